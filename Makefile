@@ -1,0 +1,57 @@
+# selbayes: the two set-up commands are `make demo` and `make test`.
+# Python >= 3.12 is required (pymc 6 / pytensor 3 / arviz 1). The first interpreter found wins:
+# python3.12 on PATH (pyenv shims that refuse are skipped), then pyenv's own copies.
+PYTHON ?= $(shell for c in python3.12 python3.13 $$HOME/.pyenv/versions/3.12*/bin/python3.12 \
+	$$HOME/.pyenv/versions/3.13*/bin/python3.13 /usr/local/bin/python3.12 /usr/bin/python3.12; do \
+	if $$c -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then echo $$c; break; fi; done)
+VENV := .venv
+PY := $(VENV)/bin/python
+# Third-party datasets are read from ../shared/data unless the caller says otherwise.
+SELBAYES_DATA ?= $(abspath ../shared/data)
+export SELBAYES_DATA
+# Keep numba's and pytensor's compile caches inside the project so repeated runs reuse them.
+export NUMBA_CACHE_DIR ?= $(abspath .cache/numba)
+export MPLBACKEND ?= Agg
+PYTEST_ARGS ?=
+
+.PHONY: demo test slow bench sbc reproduce notebooks lint clean venv
+
+$(VENV)/.stamp-base: pyproject.toml
+	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[nutpie]'
+	touch $@
+
+$(VENV)/.stamp-test: $(VENV)/.stamp-base pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test,dev,nutpie]'
+	touch $@
+
+venv: $(VENV)/.stamp-test
+
+demo: $(VENV)/.stamp-base
+	$(VENV)/bin/selbayes demo
+
+test: $(VENV)/.stamp-test
+	$(PY) -m pytest -m "not slow" -q $(PYTEST_ARGS)
+
+slow: $(VENV)/.stamp-test
+	$(PY) -m pytest -m slow -q $(PYTEST_ARGS)
+
+bench: $(VENV)/.stamp-test
+	$(PY) benchmarks/run_all.py
+
+sbc: $(VENV)/.stamp-test
+	$(VENV)/bin/selbayes sbc models/sbc_gaussian_small.toml --out reports/sbc_gaussian_small
+
+reproduce: $(VENV)/.stamp-test
+	$(VENV)/bin/selbayes reproduce models/li2009_gaussian_simulation.toml --out reports/li2009_gaussian_simulation
+
+notebooks: $(VENV)/.stamp-test
+	$(PY) -m pytest -q tests/test_notebooks.py --run-notebooks
+
+lint: $(VENV)/.stamp-test
+	$(VENV)/bin/ruff check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache build src/*.egg-info

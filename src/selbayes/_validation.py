@@ -1,0 +1,171 @@
+"""Input validation shared by every public entry point.
+
+Every check raises a ``ValueError`` or ``TypeError`` whose message names the offending argument,
+so that users never see a NaN or a traceback from deep inside pytensor.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_matrix",
+    "check_labels",
+    "check_binary",
+    "check_positive",
+    "check_class_counts",
+    "check_random_state",
+]
+
+
+def check_matrix(X, *, name: str = "X", allow_pandas: bool = True) -> np.ndarray:
+    """Return ``X`` as a finite 2-D float64 array, or raise naming the problem.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    name : str
+        Argument name used in messages.
+    """
+    if allow_pandas and hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
+        dtypes = getattr(X, "dtypes", None)
+        try:
+            non_numeric = [c for c, d in dtypes.items() if not np.issubdtype(d, np.number)
+                           and not np.issubdtype(d, np.bool_)]
+        except AttributeError:  # a Series
+            non_numeric = []
+        if non_numeric:
+            raise TypeError(
+                f"{name} has non-numeric columns: {non_numeric[:5]}"
+                + (f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else "")
+            )
+        X = X.to_numpy()
+    try:
+        arr = np.asarray(X)
+    except Exception as exc:  # pragma: no cover - exotic inputs
+        raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
+                                   or np.issubdtype(arr.dtype, np.bool_)):
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}") from exc
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features); got an array with {arr.ndim} "
+            f"dimension(s) and shape {arr.shape}"
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty: shape {arr.shape}")
+    arr = np.asarray(arr, dtype=np.float64)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad = ~finite
+        n_nan = int(np.isnan(arr).sum())
+        n_inf = int(bad.sum()) - n_nan
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(
+            f"{name} contains {n_nan} NaN and {n_inf} infinite value(s); "
+            f"the first is at row {i}, column {j}"
+        )
+    return arr
+
+
+def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classes: int = 2,
+                 min_per_class: int = 2):
+    """Encode class labels.
+
+    Returns
+    -------
+    classes : ndarray of shape (G,)
+        Sorted unique labels (any hashable, orderable values, strings included).
+    y_index : ndarray of int64, shape (n_samples,)
+        Column index of each label in ``classes``.
+    counts : ndarray of int64, shape (G,)
+    """
+    if hasattr(y, "to_numpy"):
+        y = y.to_numpy()
+    y = np.asarray(y)
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {y.shape}")
+    if n_samples is not None and y.shape[0] != n_samples:
+        raise ValueError(
+            f"{name} has {y.shape[0]} labels but X has {n_samples} rows; they must match"
+        )
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        raise ValueError(f"{name} contains NaN or infinite labels")
+    if y.dtype == object and any(v is None for v in y):
+        raise ValueError(f"{name} contains missing labels (None)")
+    try:
+        classes, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
+    except TypeError as exc:
+        raise TypeError(f"{name} labels must be mutually comparable: {exc}") from exc
+    if classes.shape[0] < min_classes:
+        raise ValueError(
+            f"{name} has {classes.shape[0]} class(es) ({list(classes)}); at least {min_classes} "
+            "are needed"
+        )
+    small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < min_per_class]
+    if small:
+        desc = ", ".join(f"{c!r} ({n} case{'s' if n != 1 else ''})" for c, n in small)
+        raise ValueError(
+            f"every class needs at least {min_per_class} cases; too few in class(es) {desc}"
+        )
+    return classes, y_index.astype(np.int64).ravel(), counts.astype(np.int64)
+
+
+def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:
+    """Raise unless every entry of ``arr`` is 0 or 1."""
+    ok = (arr == 0) | (arr == 1)
+    if not ok.all():
+        idx = tuple(int(v) for v in np.argwhere(~ok)[0])
+        raise ValueError(
+            f"{name} must be binary (0/1); found {int((~ok).sum())} other value(s), first "
+            f"{arr[idx]!r} at {idx}"
+        )
+    return arr
+
+
+def check_positive(value, *, name: str, strict: bool = True) -> float:
+    """Return ``value`` as a float, raising ``ValueError`` unless it is finite and > 0 (>= 0)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a number; got {value!r}") from exc
+    if not np.isfinite(v) or (v <= 0 if strict else v < 0):
+        raise ValueError(f"{name} must be {'> 0' if strict else '>= 0'} and finite; got {value!r}")
+    return v
+
+
+def check_class_counts(class_counts, *, name: str = "class_counts", min_classes: int = 2
+                       ) -> np.ndarray:
+    """Validate a vector of per-class training counts (positive integers)."""
+    arr = np.asarray(class_counts)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
+    if arr.shape[0] < min_classes:
+        raise ValueError(f"{name} needs at least {min_classes} classes (G >= 2); got {arr.shape[0]}")
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise ValueError(f"{name} must hold whole numbers; got {arr.tolist()}")
+    elif arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integers; got dtype {arr.dtype}")
+    arr = arr.astype(np.int64)
+    if np.any(arr < 1):
+        raise ValueError(f"{name} must be positive integers; got {arr.tolist()}")
+    return arr
+
+
+def check_random_state(random_state) -> np.random.Generator:
+    """Turn None, an int, a SeedSequence or a Generator into a ``numpy.random.Generator``."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or isinstance(random_state, numbers.Integral | np.random.SeedSequence):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise TypeError(f"random_state must be None, an int or a numpy Generator; got {random_state!r}")

@@ -1,0 +1,12 @@
+"""Selection adjustment factors: log P(an omitted feature scores <= gamma | hyperparameters).
+
+The corrected posterior carries this probability raised to the power p - k. Because p - k can
+be 10^5, every function here works in log space and is accurate far beyond what a plain Monte
+Carlo estimate would give.
+"""
+
+from .corr import corr_log_omit_prob
+from .fstat import fstat_log_omit_prob
+from .fstat_op import FStatOmitLogProb
+
+__all__ = ["fstat_log_omit_prob", "FStatOmitLogProb", "corr_log_omit_prob"]

@@ -1,0 +1,307 @@
+"""Feature selection: the step every selbayes model conditions on.
+
+Two statistics:
+
+``"f"``
+    One-way ANOVA F statistic per feature (seed 000 eq 25), df (G - 1, n - G).
+``"abs_corr"``
+    Absolute sample correlation between a binary feature and a binary class (seed 001 eq 2.1),
+    defined as 0 for a constant feature. It is computed from the counts (I0, I1) by eq 2.46, so
+    two features with the same counts get bit-identical scores, and the adjustment factor
+    (:func:`selbayes.adjustment.corr_log_omit_prob`) classifies lattice points with the very
+    same function (spec naive_bayes_and_mixture.md section 4.9).
+
+Tie rule
+--------
+Features are ranked by score, largest first; equal scores are ordered by column index (lowest
+first), so the result is deterministic. With ``k`` given, the k best are kept and the threshold
+gamma is the score of the weakest retained feature; omitted features may *equal* gamma. With
+``threshold`` given, features with score strictly greater than it are kept. Either way every
+omitted feature has score <= gamma, which is exactly the event the adjustment factor
+P(score <= gamma)^(p - k) conditions on (ties at gamma count as omitted, as in the thesis'
+regions L, spec section 4.2). ``Selection.n_ties_at_threshold`` records how many omitted features
+sit exactly at gamma.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import check_binary, check_labels, check_matrix
+
+__all__ = [
+    "Selection",
+    "select_features",
+    "f_statistic",
+    "abs_correlation",
+    "binary_correlation",
+    "STATISTICS",
+]
+
+STATISTICS = ("f", "abs_corr")
+
+# Columns are processed in blocks so that temporaries stay in cache and memory stays bounded.
+_BLOCK = 2048
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The outcome of a selection step, with everything a corrected model conditions on.
+
+    Attributes
+    ----------
+    indices : ndarray of int, shape (k,)
+        Retained columns of the original X, best first.
+    scores : ndarray of float, shape (p,)
+        The statistic for every feature.
+    threshold : float
+        gamma: every omitted feature has score <= gamma.
+    n_features : int
+        p, the number of features screened.
+    n_selected : int
+        k, the number retained.
+    statistic : str
+        ``"f"``, ``"abs_corr"`` or the name of another filter.
+    class_counts : ndarray of int, shape (G,)
+        Training cases per class, in ``classes`` order.
+    classes : ndarray, shape (G,)
+        Sorted class labels.
+    rule : str
+        ``"k"`` (keep the k best) or ``"threshold"`` (keep score > threshold).
+    n_ties_at_threshold : int
+        Omitted features whose score equals gamma exactly.
+    """
+
+    indices: np.ndarray
+    scores: np.ndarray
+    threshold: float
+    n_features: int
+    n_selected: int
+    statistic: str
+    class_counts: np.ndarray
+    classes: np.ndarray
+    rule: str = "k"
+    n_ties_at_threshold: int = 0
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def n_omitted(self) -> int:
+        """p - k: how many features the adjustment factor is raised to."""
+        return self.n_features - self.n_selected
+
+    @property
+    def n_classes(self) -> int:
+        return int(len(self.classes))
+
+    @property
+    def omitted_indices(self) -> np.ndarray:
+        mask = np.ones(self.n_features, dtype=bool)
+        mask[self.indices] = False
+        return np.flatnonzero(mask)
+
+    @property
+    def omitted_below_threshold(self) -> bool:
+        """True when every omitted feature scored <= gamma (the conditioning event)."""
+        om = self.omitted_indices
+        return bool(om.size == 0 or np.all(self.scores[om] <= self.threshold))
+
+    def transform(self, X) -> np.ndarray:
+        """Return the retained columns of ``X`` (shape (n, k)), in ``indices`` order."""
+        X = check_matrix(X)
+        if X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {X.shape[1]} columns but the selection was made on {self.n_features}"
+            )
+        return X[:, self.indices]
+
+    def to_attrs(self) -> dict:
+        """Flat, netCDF-safe description (for ArviZ result attrs)."""
+        return {
+            "selection_statistic": self.statistic,
+            "selection_rule": self.rule,
+            "selection_n_features": int(self.n_features),
+            "selection_n_selected": int(self.n_selected),
+            "selection_threshold": float(self.threshold),
+            "selection_n_ties_at_threshold": int(self.n_ties_at_threshold),
+            "selection_indices": np.asarray(self.indices, dtype=np.int64).tolist(),
+            "selection_class_counts": np.asarray(self.class_counts, dtype=np.int64).tolist(),
+            "selection_classes": [str(c) for c in self.classes],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Selection(statistic={self.statistic!r}, n_features={self.n_features}, "
+            f"n_selected={self.n_selected}, threshold={self.threshold:.6g}, "
+            f"indices={self.indices[:8].tolist()}{'...' if self.n_selected > 8 else ''})"
+        )
+
+
+def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """One-way ANOVA F per column of ``X`` (shape (n, p)); returns shape (p,).
+
+    Columns are centred per class before the within-class sum of squares is formed, so the
+    result keeps full relative precision even when the between-class part dominates.
+    A constant column scores 0; a column with zero within-class spread but different class
+    means scores +inf.
+    """
+    n, p = X.shape
+    G = n_classes
+    onehot = np.zeros((n, G))
+    onehot[np.arange(n), y_index] = 1.0
+    counts = onehot.sum(axis=0)
+    out = np.empty(p)
+    for start in range(0, p, _BLOCK):
+        Xb = X[:, start:start + _BLOCK]
+        means = (onehot.T @ Xb) / counts[:, None]            # (G, b)
+        grand = counts @ means / n                           # (b,)
+        ssb = counts @ (means - grand) ** 2                  # (b,)
+        resid = Xb - means[y_index]
+        ssw = np.einsum("ij,ij->j", resid, resid)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = (ssb / (G - 1)) / (ssw / (n - G))
+        f[(ssw == 0) & (ssb == 0)] = 0.0
+        f[(ssw == 0) & (ssb > 0)] = np.inf
+        out[start:start + _BLOCK] = f
+    return out
+
+
+def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
+    """Signed sample correlation of a binary feature with a binary class from its counts.
+
+    Eq 2.46 of seed 001: ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
+    class 0 and the ``n1`` cases of class 1. Broadcasts over ``I0`` and ``I1``. Returns 0 for
+    a constant feature (I0 + I1 in {0, n}).
+    """
+    I0 = np.asarray(I0, dtype=np.float64)
+    I1 = np.asarray(I1, dtype=np.float64)
+    n = n0 + n1
+    ybar = n1 / n
+    m = I0 + I1
+    num = (0.0 - ybar) * I0 + (1.0 - ybar) * I1
+    den2 = m - m * m / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cor = num / (np.sqrt(n * ybar * (1.0 - ybar)) * np.sqrt(den2))
+    return np.where(den2 > 0, cor, 0.0)
+
+
+def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
+    """|correlation| of each binary column of ``X`` with a binary class (0/1 in ``y_index``)."""
+    in1 = y_index == 1
+    n1 = int(in1.sum())
+    n0 = int(y_index.shape[0] - n1)
+    I1 = X[in1].sum(axis=0)
+    I0 = X[~in1].sum(axis=0)
+    return np.abs(binary_correlation(I0, I1, n0, n1))
+
+
+def _rank_top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest scores, best first, ties by lowest column index."""
+    p = scores.shape[0]
+    kth = np.partition(scores, p - k)[p - k]                 # k-th largest value
+    above = np.flatnonzero(scores > kth)
+    at = np.flatnonzero(scores == kth)[: k - above.size]     # lowest indices first
+    chosen = np.concatenate([above, at])
+    order = np.lexsort((chosen, -scores[chosen]))
+    return chosen[order]
+
+
+def select_features(X, y, k: int | None = None, threshold: float | None = None,
+                    statistic: str = "f") -> Selection:
+    """Score every feature against the class and keep the best.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        All p features (continuous for ``"f"``, 0/1 for ``"abs_corr"``).
+    y : array-like of shape (n_samples,)
+        Class labels, any hashable orderable values; ``"abs_corr"`` needs exactly two classes.
+    k : int, optional
+        Number of features to keep, 1 <= k < p. Exactly one of ``k`` and ``threshold``.
+    threshold : float, optional
+        Keep the features whose score is strictly greater than ``threshold``.
+    statistic : {"f", "abs_corr"}
+        The score (see module docstring).
+
+    Returns
+    -------
+    Selection
+        Frozen record of the retained indices (best first), all scores, gamma, p, k and the
+        class counts. Every omitted feature has score <= gamma.
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, non-finite values, fewer than two classes, a class with fewer than two
+        cases, k out of range, a threshold that keeps no or every feature, non-binary input to
+        ``"abs_corr"``.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 500)); y = rng.integers(0, 3, size=40)
+    >>> sel = selbayes.select_features(X, y, k=10)
+    >>> sel.n_selected, sel.n_features
+    (10, 500)
+    """
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
+    if (k is None) == (threshold is None):
+        raise ValueError("give exactly one of k and threshold")
+    X = check_matrix(X)
+    n, p = X.shape
+    classes, y_index, counts = check_labels(y, n)
+    G = classes.shape[0]
+    if statistic == "f":
+        if n - G < 1:
+            raise ValueError(f"the F statistic needs n - G >= 1; got n = {n}, G = {G}")
+        scores = f_statistic(X, y_index, G)
+    else:
+        if G != 2:
+            raise ValueError(
+                f"statistic 'abs_corr' needs a binary class; y has {G} classes ({list(classes)})"
+            )
+        check_binary(X, name="X (statistic 'abs_corr')")
+        scores = abs_correlation(X, y_index)
+
+    if k is not None:
+        if isinstance(k, bool) or not isinstance(k, int | np.integer):
+            raise TypeError(f"k must be an integer; got {k!r}")
+        if k < 1 or k >= p:
+            raise ValueError(f"k must satisfy 1 <= k < p = {p}; got k = {k}")
+        indices = _rank_top(scores, int(k))
+        gamma = float(scores[indices[-1]])
+        rule = "k"
+    else:
+        gamma = float(threshold)
+        if not np.isfinite(gamma):
+            raise ValueError(f"threshold must be finite; got {threshold!r}")
+        keep = np.flatnonzero(scores > gamma)
+        if keep.size == 0:
+            raise ValueError(
+                f"threshold {gamma:g} keeps no feature (largest score {scores.max():.6g})"
+            )
+        if keep.size == p:
+            raise ValueError(
+                f"threshold {gamma:g} keeps every feature (smallest score {scores.min():.6g}); "
+                "nothing is omitted"
+            )
+        indices = keep[np.lexsort((keep, -scores[keep]))]
+        rule = "threshold"
+    mask = np.ones(p, dtype=bool)
+    mask[indices] = False
+    ties = int(np.count_nonzero(scores[mask] == gamma))
+    return Selection(
+        indices=indices.astype(np.int64),
+        scores=scores,
+        threshold=gamma,
+        n_features=p,
+        n_selected=int(indices.size),
+        statistic=statistic,
+        class_counts=counts,
+        classes=classes,
+        rule=rule,
+        n_ties_at_threshold=ties,
+    )
