@@ -1,4 +1,262 @@
-"""Placeholder: being written."""
+"""The F-statistic adjustment as a differentiable pytensor expression, for PyMC models.
+
+``FStatOmitLogProb`` tabulates the reference function l(x) = log P(F <= gamma | log(tau_mu w_x) = x)
+once, at construction, together with its exact first and second derivatives, and evaluates a
+piecewise quintic Hermite interpolant written in plain pytensor operations. Because it is an
+ordinary pytensor graph (no custom Op), its gradient is automatic and it compiles under every
+backend: C, numba (PyMC's default and nutpie) and JAX.
+
+Accuracy: the tabulated values and derivatives are accurate to about 1e-12; the interpolation
+error of a quintic Hermite piece is h^6 / 46080 * max|l^(6)| and peaks at the middle of each
+interval, where it is measured at construction against the reference (attribute
+``interp_error``; below 1e-11 at the default spacing 0.05 in every design tried).
+
+Outside the table ``[x_lo, x_hi]``:
+
+* x > x_hi: l(x) = l(x_hi) + l'(x_hi) (1 - exp(-(x - x_hi))), which matches value and slope and
+  has the correct form (l(x) -> log Fcdf(gamma; G-1, n-G) like O(e^-x)); at x_hi the gap to the
+  limit is below 1e-11.
+* x < x_lo: l(x) = l(x_lo) + l'(x_lo) (x - x_lo), linear, matching value and slope. The true
+  asymptote is l(x) ~ kappa x + const with kappa = min(alpha_x, G - 1) / 2 (the tail of T near 0
+  meets the F cdf's power law Fcdf(y) ~ y^((G-1)/2)); at the default x_lo = -30 the edge slope
+  is within about 1e-3 of kappa (a little more when alpha_x = G - 1, where a log factor appears).
+
+Either way the value decreases smoothly, is never NaN, and (p - k) * l(x) stays finite for finite
+x, however large p - k is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._fstat_exact import ExactTable, f_terms
+from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design
+
+__all__ = ["FStatOmitLogProb", "quintic_hermite_coefficients"]
+
+DEFAULT_SPACING = 0.05
+DEFAULT_X_LO = -30.0
+# x_hi = log(n) + this: there l(x) is within ~E[Lambda] e^{-x} / P ~ 1e-13 of its limit.
+_X_HI_MARGIN = 30.0
+
+
+def quintic_hermite_coefficients(f, d, s, h):
+    """Polynomial coefficients of the quintic Hermite pieces through (f, f', f'') at the knots.
+
+    Parameters
+    ----------
+    f, d, s : ndarray of shape (m,)
+        Values, first and second derivatives at m equispaced knots.
+    h : float
+        Knot spacing.
+
+    Returns
+    -------
+    ndarray of shape (6, m - 1)
+        c[j, i]: coefficient of t^j on interval i, with t = (x - x_i) / h in [0, 1].
+    """
+    f0, f1 = f[:-1], f[1:]
+    d0, d1 = d[:-1] * h, d[1:] * h
+    s0, s1 = s[:-1] * h * h, s[1:] * h * h
+    df = f1 - f0
+    c3 = 10.0 * df - 6.0 * d0 - 4.0 * d1 - 1.5 * s0 + 0.5 * s1
+    c4 = -15.0 * df + 8.0 * d0 + 7.0 * d1 + 1.5 * s0 - s1
+    c5 = 6.0 * df - 3.0 * d0 - 3.0 * d1 - 0.5 * s0 + 0.5 * s1
+    return np.stack([f0, d0, 0.5 * s0, c3, c4, c5])
+
+
 class FStatOmitLogProb:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError
+    """log P(an omitted feature has F <= threshold | log(tau_mu * w_x)), as a pytensor expression.
+
+    Construction tabulates the function (a fraction of a second); calling the object builds a
+    cheap graph (about 20 scalar operations) with an exact gradient of the interpolant.
+
+    Parameters
+    ----------
+    class_counts : array_like of int, shape (G,)
+        Training cases per class (G >= 2, n - G >= 1).
+    threshold : float
+        gamma > 0, the selection threshold on F.
+    alpha_x : float
+        Prior shape of tau_x, Gamma(alpha_x / 2, rate alpha_x w_x / 2); > 0.
+    method : {"exact", "mc"}
+        Function to tabulate: the accurate reference (default) or the paper's Monte Carlo
+        recipe with ``n_draws`` draws from ``seed`` (for comparisons only).
+    n_draws, seed, mc_cutoff :
+        As in :func:`selbayes.adjustment.fstat_log_omit_prob`, for ``method="mc"``.
+    table_range : (float, float), optional
+        (x_lo, x_hi) of the table in log(tau_mu w_x); default (-30, log(n) + 30).
+    spacing : float
+        Knot spacing in log(tau_mu w_x); default 0.05.
+
+    Attributes
+    ----------
+    table_range : tuple of float
+        (x_lo, x_hi).
+    spacing : float
+    interp_error : float
+        Largest |interpolant - reference| over the interval midpoints, where the Hermite
+        remainder peaks (measured at construction).
+    error_bound : float
+        Documented bound on |value - exact| inside the table: ``interp_error`` + the reference's
+        own error (1e-11, see ``_fstat_exact``), times a safety factor 2.
+    limit_high : float
+        log Fcdf(threshold; G - 1, n - G), the value as log_scale -> +inf.
+    asymptotic_slope : float
+        min(alpha_x, G - 1) / 2, the slope of log P as log_scale -> -inf.
+    edge_values : dict
+        l and l' at both ends of the table (the extrapolations use them).
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor, pytensor.tensor as pt
+    >>> from selbayes.adjustment import FStatOmitLogProb
+    >>> op = FStatOmitLogProb(np.array([34, 34, 33, 33, 33, 33]), threshold=3.15, alpha_x=4.0)
+    >>> x = pt.dscalar("log_tau_mu")
+    >>> logp = op(x)
+    >>> f = pytensor.function([x], [logp, pytensor.grad(logp, x)])
+    >>> value, slope = f(np.log(100.0))
+    >>> bool(-1 < value < 0 and slope > 0)
+    True
+
+    In a PyMC model::
+
+        pm.Potential("selection_adjustment", n_omitted * op(log_tau_mu + np.log(w_x)))
+    """
+
+    def __init__(self, class_counts, threshold, alpha_x, method="exact", n_draws=1000, seed=0,
+                 *, mc_cutoff=MC_CUTOFF, table_range=None, spacing=DEFAULT_SPACING):
+        counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+        spacing = float(spacing)
+        if not np.isfinite(spacing) or not 0 < spacing <= 1.0:
+            raise ValueError(f"spacing must be in (0, 1]; got {spacing!r}")
+        n = int(counts.sum())
+        G = counts.shape[0]
+        if table_range is None:
+            table_range = (DEFAULT_X_LO, float(np.log(n)) + _X_HI_MARGIN)
+        x_lo, x_hi = (float(v) for v in table_range)
+        if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
+            raise ValueError(
+                f"table_range must be two finite numbers (x_lo, x_hi) with x_hi - x_lo >= "
+                f"2 * spacing; got {table_range!r}"
+            )
+        n_int = int(np.ceil((x_hi - x_lo) / spacing))
+        x_hi = x_lo + n_int * spacing
+        knots = x_lo + spacing * np.arange(n_int + 1)
+        mids = knots[:-1] + 0.5 * spacing
+
+        self.class_counts = counts
+        self.threshold = threshold
+        self.alpha_x = alpha_x
+        self.method = method
+        self.n_draws = n_draws
+        self.seed = seed
+        self.table_range = (x_lo, x_hi)
+        self.spacing = spacing
+        self.n_classes = G
+        self.limit_high = float(np.log(f_terms(1, G, n, threshold)[0]))
+        self.asymptotic_slope = 0.5 * min(alpha_x, G - 1.0)
+
+        if method == "exact":
+            table = ExactTable.build(counts, threshold, alpha_x, x_lo, x_hi)
+            f, d, s = table.evaluate(knots, derivatives=True)
+            ref_mid = table.evaluate(mids)
+            ref_error = 1e-11
+        else:
+            if isinstance(seed, np.random.Generator):
+                # Freeze the pool so that knots and midpoints share it.
+                seed = int(seed.integers(2**63 - 1))
+                self.seed = seed
+            mc_pool(counts, alpha_x, n_draws, seed)  # validates n_draws early
+            f, d, s = _mc_log_prob(knots, counts, threshold, alpha_x, n_draws, seed, mc_cutoff,
+                                   derivatives=True)
+            ref_mid = _mc_log_prob(mids, counts, threshold, alpha_x, n_draws, seed,
+                                   mc_cutoff)[0]
+            ref_error = 0.0
+        self._coef = quintic_hermite_coefficients(f, d, s, spacing)
+        self.edge_values = {"x_lo": x_lo, "l_lo": float(f[0]), "dl_lo": float(d[0]),
+                            "x_hi": x_hi, "l_hi": float(f[-1]), "dl_hi": float(d[-1])}
+        # Polynomial value at t = 1/2 on each piece.
+        half = 0.5 ** np.arange(6)
+        self.interp_error = float(np.max(np.abs(half @ self._coef - ref_mid)))
+        self.error_bound = 2.0 * (self.interp_error + ref_error)
+
+    def __repr__(self) -> str:
+        return (f"FStatOmitLogProb(class_counts={self.class_counts.tolist()}, "
+                f"threshold={self.threshold!r}, alpha_x={self.alpha_x!r}, "
+                f"method={self.method!r}, table_range={self.table_range}, "
+                f"spacing={self.spacing})")
+
+    # ---- NumPy evaluation of the very same interpolant (tests, plots, Gibbs samplers) ----
+    def evaluate(self, log_scale, derivative: bool = False):
+        """The interpolant (and its derivative) in NumPy; same numbers as the pytensor graph.
+
+        Parameters
+        ----------
+        log_scale : float or ndarray
+        derivative : bool
+            Also return d/d log_scale.
+        """
+        x = np.asarray(log_scale, dtype=np.float64)
+        ev = self.edge_values
+        x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
+        xi = np.clip(x, x_lo, x_hi)
+        pos = (xi - x_lo) / h
+        idx = np.clip(np.floor(pos), 0, self._coef.shape[1] - 1)
+        t = pos - idx
+        c = self._coef[:, idx.astype(np.int64)]
+        mid = c[5]
+        dmid = 5.0 * c[5]
+        for j in range(4, -1, -1):
+            mid = mid * t + c[j]
+            if j > 0:
+                dmid = dmid * t + j * c[j]
+        dmid = dmid / h
+        with np.errstate(over="ignore", invalid="ignore"):
+            low = ev["l_lo"] + ev["dl_lo"] * (x - x_lo)
+            e = np.exp(-(np.maximum(x, x_hi) - x_hi))
+            up = ev["l_hi"] + ev["dl_hi"] * (1.0 - e)
+        val = np.where(x < x_lo, low, np.where(x > x_hi, up, mid))
+        if not derivative:
+            return val
+        der = np.where(x < x_lo, ev["dl_lo"], np.where(x > x_hi, ev["dl_hi"] * e, dmid))
+        return val, der
+
+    # ---- pytensor ----
+    def __call__(self, log_scale):
+        """log P(F <= threshold | log(tau_mu w_x) = log_scale) as a pytensor expression.
+
+        Parameters
+        ----------
+        log_scale : pytensor variable or array_like, float, any shape
+            Elementwise.
+
+        Returns
+        -------
+        pytensor TensorVariable, float64, same shape as ``log_scale``
+        """
+        import pytensor.tensor as pt
+
+        x = pt.as_tensor_variable(log_scale)
+        if x.dtype != "float64":
+            x = pt.cast(x, "float64")
+        ev = self.edge_values
+        x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
+        coef = [pt.constant(self._coef[j], name=f"fstat_c{j}") for j in range(6)]
+        # Each branch sees a clamped input, so the branch not taken can never make an inf or a
+        # NaN that would leak into the gradient (0 * inf).
+        xi = pt.clip(x, x_lo, x_hi)
+        pos = (xi - x_lo) * (1.0 / h)
+        fl = pt.clip(pt.floor(pos), 0.0, float(self._coef.shape[1] - 1))
+        t = pos - fl
+        idx = pt.cast(fl, "int64")
+        mid = coef[5][idx]
+        for j in range(4, -1, -1):
+            mid = mid * t + coef[j][idx]
+        low = ev["l_lo"] + ev["dl_lo"] * (pt.minimum(x, x_lo) - x_lo)
+        up = ev["l_hi"] + ev["dl_hi"] * (1.0 - pt.exp(x_hi - pt.maximum(x, x_hi)))
+        out = pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))
+        out.name = "fstat_log_omit_prob"
+        return out

@@ -1,0 +1,68 @@
+"""Typed prior settings for the selbayes models."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from .._validation import check_positive
+
+__all__ = ["GaussianPriors"]
+
+
+@dataclass(frozen=True)
+class GaussianPriors:
+    """Priors of the hierarchical Gaussian classifier (seed 000 eqs 4-11).
+
+    Each precision tau has a Gamma(shape alpha/2, rate alpha*w/2) prior: ``w`` is the prior
+    magnitude of the variance 1/tau (E[tau] = 1/w) and ``alpha`` its precision (alpha <= 2
+    gives 1/tau a heavy upper tail). Defaults are the paper's fitting priors.
+
+    Parameters
+    ----------
+    c : float
+        Dirichlet parameter of the class probabilities (all classes alike).
+    alpha_x, w_x : float
+        Prior of the per-feature noise precision tau_x_j.
+    alpha_mu, w_mu : float
+        Prior of tau_mu, the precision of class means around the feature mean nu_j:
+        small tau_mu means strongly predictive features.
+    alpha_nu, w_nu : float
+        Prior of tau_nu, the precision of the feature means nu_j around 0.
+    w_x_alpha : float or None
+        If given, w_x becomes a parameter (a hyperprior, as in BCBCSF, Li 2012) with prior
+        Gamma(shape w_x_alpha/2, rate (w_x_alpha/2) / w_x): mean ``w_x``, and the larger
+        ``w_x_alpha`` the tighter. Otherwise w_x is fixed at ``w_x``. The selection factor depends
+        on tau_mu and w_x only through tau_mu * w_x, so the same adjustment serves both.
+    """
+
+    c: float = 1.0
+    alpha_x: float = 4.0
+    w_x: float = 1.0
+    alpha_mu: float = 1.5
+    w_mu: float = 0.01
+    alpha_nu: float = 1.5
+    w_nu: float = 0.01
+    w_x_alpha: float | None = None
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name == "w_x_alpha":
+                continue
+            check_positive(value, name=f"priors.{f.name}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> GaussianPriors:
+        if d is None:
+            return cls()
+        if isinstance(d, GaussianPriors):
+            return d
+        unknown = set(d) - {f.name for f in fields(cls)}
+        if unknown:
+            raise ValueError(
+                f"unknown prior setting(s) {sorted(unknown)}; known: {[f.name for f in fields(cls)]}"
+            )
+        return cls(**d)

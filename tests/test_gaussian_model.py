@@ -1,0 +1,277 @@
+"""The hierarchical Gaussian classifier: model structure, predictive, persistence, bad input,
+and agreement of NUTS with an independent grid integration of the same posterior."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymc as pm
+import pytest
+from pymc.testing import mock_sample_setup_and_teardown
+from scipy.stats import norm
+
+from selbayes import HierarchicalGaussianClassifier, select_features
+from selbayes.models.gaussian import (
+    build_model,
+    class_log_prior,
+    predictive_log_proba,
+    sufficient_statistics,
+)
+from selbayes.models.priors import GaussianPriors
+
+from .reference.grid_gaussian import GridPosteriorK1
+
+mock_pymc_sample = pytest.fixture(scope="function")(mock_sample_setup_and_teardown)
+
+PAPER_PRIORS = dict(c=1.0, alpha_x=4.0, w_x=1.0, alpha_mu=1.5, w_mu=0.01, alpha_nu=1.5, w_nu=0.01)
+
+
+def _data(n=60, p=200, G=3, tau_mu=100.0, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(G), n // G)
+    nu = rng.normal(0, 0.1, size=p)
+    mu = nu[:, None] + rng.normal(0, 1 / np.sqrt(tau_mu), size=(p, G))
+    tau_x = rng.gamma(2.0, 0.5, size=p)
+    X = mu.T[y] + rng.normal(size=(len(y), p)) / np.sqrt(tau_x)
+    return X, y
+
+
+# ----------------------------------------------------------------------------- structure
+def test_model_has_named_variables_and_potential():
+    X, y = _data()
+    sel = select_features(X, y, k=5)
+    model = build_model(X[:, sel.indices], y, sel, corrected=True)
+    names = set(model.named_vars)
+    assert {"mu", "nu", "tau_x", "tau_mu", "tau_nu", "selection_adjustment"} <= names
+    assert model["mu"].type.ndim == 2
+    assert [p.name for p in model.potentials] == ["selection_adjustment"]
+    uncorrected = build_model(X[:, sel.indices], y, sel, corrected=False)
+    assert not uncorrected.potentials
+
+
+def test_potential_equals_n_omitted_times_reference_log_prob():
+    from selbayes.adjustment import fstat_log_omit_prob
+
+    X, y = _data()
+    sel = select_features(X, y, k=5)
+    model = build_model(X[:, sel.indices], y, sel, corrected=True)
+    point = model.initial_point()
+    f = model.compile_fn(model.potentials[0], inputs=model.value_vars, on_unused_input="ignore")
+    for log_tau_mu in (1.0, 4.6, 8.0):
+        point["tau_mu_log__"] = np.array(log_tau_mu)
+        ref = sel.n_omitted * fstat_log_omit_prob(log_tau_mu, sel.class_counts, sel.threshold, 4.0)
+        np.testing.assert_allclose(f(point), ref, rtol=1e-8, atol=1e-6)
+
+
+def test_likelihood_from_sufficient_statistics_equals_casewise_likelihood():
+    """The observed sufficient statistics carry the case-wise likelihood's parameter dependence."""
+    X, y = _data(n=30, p=40)
+    sel = select_features(X, y, k=4)
+    Xs = X[:, sel.indices]
+    model = build_model(Xs, y, sel, corrected=False)
+    obs = sum(t.sum() for t in model.logp(vars=model.observed_RVs, sum=False))
+    obs_fn = model.compile_fn(obs, inputs=model.value_vars, on_unused_input="ignore")
+    det_fn = model.compile_fn(model.replace_rvs_by_values([model["mu"], model["tau_x"]]),
+                              inputs=model.value_vars, on_unused_input="ignore")
+    rng = np.random.default_rng(1)
+
+    def both(point):
+        mu, tau = det_fn(point)
+        return obs_fn(point), norm.logpdf(Xs, loc=mu.T[y], scale=1 / np.sqrt(tau)).sum()
+
+    points = []
+    for _ in range(3):
+        ip = model.initial_point()
+        ip["z_mu"] = rng.normal(size=ip["z_mu"].shape)
+        ip["z_nu"] = rng.normal(size=ip["z_nu"].shape)
+        ip["tau_x_log__"] = rng.normal(size=4) * 0.3
+        ip["tau_mu_log__"] = np.array(rng.normal() + 3)
+        points.append(both(ip))
+    # the two differ by a term free of parameters: differences between points must agree
+    (a0, b0), *rest = points
+    for a, b in rest:
+        np.testing.assert_allclose(a - a0, b - b0, rtol=1e-9)
+
+
+def test_sufficient_statistics():
+    X, y = _data(n=30, p=10)
+    counts, means, ssw = sufficient_statistics(X, y, 3)
+    for g in range(3):
+        np.testing.assert_allclose(means[:, g], X[y == g].mean(axis=0))
+    ref = sum(((X[y == g] - X[y == g].mean(0)) ** 2).sum(0) for g in range(3))
+    np.testing.assert_allclose(ssw, ref)
+
+
+# ----------------------------------------------------------------------------- predictive
+def test_predictive_log_proba_matches_direct_loop():
+    rng = np.random.default_rng(3)
+    S, k, G, m = 7, 4, 3, 9
+    mu = rng.normal(size=(S, k, G))
+    tau = rng.gamma(2.0, 1.0, size=(S, k))
+    X = rng.normal(size=(m, k))
+    prior = class_log_prior(np.array([5, 7, 9]), 1.0)
+    got = predictive_log_proba(X, mu, tau, prior, chunk_size=4)
+    ref = np.empty((m, G))
+    for i in range(m):
+        for g in range(G):
+            dens = [np.exp(norm.logpdf(X[i], mu[s, :, g], 1 / np.sqrt(tau[s])).sum())
+                    for s in range(S)]
+            ref[i, g] = np.log(np.mean(dens)) + prior[g]
+        ref[i] -= np.log(np.exp(ref[i]).sum())
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(np.exp(got).sum(axis=1), 1.0, rtol=1e-12)
+
+
+def test_class_log_prior_is_polya_urn():
+    np.testing.assert_allclose(np.exp(class_log_prior([3, 1], 1.0)), [4 / 6, 2 / 6])
+
+
+# ----------------------------------------------------------------------------- agreement with grid
+def _batch_se(per_draw: np.ndarray, n_batches: int = 20) -> np.ndarray:
+    """Batch-means standard error of the mean of per-draw values (draws along axis 0)."""
+    batches = np.array_split(per_draw, n_batches, axis=0)
+    means = np.stack([b.mean(axis=0) for b in batches])
+    return means.std(axis=0, ddof=1) / np.sqrt(n_batches)
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_nuts_matches_grid_integration_k1(corrected):
+    from selbayes.adjustment import fstat_log_omit_prob
+
+    X, y = _data(n=40, p=60, G=2, tau_mu=30.0, seed=11)
+    sel = select_features(X, y, k=1)
+    clf = HierarchicalGaussianClassifier(
+        k=1, correct_selection=corrected, draws=1500, tune=1000, chains=4, sampler="nutpie",
+        random_state=5, progressbar=False, max_predict_draws=None)
+    clf.fit(X, y)
+    x = X[:, sel.indices[0]]
+
+    def lop(u):
+        return fstat_log_omit_prob(u, sel.class_counts, sel.threshold, 4.0)
+
+    grid = GridPosteriorK1(x, y, 2, PAPER_PRIORS, log_omit_prob=lop if corrected else None,
+                           n_omitted=sel.n_omitted)
+    assert grid.edge_mass() < 1e-6
+    # posterior mean of log tau_mu, with its Monte Carlo standard error from ArviZ
+    import arviz as az
+
+    log_tau = np.log(clf.idata_.posterior["tau_mu"])
+    mcse = float(az.mcse(log_tau.to_dataset(name="lt"))["lt"])
+    est = float(log_tau.mean())
+    assert abs(est - grid.mean("log_tau_mu")) < 4 * mcse + 1e-3, (est, grid.mean("log_tau_mu"), mcse)
+
+    # predictive probabilities at a few test points, with batch-means standard errors
+    x_star = np.array([-0.6, -0.2, 0.0, 0.3, 0.7])
+    X_star = np.zeros((len(x_star), X.shape[1]))
+    X_star[:, sel.indices[0]] = x_star
+    got = clf.predict_proba(X_star)
+    ref = grid.predict_proba(x_star)
+    # per-draw class densities to get a Monte Carlo error of the ratio estimate
+    mu, tau = clf.mu_draws_, clf.tau_x_draws_
+    dens = norm.pdf(x_star[None, :, None], mu[:, None, 0, :], 1 / np.sqrt(tau[:, None, 0, None]))
+    w = np.exp(class_log_prior(sel.class_counts, 1.0))
+    num = dens * w
+    p1 = num[..., 1].mean(0) / num.sum(-1).mean(0)
+    np.testing.assert_allclose(p1, got[:, 1], rtol=1e-8)
+    # delta method: se of ratio of means
+    d = num.sum(-1)
+    infl = (num[..., 1] - p1 * d) / d.mean(0)
+    se = _batch_se(infl)
+    assert np.all(np.abs(got[:, 1] - ref[:, 1]) < 4 * se + 1e-4), (got[:, 1], ref[:, 1], se)
+
+
+# ----------------------------------------------------------------------------- estimator API
+def test_estimator_structural_with_mock_sampling(mock_pymc_sample, tmp_path):
+    X, y = _data()
+    labels = np.array(["a", "b", "c"])[y]
+    clf = HierarchicalGaussianClassifier(k=5, draws=20, chains=1, sampler="pymc",
+                                         progressbar=False)
+    with pytest.warns(Warning):
+        clf.fit(X, labels)
+    assert list(clf.classes_) == ["a", "b", "c"]
+    proba = clf.predict_proba(X[:7])
+    assert proba.shape == (7, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert set(clf.predict(X[:7])) <= {"a", "b", "c"}
+    attrs = clf.idata_.attrs
+    assert attrs["selection_n_features"] == 200 and attrs["selection_n_selected"] == 5
+    assert attrs["selection_threshold"] == pytest.approx(clf.selection_.threshold)
+    # Bayes decision under a loss matrix that makes guessing "c" free picks "c" always
+    loss = np.ones((3, 3))
+    loss[:, 2] = 0.0
+    assert set(clf.predict(X[:7], loss=loss)) == {"c"}
+    # round trip through netCDF
+    path = clf.save(tmp_path / "fit.nc")
+    back = HierarchicalGaussianClassifier.load(path)
+    np.testing.assert_allclose(back.predict_proba(X[:7]), proba)
+    assert back._config() == clf._config()
+    assert back.selection_.threshold == clf.selection_.threshold
+
+
+def test_load_rejects_other_versions_and_altered_settings(mock_pymc_sample, tmp_path):
+    import xarray as xr
+
+    X, y = _data()
+    clf = HierarchicalGaussianClassifier(k=5, draws=10, chains=1, sampler="pymc",
+                                         progressbar=False)
+    with pytest.warns(Warning):
+        clf.fit(X, y)
+    path = clf.save(tmp_path / "fit.nc")
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    tree.attrs["selbayes_version"] = "0.0.1"
+    tree.to_netcdf(tmp_path / "old.nc", engine="h5netcdf")
+    with pytest.raises(ValueError, match="written by selbayes 0.0.1"):
+        HierarchicalGaussianClassifier.load(tmp_path / "old.nc")
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    tree.attrs["selbayes_config"] = tree.attrs["selbayes_config"].replace('"k": 5', '"k": 6')
+    tree.to_netcdf(tmp_path / "altered.nc", engine="h5netcdf")
+    with pytest.raises(ValueError, match="model id mismatch"):
+        HierarchicalGaussianClassifier.load(tmp_path / "altered.nc")
+
+
+def test_bad_input(mock_pymc_sample):
+    X, y = _data()
+    clf = HierarchicalGaussianClassifier(k=5, draws=10, chains=1, sampler="pymc",
+                                         progressbar=False)
+    Xn = X.copy()
+    Xn[3, 7] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        clf.fit(Xn, y)
+    y1 = y.copy()
+    y1[0] = 99
+    with pytest.raises(ValueError, match="at least 2 cases"):
+        clf.fit(X, y1)
+    with pytest.raises(ValueError, match="sampler must be one of"):
+        HierarchicalGaussianClassifier(sampler="stan").fit(X, y)
+    with pytest.warns(Warning):
+        clf.fit(X, y)
+    with pytest.raises(ValueError, match="199 features"):
+        clf.predict_proba(X[:, :199])
+    with pytest.raises(ValueError, match="loss must have shape"):
+        clf.predict(X, loss=np.ones((2, 2)))
+
+
+def test_missing_sampler_names_the_extra(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "numpyro" else real(name, *a))
+    X, y = _data()
+    with pytest.raises(ImportError, match=r"selbayes\[numpyro\]"):
+        HierarchicalGaussianClassifier(sampler="numpyro").fit(X, y)
+
+
+def test_priors_object_validates():
+    with pytest.raises(ValueError, match="priors.alpha_x"):
+        GaussianPriors(alpha_x=-1.0)
+    with pytest.raises(ValueError, match="unknown prior setting"):
+        GaussianPriors.from_dict({"alpha": 1.0})
+
+
+def test_sklearn_clone_and_params():
+    from sklearn.base import clone
+
+    clf = HierarchicalGaussianClassifier(k=7, priors={"alpha_x": 2.0, "w_x": 0.3})
+    c2 = clone(clf)
+    assert c2.get_params()["k"] == 7 and c2.get_params()["priors"] == {"alpha_x": 2.0, "w_x": 0.3}
+    assert pm is not None

@@ -1,0 +1,115 @@
+"""Direct tests of the input-validation helpers in selbayes._validation."""
+
+import numpy as np
+import pytest
+
+from selbayes._validation import (
+    check_binary,
+    check_class_counts,
+    check_labels,
+    check_matrix,
+    check_positive,
+    check_random_state,
+)
+
+
+def test_check_matrix_converts_and_reports():
+    out = check_matrix([[1, 2], [3, 4]])
+    assert out.dtype == np.float64 and out.shape == (2, 2)
+    assert check_matrix(np.array([[True, False]])).dtype == np.float64
+    with pytest.raises(ValueError, match="must be 2-D"):
+        check_matrix(np.zeros(3))
+    with pytest.raises(ValueError, match="empty"):
+        check_matrix(np.zeros((0, 3)))
+    with pytest.raises(TypeError, match="must be numeric"):
+        check_matrix(np.array([["a", "b"]]))
+    X = np.zeros((3, 4))
+    X[2, 1] = -np.inf
+    with pytest.raises(ValueError, match=r"0 NaN and 1 infinite value\(s\).*row 2, column 1"):
+        check_matrix(X, name="X_test")
+    with pytest.raises(ValueError, match="X_test"):
+        check_matrix(X, name="X_test")
+
+
+def test_check_matrix_pandas_numeric():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1.0, 2.0], "b": [3, 4], "c": [True, False]})
+    np.testing.assert_array_equal(check_matrix(df), [[1, 3, 1], [2, 4, 0]])
+
+
+@pytest.mark.xfail(strict=True, reason="pandas >= 3 extension dtypes (str, Int64) are not numpy "
+                   "dtypes: np.issubdtype raises; use pandas.api.types.is_numeric_dtype and "
+                   "X.to_numpy(dtype=float, na_value=np.nan)")
+def test_check_matrix_pandas_non_numeric_and_nullable_columns():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
+    with pytest.raises(TypeError, match=r"non-numeric columns: \['b'\]"):
+        check_matrix(df)
+    df = pd.DataFrame({"a": pd.array([1, None, 3], dtype="Int64"), "b": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match=r"1 NaN.*row 1, column 0"):
+        check_matrix(df)
+
+
+def test_check_labels_encoding():
+    classes, idx, counts = check_labels(["b", "a", "b", "a", "c", "c"], 6)
+    np.testing.assert_array_equal(classes, ["a", "b", "c"])
+    np.testing.assert_array_equal(idx, [1, 0, 1, 0, 2, 2])
+    np.testing.assert_array_equal(counts, [2, 2, 2])
+    assert idx.dtype == np.int64
+    classes, idx, _ = check_labels(np.array([[3], [3], [7], [7]]))   # column vector accepted
+    np.testing.assert_array_equal(idx, [0, 0, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "y, n, exc, phrase",
+    [
+        (np.zeros((2, 3)), None, ValueError, "must be 1-D"),
+        ([0, 0, 1, 1], 5, ValueError, "4 labels but X has 5 rows"),
+        ([0.0, np.nan, 1.0, 1.0], None, ValueError, "NaN or infinite labels"),
+        (np.array(["a", None, "a", "b"], dtype=object), None, ValueError, "missing labels"),
+        (np.array([1, "a", 1, "a"], dtype=object), None, TypeError, "mutually comparable"),
+        ([1, 1, 1], None, ValueError, "at least 2 are needed"),
+        ([1, 1, 2], None, ValueError, r"too few in class\(es\).*2.*\(1 case\)"),
+    ],
+)
+def test_check_labels_errors(y, n, exc, phrase):
+    with pytest.raises(exc, match=phrase):
+        check_labels(y, n)
+
+
+def test_check_binary():
+    arr = np.array([[0.0, 1.0], [1.0, 0.5]])
+    with pytest.raises(ValueError, match=r"Z must be binary.*1 other value.*0.5.*\(1, 1\)"):
+        check_binary(arr, name="Z")
+    assert check_binary(np.array([[0, 1]]), name="Z") is not None
+
+
+def test_check_positive():
+    assert check_positive(2, name="w") == 2.0
+    assert check_positive(0, name="w", strict=False) == 0.0
+    for bad in (0.0, -1.0, np.inf, np.nan):
+        with pytest.raises(ValueError, match="w must be > 0"):
+            check_positive(bad, name="w")
+    with pytest.raises(TypeError, match="w must be a number"):
+        check_positive("x", name="w")
+
+
+def test_check_class_counts():
+    np.testing.assert_array_equal(check_class_counts([3.0, 4.0]), [3, 4])
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        check_class_counts([5])
+    with pytest.raises(ValueError, match="whole numbers"):
+        check_class_counts([2.5, 3.0])
+    with pytest.raises(ValueError, match="positive integers"):
+        check_class_counts([0, 3])
+
+
+def test_check_random_state():
+    g = np.random.default_rng(1)
+    assert check_random_state(g) is g
+    a = check_random_state(5).random()
+    assert a == np.random.default_rng(5).random()
+    assert isinstance(check_random_state(None), np.random.Generator)
+    assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
+    with pytest.raises(TypeError, match="random_state"):
+        check_random_state("seed")
