@@ -162,9 +162,10 @@ def test_conditional_series_matches_imhof_unbalanced(counts, gamma, t):
     assert got == pytest.approx(imhof_cond_prob(t, counts, gamma), abs=1e-9)
 
 
-@pytest.mark.parametrize("counts, gamma, alpha", [([5, 20, 12, 3], 2.0, 4.0),
-                                                  ([3, 30], 4.0, 1.5),
-                                                  ([8, 2, 15, 6, 9, 4], 3.15, 7.0)])
+@pytest.mark.parametrize("counts, gamma, alpha", [
+    ([5, 20, 12, 3], 2.0, 4.0),
+    pytest.param([3, 30], 4.0, 1.5, marks=pytest.mark.slow),
+    pytest.param([8, 2, 15, 6, 9, 4], 3.15, 7.0, marks=pytest.mark.slow)])
 def test_log_t_trapezoid_matches_adaptive_quadrature(counts, gamma, alpha):
     """The T integral (trapezoid in log T) against scipy quad in T, incl. tau_mu w_x << 1."""
     counts = np.array(counts)
@@ -182,7 +183,7 @@ def test_log_t_trapezoid_matches_adaptive_quadrature(counts, gamma, alpha):
                            limit=500)[0]
         return np.log(v)
 
-    x = np.array([-6.0, -2.3, 0.0, 2.0, 5.0])
+    x = np.array([-6.0, -0.5, 4.0])
     got = fstat_log_omit_prob(x, counts, gamma, alpha)
     np.testing.assert_allclose(got, [ref(v) for v in x], rtol=0, atol=1e-9)
 
@@ -308,7 +309,7 @@ def test_mc_error_shrinks_like_one_over_sqrt_draws():
                                    mc_cutoff=0.0) - exact for s in range(30)]
         return np.sqrt(np.mean(np.square(err), axis=0))
 
-    ratio = rms(250) / rms(4000)  # expected sqrt(16) = 4
+    ratio = rms(100) / rms(1600)  # expected sqrt(16) = 4
     # With 30 seeds the RMS has ~13% relative noise each: 4 * (1 -+ 0.4) is a wide, safe band.
     assert np.all((ratio > 2.4) & (ratio < 6.7)), ratio
 
@@ -349,23 +350,29 @@ def test_op_value_matches_reference_over_table(counts, gamma, alpha):
     op = FStatOmitLogProb(counts, gamma, alpha)
     rng = np.random.default_rng(1)
     lo, hi = op.table_range
-    x = np.sort(rng.uniform(lo, hi, 400))
+    # Random points plus the interval midpoints, where the Hermite error peaks.
+    mids = lo + op.spacing * (np.arange(int(round((hi - lo) / op.spacing))) + 0.5)
+    x = np.concatenate([rng.uniform(lo, hi, 400), mids])
+    ref = fstat_log_omit_prob(x, counts, gamma, alpha)
+    np.testing.assert_allclose(op.evaluate(x), ref, rtol=0, atol=1e-8)
+    assert np.max(np.abs(op.evaluate(x) - ref)) <= op.error_bound
+
+
+def test_op_graph_equals_numpy_interpolant(op):
     import pytensor
     import pytensor.tensor as pt
 
+    x = np.concatenate([np.linspace(-40, 45, 501), op.table_range])
     xv = pt.dvector("x")
     f = pytensor.function([xv], op(xv))
-    ref = fstat_log_omit_prob(x, counts, gamma, alpha)
-    np.testing.assert_allclose(f(x), ref, rtol=0, atol=1e-8)
-    np.testing.assert_allclose(op.evaluate(x), f(x), rtol=0, atol=1e-13)
-    assert np.max(np.abs(op.evaluate(x) - ref)) <= op.error_bound
+    np.testing.assert_allclose(f(x), op.evaluate(x), rtol=0, atol=1e-13)
 
 
 def test_op_gradient_verify_grad_and_finite_differences(op):
     import pytensor
 
     rng = np.random.default_rng(2)
-    for x0 in (-29.0, -3.3, 0.4, np.log(100.0), 7.9, 30.0, -45.0, 50.0):
+    for x0 in (-3.3, np.log(100.0), -45.0, 50.0):
         pytensor.gradient.verify_grad(op, [np.array(x0)], rng=rng, abs_tol=1e-7, rel_tol=1e-6)
     import pytensor.tensor as pt
 
@@ -418,10 +425,13 @@ def test_op_float32_and_vector_input(op):
 
 def test_op_mc_method_tabulates_the_paper_recipe():
     op_mc = FStatOmitLogProb(**PAPER, method="mc", n_draws=300, seed=5)
-    x = np.linspace(0.0, 8.0, 9)
+    assert op_mc.table_range[0] == -10.0
+    x = np.linspace(-5.0, 8.0, 27)
     ref = fstat_log_omit_prob(x, **PAPER, method="mc", n_draws=300, seed=5)
     np.testing.assert_allclose(op_mc.evaluate(x), ref, atol=1e-8)
-    assert op_mc.interp_error < 1e-8
+    # A different pool is a different function (the whole point of the error study).
+    other = fstat_log_omit_prob(x, **PAPER, method="mc", n_draws=300, seed=6)
+    assert np.max(np.abs(other - ref)) > 1e-3
 
 
 def _posterior_mean_by_quadrature(n_omitted, prior_mu, prior_sd):

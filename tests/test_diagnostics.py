@@ -221,11 +221,11 @@ def test_real_pymc_run(pymc_idata):
     # the same numbers as ArviZ's own functions on the same DataTree
     from arviz_stats import ess, rhat
 
-    r = rhat(pymc_idata, var_names=["mu"])["posterior"]["mu"].values.ravel()
-    e = ess(pymc_idata, var_names=["mu"], method="tail", prob=(0.05, 0.95))
+    post = pymc_idata["posterior"].to_dataset()[["mu"]]
+    r = rhat(post)["mu"].transpose("k", "g").values.ravel()
+    e = ess(post, method="tail", prob=(0.05, 0.95))["mu"].transpose("k", "g").values.ravel()
     np.testing.assert_allclose(t["rhat"].iloc[:6], r, rtol=1e-8)
-    np.testing.assert_allclose(t["ess_tail"].iloc[:6],
-                               e["posterior"]["mu"].values.ravel(), rtol=1e-8)
+    np.testing.assert_allclose(t["ess_tail"].iloc[:6], e, rtol=1e-8)
     # a 2 x 200 run cannot reach 400 effective draws for every component: warned
     with pytest.warns(SamplingWarning, match="ESS < 400"):
         check(pymc_idata, ess_min=400)

@@ -277,6 +277,16 @@ def test_save_and_plot(tmp_path, exact20):
     assert paths["png"].stat().st_size > 1000
 
 
+def test_builtin_plot_for_varying_draw_counts():
+    res = _run(n=20, thin_to=None)
+    assert res.n_draws.nunique().max() > 1  # ESS thinning: L differs between replicates
+    fig = res.plot()
+    assert np.shape(fig.axes) == (4,)
+    bars = fig.axes[0].patches[-4:]  # 20 // 5 = 4 bins, after the band
+    assert sum(b.get_height() for b in bars) == 20
+    assert [b.get_x() for b in bars] == pytest.approx([0, 0.25, 0.5, 0.75])
+
+
 @pytest.mark.parametrize(
     "kwargs, exc, match",
     [

@@ -109,7 +109,8 @@ def reliability_diagram(proba_or_table, outcome=None, *, n_bins: int = 10, z: fl
     for s, (label, table) in enumerate(series.items()):
         nb = len(table)
         full = table[table["count"] > 0]
-        line = ax.errorbar(full["mean_predicted"], full["observed_fraction"],
+        line = ax.errorbar(full["mean_predicted"].to_numpy(float),
+                           full["observed_fraction"].to_numpy(float),
                            yerr=z * full["se"].to_numpy(), fmt="o-", ms=4, capsize=3,
                            label=label)
         if cax is not None and len(full):
@@ -321,9 +322,12 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
     -------
     matplotlib.figure.Figure
     """
+    import xarray as xr
     from arviz_stats.base import array_stats
 
-    fits = dict(idata) if isinstance(idata, Mapping) else {None: idata}
+    # DataTree and Dataset are Mappings themselves
+    single = isinstance(idata, xr.DataTree | xr.Dataset) or not isinstance(idata, Mapping)
+    fits = {None: idata} if single else dict(idata)
     if not fits:
         raise ValueError("idata is an empty dict")
     if reference is not None and not (np.isfinite(reference) and reference > 0):

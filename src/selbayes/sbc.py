@@ -243,7 +243,9 @@ def _run_replicate(index, root_state, simulator, fitter, params, thin_to) -> dic
     for name in params:
         t = np.asarray(truth[name], dtype=np.float64)
         if t.size != 1 or not np.isfinite(t).all():
-            raise ValueError(f"true value of {name!r} must be one finite number; got {truth[name]!r}")
+            raise ValueError(
+                f"true value of {name!r} must be one finite number; got {truth[name]!r}"
+            )
         t = float(t.ravel()[0])
         kept = thin_draws(draws[name], thin_to)
         rank, frac = sbc_rank(t, kept, rng)

@@ -396,7 +396,7 @@ class CorrOmitTable:
     """
 
     def __init__(self, n0, n1, threshold, log_alpha_min=-12.0, log_alpha_max=18.0,
-                 n_grid=1201, n_theta=None, theta_rule="gauss"):
+                 n_grid=601, n_theta=None, theta_rule="gauss"):
         if not (np.isfinite(log_alpha_min) and np.isfinite(log_alpha_max)
                 and log_alpha_min < log_alpha_max):
             raise ValueError("need finite log_alpha_min < log_alpha_max; got "
@@ -448,12 +448,13 @@ def _table_cached(n0, n1, threshold, log_alpha_min, log_alpha_max, n_grid, n_the
 
 def corr_log_omit_prob_table(n0: int, n1: int, threshold: float, *,
                              log_alpha_min: float = -12.0, log_alpha_max: float = 18.0,
-                             n_grid: int = 1201, n_theta: int | None = None,
+                             n_grid: int = 601, n_theta: int | None = None,
                              theta_rule: str = "gauss") -> CorrOmitTable:
     """Cached :class:`CorrOmitTable` for one (n0, n1, gamma) (built once per process).
 
-    With the default grid (spacing 0.025 in log alpha) the spline matches the exact function to
-    about 1e-9 in log P_keep (1e-5 nats after multiplying by p - k = 10^4).
+    With the default grid (spacing 0.05 in log alpha) the spline matches the exact function to
+    about 1e-8 in log P_keep (1e-4 nats after multiplying by p - k = 10^4) and its derivative to
+    about 1e-6; halving the spacing improves both about 16-fold.
     """
     n0, n1 = _check_count(n0, "n0"), _check_count(n1, "n1")
     return _table_cached(n0, n1, _check_threshold(threshold), float(log_alpha_min),

@@ -91,8 +91,10 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
         numbers across calls).
     mc_cutoff : float
         ``"mc"`` only: keep the terms k with f_k >= mc_cutoff (the paper: e^-10). The cut biases
-        log P downwards, but only slightly (about -2e-7 at tau_mu w_x = 20 in the paper's
-        design): the error of ``"mc"`` is its Monte Carlo noise. 0 removes the cut.
+        the expected log P downwards only slightly (in the paper's design -2e-7 at
+        tau_mu w_x = 20, -4e-5 at 0.05): the error of ``"mc"`` is its Monte Carlo noise, which
+        grows without bound as tau_mu w_x -> 0 (the pool average is then dominated by its few
+        draws with the smallest Lambda * T). 0 removes the cut.
 
     Returns
     -------

@@ -36,6 +36,7 @@ __all__ = ["FStatOmitLogProb", "quintic_hermite_coefficients"]
 
 DEFAULT_SPACING = 0.05
 DEFAULT_X_LO = -30.0
+DEFAULT_X_LO_MC = -10.0
 # x_hi = log(n) + this: there l(x) is within ~E[Lambda] e^{-x} / P ~ 1e-13 of its limit.
 _X_HI_MARGIN = 30.0
 
@@ -85,7 +86,8 @@ class FStatOmitLogProb:
     n_draws, seed, mc_cutoff :
         As in :func:`selbayes.adjustment.fstat_log_omit_prob`, for ``method="mc"``.
     table_range : (float, float), optional
-        (x_lo, x_hi) of the table in log(tau_mu w_x); default (-30, log(n) + 30).
+        (x_lo, x_hi) of the table in log(tau_mu w_x); default (-30, log(n) + 30), or
+        (-10, log(n) + 30) for ``method="mc"``.
     spacing : float
         Knot spacing in log(tau_mu w_x); default 0.05.
 
@@ -135,7 +137,9 @@ class FStatOmitLogProb:
         n = int(counts.sum())
         G = counts.shape[0]
         if table_range is None:
-            table_range = (DEFAULT_X_LO, float(np.log(n)) + _X_HI_MARGIN)
+            # The paper's estimator is useless (and wildly curved) far below tau_mu w_x ~ 1.
+            x_lo = DEFAULT_X_LO if method == "exact" else DEFAULT_X_LO_MC
+            table_range = (x_lo, float(np.log(n)) + _X_HI_MARGIN)
         x_lo, x_hi = (float(v) for v in table_range)
         if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
             raise ValueError(

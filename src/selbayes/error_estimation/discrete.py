@@ -17,7 +17,8 @@ __all__ = ["discrete_bee", "discrete_conditional_mse", "discrete_bee_result"]
 def _counts(counts, name):
     arr = np.asarray(counts)
     if arr.ndim != 1 or arr.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array of bin counts; got shape {arr.shape}")
+        raise ValueError(f"{name} must be a non-empty 1-D array of bin counts; "
+                         f"got shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}")
     arr = arr.astype(float)
@@ -34,7 +35,8 @@ def _alpha(alpha, b, name):
         raise ValueError(f"{name} must be a scalar or have one entry per bin ({b}); "
                          f"got shape {arr.shape}")
     if not np.all(np.isfinite(arr)) or np.any(arr <= 0):
-        raise ValueError(f"{name} (Dirichlet parameters) must be finite and > 0; got {arr.tolist()}")
+        raise ValueError(f"{name} (Dirichlet parameters) must be finite and > 0; "
+                         f"got {arr.tolist()}")
     return arr
 
 

@@ -117,7 +117,8 @@ class GaussianPrior:
             try:
                 np.linalg.cholesky(Sigma)
             except np.linalg.LinAlgError as exc:
-                raise ValueError("prior Sigma (known covariance) must be positive definite") from exc
+                raise ValueError(
+                    "prior Sigma (known covariance) must be positive definite") from exc
         kappa = -float(D) - 2.0 if self.kappa is None else float(self.kappa)
         return float(self.nu), m, kappa, S, Sigma
 

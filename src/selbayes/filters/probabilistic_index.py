@@ -9,7 +9,7 @@ p_hat_d = sum_{k != d} w_dk P_hat_kd, with P_hat_kd = P(Y_k < Y_d) (+ 1/2 ties) 
 U / (n_k n_d) and w_dk = pi_k / sum_{l != d} pi_l the prevalences renormalised over the other
 states (spec eb_pairwise.md section 1, correction). Its variance is the DeLong structural-component
 estimator, which for k != l is exactly the note's covariance (section 2.2, unified form). Everything
-comes from mid-ranks: one ``rankdata`` per pair of states, vectorised over features.
+comes from mid-ranks (one sort per feature, then count-table look-ups), vectorised over features.
 
 Tweedie's formula (Efron 2011) then shrinks the estimates toward the bulk of the features,
 p_tilde = p_hat + sigma_hat^2 (log f)'(p_hat), with f the marginal density of p_hat over features
@@ -33,7 +33,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.signal import fftconvolve
-from scipy.stats import rankdata
 
 from .._validation import check_labels, check_matrix, check_positive
 from ..selection import Selection, _rank_top
@@ -152,6 +151,18 @@ def _hanley_mcneil(theta: np.ndarray, n_k: int, n_d: int) -> np.ndarray:
     return np.maximum(v, 0.0) / N
 
 
+def _dense_codes(X: np.ndarray) -> np.ndarray:
+    """Per feature, 0-based dense ranks of the samples (equal values share a code): (p, n)."""
+    Xt = np.ascontiguousarray(X.T)
+    order = np.argsort(Xt, axis=1)
+    srt = np.take_along_axis(Xt, order, axis=1)
+    dense = np.zeros(Xt.shape, dtype=np.int64)
+    np.cumsum(srt[:, 1:] > srt[:, :-1], axis=1, out=dense[:, 1:])
+    codes = np.empty_like(dense)
+    np.put_along_axis(codes, order, dense, axis=1)
+    return codes
+
+
 def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int = 1,
                         return_cov: bool = False) -> ProbabilisticIndexResult:
     """Rank-based probabilistic index of every feature for every state, with its variance.
@@ -220,54 +231,51 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
             UserWarning, stacklevel=2,
         )
 
-    lo = "average" if ties == "mid" else "min"   # counts Y_k below a point (ties as 1/2 or 0)
-    hi = "average" if ties == "mid" else "max"   # counts Y_k at or below a point (for S)
-    blocks = [np.ascontiguousarray(X[y_index == c]) for c in range(G)]
-    r_lo = [rankdata(b, method=lo, axis=0) for b in blocks]
-    r_hi = r_lo if hi == lo else [rankdata(b, method=hi, axis=0) for b in blocks]
+    # Dense within-feature value codes turn every placement count into a table look-up:
+    # for state s, below[g, c] = #{Y_s < value c} and eq[g, c] = #{Y_s = value c}.
+    codes = _dense_codes(X)                                   # (p, n)
+    offset = (np.arange(p, dtype=np.int64) * n)[:, None]
+    keys = [codes[:, y_index == c] + offset for c in range(G)]   # flat table indices, (p, n_c)
 
     pairwise = np.full((p, G, G), np.nan)
-    M = [np.zeros((counts[d], p)) for d in range(G)]       # weighted placements per d-point
+    M = [np.zeros((p, counts[d])) for d in range(G)]       # weighted placements per d-point
     T = np.zeros((G, p))                                     # sum_k w^2 s^2(S^(k)) / n_k
     F_store = [dict() for _ in range(G)] if return_cov else None
     S_var = np.zeros((G, G, p)) if return_cov else None      # S_var[d, k] = s^2(S^(k)) / n_k
-    for a in range(G):
-        for b in range(a + 1, G):
-            na, nb = int(counts[a]), int(counts[b])
-            pooled = np.concatenate([blocks[a], blocks[b]])
-            R = rankdata(pooled, method=lo, axis=0)
-            F_ab = (R[na:] - r_lo[b]) / na        # placements of b-points among a: (nb, p)
-            F_ba = (R[:na] - r_lo[a]) / nb        # placements of a-points among b: (na, p)
-            if hi == lo:
-                U_ba, U_ab = F_ba, F_ab
-            else:
-                Rh = rankdata(pooled, method=hi, axis=0)
-                U_ba = (Rh[:na] - r_hi[a]) / nb   # share of b at or below each a-point
-                U_ab = (Rh[na:] - r_hi[b]) / na   # share of a at or below each b-point
-            pairwise[:, a, b] = F_ab.mean(axis=0)
-            pairwise[:, b, a] = F_ba.mean(axis=0)
-            # S^(k) = 1 - U, so its sample variance is that of U.
-            v_b = U_ba.var(axis=0, ddof=ddof) / na     # target b, other state a
-            v_a = U_ab.var(axis=0, ddof=ddof) / nb     # target a, other state b
-            M[b] += W[b, a] * F_ab
-            M[a] += W[a, b] * F_ba
-            T[b] += W[b, a] ** 2 * v_b
-            T[a] += W[a, b] ** 2 * v_a
+    for s in range(G):
+        ns = int(counts[s])
+        eq = np.bincount(keys[s].ravel(), minlength=p * n).reshape(p, n)
+        hi = np.cumsum(eq, axis=1, dtype=np.float64)          # #{Y_s <= value}
+        if ties == "mid":
+            hi -= 0.5 * eq                                    # #{Y_s < value} + 1/2 #{=}
+            lo = hi = hi.ravel()
+        else:
+            lo = (hi - eq).ravel()                            # #{Y_s < value}
+            hi = hi.ravel()
+        for o in range(G):
+            if o == s:
+                continue
+            F = lo[keys[o]] / ns          # share of s below each o-point: placements, target o
+            U = F if hi is lo else hi[keys[o]] / ns   # share of s at or below: 1 - S, target s
+            pairwise[:, s, o] = F.mean(axis=1)
+            M[o] += W[o, s] * F
+            v = U.var(axis=1, ddof=ddof) / counts[o]
+            T[s] += W[s, o] ** 2 * v
             if return_cov:
-                F_store[b][a], F_store[a][b] = F_ab, F_ba
-                S_var[b, a], S_var[a, b] = v_b, v_a
+                F_store[o][s] = F
+                S_var[s, o] = v
 
     estimate = np.empty((p, G))
     variance = np.empty((p, G))
     hm = np.zeros((p, G))
     for d in range(G):
-        estimate[:, d] = M[d].mean(axis=0)
-        variance[:, d] = M[d].var(axis=0, ddof=ddof) / counts[d] + T[d]
+        estimate[:, d] = M[d].mean(axis=1)
+        variance[:, d] = M[d].var(axis=1, ddof=ddof) / counts[d] + T[d]
         for k in range(G):
             if k != d:
                 hm[:, d] += W[d, k] ** 2 * _hanley_mcneil(pairwise[:, k, d], int(counts[k]),
                                                           int(counts[d]))
-    constant = np.all(X == X[:1], axis=0)
+    constant = codes.max(axis=1) == 0
 
     cov = None
     if return_cov:
@@ -275,10 +283,10 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
         for d in range(G):
             nd = int(counts[d])
             for k, Fk in F_store[d].items():
-                ck = Fk - Fk.mean(axis=0)
+                ck = Fk - Fk.mean(axis=1, keepdims=True)
                 for m, Fl in F_store[d].items():
-                    cl = Fl - Fl.mean(axis=0)
-                    c = np.einsum("jg,jg->g", ck, cl) / (nd - ddof) / nd
+                    cl = Fl - Fl.mean(axis=1, keepdims=True)
+                    c = np.einsum("gj,gj->g", ck, cl) / (nd - ddof) / nd
                     if k == m:
                         c = c + S_var[d, k]
                     cov[:, d, k, m] = c

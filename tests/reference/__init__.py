@@ -1,0 +1,1 @@
+"""Independent reference implementations used only by the tests."""
