@@ -11,6 +11,8 @@ References used, all independent of the code under test:
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import integrate, stats
@@ -40,8 +42,10 @@ def balanced_quad(x, m, G, gamma, alpha):
 
     upper = stats.gamma.isf(1e-18, alpha / 2, scale=2.0 / alpha)
     pts = [p for p in (s / m * c for c in (0.01, 0.1, 1, 10, 100)) if p < upper]
-    val, _ = integrate.quad(integrand, 0, upper, points=pts or None, epsabs=0, epsrel=1e-13,
-                            limit=1000)
+    with warnings.catch_warnings():  # epsrel=1e-13 is near roundoff; the 1e-10 check stands
+        warnings.simplefilter("ignore", integrate.IntegrationWarning)
+        val, _ = integrate.quad(integrand, 0, upper, points=pts or None, epsabs=0, epsrel=1e-13,
+                                limit=1000)
     return np.log(val)
 
 
@@ -385,7 +389,7 @@ def test_op_gradient_verify_grad_and_finite_differences(op):
     np.testing.assert_allclose(grad(x), fd, rtol=0, atol=1e-7)
 
 
-@pytest.mark.parametrize("mode", ["NUMBA", "C"])
+@pytest.mark.parametrize("mode", ["NUMBA", "C", "CVM"])
 def test_op_backends_and_huge_exponent(op, mode):
     """(p - k) = 1e6 times the Op: finite value and gradient everywhere, C1 at the table ends."""
     import pytensor

@@ -429,7 +429,7 @@ def test_consistency_slow():
     for make, seed in ((_consistency_data, 13), (_correlated_gaussian_data, 14)):
         res = _mnc_errors(make, (100, 400, 1600, 6400, 25600), reps=100, seed=seed, pi=0.1)
         _assert_consistent(res)
-        assert res[-1, 2] >= 0.97 and res[-1, 0] == 0
+        assert res[-1, 2] >= 0.95 and res[-1, 0] == 0
 
 
 def _variance_marker_recovery(reps, seed):
@@ -498,22 +498,21 @@ def _calibration(p, seed, pi_kind):
     X = np.concatenate([mu0 + np.sqrt(s0) * rng.normal(size=(n0, p)),
                         mu1 + np.sqrt(s1) * rng.normal(size=(n1, p))])
     post = obf(X, y, priors=prior, prior_marker_prob=pi).posterior
-    edges = np.quantile(post, np.linspace(0, 1, 11))
-    bins = np.clip(np.searchsorted(edges, post, side="right") - 1, 0, 9)
+    bins = np.minimum((post * 10).astype(int), 9)    # deciles of pi*: [0, .1), ..., [.9, 1]
     rows = []
     for b in range(10):
         in_b = bins == b
         m = in_b.sum()
         se = math.sqrt(np.sum(post[in_b] * (1 - post[in_b]))) / m
-        rows.append((good[in_b].mean(), post[in_b].mean(), se))
+        rows.append((good[in_b].mean(), post[in_b].mean(), se, m))
     return np.array(rows)
 
 
 def _assert_calibrated(rows):
-    frac, mean_post, se = rows.T
+    frac, mean_post, se, count = rows.T
     # Given pi*, marker indicators are independent Bernoulli(pi*): binomial error, 4 SE.
-    assert np.all(np.abs(frac - mean_post) <= 4 * se + 1e-12), np.column_stack(rows)
-    assert mean_post[0] < 0.2 and mean_post[-1] > 0.8       # the test has resolution
+    assert np.all(np.abs(frac - mean_post) <= 4 * se + 1e-12), rows
+    assert np.all(count >= 200)                      # every decile is populated
 
 
 @pytest.mark.parametrize("pi_kind", ["scalar", "per_feature"])
@@ -525,7 +524,7 @@ def test_prior_predictive_calibration(pi_kind):
 def test_prior_predictive_calibration_slow():
     rows = _calibration(1_000_000, seed=18, pi_kind="scalar")
     _assert_calibrated(rows)
-    assert np.max(np.abs(rows[:, 0] - rows[:, 1])) < 0.01
+    assert np.max(np.abs(rows[:, 0] - rows[:, 1])) < 0.02    # spec T3: within 0.02
 
 
 # --------------------------------------------------------------------------------------------

@@ -84,9 +84,10 @@ def test_predictive_scatter():
     cols = [c for c in ax.collections if isinstance(c, PathCollection)]
     assert len(cols) == 2
     assert sum(len(c.get_offsets()) for c in cols) == 800
-    assert len(cols[0].get_offsets()) == y.sum()
+    in_class = next(c for c in cols if c.get_label() == "in class")
+    assert len(in_class.get_offsets()) == y.sum()
     # x is uncorrected, y corrected
-    np.testing.assert_allclose(cols[0].get_offsets()[:, 0], pu[y])
+    np.testing.assert_allclose(in_class.get_offsets(), np.column_stack([pu[y], pc[y]]))
     ax = predictive_scatter(pc, pu, y, max_points=500, random_state=0)
     cols = [c for c in ax.collections if isinstance(c, PathCollection)]
     assert sum(len(c.get_offsets()) for c in cols) == 500

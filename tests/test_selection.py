@@ -48,8 +48,6 @@ def _f_longdouble(X, y):
     return ((ssb / (G - 1)) / (ssw / (y.size - G))).astype(np.float64)
 
 
-@pytest.mark.xfail(strict=True, reason="class means of uncentred columns lose ~eps*level/spread; "
-                   "fix: shift each block by one row (Xb - Xb[0]) before the class means")
 def test_f_precise_when_level_dwarfs_spread():
     # level ~ 1e3, spread down to ~1e-2 (expression-like data): scipy.stats.f_oneway, which
     # subtracts the grand mean first, stays within ~1e-13 of the extended-precision reference

@@ -37,9 +37,6 @@ def test_check_matrix_pandas_numeric():
     np.testing.assert_array_equal(check_matrix(df), [[1, 3, 1], [2, 4, 0]])
 
 
-@pytest.mark.xfail(strict=True, reason="pandas >= 3 extension dtypes (str, Int64) are not numpy "
-                   "dtypes: np.issubdtype raises; use pandas.api.types.is_numeric_dtype and "
-                   "X.to_numpy(dtype=float, na_value=np.nan)")
 def test_check_matrix_pandas_non_numeric_and_nullable_columns():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})

@@ -30,18 +30,17 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True) -> np.ndarray
         Argument name used in messages.
     """
     if allow_pandas and hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
-        dtypes = getattr(X, "dtypes", None)
-        try:
-            non_numeric = [c for c, d in dtypes.items() if not np.issubdtype(d, np.number)
-                           and not np.issubdtype(d, np.bool_)]
-        except AttributeError:  # a Series
-            non_numeric = []
+        from pandas.api.types import is_numeric_dtype
+
+        dtypes = X.dtypes
+        items = dtypes.items() if hasattr(dtypes, "items") else [(getattr(X, "name", 0), dtypes)]
+        non_numeric = [c for c, d in items if not is_numeric_dtype(d)]
         if non_numeric:
             raise TypeError(
                 f"{name} has non-numeric columns: {non_numeric[:5]}"
                 + (f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else "")
             )
-        X = X.to_numpy()
+        X = X.to_numpy(dtype=np.float64, na_value=np.nan)
     try:
         arr = np.asarray(X)
     except Exception as exc:  # pragma: no cover - exotic inputs
@@ -106,10 +105,11 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
         raise TypeError(f"{name} labels must be mutually comparable: {exc}") from exc
     if classes.shape[0] < min_classes:
         raise ValueError(
-            f"{name} has {classes.shape[0]} class(es) ({list(classes)}); at least {min_classes} "
+            f"{name} has {classes.shape[0]} class(es) ({classes.tolist()}); at least {min_classes} "
             "are needed"
         )
-    small = [(c, int(n)) for c, n in zip(classes, counts, strict=True) if n < min_per_class]
+    small = [(c, n) for c, n in zip(classes.tolist(), counts.tolist(), strict=True)
+             if n < min_per_class]
     if small:
         desc = ", ".join(f"{c!r} ({n} case{'s' if n != 1 else ''})" for c, n in small)
         raise ValueError(

@@ -14,6 +14,34 @@ def _cmd_demo(args) -> int:
     return run_demo(out=args.out, data=args.data, quick=args.quick, seed=args.seed)
 
 
+def _cmd_reproduce(args) -> int:
+    from .reproduce import run_reproduction
+
+    run_reproduction(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
+                     scheduler=args.scheduler, progressbar=not args.no_progress)
+    return 0
+
+
+def _cmd_sbc(args) -> int:
+    from .sbc_models import run_sbc_spec
+
+    run_sbc_spec(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
+                 scheduler=args.scheduler, progressbar=not args.no_progress)
+    return 0
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("spec", help="experiment spec (TOML) under models/")
+    p.add_argument("--out", default=None, help="output folder (default: reports/<spec name>)")
+    p.add_argument("--quick", action="store_true",
+                   help="the spec's shrunken design (documented in the spec), for tests")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=int, default=1, help="parallel local processes")
+    group.add_argument("--scheduler", default=None,
+                       help="dask.distributed scheduler address (needs selbayes[distributed])")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="selbayes",
@@ -30,6 +58,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quick", action="store_true", help="smaller design, for tests")
     demo.add_argument("--seed", type=int, default=2009, help="random seed (default: %(default)s)")
     demo.set_defaults(func=_cmd_demo)
+
+    rep = sub.add_parser("reproduce", help="run a paper experiment from its spec; resumes")
+    _add_run_options(rep)
+    rep.set_defaults(func=_cmd_reproduce)
+
+    sbc = sub.add_parser("sbc", help="simulation-based calibration of a model; resumes")
+    _add_run_options(sbc)
+    sbc.set_defaults(func=_cmd_sbc)
     return parser
 
 

@@ -54,8 +54,9 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    k : int, optional
-        Number of features to keep (1 <= k < p). Exactly one of ``k`` and ``threshold``.
+    k : int or "all", optional
+        Number of features to keep (1 <= k < p), or "all" to use every feature (nothing is
+        omitted, so there is nothing to correct). ``threshold`` overrides ``k``.
     threshold : float, optional
         Keep features with F > threshold.
     correct_selection : bool, default True
@@ -139,8 +140,13 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         if self.decorrelate is not None:
             transform = Decorrelation(self.decorrelate).fit(X, y_index, len(classes))
             Xs = transform.transform(X)
-        selection = select_features(Xs, classes[y_index], k=k, threshold=threshold,
-                                    statistic="f")
+        if isinstance(k, str):
+            if k != "all":
+                raise ValueError(f"k must be an integer or 'all'; got {k!r}")
+            selection = _select_all(Xs, classes[y_index])
+        else:
+            selection = select_features(Xs, classes[y_index], k=k, threshold=threshold,
+                                        statistic="f")
         X_sel = Xs[:, selection.indices]
         self._fit_selected(X_sel, classes[y_index], selection, priors)
         self.classes_ = classes
@@ -330,6 +336,17 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         del tree["predictive_draws"]
         obj.idata_ = tree
         return obj
+
+
+def _select_all(X, y) -> Selection:
+    """A Selection that keeps every feature (ranked by F, nothing omitted)."""
+    p = X.shape[1]
+    base = select_features(X, y, k=1, statistic="f")
+    order = np.lexsort((np.arange(p), -base.scores))
+    return Selection(indices=order.astype(np.int64), scores=base.scores,
+                     threshold=float(base.scores[order[-1]]), n_features=p, n_selected=p,
+                     statistic="f", class_counts=base.class_counts, classes=base.classes,
+                     rule="all", n_ties_at_threshold=0)
 
 
 def _draws_tree(mu, tau):

@@ -186,9 +186,9 @@ def predictive_scatter(p_corrected, p_uncorrected, outcome=None, *, ax=None,
         ax.scatter(pu[idx], pc[idx], s=12, marker="o", facecolors="none", edgecolors="C0")
     else:
         sel = o[idx]
-        ax.scatter(pu[idx][sel], pc[idx][sel], s=14, marker="s", color="k", label="in class")
-        ax.scatter(pu[idx][~sel], pc[idx][~sel], s=14, marker="o", facecolors="none",
-                   edgecolors="k", label="not in class")
+        ax.scatter(pu[idx][~sel], pc[idx][~sel], s=16, marker="o", facecolors="none",
+                   edgecolors="k", lw=0.8, label="not in class")
+        ax.scatter(pu[idx][sel], pc[idx][sel], s=9, marker="s", color="k", label="in class")
         ax.legend(loc="upper left", fontsize="small")
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)

@@ -355,8 +355,9 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
     --------
     >>> round(float(np.exp(corr_log_omit_prob(2.0, 4, 4, 0.30))), 6)     # spec 4.8 table
     0.493055
-    >>> lp = corr_log_omit_prob([1.74, 279.6], 100, 100, 0.13)
-    >>> np.round(9000 * lp, 1).tolist()
+    >>> from scipy.stats import invgamma              # K = 30 nodes m = 1 and 26 (spec 4.8)
+    >>> alpha = invgamma(0.5, scale=5.0).ppf(np.array([0.5, 25.5]) / 30)
+    >>> np.round(9000 * corr_log_omit_prob(alpha, 100, 100, 0.13), 1).tolist()
     [-9938.4, -1082.2]
     """
     a, n0, n1, g, theta, weights = _prepare(alpha, n0, n1, threshold, n_theta, theta_rule)

@@ -194,14 +194,16 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
 
     Notes
     -----
-    For each pair of states one mid-rank of the pooled block gives both placement vectors:
-    c_kj = R_pooled(Y_dj) - R_d(Y_dj) = #{Y_k < Y_dj} + 1/2 #{Y_k = Y_dj}. Then
+    The placement counts c_kj = #{Y_k < Y_dj} + 1/2 #{Y_k = Y_dj} (the mid-rank difference
+    R_pooled(Y_dj) - R_d(Y_dj) of spec section 4.1) are read from per-state cumulative count
+    tables indexed by each feature's dense value codes (one sort per feature). Then
     P_hat_kd = mean_j c_kj / n_k, and with the prevalence-weighted placements
     M_j = sum_k w_dk c_kj / n_k and S_i^(k) = share of state d above Y_ki,
 
         sigma_hat_d^2 = s^2(M) / n_d + sum_k w_dk^2 s^2(S^(k)) / n_k
 
-    (spec section 2.2, unified form). Cost O(G^2 n log n p); no Python loop over features.
+    (spec section 2.2, unified form; s^2 with divisor n - ddof). Cost O(p n log n + G^2 n p),
+    memory O(n p) (O(G n p) with ``return_cov``); no Python loop over features.
     Classes with fewer than 5 samples trigger a warning: the normal approximation is poor there.
 
     Examples
@@ -232,7 +234,7 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
         )
 
     # Dense within-feature value codes turn every placement count into a table look-up:
-    # for state s, below[g, c] = #{Y_s < value c} and eq[g, c] = #{Y_s = value c}.
+    # for state s, eq[g, c] = #{Y_s = value coded c} and its cumulative sum #{Y_s <= value}.
     codes = _dense_codes(X)                                   # (p, n)
     offset = (np.arange(p, dtype=np.int64) * n)[:, None]
     keys = [codes[:, y_index == c] + offset for c in range(G)]   # flat table indices, (p, n_c)

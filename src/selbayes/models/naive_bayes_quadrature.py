@@ -204,11 +204,13 @@ def log_marginal_and_theta_mean(alpha, counts, n0: int, n1: int, theta_rule: str
     theta, w = retained_theta_rule(theta_rule, n_theta, counts.sum(axis=1) / n)
     K, U, Q = alpha.shape[0], counts.shape[0], theta.shape[1]
     with np.errstate(divide="ignore"):
-        logw, logt, log1mt = np.log(w), np.log(theta), np.log1p(-theta)
+        logw = np.log(w)
     I0, I1 = counts[:, 0], counts[:, 1]
     O0, O1 = n0 - I0, n1 - I1
     # The theta-free part of log prod_y U: - log Gamma(alpha + N_y) / Gamma(alpha).
-    const = -(_log_rising(alpha, n0) + _log_rising(alpha, n1))[:, None, None]   # (K, 1, 1)
+    # (Summed logs rather than a gammaln difference: exact also at alpha ~ 1e6.)
+    const = -(np.log(alpha[:, None] + np.arange(n0)).sum(axis=1)
+              + np.log(alpha[:, None] + np.arange(n1)).sum(axis=1))[:, None, None]   # (K, 1, 1)
     out = np.empty((3, K, U))
     shared = theta.shape[0] == 1
     if shared:
