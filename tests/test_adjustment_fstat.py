@@ -68,13 +68,17 @@ def imhof_cond_prob(t, counts, gamma):
     return 0.5 - val / np.pi
 
 
-def simulate_f_sufficient(x, counts, gamma, alpha, n_draws, rng, w_x=1.0):
+def simulate_f_sufficient(x, counts, gamma, alpha, n_draws, rng, w_x=1.0, t_df=None):
     """Fraction of F <= gamma, simulating (class means, within SS) from the prior directly."""
     counts = np.asarray(counts)
     G, n = counts.size, counts.sum()
     tau_mu = np.exp(x) / w_x
     tau_x = rng.gamma(alpha / 2, 2.0 / (alpha * w_x), n_draws)
-    mu = rng.normal(0.7, 1 / np.sqrt(tau_mu), (n_draws, G))  # nu = 0.7: F ignores it
+    if t_df is None:
+        mu = rng.normal(0.7, 1 / np.sqrt(tau_mu), (n_draws, G))  # nu = 0.7: F ignores it
+    else:  # multivariate t: one variance scale per simulated feature
+        lam = rng.gamma(t_df / 2, 2.0 / t_df, n_draws)
+        mu = 0.7 + rng.standard_normal((n_draws, G)) / np.sqrt(tau_mu * lam)[:, None]
     xbar = mu + rng.standard_normal((n_draws, G)) / np.sqrt(counts * tau_x[:, None])
     within = rng.chisquare(n - G, n_draws) / tau_x
     grand = xbar @ counts / n
@@ -101,6 +105,8 @@ def assert_within_binomial_se(p_hat, p_exact, n_draws, k=4.0):
         (dict(class_counts=np.array([3.5, 4.0])), "class_counts"),
         (dict(class_counts=np.array([5, -3, 4])), "class_counts"),
         (dict(class_counts=np.array([5, 0, 4])), "class_counts"),
+        (dict(mu_t_df=0.0), "mu_t_df"),
+        (dict(mu_t_df=-1.0), "mu_t_df"),
     ],
 )
 def test_bad_input_names_argument(kwargs, word):
@@ -137,7 +143,8 @@ def test_infinite_limits_and_shape():
 
 # --------------------------------------------------------------------------- exact method
 @pytest.mark.parametrize("m, G, gamma, alpha", [(33, 6, 3.15, 4.0), (5, 2, 1.0, 2.0),
-                                                (10, 4, 6.2, 1.0), (3, 3, 0.5, 10.0)])
+                                                (10, 4, 6.2, 1.0), (3, 3, 0.5, 10.0),
+                                                (6, 4, 2.0, 0.1)])
 def test_exact_balanced_matches_closed_form_quadrature(m, G, gamma, alpha):
     x = np.array([-8.0, -3.0, -0.5, 1.0, 3.0, 5.0, 8.0, 12.0])
     got = fstat_log_omit_prob(x, np.full(G, m), gamma, alpha)
@@ -389,9 +396,11 @@ def test_op_gradient_verify_grad_and_finite_differences(op):
     np.testing.assert_allclose(grad(x), fd, rtol=0, atol=1e-7)
 
 
-@pytest.mark.parametrize("mode", ["NUMBA", "C", "CVM"])
+@pytest.mark.parametrize("mode", ["NUMBA", "C", "CVM", "JAX"])
 def test_op_backends_and_huge_exponent(op, mode):
     """(p - k) = 1e6 times the Op: finite value and gradient everywhere, C1 at the table ends."""
+    if mode == "JAX":
+        pytest.importorskip("jax")
     import pytensor
     import pytensor.tensor as pt
 
@@ -489,3 +498,51 @@ def test_op_in_nutpie_posterior():
 
 def test_between_eigenvalues_balanced():
     np.testing.assert_allclose(between_eigenvalues(np.full(5, 7)), np.full(4, 7.0), rtol=1e-12)
+
+
+# --------------------------------------------------------------------------- t prior on mu
+def test_t_prior_is_an_average_over_the_variance_scale():
+    """mu | lambda ~ N(nu, 1/(tau_mu lambda)): P_t(x) = E_lambda[P(x + log lambda)] by quad."""
+    counts, gamma, alpha, df = np.array([5, 20, 12, 3]), 2.0, 4.0, 3.0
+    x = np.array([-5.0, 0.5, 8.0])
+    got = fstat_log_omit_prob(x, counts, gamma, alpha, mu_t_df=df)
+
+    def ref(x0):
+        def integrand(v):
+            return (np.exp(fstat_log_omit_prob(x0 + v, counts, gamma, alpha))
+                    * stats.gamma.pdf(np.exp(v), df / 2, scale=2 / df) * np.exp(v))
+
+        return np.log(integrate.quad(integrand, -60, 30, epsabs=0, epsrel=1e-12,
+                                     limit=400)[0])
+
+    np.testing.assert_allclose(got, [ref(v) for v in x], rtol=0, atol=1e-10)
+    # df -> inf recovers the normal prior (the difference is O(1/df)).
+    big = fstat_log_omit_prob(x, counts, gamma, alpha, mu_t_df=1e7)
+    np.testing.assert_allclose(big, fstat_log_omit_prob(x, counts, gamma, alpha), atol=1e-6)
+
+
+@pytest.mark.parametrize("df", [1.0, 4.0])
+def test_t_prior_matches_brute_force_simulation(df):
+    rng = np.random.default_rng(int(10 * df))
+    counts = np.array([3, 20, 8, 14])
+    xs = np.log([1.0, 30.0, 1e3])
+    exact = np.exp(fstat_log_omit_prob(xs, counts, 2.5, 4.0, mu_t_df=df))
+    for x, p in zip(xs, exact, strict=True):
+        p_hat = simulate_f_sufficient(x, counts, 2.5, 4.0, 200_000, rng, t_df=df)
+        assert_within_binomial_se(p_hat, p, 200_000)
+
+
+@pytest.mark.parametrize("df", [0.5, 3.0])
+def test_op_with_t_prior(df):
+    counts = np.array([8, 2, 15, 6, 9, 4])
+    op = FStatOmitLogProb(counts, 3.15, 2.0, mu_t_df=df)
+    lo, hi = op.table_range
+    assert op.rate_high == min(1.0, df / 2)
+    x = np.linspace(lo, hi, 701)
+    ref = fstat_log_omit_prob(x, counts, 3.15, 2.0, mu_t_df=df)
+    np.testing.assert_allclose(op.evaluate(x), ref, rtol=0, atol=1e-8)
+    assert op.limit_high - op.edge_values["l_hi"] < 1e-10
+    # Beyond the table the value keeps rising to (within 1e-10 of) the limit, C1 at the edge.
+    v, d = op.evaluate(np.array([hi - 1e-9, hi + 1e-9, hi + 50.0]), derivative=True)
+    assert abs(v[1] - v[0]) < 1e-12 and abs(d[1] - d[0]) < 1e-12
+    assert v[0] <= v[2] <= op.limit_high + 1e-12

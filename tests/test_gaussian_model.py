@@ -55,7 +55,8 @@ def test_potential_equals_n_omitted_times_reference_log_prob():
     sel = select_features(X, y, k=5)
     model = build_model(X[:, sel.indices], y, sel, corrected=True)
     point = model.initial_point()
-    f = model.compile_fn(model.potentials[0], inputs=model.value_vars, on_unused_input="ignore")
+    f = model.compile_fn(model.replace_rvs_by_values([model.potentials[0]])[0],
+                         inputs=model.value_vars, on_unused_input="ignore")
     for log_tau_mu in (1.0, 4.6, 8.0):
         point["tau_mu_log__"] = np.array(log_tau_mu)
         ref = sel.n_omitted * fstat_log_omit_prob(log_tau_mu, sel.class_counts, sel.threshold, 4.0)

@@ -159,21 +159,31 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
     def _fit_selected(self, X_sel, y, selection: Selection, priors) -> None:
         import pymc as pm
 
-        from .models.gaussian import build_model
+        from .models.gaussian import build_model, model_data, sample_nutpie
 
-        model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection)
-        kwargs = dict(draws=self.draws, tune=self.tune, chains=self.chains,
-                      random_seed=self.random_state, progressbar=self.progressbar)
-        # pymc 6 picks nutpie by itself when it is installed: name the sampler explicitly.
-        if self.sampler_used_ == "pymc":
-            kwargs.update(nuts_sampler="pymc", target_accept=self.target_accept,
-                          cores=min(self.chains, os.cpu_count() or 1))
+        coords = {"feature": [int(i) for i in selection.indices],
+                  "class": [str(c) for c in selection.classes]}
+        seed = self.random_state
+        if self.sampler_used_ == "nutpie":
+            # The compiled model is cached per shape and reused (numba compile dominates).
+            data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
+            idata, model = sample_nutpie(
+                data, priors, coords, draws=self.draws, tune=self.tune, chains=self.chains,
+                seed=None if seed is None else int(seed), target_accept=self.target_accept,
+                progressbar=self.progressbar)
         else:
-            kwargs.update(nuts_sampler=self.sampler_used_,
+            model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection)
+            kwargs = dict(draws=self.draws, tune=self.tune, chains=self.chains,
+                          random_seed=seed, progressbar=self.progressbar,
                           nuts={"target_accept": self.target_accept})
-        with model, warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
-            idata = pm.sample(**kwargs, compute_convergence_checks=False)
+            if self.sampler_used_ == "pymc":
+                # pymc 6 picks nutpie by itself when installed: name the sampler explicitly.
+                kwargs.update(nuts_sampler="pymc", cores=min(self.chains, os.cpu_count() or 1))
+            else:
+                kwargs.update(nuts_sampler=self.sampler_used_)
+            with model, warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
+                idata = pm.sample(**kwargs, compute_convergence_checks=False)
         self.idata_ = idata
         self.model_ = model
         self._store_draws(idata)

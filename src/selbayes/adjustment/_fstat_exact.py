@@ -28,11 +28,16 @@ a convolution in log space. G is tabulated once on an equispaced w grid and ever
 trapezoid sum with weights pi(x + w_j). The integrand is analytic in the strip |Im w| < pi / 2
 and decays at both ends, so the trapezoid rule converges geometrically: the error is about
 exp(-2 pi d / h) with d ~ 1.2, i.e. below 1e-20 at the default h = 0.15. Derivatives in x come
-free: d/dx log pi(x + w) = (alpha / 2)(1 - T), so
+free: with psi = log pi, d/dx log pi(x + w) = psi'(x + w) = (alpha / 2)(1 - T), so
 
-    l'(x)  = (alpha / 2) (1 - E_w[T]),     l''(x) = (alpha / 2)^2 Var_w[T] - (alpha / 2) E_w[T],
+    l'(x) = E_w[psi'],     l''(x) = E_w[psi''] + Var_w[psi'],
 
 with E_w the average under the normalised integrand weights.
+
+Multivariate-t prior on the class means (BCBCSF, Li 2012): mu_g = nu + z_g / sqrt(tau_mu lambda)
+with one lambda ~ Gamma(df/2, rate df/2) per feature. Conditioning on lambda replaces s by
+s lambda, so only the distribution of T / lambda changes: it is F(alpha_x, df) instead of
+Gamma(alpha_x/2, rate alpha_x/2), and the same convolution applies with pi the log-F density.
 """
 
 from __future__ import annotations
@@ -154,8 +159,8 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
         # Geometric tail estimate: stop once term * q / (1 - q) is negligible, q the term ratio.
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.where(prev > 0, term / prev, 0.0)
-        tail_ok = (q < 1.0) & (term * np.where(q < 1, 1.0 / (1.0 - q), np.inf)
-                               <= _SERIES_RTOL * s)
+            tail_ok = (q < 1.0) & (term * np.where(q < 1, 1.0 / (1.0 - q), np.inf)
+                                   <= _SERIES_RTOL * s)
         active = ~(tail_ok | (term == 0.0) & (q == 0.0)) if n_terms is None else active
         prev = term
     out = log_a + np.log(s)
@@ -171,49 +176,98 @@ def log_cond_prob_balanced(log_t, m: int, n_classes: int, n_total: int, threshol
     return stats.f.logcdf(arg, n_classes - 1, n_total - n_classes)
 
 
-def _log_prior_u(u: np.ndarray, alpha: float) -> np.ndarray:
-    """log density of u = log T, T ~ Gamma(alpha/2, rate alpha/2)."""
-    a2 = 0.5 * alpha
-    with np.errstate(over="ignore"):
-        return a2 * np.log(a2) - special.gammaln(a2) + a2 * u - a2 * np.exp(u)
+class _PriorU:
+    """Density of u = log T' and its derivatives psi'(u), psi''(u) of psi = log density.
+
+    T' = T (normal prior on mu, T ~ Gamma(alpha/2, rate alpha/2)), or T' = T / lambda with
+    lambda ~ Gamma(df/2, rate df/2) (multivariate-t prior on mu with df degrees of freedom):
+    then T' ~ F(alpha, df), whose log density is analytic in the strip |Im u| < pi.
+    """
+
+    def __init__(self, alpha: float, df: float | None):
+        self.alpha, self.df = alpha, df
+        self.a2 = 0.5 * alpha
+        if df is None:
+            dist = stats.gamma(self.a2, scale=1.0 / self.a2)
+            self.decay_hi = np.inf  # double-exponential upper tail
+        else:
+            dist = stats.f(alpha, df)
+            self.d2 = 0.5 * df
+            self.log_ratio = np.log(alpha / df)
+            self.const = self.a2 * self.log_ratio - special.betaln(self.a2, self.d2)
+            self.decay_hi = self.d2
+        with np.errstate(divide="ignore"):
+            self.u_lo = float(np.log(dist.ppf(_TAIL)))
+        if not np.isfinite(self.u_lo):
+            # ppf underflows for small alpha: use the power law of the cdf near 0,
+            # P(T' <= y) ~ C y^(alpha/2), which is accurate that far out.
+            log_c = (self.a2 * np.log(self.a2) - special.gammaln(self.a2 + 1.0) if df is None
+                     else self.const - np.log(self.a2))
+            self.u_lo = float((np.log(_TAIL) - log_c) / self.a2)
+        if df is None:
+            self.u_hi = float(np.log(dist.isf(_TAIL)))
+        else:  # scipy's f.isf overflows this far out; 1 / F(a, d) ~ F(d, a) does not
+            self.u_hi = -float(np.log(stats.f.ppf(_TAIL, df, alpha)))
+        if not (np.isfinite(self.u_lo) and np.isfinite(self.u_hi)):
+            raise ValueError(
+                f"alpha_x = {alpha} / mu_t_df = {df} give a prior too extreme to integrate"
+            )
+
+    def log_density(self, u):
+        a2 = self.a2
+        if self.df is None:
+            with np.errstate(over="ignore"):
+                return a2 * np.log(a2) - special.gammaln(a2) + a2 * u - a2 * np.exp(u)
+        return self.const + a2 * u - (a2 + self.d2) * np.logaddexp(0.0, self.log_ratio + u)
+
+    def dlog(self, u):
+        """(psi'(u), psi''(u))."""
+        a2 = self.a2
+        if self.df is None:
+            e = np.exp(np.minimum(u, 700.0))
+            return a2 * (1.0 - e), -a2 * e
+        sig = special.expit(self.log_ratio + u)
+        return a2 - (a2 + self.d2) * sig, -(a2 + self.d2) * sig * (1.0 - sig)
 
 
 @dataclass
 class ExactTable:
     """G(w) = log g(e^w) on an equispaced grid of w = log t, ready for the x-convolution.
 
-    Build with :meth:`build`; evaluate with :meth:`evaluate`.
+    Build with :meth:`build`; evaluate with :meth:`evaluate`. ``mu_t_df`` switches the prior
+    of the class means from normal to multivariate t (see :class:`_PriorU`).
     """
 
     w: np.ndarray
     log_g: np.ndarray
     step: float
-    alpha: float
+    prior: _PriorU
     x_range: tuple[float, float]
 
     @classmethod
     def build(cls, class_counts, threshold, alpha, x_min, x_max, step=DEFAULT_W_STEP,
-              n_terms=None):
+              n_terms=None, mu_t_df=None):
         """Tabulate G on a w grid wide enough for every x in [x_min, x_max]."""
-        a2 = 0.5 * alpha
-        u_lo = np.log(stats.gamma.ppf(_TAIL, a2, scale=1.0 / a2))
-        u_hi = np.log(stats.gamma.isf(_TAIL, a2, scale=1.0 / a2))
+        prior = _PriorU(alpha, mu_t_df)
         # Lower end: the integrand decays like exp(alpha u / 2); u_lo covers that for x <= 0,
         # and for x > 0 the same u range is reached at w = u_lo - x.
-        w_lo = u_lo - max(x_max, 0.0) - 1.0
-        w_hi = u_hi - min(x_min, 0.0) + 1.0
+        w_lo = prior.u_lo - max(x_max, 0.0) - 1.0
+        w_hi = prior.u_hi - min(x_min, 0.0) + 1.0
         n = int(np.ceil((w_hi - w_lo) / step)) + 1
         w = w_lo + step * np.arange(n)
         log_g = log_cond_prob(w, class_counts, threshold, n_terms=n_terms)
-        return cls(w=w, log_g=log_g, step=step, alpha=alpha, x_range=(x_min, x_max))
+        return cls(w=w, log_g=log_g, step=step, prior=prior, x_range=(x_min, x_max))
 
     def log_integrand(self, x: np.ndarray) -> np.ndarray:
         """Matrix log(h pi(x_i + w_j) G(w_j)), shape (len(x), len(w))."""
-        return (np.log(self.step) + _log_prior_u(x[:, None] + self.w[None, :], self.alpha)
+        return (np.log(self.step) + self.prior.log_density(x[:, None] + self.w[None, :])
                 + self.log_g[None, :])
 
     def evaluate(self, x, derivatives: bool = False, check: bool = True, chunk: int = 256):
         """log P(x) and optionally its first two derivatives in x; x finite, inside x_range.
+
+        With P(x) = integral exp(psi(x + w)) G(w) dw: l' = E[psi'], l'' = E[psi''] + Var[psi'],
+        expectations under the normalised integrand.
 
         Returns
         -------
@@ -223,7 +277,9 @@ class ExactTable:
         x = np.asarray(x, dtype=np.float64)
         flat = x.ravel()
         out = np.empty((3, flat.size))
-        a2 = 0.5 * self.alpha
+        # Tails beyond the grid, relative to the end weight: geometric with these rates.
+        tail_lo = 1.0 + 1.0 / (self.prior.a2 * self.step)
+        tail_hi = 1.0 + 1.0 / (self.prior.decay_hi * self.step)
         for start in range(0, flat.size, chunk):
             xs = flat[start : start + chunk]
             li = self.log_integrand(xs)
@@ -232,18 +288,16 @@ class ExactTable:
             tot = wts.sum(axis=1)
             out[0, start : start + chunk] = lmax[:, 0] + np.log(tot)
             if check:
-                # Both ends must carry a negligible share (the lower end decays like
-                # exp(alpha w / 2), so its tail beyond the grid is about (2/alpha)/h times it).
-                ends = np.maximum(wts[:, 0] * (1.0 / (a2 * self.step) + 1.0), wts[:, -1])
+                ends = np.maximum(wts[:, 0] * tail_lo, wts[:, -1] * tail_hi)
                 if np.any(ends > 1e-16 * tot):
                     raise RuntimeError("internal error: the log t grid does not cover x")
             if derivatives:
                 wn = wts / tot[:, None]
-                T = np.exp(np.minimum(xs[:, None] + self.w[None, :], 700.0))
-                ET = (wn * T).sum(axis=1)
-                VT = (wn * (T - ET[:, None]) ** 2).sum(axis=1)
-                out[1, start : start + chunk] = a2 * (1.0 - ET)
-                out[2, start : start + chunk] = a2 * a2 * VT - a2 * ET
+                d1, d2 = self.prior.dlog(xs[:, None] + self.w[None, :])
+                e1 = (wn * d1).sum(axis=1)
+                out[1, start : start + chunk] = e1
+                out[2, start : start + chunk] = ((wn * d2).sum(axis=1)
+                                                 + (wn * (d1 - e1[:, None]) ** 2).sum(axis=1))
         if derivatives:
             return tuple(o.reshape(x.shape) for o in out)
         return out[0].reshape(x.shape)

@@ -27,7 +27,7 @@ from scipy import special
 from .._validation import check_class_counts, check_positive, check_random_state
 from ._fstat_exact import ExactTable, f_terms
 
-__all__ = ["fstat_log_omit_prob", "validate_design"]
+__all__ = ["fstat_log_omit_prob", "validate_design", "validate_t_df"]
 
 METHODS = ("exact", "mc")
 # The paper's truncation of the series over k: keep every f_k >= e^-10.
@@ -67,7 +67,7 @@ def _as_log_scale(log_scale) -> np.ndarray:
 
 
 def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exact",
-                        n_draws=1000, seed=0, *, mc_cutoff=MC_CUTOFF):
+                        n_draws=1000, seed=0, *, mc_cutoff=MC_CUTOFF, mu_t_df=None):
     """log P(F <= threshold) for one omitted feature, as a function of log(tau_mu * w_x).
 
     Parameters
@@ -95,6 +95,11 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
         tau_mu w_x = 20, -4e-5 at 0.05): the error of ``"mc"`` is its Monte Carlo noise, which
         grows without bound as tau_mu w_x -> 0 (the pool average is then dominated by its few
         draws with the smallest Lambda * T). 0 removes the cut.
+    mu_t_df : float or None
+        None (default): the paper's normal prior mu_g | nu ~ N(nu, 1 / tau_mu). A number
+        df > 0: the multivariate-t prior of BCBCSF, mu_g | nu, lambda ~ N(nu, 1/(tau_mu lambda))
+        with one lambda ~ Gamma(df/2, rate df/2) per feature shared by its G class means (a
+        per-feature variance scale 1/lambda ~ InvGamma(df/2, df/2)). Same accuracy.
 
     Returns
     -------
@@ -112,6 +117,7 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
     counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+    mu_t_df = validate_t_df(mu_t_df)
     x = _as_log_scale(log_scale)
     out = np.empty(x.shape)
     G = counts.shape[0]
@@ -122,18 +128,29 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
     if fin.any():
         xf = x[fin]
         if method == "exact":
-            table = ExactTable.build(counts, threshold, alpha_x, float(xf.min()), float(xf.max()))
+            table = ExactTable.build(counts, threshold, alpha_x, float(xf.min()), float(xf.max()),
+                                     mu_t_df=mu_t_df)
             out[fin] = table.evaluate(xf)
         else:
-            out[fin] = _mc_log_prob(xf, counts, threshold, alpha_x, n_draws, seed, mc_cutoff)[0]
+            out[fin] = _mc_log_prob(xf, counts, threshold, alpha_x, n_draws, seed, mc_cutoff,
+                                    mu_t_df=mu_t_df)[0]
     return float(out) if out.ndim == 0 else out
 
 
-def mc_pool(class_counts, alpha_x, n_draws, seed):
+def validate_t_df(mu_t_df):
+    """None, or the degrees of freedom of the t prior on the class means (> 0)."""
+    if mu_t_df is None:
+        return None
+    return check_positive(mu_t_df, name="mu_t_df")
+
+
+def mc_pool(class_counts, alpha_x, n_draws, seed, mu_t_df=None):
     """The paper's fixed pool: Lambda(Z) T for ``n_draws`` draws, shape (n_draws,).
 
     Lambda(z) = sum_g n_g (z_g - z~)^2 with z~ the count-weighted mean (eq 27);
-    T ~ Gamma(alpha_x / 2, rate alpha_x / 2), so that tau_x = T / w_x.
+    T ~ Gamma(alpha_x / 2, rate alpha_x / 2), so that tau_x = T / w_x. With a t prior on the
+    class means, T is divided by lambda ~ Gamma(df/2, rate df/2) (drawn after T, so the normal
+    pool of a seed is unchanged).
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, int | np.integer) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer; got {n_draws!r}")
@@ -143,6 +160,8 @@ def mc_pool(class_counts, alpha_x, n_draws, seed):
     zbar = z @ counts / counts.sum()
     lam = ((z - zbar[:, None]) ** 2) @ counts
     t = rng.gamma(alpha_x / 2.0, 2.0 / alpha_x, size=int(n_draws))
+    if mu_t_df is not None:
+        t = t / rng.gamma(mu_t_df / 2.0, 2.0 / mu_t_df, size=int(n_draws))
     return lam * t
 
 
@@ -167,7 +186,7 @@ def mc_n_terms(counts, threshold, cutoff=MC_CUTOFF) -> int:
 
 
 def _mc_log_prob(x, counts, threshold, alpha_x, n_draws, seed, cutoff=MC_CUTOFF,
-                 derivatives=False):
+                 derivatives=False, mu_t_df=None):
     """Paper's estimator of log P at each x, and optionally its exact x-derivatives (1st, 2nd).
 
     The Poisson mean for draw d is mu_d = Lambda_d T_d / (2 s), s = e^x. d log Pois(k; mu)/dx
@@ -178,7 +197,7 @@ def _mc_log_prob(x, counts, threshold, alpha_x, n_draws, seed, cutoff=MC_CUTOFF,
     k_max = mc_n_terms(counts, threshold, cutoff) - 1
     log_f = np.log(f_terms(k_max + 1, G, n, threshold))
     k = np.arange(k_max + 1, dtype=np.float64)
-    lam_t = mc_pool(counts, alpha_x, n_draws, seed)
+    lam_t = mc_pool(counts, alpha_x, n_draws, seed, mu_t_df)
     log_half = np.log(0.5 * lam_t)
     chunk = max(1, int(4_000_000 // (lam_t.size * (k_max + 1))))
     res = np.empty((3, x.size))

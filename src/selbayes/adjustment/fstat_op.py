@@ -13,9 +13,9 @@ interval, where it is measured at construction against the reference (attribute
 
 Outside the table ``[x_lo, x_hi]``:
 
-* x > x_hi: l(x) = l(x_hi) + l'(x_hi) (1 - exp(-(x - x_hi))), which matches value and slope and
-  has the correct form (l(x) -> log Fcdf(gamma; G-1, n-G) like O(e^-x)); at x_hi the gap to the
-  limit is below 1e-11.
+* x > x_hi: l(x) = l(x_hi) + l'(x_hi) (1 - exp(-b (x - x_hi))) / b, which matches value and
+  slope and has the correct form (l(x) -> log Fcdf(gamma; G-1, n-G) like O(e^{-b x}), b = 1, or
+  b = df / 2 for a t prior with df < 2); at x_hi the gap to the limit is below 1e-11.
 * x < x_lo: l(x) = l(x_lo) + l'(x_lo) (x - x_lo), linear, matching value and slope. The true
   asymptote is l(x) ~ kappa x + const with kappa = min(alpha_x, G - 1) / 2 (the tail of T near 0
   meets the F cdf's power law Fcdf(y) ~ y^((G-1)/2)); at the default x_lo = -30 the edge slope
@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fstat_exact import ExactTable, f_terms
-from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design
+from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design, validate_t_df
 
 __all__ = ["FStatOmitLogProb", "quintic_hermite_coefficients"]
 
@@ -87,15 +87,21 @@ class FStatOmitLogProb:
         As in :func:`selbayes.adjustment.fstat_log_omit_prob`, for ``method="mc"``.
     table_range : (float, float), optional
         (x_lo, x_hi) of the table in log(tau_mu w_x); default (-30, log(n) + 30), or
-        (-10, log(n) + 30) for ``method="mc"``.
+        (-10, log(n) + 30) for ``method="mc"``; with ``mu_t_df`` = df <= 2 the upper end is
+        log(n) + 60 / df.
     spacing : float
         Knot spacing in log(tau_mu w_x); default 0.05.
+    mu_t_df : float or None
+        Multivariate-t prior on each feature's class means with this many degrees of freedom
+        (see :func:`selbayes.adjustment.fstat_log_omit_prob`); None: the normal prior.
 
     Attributes
     ----------
     table_range : tuple of float
         (x_lo, x_hi).
     spacing : float
+    n_pieces : int
+        Number of quintic pieces in the table.
     interp_error : float
         Largest |interpolant - reference| over the interval midpoints, where the Hermite
         remainder peaks (measured at construction).
@@ -127,8 +133,13 @@ class FStatOmitLogProb:
     """
 
     def __init__(self, class_counts, threshold, alpha_x, method="exact", n_draws=1000, seed=0,
-                 *, mc_cutoff=MC_CUTOFF, table_range=None, spacing=DEFAULT_SPACING):
+                 *, mc_cutoff=MC_CUTOFF, table_range=None, spacing=DEFAULT_SPACING,
+                 mu_t_df=None):
         counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
+        mu_t_df = validate_t_df(mu_t_df)
+        # Rate of the approach to the +inf limit: e^{-x} (normal prior, E[T] finite), or
+        # e^{-x df/2} for a t prior with df <= 2 (E[T / lambda] infinite).
+        rate_hi = 1.0 if mu_t_df is None else min(1.0, 0.5 * mu_t_df)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}; got {method!r}")
         spacing = float(spacing)
@@ -139,7 +150,7 @@ class FStatOmitLogProb:
         if table_range is None:
             # The paper's estimator is useless (and wildly curved) far below tau_mu w_x ~ 1.
             x_lo = DEFAULT_X_LO if method == "exact" else DEFAULT_X_LO_MC
-            table_range = (x_lo, float(np.log(n)) + _X_HI_MARGIN)
+            table_range = (x_lo, float(np.log(n)) + _X_HI_MARGIN / rate_hi)
         x_lo, x_hi = (float(v) for v in table_range)
         if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
             raise ValueError(
@@ -155,6 +166,8 @@ class FStatOmitLogProb:
         self.threshold = threshold
         self.alpha_x = alpha_x
         self.method = method
+        self.mu_t_df = mu_t_df
+        self.rate_high = rate_hi
         self.n_draws = n_draws
         self.seed = seed
         self.table_range = (x_lo, x_hi)
@@ -164,7 +177,7 @@ class FStatOmitLogProb:
         self.asymptotic_slope = 0.5 * min(alpha_x, G - 1.0)
 
         if method == "exact":
-            table = ExactTable.build(counts, threshold, alpha_x, x_lo, x_hi)
+            table = ExactTable.build(counts, threshold, alpha_x, x_lo, x_hi, mu_t_df=mu_t_df)
             f, d, s = table.evaluate(knots, derivatives=True)
             ref_mid = table.evaluate(mids)
             ref_error = 1e-11
@@ -175,11 +188,12 @@ class FStatOmitLogProb:
                 self.seed = seed
             mc_pool(counts, alpha_x, n_draws, seed)  # validates n_draws early
             f, d, s = _mc_log_prob(knots, counts, threshold, alpha_x, n_draws, seed, mc_cutoff,
-                                   derivatives=True)
+                                   derivatives=True, mu_t_df=mu_t_df)
             ref_mid = _mc_log_prob(mids, counts, threshold, alpha_x, n_draws, seed,
-                                   mc_cutoff)[0]
+                                   mc_cutoff, mu_t_df=mu_t_df)[0]
             ref_error = 0.0
         self._coef = quintic_hermite_coefficients(f, d, s, spacing)
+        self.n_pieces = n_int
         self.edge_values = {"x_lo": x_lo, "l_lo": float(f[0]), "dl_lo": float(d[0]),
                             "x_hi": x_hi, "l_hi": float(f[-1]), "dl_hi": float(d[-1])}
         # Polynomial value at t = 1/2 on each piece.
@@ -220,8 +234,9 @@ class FStatOmitLogProb:
         dmid = dmid / h
         with np.errstate(over="ignore", invalid="ignore"):
             low = ev["l_lo"] + ev["dl_lo"] * (x - x_lo)
-            e = np.exp(-(np.maximum(x, x_hi) - x_hi))
-            up = ev["l_hi"] + ev["dl_hi"] * (1.0 - e)
+            b = self.rate_high
+            e = np.exp(-b * (np.maximum(x, x_hi) - x_hi))
+            up = ev["l_hi"] + ev["dl_hi"] / b * (1.0 - e)
         val = np.where(x < x_lo, low, np.where(x > x_hi, up, mid))
         if not derivative:
             return val
@@ -229,6 +244,51 @@ class FStatOmitLogProb:
         return val, der
 
     # ---- pytensor ----
+    #: Order of the scalars in ``spline_parameters()["edges"]``.
+    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "l_hi", "dl_hi", "rate_high")
+
+    def spline_parameters(self) -> dict:
+        """The interpolant's numbers: ``coef`` (6, n_pieces) and ``edges`` (7,), see EDGE_KEYS.
+
+        A model can hold them in ``pm.Data`` and feed them to :meth:`spline_graph`, so one
+        compiled model serves many designs (folds, SBC replicates) with equal ``n_pieces``.
+        """
+        ev = {**self.edge_values, "rate_high": self.rate_high}
+        return {"coef": np.asarray(self._coef, dtype=np.float64),
+                "edges": np.array([ev[key] for key in self.EDGE_KEYS], dtype=np.float64)}
+
+    @staticmethod
+    def spline_graph(log_scale, coef, edges, spacing: float):
+        """The interpolant as a pytensor expression of (possibly symbolic) table parameters.
+
+        Parameters
+        ----------
+        log_scale : pytensor variable or array_like
+        coef : pytensor matrix (6, n_pieces)
+        edges : pytensor vector (7,), in ``EDGE_KEYS`` order
+        spacing : float
+            Knot spacing (a Python float: it fixes the graph).
+        """
+        import pytensor.tensor as pt
+
+        x = pt.as_tensor_variable(log_scale)
+        if x.dtype != "float64":
+            x = pt.cast(x, "float64")
+        x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
+        # Each branch sees a clamped input, so the branch not taken can never make an inf or a
+        # NaN that would leak into the gradient (0 * inf).
+        xi = pt.clip(x, x_lo, x_hi)
+        pos = (xi - x_lo) * (1.0 / spacing)
+        fl = pt.clip(pt.floor(pos), 0.0, pt.cast(coef.shape[1] - 1, "float64"))
+        t = pos - fl
+        idx = pt.cast(fl, "int64")
+        mid = coef[5][idx]
+        for j in range(4, -1, -1):
+            mid = mid * t + coef[j][idx]
+        low = l_lo + dl_lo * (pt.minimum(x, x_lo) - x_lo)
+        up = l_hi + dl_hi / b * (1.0 - pt.exp(b * (x_hi - pt.maximum(x, x_hi))))
+        return pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))
+
     def __call__(self, log_scale):
         """log P(F <= threshold | log(tau_mu w_x) = log_scale) as a pytensor expression.
 
@@ -243,24 +303,9 @@ class FStatOmitLogProb:
         """
         import pytensor.tensor as pt
 
-        x = pt.as_tensor_variable(log_scale)
-        if x.dtype != "float64":
-            x = pt.cast(x, "float64")
-        ev = self.edge_values
-        x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
-        coef = [pt.constant(self._coef[j], name=f"fstat_c{j}") for j in range(6)]
-        # Each branch sees a clamped input, so the branch not taken can never make an inf or a
-        # NaN that would leak into the gradient (0 * inf).
-        xi = pt.clip(x, x_lo, x_hi)
-        pos = (xi - x_lo) * (1.0 / h)
-        fl = pt.clip(pt.floor(pos), 0.0, float(self._coef.shape[1] - 1))
-        t = pos - fl
-        idx = pt.cast(fl, "int64")
-        mid = coef[5][idx]
-        for j in range(4, -1, -1):
-            mid = mid * t + coef[j][idx]
-        low = ev["l_lo"] + ev["dl_lo"] * (pt.minimum(x, x_lo) - x_lo)
-        up = ev["l_hi"] + ev["dl_hi"] * (1.0 - pt.exp(x_hi - pt.maximum(x, x_hi)))
-        out = pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))
+        params = self.spline_parameters()
+        coef = pt.constant(params["coef"], name="fstat_coef")
+        edges = pt.constant(params["edges"], name="fstat_edges")
+        out = self.spline_graph(log_scale, coef, edges, self.spacing)
         out.name = "fstat_log_omit_prob"
         return out

@@ -45,7 +45,7 @@ class ImproperPosteriorError(ValueError):
     """The posterior of a class does not normalise, so the BEE is undefined."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # array fields: identity equality
 class GaussianPrior:
     """Conjugate prior of one class (spec eq 4.2), possibly improper.
 
@@ -144,7 +144,7 @@ def _matrix(v, D, name):
     return 0.5 * (arr + arr.T)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GaussianPosterior:
     """Posterior hyperparameters of one class (spec eq 4.4), possibly batched.
 

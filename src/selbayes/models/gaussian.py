@@ -32,7 +32,8 @@ from .._validation import check_labels, check_matrix
 from ..selection import Selection
 from .priors import GaussianPriors
 
-__all__ = ["sufficient_statistics", "build_model", "predictive_log_proba", "class_log_prior"]
+__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie",
+           "predictive_log_proba", "class_log_prior"]
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
@@ -45,6 +46,61 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
     resid = X_selected - means.T[y_index]
     ssw = np.einsum("ij,ij->j", resid, resid)
     return counts.astype(np.int64), means, ssw
+
+
+# The adjustment table spans log(tau_mu w_x) in [-30, 45] for every design with n < e^15, so its
+# shape, and with it the compiled graph, does not change between folds or SBC replicates.
+_TABLE_RANGE = (-30.0, 45.0)
+
+
+def _check_inputs(X_selected, y, selection: Selection):
+    X_selected = check_matrix(X_selected, name="X_selected")
+    classes, y_index, _ = check_labels(y, X_selected.shape[0])
+    if not np.array_equal(np.asarray(classes), np.asarray(selection.classes)):
+        raise ValueError(
+            f"the classes of y {classes.tolist()} differ from the selection's "
+            f"{np.asarray(selection.classes).tolist()}"
+        )
+    n, k = X_selected.shape
+    if k != selection.n_selected:
+        raise ValueError(
+            f"X_selected has {k} columns but the selection retained {selection.n_selected}"
+        )
+    G = classes.shape[0]
+    if n - G < 1:
+        raise ValueError(f"need n - G >= 1 training cases beyond one per class; got n = {n}, G = {G}")
+    return X_selected, classes, y_index
+
+
+def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
+               corrected: bool = True, adjustment_method: str = "exact") -> dict:
+    """Everything the model reads from the data, as arrays named like its ``pm.Data``.
+
+    Returns
+    -------
+    dict
+        ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
+        ``class_counts`` (G,), ``ssw_shape`` ((n - G)/2); when corrected also ``n_omitted``
+        and the adjustment table ``adj_coef`` (6, m) and ``adj_edges`` (7,).
+    """
+    priors = GaussianPriors.from_dict(priors)
+    X_selected, classes, y_index = _check_inputs(X_selected, y, selection)
+    n = X_selected.shape[0]
+    G = classes.shape[0]
+    counts, xbar, ssw = sufficient_statistics(X_selected, y_index, G)
+    data = {"xbar_obs": xbar, "ssw_obs": ssw, "class_counts": counts.astype(np.float64),
+            "ssw_shape": np.float64((n - G) / 2)}
+    if corrected and selection.n_omitted > 0:
+        from ..adjustment import FStatOmitLogProb
+
+        table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] else None)
+        op = FStatOmitLogProb(class_counts=counts, threshold=selection.threshold,
+                              alpha_x=priors.alpha_x, method=adjustment_method,
+                              table_range=table_range)
+        params = op.spline_parameters()
+        data.update(n_omitted=np.float64(selection.n_omitted), adj_coef=params["coef"],
+                    adj_edges=params["edges"], _adj_spacing=op.spacing)
+    return data
 
 
 def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
@@ -73,33 +129,26 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     Returns
     -------
     pymc.Model
-        Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k), ``z_nu`` (k), ``z_mu`` (k, G);
-        deterministics ``nu`` (k) and ``mu`` (k, G); observed sufficient statistics
-        ``xbar`` (k, G) and ``ssw`` (k); and, when corrected, the Potential
-        ``selection_adjustment``.
+        Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k), ``z_nu`` (k), ``z_mu`` (k, G)
+        (and ``w_x`` with a hyperprior); deterministics ``nu`` (k) and ``mu`` (k, G); observed
+        sufficient statistics ``xbar`` (k, G) and ``ssw`` (k); and, when corrected, the
+        Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
+        :func:`model_data`), so a compiled model can be reused with other data of equal shape.
     """
     priors = GaussianPriors.from_dict(priors)
-    X_selected = check_matrix(X_selected, name="X_selected")
-    classes, y_index, _ = check_labels(y, X_selected.shape[0])
-    if not np.array_equal(np.asarray(classes), np.asarray(selection.classes)):
-        raise ValueError(
-            f"the classes of y {list(classes)} differ from the selection's {list(selection.classes)}"
-        )
-    n, k = X_selected.shape
-    if k != selection.n_selected:
-        raise ValueError(
-            f"X_selected has {k} columns but the selection retained {selection.n_selected}"
-        )
-    G = classes.shape[0]
-    if n - G < 1:
-        raise ValueError(f"need n - G >= 1 training cases beyond one per class; got n = {n}, G = {G}")
-    counts, xbar, ssw = sufficient_statistics(X_selected, y_index, G)
+    data = model_data(X_selected, y, selection, priors, corrected, adjustment_method)
     names = (list(feature_names) if feature_names is not None
              else [int(i) for i in selection.indices])
-    coords = {"feature": names, "class": [str(c) for c in classes]}
+    coords = {"feature": names, "class": [str(c) for c in selection.classes]}
+    return _model_from_data(data, priors, coords)
 
+
+def _model_from_data(data: dict, priors: GaussianPriors, coords: dict) -> pm.Model:
     with pm.Model(coords=coords) as model:
-        pm.Data("class_counts", counts.astype(np.float64), dims="class")
+        xbar_obs = pm.Data("xbar_obs", data["xbar_obs"], dims=("feature", "class"))
+        ssw_obs = pm.Data("ssw_obs", data["ssw_obs"], dims="feature")
+        counts = pm.Data("class_counts", data["class_counts"], dims="class")
+        ssw_shape = pm.Data("ssw_shape", data["ssw_shape"])
         tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2, beta=priors.alpha_mu * priors.w_mu / 2)
         tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2, beta=priors.alpha_nu * priors.w_nu / 2)
         if priors.w_x_alpha is None:
@@ -119,17 +168,63 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
         # Sufficient statistics carry exactly the likelihood's dependence on (mu, tau_x):
         # xbar[j, g] ~ N(mu[j, g], 1/(n_g tau_x[j])), ssw[j] ~ Gamma((n - G)/2, rate tau_x[j]/2).
         pm.Normal("xbar", mu=mu, sigma=1.0 / pt.sqrt(tau_x[:, None] * counts[None, :]),
-                  observed=xbar, dims=("feature", "class"))
-        pm.Gamma("ssw", alpha=(n - G) / 2, beta=tau_x / 2, observed=ssw, dims="feature")
+                  observed=xbar_obs, dims=("feature", "class"))
+        pm.Gamma("ssw", alpha=ssw_shape, beta=tau_x / 2, observed=ssw_obs, dims="feature")
 
-        if corrected and selection.n_omitted > 0:
+        if "adj_coef" in data:
             from ..adjustment import FStatOmitLogProb
 
-            op = FStatOmitLogProb(class_counts=counts, threshold=selection.threshold,
-                                  alpha_x=priors.alpha_x, method=adjustment_method)
-            pm.Potential("selection_adjustment",
-                         selection.n_omitted * op(pt.log(tau_mu) + log_w_x))
+            n_omitted = pm.Data("n_omitted", data["n_omitted"])
+            coef = pm.Data("adj_coef", data["adj_coef"])
+            edges = pm.Data("adj_edges", data["adj_edges"])
+            log_p = FStatOmitLogProb.spline_graph(pt.log(tau_mu) + log_w_x, coef, edges,
+                                                  data["_adj_spacing"])
+            pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
+
+
+# ---------------------------------------------------------------------------- compiled cache
+_COMPILED: dict = {}
+
+
+def _cache_key(data: dict, priors: GaussianPriors) -> tuple:
+    return (data["xbar_obs"].shape, "adj_coef" in data,
+            data["adj_coef"].shape if "adj_coef" in data else None,
+            data.get("_adj_spacing"), tuple(sorted(priors.to_dict().items())))
+
+
+def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: int, tune: int,
+                  chains: int, seed: int | None, target_accept: float, progressbar: bool):
+    """Sample with nutpie, compiling the model once per shape and prior and reusing it.
+
+    numba compilation takes tens of seconds while a small fit samples in about one, so
+    cross-validation folds, SBC replicates and the corrected/uncorrected pair of one shape
+    share a compiled model; only ``pm.Data`` values change between calls.
+
+    Returns
+    -------
+    (xarray.DataTree, pymc.Model)
+        The result (coordinates relabelled to ``coords``) and the model built for this data.
+    """
+    import nutpie
+
+    key = _cache_key(data, priors)
+    model = _model_from_data(data, priors, coords)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = nutpie.compile_pymc_model(model)
+        _COMPILED[key] = compiled
+    updates = {name: value for name, value in data.items() if not name.startswith("_")}
+    compiled = compiled.with_data(**updates)
+    idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
+                          progress_bar=progressbar, save_warmup=False,
+                          target_accept=target_accept)
+    for group in ("posterior", "sample_stats"):
+        if group in idata.children:
+            ds = idata[group].to_dataset()
+            ds = ds.assign_coords({c: v for c, v in coords.items() if c in ds.dims})
+            idata[group] = type(idata[group])(ds)
+    return idata, model
 
 
 def class_log_prior(class_counts, c: float) -> np.ndarray:
