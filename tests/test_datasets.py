@@ -45,11 +45,17 @@ def write_fake(folder: Path, name: str, seed: int = 0) -> tuple[np.ndarray, np.n
     return X, codes
 
 
+@pytest.fixture(scope="module")
+def fake_srbct(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fake_srbct")
+    return folder, *write_fake(folder, "srbct")
+
+
 # ---------------------------------------------------------------------------------------------
 # loaders (synthetic files)
 # ---------------------------------------------------------------------------------------------
-def test_load_srbct_from_data_home(tmp_path):
-    X, codes = write_fake(tmp_path, "srbct")
+def test_load_srbct_from_data_home(fake_srbct):
+    tmp_path, X, codes = fake_srbct
     ds = load_srbct(tmp_path)
     assert ds.X.shape == (83, 2308) and ds.X.columns.is_unique
     np.testing.assert_array_equal(ds.X.to_numpy(), X)
@@ -98,8 +104,11 @@ def test_missing_files_name_all_places(tmp_path, monkeypatch):
     assert str(tmp_path / "env") in str(err.value) and str(tmp_path / "user") in str(err.value)
 
 
-def test_wrong_files_are_refused(tmp_path):
-    write_fake(tmp_path, "srbct")
+def test_wrong_files_are_refused(tmp_path, fake_srbct):
+    import shutil
+
+    for part in ("X", "genes"):
+        shutil.copy(fake_srbct[0] / f"srbct_{part}.csv.gz", tmp_path)
     pd.DataFrame({"y": [1] * 83}).to_csv(tmp_path / "srbct_y.csv.gz", index=False)
     with pytest.raises(ValueError, match="class codes"):
         load_srbct(tmp_path)
@@ -208,8 +217,8 @@ def test_read_table_missing_labels(tmp_path):
 
 
 def test_read_table_label_problems(tmp_path):
-    df = _frame(n=7)
-    df.loc[6, "tissue"] = "rare"
+    df = _frame(n=8)
+    df.loc[7, "tissue"] = "rare"
     df.to_csv(tmp_path / "a.csv", index=False)
     with pytest.raises(ValueError, match="single sample: 'rare'"):
         read_table(tmp_path / "a.csv", label_column="tissue", index_column="sample")

@@ -48,19 +48,28 @@ def test_model_has_named_variables_and_potential():
     assert not uncorrected.potentials
 
 
-def test_potential_equals_n_omitted_times_reference_log_prob():
+@pytest.mark.parametrize("priors", [None, {"mu_t_df": 3.0}, {"w_x_alpha": 4.0, "w_x": 0.5}])
+def test_potential_equals_n_omitted_times_reference_log_prob(priors):
     from selbayes.adjustment import fstat_log_omit_prob
 
     X, y = _data()
     sel = select_features(X, y, k=5)
-    model = build_model(X[:, sel.indices], y, sel, corrected=True)
-    point = model.initial_point()
+    model = build_model(X[:, sel.indices], y, sel, priors=priors, corrected=True)
+    pr = GaussianPriors.from_dict(priors)
     f = model.compile_fn(model.replace_rvs_by_values([model.potentials[0]])[0],
                          inputs=model.value_vars, on_unused_input="ignore")
+    point = model.initial_point()
     for log_tau_mu in (1.0, 4.6, 8.0):
         point["tau_mu_log__"] = np.array(log_tau_mu)
-        ref = sel.n_omitted * fstat_log_omit_prob(log_tau_mu, sel.class_counts, sel.threshold, 4.0)
+        log_w_x = np.log(pr.w_x)
+        if pr.w_x_alpha is not None:
+            point["w_x_log__"] = np.array(-0.3)
+            log_w_x = -0.3
+        ref = sel.n_omitted * fstat_log_omit_prob(log_tau_mu + log_w_x, sel.class_counts,
+                                                  sel.threshold, pr.alpha_x, mu_t_df=pr.mu_t_df)
         np.testing.assert_allclose(f(point), ref, rtol=1e-8, atol=1e-6)
+    if pr.mu_t_df is not None:
+        assert "lambda_mu" in model.named_vars
 
 
 def test_likelihood_from_sufficient_statistics_equals_casewise_likelihood():
@@ -249,6 +258,40 @@ def test_bad_input(mock_pymc_sample):
         clf.predict_proba(X[:, :199])
     with pytest.raises(ValueError, match="loss must have shape"):
         clf.predict(X, loss=np.ones((2, 2)))
+
+
+def test_evaluate_rejects_unseen_labels(mock_pymc_sample):
+    X, y = _data()
+    clf = HierarchicalGaussianClassifier(k=5, draws=10, chains=1, sampler="pymc",
+                                         progressbar=False)
+    with pytest.warns(Warning):
+        clf.fit(X, y)
+    summary = clf.evaluate(X, y)
+    assert 0 <= summary["error_rate"] <= 1 and summary["amlp"] > 0
+    with pytest.raises(ValueError, match=r"label\(s\) \[7\]"):
+        clf.evaluate(X, np.where(y == 0, 7, y))
+
+
+def test_decorrelation_whitens_pooled_within_class_covariance():
+    from selbayes.transforms import Decorrelation
+
+    rng = np.random.default_rng(4)
+    G, n, p = 3, 90, 6
+    y = np.repeat(np.arange(G), n // G)
+    A = rng.normal(size=(p, p))
+    X = rng.normal(size=(n, p)) @ A + y[:, None]
+    t = Decorrelation(lam=0.0).fit(X, y, G)
+    Z = t.transform(X)
+    means = np.stack([Z[y == g].mean(0) for g in range(G)])
+    R = Z - means[y]
+    np.testing.assert_allclose(R.T @ R / (n - G), np.eye(p), atol=1e-10)
+    # lambda -> large: per-feature standardisation (diagonal Sigma)
+    t_big = Decorrelation(lam=1e12).fit(X, y, G)
+    d = np.diag(t_big.chol_)
+    np.testing.assert_allclose(t_big.chol_, np.diag(d), atol=1e-5 * d.max())
+    np.testing.assert_allclose(t.rows(np.array([2, 4])) @ X.T, Z[:, [2, 4]].T, atol=1e-10)
+    with pytest.raises(ValueError, match="lambda must be >= 0"):
+        Decorrelation(-1.0)
 
 
 def test_missing_sampler_names_the_extra(monkeypatch):

@@ -433,7 +433,7 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
         d = dups[dups.duplicated()].unique()
         raise ValueError(f"{path}: {len(d)} duplicated gene name(s): {_names(d)}; gene names "
                          "must be unique (rename or aggregate the repeated probes)")
-    frame = pd.read_csv(path, sep=sep, header=0, names=header, skiprows=1,
+    frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
                         dtype={label_column: str}, keep_default_na=True, skipinitialspace=True)
     if index_column is not None:
         frame = frame.set_index(index_column)

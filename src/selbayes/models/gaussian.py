@@ -93,10 +93,12 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     if corrected and selection.n_omitted > 0:
         from ..adjustment import FStatOmitLogProb
 
-        table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] else None)
+        heavy = priors.mu_t_df is not None and priors.mu_t_df <= 2   # needs a longer table
+        table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] and not heavy
+                       else None)
         op = FStatOmitLogProb(class_counts=counts, threshold=selection.threshold,
                               alpha_x=priors.alpha_x, method=adjustment_method,
-                              table_range=table_range)
+                              table_range=table_range, mu_t_df=priors.mu_t_df)
         params = op.spline_parameters()
         data.update(n_omitted=np.float64(selection.n_omitted), adj_coef=params["coef"],
                     adj_edges=params["edges"], _adj_spacing=op.spacing)
@@ -130,7 +132,7 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     -------
     pymc.Model
         Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k), ``z_nu`` (k), ``z_mu`` (k, G)
-        (and ``w_x`` with a hyperprior); deterministics ``nu`` (k) and ``mu`` (k, G); observed
+        (and ``w_x`` with a hyperprior, ``lambda_mu`` (k) with the t prior); deterministics ``nu`` (k) and ``mu`` (k, G); observed
         sufficient statistics ``xbar`` (k, G) and ``ssw`` (k); and, when corrected, the
         Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
         :func:`model_data`), so a compiled model can be reused with other data of equal shape.
@@ -163,7 +165,12 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict) -> pm.Mod
         z_nu = pm.Normal("z_nu", 0.0, 1.0, dims="feature")
         z_mu = pm.Normal("z_mu", 0.0, 1.0, dims=("feature", "class"))
         nu = pm.Deterministic("nu", z_nu / pt.sqrt(tau_nu), dims="feature")
-        mu = pm.Deterministic("mu", nu[:, None] + z_mu / pt.sqrt(tau_mu), dims=("feature", "class"))
+        scale = tau_mu
+        if priors.mu_t_df is not None:
+            lam = pm.Gamma("lambda_mu", alpha=priors.mu_t_df / 2, beta=priors.mu_t_df / 2,
+                           dims="feature")
+            scale = tau_mu * lam[:, None]
+        mu = pm.Deterministic("mu", nu[:, None] + z_mu / pt.sqrt(scale), dims=("feature", "class"))
 
         # Sufficient statistics carry exactly the likelihood's dependence on (mu, tau_x):
         # xbar[j, g] ~ N(mu[j, g], 1/(n_g tau_x[j])), ssw[j] ~ Gamma((n - G)/2, rate tau_x[j]/2).

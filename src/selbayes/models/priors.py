@@ -33,6 +33,12 @@ class GaussianPriors:
         Gamma(shape w_x_alpha/2, rate (w_x_alpha/2) / w_x): mean ``w_x``, and the larger
         ``w_x_alpha`` the tighter. Otherwise w_x is fixed at ``w_x``. The selection factor depends
         on tau_mu and w_x only through tau_mu * w_x, so the same adjustment serves both.
+    mu_t_df : float or None
+        If given, the class means get a multivariate-t prior given nu_j (BCBCSF, Li 2012):
+        mu_j | nu_j, lambda_j ~ N(nu_j, 1 / (tau_mu lambda_j)) with a per-feature scale
+        lambda_j ~ Gamma(mu_t_df / 2, rate mu_t_df / 2). Heavy tails let a few features be
+        strongly predictive without dragging tau_mu down. The adjustment factor then averages
+        over lambda as well (one more 1-D quadrature, same accuracy).
     """
 
     c: float = 1.0
@@ -43,11 +49,12 @@ class GaussianPriors:
     alpha_nu: float = 1.5
     w_nu: float = 0.01
     w_x_alpha: float | None = None
+    mu_t_df: float | None = None
 
     def __post_init__(self):
         for f in fields(self):
             value = getattr(self, f.name)
-            if value is None and f.name == "w_x_alpha":
+            if value is None and f.name in ("w_x_alpha", "mu_t_df"):
                 continue
             check_positive(value, name=f"priors.{f.name}")
 
