@@ -51,6 +51,13 @@ def fake_srbct(tmp_path_factory):
     return folder, *write_fake(folder, "srbct")
 
 
+@pytest.fixture
+def tiny_colon(monkeypatch):
+    """Shrink the expected colon shape so that synthetic files are quick to write."""
+    meta = dict(datasets._SOURCES["colon"], n_samples=10, n_genes=12, counts={1: 4, 2: 6})
+    monkeypatch.setitem(datasets._SOURCES, "colon", meta)
+
+
 # ---------------------------------------------------------------------------------------------
 # loaders (synthetic files)
 # ---------------------------------------------------------------------------------------------
@@ -68,16 +75,16 @@ def test_load_srbct_from_data_home(fake_srbct):
     np.testing.assert_allclose(load_srbct(tmp_path, log=True).X.to_numpy(), np.log(X))
 
 
-def test_load_colon_from_data_home(tmp_path):
+def test_load_colon_from_data_home(tmp_path, tiny_colon):
     _, codes = write_fake(tmp_path, "colon")
     ds = load_colon(tmp_path)
-    assert ds.X.shape == (62, 2000)
-    assert ds.y.value_counts().to_dict() == {"tumour": 40, "normal": 22}
+    assert ds.X.shape == (10, 12)
+    assert ds.y.value_counts().to_dict() == {"tumour": 6, "normal": 4}
     assert ds.y.tolist() == ["normal" if c == 1 else "tumour" for c in codes]
     assert "Alon" in ds.description and "PNAS" in ds.description
 
 
-def test_lookup_order(tmp_path, monkeypatch):
+def test_lookup_order(tmp_path, monkeypatch, tiny_colon):
     env_dir, user_dir, explicit = tmp_path / "env", tmp_path / "user", tmp_path / "explicit"
     write_fake(user_dir, "colon", seed=1)
     env_dir.mkdir()

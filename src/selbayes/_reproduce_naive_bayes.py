@@ -431,7 +431,8 @@ def _metrics_md(spec: Spec, metrics: dict, fits: dict, q: str) -> str:
             r = metrics[(q, k, m)]
             f = fits[_fit_id(q, k, m)]
             th = ref.get(_label(k), {}).get("no_selection" if k == "all" else m, {})
-            rows.append([fmt(k), m, f.meta["gamma"], *[r[c] for c in _MEASURES],
+            rows.append([fmt(k), m, None if k == "all" else f.meta["gamma"],
+                         *[r[c] for c in _MEASURES],
                          *[th.get(c) for c in _MEASURES], f.meta["fit_s"]])
     return md_table(headers, rows, digits=3)
 

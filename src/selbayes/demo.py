@@ -42,6 +42,10 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
     from .gaussian_classifier import HierarchicalGaussianClassifier
     from .simulate import gaussian_classification
 
+    if data == "srbct":
+        from ._reproduce_srbct import run_demo as run_srbct_demo
+
+        return run_srbct_demo(out=out, quick=quick, seed=seed, k=k)
     if data not in (None, "simulated"):
         raise SystemExit(f"demo dataset {data!r} is not available yet; use the simulated default")
     design = DESIGNS["quick" if quick else "full"]

@@ -80,6 +80,7 @@ def experiment_types() -> dict[str, str]:
 
 register_experiment("gaussian", "selbayes._reproduce_gaussian",
                     "hierarchical Gaussian classifier with F selection (seed 000)")
+register_experiment("mixture", "selbayes._reproduce_mixture", "binary mixture (seed 001, 2.4)")
 register_experiment("gaussian_cv", "selbayes._reproduce_srbct", "CV on real data (seed 000, 4.2)")
 register_experiment("naive_bayes", "selbayes._reproduce_naive_bayes",
                     "binary naive Bayes with correlation selection (seed 001, section 2.3.5)")

@@ -295,7 +295,7 @@ class MixtureOmitFactor:
         return self._log_keep(alpha, min((n00, n01, n10, n11), (n10, n11, n00, n01)))
 
     def log_omit_prob(self, alpha, counts):
-        """log P_keep(alpha; N) (nats, <= 0); ``alpha`` any shape, ``counts`` = (n00, n01, n10, n11).
+        """log P_keep(alpha; N), nats; ``alpha`` any shape, ``counts`` = (n00, n01, n10, n11).
 
         Multiply by p - k for the log adjustment factor.
         """

@@ -1,0 +1,295 @@
+"""scikit-learn style estimator for the binary mixture model, corrected for correlation selection."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_binary, check_labels, check_matrix
+from ._version import __version__
+from .selection import Selection, select_features
+
+__all__ = ["BinaryMixtureClassifier"]
+
+
+class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
+    """Two-component binary mixture classifier that conditions on correlation selection.
+
+    ``fit`` takes all p binary features, keeps the k with the largest |correlation| with the
+    binary class (:func:`selbayes.select_features` with ``statistic="abs_corr"``), and samples
+    the posterior of the mixture model of seed 001 section 2.4 (see
+    :mod:`selbayes.models.mixture`): each class is a mixture of latent clusters z. With
+    ``correct_selection=True`` the posterior also conditions on the p - k omitted features having
+    |Cor| <= gamma, through the factor P(|COR| <= gamma | alpha, N(z))^(p - k)
+    (:mod:`selbayes.adjustment.mixture`), which depends on the latent labels.
+
+    Parameters
+    ----------
+    k : int, optional
+        Number of features to keep (1 <= k < p). ``threshold`` overrides it.
+    threshold : float, optional
+        Keep features with |Cor| > threshold.
+    n_components : int, default 2
+        Latent components per model; the thesis' model (and this implementation) has 2.
+    correct_selection : bool, default True
+        Include the selection adjustment factor.
+    z_update : {"exact", "approximate"}, default "exact"
+        "approximate" drops the factor from the latent-label updates (the R package's
+        shortcut); the chain then does not target the corrected posterior.
+    prior : MixturePrior or dict, optional
+        Fitting prior (default: thesis values f0 = f1 = 1, alpha, alpha0 ~ IG(0.5, 5)).
+    draws, tune, chains, thin : int
+        MCMC settings per chain.
+    label_sweeps, theta_steps : int
+        Gibbs sweeps over z and Metropolis steps per theta in each iteration.
+    n_theta : int, optional
+        Theta nodes of the adjustment factor (default: converged).
+    max_predict_draws : int or None, default 1000
+        Posterior draws (evenly thinned) used for prediction; None uses all.
+    random_state : int, optional
+    progressbar : bool, default False
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` plays the role of y = 1.
+    selection_ : Selection
+    idata_ : xarray.DataTree
+        Posterior (``alpha``, ``alpha0``, ``n_z1``, ``counts``, ...) with ``attrs`` recording
+        the selection, the settings, the version and a model id.
+    psi_hat_, phi_hat_ : ndarray
+        Predictive draws (thinned): shapes (S,) and (S, 2, k + 1).
+    diagnostics_ : pandas.DataFrame
+        :func:`selbayes.diagnostics.check` of alpha and alpha0.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from selbayes.simulate import binary_mixture
+    >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+    >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2, random_state=1)
+    >>> clf.fit(d.X[:100], d.y[:100]).predict_proba(d.X[100:]).shape      # doctest: +SKIP
+    (20, 2)
+    """
+
+    def __init__(self, k: int | None = 10, threshold: float | None = None,
+                 n_components: int = 2, correct_selection: bool = True,
+                 z_update: str = "exact", prior=None, draws: int = 1000, tune: int = 500,
+                 chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
+                 n_theta: int | None = None, max_predict_draws: int | None = 1000,
+                 random_state: int | None = None, progressbar: bool = False):
+        self.k = k
+        self.threshold = threshold
+        self.n_components = n_components
+        self.correct_selection = correct_selection
+        self.z_update = z_update
+        self.prior = prior
+        self.draws = draws
+        self.tune = tune
+        self.chains = chains
+        self.thin = thin
+        self.label_sweeps = label_sweeps
+        self.theta_steps = theta_steps
+        self.n_theta = n_theta
+        self.max_predict_draws = max_predict_draws
+        self.random_state = random_state
+        self.progressbar = progressbar
+
+    # ------------------------------------------------------------------ fitting
+    def _prior(self):
+        from .models.mixture import MixturePrior
+
+        return MixturePrior.from_dict(self.prior)
+
+    def _check_params(self):
+        if self.n_components != 2:
+            raise ValueError(f"n_components must be 2 (the two-component mixture of seed 001); "
+                             f"got {self.n_components!r}")
+        if self.max_predict_draws is not None and (
+                isinstance(self.max_predict_draws, bool)
+                or not isinstance(self.max_predict_draws, int) or self.max_predict_draws < 1):
+            raise ValueError(f"max_predict_draws must be a positive integer or None; got "
+                             f"{self.max_predict_draws!r}")
+
+    def fit(self, X, y):
+        """Select features on (X, y) and sample the mixture posterior.
+
+        Parameters
+        ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features.
+        y : array-like of shape (n_samples,)
+            Two class labels (any sortable values); ``classes_[1]`` is the thesis' y = 1.
+        """
+        from .models.mixture import sample_mixture
+
+        self._check_params()
+        prior = self._prior()
+        X = check_binary(check_matrix(X), name="X")
+        classes, y_index, _ = check_labels(y, X.shape[0])
+        if len(classes) != 2:
+            raise ValueError(f"y must have exactly 2 classes; got {len(classes)}")
+        k, threshold = self.k, self.threshold
+        if threshold is not None:
+            k = None
+        selection = select_features(X, y_index, k=k, threshold=threshold,
+                                    statistic="abs_corr")
+        Xs = X[:, selection.indices]
+        res = sample_mixture(
+            Xs, y_index, n_omitted=selection.n_omitted, threshold=selection.threshold,
+            corrected=self.correct_selection, z_update=self.z_update, prior=prior,
+            draws=self.draws, tune=self.tune, chains=self.chains, thin=self.thin,
+            label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
+            n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.selection_ = selection
+        self.idata_ = res.idata
+        psi = res.psi_hat.reshape(-1)
+        phi = res.phi_hat.reshape(-1, *res.phi_hat.shape[2:])
+        if self.max_predict_draws is not None and psi.shape[0] > self.max_predict_draws:
+            keep = np.linspace(0, psi.shape[0] - 1, self.max_predict_draws).round().astype(int)
+            psi, phi = psi[keep], phi[keep]
+        self.psi_hat_, self.phi_hat_ = psi, phi
+        self._record()
+        from .diagnostics import check
+
+        self.diagnostics_ = check(self.idata_, var_names=["alpha", "alpha0"])
+        return self
+
+    # ------------------------------------------------------------------ provenance
+    def _config(self) -> dict:
+        params = self.get_params(deep=False)
+        params["prior"] = self._prior().__dict__.copy()
+        return params
+
+    def _model_id(self) -> str:
+        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
+                           "version": __version__}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def _record(self) -> None:
+        import xarray as xr
+
+        attrs = {
+            "selbayes_version": __version__,
+            "selbayes_estimator": type(self).__name__,
+            "selbayes_model_id": self._model_id(),
+            "selbayes_config": json.dumps(self._config(), default=str),
+            "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
+                                            for c in self.classes_]),
+            "selbayes_n_features_in": int(self.n_features_in_),
+            **{k: json.dumps(v) if isinstance(v, list) else v
+               for k, v in self.selection_.to_attrs().items()},
+        }
+        self.idata_.attrs.update(attrs)
+        self.idata_["constant_data"] = xr.DataTree(xr.Dataset({
+            "selection_indices": xr.DataArray(self.selection_.indices, dims=["selected"]),
+            "selection_scores": xr.DataArray(self.selection_.scores, dims=["all_features"]),
+            "selection_class_counts": xr.DataArray(self.selection_.class_counts,
+                                                   dims=["class_index"]),
+        }))
+
+    # ------------------------------------------------------------------ prediction
+    def _selected_test(self, X) -> np.ndarray:
+        check_is_fitted(self, "selection_")
+        X = check_binary(check_matrix(X), name="X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but the classifier was fitted on "
+                f"{self.n_features_in_}; pass all features (selection happens inside)")
+        return X[:, self.selection_.indices]
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """log P(y* = c | x*, training data, selection), shape (n_samples, 2), ``classes_`` order.
+
+        A ratio of Monte Carlo averages over the posterior draws (spec 7.3, eq 2.85).
+        """
+        from .models.mixture import predict_log_proba
+
+        return predict_log_proba(self._selected_test(X), self.psi_hat_, self.phi_hat_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Predictive class probabilities, shape (n_samples, 2); rows sum to 1."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X, loss=None) -> np.ndarray:
+        """Bayes decision: argmax probability, or the class minimising expected ``loss``.
+
+        Parameters
+        ----------
+        loss : array-like of shape (2, 2), optional
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+        """
+        proba = self.predict_proba(X)
+        if loss is None:
+            return self.classes_[np.argmax(proba, axis=1)]
+        loss = np.asarray(loss, dtype=np.float64)
+        if loss.shape != (2, 2):
+            raise ValueError(f"loss must have shape (2, 2); got {loss.shape}")
+        return self.classes_[np.argmin(proba @ loss, axis=1)]
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, path) -> Path:
+        """Write the fitted classifier (its ArviZ result with attrs, predictive draws) to netCDF."""
+        import xarray as xr
+
+        check_is_fitted(self, "idata_")
+        path = Path(path)
+        tree = self.idata_.copy()
+        tree["predictive_draws"] = xr.DataTree(xr.Dataset({
+            "psi_hat": xr.DataArray(self.psi_hat_, dims=["sample"]),
+            "phi_hat": xr.DataArray(self.phi_hat_, dims=["sample", "component", "feature"]),
+        }))
+        for node in tree.subtree:
+            for key, value in list(node.attrs.items()):
+                if isinstance(value, dict | list | tuple | bool) or value is None:
+                    node.attrs[key] = json.dumps(value, default=str)
+        tree.to_netcdf(path, engine="h5netcdf")
+        return path
+
+    @classmethod
+    def load(cls, path) -> BinaryMixtureClassifier:
+        """Read a classifier written by :meth:`save`, checking the version and model id."""
+        import xarray as xr
+
+        tree = xr.open_datatree(path, engine="h5netcdf").load()
+        attrs = tree.attrs
+        if attrs.get("selbayes_estimator") != cls.__name__:
+            raise ValueError(f"{path} does not hold a {cls.__name__} "
+                             f"(found {attrs.get('selbayes_estimator')!r})")
+        saved = str(attrs.get("selbayes_version", "unknown"))
+        if saved.split(".")[:2] != __version__.split(".")[:2]:
+            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
+                             "Refit the model.")
+        config = json.loads(attrs["selbayes_config"])
+        obj = cls(**config)
+        if obj._model_id() != attrs["selbayes_model_id"]:
+            raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
+        cd = tree["constant_data"].to_dataset()
+        classes = np.asarray(json.loads(attrs["selbayes_classes"]))
+        obj.classes_ = classes
+        obj.n_features_in_ = int(attrs["selbayes_n_features_in"])
+        obj.selection_ = Selection(
+            indices=cd["selection_indices"].values.astype(np.int64),
+            scores=cd["selection_scores"].values,
+            threshold=float(attrs["selection_threshold"]),
+            n_features=int(attrs["selection_n_features"]),
+            n_selected=int(attrs["selection_n_selected"]),
+            statistic=str(attrs["selection_statistic"]),
+            class_counts=cd["selection_class_counts"].values.astype(np.int64),
+            classes=classes,
+            rule=str(attrs["selection_rule"]),
+            n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
+        )
+        draws = tree["predictive_draws"].to_dataset()
+        obj.psi_hat_ = draws["psi_hat"].values
+        obj.phi_hat_ = draws["phi_hat"].values
+        del tree["predictive_draws"]
+        obj.idata_ = tree
+        return obj
