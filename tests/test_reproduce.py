@@ -40,8 +40,11 @@ def test_shipped_spec_holds_the_papers_design():
     assert (d["p"], d["n_classes"], d["n_train"], d["n_test"]) == (4000, 6, 200, 5000)
     assert (d["tau_mu"], d["tau_nu"], d["alpha_x"], d["w_x"]) == (100, 100, 4, 1)
     assert spec["selection"]["k"] == [10, 50, 200, 1000] and spec["selection"]["include_all"]
-    assert spec["priors"] == {"c": 1, "alpha_x": 4, "w_x": 1, "alpha_mu": 1.5, "w_mu": 0.01,
-                              "alpha_nu": 1.5, "w_nu": 0.01}
+    paper = {"c": 1, "alpha_x": 4, "w_x": 1, "alpha_mu": 1.5, "w_mu": 0.01,
+             "alpha_nu": 1.5, "w_nu": 0.01}
+    assert {key: spec["priors"][key] for key in paper} == paper
+    # options beyond the paper stay off
+    assert all(spec["priors"][key] is None for key in set(spec["priors"]) - set(paper))
     # transcription check of Table 1 against the paper's own arithmetic: every column of
     # counts sums to the same total (4000), and the event fraction is near 1/6
     table1 = spec["reference"]["table1"]

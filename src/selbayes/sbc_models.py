@@ -53,6 +53,8 @@ class GaussianSBCSimulator:
 class GaussianSBCFitter:
     """Fit the corrected and the uncorrected classifier; return both posteriors of tau_mu."""
 
+    params = ("tau_mu_corrected", "tau_mu_uncorrected")
+
     k: int = 5
     priors: dict = field(default_factory=dict)
     draws: int = 1000
@@ -81,7 +83,14 @@ class GaussianSBCFitter:
         return out
 
 
-_MODELS = {"gaussian": (GaussianSBCSimulator, GaussianSBCFitter)}
+def _registry() -> dict:
+    from .sbc_naive_bayes import NaiveBayesSBCFitter, NaiveBayesSBCSimulator
+
+    return {"gaussian": (GaussianSBCSimulator, GaussianSBCFitter),
+            "naive_bayes": (NaiveBayesSBCSimulator, NaiveBayesSBCFitter)}
+
+
+MODELS = ("gaussian", "naive_bayes")
 
 
 def load_sbc_spec(path, quick: bool = False) -> dict:
@@ -93,8 +102,8 @@ def load_sbc_spec(path, quick: bool = False) -> dict:
         if key not in spec:
             raise ValueError(f"{path}: missing section [{key}]")
     model = spec["sbc"].get("model")
-    if model not in _MODELS:
-        raise ValueError(f"{path}: sbc.model must be one of {sorted(_MODELS)}; got {model!r}")
+    if model not in MODELS:
+        raise ValueError(f"{path}: sbc.model must be one of {sorted(MODELS)}; got {model!r}")
     if quick:
         for section, overrides in spec.get("quick", {}).items():
             if section not in spec or not isinstance(overrides, dict):
@@ -110,7 +119,7 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     from .sbc import run_sbc
 
     spec = load_sbc_spec(spec_path, quick=quick)
-    sim_cls, fit_cls = _MODELS[spec["sbc"]["model"]]
+    sim_cls, fit_cls = _registry()[spec["sbc"]["model"]]
     priors = spec.get("priors", {})
     simulator = sim_cls(**spec["design"], priors=priors)
     fitter = fit_cls(**spec["fit"], priors=priors)
@@ -118,7 +127,7 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     if quick:
         out = out.with_name(out.name + "_quick")
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]),
-                     ["tau_mu_corrected", "tau_mu_uncorrected"],
+                     list(fit_cls.params),
                      random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,
                      scheduler=scheduler, out_dir=out / "replicates",
                      thin_to=spec["sbc"].get("thin_to"), progressbar=progressbar)
@@ -139,8 +148,9 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         f"priors {spec.get('priors', {})}, replicates {spec['sbc']['n_replicates']}, "
         f"seed {spec['sbc'].get('seed', 0)}.",
         "",
-        "Rank of the true tau_mu among thinned posterior draws, corrected and uncorrected "
-        "posteriors fitted to the same simulated data. Uniform ranks (p > 0.01) mean calibrated.",
+        f"Rank of the true value ({', '.join(result.ranks.columns)}) among thinned posterior "
+        "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
+        "Uniform ranks (p > 0.01) mean calibrated.",
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",
