@@ -41,11 +41,15 @@ def test_model_has_named_variables_and_potential():
     sel = select_features(X, y, k=5)
     model = build_model(X[:, sel.indices], y, sel, corrected=True)
     names = set(model.named_vars)
-    assert {"mu", "nu", "tau_x", "tau_mu", "tau_nu", "selection_adjustment"} <= names
-    assert model["mu"].type.ndim == 2
-    assert [p.name for p in model.potentials] == ["selection_adjustment"]
+    assert {"tau_x", "tau_mu", "tau_nu", "selection_adjustment", "class_means_likelihood"} <= names
+    assert [p.name for p in model.potentials] == ["class_means_likelihood", "selection_adjustment"]
     uncorrected = build_model(X[:, sel.indices], y, sel, corrected=False)
-    assert not uncorrected.potentials
+    assert [p.name for p in uncorrected.potentials] == ["class_means_likelihood"]
+    nc = build_model(X[:, sel.indices], y, sel, corrected=True, parameterization="noncentered")
+    assert {"mu", "nu", "z_mu", "z_nu"} <= set(nc.named_vars)
+    assert nc["mu"].type.ndim == 2
+    with pytest.raises(ValueError, match="parameterization must be one of"):
+        build_model(X[:, sel.indices], y, sel, parameterization="centred")
 
 
 @pytest.mark.parametrize("priors", [None, {"mu_t_df": 3.0}, {"w_x_alpha": 4.0, "w_x": 0.5}])
@@ -56,7 +60,7 @@ def test_potential_equals_n_omitted_times_reference_log_prob(priors):
     sel = select_features(X, y, k=5)
     model = build_model(X[:, sel.indices], y, sel, priors=priors, corrected=True)
     pr = GaussianPriors.from_dict(priors)
-    f = model.compile_fn(model.replace_rvs_by_values([model.potentials[0]])[0],
+    f = model.compile_fn(model.replace_rvs_by_values([model["selection_adjustment"]])[0],
                          inputs=model.value_vars, on_unused_input="ignore")
     point = model.initial_point()
     for log_tau_mu in (1.0, 4.6, 8.0):
@@ -77,7 +81,7 @@ def test_likelihood_from_sufficient_statistics_equals_casewise_likelihood():
     X, y = _data(n=30, p=40)
     sel = select_features(X, y, k=4)
     Xs = X[:, sel.indices]
-    model = build_model(Xs, y, sel, corrected=False)
+    model = build_model(Xs, y, sel, corrected=False, parameterization="noncentered")
     obs = sum(t.sum() for t in model.logp(vars=model.observed_RVs, sum=False))
     obs_fn = model.compile_fn(obs, inputs=model.value_vars, on_unused_input="ignore")
     det_fn = model.compile_fn(model.replace_rvs_by_values([model["mu"], model["tau_x"]]),
@@ -102,6 +106,70 @@ def test_likelihood_from_sufficient_statistics_equals_casewise_likelihood():
         np.testing.assert_allclose(a - a0, b - b0, rtol=1e-9)
 
 
+def test_marginal_likelihood_equals_multivariate_normal_of_class_means():
+    """The collapsed Potential is the MVN density of the class means with mu, nu integrated out."""
+    from scipy.stats import gamma as gamma_dist
+    from scipy.stats import multivariate_normal
+
+    X, y = _data(n=30, p=40)
+    sel = select_features(X, y, k=4)
+    model = build_model(X[:, sel.indices], y, sel, corrected=False)
+    terms = model.replace_rvs_by_values([model["class_means_likelihood"]]
+                                        + [t.sum() for t in model.logp(vars=model.observed_RVs,
+                                                                       sum=False)])
+    f = model.compile_fn(terms[0] + terms[1], inputs=model.value_vars, on_unused_input="ignore")
+    counts, xbar, ssw = sufficient_statistics(X[:, sel.indices], y, 3)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        tau_x = np.exp(rng.normal(size=4) * 0.3)
+        tau_mu, tau_nu = np.exp(rng.normal(3, 1)), np.exp(rng.normal(3, 1))
+        point = model.initial_point()
+        point.update(tau_x_log__=np.log(tau_x), tau_mu_log__=np.array(np.log(tau_mu)),
+                     tau_nu_log__=np.array(np.log(tau_nu)))
+        ref = 0.0
+        for j in range(4):
+            cov = np.diag(1 / tau_mu + 1 / (counts * tau_x[j])) + np.ones((3, 3)) / tau_nu
+            ref += multivariate_normal(np.zeros(3), cov).logpdf(xbar[j])
+            ref += gamma_dist((30 - 3) / 2, scale=2 / tau_x[j]).logpdf(ssw[j])
+        np.testing.assert_allclose(f(point), ref, rtol=1e-10)
+
+
+def test_draw_class_means_is_the_exact_gaussian_conditional():
+    """mu, nu drawn after a marginal fit follow the joint Gaussian conditional (brute linear algebra)."""
+    import xarray as xr
+
+    from selbayes.models.gaussian import draw_class_means
+
+    counts = np.array([4.0, 6.0, 5.0])
+    xbar = np.array([[0.3, -0.2, 0.5]])
+    tau_x, tau_mu, tau_nu = 2.0, 3.0, 5.0
+    S = 40000
+    post = xr.Dataset({
+        "tau_x": (("chain", "draw", "feature"), np.full((1, S, 1), tau_x)),
+        "tau_mu": (("chain", "draw"), np.full((1, S), tau_mu)),
+        "tau_nu": (("chain", "draw"), np.full((1, S), tau_nu)),
+    }, coords={"class": ["a", "b", "c"]})
+    tree = xr.DataTree.from_dict({"posterior": post})
+    draw_class_means(tree, {"class_counts": counts, "xbar_obs": xbar}, GaussianPriors(),
+                     random_state=0)
+    got = np.concatenate([tree.posterior["nu"].values[0, :, 0][:, None],
+                          tree.posterior["mu"].values[0, :, 0, :]], axis=1)   # (S, 1 + G)
+    # joint prior of (nu, mu) and xbar = mu + noise; condition by linear algebra
+    G = 3
+    A = np.vstack([np.r_[1.0, np.zeros(G)], np.c_[np.ones(G), np.eye(G)]])  # (nu, mu) from (nu, e)
+    prior_cov = A @ np.diag(np.r_[1 / tau_nu, np.full(G, 1 / tau_mu)]) @ A.T
+    H = np.c_[np.zeros((G, 1)), np.eye(G)]
+    R = np.diag(1 / (counts * tau_x))
+    Sxx = H @ prior_cov @ H.T + R
+    K = prior_cov @ H.T @ np.linalg.inv(Sxx)
+    mean = K @ xbar[0]
+    cov = prior_cov - K @ H @ prior_cov
+    se = np.sqrt(np.diag(cov) / S)
+    np.testing.assert_array_less(np.abs(got.mean(0) - mean), 4 * se)
+    emp = np.cov(got.T)
+    np.testing.assert_allclose(emp, cov, atol=6 * np.sqrt(2 / S) * np.diag(cov).max())
+
+
 def test_sufficient_statistics():
     X, y = _data(n=30, p=10)
     counts, means, ssw = sufficient_statistics(X, y, 3)
@@ -116,19 +184,49 @@ def test_predictive_log_proba_matches_direct_loop():
     rng = np.random.default_rng(3)
     S, k, G, m = 7, 4, 3, 9
     mu = rng.normal(size=(S, k, G))
-    tau = rng.gamma(2.0, 1.0, size=(S, k))
+    tau = rng.gamma(2.0, 1.0, size=(S, k, G))
     X = rng.normal(size=(m, k))
     prior = class_log_prior(np.array([5, 7, 9]), 1.0)
     got = predictive_log_proba(X, mu, tau, prior, chunk_size=4)
     ref = np.empty((m, G))
     for i in range(m):
         for g in range(G):
-            dens = [np.exp(norm.logpdf(X[i], mu[s, :, g], 1 / np.sqrt(tau[s])).sum())
+            dens = [np.exp(norm.logpdf(X[i], mu[s, :, g], 1 / np.sqrt(tau[s, :, g])).sum())
                     for s in range(S)]
             ref[i, g] = np.log(np.mean(dens)) + prior[g]
         ref[i] -= np.log(np.exp(ref[i]).sum())
     np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(np.exp(got).sum(axis=1), 1.0, rtol=1e-12)
+
+
+def test_predictive_moments_integrate_mu_out():
+    """The Rao-Blackwellised predictive equals the average over exact conditional draws of mu."""
+    import xarray as xr
+
+    from selbayes.models.gaussian import draw_class_means, predictive_moments
+
+    counts = np.array([4.0, 6.0, 5.0])
+    xbar = np.array([[0.3, -0.2, 0.5], [1.0, 0.0, -1.0]])
+    tau_x, tau_mu, tau_nu = np.array([[2.0, 0.5]]), np.array([3.0]), np.array([5.0])
+    mean, prec = predictive_moments(tau_x, tau_mu, tau_nu, xbar, counts)
+    S = 40000
+    post = xr.Dataset({
+        "tau_x": (("chain", "draw", "feature"), np.broadcast_to(tau_x, (1, S, 2)).copy()),
+        "tau_mu": (("chain", "draw"), np.full((1, S), 3.0)),
+        "tau_nu": (("chain", "draw"), np.full((1, S), 5.0)),
+    }, coords={"class": ["a", "b", "c"]})
+    tree = xr.DataTree.from_dict({"posterior": post})
+    draw_class_means(tree, {"class_counts": counts, "xbar_obs": xbar}, GaussianPriors(),
+                     random_state=1)
+    mu = tree.posterior["mu"].values[0]                                   # (S, k, G)
+    x_new = mu + rng_normal(mu.shape) / np.sqrt(tau_x[0][None, :, None])  # predictive draws
+    se = x_new.std(0) / np.sqrt(S)
+    np.testing.assert_array_less(np.abs(x_new.mean(0) - mean[0]), 4 * se)
+    np.testing.assert_allclose(1 / x_new.var(0), prec[0], rtol=5 * np.sqrt(2 / S))
+
+
+def rng_normal(shape, seed=5):
+    return np.random.default_rng(seed).standard_normal(shape)
 
 
 def test_class_log_prior_is_polya_urn():
@@ -176,8 +274,8 @@ def test_nuts_matches_grid_integration_k1(corrected):
     got = clf.predict_proba(X_star)
     ref = grid.predict_proba(x_star)
     # per-draw class densities to get a Monte Carlo error of the ratio estimate
-    mu, tau = clf.mu_draws_, clf.tau_x_draws_
-    dens = norm.pdf(x_star[None, :, None], mu[:, None, 0, :], 1 / np.sqrt(tau[:, None, 0, None]))
+    mean, prec = clf.pred_mean_, clf.pred_precision_
+    dens = norm.pdf(x_star[None, :, None], mean[:, None, 0, :], 1 / np.sqrt(prec[:, None, 0, :]))
     w = np.exp(class_log_prior(sel.class_counts, 1.0))
     num = dens * w
     p1 = num[..., 1].mean(0) / num.sum(-1).mean(0)

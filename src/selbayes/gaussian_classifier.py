@@ -73,9 +73,15 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         of selbayes; several times faster here) and PyMC's own NUTS otherwise.
     target_accept : float, default 0.9
     max_predict_draws : int or None, default 1000
-        Posterior draws (evenly thinned) used for prediction; None uses all.
+        Posterior draws (evenly thinned) used for prediction; None uses all. Prediction
+        integrates the class means out per draw (Rao-Blackwellised), so far fewer draws are
+        needed than with sampled means when k is large.
     random_state : int, optional
     progressbar : bool, default True
+    parameterization : {"marginal", "noncentered"}, default "marginal"
+        "marginal" integrates the class means out analytically (NUTS sees only the k + 2
+        precisions; mu and nu are drawn exactly afterwards), which samples cleanly whether
+        the selected features are weak or strong. "noncentered" samples them directly.
 
     Attributes
     ----------
@@ -97,7 +103,8 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
                  correct_selection: bool = True, priors=None, decorrelate: float | None = None,
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
-                 random_state: int | None = None, progressbar: bool = True):
+                 random_state: int | None = None, progressbar: bool = True,
+                 parameterization: str = "marginal"):
         self.k = k
         self.threshold = threshold
         self.correct_selection = correct_selection
@@ -111,6 +118,7 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         self.max_predict_draws = max_predict_draws
         self.random_state = random_state
         self.progressbar = progressbar
+        self.parameterization = parameterization
 
     # ------------------------------------------------------------------ fitting
     def _priors(self):
@@ -159,20 +167,21 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
     def _fit_selected(self, X_sel, y, selection: Selection, priors) -> None:
         import pymc as pm
 
-        from .models.gaussian import build_model, model_data, sample_nutpie
+        from .models.gaussian import build_model, draw_class_means, model_data, sample_nutpie
 
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
+        data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
         if self.sampler_used_ == "nutpie":
             # The compiled model is cached per shape and reused (numba compile dominates).
-            data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
             idata, model = sample_nutpie(
                 data, priors, coords, draws=self.draws, tune=self.tune, chains=self.chains,
                 seed=None if seed is None else int(seed), target_accept=self.target_accept,
-                progressbar=self.progressbar)
+                progressbar=self.progressbar, parameterization=self.parameterization)
         else:
-            model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection)
+            model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection,
+                                parameterization=self.parameterization)
             kwargs = dict(draws=self.draws, tune=self.tune, chains=self.chains,
                           random_seed=seed, progressbar=self.progressbar,
                           nuts={"target_accept": self.target_accept})
@@ -184,22 +193,32 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
             with model, warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
                 idata = pm.sample(**kwargs, compute_convergence_checks=False)
+            if self.parameterization == "marginal":
+                draw_class_means(idata, data, priors, random_state=seed)
         self.idata_ = idata
         self.model_ = model
-        self._store_draws(idata)
+        self._store_predictive(idata, data)
         self._warn_diagnostics()
 
-    def _store_draws(self, idata) -> None:
+    def _store_predictive(self, idata, data: dict) -> None:
+        """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
+        :func:`selbayes.models.gaussian.predictive_moments`), on evenly thinned draws."""
+        from .models.gaussian import predictive_moments
+
         post = idata.posterior
-        mu = post["mu"].values                      # (chain, draw, k, G)
-        tau = post["tau_x"].values                  # (chain, draw, k)
-        mu = mu.reshape(-1, *mu.shape[2:])
-        tau = tau.reshape(-1, tau.shape[-1])
-        if self.max_predict_draws is not None and mu.shape[0] > self.max_predict_draws:
-            keep = np.linspace(0, mu.shape[0] - 1, self.max_predict_draws).round().astype(int)
-            mu, tau = mu[keep], tau[keep]
-        self.mu_draws_ = mu
-        self.tau_x_draws_ = tau
+
+        def flat(name):
+            v = post[name].values
+            return v.reshape(-1, *v.shape[2:])
+
+        n_draws = flat("tau_mu").shape[0]
+        keep = np.arange(n_draws)
+        if self.max_predict_draws is not None and n_draws > self.max_predict_draws:
+            keep = np.linspace(0, n_draws - 1, self.max_predict_draws).round().astype(int)
+        lam = flat("lambda_mu")[keep] if "lambda_mu" in post else None
+        self.pred_mean_, self.pred_precision_ = predictive_moments(
+            flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep], data["xbar_obs"],
+            data["class_counts"], lambda_mu=lam)
 
     def _warn_diagnostics(self) -> None:
         try:
@@ -269,7 +288,7 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
 
         Xs = self._selected_test(X)
         lp = class_log_prior(self.selection_.class_counts, self._priors().c)
-        return predictive_log_proba(Xs, self.mu_draws_, self.tau_x_draws_, lp)
+        return predictive_log_proba(Xs, self.pred_mean_, self.pred_precision_, lp)
 
     def predict_proba(self, X) -> np.ndarray:
         """Predictive class probabilities, shape (n_samples, G); rows sum to 1."""
@@ -325,7 +344,7 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "idata_")
         path = Path(path)
         tree = self.idata_.copy()
-        tree["predictive_draws"] = _draws_tree(self.mu_draws_, self.tau_x_draws_)
+        tree["predictive_draws"] = _draws_tree(self.pred_mean_, self.pred_precision_)
         _sanitize_attrs(tree)
         tree.to_netcdf(path, engine="h5netcdf")
         return path
@@ -368,8 +387,8 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         )
         obj.transform_rows_ = (cd["transform_rows"].values if "transform_rows" in cd else None)
         draws = tree["predictive_draws"].to_dataset()
-        obj.mu_draws_ = draws["mu"].values
-        obj.tau_x_draws_ = draws["tau_x"].values
+        obj.pred_mean_ = draws["mean"].values
+        obj.pred_precision_ = draws["precision"].values
         del tree["predictive_draws"]
         obj.idata_ = tree
         return obj
@@ -386,13 +405,12 @@ def _select_all(X, y) -> Selection:
                      rule="all", n_ties_at_threshold=0)
 
 
-def _draws_tree(mu, tau):
+def _draws_tree(mean, precision):
     import xarray as xr
 
-    return xr.DataTree(xr.Dataset({
-        "mu": xr.DataArray(mu, dims=["sample", "selected", "class_index"]),
-        "tau_x": xr.DataArray(tau, dims=["sample", "selected"]),
-    }))
+    dims = ["sample", "selected", "class_index"]
+    return xr.DataTree(xr.Dataset({"mean": xr.DataArray(mean, dims=dims),
+                                   "precision": xr.DataArray(precision, dims=dims)}))
 
 
 def _sanitize_attrs(tree) -> None:

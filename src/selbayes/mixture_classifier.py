@@ -1,4 +1,4 @@
-"""scikit-learn style estimator for the binary mixture model, corrected for correlation selection."""
+"""scikit-learn style estimator for the binary mixture model corrected for correlation selection."""
 
 from __future__ import annotations
 

@@ -84,6 +84,7 @@ register_experiment("mixture", "selbayes._reproduce_mixture", "binary mixture (s
 register_experiment("gaussian_cv", "selbayes._reproduce_srbct", "CV on real data (seed 000, 4.2)")
 register_experiment("naive_bayes", "selbayes._reproduce_naive_bayes",
                     "binary naive Bayes with correlation selection (seed 001, section 2.3.5)")
+register_experiment("naive_bayes_cv", "selbayes._reproduce_colon", "colon CV (seed 001, 2.3.6)")
 
 
 def _experiment_module(model, path):

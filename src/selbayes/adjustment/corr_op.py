@@ -28,6 +28,7 @@ import functools
 
 import numpy as np
 
+from ._spline import as_float64, pieces_graph, pieces_numpy, quintic_hermite_coefficients
 from .corr import (
     THETA_RULES,
     _check_count,
@@ -35,7 +36,6 @@ from .corr import (
     corr_log_omit_prob,
     default_n_theta,
 )
-from .fstat_op import quintic_hermite_coefficients
 
 __all__ = ["CorrOmitLogProb", "corr_omit_log_prob_op", "DEFAULT_TABLE_RANGE", "DEFAULT_SPACING"]
 
@@ -156,16 +156,7 @@ class CorrOmitLogProb:
         x = np.asarray(log_alpha, dtype=np.float64)
         ev = self.edge_values
         x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
-        pos = (np.clip(x, x_lo, x_hi) - x_lo) / h
-        idx = np.clip(np.floor(pos), 0, self._coef.shape[1] - 1)
-        t = pos - idx
-        c = self._coef[:, idx.astype(np.int64)]
-        mid, dmid = c[5], 5.0 * c[5]
-        for j in range(4, -1, -1):
-            mid = mid * t + c[j]
-            if j > 0:
-                dmid = dmid * t + j * c[j]
-        dmid = dmid / h
+        mid, dmid = pieces_numpy(x, self._coef, x_lo, x_hi, h)
         e_lo = np.exp(np.minimum(x, x_lo) - x_lo)
         e_hi = np.exp(x_hi - np.maximum(x, x_hi))
         low = ev["l_lo"] + ev["dl_lo"] * (e_lo - 1.0)
@@ -197,20 +188,9 @@ class CorrOmitLogProb:
         """
         import pytensor.tensor as pt
 
-        x = pt.as_tensor_variable(log_alpha)
-        if x.dtype != "float64":
-            x = pt.cast(x, "float64")
+        x = as_float64(log_alpha)
         x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi = (edges[i] for i in range(6))
-        # Every branch sees a clamped input, so the branch not taken never makes an inf or a NaN
-        # that could leak into the gradient (0 * inf).
-        xi = pt.clip(x, x_lo, x_hi)
-        pos = (xi - x_lo) * (1.0 / spacing)
-        fl = pt.clip(pt.floor(pos), 0.0, pt.cast(coef.shape[1] - 1, "float64"))
-        t = pos - fl
-        idx = pt.cast(fl, "int64")
-        mid = coef[5][idx]
-        for j in range(4, -1, -1):
-            mid = mid * t + coef[j][idx]
+        mid = pieces_graph(x, coef, x_lo, x_hi, spacing)
         low = l_lo + dl_lo * (pt.exp(pt.minimum(x, x_lo) - x_lo) - 1.0)
         up = l_hi + dl_hi * (1.0 - pt.exp(x_hi - pt.maximum(x, x_hi)))
         return pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))

@@ -30,40 +30,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._fstat_exact import ExactTable, f_terms
+from ._spline import as_float64, pieces_graph, pieces_numpy, quintic_hermite_coefficients
 from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design, validate_t_df
 
-__all__ = ["FStatOmitLogProb", "quintic_hermite_coefficients"]
+__all__ = ["FStatOmitLogProb"]
 
 DEFAULT_SPACING = 0.05
 DEFAULT_X_LO = -30.0
 DEFAULT_X_LO_MC = -10.0
 # x_hi = log(n) + this: there l(x) is within ~E[Lambda] e^{-x} / P ~ 1e-13 of its limit.
 _X_HI_MARGIN = 30.0
-
-
-def quintic_hermite_coefficients(f, d, s, h):
-    """Polynomial coefficients of the quintic Hermite pieces through (f, f', f'') at the knots.
-
-    Parameters
-    ----------
-    f, d, s : ndarray of shape (m,)
-        Values, first and second derivatives at m equispaced knots.
-    h : float
-        Knot spacing.
-
-    Returns
-    -------
-    ndarray of shape (6, m - 1)
-        c[j, i]: coefficient of t^j on interval i, with t = (x - x_i) / h in [0, 1].
-    """
-    f0, f1 = f[:-1], f[1:]
-    d0, d1 = d[:-1] * h, d[1:] * h
-    s0, s1 = s[:-1] * h * h, s[1:] * h * h
-    df = f1 - f0
-    c3 = 10.0 * df - 6.0 * d0 - 4.0 * d1 - 1.5 * s0 + 0.5 * s1
-    c4 = -15.0 * df + 8.0 * d0 + 7.0 * d1 + 1.5 * s0 - s1
-    c5 = 6.0 * df - 3.0 * d0 - 3.0 * d1 - 0.5 * s0 + 0.5 * s1
-    return np.stack([f0, d0, 0.5 * s0, c3, c4, c5])
 
 
 class FStatOmitLogProb:
@@ -220,18 +196,7 @@ class FStatOmitLogProb:
         x = np.asarray(log_scale, dtype=np.float64)
         ev = self.edge_values
         x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
-        xi = np.clip(x, x_lo, x_hi)
-        pos = (xi - x_lo) / h
-        idx = np.clip(np.floor(pos), 0, self._coef.shape[1] - 1)
-        t = pos - idx
-        c = self._coef[:, idx.astype(np.int64)]
-        mid = c[5]
-        dmid = 5.0 * c[5]
-        for j in range(4, -1, -1):
-            mid = mid * t + c[j]
-            if j > 0:
-                dmid = dmid * t + j * c[j]
-        dmid = dmid / h
+        mid, dmid = pieces_numpy(x, self._coef, x_lo, x_hi, h)
         with np.errstate(over="ignore", invalid="ignore"):
             low = ev["l_lo"] + ev["dl_lo"] * (x - x_lo)
             b = self.rate_high
@@ -271,20 +236,9 @@ class FStatOmitLogProb:
         """
         import pytensor.tensor as pt
 
-        x = pt.as_tensor_variable(log_scale)
-        if x.dtype != "float64":
-            x = pt.cast(x, "float64")
+        x = as_float64(log_scale)
         x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
-        # Each branch sees a clamped input, so the branch not taken can never make an inf or a
-        # NaN that would leak into the gradient (0 * inf).
-        xi = pt.clip(x, x_lo, x_hi)
-        pos = (xi - x_lo) * (1.0 / spacing)
-        fl = pt.clip(pt.floor(pos), 0.0, pt.cast(coef.shape[1] - 1, "float64"))
-        t = pos - fl
-        idx = pt.cast(fl, "int64")
-        mid = coef[5][idx]
-        for j in range(4, -1, -1):
-            mid = mid * t + coef[j][idx]
+        mid = pieces_graph(x, coef, x_lo, x_hi, spacing)
         low = l_lo + dl_lo * (pt.minimum(x, x_lo) - x_lo)
         up = l_hi + dl_hi / b * (1.0 - pt.exp(b * (x_hi - pt.maximum(x, x_hi))))
         return pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))

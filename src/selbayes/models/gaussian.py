@@ -11,11 +11,14 @@ Model (seed 000 eqs 4-11), for retained features j = 1..k and classes g = 1..G::
 The class probabilities psi ~ Dirichlet(c) are integrated out (they enter prediction only,
 through the Polya-urn weights (n_g + c) / (n + G c)).
 
-Parameterisation: mu and nu are non-centred (mu = nu + z_mu / sqrt(tau_mu), nu = z_nu /
-sqrt(tau_nu)) because the class means of most features, selected or not, are weakly informed
-next to their prior spread, which is the regime where the centred form makes a funnel in
-tau_mu. The likelihood uses the sufficient statistics per feature (class means and the pooled
-within-class sum of squares), so its cost is O(k G) per gradient, independent of n.
+Parameterisation: by default ("marginal") mu and nu are integrated out analytically: given the
+precisions, each feature's class means are jointly Gaussian, so NUTS samples only tau_x (k),
+tau_mu and tau_nu, with no funnel whether the selected features are weakly or strongly
+informative; mu and nu are then drawn exactly from their Gaussian conditional, one draw per
+posterior draw. "noncentered" samples mu = nu + z_mu / sqrt(tau_mu), nu = z_nu / sqrt(tau_nu)
+instead (kept as a second, independent route). The likelihood uses the sufficient statistics
+per feature (class means and the pooled within-class sum of squares), so its cost is O(k G)
+per gradient, independent of n.
 
 Selection correction (seed 000 eqs 23-24): ``pm.Potential("selection_adjustment",
 (p - k) * log P(F <= gamma | tau_mu w_x))`` from :class:`selbayes.adjustment.FStatOmitLogProb`.
@@ -32,8 +35,8 @@ from .._validation import check_labels, check_matrix
 from ..selection import Selection
 from .priors import GaussianPriors
 
-__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie",
-           "predictive_log_proba", "class_log_prior"]
+__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie", "draw_class_means",
+           "predictive_moments", "predictive_log_proba", "class_log_prior"]
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
@@ -107,7 +110,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
 
 def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
                 corrected: bool = True, adjustment_method: str = "exact",
-                feature_names=None) -> pm.Model:
+                feature_names=None, parameterization: str = "marginal") -> pm.Model:
     """Build the PyMC model of the hierarchical Gaussian classifier.
 
     Parameters
@@ -127,14 +130,20 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
         Passed to :class:`~selbayes.adjustment.FStatOmitLogProb`.
     feature_names : sequence of str, optional
         Coordinate labels for the ``feature`` dimension (default: original column indices).
+    parameterization : {"marginal", "noncentered"}
+        "marginal" (default) integrates the class means mu and feature means nu out
+        analytically, so NUTS samples only the k + 2 precisions (no funnel however strongly
+        the features are selected); :func:`draw_class_means` then draws mu and nu exactly.
+        "noncentered" samples mu = nu + z / sqrt(tau_mu), nu = z_nu / sqrt(tau_nu).
 
     Returns
     -------
     pymc.Model
-        Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k), ``z_nu`` (k), ``z_mu`` (k, G)
-        (and ``w_x`` with a hyperprior, ``lambda_mu`` (k) with the t prior); deterministics ``nu`` (k) and ``mu`` (k, G); observed
-        sufficient statistics ``xbar`` (k, G) and ``ssw`` (k); and, when corrected, the
-        Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
+        Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k) (``w_x`` with a hyperprior,
+        ``lambda_mu`` (k) with the t prior); observed ``ssw`` (k); the Potential
+        ``class_means_likelihood`` (marginal) or free ``z_nu``, ``z_mu``, deterministics
+        ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and, when
+        corrected, the Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
         :func:`model_data`), so a compiled model can be reused with other data of equal shape.
     """
     priors = GaussianPriors.from_dict(priors)
@@ -142,10 +151,17 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     names = (list(feature_names) if feature_names is not None
              else [int(i) for i in selection.indices])
     coords = {"feature": names, "class": [str(c) for c in selection.classes]}
-    return _model_from_data(data, priors, coords)
+    return _model_from_data(data, priors, coords, parameterization)
 
 
-def _model_from_data(data: dict, priors: GaussianPriors, coords: dict) -> pm.Model:
+PARAMETERIZATIONS = ("marginal", "noncentered")
+
+
+def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
+                     parameterization: str = "marginal") -> pm.Model:
+    if parameterization not in PARAMETERIZATIONS:
+        raise ValueError(f"parameterization must be one of {PARAMETERIZATIONS}; "
+                         f"got {parameterization!r}")
     with pm.Model(coords=coords) as model:
         xbar_obs = pm.Data("xbar_obs", data["xbar_obs"], dims=("feature", "class"))
         ssw_obs = pm.Data("ssw_obs", data["ssw_obs"], dims="feature")
@@ -162,21 +178,38 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict) -> pm.Mod
             log_w_x = pt.log(w_x)
         tau_x = pm.Gamma("tau_x", alpha=priors.alpha_x / 2, beta=priors.alpha_x * w_x / 2,
                          dims="feature")
-        z_nu = pm.Normal("z_nu", 0.0, 1.0, dims="feature")
-        z_mu = pm.Normal("z_mu", 0.0, 1.0, dims=("feature", "class"))
-        nu = pm.Deterministic("nu", z_nu / pt.sqrt(tau_nu), dims="feature")
         scale = tau_mu
         if priors.mu_t_df is not None:
             lam = pm.Gamma("lambda_mu", alpha=priors.mu_t_df / 2, beta=priors.mu_t_df / 2,
                            dims="feature")
             scale = tau_mu * lam[:, None]
-        mu = pm.Deterministic("mu", nu[:, None] + z_mu / pt.sqrt(scale), dims=("feature", "class"))
-
-        # Sufficient statistics carry exactly the likelihood's dependence on (mu, tau_x):
-        # xbar[j, g] ~ N(mu[j, g], 1/(n_g tau_x[j])), ssw[j] ~ Gamma((n - G)/2, rate tau_x[j]/2).
-        pm.Normal("xbar", mu=mu, sigma=1.0 / pt.sqrt(tau_x[:, None] * counts[None, :]),
-                  observed=xbar_obs, dims=("feature", "class"))
+        # ssw[j] ~ Gamma((n - G)/2, rate tau_x[j]/2) carries the within-class part of the data.
         pm.Gamma("ssw", alpha=ssw_shape, beta=tau_x / 2, observed=ssw_obs, dims="feature")
+        if parameterization == "noncentered":
+            z_nu = pm.Normal("z_nu", 0.0, 1.0, dims="feature")
+            z_mu = pm.Normal("z_mu", 0.0, 1.0, dims=("feature", "class"))
+            nu = pm.Deterministic("nu", z_nu / pt.sqrt(tau_nu), dims="feature")
+            mu = pm.Deterministic("mu", nu[:, None] + z_mu / pt.sqrt(scale),
+                                  dims=("feature", "class"))
+            # xbar[j, g] ~ N(mu[j, g], 1/(n_g tau_x[j])): with ssw, exactly the likelihood's
+            # dependence on (mu, tau_x).
+            pm.Normal("xbar", mu=mu, sigma=1.0 / pt.sqrt(tau_x[:, None] * counts[None, :]),
+                      observed=xbar_obs, dims=("feature", "class"))
+        else:
+            # mu and nu integrated out: per feature the class means are jointly Gaussian,
+            # xbar_j ~ N(0, D_j + 11'/tau_nu), D_j = diag(1/scale + 1/(n_g tau_x_j)); the
+            # determinant lemma and Sherman-Morrison give its density in O(G). mu and nu are
+            # drawn afterwards from their exact conditional (draw_class_means).
+            d = 1.0 / scale + 1.0 / (counts[None, :] * tau_x[:, None])          # (k, G)
+            s = 1.0 / tau_nu
+            inv_sum = pt.sum(1.0 / d, axis=1)
+            lin = pt.sum(xbar_obs / d, axis=1)
+            logdet = pt.sum(pt.log(d), axis=1) + pt.log1p(s * inv_sum)
+            quad = pt.sum(xbar_obs**2 / d, axis=1) - s * lin**2 / (1.0 + s * inv_sum)
+            G = len(coords["class"])
+            pm.Potential("class_means_likelihood",
+                         -0.5 * pt.sum(logdet + quad) - 0.5 * G * np.log(2 * np.pi)
+                         * xbar_obs.shape[0])
 
         if "adj_coef" in data:
             from ..adjustment import FStatOmitLogProb
@@ -190,18 +223,60 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict) -> pm.Mod
     return model
 
 
+def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None):
+    """Add exact draws of ``nu`` (k) and ``mu`` (k, G) to a marginal-model posterior.
+
+    Given the precisions of one posterior draw, (nu_j, mu_j) is Gaussian: xbar_jg | nu_j ~
+    N(nu_j, a_j + v_jg) with a_j = 1/(tau_mu lambda_j), v_jg = 1/(n_g tau_x_j), so nu_j | xbar
+    is normal, and mu_jg | nu_j, xbar_jg is the usual precision-weighted normal. One draw of
+    each per posterior draw keeps the joint posterior exact. The posterior group is updated in
+    place; returns ``idata``.
+    """
+    import xarray as xr
+
+    from .._validation import check_random_state
+
+    rng = check_random_state(random_state)
+    post = idata["posterior"].to_dataset()
+    tau_mu = post["tau_mu"].values[..., None]                       # (c, d, 1)
+    tau_nu = post["tau_nu"].values[..., None]
+    tau_x = post["tau_x"].values                                    # (c, d, k)
+    a = 1.0 / tau_mu
+    if "lambda_mu" in post:
+        a = a / post["lambda_mu"].values
+    a = np.broadcast_to(a, tau_x.shape)[..., None]                  # (c, d, k, 1)
+    v = 1.0 / (data["class_counts"] * tau_x[..., None])             # (c, d, k, G)
+    xbar = data["xbar_obs"]                                         # (k, G)
+    w = 1.0 / (a + v)
+    var_nu = 1.0 / (tau_nu + w.sum(-1))                             # (c, d, k)
+    mean_nu = var_nu * (w * xbar).sum(-1)
+    nu = mean_nu + np.sqrt(var_nu) * rng.standard_normal(var_nu.shape)
+    prec = 1.0 / a + 1.0 / v
+    mean_mu = (nu[..., None] / a + xbar / v) / prec
+    mu = mean_mu + rng.standard_normal(mean_mu.shape) / np.sqrt(prec)
+    dims = post["tau_x"].dims
+    post["nu"] = xr.DataArray(nu, dims=dims, coords=post["tau_x"].coords)
+    post["mu"] = xr.DataArray(mu, dims=(*dims, "class"),
+                              coords={**post["tau_x"].coords,
+                                      "class": post.coords["class"].values
+                                      if "class" in post.coords else np.arange(mu.shape[-1])})
+    idata["posterior"] = xr.DataTree(post)
+    return idata
+
+
 # ---------------------------------------------------------------------------- compiled cache
 _COMPILED: dict = {}
 
 
-def _cache_key(data: dict, priors: GaussianPriors) -> tuple:
-    return (data["xbar_obs"].shape, "adj_coef" in data,
+def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tuple:
+    return (parameterization, data["xbar_obs"].shape, "adj_coef" in data,
             data["adj_coef"].shape if "adj_coef" in data else None,
             data.get("_adj_spacing"), tuple(sorted(priors.to_dict().items())))
 
 
 def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: int, tune: int,
-                  chains: int, seed: int | None, target_accept: float, progressbar: bool):
+                  chains: int, seed: int | None, target_accept: float, progressbar: bool,
+                  parameterization: str = "marginal"):
     """Sample with nutpie, compiling the model once per shape and prior and reusing it.
 
     numba compilation takes tens of seconds while a small fit samples in about one, so
@@ -215,8 +290,8 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     """
     import nutpie
 
-    key = _cache_key(data, priors)
-    model = _model_from_data(data, priors, coords)
+    key = _cache_key(data, priors, parameterization)
+    model = _model_from_data(data, priors, coords, parameterization)
     compiled = _COMPILED.get(key)
     if compiled is None:
         compiled = nutpie.compile_pymc_model(model)
@@ -231,6 +306,8 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
             ds = idata[group].to_dataset()
             ds = ds.assign_coords({c: v for c, v in coords.items() if c in ds.dims})
             idata[group] = type(idata[group])(ds)
+    if parameterization == "marginal":
+        draw_class_means(idata, data, priors, random_state=seed)
     return idata, model
 
 
@@ -240,20 +317,59 @@ def class_log_prior(class_counts, c: float) -> np.ndarray:
     return np.log(counts + c) - np.log(counts.sum() + c * counts.shape[0])
 
 
-def predictive_log_proba(X_test_selected, mu_draws, tau_x_draws, class_log_prior_,
+def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None):
+    """Per-draw predictive mean and precision of a test feature in each class, mu integrated out.
+
+    Given one draw of the precisions, the class mean mu[j, g] has a Gaussian conditional
+    posterior (see :func:`draw_class_means`); integrating it out gives
+    x*_j | y* = g ~ N(m[s, j, g], 1 / P[s, j, g]) exactly. Using these instead of sampled mu
+    (Rao-Blackwellisation) keeps the Monte Carlo average of prod_j p(x*_j | ...) over draws from
+    degenerating when k is large (seed 000 eq 15 is a ratio of such averages).
+
+    Parameters
+    ----------
+    tau_x : ndarray (S, k)
+    tau_mu, tau_nu : ndarray (S,)
+    xbar : ndarray (k, G)
+        Training class means of the retained features.
+    class_counts : ndarray (G,)
+    lambda_mu : ndarray (S, k), optional
+        Per-feature scales of the t prior on mu.
+
+    Returns
+    -------
+    mean, precision : ndarray (S, k, G)
+    """
+    tau_x = np.asarray(tau_x, dtype=np.float64)
+    a = (1.0 / np.asarray(tau_mu, dtype=np.float64))[:, None, None]
+    if lambda_mu is not None:
+        a = a / np.asarray(lambda_mu, dtype=np.float64)[:, :, None]
+    v = 1.0 / (np.asarray(class_counts, dtype=np.float64) * tau_x[:, :, None])     # (S, k, G)
+    w = 1.0 / (a + v)
+    var_nu = 1.0 / (np.asarray(tau_nu, dtype=np.float64)[:, None] + w.sum(-1))     # (S, k)
+    mean_nu = var_nu * (w * xbar).sum(-1)
+    prec_mu = 1.0 / a + 1.0 / v
+    mean = (mean_nu[..., None] / a + xbar / v) / prec_mu
+    var_mu = 1.0 / prec_mu + (1.0 / (a * prec_mu)) ** 2 * var_nu[..., None]
+    return mean, 1.0 / (1.0 / tau_x[:, :, None] + var_mu)
+
+
+def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
                          chunk_size: int | None = None, max_bytes: float = 2e8) -> np.ndarray:
     """log P(y* = g | x*, training data) for every test case (seed 000 eqs 13-15).
 
     P(y* = g | x*) is proportional to the class prior times the posterior average over draws s
-    of prod_j N(x*_j | mu[s, j, g], 1/tau_x[s, j]); the average is taken in log space
-    (logsumexp over draws). The quadratic form is expanded so the work is two matrix products
+    of prod_j N(x*_j | mean[s, j, g], 1 / precision[s, j, g]); the average is taken in log space
+    (logsumexp over draws). The quadratic form is expanded, so the work is two matrix products
     per chunk of test cases.
 
     Parameters
     ----------
     X_test_selected : ndarray of shape (m, k)
-    mu_draws : ndarray of shape (S, k, G)
-    tau_x_draws : ndarray of shape (S, k)
+    mean : ndarray of shape (S, k, G)
+        Per-draw predictive means (:func:`predictive_moments`, or sampled mu).
+    precision : ndarray of shape (S, k, G) or (S, k)
+        Per-draw predictive precisions (or tau_x, when ``mean`` holds sampled mu).
     class_log_prior_ : ndarray of shape (G,)
     chunk_size : int, optional
         Test cases per chunk; by default chosen so the (chunk, S, G) temporary stays below
@@ -265,23 +381,24 @@ def predictive_log_proba(X_test_selected, mu_draws, tau_x_draws, class_log_prior
         Normalised log probabilities.
     """
     X = np.asarray(X_test_selected, dtype=np.float64)
-    mu = np.asarray(mu_draws, dtype=np.float64)
-    tau = np.asarray(tau_x_draws, dtype=np.float64)
-    S, k, G = mu.shape
-    m = X.shape[0]
+    m_ = np.asarray(mean, dtype=np.float64)
+    P = np.asarray(precision, dtype=np.float64)
+    S, k, G = m_.shape
+    if P.ndim == 2:
+        P = np.broadcast_to(P[:, :, None], (S, k, G))
+    n_test = X.shape[0]
     if X.shape[1] != k:
         raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
-    # per draw and class: sum_j [0.5 log tau - 0.5 tau mu^2] ; cross term coefficients tau*mu
-    const = 0.5 * np.log(tau).sum(axis=1)[:, None] - 0.5 * np.einsum("sj,sjg->sg", tau, mu * mu)
-    cross = (tau[:, :, None] * mu).transpose(1, 0, 2).reshape(k, S * G)           # (k, S*G)
+    const = 0.5 * np.log(P).sum(axis=1) - 0.5 * (P * m_ * m_).sum(axis=1)       # (S, G)
+    const -= 0.5 * k * np.log(2 * np.pi)
+    cross = (P * m_).transpose(1, 0, 2).reshape(k, S * G)                        # (k, S*G)
+    quad_w = P.transpose(1, 0, 2).reshape(k, S * G)
     if chunk_size is None:
         chunk_size = max(1, int(max_bytes // (8 * S * G * 3)))
-    out = np.empty((m, G))
-    for start in range(0, m, chunk_size):
+    out = np.empty((n_test, G))
+    for start in range(0, n_test, chunk_size):
         xb = X[start:start + chunk_size]
-        quad = (xb * xb) @ tau.T                                                   # (c, S)
-        ll = (xb @ cross).reshape(-1, S, G) - 0.5 * quad[:, :, None] + const[None]
-        ll -= 0.5 * k * np.log(2 * np.pi)
+        ll = (xb @ cross - 0.5 * ((xb * xb) @ quad_w)).reshape(-1, S, G) + const[None]
         lp = logsumexp(ll, axis=1) - np.log(S) + class_log_prior_[None, :]
         out[start:start + chunk_size] = lp - logsumexp(lp, axis=1, keepdims=True)
     return out

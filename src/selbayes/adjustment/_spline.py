@@ -1,0 +1,79 @@
+"""Piecewise quintic Hermite interpolation on an equispaced grid, in NumPy and in pytensor.
+
+The adjustment factors are tabulated once per fit (values and exact first and second
+derivatives) and evaluated through these pieces; each factor adds its own tails outside the
+table. The pytensor form takes (possibly symbolic) coefficients, so a table can live in
+``pm.Data`` and one compiled model serve many designs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["quintic_hermite_coefficients", "pieces_numpy", "pieces_graph"]
+
+
+def quintic_hermite_coefficients(f, d, s, h):
+    """Polynomial coefficients of the quintic Hermite pieces through (f, f', f'') at the knots.
+
+    Parameters
+    ----------
+    f, d, s : ndarray of shape (m,)
+        Values, first and second derivatives at m equispaced knots.
+    h : float
+        Knot spacing.
+
+    Returns
+    -------
+    ndarray of shape (6, m - 1)
+        c[j, i]: coefficient of t^j on interval i, with t = (x - x_i) / h in [0, 1].
+    """
+    f0, f1 = f[:-1], f[1:]
+    d0, d1 = d[:-1] * h, d[1:] * h
+    s0, s1 = s[:-1] * h * h, s[1:] * h * h
+    df = f1 - f0
+    c3 = 10.0 * df - 6.0 * d0 - 4.0 * d1 - 1.5 * s0 + 0.5 * s1
+    c4 = -15.0 * df + 8.0 * d0 + 7.0 * d1 + 1.5 * s0 - s1
+    c5 = 6.0 * df - 3.0 * d0 - 3.0 * d1 - 0.5 * s0 + 0.5 * s1
+    return np.stack([f0, d0, 0.5 * s0, c3, c4, c5])
+
+
+def pieces_numpy(x, coef, x_lo, x_hi, h):
+    """Value and derivative of the pieces at ``x`` clamped to [x_lo, x_hi] (NumPy)."""
+    pos = (np.clip(x, x_lo, x_hi) - x_lo) / h
+    idx = np.clip(np.floor(pos), 0, coef.shape[1] - 1)
+    t = pos - idx
+    c = coef[:, idx.astype(np.int64)]
+    mid, dmid = c[5], 5.0 * c[5]
+    for j in range(4, -1, -1):
+        mid = mid * t + c[j]
+        if j > 0:
+            dmid = dmid * t + j * c[j]
+    return mid, dmid / h
+
+
+def pieces_graph(x, coef, x_lo, x_hi, spacing: float):
+    """Value of the pieces at ``x`` clamped to [x_lo, x_hi], as a pytensor expression.
+
+    The input is clamped before indexing, so the tails the caller switches to never see an
+    out-of-range index, and no inf or NaN can leak into the gradient (0 * inf).
+    """
+    import pytensor.tensor as pt
+
+    xi = pt.clip(x, x_lo, x_hi)
+    pos = (xi - x_lo) * (1.0 / spacing)
+    fl = pt.clip(pt.floor(pos), 0.0, pt.cast(coef.shape[1] - 1, "float64"))
+    t = pos - fl
+    idx = pt.cast(fl, "int64")
+    mid = coef[5][idx]
+    for j in range(4, -1, -1):
+        mid = mid * t + coef[j][idx]
+    return mid
+
+
+def as_float64(x):
+    """``x`` as a float64 pytensor variable."""
+    import pytensor.tensor as pt
+
+    x = pt.as_tensor_variable(x)
+    return x if x.dtype == "float64" else pt.cast(x, "float64")

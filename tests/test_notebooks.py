@@ -1,0 +1,191 @@
+"""The notebooks in ``notebooks/``: stored with outputs, and executing top to bottom.
+
+The execution tests run only with ``pytest --run-notebooks`` (``make notebooks``): each executes
+a notebook with nbclient in the ``python3`` kernel of this interpreter's environment, fails on
+any cell error, and then runs one extra cell in the same kernel that reports a few key results,
+which are checked against what the notebook claims (e.g. the corrected model's expected error is
+closer to its actual error than the uncorrected model's). The structural tests always run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+CELL_TIMEOUT_S = 1800
+MARKER = "__SELBAYES_NOTEBOOK_CHECK__"
+
+# Code run after the notebook, in its kernel; it must print MARKER + a JSON dict.
+PROBES = {
+    "01_selection_bias": """
+import json, sys
+import numpy as np
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix,
+    "gap_corrected": float(summary.loc["expected - actual", "corrected"]),
+    "gap_uncorrected": float(summary.loc["expected - actual", "uncorrected"]),
+    "log_tau_mu": {{n: float(np.median(np.log(f.idata_.posterior["tau_mu"].values)))
+                   for n, f in fits.items()}},
+    "true_tau_mu": float(sim.tau_mu),
+}}))
+""",
+    "02_your_data": """
+import json, sys
+import numpy as np
+P = clf.predict_proba(X_test)
+risk = P @ L                          # expected loss of each guess, per case
+col = {{c: i for i, c in enumerate(clf.classes_)}}
+rows = np.arange(len(P))
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix,
+    "data": DATA,
+    "n_classes": int(len(clf.classes_)),
+    "error_rate": float(summary.loc["error_rate", "corrected"]),
+    "reload_same": bool(same),
+    "png": bool(reliability_png.is_file() and reliability_png.stat().st_size > 1000),
+    "bayes_ok": bool(np.all(risk[rows, [col[c] for c in cautious]]
+                            <= risk[rows, [col[c] for c in plain]] + 1e-12)),
+    "bayes_min": bool(np.allclose(risk[rows, [col[c] for c in cautious]], risk.min(axis=1))),
+}}))
+""",
+    "03_reproduce_paper": """
+import json, sys
+m = result.results["metrics"]
+gaps = {{f"{{r['k']}}-{{r['method']}}": r["expected_error_rate"] - r["error_rate"] for r in m}}
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix,
+    "quick": bool(result.results["quick"]),
+    "report": bool(result.report_path.is_file()),
+    "figures": all((result.out_dir / f).is_file() for f in result.results["figures"].values()),
+    "gaps": gaps,
+}}))
+""",
+    "04_naive_bayes": """
+import json, sys
+import numpy as np
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix,
+    "gap_corrected": float(summary.loc["expected - actual", "corrected"]),
+    "gap_uncorrected": float(summary.loc["expected - actual", "uncorrected"]),
+    # posterior mass above alpha = 100, and the 0.5% and 99.5% quantiles of alpha
+    "alpha": {{n: [float(np.exp(f.quadrature_fit_.log_alpha_weights)[
+                      f.quadrature_fit_.alpha_grid > 100].sum()),
+                  *[float(f.quadrature_fit_.alpha_grid[np.searchsorted(
+                      np.cumsum(np.exp(f.quadrature_fit_.log_alpha_weights)), q)])
+                    for q in (0.005, 0.995)]]
+              for n, f in fits.items()}},
+    "true_alpha": float(sim.alpha),
+}}))
+""",
+}
+
+
+def _execute(path: Path, extra_params: str = "") -> dict:
+    """Execute a notebook (in memory) plus its probe cell; return the probe's dict."""
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    if extra_params:
+        params = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+        assert params, f"{path.name} has no cell tagged 'parameters'"
+        params[0].source += "\n" + extra_params
+    probe = PROBES[path.stem].format(marker=MARKER)
+    nb.cells.append(nbformat.v4.new_code_cell(probe))
+    # kernel "python3" resolves to this interpreter (jupyter_client substitutes sys.executable
+    # for a kernelspec's "python"); the probe's sys.prefix confirms it.
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT_S, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()   # raises CellExecutionError on the first failing cell
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{path.name}: {out.ename}: {out.evalue}"
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs
+                   if o.output_type == "stream" and o.name == "stdout")
+    assert MARKER in text, f"{path.name}: probe printed nothing: {nb.cells[-1].outputs}"
+    result = json.loads(text.split(MARKER, 1)[1])
+    assert Path(result["prefix"]).resolve() == Path(sys.prefix).resolve(), (
+        f"the notebook kernel ran in {result['prefix']}, not in this environment {sys.prefix}")
+    return result
+
+
+@pytest.fixture
+def run_notebooks(request):
+    if not request.config.getoption("--run-notebooks"):
+        pytest.skip("notebooks execute only with --run-notebooks (make notebooks)")
+
+
+# ------------------------------------------------------------------------------ structure
+def test_notebooks_present():
+    names = {p.stem for p in NOTEBOOKS}
+    assert {"01_selection_bias", "02_your_data", "03_reproduce_paper"} <= names
+    assert names <= set(PROBES), f"add a probe for {sorted(names - set(PROBES))}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_stored_executed(path):
+    """Committed with outputs, in order, without errors, with a QUICK parameter cell first."""
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert "parameters" in code[0].metadata.get("tags", []), "first code cell: the parameters"
+    assert "QUICK = True" in code[0].source
+    counts = [c.execution_count for c in code]
+    assert all(n is not None for n in counts), "some cells were not executed"
+    assert counts == sorted(counts) and len(set(counts)) == len(counts), "cells run out of order"
+    assert any(c.outputs for c in code), "outputs were stripped"
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert not errors, f"stored error outputs: {[e.ename for e in errors]}"
+
+
+# ------------------------------------------------------------------------------ execution
+def test_selection_bias(run_notebooks):
+    r = _execute(NOTEBOOK_DIR / "01_selection_bias.ipynb")
+    # overconfidence without the correction; the corrected model expects the error it makes
+    assert r["gap_uncorrected"] < -0.05
+    assert abs(r["gap_corrected"]) < abs(r["gap_uncorrected"])
+    truth = math.log(r["true_tau_mu"])
+    lt = r["log_tau_mu"]
+    assert abs(lt["corrected"] - truth) < abs(lt["uncorrected"] - truth)
+    assert lt["uncorrected"] < truth          # selection inflates the apparent signal
+
+
+@pytest.mark.parametrize("force_csv", [False, True], ids=["srbct_or_csv", "csv"])
+def test_your_data(run_notebooks, force_csv):
+    r = _execute(NOTEBOOK_DIR / "02_your_data.ipynb",
+                 extra_params="FORCE_CSV = True" if force_csv else "")
+    if force_csv:
+        assert r["data"] == "my_expression.csv"
+    # both the SRBCT and the simulated data are far from chance (error 1 - 1/G)
+    assert r["error_rate"] < 0.5 * (1 - 1 / r["n_classes"])
+    assert r["reload_same"] and r["png"]
+    assert r["bayes_ok"] and r["bayes_min"]
+
+
+def test_reproduce_paper(run_notebooks):
+    r = _execute(NOTEBOOK_DIR / "03_reproduce_paper.ipynb")
+    assert r["quick"] and r["report"] and r["figures"]
+    gaps = r["gaps"]
+    for k in (5, 20):                        # the quick design's k
+        assert abs(gaps[f"{k}-corrected"]) < abs(gaps[f"{k}-uncorrected"])
+        assert gaps[f"{k}-uncorrected"] < 0
+
+
+def test_naive_bayes(run_notebooks):
+    r = _execute(NOTEBOOK_DIR / "04_naive_bayes.ipynb")
+    assert r["gap_uncorrected"] < 0
+    assert abs(r["gap_corrected"]) < abs(r["gap_uncorrected"])
+    # selection makes the classes look more different (small alpha) without the correction;
+    # the truth lies in the corrected posterior's 99% interval and outside the uncorrected one
+    (mass_c, lo_c, hi_c), (mass_u, lo_u, hi_u) = r["alpha"]["corrected"], r["alpha"]["uncorrected"]
+    assert mass_c > 0.5 > 0.05 > mass_u
+    assert lo_c <= r["true_alpha"] <= hi_c
+    assert not lo_u <= r["true_alpha"] <= hi_u
