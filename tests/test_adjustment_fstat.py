@@ -24,8 +24,8 @@ from selbayes.adjustment._fstat_exact import (
     f_terms,
     log_cond_prob,
 )
-from selbayes.adjustment.fstat import mc_n_terms
 from selbayes.adjustment._spline import quintic_hermite_coefficients
+from selbayes.adjustment.fstat import mc_n_terms
 
 PAPER = dict(class_counts=np.array([34, 34, 33, 33, 33, 33]), threshold=3.15, alpha_x=4.0)
 

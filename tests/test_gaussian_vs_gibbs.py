@@ -58,4 +58,5 @@ def test_nuts_agrees_with_gibbs(corrected):
     for name, (nuts, ref) in quantities.items():
         se = np.hypot(_mcse_mean(nuts), _mcse_mean(ref))
         diff = nuts.mean() - ref.mean()
-        assert abs(diff) < 4 * se, f"{name}: NUTS {nuts.mean():.4f} vs Gibbs {ref.mean():.4f} (se {se:.4f})"
+        assert abs(diff) < 4 * se, (
+            f"{name}: NUTS {nuts.mean():.4f} vs Gibbs {ref.mean():.4f} (se {se:.4f})")

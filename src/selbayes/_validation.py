@@ -148,7 +148,8 @@ def check_class_counts(class_counts, *, name: str = "class_counts", min_classes:
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {arr.shape}")
     if arr.shape[0] < min_classes:
-        raise ValueError(f"{name} needs at least {min_classes} classes (G >= 2); got {arr.shape[0]}")
+        raise ValueError(
+            f"{name} needs at least {min_classes} classes (G >= 2); got {arr.shape[0]}")
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
             raise ValueError(f"{name} must hold whole numbers; got {arr.tolist()}")

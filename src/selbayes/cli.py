@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="fit corrected and uncorrected models on simulated data")
-    demo.add_argument("--out", default="demo_output", help="folder for the plot (default: %(default)s)")
+    demo.add_argument("--out", default="demo_output",
+                      help="folder for the plot (default: %(default)s)")
     demo.add_argument("--data", default=None, choices=[None, "simulated", "srbct"],
                       help="dataset (default: simulated)")
     demo.add_argument("--quick", action="store_true", help="smaller design, for tests")

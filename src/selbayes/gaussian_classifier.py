@@ -1,4 +1,4 @@
-"""scikit-learn style estimator for the hierarchical Gaussian classifier with selection correction."""
+"""scikit-learn style estimator: the hierarchical Gaussian classifier with selection correction."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._estimator import EvaluateMixin
 from ._validation import check_labels, check_matrix
 from ._version import __version__
 from .selection import Selection, select_features
@@ -43,7 +44,7 @@ def _require_sampler(sampler: str) -> str:
     return sampler
 
 
-class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
+class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
 
     ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
@@ -283,7 +284,7 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         return X[:, self.selection_.indices]
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """log P(y* = g | x*, training data); shape (n_samples, G), columns in ``classes_`` order."""
+        """log P(y* = g | x*, training data); shape (n_samples, G), in ``classes_`` order."""
         from .models.gaussian import class_log_prior, predictive_log_proba
 
         Xs = self._selected_test(X)
@@ -295,7 +296,7 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X, loss=None) -> np.ndarray:
-        """Bayes decision: the class minimising expected loss (argmax probability when loss is None).
+        """Bayes decision: the class of least expected loss (the most probable when loss is None).
 
         Parameters
         ----------
@@ -310,33 +311,6 @@ class HierarchicalGaussianClassifier(ClassifierMixin, BaseEstimator):
         if loss.shape != (G, G):
             raise ValueError(f"loss must have shape ({G}, {G}); got {loss.shape}")
         return self.classes_[np.argmin(proba @ loss, axis=1)]
-
-    def evaluate(self, X, y, loss=None) -> dict:
-        """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-        y : array-like of shape (n_samples,)
-            Labels from ``classes_``; unseen labels raise ``ValueError``.
-        loss : array-like of shape (G, G), optional
-            Also report actual and expected loss of the Bayes decision under this loss.
-        """
-        from .calibration import calibration_summary, expected_vs_actual_loss
-
-        check_is_fitted(self, "classes_")
-        y = np.asarray(y)
-        unseen = np.setdiff1d(np.unique(y), self.classes_)
-        if unseen.size:
-            raise ValueError(
-                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
-                f"(classes_: {self.classes_.tolist()})"
-            )
-        proba = self.predict_proba(X)
-        out = calibration_summary(proba, y, classes=self.classes_)
-        if loss is not None:
-            out.update(expected_vs_actual_loss(proba, y, loss, classes=self.classes_))
-        return out
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:

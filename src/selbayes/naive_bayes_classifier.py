@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._estimator import EvaluateMixin
 from ._validation import check_binary, check_labels, check_matrix, check_random_state
 from ._version import __version__
 from .gaussian_classifier import _require_sampler, _sanitize_attrs
@@ -22,7 +23,7 @@ __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
 METHODS = ("quadrature", "mcmc")
 
 
-class BinaryNaiveBayesClassifier(ClassifierMixin, BaseEstimator):
+class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     """Bayesian binary naive Bayes that conditions on absolute-correlation feature selection.
 
     ``fit`` takes all p binary features and a binary class, keeps the k features with the

@@ -1,4 +1,4 @@
-"""Test-only reference: the one-feature Gaussian classifier's posterior by brute-force grid integration.
+"""Test-only reference: the k = 1 Gaussian classifier's posterior by brute-force grid integration.
 
 With k = 1 the class means mu and the feature mean nu are Gaussian given the three precisions
 (tau_x, tau_mu, tau_nu), so they integrate out in closed form; what is left is a 3-D integral,
@@ -19,7 +19,7 @@ def _log_gamma_prior_on_log(u, alpha, w):
 
 
 class GridPosteriorK1:
-    """Posterior of the k = 1 hierarchical Gaussian classifier on a (log tau_x, log tau_mu, log tau_nu) grid.
+    """Posterior of the k = 1 classifier on a (log tau_x, log tau_mu, log tau_nu) grid.
 
     Parameters
     ----------

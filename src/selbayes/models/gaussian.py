@@ -35,8 +35,8 @@ from .._validation import check_labels, check_matrix
 from ..selection import Selection
 from .priors import GaussianPriors
 
-__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie", "draw_class_means",
-           "predictive_moments", "predictive_log_proba", "class_log_prior"]
+__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie",
+           "draw_class_means", "predictive_moments", "predictive_log_proba", "class_log_prior"]
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
@@ -71,7 +71,8 @@ def _check_inputs(X_selected, y, selection: Selection):
         )
     G = classes.shape[0]
     if n - G < 1:
-        raise ValueError(f"need n - G >= 1 training cases beyond one per class; got n = {n}, G = {G}")
+        raise ValueError(f"need n - G >= 1 training cases beyond one per class; "
+                         f"got n = {n}, G = {G}")
     return X_selected, classes, y_index
 
 
@@ -167,8 +168,10 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
         ssw_obs = pm.Data("ssw_obs", data["ssw_obs"], dims="feature")
         counts = pm.Data("class_counts", data["class_counts"], dims="class")
         ssw_shape = pm.Data("ssw_shape", data["ssw_shape"])
-        tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2, beta=priors.alpha_mu * priors.w_mu / 2)
-        tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2, beta=priors.alpha_nu * priors.w_nu / 2)
+        tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2,
+                          beta=priors.alpha_mu * priors.w_mu / 2)
+        tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2,
+                          beta=priors.alpha_nu * priors.w_nu / 2)
         if priors.w_x_alpha is None:
             w_x = priors.w_x
             log_w_x = np.log(priors.w_x)

@@ -70,6 +70,7 @@ class GaussianPriors:
         unknown = set(d) - {f.name for f in fields(cls)}
         if unknown:
             raise ValueError(
-                f"unknown prior setting(s) {sorted(unknown)}; known: {[f.name for f in fields(cls)]}"
+                f"unknown prior setting(s) {sorted(unknown)}; "
+                f"known: {[f.name for f in fields(cls)]}"
             )
         return cls(**d)
