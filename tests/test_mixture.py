@@ -65,17 +65,23 @@ def brute_force_keep(alpha, z, y, gamma):
     return (p_x * keep).sum(1), p_x.sum(1)
 
 
-def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=400):
+def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=700):
     """Exact joint posterior weights over (z, alpha-node) for a tiny problem.
 
-    Returns (zs (2^n, n), alpha nodes (A,), weights (2^n, A)) with weights summing to 1; the
-    alpha prior is the midpoint rule on its CDF (equal prior weight per node).
+    Returns (zs (2^n, n), log-alpha nodes (A,), weights (2^n, A)) with weights summing to 1.
+    alpha and alpha0 use the midpoint rule on a uniform log scale over [-9, 16] (the corrected
+    posterior puts mass at alpha < 1, where a rule on the prior CDF scale would be coarse).
     """
     prior = MixturePrior() if prior is None else prior
     n, k = X.shape
-    u = (np.arange(n_alpha) + 0.5) / n_alpha
-    alpha = invgamma(prior.a, scale=prior.b).ppf(u)
-    alpha0 = invgamma(prior.a0, scale=prior.b0).ppf(u)
+    edges = np.linspace(-9.0, 16.0, n_alpha + 1)
+    log_alpha = 0.5 * (edges[1:] + edges[:-1])
+    alpha = alpha0 = np.exp(log_alpha)
+    # log prior weight of each cell: IG log density + log alpha (Jacobian of the log scale)
+    lprior = invgamma(prior.a, scale=prior.b).logpdf(alpha) + log_alpha
+    lprior0 = invgamma(prior.a0, scale=prior.b0).logpdf(alpha0) + log_alpha
+    prior0 = np.exp(lprior0 - lprior0.max())
+    prior0 /= prior0.sum()
     Xf = np.column_stack([y, X])
     zs = np.array(list(itertools.product((0, 1), repeat=n)))
     logw = np.empty((zs.shape[0], n_alpha))
@@ -91,9 +97,9 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=400):
             lp = sum(log_u(a, b, I[c, j], nz[c] - I[c, j]) for c in (0, 1))
             return np.log(np.exp(lp) @ GL_W)
 
-        l0 = np.log(np.mean(np.exp(feat(alpha0, 0))))
+        l0 = np.log(prior0 @ np.exp(feat(alpha0, 0)))
         lf = sum(feat(alpha, j) for j in range(1, k + 1))
-        lw = lz + l0 + lf
+        lw = lz + l0 + lf + lprior
         if corrected:
             key = canonical_counts(mixture_counts(z, y))
             if key not in keep_cache:
@@ -101,7 +107,7 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=400):
             lw = lw + n_omitted * keep_cache[key]
         logw[r] = lw
     w = np.exp(logw - logw.max())
-    return zs, alpha, w / w.sum()
+    return zs, log_alpha, w / w.sum()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,16 +229,18 @@ def _tiny_data():
 @functools.lru_cache(maxsize=2)
 def _exact_summaries(corrected):
     X, y = _tiny_data()
-    zs, alpha, w = exact_posterior(X, y, TINY_N_OMITTED, TINY_GAMMA, corrected)
+    zs, log_alpha, w = exact_posterior(X, y, TINY_N_OMITTED, TINY_GAMMA, corrected)
     pz = w.sum(1)
     nz1 = zs.sum(1)
     p_nz1 = np.bincount(nz1, weights=pz, minlength=9)
     pa = w.sum(0)
     cdf = np.cumsum(pa)
-    # quartiles of the exact alpha posterior, at node boundaries (midpoint rule: exact CDF there)
-    cuts = [alpha[np.searchsorted(cdf, q)] for q in (0.25, 0.5, 0.75)]
-    p_cut = [pa[alpha <= c].sum() for c in cuts]
-    mean_log_alpha = float(pa @ np.log(alpha))
+    # near the quartiles of the exact alpha posterior, at cell boundaries of the midpoint rule
+    half = 0.5 * (log_alpha[1] - log_alpha[0])
+    idx = [int(np.searchsorted(cdf, q)) for q in (0.25, 0.5, 0.75)]
+    cuts = [float(np.exp(log_alpha[i] + half)) for i in idx]
+    p_cut = [float(cdf[i]) for i in idx]
+    mean_log_alpha = float(pa @ log_alpha)
     return p_nz1, cuts, p_cut, mean_log_alpha
 
 
