@@ -16,6 +16,7 @@ from .selection import Selection, select_features
 _LAZY = {
     "HierarchicalGaussianClassifier": "selbayes.gaussian_classifier",
     "BinaryNaiveBayesClassifier": "selbayes.naive_bayes_classifier",
+    "BinaryMixtureClassifier": "selbayes.mixture_classifier",
     "cross_validate": "selbayes.cross_validation",
 }
 _SUBMODULES = {

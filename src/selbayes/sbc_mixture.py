@@ -52,6 +52,8 @@ class MixtureSBCSimulator:
 class MixtureSBCFitter:
     """Fit the corrected and the uncorrected mixture; return both posteriors of alpha."""
 
+    params = ("alpha_corrected", "alpha_uncorrected")
+
     k: int = 3
     prior: dict = field(default_factory=dict)
     draws: int = 400

@@ -84,13 +84,24 @@ class GaussianSBCFitter:
 
 
 def _registry() -> dict:
+    from .sbc_mixture import MixtureSBCFitter, MixtureSBCSimulator
     from .sbc_naive_bayes import NaiveBayesSBCFitter, NaiveBayesSBCSimulator
 
     return {"gaussian": (GaussianSBCSimulator, GaussianSBCFitter),
-            "naive_bayes": (NaiveBayesSBCSimulator, NaiveBayesSBCFitter)}
+            "naive_bayes": (NaiveBayesSBCSimulator, NaiveBayesSBCFitter),
+            "mixture": (MixtureSBCSimulator, MixtureSBCFitter)}
 
 
-MODELS = ("gaussian", "naive_bayes")
+MODELS = ("gaussian", "naive_bayes", "mixture")
+
+
+def _with_priors(cls, settings: dict, priors: dict):
+    """Instantiate a simulator/fitter, passing the spec's [priors] under the name it takes."""
+    from dataclasses import fields
+
+    names = {f.name for f in fields(cls)}
+    key = "priors" if "priors" in names else "prior"
+    return cls(**settings, **{key: priors})
 
 
 def load_sbc_spec(path, quick: bool = False) -> dict:
@@ -121,8 +132,8 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     spec = load_sbc_spec(spec_path, quick=quick)
     sim_cls, fit_cls = _registry()[spec["sbc"]["model"]]
     priors = spec.get("priors", {})
-    simulator = sim_cls(**spec["design"], priors=priors)
-    fitter = fit_cls(**spec["fit"], priors=priors)
+    simulator = _with_priors(sim_cls, spec["design"], priors)
+    fitter = _with_priors(fit_cls, spec["fit"], priors)
     out = Path(out) if out is not None else Path("reports") / spec["_name"]
     if quick:
         out = out.with_name(out.name + "_quick")

@@ -52,8 +52,11 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
 
 
 # The adjustment table spans log(tau_mu w_x) in [-30, 45] for every design with n < e^15, so its
-# shape, and with it the compiled graph, does not change between folds or SBC replicates.
+# shape, and with it the compiled graph, does not change between folds or SBC replicates. Knots
+# 0.1 apart keep the quintic interpolation error near 1e-11 (measured at construction, attribute
+# interp_error) while halving the table's cost, which matters for small fits.
 _TABLE_RANGE = (-30.0, 45.0)
+_TABLE_SPACING = 0.1
 
 
 def _check_inputs(X_selected, y, selection: Selection):
@@ -102,7 +105,8 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                        else None)
         op = FStatOmitLogProb(class_counts=counts, threshold=selection.threshold,
                               alpha_x=priors.alpha_x, method=adjustment_method,
-                              table_range=table_range, mu_t_df=priors.mu_t_df)
+                              table_range=table_range, spacing=_TABLE_SPACING,
+                              mu_t_df=priors.mu_t_df)
         params = op.spline_parameters()
         data.update(n_omitted=np.float64(selection.n_omitted), adj_coef=params["coef"],
                     adj_edges=params["edges"], _adj_spacing=op.spacing)
