@@ -56,8 +56,36 @@ AMLP_EPS = 1e-15
 def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np.ndarray:
     """Return ``proba`` as a float64 array of shape ``(n, G)`` whose rows are distributions.
 
-    Raises ``ValueError`` naming ``name`` unless the array is 2-D with ``G >= 2`` columns, finite,
-    inside ``[0, 1]`` and every row sums to 1 within ``atol``.
+    Parameters
+    ----------
+    proba : array-like of shape (n, G)
+        Predictive distributions, one row per case (a DataFrame is accepted).
+    name : str, default "proba"
+        The argument name used in error messages.
+    atol : float, default ``ROW_SUM_ATOL`` (1e-6)
+        Tolerance on ``|sum_g proba[i, g] - 1|``.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, G)
+
+    Raises
+    ------
+    TypeError
+        If ``proba`` is not numeric.
+    ValueError
+        Naming ``name``, unless the array is 2-D with at least one row and ``G >= 2`` columns,
+        finite, inside ``[0, 1]`` and every row sums to 1 within ``atol``.
+
+    Examples
+    --------
+    >>> check_proba([[0.25, 0.75], [1.0, 0.0]])
+    array([[0.25, 0.75],
+           [1.  , 0.  ]])
+    >>> check_proba([[0.5, 0.6]])
+    Traceback (most recent call last):
+    ...
+    ValueError: every row of proba must sum to 1 (tolerance 1e-06); row 0 sums to 1.1
     """
     if hasattr(proba, "to_numpy"):
         proba = proba.to_numpy()
@@ -124,9 +152,28 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     classes : array-like of shape (G,), optional
         The labels of the columns, in column order. Without it ``y`` must hold integer indices.
 
+    name : str, default "y"
+        The argument name used in error messages.
+
     Returns
     -------
     ndarray of int64, shape (n,)
+        Column index of each case.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not 1-D, holds labels not in ``classes``, non-integer floats, or indices
+        outside ``0..n_classes-1``; or ``classes`` does not have ``n_classes`` entries.
+    TypeError
+        If ``y`` holds non-integer labels and ``classes`` is not given.
+
+    Examples
+    --------
+    >>> encode_outcome(["b", "a", "b"], 2, classes=["a", "b"])
+    array([1, 0, 1])
+    >>> encode_outcome([0, 2, 1], 3)
+    array([0, 2, 1])
     """
     if hasattr(y, "to_numpy"):
         y = y.to_numpy()
@@ -234,6 +281,14 @@ def reliability_table(prob, outcome, n_bins: int = 10) -> pd.DataFrame:
           hypothesis of calibration; it is slightly conservative, since the exact variance of a
           sum of Bernoulli(p_i) is ``sum p_i (1 - p_i) <= count m (1 - m)``.
 
+    Raises
+    ------
+    TypeError
+        If ``prob`` or ``outcome`` is not numeric.
+    ValueError
+        If they are not 1-D of equal length, ``prob`` is outside [0, 1] or non-finite,
+        ``outcome`` is not 0/1, or ``n_bins`` is not a positive integer.
+
     Examples
     --------
     >>> import numpy as np
@@ -297,6 +352,22 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
         ``(observed - predicted) / se``), ``flagged`` (bool) and ``direction``:
         ``"overconfident"`` when the observed fraction lies nearer 1/2 than the prediction (the
         prediction is too extreme), ``"underconfident"`` when it lies farther, ``""`` otherwise.
+
+    Raises
+    ------
+    ValueError
+        If ``table`` lacks the columns of :func:`reliability_table`, or ``z`` is not a
+        positive finite number.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.full(100, 0.95)                    # predicted 95%, observed 60%: overconfident
+    >>> o = np.r_[np.ones(60), np.zeros(40)]
+    >>> t = flag_miscalibrated_bins(reliability_table(p, o))
+    >>> t.loc[t["flagged"], ["bin", "count", "direction"]]
+       bin  count      direction
+    9    9    100  overconfident
     """
     required = {"count", "mean_predicted", "observed_fraction", "se"}
     if not isinstance(table, pd.DataFrame) or not required <= set(table.columns):
@@ -356,6 +427,14 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
           ``sum_b (n_b / n) |accuracy_b - confidence_b|`` over ``n_bins`` equal-width bins of
           ``max_g proba[i, g]``;
         * ``n`` -- number of cases.
+
+    Raises
+    ------
+    ValueError
+        If ``proba`` is not a valid (n, G) probability matrix (see :func:`check_proba`), ``y``
+        does not match it (see :func:`encode_outcome`), or ``eps`` is outside (0, 1).
+    TypeError
+        If ``y`` holds non-integer labels and ``classes`` is not given.
 
     Examples
     --------
@@ -444,6 +523,17 @@ def expected_vs_actual_loss(proba, y, loss, classes=None) -> dict:
         ``expected_loss`` (mean over cases of ``min_j sum_i proba[i] loss[i, j]``),
         ``actual_loss`` (mean of ``loss[y, decision]``) and ``n``. Floats for one loss matrix,
         arrays of shape ``(m,)`` for a stack.
+
+    Raises
+    ------
+    ValueError
+        If ``proba``, ``y`` or ``loss`` are malformed or of inconsistent shapes.
+
+    Examples
+    --------
+    >>> out = expected_vs_actual_loss([[0.9, 0.1], [0.3, 0.7]], [0, 0], [[0, 1], [1, 0]])
+    >>> round(out["expected_loss"], 3), out["actual_loss"], out["n"]
+    (0.2, 0.5, 2)
     """
     p, yi = _proba_and_y(proba, y, classes)
     L = _check_loss(loss, p.shape[1])
@@ -475,7 +565,20 @@ def random_loss_matrices(G: int, n: int, sigma: float = 2.0, random_state=None) 
 
     Returns
     -------
-    ndarray of shape (n, G, G)
+    ndarray of float64, shape (n, G, G)
+        Zero diagonal, positive off-diagonal entries.
+
+    Raises
+    ------
+    ValueError
+        If ``G < 2`` or ``n < 1`` (or either is not an integer), or ``sigma`` is negative or
+        not finite.
+
+    Examples
+    --------
+    >>> L = random_loss_matrices(3, 5, random_state=0)
+    >>> L.shape, bool((L[:, [0, 1, 2], [0, 1, 2]] == 0).all()), bool((L.sum(axis=(1, 2)) > 0).all())
+    ((5, 3, 3), True, True)
     """
     for name, v, low in (("G", G, 2), ("n", n, 1)):
         if not isinstance(v, int | np.integer) or isinstance(v, bool) or v < low:

@@ -65,6 +65,16 @@ class CrossValidationResult:
     out_dir : Path or None
     index : pandas.Index or None
         Sample names when ``X`` was a DataFrame.
+
+    Examples
+    --------
+    >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+    >>> from selbayes.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+    ...                     random_state=0, progressbar=False)
+    >>> cv.proba.shape, sorted(cv.summary)[:3]
+    ((40, 2), ['amlp', 'brier', 'ece'])
     """
 
     proba: np.ndarray
@@ -79,8 +89,34 @@ class CrossValidationResult:
     index: pd.Index | None = None
 
     def predict(self, loss=None) -> np.ndarray:
-        """Bayes decisions: argmax probability, or the least expected loss under ``loss``
-        (shape (G, G), ``loss[i, j]`` = loss of guessing j when the truth is i)."""
+        """Bayes decisions from the out-of-fold probabilities.
+
+        Parameters
+        ----------
+        loss : array-like of shape (G, G), optional
+            ``loss[i, j]`` is the loss of guessing j when the truth is i; None gives the most
+            probable class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels from ``classes``.
+
+        Raises
+        ------
+        ValueError
+            If ``loss`` does not have shape (G, G) or is not finite.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+        >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+        ...                     random_state=0, progressbar=False)
+        >>> bool((cv.predict(loss=[[0, 1], [9, 0]]) == 1).sum() >= (cv.predict() == 1).sum())
+        True
+        """
         if loss is None:
             return self.classes[np.argmax(self.proba, axis=1)]
         from .calibration import bayes_decision
@@ -88,7 +124,24 @@ class CrossValidationResult:
         return self.classes[bayes_decision(self.proba, loss)]
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per case: true label, fold and the probability of every class."""
+        """One row per case: true label, fold and the probability of every class.
+
+        Returns
+        -------
+        pandas.DataFrame of shape (n_samples, 2 + G)
+            Columns ``y``, ``fold`` and ``P(<label>)`` per class; indexed by the sample names
+            when ``X`` was a DataFrame.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+        >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+        ...                     random_state=0, progressbar=False)
+        >>> cv.to_frame().columns.tolist()
+        ['y', 'fold', 'P(0)', 'P(1)']
+        """
         df = pd.DataFrame(self.proba, columns=[f"P({c})" for c in self.classes],
                           index=self.index)
         df.insert(0, "fold", self.fold)
@@ -139,6 +192,21 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
     -------
     list of (train, test) int64 arrays
         Test sets partition the cases; every training set holds every class.
+
+    Raises
+    ------
+    ValueError
+        If an int ``folds`` is below 2 or above the number of cases, the test sets do not
+        partition the cases, folds overlap, or a training set lacks a class.
+    TypeError
+        If ``folds`` is of an unsupported type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> splits = make_folds(np.repeat([0, 1], 10), folds=4, random_state=0)
+    >>> len(splits), [len(test) for _, test in splits]
+    (4, [5, 5, 5, 5])
     """
     from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 
@@ -233,6 +301,22 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
         ``fit_s``, ``predict_s``, ``worker_pid`` and, when the estimator exposes a
         ``selection_``, ``selected`` (feature indices) and ``gamma``.
     estimator : the fitted clone (only with ``return_estimator``)
+
+    Raises
+    ------
+    ValueError
+        If the fitted classes are not among ``classes``; errors of the estimator's ``fit``
+        and ``predict_proba`` propagate.
+
+    Examples
+    --------
+    >>> from selbayes import BinaryNaiveBayesClassifier
+    >>> from selbayes.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> train, test = make_folds(d.y, folds=4, random_state=0)[0]
+    >>> proba, meta = fit_fold(BinaryNaiveBayesClassifier(k=5), d.X, d.y, train, test)
+    >>> proba.shape, len(meta["selected"])
+    ((10, 2), 5)
     """
     from sklearn.base import clone
 
@@ -441,6 +525,18 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     -------
     CrossValidationResult
 
+    Raises
+    ------
+    ValueError
+        If ``y`` is not 1-D with one label per row of ``X``, ``n_jobs`` is invalid, the folds
+        are invalid (see :func:`make_folds`), or ``out_dir`` holds a different
+        cross-validation.
+    TypeError
+        If ``estimator`` lacks ``fit``/``predict_proba``/``get_params``, or ``client`` is
+        neither a client nor an address.
+    ImportError
+        If ``client`` is given but dask.distributed is not installed.
+
     Examples
     --------
     >>> from selbayes import HierarchicalGaussianClassifier, cross_validate
@@ -533,8 +629,38 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
 
 
 def load_folds(out_dir) -> dict[int, dict]:
-    """The fold records saved in ``out_dir`` (``{fold: {"proba", "test", "meta"}}``), without
-    fitting anything; for inspecting a run that has not finished."""
+    """The fold records saved in ``out_dir``, without fitting anything.
+
+    For inspecting a run of :func:`cross_validate` that has not finished.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The ``out_dir`` given to :func:`cross_validate`.
+
+    Returns
+    -------
+    dict of int to dict
+        ``{fold: {"proba": ndarray (n_test, G), "test": int ndarray (n_test,), "meta": dict}}``
+        for every fold saved so far.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``out_dir`` holds no cross-validation manifest.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from selbayes import BinaryNaiveBayesClassifier
+    >>> from selbayes.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> out = tempfile.mkdtemp()
+    >>> _ = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4, random_state=0,
+    ...                    out_dir=out, progressbar=False)
+    >>> sorted(load_folds(out))
+    [0, 1, 2, 3]
+    """
     out_path = Path(out_dir)
     if not (out_path / _MANIFEST).exists():
         raise FileNotFoundError(f"{out_path} holds no cross-validation (no {_MANIFEST})")

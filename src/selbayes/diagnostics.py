@@ -28,7 +28,22 @@ SAMPLE_DIMS = ("chain", "draw")
 
 
 class SamplingWarning(UserWarning):
-    """MCMC output fails a convergence or sampler-health threshold."""
+    """MCMC output fails a convergence or sampler-health threshold.
+
+    Emitted by :func:`check` (and so by the classifiers' ``fit``); filter it with the standard
+    :mod:`warnings` machinery.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", SamplingWarning)
+    ...     try:
+    ...         warnings.warn("R-hat 1.2", SamplingWarning)
+    ...     except SamplingWarning as w:
+    ...         print(w)
+    R-hat 1.2
+    """
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,6 +238,20 @@ def sampler_summary(idata) -> dict:
         ``n_chains``, ``n_draws`` (per chain), ``n_divergent`` (total; None when the sampler
         records no ``diverging``), ``divergent_by_chain`` (list or None) and ``bfmi`` (list of
         per-chain energy BFMI values, or None when no ``energy`` is recorded).
+
+    Raises
+    ------
+    TypeError
+        If ``idata`` cannot be converted to an ArviZ DataTree.
+    ValueError
+        If it has no posterior draws with (chain, draw) dimensions.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau": (("chain", "draw"), np.zeros((2, 50)))})
+    >>> sampler_summary(post)["n_chains"], sampler_summary(post)["n_divergent"]
+    (2, None)
     """
     post, stats = _groups(idata)
     return _sampler_summary(post, stats)
@@ -293,6 +322,20 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
         failure. ``DataFrame.attrs`` holds the sampler-level
         results: ``sampler`` (see :func:`sampler_summary`), ``thresholds``, ``failures`` (list of
         messages, empty when all pass) and ``ok`` (bool).
+
+    Raises
+    ------
+    ValueError
+        If a threshold is out of range (``rhat_max < 1``, negative ``ess_min``/``bfmi_min``/
+        ``max_divergences``), ``engine`` is unknown, ``tail_prob`` is not two increasing
+        probabilities, ``var_names`` names a missing variable, or there is nothing to check.
+    TypeError
+        If ``idata`` cannot be converted to an ArviZ DataTree.
+
+    Warns
+    -----
+    SamplingWarning
+        When ``warn`` is true and any criterion fails.
 
     Examples
     --------

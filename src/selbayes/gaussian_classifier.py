@@ -136,6 +136,34 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
             All p features.
         y : array-like of shape (n_samples,)
             Class labels (any sortable hashable values).
+
+        Returns
+        -------
+        self : HierarchicalGaussianClassifier
+            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
+
+        Raises
+        ------
+        ValueError
+            If ``sampler`` is unknown, ``k`` is neither an integer nor "all", or ``X``/``y``
+            are malformed (non-finite, mismatched lengths, a class with too few cases).
+        ImportError
+            If the requested ``sampler`` needs a package that is not installed.
+
+        Warns
+        -----
+        selbayes.diagnostics.SamplingWarning
+            If the sampler diagnostics (divergences, R-hat, ESS) look bad.
+
+        Examples
+        --------
+        >>> from selbayes import HierarchicalGaussianClassifier
+        >>> from selbayes.simulate import gaussian_classification
+        >>> d = gaussian_classification(40, 200, 2, random_state=0)      # doctest: +SKIP
+        >>> clf = HierarchicalGaussianClassifier(k=5, draws=200, tune=200, chains=2,
+        ...                                      random_state=0).fit(d.X, d.y)  # doctest: +SKIP
+        >>> clf.selection_.indices.shape                                  # doctest: +SKIP
+        (5,)
         """
         self.sampler_used_ = _require_sampler(self.sampler)
         priors = self._priors()
@@ -284,7 +312,35 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
         return X[:, self.selection_.indices]
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """log P(y* = g | x*, training data); shape (n_samples, G), in ``classes_`` order."""
+        """Log predictive class probabilities log P(y* = g | x*, training data, selection).
+
+        Averages the per-draw Student-t / Gaussian predictive densities of the selected
+        features over the (thinned) posterior draws, with the class means integrated out.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (the same columns as in ``fit``; selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+            Natural-log probabilities, columns in ``classes_`` order; ``exp`` of each row sums
+            to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a finite 2-D array with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> lp = clf.predict_log_proba(X_test)          # doctest: +SKIP
+        >>> lp.shape == (len(X_test), len(clf.classes_))  # doctest: +SKIP
+        True
+        """
         from .models.gaussian import class_log_prior, predictive_log_proba
 
         Xs = self._selected_test(X)
@@ -292,7 +348,30 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
         return predictive_log_proba(Xs, self.pred_mean_, self.pred_precision_, lp)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Predictive class probabilities, shape (n_samples, G); rows sum to 1."""
+        """Predictive class probabilities P(y* = g | x*, training data, selection).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+            Probabilities in ``classes_`` order; rows sum to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a finite 2-D array with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> clf.predict_proba(X_test).sum(axis=1)      # doctest: +SKIP
+        array([1., 1., ...])
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X, loss=None) -> np.ndarray:
@@ -300,8 +379,26 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
 
         Parameters
         ----------
+        X : array-like of shape (n_samples, p)
+            All p features (selection happens inside).
         loss : array-like of shape (G, G), optional
             ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels, drawn from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``loss`` does not have shape (G, G) or ``X`` has the wrong number of columns.
+
+        Examples
+        --------
+        >>> clf.predict(X_test, loss=[[0, 1], [10, 0]])   # doctest: +SKIP
         """
         proba = self.predict_proba(X)
         if loss is None:
@@ -314,7 +411,33 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:
-        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf)."""
+        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf).
+
+        The file holds ``idata_`` (posterior, sampler stats, ``constant_data`` with the
+        selection), the provenance attrs (version, settings, model id) and the thinned
+        predictive moments, so :meth:`load` can predict without refitting.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path`` as a Path.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+
+        Examples
+        --------
+        >>> clf.save("model.nc")                                        # doctest: +SKIP
+        PosixPath('model.nc')
+        >>> HierarchicalGaussianClassifier.load("model.nc").predict(X_test)  # doctest: +SKIP
+        """
         check_is_fitted(self, "idata_")
         path = Path(path)
         tree = self.idata_.copy()
@@ -325,7 +448,30 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
 
     @classmethod
     def load(cls, path) -> HierarchicalGaussianClassifier:
-        """Read a classifier written by :meth:`save`, checking the version and model id."""
+        """Read a classifier written by :meth:`save`, checking the version and model id.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A netCDF file written by :meth:`save`.
+
+        Returns
+        -------
+        HierarchicalGaussianClassifier
+            A fitted classifier whose predictions equal those of the saved one.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, or its settings no longer match its model id.
+        FileNotFoundError
+            If ``path`` does not exist.
+
+        Examples
+        --------
+        >>> clf = HierarchicalGaussianClassifier.load("model.nc")   # doctest: +SKIP
+        """
         import xarray as xr
 
         tree = xr.open_datatree(path, engine="h5netcdf").load()

@@ -125,6 +125,27 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
             All p binary features.
         y : array-like of shape (n_samples,)
             Two class labels (any sortable values); ``classes_[1]`` is the thesis' y = 1.
+
+        Returns
+        -------
+        self : BinaryMixtureClassifier
+            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a finite 0/1 matrix, ``y`` does not have exactly two classes (or
+            its length differs from ``X``), or a setting (``n_components``,
+            ``max_predict_draws``, ``k``) is invalid.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryMixtureClassifier
+        >>> from selbayes.simulate import binary_mixture
+        >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+        >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2,
+        ...                               random_state=1)
+        >>> clf = clf.fit(d.X[:100], d.y[:100])                       # doctest: +SKIP
         """
         from .models.mixture import sample_mixture
 
@@ -209,13 +230,71 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
         """log P(y* = c | x*, training data, selection), shape (n_samples, 2), ``classes_`` order.
 
         A ratio of Monte Carlo averages over the posterior draws (spec 7.3, eq 2.85).
+
+        Parameters
+        ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (the same columns as in ``fit``; selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Natural-log probabilities, columns in ``classes_`` order; ``exp`` of each row sums
+            to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a 0/1 matrix with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryMixtureClassifier
+        >>> from selbayes.simulate import binary_mixture
+        >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+        >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2,
+        ...                               random_state=1)
+        >>> clf = clf.fit(d.X[:100], d.y[:100])                       # doctest: +SKIP
+        >>> clf.predict_log_proba(d.X[100:]).shape                   # doctest: +SKIP
+        (20, 2)
         """
         from .models.mixture import predict_log_proba
 
         return predict_log_proba(self._selected_test(X), self.psi_hat_, self.phi_hat_)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Predictive class probabilities, shape (n_samples, 2); rows sum to 1."""
+        """Predictive class probabilities P(y* = c | x*, training data, selection).
+
+        Parameters
+        ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Probabilities in ``classes_`` order; rows sum to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a 0/1 matrix with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryMixtureClassifier
+        >>> from selbayes.simulate import binary_mixture
+        >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+        >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2,
+        ...                               random_state=1)
+        >>> clf = clf.fit(d.X[:100], d.y[:100])                       # doctest: +SKIP
+        >>> clf.predict_proba(d.X[100:]).sum(axis=1).round(6)      # doctest: +SKIP
+        array([1., 1., ...])
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X, loss=None) -> np.ndarray:
@@ -223,8 +302,34 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (selection happens inside).
         loss : array-like of shape (2, 2), optional
             ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels, drawn from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``loss`` does not have shape (2, 2) or ``X`` is not a 0/1 matrix with
+            ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryMixtureClassifier
+        >>> from selbayes.simulate import binary_mixture
+        >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+        >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2,
+        ...                               random_state=1)
+        >>> clf = clf.fit(d.X[:100], d.y[:100])                       # doctest: +SKIP
+        >>> clf.predict(d.X[100:], loss=[[0, 1], [5, 0]]).shape     # doctest: +SKIP
+        (20,)
         """
         proba = self.predict_proba(X)
         if loss is None:
@@ -236,7 +341,28 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:
-        """Write the fitted classifier (its ArviZ result with attrs, predictive draws) to netCDF."""
+        """Write the fitted classifier (its ArviZ result with attrs, predictive draws) to netCDF.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path`` as a Path.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+
+        Examples
+        --------
+        >>> clf.save("mixture.nc")                                    # doctest: +SKIP
+        PosixPath('mixture.nc')
+        """
         import xarray as xr
 
         check_is_fitted(self, "idata_")
@@ -255,7 +381,30 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def load(cls, path) -> BinaryMixtureClassifier:
-        """Read a classifier written by :meth:`save`, checking the version and model id."""
+        """Read a classifier written by :meth:`save`, checking the version and model id.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A netCDF file written by :meth:`save`.
+
+        Returns
+        -------
+        BinaryMixtureClassifier
+            A fitted classifier whose predictions equal those of the saved one.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, or its settings no longer match its model id.
+        FileNotFoundError
+            If ``path`` does not exist.
+
+        Examples
+        --------
+        >>> clf = BinaryMixtureClassifier.load("mixture.nc")         # doctest: +SKIP
+        """
         import xarray as xr
 
         tree = xr.open_datatree(path, engine="h5netcdf").load()

@@ -139,6 +139,29 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             All p binary features.
         y : array-like of shape (n_samples,)
             Binary class labels (any two sortable values).
+
+        Returns
+        -------
+        self : BinaryNaiveBayesClassifier
+            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a finite 0/1 matrix, ``y`` does not have exactly two classes (or
+            its length differs from ``X``), or a setting (``method``, ``quadrature``,
+            ``k``) is invalid.
+        ImportError
+            If ``method="mcmc"`` and the requested ``sampler`` is not installed.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> clf.selection_.indices.shape
+        (10,)
         """
         self._check_params()
         prior = self._prior()
@@ -286,7 +309,39 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         return X[:, self.selection_.indices]
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """log P(y* = c | x*, training data[, selection]); shape (n_samples, 2), classes_ order."""
+        """Log predictive class probabilities log P(y* = c | x*, training data[, selection]).
+
+        Method "quadrature" sums over the alpha grid with theta integrated per feature; method
+        "mcmc" averages over the thinned posterior draws.
+
+        Parameters
+        ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (the same columns as in ``fit``; selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Natural-log probabilities, columns in ``classes_`` order; ``exp`` of each row sums
+            to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a 0/1 matrix with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> lp = clf.predict_log_proba(d.X[:3])
+        >>> lp.shape, bool(np.allclose(np.exp(lp).sum(axis=1), 1))
+        ((3, 2), True)
+        """
         Xs = self._selected_test(X)
         if self.method == "quadrature":
             return self.quadrature_fit_.predict_log_proba(Xs)
@@ -296,7 +351,34 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                                     self.class_counts_, self._prior())
 
     def predict_proba(self, X) -> np.ndarray:
-        """Predictive class probabilities, shape (n_samples, 2); rows sum to 1."""
+        """Predictive class probabilities P(y* = c | x*, training data[, selection]).
+
+        Parameters
+        ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Probabilities in ``classes_`` order; rows sum to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is not a 0/1 matrix with ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> clf.predict_proba(d.X[:3]).shape
+        (3, 2)
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X, loss=None) -> np.ndarray:
@@ -304,8 +386,32 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
+        X : array-like of 0/1, shape (n_samples, p)
+            All p binary features (selection happens inside).
         loss : array-like of shape (2, 2), optional
-            ``loss[i, j]``: loss when the truth is class i and the guess is class j.
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels, drawn from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``loss`` does not have shape (2, 2) or ``X`` is not a 0/1 matrix with
+            ``n_features_in_`` columns.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> bool(set(clf.predict(d.X, loss=[[0, 1], [5, 0]])) <= set(clf.classes_))
+        True
         """
         proba = self.predict_proba(X)
         if loss is None:
@@ -317,7 +423,38 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:
-        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf)."""
+        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf).
+
+        Method "quadrature" also stores the per-node predictive tables, method "mcmc" the
+        thinned draws, so :meth:`load` can predict without refitting.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path`` as a Path.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> import os, tempfile
+        >>> path = clf.save(os.path.join(tempfile.mkdtemp(), "nb.nc"))
+        >>> again = BinaryNaiveBayesClassifier.load(path)
+        >>> bool(np.allclose(again.predict_proba(d.X), clf.predict_proba(d.X)))
+        True
+        """
         import xarray as xr
 
         check_is_fitted(self, "idata_")
@@ -339,7 +476,37 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
     @classmethod
     def load(cls, path) -> BinaryNaiveBayesClassifier:
-        """Read a classifier written by :meth:`save`, checking the version and model id."""
+        """Read a classifier written by :meth:`save`, checking the version and model id.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A netCDF file written by :meth:`save`.
+
+        Returns
+        -------
+        BinaryNaiveBayesClassifier
+            A fitted classifier whose predictions equal those of the saved one.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, or its settings no longer match its model id.
+        FileNotFoundError
+            If ``path`` does not exist.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> import os, tempfile
+        >>> path = clf.save(os.path.join(tempfile.mkdtemp(), "nb.nc"))
+        >>> BinaryNaiveBayesClassifier.load(path).classes_.tolist()
+        [0, 1]
+        """
         import xarray as xr
 
         tree = xr.open_datatree(path, engine="h5netcdf").load()

@@ -72,6 +72,20 @@ class Selection:
         ``"k"`` (keep the k best) or ``"threshold"`` (keep score > threshold).
     n_ties_at_threshold : int
         Omitted features whose score equals gamma exactly.
+    extra : dict
+        Free-form additional information (not compared by ``==``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes import select_features
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 50)); y = np.repeat([0, 1], 15)
+    >>> sel = select_features(X, y, k=5)
+    >>> sel.n_omitted, sel.omitted_below_threshold
+    (45, True)
+    >>> sel.transform(X).shape
+    (30, 5)
     """
 
     indices: np.ndarray
@@ -93,10 +107,12 @@ class Selection:
 
     @property
     def n_classes(self) -> int:
+        """G, the number of classes."""
         return int(len(self.classes))
 
     @property
     def omitted_indices(self) -> np.ndarray:
+        """Columns not retained, ascending; ndarray of int, shape (p - k,)."""
         mask = np.ones(self.n_features, dtype=bool)
         mask[self.indices] = False
         return np.flatnonzero(mask)
@@ -108,7 +124,32 @@ class Selection:
         return bool(om.size == 0 or np.all(self.scores[om] <= self.threshold))
 
     def transform(self, X) -> np.ndarray:
-        """Return the retained columns of ``X`` (shape (n, k)), in ``indices`` order."""
+        """Return the retained columns of ``X``, in ``indices`` order.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features, in the column order used for selection.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, k)
+            ``X[:, indices]`` as float64.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a finite 2-D array with ``n_features`` columns.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from selbayes import select_features
+        >>> X = np.random.default_rng(1).normal(size=(20, 8)); y = np.repeat([0, 1], 10)
+        >>> sel = select_features(X, y, k=3)
+        >>> bool(np.array_equal(sel.transform(X), X[:, sel.indices]))
+        True
+        """
         X = check_matrix(X)
         if X.shape[1] != self.n_features:
             raise ValueError(
@@ -117,7 +158,25 @@ class Selection:
         return X[:, self.indices]
 
     def to_attrs(self) -> dict:
-        """Flat, netCDF-safe description (for ArviZ result attrs)."""
+        """Flat, netCDF-safe description (for ArviZ result attrs).
+
+        Returns
+        -------
+        dict
+            Keys ``selection_statistic``, ``selection_rule``, ``selection_n_features``,
+            ``selection_n_selected``, ``selection_threshold``,
+            ``selection_n_ties_at_threshold``, ``selection_indices`` (list of int),
+            ``selection_class_counts`` (list of int) and ``selection_classes`` (list of str).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from selbayes import select_features
+        >>> X = np.random.default_rng(1).normal(size=(20, 8)); y = np.repeat([0, 1], 10)
+        >>> attrs = select_features(X, y, k=3).to_attrs()
+        >>> attrs["selection_n_selected"], attrs["selection_class_counts"]
+        (3, [10, 10])
+        """
         return {
             "selection_statistic": self.statistic,
             "selection_rule": self.rule,
@@ -146,6 +205,27 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
     first row, which leaves F unchanged but keeps full relative precision when a column's level
     dwarfs its spread (expression data). A constant column scores 0; a column with zero
     within-class spread but different class means scores +inf.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, p)
+        Features (already validated: finite, 2-D).
+    y_index : ndarray of int, shape (n,)
+        Class index of each row, in ``0 .. n_classes - 1``.
+    n_classes : int
+        G, the number of classes (``n > G`` is needed for a finite F).
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        F = (SSB / (G - 1)) / (SSW / (n - G)) per column (dimensionless).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0], [3.0, 1.0]])
+    >>> f_statistic(X, np.array([0, 0, 1, 1]), 2)
+    array([8., 0.])
     """
     n, p = X.shape
     G = n_classes
@@ -181,6 +261,24 @@ def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
     Eq 2.46 of seed 001: ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
     class 0 and the ``n1`` cases of class 1. Broadcasts over ``I0`` and ``I1``. Returns 0 for
     a constant feature (I0 + I1 in {0, n}).
+
+    Parameters
+    ----------
+    I0, I1 : array-like of int
+        Ones among the class-0 and class-1 cases (0 <= I0 <= n0, 0 <= I1 <= n1); any
+        broadcastable shapes.
+    n0, n1 : int
+        Cases in class 0 and class 1 (both >= 1).
+
+    Returns
+    -------
+    ndarray of float64
+        The correlation, in [-1, 1], with the broadcast shape of ``I0`` and ``I1``.
+
+    Examples
+    --------
+    >>> binary_correlation([0, 5, 2], [5, 0, 2], 5, 5)
+    array([ 1., -1.,  0.])
     """
     I0 = np.asarray(I0, dtype=np.float64)
     I1 = np.asarray(I1, dtype=np.float64)
@@ -195,7 +293,27 @@ def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
 
 
 def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
-    """|correlation| of each binary column of ``X`` with a binary class (0/1 in ``y_index``)."""
+    """|correlation| of each binary column of ``X`` with a binary class (0/1 in ``y_index``).
+
+    Parameters
+    ----------
+    X : ndarray of 0/1, shape (n, p)
+        Binary features (already validated).
+    y_index : ndarray of int, shape (n,)
+        Class of each row, 0 or 1 (both present).
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        |COR| per column (seed 001 eq 2.1), in [0, 1]; 0 for a constant column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1]])
+    >>> abs_correlation(X, np.array([0, 0, 1, 1]))
+    array([1., 0.])
+    """
     in1 = y_index == 1
     n1 = int(in1.sum())
     n0 = int(y_index.shape[0] - n1)

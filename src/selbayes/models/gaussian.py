@@ -293,16 +293,18 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     Returns
     -------
     (xarray.DataTree, pymc.Model)
-        The result (coordinates relabelled to ``coords``) and the model built for this data.
+        The result (coordinates relabelled to ``coords``) and the model of this shape, as
+        first built for the cache (its ``pm.Data`` hold that first fit's values; rebuilding it
+        for every fit would cost more than a small fit's sampling).
     """
     import nutpie
 
     key = _cache_key(data, priors, parameterization)
-    model = _model_from_data(data, priors, coords, parameterization)
-    compiled = _COMPILED.get(key)
-    if compiled is None:
-        compiled = nutpie.compile_pymc_model(model)
-        _COMPILED[key] = compiled
+    cached = _COMPILED.get(key)
+    if cached is None:
+        model = _model_from_data(data, priors, coords, parameterization)
+        cached = _COMPILED[key] = (nutpie.compile_pymc_model(model), model)
+    compiled, model = cached
     updates = {name: value for name, value in data.items() if not name.startswith("_")}
     compiled = compiled.with_data(**updates)
     idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,

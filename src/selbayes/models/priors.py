@@ -39,6 +39,21 @@ class GaussianPriors:
         lambda_j ~ Gamma(mu_t_df / 2, rate mu_t_df / 2). Heavy tails let a few features be
         strongly predictive without dragging tau_mu down. The adjustment factor then averages
         over lambda as well (one more 1-D quadrature, same accuracy).
+
+    Raises
+    ------
+    ValueError
+        If any setting is not a positive finite number (``w_x_alpha`` and ``mu_t_df`` may be
+        None).
+    TypeError
+        If a setting is not a number.
+
+    Examples
+    --------
+    >>> from selbayes.models.priors import GaussianPriors
+    >>> pri = GaussianPriors(w_mu=0.1)
+    >>> pri.alpha_mu, pri.w_mu
+    (1.5, 0.1)
     """
 
     c: float = 1.0
@@ -59,10 +74,46 @@ class GaussianPriors:
             check_positive(value, name=f"priors.{f.name}")
 
     def to_dict(self) -> dict:
+        """The settings as a plain dict (JSON-serialisable; inverse of :meth:`from_dict`).
+
+        Returns
+        -------
+        dict
+            One entry per field (``c``, ``alpha_x``, ``w_x``, ...).
+
+        Examples
+        --------
+        >>> GaussianPriors().to_dict()["w_x"]
+        1.0
+        """
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict | None) -> GaussianPriors:
+        """Build priors from a (partial) dict of settings; missing fields take the defaults.
+
+        Parameters
+        ----------
+        d : dict, GaussianPriors or None
+            Settings by field name. None gives the defaults; a GaussianPriors is returned as
+            is.
+
+        Returns
+        -------
+        GaussianPriors
+
+        Raises
+        ------
+        ValueError
+            If ``d`` names an unknown setting or a value is not positive and finite.
+
+        Examples
+        --------
+        >>> GaussianPriors.from_dict({"w_mu": 0.05}) == GaussianPriors(w_mu=0.05)
+        True
+        >>> GaussianPriors.from_dict(None) == GaussianPriors()
+        True
+        """
         if d is None:
             return cls()
         if isinstance(d, GaussianPriors):
