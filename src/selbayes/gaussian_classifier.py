@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import warnings
 from pathlib import Path
@@ -12,9 +10,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._estimator import EvaluateMixin
+from ._estimator import EvaluateMixin, PersistenceMixin, sanitize_attrs
 from ._validation import check_labels, check_matrix
-from ._version import __version__
 from .selection import Selection, select_features
 from .transforms import Decorrelation
 
@@ -44,7 +41,8 @@ def _require_sampler(sampler: str) -> str:
     return sampler
 
 
-class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
+class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin,
+                                     BaseEstimator):
     """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
 
     ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
@@ -262,32 +260,11 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
         params["priors"] = self._priors().to_dict()
         return params
 
-    def _model_id(self) -> str:
-        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
-                           "version": __version__}, sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
     def _record(self, priors) -> None:
-        attrs = {
-            "selbayes_version": __version__,
-            "selbayes_estimator": type(self).__name__,
-            "selbayes_model_id": self._model_id(),
-            "selbayes_config": json.dumps(self._config(), default=str),
-            "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
-                                            for c in self.classes_]),
-            "selbayes_n_features_in": int(self.n_features_in_),
-            **{k: json.dumps(v) if isinstance(v, list) else v
-               for k, v in self.selection_.to_attrs().items()},
-        }
-        self.idata_.attrs.update(attrs)
+        self.idata_.attrs.update(self._provenance_attrs())
         import xarray as xr
 
-        cd = {
-            "selection_indices": xr.DataArray(self.selection_.indices, dims=["selected"]),
-            "selection_scores": xr.DataArray(self.selection_.scores, dims=["all_features"]),
-            "selection_class_counts": xr.DataArray(self.selection_.class_counts,
-                                                   dims=["class_index"]),
-        }
+        cd = self._selection_data()
         if self.transform_rows_ is not None:
             cd["transform_rows"] = xr.DataArray(self.transform_rows_,
                                                 dims=["selected", "all_features"])
@@ -442,7 +419,7 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
         path = Path(path)
         tree = self.idata_.copy()
         tree["predictive_draws"] = _draws_tree(self.pred_mean_, self.pred_precision_)
-        _sanitize_attrs(tree)
+        sanitize_attrs(tree)
         tree.to_netcdf(path, engine="h5netcdf")
         return path
 
@@ -472,39 +449,7 @@ class HierarchicalGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimat
         --------
         >>> clf = HierarchicalGaussianClassifier.load("model.nc")   # doctest: +SKIP
         """
-        import xarray as xr
-
-        tree = xr.open_datatree(path, engine="h5netcdf").load()
-        attrs = tree.attrs
-        if attrs.get("selbayes_estimator") != cls.__name__:
-            raise ValueError(
-                f"{path} does not hold a {cls.__name__} (found {attrs.get('selbayes_estimator')!r})"
-            )
-        saved = str(attrs.get("selbayes_version", "unknown"))
-        if saved.split(".")[:2] != __version__.split(".")[:2]:
-            raise ValueError(
-                f"{path} was written by selbayes {saved}; this is {__version__}. Refit the model."
-            )
-        config = json.loads(attrs["selbayes_config"])
-        obj = cls(**config)
-        if obj._model_id() != attrs["selbayes_model_id"]:
-            raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
-        cd = tree["constant_data"].to_dataset()
-        classes = np.asarray(json.loads(attrs["selbayes_classes"]))
-        obj.classes_ = classes
-        obj.n_features_in_ = int(attrs["selbayes_n_features_in"])
-        obj.selection_ = Selection(
-            indices=cd["selection_indices"].values.astype(np.int64),
-            scores=cd["selection_scores"].values,
-            threshold=float(attrs["selection_threshold"]),
-            n_features=int(attrs["selection_n_features"]),
-            n_selected=int(attrs["selection_n_selected"]),
-            statistic=str(attrs["selection_statistic"]),
-            class_counts=cd["selection_class_counts"].values.astype(np.int64),
-            classes=classes,
-            rule=str(attrs["selection_rule"]),
-            n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
-        )
+        tree, obj, cd = cls._open_saved(path)
         obj.transform_rows_ = (cd["transform_rows"].values if "transform_rows" in cd else None)
         draws = tree["predictive_draws"].to_dataset()
         obj.pred_mean_ = draws["mean"].values
@@ -531,15 +476,3 @@ def _draws_tree(mean, precision):
     dims = ["sample", "selected", "class_index"]
     return xr.DataTree(xr.Dataset({"mean": xr.DataArray(mean, dims=dims),
                                    "precision": xr.DataArray(precision, dims=dims)}))
-
-
-def _sanitize_attrs(tree) -> None:
-    """netCDF attributes must be numbers, strings or 1-D arrays: JSON-encode anything else."""
-    for node in tree.subtree:
-        for key, value in list(node.attrs.items()):
-            if isinstance(value, dict | list | tuple | bool) or value is None:
-                node.attrs[key] = json.dumps(value, default=str)
-        for var in node.variables.values():
-            for key, value in list(var.attrs.items()):
-                if isinstance(value, dict | list | tuple | bool) or value is None:
-                    var.attrs[key] = json.dumps(value, default=str)

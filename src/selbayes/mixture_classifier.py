@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from ._estimator import EvaluateMixin, PersistenceMixin, sanitize_attrs
 from ._validation import check_binary, check_labels, check_matrix
-from ._version import __version__
-from .selection import Selection, select_features
+from .selection import select_features
 
 __all__ = ["BinaryMixtureClassifier"]
 
 
-class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
+class BinaryMixtureClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin,
+                              BaseEstimator):
     """Two-component binary mixture classifier that conditions on correlation selection.
 
     ``fit`` takes all p binary features, keeps the k with the largest |correlation| with the
@@ -189,32 +188,11 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
         params["prior"] = self._prior().__dict__.copy()
         return params
 
-    def _model_id(self) -> str:
-        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
-                           "version": __version__}, sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
     def _record(self) -> None:
         import xarray as xr
 
-        attrs = {
-            "selbayes_version": __version__,
-            "selbayes_estimator": type(self).__name__,
-            "selbayes_model_id": self._model_id(),
-            "selbayes_config": json.dumps(self._config(), default=str),
-            "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
-                                            for c in self.classes_]),
-            "selbayes_n_features_in": int(self.n_features_in_),
-            **{k: json.dumps(v) if isinstance(v, list) else v
-               for k, v in self.selection_.to_attrs().items()},
-        }
-        self.idata_.attrs.update(attrs)
-        self.idata_["constant_data"] = xr.DataTree(xr.Dataset({
-            "selection_indices": xr.DataArray(self.selection_.indices, dims=["selected"]),
-            "selection_scores": xr.DataArray(self.selection_.scores, dims=["all_features"]),
-            "selection_class_counts": xr.DataArray(self.selection_.class_counts,
-                                                   dims=["class_index"]),
-        }))
+        self.idata_.attrs.update(self._provenance_attrs())
+        self.idata_["constant_data"] = xr.DataTree(xr.Dataset(self._selection_data()))
 
     # ------------------------------------------------------------------ prediction
     def _selected_test(self, X) -> np.ndarray:
@@ -372,10 +350,7 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
             "psi_hat": xr.DataArray(self.psi_hat_, dims=["sample"]),
             "phi_hat": xr.DataArray(self.phi_hat_, dims=["sample", "component", "feature"]),
         }))
-        for node in tree.subtree:
-            for key, value in list(node.attrs.items()):
-                if isinstance(value, dict | list | tuple | bool) or value is None:
-                    node.attrs[key] = json.dumps(value, default=str)
+        sanitize_attrs(tree)
         tree.to_netcdf(path, engine="h5netcdf")
         return path
 
@@ -405,37 +380,7 @@ class BinaryMixtureClassifier(ClassifierMixin, BaseEstimator):
         --------
         >>> clf = BinaryMixtureClassifier.load("mixture.nc")         # doctest: +SKIP
         """
-        import xarray as xr
-
-        tree = xr.open_datatree(path, engine="h5netcdf").load()
-        attrs = tree.attrs
-        if attrs.get("selbayes_estimator") != cls.__name__:
-            raise ValueError(f"{path} does not hold a {cls.__name__} "
-                             f"(found {attrs.get('selbayes_estimator')!r})")
-        saved = str(attrs.get("selbayes_version", "unknown"))
-        if saved.split(".")[:2] != __version__.split(".")[:2]:
-            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
-                             "Refit the model.")
-        config = json.loads(attrs["selbayes_config"])
-        obj = cls(**config)
-        if obj._model_id() != attrs["selbayes_model_id"]:
-            raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
-        cd = tree["constant_data"].to_dataset()
-        classes = np.asarray(json.loads(attrs["selbayes_classes"]))
-        obj.classes_ = classes
-        obj.n_features_in_ = int(attrs["selbayes_n_features_in"])
-        obj.selection_ = Selection(
-            indices=cd["selection_indices"].values.astype(np.int64),
-            scores=cd["selection_scores"].values,
-            threshold=float(attrs["selection_threshold"]),
-            n_features=int(attrs["selection_n_features"]),
-            n_selected=int(attrs["selection_n_selected"]),
-            statistic=str(attrs["selection_statistic"]),
-            class_counts=cd["selection_class_counts"].values.astype(np.int64),
-            classes=classes,
-            rule=str(attrs["selection_rule"]),
-            n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
-        )
+        tree, obj, cd = cls._open_saved(path)
         draws = tree["predictive_draws"].to_dataset()
         obj.psi_hat_ = draws["psi_hat"].values
         obj.phi_hat_ = draws["phi_hat"].values

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import warnings
@@ -12,10 +11,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._estimator import EvaluateMixin
+from ._estimator import EvaluateMixin, PersistenceMixin, sanitize_attrs
 from ._validation import check_binary, check_labels, check_matrix, check_random_state
-from ._version import __version__
-from .gaussian_classifier import _require_sampler, _sanitize_attrs
+from .gaussian_classifier import _require_sampler
 from .selection import Selection, abs_correlation, select_features
 
 __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
@@ -23,7 +21,8 @@ __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
 METHODS = ("quadrature", "mcmc")
 
 
-class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
+class BinaryNaiveBayesClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin,
+                                 BaseEstimator):
     """Bayesian binary naive Bayes that conditions on absolute-correlation feature selection.
 
     ``fit`` takes all p binary features and a binary class, keeps the k features with the
@@ -260,35 +259,16 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             params["random_state"] = None
         return params
 
-    def _model_id(self) -> str:
-        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
-                           "version": __version__}, sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
     def _record(self, prior) -> None:
         import xarray as xr
 
-        attrs = {
-            "selbayes_version": __version__,
-            "selbayes_estimator": type(self).__name__,
-            "selbayes_model_id": self._model_id(),
-            "selbayes_config": json.dumps(self._config(), default=str),
-            "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
-                                            for c in self.classes_]),
-            "selbayes_n_features_in": int(self.n_features_in_),
-            "selbayes_method": self.method,
-            "selbayes_corrected": int(bool(self.correct_selection)),
-            **{k: json.dumps(v) if isinstance(v, list) else v
-               for k, v in self.selection_.to_attrs().items()},
-        }
+        attrs = {**self._provenance_attrs(), "selbayes_method": self.method,
+                 "selbayes_corrected": int(bool(self.correct_selection))}
         if self.method == "quadrature":
             attrs["selbayes_quadrature_settings"] = json.dumps(self.quadrature_fit_.settings)
         self.idata_.attrs.update(attrs)
         ds = xr.Dataset({
-            "selection_indices": xr.DataArray(self.selection_.indices, dims=["selected"]),
-            "selection_scores": xr.DataArray(self.selection_.scores, dims=["all_features"]),
-            "selection_class_counts": xr.DataArray(self.selection_.class_counts,
-                                                   dims=["class_index"]),
+            **self._selection_data(),
             "train_counts": xr.DataArray(self.counts_, dims=["selected", "class_index"]),
         })
         if "constant_data" in self.idata_.children:
@@ -470,7 +450,7 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                 "alpha": xr.DataArray(self.alpha_draws_, dims=["sample"]),
                 "theta": xr.DataArray(self.theta_draws_, dims=["sample", "selected"]),
             }))
-        _sanitize_attrs(tree)
+        sanitize_attrs(tree)
         tree.to_netcdf(path, engine="h5netcdf")
         return path
 
@@ -507,36 +487,8 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         >>> BinaryNaiveBayesClassifier.load(path).classes_.tolist()
         [0, 1]
         """
-        import xarray as xr
-
-        tree = xr.open_datatree(path, engine="h5netcdf").load()
+        tree, obj, cd = cls._open_saved(path)
         attrs = tree.attrs
-        if attrs.get("selbayes_estimator") != cls.__name__:
-            raise ValueError(f"{path} does not hold a {cls.__name__} (found "
-                             f"{attrs.get('selbayes_estimator')!r})")
-        saved = str(attrs.get("selbayes_version", "unknown"))
-        if saved.split(".")[:2] != __version__.split(".")[:2]:
-            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
-                             "Refit the model.")
-        obj = cls(**json.loads(attrs["selbayes_config"]))
-        if obj._model_id() != attrs["selbayes_model_id"]:
-            raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
-        cd = tree["constant_data"].to_dataset()
-        classes = np.asarray(json.loads(attrs["selbayes_classes"]))
-        obj.classes_ = classes
-        obj.n_features_in_ = int(attrs["selbayes_n_features_in"])
-        obj.selection_ = Selection(
-            indices=cd["selection_indices"].values.astype(np.int64),
-            scores=cd["selection_scores"].values,
-            threshold=float(attrs["selection_threshold"]),
-            n_features=int(attrs["selection_n_features"]),
-            n_selected=int(attrs["selection_n_selected"]),
-            statistic=str(attrs["selection_statistic"]),
-            class_counts=cd["selection_class_counts"].values.astype(np.int64),
-            classes=classes,
-            rule=str(attrs["selection_rule"]),
-            n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
-        )
         obj.counts_ = cd["train_counts"].values.astype(np.int64)
         obj.class_counts_ = obj.selection_.class_counts
         if obj.method == "quadrature":
