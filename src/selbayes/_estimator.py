@@ -15,7 +15,18 @@ __all__ = ["EvaluateMixin", "PersistenceMixin", "sanitize_attrs"]
 
 
 class EvaluateMixin:
-    """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data."""
+    """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data;
+    and the Bayes decision shared by every ``predict``."""
+
+    def _decide(self, proba: np.ndarray, loss=None) -> np.ndarray:
+        """Labels of least expected loss (the most probable when ``loss`` is None)."""
+        if loss is None:
+            return self.classes_[np.argmax(proba, axis=1)]
+        loss = np.asarray(loss, dtype=np.float64)
+        G = len(self.classes_)
+        if loss.shape != (G, G):
+            raise ValueError(f"loss must have shape ({G}, {G}); got {loss.shape}")
+        return self.classes_[np.argmin(proba @ loss, axis=1)]
 
     def evaluate(self, X, y, loss=None) -> dict:
         """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).

@@ -377,14 +377,7 @@ class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, Classifier
         --------
         >>> clf.predict(X_test, loss=[[0, 1], [10, 0]])   # doctest: +SKIP
         """
-        proba = self.predict_proba(X)
-        if loss is None:
-            return self.classes_[np.argmax(proba, axis=1)]
-        loss = np.asarray(loss, dtype=np.float64)
-        G = len(self.classes_)
-        if loss.shape != (G, G):
-            raise ValueError(f"loss must have shape ({G}, {G}); got {loss.shape}")
-        return self.classes_[np.argmin(proba @ loss, axis=1)]
+        return self._decide(self.predict_proba(X), loss)
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:

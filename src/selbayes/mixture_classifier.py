@@ -309,13 +309,7 @@ class BinaryMixtureClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin,
         >>> clf.predict(d.X[100:], loss=[[0, 1], [5, 0]]).shape     # doctest: +SKIP
         (20,)
         """
-        proba = self.predict_proba(X)
-        if loss is None:
-            return self.classes_[np.argmax(proba, axis=1)]
-        loss = np.asarray(loss, dtype=np.float64)
-        if loss.shape != (2, 2):
-            raise ValueError(f"loss must have shape (2, 2); got {loss.shape}")
-        return self.classes_[np.argmin(proba @ loss, axis=1)]
+        return self._decide(self.predict_proba(X), loss)
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:

@@ -393,13 +393,7 @@ class BinaryNaiveBayesClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixi
         >>> bool(set(clf.predict(d.X, loss=[[0, 1], [5, 0]])) <= set(clf.classes_))
         True
         """
-        proba = self.predict_proba(X)
-        if loss is None:
-            return self.classes_[np.argmax(proba, axis=1)]
-        loss = np.asarray(loss, dtype=np.float64)
-        if loss.shape != (2, 2):
-            raise ValueError(f"loss must have shape (2, 2); got {loss.shape}")
-        return self.classes_[np.argmin(proba @ loss, axis=1)]
+        return self._decide(self.predict_proba(X), loss)
 
     # ------------------------------------------------------------------ persistence
     def save(self, path) -> Path:
