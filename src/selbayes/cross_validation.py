@@ -463,7 +463,10 @@ def _import_distributed():
 def _run_dask(todo, args, client) -> Iterator[dict]:
     distributed = _import_distributed()
     estimator, X, y, classes = args
-    X_f, y_f = client.scatter([X, y], broadcast=True)  # sent once, not with every fold
+    # Sent once, not with every fold. hash=False gives this call its own keys: with content
+    # hashing, a second client scattering the same data shares the keys, and whichever client
+    # releases them first takes the other's inputs away ("lost dependencies").
+    X_f, y_f = client.scatter([X, y], broadcast=True, hash=False)
     futures = [client.submit(_run_fold, i, estimator, X_f, y_f, train, test, classes, seed,
                              pure=False) for i, train, test, seed in todo]
     try:
