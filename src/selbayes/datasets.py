@@ -102,6 +102,17 @@ class Dataset:
     dropped : dict
         ``{"genes": [...], "samples": [...]}``: what ``drop_missing`` removed (empty lists
         when nothing was dropped).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g1": [1.0, 2.0, 3.0, 4.0], "g2": [0.5, 0.1, 0.2, 0.3]})
+    >>> y = pd.Series(["a", "a", "b", "b"])
+    >>> ds = Dataset(X=X, y=y, name="toy")
+    >>> ds
+    Dataset(toy: 4 samples x 2 genes; classes {a: 2, b: 2})
+    >>> ds.classes.tolist()
+    ['a', 'b']
     """
 
     X: pd.DataFrame
@@ -113,15 +124,22 @@ class Dataset:
 
     @property
     def classes(self) -> np.ndarray:
-        """Sorted class names (the column order of every selbayes estimator's ``predict_proba``)."""
+        """Sorted class names (the column order of every selbayes estimator's ``predict_proba``).
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_classes,)
+        """
         return np.unique(self.y.to_numpy())
 
     @property
     def n_samples(self) -> int:
+        """Number of samples (rows of ``X``)."""
         return int(self.X.shape[0])
 
     @property
     def n_genes(self) -> int:
+        """Number of genes (columns of ``X``)."""
         return int(self.X.shape[1])
 
     def __repr__(self) -> str:
@@ -135,9 +153,22 @@ class Dataset:
 # locating the papers' data
 # ---------------------------------------------------------------------------------------------
 def default_data_home() -> Path:
-    """The user data folder: ``$XDG_DATA_HOME/selbayes`` (``~/.local/share/selbayes``) on
-    Linux, ``~/Library/Application Support/selbayes`` on macOS, ``%LOCALAPPDATA%\\selbayes`` on
-    Windows."""
+    """The user data folder where the papers' data files are looked for last.
+
+    ``$XDG_DATA_HOME/selbayes`` (``~/.local/share/selbayes``) on Linux,
+    ``~/Library/Application Support/selbayes`` on macOS, ``%LOCALAPPDATA%\\selbayes`` on
+    Windows. The folder is not created.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (it may not exist).
+
+    Examples
+    --------
+    >>> default_data_home().name
+    'selbayes'
+    """
     try:
         from platformdirs import user_data_dir
     except ImportError:  # pragma: no cover - platformdirs is nearly always present
@@ -159,12 +190,33 @@ def find_data_home(name: str, data_home=None) -> Path:
     """The folder holding the files of data set ``name``.
 
     An explicit ``data_home`` is the only place looked in; otherwise ``$SELBAYES_DATA`` and
-    then :func:`default_data_home` are tried in turn.
+    then :func:`default_data_home` are tried in turn. A folder qualifies when it holds all of
+    ``<name>_X.csv.gz``, ``<name>_y.csv.gz`` and ``<name>_genes.csv.gz``.
+
+    Parameters
+    ----------
+    name : str
+        Data set name, the file prefix (``"srbct"`` or ``"colon"``).
+    data_home : path-like, optional
+        The only folder to look in; by default ``$SELBAYES_DATA``, then
+        :func:`default_data_home`.
+
+    Returns
+    -------
+    pathlib.Path
+        The first folder holding all three files.
 
     Raises
     ------
     FileNotFoundError
         Naming the files needed, the folders searched and where public copies come from.
+
+    Examples
+    --------
+    >>> find_data_home("srbct", data_home="/nonexistent")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: the srbct data files [...] were not found. ...
     """
     files = _file_names(name)
     if data_home is not None:
@@ -251,6 +303,15 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
     ------
     FileNotFoundError
         When the files are missing (the message says where to get them).
+    ValueError
+        When the files do not have the SRBCT shapes or class counts, or ``log=True`` meets a
+        non-positive value.
+
+    Examples
+    --------
+    >>> ds = load_srbct(log=True)                        # doctest: +SKIP
+    >>> ds.X.shape                                       # doctest: +SKIP
+    (83, 2308)
     """
     return _load_paper_data("srbct", data_home, log, "image_id", "IMAGE:")
 
@@ -268,6 +329,19 @@ def load_colon(data_home=None) -> Dataset:
     -------
     Dataset
         Intensities; ``y`` holds "normal" and "tumour".
+
+    Raises
+    ------
+    FileNotFoundError
+        When the files are missing (the message says where to get them).
+    ValueError
+        When the files do not have the colon data's shapes or class counts.
+
+    Examples
+    --------
+    >>> ds = load_colon()                                # doctest: +SKIP
+    >>> ds.y.value_counts().to_dict()                    # doctest: +SKIP
+    {'tumour': 40, 'normal': 22}
     """
     return _load_paper_data("colon", data_home, False, "gene", "")
 
@@ -407,8 +481,11 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
 
     Raises
     ------
+    FileNotFoundError
+        When ``path`` does not exist.
     ValueError
-        Missing values (unless dropped), duplicated gene names, infinite values, fewer than 2
+        A ``label_column``/``index_column`` that is not in the header, or equal to each other;
+        missing values (unless dropped), duplicated gene names, infinite values, fewer than 2
         classes, or a class with one sample; the message names them.
     TypeError
         Non-numeric gene columns.
@@ -462,11 +539,28 @@ def read_anndata(path, label_key, *, layer: str | None = None, drop_missing=Fals
     drop_missing : {False, "genes", "samples"}
         As in :func:`read_table`.
     name, description : str
+        Stored on the result (default: the file name, and "Read from <path>.").
 
     Returns
     -------
     Dataset
         Columns are ``adata.var_names``, the index ``adata.obs_names``.
+
+    Raises
+    ------
+    ImportError
+        When ``anndata`` is not installed.
+    FileNotFoundError
+        When ``path`` does not exist.
+    ValueError
+        An unknown ``label_key`` or ``layer``, or the data problems listed in
+        :func:`read_table`.
+    TypeError
+        When the expression matrix is not numeric.
+
+    Examples
+    --------
+    >>> ds = read_anndata("cells.h5ad", label_key="cell_type")   # doctest: +SKIP
     """
     try:
         import anndata

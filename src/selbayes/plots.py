@@ -94,6 +94,23 @@ def reliability_diagram(proba_or_table, outcome=None, *, n_bins: int = 10, z: fl
     -------
     matplotlib.axes.Axes
         The main axes; the count axes is attached as ``ax.count_ax`` (None without counts).
+
+    Raises
+    ------
+    ValueError
+        When probabilities come without ``outcome``, or ``proba_or_table`` is an empty dict;
+        bad probabilities or outcomes raise from
+        :func:`~selbayes.calibration.reliability_table`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> prob = rng.uniform(size=200)
+    >>> outcome = rng.uniform(size=200) < prob
+    >>> ax = reliability_diagram(prob, outcome, n_bins=5)
+    >>> ax.get_xlabel()
+    'mean predicted probability'
     """
     if isinstance(proba_or_table, Mapping):
         series = {str(k): _as_table(v, None, n_bins) for k, v in proba_or_table.items()}
@@ -160,6 +177,17 @@ def predictive_scatter(p_corrected, p_uncorrected, outcome=None, *, ax=None,
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        When the inputs differ in length or a probability lies outside [0, 1].
+
+    Examples
+    --------
+    >>> ax = predictive_scatter([0.2, 0.5, 0.7], [0.1, 0.5, 0.9], outcome=[0, 1, 1])
+    >>> ax.get_ylabel()
+    'predictive probability, corrected'
     """
     from ._validation import check_random_state
 
@@ -234,6 +262,24 @@ def error_vs_k(table: pd.DataFrame, *, k: str = "k", method: str = "method", log
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        When ``table`` is not a DataFrame.
+    ValueError
+        When the ``k`` or ``method`` column, or every metric column, is missing, or ``axes``
+        has fewer entries than panels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"k": [1, 10, 1, 10], "method": ["corrected"] * 2
+    ...                       + ["uncorrected"] * 2, "error_rate": [0.3, 0.2, 0.3, 0.25],
+    ...                       "expected_error_rate": [0.3, 0.21, 0.2, 0.1]})
+    >>> fig = error_vs_k(table)
+    >>> [a.get_title() for a in fig.axes]
+    ['error rate']
     """
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"table must be a pandas DataFrame; got {type(table).__name__}")
@@ -321,6 +367,23 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        An empty dict, a non-positive ``reference``, a missing posterior group or variable, or
+        a ``var`` that is not a positive scalar with dims (chain, draw).
+    TypeError
+        When a fit is not an xarray DataTree or Dataset.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> tau = np.random.default_rng(0).lognormal(np.log(100), 0.3, size=(2, 50))
+    >>> post = xr.Dataset({"tau_mu": (("chain", "draw"), tau)})
+    >>> fig = trace_log_tau(post, reference=100.0)
+    >>> fig.axes[0].get_ylabel()
+    'log tau_mu'
     """
     import xarray as xr
     from arviz_stats.base import array_stats
@@ -405,6 +468,20 @@ def sbc_histogram_band(ranks, n_draws: int, n_bins: int | None = None, prob: flo
     dict
         ``edges`` (n_bins + 1, in rank units), ``counts``, ``expected`` (N * bin probability),
         ``lower``, ``upper`` (binomial quantiles).
+
+    Raises
+    ------
+    ValueError
+        Ranks that are not whole numbers in 0..n_draws, a non-positive ``n_draws``, ``n_bins``
+        outside 1..n_draws + 1, or ``prob`` outside (0, 1).
+    TypeError
+        Ranks of a non-numeric dtype.
+
+    Examples
+    --------
+    >>> band = sbc_histogram_band(list(range(10)), n_draws=9, n_bins=5)
+    >>> band["counts"].tolist(), band["expected"].tolist()
+    ([2, 2, 2, 2, 2], [2.0, 2.0, 2.0, 2.0, 2.0])
     """
     from scipy.stats import binom
 
@@ -455,6 +532,22 @@ def sbc_ecdf_band(ranks, n_draws: int, prob: float = 0.95, *, max_points: int = 
     dict
         ``z`` (evaluation points), ``ecdf``, ``lower``, ``upper`` (each of shape (K,)) and
         ``inside`` (bool: the whole ECDF lies within the band).
+
+    Raises
+    ------
+    ValueError
+        Ranks that are not whole numbers in 0..n_draws, a non-positive ``n_draws``, or
+        ``prob`` outside (0, 1).
+    TypeError
+        Ranks of a non-numeric dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ranks = np.random.default_rng(1).integers(0, 100, size=200)
+    >>> band = sbc_ecdf_band(ranks, n_draws=99, n_simulations=200)
+    >>> band["z"].shape == band["lower"].shape == band["ecdf"].shape
+    True
     """
     from arviz_stats.ecdf_utils import get_pointwise_confidence_band, simulate_confidence_bands
 
@@ -519,6 +612,20 @@ def sbc_rank_plot(ranks, n_draws: int, *, n_bins: int | None = None, hist_prob: 
     matplotlib.figure.Figure
         ``fig.sbc_results`` holds, per parameter, the dicts of :func:`sbc_histogram_band` and
         :func:`sbc_ecdf_band`.
+
+    Raises
+    ------
+    ValueError
+        When ``ranks`` is empty, ``axes`` does not have one row per parameter, or the ranks
+        fail the checks of :func:`sbc_histogram_band` / :func:`sbc_ecdf_band`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ranks = np.random.default_rng(2).integers(0, 50, size=(100, 2))
+    >>> fig = sbc_rank_plot(ranks, n_draws=49)
+    >>> sorted(fig.sbc_results)
+    ['parameter 0', 'parameter 1']
     """
     cols = _rank_columns(ranks)
     if not cols:

@@ -122,6 +122,12 @@ def sbc_rank(truth: float, draws, rng: np.random.Generator) -> tuple[int, float]
         Number of draws below ``truth`` plus a uniform share of the ties, in ``0..L``.
     frac_rank : float
         ``(rank + V) / (L + 1)`` with ``V ~ Uniform(0, 1)``: Uniform(0, 1) under calibration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sbc_rank(2.5, [1.0, 2.0, 3.0, 4.0], np.random.default_rng(0))[0]
+    2
     """
     draws = np.asarray(draws, dtype=np.float64).ravel()
     less = int(np.count_nonzero(draws < truth))
@@ -145,6 +151,17 @@ def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
     Returns
     -------
     ndarray of shape (L,)
+
+    Raises
+    ------
+    ValueError
+        When ``thin_to`` exceeds the number of draws.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> thin_draws(np.arange(20.0).reshape(2, 10), thin_to=4).tolist()
+    [0.0, 6.0, 13.0, 19.0]
     """
     arr = np.asarray(draws, dtype=np.float64)
     if arr.ndim == 1:
@@ -391,6 +408,24 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     df : int
         ``n_bins - 1``.
     p_value : float
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 ranks, ranks outside [0, 1], or ``n_bins < 2``.
+
+    Warns
+    -----
+    UserWarning
+        When the expected count per bin is below 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u = (np.arange(100) + 0.5) / 100          # perfectly even ranks
+    >>> stat, df, p = chi2_uniformity(u, n_bins=10)
+    >>> stat, df, p
+    (0.0, 9, 1.0)
     """
     u = _check_frac(frac_ranks)
     n_bins = _auto_bins(u.size) if n_bins is None else int(n_bins)
@@ -489,7 +524,23 @@ def ecdf_uniformity(frac_ranks, n_eval: int | None = None, n_simulations: int = 
     Returns
     -------
     statistic : float
+        Smallest two-sided binomial tail probability over the ``z_j``.
     p_value : float
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 ranks, ranks outside [0, 1], ``n_eval < 2`` or ``n_simulations < 1``.
+    TypeError
+        When ``random_state`` is not None, an int or a Generator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u = np.random.default_rng(0).uniform(size=200)
+    >>> stat, p = ecdf_uniformity(u, n_simulations=500)
+    >>> 0 < p <= 1
+    True
     """
     u = _check_frac(frac_ranks)
     k = _n_eval(u.size, n_eval)
@@ -506,12 +557,38 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
               n_simulations: int = 10_000, random_state=0):
     """Simultaneous ``prob`` band for the ECDF of ``n`` Uniform(0, 1) values.
 
+    Parameters
+    ----------
+    n : int
+        Number of values (SBC replicates).
+    prob : float, default 0.95
+        Simultaneous coverage of the band.
+    n_eval : int, optional
+        Number of intervals ``K``; default ``min(n, 1000)``.
+    n_simulations : int
+        Null simulations used to calibrate the band.
+    random_state : int, Generator or None
+        Seed of the null simulation (an int is cached and reproducible).
+
     Returns
     -------
     z : ndarray of shape (K + 1,)
         Evaluation points ``0, 1/K, ..., 1``.
     lower, upper : ndarray of shape (K + 1,)
         Band limits for the ECDF (fractions of ``n``) at ``z``.
+
+    Raises
+    ------
+    ValueError
+        When ``prob`` is outside (0, 1) or ``n_eval < 2``.
+    TypeError
+        When ``random_state`` is not None, an int or a Generator.
+
+    Examples
+    --------
+    >>> z, lower, upper = ecdf_band(100, n_eval=10, n_simulations=500)
+    >>> z.shape, bool((lower <= z).all() and (z <= upper).all())
+    ((11,), True)
     """
     if not 0 < prob < 1:
         raise ValueError(f"prob must be in (0, 1); got {prob}")
@@ -546,6 +623,22 @@ class SBCResult:
         Wall time of each replicate in seconds.
     out_dir : Path or None
         Where replicates were saved.
+    settings : dict
+        Params, root seed entropy, thinning, simulator and fitter names, replicate count.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def simulator(rng):                  # mu ~ N(0, 1), x | mu ~ N(mu, 1)
+    ...     mu = rng.normal()
+    ...     return rng.normal(mu), {"mu": mu}
+    >>> def fitter(x, seed):                 # exact posterior N(x / 2, 1 / 2)
+    ...     rng = np.random.default_rng(seed)
+    ...     return {"mu": rng.normal(x / 2, np.sqrt(0.5), size=99)}
+    >>> res = run_sbc(simulator, fitter, 20, "mu", random_state=0, thin_to=99,
+    ...               progressbar=False)
+    >>> res.n_replicates, res.ranks.shape, int(res.n_draws.iloc[0, 0])
+    (20, (20, 1), 99)
     """
 
     params: tuple[str, ...]
@@ -579,6 +672,7 @@ class SBCResult:
 
     @property
     def n_replicates(self) -> int:
+        """Number of replicates N."""
         return len(self.ranks)
 
     @property
@@ -590,10 +684,27 @@ class SBCResult:
                    n_simulations: int = 10_000, random_state=0) -> pd.DataFrame:
         """Chi-square and ECDF uniformity tests per parameter.
 
+        Parameters
+        ----------
+        n_bins : int, optional
+            Chi-square bins (see :func:`chi2_uniformity`).
+        n_eval, n_simulations, random_state
+            Settings of :func:`ecdf_uniformity`.
+
         Returns
         -------
         DataFrame indexed by param with columns ``chi2``, ``chi2_df``, ``chi2_p``,
         ``ecdf_stat``, ``ecdf_p``.
+
+        Raises
+        ------
+        ValueError
+            As :func:`chi2_uniformity` and :func:`ecdf_uniformity`.
+
+        Examples
+        --------
+        >>> res.uniformity(n_bins=4, n_simulations=200).columns.tolist()  # doctest: +SKIP
+        ['chi2', 'chi2_df', 'chi2_p', 'ecdf_stat', 'ecdf_p']
         """
         rows = {}
         for p in self.params:
@@ -616,6 +727,19 @@ class SBCResult:
         the posterior sits too low) and ``sd_frac_rank`` (``1/sqrt(12) = 0.289`` expected; above
         it the posterior is too narrow); the test results of :meth:`uniformity`; ``passed``
         (both p-values > ``alpha``).
+
+        Parameters
+        ----------
+        alpha : float, default 0.01
+            Level of both uniformity tests.
+
+        Returns
+        -------
+        DataFrame indexed by param.
+
+        Examples
+        --------
+        >>> res.summary()[["mean_frac_rank", "passed"]]               # doctest: +SKIP
         """
         tests = self.uniformity()
         out = pd.DataFrame({
@@ -634,6 +758,21 @@ class SBCResult:
         Uses ``selbayes.plots.sbc_rank_plot`` when every rank is out of the same ``L`` draws
         (e.g. with ``thin_to``); otherwise (ESS thinning gives each replicate its own ``L``) a
         built-in figure of the fractional ranks.
+
+        Parameters
+        ----------
+        n_bins : int, optional
+            Histogram bins.
+        prob : float, default 0.95
+            Simultaneous coverage of the ECDF band.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+
+        Examples
+        --------
+        >>> fig = res.plot()                                           # doctest: +SKIP
         """
         n_draws = np.unique(self.n_draws.to_numpy())
         if n_draws.size == 1:
@@ -648,9 +787,20 @@ class SBCResult:
     def save(self, directory) -> dict[str, Path]:
         """Write ``sbc_ranks.csv`` (long form), ``sbc_summary.md`` and ``sbc_ranks.png``.
 
+        Parameters
+        ----------
+        directory : path-like
+            Created if missing; existing files of those names are overwritten.
+
         Returns
         -------
         dict mapping ``"csv"``, ``"summary"``, ``"png"`` to the written paths.
+
+        Examples
+        --------
+        >>> paths = res.save("sbc_out")                                # doctest: +SKIP
+        >>> sorted(paths)                                              # doctest: +SKIP
+        ['csv', 'png', 'summary']
         """
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
@@ -807,8 +957,28 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     ------
     ValueError
         If ``out_dir`` holds a run with other params, seed, thinning, simulator or fitter.
+        Also for bad ``n_replicates``, ``params``, ``n_jobs``, ``thin_to`` or
+        ``random_state``, both ``client`` and ``scheduler``, a ``thin_to`` above the number of
+        draws, or a simulator/fitter output that lacks a parameter or holds non-finite draws.
+    TypeError
+        A simulator or fitter that is not callable or returns the wrong type, or a
+        ``scheduler`` that is not a string.
     ImportError
         If a cluster is requested and ``distributed`` is not installed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def simulator(rng):                  # mu ~ N(0, 1), x | mu ~ N(mu, 1)
+    ...     mu = rng.normal()
+    ...     return rng.normal(mu), {"mu": mu}
+    >>> def fitter(x, seed):                 # exact posterior N(x / 2, 1 / 2)
+    ...     rng = np.random.default_rng(seed)
+    ...     return {"mu": rng.normal(x / 2, np.sqrt(0.5), size=99)}
+    >>> res = run_sbc(simulator, fitter, 50, "mu", random_state=1, thin_to=99,
+    ...               progressbar=False)
+    >>> int(res.ranks["mu"].min()) >= 0 and int(res.ranks["mu"].max()) <= 99
+    True
     """
     params, thin_to = _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to)
     if client is not None and scheduler is not None:
@@ -866,6 +1036,25 @@ def load_sbc(out_dir) -> SBCResult:
     """Load every replicate saved in ``out_dir`` by :func:`run_sbc` (without running any).
 
     Replicates are taken in index order ``0, 1, ...`` up to the first missing one.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The ``out_dir`` of an earlier :func:`run_sbc` call.
+
+    Returns
+    -------
+    SBCResult
+
+    Raises
+    ------
+    ValueError
+        When ``out_dir`` has no manifest, no finished replicate, or a replicate that does not
+        match the manifest.
+
+    Examples
+    --------
+    >>> res = load_sbc("sbc_runs/gaussian")                           # doctest: +SKIP
     """
     out_path = Path(out_dir)
     stored = _read_manifest(out_path)

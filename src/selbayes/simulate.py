@@ -73,19 +73,37 @@ class _Cases:
 
     @property
     def n_samples(self) -> int:
+        """Number of cases n (rows of ``X``)."""
         return int(self.X.shape[0])
 
     @property
     def n_features(self) -> int:
+        """Number of features p (columns of ``X``)."""
         return int(self.X.shape[1])
 
     def take(self, rows):
-        """Return the dataset restricted to ``rows`` (indices or boolean mask), same parameters."""
+        """Return the dataset restricted to ``rows`` (indices or boolean mask), same parameters.
+
+        Parameters
+        ----------
+        rows : array-like of int or bool
+            Row indices, or a boolean mask of shape (n,).
+
+        Returns
+        -------
+        dataset of the same type
+            The per-case fields indexed by ``rows``; the parameters are shared, not copied.
+        """
         rows = np.asarray(rows)
         return dataclasses.replace(self, **{f: getattr(self, f)[rows] for f in self._case_fields})
 
     def split(self, n_train: int, *, stratify: str | None = None, random_state=None):
-        """Split into ``(train, test)``; see :func:`train_test_split`."""
+        """Split into ``(train, test)``; see :func:`train_test_split` for the parameters.
+
+        Returns
+        -------
+        (train, test) : two datasets of the same type.
+        """
         return train_test_split(self, n_train, stratify=stratify, random_state=random_state)
 
 
@@ -108,6 +126,12 @@ class GaussianClassificationData(_Cases):
         Within-class precisions tau_j^x (variance of x_j is 1 / tau_x[j]).
     tau_mu, tau_nu : float
         Precision of mu_j^(g) around nu_j, and of nu_j around 0.
+
+    Examples
+    --------
+    >>> data = gaussian_classification(30, 5, n_classes=3, random_state=0)
+    >>> data.X.shape, data.mu.shape, data.n_classes
+    ((30, 5), (3, 5), 3)
     """
 
     X: np.ndarray
@@ -121,6 +145,7 @@ class GaussianClassificationData(_Cases):
 
     @property
     def n_classes(self) -> int:
+        """Number of classes G (rows of ``mu``)."""
         return int(self.mu.shape[0])
 
     def __repr__(self) -> str:
@@ -146,6 +171,12 @@ class BinaryNaiveBayesData(_Cases):
         Feature-level means, Uniform(0, 1).
     phi : ndarray, shape (2, p)
         phi[y, j] = P(x_j = 1 | y).
+
+    Examples
+    --------
+    >>> data = binary_naive_bayes(20, 4, random_state=0)
+    >>> data.X.shape, data.X.dtype, data.phi.shape
+    ((20, 4), dtype('int8'), (2, 4))
     """
 
     X: np.ndarray
@@ -185,6 +216,12 @@ class BinaryMixtureData(_Cases):
     theta : ndarray, shape (p,)
     phi : ndarray, shape (2, p)
         phi[z, j] = P(x_j = 1 | z).
+
+    Examples
+    --------
+    >>> data = binary_mixture(20, 4, random_state=0)
+    >>> data.X.shape, data.z.shape, data.phi0.tolist()
+    ((20, 4), (20,), [0.1, 0.9])
     """
 
     X: np.ndarray
@@ -323,6 +360,22 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
     -------
     GaussianClassificationData
         ``X`` (n, p) float64, ``y`` (n,) in 0..G-1 and the true parameters.
+
+    Raises
+    ------
+    TypeError
+        When ``n``, ``p`` or ``n_classes`` is not an integer.
+    ValueError
+        Counts below their minimum, non-positive precisions or prior parameters, more than one
+        of ``class_probs``, ``dirichlet_c`` and ``class_counts``, or class choices of the
+        wrong length or that do not match ``n``.
+
+    Examples
+    --------
+    >>> data = gaussian_classification(None, 10, n_classes=2, class_counts=(4, 6),
+    ...                                random_state=0)
+    >>> data.X.shape, sorted(data.y.tolist()).count(1)
+    ((10, 10), 6)
     """
     rng = check_random_state(random_state)
     G = _check_count(n_classes, "n_classes", 2)
@@ -388,6 +441,21 @@ def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
     -------
     BinaryNaiveBayesData
         ``X`` (n, p) int8, ``y`` (n,) in {0, 1} and the true parameters.
+
+    Raises
+    ------
+    TypeError
+        When ``n`` or ``p`` is not an integer.
+    ValueError
+        Counts below 1, non-positive ``alpha``, ``a`` or ``b``, more than one of
+        ``class_probs``, ``dirichlet_c`` and ``class_counts``, or class choices of the wrong
+        length or that do not match ``n``.
+
+    Examples
+    --------
+    >>> data = binary_naive_bayes(None, 50, class_counts=(5, 5), random_state=0)
+    >>> data.X.shape, int(data.y.sum()), data.alpha
+    ((10, 50), 5, 300.0)
     """
     rng = check_random_state(random_state)
     p = _check_count(p, "p")
@@ -440,6 +508,21 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
     -------
     BinaryMixtureData
         ``X`` (n, p) int8, ``y`` and ``z`` (n,) in {0, 1} and the true parameters.
+
+    Raises
+    ------
+    TypeError
+        When ``n`` or ``p`` is not an integer.
+    ValueError
+        Counts below 1, non-positive concentrations or prior parameters, ``alpha0`` given
+        together with a fixed ``phi0``, a ``phi0`` that is not two probabilities, or bad class
+        choices (as in :func:`binary_naive_bayes`).
+
+    Examples
+    --------
+    >>> data = binary_mixture(None, 8, phi0=None, class_counts=(3, 3), random_state=0)
+    >>> data.X.shape, data.theta0 is not None, data.phi0.shape
+    ((6, 8), True, (2,))
     """
     rng = check_random_state(random_state)
     p = _check_count(p, "p")
@@ -497,6 +580,20 @@ def train_test_split(data, n_train: int, *, stratify: str | None = None, random_
     Returns
     -------
     (train, test) : two datasets of the same type, rows in random order.
+
+    Raises
+    ------
+    TypeError
+        When ``n_train`` is not an integer.
+    ValueError
+        When ``n_train`` is not in 1..n-1, or ``stratify`` names no label field of ``data``.
+
+    Examples
+    --------
+    >>> data = binary_naive_bayes(None, 3, class_counts=(20, 20), random_state=0)
+    >>> train, test = train_test_split(data, 10, stratify="y", random_state=1)
+    >>> int(train.y.sum()), int(test.y.sum()), train.phi is data.phi
+    (5, 15, True)
     """
     rng = check_random_state(random_state)
     n = data.n_samples
