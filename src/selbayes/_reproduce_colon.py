@@ -106,30 +106,12 @@ SCHEMA: dict[str, dict[str, Field]] = {
 def check_spec(spec: Spec) -> None:
     """Cross-key checks: folds, groups, k against the group size, methods, quadrature, reference."""
     where = str(spec.path)
-    d, sel = spec["data"], spec["selection"]
+    d = spec["data"]
     for key in ("n_train", "n_test"):
         if d[key] is not None:
             raise SpecError(f"{where}: [data] {key} is not used by model 'naive_bayes_cv' "
                             "(cross-validation uses every case); remove it")
-    folds = spec["cv"]["folds"]
-    n, p = SOURCES[d["source"]]["n_samples"], SOURCES[d["source"]]["n_genes"]
-    if isinstance(folds, str) and folds != "loo":
-        raise SpecError(f"{where}: [cv] folds must be an integer or 'loo'; got {folds!r}")
-    if not isinstance(folds, str) and not 2 <= folds <= n:
-        raise SpecError(f"{where}: [cv] folds must be between 2 and {n}; got {folds}")
-    if d["n_groups"] > p:
-        raise SpecError(f"{where}: [data] n_groups = {d['n_groups']} exceeds the {p} genes")
-    bad = [g for g in d["groups"] if g >= d["n_groups"]]
-    if bad or len(set(d["groups"])) != len(d["groups"]):
-        raise SpecError(f"{where}: [data] groups must be distinct indices below n_groups = "
-                        f"{d['n_groups']}; got {d['groups']}")
-    smallest = p // d["n_groups"]
-    if sel["k"] >= smallest:
-        raise SpecError(f"{where}: [selection] k = {sel['k']} must be below the smallest gene "
-                        f"group ({smallest} genes)")
-    if not sel["methods"] or len(set(sel["methods"])) != len(sel["methods"]):
-        raise SpecError(f"{where}: [selection] methods must be a non-empty list of distinct "
-                        f"values from {list(METHODS)}")
+    _cv.check_cv_design(spec, where, SOURCES)
     qs = spec["fit"]["quadrature"]
     if not qs or len(set(qs)) != len(qs):
         raise SpecError(f"{where}: [fit] quadrature must list distinct presets; got {qs}")

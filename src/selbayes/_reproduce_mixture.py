@@ -22,7 +22,7 @@ import pandas as pd
 
 from ._reproduce_exec import FitResult, FitTask
 from ._reproduce_report import Criterion, acceptance_section, md_table, versions, write_json
-from ._reproduce_spec import Field, Spec, SpecError, settings_hash
+from ._reproduce_spec import Field, Spec, SpecError, settings_hash, task_seed
 from ._version import __version__
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report"]
@@ -99,8 +99,7 @@ def check_spec(spec: Spec) -> None:
 
 
 def _task_seed(root: int, k: int, corrected: bool) -> int:
-    ss = np.random.SeedSequence([int(root), int(k), int(corrected)])
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
+    return task_seed(root, k, int(corrected))
 
 
 def plan(spec: Spec) -> list[FitTask]:

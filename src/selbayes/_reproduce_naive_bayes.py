@@ -24,7 +24,14 @@ import pandas as pd
 
 from ._reproduce_exec import FitResult, FitTask
 from ._reproduce_report import Criterion, acceptance_section, fmt, md_table, versions, write_json
-from ._reproduce_spec import Field, Spec, SpecError, settings_hash
+from ._reproduce_spec import (
+    Field,
+    Spec,
+    SpecError,
+    check_reliability_reference,
+    settings_hash,
+    task_seed,
+)
 from ._version import __version__
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report"]
@@ -102,27 +109,12 @@ def check_spec(spec: Spec) -> None:
         raise SpecError(f"{where}: [fit] method 'mcmc' takes a single quadrature entry (unused)")
     if data["balanced"] and (data["n_train"] % 2 or data["n_test"] % 2):
         raise SpecError(f"{where}: [data] balanced needs even n_train and n_test")
-    n_bins = spec["evaluation"]["n_bins"]
-    table = spec["reference"].get("table21", {})
-    if not isinstance(table, dict):
-        raise SpecError(f"{where}: [reference] table21 must be a table")
-    for label, methods in table.items():
-        for method, cols in methods.items():
-            key = f"[reference.table21.{label}.{method}]"
-            if method not in METHODS:
-                raise SpecError(f"{where}: {key}: method must be one of {list(METHODS)}")
-            if not isinstance(cols, dict) or set(cols) != {"count", "pred", "actual"}:
-                raise SpecError(f"{where}: {key} must hold exactly the keys count, pred, actual")
-            for name, values in cols.items():
-                if not isinstance(values, list) or len(values) != n_bins:
-                    raise SpecError(f"{where}: {key} {name} must be a list of n_bins = {n_bins} "
-                                    "numbers (nan for empty bins)")
+    check_reliability_reference(where, spec["reference"].get("table21", {}), "table21", METHODS,
+                                spec["evaluation"]["n_bins"])
 
 
 def _task_seed(root: int, k, corrected: bool) -> int:
-    key = 0 if k == "all" else int(k)
-    ss = np.random.SeedSequence([int(root), key, int(corrected)])
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
+    return task_seed(root, 0 if k == "all" else int(k), int(corrected))
 
 
 def plan(spec: Spec) -> list[FitTask]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 __all__ = ["Field", "Spec", "SpecError", "COMMON_SCHEMA", "merge_schema", "read_toml", "validate",
            "settings_hash", "dict_diff"]
 
@@ -297,3 +299,33 @@ def dict_diff(old: dict, new: dict, prefix: str = "") -> list[str]:
         elif _canonical(a) != _canonical(b):
             out.append(f"{name}: {a!r} -> {b!r}")
     return out
+
+
+def task_seed(root: int, *keys: int) -> int:
+    """A fit's seed: one 32-bit draw of SeedSequence([root, *keys]), independent of run order."""
+    ss = np.random.SeedSequence([int(root), *(int(k) for k in keys)])
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def check_reliability_reference(where: str, table, name: str, methods, n_bins: int) -> None:
+    """Check a ``[reference.<name>.<label>.<method>]`` reliability table from a paper.
+
+    Each entry holds ``count``, ``pred`` and ``actual``, lists of ``n_bins`` numbers (nan for
+    empty bins), for a method in ``methods``.
+    """
+    if not isinstance(table, dict):
+        raise SpecError(f"{where}: [reference] {name} must be a table")
+    for label, by_method in table.items():
+        if not isinstance(by_method, dict):
+            raise SpecError(f"{where}: [reference.{name}.{label}] must be a table")
+        for method, cols in by_method.items():
+            key = f"[reference.{name}.{label}.{method}]"
+            if method not in methods:
+                raise SpecError(f"{where}: {key}: method must be one of {list(methods)}")
+            if not isinstance(cols, dict) or set(cols) != {"count", "pred", "actual"}:
+                raise SpecError(f"{where}: {key} must hold exactly the keys count, pred, actual")
+            for col, values in cols.items():
+                if not isinstance(values, list) or len(values) != n_bins:
+                    raise SpecError(f"{where}: {key} {col} must be a list of n_bins = {n_bins} "
+                                    "numbers (nan for empty bins)")
+

@@ -30,7 +30,7 @@ import numpy as np
 from ._reproduce_exec import FitResult, FitTask
 from ._reproduce_gaussian import _diagnostics_summary, _prior_fields
 from ._reproduce_report import Criterion, acceptance_section, md_table, versions, write_json
-from ._reproduce_spec import Field, Spec, SpecError, settings_hash
+from ._reproduce_spec import Field, Spec, SpecError, settings_hash, task_seed
 from ._version import __version__
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
@@ -95,18 +95,26 @@ def _groups_run(spec: Spec) -> list[int]:
 def check_spec(spec: Spec) -> None:
     """Cross-key checks: folds, groups, k against the group size, methods."""
     where = str(spec.path)
-    d, sel = spec["data"], spec["selection"]
+    d = spec["data"]
     for key in ("n_train", "n_test"):
         if d[key] is not None:
             raise SpecError(f"{where}: [data] {key} is not used by model 'gaussian_cv' "
                             "(cross-validation uses every case); remove it")
+    check_cv_design(spec, where, SOURCES)
+
+
+def check_cv_design(spec: Spec, where: str, sources: dict) -> None:
+    """Folds, gene groups, k against the smallest group, methods: shared by the CV experiments.
+
+    ``sources`` maps each data source to its ``n_samples`` and ``n_genes``.
+    """
+    d, sel = spec["data"], spec["selection"]
     folds = spec["cv"]["folds"]
-    n = SOURCES[d["source"]]["n_samples"]
+    n, p = sources[d["source"]]["n_samples"], sources[d["source"]]["n_genes"]
     if isinstance(folds, str) and folds != "loo":
         raise SpecError(f"{where}: [cv] folds must be an integer or 'loo'; got {folds!r}")
     if not isinstance(folds, str) and not 2 <= folds <= n:
         raise SpecError(f"{where}: [cv] folds must be between 2 and {n}; got {folds}")
-    p = SOURCES[d["source"]]["n_genes"]
     if d["n_groups"] > p:
         raise SpecError(f"{where}: [data] n_groups = {d['n_groups']} exceeds the {p} genes")
     bad = [g for g in d["groups"] if g >= d["n_groups"]]
@@ -121,10 +129,8 @@ def check_spec(spec: Spec) -> None:
         raise SpecError(f"{where}: [selection] methods must be a non-empty list of distinct "
                         f"values from {list(METHODS)}")
 
-
 def _task_seed(root: int, group: int, fold: int) -> int:
-    ss = np.random.SeedSequence([int(root), int(group), int(fold)])
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
+    return task_seed(root, group, fold)
 
 
 def plan(spec: Spec) -> list[FitTask]:
