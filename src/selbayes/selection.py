@@ -34,6 +34,7 @@ from ._validation import check_binary, check_labels, check_matrix
 __all__ = [
     "Selection",
     "select_features",
+    "selection_from_scores",
     "f_statistic",
     "abs_correlation",
     "binary_correlation",
@@ -392,6 +393,41 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         check_binary(X, name="X (statistic 'abs_corr')")
         scores = abs_correlation(X, y_index)
 
+    return selection_from_scores(scores, k, threshold, statistic, counts, classes)
+
+
+def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | None,
+                          statistic: str, class_counts, classes, extra: dict | None = None
+                          ) -> Selection:
+    """Apply the package's selection rule to precomputed scores (any filter's).
+
+    Keeps the k largest scores (ties by lowest column index; gamma = the weakest kept score)
+    or every score strictly above ``threshold``, so every omitted feature scores <= gamma.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (p,)
+    k : int or None
+        1 <= k < p; exactly one of ``k`` and ``threshold`` is used (``k`` when given).
+    threshold : float or None
+    statistic : str
+        Name recorded in the Selection.
+    class_counts, classes : array-like of shape (G,)
+    extra : dict, optional
+        Filter-specific arrays kept in ``Selection.extra``.
+
+    Returns
+    -------
+    Selection
+
+    Raises
+    ------
+    TypeError
+        If ``k`` is not an integer.
+    ValueError
+        If ``k`` is out of range, or ``threshold`` is not finite or keeps no or every feature.
+    """
+    p = scores.shape[0]
     if k is not None:
         if isinstance(k, bool) or not isinstance(k, int | np.integer):
             raise TypeError(f"k must be an integer; got {k!r}")
@@ -418,7 +454,6 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         rule = "threshold"
     mask = np.ones(p, dtype=bool)
     mask[indices] = False
-    ties = int(np.count_nonzero(scores[mask] == gamma))
     return Selection(
         indices=indices.astype(np.int64),
         scores=scores,
@@ -426,8 +461,9 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         n_features=p,
         n_selected=int(indices.size),
         statistic=statistic,
-        class_counts=counts,
+        class_counts=np.asarray(class_counts),
         classes=classes,
         rule=rule,
-        n_ties_at_threshold=ties,
+        n_ties_at_threshold=int(np.count_nonzero(scores[mask] == gamma)),
+        extra=extra or {},
     )

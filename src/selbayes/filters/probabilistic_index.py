@@ -35,7 +35,7 @@ import numpy as np
 from scipy.signal import fftconvolve
 
 from .._validation import check_labels, check_matrix, check_positive
-from ..selection import Selection, _rank_top
+from ..selection import Selection, selection_from_scores
 
 __all__ = [
     "ProbabilisticIndexResult",
@@ -530,46 +530,8 @@ def tweedie_select(X, y=None, k: int | None = None, threshold: float | None = No
     best = states[np.argmax(per_state, axis=1)]
     scores = per_state.max(axis=1)
 
-    if k is not None:
-        if isinstance(k, bool) or not isinstance(k, int | np.integer):
-            raise TypeError(f"k must be an integer; got {k!r}")
-        if k < 1 or k >= p:
-            raise ValueError(f"k must satisfy 1 <= k < p = {p}; got k = {k}")
-        indices = _rank_top(scores, int(k))
-        gamma = float(scores[indices[-1]])
-        rule = "k"
-    else:
-        gamma = float(threshold)
-        if not np.isfinite(gamma):
-            raise ValueError(f"threshold must be finite; got {threshold!r}")
-        sel = np.flatnonzero(scores > gamma)
-        if sel.size == 0:
-            raise ValueError(
-                f"threshold {gamma:g} keeps no feature (largest score {scores.max():.6g})"
-            )
-        if sel.size == p:
-            raise ValueError(
-                f"threshold {gamma:g} keeps every feature (smallest score {scores.min():.6g}); "
-                "nothing is omitted"
-            )
-        indices = sel[np.lexsort((sel, -scores[sel]))]
-        rule = "threshold"
-    omitted = np.ones(p, dtype=bool)
-    omitted[indices] = False
-    selection = Selection(
-        indices=indices.astype(np.int64),
-        scores=scores,
-        threshold=gamma,
-        n_features=p,
-        n_selected=int(indices.size),
-        statistic="pi_tweedie",
-        class_counts=res.class_counts,
-        classes=classes,
-        rule=rule,
-        n_ties_at_threshold=int(np.count_nonzero(scores[omitted] == gamma)),
-        extra={
-            "corrected": corrected, "estimate": res.estimate, "variance": variance,
-            "best_state": best, "state": state, "direction": direction,
-        },
-    )
+    selection = selection_from_scores(
+        scores, k, threshold, "pi_tweedie", res.class_counts, classes,
+        extra={"corrected": corrected, "estimate": res.estimate, "variance": variance,
+               "best_state": best, "state": state, "direction": direction})
     return corrected, selection
