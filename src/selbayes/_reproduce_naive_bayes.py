@@ -20,10 +20,18 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from ._reproduce_exec import FitResult, FitTask
-from ._reproduce_report import Criterion, acceptance_section, fmt, md_table, versions, write_json
+from ._reproduce_report import (
+    Criterion,
+    acceptance_section,
+    fmt,
+    md_table,
+    reference_reliability,
+    reliability_cells,
+    versions,
+    write_json,
+)
 from ._reproduce_spec import (
     Field,
     Spec,
@@ -372,21 +380,6 @@ def _figures(spec: Spec, fits: dict, metrics: dict, q: str, train, test, out_dir
 # ---------------------------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------------------------
-def _rel_cells(table: pd.DataFrame | None, c: int) -> list:
-    if table is None:
-        return ["", "", ""]
-    return [int(table["count"].iloc[c]), table["mean_predicted"].iloc[c],
-            table["observed_fraction"].iloc[c]]
-
-
-def _paper_table(spec: Spec, label: str, method: str) -> pd.DataFrame | None:
-    ref = spec["reference"].get("table21", {}).get(label, {}).get(method)
-    if ref is None or spec.quick:
-        return None
-    return pd.DataFrame({"count": ref["count"], "mean_predicted": ref["pred"],
-                         "observed_fraction": ref["actual"]})
-
-
 def _table21_md(spec: Spec, metrics: dict, q: str) -> str:
     parts = []
     n_bins = spec["evaluation"]["n_bins"]
@@ -396,13 +389,13 @@ def _table21_md(spec: Spec, metrics: dict, q: str) -> str:
             continue
         headers, cols = ["C"], []
         for m in methods:
-            paper = _paper_table(spec, _label(k), m)
+            paper = reference_reliability(spec, "table21", _label(k), m)
             headers += [f"{m} #", "Pred", "Actual"]
             cols.append(metrics[(q, k, m)]["reliability"])
             if paper is not None:
                 headers += ["thesis #", "Pred", "Actual"]
                 cols.append(paper)
-        rows = [[f"C{c}"] + sum((_rel_cells(t, c) for t in cols), []) for c in range(n_bins)]
+        rows = [[f"C{c}"] + sum((reliability_cells(t, c) for t in cols), []) for c in range(n_bins)]
         title = "all features" if k == "all" else f"k = {k}"
         parts.append(f"**{title}**\n\n" + md_table(headers, rows))
     return "\n\n".join(parts)

@@ -117,3 +117,25 @@ def write_json(path: Path, obj) -> None:
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     tmp.write_text(json.dumps(jsonable(obj), indent=1, allow_nan=False))
     os.replace(tmp, path)
+
+
+def reliability_cells(table, c: int) -> list:
+    """Count, mean predicted and observed fraction of bin ``c`` (blanks when no table)."""
+    if table is None:
+        return ["", "", ""]
+    return [int(table["count"].iloc[c]), table["mean_predicted"].iloc[c],
+            table["observed_fraction"].iloc[c]]
+
+
+def reference_reliability(spec, name: str, label: str, method: str):
+    """The paper's reliability table ``[reference.<name>.<label>.<method>]`` as a DataFrame,
+    in the columns of :func:`selbayes.calibration.reliability_table`; None when absent or in
+    quick mode (a shrunken design is not comparable)."""
+    import pandas as pd
+
+    ref = spec["reference"].get(name, {}).get(label, {}).get(method)
+    if ref is None or spec.quick:
+        return None
+    return pd.DataFrame({"count": ref["count"], "mean_predicted": ref["pred"],
+                         "observed_fraction": ref["actual"]})
+
