@@ -418,3 +418,26 @@ def test_sklearn_clone_and_params():
     c2 = clone(clf)
     assert c2.get_params()["k"] == 7 and c2.get_params()["priors"] == {"alpha_x": 2.0, "w_x": 0.3}
     assert pm is not None
+
+
+def test_model_data_and_prediction_check_their_inputs():
+    from selbayes.models.gaussian import model_data
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 30))
+    y = np.repeat([0, 1], 10)
+    Xb = (X > 0).astype(int)
+    corr_sel = select_features(Xb, y, k=3, statistic="abs_corr")
+    with pytest.raises(ValueError, match="needs an F-statistic selection"):
+        model_data(X[:, corr_sel.indices], y, corr_sel)
+    mean = np.zeros((4, 3, 2))
+    prec = np.ones((4, 3))
+    with pytest.raises(ValueError, match=r"class_log_prior_ must have shape \(G,\)"):
+        predictive_log_proba(X[:, :3], mean, prec, np.log([0.2, 0.3, 0.5]))
+    with pytest.raises(ValueError, match="precision must have shape"):
+        predictive_log_proba(X[:, :3], mean, np.ones((4, 2)), np.log([0.5, 0.5]))
+    with pytest.raises(ValueError, match="X_test_selected"):
+        predictive_log_proba(np.full((2, 3), np.nan), mean, prec, np.log([0.5, 0.5]))
+    # a list is as good as an array
+    lp = predictive_log_proba(X[:2, :3], mean, prec, [np.log(0.5), np.log(0.5)])
+    np.testing.assert_allclose(np.exp(lp), 0.5)

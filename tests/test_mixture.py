@@ -450,3 +450,15 @@ def test_classifier_bad_inputs(fitted):
         BinaryMixtureClassifier(k=2).fit(d.X[:60], np.arange(60) % 3)
     with pytest.raises(ValueError, match="binary"):
         BinaryMixtureClassifier(k=2).fit(d.X[:60] + 0.5, labels[:60])
+
+
+@pytest.mark.parametrize("z, y", [([0], [2]), ([0, 1], [0, -1]), ([0.5], [1]), ([3], [0])])
+def test_mixture_counts_rejects_labels_other_than_0_1(z, y):
+    # y = 2 once landed in the (z = 1, y = 0) cell of bincount(2 z + y)
+    with pytest.raises(ValueError, match="only 0 and 1"):
+        mixture_counts(np.array(z), np.array(y))
+
+
+def test_mixture_prior_names_a_non_numeric_value():
+    with pytest.raises(ValueError, match=r"MixturePrior.a must be a finite number > 0; got 'x'"):
+        MixturePrior.from_dict({"a": "x"})

@@ -323,3 +323,16 @@ def test_sbc_quick(tmp_path):
     # the uncorrected posterior sits below the truth (alpha is underestimated)
     assert res.frac_ranks["alpha_uncorrected"].mean() > 0.7
     assert (tmp_path / "sbc_quick" / "README.md").exists()
+
+
+def test_predictive_log_proba_checks_its_inputs():
+    from selbayes.models.naive_bayes import predictive_log_proba
+
+    good = dict(alpha_draws=[2.0, 3.0], theta_draws=[[0.5], [0.4]], counts=[[2, 8]],
+                class_counts=[10, 10])
+    with pytest.raises(ValueError, match="X_test_selected"):
+        predictive_log_proba([[2]], **good)
+    with pytest.raises(ValueError, match="alpha_draws has 1 draws but theta_draws has 2"):
+        predictive_log_proba([[1]], **{**good, "alpha_draws": [2.0]})
+    with pytest.raises(ValueError, match="counts must have shape"):
+        predictive_log_proba([[1]], **{**good, "counts": [[2, 8, 1]]})

@@ -43,3 +43,9 @@ def test_spec_errors(tmp_path):
     bad.write_text('[sbc]\nmodel = "gaussian"\n')
     with pytest.raises(ValueError, match=r"missing section \[design\]"):
         load_sbc_spec(bad)
+    bad.write_text('[sbc]\nmodel = "gaussian"\n[design]\n[fit]\n')
+    with pytest.raises(ValueError, match=r"n_replicates must be an integer >= 1; got None"):
+        load_sbc_spec(bad)
+    bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 4\n[design]\nn = 30\n[fit]\n'
+                   '[quick]\nnote = "smaller"\n[quick.design]\nn = 20\n')
+    assert load_sbc_spec(bad, quick=True)["design"]["n"] == 20

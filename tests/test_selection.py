@@ -369,3 +369,11 @@ def test_abs_corr_needs_binary_x_and_y(data):
     y3 = np.repeat([0, 1, 2], [3, 3, 4])
     with pytest.raises(ValueError, match="needs a binary class; y has 3 classes"):
         select_features(Xb, y3, k=1, statistic="abs_corr")
+
+
+def test_selection_from_scores_needs_k_or_threshold():
+    from selbayes.selection import selection_from_scores
+
+    with pytest.raises(ValueError, match="give either k .* or threshold"):
+        selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=None,
+                              statistic="x", class_counts=[2, 2], classes=np.array([0, 1]))

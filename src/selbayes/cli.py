@@ -1,4 +1,10 @@
-"""The ``selbayes`` command line."""
+"""The ``selbayes`` command line.
+
+Commands: ``selbayes demo`` (:func:`selbayes.demo.run_demo`), ``selbayes reproduce SPEC``
+(:func:`selbayes.reproduce.run_reproduction`) and ``selbayes sbc SPEC``
+(:func:`selbayes.sbc_models.run_sbc_spec`). The heavy modules are imported only when their
+command runs, so ``selbayes --help`` is fast.
+"""
 
 from __future__ import annotations
 
@@ -43,6 +49,25 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """Build the ``selbayes`` argument parser with its ``demo``, ``reproduce`` and ``sbc`` commands.
+
+    Each sub-command stores its handler in ``args.func``; :func:`main` calls it.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser; ``parse_args`` raises ``SystemExit`` (status 2) on invalid arguments.
+
+    Examples
+    --------
+    >>> from selbayes.cli import build_parser
+    >>> args = build_parser().parse_args(
+    ...     ["reproduce", "models/li2009_gaussian_simulation.toml", "--quick", "--jobs", "2"])
+    >>> args.command, args.spec, args.quick, args.jobs, args.scheduler, args.out
+    ('reproduce', 'models/li2009_gaussian_simulation.toml', True, 2, None, None)
+    >>> build_parser().parse_args(["demo"]).seed
+    2009
+    """
     parser = argparse.ArgumentParser(
         prog="selbayes",
         description="Bayesian classification with a selected subset of features, "
@@ -71,6 +96,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``selbayes`` command line (the console-script entry point).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        Process exit status: 0 on success (also when no command is given: the help is printed).
+
+    Raises
+    ------
+    SystemExit
+        From argparse, on invalid arguments (status 2) and after ``--help`` or ``--version``
+        (status 0).
+    FileNotFoundError, ValueError
+        From the command, e.g. for a missing or malformed spec file.
+
+    Examples
+    --------
+    >>> from selbayes.cli import main
+    >>> main([])                                                       # prints the help
+    usage: selbayes [-h] [--version] COMMAND ...
+    ...
+    0
+    >>> main(["sbc", "models/sbc_gaussian_small.toml", "--quick", "--jobs", "2"])  # doctest: +SKIP
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

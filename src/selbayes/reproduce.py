@@ -66,7 +66,33 @@ _EXPERIMENTS: dict[str, tuple[str, str]] = {}
 def register_experiment(model: str, module: str, description: str = "") -> None:
     """Make ``[experiment] model = "<model>"`` run with the experiment-type module ``module``.
 
-    The module is imported only when a spec uses it.
+    The module is imported only when a spec uses it. Registering an existing ``model`` again
+    replaces its module.
+
+    Parameters
+    ----------
+    model : str
+        The name specs use in ``[experiment] model``.
+    module : str
+        Dotted import path of the experiment-type module (providing ``SCHEMA``,
+        ``check_spec``, ``plan``, ``fit_settings``, ``fit_one`` and ``report``; see the
+        module docstring).
+    description : str
+        One line shown by :func:`experiment_types`.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a non-empty string.
+
+    Examples
+    --------
+    >>> from selbayes.reproduce import register_experiment
+    >>> register_experiment("my_model", "mypackage.my_experiment", "my design")  # doctest: +SKIP
+    >>> register_experiment("", "mypackage.my_experiment")
+    Traceback (most recent call last):
+    ...
+    ValueError: model must be a non-empty string; got ''
     """
     if not isinstance(model, str) or not model:
         raise ValueError(f"model must be a non-empty string; got {model!r}")
@@ -74,7 +100,22 @@ def register_experiment(model: str, module: str, description: str = "") -> None:
 
 
 def experiment_types() -> dict[str, str]:
-    """{model: description} of the registered experiment types."""
+    """The registered experiment types.
+
+    Returns
+    -------
+    dict of str to str
+        ``{model: description}``, in registration order; ``model`` is the value specs give in
+        ``[experiment] model``.
+
+    Examples
+    --------
+    >>> from selbayes.reproduce import experiment_types
+    >>> sorted(experiment_types())
+    ['gaussian', 'gaussian_cv', 'mixture', 'naive_bayes', 'naive_bayes_cv']
+    >>> experiment_types()["gaussian"]
+    'hierarchical Gaussian classifier with F selection (seed 000)'
+    """
     return {m: d for m, (_, d) in _EXPERIMENTS.items()}
 
 
@@ -107,14 +148,32 @@ def load_spec(path, quick: bool = False) -> Spec:
     Returns
     -------
     Spec
+        The validated sections (defaults filled in), indexable as ``spec[section][key]``,
+        with ``spec.name``, ``spec.model`` and ``spec.quick``.
 
     Raises
     ------
     FileNotFoundError
         When ``path`` does not exist.
-    ValueError (SpecError)
-        When the file is not TOML or a key is missing, unknown or of the wrong type; the
-        message names the file, the section and the key.
+    SpecError
+        A ``ValueError``: when the file is not TOML, lacks ``[experiment] model``, names an
+        unregistered model, or a key is missing, unknown or of the wrong type; the message
+        names the file, the section and the key.
+
+    Examples
+    --------
+    The specs ship in the repository's ``models/`` folder:
+
+    >>> from pathlib import Path
+    >>> import selbayes
+    >>> from selbayes.reproduce import load_spec
+    >>> path = Path(selbayes.__file__).parents[2] / "models" / "li2009_gaussian_simulation.toml"
+    >>> spec = load_spec(path)
+    >>> spec.name, spec.model, spec["data"]["p"], spec["selection"]["k"]
+    ('li2009_gaussian_simulation', 'gaussian', 4000, [10, 50, 200, 1000])
+    >>> quick = load_spec(path, quick=True)             # the [quick] overrides applied
+    >>> quick.quick, quick["data"]["p"], quick["selection"]["k"]
+    (True, 300, [5, 20])
     """
     raw = read_toml(path)
     exp = raw.get("experiment")
@@ -129,7 +188,31 @@ def load_spec(path, quick: bool = False) -> Spec:
 
 @dataclass
 class ReproductionResult:
-    """Where a reproduction wrote its output, and its machine-readable results."""
+    """Where a reproduction wrote its output, and its machine-readable results.
+
+    Returned by :func:`run_reproduction`.
+
+    Attributes
+    ----------
+    out_dir : pathlib.Path
+        The output folder (fits under ``out_dir / "fits"``, figures beside the report).
+    report_path : pathlib.Path
+        ``out_dir / "report.md"``, the human-readable report.
+    results_path : pathlib.Path
+        ``out_dir / "results.json"``, the machine-readable results.
+    results : dict
+        The results as written to ``results.json`` (contents depend on the experiment type,
+        e.g. ``results["acceptance_passed"]``).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from selbayes.reproduce import ReproductionResult
+    >>> out = Path("reports") / "li2009_gaussian_simulation"
+    >>> res = ReproductionResult(out, out / "report.md", out / "results.json", {})
+    >>> res.report_path.as_posix()
+    'reports/li2009_gaussian_simulation/report.md'
+    """
 
     out_dir: Path
     report_path: Path
@@ -138,8 +221,19 @@ class ReproductionResult:
 
 
 def default_out(spec: Spec) -> Path:
-    """``reports/<name>`` (``reports/<name>_quick`` for a quick run, so that it never meets
-    the fits of a full run)."""
+    """The default output folder of a spec.
+
+    Parameters
+    ----------
+    spec : Spec
+        A loaded spec (:func:`load_spec`).
+
+    Returns
+    -------
+    pathlib.Path
+        ``reports/<name>``, or ``reports/<name>_quick`` for a quick run so that it never meets
+        the fits of a full run (relative to the working directory).
+    """
     return Path("reports") / (spec.name + ("_quick" if spec.quick else ""))
 
 
@@ -166,6 +260,35 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     Returns
     -------
     ReproductionResult
+        Paths of the output folder, ``report.md`` and ``results.json``, and the results.
+
+    Raises
+    ------
+    ValueError
+        If ``n_jobs`` is not a positive integer or -1; :class:`SpecError` (a ``ValueError``)
+        if the spec is malformed (see :func:`load_spec`).
+    TypeError
+        If ``scheduler`` is neither an address string nor a ``dask.distributed.Client``.
+    FileNotFoundError
+        If ``spec_path`` does not exist.
+
+    Examples
+    --------
+    A run samples many MCMC fits (``quick=True`` runs the spec's shrunken design). Rerunning
+    resumes: finished fits under ``out/fits/`` are loaded, not refitted.
+
+    >>> from pathlib import Path
+    >>> import selbayes
+    >>> from selbayes.reproduce import run_reproduction
+    >>> models = Path(selbayes.__file__).parents[2] / "models"     # the repository's specs
+    >>> spec_path = models / "li2009_gaussian_simulation.toml"
+    >>> res = run_reproduction(spec_path, out="rep", quick=True, n_jobs=2)  # doctest: +SKIP
+    >>> res.report_path.name                                                # doctest: +SKIP
+    'report.md'
+    >>> run_reproduction(spec_path, n_jobs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_jobs must be a positive integer (or -1 for all cores); got 0
     """
     start = time.perf_counter()
     n_jobs = check_n_jobs(n_jobs)

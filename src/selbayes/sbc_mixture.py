@@ -25,8 +25,31 @@ __all__ = ["MixtureSBCSimulator", "MixtureSBCFitter"]
 class MixtureSBCSimulator:
     """Draw (alpha, alpha0, theta, phi, z) from the fitting prior, then n cases with p features.
 
-    Replicates in which a response class is empty or fewer than k + 1 features vary are redrawn
-    (the model conditions on y; such data cannot be selected from).
+    Replicates in which a response class has fewer than 2 cases are redrawn (the model
+    conditions on y; such data cannot be selected from). Calling the simulator with a
+    ``numpy.random.Generator`` returns ``((X, y), truth)``: ``X`` of shape (n, p) with binary
+    entries, ``y`` of shape (n,) with labels 0 and 1, and ``truth`` the true alpha under both
+    names in :attr:`MixtureSBCFitter.params`.
+
+    Attributes
+    ----------
+    n : int
+        Cases per replicate.
+    p : int
+        Binary features per replicate, all screened by the fitter's selection.
+    prior : dict
+        Fields of :class:`~selbayes.models.mixture.MixturePrior` (``a``, ``b``, ``a0``,
+        ``b0``, ``f0``, ``f1``); empty for the thesis' fitting prior.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.sbc_mixture import MixtureSBCSimulator
+    >>> (X, y), truth = MixtureSBCSimulator(n=20, p=40)(np.random.default_rng(0))
+    >>> X.shape, np.unique(X).tolist(), bool(2 <= y.sum() <= 18)
+    ((20, 40), [0, 1], True)
+    >>> sorted(truth), truth["alpha_corrected"] > 0
+    (['alpha_corrected', 'alpha_uncorrected'], True)
     """
 
     n: int = 30
@@ -50,7 +73,37 @@ class MixtureSBCSimulator:
 
 @dataclass(frozen=True)
 class MixtureSBCFitter:
-    """Fit the corrected and the uncorrected mixture; return both posteriors of alpha."""
+    """Fit the corrected and the uncorrected mixture; return both posteriors of alpha.
+
+    Calling the fitter with ``((X, y), seed)`` keeps the ``k`` features with the largest
+    |Cor(x, y)|, samples :class:`~selbayes.mixture_classifier.BinaryMixtureClassifier` with
+    and without the selection correction (seeds ``seed + 1`` and ``seed``; sampler warnings
+    are silenced) and returns ``{"alpha_corrected": draws, "alpha_uncorrected": draws}``,
+    each of shape (chains, draws).
+
+    Attributes
+    ----------
+    k : int
+        Features kept, 1 <= k < p.
+    prior : dict
+        Fitting-prior fields (as for :class:`MixtureSBCSimulator`); empty for the default.
+    draws, tune, chains : int
+        Draws and tuning steps per chain, and the number of chains.
+    params : tuple of str
+        Class attribute: the names of the returned posteriors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.sbc_mixture import MixtureSBCFitter, MixtureSBCSimulator
+    >>> fitter = MixtureSBCFitter(k=3, draws=100, tune=50)
+    >>> fitter.params
+    ('alpha_corrected', 'alpha_uncorrected')
+    >>> data, truth = MixtureSBCSimulator(n=30, p=100)(np.random.default_rng(1))
+    >>> post = fitter(data, seed=1)                     # doctest: +SKIP
+    >>> post["alpha_corrected"].shape                   # doctest: +SKIP
+    (2, 100)
+    """
 
     params = ("alpha_corrected", "alpha_uncorrected")
 

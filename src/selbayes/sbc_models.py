@@ -25,7 +25,34 @@ __all__ = ["GaussianSBCSimulator", "GaussianSBCFitter", "run_sbc_spec", "load_sb
 class GaussianSBCSimulator:
     """Draw (tau_mu, tau_nu, tau_x, mu, nu) from the fitting prior, then n cases with p features.
 
-    Classes are balanced (n // G cases each): the model conditions on y, so its design is free.
+    Classes are balanced (n // G cases each, the remainder going to the first classes): the
+    model conditions on y, so its design is free. Calling the simulator with a
+    ``numpy.random.Generator`` returns ``((X, y), truth)`` with ``X`` of shape (n, p), ``y``
+    of shape (n,) with labels ``0..G-1``, and ``truth`` the true precision tau_mu under both
+    parameter names of :class:`GaussianSBCFitter`.
+
+    Attributes
+    ----------
+    n : int
+        Cases per replicate.
+    p : int
+        Features per replicate (all of them are screened by the fitter's selection).
+    n_classes : int
+        G, the number of classes.
+    priors : dict
+        Fitting-prior settings for :meth:`selbayes.models.priors.GaussianPriors.from_dict`
+        (``c``, ``alpha_x``, ``w_x``, ``alpha_mu``, ``w_mu``, ``alpha_nu``, ``w_nu``); empty
+        for the paper's defaults.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.sbc_models import GaussianSBCSimulator
+    >>> (X, y), truth = GaussianSBCSimulator(n=10, p=30, n_classes=3)(np.random.default_rng(0))
+    >>> X.shape, np.bincount(y).tolist()
+    ((10, 30), [4, 3, 3])
+    >>> sorted(truth), truth["tau_mu_corrected"] == truth["tau_mu_uncorrected"] > 0
+    (['tau_mu_corrected', 'tau_mu_uncorrected'], True)
     """
 
     n: int = 40
@@ -51,7 +78,39 @@ class GaussianSBCSimulator:
 
 @dataclass(frozen=True)
 class GaussianSBCFitter:
-    """Fit the corrected and the uncorrected classifier; return both posteriors of tau_mu."""
+    """Fit the corrected and the uncorrected classifier; return both posteriors of tau_mu.
+
+    Calling the fitter with ``((X, y), seed)`` keeps the ``k`` features with the largest F
+    statistic, samples :class:`~selbayes.gaussian_classifier.HierarchicalGaussianClassifier`
+    with and without the selection correction (seeds ``seed + 1`` and ``seed``; sampler
+    warnings are silenced), and returns ``{"tau_mu_corrected": draws, "tau_mu_uncorrected":
+    draws}``, each of shape (chains, draws), in precision units.
+
+    Attributes
+    ----------
+    k : int
+        Features kept, 1 <= k < p.
+    priors : dict
+        Fitting-prior settings (as for :class:`GaussianSBCSimulator`); empty for the defaults.
+    draws, tune, chains : int
+        NUTS draws and tuning steps per chain, and the number of chains.
+    sampler : str
+        Sampler of the classifier (``"auto"``: nutpie when installed).
+    params : tuple of str
+        Class attribute: the names of the returned posteriors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.sbc_models import GaussianSBCFitter, GaussianSBCSimulator
+    >>> fitter = GaussianSBCFitter(k=5, draws=200, tune=200)
+    >>> fitter.params
+    ('tau_mu_corrected', 'tau_mu_uncorrected')
+    >>> data, truth = GaussianSBCSimulator(n=40, p=200)(np.random.default_rng(1))
+    >>> post = fitter(data, seed=1)                     # doctest: +SKIP
+    >>> post["tau_mu_corrected"].shape                  # doctest: +SKIP
+    (2, 200)
+    """
 
     params = ("tau_mu_corrected", "tau_mu_uncorrected")
 
@@ -105,7 +164,47 @@ def _with_priors(cls, settings: dict, priors: dict):
 
 
 def load_sbc_spec(path, quick: bool = False) -> dict:
-    """Read an SBC spec (TOML): [sbc] model, n_replicates, seed; [design]; [fit]; [quick]."""
+    """Read an SBC spec (TOML) such as ``models/sbc_gaussian_small.toml``.
+
+    Sections: ``[sbc]`` (``model``, ``n_replicates``, optional ``seed`` and ``thin_to``),
+    ``[design]`` (simulator settings), ``[fit]`` (fitter settings), optional ``[priors]``
+    (shared by both) and optional ``[quick]`` (per-section overrides).
+
+    Parameters
+    ----------
+    path : str or Path
+        The TOML file.
+    quick : bool
+        Merge the ``[quick.<section>]`` overrides over their sections (the shrunken design).
+
+    Returns
+    -------
+    dict
+        The parsed sections, plus ``"_name"``: the file name without ``.toml``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is not valid TOML (``tomllib.TOMLDecodeError``), a required section is
+        missing, ``[sbc] model`` is not one of ``"gaussian"``, ``"naive_bayes"``,
+        ``"mixture"``, ``[sbc] n_replicates`` is not an integer >= 1, or a ``[quick]`` entry
+        overrides an unknown section (``[quick] note`` is free text).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import selbayes
+    >>> from selbayes.sbc_models import load_sbc_spec
+    >>> path = Path(selbayes.__file__).parents[2] / "models" / "sbc_gaussian_small.toml"
+    >>> spec = load_sbc_spec(path)
+    >>> spec["_name"], spec["sbc"]["model"], spec["sbc"]["n_replicates"], spec["fit"]["draws"]
+    ('sbc_gaussian_small', 'gaussian', 200, 500)
+    >>> quick = load_sbc_spec(path, quick=True)
+    >>> quick["sbc"]["n_replicates"], quick["fit"]["draws"], quick["fit"]["k"]
+    (4, 100, 5)
+    """
     path = Path(path)
     with path.open("rb") as fh:
         spec = tomllib.load(fh)
@@ -115,8 +214,13 @@ def load_sbc_spec(path, quick: bool = False) -> dict:
     model = spec["sbc"].get("model")
     if model not in MODELS:
         raise ValueError(f"{path}: sbc.model must be one of {sorted(MODELS)}; got {model!r}")
+    n_rep = spec["sbc"].get("n_replicates")
+    if isinstance(n_rep, bool) or not isinstance(n_rep, int) or n_rep < 1:
+        raise ValueError(f"{path}: [sbc] n_replicates must be an integer >= 1; got {n_rep!r}")
     if quick:
         for section, overrides in spec.get("quick", {}).items():
+            if section == "note" and isinstance(overrides, str):
+                continue  # a free-text description of the quick design, as in reproductions
             if section not in spec or not isinstance(overrides, dict):
                 raise ValueError(f"{path}: [quick.{section}] overrides an unknown section")
             spec[section] = {**spec[section], **overrides}
@@ -126,7 +230,60 @@ def load_sbc_spec(path, quick: bool = False) -> dict:
 
 def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, scheduler=None,
                  progressbar: bool = True):
-    """Run the SBC described by a spec; results (and resume state) go to ``out``."""
+    """Run the SBC described by a spec; results (and resume state) go to ``out``.
+
+    Builds the model's simulator and fitter from ``[design]``, ``[fit]`` and ``[priors]``,
+    runs :func:`selbayes.sbc.run_sbc` (each replicate is saved under ``out/replicates/`` as
+    it finishes, so a rerun resumes), saves the result and rank plot to ``out``, writes
+    ``out/README.md`` and prints the summary table.
+
+    Parameters
+    ----------
+    spec_path : str or Path
+        SBC spec, e.g. ``models/sbc_gaussian_small.toml`` (see :func:`load_sbc_spec`).
+    out : str or Path, optional
+        Output folder; default ``reports/<spec name>``. With ``quick`` the suffix ``_quick``
+        is appended (to a given ``out`` too), so quick and full runs never share replicates.
+    quick : bool
+        Use the spec's ``[quick]`` overrides (a smoke run).
+    n_jobs : int
+        Local worker processes (joblib); 1 runs in this process.
+    scheduler : str, optional
+        Address of a dask.distributed scheduler (e.g. ``"tcp://host:8786"``) to run the
+        replicates on, instead of ``n_jobs``.
+    progressbar : bool
+        Show a progress bar over the replicates.
+
+    Returns
+    -------
+    selbayes.sbc.SBCResult
+        Ranks of the true values among the thinned posterior draws, per replicate and
+        parameter (e.g. ``tau_mu_corrected`` and ``tau_mu_uncorrected``).
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the spec file is missing or malformed (see :func:`load_sbc_spec`), or
+        :func:`~selbayes.sbc.run_sbc` rejects the settings.
+    TypeError
+        If ``[design]`` or ``[fit]`` holds a key the model's simulator or fitter does not take,
+        or ``scheduler`` is not a string.
+
+    Examples
+    --------
+    Every replicate samples two posteriors with NUTS, so even the quick run takes minutes:
+
+    >>> from pathlib import Path
+    >>> import selbayes
+    >>> from selbayes.sbc_models import load_sbc_spec, run_sbc_spec
+    >>> path = Path(selbayes.__file__).parents[2] / "models" / "sbc_mixture_small.toml"
+    >>> result = run_sbc_spec(path, out="sbc_mixture", quick=True)    # doctest: +SKIP
+    >>> result.ranks.shape                                            # doctest: +SKIP
+    (4, 2)
+    >>> spec = load_sbc_spec(path, quick=True)          # what that run would do
+    >>> spec["sbc"]["n_replicates"], spec["design"], spec["fit"]
+    (4, {'n': 30, 'p': 100}, {'k': 3, 'draws': 100, 'tune': 50, 'chains': 2})
+    """
     from .sbc import run_sbc
 
     spec = load_sbc_spec(spec_path, quick=quick)

@@ -33,6 +33,7 @@ import numpy as np
 __all__ = ["NaiveBayesSBCSimulator", "NaiveBayesSBCFitter", "grid_posterior_draws",
            "run_naive_bayes_sbc_spec", "PARAMS"]
 
+#: Names of the posteriors the fitter returns (and of the truth the simulator records).
 PARAMS = ("alpha_corrected", "alpha_uncorrected")
 
 
@@ -44,7 +45,34 @@ def _prior(priors: dict):
 
 @dataclass(frozen=True)
 class NaiveBayesSBCSimulator:
-    """Draw alpha from the fitting prior, then n cases (n // 2 of class 0) with p features."""
+    """Draw alpha from the fitting prior, then n cases (n // 2 of class 0) with p features.
+
+    Calling the simulator with a ``numpy.random.Generator`` returns ``((X, y), truth)``: ``X``
+    of shape (n, p) with binary entries, ``y`` of shape (n,) with labels 0 and 1, and
+    ``truth`` the true alpha under both names in :data:`PARAMS`.
+
+    Attributes
+    ----------
+    n : int
+        Cases per replicate (``n // 2`` of class 0, the rest of class 1).
+    p : int
+        Binary features per replicate, all screened by the fitter's selection.
+    priors : dict
+        Fitting-prior fields of :class:`~selbayes.models.naive_bayes_quadrature.NaiveBayesPrior`
+        (``alpha_shape``, ``alpha_scale``, ``f0``, ``f1``); empty for the thesis' prior.
+    params : tuple of str
+        Class attribute: the parameter names of ``truth`` (:data:`PARAMS`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.sbc_naive_bayes import NaiveBayesSBCSimulator
+    >>> (X, y), truth = NaiveBayesSBCSimulator(n=40, p=200)(np.random.default_rng(0))
+    >>> X.shape, np.unique(X).tolist(), np.bincount(y).tolist()
+    ((40, 200), [0, 1], [20, 20])
+    >>> sorted(truth), truth["alpha_corrected"] > 0
+    (['alpha_corrected', 'alpha_uncorrected'], True)
+    """
 
     n: int = 40
     p: int = 500
@@ -70,16 +98,45 @@ def grid_posterior_draws(log_weights, n_alpha: int, n_draws: int, prior, rng) ->
     Parameters
     ----------
     log_weights : array-like, shape (K,)
-        Log posterior weights of the cells ((m - 1) / K, m / K), m = 1..K (any normalisation).
+        Log posterior weights (nats) of the cells ((m - 1) / K, m / K), m = 1..K, of the
+        prior's CDF scale (any normalisation; ``-inf`` for a cell of weight 0).
     n_alpha : int
-        K.
+        K, the number of cells.
     n_draws : int
+        Number of draws.
     prior : NaiveBayesPrior
+        The prior whose InverseGamma(alpha_shape, scale alpha_scale) CDF defines the cells.
     rng : numpy.random.Generator
+        Source of randomness.
 
     Returns
     -------
     ndarray of shape (n_draws,)
+        Independent draws of alpha: a cell drawn with its posterior weight, then alpha from
+        the prior restricted to that cell.
+
+    Raises
+    ------
+    ValueError
+        From ``rng.choice``, if ``log_weights`` does not have ``n_alpha`` entries or has no
+        finite entry.
+
+    Examples
+    --------
+    All weight on the first of 4 cells: every draw lies below the prior's first quartile.
+
+    >>> import numpy as np
+    >>> from scipy.stats import invgamma
+    >>> from selbayes.models.naive_bayes_quadrature import NaiveBayesPrior
+    >>> from selbayes.sbc_naive_bayes import grid_posterior_draws
+    >>> prior = NaiveBayesPrior()                        # InverseGamma(0.5, scale 5)
+    >>> log_w = np.array([0.0, -np.inf, -np.inf, -np.inf])
+    >>> draws = grid_posterior_draws(log_w, 4, 1000, prior, np.random.default_rng(0))
+    >>> draws.shape
+    (1000,)
+    >>> q1 = invgamma(prior.alpha_shape, scale=prior.alpha_scale).ppf(0.25)
+    >>> bool(np.all(draws <= q1))
+    True
     """
     from scipy.special import softmax
     from scipy.stats import invgamma
@@ -94,17 +151,47 @@ def grid_posterior_draws(log_weights, n_alpha: int, n_draws: int, prior, rng) ->
 class NaiveBayesSBCFitter:
     """Select by |COR| > threshold; return corrected and uncorrected posterior draws of alpha.
 
-    Parameters
+    Calling the fitter with ``((X, y), seed)`` keeps the features whose absolute correlation
+    with the class exceeds ``threshold`` and returns ``{"alpha_corrected": draws,
+    "alpha_uncorrected": draws}``: arrays of shape (n_draws,) (method "quadrature") or
+    (chains, draws) (method "mcmc").
+
+    Attributes
     ----------
     threshold : float
-        gamma of the selection.
+        gamma of the selection, in |correlation| units (0 to 1).
     method : {"quadrature", "mcmc"}
+        Exact posterior on a grid of the prior's CDF scale, or NUTS (slower).
     n_alpha : int
         Cells of the alpha grid (method "quadrature").
     n_draws : int
         Draws returned per posterior (method "quadrature").
     draws, tune, chains : int
-        NUTS settings (method "mcmc").
+        NUTS draws and tuning steps per chain, and chains (method "mcmc").
+    priors : dict
+        Fitting-prior fields (as for :class:`NaiveBayesSBCSimulator`); empty for the default.
+    params : tuple of str
+        Class attribute: the names of the returned posteriors (:data:`PARAMS`).
+
+    Raises
+    ------
+    ValueError
+        When called: if ``method`` is neither "quadrature" nor "mcmc", or method "mcmc" finds
+        no feature above ``threshold``.
+
+    Examples
+    --------
+    The uncorrected posterior ignores the omitted features and puts alpha far too low:
+
+    >>> import numpy as np
+    >>> from selbayes.sbc_naive_bayes import NaiveBayesSBCFitter, NaiveBayesSBCSimulator
+    >>> data, truth = NaiveBayesSBCSimulator(n=40, p=200)(np.random.default_rng(0))
+    >>> fitter = NaiveBayesSBCFitter(threshold=0.45, n_alpha=200, n_draws=100)
+    >>> post = fitter(data, seed=1)
+    >>> post["alpha_corrected"].shape
+    (100,)
+    >>> bool(np.median(post["alpha_uncorrected"]) < np.median(post["alpha_corrected"]))
+    True
     """
 
     threshold: float = 0.45
@@ -194,8 +281,52 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
                              progressbar: bool = True):
     """Run the SBC of a naive Bayes spec (``models/sbc_naive_bayes_small.toml``).
 
-    Results, resume state and a README go to ``out`` (default ``reports/<spec name>``,
-    ``..._quick`` with ``quick``).
+    Results, resume state (``out/replicates/``) and a README go to ``out``; a rerun resumes.
+
+    Parameters
+    ----------
+    spec_path : str or Path
+        SBC spec with ``[sbc] model = "naive_bayes"``.
+    out : str or Path, optional
+        Output folder; default ``reports/<spec name>``. With ``quick`` the suffix ``_quick``
+        is appended (to a given ``out`` too).
+    quick : bool
+        Use the spec's ``[quick]`` overrides (a smoke run).
+    n_jobs : int
+        Local worker processes (joblib); 1 runs in this process.
+    progressbar : bool
+        Show a progress bar over the replicates.
+
+    Returns
+    -------
+    selbayes.sbc.SBCResult
+        Ranks of the true alpha among the thinned posterior draws, per replicate, for
+        ``alpha_corrected`` and ``alpha_uncorrected``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``spec_path`` does not exist.
+    ValueError
+        If the file is not valid TOML, lacks ``[sbc]``, ``[design]`` or ``[fit]``, its
+        model is not "naive_bayes", a ``[quick]`` entry overrides an unknown section, or
+        :func:`~selbayes.sbc.run_sbc` rejects the settings.
+    TypeError
+        If ``[design]`` or ``[fit]`` holds a key the simulator or fitter does not take.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> import selbayes
+    >>> from selbayes.sbc_models import load_sbc_spec
+    >>> from selbayes.sbc_naive_bayes import run_naive_bayes_sbc_spec
+    >>> path = Path(selbayes.__file__).parents[2] / "models" / "sbc_naive_bayes_small.toml"
+    >>> result = run_naive_bayes_sbc_spec(path, out="sbc_nb", quick=True)  # doctest: +SKIP
+    >>> result.ranks.shape                                                 # doctest: +SKIP
+    (8, 2)
+    >>> spec = load_sbc_spec(path, quick=True)                # the settings that run uses
+    >>> spec["sbc"]["n_replicates"], spec["fit"]["threshold"], spec["fit"]["n_alpha"]
+    (8, 0.45, 200)
     """
     from .sbc import run_sbc
 

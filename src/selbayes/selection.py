@@ -406,26 +406,52 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
 
     Parameters
     ----------
-    scores : ndarray of shape (p,)
+    scores : ndarray of float, shape (p,)
+        The filter's score of every feature, larger = more relevant (stored, not copied).
     k : int or None
-        1 <= k < p; exactly one of ``k`` and ``threshold`` is used (``k`` when given).
+        Number of features to keep, 1 <= k < p; exactly one of ``k`` and ``threshold`` is
+        used (``k`` when given).
     threshold : float or None
+        Keep the features scoring strictly above it (used when ``k`` is None); in the
+        scores' units.
     statistic : str
         Name recorded in the Selection.
-    class_counts, classes : array-like of shape (G,)
+    class_counts : array-like of int, shape (G,)
+        Training cases per class, in ``classes`` order.
+    classes : ndarray, shape (G,)
+        Sorted class labels.
     extra : dict, optional
         Filter-specific arrays kept in ``Selection.extra``.
 
     Returns
     -------
     Selection
+        Retained columns best first, gamma, and the counts the adjustment factor needs.
 
     Raises
     ------
     TypeError
         If ``k`` is not an integer.
     ValueError
-        If ``k`` is out of range, or ``threshold`` is not finite or keeps no or every feature.
+        If both ``k`` and ``threshold`` are None, ``k`` is out of range, or ``threshold`` is
+        not finite or keeps no or every feature.
+
+    Examples
+    --------
+    Features 1 and 3 tie for the best score; with k = 1 the lower column wins, and the other
+    is omitted at exactly gamma:
+
+    >>> import numpy as np
+    >>> from selbayes.selection import selection_from_scores
+    >>> scores = np.array([0.1, 2.0, 0.5, 2.0, 1.5])
+    >>> sel = selection_from_scores(scores, k=1, threshold=None, statistic="my_filter",
+    ...                             class_counts=[3, 3], classes=np.array([0, 1]))
+    >>> sel.indices.tolist(), sel.threshold, sel.n_omitted, sel.n_ties_at_threshold
+    ([1], 2.0, 4, 1)
+    >>> sel = selection_from_scores(scores, k=None, threshold=1.0, statistic="my_filter",
+    ...                             class_counts=[3, 3], classes=np.array([0, 1]))
+    >>> sel.indices.tolist(), sel.threshold, sel.rule
+    ([1, 3, 4], 1.0, 'threshold')
     """
     p = scores.shape[0]
     if k is not None:
@@ -437,6 +463,9 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         gamma = float(scores[indices[-1]])
         rule = "k"
     else:
+        if threshold is None:
+            raise ValueError("give either k (keep the k best features) or threshold (keep "
+                             "the features scoring above it); both are None")
         gamma = float(threshold)
         if not np.isfinite(gamma):
             raise ValueError(f"threshold must be finite; got {threshold!r}")

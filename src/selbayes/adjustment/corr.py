@@ -116,6 +116,31 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     in 10^4 log P_keep of ~1e-3 nats at 3 sqrt(n) nodes, ~1e-6 at 4 sqrt(n) and round-off level
     (1e-9..1e-8) from 6 sqrt(n); the default, 8 sqrt(n), has a margin. ``"simpson"`` converges
     only algebraically and needs far more nodes (see ``benchmarks/results/corr_adjustment.md``).
+
+    Parameters
+    ----------
+    n : int
+        Total number of training cases, ``n0 + n1`` (>= 1).
+    rule : {"gauss", "simpson"}
+        Theta quadrature rule (see :func:`theta_quadrature`).
+
+    Returns
+    -------
+    int
+        Number of theta nodes: ``max(48, ceil(8 sqrt(n)))`` for ``"gauss"``; for ``"simpson"``
+        ``max(320, ceil(80 sqrt(n)))`` rounded up to an odd number.
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of :data:`THETA_RULES`.
+
+    Examples
+    --------
+    >>> default_n_theta(200), default_n_theta(200, "simpson")
+    (114, 1133)
+    >>> default_n_theta(10)                                    # never fewer than 48 Gauss nodes
+    48
     """
     if rule == "gauss":
         return int(max(48, math.ceil(8.0 * math.sqrt(n))))
@@ -161,12 +186,34 @@ def theta_quadrature(rule: str = "gauss", n_theta: int = 161) -> tuple[np.ndarra
         ``"gauss"``: Gauss-Legendre in u with theta = sin^2(pi u / 2) (no endpoint nodes);
         ``"simpson"``: composite Simpson on equally spaced theta, endpoints included.
     n_theta : int
-        Number of nodes (odd for Simpson).
+        Number of nodes, >= 2 (odd and >= 3 for Simpson).
 
     Returns
     -------
-    theta, weights : ndarray of shape (n_theta,)
-        Read-only; ``weights.sum() == 1`` up to round-off.
+    theta : ndarray of shape (n_theta,)
+        Nodes in [0, 1] (probabilities), increasing, mirror-symmetric about 1/2. Read-only.
+    weights : ndarray of shape (n_theta,)
+        Quadrature weights for the U(0, 1) density; ``weights.sum() == 1`` up to round-off.
+        Read-only.
+
+    Raises
+    ------
+    ValueError
+        If ``n_theta`` is not an integer >= 2, if ``rule`` is unknown, or if ``rule="simpson"``
+        and ``n_theta`` is even.
+
+    Examples
+    --------
+    >>> theta, weights = theta_quadrature("simpson", 5)
+    >>> theta.tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> (12 * weights).round(6).tolist()                          # Simpson's 1-4-2-4-1 / 12
+    [1.0, 4.0, 2.0, 4.0, 1.0]
+    >>> theta, weights = theta_quadrature("gauss", 8)
+    >>> theta.round(4).tolist()                                   # no endpoint nodes
+    [0.001, 0.0253, 0.1326, 0.3579, 0.6421, 0.8674, 0.9747, 0.999]
+    >>> bool(np.isclose(weights.sum(), 1.0)), bool(np.isclose(weights @ theta**2, 1 / 3))
+    (True, True)
     """
     if isinstance(n_theta, bool) or not isinstance(n_theta, numbers.Integral) or n_theta < 2:
         raise ValueError(f"n_theta must be an integer >= 2; got {n_theta!r}")
@@ -200,7 +247,8 @@ def corr_omit_region(n0: int, n1: int, threshold: float):
     n0, n1 : int
         Training cases in class 0 and class 1.
     threshold : float
-        gamma >= 0. Points with Cor <= gamma (1 + 1e-12) count as omitted.
+        gamma >= 0 (a correlation, dimensionless). Points with Cor <= gamma (1 + 1e-12) count
+        as omitted.
 
     Returns
     -------
@@ -211,6 +259,14 @@ def corr_omit_region(n0: int, n1: int, threshold: float):
         b0 is the first I1 with ``counts[I1] > 0``.
     staircase : bool
         Whether every column of H+ is a prefix I0 = 0..r[I1] (expected always).
+    The arrays are cached and read-only.
+
+    Raises
+    ------
+    TypeError
+        If ``n0`` or ``n1`` is not an integer, or ``threshold`` is not a number.
+    ValueError
+        If ``n0`` or ``n1`` is < 1, or ``threshold`` is negative or not finite.
 
     Examples
     --------
@@ -351,6 +407,15 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
     dlog_p_dlog_alpha : float or ndarray, only if ``return_grad``
         Its derivative with respect to log alpha (exact for the chosen quadrature rule).
 
+    Raises
+    ------
+    TypeError
+        If ``alpha`` is not numeric, ``n0`` / ``n1`` are not integers, or ``threshold`` is not a
+        number.
+    ValueError
+        If any alpha is <= 0 or not finite, ``n0`` or ``n1`` is < 1, ``threshold`` is negative
+        or not finite, ``theta_rule`` is unknown, or ``n_theta`` is invalid for the rule.
+
     Examples
     --------
     >>> round(float(np.exp(corr_log_omit_prob(2.0, 4, 4, 0.30))), 6)     # spec 4.8 table
@@ -372,7 +437,47 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
 
 def corr_log_omit_prob_grad(alpha, n0: int, n1: int, threshold: float,
                             n_theta: int | None = None, theta_rule: str = "gauss"):
-    """d log P(|COR| <= gamma | alpha) / d log alpha; arguments as :func:`corr_log_omit_prob`."""
+    """d log P(|COR| <= gamma | alpha) / d log alpha (seed 001 eq 2.52-2.55).
+
+    The derivative that a gradient-based sampler needs when it moves on log alpha; it is the
+    second output of ``corr_log_omit_prob(..., return_grad=True)``.
+
+    Parameters
+    ----------
+    alpha : float or array-like of any shape
+        Naive Bayes concentration alpha > 0.
+    n0, n1 : int
+        Training cases in class 0 and in class 1.
+    threshold : float
+        gamma >= 0, the |correlation| threshold.
+    n_theta : int, optional
+        Number of theta nodes; default :func:`default_n_theta`.
+    theta_rule : {"gauss", "simpson"}
+        Theta quadrature (see :func:`theta_quadrature`).
+
+    Returns
+    -------
+    float or ndarray with the shape of ``alpha``
+        d log P_keep / d log alpha (nats per unit of log alpha).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments, as :func:`corr_log_omit_prob`.
+
+    Examples
+    --------
+    The derivative agrees with a central finite difference in log alpha:
+
+    >>> g = corr_log_omit_prob_grad(2.0, 4, 4, 0.30)
+    >>> h = 1e-5
+    >>> fd = (corr_log_omit_prob(2.0 * np.exp(h), 4, 4, 0.30)
+    ...       - corr_log_omit_prob(2.0 * np.exp(-h), 4, 4, 0.30)) / (2 * h)
+    >>> round(g, 6), bool(abs(g - fd) < 1e-8)
+    (0.043601, True)
+    >>> corr_log_omit_prob_grad([0.5, 2.0, 50.0], 4, 4, 0.30).shape
+    (3,)
+    """
     return corr_log_omit_prob(alpha, n0, n1, threshold, n_theta, theta_rule,
                               return_grad=True)[1]
 
@@ -388,12 +493,55 @@ class CorrOmitTable:
     grid, so evaluating it (and its gradient) inside a sampler costs O(1). Outside the grid the
     exact function is evaluated.
 
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases in class 0 and in class 1 (>= 1).
+    threshold : float
+        gamma >= 0, the |correlation| threshold.
+    log_alpha_min, log_alpha_max : float
+        Ends of the log-alpha grid (natural log), finite with ``min < max``.
+    n_grid : int
+        Number of grid points G (>= 4).
+    n_theta : int, optional
+        Number of theta nodes; default :func:`default_n_theta` of ``n0 + n1``.
+    theta_rule : {"gauss", "simpson"}
+        Theta quadrature (see :func:`theta_quadrature`).
+
     Attributes
     ----------
+    n0, n1 : int
+        Class sizes.
+    threshold : float
+        gamma.
+    n_theta : int
+        Number of theta nodes used.
+    theta_rule : str
+        Theta quadrature rule.
     log_alpha : ndarray, shape (G,)
         Grid of log alpha.
     values, grads : ndarray, shape (G,)
-        log P_keep and d log P_keep / d log alpha at the grid.
+        log P_keep (nats) and d log P_keep / d log alpha at the grid.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If the grid ends are not finite and increasing, ``n_grid`` is not an integer >= 4, or
+        the other arguments are invalid (as :func:`corr_log_omit_prob`). Calling the table
+        with a non-finite log alpha raises ValueError.
+
+    Examples
+    --------
+    >>> table = CorrOmitTable(4, 4, 0.30, log_alpha_min=-3.0, log_alpha_max=5.0, n_grid=81)
+    >>> table.values.shape
+    (81,)
+    >>> exact = corr_log_omit_prob(2.0, 4, 4, 0.30)
+    >>> bool(abs(table(np.log(2.0)) - exact) < 1e-7)                 # spline vs exact
+    True
+    >>> round(table.grad(np.log(2.0)), 5)
+    0.0436
+    >>> table(np.array([-1.0, 0.0, 10.0])).shape                  # 10.0 is off the grid: exact
+    (3,)
     """
 
     def __init__(self, n0, n1, threshold, log_alpha_min=-12.0, log_alpha_max=18.0,
@@ -433,11 +581,11 @@ class CorrOmitTable:
         return float(out) if np.ndim(out) == 0 else out
 
     def __call__(self, log_alpha):
-        """log P_keep at ``log_alpha`` (any shape)."""
+        """log P_keep (nats) at ``log_alpha`` (natural log, any shape); float for a scalar."""
         return self._eval(log_alpha, grad=False)
 
     def grad(self, log_alpha):
-        """d log P_keep / d log alpha at ``log_alpha`` (any shape)."""
+        """d log P_keep / d log alpha at ``log_alpha`` (natural log, any shape)."""
         return self._eval(log_alpha, grad=True)
 
 
@@ -456,6 +604,42 @@ def corr_log_omit_prob_table(n0: int, n1: int, threshold: float, *,
     With the default grid (spacing 0.05 in log alpha) the spline matches the exact function to
     about 1e-8 in log P_keep (1e-4 nats after multiplying by p - k = 10^4) and its derivative to
     about 1e-6; halving the spacing improves both about 16-fold.
+
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases in class 0 and in class 1 (>= 1).
+    threshold : float
+        gamma >= 0, the |correlation| threshold.
+    log_alpha_min, log_alpha_max : float
+        Ends of the log-alpha grid (natural log).
+    n_grid : int
+        Number of grid points.
+    n_theta : int, optional
+        Number of theta nodes; default :func:`default_n_theta`.
+    theta_rule : {"gauss", "simpson"}
+        Theta quadrature (see :func:`theta_quadrature`).
+
+    Returns
+    -------
+    CorrOmitTable
+        The same object for the same arguments (an LRU cache of 32 tables); treat it as
+        read-only.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments, as :class:`CorrOmitTable`.
+
+    Examples
+    --------
+    >>> table = corr_log_omit_prob_table(4, 4, 0.30)
+    >>> table is corr_log_omit_prob_table(4, 4, 0.30)
+    True
+    >>> table.log_alpha.shape, round(float(np.diff(table.log_alpha)[0]), 3)
+    ((601,), 0.05)
+    >>> bool(abs(table(np.log(2.0)) - corr_log_omit_prob(2.0, 4, 4, 0.30)) < 1e-8)
+    True
     """
     n0, n1 = _check_count(n0, "n0"), _check_count(n1, "n1")
     return _table_cached(n0, n1, _check_threshold(threshold), float(log_alpha_min),

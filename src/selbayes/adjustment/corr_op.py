@@ -51,38 +51,65 @@ class CorrOmitLogProb:
     Parameters
     ----------
     n0, n1 : int
-        Training cases in class 0 and in class 1.
+        Training cases in class 0 and in class 1 (>= 1).
     threshold : float
-        gamma >= 0 (ties at gamma count as omitted, as in ``select_features``).
+        gamma >= 0, the |correlation| threshold (ties at gamma count as omitted, as in
+        ``select_features``).
     n_theta : int, optional
         Theta nodes of the reference; default
         :func:`~selbayes.adjustment.corr.default_n_theta` (spectrally converged).
     theta_rule : {"gauss", "simpson"}
         Theta rule of the reference (``"simpson"`` with 21 nodes is the thesis' rule).
     table_range : (float, float)
-        (x_lo, x_hi) in log alpha; default (-12, 18).
+        (x_lo, x_hi) in log alpha (natural log); default (-12, 18). x_hi is moved up to a whole
+        number of knot intervals.
     spacing : float
-        Knot spacing in log alpha; default 0.1.
+        Knot spacing in log alpha, in (0, 1]; default 0.1.
 
     Attributes
     ----------
     n_pieces : int
+        Number of quintic pieces, ``ceil((x_hi - x_lo) / spacing)``.
+    table_range : (float, float)
+        The (x_lo, x_hi) actually used.
     interp_error : float
         Largest |interpolant - reference| at the interval midpoints (where the Hermite
         remainder peaks), measured at construction; about 1e-11 at the defaults.
     limit_low, limit_high : float
         The extrapolations' limits as log alpha -> -inf and +inf.
     edge_values : dict
-        l and l' at both ends of the table.
+        l and l' at both ends of the table, keyed by ``EDGE_KEYS``.
+
+    Raises
+    ------
+    TypeError
+        If ``n0`` / ``n1`` are not integers, ``threshold`` is not a number, or ``table_range``
+        is not two numbers.
+    ValueError
+        If ``n0`` or ``n1`` is < 1, ``threshold`` is negative or not finite, ``theta_rule`` is
+        unknown, ``spacing`` is not in (0, 1], or ``table_range`` is not finite or shorter than
+        two knot intervals.
 
     Examples
     --------
+    The expression and its automatic gradient (``FAST_COMPILE`` only keeps this example quick;
+    inside a PyMC model the default backend compiles it):
+
     >>> import numpy as np, pytensor, pytensor.tensor as pt
-    >>> op = CorrOmitLogProb(100, 100, 0.13)
+    >>> from selbayes.adjustment.corr import corr_log_omit_prob_grad
+    >>> op = CorrOmitLogProb(4, 4, 0.30)
     >>> x = pt.dscalar("log_alpha")
-    >>> f = pytensor.function([x], [op(x), pytensor.grad(op(x), x)])
-    >>> value, slope = f(np.log(279.6))
-    >>> round(float(9000 * value), 1)                    # spec 4.8, k = 1000, m = 26
+    >>> f = pytensor.function([x], [op(x), pytensor.grad(op(x), x)], mode="FAST_COMPILE")
+    >>> value, slope = f(np.log(2.0))
+    >>> round(float(np.exp(value)), 6)                   # spec 4.8 table, alpha = 2
+    0.493055
+    >>> bool(np.isclose(slope, corr_log_omit_prob_grad(2.0, 4, 4, 0.30)))
+    True
+
+    The thesis-scale design of spec 4.8 (n0 = n1 = 100) takes a few seconds to tabulate:
+
+    >>> op = CorrOmitLogProb(100, 100, 0.13)             # doctest: +SKIP
+    >>> round(float(9000 * op.evaluate(np.log(279.6))), 1)  # doctest: +SKIP
     -1082.2
     """
 
@@ -147,11 +174,25 @@ class CorrOmitLogProb:
         Parameters
         ----------
         log_alpha : float or ndarray (any shape)
+            Natural log of alpha; values outside ``table_range`` use the extrapolations.
         derivative : bool
+            Also return d l / d log alpha.
 
         Returns
         -------
-        value : ndarray (or float), and the derivative if ``derivative``
+        value : ndarray with the shape of ``log_alpha`` (a NumPy scalar for a scalar)
+            l(log alpha) = log P_keep, in nats.
+        slope : ndarray of the same shape, only if ``derivative``
+            d l / d log alpha.
+
+        Examples
+        --------
+        >>> op = corr_omit_log_prob_op(4, 4, 0.30)
+        >>> value, slope = op.evaluate(np.log(2.0), derivative=True)
+        >>> round(float(value), 6), round(float(slope), 6)
+        (-0.707135, 0.043601)
+        >>> op.evaluate(np.array([-40.0, 0.0, 40.0])).shape
+        (3,)
         """
         x = np.asarray(log_alpha, dtype=np.float64)
         ev = self.edge_values
@@ -169,7 +210,20 @@ class CorrOmitLogProb:
 
     # ---- pytensor ----
     def spline_parameters(self) -> dict:
-        """``coef`` (6, n_pieces) and ``edges`` (6,) in ``EDGE_KEYS`` order, for ``pm.Data``."""
+        """The table as arrays, for ``pm.Data`` and :meth:`spline_graph`.
+
+        Returns
+        -------
+        dict
+            ``"coef"``: float64 array of shape (6, n_pieces), the quintic coefficients of each
+            piece; ``"edges"``: float64 array of shape (6,), the scalars in ``EDGE_KEYS`` order.
+
+        Examples
+        --------
+        >>> params = corr_omit_log_prob_op(4, 4, 0.30).spline_parameters()
+        >>> params["coef"].shape, params["edges"].shape
+        ((6, 300), (6,))
+        """
         return {"coef": np.asarray(self._coef, dtype=np.float64),
                 "edges": np.array([self.edge_values[k] for k in self.EDGE_KEYS],
                                   dtype=np.float64)}
@@ -181,10 +235,18 @@ class CorrOmitLogProb:
         Parameters
         ----------
         log_alpha : pytensor variable or array_like (any shape)
-        coef : pytensor matrix (6, n_pieces)
-        edges : pytensor vector (6,), in ``EDGE_KEYS`` order
+            Natural log of alpha.
+        coef : pytensor matrix or ndarray, shape (6, n_pieces)
+            ``spline_parameters()["coef"]``.
+        edges : pytensor vector or ndarray, shape (6,)
+            ``spline_parameters()["edges"]``, in ``EDGE_KEYS`` order.
         spacing : float
             Knot spacing (a Python float: it fixes the graph).
+
+        Returns
+        -------
+        pytensor TensorVariable
+            l(log alpha) elementwise, float64, with the shape of ``log_alpha``.
         """
         import pytensor.tensor as pt
 
@@ -215,7 +277,43 @@ def _op_cached(n0, n1, threshold, n_theta, theta_rule, table_range, spacing):
 def corr_omit_log_prob_op(n0: int, n1: int, threshold: float, n_theta: int | None = None,
                           theta_rule: str = "gauss", *, table_range=DEFAULT_TABLE_RANGE,
                           spacing: float = DEFAULT_SPACING) -> CorrOmitLogProb:
-    """Cached :class:`CorrOmitLogProb` (tabulated once per design and process)."""
+    """Cached :class:`CorrOmitLogProb` (tabulated once per design and process).
+
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases in class 0 and in class 1 (>= 1).
+    threshold : float
+        gamma >= 0, the |correlation| threshold.
+    n_theta : int, optional
+        Theta nodes of the reference; default :func:`~selbayes.adjustment.corr.default_n_theta`.
+    theta_rule : {"gauss", "simpson"}
+        Theta rule of the reference.
+    table_range : (float, float)
+        (x_lo, x_hi) in log alpha; default (-12, 18).
+    spacing : float
+        Knot spacing in log alpha; default 0.1.
+
+    Returns
+    -------
+    CorrOmitLogProb
+        The same object for the same arguments (an LRU cache of 32 tables).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For invalid arguments, as :class:`CorrOmitLogProb`.
+
+    Examples
+    --------
+    >>> op = corr_omit_log_prob_op(4, 4, 0.30)
+    >>> op is corr_omit_log_prob_op(4, 4, 0.30), op.n_pieces
+    (True, 300)
+    >>> bool(op.interp_error < 1e-9)
+    True
+    >>> round(op.limit_low, 6) == round(float(np.log(2 / 3)), 6)   # alpha -> 0: P_keep -> 2/3
+    True
+    """
     return _op_cached(_check_count(n0, "n0"), _check_count(n1, "n1"),
                       _check_threshold(threshold), n_theta, str(theta_rule),
                       tuple(float(v) for v in table_range), float(spacing))

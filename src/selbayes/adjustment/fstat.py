@@ -37,11 +37,43 @@ MC_CUTOFF = float(np.exp(-10.0))
 def validate_design(class_counts, threshold, alpha_x):
     """Check and normalise (class_counts, threshold, alpha_x); raise ValueError naming the argument.
 
+    Parameters
+    ----------
+    class_counts : array_like of int, shape (G,)
+        Training cases per class; G >= 2 classes, each >= 1 case, and n - G >= 1 where
+        n = sum(class_counts).
+    threshold : float
+        gamma > 0, the F-statistic threshold (dimensionless).
+    alpha_x : float
+        Shape parameter of the tau_x prior, > 0.
+
     Returns
     -------
     counts : ndarray of int64, shape (G,)
+        The class counts.
     threshold : float
+        gamma as a float.
     alpha_x : float
+        alpha_x as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``class_counts`` is not 1-D, has fewer than 2 classes, holds non-integers or
+        non-positive counts, or leaves no within-class degree of freedom (n - G < 1); if
+        ``threshold`` or ``alpha_x`` is <= 0 or not finite.
+    TypeError
+        If ``threshold`` or ``alpha_x`` is not a number.
+
+    Examples
+    --------
+    >>> counts, gamma, alpha_x = validate_design([5, 5], 2, 1)
+    >>> counts.tolist(), gamma, alpha_x
+    ([5, 5], 2.0, 1.0)
+    >>> validate_design([1, 1], 2.0, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: class_counts must leave at least one within-class degree of freedom ...
     """
     counts = check_class_counts(class_counts, name="class_counts")
     G = counts.shape[0]
@@ -106,12 +138,30 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
     float or ndarray of shape log_scale.shape
         log P, in nats (<= 0).
 
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown, ``log_scale`` contains NaN, ``n_draws`` is not a positive
+        integer (``"mc"``), or the design is invalid (see :func:`validate_design`;
+        ``mu_t_df`` <= 0).
+    TypeError
+        If ``log_scale`` is not numeric, a scalar argument is not a number, or ``seed`` is not
+        None, an int or a Generator.
+
     Examples
     --------
+    A larger tau_mu * w_x (weaker class-mean signal) makes omission more likely; as it grows
+    the probability tends to the central F cdf:
+
     >>> import numpy as np
+    >>> from scipy import stats
     >>> from selbayes.adjustment import fstat_log_omit_prob
-    >>> lp = fstat_log_omit_prob(np.log([20.0, 100.0]), [34, 34, 33, 33, 33, 33], 3.15, 4.0)
-    >>> bool(lp[0] < lp[1] < 0)
+    >>> counts = [34, 34, 33, 33, 33, 33]                     # G = 6, n = 200
+    >>> lp = fstat_log_omit_prob(np.log([20.0, 100.0]), counts, 3.15, 4.0)
+    >>> lp.shape, bool(lp[0] < lp[1] < 0)
+    ((2,), True)
+    >>> no_signal = fstat_log_omit_prob(np.inf, counts, 3.15, 4.0)
+    >>> bool(np.isclose(no_signal, stats.f.logcdf(3.15, 5, 194)))
     True
     """
     counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
@@ -138,7 +188,31 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
 
 
 def validate_t_df(mu_t_df):
-    """None, or the degrees of freedom of the t prior on the class means (> 0)."""
+    """None, or the degrees of freedom of the t prior on the class means (> 0).
+
+    Parameters
+    ----------
+    mu_t_df : float or None
+        Degrees of freedom of the multivariate-t prior on the class means, or None for the
+        normal prior.
+
+    Returns
+    -------
+    float or None
+        ``mu_t_df`` as a float, or None.
+
+    Raises
+    ------
+    ValueError
+        If ``mu_t_df`` is <= 0 or not finite.
+    TypeError
+        If ``mu_t_df`` is neither None nor a number.
+
+    Examples
+    --------
+    >>> validate_t_df(None) is None, validate_t_df(3)
+    (True, 3.0)
+    """
     if mu_t_df is None:
         return None
     return check_positive(mu_t_df, name="mu_t_df")

@@ -76,20 +76,59 @@ def canonical_counts(counts) -> tuple[int, int, int, int]:
     """The label-swap invariant key of ``(n00, n01, n10, n11)``: the smaller of N and its swap.
 
     The factor is unchanged when components 0 and 1 are exchanged (spec 7.4).
+
+    Parameters
+    ----------
+    counts : sequence of 4 ints
+        ``(n00, n01, n10, n11)`` with ``n_zy = #{i: z_i = z, y_i = y}``; not validated.
+
+    Returns
+    -------
+    tuple of 4 ints
+        The lexicographically smaller of ``(n00, n01, n10, n11)`` and ``(n10, n11, n00, n01)``.
+
+    Examples
+    --------
+    >>> canonical_counts((3, 1, 1, 3)), canonical_counts((1, 3, 3, 1))
+    ((1, 3, 3, 1), (1, 3, 3, 1))
     """
     n00, n01, n10, n11 = (int(v) for v in counts)
     return min((n00, n01, n10, n11), (n10, n11, n00, n01))
 
 
 def mixture_counts(z, y) -> tuple[int, int, int, int]:
-    """``(n00, n01, n10, n11)`` with ``n_zy = #{i: z_i = z, y_i = y}`` for 0/1 vectors z, y."""
+    """``(n00, n01, n10, n11)`` with ``n_zy = #{i: z_i = z, y_i = y}`` for 0/1 vectors z, y.
+
+    Parameters
+    ----------
+    z : array_like of {0, 1}, shape (n_samples,)
+        Latent mixture component of each training case.
+    y : array_like of {0, 1}, shape (n_samples,)
+        Response class of each training case.
+
+    Returns
+    -------
+    tuple of 4 ints
+        ``(n00, n01, n10, n11)``; they sum to n_samples.
+
+    Raises
+    ------
+    ValueError
+        If ``z`` and ``y`` are not 1-D of the same length, or hold values other than 0 and 1.
+
+    Examples
+    --------
+    >>> mixture_counts([0, 0, 1, 1, 1], [0, 1, 1, 0, 1])
+    (1, 1, 1, 2)
+    """
     z = np.asarray(z)
     y = np.asarray(y)
     if z.shape != y.shape or z.ndim != 1:
         raise ValueError(f"z and y must be 1-D of the same length; got {z.shape} and {y.shape}")
-    c = np.bincount(2 * z.astype(np.int64) + y.astype(np.int64), minlength=4)
-    if c.shape[0] != 4:
+    # Check values first: bincount of 2 z + y would count y = 2 as (z = 1, y = 0).
+    if not (np.isin(z, (0, 1)).all() and np.isin(y, (0, 1)).all()):
         raise ValueError("z and y must hold only 0 and 1")
+    c = np.bincount(2 * z.astype(np.int64) + y.astype(np.int64), minlength=4)
     return tuple(int(v) for v in c)
 
 
@@ -196,13 +235,40 @@ class MixtureOmitFactor:
     theta_rule : {"gauss", "simpson"}
         Theta quadrature, as for naive Bayes (``"simpson"`` with 11 nodes is the thesis').
     kernel_cache, value_cache : int
-        LRU sizes.
+        LRU sizes (numbers of kernels and of (configuration, alpha) values kept).
+
+    Attributes
+    ----------
+    n0, n1 : int
+        Class sizes.
+    threshold : float
+        gamma.
+    n_theta : int
+        Number of theta nodes.
+    theta_rule : str
+        Theta quadrature rule.
+    n_kernels_built : int
+        Kernels computed so far (cache misses).
+
+    Raises
+    ------
+    ValueError
+        If ``n0`` or ``n1`` is not an integer >= 1, ``threshold`` is negative or not finite,
+        ``theta_rule`` is unknown, or ``n_theta`` is invalid for the rule. Calls raise
+        ValueError for counts that are not 4 non-negative integers matching (n0, n1), and for
+        alpha <= 0.
+    TypeError
+        If ``threshold`` is not a number.
 
     Examples
     --------
     >>> f = MixtureOmitFactor(4, 4, 0.30)
     >>> round(float(np.exp(f(2.0, (3, 1, 1, 3)))), 6)          # spec 7.4 reference value
     0.619563
+    >>> f.log_keep(2.0, 1, 3, 3, 1) == f(2.0, (3, 1, 1, 3))    # label swap: same value
+    True
+    >>> f(np.array([1.0, 2.0]), (3, 1, 1, 3)).shape, f.cache_info()["kernels_built"]
+    ((2,), 1)
     """
 
     def __init__(self, n0: int, n1: int, threshold: float, n_theta: int | None = None,
@@ -234,7 +300,12 @@ class MixtureOmitFactor:
         return canonical_counts(c)
 
     def kernel(self, counts) -> np.ndarray:
-        """The alpha-free kernel K[m0, m1] of a configuration (cached), shape (n^[0]+1, n^[1]+1)."""
+        """The alpha-free kernel K[m0, m1] of a configuration (cached), shape (n^[0]+1, n^[1]+1).
+
+        ``K[m0, m1]`` is the probability (in [0, 1]) that the lattice point lands in H+ given m0
+        ones in component 0 and m1 in component 1; n^[z] is the size of component z of the
+        canonical configuration. Read-only.
+        """
         key = self._counts(counts)
         return self._kernel_key(key)
 
@@ -297,7 +368,8 @@ class MixtureOmitFactor:
     def log_omit_prob(self, alpha, counts):
         """log P_keep(alpha; N), nats; ``alpha`` any shape, ``counts`` = (n00, n01, n10, n11).
 
-        Multiply by p - k for the log adjustment factor.
+        Multiply by p - k for the log adjustment factor. Returns a float for a scalar alpha,
+        else an array with the shape of ``alpha``. Also available as ``self(alpha, counts)``.
         """
         a = _check_alpha(alpha)
         key = self._counts(counts)
@@ -307,7 +379,10 @@ class MixtureOmitFactor:
     __call__ = log_omit_prob
 
     def cache_info(self) -> dict:
-        """Numbers of cached kernels and values, and of kernels built so far."""
+        """Numbers of cached kernels and values, and of kernels built so far.
+
+        Returns a dict with integer entries ``"kernels"``, ``"values"`` and ``"kernels_built"``.
+        """
         return {"kernels": len(self._kernels), "values": len(self._values),
                 "kernels_built": self.n_kernels_built}
 
@@ -318,7 +393,7 @@ def mixture_log_omit_prob(alpha, counts, threshold: float, n_theta: int | None =
 
     Parameters
     ----------
-    alpha : float or array-like
+    alpha : float or array-like of any shape
         Feature concentration alpha > 0.
     counts : array-like of 4 ints
         ``(n00, n01, n10, n11)``, ``n_zy = #{i: z_i = z, y_i = y}`` (see :func:`mixture_counts`).
@@ -328,16 +403,33 @@ def mixture_log_omit_prob(alpha, counts, threshold: float, n_theta: int | None =
     n_theta : int, optional
         Theta nodes (default: converged Gauss rule, 8 sqrt(n) nodes).
     theta_rule : {"gauss", "simpson"}
+        Theta quadrature (see :func:`selbayes.adjustment.corr.theta_quadrature`).
 
     Returns
     -------
     float or ndarray with the shape of ``alpha``
         log P_keep, nats. The log adjustment factor is (p - k) times this.
 
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not 4 non-negative integers or leaves a response class empty, alpha
+        is <= 0 or not finite, ``threshold`` is negative or not finite, or ``theta_rule`` is
+        unknown.
+    TypeError
+        If ``alpha`` or ``threshold`` is not numeric.
+
     Examples
     --------
     >>> round(float(np.exp(mixture_log_omit_prob(10.0, (2, 2, 1, 3), 0.20))), 6)   # spec 7.4
     0.486028
+
+    With z = y, i.e. counts ``(n0, 0, 0, n1)``, it is the naive Bayes factor:
+
+    >>> from selbayes.adjustment.corr import corr_log_omit_prob
+    >>> bool(np.isclose(mixture_log_omit_prob(2.0, (4, 0, 0, 4), 0.30),
+    ...                 corr_log_omit_prob(2.0, 4, 4, 0.30)))
+    True
     """
     c = _check_counts(counts)
     f = MixtureOmitFactor(c[0] + c[2], c[1] + c[3], threshold, n_theta, theta_rule,

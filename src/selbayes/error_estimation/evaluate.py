@@ -46,6 +46,25 @@ class ErrorEvaluation:
         Training points in class 0 (``classes_[0]``) and class 1.
     details : BEEResult
         Per-class posterior moments and moments of c.
+
+    Examples
+    --------
+    >>> from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (30, 2)), rng.normal(1, 1, (30, 2))])
+    >>> y = np.repeat(["a", "b"], 30)
+    >>> ev = evaluate(LinearDiscriminantAnalysis().fit(X, y), X, y, cv=None)
+    >>> print(ev)
+    error estimates (n0 = 30, n1 = 30)
+    estimator                   estimate  cond. RMS
+    BEE                           0.2577     0.0465
+    resubstitution                0.2333     0.0525
+    cross-validation                 nan        nan
+    expected (predict_proba)      0.2251     0.0568
+    >>> d = ev.as_dict()                                   # RMS of another estimate, eq 5.8
+    >>> bool(np.isclose(d["resubstitution_rms"] ** 2,
+    ...                 d["bee_rms"] ** 2 + (d["bee"] - d["resubstitution"]) ** 2))
+    True
     """
 
     bee: float
@@ -61,7 +80,7 @@ class ErrorEvaluation:
     details: BEEResult
 
     def as_dict(self) -> dict:
-        """The scalar fields as a plain dict (``details`` left out)."""
+        """The scalar fields as a plain dict (``details`` left out), e.g. for a DataFrame row."""
         d = asdict(self)
         d.pop("details")
         return d
@@ -206,6 +225,25 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     Returns
     -------
     ErrorEvaluation
+        Estimates (probabilities) and their conditional RMS; ``print`` it for a table.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite 2-D array, ``y`` does not match it or holds labels not in
+        ``classifier.classes_`` (or not 0/1 without ``classes_``), the classifier is not
+        binary, the linear rule is not binary or does not match ``X`` / ``features``,
+        ``features`` is not a valid index array, ``cv`` < 2, or a class posterior is improper
+        with ``on_invalid="raise"`` (:class:`ImproperPosteriorError`, a ValueError).
+    TypeError
+        If the classifier exposes no linear rule and ``linear_rule`` is not given,
+        ``linear_rule`` is not a pair, cross-validation cannot clone the classifier, or
+        ``random_state`` is invalid.
+
+    Warns
+    -----
+    RuntimeWarning
+        When the linear rule disagrees with ``classifier.predict`` on training points.
 
     Examples
     --------

@@ -52,6 +52,7 @@ class GaussianPrior:
     Parameters
     ----------
     cov_model : {"general", "scaled_identity", "fixed"}
+        Covariance model: any SPD matrix (normal-inverse-Wishart), sigma^2 I, or known.
     nu : float
         Pseudo-count of the mean, ``mu | Sigma ~ N(m, Sigma / nu)``; 0 gives a flat mean prior.
     m : float or array-like of shape (D,)
@@ -64,9 +65,19 @@ class GaussianPrior:
     Sigma : None, float or array-like of shape (D, D)
         The known covariance, required for ``cov_model="fixed"`` (a scalar gives s I).
 
+    Raises
+    ------
+    ValueError
+        If ``cov_model`` is unknown, ``nu`` is negative or not finite, ``kappa`` is not finite,
+        or ``cov_model="fixed"`` without ``Sigma``. Shape and symmetry of ``m``, ``S`` and
+        ``Sigma`` are checked by :meth:`resolved`, once D is known.
+
     Examples
     --------
     >>> p = GaussianPrior("general", nu=6.0, m=0.0, kappa=3.0, S=0.03)   # low-info, D = 1
+    >>> nu, m, kappa, S, Sigma = p.resolved(2)
+    >>> m.tolist(), S.tolist(), Sigma is None
+    ([0.0, 0.0], [[0.03, 0.0], [0.0, 0.03]], True)
     >>> GaussianPrior.flat(2).kappa
     -4.0
     """
@@ -151,6 +162,7 @@ class GaussianPosterior:
     Attributes
     ----------
     cov_model : str
+        ``"general"``, ``"scaled_identity"`` or ``"fixed"``, from the prior.
     n : ndarray, shape (...)
         Number of class points.
     nu : ndarray, shape (...)
@@ -163,6 +175,17 @@ class GaussianPosterior:
         S* = scatter + S + n nu / (n + nu) (xbar - m)(xbar - m)'.
     Sigma : ndarray of shape (D, D) or None
         Known covariance (fixed model only).
+
+    Examples
+    --------
+    >>> post = gaussian_posterior([[-1.0], [1.0], [3.0]], GaussianPrior("general", nu=1.0,
+    ...                                                                  kappa=2.0, S=1.0))
+    >>> float(post.nu), post.m.tolist(), float(post.kappa), post.dim   # m* = 3 * 1 / (3 + 1)
+    (4.0, [0.75], 5.0, 1)
+    >>> post.S.tolist()                           # 8 + 1 + (3 * 1 / 4) * 1^2
+    [[9.75]]
+    >>> bool(post.validity()[0])
+    True
     """
 
     cov_model: str
@@ -175,10 +198,15 @@ class GaussianPosterior:
 
     @property
     def dim(self) -> int:
+        """Feature dimension D."""
         return int(self.m.shape[-1])
 
     def validity(self) -> tuple[np.ndarray, str]:
-        """Boolean mask (batch shape) of proper posteriors and the condition checked."""
+        """Boolean mask (batch shape) of proper posteriors and the condition checked.
+
+        Returns ``(ok, condition)``: a bool array of the batch shape (a NumPy bool for one
+        posterior) and the condition as text, for error messages.
+        """
         D = self.dim
         ok = self.nu > 0
         if self.cov_model == "fixed":
@@ -203,10 +231,29 @@ def posterior_from_statistics(n, mean, scatter, prior: GaussianPrior) -> Gaussia
     scatter : array-like, shape (..., D, D)
         Scatter matrices ``sum (x - xbar)(x - xbar)'`` = (n - 1) times the sample covariance.
     prior : GaussianPrior
+        The class's conjugate prior.
 
     Returns
     -------
     GaussianPosterior
+        Batch shape that of ``n``.
+
+    Raises
+    ------
+    ValueError
+        If the prior's ``m``, ``S`` or ``Sigma`` do not fit dimension D, are not finite or not
+        symmetric, or ``Sigma`` is not positive definite.
+
+    Examples
+    --------
+    Two samples at once (batch shape (2,)), D = 1:
+
+    >>> prior = GaussianPrior("general", nu=2.0, m=0.0, kappa=3.0, S=1.0)
+    >>> post = posterior_from_statistics([4, 10], [[0.0], [1.0]], [[[5.0]], [[9.0]]], prior)
+    >>> post.nu.tolist(), post.kappa.tolist(), post.m.round(4).tolist()
+    ([6.0, 12.0], [7.0, 13.0], [[0.0], [0.8333]])
+    >>> post.S.round(4).tolist()                    # 9 + 1 + (10 * 2 / 12) * 1^2 for sample 2
+    [[[6.0]], [[11.6667]]]
     """
     mean = np.asarray(mean, dtype=float)
     D = mean.shape[-1]
@@ -226,7 +273,38 @@ def posterior_from_statistics(n, mean, scatter, prior: GaussianPrior) -> Gaussia
 
 
 def gaussian_posterior(X_y, prior: GaussianPrior) -> GaussianPosterior:
-    """Posterior of one class from its points ``X_y`` of shape (n_y, D); n_y may be 0."""
+    """Posterior of one class from its points ``X_y`` of shape (n_y, D); n_y may be 0.
+
+    Parameters
+    ----------
+    X_y : array-like, shape (n_y, D)
+        The training points of the class (n_y >= 0).
+    prior : GaussianPrior
+        The class's conjugate prior.
+
+    Returns
+    -------
+    GaussianPosterior
+        Unbatched (scalar ``n``, ``nu``, ``kappa``).
+
+    Raises
+    ------
+    ValueError
+        If ``X_y`` is not 2-D, or the prior does not fit dimension D (see
+        :func:`posterior_from_statistics`).
+
+    Examples
+    --------
+    >>> post = gaussian_posterior([[-1.5], [-0.5], [0.5], [1.5]],
+    ...                           GaussianPrior.known_covariance(1.0))
+    >>> float(post.nu), post.m.tolist(), post.S.tolist()
+    (4.0, [0.0], [[5.0]])
+
+    Under the flat prior two points in D = 2 do not give a proper posterior:
+
+    >>> bool(gaussian_posterior(np.zeros((2, 2)), GaussianPrior.flat(2)).validity()[0])
+    False
+    """
     X_y = np.asarray(X_y, dtype=float)
     if X_y.ndim != 2:
         raise ValueError(f"class points must be 2-D (n_y, D); got shape {X_y.shape}")
@@ -245,7 +323,9 @@ def linear_class_moments(weights, bias, cls: int, posterior: GaussianPosterior):
     Parameters
     ----------
     weights : array-like, shape (..., D)
+        ``w`` of ``1[w . x + b > 0]``, in the units 1 / (feature units) of x.
     bias : array-like, shape (...)
+        ``b``.
     cls : {0, 1}
         Class whose error is wanted: class 0 errs where w . x + b > 0, class 1 where <= 0.
     posterior : GaussianPosterior
@@ -254,7 +334,29 @@ def linear_class_moments(weights, bias, cls: int, posterior: GaussianPosterior):
     Returns
     -------
     mean, second : ndarray
-        E[eps^cls | S_n] and E[(eps^cls)^2 | S_n]. NaN where the posterior is improper.
+        E[eps^cls | S_n] and E[(eps^cls)^2 | S_n] (probability and squared probability), of
+        the broadcast batch shape. NaN where the posterior is improper.
+
+    Raises
+    ------
+    ValueError
+        If ``cls`` is not 0 or 1, ``weights`` does not end in a dimension of length D, or
+        ``weights`` / ``bias`` are not finite.
+
+    Examples
+    --------
+    Known unit variance, flat mean prior and four points with mean 0: mu | S_n ~ N(0, 1/4), and
+    class 0 errs where x > 1, so eps^0 = Phi(mu - 1). Check against Gauss-Hermite quadrature:
+
+    >>> from scipy.stats import norm
+    >>> post = gaussian_posterior([[-1.5], [-0.5], [0.5], [1.5]],
+    ...                           GaussianPrior.known_covariance(1.0))
+    >>> mean, second = linear_class_moments([1.0], -1.0, 0, post)
+    >>> z, w = np.polynomial.hermite_e.hermegauss(40)
+    >>> err = norm.cdf(0.5 * z - 1.0)                 # eps^0 at mu = z / 2
+    >>> ref = (w @ err / np.sqrt(2 * np.pi), w @ err**2 / np.sqrt(2 * np.pi))
+    >>> round(float(mean), 4), bool(np.allclose((mean, second), ref))
+    (0.1855, True)
     """
     if cls not in (0, 1):
         raise ValueError(f"cls must be 0 or 1; got {cls!r}")
@@ -371,7 +473,20 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
     Returns
     -------
     BEEResult
-        Fields have the batch shape of (weights, bias).
+        Errors are probabilities (0..1), the MSE in squared probability units; fields have the
+        batch shape of (weights, bias).
+
+    Raises
+    ------
+    ImproperPosteriorError
+        With ``on_invalid="raise"``, when a class posterior is improper (too few points for the
+        prior, e.g. fewer than 2 D + 2 under the flat prior).
+    ValueError
+        If ``on_invalid`` is unknown, ``X`` is not a finite 2-D array, ``y`` is not 0/1 with
+        one label per row, ``weights`` does not end in a dimension of length D, a prior name
+        is unknown or a prior pair does not have 2 entries, or ``class_prob`` is out of range.
+    TypeError
+        If ``prior`` or ``class_prob`` has the wrong type.
 
     Examples
     --------
@@ -381,6 +496,10 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
     >>> r = gaussian_bee_result([1.0], -1.0, X, y)
     >>> bool(0.1 < r.estimate < 0.25) and bool(r.rms < 0.1)
     True
+    >>> gaussian_bee_result([1.0], -1.0, X[18:22], y[18:22])     # 2 points per class
+    Traceback (most recent call last):
+    ...
+    selbayes.error_estimation.gaussian.ImproperPosteriorError: class 0 posterior is improper ...
     """
     if on_invalid not in _ON_INVALID:
         raise ValueError(f"on_invalid must be one of {_ON_INVALID}; got {on_invalid!r}")
@@ -412,12 +531,43 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
 def gaussian_bee(weights, bias, X, y, prior="flat", class_prob=None, on_invalid="raise"):
     """Bayesian MMSE error estimate of a linear classifier (spec eqs 4.8, 4.10, 4.11).
 
-    Parameters as in :func:`gaussian_bee_result`.
+    Parameters
+    ----------
+    weights : array-like, shape (..., D)
+        ``w`` of ``psi(x) = 1[w . x + b > 0]``; leading dims batch classifiers.
+    bias : float or array-like, shape (...)
+        ``b``.
+    X : array-like, shape (n, D)
+        Training points.
+    y : array-like of {0, 1}, shape (n,)
+        Training labels.
+    prior : GaussianPrior, "flat", "jeffreys" or a pair (class 0, class 1)
+        Conjugate prior of each class.
+    class_prob : None, float or pair
+        Prior on c = P(Y = 0).
+    on_invalid : {"raise", "nan", "half"}
+        Handling of an improper class posterior (see :func:`gaussian_bee_result`).
 
     Returns
     -------
     float or ndarray
-        Posterior expected true error, batch shape of (weights, bias).
+        Posterior expected true error (probability), batch shape of (weights, bias).
+
+    Raises
+    ------
+    ImproperPosteriorError, ValueError, TypeError
+        As :func:`gaussian_bee_result`.
+
+    Examples
+    --------
+    The BEE is invariant to positive rescaling of (w, b); flipping the sign flips the labels:
+
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 1)), rng.normal(2, 1, (20, 1))])
+    >>> y = np.repeat([0, 1], 20)
+    >>> bee = gaussian_bee([[1.0], [2.0], [-1.0]], [-1.0, -2.0, 1.0], X, y)
+    >>> bee.round(4).tolist()
+    [0.1039, 0.1039, 0.8961]
     """
     return gaussian_bee_result(weights, bias, X, y, prior, class_prob, on_invalid).estimate
 
@@ -426,11 +576,42 @@ def gaussian_conditional_mse(weights, bias, X, y, prior="flat", class_prob=None,
                              on_invalid="raise"):
     """Sample-conditioned MSE of the Gaussian-model BEE (spec eqs 5.12-5.19).
 
-    Parameters as in :func:`gaussian_bee_result`. The RMS is its square root.
+    The RMS is its square root.
+
+    Parameters
+    ----------
+    weights : array-like, shape (..., D)
+        ``w`` of ``psi(x) = 1[w . x + b > 0]``; leading dims batch classifiers.
+    bias : float or array-like, shape (...)
+        ``b``.
+    X : array-like, shape (n, D)
+        Training points.
+    y : array-like of {0, 1}, shape (n,)
+        Training labels.
+    prior : GaussianPrior, "flat", "jeffreys" or a pair (class 0, class 1)
+        Conjugate prior of each class.
+    class_prob : None, float or pair
+        Prior on c = P(Y = 0).
+    on_invalid : {"raise", "nan", "half"}
+        Handling of an improper class posterior (see :func:`gaussian_bee_result`).
 
     Returns
     -------
     float or ndarray
-        Var(eps | S_n), batch shape of (weights, bias).
+        Var(eps | S_n) (squared probability), batch shape of (weights, bias).
+
+    Raises
+    ------
+    ImproperPosteriorError, ValueError, TypeError
+        As :func:`gaussian_bee_result`.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (20, 1)), rng.normal(2, 1, (20, 1))])
+    >>> y = np.repeat([0, 1], 20)
+    >>> mse = gaussian_conditional_mse([[1.0], [1.0]], [-1.0, 0.0], X, y)
+    >>> mse.round(5).tolist(), bool(np.all(np.sqrt(mse) < 0.06))
+    ([0.00162, 0.00296], True)
     """
     return gaussian_bee_result(weights, bias, X, y, prior, class_prob, on_invalid).mse

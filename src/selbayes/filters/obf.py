@@ -93,7 +93,28 @@ class OBFResult:
     prior : OBFPrior
         The priors used.
     prior_marker_prob : float or ndarray of shape (p,)
-        pi(f).
+        pi(f), the prior probability that f is a marker.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes.filters import obf
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 30)
+    >>> X = rng.normal(size=(60, 5)); X[y == 1, 0] += 1.5      # feature 0 is a mean marker
+    >>> res = obf(X, y, prior_marker_prob=0.1)
+    >>> res.n_features, res.class_counts.tolist(), res.posterior.round(3).tolist()
+    (5, [30, 30], [1.0, 0.143, 0.024, 0.008, 0.012])
+    >>> round(res.expected_n_markers, 3)                       # sum of pi*(f)
+    1.188
+    >>> fp, tp = res.expected_roc()                            # top-k sets, k = 0..5
+    >>> fp.round(3).tolist(), tp.round(3).tolist()
+    ([0.0, 0.0, 0.857, 1.833, 2.821, 3.812], [0.0, 1.0, 1.143, 1.167, 1.179, 1.188])
+    >>> bool(np.isclose(res.log_set_posterior([0]),
+    ...                 res.log_posterior[0] + res.log_complement[1:].sum()))
+    True
+    >>> round(res.expected_loss([0]), 4)        # expected errors: 1 - pi*(0) + sum_{f > 0} pi*(f)
+    0.1876
     """
 
     log_h: np.ndarray
@@ -105,6 +126,7 @@ class OBFResult:
 
     @property
     def n_features(self) -> int:
+        """Number of features p."""
         return int(self.log_h.shape[0])
 
     @property
@@ -123,16 +145,28 @@ class OBFResult:
         return float(np.nansum(self.posterior))
 
     def expected_roc(self) -> tuple[np.ndarray, np.ndarray]:
-        """Expected (false, true) positive counts of the top-k sets, k = 0..p (eq 3.14)."""
+        """Expected (false, true) positive counts of the top-k sets, k = 0..p (eq 3.14).
+
+        Returns two float arrays of shape (p + 1,): sum of 1 - pi* and sum of pi* over the k
+        features with the largest pi*.
+        """
         return expected_roc(self.log_h)
 
     def log_set_posterior(self, selected) -> float:
-        """log p(G | S) for a feature set given as a boolean mask (p,) or indices (eq 2.15)."""
+        """log p(G | S) for a feature set given as a boolean mask (p,) or indices (eq 2.15).
+
+        The log posterior probability (nats) that G is exactly the set of markers.
+        """
         return log_set_posterior(self.log_h, selected)
 
     def expected_loss(self, selected, lam_GG: float = 0.0, lam_GB: float = 1.0,
                       lam_BG: float = 1.0, lam_BB: float = 0.0) -> float:
-        """Posterior expected loss of any selection (eq 3.7); default: expected errors."""
+        """Posterior expected loss of any selection (eq 3.7); default: expected errors.
+
+        ``selected`` is a boolean mask (p,) or indices; ``lam_XY`` is the loss of a feature in
+        state X (G: marker, B: non-marker) declared Y (G: selected, B: omitted). Returns a float
+        in the loss units (with the defaults, an expected number of misclassified features).
+        """
         return expected_loss(self.log_h, selected, lam_GG, lam_GB, lam_BG, lam_BB)
 
 
@@ -291,8 +325,11 @@ def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float |
     Raises
     ------
     ValueError
-        Unknown rule, a missing or superfluous k / threshold / alpha, a rule that selects no
-        feature or every feature, non-finite (NaN) log h, plus everything :func:`obf` raises.
+        Unknown rule, a missing or superfluous k / threshold / alpha, k outside [1, p),
+        threshold outside (0, 1), alpha not finite and > 0, a rule that selects no feature or
+        every feature, non-finite (NaN) log h, plus everything :func:`obf` raises.
+    TypeError
+        ``k`` not an integer, plus everything :func:`obf` raises.
 
     Examples
     --------

@@ -77,6 +77,7 @@ class ProbabilisticIndexResult:
     classes : ndarray, shape (G,)
         Sorted state labels.
     class_counts : ndarray of int, shape (G,)
+        Samples per state, in ``classes`` order.
     constant : ndarray of bool, shape (p,)
         Features with a single value across all samples (p_hat = 1/2, variance 0).
     ties : str
@@ -86,6 +87,20 @@ class ProbabilisticIndexResult:
     covariance : ndarray, shape (p, G, G, G), or None
         With ``return_cov=True``: ``covariance[g, d, k, l]`` = Cov_hat(P_hat_kd, P_hat_ld), NaN
         where k == d or l == d.
+
+    Examples
+    --------
+    A perfectly separating feature has p_hat 0 / 1 and DeLong variance 0; the Hanley-McNeil
+    floor keeps its variance positive:
+
+    >>> import numpy as np
+    >>> from selbayes.filters import probabilistic_index
+    >>> X = np.column_stack([np.arange(10.0), np.full(10, 5.0)])   # feature 1 is constant
+    >>> res = probabilistic_index(X, np.repeat([0, 1], 5))
+    >>> res.n_features, res.estimate.tolist(), res.constant.tolist()
+    (2, [[0.0, 1.0], [0.5, 0.5]], [False, True])
+    >>> res.variance[0].tolist(), bool(np.all(res.floored_variance[0] > 0))
+    ([0.0, 0.0], True)
     """
 
     estimate: np.ndarray
@@ -102,6 +117,7 @@ class ProbabilisticIndexResult:
 
     @property
     def n_features(self) -> int:
+        """Number of features p."""
         return int(self.estimate.shape[0])
 
     @property
@@ -191,6 +207,21 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
     ProbabilisticIndexResult
         ``estimate`` and ``variance`` of shape (p, G), pairwise estimates of shape (p, G, G), the
         Hanley-McNeil variance floor and the flags described there.
+
+    Raises
+    ------
+    ValueError
+        If ``ties`` or ``ddof`` is not one of the allowed values, ``X`` is not a finite 2-D
+        array, ``y`` does not match it or has fewer than 2 states or a state with fewer than
+        2 samples, or ``prevalences`` has the wrong labels / shape or a value that is not
+        finite and > 0.
+    TypeError
+        If ``X`` or ``prevalences`` is not numeric.
+
+    Warns
+    -----
+    UserWarning
+        When a state has fewer than 5 samples.
 
     Notes
     -----
@@ -304,6 +335,25 @@ def tweedie_bandwidth(values) -> float:
 
     h = s * (4 / (5 m))^(1/7), s = min(SD, IQR / 1.349) (spec section 4.3); if one of SD and
     IQR is zero the other is used. Returns 0.0 when all ``values`` are equal.
+
+    Parameters
+    ----------
+    values : array-like of any shape
+        The m estimates whose density is smoothed (flattened); finite.
+
+    Returns
+    -------
+    float
+        Bandwidth h >= 0, in the units of ``values``; 0.0 for fewer than 2 values or no spread.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.random.default_rng(0).normal(size=1000)
+    >>> round(tweedie_bandwidth(z), 4)                 # about SD (4 / 5000)^(1/7)
+    0.3494
+    >>> tweedie_bandwidth([0.5, 0.5, 0.5])
+    0.0
     """
     z = np.asarray(values, dtype=np.float64).ravel()
     m = z.size
@@ -384,7 +434,21 @@ def tweedie_correct(estimate, variance, *, bandwidth: float | None = None, kde: 
     Returns
     -------
     ndarray, shape (m,)
-        The corrected estimates.
+        The corrected estimates, in the units of ``estimate``.
+
+    Raises
+    ------
+    ValueError
+        If ``estimate`` is not a non-empty finite 1-D array, ``variance`` does not have its
+        shape or is negative / not finite, ``kde`` is unknown, ``bandwidth`` is not > 0 and
+        finite, or ``log_density_derivative`` returns the wrong shape.
+    TypeError
+        If ``log_density_derivative`` is not callable or ``bandwidth`` is not a number.
+
+    Warns
+    -----
+    UserWarning
+        When the density is estimated from fewer than 500 values.
 
     Notes
     -----
@@ -392,6 +456,22 @@ def tweedie_correct(estimate, variance, *, bandwidth: float | None = None, kde: 
     approximation (spec section 3). The KDE estimates f convolved with the kernel, which
     over-smooths and under-shrinks; p_hat is bounded, so the correction fails when many true
     values are beyond 0.95 with small classes (module docstring).
+
+    Examples
+    --------
+    With mu ~ N(0, 1) and z | mu ~ N(mu, 1), the marginal is N(0, 2), (log f)'(z) = -z / 2 and
+    the posterior mean is z / 2:
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.normal(size=1000) + rng.normal(size=1000)
+    >>> exact = tweedie_correct(z, np.ones(1000), log_density_derivative=lambda t: -t / 2,
+    ...                         clip=None)
+    >>> bool(np.allclose(exact, z / 2))
+    True
+    >>> kde = tweedie_correct(z, np.ones(1000), clip=None)     # kernel estimate of f instead
+    >>> kde.shape, bool(np.corrcoef(kde, z / 2)[0, 1] > 0.98), bool(kde.std() < z.std())
+    ((1000,), True, True)
     """
     z = np.asarray(estimate, dtype=np.float64)
     v = np.asarray(variance, dtype=np.float64)
@@ -477,6 +557,17 @@ def tweedie_select(X, y=None, k: int | None = None, threshold: float | None = No
         score <= ``threshold``. ``extra`` holds ``corrected``, ``estimate``, ``variance`` (as
         used, after the floor), ``best_state`` (label index achieving the score, shape (p,)),
         ``state`` and ``direction``.
+
+    Raises
+    ------
+    ValueError
+        If ``direction`` is unknown, not exactly one of ``k`` and ``threshold`` is given,
+        ``y`` is given with a precomputed result (or missing with a data matrix), ``state`` is
+        not a label, every feature is constant, ``k`` is out of range or ``threshold`` keeps no
+        or every feature, plus everything :func:`probabilistic_index` and
+        :func:`tweedie_correct` raise.
+    TypeError
+        If ``k`` is not an integer, plus everything :func:`probabilistic_index` raises.
 
     Notes
     -----

@@ -40,7 +40,37 @@ __all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie"
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
-    """Class counts (G,), class means (k, G) and pooled within-class sums of squares (k,)."""
+    """Class counts, class means and pooled within-class sums of squares of the retained features.
+
+    These are sufficient for the Gaussian likelihood given (mu, tau_x), so the model's cost does
+    not grow with n.
+
+    Parameters
+    ----------
+    X_selected : ndarray of shape (n_samples, k)
+        Training values of the retained features (data units).
+    y_index : ndarray of int, shape (n_samples,)
+        Class index 0..G-1 of each case (as from :func:`selbayes._validation.check_labels`).
+    n_classes : int
+        G. Every class must occur at least once (an empty class gives NaN means).
+
+    Returns
+    -------
+    counts : ndarray of int64, shape (G,)
+        Cases per class n_g.
+    means : ndarray of shape (k, G)
+        Class means xbar[j, g] (data units).
+    ssw : ndarray of shape (k,)
+        sum_g sum_{i in g} (x_ij - xbar[j, g])^2 (squared data units).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [2.0, 3.0], [10.0, 5.0]])
+    >>> counts, means, ssw = sufficient_statistics(X, np.array([0, 0, 1]), 2)
+    >>> counts.tolist(), means.tolist(), ssw.tolist()
+    ([2, 1], [[1.0, 10.0], [2.0, 5.0]], [2.0, 2.0])
+    """
     n = X_selected.shape[0]
     onehot = np.zeros((n, n_classes))
     onehot[np.arange(n), y_index] = 1.0
@@ -83,12 +113,56 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                corrected: bool = True, adjustment_method: str = "exact") -> dict:
     """Everything the model reads from the data, as arrays named like its ``pm.Data``.
 
+    A compiled model (see :func:`sample_nutpie`) is reused for new data by swapping in these
+    arrays, so cross-validation folds and SBC replicates of one shape share one compilation.
+
+    Parameters
+    ----------
+    X_selected : array-like of shape (n_samples, k)
+        Training values of the retained features, in ``selection.indices`` order.
+    y : array-like of shape (n_samples,)
+        Class labels; their sorted distinct values must equal ``selection.classes``.
+    selection : Selection
+        From :func:`selbayes.select_features` with ``statistic="f"``: supplies p - k and
+        gamma.
+    priors : GaussianPriors or dict, optional
+        Defaults to the paper's fitting priors; ``alpha_x`` and ``mu_t_df`` shape the
+        adjustment table.
+    corrected : bool
+        Include the selection adjustment's data (``n_omitted`` and its spline table).
+        Ignored when no feature was omitted.
+    adjustment_method : str
+        Passed to :class:`~selbayes.adjustment.FStatOmitLogProb`.
+
     Returns
     -------
     dict
         ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
-        ``class_counts`` (G,), ``ssw_shape`` ((n - G)/2); when corrected also ``n_omitted``
-        and the adjustment table ``adj_coef`` (6, m) and ``adj_edges`` (7,).
+        ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar); when corrected also
+        ``n_omitted`` (p - k, float), the adjustment spline table ``adj_coef`` (6, m) and
+        ``adj_edges`` (7,), and ``_adj_spacing`` (a graph constant, not ``pm.Data``).
+
+    Raises
+    ------
+    ValueError
+        If the classes of ``y`` differ from the selection's, ``X_selected`` does not have
+        ``selection.n_selected`` columns, n - G < 1, ``X_selected`` or ``y`` is malformed
+        (non-finite values, wrong length, fewer than two classes), or a prior setting is
+        unknown or not positive.
+    TypeError
+        If ``X_selected`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(20, 50)); y = np.repeat([0, 1], 10)
+    >>> sel = selbayes.select_features(X, y, k=3)
+    >>> data = model_data(X[:, sel.indices], y, sel)
+    >>> data["xbar_obs"].shape, data["ssw_shape"], data["n_omitted"]
+    ((3, 2), np.float64(9.0), np.float64(47.0))
+    >>> "adj_coef" in model_data(X[:, sel.indices], y, sel, corrected=False)
+    False
     """
     priors = GaussianPriors.from_dict(priors)
     X_selected, classes, y_index = _check_inputs(X_selected, y, selection)
@@ -99,6 +173,11 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
             "ssw_shape": np.float64((n - G) / 2)}
     if corrected and selection.n_omitted > 0:
         from ..adjustment import FStatOmitLogProb
+
+        if selection.statistic != "f":
+            raise ValueError(f"the selection correction of this model needs an F-statistic "
+                             f"selection; got statistic={selection.statistic!r} (use "
+                             "select_features(..., statistic='f') or corrected=False)")
 
         heavy = priors.mu_t_df is not None and priors.mu_t_df <= 2   # needs a longer table
         table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] and not heavy
@@ -150,6 +229,26 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
         ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and, when
         corrected, the Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
         :func:`model_data`), so a compiled model can be reused with other data of equal shape.
+
+    Raises
+    ------
+    ValueError
+        If ``parameterization`` is unknown, or for the data problems listed in
+        :func:`model_data`.
+    TypeError
+        If ``X_selected`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(20, 50)); y = np.repeat([0, 1], 10)
+    >>> sel = selbayes.select_features(X, y, k=3)
+    >>> model = build_model(X[:, sel.indices], y, sel)
+    >>> sorted(v.name for v in model.free_RVs)
+    ['tau_mu', 'tau_nu', 'tau_x']
+    >>> [p.name for p in model.potentials]
+    ['class_means_likelihood', 'selection_adjustment']
     """
     priors = GaussianPriors.from_dict(priors)
     data = model_data(X_selected, y, selection, priors, corrected, adjustment_method)
@@ -236,8 +335,47 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     Given the precisions of one posterior draw, (nu_j, mu_j) is Gaussian: xbar_jg | nu_j ~
     N(nu_j, a_j + v_jg) with a_j = 1/(tau_mu lambda_j), v_jg = 1/(n_g tau_x_j), so nu_j | xbar
     is normal, and mu_jg | nu_j, xbar_jg is the usual precision-weighted normal. One draw of
-    each per posterior draw keeps the joint posterior exact. The posterior group is updated in
-    place; returns ``idata``.
+    each per posterior draw keeps the joint posterior exact.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        Output of the marginal model: a ``posterior`` group with ``tau_mu``, ``tau_nu``
+        (chain, draw), ``tau_x`` (chain, draw, feature) and optionally ``lambda_mu``
+        (chain, draw, feature). Precisions are in 1 / (data units)^2.
+    data : dict
+        The :func:`model_data` of the fit (``xbar_obs`` (k, G), ``class_counts`` (G,)).
+    priors : GaussianPriors
+        The fit's priors (unused by the draw itself; kept for a uniform signature).
+    random_state : int, numpy.random.Generator or None
+        Seed of the Gaussian draws.
+
+    Returns
+    -------
+    xarray.DataTree
+        ``idata`` itself, its posterior group now also holding ``nu`` (chain, draw, feature)
+        and ``mu`` (chain, draw, feature, class), in data units.
+
+    Raises
+    ------
+    TypeError
+        If ``random_state`` is not None, an int or a Generator.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau_mu": (("chain", "draw"), np.ones((1, 4))),
+    ...                    "tau_nu": (("chain", "draw"), np.ones((1, 4))),
+    ...                    "tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e8))})
+    >>> idata = xr.DataTree.from_dict({"posterior": post})
+    >>> data = {"xbar_obs": np.array([[1.0, -1.0], [0.5, 2.0]]),
+    ...         "class_counts": np.array([50.0, 50.0])}
+    >>> idata = draw_class_means(idata, data, GaussianPriors(), random_state=0)
+    >>> mu = idata["posterior"]["mu"]
+    >>> mu.shape                       # (chain, draw, feature, class)
+    (1, 4, 2, 2)
+    >>> np.round(mu.mean(("chain", "draw")).values, 2).tolist()  # ~ xbar: tiny noise
+    [[1.0, -1.0], [0.5, 2.0]]
     """
     import xarray as xr
 
@@ -290,12 +428,51 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     cross-validation folds, SBC replicates and the corrected/uncorrected pair of one shape
     share a compiled model; only ``pm.Data`` values change between calls.
 
+    Parameters
+    ----------
+    data : dict
+        From :func:`model_data`.
+    priors : GaussianPriors
+        Priors of the model (part of the cache key).
+    coords : dict
+        ``{"feature": labels (k,), "class": labels (G,)}`` for the result's coordinates.
+    draws, tune, chains : int
+        Kept draws per chain, warm-up draws per chain, and chains.
+    seed : int or None
+        Seed of nutpie and of :func:`draw_class_means`.
+    target_accept : float
+        NUTS target acceptance probability, in (0, 1).
+    progressbar : bool
+        Show nutpie's progress bar.
+    parameterization : {"marginal", "noncentered"}
+        See :func:`build_model`.
+
     Returns
     -------
     (xarray.DataTree, pymc.Model)
-        The result (coordinates relabelled to ``coords``) and the model of this shape, as
-        first built for the cache (its ``pm.Data`` hold that first fit's values; rebuilding it
-        for every fit would cost more than a small fit's sampling).
+        The result (coordinates relabelled to ``coords``; with ``"marginal"`` it also holds
+        exact draws of ``nu`` and ``mu``) and the model of this shape, as first built for the
+        cache (its ``pm.Data`` hold that first fit's values; rebuilding it for every fit would
+        cost more than a small fit's sampling).
+
+    Raises
+    ------
+    ValueError
+        If ``parameterization`` is unknown.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(20, 50)); y = np.repeat([0, 1], 10)
+    >>> sel = selbayes.select_features(X, y, k=3)
+    >>> data = model_data(X[:, sel.indices], y, sel)
+    >>> coords = {"feature": sel.indices.tolist(), "class": ["0", "1"]}
+    >>> idata, model = sample_nutpie(data, GaussianPriors(), coords, draws=200, tune=200,
+    ...                              chains=2, seed=1, target_accept=0.9,
+    ...                              progressbar=False)  # doctest: +SKIP
+    >>> idata["posterior"]["mu"].shape  # doctest: +SKIP
+    (2, 200, 3, 2)
     """
     import nutpie
 
@@ -321,7 +498,28 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
 
 
 def class_log_prior(class_counts, c: float) -> np.ndarray:
-    """log of the Polya-urn class probabilities (n_g + c) / (n + G c), shape (G,)."""
+    """log of the Polya-urn class probabilities (n_g + c) / (n + G c).
+
+    The predictive class probabilities with psi ~ Dirichlet(c, ..., c) integrated out.
+
+    Parameters
+    ----------
+    class_counts : array-like of shape (G,)
+        Training cases per class n_g.
+    c : float
+        Dirichlet parameter (``GaussianPriors.c``), > 0.
+
+    Returns
+    -------
+    ndarray of shape (G,)
+        Log probabilities (nats); they log-sum-exp to 0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.round(np.exp(class_log_prior([3, 1], c=1.0)), 4).tolist()   # (4/6, 2/6)
+    [0.6667, 0.3333]
+    """
     counts = np.asarray(class_counts, dtype=np.float64)
     return np.log(counts + c) - np.log(counts.sum() + c * counts.shape[0])
 
@@ -337,17 +535,35 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
 
     Parameters
     ----------
-    tau_x : ndarray (S, k)
-    tau_mu, tau_nu : ndarray (S,)
-    xbar : ndarray (k, G)
-        Training class means of the retained features.
-    class_counts : ndarray (G,)
-    lambda_mu : ndarray (S, k), optional
-        Per-feature scales of the t prior on mu.
+    tau_x : ndarray of shape (S, k)
+        Posterior draws of the noise precisions (1 / (data units)^2).
+    tau_mu, tau_nu : ndarray of shape (S,)
+        Posterior draws of the class-mean and feature-mean precisions.
+    xbar : ndarray of shape (k, G)
+        Training class means of the retained features (data units).
+    class_counts : ndarray of shape (G,)
+        Training cases per class.
+    lambda_mu : ndarray of shape (S, k), optional
+        Per-feature scales of the t prior on mu (``GaussianPriors.mu_t_df``).
 
     Returns
     -------
-    mean, precision : ndarray (S, k, G)
+    mean : ndarray of shape (S, k, G)
+        Predictive mean of x*_j in class g (data units).
+    precision : ndarray of shape (S, k, G)
+        Predictive precision 1 / (1 / tau_x + Var(mu | draw, data)) (1 / (data units)^2).
+
+    Examples
+    --------
+    With many training cases per class the predictive mean is the class mean and the precision
+    is tau_x:
+
+    >>> import numpy as np
+    >>> xbar = np.array([[1.0, -1.0]])
+    >>> mean, prec = predictive_moments(np.array([[4.0]]), np.array([1.0]), np.array([1.0]),
+    ...                                 xbar, np.array([1e6, 1e6]))
+    >>> mean.shape, np.round(mean, 3).tolist(), np.round(prec, 3).tolist()
+    ((1, 1, 2), [[[1.0, -1.0]]], [[[4.0, 4.0]]])
     """
     tau_x = np.asarray(tau_x, dtype=np.float64)
     a = (1.0 / np.asarray(tau_mu, dtype=np.float64))[:, None, None]
@@ -375,26 +591,59 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     Parameters
     ----------
     X_test_selected : ndarray of shape (m, k)
+        Test values of the retained features (data units, same transform as training).
     mean : ndarray of shape (S, k, G)
         Per-draw predictive means (:func:`predictive_moments`, or sampled mu).
     precision : ndarray of shape (S, k, G) or (S, k)
-        Per-draw predictive precisions (or tau_x, when ``mean`` holds sampled mu).
+        Per-draw predictive precisions (or tau_x, when ``mean`` holds sampled mu), in
+        1 / (data units)^2.
     class_log_prior_ : ndarray of shape (G,)
+        Log class probabilities, e.g. :func:`class_log_prior` (nats).
     chunk_size : int, optional
         Test cases per chunk; by default chosen so the (chunk, S, G) temporary stays below
         ``max_bytes``.
+    max_bytes : float
+        Memory budget of one chunk's temporaries (bytes).
 
     Returns
     -------
     ndarray of shape (m, G)
-        Normalised log probabilities.
+        Normalised log probabilities (nats; each row log-sum-exps to 0).
+
+    Raises
+    ------
+    ValueError
+        If ``X_test_selected`` is not a finite 2-D array with k columns, ``mean`` is not 3-D,
+        ``precision`` does not match it, or ``class_log_prior_`` does not have G entries.
+    TypeError
+        If ``X_test_selected`` is not numeric.
+
+    Examples
+    --------
+    One draw, unit precision, class means -1 and +1, equal priors: at x* = 1 the odds are
+    exp(2), so P(class 1) = 1 / (1 + exp(-2)):
+
+    >>> import numpy as np
+    >>> mean = np.array([[[-1.0, 1.0]]]); prec = np.ones((1, 1, 2))
+    >>> lp = predictive_log_proba(np.array([[0.0], [1.0]]), mean, prec, np.log([0.5, 0.5]))
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.5, 0.5], [0.1192, 0.8808]]
     """
-    X = np.asarray(X_test_selected, dtype=np.float64)
+    X = check_matrix(X_test_selected, name="X_test_selected")
     m_ = np.asarray(mean, dtype=np.float64)
     P = np.asarray(precision, dtype=np.float64)
+    if m_.ndim != 3:
+        raise ValueError(f"mean must have shape (n_draws, k, G); got {m_.shape}")
     S, k, G = m_.shape
-    if P.ndim == 2:
+    if P.ndim == 2 and P.shape == (S, k):
         P = np.broadcast_to(P[:, :, None], (S, k, G))
+    if P.shape != (S, k, G):
+        raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
+                         f"{(S, k, G)}; got {np.shape(precision)}")
+    class_log_prior_ = np.asarray(class_log_prior_, dtype=np.float64)
+    if class_log_prior_.shape != (G,):
+        raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
+                         f"{class_log_prior_.shape}")
     n_test = X.shape[0]
     if X.shape[1] != k:
         raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")

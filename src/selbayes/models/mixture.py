@@ -65,6 +65,18 @@ class MixturePrior:
         alpha ~ Inverse-Gamma(a, b) (1/alpha ~ Gamma(shape a, rate b)).
     a0, b0 : float
         alpha_0 (response) ~ Inverse-Gamma(a0, b0).
+
+    Raises
+    ------
+    ValueError
+        If a setting is not a finite number > 0.
+
+    Examples
+    --------
+    >>> MixturePrior()
+    MixturePrior(f0=1.0, f1=1.0, a=0.5, b=5.0, a0=0.5, b0=5.0)
+    >>> MixturePrior.from_dict({"b": 2}).b
+    2.0
     """
 
     f0: float = 1.0
@@ -82,6 +94,30 @@ class MixturePrior:
 
     @classmethod
     def from_dict(cls, d) -> MixturePrior:
+        """A prior from None (the thesis' values), a prior, or a dict of some of its fields.
+
+        Parameters
+        ----------
+        d : MixturePrior, dict or None
+            None gives the defaults; a MixturePrior is returned as is; a dict sets some of
+            ``f0, f1, a, b, a0, b0`` (values converted to float).
+
+        Returns
+        -------
+        MixturePrior
+
+        Raises
+        ------
+        TypeError
+            If ``d`` is of another type.
+        ValueError
+            If ``d`` names an unknown field or a value is not a finite number > 0.
+
+        Examples
+        --------
+        >>> MixturePrior.from_dict({"a0": 1}) == MixturePrior(a0=1.0)
+        True
+        """
         if d is None:
             return cls()
         if isinstance(d, cls):
@@ -91,7 +127,13 @@ class MixturePrior:
         unknown = sorted(set(d) - set(asdict(cls())))
         if unknown:
             raise ValueError(f"unknown prior keys {unknown}; known: {sorted(asdict(cls()))}")
-        return cls(**{k: float(v) for k, v in d.items()})
+        values = {}
+        for key, v in d.items():
+            try:
+                values[key] = float(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"MixturePrior.{key} must be a finite number > 0; got {v!r}") from None
+        return cls(**values)
 
 
 @dataclass
@@ -110,6 +152,19 @@ class MixtureSamples:
         Posterior-predictive P(z* = 1 | draw) = (f1 + n^[1]) / (f0 + f1 + n).
     phi_hat : ndarray, shape (chains, draws, 2, k + 1)
         P(x*_j = 1 | z* = z, draw) = (alpha_j theta_j + I_zj) / (alpha_j + n^[z]); j = 0 is y.
+
+    Examples
+    --------
+    Usually returned by :func:`sample_mixture`; its ``psi_hat`` and ``phi_hat`` feed
+    :func:`predict_log_proba`. A hand-made one with one chain of one draw and k = 1:
+
+    >>> import numpy as np
+    >>> s = MixtureSamples(idata=None, psi_hat=np.array([[0.5]]),
+    ...                    phi_hat=np.array([[[[0.2, 0.1], [0.8, 0.9]]]]))
+    >>> s.phi_hat.shape                    # (chains, draws, 2 components, k + 1)
+    (1, 1, 2, 2)
+    >>> np.round(np.exp(predict_log_proba([[1]], s.psi_hat, s.phi_hat)), 4).tolist()
+    [[0.26, 0.74]]
     """
 
     idata: object
@@ -398,20 +453,52 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
         corrected posterior. "approximate" leaves it out of the label updates (the R package's
         default): faster, but **not** the corrected posterior.
     prior : MixturePrior or dict, optional
+        Default: the thesis' values (:class:`MixturePrior`).
     draws, tune, chains, thin : int
-        Kept draws per chain, warm-up iterations, chains, and iterations per kept draw.
+        Kept draws per chain (>= 1), warm-up iterations (>= 0), chains (>= 1; run one after
+        the other), and iterations per kept draw (>= 1).
     label_sweeps, theta_steps : int
-        Gibbs sweeps over z and Metropolis steps per theta in each iteration.
+        Gibbs sweeps over z and Metropolis steps per theta in each iteration (>= 1).
     n_theta : int, optional
         Theta nodes of the adjustment factor's quadrature (default: converged Gauss rule).
     factor : MixtureOmitFactor, optional
         A prebuilt factor for (n0, n1, gamma), to share its caches between fits.
     random_state : int, Generator or None
+        Seed; each chain gets an independent stream spawned from it.
     progressbar : bool
+        Show a tqdm progress bar over all iterations.
 
     Returns
     -------
     MixtureSamples
+        Posterior summaries in ``idata`` and the per-draw predictive ``psi_hat``
+        (chains, draws) and ``phi_hat`` (chains, draws, 2, k + 1).
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not 1-D, ``X`` is not 2-D with one row per case, ``X`` or ``y`` holds
+        values other than 0 and 1, ``y`` lacks a class, an integer setting is out of range or
+        not an integer, ``z_update`` is unknown, ``threshold`` is None while ``corrected``
+        and ``n_omitted > 0``, ``factor`` was built for other (n0, n1, gamma), or ``prior``
+        is invalid.
+    TypeError
+        If ``prior`` is not a MixturePrior, dict or None, or ``random_state`` is not None, an
+        int or a Generator.
+
+    Examples
+    --------
+    A short chain on 20 cases with 3 retained of p = 100 features (MCMC: skipped here):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> s = sample_mixture(X, y, n_omitted=97, threshold=0.3, draws=20, tune=10,
+    ...                    chains=2, random_state=0)  # doctest: +SKIP
+    >>> s.psi_hat.shape, s.phi_hat.shape  # doctest: +SKIP
+    ((2, 20), (2, 20, 2, 4))
+    >>> predict_log_proba(X[:5], s.psi_hat, s.phi_hat).shape  # doctest: +SKIP
+    (5, 2)
     """
     import xarray as xr
 
@@ -507,14 +594,34 @@ def predict_log_proba(X, psi_hat, phi_hat, chunk: int = 256) -> np.ndarray:
     X : array-like of 0/1, shape (T, k)
         Retained features of the test cases.
     psi_hat : array-like, shape (S,) or (chains, draws)
+        Per-draw P(z* = 1), in (0, 1) (:attr:`MixtureSamples.psi_hat`).
     phi_hat : array-like, shape (S, 2, k + 1) or (chains, draws, 2, k + 1)
+        Per-draw P(x*_j = 1 | z*), j = 0 the response (:attr:`MixtureSamples.phi_hat`).
     chunk : int
         Draws processed at once (memory T x chunk x 4 floats).
 
     Returns
     -------
     ndarray, shape (T, 2)
-        Columns y* = 0 and y* = 1; rows log-sum-exp to 0.
+        Log probabilities (nats) of y* = 0 and y* = 1; rows log-sum-exp to 0.
+
+    Raises
+    ------
+    ValueError
+        If ``phi_hat`` does not have one (2, k + 1) block per draw of ``psi_hat``, or ``X``
+        is not 2-D with k columns.
+
+    Examples
+    --------
+    One draw, psi = 0.5, phi[z*] = (P(y* = 1), P(x* = 1)) = (0.2, 0.1) for z* = 0 and
+    (0.8, 0.9) for z* = 1. At x* = 1, P(y* = 1, x* = 1) = 0.5 (0.2 0.1 + 0.8 0.9) = 0.37 and
+    P(x* = 1) = 0.5, so P(y* = 1 | x* = 1) = 0.74:
+
+    >>> import numpy as np
+    >>> phi = np.array([[[0.2, 0.1], [0.8, 0.9]]])
+    >>> lp = predict_log_proba([[1], [0]], [0.5], phi)
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.26, 0.74], [0.74, 0.26]]
     """
     X = np.asarray(X, dtype=np.float64)
     phi = np.asarray(phi_hat, dtype=np.float64)

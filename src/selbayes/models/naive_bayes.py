@@ -43,7 +43,33 @@ __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statist
 
 
 def prior_from_dict(d) -> NaiveBayesPrior:
-    """A :class:`NaiveBayesPrior` from None (the thesis' prior), a prior, or a dict of fields."""
+    """A :class:`NaiveBayesPrior` from None (the thesis' prior), a prior, or a dict of fields.
+
+    Parameters
+    ----------
+    d : NaiveBayesPrior, dict or None
+        None gives the thesis' prior (a = 0.5, b = 5, f0 = f1 = 1); a prior is returned as is;
+        a dict sets some of the fields ``alpha_shape``, ``alpha_scale``, ``f0``, ``f1`` (the
+        rest take their defaults).
+
+    Returns
+    -------
+    NaiveBayesPrior
+
+    Raises
+    ------
+    TypeError
+        If ``d`` is of another type, or a setting is not a number.
+    ValueError
+        If ``d`` names an unknown setting, or a setting is not positive and finite.
+
+    Examples
+    --------
+    >>> prior_from_dict({"alpha_scale": 2.0})
+    NaiveBayesPrior(alpha_shape=0.5, alpha_scale=2.0, f0=1.0, f1=1.0)
+    >>> prior_from_dict(None) == NaiveBayesPrior()
+    True
+    """
     if d is None:
         return NaiveBayesPrior()
     if isinstance(d, NaiveBayesPrior):
@@ -58,16 +84,61 @@ def prior_from_dict(d) -> NaiveBayesPrior:
 
 
 def prior_to_dict(prior: NaiveBayesPrior) -> dict:
+    """The fields of a prior as a plain dict (inverse of :func:`prior_from_dict`).
+
+    Parameters
+    ----------
+    prior : NaiveBayesPrior
+
+    Returns
+    -------
+    dict
+        ``{"alpha_shape": a, "alpha_scale": b, "f0": f0, "f1": f1}``.
+
+    Examples
+    --------
+    >>> prior_to_dict(NaiveBayesPrior())
+    {'alpha_shape': 0.5, 'alpha_scale': 5.0, 'f0': 1.0, 'f1': 1.0}
+    >>> prior_from_dict(prior_to_dict(NaiveBayesPrior(f1=2.0))).f1
+    2.0
+    """
     return asdict(prior)
 
 
 def count_statistics(X_selected, y01):
     """Counts (I0, I1) per feature, shape (k, 2), and class counts (n0, n1).
 
+    Given (alpha, theta) the model depends on the training data only through these counts.
+
     Parameters
     ----------
     X_selected : array-like of 0/1, shape (n, k)
+        Training values of the retained features.
     y01 : array-like of 0/1, shape (n,)
+        Training classes.
+
+    Returns
+    -------
+    counts : ndarray of int64, shape (k, 2)
+        ``counts[j, c]``: ones of feature j among the class-c cases.
+    class_counts : ndarray of int64, shape (2,)
+        (n0, n1).
+
+    Raises
+    ------
+    ValueError
+        If ``X_selected`` is not a finite non-empty 2-D 0/1 matrix, or ``y01`` is not a 0/1
+        vector with one entry per row.
+    TypeError
+        If ``X_selected`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 1]]); y = np.array([0, 0, 1])
+    >>> counts, class_counts = count_statistics(X, y)
+    >>> counts.tolist(), class_counts.tolist()
+    ([[2, 0], [1, 1]], [2, 1])
     """
     X = check_matrix(X_selected, name="X_selected")
     check_binary(X, name="X_selected")
@@ -101,8 +172,13 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
     threshold : float or None
         gamma (needed when corrected and ``n_omitted > 0``).
     corrected : bool
-    n_theta, theta_rule :
-        Theta rule of the adjustment table (see :class:`CorrOmitLogProb`).
+        Fill the adjustment table; otherwise ``n_omitted`` is 0 and the table zero, so the
+        uncorrected model has the same graph (and compiled code) as the corrected one.
+    n_theta : int, optional
+        Theta nodes of the adjustment table's quadrature (default: converged rule).
+    theta_rule : str
+        Theta rule of the adjustment table (see
+        :class:`~selbayes.adjustment.corr_op.CorrOmitLogProb`).
 
     Returns
     -------
@@ -110,6 +186,25 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
         ``counts`` (k, 2) int64 ones per class, ``class_counts`` (2,) int64, ``n_omitted``
         (float; 0 when uncorrected), ``adj_coef`` (6, m), ``adj_edges`` (6,), and
         ``_adj_spacing`` (a graph constant, not data).
+
+    Raises
+    ------
+    ValueError
+        If ``corrected`` and ``n_omitted > 0`` but ``threshold`` is None, if ``X_selected`` or
+        ``y01`` is not 0/1 data of matching length, or if the adjustment settings are invalid.
+    TypeError
+        If ``X_selected`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> data = model_data(X, y, n_omitted=97, threshold=0.3)
+    >>> data["counts"].shape, data["class_counts"].tolist(), data["n_omitted"]
+    ((3, 2), [10, 10], np.float64(97.0))
+    >>> model_data(X, y, 97, 0.3, corrected=False)["n_omitted"]
+    np.float64(0.0)
     """
     counts, class_counts = count_statistics(X_selected, y01)
     data = {"counts": counts, "class_counts": class_counts}
@@ -135,11 +230,14 @@ def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
     Parameters
     ----------
     X_selected : array-like of 0/1, shape (n, k)
+        Training values of the retained features.
     y01 : array-like of 0/1, shape (n,)
+        Training classes.
     n_omitted : int
         p - k.
     threshold : float or None
-        gamma of the absolute-correlation selection.
+        gamma of the absolute-correlation selection (required when corrected and
+        ``n_omitted > 0``).
     prior : NaiveBayesPrior or dict, optional
         Default: the thesis' a = 0.5, b = 5, f0 = f1 = 1.
     corrected : bool
@@ -152,6 +250,22 @@ def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
     pymc.Model
         Free variables ``alpha`` (log transform) and ``theta`` (k, logit transform); observed
         beta-binomial counts ``I`` (k, 2); Potential ``selection_adjustment``.
+
+    Raises
+    ------
+    ValueError
+        For the data problems listed in :func:`model_data`, or an invalid ``prior``.
+    TypeError
+        If ``prior`` is not a NaiveBayesPrior, dict or None, or ``X_selected`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> model = build_model(X, y, n_omitted=97, threshold=0.3)
+    >>> [v.name for v in model.free_RVs], [p.name for p in model.potentials]
+    (['alpha', 'theta'], ['selection_adjustment'])
     """
     prior = prior_from_dict(prior)
     data = model_data(X_selected, y01, n_omitted, threshold, corrected)
@@ -199,9 +313,41 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     folds, SBC replicates and the corrected/uncorrected pair (same graph, ``n_omitted = 0``)
     share one compiled model; only ``pm.Data`` values change between calls.
 
+    Parameters
+    ----------
+    data : dict
+        From :func:`model_data`.
+    prior : NaiveBayesPrior
+        Prior of the model (part of the cache key).
+    coords : dict
+        ``{"feature": labels (k,), "class": [0, 1]}`` for the result's coordinates.
+    draws, tune, chains : int
+        Kept draws per chain, warm-up draws per chain, and chains.
+    seed : int or None
+        Seed of nutpie.
+    target_accept : float
+        NUTS target acceptance probability, in (0, 1).
+    progressbar : bool
+        Show nutpie's progress bar.
+
     Returns
     -------
     (xarray.DataTree, pymc.Model)
+        The posterior (``alpha`` (chain, draw), ``theta`` (chain, draw, feature)) with
+        coordinates relabelled to ``coords``, and the model built from ``data``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> data = model_data(X, y, n_omitted=97, threshold=0.3)
+    >>> coords = {"feature": [0, 1, 2], "class": [0, 1]}
+    >>> idata, model = sample_nutpie(data, NaiveBayesPrior(), coords, draws=200, tune=200,
+    ...                              chains=2, seed=1, target_accept=0.9,
+    ...                              progressbar=False)  # doctest: +SKIP
+    >>> idata["posterior"]["theta"].shape  # doctest: +SKIP
+    (2, 200, 3)
     """
     import nutpie
 
@@ -236,19 +382,44 @@ def predictive_log_proba(X_test_selected, alpha_draws, theta_draws, counts, clas
     Parameters
     ----------
     X_test_selected : array-like of 0/1, shape (T, k)
+        Test values of the retained features, in training column order.
     alpha_draws : array-like, shape (S,)
+        Posterior draws of alpha (any shape with S elements, e.g. (chains, draws)).
     theta_draws : array-like, shape (S, k)
+        Posterior draws of theta, in (0, 1).
     counts : array-like of int, shape (k, 2)
         (I0, I1) of each retained feature in the training data.
     class_counts : array-like of int, shape (2,)
         (N0, N1).
     prior : NaiveBayesPrior, optional
         Supplies (f0, f1) for psi_hat.
+    max_bytes : float
+        Memory budget of one chunk of test cases (bytes).
 
     Returns
     -------
     ndarray of shape (T, 2)
-        Normalised log probabilities of classes 0 and 1.
+        Normalised log probabilities of classes 0 and 1 (nats; rows log-sum-exp to 0).
+
+    Raises
+    ------
+    ValueError
+        If ``X_test_selected`` is not 2-D 0/1 with k columns, the numbers of alpha and theta
+        draws differ, ``counts`` or ``class_counts`` have the wrong shape, or ``prior`` is
+        invalid.
+    TypeError
+        If ``prior`` is not a NaiveBayesPrior, dict or None.
+
+    Examples
+    --------
+    One draw alpha = 2, theta = 0.5 and counts I = (2, 8) of N = (10, 10): phi_hat is
+    (1 + 2) / 12 = 0.25 in class 0 and (1 + 8) / 12 = 0.75 in class 1, psi_hat = 0.5, so
+    P(y* = 1 | x* = 1) = 0.75:
+
+    >>> import numpy as np
+    >>> lp = predictive_log_proba([[1], [0]], [2.0], [[0.5]], [[2, 8]], [10, 10])
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.25, 0.75], [0.75, 0.25]]
     """
     prior = prior_from_dict(prior)
     X = np.asarray(X_test_selected, dtype=np.float64)
@@ -256,9 +427,17 @@ def predictive_log_proba(X_test_selected, alpha_draws, theta_draws, counts, clas
     theta = np.asarray(theta_draws, dtype=np.float64)
     counts = np.asarray(counts, dtype=np.float64)
     N = np.asarray(class_counts, dtype=np.float64)
+    if theta.ndim != 2:
+        raise ValueError(f"theta_draws must have shape (S, k); got {theta.shape}")
     S, k = theta.shape
     if X.ndim != 2 or X.shape[1] != k:
         raise ValueError(f"test data must have shape (T, {k}); got {X.shape}")
+    check_binary(X, name="X_test_selected")
+    if alpha.shape[0] != S:
+        raise ValueError(f"alpha_draws has {alpha.shape[0]} draws but theta_draws has {S}")
+    if counts.shape != (k, 2) or N.shape != (2,):
+        raise ValueError(f"counts must have shape (k, 2) = ({k}, 2) and class_counts shape "
+                         f"(2,); got {counts.shape} and {N.shape}")
     n = N.sum()
     log_psi = np.log(np.array([prior.f0 + N[0], prior.f1 + N[1]])) - math.log(
         prior.f0 + prior.f1 + n)

@@ -92,6 +92,24 @@ class NaiveBayesPrior:
         a = 0.5, b = 5 (scipy ``invgamma(a, scale=b)``, PyMC ``InverseGamma(alpha=a, beta=b)``).
     f0, f1 : float
         psi ~ Beta(f1, f0) (f1 pairs with class 1).
+
+    Raises
+    ------
+    ValueError
+        If a setting is not positive and finite.
+    TypeError
+        If a setting is not a number.
+
+    Examples
+    --------
+    >>> from scipy.stats import invgamma
+    >>> prior = NaiveBayesPrior()
+    >>> round(float(invgamma(prior.alpha_shape, scale=prior.alpha_scale).median()), 2)
+    21.98
+    >>> NaiveBayesPrior(f1=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior.f1 must be > 0 and finite; got 0.0
     """
 
     alpha_shape: float = 0.5
@@ -106,6 +124,26 @@ class NaiveBayesPrior:
 
 def prior_alpha_grid(n_alpha: int, prior: NaiveBayesPrior | None = None) -> np.ndarray:
     """Midpoint nodes on the prior-CDF scale: alpha_m = F^{-1}((m - 0.5) / K), m = 1..K.
+
+    Each node stands for prior mass 1/K, so the prior weights are uniform and the midpoint rule
+    on the CDF scale integrates over alpha's heavy upper tail.
+
+    Parameters
+    ----------
+    n_alpha : int
+        K >= 1, the number of nodes.
+    prior : NaiveBayesPrior, optional
+        Supplies alpha's InverseGamma(shape, scale); default the thesis' (0.5, 5).
+
+    Returns
+    -------
+    ndarray of shape (K,)
+        Increasing alpha nodes (alpha is a prior sample size: dimensionless).
+
+    Raises
+    ------
+    ValueError
+        If ``n_alpha`` is not a positive integer.
 
     Examples
     --------
@@ -132,11 +170,30 @@ def retained_theta_rule(rule: str, n_theta: int, pooled_freq=None):
     n_theta : int
         Number of nodes (odd for the Simpson-based rules).
     pooled_freq : array-like of shape (U,), optional
-        Pooled training frequency (I0 + I1) / n of each feature; needed by ``"transform"``.
+        Pooled training frequency (I0 + I1) / n of each feature, in [0, 1]; needed by
+        ``"transform"``.
 
     Returns
     -------
-    theta, weights : ndarray of shape (1, Q) for shared rules or (U, Q) for ``"transform"``
+    theta : ndarray of shape (1, Q) for shared rules or (U, Q) for ``"transform"``
+        Nodes in [0, 1].
+    weights : ndarray of the same shape
+        Weights of int_0^1 f(theta) dtheta (each row sums to 1).
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is unknown, ``"transform"`` is given no ``pooled_freq``, or ``n_theta`` is
+        invalid for the rule.
+
+    Examples
+    --------
+    >>> theta, w = retained_theta_rule("gauss", 20)
+    >>> theta.shape, round(float(w.sum()), 12), round(float(w[0] @ theta[0] ** 2), 12)
+    ((1, 20), 1.0, 0.333333333333)
+    >>> theta, w = retained_theta_rule("transform", 21, pooled_freq=[0.1, 0.5])
+    >>> theta.shape, np.round(w.sum(axis=1), 12).tolist()
+    ((2, 21), [1.0, 1.0])
     """
     if rule in ("gauss", "simpson"):
         theta, w = theta_quadrature(rule, n_theta)
@@ -182,12 +239,16 @@ def log_marginal_and_theta_mean(alpha, counts, n0: int, n1: int, theta_rule: str
     Parameters
     ----------
     alpha : array-like of shape (K,)
+        Values of alpha (> 0), e.g. :func:`prior_alpha_grid`.
     counts : array-like of int, shape (U, 2)
         (I0, I1) of each feature: ones among the n0 class-0 and n1 class-1 training cases.
     n0, n1 : int
+        Training cases per class.
     theta_rule : {"gauss", "transform", "simpson"}
+        Quadrature rule over theta (see :func:`retained_theta_rule`).
     n_theta : int, optional
-        Default :func:`selbayes.adjustment.corr.default_n_theta` for ``"gauss"``.
+        Default :func:`selbayes.adjustment.corr.default_n_theta` for ``"gauss"``, 41
+        otherwise.
 
     Returns
     -------
@@ -195,6 +256,20 @@ def log_marginal_and_theta_mean(alpha, counts, n0: int, n1: int, theta_rule: str
         log int prod_y U(alpha theta, alpha (1 - theta), I_y, O_y) dtheta (eq 2.33 integrated).
     log_mean1, log_mean0 : ndarray, shape (K, U)
         log E[theta | alpha, x_j] and log E[1 - theta | alpha, x_j] under the same rule.
+
+    Raises
+    ------
+    ValueError
+        If ``theta_rule`` is unknown or ``n_theta`` invalid for it.
+
+    Examples
+    --------
+    One case per class, a one in class 0 and a zero in class 1: the likelihood is
+    theta (1 - theta) whatever alpha, so B = 1/6 and E[theta | data] = 1/2:
+
+    >>> log_B, log_m1, log_m0 = log_marginal_and_theta_mean([1.0, 10.0], [[1, 0]], 1, 1)
+    >>> log_B.shape, np.round(np.exp(log_B), 6).tolist(), np.round(np.exp(log_m1), 6).tolist()
+    ((2, 1), [[0.166667], [0.166667]], [[0.5], [0.5]])
     """
     alpha = np.asarray(alpha, dtype=np.float64).ravel()
     counts = np.asarray(counts, dtype=np.int64).reshape(-1, 2)
@@ -280,6 +355,19 @@ class NaiveBayesQuadratureFit:
     prior : NaiveBayesPrior
     settings : dict
         Quadrature settings actually used.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(30, 3)); y = np.repeat([0, 1], 15)
+    >>> fit = fit_naive_bayes_quadrature(X, y, (97, 0.3), quadrature="thesis")
+    >>> fit
+    NaiveBayesQuadratureFit(k=3, n_omitted=97, corrected=True, K=30, E[log alpha]=...)
+    >>> round(float(fit.alpha_posterior.sum()), 12), fit.psi_hat
+    (1.0, 0.5)
+    >>> lp = fit.predict_log_proba(X[:4])
+    >>> lp.shape, np.allclose(np.exp(lp[:, 1]), fit.predict_proba(X[:4]))
+    ((4, 2), True)
     """
 
     alpha_grid: np.ndarray
@@ -338,12 +426,44 @@ class NaiveBayesQuadratureFit:
         return out
 
     def predict_logit(self, X_test) -> np.ndarray:
-        """log P(y*=1 | x*) - log P(y*=0 | x*), shape (T,); accurate for extreme values."""
+        """log P(y*=1 | x*) - log P(y*=0 | x*), shape (T,); accurate for extreme values.
+
+        Parameters
+        ----------
+        X_test : array-like of 0/1, shape (T, k)
+            Test cases, retained features only, in the training column order.
+
+        Returns
+        -------
+        ndarray of shape (T,)
+            Log odds of class 1 (nats).
+
+        Raises
+        ------
+        ValueError
+            If ``X_test`` is not a 0/1 matrix with k columns.
+        """
         s = self._class_scores(self._check_test(X_test))
         return s[:, 1] - s[:, 0]
 
     def predict_log_proba(self, X_test) -> np.ndarray:
-        """log P(y* = c | x*, training data, selection) for c = 0, 1: shape (T, 2)."""
+        """log P(y* = c | x*, training data, selection) for c = 0, 1: shape (T, 2).
+
+        Parameters
+        ----------
+        X_test : array-like of 0/1, shape (T, k)
+            Test cases, retained features only, in the training column order.
+
+        Returns
+        -------
+        ndarray of shape (T, 2)
+            Log probabilities (nats); rows log-sum-exp to 0.
+
+        Raises
+        ------
+        ValueError
+            If ``X_test`` is not a 0/1 matrix with k columns.
+        """
         s = self._class_scores(self._check_test(X_test))
         return s - logsumexp(s, axis=1, keepdims=True)
 
@@ -354,6 +474,16 @@ class NaiveBayesQuadratureFit:
         ----------
         X_test : array-like of 0/1, shape (T, k)
             Test cases, retained features only, in the training column order.
+
+        Returns
+        -------
+        ndarray of shape (T,)
+            Probabilities in [0, 1].
+
+        Raises
+        ------
+        ValueError
+            If ``X_test`` is not a 0/1 matrix with k columns.
         """
         return expit(self.predict_logit(X_test))
 
@@ -441,15 +571,31 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
     n_alpha : int, optional
         K, the number of prior-quantile alpha nodes.
     theta_rule : {"gauss", "transform", "simpson"}, optional
-        Theta rule for the retained features; ``n_theta`` its node count.
+        Theta rule for the retained features.
+    n_theta : int, optional
+        Its node count (default: the preset's, or a converged count growing like sqrt(n)).
     adjustment_theta_rule : {"gauss", "simpson"}, optional
-        Theta rule for the adjustment factor; ``adjustment_n_theta`` its node count.
+        Theta rule for the adjustment factor.
+    adjustment_n_theta : int, optional
+        Its node count.
 
     Returns
     -------
     NaiveBayesQuadratureFit
         ``.predict_proba(X_test)`` gives P(y* = 1 | x*) (shape (T,)), ``.alpha_grid`` and
         ``.alpha_posterior`` the posterior of alpha over the grid.
+
+    Raises
+    ------
+    ValueError
+        If ``quadrature``, ``theta_rule`` or ``adjustment_theta_rule`` is unknown; ``X`` is not
+        a finite 0/1 matrix; ``y`` is not 0/1 with one entry per row and both classes present;
+        ``selection`` is None while ``corrected``, is a Selection of another statistic, k or
+        class counts, or a tuple with a negative or non-integer ``n_omitted`` or a negative or
+        non-finite threshold; or ``n_alpha`` is not a positive integer.
+    TypeError
+        If ``prior`` is not a NaiveBayesPrior, ``selection`` is of another type, or ``X`` is
+        not numeric.
 
     Examples
     --------
