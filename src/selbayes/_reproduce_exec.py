@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._parallel import keep_worker_caches
 from ._reproduce_spec import dict_diff, settings_hash
 from ._version import __version__
 
@@ -152,6 +153,7 @@ class FitStore:
 # back-ends: each yields finished FitResults in completion order
 # -------------------------------------------------------------------------------------------
 def _call(fit_fn, settings, task: FitTask) -> FitResult:
+    keep_worker_caches()
     start = time.perf_counter()
     result = fit_fn(settings, task)
     if not isinstance(result, FitResult) or result.fit_id != task.fit_id:

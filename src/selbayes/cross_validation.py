@@ -345,6 +345,9 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
 
 
 def _run_fold(index, estimator, X, y, train, test, classes, seed) -> dict:
+    from ._parallel import keep_worker_caches
+
+    keep_worker_caches()
     proba, meta = fit_fold(estimator, X, y, train, test, classes, seed)
     return {"index": index, "proba": proba, "test": np.asarray(test), "meta": {**meta,
                                                                                "seed": seed}}

@@ -236,6 +236,9 @@ def _child_seed(root: np.random.SeedSequence, index: int) -> np.random.SeedSeque
 
 
 def _run_replicate(index, root_state, simulator, fitter, params, thin_to) -> dict:
+    from ._parallel import keep_worker_caches
+
+    keep_worker_caches()
     entropy, spawn_key, pool_size = root_state
     root = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key), pool_size=pool_size)
     seed = _child_seed(root, index)
