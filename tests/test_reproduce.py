@@ -140,29 +140,33 @@ chains = 2
 n_loss_matrices = 10
 calibration_cv = 3
 baselines = {baselines}
+[quick.replicates]
+n = {n_rep}
+n_test = 200
 [quick.acceptance]
 bin_z = 4.0
 uncorrected_gap_k = [3, 8, 1000]
 """
 
 
-def _stub_spec(tmp_path, n_test, baselines) -> Path:
+def _stub_spec(tmp_path, n_test, baselines, n_rep) -> Path:
     text = SPEC.read_text()
-    text = text[:text.index("[quick]")] + STUB_DESIGN.format(n_test=n_test,
-                                                            baselines=json.dumps(baselines))
+    text = text[:text.index("[quick]")] + STUB_DESIGN.format(
+        n_test=n_test, baselines=json.dumps(baselines), n_rep=n_rep)
     return _write(tmp_path, text, "stub.toml")
 
 
 @pytest.fixture
 def stub_spec(tmp_path) -> Path:
-    """The stub design with enough test cases for the statistical checks."""
-    return _stub_spec(tmp_path, 20000, list(rg.BASELINES))
+    """The stub design with enough test cases for the statistical checks (the pooled bins:
+    30 replicate data sets x 200 test cases)."""
+    return _stub_spec(tmp_path, 20000, list(rg.BASELINES), 30)
 
 
 @pytest.fixture
 def light_spec(tmp_path) -> Path:
     """A cheaper stub design for the bookkeeping tests (resume, back-ends)."""
-    return _stub_spec(tmp_path, 1000, ["gnb"])
+    return _stub_spec(tmp_path, 1000, ["gnb"], 2)
 
 
 def _true_log_proba(data, X):
@@ -181,9 +185,9 @@ def make_stub(calibrated_method="corrected", counter=None):
     def stub(settings, task):
         if counter is not None:
             counter.append(task.fit_id)
-        train, test = rg.load_data(settings)
-        lp = _true_log_proba(test, test.X)
         prm = task.params
+        train, test = rg.load_data(settings, prm.get("replicate"))
+        lp = _true_log_proba(test, test.X)
         good = prm["method"] in (calibrated_method, "no_selection")
         if not good:
             lp = 3 * lp
@@ -198,7 +202,11 @@ def make_stub(calibrated_method="corrected", counter=None):
                 "failures": []}
         meta = {"k": prm["k"], "method": prm["method"], "n_selected": 0, "gamma": 1.0,
                 "fit_s": 0.01, "predict_s": 0.01, "sampler_used": "stub", "diagnostics": diag}
-        return FitResult(task.fit_id, {"proba": np.exp(lp), "tau_mu": tau_mu}, meta)
+        arrays = {"proba": np.exp(lp), "tau_mu": tau_mu}
+        if "replicate" in prm:
+            meta["replicate"] = prm["replicate"]
+            arrays["y_test"] = test.y
+        return FitResult(task.fit_id, arrays, meta)
 
     return stub
 
@@ -212,13 +220,17 @@ def _verdicts(results) -> dict:
     return {(c["criterion"], c["scope"]): c["verdict"] for c in results["acceptance"]}
 
 
+POOLED_BINS = ("corrected: reliability bins within binomial SE (test cases pooled over 30 "
+               "data sets)")
+
+
 def test_calibrated_stub_passes_and_overconfident_fails(tmp_path, stub_spec, monkeypatch):
     monkeypatch.setattr(rg, "fit_one", make_stub("corrected"))
     res = run_reproduction(stub_spec, out=tmp_path / "good", quick=True, progressbar=False)
     v = _verdicts(res.results)
     for k in (3, 8):
         assert v[("corrected: |expected - actual error rate|", f"k = {k}")] == "PASS"
-        assert v[("corrected: reliability bins within binomial SE", f"k = {k}")] == "PASS"
+        assert v[(POOLED_BINS, f"k = {k}")] == "PASS"
         assert v[("corrected: posterior median log tau_mu near the truth", f"k = {k}")] == "PASS"
         assert v[("uncorrected: expected error below actual", f"k = {k}")] == "PASS"
         assert v[("AMLP: corrected below uncorrected", f"k = {k}")] == "PASS"
@@ -234,7 +246,7 @@ def test_calibrated_stub_passes_and_overconfident_fails(tmp_path, stub_spec, mon
     for k in (3, 8):
         assert v[("corrected: |expected - actual error rate|", f"k = {k}")] == "FAIL"
         assert v[("corrected: posterior median log tau_mu near the truth", f"k = {k}")] == "FAIL"
-        assert v[("corrected: reliability bins within binomial SE", f"k = {k}")] == "FAIL"
+        assert v[(POOLED_BINS, f"k = {k}")] == "FAIL"
         assert v[("AMLP: corrected below every scikit-learn baseline", f"k = {k}")] == "FAIL"
         assert v[("uncorrected: expected error below actual", f"k = {k}")] == "FAIL"
         assert v[("AMLP: corrected below uncorrected", f"k = {k}")] == "FAIL"
@@ -248,14 +260,16 @@ def test_resume_skips_finished_fits_and_refuses_changed_settings(tmp_path, light
     monkeypatch.setattr(rg, "fit_one", make_stub(counter=calls))
     out = tmp_path / "run"
     first = run_reproduction(light_spec, out=out, quick=True, progressbar=False)
-    assert sorted(calls) == sorted(["k3-corrected", "k3-uncorrected", "k8-corrected",
-                                    "k8-uncorrected", "all"])
+    main_fits = ["k3-corrected", "k3-uncorrected", "k8-corrected", "k8-uncorrected", "all"]
+    replicate_fits = [f"rep{r:03d}-k{k}-{m}" for r in range(2) for k in (3, 8)
+                      for m in ("corrected", "uncorrected")]
+    assert sorted(calls) == sorted(main_fits + replicate_fits)
     report1 = first.report_path.read_text()
 
     calls.clear()
     second = run_reproduction(light_spec, out=out, quick=True, progressbar=False)
     assert calls == []
-    assert second.results["run"]["n_resumed"] == 5 and second.results["run"]["n_fitted"] == 0
+    assert second.results["run"]["n_resumed"] == 13 and second.results["run"]["n_fitted"] == 0
     assert _no_time(second.results["metrics"]) == _no_time(first.results["metrics"])
     table1 = report1[report1.index("## Table 1"):report1.index("## Fig 2")]
     assert table1 in second.report_path.read_text()
@@ -379,3 +393,67 @@ def test_quick_reproduction_end_to_end(tmp_path):
     again = json.loads((out / "results.json").read_text())
     assert again["run"]["n_fitted"] == 0
     assert _no_time(again["metrics"]) == _no_time(results["metrics"])
+
+
+# ---------------------------------------------------------------------------------------------
+# the pooled (replicate) reliability check
+# ---------------------------------------------------------------------------------------------
+def _clustered_outcomes(rng, n_groups, per_group, shift_sd):
+    """Predictions q ~ U(0.25, 0.75) and outcomes ~ Bernoulli(q + delta_g), with a shared shift
+    delta_g ~ U(-a, a) per group (sd ``shift_sd``): calibrated on average over groups, but
+    cases of one group are dependent, as test cases sharing one training set are."""
+    q = rng.uniform(0.25, 0.75, size=(n_groups, per_group))
+    a = shift_sd * np.sqrt(3)
+    delta = rng.uniform(-a, a, size=(n_groups, 1))
+    y = rng.uniform(size=q.shape) < q + delta
+    groups = np.repeat(np.arange(n_groups), per_group)
+    return q.ravel(), y.ravel(), groups
+
+
+@pytest.mark.parametrize("shift_sd", [0.0, 0.1])
+def test_pooled_reliability_between_se_is_right_whatever_the_dependence(shift_sd):
+    # 300 simulated pooled tables of 40 groups x 200 cases, 5 bins (bins 1-3 hold cases).
+    # Independent cases (shift 0): both z's are N(0, 1) and the design effect is about 1.
+    # Shared shifts: the binomial z is overdispersed by the design effect
+    # 1 + m_b Var(delta) / (q (1 - q)) (m_b = cases of a group in the bin), the between z is not.
+    rng = np.random.default_rng(7)
+    n_sim, n_groups, per_group = 300, 40, 200
+    z, zb, deff = [], [], []
+    for _ in range(n_sim):
+        q, y, g = _clustered_outcomes(rng, n_groups, per_group, shift_sd)
+        t = rg._pooled_reliability(q, y, g, n_bins=5)
+        assert t.attrs["n_groups"] == n_groups
+        t = t.iloc[1:4]
+        z.append(t["z"].to_numpy())
+        zb.append(t["z_between"].to_numpy())
+        deff.append(t["design_effect"].to_numpy())
+    z, zb, deff = np.array(z), np.array(zb), np.array(deff)
+    # variance of 300 N(0,1) draws: sd of the sample variance is sqrt(2 / 300) = 0.082; the
+    # between z is a ratio with an estimated SE (40 clusters), var about 40/38: allow 4 sd
+    se_var = np.sqrt(2 / n_sim)
+    assert np.all(np.abs(zb.var(axis=0) - 1) < 4 * se_var + 0.06)
+    # mean predicted q in the middle bin is 0.5 and the bin spans 0.4-0.6 of U(0.25, 0.75):
+    # m_b = 200 * 0.4 = 80 cases per group, so the expected design effect is
+    # 1 + 80 * 0.01 / 0.25 = 4.2 with shift_sd 0.1 (about 1 without).
+    expected = 1 + per_group * 0.4 * shift_sd**2 / 0.25
+    assert z[:, 1].var() == pytest.approx(expected, rel=4 * se_var)
+    assert np.median(deff[:, 1]) == pytest.approx(expected, rel=0.15)
+
+
+def test_replicate_data_sets_are_fresh_and_sized_by_the_spec():
+    spec = load_spec(SPEC, quick=True)
+    settings = rg.fit_settings(spec)
+    train, test = rg.load_data(settings)
+    tr0, te0 = rg.load_data(settings, 0)
+    tr1, te1 = rg.load_data(settings, 1)
+    assert te0.n_samples == te1.n_samples == spec["replicates"]["n_test"]
+    assert tr0.n_samples == train.n_samples == spec["data"]["n_train"]
+    # new true parameters (class means), not only new cases
+    assert not np.allclose(tr0.mu, tr1.mu) and not np.allclose(tr0.mu, train.mu)
+    # the same replicate is the same data set every time (seeded)
+    again, _ = rg.load_data({**settings}, 1)
+    np.testing.assert_array_equal(again.X, tr1.X)
+    tasks = [t for t in rg.plan(spec) if "replicate" in t.params]
+    assert len(tasks) == (spec["replicates"]["n"] * len(spec["selection"]["k"])
+                          * len(spec["replicates"]["methods"]))
+    assert len({t.params["seed"] for t in tasks}) == len(tasks)

@@ -95,6 +95,22 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "logistic_C": Field("float", "inverse L2 penalty of LogisticRegression", default=1.0,
                             positive=True),
     },
+    "replicates": {
+        "n": Field("int", "further simulated data sets pooled for the reliability-bin check "
+                   "(0 = judge the bins of the one data set)", default=0, minimum=0),
+        "n_test": Field("int", "test cases per replicate data set", default=50, minimum=1),
+        "methods": Field("list[str]", "fits per replicate and k", default=["corrected"],
+                         choices=("corrected", "uncorrected")),
+        "draws": Field("int", "posterior draws per chain of a replicate fit", default=500,
+                       minimum=1),
+        "tune": Field("int", "tuning iterations per chain of a replicate fit", default=500,
+                      minimum=0),
+        "chains": Field("int", "chains of a replicate fit", default=2, minimum=1),
+    },
+    "seeds": {
+        "replicates": Field("int", "root seed of the replicate data sets and their fits",
+                            default=0, minimum=0),
+    },
     "acceptance": {
         "error_tol": Field("float", "corrected |expected - actual error| at most", default=0.02,
                            minimum=0.0),
@@ -164,6 +180,16 @@ def plan(spec: Spec) -> list[FitTask]:
     if spec["selection"]["include_all"]:
         tasks.append(FitTask("all", {"k": "all", "method": "no_selection", "corrected": False,
                                      "seed": _task_seed(root, "all", False)}))
+    rep = spec["replicates"]
+    rep_root = spec["seeds"]["replicates"]
+    for r in range(rep["n"]):
+        for k in spec["selection"]["k"]:
+            for method in rep["methods"]:
+                corrected = method == "corrected"
+                tasks.append(FitTask(
+                    f"rep{r:03d}-{_label(k)}-{method}",
+                    {"k": k, "method": method, "corrected": corrected, "replicate": r,
+                     "seed": task_seed(rep_root, r + 1, int(k), int(corrected))}))
     return tasks
 
 
@@ -172,13 +198,14 @@ def fit_settings(spec: Spec) -> dict:
     return {"model": spec.model, "data": spec["data"],
             "selection": {"statistic": spec["selection"]["statistic"]},
             "priors": spec["priors"], "sampler": spec["sampler"],
-            "seeds": {k: spec["seeds"][k] for k in ("data", "split", "fit")}}
+            "replicates": spec["replicates"],
+            "seeds": {k: spec["seeds"][k] for k in ("data", "split", "fit", "replicates")}}
 
 
 # ---------------------------------------------------------------------------------------------
 # data and fitting (run in worker processes)
 # ---------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=4)
 def _load_data_cached(key: str):
     from .simulate import gaussian_classification
 
@@ -191,10 +218,21 @@ def _load_data_cached(key: str):
     return sim.split(d["n_train"], random_state=seeds["split"])
 
 
-def load_data(settings: dict):
-    """(train, test) :class:`~selbayes.simulate.GaussianClassificationData`, cached per process."""
-    key = json.dumps({"data": settings["data"], "seeds": settings["seeds"]}, sort_keys=True)
-    return _load_data_cached(key)
+def load_data(settings: dict, replicate: int | None = None):
+    """(train, test) :class:`~selbayes.simulate.GaussianClassificationData`, cached per process.
+
+    ``replicate=None`` is the experiment's data set (seeds ``data`` and ``split``); replicate
+    ``r`` is a fresh data set from the same generator (new class means, precisions and cases)
+    with ``replicates.n_test`` test cases and seeds derived from ``seeds.replicates`` and ``r``.
+    """
+    data, seeds = dict(settings["data"]), settings["seeds"]
+    if replicate is not None:
+        data["n_test"] = settings["replicates"]["n_test"]
+        seeds = {"data": task_seed(seeds["replicates"], replicate + 1, 0),
+                 "split": task_seed(seeds["replicates"], replicate + 1, 1)}
+    else:
+        seeds = {"data": seeds["data"], "split": seeds["split"]}
+    return _load_data_cached(json.dumps({"data": data, "seeds": seeds}, sort_keys=True))
 
 
 def _diagnostics_summary(table: pd.DataFrame) -> dict:
@@ -219,15 +257,20 @@ def _diagnostics_summary(table: pd.DataFrame) -> dict:
 def fit_one(settings: dict, task: FitTask) -> FitResult:
     """Fit one classifier of the plan and predict the test cases.
 
-    Returns arrays ``proba`` (n_test, G), ``tau_mu`` (chains, draws) and ``selected`` (k,), and
-    metadata: gamma, timings, sampler diagnostics.
+    Returns arrays ``proba`` (n_test, G), ``tau_mu`` (chains, draws) and ``selected`` (k,)
+    (a replicate's fit also ``y_test`` (n_test,), its test labels), and metadata: gamma,
+    timings, sampler diagnostics (and ``replicate``). A replicate fit (``task.params``
+    holds ``replicate``) uses that replicate's data set and ``[replicates]`` sampler sizes.
     """
     from .diagnostics import check
     from .gaussian_classifier import HierarchicalGaussianClassifier
 
-    train, test = load_data(settings)
-    s = settings["sampler"]
     prm = task.params
+    replicate = prm.get("replicate")
+    train, test = load_data(settings, replicate)
+    s = dict(settings["sampler"])
+    if replicate is not None:
+        s.update({key: settings["replicates"][key] for key in ("draws", "tune", "chains")})
     clf = HierarchicalGaussianClassifier(
         k=prm["k"], correct_selection=prm["corrected"], priors=dict(settings["priors"]),
         draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
@@ -256,8 +299,12 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
             "sampler_used": getattr(clf, "sampler_used_", s["name"]),
             "diagnostics": _diagnostics_summary(table), "warnings": messages[:10],
             "selbayes_version": __version__}
-    return FitResult(task.fit_id, {"proba": proba, "tau_mu": np.asarray(tau_mu, float),
-                                   "selected": np.asarray(clf.selection_.indices)}, meta)
+    arrays = {"proba": proba, "tau_mu": np.asarray(tau_mu, float),
+              "selected": np.asarray(clf.selection_.indices)}
+    if replicate is not None:
+        meta["replicate"] = int(replicate)
+        arrays["y_test"] = np.asarray(test.y)  # the pooled check needs each replicate's truth
+    return FitResult(task.fit_id, arrays, meta)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,6 +321,75 @@ def _evaluate(proba, y, losses, event: int, n_bins: int) -> dict:
             "actual_loss": float(np.mean(loss["actual_loss"])),
             "expected_loss": float(np.mean(loss["expected_loss"])),
             "reliability": table}
+
+
+_MIN_GROUPS_PER_BIN = 10
+
+
+def _pooled_reliability(prob, outcome, groups, n_bins: int) -> pd.DataFrame:
+    """Reliability table of cases pooled over independent data sets (``groups``).
+
+    Adds to :func:`~selbayes.calibration.reliability_table` the bin's binomial z, and a
+    between-data-set standard error: the cluster-robust (ratio-estimator) SE of the observed
+    minus predicted fraction, with the data sets as clusters. It holds whatever the dependence
+    between cases of one data set (they share a training set and one set of true parameters),
+    and ``design_effect`` = (between SE / binomial SE)^2 says how far the binomial SE is from it.
+    Both are NaN in bins holding cases of fewer than 10 data sets.
+    """
+    from .calibration import _bin_index, reliability_table
+
+    table = reliability_table(prob, outcome, n_bins=n_bins)
+    b = _bin_index(np.asarray(prob, float), n_bins)   # the table's own binning
+    resid = np.asarray(outcome, float) - np.asarray(prob, float)
+    _, g = np.unique(groups, return_inverse=True)
+    R = int(g.max()) + 1
+    sums = np.zeros((R, n_bins))
+    counts = np.zeros((R, n_bins))
+    np.add.at(sums, (g, b), resid)
+    np.add.at(counts, (g, b), 1.0)
+    n = counts.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = sums.sum(axis=0) / n
+        var = R / max(R - 1, 1) * ((sums - counts * d) ** 2).sum(axis=0) / n**2
+    # a cluster-robust SE needs cases from several data sets; below that it is noise
+    var[(counts > 0).sum(axis=0) < _MIN_GROUPS_PER_BIN] = np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        table["z"] = (table["observed_fraction"] - table["mean_predicted"]) / table["se"]
+        table["se_between"] = np.sqrt(var)
+        table["z_between"] = d / table["se_between"]
+        table["design_effect"] = var / table["se"] ** 2
+    table.attrs["n_groups"] = R
+    return table
+
+
+def _pooled_metrics(spec: Spec, rep_fits: dict) -> dict:
+    """{(k, method): metrics of the replicate fits' test cases pooled}, per k and method."""
+    from .calibration import calibration_summary
+
+    ev = spec["evaluation"]
+    event = ev["event_class"]
+    groups: dict = {}
+    for f in rep_fits.values():
+        groups.setdefault((f.meta["k"], f.meta["method"]), []).append(f)
+    out = {}
+    for key, fs in groups.items():
+        fs = sorted(fs, key=lambda f: f.meta["replicate"])
+        proba = np.concatenate([f.arrays["proba"] for f in fs])
+        y = np.concatenate([f.arrays["y_test"] for f in fs])
+        rep = np.concatenate([np.full(len(f.arrays["y_test"]), f.meta["replicate"]) for f in fs])
+        summary = calibration_summary(proba, y, n_bins=ev["n_bins"])
+        out[key] = {**{c: summary[c] for c in ("error_rate", "expected_error_rate", "amlp")},
+                    "n_replicates": len(fs), "n_cases": int(len(y)),
+                    "reliability": _pooled_reliability(proba[:, event], y == event, rep,
+                                                       ev["n_bins"])}
+    return out
+
+
+def _bin_check(table: pd.DataFrame, min_count: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """Bins with at least ``min_count`` cases and their binomial z."""
+    big = table[table["count"] >= min_count]
+    z = ((big["observed_fraction"] - big["mean_predicted"]) / big["se"]).to_numpy()
+    return big, z
 
 
 def _baseline(name: str, k, ev: dict, seed: int):
@@ -316,7 +432,7 @@ def run_baselines(spec: Spec, train, test, ks) -> dict:
 # ---------------------------------------------------------------------------------------------
 # acceptance
 # ---------------------------------------------------------------------------------------------
-def _criteria(spec: Spec, metrics: dict, fits: dict) -> list[Criterion]:
+def _criteria(spec: Spec, metrics: dict, fits: dict, pooled: dict) -> list[Criterion]:
     acc = spec["acceptance"]
     ks = spec["selection"]["k"]
     log_true = float(np.log(spec["data"]["tau_mu"]))
@@ -330,23 +446,26 @@ def _criteria(spec: Spec, metrics: dict, fits: dict) -> list[Criterion]:
                              f"{gap:.4f} ({m['expected_error_rate']:.4f} vs "
                              f"{m['error_rate']:.4f})", f"<= {acc['error_tol']:g}",
                              gap <= acc["error_tol"]))
+    n_rep = spec["replicates"]["n"]
     for k in ks:
-        m = metrics.get((k, "corrected"))
+        m = (pooled if n_rep else metrics).get((k, "corrected"))
         if m is None:
             continue
-        t = m["reliability"]
-        big = t[t["count"] >= acc["bin_min_count"]]
+        name = "corrected: reliability bins within binomial SE" + (
+            f" (test cases pooled over {m['n_replicates']} data sets)" if n_rep else "")
+        big, z = _bin_check(m["reliability"], acc["bin_min_count"])
         if len(big) == 0:
-            out.append(Criterion("corrected: reliability bins within binomial SE", f"k = {k}",
-                                 f"no bin has >= {acc['bin_min_count']} cases",
+            out.append(Criterion(name, f"k = {k}", f"no bin has >= {acc['bin_min_count']} cases",
                                  f"|z| <= {acc['bin_z']:g}", None))
             continue
-        z = (big["observed_fraction"] - big["mean_predicted"]) / big["se"]
-        worst = int(np.argmax(np.abs(z.to_numpy())))
+        worst = int(np.argmax(np.abs(z)))
+        zb = np.abs(big["z_between"].to_numpy()) if "z_between" in big else np.array([])
+        extra = (f"; between-data-set max |z| {zb[np.isfinite(zb)].max():.2f}"
+                 if np.isfinite(zb).any() else "")
         out.append(Criterion(
-            "corrected: reliability bins within binomial SE", f"k = {k}",
+            name, f"k = {k}",
             f"max |z| = {np.abs(z).max():.2f} (bin C{int(big['bin'].iloc[worst])}; "
-            f"{len(big)} bins checked)",
+            f"{len(big)} bins checked{extra})",
             f"|z| <= {acc['bin_z']:g} in bins with >= {acc['bin_min_count']} cases",
             bool(np.all(np.abs(z) <= acc["bin_z"]))))
     for k in ks:
@@ -457,6 +576,27 @@ def _figures(spec: Spec, fits: dict, metrics: dict, y, out_dir: Path) -> dict[st
     return files
 
 
+def _pooled_figure(spec: Spec, pooled: dict, out_dir: Path) -> str:
+    """Reliability diagrams of the replicate data sets' pooled test cases, one panel per k."""
+    from matplotlib.figure import Figure
+
+    from . import plots
+
+    ks = [k for k in spec["selection"]["k"] if any((k, m) in pooled for m in METHODS)]
+    fig = Figure(figsize=(4.2 * len(ks), 4.6))
+    axes = np.atleast_1d(fig.subplots(1, len(ks)))
+    for ax, k in zip(axes, ks, strict=True):
+        series = {m: pooled[(k, m)]["reliability"] for m in METHODS if (k, m) in pooled}
+        plots.reliability_diagram(series, ax=ax, title=f"k = {k}")
+    n = max(v["n_replicates"] for v in pooled.values())
+    fig.suptitle(f"P(y = class {spec['evaluation']['event_class']}), test cases pooled over "
+                 f"{n} replicate data sets")
+    fig.tight_layout()
+    name = "reliability_pooled.png"
+    fig.savefig(out_dir / name, dpi=100)
+    return name
+
+
 # ---------------------------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------------------------
@@ -479,6 +619,59 @@ def _table1_md(spec: Spec, metrics: dict) -> str:
         title = "all features" if k == "all" else f"k = {k}"
         parts.append(f"**{title}**\n\n" + md_table(headers, rows))
     return "\n\n".join(parts)
+
+
+def _pooled_md(spec: Spec, metrics: dict, pooled: dict) -> list[str]:
+    rep, acc = spec["replicates"], spec["acceptance"]
+    n = max(v["n_replicates"] for v in pooled.values())
+    lines = [
+        "## Calibration over replicate data sets", "",
+        f"The reliability-bin criterion is judged on {n} further data sets simulated from the "
+        f"same generator (new class means, feature precisions, training and test cases; "
+        f"{spec['data']['n_train']} training and {rep['n_test']} test cases each; seeds from "
+        f"`seeds.replicates` = {spec['seeds']['replicates']}), each fitted like the main one "
+        f"({rep['chains']} chains of {rep['draws']} draws after {rep['tune']} tuning steps), "
+        "their test cases pooled. Why not the bins of the one data set above: its "
+        f"{spec['data']['n_test']} test "
+        "cases share one training set and one set of true parameters, so a bin's observed "
+        "fraction differs from the mean prediction by the posterior's error about those "
+        "parameters (e.g. the class-0 prior fraction of 200 training cases), which does not "
+        "shrink with more test cases; a calibrated posterior is right on average over data "
+        "sets, not conditionally on one. Pooling many data sets with few test cases each "
+        "averages that error out, so the binomial SE applies. `z` uses the binomial SE; "
+        "`z between` uses the between-data-set (cluster-robust) SE, valid however the cases "
+        "of one data set depend on each other; `deff` = (between SE / binomial SE)^2 (about 1 "
+        "when the binomial SE is right).", ""]
+    rows = []
+    for k in spec["selection"]["k"]:
+        for m in METHODS:
+            if (k, m) in pooled:
+                v = pooled[(k, m)]
+                rows.append([k, m, v["n_replicates"], v["n_cases"], v["error_rate"],
+                             v["expected_error_rate"], v["amlp"]])
+    lines += [md_table(["k", "method", "data sets", "test cases", "error", "expected error",
+                        "AMLP"], rows, digits=4), ""]
+    for k in spec["selection"]["k"]:
+        for m in METHODS:
+            if (k, m) not in pooled:
+                continue
+            t = pooled[(k, m)]["reliability"]
+            rows = [[f"C{int(r.bin)}", int(r.count), r.mean_predicted, r.observed_fraction,
+                     r.z, r.z_between, r.design_effect] for r in t.itertuples()]
+            lines += [f"**k = {k}, {m}**", "",
+                      md_table(["C", "#", "Pred", "Actual", "z", "z between", "deff"], rows), ""]
+    lines += ["![pooled reliability](reliability_pooled.png)", ""]
+    one = []
+    for k in spec["selection"]["k"]:
+        if (k, "corrected") in metrics:
+            big, z = _bin_check(metrics[(k, "corrected")]["reliability"], acc["bin_min_count"])
+            if len(big):
+                one.append(f"k = {k}: max |z| {np.abs(z).max():.2f} over {len(big)} bins")
+    if one:
+        lines += ["For comparison, the binomial z of the corrected fits' bins (>= "
+                  f"{acc['bin_min_count']} cases) on the one data set of Table 1 (not a "
+                  "criterion, for the reason above): " + "; ".join(one) + ".", ""]
+    return lines
 
 
 def _metrics_rows(metrics: dict, keys) -> list[list]:
@@ -504,6 +697,8 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     G = d["n_classes"]
     losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
                                   random_state=spec["seeds"]["loss"])
+    rep_fits = {fid: f for fid, f in fits.items() if "replicate" in f.meta}
+    fits = {fid: f for fid, f in fits.items() if "replicate" not in f.meta}
     metrics = {}
     for f in fits.values():
         k, m = f.meta["k"], f.meta["method"]
@@ -516,8 +711,11 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     for (k, name), (proba, secs) in base.items():
         metrics[(k, name)] = {**_evaluate(proba, y, losses, ev["event_class"], ev["n_bins"]),
                               "train_s": secs}
-    criteria = _criteria(spec, metrics, fits)
+    pooled = _pooled_metrics(spec, rep_fits)
+    criteria = _criteria(spec, metrics, fits, pooled)
     figures = _figures(spec, fits, metrics, y, out_dir)
+    if pooled:
+        figures["reliability_pooled"] = _pooled_figure(spec, pooled, out_dir)
 
     decided = [c for c in criteria if c.passed is not None]
     passed = bool(decided) and all(c.passed for c in decided)
@@ -540,6 +738,17 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "metrics": [{"k": k, "method": m, **{c: v for c, v in row.items() if c != "reliability"},
                      "reliability": row["reliability"].to_dict(orient="list")}
                     for (k, m), row in metrics.items()],
+        "replicates": {
+            "n_fits": len(rep_fits),
+            "fit_s": sum(f.meta["fit_s"] + f.meta["predict_s"] for f in rep_fits.values()),
+            "n_divergent": sum(int(f.meta["diagnostics"]["n_divergent"] or 0)
+                               for f in rep_fits.values()),
+            "rhat_max": max((f.meta["diagnostics"]["rhat_max"] for f in rep_fits.values()),
+                            default=None),
+            "pooled": [{"k": k, "method": m, **{c: v for c, v in row.items()
+                                                 if c != "reliability"},
+                        "reliability": row["reliability"].to_dict(orient="list")}
+                       for (k, m), row in pooled.items()]},
         "acceptance": [c.to_dict() for c in criteria],
         "acceptance_passed": passed,
         "figures": figures,
@@ -549,15 +758,17 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
     write_json(out_dir / "results.json", results)
     (out_dir / "report.md").write_text(_report_md(spec, fits, metrics, criteria, figures,
-                                                  results))
+                                                  results, pooled))
     return results
 
 
-def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
+def _report_md(spec, fits, metrics, criteria, figures, results, pooled) -> str:
     ex, d, ev = spec["experiment"], spec["data"], spec["evaluation"]
     ks = list(spec["selection"]["k"])
     run = results["run"]
-    fit_total = sum(f.meta["fit_s"] + f.meta["predict_s"] for f in fits.values())
+    fit_total = (sum(f.meta["fit_s"] + f.meta["predict_s"] for f in fits.values())
+                 + results["replicates"]["fit_s"])
+    n_fits = len(fits) + results["replicates"]["n_fits"]
     lines = [f"# {ex['title'] or ex['name']}", ""]
     if ex["paper"]:
         lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
@@ -576,7 +787,8 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
         "",
         "## Acceptance", "", acceptance_section(criteria), "",
         f"Wall time: {fit_total / 60:.1f} min of fitting and prediction summed over "
-        f"{len(fits)} fits; this invocation fitted {run['n_fitted']} ({run['n_resumed']} "
+        f"{n_fits} fits ({results['replicates']['n_fits']} of them on replicate data sets); "
+        f"this invocation fitted {run['n_fitted']} ({run['n_resumed']} "
         f"resumed from earlier runs) in {run['elapsed_s'] / 60:.1f} min with {run['backend']}, "
         f"and took {run.get('total_s', float('nan')) / 60:.1f} min in all, baselines and "
         "report included (the issue's target for a full run: under 60 min on 2 cores).",
@@ -587,6 +799,8 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
         "predicted probability and observed fraction; the paper's numbers beside ours.", "",
         _table1_md(spec, metrics), "",
     ]
+    if pooled:
+        lines += _pooled_md(spec, metrics, pooled)
     lines += ["## Fig 2: error, loss and AMLP against k", "",
               f"Average loss and expected loss: Bayes decisions under {ev['n_loss_matrices']} "
               f"random loss matrices with off-diagonal entries exp(N(0, {ev['loss_log_sd']:g}^2)),"
@@ -626,6 +840,11 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
     lines += [md_table(["fit", "gamma", "R-hat tau_mu", "ESS bulk", "ESS tail", "max R-hat",
                         "min ESS bulk", "divergences", "min BFMI", "all ok", "fit s",
                         "predict s"], rows), ""]
+    rp = results["replicates"]
+    if rp["n_fits"]:
+        lines += [f"Replicate fits: {rp['n_fits']}, worst R-hat over all their tau_mu, tau_nu "
+                  f"and tau_x {fmt(rp['rhat_max'])}, {rp['n_divergent']} divergent "
+                  "transitions in total.", ""]
     failing = [(fid, f.meta["diagnostics"]["failures"]) for fid, f in fits.items()
                if f.meta["diagnostics"]["failures"]]
     for fid, fails in failing:
