@@ -1,8 +1,8 @@
 """API documentation: every public function and class has a numpydoc docstring whose examples run.
 
-Public means: a module whose dotted name has no component starting with "_", and in it the names of
-its ``__all__`` (or, without ``__all__``, the functions and classes it defines that do not start with
-"_"). Required sections: Parameters (when the callable takes arguments; "Attributes" serves for
+Public means: a module whose dotted name has no component starting with "_", and in it the names
+of its ``__all__`` (or, without ``__all__``, the functions and classes it defines that do not start
+with "_"). Required sections: Parameters (when the callable takes arguments; "Attributes" serves for
 dataclasses), Returns or Yields (functions that return something), Raises (when the function's own
 body raises), and Examples. The examples are run as doctests.
 """

@@ -132,7 +132,8 @@ class MixturePrior:
             try:
                 values[key] = float(v)
             except (TypeError, ValueError):
-                raise ValueError(f"MixturePrior.{key} must be a finite number > 0; got {v!r}") from None
+                raise ValueError(
+                    f"MixturePrior.{key} must be a finite number > 0; got {v!r}") from None
         return cls(**values)
 
 
