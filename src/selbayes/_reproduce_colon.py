@@ -39,7 +39,14 @@ import numpy as np
 from . import _reproduce_srbct as _cv
 from ._reproduce_exec import FitResult, FitTask
 from ._reproduce_naive_bayes import SCHEMA as _NB_SCHEMA
-from ._reproduce_report import Criterion, acceptance_section, md_table, versions, write_json
+from ._reproduce_report import (
+    Criterion,
+    acceptance_section,
+    md_table,
+    settings_section,
+    versions,
+    write_json,
+)
 from ._reproduce_spec import Field, Spec, SpecError, settings_hash
 from ._version import __version__
 
@@ -653,10 +660,5 @@ def _report_md(spec, by_q, metrics, criteria, other_criteria, tests, comparison,
               f"number of omitted genes tied with gamma: "
               f"{fs['omitted_ties_at_gamma_median']}. Warnings raised by the fits: "
               f"{fs['warnings'] or 'none'}.", ""]
-    vers = results["versions"]
-    lines += ["## Settings and versions", "",
-              "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
-              + ".", "", f"Settings hash of the fits: `{results['settings_hash']}`; data "
-              f"checksum `{dd['sha256']}`.", "",
-              "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+    lines += settings_section(results, dd["sha256"])
     return "\n".join(lines)

@@ -21,7 +21,14 @@ import numpy as np
 import pandas as pd
 
 from ._reproduce_exec import FitResult, FitTask
-from ._reproduce_report import Criterion, acceptance_section, md_table, versions, write_json
+from ._reproduce_report import (
+    Criterion,
+    acceptance_section,
+    md_table,
+    settings_section,
+    versions,
+    write_json,
+)
 from ._reproduce_spec import Field, Spec, SpecError, settings_hash, task_seed
 from ._version import __version__
 
@@ -357,10 +364,6 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
     lines += [md_table(["fit", "gamma", "R-hat alpha", "ESS bulk", "ESS tail", "R-hat alpha0",
                         "ESS bulk alpha0", "median log alpha", "z~y agreement",
                         "kernels built", "fit s"], rows), ""]
-    vers = results["versions"]
-    lines += ["## Settings and versions", "",
-              "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
-              + ".", "", f"Settings hash: `{results['settings_hash']}`.", "",
-              "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+    lines += settings_section(results)
     return "\n".join(lines)
 

@@ -29,6 +29,7 @@ from ._reproduce_report import (
     md_table,
     reference_reliability,
     reliability_cells,
+    settings_section,
     versions,
     write_json,
 )
@@ -523,11 +524,5 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
              f.meta["predict_s"]] for fid, f in fits.items()]
     lines += ["## Fits", "", md_table(["fit", "gamma", "omitted ties at gamma", "fit s",
                                        "predict s"], rows), ""]
-    vers = results["versions"]
-    lines += ["## Settings and versions", "",
-              "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
-              + "." + (f" Fits were made by selbayes {', '.join(results['fit_versions'])}."
-                       if results["fit_versions"] else ""), "",
-              f"Settings hash of the fits: `{results['settings_hash']}`.", "",
-              "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+    lines += settings_section(results)
     return "\n".join(lines)

@@ -94,6 +94,21 @@ def acceptance_section(criteria: Sequence[Criterion]) -> str:
                                     align="lllll")
 
 
+def settings_section(results: dict, data_checksum: str | None = None) -> list[str]:
+    """Report lines "## Settings and versions": package versions (and the selbayes versions
+    that made the fits, when recorded), the fits' settings hash, the data checksum if any, and
+    the settings as JSON."""
+    vers = results["versions"]
+    fit_versions = results.get("fit_versions") or []
+    checksum = f"; data checksum `{data_checksum}`" if data_checksum else ""
+    return ["## Settings and versions", "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
+            + "." + (f" Fits were made by selbayes {', '.join(fit_versions)}."
+                     if fit_versions else ""), "",
+            f"Settings hash of the fits: `{results['settings_hash']}`{checksum}.", "",
+            "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+
+
 def versions() -> dict:
     """Versions of the packages that shape the results, and the machine."""
     out = {}

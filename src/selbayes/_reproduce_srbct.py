@@ -29,7 +29,14 @@ import numpy as np
 
 from ._reproduce_exec import FitResult, FitTask
 from ._reproduce_gaussian import _diagnostics_summary, _prior_fields
-from ._reproduce_report import Criterion, acceptance_section, md_table, versions, write_json
+from ._reproduce_report import (
+    Criterion,
+    acceptance_section,
+    md_table,
+    settings_section,
+    versions,
+    write_json,
+)
 from ._reproduce_spec import Field, Spec, SpecError, settings_hash, task_seed
 from ._version import __version__
 
@@ -530,12 +537,7 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
               f"{fs['n_fits']}; divergent transitions: {fs['n_divergent_total']} in "
               f"{fs['n_fits_with_divergences']} fits. Median selection threshold gamma (the "
               f"k-th largest F after the transform): {fs['gamma_median']}.", ""]
-    vers = results["versions"]
-    lines += ["## Settings and versions", "",
-              "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
-              + ".", "", f"Settings hash of the fits: `{results['settings_hash']}`; data "
-              f"checksum `{dd['sha256']}`.", "",
-              "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+    lines += settings_section(results, dd["sha256"])
     return "\n".join(lines)
 
 
