@@ -87,6 +87,10 @@ def test_quick_overrides_are_merged():
     (("count = [1000, 1827, 839, 237, 80, 15, 2, 0, 0, 0]", "count = [1000]"),
      r"\[reference.table1.k10.corrected\] count must be a list of n_bins = 10"),
     (("n_train = 200 ", "n_train = 2OO "), r"not valid TOML"),
+    (('methods = ["corrected", "uncorrected"]', 'methods = ["uncorrected"]'),
+     r"\[replicates\] methods must include 'corrected'"),
+    (('methods = ["corrected", "uncorrected"]', 'methods = ["both"]'),
+     r"\[replicates\] methods"),
 ])
 def test_spec_errors_name_the_key(tmp_path, edit, message):
     text = SPEC.read_text()

@@ -160,6 +160,10 @@ def check_spec(spec: Spec) -> None:
     if data["n_train"] < 2 * G:
         raise SpecError(f"{where}: [data] n_train = {data['n_train']} is too small for {G} "
                         "classes")
+    rep = spec["replicates"]
+    if rep["n"] and "corrected" not in rep["methods"]:
+        raise SpecError(f"{where}: [replicates] methods must include 'corrected' (the "
+                        f"reliability-bin criterion judges its pooled fits); got {rep['methods']}")
     check_reliability_reference(where, spec["reference"].get("table1", {}), "table1", METHODS,
                                 spec["evaluation"]["n_bins"])
 
