@@ -487,3 +487,11 @@ def test_bad_input_errors():
         tweedie_correct(np.zeros((2, 300)), np.zeros((2, 300)))
     with pytest.raises(TypeError, match="callable"):
         tweedie_correct(np.zeros(600), np.zeros(600), log_density_derivative=3)
+
+
+def test_tweedie_correct_rejects_an_unordered_clip():
+    from selbayes.filters.probabilistic_index import tweedie_correct
+
+    z = np.linspace(0.2, 0.8, 500)
+    with pytest.raises(ValueError, match="clip must be a pair"):
+        tweedie_correct(z, np.full(500, 0.01), clip=(1.0, 0.0))

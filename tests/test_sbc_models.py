@@ -49,3 +49,10 @@ def test_spec_errors(tmp_path):
     bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 4\n[design]\nn = 30\n[fit]\n'
                    '[quick]\nnote = "smaller"\n[quick.design]\nn = 20\n')
     assert load_sbc_spec(bad, quick=True)["design"]["n"] == 20
+
+
+def test_naive_bayes_fitter_checks_method_at_construction():
+    from selbayes.sbc_naive_bayes import NaiveBayesSBCFitter
+
+    with pytest.raises(ValueError, match="method must be 'quadrature' or 'mcmc'"):
+        NaiveBayesSBCFitter(method="gibbs")

@@ -176,8 +176,8 @@ class NaiveBayesSBCFitter:
     Raises
     ------
     ValueError
-        When called: if ``method`` is neither "quadrature" nor "mcmc", or method "mcmc" finds
-        no feature above ``threshold``.
+        If ``method`` is neither "quadrature" nor "mcmc"; when called, if method "mcmc"
+        finds no feature above ``threshold``.
 
     Examples
     --------
@@ -204,6 +204,11 @@ class NaiveBayesSBCFitter:
     priors: dict = field(default_factory=dict)
 
     params = PARAMS
+
+    def __post_init__(self):
+        # caught at construction, not after the first replicate's selection has run
+        if self.method not in ("quadrature", "mcmc"):
+            raise ValueError(f"method must be 'quadrature' or 'mcmc'; got {self.method!r}")
 
     def __call__(self, data, seed):
         from .selection import abs_correlation

@@ -440,8 +440,9 @@ def tweedie_correct(estimate, variance, *, bandwidth: float | None = None, kde: 
     ------
     ValueError
         If ``estimate`` is not a non-empty finite 1-D array, ``variance`` does not have its
-        shape or is negative / not finite, ``kde`` is unknown, ``bandwidth`` is not > 0 and
-        finite, or ``log_density_derivative`` returns the wrong shape.
+        shape or is negative / not finite, ``kde`` is unknown, ``clip`` is not an ordered
+        pair, ``bandwidth`` is not > 0 and finite, or ``log_density_derivative`` returns the
+        wrong shape.
     TypeError
         If ``log_density_derivative`` is not callable or ``bandwidth`` is not a number.
 
@@ -485,6 +486,8 @@ def tweedie_correct(estimate, variance, *, bandwidth: float | None = None, kde: 
         raise ValueError("variance must be finite and >= 0")
     if kde not in _KDE:
         raise ValueError(f"kde must be one of {_KDE}; got {kde!r}")
+    if clip is not None and not (len(clip) == 2 and float(clip[0]) <= float(clip[1])):
+        raise ValueError(f"clip must be a pair (lo, hi) with lo <= hi, or None; got {clip!r}")
     if log_density_derivative is not None:
         if not callable(log_density_derivative):
             raise TypeError("log_density_derivative must be callable")
