@@ -341,9 +341,10 @@ def _pooled_reliability(prob, outcome, groups, n_bins: int) -> pd.DataFrame:
     and ``design_effect`` = (between SE / binomial SE)^2 says how far the binomial SE is from it.
     Both are NaN in bins holding cases of fewer than 10 data sets.
     """
-    from .calibration import _bin_index, reliability_table
+    from .calibration import _bin_index, flag_miscalibrated_bins, reliability_table
 
     table = reliability_table(prob, outcome, n_bins=n_bins)
+    table["z"] = flag_miscalibrated_bins(table)["z"]   # binomial z, as the criterion uses
     b = _bin_index(np.asarray(prob, float), n_bins)   # the table's own binning
     resid = np.asarray(outcome, float) - np.asarray(prob, float)
     _, g = np.unique(groups, return_inverse=True)
@@ -359,7 +360,6 @@ def _pooled_reliability(prob, outcome, groups, n_bins: int) -> pd.DataFrame:
     # a cluster-robust SE needs cases from several data sets; below that it is noise
     var[(counts > 0).sum(axis=0) < _MIN_GROUPS_PER_BIN] = np.nan
     with np.errstate(invalid="ignore", divide="ignore"):
-        table["z"] = (table["observed_fraction"] - table["mean_predicted"]) / table["se"]
         table["se_between"] = np.sqrt(var)
         table["z_between"] = d / table["se_between"]
         table["design_effect"] = var / table["se"] ** 2
@@ -392,9 +392,10 @@ def _pooled_metrics(spec: Spec, rep_fits: dict) -> dict:
 
 def _bin_check(table: pd.DataFrame, min_count: int) -> tuple[pd.DataFrame, np.ndarray]:
     """Bins with at least ``min_count`` cases and their binomial z."""
+    from .calibration import flag_miscalibrated_bins
+
     big = table[table["count"] >= min_count]
-    z = ((big["observed_fraction"] - big["mean_predicted"]) / big["se"]).to_numpy()
-    return big, z
+    return big, flag_miscalibrated_bins(big)["z"].to_numpy()
 
 
 def _baseline(name: str, k, ev: dict, seed: int):
