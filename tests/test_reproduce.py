@@ -22,18 +22,14 @@ from selbayes import _reproduce_gaussian as rg
 from selbayes._reproduce_exec import FitResult, jsonable
 from selbayes.reproduce import load_spec, run_reproduction
 
+from ._spec_files import write_spec
+
 SPEC = Path(__file__).resolve().parents[1] / "models" / "li2009_gaussian_simulation.toml"
 
 
 # ---------------------------------------------------------------------------------------------
 # spec validation
 # ---------------------------------------------------------------------------------------------
-def _write(tmp_path, text, name="spec.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
 def test_shipped_spec_holds_the_papers_design():
     spec = load_spec(SPEC)
     d = spec["data"]
@@ -96,7 +92,7 @@ def test_spec_errors_name_the_key(tmp_path, edit, message):
     text = SPEC.read_text()
     old, new = edit
     assert old in text
-    path = _write(tmp_path, text.replace(old, new, 1))
+    path = write_spec(tmp_path, text.replace(old, new, 1))
     with pytest.raises(ValueError, match=message):
         load_spec(path)
 
@@ -106,13 +102,13 @@ def test_missing_section_and_file(tmp_path):
     start = text.index("[seeds]")
     end = text.index("[evaluation]")
     with pytest.raises(ValueError, match=r"section \[seeds\] is missing"):
-        load_spec(_write(tmp_path, text[:start] + text[end:]))
+        load_spec(write_spec(tmp_path, text[:start] + text[end:]))
     with pytest.raises(ValueError, match=r"missing the required key 'p'"):
-        load_spec(_write(tmp_path, re.sub(r"\np = 4000[^\n]*", "", text)))
+        load_spec(write_spec(tmp_path, re.sub(r"\np = 4000[^\n]*", "", text)))
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_spec(tmp_path / "nope.toml")
     with pytest.raises(ValueError, match=r"\[experiment\] with the key 'model'"):
-        load_spec(_write(tmp_path, "[experiment]\nname = 'x'\n"))
+        load_spec(write_spec(tmp_path, "[experiment]\nname = 'x'\n"))
 
 
 def test_run_arguments_are_checked(tmp_path):
@@ -157,7 +153,7 @@ def _stub_spec(tmp_path, n_test, baselines, n_rep) -> Path:
     text = SPEC.read_text()
     text = text[:text.index("[quick]")] + STUB_DESIGN.format(
         n_test=n_test, baselines=json.dumps(baselines), n_rep=n_rep)
-    return _write(tmp_path, text, "stub.toml")
+    return write_spec(tmp_path, text, "stub.toml")
 
 
 @pytest.fixture

@@ -22,23 +22,15 @@ from selbayes import _reproduce_colon as rc
 from selbayes._reproduce_exec import FitResult
 from selbayes.reproduce import experiment_types, load_spec, run_reproduction
 
+from ._spec_files import edited_spec_text, write_spec
+
 SPEC = Path(__file__).resolve().parents[1] / "models" / "li2007_colon.toml"
 REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
 HAVE_COLON = all((REAL / f"colon_{p}.csv.gz").is_file() for p in ("X", "y", "genes"))
 
 
 def _spec_text(**replace) -> str:
-    text = SPEC.read_text()
-    for old, new in replace.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    return text
-
-
-def _write(tmp_path, text, name="spec.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
+    return edited_spec_text(SPEC, **replace)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -84,7 +76,7 @@ def test_shipped_spec_holds_the_thesis_design():
 ])
 def test_spec_errors_name_the_key(tmp_path, old, new, match):
     with pytest.raises(ValueError, match=match):
-        load_spec(_write(tmp_path, _spec_text(**{old: new})))
+        load_spec(write_spec(tmp_path, _spec_text(**{old: new})))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -136,7 +128,8 @@ def fake_home(tmp_path_factory):
 
 
 def _fake_spec(tmp_path, home, **replace) -> Path:
-    return _write(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"', **replace}))
+    return write_spec(tmp_path,
+                      _spec_text(**{'data_home = ""': f'data_home = "{home}"', **replace}))
 
 
 def _stub(confident_method: str):
@@ -265,7 +258,7 @@ def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
     home = tmp_path / "home"
     shutil.copytree(fake_home, home)
     monkeypatch.setattr(rc, "fit_one", _stub("uncorrected"))
-    spec = _write(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
+    spec = write_spec(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
                                           "groups = []  ": "groups = [0]"}))
     run_reproduction(spec, out=tmp_path / "out", progressbar=False)
     write_fake(home, "colon", seed=12)  # same shape, other values

@@ -22,23 +22,15 @@ from selbayes import _reproduce_srbct as rs
 from selbayes._reproduce_exec import FitResult
 from selbayes.reproduce import load_spec, run_reproduction
 
+from ._spec_files import edited_spec_text, write_spec
+
 SPEC = Path(__file__).resolve().parents[1] / "models" / "li2009_srbct.toml"
 REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
 HAVE_SRBCT = all((REAL / f"srbct_{p}.csv.gz").is_file() for p in ("X", "y", "genes"))
 
 
 def _spec_text(**replace) -> str:
-    text = SPEC.read_text()
-    for old, new in replace.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    return text
-
-
-def _write(tmp_path, text, name="spec.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
+    return edited_spec_text(SPEC, **replace)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -76,7 +68,7 @@ def test_shipped_spec_holds_the_papers_design():
 ])
 def test_spec_errors_name_the_key(tmp_path, old, new, match):
     with pytest.raises(ValueError, match=match):
-        load_spec(_write(tmp_path, _spec_text(**{old: new})))
+        load_spec(write_spec(tmp_path, _spec_text(**{old: new})))
 
 
 def test_plan_pairs_methods_and_gene_groups_partition():
@@ -129,7 +121,7 @@ def _stub(confident_method: str):
 
 
 def _fake_spec(tmp_path, home) -> Path:
-    return _write(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
+    return write_spec(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
                                           "folds = 20\n": "folds = 4\n"}))
 
 
@@ -178,7 +170,7 @@ def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
     home = tmp_path / "home"
     shutil.copytree(fake_home, home)
     monkeypatch.setattr(rs, "fit_one", _stub("uncorrected"))
-    spec = _write(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
+    spec = write_spec(tmp_path, _spec_text(**{'data_home = ""': f'data_home = "{home}"',
                                           "folds = 20\n": "folds = 4\n",
                                           "groups = []  ": "groups = [0]"}))
     run_reproduction(spec, out=tmp_path / "out", progressbar=False)
