@@ -476,11 +476,14 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     """
     import nutpie
 
+    from .._compile_cache import compile_pymc_model
+
     key = _cache_key(data, priors, parameterization)
     cached = _COMPILED.get(key)
     if cached is None:
         model = _model_from_data(data, priors, coords, parameterization)
-        cached = _COMPILED[key] = (nutpie.compile_pymc_model(model), model)
+        # The machine code is also cached on disk, so a new process skips its compilation.
+        cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
     compiled, model = cached
     updates = {name: value for name, value in data.items() if not name.startswith("_")}
     compiled = compiled.with_data(**updates)
