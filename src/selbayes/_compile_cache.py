@@ -116,24 +116,6 @@ def _models_dir() -> Path:
     return cache_dir() / "models"
 
 
-def _function_hash(fn_pt) -> str:
-    """pytensor's own hash of a compiled numba function (graph + constants + shapes)."""
-    from pytensor.link.numba.cache import CACHED_SRC_FUNCTIONS
-
-    jit_fn = fn_pt.vm.jit_fn
-    py_func = getattr(jit_fn, "py_func", jit_fn)
-    key = CACHED_SRC_FUNCTIONS.get(py_func)
-    if key is None:
-        # No pytensor key (an uncacheable op in the graph): fall back on the generated source,
-        # which names the ops but not their constants, plus the graph's printed form.
-        import pytensor
-
-        text = getattr(py_func, "__source__", "") + pytensor.printing.debugprint(
-            fn_pt, file="str", print_type=True)
-        key = hashlib.sha256(text.encode()).hexdigest()
-    return key
-
-
 def expected_compile_seconds() -> int:
     """A rough expected compile time (s), for the progress line: measured 10-30 s."""
     return 20
@@ -149,7 +131,8 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     progress : bool
         Print one line on stderr before compiling machine code on a cache miss.
     use_cache : bool
-        Read and write the disk cache (False: always compile, store nothing).
+        Read and write the disk cache (False: always compile, store nothing). The
+        environment variable ``SELBAYES_NO_COMPILE_CACHE=1`` turns it off too.
 
     Returns
     -------
@@ -161,17 +144,33 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     numba's object-code caching (``numba.core.caching``), used here on nutpie's wrappers.
     """
     configure_pytensor()          # generated source into the cache folder, not $TMPDIR
+    if os.environ.get("SELBAYES_NO_COMPILE_CACHE"):
+        use_cache = False
     import nutpie.compile_pymc as ncp
     from pymc.initial_point import make_initial_point_fn
 
-    initial_point_fn = make_initial_point_fn(
+    pymc_initial_point_fn = ncp._wrap_with_lock(make_initial_point_fn(
         model=model, default_strategy="support_point", jitter_rvs=set(model.free_RVs),
-        return_transformed=True)
-    initial_point_fn = ncp._wrap_with_lock(initial_point_fn)
+        return_transformed=True))
+    digest = _model_digest(model)
+    meta_path = _models_dir() / f"{digest}-meta.pkl"
+    caches = [_EntryCache(_models_dir() / f"{digest}-{part}.nbc", enabled=use_cache)
+              for part in ("logp", "expand")]
+    if use_cache:
+        compiled = _from_cache(model, meta_path, caches, pymc_initial_point_fn)
+        if compiled is not None:
+            _last_event.update(event="hit", path=str(meta_path))
+            return compiled
+    _last_event.update(event="miss", path=str(meta_path))
+    if progress:
+        print(f"selbayes: compiling the model (first time for this shape, "
+              f"~{expected_compile_seconds()} s; cached in {cache_dir()})...",
+              file=sys.stderr, flush=True)
+
     (n_dim, n_expanded, logp_fn_pt, expand_fn_pt, initial_point_fn, shape_info,
      reparameterized_names) = ncp._make_functions(
         model, mode="NUMBA", compute_grad=True, join_expanded=True,
-        pymc_initial_point_fn=initial_point_fn, var_names=None)
+        pymc_initial_point_fn=pymc_initial_point_fn, var_names=None)
 
     # Shared data keyed by position (nutpie uses uuid4, which defeats any cache).
     shared_data, shared_var_keys = {}, {}
@@ -186,31 +185,21 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     logp_keys = [shared_var_keys[v] for v in logp_fn_pt.get_shared()]
     expand_keys = [shared_var_keys[v] for v in expand_fn_pt.get_shared()]
 
-    layout = [(shared_var_keys[v], v.name, shared_data[k].dtype.str, shared_data[k].ndim)
-              for v, k in shared_var_keys.items()]
-    key_text = repr((_versions(), _function_hash(logp_fn_pt), _function_hash(expand_fn_pt),
-                     n_dim, n_expanded, layout, logp_keys, expand_keys,
-                     user_data.dtype.descr))
-    digest = hashlib.sha256(key_text.encode()).hexdigest()[:32]
-
     # Shared data values only type the closures; zeros keep the code data-independent.
     typing_data = {k: np.zeros_like(v) for k, v in shared_data.items()}
     raw_logp, sig_logp = ncp._make_c_logp_func(
         n_dim, logp_fn_pt.vm.jit_fn, user_data, logp_keys, typing_data)
     raw_expand, sig_expand = ncp._make_c_expand_func(
         n_dim, n_expanded, expand_fn_pt.vm.jit_fn, user_data, expand_keys, typing_data)
-    caches = [_EntryCache(_models_dir() / f"{digest}-{part}.nbc", enabled=use_cache)
-              for part in ("logp", "expand")]
-    hit = all(c.exists() for c in caches)
-    if not hit and progress:
-        print(f"selbayes: compiling the model (first time for this shape, "
-              f"~{expected_compile_seconds()} s; cached in {cache_dir()})...",
-              file=sys.stderr, flush=True)
-    logp_cf = _cfunc(raw_logp, sig_logp, caches[0])
-    expand_cf = _cfunc(raw_expand, sig_expand, caches[1])
-    _last_event.update(event="hit" if all(c.hits for c in caches) else "miss",
-                       path=str(caches[0].path))
-    funcs = (logp_cf, expand_cf)
+    funcs = (_cfunc(raw_logp, sig_logp, caches[0]), _cfunc(raw_expand, sig_expand, caches[1]))
+    if use_cache and all(c.path.exists() for c in caches):
+        names = [v.name for v in shared_var_keys]
+        if len(set(names)) == len(names) and all(n for n in names):
+            _atomic_write(meta_path, pickle.dumps({
+                "format": _FORMAT, "n_dim": n_dim, "n_expanded": n_expanded,
+                "shape_info": shape_info, "reparameterized_names": reparameterized_names,
+                "n_free": len(model.free_RVs),
+                "shared": [(shared_var_keys[v], v.name) for v in shared_var_keys]}))
 
     dims, coords = ncp._prepare_dims_and_coords(model, shape_info, reparameterized_names)
     return ncp.CompiledPyMCModel(
@@ -221,6 +210,105 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
         shared_var_keys=shared_var_keys, user_data=user_data, n_expanded=n_expanded,
         shape_info=shape_info, logp_func=logp_fn_pt, expand_func=expand_fn_pt,
         reparameterized_names=reparameterized_names)
+
+
+def _model_digest(model) -> str:
+    """A hash of everything that changes the compiled code of ``model``.
+
+    The printed logp graph and the graphs of the traced variables (structure, ops, transforms),
+    the bytes of every constant in them, the dtype and shape of every shared variable (the
+    values of ``pm.Data`` are swapped in at sampling time and do not enter the code, except
+    dimension lengths), and the versions of the compiler stack and the CPU.
+    """
+    import pytensor
+    from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.graph.basic import Constant
+    from pytensor.graph.traversal import ancestors
+
+    outputs = [model.logp(), *model.unobserved_value_vars]
+    h = hashlib.sha256(repr(_versions()).encode())
+    h.update(pytensor.printing.debugprint(outputs, file="str", print_type=True).encode())
+    dim_vars = {id(v) for v in model.dim_lengths.values()}
+    for var in ancestors(outputs):
+        if isinstance(var, Constant):
+            h.update(np.asarray(var.data).tobytes())
+        elif isinstance(var, SharedVariable):
+            value = np.asarray(var.get_value(borrow=True))
+            h.update(f"{var.name}|{value.dtype.str}|{value.shape}".encode())
+            if id(var) in dim_vars:
+                h.update(value.tobytes())
+    h.update(repr([(v.name, str(v.type)) for v in model.free_RVs]).encode())
+    return h.hexdigest()[:32]
+
+
+def _from_cache(model, meta_path: Path, caches, pymc_initial_point_fn):
+    """The compiled model rebuilt from the cache without touching pytensor, or None."""
+    import nutpie.compile_pymc as ncp
+    from numba.core.registry import cpu_target
+    from pytensor.compile.sharedvalue import SharedVariable
+
+    try:
+        with open(meta_path, "rb") as f:
+            meta = pickle.load(f)
+    except Exception:  # noqa: BLE001 - missing or corrupt: compile afresh
+        return None
+    if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
+        return None
+    shared_data, shared_var_keys = {}, {}
+    for key, name in meta["shared"]:
+        var = model.named_vars.get(name)
+        if not isinstance(var, SharedVariable):
+            return None
+        shared_data[key] = np.array(var.get_value(), order="C", copy=True)
+        shared_data[key].flags.writeable = False
+        shared_var_keys[var] = key
+    funcs = []
+    for cache in caches:
+        cres = cache.load_overload(None, cpu_target.target_context)
+        if cres is None:
+            return None
+        name = cres.fndesc.llvm_cfunc_wrapper_name
+        funcs.append(_Compiled(cres.library.get_pointer_to_function(name), cres))
+    user_data = ncp.make_user_data(shared_var_keys, shared_data)
+    shape_info = meta["shape_info"]
+    n_free = meta["n_free"]
+    initial_point_fn = ncp._rv_dict_to_flat_array_wrapper(
+        pymc_initial_point_fn, names=list(shape_info[0][:n_free]),
+        shapes=list(shape_info[2][:n_free]))
+    dims, coords = ncp._prepare_dims_and_coords(model, shape_info,
+                                                meta["reparameterized_names"])
+    return ncp.CompiledPyMCModel(
+        _n_dim=meta["n_dim"], dims=dims, _coords=coords,
+        _shapes={name: tuple(shape) for name, _, shape in zip(*shape_info, strict=True)},
+        compiled_logp_func=funcs[0], compiled_expand_func=funcs[1],
+        initial_point_func=initial_point_fn, shared_data=shared_data,
+        shared_var_keys=shared_var_keys, user_data=user_data, n_expanded=meta["n_expanded"],
+        shape_info=shape_info, logp_func=None, expand_func=None,
+        reparameterized_names=meta["reparameterized_names"])
+
+
+class _Compiled:
+    """What nutpie reads from a compiled wrapper (its address), plus the owner of the code."""
+
+    def __init__(self, address: int, owner):
+        self.address = address
+        self._owner = owner          # keeps the machine code alive
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary name and rename: concurrent readers see all or nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        pass                                   # a cache that cannot be written is not an error
 
 
 def _cfunc(raw, sig, cache):
@@ -282,18 +370,9 @@ class _EntryCache:
 
         try:
             data = dumps({"format": _FORMAT, "created": time.time(), "cres": cres._reduce()})
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".",
-                                       suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(tmp, self.path)     # atomic: readers see all or nothing
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-        except Exception:  # noqa: BLE001 - a cache that cannot be written is not an error
-            pass
+        except Exception:  # noqa: BLE001 - not picklable: not cached
+            return
+        _atomic_write(self.path, data)
 
 
 def cache_info() -> dict:
