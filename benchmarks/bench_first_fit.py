@@ -90,7 +90,8 @@ def main() -> int:
     lines = [
         "# First fit in a new process (compiled-model cache)",
         "",
-        f"`python benchmarks/bench_first_fit.py`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"`python benchmarks/bench_first_fit.py`, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores (shared; other "
         "jobs were running, so absolute times are noisy: compare the ratios within a row).",
         "",
