@@ -100,13 +100,15 @@ def main() -> int:
         "Times in seconds, for `fit` only; the imports of pymc, pytensor, nutpie and arviz are "
         "timed apart (column *imports*, in the cache-on process).",
         "",
-        "| model | imports | empty caches | new process, cache off | new process, cache on | warm fit "
+        "| model | imports | empty caches | new process, cache off | new process, cache on "
+        "| warm fit "
         "| cache off / warm | cache on / warm | cache on: hit? |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for which, empty, disabled, cached, warm in rows:
         lines.append(
-            f"| {which} | {cached['import']:.2f} | {empty['fits'][0]:.2f} | {disabled['fits'][0]:.2f} | "
+            f"| {which} | {cached['import']:.2f} | {empty['fits'][0]:.2f} | "
+            f"{disabled['fits'][0]:.2f} | "
             f"{cached['fits'][0]:.2f} | {warm:.2f} | {disabled['fits'][0] / warm:.1f} | "
             f"{cached['fits'][0] / warm:.1f} | {cached['event']} |")
     lines += [
