@@ -426,7 +426,9 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
 
     numba compilation takes tens of seconds while a small fit samples in about one, so
     cross-validation folds, SBC replicates and the corrected/uncorrected pair of one shape
-    share a compiled model; only ``pm.Data`` values change between calls.
+    share a compiled model; only ``pm.Data`` values change between calls. The machine code is
+    also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later process
+    reuses it; with ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------

@@ -311,7 +311,9 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
 
     Numba compilation takes tens of seconds while a fit samples in about a second, so CV
     folds, SBC replicates and the corrected/uncorrected pair (same graph, ``n_omitted = 0``)
-    share one compiled model; only ``pm.Data`` values change between calls.
+    share one compiled model; only ``pm.Data`` values change between calls. The machine code
+    is also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later
+    process reuses it; with ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------
