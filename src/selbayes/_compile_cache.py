@@ -117,8 +117,12 @@ def _models_dir() -> Path:
 
 
 def expected_compile_seconds() -> int:
-    """A rough expected compile time (s), for the progress line: measured 10-30 s."""
-    return 20
+    """The expected compile time (s) for the progress line: the last one measured on this
+    machine (kept in the cache folder), else 20 (measured 10-30 s on an idle 2-core machine)."""
+    try:
+        return max(1, round(float((_models_dir() / "last_compile_seconds").read_text())))
+    except (OSError, ValueError):
+        return 20
 
 
 def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True):
@@ -167,6 +171,7 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
               f"~{expected_compile_seconds()} s; cached in {cache_dir()})...",
               file=sys.stderr, flush=True)
 
+    started = time.perf_counter()
     (n_dim, n_expanded, logp_fn_pt, expand_fn_pt, initial_point_fn, shape_info,
      reparameterized_names) = ncp._make_functions(
         model, mode="NUMBA", compute_grad=True, join_expanded=True,
@@ -192,6 +197,9 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     raw_expand, sig_expand = ncp._make_c_expand_func(
         n_dim, n_expanded, expand_fn_pt.vm.jit_fn, user_data, expand_keys, typing_data)
     funcs = (_cfunc(raw_logp, sig_logp, caches[0]), _cfunc(raw_expand, sig_expand, caches[1]))
+    if use_cache:
+        _atomic_write(_models_dir() / "last_compile_seconds",
+                      f"{time.perf_counter() - started:.1f}".encode())
     if use_cache and all(c.path.exists() for c in caches):
         names = [v.name for v in shared_var_keys]
         if len(set(names)) == len(names) and all(n for n in names):
@@ -238,6 +246,10 @@ def _model_digest(model) -> str:
             if id(var) in dim_vars:
                 h.update(value.tobytes())
     h.update(repr([(v.name, str(v.type)) for v in model.free_RVs]).encode())
+    # settings that change the rewritten graph or the generated code
+    cfg = pytensor.config
+    h.update(repr((model.check_bounds, cfg.floatX, getattr(cfg, "numba__fastmath", None),
+                   cfg.mode, cfg.linker)).encode())
     return h.hexdigest()[:32]
 
 
