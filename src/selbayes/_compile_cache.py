@@ -77,7 +77,7 @@ def configure_pytensor() -> None:
         extra = []
         if "base_compiledir" not in flags and "compiledir" not in flags:
             extra.append(f"base_compiledir={root / 'pytensor'}")
-        if "generated_src_dir" not in flags:
+        if "generated_src_dir" not in flags and _pytensor_has_generated_src_dir():
             extra.append(f"generated_src_dir={root / 'generated_src'}")
         if extra:
             os.environ["PYTENSOR_FLAGS"] = ",".join([f for f in [flags, *extra] if f])
@@ -90,6 +90,21 @@ def configure_pytensor() -> None:
                 config.generated_src_dir = str(root / "generated_src")
         except AttributeError:          # a pytensor without the option: nothing to move
             pass
+
+
+def _pytensor_has_generated_src_dir() -> bool:
+    """Whether the installed pytensor knows the option (an unknown flag would be an error),
+    found without importing pytensor (which would fix its compiledir)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pytensor")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    path = Path(next(iter(spec.submodule_search_locations))) / "configdefaults.py"
+    try:
+        return '"generated_src_dir"' in path.read_text()
+    except OSError:
+        return False
 
 
 def _versions() -> tuple:
