@@ -66,9 +66,9 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
-    from .sbc_models import load_sbc_spec, run_sbc_spec
-
     import time
+
+    from .sbc_models import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
     started = time.time()
