@@ -90,3 +90,36 @@ def test_atomic_write_leaves_no_temporary(tmp_path):
     _atomic_write(tmp_path / "sub" / "a.bin", b"123")
     assert [p.name for p in (tmp_path / "sub").iterdir()] == ["a.bin"]
     assert (tmp_path / "sub" / "a.bin").read_bytes() == b"123"
+
+
+@pytest.mark.slow
+def test_compile_line_then_hit_in_process(tmp_path, monkeypatch, capsys):
+    """A miss announces the compilation on stderr and stores the entry; a rebuilt model of the
+    same structure (other data) is then a hit with no line, and samples the same way as the
+    freshly compiled code."""
+    import numpy as np
+    import nutpie
+    import pymc as pm
+
+    from selbayes import _compile_cache as cc
+
+    monkeypatch.setenv("SELBAYES_CACHE_DIR", str(tmp_path / "cache"))
+
+    def model(value):
+        with pm.Model() as m:
+            d = pm.Data("d", np.array([value, 2.0]))
+            s = pm.HalfNormal("s", 1.0)
+            pm.Normal("x", mu=d.sum(), sigma=s, observed=np.array([0.5, 1.5, 2.5]))
+        return m
+
+    first = cc.compile_pymc_model(model(1.0), progress=True)
+    assert "compiling the model" in capsys.readouterr().err
+    assert cc._last_event["event"] == "miss"
+    assert cc.cache_info()["models"] == 1
+    second = cc.compile_pymc_model(model(3.0), progress=True)
+    assert cc._last_event["event"] == "hit"
+    assert capsys.readouterr().err == ""
+    kw = dict(draws=100, tune=100, chains=1, seed=4, progress_bar=False)
+    a = nutpie.sample(first.with_data(d=np.array([3.0, 2.0])), **kw)
+    b = nutpie.sample(second, **kw)
+    np.testing.assert_array_equal(a.posterior["s"].values, b.posterior["s"].values)
