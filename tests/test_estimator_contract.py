@@ -210,3 +210,18 @@ def test_loss_matrix_is_validated(fitted):
         loss = np.ones((G, G))
         loss[0, 1] = -1
         clf.predict(X, loss=loss)
+
+
+def test_naive_bayes_mcmc_fit_pickles(tmp_path):
+    X, y = _binary_data()
+    clf = BinaryNaiveBayesClassifier(k=3, method="mcmc", sampler="pymc", draws=30, tune=30,
+                                     chains=1, progressbar=False, random_state=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    proba = clf.predict_proba(X)
+    again = pickle.loads(pickle.dumps(clf))
+    assert not hasattr(again, "model_")
+    np.testing.assert_array_equal(again.predict_proba(X), proba)
+    post = clf.idata_.posterior
+    assert list(post["theta"]["feature"].values) == list(clf.selected_features_)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -36,7 +37,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
     z_update : {"exact", "approximate"}, default "exact"
         "approximate" drops the factor from the latent-label updates (the R package's
         shortcut); the chain then does not target the corrected posterior.
-    prior : MixturePrior or dict, optional
+    priors : MixturePrior or dict, optional
         Fitting prior (default: thesis values f0 = f1 = 1, alpha, alpha0 ~ IG(0.5, 5)).
     draws, tune, chains, thin : int
         MCMC settings per chain.
@@ -48,6 +49,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
         Posterior draws (evenly thinned) used for prediction; None uses all.
     random_state : int, optional
     progressbar : bool, default False
+    prior : MixturePrior or dict, optional
+        Deprecated old name of ``priors`` (a ``FutureWarning``); removed in the next release.
 
     Attributes
     ----------
@@ -74,16 +77,16 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     def __init__(self, k: int | None = 10, threshold: float | None = None,
                  n_components: int = 2, correct_selection: bool = True,
-                 z_update: str = "exact", prior=None, draws: int = 1000, tune: int = 500,
+                 z_update: str = "exact", priors=None, draws: int = 1000, tune: int = 500,
                  chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                  n_theta: int | None = None, max_predict_draws: int | None = 1000,
-                 random_state: int | None = None, progressbar: bool = False):
+                 random_state: int | None = None, progressbar: bool = False, prior=None):
         self.k = k
         self.threshold = threshold
         self.n_components = n_components
         self.correct_selection = correct_selection
         self.z_update = z_update
-        self.prior = prior
+        self.priors = priors
         self.draws = draws
         self.tune = tune
         self.chains = chains
@@ -94,6 +97,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.max_predict_draws = max_predict_draws
         self.random_state = random_state
         self.progressbar = progressbar
+        self.prior = prior
 
     _parameter_constraints = {
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
@@ -102,6 +106,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         "correct_selection": ["boolean"],
         "z_update": [StrOptions({"exact", "approximate"})],
         # checked (with messages naming the field) by MixturePrior.from_dict
+        "priors": "no_validation",
         "prior": "no_validation",
         "draws": [Interval(Integral, 1, None, closed="left")],
         "tune": [Interval(Integral, 0, None, closed="left")],
@@ -118,19 +123,31 @@ class BinaryMixtureClassifier(SelectionClassifier):
     _binary_features = True
     _binary_classes = True
     _diagnostic_vars = ("alpha", "alpha0")
-    _priors_param = "prior"
     _internal_groups = ("predictive_draws",)
 
     # ------------------------------------------------------------------ hooks
     def _prior_object(self):
-        from .models.mixture import MixturePrior
+        from .models.priors import MixturePrior
 
-        return MixturePrior.from_dict(self.prior)
+        if self.prior is not None:
+            if self.priors is not None:
+                raise ValueError("give the prior once, as priors= (prior= is its old name)")
+            return MixturePrior.from_dict(self.prior)
+        return MixturePrior.from_dict(self.priors)
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if self.prior is not None:
+            warnings.warn("BinaryMixtureClassifier(prior=...) is renamed priors=, as in the "
+                          "other classifiers; prior= will be removed in the next release",
+                          FutureWarning, stacklevel=3)
+
+    def _config(self) -> dict:
+        params = super()._config()
+        params.pop("prior")     # folded into "priors", so old and new spellings share an id
+        return params
 
     _prior = _prior_object
-
-    def _priors_dict(self) -> dict:
-        return self._prior_object().__dict__.copy()
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
         """Sample the mixture posterior of the selected features (Gibbs / Metropolis)."""

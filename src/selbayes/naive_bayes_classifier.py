@@ -111,7 +111,7 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "correct_selection": ["boolean"],
         "method": [StrOptions(set(METHODS))],
-        # checked (with messages naming the field) by models.naive_bayes.prior_from_dict
+        # checked (with messages naming the field) by NaiveBayesPrior.from_dict
         "priors": "no_validation",
         "quadrature": [StrOptions({"accurate", "thesis"})],
         "draws": [Interval(Integral, 1, None, closed="left")],
@@ -134,16 +134,11 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
 
     # ------------------------------------------------------------------ hooks
     def _prior_object(self):
-        from .models.naive_bayes import prior_from_dict
+        from .models.priors import NaiveBayesPrior
 
-        return prior_from_dict(self.priors)
+        return NaiveBayesPrior.from_dict(self.priors)
 
     _prior = _prior_object
-
-    def _priors_dict(self) -> dict:
-        from .models.naive_bayes import prior_to_dict
-
-        return prior_to_dict(self._prior_object())
 
     def _fit_selected(self, X_sel, y01, selection: Selection) -> None:
         """Counts of ones per class, then the quadrature or MCMC posterior."""
