@@ -372,8 +372,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     Subclasses set the class attributes and implement the hooks listed in the module
     docstring. ``fit`` runs, in this order: :meth:`_validate_params`,
     :meth:`_validate_training_data`, :meth:`_prepare_features`, :meth:`_resolve_selection`,
-    :meth:`_fit_selected`, :meth:`_label_coords`, :meth:`_store_predictive`, :meth:`_record`
-    and :meth:`_check_diagnostics`.
+    :meth:`_fit_selected`, :meth:`_label_coords`, :meth:`_store_predictive`,
+    :meth:`_add_checks`, :meth:`_record` and :meth:`_check_diagnostics`.
     """
 
     #: sklearn-style constraints, checked at the start of ``fit``.
@@ -412,6 +412,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
     def _restore_predictive(self, tree, constant_data) -> None:  # pragma: no cover
         raise NotImplementedError
+
+    def _add_checks(self, X_sel, y_index) -> None:
+        """Add ArviZ groups for model checking (``log_likelihood``, ``posterior_predictive``,
+        ``observed_data``) to ``idata_`` (default: none)."""
 
     def _select_test_columns(self, X) -> np.ndarray:
         """The selected columns of validated test features (default: by index)."""
@@ -540,9 +544,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         Xp = self._prepare_features(X, y_index, classes)
         selection = self._resolve_selection(Xp, y_index, classes)
         self.selection_ = selection
-        self._fit_selected(Xp[:, selection.indices], y_index, selection)
+        X_sel = Xp[:, selection.indices]
+        self._fit_selected(X_sel, y_index, selection)
         self._label_coords()
         self._store_predictive()
+        self._add_checks(X_sel, y_index)
         self._record()
         self._check_diagnostics()
         return self

@@ -21,10 +21,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
 
     ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
-    internal to any cross-validation), and samples the posterior of the model of seed 000
-    (see :mod:`selbayes.models.gaussian`). With ``correct_selection=True`` the posterior also
-    conditions on the p - k omitted features having F <= gamma, which keeps the predictive
-    probabilities calibrated.
+    internal to any cross-validation), and samples the posterior of the hierarchical Gaussian
+    model of Li (2009) [1]_ (see :mod:`selbayes.models.gaussian`). With
+    ``correct_selection=True`` the posterior also conditions on the p - k omitted features
+    having F <= gamma, which keeps the predictive probabilities calibrated.
 
     Parameters
     ----------
@@ -39,7 +39,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Prior settings; default: the paper's fitting priors.
     decorrelate : float or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
-        (seed 000 eq 12) fitted on the training data before selecting.
+        (Li 2009 [1]_, eq 12) fitted on the training data before selecting.
     draws, tune, chains : int
         MCMC settings per chain.
     sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
@@ -61,10 +61,48 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     ----------
     classes_ : ndarray of shape (G,)
     selection_ : Selection
-    idata_ : xarray.DataTree
-        The ArviZ result; ``idata_.attrs`` and its ``constant_data`` record the selection, the
-        priors and the sampler settings.
+        Integer positions of the selected features (``selection_.indices``), their scores
+        and gamma.
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first.
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
     n_features_in_ : int
+    idata_ : xarray.DataTree
+        The ArviZ result, with the selected features' names as the ``feature`` coordinate and
+        the class labels as the ``class`` coordinate. Groups:
+
+        ``posterior``
+            ``tau_mu``, ``tau_nu`` (scalars), ``tau_x``, ``nu`` (per feature) and ``mu``
+            (feature x class), per chain and draw.
+        ``sample_stats``
+            NUTS statistics (energy, divergences, tree depth, ...).
+        ``log_likelihood``
+            ``x`` (chain, draw, case): log density of each training case's selected
+            features given its class, sum over features of log N(x_ij | mu_j,y_i, 1/tau_x_j)
+            (nats), so ``az.loo`` works.
+        ``posterior_predictive``
+            ``f_statistic`` (chain, draw, feature): the one-way F statistic of each
+            selected feature in a replicated training set with the same class counts.
+        ``observed_data``
+            ``f_statistic`` (feature): the observed F statistics, for
+            ``az.plot_ppc_dist(idata_, var_names=["f_statistic"])``; ``x`` (case, feature)
+            and ``y`` (case): the selected training features (after ``decorrelate``) and
+            labels; ``ssw``: within-class sums of squares.
+        ``constant_data``
+            The selection (``selection_indices``, ``selection_scores`` of all p features,
+            ``selection_class_counts``), the class means and the adjustment table.
+
+        ``idata_.attrs`` record the selection, the priors, the settings, the selbayes
+        version and a model id.
+
+    References
+    ----------
+    .. [1] Li, L. (2009). Bayesian classification and regression with high dimensional
+       features. arXiv:0709.2152.
+    .. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
 
     Examples
     --------
@@ -175,6 +213,74 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.pred_mean_, self.pred_precision_ = predictive_moments(
             flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep], data["xbar_obs"],
             data["class_counts"], lambda_mu=lam)
+
+    def _add_checks(self, X_sel, y_index) -> None:
+        """``log_likelihood``, ``posterior_predictive`` and ``observed_data`` for ArviZ.
+
+        ``log_likelihood["x"]`` (chain, draw, case): log N(x_i | mu[:, y_i], 1 / tau_x) of each
+        training case's selected features given its class, so ``az.loo`` works.
+        ``posterior_predictive["f_statistic"]`` (chain, draw, feature): the one-way F statistic
+        of each selected feature in a replicated training set with the same class counts,
+        drawn exactly from its sufficient statistics (class means ~ N(mu, 1 / (n_g tau_x)),
+        within-class sum of squares ~ chi2(n - G) / tau_x); ``observed_data["f_statistic"]``
+        holds the observed ones, so ``az.plot_ppc_dist`` compares them.
+        """
+        import xarray as xr
+
+        from ._validation import check_random_state
+        from .selection import f_statistic
+
+        post = self.idata_.posterior
+        tau = post["tau_x"].transpose("chain", "draw", "feature").values
+        mu = post["mu"].transpose("chain", "draw", "feature", "class").values
+        C, D, k = tau.shape
+        G = mu.shape[-1]
+        t = tau.reshape(-1, k)
+        m = mu.reshape(-1, k, G)
+        n = X_sel.shape[0]
+        counts = np.bincount(y_index, minlength=G)
+
+        # Per-case log likelihood, expanded around the observed class means so that no
+        # (draws x cases x features) array is formed and large offsets do not cancel.
+        loglik = np.empty((t.shape[0], n))
+        half_log_t = 0.5 * np.log(t / (2 * np.pi)).sum(axis=1)
+        for g in range(G):
+            rows = np.flatnonzero(y_index == g)
+            centre = X_sel[rows].mean(axis=0)
+            dX = X_sel[rows] - centre
+            dm = m[:, :, g] - centre
+            quad = t @ (dX ** 2).T - 2 * (t * dm) @ dX.T + (t * dm ** 2).sum(axis=1)[:, None]
+            loglik[:, rows] = half_log_t[:, None] - 0.5 * quad
+
+        # Replicated F statistics from the exact sampling distribution of the statistics.
+        seed = None if self.random_state is None else int(self.random_state) + 1
+        rng = check_random_state(seed)
+        sd = 1.0 / np.sqrt(counts[None, None, :] * t[:, :, None])
+        xbar = m + sd * rng.standard_normal(m.shape)
+        ssw = rng.chisquare(n - G, size=t.shape) / t
+        grand = (xbar * counts).sum(axis=2, keepdims=True) / n
+        ssb = (counts * (xbar - grand) ** 2).sum(axis=2)
+        f_rep = (ssb / (G - 1)) / (ssw / (n - G))
+
+        features = post["tau_x"]["feature"].values
+        case = np.arange(n)
+        self.idata_["log_likelihood"] = xr.DataTree(xr.Dataset(
+            {"x": (("chain", "draw", "case"), loglik.reshape(C, D, n))},
+            coords={"chain": post["chain"].values, "draw": post["draw"].values, "case": case}))
+        self.idata_["posterior_predictive"] = xr.DataTree(xr.Dataset(
+            {"f_statistic": (("chain", "draw", "feature"), f_rep.reshape(C, D, k))},
+            coords={"chain": post["chain"].values, "draw": post["draw"].values,
+                    "feature": features}))
+        obs = (self.idata_["observed_data"].to_dataset()
+               if "observed_data" in self.idata_.children else xr.Dataset())
+        obs = obs.assign(
+            f_statistic=xr.DataArray(f_statistic(X_sel, y_index, G), dims=["feature"],
+                                     coords={"feature": features}),
+            x=xr.DataArray(X_sel, dims=["case", "feature"],
+                           coords={"case": case, "feature": features}),
+            y=xr.DataArray(np.asarray(self._class_labels())[y_index], dims=["case"],
+                           coords={"case": case}))
+        self.idata_["observed_data"] = xr.DataTree(obs)
 
     def _extra_constant_data(self) -> dict:
         import xarray as xr

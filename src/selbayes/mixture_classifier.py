@@ -18,7 +18,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     ``fit`` takes all p binary features, keeps the k with the largest |correlation| with the
     binary class (:func:`selbayes.select_features` with ``statistic="abs_corr"``), and samples
-    the posterior of the mixture model of seed 001 section 2.4 (see
+    the posterior of the mixture model of Li (2007) [1]_, section 2.4 (see
     :mod:`selbayes.models.mixture`): each class is a mixture of latent clusters z. With
     ``correct_selection=True`` the posterior also conditions on the p - k omitted features having
     |Cor| <= gamma, through the factor P(|COR| <= gamma | alpha, N(z))^(p - k)
@@ -65,6 +65,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
     diagnostics_ : pandas.DataFrame
         :func:`selbayes.diagnostics.check` of alpha and alpha0.
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
 
     Examples
     --------

@@ -21,7 +21,7 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
 
     ``fit`` takes all p binary features and a binary class, keeps the k features with the
     largest |correlation| with the class (so selection is internal to any cross-validation),
-    and computes the posterior of the model of seed 001 section 2.3 (see
+    and computes the posterior of the model of Li (2007) [1]_, section 2.3 (see
     :mod:`selbayes.models.naive_bayes`). With ``correct_selection=True`` the posterior also
     conditions on the p - k omitted features having |COR| <= gamma, which keeps the predictive
     probabilities calibrated (thesis Table 2.1).
@@ -73,6 +73,11 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         ``attrs`` record the selection, priors and settings; method "mcmc" holds the posterior
         and sampler statistics, method "quadrature" the group ``alpha_grid``.
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
 
     Examples
     --------

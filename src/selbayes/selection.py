@@ -3,13 +3,13 @@
 Two statistics:
 
 ``"f"``
-    One-way ANOVA F statistic per feature (seed 000 eq 25), df (G - 1, n - G).
+    One-way ANOVA F statistic per feature (Li 2009, eq 25), df (G - 1, n - G).
 ``"abs_corr"``
-    Absolute sample correlation between a binary feature and a binary class (seed 001 eq 2.1),
+    Absolute sample correlation between a binary feature and a binary class (Li 2007, eq 2.1),
     defined as 0 for a constant feature. It is computed from the counts (I0, I1) by eq 2.46, so
     two features with the same counts get bit-identical scores, and the adjustment factor
     (:func:`selbayes.adjustment.corr_log_omit_prob`) classifies lattice points with the very
-    same function (spec naive_bayes_and_mixture.md section 4.9).
+    same function (so both sides of the comparison round alike).
 
 Tie rule
 --------
@@ -19,8 +19,15 @@ gamma is the score of the weakest retained feature; omitted features may *equal*
 ``threshold`` given, features with score strictly greater than it are kept. Either way every
 omitted feature has score <= gamma, which is exactly the event the adjustment factor
 P(score <= gamma)^(p - k) conditions on (ties at gamma count as omitted, as in the thesis'
-regions L, spec section 4.2). ``Selection.n_ties_at_threshold`` records how many omitted features
+regions L). ``Selection.n_ties_at_threshold`` records how many omitted features
 sit exactly at gamma.
+
+References
+----------
+.. [1] Li, L. (2009). Bayesian classification and regression with high dimensional features.
+   arXiv:0709.2152.
+.. [2] Li, L. (2007). Bayesian classification and regression with high dimensional features.
+   PhD thesis, University of Toronto.
 """
 
 from __future__ import annotations
@@ -259,7 +266,7 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
 def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
     """Signed sample correlation of a binary feature with a binary class from its counts.
 
-    Eq 2.46 of seed 001: ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
+    Eq 2.46 of Li (2007): ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
     class 0 and the ``n1`` cases of class 1. Broadcasts over ``I0`` and ``I1``. Returns 0 for
     a constant feature (I0 + I1 in {0, n}).
 
@@ -306,7 +313,7 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray of float64, shape (p,)
-        |COR| per column (seed 001 eq 2.1), in [0, 1]; 0 for a constant column.
+        |COR| per column (Li 2007, eq 2.1), in [0, 1]; 0 for a constant column.
 
     Examples
     --------

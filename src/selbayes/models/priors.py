@@ -124,7 +124,7 @@ class PriorBase:
 
 @dataclass(frozen=True)
 class GaussianPriors(PriorBase):
-    """Priors of the hierarchical Gaussian classifier (seed 000 eqs 4-11).
+    """Priors of the hierarchical Gaussian classifier (Li 2009, eqs 4-11).
 
     Each precision tau has a Gamma(shape alpha/2, rate alpha*w/2) prior: ``w`` is the prior
     magnitude of the variance 1/tau (E[tau] = 1/w) and ``alpha`` its precision (alpha <= 2
