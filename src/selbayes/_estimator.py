@@ -418,8 +418,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         ``observed_data``) to ``idata_`` (default: none)."""
 
     def _select_test_columns(self, X) -> np.ndarray:
-        """The selected columns of validated test features (default: by index)."""
-        return X[:, self.selection_.indices]
+        """The selected columns of validated test features (default: by index), dense."""
+        return _dense(X[:, self.selection_.indices])
 
     def _extra_attrs(self) -> dict:
         """Model-specific attributes recorded on ``idata_`` (default: none)."""
@@ -439,15 +439,22 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _validate_params(self) -> None:
         validate_params(self)
 
-    def _as_matrix(self, X) -> np.ndarray:
-        X = check_matrix(X)
+    def _as_matrix(self, X):
+        """Validated features: a float64 ndarray, or a CSC matrix for scipy.sparse input."""
+        X = check_matrix(X, accept_sparse=True)
         if self._binary_features:
             check_binary(X, name="X")
         return X
 
     def _validate_training_data(self, X, y):
         """Validate (X, y); record ``n_features_in_`` and ``feature_names_in_``."""
-        _check_feature_names(self, X, reset=True)
+        cols = getattr(X, "columns", None)
+        dup = pd_index_duplicates(cols) if cols is not None else []
+        if dup:
+            warnings.warn(f"X has duplicated column names {dup[:10]}: they cannot identify "
+                          "the columns, so feature_names_in_ is not recorded and predict "
+                          "cannot check the columns by name", UserWarning, stacklevel=3)
+        _check_feature_names(self, _names_view(X), reset=True)
         X = self._as_matrix(X)
         self.n_features_in_ = X.shape[1]
         classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class)
@@ -481,12 +488,12 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                     parts.append(f"columns are in another order: {desc}")
                 raise ValueError("X's columns do not match those seen in fit: "
                                  + "; ".join(parts) + ". Pass the columns of fit, in order.")
-        _check_feature_names(self, X, reset=False)
+        _check_feature_names(self, _names_view(X), reset=False)
 
     def _validate_test(self, X) -> np.ndarray:
         check_is_fitted(self, "selection_")
         self._check_test_names(X)
-        X = check_matrix(X)
+        X = check_matrix(X, accept_sparse=True)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {X.shape[1]} features, but the classifier was fitted on "
@@ -518,10 +525,18 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         y_sel = classes[y_index] if self._statistic == "f" else y_index
         threshold = getattr(self, "threshold", None)
         if threshold is not None:
-            return select_features(X, y_sel, threshold=threshold, statistic=self._statistic)
-        if isinstance(self.k, str):
-            return _select_all(X, y_sel, self._statistic)
-        return select_features(X, y_sel, k=self.k, statistic=self._statistic)
+            sel = select_features(X, y_sel, threshold=threshold, statistic=self._statistic)
+        elif isinstance(self.k, str):
+            sel = _select_all(X, y_sel, self._statistic)
+        else:
+            sel = select_features(X, y_sel, k=self.k, statistic=self._statistic)
+        if self._statistic == "f" and not sel.threshold > 0:
+            m = int(np.sum(sel.scores > 0))
+            raise ValueError(
+                f"only {m} of the {sel.n_features} features have F > 0 (the others are "
+                f"constant or have equal class means), so k = {sel.n_selected} would keep "
+                f"features with F = 0; choose k <= {m} or a threshold > 0")
+        return sel
 
     def fit(self, X, y):
         """Select features on (X, y) and compute the posterior of the selected ones.
@@ -544,7 +559,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         Xp = self._prepare_features(X, y_index, classes)
         selection = self._resolve_selection(Xp, y_index, classes)
         self.selection_ = selection
-        X_sel = Xp[:, selection.indices]
+        X_sel = _dense(Xp[:, selection.indices])     # sparse input: densify the k kept only
         self._fit_selected(X_sel, y_index, selection)
         self._label_coords()
         self._store_predictive()
@@ -781,12 +796,43 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         return tags
 
 
+def _dense(X) -> np.ndarray:
+    """A scipy.sparse matrix as a dense float64 ndarray; an ndarray unchanged."""
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
+def _names_view(X):
+    """``X`` for scikit-learn's feature-name check; a DataFrame with duplicated column names
+    (which scikit-learn rejects) counts as unnamed."""
+    cols = getattr(X, "columns", None)
+    if cols is not None and pd_index_duplicates(cols):
+        return np.empty((0, len(cols)))
+    return X
+
+
+def pd_index_duplicates(columns) -> list:
+    """Column names that occur more than once, in order of first occurrence."""
+    seen, dup = set(), []
+    for c in columns:
+        if c in seen and c not in dup:
+            dup.append(c)
+        seen.add(c)
+    return dup
+
+
 def _select_all(X, y, statistic: str) -> Selection:
     """A Selection that keeps every feature (ranked by score, nothing omitted)."""
+    from .selection import _f_statistic_sparse, abs_correlation, f_statistic
+
     p = X.shape[1]
-    base = select_features(X, y, k=1, statistic=statistic)
-    order = np.lexsort((np.arange(p), -base.scores))
-    return Selection(indices=order.astype(np.int64), scores=base.scores,
-                     threshold=float(base.scores[order[-1]]), n_features=p, n_selected=p,
-                     statistic=statistic, class_counts=base.class_counts, classes=base.classes,
+    classes, y_index, counts = check_labels(y, X.shape[0])
+    if statistic == "f":
+        scores = (_f_statistic_sparse if hasattr(X, "toarray") else f_statistic)(
+            X, y_index, len(classes))
+    else:
+        scores = abs_correlation(X, y_index)
+    order = np.lexsort((np.arange(p), -scores))
+    return Selection(indices=order.astype(np.int64), scores=scores,
+                     threshold=float(scores[order[-1]]), n_features=p, n_selected=p,
+                     statistic=statistic, class_counts=counts, classes=classes,
                      rule="all", n_ties_at_threshold=0)

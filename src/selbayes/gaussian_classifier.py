@@ -164,6 +164,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self._transform = None
         if self.decorrelate is None:
             return X
+        X = X.toarray() if hasattr(X, "toarray") else X     # whitening mixes every column
         self._transform = Decorrelation(self.decorrelate).fit(X, y_index, len(classes))
         return self._transform.transform(X)
 
@@ -292,8 +293,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def _select_test_columns(self, X) -> np.ndarray:
         if self.transform_rows_ is not None:
-            return X @ self.transform_rows_.T
-        return X[:, self.selection_.indices]
+            return np.asarray(X @ self.transform_rows_.T)
+        return super()._select_test_columns(X)
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
         """Average the per-draw Student-t / Gaussian predictive densities of the selected

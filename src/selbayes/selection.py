@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._validation import check_binary, check_labels, check_matrix
 
@@ -325,9 +326,32 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     in1 = y_index == 1
     n1 = int(in1.sum())
     n0 = int(y_index.shape[0] - n1)
-    I1 = X[in1].sum(axis=0)
-    I0 = X[~in1].sum(axis=0)
+    # np.asarray(...).ravel(): scipy.sparse sums are (1, p) matrices
+    I1 = np.asarray(X[in1].sum(axis=0)).ravel()
+    I0 = np.asarray(X[~in1].sum(axis=0)).ravel()
     return np.abs(binary_correlation(I0, I1, n0, n1))
+
+
+def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """:func:`f_statistic` of a scipy.sparse ``X`` from per-class sums and sums of squares,
+    without densifying it (memory O(G p) beyond ``X``)."""
+    n, p = X.shape
+    G = n_classes
+    E = sp.csr_matrix((np.ones(n), (y_index, np.arange(n))), shape=(G, n))
+    S = np.asarray((E @ X).todense())                          # (G, p) class sums
+    Q = np.asarray((E @ X.multiply(X)).todense())              # (G, p) sums of squares
+    cf = np.bincount(y_index, minlength=G).astype(np.float64)
+    m = S / cf[:, None]
+    grand = S.sum(axis=0) / n
+    ssb = cf @ (m - grand) ** 2
+    ssw = (Q - cf[:, None] * m ** 2).sum(axis=0)
+    # cancellation leaves rounding-level residue where the spread is zero
+    ssw[ssw <= 1e-12 * Q.sum(axis=0)] = 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (ssb / (G - 1)) / (ssw / (n - G))
+    f[(ssw == 0) & (ssb <= 1e-12 * Q.sum(axis=0))] = 0.0
+    f[(ssw == 0) & (ssb > 1e-12 * Q.sum(axis=0))] = np.inf
+    return f
 
 
 def _rank_top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -384,14 +408,22 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     if (k is None) == (threshold is None):
         raise ValueError("give exactly one of k and threshold")
-    X = check_matrix(X)
+    X = check_matrix(X, accept_sparse=True)
     n, p = X.shape
     classes, y_index, counts = check_labels(y, n)
     G = classes.shape[0]
+    sparse = sp.issparse(X)
     if statistic == "f":
         if n - G < 1:
             raise ValueError(f"the F statistic needs n - G >= 1; got n = {n}, G = {G}")
-        scores = f_statistic(X, y_index, G)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = (_f_statistic_sparse if sparse else f_statistic)(X, y_index, G)
+        if np.isnan(scores).any():
+            big = float(abs(X).max())
+            raise ValueError(
+                f"the F statistic overflows float64: X holds values up to {big:.3g}, whose "
+                "sums of squares exceed the largest float; rescale X (for example divide by "
+                "its largest absolute value, or standardise each column)")
     else:
         if G != 2:
             raise ValueError(
@@ -399,6 +431,11 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
             )
         check_binary(X, name="X (statistic 'abs_corr')")
         scores = abs_correlation(X, y_index)
+    if not np.any(scores > 0):
+        raise ValueError(
+            f"no feature of X is related to the class at all: all {p} scores are 0 (every "
+            "feature is constant, or has the same mean in every class); there is nothing to "
+            "select")
 
     return selection_from_scores(scores, k, threshold, statistic, counts, classes)
 
