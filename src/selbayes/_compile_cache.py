@@ -43,6 +43,7 @@ __all__ = ["cache_dir", "configure_pytensor", "compile_pymc_model", "cache_info"
 
 _FORMAT = 1                      # bump when the entry layout changes
 _last_event: dict = {}           # for tests: "hit" / "miss" of the last compile
+_memo: dict = {}
 
 
 def cache_dir() -> Path:
@@ -118,7 +119,21 @@ def _versions() -> tuple:
 
     return (_FORMAT, sys.version, platform.machine(), numba.__version__, llvmlite.__version__,
             pytensor.__version__, pymc.__version__, nutpie.__version__, __version__,
-            _host_cpu())
+            _host_cpu(), _source_hash())
+
+
+def _source_hash() -> str:
+    """Hash of selbayes's model and custom-Op sources: an edited numba implementation of an Op
+    changes the compiled code without changing the graph or the version number."""
+    if "_source" not in _memo:
+        root = Path(__file__).resolve().parent
+        h = hashlib.sha256()
+        for sub in ("models", "adjustment"):
+            for path in sorted((root / sub).rglob("*.py")):
+                h.update(path.name.encode())
+                h.update(path.read_bytes())
+        _memo["_source"] = h.hexdigest()
+    return _memo["_source"]
 
 
 def _host_cpu() -> str:
