@@ -14,7 +14,6 @@ export SELBAYES_DATA
 # them; outside make they live in the user cache folder (`selbayes cache info` prints it).
 export SELBAYES_CACHE_DIR ?= $(abspath .cache)
 export PYTENSOR_FLAGS ?= base_compiledir=$(SELBAYES_CACHE_DIR)/pytensor,generated_src_dir=$(SELBAYES_CACHE_DIR)/generated_src
-export NUMBA_CACHE_DIR ?= $(SELBAYES_CACHE_DIR)/numba
 export MPLBACKEND ?= Agg
 PYTEST_ARGS ?=
 
