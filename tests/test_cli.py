@@ -169,3 +169,42 @@ def test_predict_reports_missing_features(tmp_path, capsys):
     assert main(["predict", str(path), "--x", str(tmp_path / "new.csv"), "-o",
                  str(tmp_path / "p.csv")]) == 2
     _one_line_error(capsys)
+
+
+def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
+    # --out is honoured as given with --quick (no "_quick" appended to it)
+    import selbayes.sbc_models as sm
+
+    seen = {}
+
+    class Result:
+        def summary(self):
+            import pandas as pd
+            return pd.DataFrame({"passed": [True]}, index=["tau_mu_corrected"])
+
+    def fake_run(spec, out=None, quick=False, **kwargs):
+        seen["out"], seen["quick"] = out, quick
+        return Result()
+
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "run_sbc_spec", fake_run)
+    out = tmp_path / "mine"
+    assert main(["sbc", "x.toml", "--quick", "--out", str(out)]) == 0
+    assert seen == {"out": str(out), "quick": True}
+    assert f"report: {out / 'README.md'}" in capsys.readouterr().out
+
+
+def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
+    import selbayes.sbc as sbc
+    from selbayes.sbc_models import run_sbc_spec
+
+    seen = {}
+
+    def fake_run_sbc(*args, out_dir=None, **kwargs):
+        seen["out_dir"] = out_dir
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(sbc, "run_sbc", fake_run_sbc)
+    with pytest.raises(RuntimeError, match="stop"):
+        run_sbc_spec(ROOT / "models" / "sbc_gaussian_small.toml", out=tmp_path / "o", quick=True)
+    assert seen["out_dir"] == tmp_path / "o" / "replicates"

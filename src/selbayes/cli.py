@@ -66,22 +66,14 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
-    import time
-
     from .sbc_models import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
-    started = time.time()
     result = run_sbc_spec(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
                           scheduler=args.scheduler, progressbar=not args.no_progress)
-    # The folder run_sbc_spec wrote its README to: the given one, or (versions that append
-    # "_quick" to it with --quick) that name plus "_quick".
-    out = Path(args.out) if args.out is not None else Path("reports") / spec["_name"]
-    if args.quick:
-        quick_out = out.with_name(out.name + "_quick")
-        fresh = [d for d in (out, quick_out) if (d / "README.md").exists()
-                 and (d / "README.md").stat().st_mtime >= started - 1]
-        out = fresh[0] if fresh else (out if args.out is not None else quick_out)
+    # run_sbc_spec uses a given --out as is; the default folder gets "_quick" with --quick.
+    out = Path(args.out) if args.out is not None else Path("reports") / (
+        spec["_name"] + ("_quick" if args.quick else ""))
     summary = result.summary()
     # Uncorrected posteriors are expected to be miscalibrated; the verdict is the others'.
     judged = [name for name in summary.index if not str(name).endswith("_uncorrected")]
