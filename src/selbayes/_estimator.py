@@ -376,8 +376,22 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     :meth:`_add_checks`, :meth:`_record` and :meth:`_check_diagnostics`.
     """
 
-    #: sklearn-style constraints, checked at the start of ``fit``.
-    _parameter_constraints: dict = {}
+    #: sklearn-style constraints, checked at the start of ``fit``; a model extends these.
+    _parameter_constraints: dict = {
+        "k": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"all"}), None],
+        "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
+        "correct_selection": ["boolean"],
+        "draws": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tune": [Interval(numbers.Integral, 0, None, closed="left")],
+        "chains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_predict_draws": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "progressbar": ["boolean"],
+    }
+    #: the constraints of the NUTS settings, for models sampled with NUTS.
+    _nuts_constraints: dict = {
+        "sampler": [StrOptions(set(SAMPLERS))],
+        "target_accept": [Interval(numbers.Real, 0, 1, closed="neither")],
+    }
     #: the selection statistic (``"f"`` or ``"abs_corr"``).
     _statistic = "f"
     #: features must be 0/1.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
@@ -105,24 +105,17 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.prior = prior
 
     _parameter_constraints = {
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
+        **SelectionClassifier._parameter_constraints,
         "n_components": [Options(Integral, {2})],
-        "correct_selection": ["boolean"],
         "z_update": [StrOptions({"exact", "approximate"})],
         # checked (with messages naming the field) by MixturePrior.from_dict
         "priors": "no_validation",
         "prior": "no_validation",
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
         "thin": [Interval(Integral, 1, None, closed="left")],
         "label_sweeps": [Interval(Integral, 1, None, closed="left")],
         "theta_steps": [Interval(Integral, 1, None, closed="left")],
         "n_theta": [Interval(Integral, 1, None, closed="left"), None],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": "no_validation",
-        "progressbar": ["boolean"],
     }
     _statistic = "abs_corr"
     _binary_features = True

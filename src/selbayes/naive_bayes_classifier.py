@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from ._estimator import SAMPLERS, Interval, SelectionClassifier, StrOptions, require_sampler
+from ._estimator import Interval, SelectionClassifier, StrOptions, require_sampler
 from ._validation import check_random_state
 from .selection import Selection
 
@@ -112,22 +112,14 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         self.progressbar = progressbar
 
     _parameter_constraints = {
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
-        "correct_selection": ["boolean"],
+        **SelectionClassifier._parameter_constraints,
+        **SelectionClassifier._nuts_constraints,
         "method": [StrOptions(set(METHODS))],
         # checked (with messages naming the field) by NaiveBayesPrior.from_dict
         "priors": "no_validation",
         "quadrature": [StrOptions({"accurate", "thesis"})],
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
-        "sampler": [StrOptions(set(SAMPLERS))],
-        "target_accept": [Interval(Real, 0, 1, closed="neither")],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": [Interval(Integral, None, None, closed="neither"),
                          np.random.Generator, np.random.SeedSequence, None],
-        "progressbar": ["boolean"],
     }
     _statistic = "abs_corr"
     _binary_features = True
