@@ -26,8 +26,9 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     Parameters
     ----------
-    k : int, optional
-        Number of features to keep (1 <= k < p). ``threshold`` overrides it.
+    k : int or "all", default 10
+        Number of features to keep (1 <= k < p), or "all" (nothing omitted, nothing to
+        correct). ``threshold`` overrides it.
     threshold : float, optional
         Keep features with |Cor| > threshold.
     n_components : int, default 2
@@ -65,6 +66,13 @@ class BinaryMixtureClassifier(SelectionClassifier):
     diagnostics_ : pandas.DataFrame
         :func:`selbayes.diagnostics.check` of alpha and alpha0.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first; ``selection_.indices`` holds their
+        positions. They are the ``feature`` coordinate of ``idata_`` (and class labels the
+        ``class`` coordinate).
 
     References
     ----------

@@ -73,6 +73,13 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         ``attrs`` record the selection, priors and settings; method "mcmc" holds the posterior
         and sampler statistics, method "quadrature" the group ``alpha_grid``.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first; ``selection_.indices`` holds their
+        positions. They are the ``feature`` coordinate of ``idata_`` (and class labels the
+        ``class`` coordinate).
 
     References
     ----------
