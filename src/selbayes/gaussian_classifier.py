@@ -133,19 +133,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.parameterization = parameterization
 
     _parameter_constraints = {
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
-        "correct_selection": ["boolean"],
+        **SelectionClassifier._parameter_constraints,
+        **SelectionClassifier._nuts_constraints,
         "priors": [GaussianPriors, dict, None],
         "decorrelate": [Interval(Real, 0, None, closed="left"), None],
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
-        "sampler": [StrOptions(set(SAMPLERS))],
-        "target_accept": [Interval(Real, 0, 1, closed="neither")],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": [Interval(Integral, None, None, closed="neither"), None],
-        "progressbar": ["boolean"],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
     }
     _statistic = "f"
