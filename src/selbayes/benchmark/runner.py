@@ -308,7 +308,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         (records.append(rec) if rec is not None else todo.append(t))
     n_resumed = len(records)
 
-    from tqdm.auto import tqdm
+    if progress:
+        from tqdm.auto import tqdm
+    else:  # tqdm.auto warns in notebooks without ipywidgets even when disabled
+        from tqdm import tqdm
 
     def run_one(t):
         X, y_idx, classes, _ = data[t["dataset"]]
