@@ -647,6 +647,14 @@ class BenchmarkDataset(Dataset):
         the default preprocessing of this set (see :data:`BENCHMARK_SETS`).
     preprocessed : bool
         Whether ``X`` already holds the preprocessed values (False: the stored scale).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> ds = BenchmarkDataset(X=pd.DataFrame({"g": [10.0, 1000.0]}), y=pd.Series(["a", "b"]),
+    ...                       preprocessing={"transform": "log2", "floor": 1.0, "ceiling": None})
+    >>> ds.transformer().fit_transform(ds.X).ravel().round(3).tolist()
+    [3.322, 9.966]
     """
 
     preprocessing: dict = field(default_factory=lambda: {"transform": "none", "floor": None,

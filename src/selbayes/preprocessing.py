@@ -166,6 +166,11 @@ def raw_intensity_stats(X) -> dict:
     dict
         ``min``, ``median``, ``q99`` (99th percentile), ``tail_ratio`` (q99 / median; inf when
         the median is 0 and q99 > 0) and ``skewness`` (sample skewness of all finite entries).
+
+    Examples
+    --------
+    >>> raw_intensity_stats([[1.0, 2.0], [3.0, 4.0]])["median"]
+    2.5
     """
     v = _values(X)
     if v.size == 0:

@@ -126,6 +126,13 @@ def run(args) -> int:
     int
         0 on success; 2 on a user error (one line on stderr).
 
+    Raises
+    ------
+    ValueError
+        Raised for user errors (unknown data set or method, bad option values) and caught
+        here: they become the one-line message and status 2. Errors inside the benchmark
+        that are not user errors propagate.
+
     Examples
     --------
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP

@@ -53,6 +53,12 @@ class BenchmarkResult:
     out : pathlib.Path
     info : dict
         Settings and wall time.
+
+    Examples
+    --------
+    >>> res = run_benchmark(["sorlie"], ["gnb"], folds=3, out="bench_out")  # doctest: +SKIP
+    >>> res.results.shape[0], res.info["folds"]                            # doctest: +SKIP
+    (3, 3)
     """
 
     results: pd.DataFrame
@@ -81,6 +87,14 @@ def resolve_dataset(item, data_home=None):
     ------
     ValueError, FileNotFoundError
         From :func:`selbayes.datasets.load_dataset`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from selbayes.datasets import Dataset
+    >>> d = Dataset(X=pd.DataFrame({"g": [1.0, 2.0]}), y=pd.Series(["a", "b"]), name="toy")
+    >>> resolve_dataset(d).preprocessing["transform"]
+    'none'
     """
     from ..datasets import BenchmarkDataset, load_dataset
 
