@@ -263,3 +263,10 @@ def test_quick_benchmark_runs_and_resumes(tmp_path):
     cols = ["amlp", "brier", "error", "expected_error", "fit_seconds"]
     np.testing.assert_array_equal(again.results[cols].to_numpy(float),
                                   pd.read_csv(out / "results.csv")[cols].to_numpy(float))
+
+
+def test_cli_lists_every_named_set():
+    from selbayes.benchmark.cli import SET_NAMES
+    from selbayes.datasets import BENCHMARK_SETS
+
+    assert set(SET_NAMES) == set(BENCHMARK_SETS)

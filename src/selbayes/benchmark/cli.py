@@ -16,6 +16,11 @@ import sys
 
 __all__ = ["register", "run", "main"]
 
+# The named sets, listed here so that building the parser does not import pandas (``selbayes
+# --help`` stays fast); a test checks it against selbayes.datasets.BENCHMARK_SETS.
+SET_NAMES = ("borovecki", "chowdary", "golub", "gravier", "nakayama", "pomeroy", "singh",
+             "sorlie", "subramanian", "srbct", "colon")
+
 
 def register(subparsers) -> argparse.ArgumentParser:
     """Add the ``benchmark`` sub-command to ``subparsers`` (from ``add_subparsers``).
@@ -38,14 +43,13 @@ def register(subparsers) -> argparse.ArgumentParser:
     >>> a.names, a.methods, a.folds
     (['golub'], 'gnb', 5)
     """
-    from ..datasets import BENCHMARK_SETS
     from .methods import METHODS
 
     p = subparsers.add_parser(
         "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
         description="Repeated stratified K-fold benchmark of selbayes against scikit-learn "
         "peers; every preprocessing, selection and tuning step runs inside the training "
-        "folds. Resumes from DIR. Data sets: " + ", ".join(BENCHMARK_SETS) + ". Methods: "
+        "folds. Resumes from DIR. Data sets: " + ", ".join(SET_NAMES) + ". Methods: "
         + ", ".join(METHODS) + ".")
     p.add_argument("names", nargs="*", metavar="NAME", help="named data sets")
     p.add_argument("--x", default=None, help="your expression CSV (samples x genes; header of "
