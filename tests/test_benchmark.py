@@ -190,7 +190,8 @@ def test_summary_handles_infinite_amlp():
     r = pd.DataFrame({"dataset": "d", "method": "a", "repeat": 0, "fold": [0, 1],
                       "n_test": 3, "amlp": [np.inf, 1.0], "brier": 0.1, "error": 0.0,
                       "expected_error": 0.0, "gap": 0.0, "n_over_5_nats": [1, 0],
-                      "max_case_loss": [np.inf, 2.0], "fit_seconds": 1.0, "k": [None, None],
+                      "max_case_loss": [np.inf, 2.0], "fit_seconds": 1.0, "fit_cpu_seconds": 1.0,
+                      "k": [None, None],
                       "error_message": None})
     s = summary_frame(r).iloc[0]
     assert s["amlp"] == np.inf and np.isnan(s["amlp_se"]) and s["n_over_5_nats"] == 1
