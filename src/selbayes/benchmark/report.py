@@ -276,6 +276,9 @@ def write_report_files(res) -> str:
     methods = [m for m in info["methods"] if m in set(summary["method"])]
     peers = [m for m in methods if m in PEERS]
     L = ["# Benchmark: selbayes against scikit-learn peers", ""]
+    if info.get("n_missing"):
+        L += [f"**Partial: {info['n_missing']} of {info['n_fits']} fits are not done yet; "
+              "tables use the folds that are.**", ""]
     if info.get("quick"):
         L += ["**Quick (smoke-test) design: 3 folds, few posterior draws. Not a result.**", ""]
     L += [f"Repeated stratified {info['folds']}-fold cross-validation, {info['repeats']} "

@@ -225,8 +225,8 @@ def _inner_folds(y_train: np.ndarray) -> int:
 
 def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed: int = 0,
                   n_jobs: int = 1, quick: bool = False, out="benchmark_output",
-                  progress: bool = True, data_home=None, write_report: bool = True
-                  ) -> BenchmarkResult:
+                  progress: bool = True, data_home=None, write_report: bool = True,
+                  report_only: bool = False) -> BenchmarkResult:
     """Cross-validate every method on every data set on the same folds, and report.
 
     Parameters
@@ -258,6 +258,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         Where named sets are looked for (see :func:`selbayes.datasets.load_dataset`).
     write_report : bool, default True
         Write report.md and the figure (needs matplotlib).
+    report_only : bool, default False
+        Fit nothing: tabulate and report the fits already stored in ``out`` (for a partial
+        report of a run still going on elsewhere); ``info["n_missing"]`` counts the rest.
 
     Returns
     -------
@@ -322,6 +325,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                                         t["fold"]), t["key"])
         (records.append(rec) if rec is not None else todo.append(t))
     n_resumed = len(records)
+    n_missing = len(todo) if report_only else 0
+    if report_only:
+        todo = []
 
     if progress:
         from tqdm.auto import tqdm
@@ -363,7 +369,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                              "preprocessing": data[n][3].preprocessing} for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "quick": bool(quick), "n_fits": len(tasks),
-            "n_fitted": len(todo), "n_resumed": n_resumed,
+            "n_fitted": len(todo), "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}
     results.to_csv(out / "results.csv", index=False)
     summary.to_csv(out / "summary.csv", index=False)
