@@ -271,3 +271,13 @@ def test_cli_lists_every_named_set():
     from selbayes.datasets import BENCHMARK_SETS
 
     assert set(SET_NAMES) == set(BENCHMARK_SETS)
+
+
+def test_report_only_fits_nothing(tmp_path):
+    ds = _toy()
+    run_benchmark([ds], ["gnb"], folds=3, out=tmp_path, progress=False, write_report=False)
+    res = run_benchmark([ds], ["gnb", "lda_shrinkage"], folds=3, out=tmp_path, progress=False,
+                        report_only=True)
+    assert res.info["n_fitted"] == 0 and res.info["n_missing"] == 3
+    assert set(res.results["method"]) == {"gnb"}
+    assert "**Partial: 3 of 6 fits" in (tmp_path / "report.md").read_text()
