@@ -281,3 +281,22 @@ def test_report_only_fits_nothing(tmp_path):
     assert res.info["n_fitted"] == 0 and res.info["n_missing"] == 3
     assert set(res.results["method"]) == {"gnb"}
     assert "**Partial: 3 of 6 fits" in (tmp_path / "report.md").read_text()
+
+
+def test_folds_stay_stratified_with_small_classes():
+    """A class smaller than the number of folds (nakayama has classes of 3 with 5 folds):
+    every training fold keeps at least count - 1 cases of it, and with no small class the
+    folds equal cross_validation.make_folds's."""
+    from selbayes.cross_validation import make_folds
+
+    y = np.repeat([0, 1, 2], [20, 20, 3])
+    (_, splits), = _make_splits(y, 5, 1, 0)
+    for tr, te in splits:
+        assert np.bincount(y[tr], minlength=3)[2] >= 2
+        assert np.bincount(y[te], minlength=3)[2] <= 1
+    y = np.repeat([0, 1], [12, 9])
+    ss = np.random.SeedSequence(3).spawn(1)[0]
+    ref = make_folds(y, 4, int(ss.generate_state(1)[0]))
+    (_, got), = _make_splits(y, 4, 1, 3)
+    for (a, b), (c, d) in zip(ref, got, strict=True):
+        assert np.array_equal(a, c) and np.array_equal(b, d)

@@ -208,13 +208,27 @@ def _load_record(path: Path, key: str) -> dict | None:
 
 
 def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
-    from ..cross_validation import make_folds
+    """Stratified folds per repeat, also when a class has fewer cases than folds.
 
+    (``cross_validation.make_folds`` falls back to unstratified K-fold then, which can leave a
+    training fold with one case of a class; stratifying keeps at least ``count - 1``.) Where
+    every class has at least ``folds`` cases the splits equal ``make_folds``'s.
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    from ..cross_validation import _check_splits
+
+    if folds > len(y_idx):
+        raise ValueError(f"folds ({folds}) exceeds the number of cases ({len(y_idx)})")
     root = np.random.SeedSequence(seed)
     out = []
     for r, ss in enumerate(root.spawn(repeats)):
         split_seed = int(ss.generate_state(1)[0])
-        out.append((r, make_folds(y_idx, folds, split_seed)))
+        with warnings.catch_warnings():  # "least populated class has only m members"
+            warnings.simplefilter("ignore", UserWarning)
+            splits = list(StratifiedKFold(folds, shuffle=True, random_state=split_seed)
+                          .split(np.zeros((len(y_idx), 1)), y_idx))
+        out.append((r, _check_splits(splits, y_idx, np.unique(y_idx))))
     return out
 
 
