@@ -9,6 +9,7 @@ from scipy.special import expit, logit
 from selbayes.calibration import (
     bayes_decision,
     calibration_summary,
+    case_losses,
     check_proba,
     expected_vs_actual_loss,
     flag_miscalibrated_bins,
@@ -181,12 +182,21 @@ def test_multiclass_brier_matches_sklearn_if_available():
     assert calibration_summary(PROBA3, Y3)["brier"] == pytest.approx(ref)
 
 
-def test_amlp_clips_zero_probability():
+def test_amlp_is_never_floored():
+    # A true-class probability of exactly 0 is an infinite loss, reported as such.
     s = calibration_summary([[1.0, 0.0], [0.5, 0.5]], [1, 0])
-    assert np.isfinite(s["amlp"])
-    assert s["amlp"] == pytest.approx((-np.log(1e-15) - np.log(0.5)) / 2)
-    s2 = calibration_summary([[1.0, 0.0], [0.5, 0.5]], [1, 0], eps=1e-6)
-    assert s2["amlp"] == pytest.approx((-np.log(1e-6) - np.log(0.5)) / 2)
+    assert s["amlp"] == np.inf and s["max_case_loss"] == np.inf
+    assert s["n_cases_over_5_nats"] == 1
+    # A tiny probability is a huge (finite) loss, not capped at -log(1e-15) = 34.5.
+    tiny = 1e-300
+    s = calibration_summary([[1.0 - tiny, tiny], [0.5, 0.5], [0.999, 0.001]], [1, 0, 1])
+    losses = np.array([-np.log(tiny), np.log(2.0), -np.log(0.001)])
+    assert s["amlp"] == pytest.approx(losses.mean())
+    assert s["amlp"] > 200
+    assert s["max_case_loss"] == pytest.approx(-np.log(tiny))
+    assert s["n_cases_over_5_nats"] == 2  # 690.8 and 6.9 nats; log 2 is not
+    np.testing.assert_allclose(case_losses([[1.0 - tiny, tiny], [0.5, 0.5]], [1, 0]),
+                               losses[:2])
 
 
 def test_input_validation():

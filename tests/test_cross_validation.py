@@ -238,3 +238,23 @@ def test_bad_input():
         cross_validate(GaussianNB(), X, y[:-1])
     with pytest.raises(TypeError, match="client"):
         cross_validate(GaussianNB(), X, y, folds=3, client=42)
+
+
+def test_summary_amlp_is_not_floored():
+    """A confidently wrong model: GaussianNB with a near-zero variance floor on two far-apart
+    classes, scored on swapped labels, gives true-class probabilities far below 1e-15; the
+    cross-validated AMLP must equal the unfloored mean of -log p, not -log(1e-15) = 34.5."""
+    rng = np.random.default_rng(5)
+    y = np.repeat(["a", "b"], 20)
+    X = rng.normal(size=(40, 2)) * 0.01 + 40.0 * (y == "b")[:, None]
+    est = GaussianNB(var_smoothing=1e-12)
+    cv = StratifiedKFold(4, shuffle=True, random_state=0)
+    ref = cross_val_predict(est, X, y, cv=cv, method="predict_proba")
+    res = cross_validate(est, X, y, folds=cv, random_state=0, progressbar=False)
+    wrong = np.where(y == "a", 1, 0)  # the other class
+    with np.errstate(divide="ignore"):
+        losses = -np.log(ref[np.arange(40), wrong])
+    s = calibration_summary(res.proba, wrong)
+    assert s["amlp"] == pytest.approx(losses.mean()) and s["amlp"] > 34.6
+    assert s["n_cases_over_5_nats"] == 40
+    assert res.summary["amlp"] < 1e-6  # the right labels: near-certain and right

@@ -149,6 +149,15 @@ print("{marker}" + json.dumps({{
     "disc_bound_ok": bool(bound_ok),
 }}))
 """,
+    "08_benchmark_your_data": """
+import json, sys
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix, "n_methods": int(res.summary.shape[0]),
+    "finite_amlp": bool(np.isfinite(res.summary["amlp"]).all()), "raw_detected": bool(raw),
+    "report": bool((Path(OUT) / "report.md").is_file()),
+    "png": bool(reliability_png.is_file() and reliability_png.stat().st_size > 1000),
+}}))
+""",
 }
 
 
@@ -317,3 +326,9 @@ def test_mixture(run_notebooks):
     # latent clusters: uncorrected equates z with y; corrected keeps y a noisy copy of z
     assert r["agreement"]["uncorrected"] > 0.98
     assert r["agreement"]["corrected"] < r["agreement"]["uncorrected"] - 0.03
+
+
+def test_benchmark_your_data(run_notebooks):
+    r = _execute(NOTEBOOK_DIR / "08_benchmark_your_data.ipynb")
+    assert r["raw_detected"] and r["n_methods"] == 4 and r["finite_amlp"]
+    assert r["report"] and r["png"]

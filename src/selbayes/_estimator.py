@@ -575,6 +575,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """
         self._validate_params()
         X, classes, y_index = self._validate_training_data(X, y)
+        if not self._binary_features and not hasattr(X, "toarray"):   # dense only
+            # Gaussian models on unlogged intensities give near-uniform probabilities.
+            from .preprocessing import warn_if_raw_intensities
+
+            warn_if_raw_intensities(X, stacklevel=2)
         self.classes_ = classes
         Xp = self._prepare_features(X, y_index, classes)
         selection = self._resolve_selection(Xp, y_index, classes)

@@ -42,12 +42,14 @@ __all__ = [
     "random_loss_matrices",
     "check_proba",
     "encode_outcome",
+    "case_losses",
 ]
 
 #: Tolerance on ``|sum_g proba[i, g] - 1|`` for a row to count as a probability distribution.
 ROW_SUM_ATOL = 1e-6
-#: Default floor applied to the true-class probability before taking its log in AMLP.
-AMLP_EPS = 1e-15
+#: A case whose loss -log p(true class) exceeds this many nats counts as a confident mistake in
+#: ``n_cases_over_5_nats`` (probability below exp(-5) = 0.0067 for the true class).
+LARGE_LOSS_NATS = 5.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,8 +396,32 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
 # ---------------------------------------------------------------------------------------------
 # summary metrics
 # ---------------------------------------------------------------------------------------------
-def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float = AMLP_EPS
-                        ) -> dict:
+def case_losses(proba, y, classes=None) -> np.ndarray:
+    """Per-case log loss ``-log proba[i, y_i]`` in nats, never floored.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, G)
+    y : array-like of shape (n,)
+        True labels (with ``classes``) or column indices.
+    classes : array-like of shape (G,), optional
+
+    Returns
+    -------
+    ndarray of float64, shape (n,)
+        ``inf`` where the true class got probability exactly 0.
+
+    Examples
+    --------
+    >>> case_losses([[1.0, 0.0], [0.5, 0.5]], [1, 0]).tolist()
+    [inf, 0.6931471805599453]
+    """
+    p, yi = _proba_and_y(proba, y, classes)
+    with np.errstate(divide="ignore"):
+        return -np.log(p[np.arange(p.shape[0]), yi])
+
+
+def calibration_summary(proba, y, classes=None, *, n_bins: int = 10) -> dict:
     """Error rate, expected error rate, AMLP, Brier score and ECE of predictive distributions.
 
     Parameters
@@ -408,9 +434,6 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
         Column labels, to map label-valued ``y`` to columns.
     n_bins : int, default 10
         Bins for the ECE.
-    eps : float, default 1e-15
-        AMLP floors the true-class probability at ``eps`` before the log, so a single
-        probability of exactly 0 costs ``-log(eps)`` (about 34.5) instead of infinity.
 
     Returns
     -------
@@ -419,7 +442,12 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
           "actual error rate" (Bayes decision under 0-1 loss);
         * ``expected_error_rate`` -- mean of ``1 - max_g proba[i, g]``: the error rate the
           predictions expect of themselves (seed 000 eq 38 under 0-1 loss);
-        * ``amlp`` -- average minus log probability of the true class (nats);
+        * ``amlp`` -- average minus log probability of the true class (nats), never floored:
+          ``inf`` when some case's true class has probability exactly 0, and a few confident
+          mistakes can dominate it (see the next two keys);
+        * ``n_cases_over_5_nats`` -- number of cases whose loss exceeds
+          :data:`LARGE_LOSS_NATS` (5 nats: true-class probability below 0.0067);
+        * ``max_case_loss`` -- the largest per-case loss (nats; :func:`case_losses` gives all);
         * ``brier`` -- for G = 2 the mean squared error ``mean (1[y = 1] - p_1)^2`` (the thesis'
           "average squared error", sklearn's ``brier_score_loss``); for G > 2 the multi-class
           Brier score ``mean_i sum_g (proba[i, g] - 1[y_i = g])^2`` (range [0, 2]);
@@ -432,7 +460,7 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
     ------
     ValueError
         If ``proba`` is not a valid (n, G) probability matrix (see :func:`check_proba`), ``y``
-        does not match it (see :func:`encode_outcome`), or ``eps`` is outside (0, 1).
+        does not match it (see :func:`encode_outcome`).
     TypeError
         If ``y`` holds non-integer labels and ``classes`` is not given.
 
@@ -443,14 +471,13 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
     (0.5, 0.3, 0.5697)
     """
     p, yi = _proba_and_y(proba, y, classes)
-    if not (0 < eps < 1):
-        raise ValueError(f"eps must lie in (0, 1); got {eps!r}")
     n, G = p.shape
     rows = np.arange(n)
     guess = np.argmax(p, axis=1)
     conf = p[rows, guess]
     correct = guess == yi
-    p_true = p[rows, yi]
+    with np.errstate(divide="ignore"):  # p_true = 0 is an infinite loss, reported as such
+        losses = -np.log(p[rows, yi])
     onehot = np.zeros_like(p)
     onehot[rows, yi] = 1.0
     sq = ((p - onehot) ** 2).sum(axis=1)
@@ -464,7 +491,9 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10, eps: float 
     return {
         "error_rate": float(np.mean(~correct)),
         "expected_error_rate": float(np.mean(1.0 - conf)),
-        "amlp": float(-np.mean(np.log(np.maximum(p_true, eps)))),
+        "amlp": float(np.mean(losses)),
+        "n_cases_over_5_nats": int(np.sum(losses > LARGE_LOSS_NATS)),
+        "max_case_loss": float(losses.max()),
         "brier": brier,
         "ece": ece,
         "n": int(n),

@@ -655,3 +655,192 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
     X = pd.DataFrame.sparse.from_spmatrix(matrix, index=index, columns=list(columns))
     return Dataset(X=X, y=y, description=description, name=name,
                    dropped={"genes": [], "samples": []})
+
+
+# ---------------------------------------------------------------------------------------------
+# the benchmark data sets by name
+# ---------------------------------------------------------------------------------------------
+__all__ += ["load_dataset", "BenchmarkDataset", "BENCHMARK_SETS"]
+
+#: Default preprocessing of each named set: ``transform`` "log2" (``floor``/``ceiling`` as in
+#: :class:`selbayes.preprocessing.IntensityLog2`) or "none" (stored on a log scale already).
+BENCHMARK_SETS = {
+    "borovecki": {"transform": "log2", "floor": 1.0, "ceiling": None,
+                  "scale": "Affymetrix intensities, 0.1 to 85550",
+                  "cite": "Borovecki F. et al. (2005), PNAS 102:11023-11028"},
+    "chowdary": {"transform": "log2", "floor": 1.0, "ceiling": None,
+                 "scale": "intensities, 0 to 18710",
+                 "cite": "Chowdary D. et al. (2006), J Mol Diagn 8:31-39"},
+    "golub": {"transform": "log2", "floor": 100.0, "ceiling": 16000.0,
+              "scale": "Affymetrix average differences, -28400 to 71370 (29% <= 0); floor 100 "
+                       "and ceiling 16000 as in Dudoit, Fridlyand and Speed (2002)",
+              "cite": "Golub T. R. et al. (1999), Science 286:531-537"},
+    "gravier": {"transform": "none", "floor": None, "ceiling": None,
+                "scale": "log ratios, -4.9 to 2.9",
+                "cite": "Gravier E. et al. (2010), Genes Chromosomes Cancer 49:1125-1134"},
+    "nakayama": {"transform": "log2", "floor": 1.0, "ceiling": None,
+                 "scale": "intensities, 0.1 to 53930",
+                 "cite": "Nakayama R. et al. (2007), Mod Pathol 20:749-759"},
+    "pomeroy": {"transform": "none", "floor": None, "ceiling": None,
+                "scale": "transformed values, -18 to 49.7",
+                "cite": "Pomeroy S. L. et al. (2002), Nature 415:436-442"},
+    "singh": {"transform": "log2", "floor": 10.0, "ceiling": 16000.0,
+              "scale": "Affymetrix average differences, -1807 to 17530 (33% <= 0)",
+              "cite": "Singh D. et al. (2002), Cancer Cell 1:203-209"},
+    "sorlie": {"transform": "none", "floor": None, "ceiling": None,
+               "scale": "log ratios, -9.3 to 9.5",
+               "cite": "Sorlie T. et al. (2001), PNAS 98:10869-10874"},
+    "subramanian": {"transform": "none", "floor": None, "ceiling": None,
+                    "scale": "log-scale values, -1.5 to 15.1",
+                    "cite": "Subramanian A. et al. (2005), PNAS 102:15545-15550"},
+    "srbct": {"transform": "log2", "floor": None, "ceiling": None,
+              "scale": "cDNA expression ratios, 0.0025 to 32.7 (positive)",
+              "cite": "Khan J. et al. (2001), Nature Medicine 7:673-679"},
+    "colon": {"transform": "log2", "floor": 1.0, "ceiling": None,
+              "scale": "Affymetrix intensities, 5.8 to 20900",
+              "cite": "Alon U. et al. (1999), PNAS 96:6745-6750"},
+}
+MICROARRAY_FOLDER = "microarray"
+
+
+@dataclass(repr=False)
+class BenchmarkDataset(Dataset):
+    """A :class:`Dataset` with its recorded default preprocessing.
+
+    Attributes
+    ----------
+    preprocessing : dict
+        ``{"transform": "log2" | "none", "floor": float | None, "ceiling": float | None}``:
+        the default preprocessing of this set (see :data:`BENCHMARK_SETS`).
+    preprocessed : bool
+        Whether ``X`` already holds the preprocessed values (False: the stored scale).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> ds = BenchmarkDataset(X=pd.DataFrame({"g": [10.0, 1000.0]}), y=pd.Series(["a", "b"]),
+    ...                       preprocessing={"transform": "log2", "floor": 1.0, "ceiling": None})
+    >>> ds.transformer().fit_transform(ds.X).ravel().round(3).tolist()
+    [3.322, 9.966]
+    """
+
+    preprocessing: dict = field(default_factory=lambda: {"transform": "none", "floor": None,
+                                                         "ceiling": None})
+    preprocessed: bool = False
+
+    def transformer(self):
+        """The default preprocessing as a transformer (``"passthrough"`` for "none").
+
+        Returns
+        -------
+        selbayes.preprocessing.IntensityLog2 or str
+        """
+        if self.preprocessing["transform"] == "none":
+            return "passthrough"
+        from .preprocessing import IntensityLog2
+
+        return IntensityLog2(floor=self.preprocessing["floor"],
+                             ceiling=self.preprocessing["ceiling"])
+
+
+def _find_microarray(name: str, data_home) -> Path:
+    files = [f"{name}_X.csv.gz", f"{name}_y.csv.gz"]
+    if data_home is not None:
+        bases = [Path(data_home).expanduser()]
+    else:
+        bases = [Path(os.environ[ENV_VAR]).expanduser()] if os.environ.get(ENV_VAR) else []
+        bases.append(default_data_home())
+    tried = []
+    for base in bases:
+        for folder in (base, base / MICROARRAY_FOLDER):
+            tried.append(str(folder))
+            if all((folder / f).is_file() for f in files):
+                return folder
+    raise FileNotFoundError(
+        f"the {name} data files {files} were not found in {tried}. They come from the R data "
+        "package datamicroarray 0.2.3 (github.com/ramhiser/datamicroarray); write each set's "
+        "x and y as <name>_X.csv.gz (samples x genes, header of gene names) and <name>_y.csv.gz "
+        f"(one column y) into a folder and pass it as data_home= or set ${ENV_VAR}.")
+
+
+def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> BenchmarkDataset:
+    """One of the eleven benchmark expression sets by name, with its default preprocessing.
+
+    The nine sets of the R package datamicroarray (borovecki, chowdary, golub, gravier,
+    nakayama, pomeroy, singh, sorlie, subramanian) plus "srbct" (:func:`load_srbct`) and
+    "colon" (:func:`load_colon`). Their stored scales differ; the default preprocessing
+    (:data:`BENCHMARK_SETS`) puts each on a log scale:
+
+    * intensities (borovecki, chowdary, nakayama, colon): floor 1, log2;
+    * Affymetrix average differences with negatives: golub floor 100, ceiling 16000, log2
+      (Dudoit et al. 2002); singh floor 10, ceiling 16000, log2;
+    * SRBCT ratios (positive): log2;
+    * gravier, pomeroy, sorlie, subramanian: stored on a log scale, unchanged.
+
+    The transform is elementwise and learns nothing, so preprocessing before cross-validation
+    is the same as preprocessing inside each training fold.
+
+    Parameters
+    ----------
+    name : str
+        One of the keys of :data:`BENCHMARK_SETS`.
+    data_home : path-like, optional
+        Folder holding ``<name>_X.csv.gz`` and ``<name>_y.csv.gz`` (or its ``microarray/``
+        subfolder does); by default ``$SELBAYES_DATA``, then :func:`default_data_home`.
+    preprocess : bool, default True
+        Apply the default preprocessing; False returns the stored scale (the preprocessing is
+        still recorded, and :meth:`BenchmarkDataset.transformer` builds it).
+
+    Returns
+    -------
+    BenchmarkDataset
+        ``X`` (DataFrame, samples x genes, gene names as columns), ``y`` (Series of class
+        names as strings), ``preprocessing`` and ``preprocessed``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones).
+    FileNotFoundError
+        When the files are missing (the message says where they come from).
+
+    References
+    ----------
+    Dudoit S., Fridlyand J. and Speed T. P. (2002), JASA 97:77-87. The data papers are cited in
+    each set's ``description``.
+
+    Examples
+    --------
+    >>> ds = load_dataset("golub")                          # doctest: +SKIP
+    >>> ds.X.shape, ds.preprocessing["floor"]               # doctest: +SKIP
+    ((72, 7129), 100.0)
+    """
+    key = str(name).lower()
+    if key not in BENCHMARK_SETS:
+        raise ValueError(f"unknown data set {name!r}; known: {', '.join(sorted(BENCHMARK_SETS))}")
+    meta = BENCHMARK_SETS[key]
+    if key == "srbct":
+        base = load_srbct(data_home)
+    elif key == "colon":
+        base = load_colon(data_home)
+    else:
+        folder = _find_microarray(key, data_home)
+        X = pd.read_csv(folder / f"{key}_X.csv.gz")
+        y = pd.read_csv(folder / f"{key}_y.csv.gz").iloc[:, 0].astype(str)
+        X.index = pd.Index([f"{key}_{i + 1}" for i in range(len(X))], name="sample")
+        base = _validated(X, y, drop_missing=False, source=str(folder / f"{key}_X.csv.gz"),
+                          name=key)
+        base.description = (f"{key}: {meta['cite']}. {base.n_samples} samples x "
+                            f"{base.n_genes} genes. Stored scale: {meta['scale']}. Copy: R "
+                            f"package datamicroarray 0.2.3. Read from {folder}.")
+    pre = {k: meta[k] for k in ("transform", "floor", "ceiling")}
+    ds = BenchmarkDataset(X=base.X, y=base.y.astype(str), description=base.description,
+                          name=key, genes=base.genes, preprocessing=pre)
+    if preprocess and pre["transform"] != "none":
+        ds.X = ds.transformer().set_output(transform="pandas").fit_transform(ds.X)
+        ds.preprocessed = True
+        ds.description += (f" Preprocessed: log2 of the values clipped to [{pre['floor']}, "
+                           f"{pre['ceiling']}].")
+    elif preprocess:
+        ds.preprocessed = True
+    return ds

@@ -1,0 +1,257 @@
+"""The methods a benchmark compares: selbayes configurations and scikit-learn peers.
+
+Every entry of :data:`METHODS` is a factory ``factory(n_classes, random_state, *, quick=False,
+inner_folds=3)`` returning an unfitted scikit-learn classifier with ``predict_proba``. Any
+tuning (the penalty of the logistic regressions, the number of F-selected features of the
+LDA and naive Bayes peers) happens inside ``fit`` by inner stratified cross-validation on the
+training fold, so nothing a method does sees the outer test cases.
+
+The configuration the README recommends is defined once, in :func:`selbayes_default`.
+
+References
+----------
+Li Y. (2009), seed 000: the hierarchical Gaussian classifier with selection correction.
+Dudoit S., Fridlyand J. and Speed T. P. (2002), JASA 97:77-87 (diagonal discriminants as peers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "selbayes_default",
+           "make_method", "chosen_k", "K_GRID"]
+
+#: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
+K_GRID = (5, 10, 20, 50, 100, 200)
+# Penalty grid of the logistic regressions: 7 values on a log grid (wide enough to reach both
+# the near-unpenalised and the all-shrunk ends on standardised expression data).
+_CS = np.logspace(-4, 2, 7)
+# L1: below C = 0.01 every coefficient is zero on standardised data with n ~ 100.
+_CS_L1 = np.logspace(-2, 1, 5)
+
+
+def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
+    """The selbayes configuration the README recommends (the benchmark's ``selbayes``).
+
+    Defined here once; change it here when the recommendation changes.
+
+    Parameters
+    ----------
+    random_state : int, optional
+    quick : bool, default False
+        Fewer posterior draws (200 tuning + 200 draws x 2 chains), for smoke tests.
+    **overrides
+        Passed to :class:`selbayes.HierarchicalGaussianClassifier` (e.g. ``k=50``).
+
+    Returns
+    -------
+    selbayes.HierarchicalGaussianClassifier
+
+    Examples
+    --------
+    >>> selbayes_default(0).k
+    10
+    """
+    from ..gaussian_classifier import HierarchicalGaussianClassifier
+
+    params = {"k": 10, "correct_selection": True, "random_state": random_state,
+              "progressbar": False}
+    if quick:
+        params.update(draws=200, tune=200, chains=2)
+    params.update(overrides)
+    return HierarchicalGaussianClassifier(**params)
+
+
+def _inner_cv(inner_folds, random_state):
+    from sklearn.model_selection import StratifiedKFold
+
+    return StratifiedKFold(inner_folds, shuffle=True, random_state=random_state)
+
+
+def _k_search(model, n_classes, random_state, inner_folds):
+    """SelectKBest(f_classif) + model, with k chosen by inner-CV log loss over :data:`K_GRID`."""
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import Pipeline
+
+    pipe = Pipeline([("select", SelectKBest(f_classif, k=10)), ("model", model)])
+    return GridSearchCV(pipe, {"select__k": list(K_GRID)}, scoring="neg_log_loss",
+                        cv=_inner_cv(inner_folds, random_state), error_score=np.nan,
+                        refit=True)
+
+
+def _selbayes(random_state, quick, inner_folds, **kw):
+    return selbayes_default(random_state, quick=quick, **kw)
+
+
+def _logreg(penalty):
+    def factory(n_classes, random_state, *, quick=False, inner_folds=3):
+        from sklearn.decomposition import PCA
+        from sklearn.linear_model import LogisticRegressionCV
+        from sklearn.multiclass import OneVsRestClassifier
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        cv = _inner_cv(inner_folds, random_state)
+        if penalty == "l2":
+            # An L2-penalised linear model's weights lie in the span of the (centred) training
+            # rows, so rotating onto the principal axes (all n components; no truncation)
+            # changes nothing in the fit but makes p = 22283 cost like p = n.
+            model = LogisticRegressionCV(Cs=_CS[::2] if quick else _CS, cv=cv,
+                                         scoring="neg_log_loss", tol=1e-4, max_iter=2000,
+                                         random_state=random_state)
+            return make_pipeline(StandardScaler(), PCA(svd_solver="full"), model)
+        # L1 has no such shortcut; liblinear (coordinate descent) is 5-10x faster than saga
+        # here. It is binary only, so several classes are one-vs-rest, renormalised.
+        model = LogisticRegressionCV(Cs=_CS_L1[::2] if quick else _CS_L1, penalty="l1",
+                                     solver="liblinear", cv=cv, scoring="neg_log_loss",
+                                     tol=1e-3, max_iter=500, random_state=random_state)
+        if n_classes > 2:
+            model = OneVsRestClassifier(model)
+        return make_pipeline(StandardScaler(), model)
+    return factory
+
+
+def _lda(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
+    return _k_search(LinearDiscriminantAnalysis(solver="lsqr", shrinkage="auto"), n_classes,
+                     random_state, inner_folds)
+
+
+def _gnb(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.naive_bayes import GaussianNB
+
+    return _k_search(GaussianNB(), n_classes, random_state, inner_folds)
+
+
+def _gnb_calibrated(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+
+    # Sigmoid (Platt) recalibration of F-selected GaussianNB; k fixed at 50 to keep one level of
+    # inner cross-validation (the calibration folds).
+    base = make_pipeline(SelectKBest(f_classif, k=50), GaussianNB())
+    return CalibratedClassifierCV(base, method="sigmoid",
+                                  cv=_inner_cv(inner_folds, random_state))
+
+
+def _random_forest(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.ensemble import RandomForestClassifier
+
+    return RandomForestClassifier(n_estimators=100 if quick else 500, max_features="sqrt",
+                                  random_state=random_state, n_jobs=1)
+
+
+def _svm_platt(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    return make_pipeline(StandardScaler(), SVC(kernel="linear", C=1.0, probability=True,
+                                               random_state=random_state))
+
+
+def _sb(**kw):
+    def factory(n_classes, random_state, *, quick=False, inner_folds=3):
+        return _selbayes(random_state, quick, inner_folds, **kw)
+    return factory
+
+
+#: name -> factory(n_classes, random_state, *, quick=False, inner_folds=3)
+METHODS = {
+    "selbayes": _sb(),
+    "selbayes_uncorrected": _sb(correct_selection=False),
+    "selbayes_k10": _sb(k=10),
+    "selbayes_k50": _sb(k=50),
+    "logreg_l2_cv": _logreg("l2"),
+    "logreg_l1_cv": _logreg("l1"),
+    "lda_shrinkage": _lda,
+    "gnb": _gnb,
+    "gnb_calibrated": _gnb_calibrated,
+    "random_forest": _random_forest,
+    "svm_platt": _svm_platt,
+}
+SELBAYES_METHODS = tuple(m for m in METHODS if m.startswith("selbayes"))
+PEERS = tuple(m for m in METHODS if m not in SELBAYES_METHODS)
+#: The methods ``--quick`` runs.
+QUICK_METHODS = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "gnb")
+
+
+def make_method(name: str, n_classes: int, random_state=None, *, quick: bool = False,
+                inner_folds: int = 3):
+    """Build method ``name`` from :data:`METHODS`.
+
+    Parameters
+    ----------
+    name : str
+    n_classes : int
+    random_state : int, optional
+    quick : bool, default False
+    inner_folds : int, default 3
+        Folds of any inner cross-validation (the runner lowers it when a class is small).
+
+    Returns
+    -------
+    estimator
+        An unfitted scikit-learn classifier with ``predict_proba``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones).
+
+    Examples
+    --------
+    >>> type(make_method("gnb", 2, 0)).__name__
+    'GridSearchCV'
+    """
+    if name not in METHODS:
+        raise ValueError(f"unknown method {name!r}; known: {', '.join(METHODS)}")
+    return METHODS[name](n_classes, random_state, quick=quick, inner_folds=inner_folds)
+
+
+def chosen_k(estimator):
+    """The number of features a fitted method ended up using, when it says.
+
+    Looks through pipelines and grid searches for ``k_``, ``k_choice_`` (the selbayes
+    estimators), a searched ``..__k`` or a ``selection_``.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> chosen_k(object()) is None
+    True
+    """
+    est = estimator
+    for _ in range(5):
+        best = getattr(est, "best_params_", None)
+        if best:
+            for key, v in best.items():
+                if key.endswith("__k") or key == "k":
+                    return int(v)
+        for attr in ("k_", "k_choice_"):
+            v = getattr(est, attr, None)
+            if isinstance(v, int | np.integer):
+                return int(v)
+            if isinstance(v, dict) and isinstance(v.get("k"), int | np.integer):
+                return int(v["k"])
+        sel = getattr(est, "selection_", None)
+        if sel is not None and hasattr(sel, "indices"):
+            return int(len(sel.indices))
+        if hasattr(est, "steps"):
+            est = est.steps[-1][1]
+        elif hasattr(est, "best_estimator_"):
+            est = est.best_estimator_
+        else:
+            return None
+    return None
