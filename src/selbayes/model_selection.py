@@ -1,0 +1,378 @@
+"""Choosing the number of selected features k (and the decorrelation strength) inside ``fit``.
+
+The criterion is the inner cross-validated log score (mean -log p(true class), AMLP, in nats) of
+the hierarchical Gaussian classifier, with selection, standardisation and decorrelation redone
+on every inner training fold. A full MCMC fit per inner fold and k would cost minutes (every k
+is a new shape to compile), so the inner predictive is a fast approximation of the same model,
+:func:`plugin_log_proba`: tau_mu and tau_nu at the mode of their (corrected) marginal posterior
+and tau_x drawn from its conditional given the within-class sums of squares. The corrected
+posterior of tau_mu carries the factor P(F <= gamma | tau_mu w_x)^(p - k), which makes it sharp,
+so a point estimate loses little; ``tests/test_model_selection.py`` checks the approximation
+against MCMC.
+
+References
+----------
+Li, J. (2009). Calibrating predictions based on a selected subset of features from Bayesian
+Gaussian classification models (manuscript), eqs 13-15 and 23-24.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize
+from scipy.special import gammaln
+
+from ._validation import check_labels, check_matrix, check_random_state
+from .models.gaussian import (class_log_prior, predictive_log_proba, predictive_moments,
+                              sufficient_statistics)
+from .models.priors import GaussianPriors
+from .selection import Selection, select_features, selection_from_scores
+
+__all__ = ["KChoice", "choose_k", "plugin_log_proba", "DEFAULT_K_GRID", "prepare_features"]
+
+DEFAULT_K_GRID = (5, 10, 20, 50, 100)
+
+
+@dataclass(frozen=True)
+class KChoice:
+    """Outcome of :func:`choose_k`.
+
+    Attributes
+    ----------
+    k : int
+        The chosen number of features.
+    decorrelate : float or None
+        The chosen decorrelation strength lambda (None: no decorrelation).
+    grid : list of tuple
+        The (k, lambda) candidates, in the order of ``score`` and ``se``.
+    score : ndarray of shape (len(grid),)
+        Mean inner cross-validated -log p(true class) (nats; lower is better).
+    se : ndarray of shape (len(grid),)
+        Its standard error over the inner test cases.
+    criterion : str
+        Name of the criterion.
+    n_splits : int
+        Inner folds.
+    extra : dict
+        Free-form details (not compared).
+    """
+
+    k: int
+    decorrelate: float | None
+    grid: list
+    score: np.ndarray
+    se: np.ndarray
+    criterion: str
+    n_splits: int
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def table(self):
+        """The curve as a pandas DataFrame (columns k, decorrelate, score, se)."""
+        import pandas as pd
+
+        return pd.DataFrame({"k": [g[0] for g in self.grid],
+                             "decorrelate": [g[1] for g in self.grid],
+                             "score": self.score, "se": self.se})
+
+
+def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=None):
+    """Fit the feature transforms of the classifier on training data.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    y_index : ndarray of int, shape (n,)
+    n_classes : int
+    standardize : bool
+        Centre and scale every feature (:class:`selbayes.transforms.Standardization`).
+    decorrelate : float or None
+        lambda of the low-rank symmetric decorrelation (:class:`Decorrelation`), or None.
+
+    Returns
+    -------
+    (ndarray of shape (n, p), AffineFeatures)
+        The transformed training features and the fitted map (``.selected(X, indices)``).
+    """
+    from .transforms import Decorrelation, Standardization
+
+    p = X.shape[1]
+    mean = np.zeros(p)
+    scale = np.ones(p)
+    Z = X
+    if standardize:
+        st = Standardization("within").fit(X, y_index, n_classes)
+        mean, scale = st.mean_, st.scale_
+        Z = st.transform(X)
+    dec = None
+    if decorrelate is not None:
+        method = "symmetric" if decorrelate > 0 else "cholesky"
+        dec = Decorrelation(decorrelate, method=method).fit(Z, y_index, n_classes)
+        Z = dec.transform(Z)
+    return Z, AffineFeatures(mean, scale, dec)
+
+
+class AffineFeatures:
+    """z = W ((x - mean) / scale), W the decorrelation (identity when None)."""
+
+    def __init__(self, mean, scale, decorrelation=None):
+        self.mean = mean
+        self.scale = scale
+        self.decorrelation = decorrelation
+
+    def selected(self, X, indices):
+        """The transformed features ``indices`` of new cases X, shape (m, k)."""
+        indices = np.asarray(indices, dtype=np.int64)
+        if self.decorrelation is None:
+            return (X[:, indices] - self.mean[indices]) / self.scale[indices]
+        rows = self.decorrelation.rows(indices)
+        return ((X - self.mean) / self.scale) @ rows.T
+
+
+# --------------------------------------------------------------------------- fast predictive
+def _log_gamma_density_log(u, alpha, w):
+    """log density of log(tau) when tau ~ Gamma(alpha/2, rate alpha w / 2) (Jacobian in)."""
+    a, b = alpha / 2, alpha * w / 2
+    return a * np.log(b) - gammaln(a) + a * u - b * np.exp(u)
+
+
+def _class_means_loglik(log_tau_mu, log_tau_nu, xbar, counts, tau_x):
+    """log p(xbar | tau_mu, tau_nu, tau_x), mu and nu integrated out; vectorised over the
+    leading shape of the two log precisions (same formula as the PyMC model)."""
+    u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
+    v = np.asarray(log_tau_nu, dtype=np.float64)[..., None]
+    d = np.exp(-u) + 1.0 / (counts[None, :] * tau_x[:, None])                # (..., k, G)
+    s = np.exp(-v)
+    inv_sum = (1.0 / d).sum(-1)
+    lin = (xbar / d).sum(-1)
+    logdet = np.log(d).sum(-1) + np.log1p(s * inv_sum)
+    quad = (xbar ** 2 / d).sum(-1) - s * lin ** 2 / (1.0 + s * inv_sum)
+    G = xbar.shape[1]
+    return (-0.5 * (logdet + quad) - 0.5 * G * np.log(2 * np.pi)).sum(-1)
+
+
+def _hyper_mode(xbar, ssw, counts, selection, priors, corrected):
+    """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean."""
+    n, G = counts.sum(), counts.shape[0]
+    a = priors.alpha_x / 2 + (n - G) / 2
+    tau_x = a / (priors.alpha_x * priors.w_x / 2 + ssw / 2)
+    us = np.linspace(-8.0, 12.0, 41)
+    vs = np.linspace(-8.0, 8.0, 17)
+    adj = None
+    if corrected and selection.n_omitted > 0:
+        from scipy.interpolate import CubicSpline
+
+        from .adjustment.fstat import fstat_log_omit_prob
+
+        # One vectorised evaluation on a fine grid, then a spline: the exact adjustment costs
+        # about 10 ms per call, too much inside an optimiser.
+        fine = np.arange(-10.0, 14.0 + 1e-9, 0.05)
+        vals = selection.n_omitted * fstat_log_omit_prob(
+            fine + np.log(priors.w_x), counts.astype(np.int64), selection.threshold,
+            priors.alpha_x, mu_t_df=priors.mu_t_df)
+        adj = CubicSpline(fine, vals)
+
+    def objective(uv):
+        u, v = uv
+        val = (_log_gamma_density_log(u, priors.alpha_mu, priors.w_mu)
+               + _log_gamma_density_log(v, priors.alpha_nu, priors.w_nu)
+               + _class_means_loglik(u, v, xbar, counts, tau_x))
+        if adj is not None:
+            val = val + float(adj(np.clip(u, -10.0, 14.0)))
+        return -float(val)
+
+    # A coarse grid first (the corrected objective can have a second, spurious mode at very
+    # small tau_mu), then a local refinement.
+    U, Vv = np.meshgrid(us, vs, indexing="ij")
+    vals = (_log_gamma_density_log(U, priors.alpha_mu, priors.w_mu)
+            + _log_gamma_density_log(Vv, priors.alpha_nu, priors.w_nu)
+            + _class_means_loglik(U, Vv, xbar, counts, tau_x))
+    if adj is not None:
+        vals = vals + adj(us)[:, None]
+    i, j = np.unravel_index(np.argmax(vals), vals.shape)
+    res = optimize.minimize(objective, x0=[us[i], vs[j]], method="Nelder-Mead",
+                            options={"xatol": 1e-4, "fatol": 1e-6})
+    return res.x
+
+
+def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Selection,
+                     priors=None, corrected=True, n_draws=200, random_state=None):
+    """Fast approximate predictive log probabilities of the hierarchical Gaussian classifier.
+
+    (log tau_mu, log tau_nu) are set to the mode of their marginal posterior (class means
+    integrated out exactly, tau_x at its conditional mean given the within-class sums of squares,
+    and, when ``corrected``, the selection factor (p - k) log P(F <= gamma | tau_mu w_x));
+    tau_x is drawn ``n_draws`` times from Gamma(alpha_x/2 + (n - G)/2, rate alpha_x w_x/2 +
+    SSW_j/2); the predictive then averages over those draws exactly as the MCMC fit does
+    (Rao-Blackwellised, :func:`selbayes.models.gaussian.predictive_log_proba`). A t prior on
+    the class means (``priors.mu_t_df``) enters the adjustment but its scales are set to 1.
+
+    Parameters
+    ----------
+    X_train_selected : ndarray of shape (n, k)
+        Training values of the selected (transformed) features.
+    y_index : ndarray of int, shape (n,)
+        Class index of each training case, 0..G-1.
+    X_test_selected : ndarray of shape (m, k)
+    selection : Selection
+        The F-statistic selection (p - k and gamma).
+    priors : GaussianPriors or dict, optional
+    corrected : bool
+    n_draws : int
+    random_state : int or numpy.random.Generator, optional
+
+    Returns
+    -------
+    ndarray of shape (m, G)
+        Normalised log probabilities (nats).
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 200)); X[:, :5] += 1.5 * y[:, None]
+    >>> sel = selbayes.select_features(X, y, k=5)
+    >>> lp = plugin_log_proba(X[:, sel.indices], y, X[:3, sel.indices], sel, random_state=0)
+    >>> lp.shape, bool(np.allclose(np.exp(lp).sum(1), 1))
+    ((3, 2), True)
+    """
+    priors = GaussianPriors.from_dict(priors)
+    rng = check_random_state(random_state)
+    G = len(selection.class_counts)
+    counts, xbar, ssw = sufficient_statistics(X_train_selected, y_index, G)
+    counts = counts.astype(np.float64)
+    u, v = _hyper_mode(xbar, ssw, counts, selection, priors, corrected)
+    n = counts.sum()
+    a = priors.alpha_x / 2 + (n - G) / 2
+    rate = priors.alpha_x * priors.w_x / 2 + ssw / 2
+    tau_x = rng.gamma(a, 1.0, size=(n_draws, ssw.shape[0])) / rate
+    S = n_draws
+    mean, prec = predictive_moments(tau_x, np.full(S, np.exp(u)), np.full(S, np.exp(v)), xbar,
+                                    counts)
+    return predictive_log_proba(X_test_selected, mean, prec,
+                                class_log_prior(counts, priors.c))
+
+
+# --------------------------------------------------------------------------- choose k
+def _stratified_folds(y_index, n_splits, rng):
+    from sklearn.model_selection import StratifiedKFold
+
+    seed = int(rng.integers(2 ** 31 - 1))
+    min_count = np.bincount(y_index).min()
+    n_splits = int(min(n_splits, min_count))
+    if n_splits < 2:
+        raise ValueError("choosing k by inner cross-validation needs at least 2 cases in every "
+                         "class of the training data")
+    return n_splits, list(StratifiedKFold(n_splits, shuffle=True,
+                                          random_state=seed).split(np.zeros(len(y_index)),
+                                                                   y_index))
+
+
+def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
+                 n_draws, seed):
+    """-log p(true class) of every test case of one inner fold, for every candidate."""
+    out = np.empty((len(candidates), test.size))
+    classes = np.arange(G)
+    by_lam: dict = {}
+    for ci, (k, lam) in enumerate(candidates):
+        if lam not in by_lam:
+            Z, feats = prepare_features(X[train], y_index[train], G, standardize=standardize,
+                                        decorrelate=lam)
+            base = select_features(Z, y_index[train], k=1, statistic="f")
+            by_lam[lam] = (Z, feats, base)
+        Z, feats, base = by_lam[lam]
+        k_eff = min(k, Z.shape[1] - 1)
+        sel = selection_from_scores(base.scores, k_eff, None, "f", base.class_counts, classes)
+        lp = plugin_log_proba(Z[:, sel.indices], y_index[train],
+                              feats.selected(X[test], sel.indices), sel, priors, corrected,
+                              n_draws=n_draws, random_state=seed)
+        out[ci] = -lp[np.arange(test.size), y_index[test]]
+    return out
+
+
+def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, cv=5, random_state=None,
+             n_jobs=1, n_draws=200) -> KChoice:
+    """Choose k (and optionally lambda) by inner stratified cross-validated log score.
+
+    For every inner fold the estimator's feature preparation (standardisation, decorrelation)
+    and the F ranking are fitted on the inner training cases only; every k of the grid is
+    then scored by :func:`plugin_log_proba` on the inner test cases. The candidate with the
+    lowest mean -log p(true class) is chosen.
+
+    Parameters
+    ----------
+    estimator : HierarchicalGaussianClassifier
+        Supplies ``priors``, ``correct_selection`` and ``standardize`` (default True).
+    X : array-like of shape (n, p)
+    y : array-like of shape (n,)
+    grid : sequence of int, optional
+        Candidate k; default ``DEFAULT_K_GRID`` capped below p and the training size.
+    decorrelate_grid : sequence of (float or None), optional
+        Candidate lambdas (None: no decorrelation); default the estimator's ``decorrelate``
+        when it is a number, else [None].
+    cv : int
+        Inner folds (reduced to the smallest class count when needed).
+    random_state : int or numpy.random.Generator, optional
+        Seeds the inner folds and the tau_x draws.
+    n_jobs : int
+        Folds run in parallel through joblib.
+    n_draws : int
+        tau_x draws of the fast predictive.
+
+    Returns
+    -------
+    KChoice
+
+    Raises
+    ------
+    ValueError
+        If a class has fewer than 2 cases, or the grid is empty after capping.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes import HierarchicalGaussianClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :8] += y[:, None]
+    >>> ch = choose_k(HierarchicalGaussianClassifier(), X, y, random_state=0)
+    >>> ch.k in ch.extra["k_grid"], ch.score.shape
+    (True, (5,))
+    """
+    from joblib import Parallel, delayed
+
+    X = check_matrix(X)
+    classes, y_index, _ = check_labels(y, X.shape[0])
+    G = len(classes)
+    n, p = X.shape
+    rng = check_random_state(random_state)
+    params = estimator.get_params(deep=False)
+    priors = GaussianPriors.from_dict(params.get("priors"))
+    corrected = bool(params.get("correct_selection", True))
+    standardize = bool(params.get("standardize", True))
+    grid = DEFAULT_K_GRID if grid is None else grid
+    n_splits, folds = _stratified_folds(y_index, cv, rng)
+    # Each inner training set has at least n - ceil(n / n_splits) cases; k above it, or >= p,
+    # is not a candidate.
+    cap = min(p - 1, n - int(np.ceil(n / n_splits)) - G)
+    ks = sorted({int(k) for k in grid if 1 <= int(k) <= cap})
+    if not ks:
+        raise ValueError(f"no candidate k in {list(grid)} is below p = {p} and the inner "
+                         f"training size")
+    if decorrelate_grid is None:
+        dec = params.get("decorrelate")
+        decorrelate_grid = [dec if isinstance(dec, int | float) else None]
+    candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
+    seed = int(rng.integers(2 ** 31 - 1))
+    losses = Parallel(n_jobs=n_jobs)(
+        delayed(_fold_losses)(X, y_index, G, tr, te, candidates, standardize, priors,
+                              corrected, n_draws, seed)
+        for tr, te in folds)
+    L = np.concatenate(losses, axis=1)                         # (candidates, n)
+    score = L.mean(axis=1)
+    se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
+    best = int(np.argmin(score))
+    k_best, lam_best = candidates[best]
+    return KChoice(k=int(k_best), decorrelate=lam_best, grid=candidates, score=score, se=se,
+                   criterion="inner_cv_log_score_plugin", n_splits=n_splits,
+                   extra={"k_grid": ks, "case_losses": L})
