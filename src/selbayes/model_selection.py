@@ -30,9 +30,11 @@ from .models.gaussian import (class_log_prior, predictive_log_proba, predictive_
 from .models.priors import GaussianPriors
 from .selection import Selection, select_features, selection_from_scores
 
-__all__ = ["KChoice", "choose_k", "plugin_log_proba", "DEFAULT_K_GRID", "prepare_features"]
+__all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
+           "DEFAULT_T_GRID", "prepare_features"]
 
-DEFAULT_K_GRID = (5, 10, 20, 50, 100)
+DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
+DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0)
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,10 @@ class KChoice:
         The chosen number of features.
     decorrelate : float or None
         The chosen decorrelation strength lambda (None: no decorrelation).
+    temperature : float
+        The chosen predictive temperature T (1: the model's own predictive).
     grid : list of tuple
-        The (k, lambda) candidates, in the order of ``score`` and ``se``.
+        The (k, lambda, T) candidates, in the order of ``score`` and ``se``.
     score : ndarray of shape (len(grid),)
         Mean inner cross-validated -log p(true class) (nats; lower is better).
     se : ndarray of shape (len(grid),)
@@ -61,6 +65,7 @@ class KChoice:
 
     k: int
     decorrelate: float | None
+    temperature: float
     grid: list
     score: np.ndarray
     se: np.ndarray
@@ -69,11 +74,12 @@ class KChoice:
     extra: dict = field(default_factory=dict, compare=False)
 
     def table(self):
-        """The curve as a pandas DataFrame (columns k, decorrelate, score, se)."""
+        """The curve as a pandas DataFrame (columns k, decorrelate, temperature, score, se)."""
         import pandas as pd
 
         return pd.DataFrame({"k": [g[0] for g in self.grid],
                              "decorrelate": [g[1] for g in self.grid],
+                             "temperature": [g[2] for g in self.grid],
                              "score": self.score, "se": self.se})
 
 
@@ -254,6 +260,47 @@ def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Sele
                                 class_log_prior(counts, priors.c))
 
 
+def temper_log_proba(log_proba, class_log_prior_, temperature):
+    """Predictive tempered by T: P_T(g | x) proportional to pi_g [p(x | g, data)]^(1/T).
+
+    The naive (independent-feature) predictive multiplies the evidence of correlated features
+    as if each were new information, so its log likelihood ratios are too large by roughly the
+    features' redundancy; dividing them by a scalar T >= 1 is the curvature adjustment of a
+    composite likelihood (Pauli, Racugno and Ventura 2011; Varin, Reid and Firth 2011), with T
+    chosen by inner cross-validated log score (:func:`choose_k`). T = 1 is the model's own
+    predictive.
+
+    Parameters
+    ----------
+    log_proba : ndarray of shape (m, G)
+        Normalised log predictive probabilities (nats).
+    class_log_prior_ : ndarray of shape (G,)
+        The log class probabilities that ``log_proba`` includes.
+    temperature : float
+        T > 0.
+
+    Returns
+    -------
+    ndarray of shape (m, G)
+        Normalised tempered log probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lp = np.log([[0.9, 0.1]]); prior = np.log([0.5, 0.5])
+    >>> np.round(np.exp(temper_log_proba(lp, prior, 2.0)), 3).tolist()   # odds 9 -> 3
+    [[0.75, 0.25]]
+    """
+    from scipy.special import logsumexp
+
+    if not np.isfinite(temperature) or temperature <= 0:
+        raise ValueError(f"temperature must be a positive number; got {temperature!r}")
+    if temperature == 1:
+        return log_proba
+    z = (log_proba - class_log_prior_) / temperature + class_log_prior_
+    return z - logsumexp(z, axis=1, keepdims=True)
+
+
 # --------------------------------------------------------------------------- choose k
 def _stratified_folds(y_index, n_splits, rng):
     from sklearn.model_selection import StratifiedKFold
@@ -270,9 +317,10 @@ def _stratified_folds(y_index, n_splits, rng):
 
 
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
-                 n_draws, seed):
-    """-log p(true class) of every test case of one inner fold, for every candidate."""
-    out = np.empty((len(candidates), test.size))
+                 n_draws, seed, temperatures=(1.0,)):
+    """-log p(true class) of every test case of one inner fold, for every candidate and
+    temperature: shape (len(candidates), len(temperatures), n_test)."""
+    out = np.empty((len(candidates), len(temperatures), test.size))
     classes = np.arange(G)
     by_lam: dict = {}
     for ci, (k, lam) in enumerate(candidates):
@@ -287,12 +335,15 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
         lp = plugin_log_proba(Z[:, sel.indices], y_index[train],
                               feats.selected(X[test], sel.indices), sel, priors, corrected,
                               n_draws=n_draws, random_state=seed)
-        out[ci] = -lp[np.arange(test.size), y_index[test]]
+        prior = class_log_prior(sel.class_counts, priors.c)
+        for ti, T in enumerate(temperatures):
+            lt = temper_log_proba(lp, prior, T)
+            out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
     return out
 
 
-def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, cv=5, random_state=None,
-             n_jobs=1, n_draws=200) -> KChoice:
+def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_grid=None,
+             cv=5, random_state=None, n_jobs=1, n_draws=200) -> KChoice:
     """Choose k (and optionally lambda) by inner stratified cross-validated log score.
 
     For every inner fold the estimator's feature preparation (standardisation, decorrelation)
@@ -311,6 +362,10 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, cv=5, random_
     decorrelate_grid : sequence of (float or None), optional
         Candidate lambdas (None: no decorrelation); default the estimator's ``decorrelate``
         when it is a number, else [None].
+    temperature_grid : sequence of float, optional
+        Candidate predictive temperatures T (:func:`temper_log_proba`); default the
+        estimator's ``temperature`` when it is a number, else ``DEFAULT_T_GRID`` when it is
+        "auto", else [1].
     cv : int
         Inner folds (reduced to the smallest class count when needed).
     random_state : int or numpy.random.Generator, optional
@@ -336,8 +391,8 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, cv=5, random_
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :8] += y[:, None]
     >>> ch = choose_k(HierarchicalGaussianClassifier(), X, y, random_state=0)
-    >>> ch.k in ch.extra["k_grid"], ch.score.shape
-    (True, (5,))
+    >>> ch.k in ch.extra["k_grid"], ch.score.shape, ch.temperature
+    (True, (7,), 1.0)
     """
     from joblib import Parallel, delayed
 
@@ -352,27 +407,32 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, cv=5, random_
     standardize = bool(params.get("standardize", True))
     grid = DEFAULT_K_GRID if grid is None else grid
     n_splits, folds = _stratified_folds(y_index, cv, rng)
-    # Each inner training set has at least n - ceil(n / n_splits) cases; k above it, or >= p,
-    # is not a candidate.
-    cap = min(p - 1, n - int(np.ceil(n / n_splits)) - G)
+    # k may exceed n (each feature has its own n observations); it must leave one omitted.
+    cap = p - 1
     ks = sorted({int(k) for k in grid if 1 <= int(k) <= cap})
     if not ks:
-        raise ValueError(f"no candidate k in {list(grid)} is below p = {p} and the inner "
-                         f"training size")
+        raise ValueError(f"no candidate k in {list(grid)} is below p = {p}")
     if decorrelate_grid is None:
         dec = params.get("decorrelate")
         decorrelate_grid = [dec if isinstance(dec, int | float) else None]
+    if temperature_grid is None:
+        T = params.get("temperature", 1.0)
+        temperature_grid = (DEFAULT_T_GRID if T == "auto"
+                            else [float(T) if isinstance(T, int | float) else 1.0])
+    temperature_grid = [float(t) for t in temperature_grid]
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
     losses = Parallel(n_jobs=n_jobs)(
         delayed(_fold_losses)(X, y_index, G, tr, te, candidates, standardize, priors,
-                              corrected, n_draws, seed)
+                              corrected, n_draws, seed, temperature_grid)
         for tr, te in folds)
-    L = np.concatenate(losses, axis=1)                         # (candidates, n)
+    L = np.concatenate(losses, axis=2)                         # (candidates, T, n)
+    full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
+    L = L.reshape(len(full), -1)
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     best = int(np.argmin(score))
-    k_best, lam_best = candidates[best]
-    return KChoice(k=int(k_best), decorrelate=lam_best, grid=candidates, score=score, se=se,
-                   criterion="inner_cv_log_score_plugin", n_splits=n_splits,
-                   extra={"k_grid": ks, "case_losses": L})
+    k_best, lam_best, t_best = full[best]
+    return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
+                   score=score, se=se, criterion="inner_cv_log_score_plugin",
+                   n_splits=n_splits, extra={"k_grid": ks, "case_losses": L})
