@@ -1,0 +1,119 @@
+"""Choosing k and the predictive temperature: the fast plug-in predictive and choose_k."""
+
+import numpy as np
+import pytest
+
+from selbayes.model_selection import (_hyper_mode, choose_k, plugin_log_proba,
+                                      temper_log_proba)
+from selbayes.models.gaussian import sufficient_statistics
+from selbayes.models.priors import GaussianPriors
+from selbayes.selection import select_features
+
+
+class _Params:
+    """Anything with get_params works as the estimator argument of choose_k."""
+
+    def __init__(self, **kw):
+        self.kw = kw
+
+    def get_params(self, deep=False):
+        return self.kw
+
+
+def test_temper_scales_log_odds_against_the_prior():
+    rng = np.random.default_rng(0)
+    lp = np.log(rng.dirichlet(np.ones(3), size=5))
+    prior = np.log([0.2, 0.3, 0.5])
+    for T in (0.5, 2.0, 7.0):
+        lt = temper_log_proba(lp, prior, T)
+        np.testing.assert_allclose(np.exp(lt).sum(1), 1.0)
+        # log odds relative to the prior odds shrink by exactly 1/T
+        np.testing.assert_allclose((lt[:, 0] - lt[:, 1]) - (prior[0] - prior[1]),
+                                   ((lp[:, 0] - lp[:, 1]) - (prior[0] - prior[1])) / T)
+    assert temper_log_proba(lp, prior, 1.0) is lp
+    with pytest.raises(ValueError, match="temperature must be a positive"):
+        temper_log_proba(lp, prior, 0.0)
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_hyper_mode_matches_the_pymc_model_logp(corrected):
+    """Independent route: the PyMC model's own log density (with its spline adjustment table
+    and log-transform Jacobians) maximised on a grid at tau_x fixed to the same value."""
+    import pymc as pm
+
+    from selbayes.models.gaussian import build_model
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1, 2], 12)
+    X = rng.normal(size=(36, 400))
+    X[:, :6] += 0.8 * y[:, None]
+    sel = select_features(X, y, k=6)
+    Xs = X[:, sel.indices]
+    pri = GaussianPriors()
+    counts, xbar, ssw = sufficient_statistics(Xs, y, 3)
+    u, v = _hyper_mode(xbar, ssw, counts.astype(float), sel, pri, corrected)
+    model = build_model(Xs, y, sel, pri, corrected=corrected)
+    logp = model.compile_logp()
+    n, G = 36, 3
+    tau_x = (pri.alpha_x / 2 + (n - G) / 2) / (pri.alpha_x * pri.w_x / 2 + ssw / 2)
+    us = u + np.linspace(-0.3, 0.3, 61)
+    vs = v + np.linspace(-0.3, 0.3, 61)
+    vals = np.array([[logp({"tau_mu_log__": a, "tau_nu_log__": b,
+                            "tau_x_log__": np.log(tau_x)}) for b in vs] for a in us])
+    i, j = np.unravel_index(np.argmax(vals), vals.shape)
+    assert abs(us[i] - u) <= 0.011 and abs(vs[j] - v) <= 0.011
+    assert 0 < i < 60 and 0 < j < 60          # an interior maximum, not the grid's edge
+    _ = pm                                     # the model is a PyMC model
+
+
+def test_plugin_predictive_is_normalised_and_sensible():
+    rng = np.random.default_rng(2)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, 300))
+    X[:, :5] += 2.0 * y[:, None]
+    sel = select_features(X, y, k=5)
+    lp = plugin_log_proba(X[:, sel.indices], y, X[:, sel.indices], sel, random_state=0)
+    np.testing.assert_allclose(np.exp(lp).sum(1), 1.0)
+    assert np.mean(np.argmax(lp, 1) == y) > 0.9
+
+
+def _redundant(seed, copies):
+    """One informative signal seen through `copies` nearly identical features, plus noise."""
+    rng = np.random.default_rng(seed)
+    n = 80
+    y = np.repeat([0, 1], n // 2)
+    signal = 0.9 * y + rng.normal(size=n)
+    X = rng.normal(size=(n, 400))
+    X[:, :copies] = signal[:, None] + 0.05 * rng.normal(size=(n, copies))
+    return X, y
+
+
+def test_choose_k_tempers_redundant_features_and_records_the_curve():
+    X, y = _redundant(3, copies=30)
+    ch = choose_k(_Params(temperature="auto"), X, y, grid=[30], random_state=0)
+    # 30 copies of one signal: the naive predictive counts it 30 times; the inner CV must
+    # prefer a large temperature (the ideal is near 30)
+    assert ch.temperature >= 8
+    tab = ch.table()
+    assert list(tab.columns) == ["k", "decorrelate", "temperature", "score", "se"]
+    assert ch.score[np.argmin(ch.score)] == tab.score.min()
+    assert np.all(ch.se > 0) and ch.extra["case_losses"].shape == (len(ch.grid), 80)
+
+
+def test_choose_k_keeps_temperature_one_for_independent_features():
+    rng = np.random.default_rng(4)
+    y = np.repeat([0, 1], 40)
+    X = rng.normal(size=(80, 400))
+    X[:, :10] += 0.7 * y[:, None]
+    ch = choose_k(_Params(temperature="auto"), X, y, grid=[10], random_state=0)
+    assert ch.temperature <= 2.0
+
+
+def test_choose_k_rejects_bad_grids_and_tiny_classes():
+    X, y = _redundant(5, copies=3)
+    with pytest.raises(ValueError, match="no candidate k"):
+        choose_k(_Params(), X, y, grid=[400, 1000])
+    y_bad = y.copy()
+    y_bad[0] = 2
+    with pytest.raises(ValueError, match="at least 2 cases"):
+        choose_k(_Params(), X, y_bad)
