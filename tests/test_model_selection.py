@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from selbayes.model_selection import (_hyper_mode, choose_k, plugin_log_proba,
-                                      temper_log_proba)
+from selbayes.model_selection import _hyper_mode, choose_k, plugin_log_proba, temper_log_proba
 from selbayes.models.gaussian import sufficient_statistics
 from selbayes.models.priors import GaussianPriors
 from selbayes.selection import select_features

@@ -25,8 +25,12 @@ from scipy import optimize
 from scipy.special import gammaln
 
 from ._validation import check_labels, check_matrix, check_random_state
-from .models.gaussian import (class_log_prior, predictive_log_proba, predictive_moments,
-                              sufficient_statistics)
+from .models.gaussian import (
+    class_log_prior,
+    predictive_log_proba,
+    predictive_moments,
+    sufficient_statistics,
+)
 from .models.priors import GaussianPriors
 from .selection import Selection, select_features, selection_from_scores
 
