@@ -87,7 +87,8 @@ class KChoice:
                              "score": self.score, "se": self.se})
 
 
-def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=None):
+def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=None,
+                     method="symmetric"):
     """Fit the feature transforms of the classifier on training data.
 
     Parameters
@@ -98,7 +99,9 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     standardize : bool
         Centre and scale every feature (:class:`selbayes.transforms.Standardization`).
     decorrelate : float or None
-        lambda of the low-rank symmetric decorrelation (:class:`Decorrelation`), or None.
+        lambda of the decorrelation (:class:`selbayes.transforms.Decorrelation`), or None.
+    method : {"symmetric", "cholesky"}
+        Whitening of the decorrelation ("cholesky" is used whenever lambda = 0).
 
     Returns
     -------
@@ -117,8 +120,8 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
         Z = st.transform(X)
     dec = None
     if decorrelate is not None:
-        method = "symmetric" if decorrelate > 0 else "cholesky"
-        dec = Decorrelation(decorrelate, method=method).fit(Z, y_index, n_classes)
+        dec = Decorrelation(decorrelate, method=method if decorrelate > 0 else "cholesky")
+        dec = dec.fit(Z, y_index, n_classes)
         Z = dec.transform(Z)
     return Z, AffineFeatures(mean, scale, dec)
 
@@ -138,6 +141,15 @@ class AffineFeatures:
             return (X[:, indices] - self.mean[indices]) / self.scale[indices]
         rows = self.decorrelation.rows(indices)
         return ((X - self.mean) / self.scale) @ rows.T
+
+    def selected_affine(self, indices):
+        """(center (k,), scale (k,), rows (k, p) or None) with
+        z = ((X @ rows.T if rows is not None else X[:, indices]) - center) / scale."""
+        indices = np.asarray(indices, dtype=np.int64)
+        if self.decorrelation is None:
+            return self.mean[indices].copy(), self.scale[indices].copy(), None
+        rows = self.decorrelation.rows(indices) / self.scale[None, :]
+        return rows @ self.mean, np.ones(indices.size), rows
 
 
 # --------------------------------------------------------------------------- fast predictive
