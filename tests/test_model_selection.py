@@ -116,3 +116,74 @@ def test_choose_k_rejects_bad_grids_and_tiny_classes():
     y_bad[0] = 2
     with pytest.raises(ValueError, match="at least 2 cases"):
         choose_k(_Params(), X, y_bad)
+
+
+# --------------------------------------------------------------------------- the estimator
+def _estimator_data(seed=0, n=40, p=120):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[:, :4] += 1.2 * y[:, None]
+    return X, y
+
+
+def _fast(**kw):
+    from selbayes import HierarchicalGaussianClassifier
+
+    base = dict(draws=200, tune=200, chains=1, random_state=0, progressbar=False)
+    return HierarchicalGaussianClassifier(**{**base, **kw})
+
+
+def test_default_fit_is_invariant_to_units_and_shifts():
+    """Standardisation makes the inputs identical up to rounding, so with the same seed the
+    whole fit (selection, MCMC, predictive) must agree to rounding error, not MC error."""
+    X, y = _estimator_data(1)
+    rng = np.random.default_rng(2)
+    shift = rng.normal(size=X.shape[1]) * 50
+    ref = _fast(k=4, temperature=1.0).fit(X, y).predict_proba(X)
+    for c in (1e-4, 1e4):
+        clf = _fast(k=4, temperature=1.0).fit(c * X + shift, y)
+        np.testing.assert_allclose(clf.predict_proba(c * X + shift), ref, atol=1e-6)
+
+
+def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = _estimator_data(3)
+    clf = _fast(k="auto", temperature="auto", k_grid=[2, 4, 8]).fit(X, y)
+    assert clf.k_ in (2, 4, 8) and clf.selection_.n_selected == clf.k_
+    assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_
+    assert len(clf.k_choice_.grid) == 3 * len(clf.k_choice_.extra.get("k_grid", [0]) or [0]) \
+        or len(clf.k_choice_.grid) >= 3
+    proba = clf.predict_proba(X)
+    path = clf.save(tmp_path / "m.nc")
+    back = HierarchicalGaussianClassifier.load(path)
+    np.testing.assert_allclose(back.predict_proba(X), proba, atol=1e-12)
+    assert back.temperature_ == clf.temperature_ and back.k_ == clf.k_
+    np.testing.assert_allclose(back.k_choice_.score, clf.k_choice_.score)
+
+
+def test_decorrelated_fit_predicts_through_the_stored_rows():
+    X, y = _estimator_data(4, p=60)
+    clf = _fast(k=4, temperature=1.0, decorrelate=5.0).fit(X, y)
+    assert clf.transform_rows_.shape == (4, 60)
+    from selbayes.model_selection import prepare_features
+
+    Z, _ = prepare_features(X, y, 2, decorrelate=5.0)
+    np.testing.assert_allclose(clf._select_test_columns(X), Z[:, clf.selection_.indices],
+                               atol=1e-10)
+
+
+def test_label_noise_bounds_the_loss_and_mixes_with_the_prior():
+    from selbayes.model_selection import default_label_noise, label_noise_log_proba
+
+    lp = np.log(np.array([[1e-300, 1.0], [0.3, 0.7]]))
+    prior = np.log([0.25, 0.75])
+    eps = default_label_noise(48)
+    assert eps == 1 / 50
+    out = label_noise_log_proba(lp, prior, eps)
+    np.testing.assert_allclose(np.exp(out), (1 - eps) * np.exp(lp) + eps * np.exp(prior))
+    assert -out[0, 0] <= -np.log(eps * 0.25) + 1e-12
+    assert label_noise_log_proba(lp, prior, 0.0) is lp
+    with pytest.raises(ValueError, match="label noise"):
+        label_noise_log_proba(lp, prior, 1.0)

@@ -35,7 +35,7 @@ from .models.priors import GaussianPriors
 from .selection import Selection, select_features, selection_from_scores
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
-           "DEFAULT_T_GRID", "prepare_features"]
+           "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise"]
 
 DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0)
@@ -317,6 +317,48 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     return z - logsumexp(z, axis=1, keepdims=True)
 
 
+def label_noise_log_proba(log_proba, class_log_prior_, eps):
+    """Predictive with a label-noise component: (1 - eps) P(g | x) + eps pi_g.
+
+    A case's label is, with probability eps, unrelated to its features (mislabelled or
+    atypical cases, which real expression sets contain). This bounds the loss of any case by
+    -log(eps pi_g) nats, at a cost of about eps (1 - pi_g) nats on cases predicted with
+    certainty. The default eps = 1 / (n + 2) is Laplace's rule of succession: the posterior mean
+    of a mislabelling rate with a uniform prior when none of the n training labels is known to
+    be wrong.
+
+    Parameters
+    ----------
+    log_proba : ndarray of shape (m, G)
+        Normalised log predictive probabilities (nats).
+    class_log_prior_ : ndarray of shape (G,)
+        log pi_g, the class probabilities (e.g. :func:`selbayes.models.gaussian.class_log_prior`).
+    eps : float
+        Mislabelling probability, 0 <= eps < 1 (0 returns ``log_proba`` unchanged).
+
+    Returns
+    -------
+    ndarray of shape (m, G)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lp = np.log([[1e-30, 1.0]]); prior = np.log([0.5, 0.5])
+    >>> np.round(np.exp(label_noise_log_proba(lp, prior, 0.02)), 3).tolist()
+    [[0.01, 0.99]]
+    """
+    if not (0 <= eps < 1):
+        raise ValueError(f"label noise eps must be in [0, 1); got {eps!r}")
+    if eps == 0:
+        return log_proba
+    return np.logaddexp(np.log1p(-eps) + log_proba, np.log(eps) + class_log_prior_[None, :])
+
+
+def default_label_noise(n: int) -> float:
+    """Laplace's rule of succession, 1 / (n + 2), for n training cases."""
+    return 1.0 / (n + 2.0)
+
+
 # --------------------------------------------------------------------------- choose k
 def _stratified_folds(y_index, n_splits, rng):
     from sklearn.model_selection import StratifiedKFold
@@ -333,7 +375,7 @@ def _stratified_folds(y_index, n_splits, rng):
 
 
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
-                 n_draws, seed, temperatures=(1.0,)):
+                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric"):
     """-log p(true class) of every test case of one inner fold, for every candidate and
     temperature: shape (len(candidates), len(temperatures), n_test)."""
     out = np.empty((len(candidates), len(temperatures), test.size))
@@ -342,7 +384,7 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
     for ci, (k, lam) in enumerate(candidates):
         if lam not in by_lam:
             Z, feats = prepare_features(X[train], y_index[train], G, standardize=standardize,
-                                        decorrelate=lam)
+                                        decorrelate=lam, method=method)
             base = select_features(Z, y_index[train], k=1, statistic="f")
             by_lam[lam] = (Z, feats, base)
         Z, feats, base = by_lam[lam]
@@ -353,13 +395,13 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
                               n_draws=n_draws, random_state=seed)
         prior = class_log_prior(sel.class_counts, priors.c)
         for ti, T in enumerate(temperatures):
-            lt = temper_log_proba(lp, prior, T)
+            lt = label_noise_log_proba(temper_log_proba(lp, prior, T), prior, label_noise)
             out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
     return out
 
 
 def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_grid=None,
-             cv=5, random_state=None, n_jobs=1, n_draws=200) -> KChoice:
+             cv=5, random_state=None, n_jobs=1, n_draws=200, label_noise=None) -> KChoice:
     """Choose k (and optionally lambda) by inner stratified cross-validated log score.
 
     For every inner fold the estimator's feature preparation (standardisation, decorrelation)
@@ -390,6 +432,11 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
         Folds run in parallel through joblib.
     n_draws : int
         tau_x draws of the fast predictive.
+    label_noise : float, optional
+        eps of :func:`label_noise_log_proba` applied to every inner prediction (the criterion
+        then scores the predictive the fitted estimator will use); default the estimator's
+        ``label_noise``: "auto" means ``default_label_noise`` of the inner training size,
+        missing means 0.
 
     Returns
     -------
@@ -406,9 +453,10 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
     >>> from selbayes import HierarchicalGaussianClassifier
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :8] += y[:, None]
-    >>> ch = choose_k(HierarchicalGaussianClassifier(), X, y, random_state=0)
-    >>> ch.k in ch.extra["k_grid"], ch.score.shape, ch.temperature
-    (True, (7,), 1.0)
+    >>> ch = choose_k(HierarchicalGaussianClassifier(), X, y, grid=[2, 8, 32],
+    ...               temperature_grid=[1.0, 3.0], random_state=0)
+    >>> ch.k in (2, 8, 32), ch.score.shape, ch.table().shape
+    (True, (6,), (6, 5))
     """
     from joblib import Parallel, delayed
 
@@ -436,11 +484,19 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
         temperature_grid = (DEFAULT_T_GRID if T == "auto"
                             else [float(T) if isinstance(T, int | float) else 1.0])
     temperature_grid = [float(t) for t in temperature_grid]
+    if label_noise is None:
+        label_noise = params.get("label_noise", 0.0)
+    method = params.get("decorrelation_method", "symmetric")
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
+
+    def eps_for(train):
+        return (default_label_noise(train.size) if label_noise == "auto"
+                else float(label_noise))
+
     losses = Parallel(n_jobs=n_jobs)(
         delayed(_fold_losses)(X, y_index, G, tr, te, candidates, standardize, priors,
-                              corrected, n_draws, seed, temperature_grid)
+                              corrected, n_draws, seed, temperature_grid, eps_for(tr), method)
         for tr, te in folds)
     L = np.concatenate(losses, axis=2)                         # (candidates, T, n)
     full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
