@@ -38,7 +38,7 @@ __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAU
            "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise"]
 
 DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
-DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0)
+DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
 
 
 @dataclass(frozen=True)
