@@ -69,3 +69,14 @@ def test_standardization_makes_inputs_unit_free():
     np.testing.assert_allclose((R ** 2).sum(0) / (X.shape[0] - G), 1.0)
     Zt = Standardization("total").fit(X, y, G).transform(X)
     np.testing.assert_allclose(Zt.std(0, ddof=1), 1.0)
+
+
+def test_symmetric_passes_within_class_constant_features_through():
+    X, y, G = _design(7)
+    X[:, 5] = y * 3.0                       # constant within classes
+    t = Decorrelation(4.0, "symmetric").fit(X, y, G)
+    Z = t.transform(X)
+    np.testing.assert_allclose(Z[:, 5], X[:, 5], atol=1e-12)
+    assert np.all(np.isfinite(Z))
+    with pytest.raises(ValueError, match="zero within-class variance"):
+        Decorrelation(4.0).fit(X, y, G)      # the dense Cholesky route still refuses

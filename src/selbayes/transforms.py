@@ -133,7 +133,8 @@ class Decorrelation:
         rank r <= n - G, so Sigma = D + U U' with U = R' / sqrt((n - G)(1 + lambda)) (R the
         within-class residuals); with A = D^{-1/2} U = V s Q' (thin SVD),
         (I + A A')^{-1/2} = I + V diag((1 + s^2)^{-1/2} - 1) V'. Fitting costs O(n^2 p),
-        transforming O(n p r), memory O(n p): no p x p matrix. Needs lambda > 0. Like the
+        transforming O(n p r), memory O(n p): no p x p matrix. Needs lambda > 0. A feature
+        constant within every class passes through unchanged. Like the
         Cholesky route it is invariant to rescaling single features; unlike it, it does not
         depend on the order of the features, and each whitened feature stays as close as
         possible to its scaled original (so selected features keep their gene's meaning).
@@ -230,6 +231,10 @@ class Decorrelation:
         R = pooled_within_residuals(X, y_index, n_classes)
         dof = n - n_classes
         d = np.einsum("ij,ij->j", R, R) / dof
+        if self.method == "symmetric" and np.any(d <= 0):
+            # A feature constant within every class has zero residuals, so it cannot mix with
+            # the others: with D_jj = 1 it passes through unchanged (its F is unaffected).
+            d = np.where(d > 0, d, (1.0 + self.lam) / self.lam)
         if np.any(d <= 0):
             bad = np.flatnonzero(d <= 0)
             raise ValueError(
