@@ -268,7 +268,7 @@ def test_estimator_bad_input(kind, data500):
         with pytest.raises(ValueError, match="k must satisfy 1 <= k < p"):
             BinaryNaiveBayesClassifier(k=500).fit(X, y)
     elif kind == "k_all":
-        with pytest.raises(ValueError, match="k must be an integer or 'all'"):
+        with pytest.raises(ValueError, match="k must be an integer >= 1, 'all'"):
             BinaryNaiveBayesClassifier(k="most").fit(X, y)
     elif kind == "method":
         with pytest.raises(ValueError, match="method must be one of"):

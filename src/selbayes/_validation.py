@@ -20,15 +20,32 @@ __all__ = [
 ]
 
 
-def check_matrix(X, *, name: str = "X", allow_pandas: bool = True) -> np.ndarray:
+def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
+                 accept_sparse: bool = False):
     """Return ``X`` as a finite 2-D float64 array, or raise naming the problem.
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
+    X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
     name : str
         Argument name used in messages.
+    accept_sparse : bool, default False
+        Return a scipy.sparse ``X`` as a finite float64 CSC matrix instead of raising.
     """
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
+        if not accept_sparse:
+            raise TypeError(f"{name} is a scipy.sparse matrix; pass a dense array here")
+        if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"{name} is empty or not 2-D: shape {X.shape}")
+        try:
+            X = sp.csc_matrix(X, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must be numeric; got dtype {X.dtype}") from exc
+        if not np.isfinite(X.data).all():
+            raise ValueError(f"{name} contains NaN or infinite stored values")
+        return X
     if allow_pandas and hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
         from pandas.api.types import is_numeric_dtype
 
@@ -97,8 +114,15 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
         )
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise ValueError(f"{name} contains NaN or infinite labels")
-    if y.dtype == object and any(v is None for v in y):
-        raise ValueError(f"{name} contains missing labels (None)")
+    if y.dtype == object:
+        import pandas as pd
+
+        missing = np.flatnonzero([v is None or (not isinstance(v, str) and bool(pd.isna(v)))
+                                  if np.ndim(v) == 0 else False for v in y])
+        if missing.size:
+            raise ValueError(f"{name} contains missing labels (None, NaN or pd.NA): "
+                             f"{missing.size} of them, the first at position {missing[0]}; "
+                             "drop those cases or give them a label")
     try:
         classes, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
     except TypeError as exc:
@@ -120,6 +144,14 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
 
 def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:
     """Raise unless every entry of ``arr`` is 0 or 1."""
+    import scipy.sparse as sp
+
+    if sp.issparse(arr):
+        bad = arr.data[(arr.data != 0) & (arr.data != 1)]
+        if bad.size:
+            raise ValueError(f"{name} must be binary (0/1); found {bad.size} other value(s), "
+                             f"first {bad[0]!r}")
+        return arr
     ok = (arr == 0) | (arr == 1)
     if not ok.all():
         idx = tuple(int(v) for v in np.argwhere(~ok)[0])

@@ -53,6 +53,8 @@ def _groups(idata) -> tuple[xr.Dataset, xr.Dataset | None]:
     """Return (posterior, sample_stats or None) as xarray Datasets."""
     if isinstance(idata, xr.Dataset):
         return idata, None
+    if hasattr(idata, "idata_") and hasattr(idata, "classes_"):     # a fitted classifier
+        idata = idata.idata_
     if not isinstance(idata, xr.DataTree):
         try:
             from arviz_base import convert_to_datatree
@@ -64,8 +66,14 @@ def _groups(idata) -> tuple[xr.Dataset, xr.Dataset | None]:
                 f"of posterior draws, or something arviz can convert; got {type(idata).__name__}"
             ) from exc
     if "posterior" not in idata.children:
+        if "alpha_grid" in idata.children:
+            raise ValueError(
+                "this fit has no draws: it was computed by quadrature (method='quadrature'), "
+                "which is deterministic, so there are no chains to diagnose; MCMC diagnostics "
+                "apply to fits with method='mcmc'")
         raise ValueError(
-            f"idata has no 'posterior' group; groups present: {sorted(idata.children)}"
+            f"idata has no draws (no 'posterior' group); groups present: "
+            f"{sorted(idata.children)}"
         )
     post = idata["posterior"].to_dataset()
     stats = idata["sample_stats"].to_dataset() if "sample_stats" in idata.children else None

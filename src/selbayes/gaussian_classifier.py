@@ -2,54 +2,29 @@
 
 from __future__ import annotations
 
-import os
-import warnings
-from pathlib import Path
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
 
-from ._estimator import EvaluateMixin, PersistenceMixin, sanitize_attrs
-from ._validation import check_labels, check_matrix
-from .selection import Selection, select_features
+from ._estimator import SAMPLERS, Interval, SelectionClassifier, StrOptions, require_sampler
+from .models.priors import GaussianPriors
+from .selection import Selection
 from .transforms import Decorrelation
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS"]
 
-SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro",
-            "blackjax": "blackjax"}
-_EXTRA = {"nutpie": "nutpie", "numpyro": "numpyro", "blackjax": "blackjax"}
+# Kept one release for code that imported the private helper from here.
+_require_sampler = require_sampler
 
 
-def _require_sampler(sampler: str) -> str:
-    """Return the NUTS implementation to use, raising if it is unknown or not installed."""
-    import importlib.util
-
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler must be one of {sorted(SAMPLERS)}; got {sampler!r}")
-    if sampler == "auto":
-        return "nutpie" if importlib.util.find_spec("nutpie") is not None else "pymc"
-    module = SAMPLERS[sampler]
-    if module is None:
-        return sampler
-    if importlib.util.find_spec(module) is None:
-        raise ImportError(
-            f"sampler {sampler!r} needs the package {module!r}, which is not installed; "
-            f"install it with: pip install 'selbayes[{_EXTRA[sampler]}]'"
-        )
-    return sampler
-
-
-class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin,
-                                     BaseEstimator):
+class HierarchicalGaussianClassifier(SelectionClassifier):
     """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
 
     ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
-    internal to any cross-validation), and samples the posterior of the model of seed 000
-    (see :mod:`selbayes.models.gaussian`). With ``correct_selection=True`` the posterior also
-    conditions on the p - k omitted features having F <= gamma, which keeps the predictive
-    probabilities calibrated.
+    internal to any cross-validation), and samples the posterior of the hierarchical Gaussian
+    model of Li (2009) [1]_ (see :mod:`selbayes.models.gaussian`). With
+    ``correct_selection=True`` the posterior also conditions on the p - k omitted features
+    having F <= gamma, which keeps the predictive probabilities calibrated.
 
     Parameters
     ----------
@@ -64,7 +39,7 @@ class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, Classifier
         Prior settings; default: the paper's fitting priors.
     decorrelate : float or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
-        (seed 000 eq 12) fitted on the training data before selecting.
+        (Li 2009 [1]_, eq 12) fitted on the training data before selecting.
     draws, tune, chains : int
         MCMC settings per chain.
     sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
@@ -86,10 +61,48 @@ class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, Classifier
     ----------
     classes_ : ndarray of shape (G,)
     selection_ : Selection
-    idata_ : xarray.DataTree
-        The ArviZ result; ``idata_.attrs`` and its ``constant_data`` record the selection, the
-        priors and the sampler settings.
+        Integer positions of the selected features (``selection_.indices``), their scores
+        and gamma.
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first.
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
     n_features_in_ : int
+    idata_ : xarray.DataTree
+        The ArviZ result, with the selected features' names as the ``feature`` coordinate and
+        the class labels as the ``class`` coordinate. Groups:
+
+        ``posterior``
+            ``tau_mu``, ``tau_nu`` (scalars), ``tau_x``, ``nu`` (per feature) and ``mu``
+            (feature x class), per chain and draw.
+        ``sample_stats``
+            NUTS statistics (energy, divergences, tree depth, ...).
+        ``log_likelihood``
+            ``x`` (chain, draw, case): log density of each training case's selected
+            features given its class, sum over features of log N(x_ij | mu_j,y_i, 1/tau_x_j)
+            (nats), so ``az.loo`` works.
+        ``posterior_predictive``
+            ``f_statistic`` (chain, draw, feature): the one-way F statistic of each
+            selected feature in a replicated training set with the same class counts.
+        ``observed_data``
+            ``f_statistic`` (feature): the observed F statistics, for
+            ``az.plot_ppc_dist(idata_, var_names=["f_statistic"])``; ``x`` (case, feature)
+            and ``y`` (case): the selected training features (after ``decorrelate``) and
+            labels; ``ssw``: within-class sums of squares.
+        ``constant_data``
+            The selection (``selection_indices``, ``selection_scores`` of all p features,
+            ``selection_class_counts``), the class means and the adjustment table.
+
+        ``idata_.attrs`` record the selection, the priors, the settings, the selbayes
+        version and a model id.
+
+    References
+    ----------
+    .. [1] Li, L. (2009). Bayesian classification and regression with high dimensional
+       features. arXiv:0709.2152.
+    .. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
 
     Examples
     --------
@@ -119,83 +132,51 @@ class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, Classifier
         self.progressbar = progressbar
         self.parameterization = parameterization
 
-    # ------------------------------------------------------------------ fitting
-    def _priors(self):
-        from .models.priors import GaussianPriors
+    _parameter_constraints = {
+        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
+        "threshold": [Interval(Real, None, None, closed="neither"), None],
+        "correct_selection": ["boolean"],
+        "priors": [GaussianPriors, dict, None],
+        "decorrelate": [Interval(Real, 0, None, closed="left"), None],
+        "draws": [Interval(Integral, 1, None, closed="left")],
+        "tune": [Interval(Integral, 0, None, closed="left")],
+        "chains": [Interval(Integral, 1, None, closed="left")],
+        "sampler": [StrOptions(set(SAMPLERS))],
+        "target_accept": [Interval(Real, 0, 1, closed="neither")],
+        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": [Interval(Integral, None, None, closed="neither"), None],
+        "progressbar": ["boolean"],
+        "parameterization": [StrOptions({"marginal", "noncentered"})],
+    }
+    _statistic = "f"
+    _diagnostic_vars = ("tau_mu", "tau_nu", "tau_x")
+    _internal_groups = ("predictive_draws",)
 
+    # ------------------------------------------------------------------ hooks
+    def _prior_object(self) -> GaussianPriors:
         return GaussianPriors.from_dict(self.priors)
 
-    def fit(self, X, y):
-        """Select features on (X, y), build the model and sample its posterior.
+    _priors = _prior_object
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-            All p features.
-        y : array-like of shape (n_samples,)
-            Class labels (any sortable hashable values).
+    def _prepare_features(self, X, y_index, classes) -> np.ndarray:
+        """Whiten all p features with the shrunk pooled covariance (``decorrelate``), if set."""
+        self.sampler_used_ = require_sampler(self.sampler)
+        self._transform = None
+        if self.decorrelate is None:
+            return X
+        X = X.toarray() if hasattr(X, "toarray") else X     # whitening mixes every column
+        self._transform = Decorrelation(self.decorrelate).fit(X, y_index, len(classes))
+        return self._transform.transform(X)
 
-        Returns
-        -------
-        self : HierarchicalGaussianClassifier
-            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
-
-        Raises
-        ------
-        ValueError
-            If ``sampler`` is unknown, ``k`` is neither an integer nor "all", or ``X``/``y``
-            are malformed (non-finite, mismatched lengths, a class with too few cases).
-        ImportError
-            If the requested ``sampler`` needs a package that is not installed.
-
-        Warns
-        -----
-        selbayes.diagnostics.SamplingWarning
-            If the sampler diagnostics (divergences, R-hat, ESS) look bad.
-
-        Examples
-        --------
-        >>> from selbayes import HierarchicalGaussianClassifier
-        >>> from selbayes.simulate import gaussian_classification
-        >>> d = gaussian_classification(40, 200, 2, random_state=0)      # doctest: +SKIP
-        >>> clf = HierarchicalGaussianClassifier(k=5, draws=200, tune=200, chains=2,
-        ...                                      random_state=0).fit(d.X, d.y)  # doctest: +SKIP
-        >>> clf.selection_.indices.shape                                  # doctest: +SKIP
-        (5,)
-        """
-        self.sampler_used_ = _require_sampler(self.sampler)
-        priors = self._priors()
-        X = check_matrix(X)
-        classes, y_index, _ = check_labels(y, X.shape[0])
-        k, threshold = self.k, self.threshold
-        if threshold is not None:
-            k = None
-        Xs = X
-        transform = None
-        if self.decorrelate is not None:
-            transform = Decorrelation(self.decorrelate).fit(X, y_index, len(classes))
-            Xs = transform.transform(X)
-        if isinstance(k, str):
-            if k != "all":
-                raise ValueError(f"k must be an integer or 'all'; got {k!r}")
-            selection = _select_all(Xs, classes[y_index])
-        else:
-            selection = select_features(Xs, classes[y_index], k=k, threshold=threshold,
-                                        statistic="f")
-        X_sel = Xs[:, selection.indices]
-        self._fit_selected(X_sel, classes[y_index], selection, priors)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self.selection_ = selection
-        self.transform_rows_ = None if transform is None else transform.rows(selection.indices)
-        self._record(priors)
-        return self
-
-    def _fit_selected(self, X_sel, y, selection: Selection, priors) -> None:
-        import pymc as pm
-
+    def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
+        """Sample the posterior of the selected features (``idata_``, ``model_``)."""
         from .models.gaussian import build_model, draw_class_means, model_data, sample_nutpie
 
+        priors = self._prior_object()
+        y = self.classes_[y_index]
+        self.transform_rows_ = (None if self._transform is None
+                                else self._transform.rows(selection.indices))
+        del self._transform
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
@@ -209,263 +190,132 @@ class HierarchicalGaussianClassifier(EvaluateMixin, PersistenceMixin, Classifier
         else:
             model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection,
                                 parameterization=self.parameterization)
-            kwargs = dict(draws=self.draws, tune=self.tune, chains=self.chains,
-                          random_seed=seed, progressbar=self.progressbar,
-                          nuts={"target_accept": self.target_accept})
-            if self.sampler_used_ == "pymc":
-                # pymc 6 picks nutpie by itself when installed: name the sampler explicitly.
-                kwargs.update(nuts_sampler="pymc", cores=min(self.chains, os.cpu_count() or 1))
-            else:
-                kwargs.update(nuts_sampler=self.sampler_used_)
-            with model, warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
-                idata = pm.sample(**kwargs, compute_convergence_checks=False)
+            idata = self._run_nuts(model, seed)
             if self.parameterization == "marginal":
                 draw_class_means(idata, data, priors, random_state=seed)
         self.idata_ = idata
         self.model_ = model
-        self._store_predictive(idata, data)
-        self._warn_diagnostics()
+        self._model_data = data
 
-    def _store_predictive(self, idata, data: dict) -> None:
+    def _store_predictive(self) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
         :func:`selbayes.models.gaussian.predictive_moments`), on evenly thinned draws."""
         from .models.gaussian import predictive_moments
 
-        post = idata.posterior
+        data = self.__dict__.pop("_model_data")
+        post = self.idata_.posterior
 
         def flat(name):
             v = post[name].values
             return v.reshape(-1, *v.shape[2:])
 
-        n_draws = flat("tau_mu").shape[0]
-        keep = np.arange(n_draws)
-        if self.max_predict_draws is not None and n_draws > self.max_predict_draws:
-            keep = np.linspace(0, n_draws - 1, self.max_predict_draws).round().astype(int)
+        keep = self._thin_index(flat("tau_mu").shape[0])
         lam = flat("lambda_mu")[keep] if "lambda_mu" in post else None
         self.pred_mean_, self.pred_precision_ = predictive_moments(
             flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep], data["xbar_obs"],
             data["class_counts"], lambda_mu=lam)
 
-    def _warn_diagnostics(self) -> None:
-        try:
-            from .diagnostics import check
-        except ImportError:  # pragma: no cover - diagnostics module missing
-            return
-        self.diagnostics_ = check(self.idata_, var_names=["tau_mu", "tau_nu", "tau_x"])
+    def _add_checks(self, X_sel, y_index) -> None:
+        """``log_likelihood``, ``posterior_predictive`` and ``observed_data`` for ArviZ.
 
-    # ------------------------------------------------------------------ provenance
-    def _config(self) -> dict:
-        params = self.get_params(deep=False)
-        params["priors"] = self._priors().to_dict()
-        return params
-
-    def _record(self, priors) -> None:
-        self.idata_.attrs.update(self._provenance_attrs())
+        ``log_likelihood["x"]`` (chain, draw, case): log N(x_i | mu[:, y_i], 1 / tau_x) of each
+        training case's selected features given its class, so ``az.loo`` works.
+        ``posterior_predictive["f_statistic"]`` (chain, draw, feature): the one-way F statistic
+        of each selected feature in a replicated training set with the same class counts,
+        drawn exactly from its sufficient statistics (class means ~ N(mu, 1 / (n_g tau_x)),
+        within-class sum of squares ~ chi2(n - G) / tau_x); ``observed_data["f_statistic"]``
+        holds the observed ones, so ``az.plot_ppc_dist`` compares them.
+        """
         import xarray as xr
 
-        cd = self._selection_data()
+        from ._validation import check_random_state
+        from .selection import f_statistic
+
+        post = self.idata_.posterior
+        tau = post["tau_x"].transpose("chain", "draw", "feature").values
+        mu = post["mu"].transpose("chain", "draw", "feature", "class").values
+        C, D, k = tau.shape
+        G = mu.shape[-1]
+        t = tau.reshape(-1, k)
+        m = mu.reshape(-1, k, G)
+        n = X_sel.shape[0]
+        counts = np.bincount(y_index, minlength=G)
+
+        # Per-case log likelihood, expanded around the observed class means so that no
+        # (draws x cases x features) array is formed and large offsets do not cancel.
+        loglik = np.empty((t.shape[0], n))
+        half_log_t = 0.5 * np.log(t / (2 * np.pi)).sum(axis=1)
+        for g in range(G):
+            rows = np.flatnonzero(y_index == g)
+            centre = X_sel[rows].mean(axis=0)
+            dX = X_sel[rows] - centre
+            dm = m[:, :, g] - centre
+            quad = t @ (dX ** 2).T - 2 * (t * dm) @ dX.T + (t * dm ** 2).sum(axis=1)[:, None]
+            loglik[:, rows] = half_log_t[:, None] - 0.5 * quad
+
+        # Replicated F statistics from the exact sampling distribution of the statistics.
+        seed = None if self.random_state is None else int(self.random_state) + 1
+        rng = check_random_state(seed)
+        sd = 1.0 / np.sqrt(counts[None, None, :] * t[:, :, None])
+        xbar = m + sd * rng.standard_normal(m.shape)
+        ssw = rng.chisquare(n - G, size=t.shape) / t
+        grand = (xbar * counts).sum(axis=2, keepdims=True) / n
+        ssb = (counts * (xbar - grand) ** 2).sum(axis=2)
+        f_rep = (ssb / (G - 1)) / (ssw / (n - G))
+
+        features = post["tau_x"]["feature"].values
+        case = np.arange(n)
+        self.idata_["log_likelihood"] = xr.DataTree(xr.Dataset(
+            {"x": (("chain", "draw", "case"), loglik.reshape(C, D, n))},
+            coords={"chain": post["chain"].values, "draw": post["draw"].values, "case": case}))
+        self.idata_["posterior_predictive"] = xr.DataTree(xr.Dataset(
+            {"f_statistic": (("chain", "draw", "feature"), f_rep.reshape(C, D, k))},
+            coords={"chain": post["chain"].values, "draw": post["draw"].values,
+                    "feature": features}))
+        obs = (self.idata_["observed_data"].to_dataset()
+               if "observed_data" in self.idata_.children else xr.Dataset())
+        obs = obs.assign(
+            f_statistic=xr.DataArray(f_statistic(X_sel, y_index, G), dims=["feature"],
+                                     coords={"feature": features}),
+            x=xr.DataArray(X_sel, dims=["case", "feature"],
+                           coords={"case": case, "feature": features}),
+            y=xr.DataArray(np.asarray(self._class_labels())[y_index], dims=["case"],
+                           coords={"case": case}))
+        self.idata_["observed_data"] = xr.DataTree(obs)
+
+    def _extra_constant_data(self) -> dict:
+        import xarray as xr
+
+        if self.transform_rows_ is None:
+            return {}
+        return {"transform_rows": xr.DataArray(self.transform_rows_,
+                                               dims=["feature", "all_features"])}
+
+    def _select_test_columns(self, X) -> np.ndarray:
         if self.transform_rows_ is not None:
-            cd["transform_rows"] = xr.DataArray(self.transform_rows_,
-                                                dims=["selected", "all_features"])
-        ds = xr.Dataset(cd)
-        if "constant_data" in self.idata_.children:
-            merged = self.idata_["constant_data"].to_dataset().merge(ds)
-            self.idata_["constant_data"] = xr.DataTree(merged)
-        else:
-            self.idata_["constant_data"] = xr.DataTree(ds)
+            return np.asarray(X @ self.transform_rows_.T)
+        return super()._select_test_columns(X)
 
-    # ------------------------------------------------------------------ prediction
-    def _selected_test(self, X) -> np.ndarray:
-        check_is_fitted(self, "selection_")
-        X = check_matrix(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but the classifier was fitted on "
-                f"{self.n_features_in_}; pass all features (selection happens inside)"
-            )
-        if self.transform_rows_ is not None:
-            return X @ self.transform_rows_.T
-        return X[:, self.selection_.indices]
-
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log predictive class probabilities log P(y* = g | x*, training data, selection).
-
-        Averages the per-draw Student-t / Gaussian predictive densities of the selected
-        features over the (thinned) posterior draws, with the class means integrated out.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-            All p features (the same columns as in ``fit``; selection happens inside).
-
-        Returns
-        -------
-        ndarray of shape (n_samples, G)
-            Natural-log probabilities, columns in ``classes_`` order; ``exp`` of each row sums
-            to 1.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-        ValueError
-            If ``X`` is not a finite 2-D array with ``n_features_in_`` columns.
-
-        Examples
-        --------
-        >>> lp = clf.predict_log_proba(X_test)          # doctest: +SKIP
-        >>> lp.shape == (len(X_test), len(clf.classes_))  # doctest: +SKIP
-        True
-        """
+    def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
+        """Average the per-draw Student-t / Gaussian predictive densities of the selected
+        features over the (thinned) posterior draws, with the class means integrated out."""
         from .models.gaussian import class_log_prior, predictive_log_proba
 
-        Xs = self._selected_test(X)
-        lp = class_log_prior(self.selection_.class_counts, self._priors().c)
-        return predictive_log_proba(Xs, self.pred_mean_, self.pred_precision_, lp)
+        lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
+        return predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
 
-    def predict_proba(self, X) -> np.ndarray:
-        """Predictive class probabilities P(y* = g | x*, training data, selection).
+    def _predictive_state(self) -> dict:
+        import xarray as xr
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-            All p features (selection happens inside).
+        dims = ["sample", "selected", "class_index"]
+        return {"predictive_draws": xr.Dataset({
+            "mean": xr.DataArray(self.pred_mean_, dims=dims),
+            "precision": xr.DataArray(self.pred_precision_, dims=dims)})}
 
-        Returns
-        -------
-        ndarray of shape (n_samples, G)
-            Probabilities in ``classes_`` order; rows sum to 1.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-        ValueError
-            If ``X`` is not a finite 2-D array with ``n_features_in_`` columns.
-
-        Examples
-        --------
-        >>> clf.predict_proba(X_test).sum(axis=1)      # doctest: +SKIP
-        array([1., 1., ...])
-        """
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X, loss=None) -> np.ndarray:
-        """Bayes decision: the class of least expected loss (the most probable when loss is None).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-            All p features (selection happens inside).
-        loss : array-like of shape (G, G), optional
-            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Predicted labels, drawn from ``classes_``.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-        ValueError
-            If ``loss`` does not have shape (G, G) or ``X`` has the wrong number of columns.
-
-        Examples
-        --------
-        >>> clf.predict(X_test, loss=[[0, 1], [10, 0]])   # doctest: +SKIP
-        """
-        return self._decide(self.predict_proba(X), loss)
-
-    # ------------------------------------------------------------------ persistence
-    def save(self, path) -> Path:
-        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf).
-
-        The file holds ``idata_`` (posterior, sampler stats, ``constant_data`` with the
-        selection), the provenance attrs (version, settings, model id) and the thinned
-        predictive moments, so :meth:`load` can predict without refitting.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-            Destination file (conventionally ``*.nc``); overwritten if it exists.
-
-        Returns
-        -------
-        pathlib.Path
-            ``path`` as a Path.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-
-        Examples
-        --------
-        >>> clf.save("model.nc")                                        # doctest: +SKIP
-        PosixPath('model.nc')
-        >>> HierarchicalGaussianClassifier.load("model.nc").predict(X_test)  # doctest: +SKIP
-        """
-        check_is_fitted(self, "idata_")
-        path = Path(path)
-        tree = self.idata_.copy()
-        tree["predictive_draws"] = _draws_tree(self.pred_mean_, self.pred_precision_)
-        sanitize_attrs(tree)
-        tree.to_netcdf(path, engine="h5netcdf")
-        return path
-
-    @classmethod
-    def load(cls, path) -> HierarchicalGaussianClassifier:
-        """Read a classifier written by :meth:`save`, checking the version and model id.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-            A netCDF file written by :meth:`save`.
-
-        Returns
-        -------
-        HierarchicalGaussianClassifier
-            A fitted classifier whose predictions equal those of the saved one.
-
-        Raises
-        ------
-        ValueError
-            If the file holds another estimator, was written by a selbayes version with a
-            different major.minor, or its settings no longer match its model id.
-        FileNotFoundError
-            If ``path`` does not exist.
-
-        Examples
-        --------
-        >>> clf = HierarchicalGaussianClassifier.load("model.nc")   # doctest: +SKIP
-        """
-        tree, obj, cd = cls._open_saved(path)
-        obj.transform_rows_ = (cd["transform_rows"].values if "transform_rows" in cd else None)
+    def _restore_predictive(self, tree, cd) -> None:
+        self.transform_rows_ = cd["transform_rows"].values if "transform_rows" in cd else None
         draws = tree["predictive_draws"].to_dataset()
-        obj.pred_mean_ = draws["mean"].values
-        obj.pred_precision_ = draws["precision"].values
-        del tree["predictive_draws"]
-        obj.idata_ = tree
-        return obj
+        self.pred_mean_ = draws["mean"].values
+        self.pred_precision_ = draws["precision"].values
 
 
-def _select_all(X, y) -> Selection:
-    """A Selection that keeps every feature (ranked by F, nothing omitted)."""
-    p = X.shape[1]
-    base = select_features(X, y, k=1, statistic="f")
-    order = np.lexsort((np.arange(p), -base.scores))
-    return Selection(indices=order.astype(np.int64), scores=base.scores,
-                     threshold=float(base.scores[order[-1]]), n_features=p, n_selected=p,
-                     statistic="f", class_counts=base.class_counts, classes=base.classes,
-                     rule="all", n_ties_at_threshold=0)
-
-
-def _draws_tree(mean, precision):
-    import xarray as xr
-
-    dims = ["sample", "selected", "class_index"]
-    return xr.DataTree(xr.Dataset({"mean": xr.DataArray(mean, dims=dims),
-                                   "precision": xr.DataArray(precision, dims=dims)}))

@@ -3,13 +3,13 @@
 Two statistics:
 
 ``"f"``
-    One-way ANOVA F statistic per feature (seed 000 eq 25), df (G - 1, n - G).
+    One-way ANOVA F statistic per feature (Li 2009, eq 25), df (G - 1, n - G).
 ``"abs_corr"``
-    Absolute sample correlation between a binary feature and a binary class (seed 001 eq 2.1),
+    Absolute sample correlation between a binary feature and a binary class (Li 2007, eq 2.1),
     defined as 0 for a constant feature. It is computed from the counts (I0, I1) by eq 2.46, so
     two features with the same counts get bit-identical scores, and the adjustment factor
     (:func:`selbayes.adjustment.corr_log_omit_prob`) classifies lattice points with the very
-    same function (spec naive_bayes_and_mixture.md section 4.9).
+    same function (so both sides of the comparison round alike).
 
 Tie rule
 --------
@@ -19,8 +19,15 @@ gamma is the score of the weakest retained feature; omitted features may *equal*
 ``threshold`` given, features with score strictly greater than it are kept. Either way every
 omitted feature has score <= gamma, which is exactly the event the adjustment factor
 P(score <= gamma)^(p - k) conditions on (ties at gamma count as omitted, as in the thesis'
-regions L, spec section 4.2). ``Selection.n_ties_at_threshold`` records how many omitted features
+regions L). ``Selection.n_ties_at_threshold`` records how many omitted features
 sit exactly at gamma.
+
+References
+----------
+.. [1] Li, L. (2009). Bayesian classification and regression with high dimensional features.
+   arXiv:0709.2152.
+.. [2] Li, L. (2007). Bayesian classification and regression with high dimensional features.
+   PhD thesis, University of Toronto.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._validation import check_binary, check_labels, check_matrix
 
@@ -259,7 +267,7 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
 def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
     """Signed sample correlation of a binary feature with a binary class from its counts.
 
-    Eq 2.46 of seed 001: ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
+    Eq 2.46 of Li (2007): ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
     class 0 and the ``n1`` cases of class 1. Broadcasts over ``I0`` and ``I1``. Returns 0 for
     a constant feature (I0 + I1 in {0, n}).
 
@@ -306,7 +314,7 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     Returns
     -------
     ndarray of float64, shape (p,)
-        |COR| per column (seed 001 eq 2.1), in [0, 1]; 0 for a constant column.
+        |COR| per column (Li 2007, eq 2.1), in [0, 1]; 0 for a constant column.
 
     Examples
     --------
@@ -318,9 +326,32 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     in1 = y_index == 1
     n1 = int(in1.sum())
     n0 = int(y_index.shape[0] - n1)
-    I1 = X[in1].sum(axis=0)
-    I0 = X[~in1].sum(axis=0)
+    # np.asarray(...).ravel(): scipy.sparse sums are (1, p) matrices
+    I1 = np.asarray(X[in1].sum(axis=0)).ravel()
+    I0 = np.asarray(X[~in1].sum(axis=0)).ravel()
     return np.abs(binary_correlation(I0, I1, n0, n1))
+
+
+def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """:func:`f_statistic` of a scipy.sparse ``X`` from per-class sums and sums of squares,
+    without densifying it (memory O(G p) beyond ``X``)."""
+    n, p = X.shape
+    G = n_classes
+    E = sp.csr_matrix((np.ones(n), (y_index, np.arange(n))), shape=(G, n))
+    S = np.asarray((E @ X).todense())                          # (G, p) class sums
+    Q = np.asarray((E @ X.multiply(X)).todense())              # (G, p) sums of squares
+    cf = np.bincount(y_index, minlength=G).astype(np.float64)
+    m = S / cf[:, None]
+    grand = S.sum(axis=0) / n
+    ssb = cf @ (m - grand) ** 2
+    ssw = (Q - cf[:, None] * m ** 2).sum(axis=0)
+    # cancellation leaves rounding-level residue where the spread is zero
+    ssw[ssw <= 1e-12 * Q.sum(axis=0)] = 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (ssb / (G - 1)) / (ssw / (n - G))
+    f[(ssw == 0) & (ssb <= 1e-12 * Q.sum(axis=0))] = 0.0
+    f[(ssw == 0) & (ssb > 1e-12 * Q.sum(axis=0))] = np.inf
+    return f
 
 
 def _rank_top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -377,14 +408,22 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     if (k is None) == (threshold is None):
         raise ValueError("give exactly one of k and threshold")
-    X = check_matrix(X)
+    X = check_matrix(X, accept_sparse=True)
     n, p = X.shape
     classes, y_index, counts = check_labels(y, n)
     G = classes.shape[0]
+    sparse = sp.issparse(X)
     if statistic == "f":
         if n - G < 1:
             raise ValueError(f"the F statistic needs n - G >= 1; got n = {n}, G = {G}")
-        scores = f_statistic(X, y_index, G)
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = (_f_statistic_sparse if sparse else f_statistic)(X, y_index, G)
+        if np.isnan(scores).any():
+            big = float(abs(X).max())
+            raise ValueError(
+                f"the F statistic overflows float64: X holds values up to {big:.3g}, whose "
+                "sums of squares exceed the largest float; rescale X (for example divide by "
+                "its largest absolute value, or standardise each column)")
     else:
         if G != 2:
             raise ValueError(
@@ -392,6 +431,11 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
             )
         check_binary(X, name="X (statistic 'abs_corr')")
         scores = abs_correlation(X, y_index)
+    if not np.any(scores > 0):
+        raise ValueError(
+            f"no feature of X is related to the class at all: all {p} scores are 0 (every "
+            "feature is constant, or has the same mean in every class); there is nothing to "
+            "select")
 
     return selection_from_scores(scores, k, threshold, statistic, counts, classes)
 

@@ -44,6 +44,7 @@ import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 
 from .._validation import check_random_state
+from .priors import MixturePrior  # noqa: F401 - its home is models.priors
 
 __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_proba",
            "Z_UPDATES"]
@@ -51,90 +52,6 @@ __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_prob
 Z_UPDATES = ("exact", "approximate")
 _SLICE_WIDTH = 1.0
 _SLICE_MAX_STEPS = 50
-
-
-@dataclass(frozen=True)
-class MixturePrior:
-    """Fitting prior of the binary mixture (thesis values by default: spec 7.1).
-
-    Attributes
-    ----------
-    f0, f1 : float
-        psi = P(z = 1) ~ Beta(f1, f0).
-    a, b : float
-        alpha ~ Inverse-Gamma(a, b) (1/alpha ~ Gamma(shape a, rate b)).
-    a0, b0 : float
-        alpha_0 (response) ~ Inverse-Gamma(a0, b0).
-
-    Raises
-    ------
-    ValueError
-        If a setting is not a finite number > 0.
-
-    Examples
-    --------
-    >>> MixturePrior()
-    MixturePrior(f0=1.0, f1=1.0, a=0.5, b=5.0, a0=0.5, b0=5.0)
-    >>> MixturePrior.from_dict({"b": 2}).b
-    2.0
-    """
-
-    f0: float = 1.0
-    f1: float = 1.0
-    a: float = 0.5
-    b: float = 5.0
-    a0: float = 0.5
-    b0: float = 5.0
-
-    def __post_init__(self):
-        for name, v in asdict(self).items():
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) \
-                    or v <= 0:
-                raise ValueError(f"MixturePrior.{name} must be a finite number > 0; got {v!r}")
-
-    @classmethod
-    def from_dict(cls, d) -> MixturePrior:
-        """A prior from None (the thesis' values), a prior, or a dict of some of its fields.
-
-        Parameters
-        ----------
-        d : MixturePrior, dict or None
-            None gives the defaults; a MixturePrior is returned as is; a dict sets some of
-            ``f0, f1, a, b, a0, b0`` (values converted to float).
-
-        Returns
-        -------
-        MixturePrior
-
-        Raises
-        ------
-        TypeError
-            If ``d`` is of another type.
-        ValueError
-            If ``d`` names an unknown field or a value is not a finite number > 0.
-
-        Examples
-        --------
-        >>> MixturePrior.from_dict({"a0": 1}) == MixturePrior(a0=1.0)
-        True
-        """
-        if d is None:
-            return cls()
-        if isinstance(d, cls):
-            return d
-        if not isinstance(d, dict):
-            raise TypeError(f"prior must be a MixturePrior, a dict or None; got {type(d).__name__}")
-        unknown = sorted(set(d) - set(asdict(cls())))
-        if unknown:
-            raise ValueError(f"unknown prior keys {unknown}; known: {sorted(asdict(cls()))}")
-        values = {}
-        for key, v in d.items():
-            try:
-                values[key] = float(v)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"MixturePrior.{key} must be a finite number > 0; got {v!r}") from None
-        return cls(**values)
 
 
 @dataclass

@@ -50,9 +50,10 @@ import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 from scipy.stats import invgamma
 
-from .._validation import check_binary, check_matrix, check_positive
+from .._validation import check_binary, check_matrix
 from ..adjustment.corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..selection import Selection
+from .priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
 
 __all__ = [
     "NaiveBayesPrior",
@@ -79,47 +80,6 @@ QUADRATURE_PRESETS = {
 # Float64 elements per (alpha, feature, theta) block.
 _BLOCK_ELEMS = 4_000_000
 _TRANSFORM_POWER = 3
-
-
-@dataclass(frozen=True)
-class NaiveBayesPrior:
-    """Hyperparameters of the binary naive Bayes prior (spec 2.2).
-
-    Attributes
-    ----------
-    alpha_shape, alpha_scale : float
-        alpha ~ InverseGamma(shape a, scale b), i.e. 1 / alpha ~ Gamma(a, rate b); the thesis'
-        a = 0.5, b = 5 (scipy ``invgamma(a, scale=b)``, PyMC ``InverseGamma(alpha=a, beta=b)``).
-    f0, f1 : float
-        psi ~ Beta(f1, f0) (f1 pairs with class 1).
-
-    Raises
-    ------
-    ValueError
-        If a setting is not positive and finite.
-    TypeError
-        If a setting is not a number.
-
-    Examples
-    --------
-    >>> from scipy.stats import invgamma
-    >>> prior = NaiveBayesPrior()
-    >>> round(float(invgamma(prior.alpha_shape, scale=prior.alpha_scale).median()), 2)
-    21.98
-    >>> NaiveBayesPrior(f1=0.0)
-    Traceback (most recent call last):
-    ...
-    ValueError: prior.f1 must be > 0 and finite; got 0.0
-    """
-
-    alpha_shape: float = 0.5
-    alpha_scale: float = 5.0
-    f0: float = 1.0
-    f1: float = 1.0
-
-    def __post_init__(self):
-        for name in ("alpha_shape", "alpha_scale", "f0", "f1"):
-            check_positive(getattr(self, name), name=f"prior.{name}")
 
 
 def prior_alpha_grid(n_alpha: int, prior: NaiveBayesPrior | None = None) -> np.ndarray:

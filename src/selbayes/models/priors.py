@@ -1,17 +1,130 @@
-"""Typed prior settings for the selbayes models."""
+"""Typed prior settings for the selbayes models, on one small base.
+
+Every prior is a frozen dataclass deriving from :class:`PriorBase`, which gives it
+``from_dict`` (None, an instance or a partial dict of fields; unknown fields are an error),
+``to_dict`` (a plain JSON-able dict, the inverse of ``from_dict``) and validation of every
+field at construction. The same hyperparameter has the same field name in every prior:
+alpha ~ InverseGamma(``alpha_shape``, scale ``alpha_scale``) and psi ~ Beta(``f1``, ``f0``)
+in both binary models.
+
+References
+----------
+.. [1] Li, L. (2009). Bayesian classification and regression with high dimensional features.
+   arXiv:0709.2152 (the Gaussian model and its fitting priors).
+.. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
+   features. PhD thesis, University of Toronto (the binary naive Bayes and mixture models).
+"""
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import asdict, dataclass, fields
+from typing import ClassVar
 
 from .._validation import check_positive
 
-__all__ = ["GaussianPriors"]
+__all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior"]
+
+
+class PriorBase:
+    """What every prior shares: ``from_dict``, ``to_dict`` and validation of its fields.
+
+    A subclass is a frozen dataclass of positive finite numbers. Class attributes:
+    ``_label`` (the prefix of error messages), ``_optional`` (fields that may be None) and
+    ``_aliases`` (other accepted names of fields, mapped to the field name).
+
+    Examples
+    --------
+    >>> from selbayes.models.priors import NaiveBayesPrior
+    >>> NaiveBayesPrior.from_dict({"alpha_scale": 2}).to_dict()
+    {'alpha_shape': 0.5, 'alpha_scale': 2.0, 'f0': 1.0, 'f1': 1.0}
+    """
+
+    _label: ClassVar[str] = "prior"
+    _optional: ClassVar[tuple] = ()
+    _aliases: ClassVar[dict] = {}
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.name in self._optional:
+                continue
+            self._check_field(f.name, value)
+
+    def _check_field(self, name: str, value) -> None:
+        check_positive(value, name=f"{self._label}.{name}")
+
+    def to_dict(self) -> dict:
+        """The settings as a plain dict (JSON-serialisable; inverse of :meth:`from_dict`).
+
+        Returns
+        -------
+        dict
+            One entry per field.
+
+        Examples
+        --------
+        >>> from selbayes.models.priors import GaussianPriors
+        >>> GaussianPriors().to_dict()["w_x"]
+        1.0
+        """
+        return asdict(self)
+
+    @classmethod
+    def _coerce(cls, key: str, value):
+        """Numbers become floats, so equal settings give equal dicts (and model ids)."""
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
+            return float(value)
+        return value
+
+    @classmethod
+    def from_dict(cls, d):
+        """Build a prior from None (the defaults), a prior (returned as is) or a partial dict.
+
+        Parameters
+        ----------
+        d : dict, prior instance or None
+            Settings by field name (or an accepted alias); missing fields take the defaults.
+
+        Returns
+        -------
+        PriorBase
+            An instance of the class ``from_dict`` is called on.
+
+        Raises
+        ------
+        TypeError
+            If ``d`` is of another type, or a setting is not a number.
+        ValueError
+            If ``d`` names an unknown setting or a value is not positive and finite.
+
+        Examples
+        --------
+        >>> from selbayes.models.priors import GaussianPriors
+        >>> GaussianPriors.from_dict({"w_mu": 0.05}) == GaussianPriors(w_mu=0.05)
+        True
+        >>> GaussianPriors.from_dict(None) == GaussianPriors()
+        True
+        """
+        if d is None:
+            return cls()
+        if isinstance(d, cls):
+            return d
+        if not isinstance(d, dict):
+            raise TypeError(f"{cls._label} must be a {cls.__name__}, a dict or None; got "
+                            f"{type(d).__name__}")
+        known = [f.name for f in fields(cls)]
+        values = {cls._aliases.get(k, k): v for k, v in d.items()}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"unknown prior setting(s) {unknown}; known: {known}")
+        return cls(**{k: cls._coerce(k, v) for k, v in values.items()})
 
 
 @dataclass(frozen=True)
-class GaussianPriors:
-    """Priors of the hierarchical Gaussian classifier (seed 000 eqs 4-11).
+class GaussianPriors(PriorBase):
+    """Priors of the hierarchical Gaussian classifier (Li 2009, eqs 4-11).
 
     Each precision tau has a Gamma(shape alpha/2, rate alpha*w/2) prior: ``w`` is the prior
     magnitude of the variance 1/tau (E[tau] = 1/w) and ``alpha`` its precision (alpha <= 2
@@ -66,62 +179,107 @@ class GaussianPriors:
     w_x_alpha: float | None = None
     mu_t_df: float | None = None
 
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.name in ("w_x_alpha", "mu_t_df"):
-                continue
-            check_positive(value, name=f"priors.{f.name}")
+    _label = "priors"
+    _optional = ("w_x_alpha", "mu_t_df")
 
-    def to_dict(self) -> dict:
-        """The settings as a plain dict (JSON-serialisable; inverse of :meth:`from_dict`).
 
-        Returns
-        -------
-        dict
-            One entry per field (``c``, ``alpha_x``, ``w_x``, ...).
+@dataclass(frozen=True)
+class NaiveBayesPrior(PriorBase):
+    """Hyperparameters of the binary naive Bayes prior (Li 2007, section 2.3).
 
-        Examples
-        --------
-        >>> GaussianPriors().to_dict()["w_x"]
-        1.0
-        """
-        return asdict(self)
+    Attributes
+    ----------
+    alpha_shape, alpha_scale : float
+        alpha ~ InverseGamma(shape a, scale b), i.e. 1 / alpha ~ Gamma(a, rate b); the thesis'
+        a = 0.5, b = 5 (scipy ``invgamma(a, scale=b)``, PyMC ``InverseGamma(alpha=a, beta=b)``).
+    f0, f1 : float
+        psi ~ Beta(f1, f0) (f1 pairs with class 1).
+
+    Raises
+    ------
+    ValueError
+        If a setting is not positive and finite.
+    TypeError
+        If a setting is not a number.
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
+
+    Examples
+    --------
+    >>> from scipy.stats import invgamma
+    >>> prior = NaiveBayesPrior()
+    >>> round(float(invgamma(prior.alpha_shape, scale=prior.alpha_scale).median()), 2)
+    21.98
+    >>> NaiveBayesPrior(f1=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior.f1 must be > 0 and finite; got 0.0
+    """
+
+    alpha_shape: float = 0.5
+    alpha_scale: float = 5.0
+    f0: float = 1.0
+    f1: float = 1.0
+
+
+@dataclass(frozen=True)
+class MixturePrior(PriorBase):
+    """Fitting prior of the binary mixture (the thesis' values by default).
+
+    Attributes
+    ----------
+    f0, f1 : float
+        psi = P(z = 1) ~ Beta(f1, f0).
+    a, b : float
+        alpha ~ Inverse-Gamma(a, b) (1/alpha ~ Gamma(shape a, rate b)). ``from_dict`` also
+        accepts the names of the same prior in :class:`NaiveBayesPrior`, ``alpha_shape`` and
+        ``alpha_scale``.
+    a0, b0 : float
+        alpha_0 (response) ~ Inverse-Gamma(a0, b0) (``from_dict`` also accepts
+        ``alpha0_shape`` and ``alpha0_scale``).
+
+    Raises
+    ------
+    ValueError
+        If a setting is not a finite number > 0.
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto, section 2.4.
+
+    Examples
+    --------
+    >>> MixturePrior()
+    MixturePrior(f0=1.0, f1=1.0, a=0.5, b=5.0, a0=0.5, b0=5.0)
+    >>> MixturePrior.from_dict({"b": 2}).b
+    2.0
+    >>> MixturePrior.from_dict({"alpha_scale": 2}) == MixturePrior(b=2.0)
+    True
+    """
+
+    f0: float = 1.0
+    f1: float = 1.0
+    a: float = 0.5
+    b: float = 5.0
+    a0: float = 0.5
+    b0: float = 5.0
+
+    _label = "MixturePrior"
+    _aliases = {"alpha_shape": "a", "alpha_scale": "b", "alpha0_shape": "a0",
+                "alpha0_scale": "b0"}
+
+    def _check_field(self, name: str, v) -> None:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) \
+                or v <= 0:
+            raise ValueError(f"MixturePrior.{name} must be a finite number > 0; got {v!r}")
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> GaussianPriors:
-        """Build priors from a (partial) dict of settings; missing fields take the defaults.
-
-        Parameters
-        ----------
-        d : dict, GaussianPriors or None
-            Settings by field name. None gives the defaults; a GaussianPriors is returned as
-            is.
-
-        Returns
-        -------
-        GaussianPriors
-
-        Raises
-        ------
-        ValueError
-            If ``d`` names an unknown setting or a value is not positive and finite.
-
-        Examples
-        --------
-        >>> GaussianPriors.from_dict({"w_mu": 0.05}) == GaussianPriors(w_mu=0.05)
-        True
-        >>> GaussianPriors.from_dict(None) == GaussianPriors()
-        True
-        """
-        if d is None:
-            return cls()
-        if isinstance(d, GaussianPriors):
-            return d
-        unknown = set(d) - {f.name for f in fields(cls)}
-        if unknown:
-            raise ValueError(
-                f"unknown prior setting(s) {sorted(unknown)}; "
-                f"known: {[f.name for f in fields(cls)]}"
-            )
-        return cls(**d)
+    def _coerce(cls, key: str, v):
+        try:
+            return float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"MixturePrior.{key} must be a finite number > 0; got {v!r}") from None

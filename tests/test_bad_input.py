@@ -1,0 +1,150 @@
+"""Bad input a new user meets: each gives an error (or warning) naming the problem."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from selbayes import (
+    BinaryNaiveBayesClassifier,
+    HierarchicalGaussianClassifier,
+    select_features,
+)
+from selbayes.simulate import binary_naive_bayes
+
+
+def _gauss(n=30, p=12, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[y == 1, :3] += 2.0
+    return X, y
+
+
+def _binary(p=30):
+    d = binary_naive_bayes(None, p, alpha=30.0, class_counts=(20, 20), random_state=0)
+    return d.X, d.y
+
+
+def test_overflowing_f_statistic():
+    X, y = _gauss()
+    with pytest.raises(ValueError, match="F statistic overflows float64.*rescale X"):
+        HierarchicalGaussianClassifier(k=3).fit(X * 1e300, y)
+    with pytest.raises(ValueError, match="F statistic overflows"):
+        select_features(X * 1e300, y, k=3)
+
+
+def test_all_constant_X():
+    X, y = _gauss()
+    with pytest.raises(ValueError, match="every feature is constant"):
+        HierarchicalGaussianClassifier(k=3).fit(np.ones_like(X), y)
+    with pytest.raises(ValueError, match="every feature is constant"):
+        BinaryNaiveBayesClassifier(k=3).fit(np.ones((40, 10)), np.repeat([0, 1], 20))
+
+
+def test_k_beyond_the_varying_features():
+    X, y = _gauss()
+    X[:, 4:] = 1.0
+    with pytest.raises(ValueError, match=r"only 4 of the 12 features have F > 0.*k <= 4"):
+        HierarchicalGaussianClassifier(k=6).fit(X, y)
+
+
+@pytest.mark.parametrize("missing", [np.nan, pd.NA, None])
+def test_object_labels_with_missing_values(missing):
+    X, y = _binary()
+    labels = np.where(y == 1, "tumour", "normal").astype(object)
+    labels[5] = missing
+    with pytest.raises(ValueError, match=r"missing labels.*1 of them, the first at position 5"):
+        BinaryNaiveBayesClassifier(k=3).fit(X, labels)
+    with pytest.raises(ValueError, match="missing label"):
+        BinaryNaiveBayesClassifier(k=3).fit(X, pd.Series(labels, dtype="string"))
+
+
+def test_sparse_X_is_supported_and_matches_dense():
+    X, y = _binary()
+    dense = BinaryNaiveBayesClassifier(k=5).fit(X, y)
+    sparse = BinaryNaiveBayesClassifier(k=5).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(sparse.selection_.indices, dense.selection_.indices)
+    np.testing.assert_allclose(sparse.predict_proba(sp.csr_matrix(X)), dense.predict_proba(X),
+                               rtol=1e-12)
+    Xg, yg = _gauss()
+    Xg[np.abs(Xg) < 0.8] = 0.0
+    s_sel = select_features(sp.csc_matrix(Xg), yg, k=4)
+    d_sel = select_features(Xg, yg, k=4)
+    np.testing.assert_array_equal(s_sel.indices, d_sel.indices)
+    np.testing.assert_allclose(s_sel.scores, d_sel.scores, rtol=1e-9)
+    with pytest.raises(ValueError, match="must be binary"):
+        BinaryNaiveBayesClassifier(k=3).fit(sp.csr_matrix(X * 2.0), y)
+
+
+def test_duplicated_column_names_warn():
+    X, y = _binary(p=6)
+    df = pd.DataFrame(X, columns=["a", "b", "a", "c", "d", "b"])
+    with pytest.warns(UserWarning, match=r"duplicated column names \['a', 'b'\]"):
+        BinaryNaiveBayesClassifier(k=2).fit(df, y)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "foreign"])
+def test_damaged_saved_file(tmp_path, damage):
+    import xarray as xr
+
+    X, y = _binary()
+    path = BinaryNaiveBayesClassifier(k=3).fit(X, y).save(tmp_path / "fit.nc")
+    if damage == "truncate":
+        raw = path.read_bytes()
+        path.write_bytes(raw[: len(raw) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"not a netCDF file at all")
+    else:                                    # a valid netCDF file that is not a selbayes fit
+        xr.Dataset({"a": ("x", [1.0, 2.0])}).to_netcdf(path, engine="h5netcdf")
+    phrase = "does not hold a BinaryNaiveBayesClassifier" if damage == "foreign" else \
+        "not a readable selbayes fit"
+    with pytest.raises(ValueError, match=phrase) as info:
+        BinaryNaiveBayesClassifier.load(path)
+    assert str(path) in str(info.value)
+
+
+def test_missing_group_in_saved_file(tmp_path):
+    import xarray as xr
+
+    X, y = _binary()
+    path = BinaryNaiveBayesClassifier(k=3).fit(X, y).save(tmp_path / "fit.nc")
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    del tree["quadrature_internal"]
+    tree.to_netcdf(tmp_path / "cut.nc", engine="h5netcdf")
+    with pytest.raises(ValueError, match="cut.nc is not a readable selbayes fit"):
+        BinaryNaiveBayesClassifier.load(tmp_path / "cut.nc")
+
+
+def test_diagnostics_on_a_quadrature_fit():
+    from selbayes.diagnostics import check
+
+    X, y = _binary()
+    clf = BinaryNaiveBayesClassifier(k=3).fit(X, y)
+    with pytest.raises(ValueError, match="has no draws.*quadrature"):
+        check(clf.idata_)
+    with pytest.raises(ValueError, match="has no draws"):
+        check(clf)
+
+
+def test_sparse_gaussian_fit_with_mock_sampling():
+    from pymc.testing import mock_sample_setup_and_teardown
+
+    X, y = _gauss()
+    gen = mock_sample_setup_and_teardown()
+    next(gen)
+    try:
+        clf = HierarchicalGaussianClassifier(k=3, draws=10, chains=1, sampler="pymc",
+                                             progressbar=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clf.fit(sp.csr_matrix(X), y)
+        assert clf.predict_proba(sp.csr_matrix(X)).shape == (30, 2)
+        np.testing.assert_array_equal(clf.predict_proba(sp.csr_matrix(X)),
+                                      clf.predict_proba(X))
+    finally:
+        next(gen, None)
