@@ -210,13 +210,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _prepare_features(self, X, y_index, classes) -> np.ndarray:
         """Resolve the "auto" settings (inner CV on the training data only), then standardise
         and decorrelate all p features with training statistics."""
-        from .model_selection import (
-            AffineFeatures,
-            choose_k,
-            default_label_noise,
-            prepare_features,
-            sparse_within_scale,
-        )
+        from .model_selection import choose_k, default_label_noise, prepare_features
 
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
@@ -227,12 +221,26 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         autos = [self.k == "auto" and self.threshold is None, self.temperature == "auto",
                  self.decorrelate == "auto"]
         if any(autos):
+            # Validate as the selection will (clear errors before any inner CV), and offer
+            # only k that keep features with F > 0.
+            if isinstance(self.k, Integral) or self.threshold is not None:
+                super()._resolve_selection(X, y_index, classes)
+            from .selection import select_features
+
+            n_positive = int(np.sum(select_features(X, classes[y_index], k=1,
+                                                    statistic="f").scores > 0))
             dec_grid = None
             if self.decorrelate == "auto":
                 dec_grid = (list(self.decorrelate_grid) if self.decorrelate_grid is not None
                             else [None, 10.0])
-            k_grid = self.k_grid if autos[0] else [
-                self.k if isinstance(self.k, Integral) else X.shape[1] - 1]
+            from .model_selection import DEFAULT_K_GRID
+
+            if autos[0]:
+                k_grid = [k for k in (self.k_grid if self.k_grid is not None
+                                      else DEFAULT_K_GRID) if k <= n_positive] or [n_positive]
+            else:
+                k_grid = [self.k if isinstance(self.k, Integral)
+                          else min(n_positive, X.shape[1] - 1)]
             self.k_choice_ = choose_k(
                 self, X.toarray() if sparse else X, classes[y_index], grid=k_grid,
                 decorrelate_grid=dec_grid,
@@ -244,17 +252,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.temperature_ = self.k_choice_.temperature
             if autos[2]:
                 self.decorrelate_ = self.k_choice_.decorrelate
-        p = X.shape[1]
-        if sparse and self.decorrelate_ is None:
-            # Centring would make sparse input dense: scale only (the F statistics, hence the
-            # selection, are unchanged either way).
-            scale = (sparse_within_scale(X, y_index, len(classes)) if self.standardize
-                     else np.ones(p))
-            self._features = AffineFeatures(np.zeros(p), scale, None)
-            from scipy import sparse as sp
-
-            return (X @ sp.diags(1.0 / scale)).tocsc()
-        X = X.toarray() if sparse else X
+        if self.decorrelate_ is None:
+            # The F statistic is invariant to per-feature affine maps, so selection runs on X
+            # as given (sparse stays sparse); only the k selected columns are standardised,
+            # in _fit_selected.
+            self._features = None
+            return X
+        X = X.toarray() if sparse else X                 # whitening mixes every column
         Xp, self._features = prepare_features(
             X, y_index, len(classes), standardize=self.standardize,
             decorrelate=self.decorrelate_, method=self.decorrelation_method)
@@ -274,9 +278,22 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         priors = self._prior_object()
         y = self.classes_[y_index]
-        self.feature_center_, self.feature_scale_, self.transform_rows_ = (
-            self._features.selected_affine(selection.indices))
-        del self._features
+        features = self.__dict__.pop("_features")
+        if features is not None:                  # decorrelated: X_sel is already mapped
+            self.feature_center_, self.feature_scale_, self.transform_rows_ = (
+                features.selected_affine(selection.indices))
+        else:
+            from .transforms import Standardization
+
+            self.transform_rows_ = None
+            if self.standardize:
+                st = Standardization("within").fit(X_sel, y_index, len(self.classes_))
+                self.feature_center_, self.feature_scale_ = st.mean_, st.scale_
+            else:
+                k = X_sel.shape[1]
+                self.feature_center_, self.feature_scale_ = np.zeros(k), np.ones(k)
+            X_sel = (X_sel - self.feature_center_) / self.feature_scale_
+        self._X_sel_model = X_sel                 # what the model saw (for _add_checks)
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
@@ -326,6 +343,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         within-class sum of squares ~ chi2(n - G) / tau_x); ``observed_data["f_statistic"]``
         holds the observed ones, so ``az.plot_ppc_dist`` compares them.
         """
+        X_sel = self.__dict__.pop("_X_sel_model", X_sel)   # in the units the model was fitted in
         import xarray as xr
 
         from ._validation import check_random_state

@@ -36,7 +36,7 @@ from .selection import Selection, select_features, selection_from_scores
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
            "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise",
-           "AffineFeatures", "sparse_within_scale"]
+           "AffineFeatures"]
 
 DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
@@ -125,20 +125,6 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
         dec = dec.fit(Z, y_index, n_classes)
         Z = dec.transform(Z)
     return Z, AffineFeatures(mean, scale, dec)
-
-
-def sparse_within_scale(X, y_index, n_classes):
-    """Pooled within-class standard deviation of every column of a scipy.sparse X, shape (p,)
-    (1 where it is 0), computed without densifying X."""
-    n = X.shape[0]
-    onehot = np.zeros((n, n_classes))
-    onehot[np.arange(n), y_index] = 1.0
-    counts = onehot.sum(axis=0)
-    sums = np.asarray((X.T @ onehot).T)                               # (G, p)
-    sumsq = np.asarray(X.multiply(X).sum(axis=0)).ravel()
-    ssw = sumsq - ((sums ** 2) / counts[:, None]).sum(axis=0)
-    s = np.sqrt(np.maximum(ssw, 0.0) / (n - n_classes))
-    return np.where(s > 0, s, 1.0)
 
 
 class AffineFeatures:
@@ -403,7 +389,8 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
             base = select_features(Z, y_index[train], k=1, statistic="f")
             by_lam[lam] = (Z, feats, base)
         Z, feats, base = by_lam[lam]
-        k_eff = min(k, Z.shape[1] - 1)
+        # Inside a fold fewer features may vary than in the whole training set.
+        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(base.scores > 0))))
         sel = selection_from_scores(base.scores, k_eff, None, "f", base.class_counts, classes)
         lp = plugin_log_proba(Z[:, sel.indices], y_index[train],
                               feats.selected(X[test], sel.indices), sel, priors, corrected,
