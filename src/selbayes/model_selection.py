@@ -66,6 +66,16 @@ class KChoice:
         Inner folds.
     extra : dict
         Free-form details (not compared).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ch = KChoice(k=10, decorrelate=None, temperature=3.0,
+    ...              grid=[(5, None, 3.0), (10, None, 3.0)], score=np.array([0.4, 0.3]),
+    ...              se=np.array([0.05, 0.05]),
+    ...              criterion="inner_cv_log_score_plugin", n_splits=5)
+    >>> ch.table().loc[1, "score"]
+    np.float64(0.3)
     """
 
     k: int
@@ -108,6 +118,14 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     -------
     (ndarray of shape (n, p), AffineFeatures)
         The transformed training features and the fitted map (``.selected(X, indices)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 5.0], [3.0, 1.0], [6.0, 2.0], [8.0, 9.0]]); y = np.array([0, 0, 1, 1])
+    >>> Z, feats = prepare_features(X, y, 2)
+    >>> bool(np.allclose(feats.selected(X, [1]), Z[:, [1]]))
+    True
     """
     from .transforms import Decorrelation, Standardization
 
@@ -128,7 +146,22 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
 
 
 class AffineFeatures:
-    """z = W ((x - mean) / scale), W the decorrelation (identity when None)."""
+    """z = W ((x - mean) / scale), W the decorrelation (identity when None).
+
+    Parameters
+    ----------
+    mean, scale : ndarray of shape (p,)
+        Per-feature centre and scale (data units).
+    decorrelation : selbayes.transforms.Decorrelation, optional
+        A fitted decorrelation of the standardised features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = AffineFeatures(np.array([1.0, 2.0]), np.array([2.0, 4.0]))
+    >>> f.selected(np.array([[3.0, 6.0]]), [1]).tolist()
+    [[1.0]]
+    """
 
     def __init__(self, mean, scale, decorrelation=None):
         self.mean = mean
@@ -301,6 +334,11 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     ndarray of shape (m, G)
         Normalised tempered log probabilities.
 
+    Raises
+    ------
+    ValueError
+        If ``temperature`` is not a positive finite number.
+
     Examples
     --------
     >>> import numpy as np
@@ -341,6 +379,11 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     -------
     ndarray of shape (m, G)
 
+    Raises
+    ------
+    ValueError
+        If ``eps`` is outside [0, 1).
+
     Examples
     --------
     >>> import numpy as np
@@ -356,7 +399,23 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
 
 
 def default_label_noise(n: int) -> float:
-    """Laplace's rule of succession, 1 / (n + 2), for n training cases."""
+    """Laplace's rule of succession, 1 / (n + 2), for n training cases.
+
+    Parameters
+    ----------
+    n : int
+        Training cases.
+
+    Returns
+    -------
+    float
+        The label-noise probability eps.
+
+    Examples
+    --------
+    >>> default_label_noise(48)
+    0.02
+    """
     return 1.0 / (n + 2.0)
 
 

@@ -28,6 +28,11 @@ def pooled_within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) 
     -------
     ndarray of float64, shape (n, p)
 
+    Raises
+    ------
+    ValueError
+        If a class has no case.
+
     Examples
     --------
     >>> import numpy as np
