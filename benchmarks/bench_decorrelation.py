@@ -74,12 +74,17 @@ def main():
     kw = dict(k=10, draws=500, tune=500, chains=2, random_state=0, progressbar=False)
     # Warm-up fit so numba compilation (shared by both: same k, same priors) is not timed.
     HierarchicalGaussianClassifier(**kw).fit(X[:, :2000], y)
-    t_plain, _ = timed(lambda: HierarchicalGaussianClassifier(**kw).fit(X, y))
-    t_dec, clf = timed(lambda: HierarchicalGaussianClassifier(decorrelate=10.0, **kw).fit(X, y))
-    t_prep, _ = timed(lambda: prepare_features(X, y, G, decorrelate=10.0))
+    # Best of 3 (the machine is shared; the minimum is the least disturbed run).
+    t_plain = min(timed(lambda: HierarchicalGaussianClassifier(**kw).fit(X, y))[0]
+                  for _ in range(3))
+    runs = [timed(lambda: HierarchicalGaussianClassifier(decorrelate=10.0, **kw).fit(X, y))
+            for _ in range(3)]
+    t_dec, clf = min(runs, key=lambda r: r[0])
+    t_prep = min(timed(lambda: prepare_features(X, y, G, decorrelate=10.0))[0]
+                 for _ in range(3))
     t_pred, _ = timed(lambda: clf.predict_proba(X))
     lines += ["## Estimator fit, p = 22283, n = 100, G = 4, k = 10 (500 + 500 draws, 2 chains)",
-              "", "| fit | seconds | ratio to plain |", "|---|---|---|",
+              "", "| fit (best of 3) | seconds | ratio to plain |", "|---|---|---|",
               f"| plain (standardised) | {t_plain:.2f} | 1.00 |",
               f"| decorrelate=10 (low-rank symmetric) | {t_dec:.2f} | {t_dec / t_plain:.2f} |",
               f"| of which standardise + decorrelate all p features | {t_prep:.2f} | "
