@@ -153,8 +153,10 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     clf = _fast(k="auto", temperature="auto", k_grid=[2, 4, 8]).fit(X, y)
     assert clf.k_ in (2, 4, 8) and clf.selection_.n_selected == clf.k_
     assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_
-    assert len(clf.k_choice_.grid) == 3 * len(clf.k_choice_.extra.get("k_grid", [0]) or [0]) \
-        or len(clf.k_choice_.grid) >= 3
+    from selbayes.model_selection import DEFAULT_T_GRID
+
+    assert len(clf.k_choice_.grid) == 3 * len(DEFAULT_T_GRID)
+    assert 0 < clf.label_noise_ == 1 / (len(y) + 2)
     proba = clf.predict_proba(X)
     path = clf.save(tmp_path / "m.nc")
     back = HierarchicalGaussianClassifier.load(path)
@@ -187,3 +189,18 @@ def test_label_noise_bounds_the_loss_and_mixes_with_the_prior():
     assert label_noise_log_proba(lp, prior, 0.0) is lp
     with pytest.raises(ValueError, match="label noise"):
         label_noise_log_proba(lp, prior, 1.0)
+
+
+def test_exact_model_settings_give_the_untransformed_model():
+    """EXACT_MODEL: no standardisation, no tempering, no label noise: the predictive is the
+    model's own, computed on the raw selected columns."""
+    from selbayes.gaussian_classifier import EXACT_MODEL
+    from selbayes.models.gaussian import class_log_prior, predictive_log_proba
+
+    X, y = _estimator_data(5)
+    clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
+    assert clf.k_choice_ is None and clf.temperature_ == 1.0 and clf.label_noise_ == 0.0
+    raw = (3.0 * X + 1.0)[:, clf.selection_.indices]
+    ref = predictive_log_proba(raw, clf.pred_mean_, clf.pred_precision_,
+                               class_log_prior(clf.selection_.class_counts, 1.0))
+    np.testing.assert_allclose(clf.predict_log_proba(3.0 * X + 1.0), ref, atol=1e-12)
