@@ -9,8 +9,11 @@ PY := $(VENV)/bin/python
 # Third-party datasets are read from ../shared/data unless the caller says otherwise.
 SELBAYES_DATA ?= $(abspath ../shared/data)
 export SELBAYES_DATA
-# Keep numba's and pytensor's compile caches inside the project so repeated runs reuse them.
-export NUMBA_CACHE_DIR ?= $(abspath .cache/numba)
+# Compile caches (selbayes's compiled models, pytensor's compiledir with its numba cache, the
+# Python source pytensor generates) stay inside the project, in .cache/, so `make clean` removes
+# them; outside make they live in the user cache folder (`selbayes cache info` prints it).
+export SELBAYES_CACHE_DIR ?= $(abspath .cache)
+export PYTENSOR_FLAGS ?= base_compiledir=$(SELBAYES_CACHE_DIR)/pytensor,generated_src_dir=$(SELBAYES_CACHE_DIR)/generated_src
 export MPLBACKEND ?= Agg
 PYTEST_ARGS ?=
 
@@ -20,11 +23,11 @@ $(VENV)/.stamp-base: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[nutpie]'
+	$(PY) -m pip install --quiet -e '.[nutpie,notebook]'
 	touch $@
 
 $(VENV)/.stamp-test: $(VENV)/.stamp-base pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test,dev,nutpie]'
+	$(PY) -m pip install --quiet -e '.[test,dev,nutpie,notebook,anndata]'
 	touch $@
 
 venv: $(VENV)/.stamp-test

@@ -281,3 +281,52 @@ def test_read_anndata_round_trip(tmp_path):
     anndata.AnnData(X=Xn, obs=obs, var=var).write_h5ad(tmp_path / "n.h5ad")
     with pytest.raises(ValueError, match="missing expression"):
         read_anndata(tmp_path / "n.h5ad", label_key="tissue")
+
+
+def _adata(sparse: bool):
+    anndata = pytest.importorskip("anndata")
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(5)
+    X = rng.poisson(0.3, size=(8, 12)).astype(np.float64)
+    obs = pd.DataFrame({"cell_type": pd.Categorical(list("aabbaabb"))},
+                       index=[f"c{i}" for i in range(8)])
+    var = pd.DataFrame(index=[f"gene{j}" for j in range(12)])
+    adata = anndata.AnnData(X=sp.csr_matrix(X) if sparse else X, obs=obs, var=var)
+    adata.layers["log"] = sp.csr_matrix(np.log1p(X)) if sparse else np.log1p(X)
+    return adata, X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_read_anndata_in_memory_object(sparse):
+    adata, X = _adata(sparse)
+    ds = read_anndata(adata, label_key="cell_type")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X)
+    assert ds.y.tolist() == list("aabbaabb") and list(ds.X.index)[0] == "c0"
+    ds = read_anndata(adata, label_key="cell_type", layer="log")
+    np.testing.assert_allclose(ds.X.to_numpy(), np.log1p(X))
+
+
+def test_read_anndata_sparse_stays_sparse_and_genes_subset():
+    import scipy.sparse as sp
+
+    adata, X = _adata(sparse=True)
+    ds = read_anndata(adata, label_key="cell_type", dense=False)
+    assert all(isinstance(d, pd.SparseDtype) for d in ds.X.dtypes)
+    coo = ds.X.sparse.to_coo()
+    assert sp.issparse(coo)
+    np.testing.assert_array_equal(coo.toarray(), X)
+    sub = read_anndata(adata, label_key="cell_type", genes=["gene3", "gene1"])
+    assert list(sub.X.columns) == ["gene3", "gene1"]
+    np.testing.assert_array_equal(sub.X.to_numpy(), X[:, [3, 1]])
+    with pytest.raises(ValueError, match="gene99"):
+        read_anndata(adata, label_key="cell_type", genes=["gene99"])
+
+
+def test_read_anndata_messages():
+    adata, _ = _adata(sparse=False)
+    with pytest.raises(ValueError, match="layers are 'log'") as info:
+        read_anndata(adata, label_key="cell_type", layer="counts")
+    assert "None" not in str(info.value)
+    with pytest.raises(TypeError, match="AnnData or a path"):
+        read_anndata(42, label_key="cell_type")

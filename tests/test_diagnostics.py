@@ -229,3 +229,14 @@ def test_real_pymc_run(pymc_idata):
     # a 2 x 200 run cannot reach 400 effective draws for every component: warned
     with pytest.warns(SamplingWarning, match="ESS < 400"):
         check(pymc_idata, ess_min=400)
+
+
+def test_warning_names_the_callers_line():
+    # The SamplingWarning points at the user's code, not at a selbayes source line.
+    rng = np.random.default_rng(2)
+    post, ss = _good_tree(rng)
+    post["mu"][1, :, 2, 0] += 1.0
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with pytest.warns(SamplingWarning) as record:
+        check(dt)
+    assert record[0].filename == __file__

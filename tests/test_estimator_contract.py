@@ -225,3 +225,19 @@ def test_naive_bayes_mcmc_fit_pickles(tmp_path):
     np.testing.assert_array_equal(again.predict_proba(X), proba)
     post = clf.idata_.posterior
     assert list(post["theta"]["feature"].values) == list(clf.selected_features_)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("param, value, phrase", [
+    ("draws", 0, "draws must be an integer >= 1; got 0"),
+    ("k", True, r"k must be an integer >= 1, 'all' or None; got True"),
+    ("k", "most", r"k must be an integer >= 1, 'all' or None; got 'most'"),
+    ("correct_selection", "yes", "correct_selection must be a bool; got 'yes'"),
+])
+def test_parameters_are_validated_declaratively(name, param, value, phrase):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = _data(name)
+    clf = _make(name).set_params(**{param: value})
+    with pytest.raises(InvalidParameterError, match=phrase):
+        clf.fit(X, y)

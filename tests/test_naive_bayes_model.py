@@ -322,7 +322,7 @@ def test_sbc_quick(tmp_path):
     assert set(res.ranks.columns) == {"alpha_corrected", "alpha_uncorrected"}
     # the uncorrected posterior sits below the truth (alpha is underestimated)
     assert res.frac_ranks["alpha_uncorrected"].mean() > 0.7
-    assert (tmp_path / "sbc_quick" / "README.md").exists()
+    assert (tmp_path / "sbc" / "README.md").exists()
 
 
 def test_predictive_log_proba_checks_its_inputs():

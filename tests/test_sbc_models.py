@@ -20,8 +20,8 @@ def test_quick_sbc_run_shows_uncorrected_overconfidence(tmp_path):
     # In the full run the uncorrected fractional ranks have mean 0.993, sd 0.005: the true
     # tau_mu sits above (nearly) every posterior draw when selection is ignored.
     assert np.all(frac["tau_mu_uncorrected"] > 0.9)
-    assert (tmp_path / "sbc_quick" / "README.md").exists()
-    assert (tmp_path / "sbc_quick" / "replicates").is_dir()
+    assert (tmp_path / "sbc" / "README.md").exists()
+    assert (tmp_path / "sbc" / "replicates").is_dir()
 
 
 def test_simulator_draws_from_the_fitting_prior():

@@ -10,8 +10,13 @@ Heavy modules (PyMC, pytensor) are imported lazily, on first use.
 
 from importlib import import_module
 
+from ._compile_cache import configure_pytensor as _configure_pytensor
 from ._version import __version__
 from .selection import Selection, select_features
+
+# Before pytensor is first imported (none of the imports above does): its compile folder and
+# generated sources go to selbayes's documented cache folder, not ~/.pytensor and $TMPDIR.
+_configure_pytensor()
 
 _LAZY = {
     "HierarchicalGaussianClassifier": "selbayes.gaussian_classifier",

@@ -376,8 +376,22 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     :meth:`_add_checks`, :meth:`_record` and :meth:`_check_diagnostics`.
     """
 
-    #: sklearn-style constraints, checked at the start of ``fit``.
-    _parameter_constraints: dict = {}
+    #: sklearn-style constraints, checked at the start of ``fit``; a model extends these.
+    _parameter_constraints: dict = {
+        "k": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"all"}), None],
+        "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
+        "correct_selection": ["boolean"],
+        "draws": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tune": [Interval(numbers.Integral, 0, None, closed="left")],
+        "chains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_predict_draws": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "progressbar": ["boolean"],
+    }
+    #: the constraints of the NUTS settings, for models sampled with NUTS.
+    _nuts_constraints: dict = {
+        "sampler": [StrOptions(set(SAMPLERS))],
+        "target_accept": [Interval(numbers.Real, 0, 1, closed="neither")],
+    }
     #: the selection statistic (``"f"`` or ``"abs_corr"``).
     _statistic = "f"
     #: features must be 0/1.
@@ -439,15 +453,12 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _validate_params(self) -> None:
         validate_params(self)
 
-    def _as_matrix(self, X):
-        """Validated features: a float64 ndarray, or a CSC matrix for scipy.sparse input."""
-        X = check_matrix(X, accept_sparse=True)
-        if self._binary_features:
-            check_binary(X, name="X")
-        return X
-
     def _validate_training_data(self, X, y):
         """Validate (X, y); record ``n_features_in_`` and ``feature_names_in_``."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        _check_target_type(y)
         cols = getattr(X, "columns", None)
         dup = pd_index_duplicates(cols) if cols is not None else []
         if dup:
@@ -455,12 +466,15 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                           "the columns, so feature_names_in_ is not recorded and predict "
                           "cannot check the columns by name", UserWarning, stacklevel=3)
         _check_feature_names(self, _names_view(X), reset=True)
-        X = self._as_matrix(X)
+        X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
         classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class)
         if self._binary_classes and classes.shape[0] != 2:
-            raise ValueError(f"y must be a binary class (exactly 2 classes); got "
+            raise ValueError(f"Only binary classification is supported. y must be a binary "
+                             f"class (exactly 2 classes); got "
                              f"{classes.shape[0]} classes {classes.tolist()[:10]}")
+        if self._binary_features:
+            check_binary(X, name="X")
         return X, classes, y_index
 
     def _check_test_names(self, X) -> None:
@@ -496,8 +510,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         X = check_matrix(X, accept_sparse=True)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(
-                f"X has {X.shape[1]} features, but the classifier was fitted on "
-                f"{self.n_features_in_}; pass all features (selection happens inside)")
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input (those of fit); pass all features "
+                "(selection happens inside)")
         if self._binary_features:
             check_binary(X, name="X")
         return X
@@ -530,6 +545,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             sel = _select_all(X, y_sel, self._statistic)
         else:
             sel = select_features(X, y_sel, k=self.k, statistic=self._statistic)
+        if not np.any(sel.scores > 0):
+            raise ValueError(
+                f"no feature of X is related to the class at all: all {sel.n_features} scores "
+                "are 0 (every feature is constant, or has the same mean in every class); there "
+                "is nothing to select")
         if self._statistic == "f" and not sel.threshold > 0:
             m = int(np.sum(sel.scores > 0))
             raise ValueError(
@@ -793,7 +813,30 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = False
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = not self._binary_classes
+        tags.classifier_tags.poor_score = True     # tiny MCMC runs in sklearn's checks
         return tags
+
+
+def _check_target_type(y) -> None:
+    """Reject a continuous target (scikit-learn's "Unknown label type"), and warn on a column
+    vector y as scikit-learn does; other label problems are left to ``check_labels``."""
+    from sklearn.exceptions import DataConversionWarning
+    from sklearn.utils.multiclass import type_of_target
+
+    shape = np.asarray(y).shape
+    if len(shape) == 2 and shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
+                      "change the shape of y to (n_samples,), for example using ravel().",
+                      DataConversionWarning, stacklevel=4)
+    try:
+        kind = type_of_target(y)
+    except (ValueError, TypeError):          # NaN, mixed types: check_labels names them
+        return
+    if kind in ("continuous", "continuous-multioutput"):
+        raise ValueError(f"Unknown label type: {kind}. y holds real values; a classifier needs "
+                         "class labels (for example integers or strings)")
 
 
 def _dense(X) -> np.ndarray:

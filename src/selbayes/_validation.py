@@ -62,19 +62,24 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         arr = np.asarray(X)
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
+    if np.iscomplexobj(arr):
+        raise ValueError(f"{name} is complex: Complex data not supported")
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
                                    or np.issubdtype(arr.dtype, np.bool_)):
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must be numeric; got dtype {arr.dtype}") from exc
+            raise TypeError(f"{name} must be numeric; got dtype {arr.dtype} ({exc})") from exc
     if arr.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (n_samples, n_features); got an array with {arr.ndim} "
-            f"dimension(s) and shape {arr.shape}"
+            f"dimension(s) and shape {arr.shape}. Reshape your data: X.reshape(-1, 1) for a "
+            "single feature, X.reshape(1, -1) for a single sample"
         )
     if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} is empty: shape {arr.shape}")
+        what = "sample" if arr.shape[0] == 0 else "feature"
+        raise ValueError(f"{name} is empty: it has 0 {what}(s) (shape={arr.shape}) while a "
+                         "minimum of 1 is required.")
     arr = np.asarray(arr, dtype=np.float64)
     finite = np.isfinite(arr)
     if not finite.all():

@@ -522,69 +522,136 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
                       path.name, description=description or f"Read from {path}.")
 
 
-def read_anndata(path, label_key, *, layer: str | None = None, drop_missing=False,
-                 name: str = "", description: str = "") -> Dataset:
-    """Read an AnnData file (``.h5ad``): cells/samples x genes, labels from ``obs``.
+def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dense: bool = True,
+                 drop_missing=False, name: str = "", description: str = "") -> Dataset:
+    """Read an AnnData object or ``.h5ad`` file: cells/samples x genes, labels from ``obs``.
 
     Needs the optional extra: ``pip install 'selbayes[anndata]'``.
 
     Parameters
     ----------
-    path : path-like
-        The ``.h5ad`` file.
+    adata : anndata.AnnData or path-like
+        The object a scanpy user holds, or an ``.h5ad`` file.
     label_key : str
         Column of ``adata.obs`` holding the class labels.
     layer : str, optional
         Use ``adata.layers[layer]`` instead of ``adata.X``.
+    genes : sequence of str, optional
+        Keep only these ``var_names`` (in this order). A sparse matrix is subset before it is
+        made dense, so only these columns are ever densified.
+    dense : bool
+        True (default): ``X`` is an ordinary (dense) DataFrame, which the classifiers take.
+        False: a sparse matrix stays sparse (a DataFrame of pandas ``SparseDtype`` columns;
+        ``X.sparse.to_coo()`` gives the scipy matrix); checks run on the stored entries only.
+        Ignored for a dense matrix.
     drop_missing : {False, "genes", "samples"}
-        As in :func:`read_table`.
+        As in :func:`read_table` (dense results only).
     name, description : str
-        Stored on the result (default: the file name, and "Read from <path>.").
+        Stored on the result (default: the file name or "anndata", and "Read from ...").
 
     Returns
     -------
     Dataset
-        Columns are ``adata.var_names``, the index ``adata.obs_names``.
+        Columns are ``adata.var_names`` (or ``genes``), the index ``adata.obs_names``.
 
     Raises
     ------
     ImportError
         When ``anndata`` is not installed.
     FileNotFoundError
-        When ``path`` does not exist.
+        When a path does not exist.
     ValueError
-        An unknown ``label_key`` or ``layer``, or the data problems listed in
+        An unknown ``label_key``, ``layer`` or gene, or the data problems listed in
         :func:`read_table`.
     TypeError
-        When the expression matrix is not numeric.
+        When ``adata`` is neither an AnnData nor a path, or the matrix is not numeric.
 
     Examples
     --------
-    >>> ds = read_anndata("cells.h5ad", label_key="cell_type")   # doctest: +SKIP
+    >>> ds = read_anndata(adata, label_key="cell_type")                 # doctest: +SKIP
+    >>> ds = read_anndata("cells.h5ad", label_key="cell_type", layer="logcounts",
+    ...                   genes=marker_genes)                            # doctest: +SKIP
     """
     try:
         import anndata
     except ImportError as exc:
         raise ImportError("read_anndata needs the package 'anndata', which is not installed; "
                           "install the optional extra: pip install 'selbayes[anndata]'") from exc
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} does not exist")
-    adata = anndata.read_h5ad(path)
+    import scipy.sparse as sp
+
+    if isinstance(adata, anndata.AnnData):
+        source = name or "AnnData"
+    elif isinstance(adata, str | os.PathLike):
+        path = Path(adata)
+        if not path.is_file():
+            raise FileNotFoundError(f"path {str(path)!r} does not exist")
+        source = str(path)
+        name = name or path.name
+        adata = anndata.read_h5ad(path)
+    else:
+        raise TypeError(f"adata must be an anndata.AnnData or a path to an .h5ad file; got "
+                        f"{type(adata).__name__}")
     if label_key not in adata.obs:
-        raise ValueError(f"label_key={label_key!r} is not a column of obs in {path}; obs has "
-                         f"{list(adata.obs.columns)[:10]}")
-    if layer is not None and layer not in adata.layers:
-        raise ValueError(f"layer={layer!r} is not in {path}; layers: {list(adata.layers)}")
+        raise ValueError(f"label_key={label_key!r} is not a column of obs in {source}; obs has "
+                         f"{_names(list(adata.obs.columns), 10)}")
+    if layer is not None and layer not in [k for k in adata.layers.keys() if k is not None]:
+        # anndata >= 0.12 lists X among the layers under the key None: not a layer name
+        available = [str(k) for k in adata.layers.keys() if k is not None]
+        raise ValueError(f"layer={layer!r} is not in {source}; its layers are "
+                         f"{_names(available, 10) if available else 'none'} (leave layer "
+                         "unset to use X)")
     matrix = adata.X if layer is None else adata.layers[layer]
-    if hasattr(matrix, "toarray"):  # sparse counts
-        matrix = matrix.toarray()
-    matrix = np.asarray(matrix)
-    if not (np.issubdtype(matrix.dtype, np.number) and not np.issubdtype(matrix.dtype, np.bool_)):
-        raise TypeError(f"{path}: the expression matrix has non-numeric dtype {matrix.dtype}")
-    frame = pd.DataFrame(matrix, index=pd.Index(adata.obs_names.astype(str), name="sample"),
-                         columns=list(adata.var_names.astype(str)))
-    y = adata.obs[label_key]
-    y = pd.Series(np.asarray(y.astype(object)), index=frame.index, name=label_key)
-    return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
-                      path.name, description=description or f"Read from {path}.")
+    var_names = pd.Index(adata.var_names.astype(str))
+    if genes is not None:
+        genes = [str(g) for g in genes]
+        pos = var_names.get_indexer(genes)
+        if (pos < 0).any():
+            missing = [g for g, i in zip(genes, pos, strict=True) if i < 0]
+            raise ValueError(f"{source}: {len(missing)} gene(s) not in var_names: "
+                             f"{_names(missing)}")
+        matrix = matrix[:, pos]                 # subset first: a sparse matrix stays sparse
+        var_names = pd.Index(genes)
+    index = pd.Index(adata.obs_names.astype(str), name="sample")
+    y = pd.Series(np.asarray(adata.obs[label_key].astype(object)), index=index, name=label_key)
+    dtype = matrix.dtype
+    if not (np.issubdtype(dtype, np.number) and not np.issubdtype(dtype, np.bool_)):
+        raise TypeError(f"{source}: the expression matrix has non-numeric dtype {dtype}")
+    description = description or f"Read from {source}."
+    if sp.issparse(matrix) and not dense:
+        return _sparse_dataset(sp.csc_matrix(matrix, dtype=np.float64), index, var_names, y,
+                               source=source, name=name or "anndata",
+                               description=description)
+    if sp.issparse(matrix):
+        matrix = matrix.toarray()               # only the requested genes, if any
+    frame = pd.DataFrame(np.asarray(matrix), index=index, columns=list(var_names))
+    return _validated(frame, y, drop_missing=drop_missing, source=source,
+                      name=name or "anndata", description=description)
+
+
+def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
+                    description: str) -> Dataset:
+    """A Dataset whose X keeps a scipy sparse matrix sparse; the checks of :func:`_validated`
+    run on the stored entries (implicit zeros are finite)."""
+    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        raise ValueError(f"{source}: no data (shape {matrix.shape})")
+    if columns.has_duplicates:
+        dups = columns[columns.duplicated()].unique()
+        raise ValueError(f"{source}: {len(dups)} duplicated gene name(s): {_names(dups)}")
+    if not np.isfinite(matrix.data).all():
+        raise ValueError(f"{source}: {int((~np.isfinite(matrix.data)).sum())} missing or "
+                         "infinite stored value(s); impute them first, or use dense=True "
+                         "with drop_missing")
+    y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+    if y_missing.any():
+        raise ValueError(f"{source}: {int(y_missing.sum())} missing label(s) (samples "
+                         f"{_names(index[y_missing])})")
+    classes, counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
+    if len(classes) < 2:
+        raise ValueError(f"{source}: the labels hold {len(classes)} class; classification "
+                         "needs at least 2")
+    if (counts < 2).any():
+        raise ValueError(f"{source}: class(es) with a single sample: "
+                         f"{_names(classes[counts < 2])}")
+    X = pd.DataFrame.sparse.from_spmatrix(matrix, index=index, columns=list(columns))
+    return Dataset(X=X, y=y, description=description, name=name,
+                   dropped={"genes": [], "samples": []})

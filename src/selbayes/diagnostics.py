@@ -14,6 +14,7 @@ divergence and BFMI checks are skipped and say so.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Sequence
 from itertools import product
@@ -405,8 +406,9 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     table.attrs["failures"] = failures
     table.attrs["ok"] = not failures
     if failures and warn:
+        # Name the user's line, not the selbayes frame that called check().
         warnings.warn("MCMC diagnostics failed:\n  " + "\n  ".join(failures), SamplingWarning,
-                      stacklevel=2)
+                      skip_file_prefixes=(os.path.dirname(os.path.dirname(__file__)),))
     return table
 
 

@@ -181,9 +181,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.parameterization = parameterization
 
     _parameter_constraints = {
+        **SelectionClassifier._parameter_constraints,
+        **SelectionClassifier._nuts_constraints,
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
-        "correct_selection": ["boolean"],
         "priors": [GaussianPriors, dict, None],
         "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
         "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
@@ -194,14 +194,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
-        "sampler": [StrOptions(set(SAMPLERS))],
-        "target_accept": [Interval(Real, 0, 1, closed="neither")],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": [Interval(Integral, None, None, closed="neither"), None],
-        "progressbar": ["boolean"],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
     }
     _statistic = "f"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
@@ -26,8 +26,9 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     Parameters
     ----------
-    k : int, optional
-        Number of features to keep (1 <= k < p). ``threshold`` overrides it.
+    k : int or "all", default 10
+        Number of features to keep (1 <= k < p), or "all" (nothing omitted, nothing to
+        correct). ``threshold`` overrides it.
     threshold : float, optional
         Keep features with |Cor| > threshold.
     n_components : int, default 2
@@ -65,6 +66,13 @@ class BinaryMixtureClassifier(SelectionClassifier):
     diagnostics_ : pandas.DataFrame
         :func:`selbayes.diagnostics.check` of alpha and alpha0.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first; ``selection_.indices`` holds their
+        positions. They are the ``feature`` coordinate of ``idata_`` (and class labels the
+        ``class`` coordinate).
 
     References
     ----------
@@ -105,24 +113,17 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.prior = prior
 
     _parameter_constraints = {
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
+        **SelectionClassifier._parameter_constraints,
         "n_components": [Options(Integral, {2})],
-        "correct_selection": ["boolean"],
         "z_update": [StrOptions({"exact", "approximate"})],
         # checked (with messages naming the field) by MixturePrior.from_dict
         "priors": "no_validation",
         "prior": "no_validation",
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
         "thin": [Interval(Integral, 1, None, closed="left")],
         "label_sweeps": [Interval(Integral, 1, None, closed="left")],
         "theta_steps": [Interval(Integral, 1, None, closed="left")],
         "n_theta": [Interval(Integral, 1, None, closed="left"), None],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": "no_validation",
-        "progressbar": ["boolean"],
     }
     _statistic = "abs_corr"
     _binary_features = True

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from ._estimator import SAMPLERS, Interval, SelectionClassifier, StrOptions, require_sampler
+from ._estimator import Interval, SelectionClassifier, StrOptions, require_sampler
 from ._validation import check_random_state
 from .selection import Selection
 
@@ -73,6 +73,13 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         ``attrs`` record the selection, priors and settings; method "mcmc" holds the posterior
         and sampler statistics, method "quadrature" the group ``alpha_grid``.
     n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first; ``selection_.indices`` holds their
+        positions. They are the ``feature`` coordinate of ``idata_`` (and class labels the
+        ``class`` coordinate).
 
     References
     ----------
@@ -112,22 +119,14 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         self.progressbar = progressbar
 
     _parameter_constraints = {
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"}), None],
-        "threshold": [Interval(Real, None, None, closed="neither"), None],
-        "correct_selection": ["boolean"],
+        **SelectionClassifier._parameter_constraints,
+        **SelectionClassifier._nuts_constraints,
         "method": [StrOptions(set(METHODS))],
         # checked (with messages naming the field) by NaiveBayesPrior.from_dict
         "priors": "no_validation",
         "quadrature": [StrOptions({"accurate", "thesis"})],
-        "draws": [Interval(Integral, 1, None, closed="left")],
-        "tune": [Interval(Integral, 0, None, closed="left")],
-        "chains": [Interval(Integral, 1, None, closed="left")],
-        "sampler": [StrOptions(set(SAMPLERS))],
-        "target_accept": [Interval(Real, 0, 1, closed="neither")],
-        "max_predict_draws": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": [Interval(Integral, None, None, closed="neither"),
                          np.random.Generator, np.random.SeedSequence, None],
-        "progressbar": ["boolean"],
     }
     _statistic = "abs_corr"
     _binary_features = True

@@ -242,8 +242,9 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     spec_path : str or Path
         SBC spec, e.g. ``models/sbc_gaussian_small.toml`` (see :func:`load_sbc_spec`).
     out : str or Path, optional
-        Output folder; default ``reports/<spec name>``. With ``quick`` the suffix ``_quick``
-        is appended (to a given ``out`` too), so quick and full runs never share replicates.
+        Output folder, used as given; default ``reports/<spec name>``, or
+        ``reports/<spec name>_quick`` with ``quick``, so quick and full runs never share
+        replicates.
     quick : bool
         Use the spec's ``[quick]`` overrides (a smoke run).
     n_jobs : int
@@ -291,9 +292,9 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     priors = spec.get("priors", {})
     simulator = _with_priors(sim_cls, spec["design"], priors)
     fitter = _with_priors(fit_cls, spec["fit"], priors)
-    out = Path(out) if out is not None else Path("reports") / spec["_name"]
-    if quick:
-        out = out.with_name(out.name + "_quick")
+    # A given ``out`` is used as is; only the default folder tells quick runs apart.
+    out = Path(out) if out is not None else Path("reports") / (
+        spec["_name"] + ("_quick" if quick else ""))
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]),
                      list(fit_cls.params),
                      random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,

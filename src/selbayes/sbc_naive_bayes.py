@@ -293,8 +293,8 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     spec_path : str or Path
         SBC spec with ``[sbc] model = "naive_bayes"``.
     out : str or Path, optional
-        Output folder; default ``reports/<spec name>``. With ``quick`` the suffix ``_quick``
-        is appended (to a given ``out`` too).
+        Output folder, used as given; default ``reports/<spec name>``, or
+        ``reports/<spec name>_quick`` with ``quick``.
     quick : bool
         Use the spec's ``[quick]`` overrides (a smoke run).
     n_jobs : int
@@ -339,9 +339,9 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     priors = spec.get("priors", {})
     simulator = NaiveBayesSBCSimulator(**spec["design"], priors=priors)
     fitter = NaiveBayesSBCFitter(**spec["fit"], priors=priors)
-    out = Path(out) if out is not None else Path("reports") / spec["_name"]
-    if quick:
-        out = out.with_name(out.name + "_quick")
+    # A given ``out`` is used as is; only the default folder tells quick runs apart.
+    out = Path(out) if out is not None else Path("reports") / (
+        spec["_name"] + ("_quick" if quick else ""))
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]), list(PARAMS),
                      random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,
                      out_dir=out / "replicates", thin_to=spec["sbc"].get("thin_to"),

@@ -426,7 +426,9 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
 
     numba compilation takes tens of seconds while a small fit samples in about one, so
     cross-validation folds, SBC replicates and the corrected/uncorrected pair of one shape
-    share a compiled model; only ``pm.Data`` values change between calls.
+    share a compiled model; only ``pm.Data`` values change between calls. The machine code is
+    also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later process
+    reuses it; with ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------
@@ -476,11 +478,14 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     """
     import nutpie
 
+    from .._compile_cache import compile_pymc_model
+
     key = _cache_key(data, priors, parameterization)
     cached = _COMPILED.get(key)
     if cached is None:
         model = _model_from_data(data, priors, coords, parameterization)
-        cached = _COMPILED[key] = (nutpie.compile_pymc_model(model), model)
+        # The machine code is also cached on disk, so a new process skips its compilation.
+        cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
     compiled, model = cached
     updates = {name: value for name, value in data.items() if not name.startswith("_")}
     compiled = compiled.with_data(**updates)

@@ -311,7 +311,9 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
 
     Numba compilation takes tens of seconds while a fit samples in about a second, so CV
     folds, SBC replicates and the corrected/uncorrected pair (same graph, ``n_omitted = 0``)
-    share one compiled model; only ``pm.Data`` values change between calls.
+    share one compiled model; only ``pm.Data`` values change between calls. The machine code
+    is also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later
+    process reuses it; with ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------
@@ -351,11 +353,14 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     """
     import nutpie
 
+    from .._compile_cache import compile_pymc_model
+
     key = _cache_key(data, prior)
     model = _model_from_data(data, prior, coords)
     compiled = _COMPILED.get(key)
     if compiled is None:
-        compiled = nutpie.compile_pymc_model(model)
+        # The machine code is also cached on disk, so a new process skips its compilation.
+        compiled = compile_pymc_model(model, progress=progressbar)
         _COMPILED[key] = compiled
     updates = {name: value for name, value in data.items() if not name.startswith("_")}
     compiled = compiled.with_data(**updates)

@@ -1,0 +1,132 @@
+"""First fit in a new process versus a warm fit, with and without the compiled-model cache.
+
+For the hierarchical Gaussian classifier and the binary naive Bayes classifier (MCMC), each in
+fresh Python processes (subprocesses of this script, so every number starts from a cold
+interpreter):
+
+1. empty caches: a cache folder (``SELBAYES_CACHE_DIR``, pytensor's compiledir and numba's
+   cache inside it) that does not exist yet;
+2. new process, cache disabled (``SELBAYES_NO_COMPILE_CACHE=1``): pytensor's own caches warm,
+   nutpie's wrappers compiled again, as before the cache existed;
+3. new process after an earlier process compiled the same shape (the cache's case);
+4. warm fit: the second and third fit in the process of 3 (median), the same shape.
+
+Reported as ratios to the warm fit, measured within this one run. Writes
+``benchmarks/results/first_fit.md``. Takes ~2 minutes on an idle machine.
+
+Usage: ``python benchmarks/bench_first_fit.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from selbayes._compile_cache import configure_pytensor, _last_event
+configure_pytensor()
+import numpy as np
+import selbayes
+import arviz, nutpie, pymc, pytensor   # imports timed apart from the fit
+which = sys.argv[1]
+rng = np.random.default_rng(0)
+y = np.repeat([0, 1], 20)
+if which == "gaussian":
+    X = rng.normal(size=(40, 200))
+    make = lambda s: selbayes.HierarchicalGaussianClassifier(k=10, random_state=s,
+                                                             progressbar=False)
+else:
+    X = rng.integers(0, 2, size=(40, 200))
+    make = lambda s: selbayes.BinaryNaiveBayesClassifier(k=10, method="mcmc", random_state=s,
+                                                         progressbar=False)
+import_s = time.perf_counter() - t0
+times = []
+for seed in range(3):
+    t = time.perf_counter()
+    make(seed).fit(X, y)
+    times.append(time.perf_counter() - t)
+print(json.dumps({"import": import_s, "fits": times, "event": _last_event.get("event")}))
+"""
+
+
+def _child(which: str, cache: Path, disable: bool = False) -> dict:
+    env = dict(os.environ, SELBAYES_CACHE_DIR=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"),
+               MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
+    env.pop("PYTENSOR_FLAGS", None)
+    env.pop("SELBAYES_NO_COMPILE_CACHE", None)
+    if disable:
+        env["SELBAYES_NO_COMPILE_CACHE"] = "1"
+    src = str(HERE.parent / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", CHILD, which], env=env, capture_output=True,
+                         text=True, check=True)
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    res["process"] = time.perf_counter() - t
+    return res
+
+
+def main() -> int:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for which in ("gaussian", "naive_bayes"):
+            cache = Path(tmp) / which
+            empty = _child(which, cache)                  # compiles and fills the cache
+            disabled = _child(which, cache, disable=True)
+            cached = _child(which, cache)
+            warm = sorted(cached["fits"][1:])[len(cached["fits"][1:]) // 2]
+            rows.append((which, empty, disabled, cached, warm))
+            print(which, json.dumps({"empty": empty, "disabled": disabled, "cached": cached}),
+                  flush=True)
+    lines = [
+        "# First fit in a new process (compiled-model cache)",
+        "",
+        f"`python benchmarks/bench_first_fit.py`, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores (shared; other "
+        "jobs were running, so absolute times are noisy: compare the ratios within a row).",
+        "",
+        "Data: n = 40 (20 per class), p = 200, k = 10; 4 chains x 1000 tune + 1000 draws.",
+        "Times in seconds, for `fit` only; the imports of pymc, pytensor, nutpie and arviz are "
+        "timed apart (column *imports*, in the cache-on process).",
+        "",
+        "| model | imports | empty caches | new process, cache off | new process, cache on "
+        "| warm fit "
+        "| cache off / warm | cache on / warm | cache on: hit? |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for which, empty, disabled, cached, warm in rows:
+        lines.append(
+            f"| {which} | {cached['import']:.2f} | {empty['fits'][0]:.2f} | "
+            f"{disabled['fits'][0]:.2f} | "
+            f"{cached['fits'][0]:.2f} | {warm:.2f} | {disabled['fits'][0] / warm:.1f} | "
+            f"{cached['fits'][0] / warm:.1f} | {cached['event']} |")
+    lines += [
+        "",
+        "- *empty caches*: a cache folder that did not exist (pytensor's compiledir, numba's "
+        "cache and selbayes's compiled models all start empty).",
+        "- *cache off*: `SELBAYES_NO_COMPILE_CACHE=1`, pytensor's caches warm: the situation "
+        "before the compiled-model cache (nutpie compiles its wrappers in every process).",
+        "- *cache on*: a new process after an earlier one compiled the same shape. Target: "
+        "at most 8 x the warm fit.",
+        "- *warm*: median of the second and third fit in the same process.",
+        "",
+    ]
+    out = HERE / "results" / "first_fit.md"
+    out.write_text("\n".join(lines))
+    print(out.read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,461 @@
+"""Compiled models that persist across processes, and where selbayes keeps its caches.
+
+Measured on the Gaussian model (k = 10, two classes; ``benchmarks/bench_first_fit.py``): in a
+new process, ``nutpie.compile_pymc_model`` spends ~1.4 s building and rewriting the pytensor
+graph (pytensor's own numba cache already makes that part fast) and ~8 s (18 s with empty
+caches) in ``numba.cfunc``, compiling nutpie's C-callable wrappers around the logp and expand
+functions. numba cannot cache those wrappers itself: nutpie keys the shared data by fresh
+``uuid4`` names, so the closure (and with it numba's cache index) differs in every process.
+
+This module therefore does what ``compile_pymc_model`` does, with the shared-data keys named
+by position, and stores the wrappers' machine code (numba's object-code serialisation, the
+same format numba's own cache uses) in the user cache folder. The cache key is everything that
+changes that code: the hashes pytensor gives the generated logp and expand functions (graph
+structure, constants, static shapes), the layout of the shared data, and the versions of
+Python, numba, llvmlite, pytensor, pymc, nutpie and selbayes and the CPU. A later process pays
+only the graph step. Entries are written to a temporary name and renamed into place, so
+concurrent processes never read a half-written entry (the last writer wins; entries for one
+key are interchangeable).
+
+The cache folder is ``platformdirs.user_cache_dir("selbayes")`` unless the environment
+variable ``SELBAYES_CACHE_DIR`` names another. Inside it: ``models/`` (this module's
+entries), ``pytensor/`` (pytensor's compiledir, including its numba cache) and
+``generated_src/`` (the Python source pytensor generates, which it otherwise leaves in the
+system temporary folder). :func:`configure_pytensor` points pytensor there; it must run before
+pytensor is first imported to move the compiledir (the source folder can move at any time).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["cache_dir", "configure_pytensor", "compile_pymc_model", "cache_info",
+           "clear_cache", "expected_compile_seconds"]
+
+_FORMAT = 1                      # bump when the entry layout changes
+_last_event: dict = {}           # for tests: "hit" / "miss" of the last compile
+_memo: dict = {}
+
+
+def cache_dir() -> Path:
+    """The folder selbayes keeps compiled models in.
+
+    Returns
+    -------
+    pathlib.Path
+        ``$SELBAYES_CACHE_DIR`` if set, else ``platformdirs.user_cache_dir("selbayes")``
+        (``~/.cache/selbayes`` on Linux). Not created here.
+    """
+    env = os.environ.get("SELBAYES_CACHE_DIR")
+    if env:
+        return Path(env).expanduser().absolute()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("selbayes"))
+
+
+def configure_pytensor() -> None:
+    """Point pytensor's compiledir and generated-source folder into :func:`cache_dir`.
+
+    Without this pytensor writes one generated ``.py`` file per compiled function into the
+    system temporary folder and never removes it. An explicit ``PYTENSOR_FLAGS`` setting of
+    ``base_compiledir`` or ``generated_src_dir`` wins. The compiledir can only be moved before
+    pytensor is imported (selbayes imports it lazily, after calling this); the source folder is
+    set on the live config otherwise.
+    """
+    root = cache_dir()
+    flags = os.environ.get("PYTENSOR_FLAGS", "")
+    if "pytensor" not in sys.modules:
+        extra = []
+        if "base_compiledir" not in flags and "compiledir" not in flags:
+            extra.append(f"base_compiledir={root / 'pytensor'}")
+        if "generated_src_dir" not in flags and _pytensor_has_generated_src_dir():
+            extra.append(f"generated_src_dir={root / 'generated_src'}")
+        if extra:
+            os.environ["PYTENSOR_FLAGS"] = ",".join([f for f in [flags, *extra] if f])
+        return
+    if "generated_src_dir" not in flags:
+        from pytensor import config
+
+        try:
+            if not config.generated_src_dir:
+                config.generated_src_dir = str(root / "generated_src")
+        except AttributeError:          # a pytensor without the option: nothing to move
+            pass
+
+
+def _pytensor_has_generated_src_dir() -> bool:
+    """Whether the installed pytensor knows the option (an unknown flag would be an error),
+    found without importing pytensor (which would fix its compiledir)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pytensor")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    path = Path(next(iter(spec.submodule_search_locations))) / "configdefaults.py"
+    try:
+        return '"generated_src_dir"' in path.read_text()
+    except OSError:
+        return False
+
+
+def _versions() -> tuple:
+    import llvmlite
+    import numba
+    import nutpie
+    import pymc
+    import pytensor
+
+    from ._version import __version__
+
+    return (_FORMAT, sys.version, platform.machine(), numba.__version__, llvmlite.__version__,
+            pytensor.__version__, pymc.__version__, nutpie.__version__, __version__,
+            _host_cpu(), _source_hash())
+
+
+def _source_hash() -> str:
+    """Hash of selbayes's model and custom-Op sources: an edited numba implementation of an Op
+    changes the compiled code without changing the graph or the version number."""
+    if "_source" not in _memo:
+        root = Path(__file__).resolve().parent
+        h = hashlib.sha256()
+        for sub in ("models", "adjustment"):
+            for path in sorted((root / sub).rglob("*.py")):
+                h.update(path.name.encode())
+                h.update(path.read_bytes())
+        _memo["_source"] = h.hexdigest()
+    return _memo["_source"]
+
+
+def _host_cpu() -> str:
+    import llvmlite.binding as llvm
+
+    return f"{llvm.get_host_cpu_name()}|{llvm.get_host_cpu_features().flatten()}"
+
+
+def _models_dir() -> Path:
+    return cache_dir() / "models"
+
+
+def expected_compile_seconds() -> int:
+    """The expected compile time (s) for the progress line: the last one measured on this
+    machine (kept in the cache folder), else 20 (measured 10-30 s on an idle 2-core machine)."""
+    try:
+        return max(1, round(float((_models_dir() / "last_compile_seconds").read_text())))
+    except (OSError, ValueError):
+        return 20
+
+
+def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True):
+    """``nutpie.compile_pymc_model(model)`` (numba backend), with the compiled code cached.
+
+    Parameters
+    ----------
+    model : pymc.Model
+        The model; its ``pm.Data`` become nutpie shared data, swappable by ``with_data``.
+    progress : bool
+        Print one line on stderr before compiling machine code on a cache miss.
+    use_cache : bool
+        Read and write the disk cache (False: always compile, store nothing). The
+        environment variable ``SELBAYES_NO_COMPILE_CACHE=1`` turns it off too.
+
+    Returns
+    -------
+    nutpie.compile_pymc.CompiledPyMCModel
+        Interchangeable with the result of ``nutpie.compile_pymc_model``.
+
+    References
+    ----------
+    numba's object-code caching (``numba.core.caching``), used here on nutpie's wrappers.
+    """
+    configure_pytensor()          # generated source into the cache folder, not $TMPDIR
+    if os.environ.get("SELBAYES_NO_COMPILE_CACHE"):
+        use_cache = False
+    import nutpie.compile_pymc as ncp
+    from pymc.initial_point import make_initial_point_fn
+
+    pymc_initial_point_fn = ncp._wrap_with_lock(make_initial_point_fn(
+        model=model, default_strategy="support_point", jitter_rvs=set(model.free_RVs),
+        return_transformed=True))
+    digest = _model_digest(model)
+    meta_path = _models_dir() / f"{digest}-meta.pkl"
+    caches = [_EntryCache(_models_dir() / f"{digest}-{part}.nbc", enabled=use_cache)
+              for part in ("logp", "expand")]
+    if use_cache:
+        compiled = _from_cache(model, meta_path, caches, pymc_initial_point_fn)
+        if compiled is not None:
+            _last_event.update(event="hit", path=str(meta_path))
+            return compiled
+    _last_event.update(event="miss", path=str(meta_path))
+    if progress:
+        print(f"selbayes: compiling the model (first time for this shape, "
+              f"~{expected_compile_seconds()} s; cached in {cache_dir()})...",
+              file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    (n_dim, n_expanded, logp_fn_pt, expand_fn_pt, initial_point_fn, shape_info,
+     reparameterized_names) = ncp._make_functions(
+        model, mode="NUMBA", compute_grad=True, join_expanded=True,
+        pymc_initial_point_fn=pymc_initial_point_fn, var_names=None)
+
+    # Shared data keyed by position (nutpie uses uuid4, which defeats any cache).
+    shared_data, shared_var_keys = {}, {}
+    for val in [*logp_fn_pt.get_shared(), *expand_fn_pt.get_shared()]:
+        if val in shared_var_keys:
+            continue
+        key = f"shared{len(shared_var_keys)}"
+        shared_data[key] = np.array(val.get_value(), order="C", copy=True)
+        shared_data[key].flags.writeable = False
+        shared_var_keys[val] = key
+    user_data = ncp.make_user_data(shared_var_keys, shared_data)
+    logp_keys = [shared_var_keys[v] for v in logp_fn_pt.get_shared()]
+    expand_keys = [shared_var_keys[v] for v in expand_fn_pt.get_shared()]
+
+    # Shared data values only type the closures; zeros keep the code data-independent.
+    typing_data = {k: np.zeros_like(v) for k, v in shared_data.items()}
+    raw_logp, sig_logp = ncp._make_c_logp_func(
+        n_dim, logp_fn_pt.vm.jit_fn, user_data, logp_keys, typing_data)
+    raw_expand, sig_expand = ncp._make_c_expand_func(
+        n_dim, n_expanded, expand_fn_pt.vm.jit_fn, user_data, expand_keys, typing_data)
+    funcs = (_cfunc(raw_logp, sig_logp, caches[0]), _cfunc(raw_expand, sig_expand, caches[1]))
+    if use_cache:
+        _atomic_write(_models_dir() / "last_compile_seconds",
+                      f"{time.perf_counter() - started:.1f}".encode())
+    if use_cache and all(c.path.exists() for c in caches):
+        names = [v.name for v in shared_var_keys]
+        if len(set(names)) == len(names) and all(n for n in names):
+            _atomic_write(meta_path, pickle.dumps({
+                "format": _FORMAT, "n_dim": n_dim, "n_expanded": n_expanded,
+                "shape_info": shape_info, "reparameterized_names": reparameterized_names,
+                "n_free": len(model.free_RVs),
+                "shared": [(shared_var_keys[v], v.name) for v in shared_var_keys]}))
+
+    dims, coords = ncp._prepare_dims_and_coords(model, shape_info, reparameterized_names)
+    return ncp.CompiledPyMCModel(
+        _n_dim=n_dim, dims=dims, _coords=coords,
+        _shapes={name: tuple(shape) for name, _, shape in zip(*shape_info, strict=True)},
+        compiled_logp_func=funcs[0], compiled_expand_func=funcs[1],
+        initial_point_func=initial_point_fn, shared_data=shared_data,
+        shared_var_keys=shared_var_keys, user_data=user_data, n_expanded=n_expanded,
+        shape_info=shape_info, logp_func=logp_fn_pt, expand_func=expand_fn_pt,
+        reparameterized_names=reparameterized_names)
+
+
+def _model_digest(model) -> str:
+    """A hash of everything that changes the compiled code of ``model``.
+
+    The printed logp graph and the graphs of the traced variables (structure, ops, transforms),
+    the bytes of every constant in them, the dtype and shape of every shared variable (the
+    values of ``pm.Data`` are swapped in at sampling time and do not enter the code, except
+    dimension lengths), and the versions of the compiler stack and the CPU.
+    """
+    import pytensor
+    from pytensor.compile.sharedvalue import SharedVariable
+    from pytensor.graph.basic import Constant
+    from pytensor.graph.traversal import ancestors
+
+    outputs = [model.logp(), *model.unobserved_value_vars]
+    h = hashlib.sha256(repr(_versions()).encode())
+    h.update(pytensor.printing.debugprint(outputs, file="str", print_type=True).encode())
+    dim_vars = {id(v) for v in model.dim_lengths.values()}
+    for var in ancestors(outputs):
+        if isinstance(var, Constant):
+            h.update(np.asarray(var.data).tobytes())
+        elif isinstance(var, SharedVariable):
+            value = np.asarray(var.get_value(borrow=True))
+            h.update(f"{var.name}|{value.dtype.str}|{value.shape}".encode())
+            if id(var) in dim_vars:
+                h.update(value.tobytes())
+    h.update(repr([(v.name, str(v.type)) for v in model.free_RVs]).encode())
+    # settings that change the rewritten graph or the generated code
+    cfg = pytensor.config
+    h.update(repr((model.check_bounds, cfg.floatX, getattr(cfg, "numba__fastmath", None),
+                   cfg.mode, cfg.linker)).encode())
+    return h.hexdigest()[:32]
+
+
+def _from_cache(model, meta_path: Path, caches, pymc_initial_point_fn):
+    """The compiled model rebuilt from the cache without touching pytensor, or None."""
+    import nutpie.compile_pymc as ncp
+    from numba.core.registry import cpu_target
+    from pytensor.compile.sharedvalue import SharedVariable
+
+    try:
+        with open(meta_path, "rb") as f:
+            meta = pickle.load(f)
+    except Exception:  # noqa: BLE001 - missing or corrupt: compile afresh
+        return None
+    if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
+        return None
+    shared_data, shared_var_keys = {}, {}
+    for key, name in meta["shared"]:
+        var = model.named_vars.get(name)
+        if not isinstance(var, SharedVariable):
+            return None
+        shared_data[key] = np.array(var.get_value(), order="C", copy=True)
+        shared_data[key].flags.writeable = False
+        shared_var_keys[var] = key
+    funcs = []
+    for cache in caches:
+        cres = cache.load_overload(None, cpu_target.target_context)
+        if cres is None:
+            return None
+        name = cres.fndesc.llvm_cfunc_wrapper_name
+        funcs.append(_Compiled(cres.library.get_pointer_to_function(name), cres))
+    user_data = ncp.make_user_data(shared_var_keys, shared_data)
+    shape_info = meta["shape_info"]
+    n_free = meta["n_free"]
+    initial_point_fn = ncp._rv_dict_to_flat_array_wrapper(
+        pymc_initial_point_fn, names=list(shape_info[0][:n_free]),
+        shapes=list(shape_info[2][:n_free]))
+    dims, coords = ncp._prepare_dims_and_coords(model, shape_info,
+                                                meta["reparameterized_names"])
+    return ncp.CompiledPyMCModel(
+        _n_dim=meta["n_dim"], dims=dims, _coords=coords,
+        _shapes={name: tuple(shape) for name, _, shape in zip(*shape_info, strict=True)},
+        compiled_logp_func=funcs[0], compiled_expand_func=funcs[1],
+        initial_point_func=initial_point_fn, shared_data=shared_data,
+        shared_var_keys=shared_var_keys, user_data=user_data, n_expanded=meta["n_expanded"],
+        shape_info=shape_info, logp_func=None, expand_func=None,
+        reparameterized_names=meta["reparameterized_names"])
+
+
+class _Compiled:
+    """What nutpie reads from a compiled wrapper (its address), plus the owner of the code."""
+
+    def __init__(self, address: int, owner):
+        self.address = address
+        self._owner = owner          # keeps the machine code alive
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary name and rename: concurrent readers see all or nothing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    except OSError:
+        pass                                   # a cache that cannot be written is not an error
+
+
+def _cfunc(raw, sig, cache):
+    """``numba.cfunc(sig)(raw)`` with our cache in place of numba's per-file one."""
+    from numba.core import sigutils
+    from numba.core.ccallback import CFunc
+
+    cf = CFunc(raw, sigutils.normalize_signature(sig), locals={}, options={})
+    cf._cache = cache                 # numba's cache protocol: load_overload/save_overload
+    cf.compile()
+    return cf
+
+
+class _EntryCache:
+    """One compiled wrapper in one file, in numba's own cache format (``CompileResult``
+    reduced by numba, including the Python environments that object-mode blocks need).
+
+    Written to a temporary name and renamed, so concurrent processes never see a partial
+    file; an unreadable or foreign entry is recompiled and overwritten.
+    """
+
+    def __init__(self, path: Path, enabled: bool = True):
+        self.path = path
+        self.enabled = enabled
+        self.hits = 0
+
+    def exists(self) -> bool:
+        return self.enabled and self.path.exists()
+
+    def load_overload(self, sig, target_context):
+        if not self.enabled:
+            return None
+        from numba.core import compiler
+        from numba.core.runtime import rtsys
+
+        try:
+            with open(self.path, "rb") as f:
+                payload = pickle.load(f)
+            if payload.get("format") != _FORMAT:
+                return None
+            target_context.refresh()           # the code links against numba's runtime
+            rtsys.initialize(target_context)
+            cres = compiler.CompileResult._rebuild(target_context, *payload["cres"])
+        except Exception:  # noqa: BLE001 - missing, corrupt or foreign entry: compile afresh
+            return None
+        self.hits += 1
+        try:
+            os.utime(self.path)                # last use, for pruning
+        except OSError:
+            pass
+        return cres
+
+    def save_overload(self, sig, cres):
+        if not self.enabled:
+            return
+        if cres.library.has_dynamic_globals or any(not x.can_cache for x in cres.lifted):
+            return                             # process-specific addresses: not reusable
+        from numba.core.serialize import dumps
+
+        try:
+            data = dumps({"format": _FORMAT, "created": time.time(), "cres": cres._reduce()})
+        except Exception:  # noqa: BLE001 - not picklable: not cached
+            return
+        _atomic_write(self.path, data)
+
+
+def cache_info() -> dict:
+    """What the cache folder holds.
+
+    Returns
+    -------
+    dict
+        ``path`` (str), ``models`` (number of compiled-model entries), ``bytes`` (total size of
+        the folder, all caches), ``folders`` (bytes per top-level folder).
+    """
+    root = cache_dir()
+    folders = {}
+    total = 0
+    if root.exists():
+        for sub in sorted(root.iterdir()):
+            size = sum(f.stat().st_size for f in sub.rglob("*") if f.is_file()) \
+                if sub.is_dir() else sub.stat().st_size
+            folders[sub.name] = size
+            total += size
+    models = len(list(_models_dir().glob("*-logp.nbc"))) if _models_dir().exists() else 0
+    return {"path": str(root), "models": models, "bytes": total, "folders": folders}
+
+
+def clear_cache() -> int:
+    """Remove the cache folder's contents (compiled models, pytensor's caches).
+
+    Returns
+    -------
+    int
+        Number of files removed.
+    """
+    import shutil
+
+    root = cache_dir()
+    if not root.exists():
+        return 0
+    n = sum(1 for f in root.rglob("*") if f.is_file())
+    for sub in root.iterdir():
+        if sub.is_dir():
+            shutil.rmtree(sub, ignore_errors=True)
+        else:
+            sub.unlink(missing_ok=True)
+    return n
