@@ -9,9 +9,15 @@ import numpy as np
 from ._estimator import SAMPLERS, Interval, SelectionClassifier, StrOptions, require_sampler
 from .models.priors import GaussianPriors
 from .selection import Selection
-from .transforms import Decorrelation
 
-__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS"]
+__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL"]
+
+#: Settings that make the classifier the exact model of Li (2009): data in their own units, the
+#: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
+#: ``HierarchicalGaussianClassifier(k=10, **EXACT_MODEL)`` is what simulation-based checks and
+#: paper reproductions need; the defaults are tuned for real data instead.
+EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
+               "decorrelation_method": "cholesky"}
 
 # Kept one release for code that imported the private helper from here.
 _require_sampler = require_sampler
@@ -28,18 +34,43 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     Parameters
     ----------
-    k : int or "all", optional
-        Number of features to keep (1 <= k < p), or "all" to use every feature (nothing is
-        omitted, so there is nothing to correct). ``threshold`` overrides ``k``.
+    k : int, "auto" or "all", default "auto"
+        Number of features to keep (1 <= k < p); "auto" chooses it inside ``fit`` by inner
+        stratified cross-validated log score over ``k_grid``
+        (:func:`selbayes.model_selection.choose_k`, stored as ``k_choice_``); "all" uses
+        every feature (nothing is omitted, so there is nothing to correct). ``threshold``
+        overrides ``k``.
     threshold : float, optional
         Keep features with F > threshold.
     correct_selection : bool, default True
         Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
     priors : GaussianPriors or dict, optional
         Prior settings; default: the paper's fitting priors.
-    decorrelate : float or None, default None
+    decorrelate : float, "auto" or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
-        (Li 2009 [1]_, eq 12) fitted on the training data before selecting.
+        (Li 2009, eq 12) fitted on the training data before selecting; "auto" chooses lambda
+        from ``decorrelate_grid`` (None included) together with k.
+    decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
+        "symmetric": low-rank whitening with no p x p matrix (any p); "cholesky": the paper's
+        dense Cholesky whitening (p <= 20 000). See :class:`selbayes.transforms.Decorrelation`.
+    standardize : bool, default True
+        Centre every feature and scale it by its pooled within-class standard deviation
+        (training statistics) before anything else, so predictions do not depend on the units
+        of X. The F statistics, hence the selection and its adjustment, are unchanged by this.
+        False fits the model to X in its own units (as in the paper).
+    temperature : float or "auto", default "auto"
+        Predictive temperature T: P(g | x) proportional to pi_g p(x | g, data)^(1/T), a
+        correction for evidence counted several times by correlated features
+        (:func:`selbayes.model_selection.temper_log_proba`); 1 is the model's own predictive;
+        "auto" chooses T with k by inner cross-validated log score.
+    k_grid, decorrelate_grid, temperature_grid : sequence, optional
+        Candidates for the "auto" choices (defaults in :mod:`selbayes.model_selection`).
+    inner_cv : int, default 5
+        Inner folds of the "auto" choices.
+    label_noise : float or "auto", default "auto"
+        Probability eps that a case's label is unrelated to its features: the predictive is
+        (1 - eps) P(g | x) + eps pi_g (:func:`selbayes.model_selection.label_noise_log_proba`),
+        which bounds the loss of any one case; "auto" is 1 / (n + 2); 0 turns it off.
     draws, tune, chains : int
         MCMC settings per chain.
     sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
@@ -69,6 +100,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
     n_features_in_ : int
+    k_, temperature_, decorrelate_ : int, float, float or None
+        The values used (chosen or as given).
+    k_choice_ : selbayes.model_selection.KChoice or None
+        The inner cross-validation curve when something was "auto".
     idata_ : xarray.DataTree
         The ArviZ result, with the selected features' names as the ``feature`` coordinate and
         the class labels as the ``class`` coordinate. Groups:
@@ -111,8 +146,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     >>> clf.fit(X_train, y_train).predict_proba(X_test)                   # doctest: +SKIP
     """
 
-    def __init__(self, k: int | None = 10, threshold: float | None = None,
-                 correct_selection: bool = True, priors=None, decorrelate: float | None = None,
+    def __init__(self, k: int | str | None = "auto", threshold: float | None = None,
+                 correct_selection: bool = True, priors=None,
+                 decorrelate: float | str | None = None,
+                 decorrelation_method: str = "symmetric", standardize: bool = True,
+                 temperature: float | str = "auto", k_grid=None, decorrelate_grid=None,
+                 temperature_grid=None, inner_cv: int = 5,
+                 label_noise: float | str = "auto",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
                  random_state: int | None = None, progressbar: bool = True,
@@ -122,6 +162,14 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.correct_selection = correct_selection
         self.priors = priors
         self.decorrelate = decorrelate
+        self.decorrelation_method = decorrelation_method
+        self.standardize = standardize
+        self.temperature = temperature
+        self.k_grid = k_grid
+        self.decorrelate_grid = decorrelate_grid
+        self.temperature_grid = temperature_grid
+        self.inner_cv = inner_cv
+        self.label_noise = label_noise
         self.draws = draws
         self.tune = tune
         self.chains = chains
@@ -135,8 +183,17 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     _parameter_constraints = {
         **SelectionClassifier._parameter_constraints,
         **SelectionClassifier._nuts_constraints,
+        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
         "priors": [GaussianPriors, dict, None],
-        "decorrelate": [Interval(Real, 0, None, closed="left"), None],
+        "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
+        "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
+        "standardize": ["boolean"],
+        "temperature": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "k_grid": [list, tuple, np.ndarray, None],
+        "decorrelate_grid": [list, tuple, np.ndarray, None],
+        "temperature_grid": [list, tuple, np.ndarray, None],
+        "inner_cv": [Interval(Integral, 2, None, closed="left")],
+        "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "random_state": [Interval(Integral, None, None, closed="neither"), None],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
     }
@@ -151,14 +208,69 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     _priors = _prior_object
 
     def _prepare_features(self, X, y_index, classes) -> np.ndarray:
-        """Whiten all p features with the shrunk pooled covariance (``decorrelate``), if set."""
+        """Resolve the "auto" settings (inner CV on the training data only), then standardise
+        and decorrelate all p features with training statistics."""
+        from .model_selection import choose_k, default_label_noise, prepare_features
+
         self.sampler_used_ = require_sampler(self.sampler)
-        self._transform = None
-        if self.decorrelate is None:
+        self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
+        self.k_choice_ = None
+        self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
+                             else float(self.label_noise))
+        sparse = hasattr(X, "toarray")
+        autos = [self.k == "auto" and self.threshold is None, self.temperature == "auto",
+                 self.decorrelate == "auto"]
+        if any(autos):
+            # Validate as the selection will (clear errors before any inner CV), and offer
+            # only k that keep features with F > 0.
+            if isinstance(self.k, Integral) or self.threshold is not None:
+                super()._resolve_selection(X, y_index, classes)
+            from .selection import select_features
+
+            n_positive = int(np.sum(select_features(X, classes[y_index], k=1,
+                                                    statistic="f").scores > 0))
+            dec_grid = None
+            if self.decorrelate == "auto":
+                dec_grid = (list(self.decorrelate_grid) if self.decorrelate_grid is not None
+                            else [None, 10.0])
+            from .model_selection import DEFAULT_K_GRID
+
+            if autos[0]:
+                k_grid = [k for k in (self.k_grid if self.k_grid is not None
+                                      else DEFAULT_K_GRID) if k <= n_positive] or [n_positive]
+            else:
+                k_grid = [self.k if isinstance(self.k, Integral)
+                          else min(n_positive, X.shape[1] - 1)]
+            self.k_choice_ = choose_k(
+                self, X.toarray() if sparse else X, classes[y_index], grid=k_grid,
+                decorrelate_grid=dec_grid,
+                temperature_grid=self.temperature_grid if autos[1] else None,
+                cv=self.inner_cv, random_state=self.random_state)
+            if autos[0]:
+                self.k_ = self.k_choice_.k
+            if autos[1]:
+                self.temperature_ = self.k_choice_.temperature
+            if autos[2]:
+                self.decorrelate_ = self.k_choice_.decorrelate
+        if self.decorrelate_ is None:
+            # The F statistic is invariant to per-feature affine maps, so selection runs on X
+            # as given (sparse stays sparse); only the k selected columns are standardised,
+            # in _fit_selected.
+            self._features = None
             return X
-        X = X.toarray() if hasattr(X, "toarray") else X     # whitening mixes every column
-        self._transform = Decorrelation(self.decorrelate).fit(X, y_index, len(classes))
-        return self._transform.transform(X)
+        X = X.toarray() if sparse else X                 # whitening mixes every column
+        Xp, self._features = prepare_features(
+            X, y_index, len(classes), standardize=self.standardize,
+            decorrelate=self.decorrelate_, method=self.decorrelation_method)
+        return Xp
+
+    def _resolve_selection(self, X, y_index, classes) -> Selection:
+        if self.k == "auto" and self.threshold is None:
+            from .selection import select_features
+
+            k = min(int(self.k_), X.shape[1] - 1)
+            return select_features(X, classes[y_index], k=k, statistic="f")
+        return super()._resolve_selection(X, y_index, classes)
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
         """Sample the posterior of the selected features (``idata_``, ``model_``)."""
@@ -166,9 +278,22 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         priors = self._prior_object()
         y = self.classes_[y_index]
-        self.transform_rows_ = (None if self._transform is None
-                                else self._transform.rows(selection.indices))
-        del self._transform
+        features = self.__dict__.pop("_features")
+        if features is not None:                  # decorrelated: X_sel is already mapped
+            self.feature_center_, self.feature_scale_, self.transform_rows_ = (
+                features.selected_affine(selection.indices))
+        else:
+            from .transforms import Standardization
+
+            self.transform_rows_ = None
+            if self.standardize:
+                st = Standardization("within").fit(X_sel, y_index, len(self.classes_))
+                self.feature_center_, self.feature_scale_ = st.mean_, st.scale_
+            else:
+                k = X_sel.shape[1]
+                self.feature_center_, self.feature_scale_ = np.zeros(k), np.ones(k)
+            X_sel = (X_sel - self.feature_center_) / self.feature_scale_
+        self._X_sel_model = X_sel                 # what the model saw (for _add_checks)
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
@@ -218,6 +343,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         within-class sum of squares ~ chi2(n - G) / tau_x); ``observed_data["f_statistic"]``
         holds the observed ones, so ``az.plot_ppc_dist`` compares them.
         """
+        X_sel = self.__dict__.pop("_X_sel_model", X_sel)   # in the units the model was fitted in
         import xarray as xr
 
         from ._validation import check_random_state
@@ -275,26 +401,54 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                            coords={"case": case}))
         self.idata_["observed_data"] = xr.DataTree(obs)
 
+    def _extra_attrs(self) -> dict:
+        out = {"selbayes_k_used": int(self.selection_.n_selected),
+               "selbayes_temperature": float(self.temperature_),
+               "selbayes_label_noise": float(self.label_noise_),
+               "selbayes_decorrelate": (-1.0 if self.decorrelate_ is None
+                                        else float(self.decorrelate_))}
+        if self.k_choice_ is not None:
+            out["selbayes_k_choice_criterion"] = self.k_choice_.criterion
+        return out
+
     def _extra_constant_data(self) -> dict:
         import xarray as xr
 
-        if self.transform_rows_ is None:
-            return {}
-        return {"transform_rows": xr.DataArray(self.transform_rows_,
-                                               dims=["feature", "all_features"])}
+        out = {"feature_center": xr.DataArray(self.feature_center_, dims=["feature"]),
+               "feature_scale": xr.DataArray(self.feature_scale_, dims=["feature"])}
+        if self.transform_rows_ is not None:
+            out["transform_rows"] = xr.DataArray(self.transform_rows_,
+                                                 dims=["feature", "all_features"])
+        if self.k_choice_ is not None:
+            ch = self.k_choice_
+            out["k_choice_score"] = xr.DataArray(ch.score, dims=["k_candidate"])
+            out["k_choice_se"] = xr.DataArray(ch.se, dims=["k_candidate"])
+            out["k_choice_k"] = xr.DataArray([g[0] for g in ch.grid], dims=["k_candidate"])
+            out["k_choice_temperature"] = xr.DataArray([g[2] for g in ch.grid],
+                                                       dims=["k_candidate"])
+            out["k_choice_decorrelate"] = xr.DataArray(
+                [-1.0 if g[1] is None else g[1] for g in ch.grid], dims=["k_candidate"])
+        return out
 
     def _select_test_columns(self, X) -> np.ndarray:
+        """The same affine map as in training: z = (x - center) / scale on the selected
+        columns, or the stored rows of the (standardised) decorrelating transform."""
         if self.transform_rows_ is not None:
-            return np.asarray(X @ self.transform_rows_.T)
-        return super()._select_test_columns(X)
+            Z = np.asarray(X @ self.transform_rows_.T)
+        else:
+            Z = super()._select_test_columns(X)
+        return (Z - self.feature_center_) / self.feature_scale_
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
         """Average the per-draw Student-t / Gaussian predictive densities of the selected
         features over the (thinned) posterior draws, with the class means integrated out."""
+        from .model_selection import label_noise_log_proba, temper_log_proba
         from .models.gaussian import class_log_prior, predictive_log_proba
 
         lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
-        return predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
+        out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
+        return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
+                                     self.label_noise_)
 
     def _predictive_state(self) -> dict:
         import xarray as xr
@@ -306,6 +460,29 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def _restore_predictive(self, tree, cd) -> None:
         self.transform_rows_ = cd["transform_rows"].values if "transform_rows" in cd else None
+        k = self.selection_.n_selected
+        self.feature_center_ = (cd["feature_center"].values if "feature_center" in cd
+                                else np.zeros(k))
+        self.feature_scale_ = (cd["feature_scale"].values if "feature_scale" in cd
+                               else np.ones(k))
+        attrs = tree.attrs
+        self.temperature_ = float(attrs.get("selbayes_temperature", 1.0))
+        self.label_noise_ = float(attrs.get("selbayes_label_noise", 0.0))
+        dec = float(attrs.get("selbayes_decorrelate", -1.0))
+        self.decorrelate_ = None if dec < 0 else dec
+        self.k_ = int(attrs.get("selbayes_k_used", k))
+        self.k_choice_ = None
+        if "k_choice_score" in cd:
+            from .model_selection import KChoice
+
+            grid = [(int(a), None if b < 0 else float(b), float(c)) for a, b, c in zip(
+                cd["k_choice_k"].values, cd["k_choice_decorrelate"].values,
+                cd["k_choice_temperature"].values, strict=True)]
+            self.k_choice_ = KChoice(
+                k=self.k_, decorrelate=self.decorrelate_, temperature=self.temperature_,
+                grid=grid, score=cd["k_choice_score"].values, se=cd["k_choice_se"].values,
+                criterion=str(attrs.get("selbayes_k_choice_criterion", "")),
+                n_splits=int(self.inner_cv))
         draws = tree["predictive_draws"].to_dataset()
         self.pred_mean_ = draws["mean"].values
         self.pred_precision_ = draws["precision"].values
