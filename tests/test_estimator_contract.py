@@ -230,8 +230,10 @@ def test_naive_bayes_mcmc_fit_pickles(tmp_path):
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("param, value, phrase", [
     ("draws", 0, "draws must be an integer >= 1; got 0"),
-    ("k", True, r"k must be an integer >= 1, 'all' or None; got True"),
-    ("k", "most", r"k must be an integer >= 1, 'all' or None; got 'most'"),
+    # the Gaussian model also takes k="auto" (chosen inside fit)
+    ("k", True, r"k must be an integer >= 1, (one of \('all', 'auto'\)|'all') or None; got True"),
+    ("k", "most",
+     r"k must be an integer >= 1, (one of \('all', 'auto'\)|'all') or None; got 'most'"),
     ("correct_selection", "yes", "correct_selection must be a bool; got 'yes'"),
 ])
 def test_parameters_are_validated_declaratively(name, param, value, phrase):

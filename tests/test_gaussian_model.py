@@ -10,6 +10,7 @@ from pymc.testing import mock_sample_setup_and_teardown
 from scipy.stats import norm
 
 from selbayes import HierarchicalGaussianClassifier, select_features
+from selbayes.gaussian_classifier import EXACT_MODEL
 from selbayes.models.gaussian import (
     build_model,
     class_log_prior,
@@ -249,7 +250,7 @@ def test_nuts_matches_grid_integration_k1(corrected):
     sel = select_features(X, y, k=1)
     clf = HierarchicalGaussianClassifier(
         k=1, correct_selection=corrected, draws=1500, tune=1000, chains=4, sampler="nutpie",
-        random_state=5, progressbar=False, max_predict_draws=None)
+        random_state=5, progressbar=False, max_predict_draws=None, **EXACT_MODEL)
     clf.fit(X, y)
     x = X[:, sel.indices[0]]
 

@@ -11,6 +11,7 @@ import pytest
 
 from selbayes import HierarchicalGaussianClassifier
 from selbayes.diagnostics import check
+from selbayes.gaussian_classifier import EXACT_MODEL
 from selbayes.simulate import gaussian_classification
 
 pytestmark = pytest.mark.slow
@@ -27,7 +28,7 @@ def test_paper_design_sampling_and_coverage(paper_data, k):
     q = {}
     for corrected in (True, False):
         clf = HierarchicalGaussianClassifier(k=k, correct_selection=corrected, random_state=1,
-                                             progressbar=False)
+                                             progressbar=False, **EXACT_MODEL)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clf.fit(paper_data.X, paper_data.y)

@@ -11,6 +11,7 @@ import pytest
 
 from selbayes import HierarchicalGaussianClassifier, select_features
 from selbayes.adjustment import FStatOmitLogProb
+from selbayes.gaussian_classifier import EXACT_MODEL
 from selbayes.simulate import gaussian_classification
 
 from .reference.gibbs_gaussian import gibbs_gaussian
@@ -34,7 +35,7 @@ def test_nuts_agrees_with_gibbs(corrected):
         warnings.simplefilter("ignore")
         clf = HierarchicalGaussianClassifier(
             k=5, correct_selection=corrected, draws=2000, tune=1000, chains=4,
-            random_state=3, progressbar=False).fit(sim.X, sim.y)
+            random_state=3, progressbar=False, **EXACT_MODEL).fit(sim.X, sim.y)
     post = clf.idata_.posterior
 
     # the Op's NumPy twin: the same interpolant, accurate to 1e-8 of the exact reference

@@ -268,7 +268,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
     holds ``replicate``) uses that replicate's data set and ``[replicates]`` sampler sizes.
     """
     from .diagnostics import check
-    from .gaussian_classifier import HierarchicalGaussianClassifier
+    from .gaussian_classifier import EXACT_MODEL, HierarchicalGaussianClassifier
 
     prm = task.params
     replicate = prm.get("replicate")
@@ -280,7 +280,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
         k=prm["k"], correct_selection=prm["corrected"], priors=dict(settings["priors"]),
         draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
         target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
-        random_state=prm["seed"], progressbar=False)
+        random_state=prm["seed"], progressbar=False, **EXACT_MODEL)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -210,7 +210,7 @@ def load_data(settings: dict):
 
 def make_estimator(settings: dict, corrected: bool, seed: int | None):
     """The classifier of one fit (the spec's priors, transform and sampler settings)."""
-    from .gaussian_classifier import HierarchicalGaussianClassifier
+    from .gaussian_classifier import EXACT_MODEL, HierarchicalGaussianClassifier
 
     s, t = settings["sampler"], settings["transform"]
     return HierarchicalGaussianClassifier(
@@ -218,7 +218,7 @@ def make_estimator(settings: dict, corrected: bool, seed: int | None):
         priors=dict(settings["priors"]), decorrelate=t["lambda"] if t["decorrelate"] else None,
         draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
         target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
-        random_state=seed, progressbar=False)
+        random_state=seed, progressbar=False, **EXACT_MODEL)
 
 
 def fit_one(settings: dict, task: FitTask) -> FitResult:

@@ -86,7 +86,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
 
     matplotlib.use("Agg")
     from . import calibration, plots
-    from .gaussian_classifier import HierarchicalGaussianClassifier
+    from .gaussian_classifier import EXACT_MODEL, HierarchicalGaussianClassifier
     from .simulate import gaussian_classification
 
     if data == "srbct":
@@ -111,7 +111,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
         t0 = time.perf_counter()
         clf = HierarchicalGaussianClassifier(
             k=k, correct_selection=corrected, draws=design["draws"], tune=design["tune"],
-            chains=design["chains"], random_state=seed, progressbar=False)
+            chains=design["chains"], random_state=seed, progressbar=False, **EXACT_MODEL)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             clf.fit(train.X, train.y)

@@ -124,7 +124,7 @@ class GaussianSBCFitter:
     def __call__(self, data, seed):
         import warnings
 
-        from .gaussian_classifier import HierarchicalGaussianClassifier
+        from .gaussian_classifier import EXACT_MODEL, HierarchicalGaussianClassifier
 
         X, y = data
         out = {}
@@ -133,7 +133,7 @@ class GaussianSBCFitter:
                 k=self.k, correct_selection=corrected, priors=dict(self.priors) or None,
                 draws=self.draws, tune=self.tune, chains=self.chains, sampler=self.sampler,
                 random_state=int(seed) + int(corrected), progressbar=False,
-                max_predict_draws=1)
+                max_predict_draws=1, **EXACT_MODEL)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 clf.fit(X, y)

@@ -50,12 +50,13 @@ def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
     Examples
     --------
     >>> selbayes_default(0).k
-    10
+    'auto'
     """
     from ..gaussian_classifier import HierarchicalGaussianClassifier
 
-    params = {"k": 10, "correct_selection": True, "random_state": random_state,
-              "progressbar": False}
+    # The class defaults: k and the predictive temperature chosen inside fit by inner CV,
+    # per-feature standardisation, label noise 1/(n + 2) (see reports/modelling_choices.md).
+    params = {"correct_selection": True, "random_state": random_state, "progressbar": False}
     if quick:
         params.update(draws=200, tune=200, chains=2)
     params.update(overrides)
