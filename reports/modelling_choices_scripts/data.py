@@ -1,7 +1,9 @@
 """Scratch loaders: real sets with the benchmark's default preprocessing (numpy)."""
+import os
 import numpy as np, pandas as pd
 from pathlib import Path
-D = Path("/work/shared/data/microarray")
+# the data folder (SELBAYES_DATA, as for the package), microarray sets in its microarray/
+D = Path(os.environ.get("SELBAYES_DATA", "../../../shared/data")) / "microarray"
 
 def _micro(name):
     X = pd.read_csv(D / f"{name}_X.csv.gz").to_numpy(float)

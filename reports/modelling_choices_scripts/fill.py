@@ -1,6 +1,6 @@
-import json, os, subprocess, numpy as np
-out = subprocess.run(["/work/main/.venv/bin/python", "table.py"], capture_output=True, text=True,
-                     env={**os.environ, "PYTHONPATH": "../src:.", "SELBAYES_DATA": "/work/shared/data"}).stdout
+import json, os, subprocess, sys, numpy as np
+out = subprocess.run([sys.executable, "table.py"], capture_output=True, text=True,
+                     env={**os.environ, "PYTHONPATH": "../../src:.", "SELBAYES_DATA": os.environ.get("SELBAYES_DATA", "../../../shared/data")}).stdout
 main, grids = out.split("\n\n", 1)
 rows = ["| data set | logreg_l2_cv | recommended, plug-in | recommended, MCMC | chosen (k, T) per fold (MCMC run) | time for 5 outer folds |", "|---|---|---|---|---|---|"]
 for n in ["sorlie", "golub", "colon"]:
