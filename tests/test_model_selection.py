@@ -204,3 +204,14 @@ def test_exact_model_settings_give_the_untransformed_model():
     ref = predictive_log_proba(raw, clf.pred_mean_, clf.pred_precision_,
                                class_log_prior(clf.selection_.class_counts, 1.0))
     np.testing.assert_allclose(clf.predict_log_proba(3.0 * X + 1.0), ref, atol=1e-12)
+
+
+def test_choose_k_works_with_a_class_of_two_training_cases():
+    # A rare class (2 training cases, as in 5-fold CV on a class of 3) leaves one case of it in
+    # each inner training fold; the F statistic and the model still apply (n - G >= 1).
+    X, y = _redundant(6, copies=5)
+    y = y.copy()
+    y[:2] = 2                                   # class 2: two cases
+    ch = choose_k(_Params(), X, y, grid=[5, 20], random_state=0)
+    assert ch.n_splits == 2 and ch.k in (5, 20)
+    assert np.all(np.isfinite(ch.score))

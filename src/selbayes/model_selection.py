@@ -32,7 +32,7 @@ from .models.gaussian import (
     sufficient_statistics,
 )
 from .models.priors import GaussianPriors
-from .selection import Selection, select_features, selection_from_scores
+from .selection import Selection, f_statistic, selection_from_scores
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
            "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise",
@@ -445,12 +445,16 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
         if lam not in by_lam:
             Z, feats = prepare_features(X[train], y_index[train], G, standardize=standardize,
                                         decorrelate=lam, method=method)
-            base = select_features(Z, y_index[train], k=1, statistic="f")
-            by_lam[lam] = (Z, feats, base)
-        Z, feats, base = by_lam[lam]
+            # F directly, not select_features: a rare class (3 cases in all, as in some
+            # tumour-type data) can keep a single case in an inner training fold, which the
+            # F statistic and the model allow (they need n - G >= 1) but the public
+            # function's input check does not.
+            scores = f_statistic(Z, y_index[train], G)
+            by_lam[lam] = (Z, feats, scores, np.bincount(y_index[train], minlength=G))
+        Z, feats, scores, counts = by_lam[lam]
         # Inside a fold fewer features may vary than in the whole training set.
-        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(base.scores > 0))))
-        sel = selection_from_scores(base.scores, k_eff, None, "f", base.class_counts, classes)
+        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
+        sel = selection_from_scores(scores, k_eff, None, "f", counts, classes)
         lp = plugin_log_proba(Z[:, sel.indices], y_index[train],
                               feats.selected(X[test], sel.indices), sel, priors, corrected,
                               n_draws=n_draws, random_state=seed)
