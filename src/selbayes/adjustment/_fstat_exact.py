@@ -116,6 +116,23 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
     counts = np.asarray(class_counts)
     G = counts.shape[0]
     n = int(counts.sum())
+    if n_terms is None and not return_terms and np.all(counts == counts[0]):
+        # Balanced design: every eigenvalue equals the class count, and the series sums to the
+        # closed form of spec fact 2 (Li 2009, seed 000). Its cost does not depend on the
+        # threshold, whereas the series needs about gamma (G - 1) / 2 terms at large t.
+        out = log_cond_prob_balanced(log_t, int(counts[0]), G, n, threshold)
+        bad = ~np.isfinite(out) & np.isfinite(log_t)
+        if bad.any():  # underflow of the closed form far in the lower tail: use the series
+            out[bad] = _log_cond_prob_series(log_t[bad], counts, threshold)
+        return out
+    return _log_cond_prob_series(log_t, counts, threshold, return_terms=return_terms,
+                                 n_terms=n_terms)
+
+
+def _log_cond_prob_series(log_t, counts, threshold, *, return_terms=False, n_terms=None):
+    """The positive mixture series of :func:`log_cond_prob` (any design)."""
+    G = counts.shape[0]
+    n = int(counts.sum())
     m = between_eigenvalues(counts)
     z = log_t[:, None] + np.log(m)[None, :]
     log_a = -0.5 * np.logaddexp(0.0, z).sum(axis=1)
@@ -171,7 +188,7 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
 
 def log_cond_prob_balanced(log_t, m: int, n_classes: int, n_total: int, threshold: float):
     """Closed form for equal counts m (spec fact 2): log Fcdf(gamma / (1 + m t); G-1, n-G)."""
-    log_t = np.asarray(log_t, dtype=np.float64)
+    log_t = np.atleast_1d(np.asarray(log_t, dtype=np.float64))
     arg = threshold * np.exp(-np.logaddexp(0.0, log_t + np.log(m)))
     return stats.f.logcdf(arg, n_classes - 1, n_total - n_classes)
 
