@@ -178,6 +178,18 @@ def test_balanced_closed_form_dispatch_matches_series_at_large_threshold(counts,
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-11)
 
 
+@pytest.mark.parametrize("counts, gamma", [([5, 10, 15], 300.0), ([5, 20, 12, 3], 3.15),
+                                           ([8, 2, 15, 6, 9, 4], 30.0), ([2, 40, 40], 10.0)])
+def test_rescaled_series_matches_unit_scale_series_unbalanced(counts, gamma):
+    """Unbalanced designs use Ruben's expansion with scale min(lambda_i) (length bounded in
+    gamma); it must agree with the scale-1 series, including at infinite log t."""
+    log_t = np.r_[np.linspace(-50.0, 45.0, 20), -np.inf, np.inf]
+    got = log_cond_prob(log_t, np.array(counts), gamma)
+    ref = _log_cond_prob_series(log_t, np.array(counts), gamma)
+    np.testing.assert_array_equal(got[-2:], ref[-2:])
+    np.testing.assert_allclose(got[:-2], ref[:-2], rtol=0, atol=1e-11)
+
+
 @pytest.mark.parametrize("counts, gamma", [([5, 20, 12, 3], 2.0), ([3, 30], 4.0),
                                            ([8, 2, 15, 6, 9, 4], 3.15)])
 @pytest.mark.parametrize("t", [0.003, 0.05, 1.0, 30.0])
