@@ -53,3 +53,21 @@ def test_op_numba_mode_no_object_mode():
     ref, dref = TABLE.evaluate(POINTS, derivative=True)
     np.testing.assert_allclose(val, ref, rtol=0, atol=1e-13)
     np.testing.assert_allclose(der, dref, rtol=0, atol=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
+def test_gaussian_fit_model_contains_the_op():
+    """A small fit: the selection Potential of ``model_`` is built on FStatAdjustment."""
+    from pytensor.graph.traversal import ancestors
+
+    from selbayes import HierarchicalGaussianClassifier
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1, 2], 15)
+    X = rng.normal(size=(45, 60)) + 0.8 * (y[:, None] == np.arange(3)[None, :]).repeat(20, 1)
+    clf = HierarchicalGaussianClassifier(k=3, draws=50, tune=50, chains=1, random_state=0,
+                                         progressbar=False).fit(X, y)
+    pot = clf.model_["selection_adjustment"]
+    ops = [v.owner.op for v in ancestors([pot]) if v.owner is not None]
+    assert any(isinstance(op, FStatAdjustment) and not op.derivative for op in ops)
+    assert "FStatAdjustment" in pytensor.printing.debugprint(pot, file="str")

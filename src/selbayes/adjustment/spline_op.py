@@ -66,6 +66,8 @@ class FStatAdjustment(Op):
 
     def __str__(self):
         name = "FStatAdjustmentGrad" if self.derivative else "FStatAdjustment"
+        if self.n_classes == 0:  # design held in data (one compiled model, many designs)
+            return f"{name}{{spacing={self.spacing:g}}}"
         return f"{name}{{G={self.n_classes}, gamma={self.threshold:g}}}"
 
     def make_node(self, x, coef, edges):
