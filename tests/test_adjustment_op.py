@@ -55,6 +55,17 @@ def test_op_numba_mode_no_object_mode():
     np.testing.assert_allclose(der, dref, rtol=0, atol=1e-12)
 
 
+def test_op_jax_backend_agrees():
+    pytest.importorskip("jax")
+    x = pt.dvector("x")
+    out = fstat_adjustment(TABLE, x)
+    f = pytensor.function([x], [out, pytensor.grad(out.sum(), x)], mode="JAX")
+    val, der = f(POINTS)
+    ref, dref = TABLE.evaluate(POINTS, derivative=True)
+    np.testing.assert_allclose(val, ref, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(der, dref, rtol=0, atol=1e-12)
+
+
 @pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
 def test_gaussian_fit_model_contains_the_op():
     """A small fit: the selection Potential of ``model_`` is built on FStatAdjustment."""

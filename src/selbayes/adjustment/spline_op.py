@@ -5,9 +5,10 @@ quintic Hermite table of :class:`~selbayes.adjustment.FStatOmitLogProb` (values 
 derivatives at the knots, Li 2009 = seed 000, eqs 26-34 for the quantity) with its linear lower
 tail and exponential upper tail, elementwise. Its gradient in x is a second Op
 (``derivative=True``); the table parameters are data (no gradient). A numba implementation is
-registered with pytensor's numba dispatcher, so NUMBA mode and nutpie compile it natively.
+registered with pytensor's numba dispatcher, so NUMBA mode and nutpie compile it natively, and a
+JAX implementation with pytensor's JAX dispatcher (when jax is installed).
 
-Not yet done: JAX dispatch, the |correlation| and mixture subclasses, and use by the models
+Not yet done: the |correlation| and mixture subclasses, and use by the models
 (they still build the same interpolant as an ordinary graph via ``FStatOmitLogProb``).
 """
 
@@ -153,4 +154,39 @@ def _register_numba():
         return fstat_adjustment_numba
 
 
+def _register_jax():
+    try:
+        import jax.numpy as jnp
+        from pytensor.link.jax.dispatch import jax_funcify
+    except ImportError:  # jax not installed
+        return
+
+    @jax_funcify.register(FStatAdjustment)
+    def _funcify(op, node=None, **kwargs):
+        h = op.spacing
+        derivative = op.derivative
+
+        def fstat_adjustment_jax(x, coef, edges):
+            x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
+            pos = (jnp.clip(x, x_lo, x_hi) - x_lo) / h
+            k = jnp.clip(jnp.floor(pos), 0, coef.shape[1] - 1).astype("int64")
+            t = pos - k
+            c = coef[:, k]
+            e = jnp.exp(-b * (jnp.maximum(x, x_hi) - x_hi))
+            if derivative:
+                v = 5.0 * c[5]
+                for j in range(4, 0, -1):
+                    v = v * t + j * c[j]
+                return jnp.where(x < x_lo, dl_lo, jnp.where(x > x_hi, dl_hi * e, v / h))
+            v = c[5]
+            for j in range(4, -1, -1):
+                v = v * t + c[j]
+            low = l_lo + dl_lo * (jnp.minimum(x, x_lo) - x_lo)
+            up = l_hi + dl_hi / b * (1.0 - e)
+            return jnp.where(x < x_lo, low, jnp.where(x > x_hi, up, v))
+
+        return fstat_adjustment_jax
+
+
 _register_numba()
+_register_jax()
