@@ -20,6 +20,7 @@ from scipy import integrate, stats
 from selbayes.adjustment import FStatOmitLogProb, fstat_log_omit_prob
 from selbayes.adjustment._fstat_exact import (
     ExactTable,
+    _log_cond_prob_series,
     between_eigenvalues,
     f_terms,
     log_cond_prob,
@@ -155,7 +156,8 @@ def test_exact_balanced_matches_closed_form_quadrature(m, G, gamma, alpha):
 def test_conditional_series_matches_closed_form_balanced():
     log_t = np.linspace(-30, 60, 46)
     for m, G, gamma in [(33, 6, 3.15), (2, 2, 4.0), (7, 9, 1.2)]:
-        got = log_cond_prob(log_t, np.full(G, m), gamma)
+        # The series itself (log_cond_prob dispatches balanced designs to the closed form).
+        got = _log_cond_prob_series(log_t, np.full(G, m), gamma)
         arg = gamma / (1.0 + m * np.exp(np.minimum(log_t, 30)))
         ok = log_t <= 30  # where the closed form's cdf does not underflow
         ref = stats.f.logcdf(arg[ok], G - 1, m * G - G)
@@ -163,6 +165,29 @@ def test_conditional_series_matches_closed_form_balanced():
         # Beyond: log g(t) ~ const - (G-1)/2 log t exactly.
         slope = np.diff(got[-5:]) / np.diff(log_t[-5:])
         np.testing.assert_allclose(slope, -(G - 1) / 2, atol=1e-9)
+
+
+@pytest.mark.parametrize("counts, gamma", [([10, 10, 10], 300.0), ([30, 30], 3000.0),
+                                           ([50, 50, 50, 50], 3000.0), ([4, 4], 30.0)])
+def test_balanced_closed_form_dispatch_matches_series_at_large_threshold(counts, gamma):
+    """log_cond_prob uses the closed form for balanced designs (cost independent of gamma);
+    it must agree with the positive series, an independent algorithm, across log t."""
+    log_t = np.array([-40.0, -10.0, -3.0, 0.0, 2.0, 5.0])
+    got = log_cond_prob(log_t, np.array(counts), gamma)
+    ref = _log_cond_prob_series(log_t, np.array(counts), gamma)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-11)
+
+
+@pytest.mark.parametrize("counts, gamma", [([5, 10, 15], 300.0), ([5, 20, 12, 3], 3.15),
+                                           ([8, 2, 15, 6, 9, 4], 30.0), ([2, 40, 40], 10.0)])
+def test_rescaled_series_matches_unit_scale_series_unbalanced(counts, gamma):
+    """Unbalanced designs use Ruben's expansion with scale min(lambda_i) (length bounded in
+    gamma); it must agree with the scale-1 series, including at infinite log t."""
+    log_t = np.r_[np.linspace(-50.0, 45.0, 20), -np.inf, np.inf]
+    got = log_cond_prob(log_t, np.array(counts), gamma)
+    ref = _log_cond_prob_series(log_t, np.array(counts), gamma)
+    np.testing.assert_array_equal(got[-2:], ref[-2:])
+    np.testing.assert_allclose(got[:-2], ref[:-2], rtol=0, atol=1e-11)
 
 
 @pytest.mark.parametrize("counts, gamma", [([5, 20, 12, 3], 2.0), ([3, 30], 4.0),

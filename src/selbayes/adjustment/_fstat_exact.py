@@ -116,6 +116,101 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
     counts = np.asarray(class_counts)
     G = counts.shape[0]
     n = int(counts.sum())
+    if n_terms is None and not return_terms and np.all(counts == counts[0]):
+        # Balanced design: every eigenvalue equals the class count, and the series sums to the
+        # closed form of spec fact 2 (Li 2009, seed 000). Its cost does not depend on the
+        # threshold, whereas the series needs about gamma (G - 1) / 2 terms at large t.
+        out = log_cond_prob_balanced(log_t, int(counts[0]), G, n, threshold)
+        bad = ~np.isfinite(out) & np.isfinite(log_t)
+        if bad.any():  # underflow of the closed form far in the lower tail: use the series
+            out[bad] = _log_cond_prob_series(log_t[bad], counts, threshold)
+        return out
+    if n_terms is None and not return_terms:
+        # Unbalanced: the series rescaled by the smallest eigenvalue, whose length is bounded
+        # in t and gamma; the plain series where it underflows or t is infinite.
+        out = _log_cond_prob_shifted(log_t, counts, threshold)
+        bad = ~np.isfinite(out)
+        if bad.any():
+            out[bad] = _log_cond_prob_series(log_t[bad], counts, threshold)
+        return out
+    return _log_cond_prob_series(log_t, counts, threshold, return_terms=return_terms,
+                                 n_terms=n_terms)
+
+
+def _log_cond_prob_shifted(log_t, counts, threshold):
+    """log P(F <= gamma | t) by Ruben's (1962) expansion with scale beta = the smallest eigenvalue.
+
+    Given t, the between-class sum is B = sum_i lambda_i chi2_1 with lambda_i = 1 + t m_i.
+    With beta = min_i lambda_i, B / beta is a mixture of chi2_{G-1+2K} whose index K has
+    generating function prod_i (1 - rho_i z)^{-1/2} / A, rho_i = 1 - beta / lambda_i,
+    A = prod_i (lambda_i / beta)^{1/2}. Unlike the beta = 1 series (rho_i -> 1 as t grows, so
+    its length grows like gamma (G - 1) / 2), here rho_i <= 1 - m_min / m_i for every t: the
+    number of terms is bounded in t and gamma. All terms stay positive; f_k now depends on t
+    through gamma / beta. Non-finite log t gives NaN (the caller falls back to the series).
+    """
+    G = counts.shape[0]
+    n = int(counts.sum())
+    g1, b = G - 1, n - G
+    m = between_eigenvalues(counts)
+    with np.errstate(invalid="ignore"):
+        log_lam = np.logaddexp(0.0, log_t[:, None] + np.log(m)[None, :])
+        log_beta = log_lam.min(axis=1)
+        log_a = -0.5 * (log_lam - log_beta[:, None]).sum(axis=1)
+        rho = -np.expm1(log_beta[:, None] - log_lam)
+    xc = special.expit(np.log(threshold * g1) - np.log(b) - log_beta)
+    N = log_t.shape[0]
+    out = np.full(N, np.nan)
+    ok = np.isfinite(log_t)
+    if not ok.any():
+        return out
+    rho, xc, log_a = rho[ok], xc[ok], log_a[ok]
+    N = rho.shape[0]
+
+    def f_block(lo, hi):
+        return special.betainc(g1 / 2.0 + np.arange(lo, hi)[None, :], b / 2.0, xc[:, None])
+
+    cap = 64
+    f = f_block(0, cap)
+    h = np.zeros((N, cap))
+    c = np.zeros((N, cap))
+    h[:, 0] = 1.0
+    s = f[:, 0].copy()
+    prev = s.copy()
+    pw = np.ones_like(rho)
+    active = np.ones(N, dtype=bool)
+    j = 0
+    while active.any():
+        j += 1
+        if j >= _MAX_TERMS:
+            raise RuntimeError(
+                "the F-statistic mixture series did not converge within "
+                f"{_MAX_TERMS} terms; the design {counts.tolist()} is too unbalanced"
+            )
+        if j >= cap:
+            f = np.concatenate([f, f_block(cap, 2 * cap)], axis=1)
+            h = np.concatenate([h, np.zeros_like(h)], axis=1)
+            c = np.concatenate([c, np.zeros_like(c)], axis=1)
+            cap *= 2
+        pw *= rho
+        c[:, j] = 0.5 * pw.sum(axis=1)
+        h[:, j] = np.einsum("nr,nr->n", c[:, 1 : j + 1], h[:, j - 1 :: -1]) / j
+        term = h[:, j] * f[:, j]
+        s = s + term
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(prev > 0, term / prev, 0.0)
+            tail_ok = (q < 1.0) & (term * np.where(q < 1, 1.0 / (1.0 - q), np.inf)
+                                   <= _SERIES_RTOL * s)
+        active = ~(tail_ok | (term == 0.0) & (q == 0.0))
+        prev = term
+    with np.errstate(divide="ignore"):
+        out[ok] = log_a + np.log(s)
+    return out
+
+
+def _log_cond_prob_series(log_t, counts, threshold, *, return_terms=False, n_terms=None):
+    """The positive mixture series of :func:`log_cond_prob` (any design)."""
+    G = counts.shape[0]
+    n = int(counts.sum())
     m = between_eigenvalues(counts)
     z = log_t[:, None] + np.log(m)[None, :]
     log_a = -0.5 * np.logaddexp(0.0, z).sum(axis=1)
@@ -171,7 +266,7 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
 
 def log_cond_prob_balanced(log_t, m: int, n_classes: int, n_total: int, threshold: float):
     """Closed form for equal counts m (spec fact 2): log Fcdf(gamma / (1 + m t); G-1, n-G)."""
-    log_t = np.asarray(log_t, dtype=np.float64)
+    log_t = np.atleast_1d(np.asarray(log_t, dtype=np.float64))
     arg = threshold * np.exp(-np.logaddexp(0.0, log_t + np.log(m)))
     return stats.f.logcdf(arg, n_classes - 1, n_total - n_classes)
 

@@ -318,13 +318,13 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                          * xbar_obs.shape[0])
 
         if "adj_coef" in data:
-            from ..adjustment import FStatOmitLogProb
+            from ..adjustment.spline_op import FStatAdjustment
 
             n_omitted = pm.Data("n_omitted", data["n_omitted"])
             coef = pm.Data("adj_coef", data["adj_coef"])
             edges = pm.Data("adj_edges", data["adj_edges"])
-            log_p = FStatOmitLogProb.spline_graph(pt.log(tau_mu) + log_w_x, coef, edges,
-                                                  data["_adj_spacing"])
+            # One Op (selbayes.adjustment.spline_op); the table is data, so G and gamma are too.
+            log_p = FStatAdjustment(data["_adj_spacing"])(pt.log(tau_mu) + log_w_x, coef, edges)
             pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
 
