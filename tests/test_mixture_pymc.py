@@ -21,3 +21,21 @@ def test_logp_matches_reference_log_target_up_to_constant():
                "alpha0_log__": ch.log_alpha0, "alpha_log__": ch.log_alpha, "z": ch.z}
         diffs.append(logp(pt_) - ch.log_target())
     assert np.ptp(diffs) < 1e-8, diffs
+
+
+def test_pm_sample_with_collapsed_z_step_runs():
+    import pymc as pm
+
+    from selbayes.models.mixture_pymc import CollapsedZGibbs
+
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, size=(10, 2))
+    y = rng.integers(0, 2, size=10)
+    model = build_mixture_model(X, y, corrected=False)
+    with model:
+        steps = [CollapsedZGibbs([model["z"]], X, y, rng=0),
+                 pm.Slice([model["alpha"], model["alpha0"], model["theta"]])]
+        idata = pm.sample(draws=50, tune=20, chains=1, cores=1, step=steps,
+                          random_seed=0, progressbar=False, compute_convergence_checks=False)
+    assert idata.posterior["alpha"].shape == (1, 50)
+    assert set(np.unique(idata.posterior["z"].values)) <= {0, 1}
