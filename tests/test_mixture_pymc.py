@@ -39,3 +39,30 @@ def test_pm_sample_with_collapsed_z_step_runs():
                           random_seed=0, progressbar=False, compute_convergence_checks=False)
     assert idata.posterior["alpha"].shape == (1, 50)
     assert set(np.unique(idata.posterior["z"].values)) <= {0, 1}
+
+
+def test_pymc_route_matches_exact_posterior_uncorrected():
+    # reuses the enumeration reference of tests/test_mixture.py (n = 8, z enumerated)
+    import pymc as pm
+    from arviz_stats import ess
+
+    from selbayes.models.mixture_pymc import CollapsedZGibbs
+    from tests.test_mixture import _exact_summaries, _tiny_data
+
+    X, y = _tiny_data()
+    _, cuts, p_cut, mean_la = _exact_summaries(False)
+    model = build_mixture_model(X, y, corrected=False)
+    with model:
+        steps = [CollapsedZGibbs([model["z"]], X, y, rng=0),
+                 pm.Slice([model["alpha"], model["alpha0"], model["theta"]])]
+        idata = pm.sample(draws=1000, tune=300, chains=2, cores=1, step=steps, random_seed=1,
+                          progressbar=False, compute_convergence_checks=False)
+    la = np.log(idata.posterior["alpha"].values)
+    z = {}
+    for name, ind, exact in ([("E[log alpha]", la, mean_la)]
+                             + [(f"P(alpha<={c:.3g})", np.exp(la) <= c, pc)
+                                for c, pc in zip(cuts, p_cut, strict=True)]):
+        ind = np.asarray(ind, dtype=float)
+        se = ind.std() / np.sqrt(ess(ind, method="bulk"))
+        z[name] = (ind.mean() - exact) / se
+    assert max(abs(v) for v in z.values()) < 4.0, z
