@@ -1,6 +1,7 @@
 """The PyMC mixture model's log density equals the reference sampler's log target + constant."""
 
 import numpy as np
+import pytest
 
 from selbayes.models.mixture import MixturePrior, _Chain
 from selbayes.models.mixture_pymc import build_mixture_model
@@ -41,19 +42,23 @@ def test_pm_sample_with_collapsed_z_step_runs():
     assert set(np.unique(idata.posterior["z"].values)) <= {0, 1}
 
 
-def test_pymc_route_matches_exact_posterior_uncorrected():
+@pytest.mark.parametrize("corrected", [False, True])
+def test_pymc_route_matches_exact_posterior(corrected):
     # reuses the enumeration reference of tests/test_mixture.py (n = 8, z enumerated)
     import pymc as pm
     from arviz_stats import ess
 
+    from selbayes.adjustment.mixture import MixtureOmitFactor
     from selbayes.models.mixture_pymc import CollapsedZGibbs
-    from tests.test_mixture import _exact_summaries, _tiny_data
+    from tests.test_mixture import TINY_GAMMA, TINY_N_OMITTED, _exact_summaries, _tiny_data
 
     X, y = _tiny_data()
-    _, cuts, p_cut, mean_la = _exact_summaries(False)
-    model = build_mixture_model(X, y, corrected=False)
+    _, cuts, p_cut, mean_la = _exact_summaries(corrected)
+    fac = MixtureOmitFactor(int((y == 0).sum()), int((y == 1).sum()), TINY_GAMMA)
+    nom = TINY_N_OMITTED if corrected else 0
+    model = build_mixture_model(X, y, n_omitted=nom, corrected=corrected, factor=fac)
     with model:
-        steps = [CollapsedZGibbs([model["z"]], X, y, rng=0),
+        steps = [CollapsedZGibbs([model["z"]], X, y, n_omitted=nom, factor=fac, rng=0),
                  pm.Slice([model["alpha"], model["alpha0"], model["theta"]])]
         idata = pm.sample(draws=1000, tune=300, chains=2, cores=1, step=steps, random_seed=1,
                           progressbar=False, compute_convergence_checks=False)

@@ -100,13 +100,15 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
 class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
     """One collapsed Gibbs sweep over the labels z (seed 001 eq 2.95), the reference update.
 
-    Experimental: uncorrected target only (the adjustment term in the z conditional is not yet
-    included); a Python loop over the n cases with O(k) vectorised work per case.
+    With ``factor`` and ``n_omitted > 0`` the conditional of each z_i includes
+    (p - k) log P_keep(alpha; N) at the two candidate count vectors N (the exact update of the
+    reference sampler). A Python loop over the n cases with O(k) vectorised work per case
+    (numba not yet).
     """
 
     stats_dtypes_shapes = {}
 
-    def __init__(self, vars, X, y, prior=None, rng=None):
+    def __init__(self, vars, X, y, prior=None, n_omitted=0, factor=None, rng=None):
         model = pm.modelcontext(None)
         self.vars = [model.rvs_to_values[v] if v in model.rvs_to_values else v for v in vars]
         self.zname = self.vars[0].name
@@ -114,6 +116,8 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
         self.Xb = self.Xf.astype(bool)
         self.prior = MixturePrior() if prior is None else prior
         self.rng = np.random.default_rng(rng)
+        self.n_omitted = int(n_omitted)
+        self.factor = factor if self.n_omitted > 0 else None
 
     def step(self, point):
         pr = self.prior
@@ -129,18 +133,27 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
         f = np.array([pr.f0, pr.f1])
         nz = np.array([np.count_nonzero(z == 0), np.count_nonzero(z == 1)], dtype=float)
         I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])
+        yv = Xf[:, 0].astype(np.int64)
+        N = np.bincount(2 * z + yv, minlength=4)
         u = self.rng.random(n)
         for i in self.rng.permutation(n):
             c = z[i]
             nz[c] -= 1.0
             I[c] -= Xf[i]
+            N[2 * c + yv[i]] -= 1
             num = np.where(Xb[i], A + I, B + (nz[:, None] - I))
             lp = (np.log(f + nz) + np.log(num).sum(1) - np.log(alpha0 + nz)
                   - (m - 1) * np.log(alpha + nz))
+            if self.factor is not None:
+                for zz in (0, 1):
+                    N[2 * zz + yv[i]] += 1
+                    lp[zz] += self.n_omitted * self.factor.log_keep(float(alpha), *map(int, N))
+                    N[2 * zz + yv[i]] -= 1
             new = int(u[i] < 1.0 / (1.0 + np.exp(lp[0] - lp[1])))
             z[i] = new
             nz[new] += 1.0
             I[new] += Xf[i]
+            N[2 * new + yv[i]] += 1
         point = dict(point)
         point[self.zname] = z.astype(np.asarray(point[self.zname]).dtype)
         return point, [{}]
