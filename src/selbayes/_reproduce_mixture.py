@@ -151,7 +151,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
     s, prm = settings["sampler"], task.params
     clf = BinaryMixtureClassifier(
         k=prm["k"], correct_selection=prm["corrected"], z_update=s["z_update"],
-        prior=dict(settings["priors"]), draws=s["draws"], tune=s["tune"], chains=s["chains"],
+        priors=dict(settings["priors"]), draws=s["draws"], tune=s["tune"], chains=s["chains"],
         thin=s["thin"], label_sweeps=s["label_sweeps"], theta_steps=s["theta_steps"],
         max_predict_draws=s["max_predict_draws"], random_state=prm["seed"])
     t0 = time.perf_counter()

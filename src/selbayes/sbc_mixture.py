@@ -122,7 +122,7 @@ class MixtureSBCFitter:
         out = {}
         for corrected in (True, False):
             clf = BinaryMixtureClassifier(
-                k=self.k, correct_selection=corrected, prior=dict(self.prior) or None,
+                k=self.k, correct_selection=corrected, priors=dict(self.prior) or None,
                 draws=self.draws, tune=self.tune, chains=self.chains,
                 random_state=int(seed) + int(corrected), max_predict_draws=1)
             with warnings.catch_warnings():

@@ -27,7 +27,6 @@ conditional probabilities.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, fields
 
 import numpy as np
 import pymc as pm
@@ -70,17 +69,7 @@ def prior_from_dict(d) -> NaiveBayesPrior:
     >>> prior_from_dict(None) == NaiveBayesPrior()
     True
     """
-    if d is None:
-        return NaiveBayesPrior()
-    if isinstance(d, NaiveBayesPrior):
-        return d
-    if not isinstance(d, dict):
-        raise TypeError(f"priors must be a NaiveBayesPrior, a dict or None; got {type(d).__name__}")
-    known = {f.name for f in fields(NaiveBayesPrior)}
-    unknown = set(d) - known
-    if unknown:
-        raise ValueError(f"unknown prior setting(s) {sorted(unknown)}; known: {sorted(known)}")
-    return NaiveBayesPrior(**d)
+    return NaiveBayesPrior.from_dict(d)        # one implementation, in models/priors.py
 
 
 def prior_to_dict(prior: NaiveBayesPrior) -> dict:
@@ -102,7 +91,7 @@ def prior_to_dict(prior: NaiveBayesPrior) -> dict:
     >>> prior_from_dict(prior_to_dict(NaiveBayesPrior(f1=2.0))).f1
     2.0
     """
-    return asdict(prior)
+    return prior.to_dict()
 
 
 def count_statistics(X_selected, y01):
