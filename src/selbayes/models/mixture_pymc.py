@@ -59,6 +59,28 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
     pymc.Model
         Free variables ``theta`` (k + 1,), ``alpha0``, ``alpha``, ``z`` (n,); Potentials
         ``polya_urn``, ``collapsed_lik`` and (corrected) ``selection_adjustment``.
+
+    Raises
+    ------
+    ValueError
+        If X is not 2-D or y does not have one entry per row of X, or a corrected model with
+        omitted features is asked for without ``factor``.
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto, section 2.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1], [1, 1], [0, 0]])
+    >>> y = np.array([1, 1, 0, 0, 1, 0])
+    >>> model = build_mixture_model(X, y, corrected=False)
+    >>> sorted(v.name for v in model.free_RVs)
+    ['alpha', 'alpha0', 'theta', 'z']
+    >>> sorted(v.name for v in model.potentials)
+    ['collapsed_lik', 'polya_urn']
     """
     prior = MixturePrior() if prior is None else (
         prior if isinstance(prior, MixturePrior) else MixturePrior.from_dict(prior))
