@@ -8,6 +8,7 @@ import http.server
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pooch")
@@ -121,3 +122,26 @@ def test_selbayes_data_wins(tmp_path, monkeypatch):
 def test_unknown_name():
     with pytest.raises(ValueError, match="available"):
         _download.fetch("nope")
+
+
+def test_load_dataset_downloads_when_no_local_copy(server, tmp_path, monkeypatch):
+    # No copy in $SELBAYES_DATA or the user data folder: the named loader fetches the original
+    # R file (loopback mirror here) and gives the same matrix as the CSV copy.
+    from selbayes import datasets
+
+    _, url = server
+    monkeypatch.setenv(_download.URL_ENV, url)
+    monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "nothing")
+    monkeypatch.setattr(_download, "default_download_dir", lambda: tmp_path / "rdata")
+    got = datasets.load_dataset("sorlie", preprocess=False)
+    assert (tmp_path / "rdata" / _download.registry()["sorlie"]["file"]).is_file()
+    ref = datasets.load_dataset("sorlie", data_home=RDATA.parent, preprocess=False)
+    assert got.X.shape == ref.X.shape == (85, 456)
+    assert list(got.X.index) == list(ref.X.index)
+    assert list(got.X.columns) == list(ref.X.columns)
+    assert (got.y.to_numpy() == ref.y.to_numpy()).all()
+    # the CSV copies hold 10 significant digits
+    np.testing.assert_allclose(got.X.to_numpy(), ref.X.to_numpy(), rtol=1e-9, atol=1e-12)
+    # an explicit data_home never downloads
+    with pytest.raises(FileNotFoundError):
+        datasets.load_dataset("sorlie", data_home=tmp_path / "empty")

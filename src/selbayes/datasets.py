@@ -763,6 +763,20 @@ def _find_microarray(name: str, data_home) -> Path:
         f"(one column y) into a folder and pass it as data_home= or set ${ENV_VAR}.")
 
 
+def _download_microarray(key: str, meta: dict) -> Dataset:
+    """A datamicroarray set from its original R file (selbayes._download), named as the CSV
+    copies are (samples ``<key>_1`` ...)."""
+    from ._download import load_rdata
+
+    base = load_rdata(key)
+    base.X.index = pd.Index([f"{key}_{i + 1}" for i in range(base.n_samples)], name="sample")
+    base.y.index = base.X.index
+    base.description = (f"{key}: {meta['cite']}. {base.n_samples} samples x {base.n_genes} "
+                        f"genes. Stored scale: {meta['scale']}. Downloaded from the R package "
+                        "datamicroarray 0.2.3 (pinned commit, sha256 checked).")
+    return base
+
+
 def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> BenchmarkDataset:
     """One of the eleven benchmark expression sets by name, with its default preprocessing.
 
@@ -779,6 +793,11 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
 
     The transform is elementwise and learns nothing, so preprocessing before cross-validation
     is the same as preprocessing inside each training fold.
+
+    The nine datamicroarray sets are read from ``<name>_X.csv.gz`` / ``<name>_y.csv.gz`` in
+    ``data_home``, ``$SELBAYES_DATA`` (or its ``microarray/`` folder) or the user data folder;
+    when ``data_home`` is not given and no copy is found, the original R file is downloaded
+    once from its pinned public URL (sha256 checked) into the user data folder.
 
     Parameters
     ----------
@@ -824,15 +843,23 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     elif key == "colon":
         base = load_colon(data_home)
     else:
-        folder = _find_microarray(key, data_home)
-        X = pd.read_csv(folder / f"{key}_X.csv.gz")
-        y = pd.read_csv(folder / f"{key}_y.csv.gz").iloc[:, 0].astype(str)
-        X.index = pd.Index([f"{key}_{i + 1}" for i in range(len(X))], name="sample")
-        base = _validated(X, y, drop_missing=False, source=str(folder / f"{key}_X.csv.gz"),
-                          name=key)
-        base.description = (f"{key}: {meta['cite']}. {base.n_samples} samples x "
-                            f"{base.n_genes} genes. Stored scale: {meta['scale']}. Copy: R "
-                            f"package datamicroarray 0.2.3. Read from {folder}.")
+        try:
+            folder = _find_microarray(key, data_home)
+        except FileNotFoundError:
+            if data_home is not None:             # an explicit folder: never download
+                raise
+            # Not in $SELBAYES_DATA or the user data folder: fetch the original R file once
+            # (pinned public URL, sha256 checked) into the user data folder.
+            base = _download_microarray(key, meta)
+        else:
+            X = pd.read_csv(folder / f"{key}_X.csv.gz")
+            y = pd.read_csv(folder / f"{key}_y.csv.gz").iloc[:, 0].astype(str)
+            X.index = pd.Index([f"{key}_{i + 1}" for i in range(len(X))], name="sample")
+            base = _validated(X, y, drop_missing=False,
+                              source=str(folder / f"{key}_X.csv.gz"), name=key)
+            base.description = (f"{key}: {meta['cite']}. {base.n_samples} samples x "
+                                f"{base.n_genes} genes. Stored scale: {meta['scale']}. Copy: R "
+                                f"package datamicroarray 0.2.3. Read from {folder}.")
     pre = {k: meta[k] for k in ("transform", "floor", "ceiling")}
     ds = BenchmarkDataset(X=base.X, y=base.y.astype(str), description=base.description,
                           name=key, genes=base.genes, preprocessing=pre)
