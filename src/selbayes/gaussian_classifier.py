@@ -134,8 +134,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     References
     ----------
-    .. [1] Li, L. (2009). Bayesian classification and regression with high dimensional
-       features. arXiv:0709.2152.
+    .. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+       Bayesian Gaussian classification models. Manuscript, University of Saskatchewan.
     .. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
        features. PhD thesis, University of Toronto.
 

@@ -9,8 +9,9 @@ in both binary models.
 
 References
 ----------
-.. [1] Li, L. (2009). Bayesian classification and regression with high dimensional features.
-   arXiv:0709.2152 (the Gaussian model and its fitting priors).
+.. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+   Bayesian Gaussian classification models. Manuscript (the Gaussian model and its fitting
+   priors).
 .. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
    features. PhD thesis, University of Toronto (the binary naive Bayes and mixture models).
 """
