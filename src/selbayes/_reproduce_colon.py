@@ -1,6 +1,6 @@
 """Reproduction runner for cross-validated binary naive Bayes on real expression data.
 
-Experiment type ``model = "naive_bayes_cv"`` (protocol: :mod:`selbayes.reproduce`): seed 001,
+Experiment type ``model = "naive_bayes_cv"`` (protocol: :mod:`selbayes.reproduce`): Li 2007,
 section 2.3.6 (colon cancer, ``models/li2007_colon.toml``). The genes are split at random into
 gene groups; within each group every gene is binarised at its median (1 = above the median),
 and for every cross-validation fold the :class:`~selbayes.BinaryNaiveBayesClassifier` keeps the
@@ -15,7 +15,7 @@ a faithful reproduction. Values equal to the median code as 0 in both.
 
 One persisted fit is one (quadrature preset, gene group, method): all folds of a group run in
 it (a quadrature fit takes 0.01-0.1 s), so a rerun resumes group by group. The report compares
-the methods per gene group as seed 000 Fig 4 does (expected vs actual error, average loss under
+the methods per gene group as Li 2009 Fig 4 does (expected vs actual error, average loss under
 random loss matrices, AMLP), draws the thesis' Fig 2.8 (corrected vs uncorrected P(cancer), one
 panel per group) and Fig 2.10 (AMLP and squared error per group), and puts the thesis' colon
 results (counts of groups, paired t-tests) beside this run's.
@@ -451,7 +451,7 @@ def _fig2_10(metrics: dict, groups: list[int], out_dir: Path) -> str | None:
         ax.plot([lo, hi], [lo, hi], "k--", lw=0.8)
         ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="uncorrected", ylabel="corrected",
                title=f"{label}\n(below the diagonal: corrected better)")
-    fig.suptitle("Fig 2.10 (seed 001): one point per gene group", fontsize=10)
+    fig.suptitle("Fig 2.10 (Li 2007): one point per gene group", fontsize=10)
     fig.tight_layout()
     fig.savefig(out_dir / "fig2_10_amlp_squared_error.png", dpi=100)
     return "fig2_10_amlp_squared_error.png"
@@ -512,9 +512,9 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     figures = {}
     for key, made in (
             ("fig4", _cv._fig4(metrics[primary], groups, out_dir,
-                               "Fig 4 layout (seed 000) = thesis Figs 2.9-2.10: " + title)),
+                               "Fig 4 layout (Li 2009) = thesis Figs 2.9-2.10: " + title)),
             ("fig2_8", _fig2_8(by_q[primary], groups, y_index, out_dir,
-                               "Fig 2.8 (seed 001): out-of-fold P(cancer); squares = cancer, "
+                               "Fig 2.8 (Li 2007): out-of-fold P(cancer); squares = cancer, "
                                "circles = normal")),
             ("fig2_10", _fig2_10(metrics[primary], groups, out_dir))):
         if made:

@@ -1,4 +1,4 @@
-"""Reproduction runner for the hierarchical Gaussian classifier (seed 000, Experiment 4.1).
+"""Reproduction runner for the hierarchical Gaussian classifier (Li 2009, Experiment 4.1).
 
 Experiment type ``model = "gaussian"`` (see :mod:`selbayes.reproduce` for the protocol). The
 spec simulates one data set, splits it into training and test cases, and fits, for every k,

@@ -1,4 +1,4 @@
-"""Reproduction runner for the binary mixture model (seed 001 section 2.4, Table 2.3).
+"""Reproduction runner for the binary mixture model (Li 2007 section 2.4, Table 2.3).
 
 Experiment type ``model = "mixture"`` (protocol: :mod:`selbayes.reproduce`). One data set is
 simulated from the two-component mixture (alpha = 300, P(y = 1 | z) = 0.1 / 0.9, equal z

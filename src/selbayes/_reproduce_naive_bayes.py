@@ -1,4 +1,4 @@
-"""Reproduction runner for binary naive Bayes with correlation selection (seed 001, section 2.3.5).
+"""Reproduction runner for binary naive Bayes with correlation selection (Li 2007, section 2.3.5).
 
 Experiment type ``model = "naive_bayes"`` (see :mod:`selbayes.reproduce` for the protocol). The
 spec simulates one data set from the naive Bayes model with a fixed alpha, splits it into

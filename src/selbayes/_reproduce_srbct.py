@@ -1,13 +1,13 @@
 """Reproduction runner for cross-validated Gaussian classification of real expression data.
 
-Experiment type ``model = "gaussian_cv"`` (protocol: :mod:`selbayes.reproduce`): seed 000,
+Experiment type ``model = "gaussian_cv"`` (protocol: :mod:`selbayes.reproduce`): Li 2009,
 Experiment 4.2 (SRBCT, ``models/li2009_srbct.toml``). The genes are split at random into
 gene groups; for every group, every cross-validation fold and each method (corrected,
 uncorrected) one :class:`~selbayes.HierarchicalGaussianClassifier` is fitted on the training
 cases of the fold (decorrelating transform, F selection and MCMC all inside the fold) and
 predicts the held-out cases. Each (group, fold, method) is one persisted fit, so a run resumes
 fold by fold. The report gathers the out-of-fold probabilities of every group and compares the
-methods as seed 000 Fig 4 does: expected vs actual error rate, average loss under random loss
+methods as Li 2009 Fig 4 does: expected vs actual error rate, average loss under random loss
 matrices, and AMLP, one point per gene group.
 
 Seeds: ``seeds.data`` draws the gene groups, ``seeds.split`` the folds, ``seeds.fit`` the MCMC
@@ -64,7 +64,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "folds": Field("int|str", "number of cross-validation folds, or 'loo'", default=20),
     },
     "transform": {
-        "decorrelate": Field("bool", "whiten with the shrunk pooled covariance (seed 000 eq 12) "
+        "decorrelate": Field("bool", "whiten with the shrunk pooled covariance (Li 2009 eq 12) "
                              "fitted on each training fold", default=True),
         "lambda": Field("float", "shrinkage lambda of the decorrelating transform", default=10.0,
                         minimum=0.0),
@@ -421,7 +421,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     tests = _paired_tests(metrics, groups)
     figures = {}
     title = spec["experiment"]["title"] or spec.name
-    f4 = _fig4(metrics, groups, out_dir, "Fig 4 (seed 000): " + title)
+    f4 = _fig4(metrics, groups, out_dir, "Fig 4 (Li 2009): " + title)
     if f4:
         figures["fig4"] = f4
     sc = _scatter(fits, groups, y_index, G, out_dir, spec["seeds"]["loss"])
@@ -498,7 +498,7 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
         f"{fs['fit_s_median'] or float('nan'):.2f} s per fit); this invocation took "
         f"{run.get('elapsed_s', float('nan')) / 60:.1f} min of fitting and "
         f"{run.get('total_s', float('nan')) / 60:.1f} min in all.", "",
-        "## Per gene group (seed 000 Fig 4)", "",
+        "## Per gene group (Li 2009 Fig 4)", "",
         "Out-of-fold predictions of all cases. Error and expected error (mean of 1 - max "
         "probability) under 0-1 loss; |gap| = |expected - actual|. Average loss and expected "
         f"loss: Bayes decisions under {ev['n_loss_matrices']} random loss matrices (off-diagonal "
@@ -527,7 +527,7 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
                              v["p_value"]] for k, v in tests.items()], digits=4), ""]
     if "scatter" in results["figures"]:
         lines += ["Predictive probability of the true class, corrected against uncorrected "
-                  "(cf. seed 000 Fig 1):", "", f"![scatter]({results['figures']['scatter']})",
+                  "(cf. Li 2009 Fig 1):", "", f"![scatter]({results['figures']['scatter']})",
                   ""]
     note = spec["reference"].get("note")
     if note:
@@ -548,7 +548,7 @@ def run_demo(out: str = "demo_output", quick: bool = False, seed: int = 2009, k:
              data_home=None) -> int:
     """One SRBCT gene group, a few folds, corrected vs uncorrected; prints the comparison.
 
-    Uses the design of seed 000 Experiment 4.2 (log expression, decorrelation lambda = 10,
+    Uses the design of Li 2009 Experiment 4.2 (log expression, decorrelation lambda = 10,
     top k genes by F inside each fold, alpha_x = 2, w_x = 0.3) on one random group of ~231
     genes with 5-fold cross-validation (3 with ``quick``) and shorter chains. Returns a
     process exit code.
@@ -597,7 +597,7 @@ def run_demo(out: str = "demo_output", quick: bool = False, seed: int = 2009, k:
     table = pd.DataFrame(rows).loc[["error_rate", "expected_error_rate", "actual_loss",
                                     "expected_loss", "amlp", "brier", "median gamma",
                                     "seconds"]]
-    print("\nOut-of-fold calibration (seed 000 Fig 4: correction brings the expected error "
+    print("\nOut-of-fold calibration (Li 2009 Fig 4: correction brings the expected error "
           "nearer the actual error and lowers the AMLP):")
     print(table.to_string(float_format=lambda v: f"{v:.3f}"))
     from . import plots

@@ -2,8 +2,8 @@
 
 A predictive distribution is *calibrated* when, among the cases given probability ``p`` of an
 event, a fraction ``p`` have it. Selecting features by their sample association with the class makes
-an uncorrected Bayesian classifier overconfident; these measures show it (seed 000 section 3.4 and
-Table 1; seed 001 section 2.3.5; spec ``gaussian_classifier.md``, "Calibration checks").
+an uncorrected Bayesian classifier overconfident; these measures show it (Li 2009 section 3.4 and
+Table 1; Li 2007 section 2.3.5; spec ``gaussian_classifier.md``, "Calibration checks").
 
 Conventions used throughout
 ---------------------------
@@ -23,7 +23,7 @@ flag_miscalibrated_bins
 calibration_summary
     Error rate, expected error rate, AMLP, Brier score and ECE in one dict.
 bayes_decision, expected_vs_actual_loss, random_loss_matrices
-    Decisions under a general loss, and the expected-vs-actual loss check (seed 000 eq 35-38).
+    Decisions under a general loss, and the expected-vs-actual loss check (Li 2009 eq 35-38).
 """
 
 from __future__ import annotations
@@ -441,7 +441,7 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10) -> dict:
         * ``error_rate`` -- fraction of cases whose argmax column (first on ties) is wrong: the
           "actual error rate" (Bayes decision under 0-1 loss);
         * ``expected_error_rate`` -- mean of ``1 - max_g proba[i, g]``: the error rate the
-          predictions expect of themselves (seed 000 eq 38 under 0-1 loss);
+          predictions expect of themselves (Li 2009 eq 38 under 0-1 loss);
         * ``amlp`` -- average minus log probability of the true class (nats), never floored:
           ``inf`` when some case's true class has probability exactly 0, and a few confident
           mistakes can dominate it (see the next two keys);
@@ -504,7 +504,7 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10) -> dict:
 # general loss
 # ---------------------------------------------------------------------------------------------
 def bayes_decision(proba, loss) -> np.ndarray:
-    """Guess minimising the expected loss under the predictive distribution (seed 000 eq 35-36).
+    """Guess minimising the expected loss under the predictive distribution (Li 2009 eq 35-36).
 
     The expected loss of guessing ``j`` is ``sum_i proba[:, i] * loss[i, j]``.
 
@@ -532,7 +532,7 @@ def bayes_decision(proba, loss) -> np.ndarray:
 
 
 def expected_vs_actual_loss(proba, y, loss, classes=None) -> dict:
-    """Average expected loss against average actual loss of the Bayes decisions (seed 000 eq 38).
+    """Average expected loss against average actual loss of the Bayes decisions (Li 2009 eq 38).
 
     If the predictive probabilities are the true conditional probabilities, the two averages
     estimate the same quantity; an overconfident predictor expects less loss than it incurs.
@@ -578,7 +578,7 @@ def expected_vs_actual_loss(proba, y, loss, classes=None) -> dict:
 
 
 def random_loss_matrices(G: int, n: int, sigma: float = 2.0, random_state=None) -> np.ndarray:
-    """Random loss matrices as in seed 000 section 4.1.
+    """Random loss matrices as in Li 2009 section 4.1.
 
     Off-diagonal entries are ``exp(N(0, sigma^2))`` (log-normal), the diagonal is 0.
 

@@ -291,7 +291,7 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
         Folder with ``srbct_X.csv.gz``, ``srbct_y.csv.gz`` and ``srbct_genes.csv.gz``; by
         default ``$SELBAYES_DATA``, then :func:`default_data_home`.
     log : bool, default False
-        Return natural logs of the expression ratios (what Gaussian models need; seed 000 used
+        Return natural logs of the expression ratios (what Gaussian models need; Li 2009 used
         the logs).
 
     Returns

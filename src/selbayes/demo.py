@@ -1,6 +1,6 @@
 """``selbayes demo``: the README's main job.
 
-Simulates data from the design of seed 000's simulation (G = 6 classes, tau_mu = tau_nu = 100,
+Simulates data from the design of Li 2009's simulation (G = 6 classes, tau_mu = tau_nu = 100,
 alpha_x = 4, w_x = 1, 200 training cases), scaled down (fewer features, test cases and draws) to
 finish in a few minutes on 2 cores; keeps the k = 10 features with the largest F; fits the
 hierarchical Gaussian classifier with and without the selection correction; prints both
@@ -39,7 +39,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
              seed: int = 2009, k: int = 10) -> int:
     """Run the demo: fit the corrected and uncorrected classifiers and compare their calibration.
 
-    Simulates ``200 + n_test`` cases with ``p`` features from the seed 000 design (6 classes,
+    Simulates ``200 + n_test`` cases with ``p`` features from the Li 2009 design (6 classes,
     tau_mu = tau_nu = 100), trains on the first 200, keeps the ``k`` features with the largest
     F statistic, fits :class:`~selbayes.gaussian_classifier.HierarchicalGaussianClassifier`
     with and without the selection correction (NUTS), prints both reliability tables of
@@ -129,7 +129,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
                   f"p - k = {clf.selection_.n_omitted} omitted features")
 
     with pd.option_context("display.width", 120, "display.precision", 3):
-        print("\nReliability of P(y = class 0) on the test cases (cf. seed 000 Table 1):")
+        print("\nReliability of P(y = class 0) on the test cases (cf. Li 2009 Table 1):")
         print(_side_by_side(tables).to_string(na_rep="-"))
         summary = pd.DataFrame(summaries).loc[
             ["error_rate", "expected_error_rate", "amlp", "brier",

@@ -8,14 +8,14 @@ Figures
 -------
 reliability_diagram
     Observed fraction against mean predicted probability per bin, with binomial error bars, the
-    diagonal and per-bin counts (seed 000 Table 1 as a picture).
+    diagonal and per-bin counts (Li 2009 Table 1 as a picture).
 predictive_scatter
-    Corrected against uncorrected predictive probabilities (seed 000 Fig 1).
+    Corrected against uncorrected predictive probabilities (Li 2009 Fig 1).
 error_vs_k
     Expected vs actual error, average loss and AMLP against the number of selected features
-    (seed 000 Fig 2; seed 001 Figs 2.5-2.6).
+    (Li 2009 Fig 2; Li 2007 Figs 2.5-2.6).
 trace_log_tau
-    Traces and posterior density of log tau_mu with the true value (seed 000 Fig 3).
+    Traces and posterior density of log tau_mu with the true value (Li 2009 Fig 3).
 sbc_rank_plot
     Rank histogram with its binomial band, and ECDF difference with a simultaneous band
     (Talts et al. 2018; Saeilynoja et al. 2022).
@@ -155,7 +155,7 @@ def reliability_diagram(proba_or_table, outcome=None, *, n_bins: int = 10, z: fl
 # ---------------------------------------------------------------------------------------------
 def predictive_scatter(p_corrected, p_uncorrected, outcome=None, *, ax=None,
                        max_points: int | None = None, random_state=None):
-    """Corrected against uncorrected predictive probabilities of one class (seed 000 Fig 1).
+    """Corrected against uncorrected predictive probabilities of one class (Li 2009 Fig 1).
 
     Points off the diagonal towards the x-axis ends show the uncorrected predictions being more
     extreme (overconfident).
@@ -241,7 +241,7 @@ _MARKERS = {"uncorrected": "x", "corrected": "o"}
 
 def error_vs_k(table: pd.DataFrame, *, k: str = "k", method: str = "method", logx: bool = True,
                axes=None):
-    """Calibration measures against the number of selected features (seed 000 Fig 2).
+    """Calibration measures against the number of selected features (Li 2009 Fig 2).
 
     Parameters
     ----------
@@ -349,7 +349,7 @@ def _posterior_values(idata, var):
 
 
 def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *, axes=None):
-    """Traces and posterior density of ``log(var)``, with the true value marked (seed 000 Fig 3).
+    """Traces and posterior density of ``log(var)``, with the true value marked (Li 2009 Fig 3).
 
     Parameters
     ----------

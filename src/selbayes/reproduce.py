@@ -28,7 +28,7 @@ An experiment type is a module registered with :func:`register_experiment` that 
 ``report(spec, fits, out_dir, run_info) -> dict``
     evaluation, figures, ``report.md`` and ``results.json``; returns the results.
 
-"gaussian" (seed 000, :mod:`selbayes._reproduce_gaussian`) is built in; the naive Bayes and
+"gaussian" (Li 2009, :mod:`selbayes._reproduce_gaussian`) is built in; the naive Bayes and
 mixture models and real-data designs plug in the same way.
 
 Examples
@@ -114,18 +114,18 @@ def experiment_types() -> dict[str, str]:
     >>> sorted(experiment_types())
     ['gaussian', 'gaussian_cv', 'mixture', 'naive_bayes', 'naive_bayes_cv']
     >>> experiment_types()["gaussian"]
-    'hierarchical Gaussian classifier with F selection (seed 000)'
+    'hierarchical Gaussian classifier with F selection (Li 2009)'
     """
     return {m: d for m, (_, d) in _EXPERIMENTS.items()}
 
 
 register_experiment("gaussian", "selbayes._reproduce_gaussian",
-                    "hierarchical Gaussian classifier with F selection (seed 000)")
-register_experiment("mixture", "selbayes._reproduce_mixture", "binary mixture (seed 001, 2.4)")
-register_experiment("gaussian_cv", "selbayes._reproduce_srbct", "CV on real data (seed 000, 4.2)")
+                    "hierarchical Gaussian classifier with F selection (Li 2009)")
+register_experiment("mixture", "selbayes._reproduce_mixture", "binary mixture (Li 2007, 2.4)")
+register_experiment("gaussian_cv", "selbayes._reproduce_srbct", "CV on real data (Li 2009, 4.2)")
 register_experiment("naive_bayes", "selbayes._reproduce_naive_bayes",
-                    "binary naive Bayes with correlation selection (seed 001, section 2.3.5)")
-register_experiment("naive_bayes_cv", "selbayes._reproduce_colon", "colon CV (seed 001, 2.3.6)")
+                    "binary naive Bayes with correlation selection (Li 2007, section 2.3.5)")
+register_experiment("naive_bayes_cv", "selbayes._reproduce_colon", "colon CV (Li 2007, 2.3.6)")
 
 
 def _experiment_module(model, path):

@@ -3,7 +3,7 @@
 A replicate draws every hyperparameter from the *fitting* prior, simulates all p features,
 selects k of them, fits the model with and without the selection correction, and records the
 rank of the true hyperparameter among the posterior draws. If the adjustment factor is right
-the corrected ranks are uniform; the uncorrected ones are not (Talts et al. 2018; seed 001,
+the corrected ranks are uniform; the uncorrected ones are not (Talts et al. 2018; Li 2007,
 Appendix 1: Bayesian predictions are calibrated on average over the prior).
 
 The simulators and fitters are small picklable classes so that :func:`selbayes.sbc.run_sbc`

@@ -4,13 +4,13 @@ These are the references most statistical tests are built on (prior-predictive c
 simulation-based calibration, the papers' experiments), so they follow the specs literally:
 
 :func:`gaussian_classification`
-    Hierarchical Gaussian classifier (seed 000 section 3.1, eqs 4-11; spec
+    Hierarchical Gaussian classifier (Li 2009 section 3.1, eqs 4-11; spec
     ``gaussian_classifier.md``). Defaults are the settings of Experiment 4.1.
 :func:`binary_naive_bayes`
-    Binary naive Bayes (seed 001 section 2.3.1; spec ``naive_bayes_and_mixture.md`` section 2).
+    Binary naive Bayes (Li 2007 section 2.3.1; spec ``naive_bayes_and_mixture.md`` section 2).
     Defaults are the settings of the simulation in section 5.1 (alpha fixed at 300).
 :func:`binary_mixture`
-    Two-component binary mixture with a latent label z (seed 001 section 2.4.1; spec section 7.1).
+    Two-component binary mixture with a latent label z (Li 2007 section 2.4.1; spec section 7.1).
     Defaults are the settings of the simulation in section 7.5.
 
 Conventions
@@ -109,7 +109,7 @@ class _Cases:
 
 @dataclass(frozen=True, repr=False)
 class GaussianClassificationData(_Cases):
-    """A draw from the hierarchical Gaussian classifier (seed 000 eqs 4-11).
+    """A draw from the hierarchical Gaussian classifier (Li 2009 eqs 4-11).
 
     Attributes
     ----------
@@ -155,7 +155,7 @@ class GaussianClassificationData(_Cases):
 
 @dataclass(frozen=True, repr=False)
 class BinaryNaiveBayesData(_Cases):
-    """A draw from the binary naive Bayes model (seed 001 eqs 2.15-2.26).
+    """A draw from the binary naive Bayes model (Li 2007 eqs 2.15-2.26).
 
     Attributes
     ----------
@@ -193,7 +193,7 @@ class BinaryNaiveBayesData(_Cases):
 
 @dataclass(frozen=True, repr=False)
 class BinaryMixtureData(_Cases):
-    """A draw from the two-component binary mixture (seed 001 eqs 2.64-2.84).
+    """A draw from the two-component binary mixture (Li 2007 eqs 2.64-2.84).
 
     The response is "feature 0": y | z ~ Bernoulli(phi0[z]).
 
@@ -289,7 +289,7 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
 
 
 def _gamma_precision(rng, alpha, w, size=None):
-    """Draw tau ~ Gamma(shape alpha/2, rate alpha w / 2) (seed 000 eqs 9-11)."""
+    """Draw tau ~ Gamma(shape alpha/2, rate alpha w / 2) (Li 2009 eqs 9-11)."""
     return rng.gamma(alpha / 2.0, 2.0 / (alpha * w), size=size)
 
 
@@ -326,7 +326,7 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
                             alpha_nu: float = 1.5, w_nu: float = 0.01,
                             class_probs=None, dirichlet_c=None, class_counts=None,
                             random_state=None) -> GaussianClassificationData:
-    """Simulate the hierarchical Gaussian classification model (seed 000 section 3.1).
+    """Simulate the hierarchical Gaussian classification model (Li 2009 section 3.1).
 
     Draws, in order: psi and y, tau_mu and tau_nu (when not fixed), nu_j ~ N(0, 1/tau_nu),
     mu_j^(g) ~ N(nu_j, 1/tau_mu), tau_j^x ~ Gamma(alpha_x/2, rate alpha_x w_x/2), and
@@ -413,7 +413,7 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
 def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
                        a: float = 0.5, b: float = 5.0, class_probs=None, dirichlet_c=None,
                        class_counts=None, random_state=None) -> BinaryNaiveBayesData:
-    """Simulate the binary naive Bayes model (seed 001 section 2.3.1).
+    """Simulate the binary naive Bayes model (Li 2007 section 2.3.1).
 
     theta_j ~ Uniform(0, 1); phi_{0,j}, phi_{1,j} | alpha, theta_j iid
     Beta(alpha theta_j, alpha (1 - theta_j)); x_j | y ~ Bernoulli(phi_{y,j}).
@@ -477,7 +477,7 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
                    a: float = 0.5, b: float = 5.0, a0: float = 0.5, b0: float = 5.0,
                    class_probs=None, dirichlet_c=None, class_counts=None,
                    random_state=None) -> BinaryMixtureData:
-    """Simulate the two-component binary mixture (seed 001 section 2.4.1).
+    """Simulate the two-component binary mixture (Li 2007 section 2.4.1).
 
     z ~ Bernoulli(psi) (or a fixed design); the response y is feature 0:
     y | z ~ Bernoulli(phi0[z]); theta_j ~ Uniform(0, 1);

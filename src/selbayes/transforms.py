@@ -1,5 +1,5 @@
 """Feature transforms fitted on training data only: per-feature standardisation, and the
-decorrelating transform of seed 000 eq 12 (dense Cholesky, or low-rank symmetric whitening)."""
+decorrelating transform of Li 2009 eq 12 (dense Cholesky, or low-rank symmetric whitening)."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
     n = int(counts.sum())
     if n_terms is None and not return_terms and np.all(counts == counts[0]):
         # Balanced design: every eigenvalue equals the class count, and the series sums to the
-        # closed form of spec fact 2 (Li 2009, seed 000). Its cost does not depend on the
+        # closed form of spec fact 2 (Li 2009, Li 2009). Its cost does not depend on the
         # threshold, whereas the series needs about gamma (G - 1) / 2 terms at large t.
         out = log_cond_prob_balanced(log_t, int(counts[0]), G, n, threshold)
         bad = ~np.isfinite(out) & np.isfinite(log_t)

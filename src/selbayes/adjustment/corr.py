@@ -3,7 +3,7 @@
 For one omitted binary feature t and a binary class with ``n0`` / ``n1`` training cases, this
 module computes
 
-    log P(|COR_t| <= gamma | alpha, y)                                   (seed 001 eq 2.52-2.55)
+    log P(|COR_t| <= gamma | alpha, y)                                   (Li 2007 eq 2.52-2.55)
 
 where, given alpha and theta_t ~ U(0, 1), the class-wise numbers of ones ``I0`` and ``I1`` are
 independent beta-binomials with parameters (alpha theta_t, alpha (1 - theta_t)) (eqs 2.60, 2.63).
@@ -379,7 +379,7 @@ def _finish(a, values):
 
 def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int | None = None,
                        theta_rule: str = "gauss", *, return_grad: bool = False):
-    """log P(|COR| <= gamma | alpha) for one omitted binary feature (seed 001 eq 2.52-2.55).
+    """log P(|COR| <= gamma | alpha) for one omitted binary feature (Li 2007 eq 2.52-2.55).
 
     Parameters
     ----------
@@ -437,7 +437,7 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
 
 def corr_log_omit_prob_grad(alpha, n0: int, n1: int, threshold: float,
                             n_theta: int | None = None, theta_rule: str = "gauss"):
-    """d log P(|COR| <= gamma | alpha) / d log alpha (seed 001 eq 2.52-2.55).
+    """d log P(|COR| <= gamma | alpha) / d log alpha (Li 2007 eq 2.52-2.55).
 
     The derivative that a gradient-based sampler needs when it moves on log alpha; it is the
     second output of ``corr_log_omit_prob(..., return_grad=True)``.

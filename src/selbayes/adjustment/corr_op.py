@@ -1,7 +1,7 @@
 """The correlation-selection adjustment as a differentiable pytensor expression, for PyMC models.
 
 :class:`CorrOmitLogProb` tabulates l(x) = log P(|COR| <= gamma | log alpha = x) for one omitted
-binary feature (seed 001 eqs 2.52-2.55, computed by
+binary feature (Li 2007 eqs 2.52-2.55, computed by
 :func:`selbayes.adjustment.corr.corr_log_omit_prob`) once, at construction, with its exact first
 derivative and a second derivative by central differences of the exact first derivative, and
 evaluates a piecewise quintic Hermite interpolant written in plain pytensor operations (no custom

@@ -13,7 +13,7 @@ Two methods:
     closed-form generating function (negative binomials, one per between-class eigenvalue), and T
     is integrated by a trapezoid rule in log T, which converges geometrically.
 ``"mc"``
-    The paper's recipe (seed 000, eq 34 and the remarks after it), kept for comparison: one fixed
+    The paper's recipe (Li 2009, eq 34 and the remarks after it), kept for comparison: one fixed
     pool of ``n_draws`` (Z, T) draws reused at every log_scale (common random numbers), the series
     over k truncated after the last f_k >= e^-10, Poisson weights by recurrence (carried out in log
     space so that large noncentralities do not underflow), the sum over k swapped with the average.

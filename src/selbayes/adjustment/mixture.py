@@ -1,6 +1,6 @@
 """Adjustment factor for the binary mixture model with absolute-correlation selection.
 
-For one omitted binary feature t of the two-component mixture (seed 001 section 2.4, spec
+For one omitted binary feature t of the two-component mixture (Li 2007 section 2.4, spec
 ``naive_bayes_and_mixture.md`` section 7.4) this module computes
 
     log P(|COR(x_t, y)| <= gamma | alpha, z, y)                                (eq 2.97)

@@ -2,7 +2,7 @@
 
 ``FStatAdjustment(x, coef, edges)`` evaluates log P(F <= gamma | log(tau_mu w_x) = x) from the
 quintic Hermite table of :class:`~selbayes.adjustment.FStatOmitLogProb` (values and exact
-derivatives at the knots, Li 2009 = seed 000, eqs 26-34 for the quantity) with its linear lower
+derivatives at the knots, Li 2009 = Li 2009, eqs 26-34 for the quantity) with its linear lower
 tail and exponential upper tail, elementwise. Its gradient in x is a second Op
 (``derivative=True``); the table parameters are data (no gradient). A numba implementation is
 registered with pytensor's numba dispatcher, so NUMBA mode and nutpie compile it natively, and a

@@ -10,7 +10,7 @@ The configuration the README recommends is defined once, in :func:`selbayes_defa
 
 References
 ----------
-Li Y. (2009), seed 000: the hierarchical Gaussian classifier with selection correction.
+Li Y. (2009), Li 2009: the hierarchical Gaussian classifier with selection correction.
 Dudoit S., Fridlyand J. and Speed T. P. (2002), JASA 97:77-87 (diagonal discriminants as peers).
 """
 

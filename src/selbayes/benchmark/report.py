@@ -2,7 +2,7 @@
 
 References
 ----------
-Li Y. (2009), seed 000, section 3.4 (AMLP; expected against actual error; reliability tables).
+Li Y. (2009), Li 2009, section 3.4 (AMLP; expected against actual error; reliability tables).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ differ (other data, folds or method settings) is refitted.
 
 References
 ----------
-Li Y. (2009), seed 000, section 3.4: AMLP and the expected-vs-actual error check.
+Li Y. (2009), Li 2009, section 3.4: AMLP and the expected-vs-actual error check.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Empirical-Bayes selection from pairwise probabilistic indices (seed 004, Thas 2019 note).
+"""Empirical-Bayes selection from pairwise probabilistic indices (Thas 2019, Thas 2019 note).
 
 For every feature g and state d the target is the probabilistic index
 

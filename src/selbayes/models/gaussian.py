@@ -1,6 +1,6 @@
-"""The hierarchical Gaussian classifier of seed 000 as a PyMC model, and its predictive.
+"""The hierarchical Gaussian classifier of Li 2009 as a PyMC model, and its predictive.
 
-Model (seed 000 eqs 4-11), for retained features j = 1..k and classes g = 1..G::
+Model (Li 2009 eqs 4-11), for retained features j = 1..k and classes g = 1..G::
 
     x_j | y = g        ~ N(mu[j, g], 1 / tau_x[j])
     mu[j, g] | nu_j    ~ N(nu[j], 1 / tau_mu)
@@ -20,7 +20,7 @@ instead (kept as a second, independent route). The likelihood uses the sufficien
 per feature (class means and the pooled within-class sum of squares), so its cost is O(k G)
 per gradient, independent of n.
 
-Selection correction (seed 000 eqs 23-24): ``pm.Potential("selection_adjustment",
+Selection correction (Li 2009 eqs 23-24): ``pm.Potential("selection_adjustment",
 (p - k) * log P(F <= gamma | tau_mu w_x))`` from :class:`selbayes.adjustment.FStatOmitLogProb`.
 """
 
@@ -536,7 +536,7 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
     posterior (see :func:`draw_class_means`); integrating it out gives
     x*_j | y* = g ~ N(m[s, j, g], 1 / P[s, j, g]) exactly. Using these instead of sampled mu
     (Rao-Blackwellisation) keeps the Monte Carlo average of prod_j p(x*_j | ...) over draws from
-    degenerating when k is large (seed 000 eq 15 is a ratio of such averages).
+    degenerating when k is large (Li 2009 eq 15 is a ratio of such averages).
 
     Parameters
     ----------
@@ -586,7 +586,7 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
 
 def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
                          chunk_size: int | None = None, max_bytes: float = 2e8) -> np.ndarray:
-    """log P(y* = g | x*, training data) for every test case (seed 000 eqs 13-15).
+    """log P(y* = g | x*, training data) for every test case (Li 2009 eqs 13-15).
 
     P(y* = g | x*) is proportional to the class prior times the posterior average over draws s
     of prod_j N(x*_j | mean[s, j, g], 1 / precision[s, j, g]); the average is taken in log space

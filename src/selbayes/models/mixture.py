@@ -1,4 +1,4 @@
-"""Collapsed MCMC for the two-component binary mixture with selection correction (seed 001, 2.4).
+"""Collapsed MCMC for the two-component binary mixture with selection correction (Li 2007, 2.4).
 
 Model (spec ``naive_bayes_and_mixture.md`` 7.1): the response y is "feature 0";
 z_i ~ Bernoulli(psi), psi ~ Beta(f1, f0); for every feature j = 0..k (j = 0 is y)

@@ -15,7 +15,7 @@ Not done yet: the custom ``BlockedStep`` for z (today's exact collapsed Gibbs up
 References
 ----------
 Li, L. (2007). Bayesian classification and regression with high dimensional features. PhD
-thesis, University of Toronto, section 2.4 (seed 001).
+thesis, University of Toronto, section 2.4 (Li 2007).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
 
 
 class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
-    """One collapsed Gibbs sweep over the labels z (seed 001 eq 2.95), the reference update.
+    """One collapsed Gibbs sweep over the labels z (Li 2007 eq 2.95), the reference update.
 
     With ``factor`` and ``n_omitted > 0`` the conditional of each z_i includes
     (p - k) log P_keep(alpha; N) at the two candidate count vectors N (the exact update of the

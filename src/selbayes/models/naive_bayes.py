@@ -1,4 +1,4 @@
-"""The binary naive Bayes model of seed 001 (section 2.3) as a PyMC model, and its predictive.
+"""The binary naive Bayes model of Li 2007 (section 2.3) as a PyMC model, and its predictive.
 
 Model (spec naive_bayes_and_mixture.md section 2), for retained features j = 1..k::
 

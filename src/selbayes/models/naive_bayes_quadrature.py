@@ -1,4 +1,4 @@
-"""Exact predictions of the binary naive Bayes model by quadrature (seed 001 section 2.3.3).
+"""Exact predictions of the binary naive Bayes model by quadrature (Li 2007 section 2.3.3).
 
 Model (spec naive_bayes_and_mixture.md section 2): y ~ Bernoulli(psi), psi ~ Beta(f1, f0);
 x_j | y ~ Bernoulli(phi_{y,j}); phi_{0,j}, phi_{1,j} ~ Beta(alpha theta_j, alpha (1 - theta_j));
