@@ -155,6 +155,86 @@ def _svm_platt(n_classes, random_state, *, quick=False, inner_folds=3):
                                                random_state=random_state))
 
 
+class SameChoiceUncorrected:
+    """The recommended configuration's own choices of k, temperature and label noise, refitted
+    without the selection correction: the correction's contribution alone.
+
+    ``selbayes_uncorrected`` makes its own choices with an uncorrected inner criterion, and a
+    larger temperature then absorbs the overconfidence that ignoring the selection causes;
+    this ablation holds everything but the correction fixed at what ``selbayes`` chose.
+
+    Parameters
+    ----------
+    random_state : int, optional
+    quick : bool, default False
+        As in :func:`selbayes_default`.
+
+    Examples
+    --------
+    >>> SameChoiceUncorrected(0).random_state
+    0
+    """
+
+    _estimator_type = "classifier"
+
+    def __init__(self, random_state=None, quick: bool = False):
+        self.random_state = random_state
+        self.quick = quick
+
+    def fit(self, X, y):
+        """Fit ``selbayes_default``, then refit uncorrected at its chosen k, T and eps.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        ref = selbayes_default(self.random_state, quick=self.quick).fit(X, y)
+        self.reference_ = ref
+        self.estimator_ = selbayes_default(
+            self.random_state, quick=self.quick, correct_selection=False, k=int(ref.k_),
+            temperature=float(ref.temperature_), label_noise=float(ref.label_noise_),
+        ).fit(X, y)
+        self.k_ = self.estimator_.k_
+        self.classes_ = self.estimator_.classes_
+        return self
+
+    def predict_proba(self, X):
+        """Predictive class probabilities of the uncorrected refit, shape (n, G).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+        """
+        return self.estimator_.predict_proba(X)
+
+    def get_params(self, deep=True):
+        """The constructor settings (for the runner's settings record).
+
+        Parameters
+        ----------
+        deep : bool
+            Ignored.
+
+        Returns
+        -------
+        dict
+        """
+        return {"random_state": self.random_state, "quick": self.quick}
+
+
+def _sb_same_choice_uncorrected(n_classes, random_state, *, quick=False, inner_folds=3):
+    return SameChoiceUncorrected(random_state, quick)
+
+
 def _sb(**kw):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         return _selbayes(random_state, quick, inner_folds, **kw)
@@ -165,6 +245,7 @@ def _sb(**kw):
 METHODS = {
     "selbayes": _sb(),
     "selbayes_uncorrected": _sb(correct_selection=False),
+    "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),
