@@ -303,3 +303,37 @@ def test_folds_stay_stratified_with_small_classes():
     (_, got), = _make_splits(y, 4, 1, 3)
     for (a, b), (c, d) in zip(ref, got, strict=True):
         assert np.array_equal(a, c) and np.array_equal(b, d)
+
+
+def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
+    # The uncorrected refit gets exactly the k, temperature and label noise that the
+    # recommended (corrected) configuration chose; only the correction differs.
+    import numpy as np
+
+    from selbayes.benchmark import methods
+
+    made = []
+
+    class Fake:
+        def __init__(self, **params):
+            self.params = params
+            made.append(params)
+
+        def fit(self, X, y):
+            corrected = self.params.get("correct_selection", True)
+            self.k_, self.temperature_, self.label_noise_ = (7, 3.0, 0.01) if corrected \
+                else (self.params["k"], self.params["temperature"], self.params["label_noise"])
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict_proba(self, X):
+            return np.full((len(X), 2), 0.5)
+
+    monkeypatch.setattr(methods, "selbayes_default",
+                        lambda random_state=None, quick=False, **kw: Fake(**kw))
+    est = methods.make_method("selbayes_uncorrected_same_choice", 2, 0)
+    est.fit(np.zeros((4, 3)), np.array([0, 0, 1, 1]))
+    assert made[0] == {}
+    assert made[1] == {"correct_selection": False, "k": 7, "temperature": 3.0,
+                       "label_noise": 0.01}
+    assert est.k_ == 7 and est.predict_proba(np.zeros((2, 3))).shape == (2, 2)

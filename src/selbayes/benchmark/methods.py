@@ -17,6 +17,7 @@ Dudoit S., Fridlyand J. and Speed T. P. (2002), JASA 97:77-87 (diagonal discrimi
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "selbayes_default",
            "make_method", "chosen_k", "K_GRID"]
@@ -155,7 +156,7 @@ def _svm_platt(n_classes, random_state, *, quick=False, inner_folds=3):
                                                random_state=random_state))
 
 
-class SameChoiceUncorrected:
+class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
     """The recommended configuration's own choices of k, temperature and label noise, refitted
     without the selection correction: the correction's contribution alone.
 
@@ -174,8 +175,6 @@ class SameChoiceUncorrected:
     >>> SameChoiceUncorrected(0).random_state
     0
     """
-
-    _estimator_type = "classifier"
 
     def __init__(self, random_state=None, quick: bool = False):
         self.random_state = random_state
@@ -215,20 +214,6 @@ class SameChoiceUncorrected:
         ndarray of shape (n_samples, G)
         """
         return self.estimator_.predict_proba(X)
-
-    def get_params(self, deep=True):
-        """The constructor settings (for the runner's settings record).
-
-        Parameters
-        ----------
-        deep : bool
-            Ignored.
-
-        Returns
-        -------
-        dict
-        """
-        return {"random_state": self.random_state, "quick": self.quick}
 
 
 def _sb_same_choice_uncorrected(n_classes, random_state, *, quick=False, inner_folds=3):
