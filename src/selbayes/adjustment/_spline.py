@@ -38,12 +38,16 @@ def quintic_hermite_coefficients(f, d, s, h):
     return np.stack([f0, d0, 0.5 * s0, c3, c4, c5])
 
 
-def pieces_numpy(x, coef, x_lo, x_hi, h):
-    """Value and derivative of the pieces at ``x`` clamped to [x_lo, x_hi] (NumPy)."""
-    pos = (np.clip(x, x_lo, x_hi) - x_lo) / h
-    idx = np.clip(np.floor(pos), 0, coef.shape[1] - 1)
+def pieces_numpy(x, coef, x_lo, x_hi, h, xp=np):
+    """Value and derivative of the pieces at ``x`` clamped to [x_lo, x_hi].
+
+    ``xp`` is the array namespace: NumPy, or ``jax.numpy`` for the Op's JAX implementation
+    (the same arithmetic, so the backends cannot drift apart).
+    """
+    pos = (xp.clip(x, x_lo, x_hi) - x_lo) / h
+    idx = xp.clip(xp.floor(pos), 0, coef.shape[1] - 1)
     t = pos - idx
-    c = coef[:, idx.astype(np.int64)]
+    c = coef[:, idx.astype("int64")]
     mid, dmid = c[5], 5.0 * c[5]
     for j in range(4, -1, -1):
         mid = mid * t + c[j]

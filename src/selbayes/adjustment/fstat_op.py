@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fstat_exact import ExactTable, f_terms
-from ._spline import as_float64, pieces_graph, pieces_numpy, quintic_hermite_coefficients
+from ._spline import as_float64, pieces_graph, quintic_hermite_coefficients
 from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design, validate_t_df
 
 __all__ = ["FStatOmitLogProb"]
@@ -193,20 +193,15 @@ class FStatOmitLogProb:
         derivative : bool
             Also return d/d log_scale.
         """
+        from .spline_op import _evaluate  # the Op's own NumPy implementation
+
         x = np.asarray(log_scale, dtype=np.float64)
-        ev = self.edge_values
-        x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
-        mid, dmid = pieces_numpy(x, self._coef, x_lo, x_hi, h)
+        params = self.spline_parameters()
         with np.errstate(over="ignore", invalid="ignore"):
-            low = ev["l_lo"] + ev["dl_lo"] * (x - x_lo)
-            b = self.rate_high
-            e = np.exp(-b * (np.maximum(x, x_hi) - x_hi))
-            up = ev["l_hi"] + ev["dl_hi"] / b * (1.0 - e)
-        val = np.where(x < x_lo, low, np.where(x > x_hi, up, mid))
-        if not derivative:
-            return val
-        der = np.where(x < x_lo, ev["dl_lo"], np.where(x > x_hi, ev["dl_hi"] * e, dmid))
-        return val, der
+            val = _evaluate(x, params["coef"], params["edges"], self.spacing, False)
+            if not derivative:
+                return val
+            return val, _evaluate(x, params["coef"], params["edges"], self.spacing, True)
 
     # ---- pytensor ----
     #: Order of the scalars in ``spline_parameters()["edges"]``.
@@ -225,6 +220,10 @@ class FStatOmitLogProb:
     @staticmethod
     def spline_graph(log_scale, coef, edges, spacing: float):
         """The interpolant as a pytensor expression of (possibly symbolic) table parameters.
+
+        Kept beside :class:`~selbayes.adjustment.spline_op.FStatAdjustment` (which the models
+        use) because the Op has no C implementation yet: this expression is what pytensor's
+        pure C backend compiles.
 
         Parameters
         ----------

@@ -1,17 +1,17 @@
-"""The tabulated F-statistic adjustment as a genuine pytensor Op (issue 18, item 1, first step).
+"""The tabulated F-statistic adjustment as a genuine pytensor Op.
 
 ``FStatAdjustment(x, coef, edges)`` evaluates log P(F <= gamma | log(tau_mu w_x) = x) from the
 quintic Hermite table of :class:`~selbayes.adjustment.FStatOmitLogProb` (values and exact
-derivatives at the knots, Li 2009 = Li 2009, eqs 26-34 for the quantity) with its linear lower
-tail and exponential upper tail, elementwise. Its gradient in x is a second Op
-(``derivative=True``); the table parameters are data (no gradient). A numba implementation is
-registered with pytensor's numba dispatcher, so NUMBA mode and nutpie compile it natively, and a
-JAX implementation with pytensor's JAX dispatcher (when jax is installed).
+derivatives at the knots; Li 2009, eqs 26-34 for the quantity) with its linear lower tail and
+exponential upper tail, elementwise. Its gradient in x is a second Op (``derivative=True``);
+the table parameters are data (no gradient). A numba implementation is registered with
+pytensor's numba dispatcher, so NUMBA mode and nutpie compile it natively, and a JAX
+implementation with pytensor's JAX dispatcher (when jax is installed). The Gaussian model's
+selection Potential is built on it; ``FStatOmitLogProb.__call__`` still builds the same
+interpolant as an expression, which pytensor's pure C backend can compile (the Op has no C code).
 
-Not yet done: the |correlation| and mixture subclasses, and use by the models
-(they still build the same interpolant as an ordinary graph via ``FStatOmitLogProb``).
+Not yet done: a C implementation, the |correlation| and mixture subclasses.
 """
-
 from __future__ import annotations
 
 import numpy as np
@@ -25,16 +25,20 @@ from ._spline import pieces_numpy
 __all__ = ["FStatAdjustment", "fstat_adjustment"]
 
 
-def _evaluate(x, coef, edges, spacing, derivative):
-    """NumPy value (or derivative) of the table with its tails; edges as in EDGE_KEYS."""
-    x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (float(v) for v in edges)
-    mid, dmid = pieces_numpy(x, coef, x_lo, x_hi, spacing)
-    e = np.exp(-b * (np.maximum(x, x_hi) - x_hi))
+def _evaluate(x, coef, edges, spacing, derivative, xp=np):
+    """Value (or derivative) of the table with its tails; ``edges`` in ``EDGE_KEYS`` order.
+
+    ``xp`` is NumPy (``perform``, :meth:`FStatOmitLogProb.evaluate`) or ``jax.numpy`` (the JAX
+    implementation); the numba implementation is the same arithmetic as a loop.
+    """
+    x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
+    mid, dmid = pieces_numpy(x, coef, x_lo, x_hi, spacing, xp=xp)
+    e = xp.exp(-b * (xp.maximum(x, x_hi) - x_hi))
     if derivative:
-        return np.where(x < x_lo, dl_lo, np.where(x > x_hi, dl_hi * e, dmid))
-    low = l_lo + dl_lo * (np.minimum(x, x_lo) - x_lo)
+        return xp.where(x < x_lo, dl_lo, xp.where(x > x_hi, dl_hi * e, dmid))
+    low = l_lo + dl_lo * (xp.minimum(x, x_lo) - x_lo)
     up = l_hi + dl_hi / b * (1.0 - e)
-    return np.where(x < x_lo, low, np.where(x > x_hi, up, mid))
+    return xp.where(x < x_lo, low, xp.where(x > x_hi, up, mid))
 
 
 class FStatAdjustment(Op):
@@ -202,23 +206,7 @@ def _register_jax():
         derivative = op.derivative
 
         def fstat_adjustment_jax(x, coef, edges):
-            x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
-            pos = (jnp.clip(x, x_lo, x_hi) - x_lo) / h
-            k = jnp.clip(jnp.floor(pos), 0, coef.shape[1] - 1).astype("int64")
-            t = pos - k
-            c = coef[:, k]
-            e = jnp.exp(-b * (jnp.maximum(x, x_hi) - x_hi))
-            if derivative:
-                v = 5.0 * c[5]
-                for j in range(4, 0, -1):
-                    v = v * t + j * c[j]
-                return jnp.where(x < x_lo, dl_lo, jnp.where(x > x_hi, dl_hi * e, v / h))
-            v = c[5]
-            for j in range(4, -1, -1):
-                v = v * t + c[j]
-            low = l_lo + dl_lo * (jnp.minimum(x, x_lo) - x_lo)
-            up = l_hi + dl_hi / b * (1.0 - e)
-            return jnp.where(x < x_lo, low, jnp.where(x > x_hi, up, v))
+            return _evaluate(x, coef, edges, h, derivative, xp=jnp)
 
         return fstat_adjustment_jax
 
