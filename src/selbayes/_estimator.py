@@ -44,6 +44,7 @@ from sklearn.utils.validation import _check_feature_names, check_is_fitted
 
 from ._validation import check_binary, check_labels, check_matrix
 from ._version import __version__
+from .calibration import bayes_decision, check_loss
 from .selection import Selection, select_features
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "PersistenceMixin", "sanitize_attrs",
@@ -132,27 +133,6 @@ def validate_params(estimator) -> None:
         raise InvalidParameterError(f"{name} must be {text}; got {value!r}")
 
 
-def check_loss(loss, n_classes: int) -> np.ndarray:
-    """A loss matrix as float64 (G, G), or a ``ValueError`` naming what is wrong with it.
-
-    ``loss[i, j]`` is the loss when the truth is class i and the guess is class j; it must be
-    finite and non-negative.
-    """
-    try:
-        arr = np.asarray(loss, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"loss must be a numeric (G, G) matrix; got {loss!r}") from exc
-    if arr.shape != (n_classes, n_classes):
-        raise ValueError(f"loss must have shape ({n_classes}, {n_classes}) (one row and one "
-                         f"column per class); got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError("loss must be finite; it holds NaN or infinite entries")
-    if (arr < 0).any():
-        i, j = np.argwhere(arr < 0)[0]
-        raise ValueError(f"loss must be non-negative; loss[{i}, {j}] = {arr[i, j]}")
-    return arr
-
-
 # ------------------------------------------------------------------------------ mixins
 class EvaluateMixin:
     """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data;
@@ -162,8 +142,7 @@ class EvaluateMixin:
         """Labels of least expected loss (the most probable when ``loss`` is None)."""
         if loss is None:
             return self.classes_[np.argmax(proba, axis=1)]
-        loss = check_loss(loss, len(self.classes_))
-        return self.classes_[np.argmin(proba @ loss, axis=1)]
+        return self.classes_[bayes_decision(proba, check_loss(loss, len(self.classes_)))]
 
     def evaluate(self, X, y, loss=None) -> dict:
         """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).

@@ -34,6 +34,7 @@ import pandas as pd
 from ._validation import check_random_state
 
 __all__ = [
+    "check_loss",
     "reliability_table",
     "flag_miscalibrated_bins",
     "calibration_summary",
@@ -231,15 +232,54 @@ def _proba_and_y(proba, y, classes):
     return p, yi
 
 
-def _check_loss(loss, n_classes: int) -> np.ndarray:
-    arr = np.asarray(loss, dtype=np.float64)
-    if arr.ndim not in (2, 3) or arr.shape[-2:] != (n_classes, n_classes):
-        raise ValueError(
-            f"loss must have shape (G, G) or (m, G, G) with G = {n_classes} (the number of "
-            f"proba columns); got {arr.shape}"
-        )
+def check_loss(loss, n_classes: int, *, stacked: bool = False) -> np.ndarray:
+    """A loss matrix as float64, or a ``ValueError`` naming what is wrong with it.
+
+    ``loss[i, j]`` is the loss when the truth is class i and the guess is class j; it must be
+    finite and non-negative.
+
+    Parameters
+    ----------
+    loss : array-like of shape (G, G), or (m, G, G) when ``stacked``
+    n_classes : int
+        G.
+    stacked : bool, default False
+        Also accept a stack of m loss matrices.
+
+    Returns
+    -------
+    ndarray of float64
+        ``loss`` as an array.
+
+    Raises
+    ------
+    ValueError
+        If ``loss`` is not numeric, has the wrong shape, or holds non-finite or negative
+        entries.
+
+    Examples
+    --------
+    >>> check_loss([[0, 1], [5, 0]], 2).tolist()
+    [[0.0, 1.0], [5.0, 0.0]]
+    """
+    try:
+        arr = np.asarray(loss, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"loss must be a numeric (G, G) matrix; got {loss!r}") from exc
+    G = n_classes
+    if stacked:
+        if arr.ndim not in (2, 3) or arr.shape[-2:] != (G, G):
+            raise ValueError(f"loss must have shape (G, G) or (m, G, G) with G = {G} (the "
+                             f"number of proba columns); got {arr.shape}")
+    elif arr.shape != (G, G):
+        raise ValueError(f"loss must have shape ({G}, {G}) (one row and one column per "
+                         f"class); got {arr.shape}")
     if not np.isfinite(arr).all():
-        raise ValueError("loss contains NaN or infinite values")
+        raise ValueError("loss must be finite; it holds NaN or infinite entries")
+    if (arr < 0).any():
+        idx = tuple(int(i) for i in np.argwhere(arr < 0)[0])
+        where = ", ".join(map(str, idx))
+        raise ValueError(f"loss must be non-negative; loss[{where}] = {arr[idx]}")
     return arr
 
 
@@ -527,7 +567,7 @@ def bayes_decision(proba, loss) -> np.ndarray:
     [1, 0]
     """
     p = check_proba(proba)
-    L = _check_loss(loss, p.shape[1])
+    L = check_loss(loss, p.shape[1], stacked=True)
     return np.argmin(p @ L, axis=-1).astype(np.int64)
 
 
@@ -565,7 +605,7 @@ def expected_vs_actual_loss(proba, y, loss, classes=None) -> dict:
     (0.2, 0.5, 2)
     """
     p, yi = _proba_and_y(proba, y, classes)
-    L = _check_loss(loss, p.shape[1])
+    L = check_loss(loss, p.shape[1], stacked=True)
     risk = p @ L  # (n, G) or (m, n, G): expected loss of each guess
     decision = np.argmin(risk, axis=-1)
     expected = np.take_along_axis(risk, decision[..., None], axis=-1)[..., 0].mean(axis=-1)
