@@ -12,7 +12,7 @@ against MCMC.
 
 References
 ----------
-Li, J. (2009). Calibrating predictions based on a selected subset of features from Bayesian
+Li, L. (2009). Calibrating predictions based on a selected subset of features from Bayesian
 Gaussian classification models (manuscript), eqs 13-15 and 23-24.
 """
 
@@ -27,6 +27,7 @@ from scipy.special import gammaln
 from ._validation import check_labels, check_matrix, check_random_state
 from .models.gaussian import (
     class_log_prior,
+    class_means_log_density,
     predictive_log_proba,
     predictive_moments,
     sufficient_statistics,
@@ -195,17 +196,11 @@ def _log_gamma_density_log(u, alpha, w):
 
 def _class_means_loglik(log_tau_mu, log_tau_nu, xbar, counts, tau_x):
     """log p(xbar | tau_mu, tau_nu, tau_x), mu and nu integrated out; vectorised over the
-    leading shape of the two log precisions (same formula as the PyMC model)."""
+    leading shape of the two log precisions (the PyMC model's own formula)."""
     u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
     v = np.asarray(log_tau_nu, dtype=np.float64)[..., None]
     d = np.exp(-u) + 1.0 / (counts[None, :] * tau_x[:, None])                # (..., k, G)
-    s = np.exp(-v)
-    inv_sum = (1.0 / d).sum(-1)
-    lin = (xbar / d).sum(-1)
-    logdet = np.log(d).sum(-1) + np.log1p(s * inv_sum)
-    quad = (xbar ** 2 / d).sum(-1) - s * lin ** 2 / (1.0 + s * inv_sum)
-    G = xbar.shape[1]
-    return (-0.5 * (logdet + quad) - 0.5 * G * np.log(2 * np.pi)).sum(-1)
+    return class_means_log_density(d, np.exp(-v), xbar, xbar.shape[1]).sum(-1)
 
 
 def _hyper_mode(xbar, ssw, counts, selection, priors, corrected):

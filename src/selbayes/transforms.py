@@ -69,7 +69,7 @@ class Standardization:
 
     References
     ----------
-    Li, J. (2009). Calibrating predictions based on a selected subset of features from
+    Li, L. (2009). Calibrating predictions based on a selected subset of features from
     Bayesian Gaussian classification models (manuscript).
 
     Examples
@@ -169,7 +169,7 @@ class Decorrelation:
 
     References
     ----------
-    Li, J. (2009). Calibrating predictions based on a selected subset of features from
+    Li, L. (2009). Calibrating predictions based on a selected subset of features from
     Bayesian Gaussian classification models (manuscript), eq 12.
 
     Examples

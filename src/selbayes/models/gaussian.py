@@ -35,8 +35,9 @@ from .._validation import check_labels, check_matrix
 from ..selection import Selection
 from .priors import GaussianPriors
 
-__all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie",
-           "draw_class_means", "predictive_moments", "predictive_log_proba", "class_log_prior"]
+__all__ = ["sufficient_statistics", "class_means_log_density", "model_data", "build_model",
+           "sample_nutpie", "draw_class_means", "predictive_moments", "predictive_log_proba",
+           "class_log_prior"]
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
@@ -307,15 +308,8 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             # determinant lemma and Sherman-Morrison give its density in O(G). mu and nu are
             # drawn afterwards from their exact conditional (draw_class_means).
             d = 1.0 / scale + 1.0 / (counts[None, :] * tau_x[:, None])          # (k, G)
-            s = 1.0 / tau_nu
-            inv_sum = pt.sum(1.0 / d, axis=1)
-            lin = pt.sum(xbar_obs / d, axis=1)
-            logdet = pt.sum(pt.log(d), axis=1) + pt.log1p(s * inv_sum)
-            quad = pt.sum(xbar_obs**2 / d, axis=1) - s * lin**2 / (1.0 + s * inv_sum)
-            G = len(coords["class"])
-            pm.Potential("class_means_likelihood",
-                         -0.5 * pt.sum(logdet + quad) - 0.5 * G * np.log(2 * np.pi)
-                         * xbar_obs.shape[0])
+            pm.Potential("class_means_likelihood", pt.sum(class_means_log_density(
+                d, 1.0 / tau_nu, xbar_obs, len(coords["class"]), xp=pt)))
 
         if "adj_coef" in data:
             from ..adjustment.spline_op import FStatAdjustment
@@ -327,6 +321,47 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             log_p = FStatAdjustment(data["_adj_spacing"])(pt.log(tau_mu) + log_w_x, coef, edges)
             pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
+
+
+def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
+    """log N(xbar_j | 0, diag(d_j) + s 11') per feature, with mu and nu integrated out.
+
+    The determinant lemma and Sherman-Morrison give it in O(G) per feature. One formula for
+    the PyMC model (``xp=pytensor.tensor``) and the fast plug-in predictive of
+    :mod:`selbayes.model_selection` (``xp=numpy``, broadcast over leading axes).
+
+    Parameters
+    ----------
+    d : array or tensor of shape (..., k, G)
+        1/(tau_mu lambda_j) + 1/(n_g tau_x_j): the diagonal of the class means' covariance.
+    s : array or tensor broadcasting against (..., k)
+        1/tau_nu.
+    xbar : array or tensor of shape (k, G)
+        Class means of the selected features.
+    n_classes : int
+        G.
+    xp : module
+        ``numpy`` or ``pytensor.tensor``.
+
+    Returns
+    -------
+    array or tensor of shape (..., k)
+        Log density per feature (nats).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.stats import multivariate_normal
+    >>> d, s, xbar = np.array([[0.5, 2.0]]), 0.7, np.array([[0.3, -1.0]])
+    >>> ref = multivariate_normal(np.zeros(2), np.diag(d[0]) + s).logpdf(xbar[0])
+    >>> bool(np.isclose(class_means_log_density(d, s, xbar, 2)[0], ref))
+    True
+    """
+    inv_sum = (1.0 / d).sum(axis=-1)
+    lin = (xbar / d).sum(axis=-1)
+    logdet = xp.log(d).sum(axis=-1) + xp.log1p(s * inv_sum)
+    quad = (xbar ** 2 / d).sum(axis=-1) - s * lin ** 2 / (1.0 + s * inv_sum)
+    return -0.5 * (logdet + quad) - 0.5 * n_classes * np.log(2 * np.pi)
 
 
 def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None):
