@@ -365,11 +365,7 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
                description: str = "") -> Dataset:
     """Check an expression frame and its labels; drop (and report) only when asked to."""
     _check_drop(drop_missing)
-    columns = pd.Index([str(c) for c in X.columns])
-    if columns.has_duplicates:
-        dups = columns[columns.duplicated()].unique()
-        raise ValueError(f"{source}: {len(dups)} duplicated gene name(s): {_names(dups)}; gene "
-                         "names must be unique (rename or aggregate the repeated probes)")
+    columns = _unique_gene_names(X.columns, source)
     X = X.set_axis(columns, axis=1)
     non_numeric = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])
                    or pd.api.types.is_bool_dtype(X[c])]
@@ -416,6 +412,23 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
         what = "; ".join(f"{len(v)} {k} ({_names(v)})" for k, v in dropped.items() if v)
         warnings.warn(f"{source}: drop_missing={drop_missing!r} dropped {what}; the list is in "
                       "Dataset.dropped", UserWarning, stacklevel=3)
+    _check_classes(y, source)
+    X = X.astype(np.float64)
+    return Dataset(X=X, y=y, description=description, name=name, dropped=dropped)
+
+
+def _unique_gene_names(columns, source: str) -> pd.Index:
+    """Column names as strings, or a ValueError naming the repeated ones."""
+    columns = pd.Index([str(c) for c in columns])
+    if columns.has_duplicates:
+        dups = columns[columns.duplicated()].unique()
+        raise ValueError(f"{source}: {len(dups)} duplicated gene name(s): {_names(dups)}; gene "
+                         "names must be unique (rename or aggregate the repeated probes)")
+    return columns
+
+
+def _check_classes(y: pd.Series, source: str) -> None:
+    """At least two classes, each with at least two samples."""
     classes, counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
     if len(classes) < 2:
         raise ValueError(f"{source}: the labels hold {len(classes)} class ({_names(classes)}); "
@@ -424,8 +437,6 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
     if len(single):
         raise ValueError(f"{source}: class(es) with a single sample: {_names(single)}; every "
                          "class needs at least 2 samples (merge or remove those samples)")
-    X = X.astype(np.float64)
-    return Dataset(X=X, y=y, description=description, name=name, dropped=dropped)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -634,9 +645,7 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
     run on the stored entries (implicit zeros are finite)."""
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"{source}: no data (shape {matrix.shape})")
-    if columns.has_duplicates:
-        dups = columns[columns.duplicated()].unique()
-        raise ValueError(f"{source}: {len(dups)} duplicated gene name(s): {_names(dups)}")
+    columns = _unique_gene_names(columns, source)
     if not np.isfinite(matrix.data).all():
         raise ValueError(f"{source}: {int((~np.isfinite(matrix.data)).sum())} missing or "
                          "infinite stored value(s); impute them first, or use dense=True "
@@ -645,13 +654,7 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
     if y_missing.any():
         raise ValueError(f"{source}: {int(y_missing.sum())} missing label(s) (samples "
                          f"{_names(index[y_missing])})")
-    classes, counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
-    if len(classes) < 2:
-        raise ValueError(f"{source}: the labels hold {len(classes)} class; classification "
-                         "needs at least 2")
-    if (counts < 2).any():
-        raise ValueError(f"{source}: class(es) with a single sample: "
-                         f"{_names(classes[counts < 2])}")
+    _check_classes(y, source)
     X = pd.DataFrame.sparse.from_spmatrix(matrix, index=index, columns=list(columns))
     return Dataset(X=X, y=y, description=description, name=name,
                    dropped={"genes": [], "samples": []})
