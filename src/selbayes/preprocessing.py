@@ -208,7 +208,10 @@ def looks_like_raw_intensities(X) -> bool:
     >>> looks_like_raw_intensities(raw), looks_like_raw_intensities(np.log2(raw))
     (True, False)
     """
-    s = raw_intensity_stats(X)
+    return _raw_from_stats(raw_intensity_stats(X))
+
+
+def _raw_from_stats(s: dict) -> bool:
     if not np.isfinite(s["min"]) or s["min"] < 0:
         return False
     return bool(s["skewness"] > RAW_SKEWNESS and s["tail_ratio"] > RAW_TAIL_RATIO)
@@ -234,9 +237,9 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
     >>> warn_if_raw_intensities(np.zeros((3, 4)))
     False
     """
-    if not looks_like_raw_intensities(X):
+    s = raw_intensity_stats(X)               # once: quantiles of the whole matrix
+    if not _raw_from_stats(s):
         return False
-    s = raw_intensity_stats(X)
     warnings.warn(
         f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, 99th "
         f"percentile {s['tail_ratio']:.0f} x the median): Gaussian models fitted on this scale "
