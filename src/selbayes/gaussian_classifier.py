@@ -224,11 +224,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if isinstance(self.k, Integral) or self.threshold is not None:
-                super()._resolve_selection(X, y_index, classes)
-            from .selection import select_features
+                scores = super()._resolve_selection(X, y_index, classes).scores
+            else:
+                from .selection import select_features
 
-            n_positive = int(np.sum(select_features(X, classes[y_index], k=1,
-                                                    statistic="f").scores > 0))
+                scores = select_features(X, classes[y_index], k=1, statistic="f").scores
+            n_positive = int(np.sum(scores > 0))      # one F computation for both uses
             dec_grid = None
             if self.decorrelate == "auto":
                 dec_grid = (list(self.decorrelate_grid) if self.decorrelate_grid is not None
