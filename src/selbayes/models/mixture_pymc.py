@@ -36,7 +36,7 @@ def _log_u(a, b, I, O, nz):
             + pt.gammaln(a + b) - pt.gammaln(a + b + nz[:, None])).sum()
 
 
-def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, prior=None,
+def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, priors=None,
                         factor=None) -> pm.Model:
     """Build the collapsed binary mixture as a ``pm.Model``.
 
@@ -50,7 +50,9 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         p - k, the number of features omitted by the selection.
     corrected : bool
         Add the selection adjustment Potential (needs ``factor`` and ``n_omitted > 0``).
-    prior : MixturePrior or dict, optional
+    priors : MixturePrior or dict, optional
+        The package's one prior keyword (``MixturePrior.from_dict`` accepts None, a prior or a
+        partial dict).
     factor : selbayes.adjustment.mixture.MixtureOmitFactor, optional
         Provides ``log_keep(alpha, n00, n01, n10, n11)``.
 
@@ -82,8 +84,7 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
     >>> sorted(v.name for v in model.potentials)
     ['collapsed_lik', 'polya_urn']
     """
-    prior = MixturePrior() if prior is None else (
-        prior if isinstance(prior, MixturePrior) else MixturePrior.from_dict(prior))
+    prior = MixturePrior.from_dict(priors)
     X = np.asarray(X)
     y = np.asarray(y)
     if X.ndim != 2 or y.shape != (X.shape[0],):
@@ -130,13 +131,13 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
 
     stats_dtypes_shapes = {}
 
-    def __init__(self, vars, X, y, prior=None, n_omitted=0, factor=None, rng=None):
+    def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, rng=None):
         model = pm.modelcontext(None)
         self.vars = [model.rvs_to_values[v] if v in model.rvs_to_values else v for v in vars]
         self.zname = self.vars[0].name
         self.Xf = np.column_stack([y, X]).astype(float)
         self.Xb = self.Xf.astype(bool)
-        self.prior = MixturePrior() if prior is None else prior
+        self.prior = MixturePrior.from_dict(priors)
         self.rng = np.random.default_rng(rng)
         self.n_omitted = int(n_omitted)
         self.factor = factor if self.n_omitted > 0 else None
