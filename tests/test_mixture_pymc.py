@@ -71,3 +71,44 @@ def test_pymc_route_matches_exact_posterior(corrected):
         se = ind.std() / np.sqrt(ess(ind, method="bulk"))
         z[name] = (ind.mean() - exact) / se
     assert max(abs(v) for v in z.values()) < 4.0, z
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_classifier_route_matches_exact_posterior(corrected):
+    # the route the classifier uses: sample_mixture(backend="pymc") (CollapsedZGibbs, NUTS,
+    # Slice in pm.sample) against the n = 8 enumeration of tests/test_mixture.py
+    from tests.test_mixture import _compare_to_exact
+
+    zscores, _ = _compare_to_exact(corrected, backend="pymc", draws=1000, chains=2)
+    assert max(abs(v) for v in zscores.values()) < 4.0, zscores
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corrected", [True, False])
+def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected):
+    # n = 40 cases, p = 300 features, k = 5 kept: the posterior of alpha from pm.sample (the
+    # classifier's route) and from the hand-written reference sampler agree within their
+    # combined Monte Carlo standard error (ArviZ's MCSE of the mean; |z| < 4)
+    from arviz_stats import mcse
+
+    from selbayes.models.mixture import sample_mixture
+    from selbayes.selection import select_features
+    from selbayes.simulate import binary_mixture
+
+    d = binary_mixture(None, 300, class_counts=np.array([20, 20]), random_state=7)
+    sel = select_features(d.X, d.y, k=5, statistic="abs_corr")
+    Xs = d.X[:, sel.indices]
+    la = {}
+    for backend in ("pymc", "reference"):
+        res = sample_mixture(Xs, d.y, n_omitted=sel.n_omitted, threshold=sel.threshold,
+                             corrected=corrected, draws=2000, tune=500, chains=4,
+                             random_state=3, backend=backend)
+        la[backend] = res.idata.posterior["log_alpha"].values
+    cut = float(np.median(la["reference"]))
+    z = {}
+    for name, f in (("E[log alpha]", lambda v: v),
+                    ("P(log alpha <= median)", lambda v: (v <= cut).astype(float))):
+        a, b = f(la["pymc"]), f(la["reference"])
+        se = np.hypot(float(mcse(a, method="mean")), float(mcse(b, method="mean")))
+        z[name] = (a.mean() - b.mean()) / se
+    assert max(abs(v) for v in z.values()) < 4.0, z
