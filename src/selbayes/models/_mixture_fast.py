@@ -53,35 +53,54 @@ def _bb_pmf(alpha, theta, size):
     """
     Q = theta.shape[0]
     out = np.empty((Q, size + 1))
+    c = np.empty(max(size, 1))
+    for m in range(size):
+        c[m] = (size - m) / (m + 1.0)
     for q in range(Q):
         a = alpha * theta[q]
         b = alpha - a
         v = 1.0
         out[q, 0] = 1.0
+        s = 1.0
         for m in range(size):
-            v = v * ((size - m) * (a + m)) / ((m + 1.0) * (b + size - m - 1.0))
+            v = v * c[m] * (a + m) / (b + (size - m - 1.0))
             if v > _RESCALE:
                 for j in range(m + 1):
                     out[q, j] /= _RESCALE
+                s /= _RESCALE
                 v /= _RESCALE
             out[q, m + 1] = v
-        s = 0.0
+            s += v
+        inv = 1.0 / s
         for m in range(size + 1):
-            s += out[q, m]
-        for m in range(size + 1):
-            out[q, m] /= s
+            out[q, m] *= inv
     return out
 
 
 @numba.njit(cache=True)
 def _weight_matrix(alpha, N0, n, theta, weights):
-    """W[m0, m1] = sum_q w_q BB(m0; N0) BB(m1; n - N0) at alpha, shape (N0 + 1, n - N0 + 1)."""
-    B0 = _bb_pmf(alpha, theta, N0)
-    B1 = _bb_pmf(alpha, theta, n - N0)
-    for q in range(B0.shape[0]):
+    """W[m0, m1] = sum_q w_q BB(m0; N0) BB(m1; n - N0) at alpha, shape (N0 + 1, n - N0 + 1).
+
+    The theta rule is symmetric about 1/2 (node 1 - theta_q has the weight of theta_q), and
+    BB at 1 - theta is BB at theta reversed, so the nodes below 1/2 give the sum:
+    W = W_low + W_low reversed in both indices (+ the middle node when Q is odd).
+    """
+    Q = theta.shape[0]
+    H = Q // 2
+    B0 = _bb_pmf(alpha, theta[:H], N0)
+    B1 = _bb_pmf(alpha, theta[:H], n - N0)
+    for q in range(H):
         for m in range(N0 + 1):
             B0[q, m] *= weights[q]
-    return np.ascontiguousarray(B0.T) @ B1
+    Wl = np.ascontiguousarray(B0.T) @ B1
+    W = Wl + Wl[::-1, ::-1]
+    if Q % 2 == 1:
+        M0 = _bb_pmf(alpha, theta[H:H + 1], N0)
+        M1 = _bb_pmf(alpha, theta[H:H + 1], n - N0)
+        for i in range(N0 + 1):
+            for j in range(n - N0 + 1):
+                W[i, j] += weights[H] * M0[0, i] * M1[0, j]
+    return W
 
 
 @numba.njit(cache=True)
@@ -244,6 +263,12 @@ class FastMixtureFactor(MixtureOmitFactor):
         self._lf = np.array([math.lgamma(i + 1.0) for i in range(n + 1)])
         self._theta = np.ascontiguousarray(self._theta, dtype=np.float64)
         self._weights = np.ascontiguousarray(self._weights, dtype=np.float64)
+        Q = self._theta.shape[0]
+        if not (np.allclose(self._theta + self._theta[::-1], 1.0, rtol=0, atol=1e-14)
+                and np.allclose(self._weights, self._weights[::-1], rtol=1e-9, atol=0)
+                and np.all(np.diff(self._theta) > 0)
+                and (Q % 2 == 0 or abs(self._theta[Q // 2] - 0.5) < 1e-14)):
+            raise ValueError("the theta rule must be symmetric about 1/2; use MixtureOmitFactor")
         self._reset()
 
     def _reset(self):

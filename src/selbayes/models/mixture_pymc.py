@@ -214,20 +214,39 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
         return pm.step_methods.compound.Competence.INCOMPATIBLE
 
 
+def _compile_kwargs(backend="c"):
+    """pytensor compile options of the mixture's functions (PyMC's ``backend`` shortcut).
+
+    The C backend by default: its operations are compiled once per machine and cached on disk,
+    so a fit pays only the graph rewrite of its functions (well under a second each), whereas
+    the numba backend compiles every fit's graph anew (the data are constants of the graph),
+    several seconds per fit, which dominates short fits such as the SBC's.
+    """
+    from pymc.pytensorf import resolve_backend_compile_kwargs
+
+    return resolve_backend_compile_kwargs(backend, None)
+
+
 def mixture_steps(model, X, y, *, priors=None, n_omitted=0, factor=None, z_update="exact",
-                  label_sweeps=1):
+                  label_sweeps=1, backend="c"):
     """The compound step of :func:`sample_pymc`: ``[CollapsedZGibbs, NUTS(theta),
     Slice(alpha, alpha0)]`` on ``model`` (from :func:`build_mixture_model`).
 
     ``z_update="approximate"`` leaves the factor out of the label step only (the R package's
-    shortcut; not the corrected posterior).
+    shortcut; not the corrected posterior). ``backend`` is the pytensor backend of the
+    continuous steps' functions (see :func:`_compile_kwargs`).
     """
+    ck = _compile_kwargs(backend)
     with model:
         zstep = CollapsedZGibbs([model["z"]], X, y, priors=priors,
                                 n_omitted=n_omitted if z_update == "exact" else 0,
                                 factor=factor, sweeps=label_sweeps)
-        theta_step = pm.NUTS([model["theta"]])
-        alpha_step = pm.Slice([model["alpha"], model["alpha0"]])
+        # one initial point and one slice function for both alphas: every extra pytensor
+        # function costs a graph rewrite per fit
+        ip = model.initial_point()
+        theta_step = pm.NUTS([model["theta"]], initial_point=ip, compile_kwargs=ck)
+        alpha_step = pm.Slice([model["alpha"], model["alpha0"]], blocked=True,
+                              initial_point=ip, compile_kwargs=ck)
     return [zstep, theta_step, alpha_step]
 
 
@@ -305,6 +324,7 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
         acceptance of theta), slice_evals (slice steps out + in), plus PyMC's own stats),
         ``psi_hat``, ``phi_hat`` and ``model``.
     """
+    import logging
     import warnings
     from dataclasses import asdict
 
@@ -338,11 +358,20 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
         inits.append({"z": rng.integers(0, 2, size=Xf.shape[0]), "theta": th,
                       "alpha": float(np.exp(np.log(10.0) + 0.5 * rng.standard_normal())),
                       "alpha0": float(np.exp(np.log(10.0) + 0.5 * rng.standard_normal()))})
-    with model, warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
-        trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=1, step=steps,
-                          initvals=inits, random_seed=seed, progressbar=progressbar,
-                          compute_convergence_checks=False, discard_tuned_samples=True)
+    # PyMC logs the step assignment of every fit at INFO: keep it for the progress-bar view
+    logger = logging.getLogger("pymc")
+    level = logger.level
+    if not progressbar:
+        logger.setLevel(logging.WARNING)
+    try:
+        with model, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
+            trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=1, step=steps,
+                              initvals=inits, random_seed=seed, progressbar=progressbar,
+                              compute_convergence_checks=False, discard_tuned_samples=True,
+                              compile_kwargs=_compile_kwargs())
+    finally:
+        logger.setLevel(level)
     post = trace.posterior
     keep = slice(thin - 1, None, thin)
     z = post["z"].values[:, keep]
