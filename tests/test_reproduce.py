@@ -19,7 +19,7 @@ import pytest
 from scipy.special import logsumexp
 
 from selbayes import _reproduce_gaussian as rg
-from selbayes._reproduce_exec import FitResult, jsonable
+from selbayes._parallel import TaskResult, jsonable
 from selbayes.reproduce import load_spec, run_reproduction
 
 from ._spec_files import write_spec
@@ -184,7 +184,7 @@ def make_stub(calibrated_method="corrected", counter=None):
 
     def stub(settings, task):
         if counter is not None:
-            counter.append(task.fit_id)
+            counter.append(task.id)
         prm = task.params
         train, test = rg.load_data(settings, prm.get("replicate"))
         lp = _true_log_proba(test, test.X)
@@ -206,7 +206,7 @@ def make_stub(calibrated_method="corrected", counter=None):
         if "replicate" in prm:
             meta["replicate"] = prm["replicate"]
             arrays["y_test"] = test.y
-        return FitResult(task.fit_id, arrays, meta)
+        return TaskResult(task.id, arrays, meta)
 
     return stub
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from selbayes import _reproduce_colon as rc
-from selbayes._reproduce_exec import FitResult
+from selbayes._parallel import TaskResult
 from selbayes.reproduce import experiment_types, load_spec, run_reproduction
 
 from ._spec_files import edited_spec_text, write_spec
@@ -54,7 +54,7 @@ def test_shipped_spec_holds_the_thesis_design():
     quick = load_spec(SPEC, quick=True)
     assert quick["data"]["groups"] == [0, 1] and quick["fit"]["quadrature"] == ["thesis"]
     assert len(rc.plan(spec)) == 2 * 10 * 2 and len(rc.plan(quick)) == 2 * 2
-    ids = [t.fit_id for t in rc.plan(spec)]
+    ids = [t.id for t in rc.plan(spec)]
     assert len(set(ids)) == len(ids)
 
 
@@ -149,7 +149,7 @@ def _stub(confident_method: str):
         meta = {"quadrature": prm["quadrature"], "group": prm["group"], "method": prm["method"],
                 "n_folds": nf, "gamma_median": 0.4, "gamma_min": 0.4, "gamma_max": 0.4,
                 "fit_s": 0.0, "warnings": []}
-        return FitResult(task.fit_id, {"proba": proba, "test": test, "gamma": np.full(nf, 0.4),
+        return TaskResult(task.id, {"proba": proba, "test": test, "gamma": np.full(nf, 0.4),
                                        "n_ties": np.zeros(nf), "fit_s": np.zeros(nf)}, meta)
 
     return fit_one

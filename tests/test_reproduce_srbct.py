@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from selbayes import _reproduce_srbct as rs
-from selbayes._reproduce_exec import FitResult
+from selbayes._parallel import TaskResult
 from selbayes.reproduce import load_spec, run_reproduction
 
 from ._spec_files import edited_spec_text, write_spec
@@ -115,7 +115,7 @@ def _stub(confident_method: str):
         meta = {"group": prm["group"], "fold": prm["fold"], "method": prm["method"],
                 "gamma": 1.0, "fit_s": 0.0, "predict_s": 0.0,
                 "diagnostics": {"rhat_max": 1.0, "n_divergent": 0}}
-        return FitResult(task.fit_id, {"proba": proba, "test": np.asarray(test)}, meta)
+        return TaskResult(task.id, {"proba": proba, "test": np.asarray(test)}, meta)
 
     return fit_one
 

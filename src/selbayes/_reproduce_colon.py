@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from . import _reproduce_srbct as _cv
-from ._reproduce_exec import FitResult, FitTask
+from ._parallel import Task, TaskResult
 from ._reproduce_naive_bayes import SCHEMA as _NB_SCHEMA
 from ._reproduce_report import (
     Criterion,
@@ -140,13 +140,13 @@ def _fit_id(q: str, group: int, method: str) -> str:
     return f"{q}-g{group:02d}-{method}"
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """One fit per (quadrature preset, gene group, method), each running every fold."""
     tasks = []
     for q in spec["fit"]["quadrature"]:
         for g in _cv._groups_run(spec):
             for method in spec["selection"]["methods"]:
-                tasks.append(FitTask(_fit_id(q, g, method), {
+                tasks.append(Task(_fit_id(q, g, method), {
                     "quadrature": q, "group": g, "method": method,
                     "corrected": method == "corrected"}))
     return tasks
@@ -247,7 +247,7 @@ def make_estimator(settings: dict, corrected: bool, quadrature: str, seed: int |
         quadrature=quadrature, random_state=seed, progressbar=False, **kwargs)
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Cross-validate one (quadrature, gene group, method): binarise, select, fit, predict.
 
     Returns arrays ``proba`` (n, 2) out-of-fold class probabilities in sorted class order,
@@ -288,7 +288,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
             "gamma_min": float(g.min()), "gamma_max": float(g.max()),
             "fit_s": time.perf_counter() - t0, "warnings": messages[:10],
             "selbayes_version": __version__}
-    return FitResult(task.fit_id, {
+    return TaskResult(task.id, {
         "proba": np.concatenate(proba), "test": np.concatenate(test_idx),
         "fold": np.concatenate(fold_of), "selected": np.stack(selected),
         "gamma": g, "n_ties": np.asarray(ties), "fit_s": np.asarray(fit_s)}, meta)

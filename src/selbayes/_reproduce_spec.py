@@ -12,8 +12,6 @@ the full design before validation.
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import math
 import tomllib
 from dataclasses import dataclass, field
@@ -21,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ._parallel import dict_diff, settings_hash
 
 __all__ = ["Field", "Spec", "SpecError", "COMMON_SCHEMA", "merge_schema", "read_toml", "validate",
            "settings_hash", "dict_diff"]
@@ -277,28 +277,6 @@ def validate(raw: dict, schema: dict[str, dict[str, Field]], path, quick: bool) 
         raise SpecError(f"{where}: [experiment] name must be a non-empty identifier (letters, "
                         f"digits, '_', '-', '.'); got {name!r}")
     return Spec(path=Path(path), quick=quick, sections=sections, quick_overrides=quick_raw)
-
-
-def _canonical(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
-
-
-def settings_hash(settings: dict) -> str:
-    """Short SHA-256 of a JSON-serialisable settings dict (key order does not matter)."""
-    return hashlib.sha256(_canonical(settings).encode()).hexdigest()[:16]
-
-
-def dict_diff(old: dict, new: dict, prefix: str = "") -> list[str]:
-    """Dotted keys whose values differ between two nested dicts, as 'key: old -> new'."""
-    out = []
-    for key in sorted(set(old) | set(new), key=str):
-        a, b = old.get(key, "<absent>"), new.get(key, "<absent>")
-        name = f"{prefix}{key}"
-        if isinstance(a, dict) and isinstance(b, dict):
-            out.extend(dict_diff(a, b, name + "."))
-        elif _canonical(a) != _canonical(b):
-            out.append(f"{name}: {a!r} -> {b!r}")
-    return out
 
 
 def task_seed(root: int, *keys: int) -> int:
