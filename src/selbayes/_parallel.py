@@ -339,6 +339,18 @@ class TaskStore:
                                 "selbayes_version": __version__, "arrays": sorted(arrays),
                                 "meta": jsonable(result.meta)})
 
+    def load_id(self, task_id: str) -> TaskResult | None:
+        """The stored result under ``task_id``, with the task parameters its record holds.
+
+        For reading a run without re-deriving its tasks (e.g. a report of a run still going
+        on). The record's hash is still checked against the run's settings.
+        """
+        meta_path, _ = self._paths(task_id)
+        if not meta_path.is_file():
+            return None
+        params = json.loads(meta_path.read_text()).get("task", {})
+        return self.load(Task(task_id, params))
+
     def done(self, tasks: Sequence[Task]) -> list[str]:
         """Ids of the tasks among ``tasks`` whose results are stored (and not to be rerun)."""
         return [t.id for t in tasks if self.load(t) is not None]
