@@ -301,7 +301,8 @@ class TaskStore:
                 return None
             raise ValueError(f"{meta_path} is not a readable task record; delete it to "
                              "compute the task again") from None
-        if record.get("settings_hash") != self.task_hash(task):
+        if record.get("settings_hash") != self.task_hash(task) or \
+                _canonical(record.get("task")) != _canonical(jsonable(task.params)):
             if self.changed_task == "rerun":
                 return None
             diff = dict_diff({"task": record.get("task", {})}, {"task": jsonable(task.params)})
