@@ -323,10 +323,20 @@ class TaskStore:
         return result
 
     def save(self, task: Task, result: TaskResult) -> None:
-        """Write the arrays (if any), then the metadata, whose presence marks the task done."""
+        """Write the arrays (if any), then the metadata, whose presence marks the task done.
+
+        Raises
+        ------
+        TypeError
+            If an array holds Python objects (it could only be stored with pickle).
+        """
         meta_path, arr_path = self._paths(task.id)
         meta_path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {k: np.asarray(v) for k, v in result.arrays.items()}
+        bad = sorted(k for k, v in arrays.items() if v.dtype.hasobject)
+        if bad:
+            raise TypeError(f"task {task.id!r}: the arrays {bad} hold Python objects; the store "
+                            "keeps numeric arrays only (files never use pickle)")
         if arrays:
             def write_npz(path: Path) -> None:
                 with path.open("wb") as fh:
