@@ -24,7 +24,6 @@ posterior is then prior x P_keep^p, or the plain all-feature posterior.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -263,25 +262,6 @@ class NaiveBayesSBCFitter:
         return idata.posterior["alpha"].transpose("chain", "draw").values
 
 
-def _load_spec(path, quick: bool) -> dict:
-    path = Path(path)
-    with path.open("rb") as fh:
-        spec = tomllib.load(fh)
-    for key in ("sbc", "design", "fit"):
-        if key not in spec:
-            raise ValueError(f"{path}: missing section [{key}]")
-    if spec["sbc"].get("model") != "naive_bayes":
-        raise ValueError(f"{path}: sbc.model must be 'naive_bayes'; got "
-                         f"{spec['sbc'].get('model')!r}")
-    if quick:
-        for section, overrides in spec.get("quick", {}).items():
-            if section not in spec or not isinstance(overrides, dict):
-                raise ValueError(f"{path}: [quick.{section}] overrides an unknown section")
-            spec[section] = {**spec[section], **overrides}
-    spec["_name"] = path.stem
-    return spec
-
-
 def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
                              progressbar: bool = True):
     """Run the SBC of a naive Bayes spec (``models/sbc_naive_bayes_small.toml``).
@@ -333,18 +313,22 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     >>> spec["sbc"]["n_replicates"], spec["fit"]["threshold"], spec["fit"]["n_alpha"]
     (8, 0.45, 200)
     """
+    from ._spec import SpecError
     from .sbc import run_sbc
+    from .sbc_models import load_sbc_spec
 
-    spec = _load_spec(spec_path, quick)
-    priors = spec.get("priors", {})
+    spec = load_sbc_spec(spec_path, quick=quick)
+    if spec.model != "naive_bayes":
+        raise SpecError(f"{spec_path}: [sbc] model must be 'naive_bayes'; got {spec.model!r}")
+    priors = spec["priors"]
     simulator = NaiveBayesSBCSimulator(**spec["design"], priors=priors)
     fitter = NaiveBayesSBCFitter(**spec["fit"], priors=priors)
     # A given ``out`` is used as is; only the default folder tells quick runs apart.
     out = Path(out) if out is not None else Path("reports") / (
-        spec["_name"] + ("_quick" if quick else ""))
+        spec.name + ("_quick" if quick else ""))
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]), list(PARAMS),
-                     random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,
-                     out_dir=out / "replicates", thin_to=spec["sbc"].get("thin_to"),
+                     random_state=spec["sbc"]["seed"], n_jobs=n_jobs,
+                     out_dir=out / "replicates", thin_to=spec["sbc"]["thin_to"],
                      progressbar=progressbar)
     result.save(out)
     _write_readme(out, spec_path, spec, result)
@@ -356,13 +340,13 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
 
     summary = (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else ""
     lines = [
-        f"# SBC: {spec['_name']}",
+        f"# SBC: {spec.name}",
         "",
         "Re-run: `python -c \"from selbayes.sbc_naive_bayes import run_naive_bayes_sbc_spec; "
         f"run_naive_bayes_sbc_spec('{spec_path}')\"` (resumes from `replicates/`).",
         f"selbayes {__version__}; design {spec['design']}, fit {spec['fit']}, priors "
-        f"{spec.get('priors', {})}, replicates {spec['sbc']['n_replicates']}, seed "
-        f"{spec['sbc'].get('seed', 0)}, thin_to {spec['sbc'].get('thin_to')}.",
+        f"{spec['priors']}, replicates {spec['sbc']['n_replicates']}, seed "
+        f"{spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
         "",
         "Rank of the true alpha (drawn from the fitting prior) among posterior draws of alpha, "
         "corrected and uncorrected posteriors computed from the same simulated data. Features "
