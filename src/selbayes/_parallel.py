@@ -44,7 +44,7 @@ import numpy as np
 
 __all__ = ["Task", "TaskResult", "TaskStore", "run_tasks", "keep_worker_caches", "jsonable",
            "settings_hash", "dict_diff", "write_atomic", "check_n_jobs", "check_scheduler",
-           "import_distributed"]
+           "import_distributed", "root_seed", "seed_state"]
 
 #: Version of the on-disk layout (manifest and records); a folder of another format is refused.
 STORE_FORMAT = 1
@@ -69,6 +69,55 @@ def keep_worker_caches() -> None:
         return
     if hasattr(process_executor, "_MAX_MEMORY_LEAK_SIZE"):
         process_executor._MAX_MEMORY_LEAK_SIZE = 1 << 62
+
+
+# ---------------------------------------------------------------------------------------------
+# seeds: a run's root SeedSequence, stored so that a rerun without a seed resumes with it
+# ---------------------------------------------------------------------------------------------
+def root_seed(random_state, stored: dict | None = None) -> np.random.SeedSequence:
+    """The root ``SeedSequence`` of a run, whose children seed its tasks.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        None: the seed in ``stored`` (resuming a run), else fresh entropy.
+    stored : dict, optional
+        A run's stored settings holding :func:`seed_state`'s keys (``spawn_key`` and
+        ``pool_size`` may be absent).
+
+    Raises
+    ------
+    ValueError
+        A negative int.
+    TypeError
+        Any other type.
+    """
+    if random_state is None:
+        if stored is not None and stored.get("entropy") is not None:  # resume with it
+            return np.random.SeedSequence(stored["entropy"],
+                                          spawn_key=tuple(stored.get("spawn_key", ())),
+                                          pool_size=stored.get("pool_size", 4))
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be >= 0; got {random_state}")
+        return np.random.SeedSequence(int(random_state))
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(int(random_state.integers(2**63)))
+    raise TypeError("random_state must be None, an int, a numpy SeedSequence or Generator; "
+                    f"got {random_state!r}")
+
+
+def seed_state(ss: np.random.SeedSequence) -> dict:
+    """``ss`` as JSON (``entropy``, ``spawn_key``, ``pool_size``), the inverse of
+    :func:`root_seed`'s ``stored``."""
+    entropy = ss.entropy
+    entropy = [int(e) for e in entropy] if isinstance(entropy, Sequence | np.ndarray) \
+        else int(entropy)
+    return {"entropy": entropy, "spawn_key": [int(k) for k in ss.spawn_key],
+            "pool_size": int(ss.pool_size)}
 
 
 # ---------------------------------------------------------------------------------------------

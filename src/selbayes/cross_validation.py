@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._parallel import Task, TaskResult, TaskStore, run_tasks
+from ._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
 
 __all__ = ["cross_validate", "CrossValidationResult", "make_folds", "fit_fold", "load_folds"]
 
@@ -152,23 +152,6 @@ class CrossValidationResult:
 # ---------------------------------------------------------------------------------------------
 # folds and seeds
 # ---------------------------------------------------------------------------------------------
-def _seed_sequence(random_state, stored_entropy=None) -> np.random.SeedSequence:
-    if random_state is None:
-        if stored_entropy is not None:  # resume with the stored seed
-            return np.random.SeedSequence(stored_entropy)
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"random_state must be >= 0; got {random_state}")
-        return np.random.SeedSequence(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    raise TypeError("random_state must be None, an int, a numpy Generator or SeedSequence; got "
-                    f"{random_state!r}")
-
-
 def _int_seed(ss: np.random.SeedSequence) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
@@ -224,7 +207,7 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
                              f"{folds}")
         seed = random_state
         if not isinstance(seed, numbers.Integral | type(None)):
-            seed = _int_seed(_seed_sequence(seed))
+            seed = _int_seed(root_seed(seed))
         cls = StratifiedKFold if counts.min() >= folds else KFold
         splits = list(cls(int(folds), shuffle=True, random_state=seed)
                       .split(np.zeros((n, 1)), y_index))
@@ -470,7 +453,7 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
                         f"{type(client).__name__}")
     out_path = None if out_dir is None else Path(out_dir)
     stored = None if out_path is None else TaskStore.read_settings(out_path, _MANIFEST)
-    root = _seed_sequence(random_state, None if stored is None else stored.get("entropy"))
+    root = root_seed(random_state, stored)
     split_ss, fit_ss = root.spawn(2)
     splits = make_folds(y_arr, folds, _int_seed(split_ss))
     est_params = estimator.get_params(deep=False)
@@ -479,13 +462,11 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
 
     store = None
     if out_path is not None:
-        entropy = root.entropy
         store = TaskStore(out_path, {
             "estimator": _estimator_settings(estimator), "data": _data_hash(X, y_arr),
             "n_samples": int(n), "classes": [str(c) for c in classes], "n_folds": len(splits),
             "folds": _sha(*(tr.tobytes() + b"|" + te.tobytes() for tr, te in splits)),
-            "entropy": [int(e) for e in entropy] if isinstance(entropy, list | tuple |
-                                                              np.ndarray) else int(entropy)},
+            **seed_state(root)},
             manifest=_MANIFEST, what="cross-validation")
     tasks = [Task(_fold_id(i), {"index": i, "seed": seeds[i]}) for i in range(len(splits))]
     results, info = run_tasks(_run_fold, tasks, store,

@@ -81,7 +81,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ._parallel import Task, TaskResult, TaskStore, run_tasks
+from ._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
 
 __all__ = [
     "run_sbc",
@@ -237,8 +237,7 @@ def _child_seed(root: np.random.SeedSequence, index: int) -> np.random.SeedSeque
 def _run_replicate(task, root_state, simulator, fitter, params, thin_to):
     """Replicate ``task.params["index"]`` as a task of :func:`selbayes._parallel.run_tasks`."""
     index = task.params["index"]
-    entropy, spawn_key, pool_size = root_state
-    root = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key), pool_size=pool_size)
+    root = np.random.SeedSequence(**root_state)  # a seed_state dict
     seed = _child_seed(root, index)
     sim_ss, fit_ss, rank_ss = seed.spawn(3)
     start = time.perf_counter()
@@ -254,8 +253,8 @@ def _run_replicate(task, root_state, simulator, fitter, params, thin_to):
     fit_seed = int(fit_ss.generate_state(1, dtype=np.uint32)[0])
     draws = _posterior_draws(fitter(data, fit_seed), params)
     rng = np.random.default_rng(rank_ss)
-    rec = {"index": index, "seed": {"entropy": _jsonable(seed.entropy),
-                                    "spawn_key": list(seed.spawn_key)},
+    state = seed_state(seed)
+    rec = {"index": index, "seed": {k: state[k] for k in ("entropy", "spawn_key")},
            "rank": {}, "n_draws": {}, "frac_rank": {}, "truth": {}, "post_mean": {},
            "post_sd": {}}
     for name in params:
@@ -275,10 +274,6 @@ def _run_replicate(task, root_state, simulator, fitter, params, thin_to):
         rec["post_sd"][name] = float(draws[name].std(ddof=1)) if draws[name].size > 1 else 0.0
     rec["elapsed_s"] = time.perf_counter() - start
     return TaskResult(task.id, meta=rec)
-
-
-def _jsonable(entropy):
-    return [int(e) for e in entropy] if isinstance(entropy, Sequence | np.ndarray) else int(entropy)
 
 
 # --------------------------------------------------------------------------------------------
@@ -798,26 +793,6 @@ def _plot_sbc(result: SBCResult, n_bins=None, prob=0.95):
 # --------------------------------------------------------------------------------------------
 # driver
 # --------------------------------------------------------------------------------------------
-def _root_seed(random_state, stored: dict | None) -> np.random.SeedSequence:
-    if random_state is None:
-        if stored is not None:  # resume with the stored seed
-            return np.random.SeedSequence(stored["entropy"], spawn_key=tuple(stored["spawn_key"]),
-                                          pool_size=stored["pool_size"])
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"random_state must be >= 0; got {random_state}")
-        return np.random.SeedSequence(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    raise TypeError(
-        "random_state must be None, an int, a numpy SeedSequence or Generator; "
-        f"got {random_state!r}"
-    )
-
-
 def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
     if not callable(simulator):
         raise TypeError(f"simulator must be callable; got {type(simulator).__name__}")
@@ -911,17 +886,14 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
 
     out_path = None if out_dir is None else Path(out_dir)
     stored = None if out_path is None else TaskStore.read_settings(out_path, _MANIFEST)
-    root = _root_seed(random_state, stored)
+    root = root_seed(random_state, stored)
     # n_replicates is not a setting: a rerun with more replicates adds to the stored ones
-    settings = {"params": params, "entropy": _jsonable(root.entropy),
-                "spawn_key": list(root.spawn_key), "pool_size": root.pool_size,
-                "thin_to": thin_to, "simulator": _callable_name(simulator),
-                "fitter": _callable_name(fitter)}
+    settings = {"params": params, **seed_state(root), "thin_to": thin_to,
+                "simulator": _callable_name(simulator), "fitter": _callable_name(fitter)}
     tasks = [Task(_rep_id(i), {"index": i}) for i in range(n_replicates)]
     results, _ = run_tasks(
         _run_replicate, tasks, None if out_path is None else _store(out_path, settings),
-        args=((settings["entropy"], tuple(root.spawn_key), root.pool_size), simulator, fitter,
-              params, thin_to),
+        args=(seed_state(root), simulator, fitter, params, thin_to),
         n_jobs=n_jobs, scheduler=client if client is not None else scheduler,
         progressbar=progressbar, desc="SBC", unit="rep")
     records = [results[t.id].meta for t in tasks]
