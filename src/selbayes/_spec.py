@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["Field", "Spec", "SpecError", "OMIT", "read_toml", "merge_schema", "validate",
-           "dataclass_schema"]
+           "load", "dataclass_schema"]
 
 _MISSING = object()
 #: Default of a key that may be left out and is then absent from the validated section (the
@@ -301,3 +301,47 @@ def dataclass_schema(cls, exclude: tuple = (), doc: str = "") -> dict[str, Field
             continue
         out[f.name] = Field(kind, doc or f"{cls.__name__}.{f.name}", default=OMIT)
     return out
+
+
+def load(path, quick: bool, *, header: str, models, schema_for, what: str = "model",
+         **options) -> Spec:
+    """Read a spec whose ``[<header>] model`` decides its schema, and validate it.
+
+    Parameters
+    ----------
+    path : path-like
+        The TOML file.
+    quick : bool
+        Apply the ``[quick]`` overrides.
+    header : str
+        The section naming the model (``"experiment"``, ``"sbc"``).
+    models : collection of str
+        The known models.
+    schema_for : callable
+        ``schema_for(model) -> {section: {key: Field}}``.
+    what : str
+        What a model is, for the error message ("experiment type", "SBC model").
+    **options
+        Passed to :func:`validate` (``no_quick``, ``required_sections``).
+
+    Returns
+    -------
+    Spec
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file does not exist.
+    SpecError
+        Naming the file, the section and the key (see :func:`validate`); first of all when
+        ``[<header>] model`` is missing or unknown.
+    """
+    raw = read_toml(path)
+    head = raw.get(header)
+    if not isinstance(head, dict) or "model" not in head:
+        raise SpecError(f"{path}: the section [{header}] with the key 'model' is required "
+                        f"(known: {sorted(models)})")
+    if head["model"] not in models:
+        raise SpecError(f"{path}: [{header}] model = {head['model']!r} is not a known {what}; "
+                        f"known: {sorted(models)}")
+    return validate(raw, schema_for(head["model"]), path, quick, header=header, **options)

@@ -53,9 +53,8 @@ from ._reproduce_spec import (
     Spec,
     SpecError,
     merge_schema,
-    read_toml,
-    validate,
 )
+from ._spec import load
 
 __all__ = ["run_reproduction", "load_spec", "register_experiment", "experiment_types",
            "ReproductionResult", "Spec", "Field", "Task", "TaskResult", "SpecError",
@@ -176,14 +175,10 @@ def load_spec(path, quick: bool = False) -> Spec:
     >>> quick.quick, quick["data"]["p"], quick["selection"]["k"]
     (True, 300, [5, 20])
     """
-    raw = read_toml(path)
-    exp = raw.get("experiment")
-    if not isinstance(exp, dict) or "model" not in exp:
-        raise SpecError(f"{path}: the section [experiment] with the key 'model' is required "
-                        f"(known models: {sorted(_EXPERIMENTS)})")
-    module = _experiment_module(exp["model"], path)
-    spec = validate(raw, merge_schema(COMMON_SCHEMA, module.SCHEMA), path, quick)
-    module.check_spec(spec)
+    spec = load(path, quick, header="experiment", models=_EXPERIMENTS, what="experiment type",
+                schema_for=lambda model: merge_schema(
+                    COMMON_SCHEMA, _experiment_module(model, path).SCHEMA))
+    _experiment_module(spec.model, path).check_spec(spec)
     return spec
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._spec import OMIT, Field, Spec, SpecError, dataclass_schema, read_toml, validate
+from ._spec import OMIT, Field, Spec, dataclass_schema, load
 
 __all__ = ["GaussianSBCSimulator", "GaussianSBCFitter", "run_sbc_spec", "load_sbc_spec",
            "sbc_schema"]
@@ -166,7 +166,7 @@ def _with_priors(cls, settings: dict, priors: dict):
 
 
 _SBC_SECTION = {
-    "model": Field("str", "the model calibrated", choices=MODELS),
+    "model": Field("str", "the model calibrated (checked first: it decides the other keys)"),
     "n_replicates": Field("int", "number of replicates", minimum=1),
     "seed": Field("int", "root seed (replicate i uses its i-th spawned child)", default=0,
                   minimum=0),
@@ -239,17 +239,8 @@ def load_sbc_spec(path, quick: bool = False) -> Spec:
     >>> quick["sbc"]["n_replicates"], quick["fit"]["draws"], quick["fit"]["k"]
     (4, 100, 5)
     """
-    raw = read_toml(path)
-    # the model decides the other sections' keys, so [sbc] is checked first
-    header = raw.get("sbc")
-    if not isinstance(header, dict):
-        raise SpecError(f"{path}: the section [sbc] is missing")
-    if "model" not in header:
-        raise SpecError(f"{path}: [sbc] is missing the required key 'model' "
-                        f"({_SBC_SECTION['model'].doc})")
-    model = _SBC_SECTION["model"].check(header["model"], f"{path}: [sbc] model")
-    return validate(raw, sbc_schema(model), path, quick, header="sbc", no_quick=(),
-                    required_sections=("sbc", "design", "fit"))
+    return load(path, quick, header="sbc", models=MODELS, schema_for=sbc_schema,
+                what="SBC model", no_quick=(), required_sections=("sbc", "design", "fit"))
 
 
 def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, scheduler=None,
