@@ -176,9 +176,29 @@ _SBC_SECTION = {
 
 
 def sbc_schema(model: str) -> dict:
-    """The schema of an SBC spec of ``model``: ``[sbc]``, and ``[design]``, ``[fit]`` and
-    ``[priors]`` from the model's simulator, fitter and prior classes (their defaults apply to
-    keys left out)."""
+    """The schema of an SBC spec of ``model`` (see :mod:`selbayes._spec`).
+
+    ``[sbc]`` is shared; the keys of ``[design]``, ``[fit]`` and ``[priors]`` are the fields
+    of the model's simulator, fitter and prior classes, with their types (their defaults apply
+    to keys left out).
+
+    Parameters
+    ----------
+    model : {"gaussian", "naive_bayes", "mixture"}
+
+    Returns
+    -------
+    dict
+        ``{section: {key: selbayes._spec.Field}}``.
+
+    Examples
+    --------
+    >>> from selbayes.sbc_models import sbc_schema
+    >>> sorted(sbc_schema("naive_bayes")["design"])
+    ['n', 'p']
+    >>> sbc_schema("gaussian")["sbc"]["n_replicates"].kind
+    'int'
+    """
     from .models.priors import GaussianPriors, MixturePrior, NaiveBayesPrior
 
     sim_cls, fit_cls = _registry()[model]
