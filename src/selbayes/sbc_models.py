@@ -341,6 +341,17 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     return result
 
 
+# What a reader of the README needs to know about a model's SBC beyond the generic sentence.
+_README_NOTES = {
+    "naive_bayes": (
+        "Features are selected by |COR| > threshold (threshold selection: the corrected "
+        "posterior is then exactly calibrated; fixed-k selection leaves ties at gamma whose "
+        "information the correction ignores). The uncorrected posterior should fail with a "
+        "mean fractional rank above 0.5: it sits too low, i.e. it believes the features are "
+        "more relevant than they are."),
+}
+
+
 def _write_readme(out: Path, spec_path, spec, result) -> None:
     from ._version import __version__
 
@@ -350,11 +361,11 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         f"Re-run: `selbayes sbc {spec_path}` (or `make sbc`); it resumes from `replicates/`.",
         f"selbayes {__version__}; settings: design {spec['design']}, fit {spec['fit']}, "
         f"priors {spec['priors']}, replicates {spec['sbc']['n_replicates']}, "
-        f"seed {spec['sbc']['seed']}.",
+        f"seed {spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
         "",
         f"Rank of the true value ({', '.join(result.ranks.columns)}) among thinned posterior "
         "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
-        "Uniform ranks (p > 0.01) mean calibrated.",
+        "Uniform ranks (p > 0.01) mean calibrated. " + _README_NOTES.get(spec.model, ""),
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",

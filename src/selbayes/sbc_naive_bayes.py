@@ -25,7 +25,6 @@ posterior is then prior x P_keep^p, or the plain all-feature posterior.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -266,6 +265,7 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
                              progressbar: bool = True):
     """Run the SBC of a naive Bayes spec (``models/sbc_naive_bayes_small.toml``).
 
+    :func:`selbayes.sbc_models.run_sbc_spec` for a spec that must be of the naive Bayes model.
     Results, resume state (``out/replicates/``) and a README go to ``out``; a rerun resumes.
 
     Parameters
@@ -293,11 +293,9 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     FileNotFoundError
         If ``spec_path`` does not exist.
     ValueError
-        If the file is not valid TOML, lacks ``[sbc]``, ``[design]`` or ``[fit]``, its
-        model is not "naive_bayes", a ``[quick]`` entry overrides an unknown section, or
+        If the spec is malformed (:func:`~selbayes.sbc_models.load_sbc_spec`: an unknown or
+        missing section or key, a wrong type), its model is not "naive_bayes", or
         :func:`~selbayes.sbc.run_sbc` rejects the settings.
-    TypeError
-        If ``[design]`` or ``[fit]`` holds a key the simulator or fitter does not take.
 
     Examples
     --------
@@ -314,51 +312,9 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     (8, 0.45, 200)
     """
     from ._spec import SpecError
-    from .sbc import run_sbc
-    from .sbc_models import load_sbc_spec
+    from .sbc_models import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(spec_path, quick=quick)
     if spec.model != "naive_bayes":
         raise SpecError(f"{spec_path}: [sbc] model must be 'naive_bayes'; got {spec.model!r}")
-    priors = spec["priors"]
-    simulator = NaiveBayesSBCSimulator(**spec["design"], priors=priors)
-    fitter = NaiveBayesSBCFitter(**spec["fit"], priors=priors)
-    # A given ``out`` is used as is; only the default folder tells quick runs apart.
-    out = Path(out) if out is not None else Path("reports") / (
-        spec.name + ("_quick" if quick else ""))
-    result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]), list(PARAMS),
-                     random_state=spec["sbc"]["seed"], n_jobs=n_jobs,
-                     out_dir=out / "replicates", thin_to=spec["sbc"]["thin_to"],
-                     progressbar=progressbar)
-    result.save(out)
-    _write_readme(out, spec_path, spec, result)
-    return result
-
-
-def _write_readme(out: Path, spec_path, spec, result) -> None:
-    from ._version import __version__
-
-    summary = (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else ""
-    lines = [
-        f"# SBC: {spec.name}",
-        "",
-        "Re-run: `python -c \"from selbayes.sbc_naive_bayes import run_naive_bayes_sbc_spec; "
-        f"run_naive_bayes_sbc_spec('{spec_path}')\"` (resumes from `replicates/`).",
-        f"selbayes {__version__}; design {spec['design']}, fit {spec['fit']}, priors "
-        f"{spec['priors']}, replicates {spec['sbc']['n_replicates']}, seed "
-        f"{spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
-        "",
-        "Rank of the true alpha (drawn from the fitting prior) among posterior draws of alpha, "
-        "corrected and uncorrected posteriors computed from the same simulated data. Features "
-        "are selected by |COR| > threshold (threshold selection: the corrected posterior is "
-        "then exactly calibrated; fixed-k selection leaves ties at gamma whose information the "
-        "correction ignores). Uniform ranks (p > 0.01) mean calibrated: the corrected posterior "
-        "should pass and the uncorrected one fail (mean fractional rank above 0.5: the "
-        "uncorrected posterior sits too low, i.e. it believes the features are more relevant "
-        "than they are).",
-        "",
-        summary,
-        "",
-        "![ranks](sbc_ranks.png)",
-    ]
-    (out / "README.md").write_text("\n".join(lines) + "\n")
+    return run_sbc_spec(spec_path, out=out, quick=quick, n_jobs=n_jobs, progressbar=progressbar)
