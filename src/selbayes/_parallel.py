@@ -309,7 +309,10 @@ class TaskStore:
         if path.exists():
             stored = json.loads(path.read_text())
             if stored.get("format") != STORE_FORMAT or stored.get("settings_hash") != self.hash:
-                diff = dict_diff(stored.get("settings", {}), self.settings)
+                if "settings" not in stored:  # cross-validation and SBC before the runner
+                    diff = ["an older layout without the shared manifest"]
+                else:
+                    diff = dict_diff(stored["settings"], self.settings)
                 if stored.get("format") != STORE_FORMAT:
                     diff.insert(0, f"format: {stored.get('format')!r} -> {STORE_FORMAT!r}")
                 raise ValueError(
