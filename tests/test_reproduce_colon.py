@@ -71,7 +71,7 @@ def test_shipped_spec_holds_the_thesis_design():
     ("quadrature = [\"accurate\", \"thesis\"]", "quadrature = [\"thesis\", \"thesis\"]",
      "distinct presets"),
     ("gamma = 0.5\n", "gama = 0.5\n", r"unknown key\(s\) \['gama'\] in \[reference.thesis\]"),
-    ("gamma = 0.5\n", "gamma = \"half\"\n", "gamma must be a number"),
+    ("gamma = 0.5\n", "gamma = \"half\"\n", "gamma must be a finite number"),
     ("[cv]\n", "[cv]\nfold = 3\n", "unknown key"),
 ])
 def test_spec_errors_name_the_key(tmp_path, old, new, match):

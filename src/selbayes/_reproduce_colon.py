@@ -48,6 +48,7 @@ from ._reproduce_report import (
     write_json,
 )
 from ._reproduce_spec import Field, Spec, SpecError, settings_hash
+from ._spec import OMIT, check_section
 from ._version import __version__
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
@@ -125,15 +126,8 @@ def check_spec(spec: Spec) -> None:
     if spec["fit"]["method"] == "mcmc" and len(qs) != 1:
         raise SpecError(f"{where}: [fit] method 'mcmc' takes a single quadrature entry (unused)")
     thesis = spec["reference"].get("thesis", {})
-    if not isinstance(thesis, dict):
-        raise SpecError(f"{where}: [reference] thesis must be a table")
-    unknown = sorted(set(thesis) - set(THESIS_KEYS))
-    if unknown:
-        raise SpecError(f"{where}: unknown key(s) {unknown} in [reference.thesis]; known keys: "
-                        f"{sorted(THESIS_KEYS)}")
-    for key, value in thesis.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise SpecError(f"{where}: [reference.thesis] {key} must be a number; got {value!r}")
+    check_section(thesis, "reference.thesis",
+                  {k: Field("float", doc, default=OMIT) for k, doc in THESIS_KEYS.items()}, where)
 
 
 def _fit_id(q: str, group: int, method: str) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["Field", "Spec", "SpecError", "OMIT", "read_toml", "merge_schema", "validate",
-           "load", "dataclass_schema"]
+           "load", "check_section", "dataclass_schema"]
 
 _MISSING = object()
 #: Default of a key that may be left out and is then absent from the validated section (the
@@ -187,8 +187,13 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _check_section(raw: dict, section: str, keys: dict[str, Field], where: str,
-                   partial: bool = False) -> dict:
+def check_section(raw: dict, section: str, keys: dict[str, Field], where: str,
+                  partial: bool = False) -> dict:
+    """Check one table against its keys: unknown keys, types, required keys, defaults.
+
+    ``section`` is the name shown in messages (e.g. ``"reference.thesis"``); ``partial``
+    checks only the keys present (``[quick]`` overrides).
+    """
     if not isinstance(raw, dict):
         raise SpecError(f"{where}: [{section}] must be a table; got {raw!r}")
     unknown = sorted(set(raw) - set(keys))
@@ -260,7 +265,7 @@ def validate(raw: dict, schema: dict[str, dict[str, Field]], path, quick: bool, 
             allowed = sorted(set(schema) - set(no_quick))
             raise SpecError(f"{where}: [quick.{section}] cannot be overridden; [quick] may "
                             f"hold the sections {allowed} (and a 'note')")
-        _check_section(table, f"quick.{section}", schema[section], where, partial=True)
+        check_section(table, f"quick.{section}", schema[section], where, partial=True)
     doc = _deep_merge({k: v for k, v in raw.items() if k != "quick"}, overrides if quick else {})
     sections = {}
     for section, keys in schema.items():
@@ -273,7 +278,7 @@ def validate(raw: dict, schema: dict[str, dict[str, Field]], path, quick: bool, 
         if section not in doc and (section in required_sections
                                    or any(f.required for f in keys.values())):
             raise SpecError(f"{where}: the section [{section}] is missing")
-        sections[section] = _check_section(table, section, keys, where)
+        sections[section] = check_section(table, section, keys, where)
     name = sections[header].get("name", Path(path).stem)
     if not name or not all(c.isalnum() or c in "_-." for c in name):
         raise SpecError(f"{where}: [{header}] name must be a non-empty identifier (letters, "
