@@ -158,3 +158,26 @@ def test_sbc_run_started_before_the_move_still_resumes():
     other = {**current, "fitter": "selbayes.sbc.mixture.MixtureSBCFitter"}
     with pytest.raises(ValueError, match="fitter: stored 'selbayes.sbc.gaussian.GaussianSBCF"):
         core._check_manifest(stored, other, manifest.parent)
+
+
+# the layers, in import order: a subpackage imports only from subpackages before it (README,
+# "Package layout"); private top-level helpers (_validation, _parallel, ...) serve every layer
+LAYERS = ["filters", "adjustment", "models", "preprocessing", "datasets", "evaluation",
+          "estimators", "error_estimation", "sbc", "benchmark", "experiments"]
+
+
+def test_every_subpackage_is_a_layer():
+    packages = {p.parent.name for p in SRC.glob("*/__init__.py")}
+    assert packages == set(LAYERS)
+
+
+def test_each_layer_imports_only_from_the_layers_before_it():
+    offenders = {}
+    for i, layer in enumerate(LAYERS):
+        later = set(LAYERS[i + 1:])
+        for path in sorted((SRC / layer).rglob("*.py")):
+            bad = sorted(n for n in _imported_modules(path)
+                         if n.count(".") >= 1 and n.split(".")[1] in later)
+            if bad:
+                offenders[str(path.relative_to(SRC))] = bad
+    assert not offenders, f"imports against the layer order {LAYERS}: {offenders}"

@@ -28,12 +28,13 @@ _LAZY = {
     "BinaryMixtureClassifier": "selbayes.estimators.mixture",
     "cross_validate": "selbayes.evaluation.cross_validation",
 }
-# the layers, from the models up: models (PyMC), adjustment (the selection factor), filters
-# (feature scores), preprocessing, estimators (scikit-learn classifiers), evaluation, datasets,
-# error_estimation, sbc (calibration checks of the models), experiments (paper reproductions)
+# the layers, each importing only from those before it (tests/test_layout.py): filters (feature
+# scores), adjustment (the selection factor), models (PyMC), preprocessing, datasets, evaluation,
+# estimators (scikit-learn classifiers), error_estimation, sbc, benchmark, experiments (paper
+# reproductions)
 _SUBMODULES = {
-    "models", "adjustment", "filters", "preprocessing", "estimators", "evaluation", "datasets",
-    "error_estimation", "sbc", "experiments",
+    "filters", "adjustment", "models", "preprocessing", "datasets", "evaluation", "estimators",
+    "error_estimation", "sbc", "benchmark", "experiments",
 }
 # former top-level modules still reachable as attributes (selbayes.calibration, ...)
 _MOVED_ATTRS = {"calibration", "diagnostics", "plots", "simulate", "reproduce"}
