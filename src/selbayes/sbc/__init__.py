@@ -2,8 +2,9 @@
 
 :mod:`~selbayes.sbc.core` holds the model-agnostic runner and the uniformity checks; its public
 API is re-exported here (``selbayes.sbc.run_sbc``). The per-model simulators and fitters live in
-:mod:`~selbayes.sbc.gaussian` (with the spec runner behind ``selbayes sbc SPEC``),
-:mod:`~selbayes.sbc.naive_bayes` and :mod:`~selbayes.sbc.mixture`.
+:mod:`~selbayes.sbc.gaussian`, :mod:`~selbayes.sbc.naive_bayes` and :mod:`~selbayes.sbc.mixture`;
+the runner of the SBC specs in ``models/sbc/`` (``selbayes sbc SPEC``), :func:`run_sbc_spec` and
+:func:`load_sbc_spec`, is defined in :mod:`~selbayes.sbc.gaussian` and re-exported here.
 """
 
 from .core import (
@@ -16,9 +17,10 @@ from .core import (
     sbc_rank,
     thin_draws,
 )
+from .gaussian import load_sbc_spec, run_sbc_spec
 
 __all__ = ["run_sbc", "load_sbc", "SBCResult", "sbc_rank", "thin_draws", "chi2_uniformity",
-           "ecdf_uniformity", "ecdf_band"]
+           "ecdf_uniformity", "ecdf_band", "run_sbc_spec", "load_sbc_spec"]
 
 
 def __getattr__(name):
