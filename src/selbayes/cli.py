@@ -237,8 +237,8 @@ def _cmd_predict(args) -> int:
     return 0
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("spec", help="experiment spec (TOML) under models/")
+def _add_run_options(p: argparse.ArgumentParser, folder: str) -> None:
+    p.add_argument("spec", help=f"spec (TOML), e.g. {folder}/<name>.toml")
     p.add_argument("--out", default=None, help="output folder (default: reports/<spec name>)")
     p.add_argument("--quick", action="store_true",
                    help="the spec's shrunken design (documented in the spec), for tests")
@@ -292,11 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
 
     rep = sub.add_parser("reproduce", help="run a paper experiment from its spec; resumes")
-    _add_run_options(rep)
+    _add_run_options(rep, "models/experiments")
     rep.set_defaults(func=_cmd_reproduce)
 
     sbc = sub.add_parser("sbc", help="simulation-based calibration of a model; resumes")
-    _add_run_options(sbc)
+    _add_run_options(sbc, "models/sbc")
     sbc.set_defaults(func=_cmd_sbc)
 
     fit = sub.add_parser("fit", help="fit a classifier to a matrix and labels; save it (.nc)")

@@ -1,4 +1,4 @@
-"""Reading and validating reproduction specs (TOML files under ``models/``).
+"""Reading and validating reproduction specs (TOML files under ``models/experiments/``).
 
 A spec is data: sections of typed keys (documented in ``models/README.md``). This module knows
 the sections shared by every reproduction; each experiment type (see :mod:`selbayes.experiments`)
