@@ -181,3 +181,18 @@ def test_each_layer_imports_only_from_the_layers_before_it():
             if bad:
                 offenders[str(path.relative_to(SRC))] = bad
     assert not offenders, f"imports against the layer order {LAYERS}: {offenders}"
+
+
+def test_pickles_that_name_the_old_module_still_load():
+    # a fit pickled (joblib / pickle) before the move records its class as
+    # selbayes.gaussian_classifier.HierarchicalGaussianClassifier
+    import pickle
+
+    from selbayes.estimators.gaussian import HierarchicalGaussianClassifier
+
+    data = pickle.dumps(HierarchicalGaussianClassifier, protocol=0)
+    old = data.replace(b"selbayes.estimators.gaussian\n", b"selbayes.gaussian_classifier\n")
+    assert old != data
+    _fresh("selbayes.gaussian_classifier")
+    with pytest.warns(FutureWarning, match="selbayes.gaussian_classifier has moved"):
+        assert pickle.loads(old) is HierarchicalGaussianClassifier
