@@ -50,7 +50,6 @@ MOVED: dict[str, str] = {
     "selbayes._reproduce_colon": "selbayes.experiments.naive_bayes_cv",
 }
 
-# (plain classes, not importlib.abc subclasses: importlib.abc costs ~30 ms at `import selbayes`)
 # frames to skip so that the warning points at the line that imported the old name
 _SKIP = (os.path.dirname(__file__), os.path.dirname(importlib.__file__), "<frozen importlib")
 
@@ -60,6 +59,8 @@ def _warn(old: str, new: str) -> None:
                   "removed in the next release)", FutureWarning, skip_file_prefixes=_SKIP)
 
 
+# plain classes, not importlib.abc subclasses: importing importlib.abc costs ~30 ms at
+# `import selbayes`; the import system needs only these methods
 class _AliasLoader:
     """Loads an old name as the already-imported module of its new name."""
 
