@@ -10,9 +10,9 @@ section and the key at fault, also for unknown sections and keys.
 free-text ``note``) over the full design before validation; the overrides are checked against
 the same schema, so a typo in one is an error too.
 
-Used by the reproductions (``models/*.toml`` with ``[experiment] model = ...``, see
-:mod:`selbayes.reproduce`) and by simulation-based calibration (``models/sbc_*.toml`` with
-``[sbc] model = ...``, see :func:`selbayes.sbc_models.load_sbc_spec`).
+Used by the reproductions (``models/experiments/*.toml`` with ``[experiment] model = ...``, see
+:mod:`selbayes.experiments`) and by simulation-based calibration (``models/sbc/*.toml`` with
+``[sbc] model = ...``, see :func:`selbayes.sbc.load_sbc_spec`).
 """
 
 from __future__ import annotations

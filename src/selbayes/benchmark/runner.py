@@ -97,7 +97,7 @@ def resolve_dataset(item, data_home=None):
     >>> resolve_dataset(d).preprocessing["transform"]
     'none'
     """
-    from ..datasets import BenchmarkDataset, load_dataset
+    from ..datasets.loaders import BenchmarkDataset, load_dataset
 
     if isinstance(item, str):
         return load_dataset(item, data_home, preprocess=False)
@@ -134,7 +134,7 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
     model = make_method(method, n_classes, seed, quick=quick, inner_folds=inner_folds)
     if dataset_pre.get("transform", "none") == "none":
         return model
-    from ..preprocessing import IntensityLog2
+    from ..preprocessing.intensity import IntensityLog2
 
     return Pipeline([("preprocess", IntensityLog2(floor=dataset_pre.get("floor"),
                                                   ceiling=dataset_pre.get("ceiling"))),
@@ -143,7 +143,7 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
 
 def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     """Fit one method on one training fold and score its test fold (runs in a worker)."""
-    from ..calibration import calibration_summary, case_losses
+    from ..evaluation.calibration import calibration_summary, case_losses
 
     p, task_id = task.params, task.id
     X, y_idx, n_classes = data[p["dataset"]]
@@ -221,7 +221,7 @@ def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
     """
     from sklearn.model_selection import StratifiedKFold
 
-    from ..cross_validation import _check_splits
+    from ..evaluation.cross_validation import _check_splits
 
     if folds > len(y_idx):
         raise ValueError(f"folds ({folds}) exceeds the number of cases ({len(y_idx)})")
