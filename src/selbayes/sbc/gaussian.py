@@ -365,7 +365,8 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         "",
         f"Rank of the true value ({', '.join(result.ranks.columns)}) among thinned posterior "
         "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
-        "Uniform ranks (p > 0.01) mean calibrated. " + _README_NOTES.get(spec.model, ""),
+        "Uniform ranks (p > 0.01) mean calibrated."
+        + (" " + _README_NOTES[spec.model] if spec.model in _README_NOTES else ""),
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",
