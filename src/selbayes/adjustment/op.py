@@ -188,6 +188,9 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
     shape = np.shape(x)
     alpha = np.exp(np.asarray(x, dtype=np.float64).reshape(-1))
     c = tuple(int(v) for v in counts)
+    if len(c) != 4 or min(c) < 0 or sum(c) != prefix.shape[0] - 1:
+        raise ValueError(f"counts {c} must be 4 non-negative integers summing to the design's "
+                         f"n = {prefix.shape[0] - 1}")
     K = _lattice_kernel(c, np.ascontiguousarray(prefix, dtype=np.int64).tobytes())
     N0, N1 = c[0] + c[1], c[2] + c[3]
     al = alpha[:, None, None]
@@ -257,7 +260,7 @@ class SelectionAdjustment(Op):
         parts = [f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in self.info]
         if not self.info and self.evaluation == "table":
             parts.append(f"spacing={self.spacing:g}")
-        if self.method != "table":
+        if self.method != next(iter(self.EVALUATIONS)):     # not the default method
             parts.append(f"method={self.method}")
         return f"{name}{{{', '.join(parts)}}}"
 
@@ -716,6 +719,9 @@ def _register_numba():
 
     @numba.njit(cache=False)
     def lattice_nb(x, counts, theta, prefix, derivative):
+        if counts.shape[0] != 4 or min(counts[0], counts[1], counts[2], counts[3]) < 0 \
+                or counts.sum() != prefix.shape[0] - 1:
+            raise ValueError("counts must be 4 non-negative integers summing to the design's n")
         K = kernel_nb(counts, prefix)
         N0, N1 = K.shape[0] - 1, K.shape[1] - 1
         P0 = np.empty(N0 + 1)
