@@ -175,6 +175,16 @@ def test_numba_mode_without_object_mode(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_cvm_backend_agrees(case):
+    """PyMC's default backend: the table's C code, the other methods' NumPy perform."""
+    _, op, params, points = case
+    ref = _function(op, params, "FAST_COMPILE")(points)
+    got = _function(op, params, "CVM")(points)
+    for g, r in zip(got, ref, strict=True):
+        np.testing.assert_allclose(g, r, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_jax_backend_agrees(case):
     pytest.importorskip("jax")
     import jax

@@ -12,7 +12,8 @@ elementwise in one continuous input x, as a single Op:
 * ``MixtureAdjustment``: x = log alpha, the binary mixture's factor, which also depends on the
   latent labels z through the four counts N = (n00, n01, n10, n11) (Li 2007 eq 2.97).
 
-Each Op has a NumPy ``perform``, a gradient in x (a second instance of the same Op with
+Each Op has a NumPy ``perform`` (and C code for the table, so PyMC's default CVM backend compiles
+it), a gradient in x (a second instance of the same Op with
 ``derivative=True``; the other inputs are data and disconnected), a numba implementation
 registered with pytensor's numba dispatcher (NUMBA mode and nutpie never fall back to object
 mode) and a JAX implementation registered with pytensor's JAX dispatcher.
@@ -57,7 +58,8 @@ import math
 import numpy as np
 import pytensor.tensor as pt
 from pytensor.graph.basic import Apply
-from pytensor.graph.op import Op
+from pytensor.graph.op import Op  # noqa: F401  (COp is an Op)
+from pytensor.link.c.op import COp
 from scipy.special import gammaln
 
 __all__ = [
@@ -212,7 +214,7 @@ _NUMPY = {"table": _eval_table, "mc": _eval_mc, "convolution": _eval_convolution
 
 
 # ------------------------------------------------------------------------------------------ Ops
-class SelectionAdjustment(Op):
+class SelectionAdjustment(COp):
     """log P(an omitted feature fails the selection | x), elementwise in x, as one pytensor Op.
 
     Not used directly: the subclasses name the statistic and the evaluation methods it offers
@@ -291,6 +293,71 @@ class SelectionAdjustment(Op):
 
     def infer_shape(self, node, shapes):
         return [shapes[0]]
+
+    # ---- C implementation of the table (CVM / C backends); other methods run ``perform`` ----
+    def c_code_cache_version(self):
+        return (1,)
+
+    def c_code(self, node, name, inputs, outputs, sub):
+        from pytensor.link.c.interface import MethodNotDefined
+
+        if self.evaluation != "table":
+            raise MethodNotDefined("c_code", type(self), "only the table has C code")
+        x, coef, edges = inputs
+        (z,) = outputs
+        fail = sub["fail"]
+        deriv = 1 if self.derivative else 0
+        h = repr(self.spacing)
+        return f"""
+        {{
+        PyArrayObject* xc = PyArray_GETCONTIGUOUS({x});
+        PyArrayObject* cc = PyArray_GETCONTIGUOUS({coef});
+        PyArrayObject* ec = PyArray_GETCONTIGUOUS({edges});
+        if (PyArray_DIMS(cc)[0] != 6 || PyArray_SIZE(ec) != 8) {{
+            Py_XDECREF(xc); Py_XDECREF(cc); Py_XDECREF(ec);
+            PyErr_SetString(PyExc_ValueError,
+                            "selection adjustment: coef must be (6, m) and edges (8,)");
+            {fail}
+        }}
+        Py_XDECREF({z});
+        {z} = (PyArrayObject*)PyArray_NewLikeArray(xc, NPY_CORDER, NULL, 0);
+        if (!{z}) {{ Py_XDECREF(xc); Py_XDECREF(cc); Py_XDECREF(ec); {fail} }}
+        const double* xp = (const double*)PyArray_DATA(xc);
+        const double* cp = (const double*)PyArray_DATA(cc);
+        const double* e = (const double*)PyArray_DATA(ec);
+        double* zp = (double*)PyArray_DATA({z});
+        const npy_intp m = PyArray_DIMS(cc)[1];
+        const npy_intp n = PyArray_SIZE(xc);
+        const double h = {h};
+        for (npy_intp i = 0; i < n; ++i) {{
+            const double xi = xp[i];
+            double v;
+            if (xi < e[0] || xi > e[1]) {{
+                const int lo = xi < e[0];
+                const double d = lo ? xi - e[0] : xi - e[1];
+                const double l0 = lo ? e[2] : e[5], dl = lo ? e[3] : e[6], r = lo ? e[4] : e[7];
+                if ({deriv}) v = r == 0.0 ? dl : dl * exp(r * d);
+                else v = r == 0.0 ? l0 + dl * d : l0 + dl * expm1(r * d) / r;
+            }} else {{
+                const double pos = (xi - e[0]) / h;
+                npy_intp k = (npy_intp)floor(pos);
+                if (k < 0) k = 0;
+                if (k > m - 1) k = m - 1;
+                const double t = pos - (double)k;
+                if ({deriv}) {{
+                    v = 5.0 * cp[5 * m + k];
+                    for (int j = 4; j > 0; --j) v = v * t + j * cp[j * m + k];
+                    v /= h;
+                }} else {{
+                    v = cp[5 * m + k];
+                    for (int j = 4; j >= 0; --j) v = v * t + cp[j * m + k];
+                }}
+            }}
+            zp[i] = v;
+        }}
+        Py_DECREF(xc); Py_DECREF(cc); Py_DECREF(ec);
+        }}
+        """
 
     def connection_pattern(self, node):
         return [[True]] + [[False]] * (len(node.inputs) - 1)
