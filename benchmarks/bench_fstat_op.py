@@ -1,6 +1,6 @@
 """Benchmark: cost of the selection-adjustment Ops inside compiled pytensor functions (issue 18).
 
-Run:  .venv/bin/python benchmarks/bench_fstat_op.py [--repeat 15] [--calls 5000]
+Run:  .venv/bin/python benchmarks/bench_fstat_op.py [--repeat 60] [--calls 300]
 Writes benchmarks/results/fstat_op.md.
 
 One value-and-gradient evaluation (what NUTS does at every leapfrog step) of
@@ -15,9 +15,9 @@ One value-and-gradient evaluation (what NUTS does at every leapfrog step) of
 * ``model + Op``:       model + prior + (p - k) * the Op (``method="table"``, the models' default).
 
 Target (issue 18): warm NUMBA ``model + Op`` within 1.1x of ``model + expression``. Also
-reported: the Op's ``"exact"`` and ``"mc"`` methods (F statistic) per call. Times are
-best-of-``repeat`` averages over ``calls`` calls within this one run, the functions interleaved;
-results are ratios.
+reported: the Op's ``"exact"`` and ``"mc"`` methods (F statistic) per call. Times are the best
+of ``repeat`` short blocks of ``calls`` calls within this one run, the functions interleaved (many
+short blocks: on a loaded shared machine the minimum needs quiet moments); results are ratios.
 """
 
 from __future__ import annotations
@@ -193,9 +193,11 @@ def main(repeat: int, calls: int) -> None:
         "",
         "Ratios compare calls of compiled pytensor functions within this run. `expression` is "
         "the pre-Op implementation (the same table as ~20 ordinary pytensor operations); `Op` is "
-        "the selection-adjustment Op that the models now use. In CVM mode (PyMC's default "
-        "backend for `sampler=\"pymc\"`) the Op runs its NumPy `perform` (no C code), the "
-        "expression compiled C.",
+        "the selection-adjustment Op that the models now use. NUMBA: nutpie's backend (the Op's "
+        "numba implementation); CVM: PyMC's default backend for `sampler=\"pymc\"` (the "
+        "table's C code; the exact and mc methods have no C code and run their NumPy "
+        "`perform`). The machine is shared (see the load average): single ratios move by "
+        "about +-10% between runs.",
         "",
         "| mode | statistic | (model + Op) / (model + expression) |",
         "|---|---|---:|",
@@ -210,7 +212,7 @@ def main(repeat: int, calls: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--calls", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=60)
+    parser.add_argument("--calls", type=int, default=300)
     args = parser.parse_args()
     main(args.repeat, args.calls)
