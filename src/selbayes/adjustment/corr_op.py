@@ -4,9 +4,10 @@
 binary feature (Li 2007 eqs 2.52-2.55, computed by
 :func:`selbayes.adjustment.corr.corr_log_omit_prob`) once, at construction, with its exact first
 derivative and a second derivative by central differences of the exact first derivative, as a
-piecewise quintic Hermite interpolant. Calling it applies :class:`selbayes.adjustment.op.CorrAdjustment`
-to the table (one Op with a gradient and numba / JAX implementations); the table can live in
-``pm.Data`` so that one compiled model serves many designs.
+piecewise quintic Hermite interpolant. Calling it applies
+:class:`selbayes.adjustment.op.CorrAdjustment` to the table (one Op with a gradient and C,
+numba and JAX implementations); the table can live in ``pm.Data`` so that one compiled model
+serves many designs.
 
 Outside the table [x_lo, x_hi] the function tends to finite limits, both at rate e^{-|x|}:
 

@@ -1,4 +1,4 @@
-"""The selection adjustment as a family of pytensor Ops (one base class, one subclass per statistic).
+"""The selection adjustment as a family of pytensor Ops (one base, one subclass per statistic).
 
 The corrected posterior of a model fitted to the k features that passed a selection carries
 (p - k) log P(an omitted feature fails the selection | hyperparameters) (Li 2009 eqs 23-24; Li

@@ -21,7 +21,8 @@ per feature (class means and the pooled within-class sum of squares), so its cos
 per gradient, independent of n.
 
 Selection correction (Li 2009 eqs 23-24): ``pm.Potential("selection_adjustment",
-(p - k) * log P(F <= gamma | tau_mu w_x))`` through the :class:`selbayes.adjustment.op.FStatAdjustment` Op.
+(p - k) * log P(F <= gamma | tau_mu w_x))`` through the
+:class:`selbayes.adjustment.op.FStatAdjustment` Op.
 """
 
 from __future__ import annotations

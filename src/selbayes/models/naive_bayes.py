@@ -15,8 +15,9 @@ coefficient that does not involve the parameters. Only alpha (log transform) and
 Selection correction (eqs 2.41-2.44, spec 9.2): ``pm.Potential("selection_adjustment",
 (p - k) * log P(|COR| <= gamma | alpha))`` through the
 :class:`selbayes.adjustment.op.CorrAdjustment` Op, whose table (interpolant in log alpha, from
-:class:`selbayes.adjustment.corr_op.CorrOmitLogProb`) is held in ``pm.Data``. The uncorrected model keeps the same graph with ``n_omitted = 0`` (and a zero
-table), so one compiled model serves both.
+:class:`selbayes.adjustment.corr_op.CorrOmitLogProb`) is held in ``pm.Data``. The uncorrected
+model keeps the same graph with ``n_omitted = 0`` (and a zero table), so one compiled model
+serves both.
 
 Prediction (eq 2.8, spec 9.3) is a ratio of posterior averages taken in log space,
 P(y* = c | x*) proportional to psi_hat_c * mean_s prod_j Bern(x*_j; phi_hat[s, c, j]) with
