@@ -236,6 +236,16 @@ class SelectionAdjustment(COp):
     Inputs: ``x`` (float, any shape; cast to float64) followed by the method's numbers (see the
     module docstring); output: float64 with the shape of x (nats). Only x has a gradient; the
     other inputs are data (disconnected).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = fstat_parameters([10, 10], threshold=4.0, alpha_x=4.0)
+    >>> isinstance(op, SelectionAdjustment), op.evaluation
+    (True, 'table')
+    >>> grad_op = type(op)(op.method, op.spacing, True, op.info)     # what the gradient uses
+    >>> str(grad_op)
+    'FStatAdjustmentGrad{G=2, gamma=4}'
     """
 
     __props__ = ("method", "spacing", "derivative", "info")
@@ -378,8 +388,19 @@ class FStatAdjustment(SelectionAdjustment):
     """log P(omitted F statistic <= gamma | x = log(tau_mu w_x)), elementwise (Li 2009 eqs 26-34).
 
     Methods ``"table"`` (default), ``"mc"`` (the paper's Monte Carlo expectation with common
-    random numbers) and ``"exact"`` (the log-t convolution). Build the inputs with
-    :func:`fstat_parameters`, or use :func:`fstat_adjustment`.
+    random numbers) and ``"exact"`` (the log-t convolution). Build the Op and its inputs with
+    :func:`fstat_parameters`.
+
+    Parameters
+    ----------
+    method : str
+        Evaluation method ("table", "mc" or "exact").
+    spacing : float
+        Knot spacing of a ``"table"``; ignored otherwise.
+    derivative : bool
+        Evaluate d/dx (the gradient Op).
+    info : tuple of (str, value) pairs
+        Labels for the readable name.
 
     Examples
     --------
@@ -400,7 +421,18 @@ class CorrAdjustment(SelectionAdjustment):
 
     Methods ``"table"`` (default; exponential tails at both ends) and ``"exact"`` (the theta
     quadrature of :func:`selbayes.adjustment.corr_log_omit_prob`, through the lattice kernel with
-    counts (n0, 0, 0, n1)). Build the inputs with :func:`corr_parameters`.
+    counts (n0, 0, 0, n1)). Build the Op and its inputs with :func:`corr_parameters`.
+
+    Parameters
+    ----------
+    method : str
+        Evaluation method ("table" or "exact").
+    spacing : float
+        Knot spacing of a ``"table"``; ignored otherwise.
+    derivative : bool
+        Evaluate d/dx (the gradient Op).
+    info : tuple of (str, value) pairs
+        Labels for the readable name.
 
     Examples
     --------
@@ -421,6 +453,17 @@ class MixtureAdjustment(SelectionAdjustment):
     (int64, usually computed in the graph from the latent labels z), the theta rule (2, Q) and
     the antidiagonal prefix of H+ (from :func:`mixture_parameters`). The gradient is with respect
     to x only (the counts are discrete).
+
+    Parameters
+    ----------
+    method : str
+        Evaluation method ("exact", the only one).
+    spacing : float
+        Knot spacing of a ``"table"``; ignored otherwise.
+    derivative : bool
+        Evaluate d/dx (the gradient Op).
+    info : tuple of (str, value) pairs
+        Labels for the readable name.
 
     Examples
     --------
@@ -470,6 +513,23 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
     op : FStatAdjustment
     params : dict of str -> ndarray
         The inputs after x, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or the design is invalid (see
+        :func:`selbayes.adjustment.fstat.validate_design`).
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> op, params = fstat_parameters([10, 10, 10], 3.0, 4.0, method="mc", n_draws=200,
+    ...                               random_state=1)
+    >>> str(op), sorted(params)
+    ('FStatAdjustment{G=3, gamma=3, method=mc}', ['log_half_pool', 'terms'])
+    >>> x = pt.dscalar("x")
+    >>> float(op(x, *params.values()).eval({x: 2.0})) < 0
+    True
     """
     from ._fstat_exact import ExactTable, f_terms
     from .fstat import MC_CUTOFF, mc_n_terms, mc_pool, validate_design, validate_t_df
@@ -534,8 +594,39 @@ def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_ru
                     table_range=None, spacing=None, label=True):
     """The :class:`CorrAdjustment` and its inputs for one design (n0, n1, gamma).
 
-    ``"table"`` uses :func:`selbayes.adjustment.corr_op.corr_omit_log_prob_op`'s cached table;
-    ``"exact"`` the theta quadrature (``n_theta``, ``theta_rule``). Returns ``(op, params)``.
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases in class 0 and class 1.
+    threshold : float
+        gamma >= 0, the |correlation| threshold.
+    method : {"table", "exact"}
+        ``"table"``: :func:`selbayes.adjustment.corr_op.corr_omit_log_prob_op`'s cached table;
+        ``"exact"``: the theta quadrature (``n_theta``, ``theta_rule``).
+    n_theta, theta_rule :
+        Theta rule (see :func:`selbayes.adjustment.corr.theta_quadrature`).
+    table_range, spacing :
+        Table settings (default (-12, 18) and 0.1).
+    label : bool
+        Put n0, n1 and gamma in the Op's name.
+
+    Returns
+    -------
+    op : CorrAdjustment
+    params : dict of str -> ndarray
+        The inputs after x = log alpha, in order.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or the design is invalid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = corr_parameters(4, 4, 0.30, method="exact")
+    >>> str(op), round(float(np.exp(op(np.log(2.0), *params.values()).eval())), 6)
+    ('CorrAdjustment{n0=4, n1=4, gamma=0.3, method=exact}', 0.493055)
     """
     from .corr import _check_count, _check_threshold
     from .corr_op import DEFAULT_SPACING, DEFAULT_TABLE_RANGE, corr_omit_log_prob_op
@@ -561,8 +652,36 @@ def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_ru
 def mixture_parameters(n0, n1, threshold, *, n_theta=None, theta_rule="gauss", label=True):
     """The :class:`MixtureAdjustment` and its inputs after the counts, for (n0, n1, gamma).
 
-    Returns ``(op, {"theta": (2, Q), "prefix": (n0 + n1 + 1,)})``; apply as
-    ``op(log_alpha, counts, theta, prefix)``.
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases with y = 0 and y = 1.
+    threshold : float
+        gamma >= 0.
+    n_theta, theta_rule :
+        Theta rule (see :func:`selbayes.adjustment.corr.theta_quadrature`).
+    label : bool
+        Put n0, n1 and gamma in the Op's name.
+
+    Returns
+    -------
+    op : MixtureAdjustment
+    params : dict
+        ``{"theta": (2, Q) nodes and weights, "prefix": (n0 + n1 + 1,) int64}``; apply as
+        ``op(log_alpha, counts, theta, prefix)``.
+
+    Raises
+    ------
+    ValueError
+        If the design is invalid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = mixture_parameters(4, 4, 0.30)
+    >>> out = op(np.log(10.0), np.array([2, 2, 2, 2]), *params.values())
+    >>> out.eval().shape
+    ()
     """
     from .corr import _check_count, _check_threshold
 
@@ -589,6 +708,13 @@ def mc_standard_error(op_params, log_scale):
     Returns
     -------
     ndarray with the shape of ``log_scale``
+
+    Examples
+    --------
+    >>> _, params = fstat_parameters([10, 10], 4.0, 4.0, method="mc", n_draws=500)
+    >>> se = mc_standard_error(params, [0.0, 3.0])
+    >>> bool(se[0] > se[1] > 0)        # noisier where tau_mu w_x is small
+    True
     """
     x = np.atleast_1d(np.asarray(log_scale, dtype=np.float64))
     lhp = op_params["log_half_pool"]
