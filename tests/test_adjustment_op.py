@@ -322,7 +322,7 @@ def test_mixture_model_contains_the_op_and_has_a_gradient_in_alpha():
     log_alpha = model.rvs_to_values[model["alpha"]]                  # alpha_log__
     inputs = [model.rvs_to_values[model["alpha"]], model.rvs_to_values[model["z"]]]
     f = pytensor.function(inputs, [pot_v, pytensor.grad(pot_v, log_alpha)],
-                          on_unused_input="ignore")
+                          on_unused_input="ignore", mode="FAST_COMPILE")
     val, dval = f(point["alpha_log__"], point["z"])
     alpha = np.exp(point["alpha_log__"])
     z = point["z"].astype(int)
@@ -332,3 +332,31 @@ def test_mixture_model_contains_the_op_and_has_a_gradient_in_alpha():
     fd = 50 * (factor.log_keep(alpha * np.exp(h), *map(int, N))
                - factor.log_keep(alpha * np.exp(-h), *map(int, N))) / (2 * h)
     assert np.isclose(dval, fd, rtol=1e-5, atol=1e-8)
+
+
+def test_gaussian_model_adjustment_methods_agree():
+    """build_model(adjustment_method=...): the table and the exact convolution give the same
+    log density (to the table's accuracy times p - k); the paper's Monte Carlo differs by no
+    more than its derived MC error."""
+    import selbayes
+    from selbayes.models.gaussian import build_model
+
+    rng = np.random.default_rng(4)
+    y = np.repeat([0, 1, 2], 12)
+    X = rng.normal(size=(36, 80))
+    sel = selbayes.select_features(X, y, k=4)
+    logps = {}
+    for method in ("table", "exact", "mc"):
+        model = build_model(X[:, sel.indices], y, sel, adjustment_method=method)
+        ops = _op_instances(model["selection_adjustment"])
+        assert [op.method for op in ops] == [method]
+        point = model.initial_point()
+        point["tau_mu_log__"] = np.log(50.0)
+        logps[method] = model.compile_logp(mode="FAST_COMPILE")(point)
+    n_omit = sel.n_omitted
+    assert abs(logps["table"] - logps["exact"]) < n_omit * 1e-9
+    counts = np.bincount(y)
+    # The model's pool (alpha_x = 4, seed 0, 1000 draws); x = log(tau_mu w_x), w_x = 1.
+    _, params = fstat_parameters(counts, sel.threshold, 4.0, method="mc")
+    se = mc_standard_error(params, np.log(50.0))
+    assert abs(logps["mc"] - logps["exact"]) < 4 * n_omit * se
