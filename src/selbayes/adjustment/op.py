@@ -58,7 +58,6 @@ import math
 import numpy as np
 import pytensor.tensor as pt
 from pytensor.graph.basic import Apply
-from pytensor.graph.op import Op  # noqa: F401  (COp is an Op)
 from pytensor.link.c.op import COp
 from scipy.special import gammaln
 
