@@ -119,10 +119,10 @@ def _warm_pytensor_flags() -> str:
     pytest.param("all", marks=pytest.mark.slow)])
 def test_concurrent_processes_compile_once(tmp_path, empty):
     """Three processes start at the same moment with an empty cache folder and fit the same
-    shape: all succeed; exactly one compiles while the others wait for its lock and then read
-    its entry; all give the same probabilities, bit for bit; the folder holds one complete
-    entry and no temporary file; a fourth process, started afterwards, hits the cache and
-    gives the same probabilities again. Without the lock all three would compile (three
+    shape: all succeed; exactly one compiles while the others wait for its lock (or arrive
+    after it finished) and then read its entry; all give the same probabilities, bit for bit;
+    the folder holds one complete entry and no temporary file; a fourth process, started
+    afterwards, hits the cache and gives the same probabilities again. Without the lock all three would compile (three
     "miss" events); with a torn write a reader would fail or differ."""
     cache = tmp_path / "cache"
     env = {"SELBAYES_CACHE_DIR": str(cache)}
@@ -131,8 +131,11 @@ def test_concurrent_processes_compile_once(tmp_path, empty):
     else:
         env["PYTENSOR_FLAGS"] = None                    # pytensor's caches inside `cache` too
     together = _run_together("gaussian", env, 3)
-    events = sorted((r["event"], r["waited"]) for r in together)
-    assert events == [("hit", True), ("hit", True), ("miss", False)]
+    # A process that reaches the cache only after the first one has stored its entry (one
+    # slowed down by the machine's load) is a plain hit; what must never happen is a second
+    # compilation.
+    assert sorted(r["event"] for r in together) == ["hit", "hit", "miss"], together
+    assert [r["waited"] for r in together if r["event"] == "miss"] == [False]
     assert all(r["proba"] == together[0]["proba"] for r in together)
     _assert_one_clean_entry(cache)
     later = _run("gaussian", env)
