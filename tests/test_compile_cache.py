@@ -122,8 +122,9 @@ def test_concurrent_processes_compile_once(tmp_path, empty):
     shape: all succeed; exactly one compiles while the others wait for its lock (or arrive
     after it finished) and then read its entry; all give the same probabilities, bit for bit;
     the folder holds one complete entry and no temporary file; a fourth process, started
-    afterwards, hits the cache and gives the same probabilities again. Without the lock all three would compile (three
-    "miss" events); with a torn write a reader would fail or differ."""
+    afterwards, hits the cache and gives the same probabilities again. Without the lock all
+    three would compile (three "miss" events); with a torn write a reader would fail or
+    differ."""
     cache = tmp_path / "cache"
     env = {"SELBAYES_CACHE_DIR": str(cache)}
     if empty == "selbayes":
