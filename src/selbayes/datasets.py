@@ -304,14 +304,17 @@ def _locate_paper_data(name: str, data_home):
     except FileNotFoundError as not_found:
         if data_home is not None:              # an explicit folder: never download
             raise
-        from ._download import DownloadError, fetch
+        from ._download import DownloadError, fetch, registry
 
         try:
             path = fetch(name)
         except DownloadError as exc:
+            # One first line with everything (the command line prints only that line).
+            searched = str(not_found).split("\n", 1)[0]
             raise FileNotFoundError(
-                f"{not_found}\nThe download of the original file failed too: {exc}.\n"
-                f"Offline, put the files in a folder and set {ENV_VAR} to it.") from exc
+                f"{searched} The download of the original file failed too: {exc}. Offline, "
+                f"set {ENV_VAR} to a folder holding these files or the original "
+                f"{registry()[name]['file']}.\n{PROVENANCE}") from exc
         return _read_paper_rda, path, "downloaded"
 
 
