@@ -14,8 +14,8 @@ found in, in order: the ``data_home`` argument; else the folder named by the ``S
 environment variable, then the user data folder (:func:`default_data_home`). When
 ``data_home`` is not given and neither folder holds them, the original R file (CRAN package
 plsgenomics 1.5-3) is downloaded once from its pinned public URL, sha256 checked, into the user
-data folder (:mod:`selbayes.datasets.download`), and gives the same data set. See :data:`PROVENANCE` for
-the sources and the file format.
+data folder (:mod:`selbayes.datasets.download`), and gives the same data set. See
+:data:`PROVENANCE` for the sources and the file format.
 
 Examples
 --------
@@ -47,11 +47,12 @@ DROP_CHOICES = (False, "genes", "samples")
 PROVENANCE = """\
 The data files are not part of selbayes. Source: the CRAN package plsgenomics (version 1.5-3),
 data/SRBCT.rda and data/Colon.rda; without data_home, selbayes downloads these once from their
-pinned public URLs (sha256 checked; selbayes.datasets.download.registry()). Offline, either put those
-two files, or three gzip-compressed CSV files per data set, <name>_X.csv.gz (samples x genes,
-header g1..gP, source order), <name>_y.csv.gz (one column `y` with the source's integer class
-code) and <name>_genes.csv.gz (column `col` = g1..gP plus the gene annotation), in a folder and
-pass it as data_home= (CSV files only) or set the environment variable SELBAYES_DATA to it."""
+pinned public URLs (sha256 checked; selbayes.datasets.download.registry()). Offline, either
+put those two files, or three gzip-compressed CSV files per data set, <name>_X.csv.gz (samples
+x genes, header g1..gP, source order), <name>_y.csv.gz (one column `y` with the source's
+integer class code) and <name>_genes.csv.gz (column `col` = g1..gP plus the gene annotation),
+in a folder and pass it as data_home= (CSV files only) or set the environment variable
+SELBAYES_DATA to it."""
 
 _SOURCES = {
     "srbct": {
