@@ -18,9 +18,10 @@ export MPLBACKEND ?= Agg
 PYTEST_ARGS ?=
 # `make test` runs on two worker processes (pytest-xdist; the machine this is planned for has 2
 # cores): compiling models is single-threaded, and workers share the compiled-model cache, in
-# which one process compiles a given model while the others wait for it. `make test XDIST=`
-# runs in one process.
-XDIST ?= -n 2
+# which one process compiles a given model while the others wait for it. Whole test files go
+# to one worker (--dist loadfile), so module-scoped fixtures (fitted models) are built once.
+# `make test XDIST=` runs in one process.
+XDIST ?= -n 2 --dist loadfile
 
 .PHONY: demo test slow bench sbc reproduce notebooks lint clean venv
 
