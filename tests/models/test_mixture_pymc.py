@@ -46,7 +46,7 @@ def test_pm_sample_with_collapsed_z_step_runs():
 # route is not yet what the classifier uses; make test keeps its target density checked
 # exactly against the classifier sampler's (test_logp_matches_reference_log_target_up_to_
 # constant) and its step running (test_pm_sample_with_collapsed_z_step_runs), and the
-# classifier's sampler against the same enumeration (test_mixture.py::
+# classifier's sampler against the same enumeration (tests/estimators/test_mixture.py::
 # test_sampler_matches_exact_posterior[True]).
 @pytest.mark.slow
 @pytest.mark.parametrize("corrected", [False, True])
