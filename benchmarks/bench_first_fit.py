@@ -127,9 +127,8 @@ def main() -> int:
         "- *empty caches*: a cache folder that did not exist (pytensor's compiledir, numba's "
         "cache and selbayes's compiled models all start empty). *before*: the same, with the "
         "models' `pm.Data` of dynamic shape as before this change, so the compiled graph keeps "
-        "PyMC's `SpecifyShape` checks, whose numba error-message code was the largest "
-        "avoidable part of the empty-cache compile (numba's compile events: 64 -> 34 s in one "
-        "Gaussian first fit under load).",
+        "PyMC's `SpecifyShape` checks, whose numba error-message code (string formatting) was "
+        "the largest avoidable part of numba's work in an empty-cache compile.",
         "- *cache off*: `SELBAYES_NO_COMPILE_CACHE=1`, pytensor's caches warm: the situation "
         "before the compiled-model cache (nutpie compiles its wrappers in every process).",
         "- *cache on*: a new process after an earlier one compiled the same shape. Target: "
