@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -99,7 +100,7 @@ def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, caps
         def summary(self):
             return pd.DataFrame({"passed": self._passed})
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", lambda *a, **k: Result(
         {"tau_corrected": True, "tau_uncorrected": False}))
     assert main(["sbc", "x.toml", "--out", str(tmp_path / "o")]) == 0
@@ -186,7 +187,7 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
         seen["out"], seen["quick"] = out, quick
         return Result()
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", fake_run)
     out = tmp_path / "mine"
     assert main(["sbc", "x.toml", "--quick", "--out", str(out)]) == 0

@@ -73,7 +73,7 @@ def _cmd_sbc(args) -> int:
                           scheduler=args.scheduler, progressbar=not args.no_progress)
     # run_sbc_spec uses a given --out as is; the default folder gets "_quick" with --quick.
     out = Path(args.out) if args.out is not None else Path("reports") / (
-        spec["_name"] + ("_quick" if args.quick else ""))
+        spec.name + ("_quick" if args.quick else ""))
     summary = result.summary()
     # Uncorrected posteriors are expected to be miscalibrated; the verdict is the others'.
     judged = [name for name in summary.index if not str(name).endswith("_uncorrected")]

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
+from selbayes._parallel import TaskResult, jsonable
 from selbayes.experiments import gaussian as rg
 from selbayes.experiments import load_spec, run_reproduction
-from selbayes.experiments._exec import FitResult, jsonable
 
 from .._spec_files import write_spec
 
@@ -185,7 +185,7 @@ def make_stub(calibrated_method="corrected", counter=None):
 
     def stub(settings, task):
         if counter is not None:
-            counter.append(task.fit_id)
+            counter.append(task.id)
         prm = task.params
         train, test = rg.load_data(settings, prm.get("replicate"))
         lp = _true_log_proba(test, test.X)
@@ -207,7 +207,7 @@ def make_stub(calibrated_method="corrected", counter=None):
         if "replicate" in prm:
             meta["replicate"] = prm["replicate"]
             arrays["y_test"] = test.y
-        return FitResult(task.fit_id, arrays, meta)
+        return TaskResult(task.id, arrays, meta)
 
     return stub
 
