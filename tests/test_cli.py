@@ -210,3 +210,16 @@ def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
         run_sbc_spec(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml", out=tmp_path / "o",
                      quick=True)
     assert seen["out_dir"] == tmp_path / "o" / "replicates"
+
+
+def test_unnamed_sample_id_column_is_read_as_the_index(tmp_path):
+    """A CSV written by pandas' to_csv has an empty first header cell over the sample ids: the
+    ids become the index (so `predict` writes them under "sample", not "Unnamed: 0")."""
+    from selbayes.cli import _read_matrix
+
+    frame = pd.DataFrame(np.arange(6.0).reshape(3, 2), columns=["g1", "g2"],
+                         index=["s1", "s2", "s3"])
+    frame.to_csv(tmp_path / "x.csv")
+    X, _ = _read_matrix(str(tmp_path / "x.csv"))
+    assert list(X.index) == ["s1", "s2", "s3"] and X.index.name is None
+    assert list(X.columns) == ["g1", "g2"]

@@ -134,6 +134,8 @@ def _read_matrix(path: str, *, label_key: str | None = None, layer: str | None =
     if not pd.api.types.is_numeric_dtype(frame[first]) or str(first).startswith("Unnamed") \
             or str(first).lower() in ("sample", "id", "sample_id", "cell", ""):
         frame = frame.set_index(first)            # sample ids
+        if str(first).startswith("Unnamed"):      # an empty header cell (pandas' to_csv)
+            frame.index.name = None
     bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
     if bad:
         raise UserError(f"{path}: non-numeric column(s) {bad[:5]}; the matrix must be "

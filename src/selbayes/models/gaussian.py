@@ -268,16 +268,29 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
 PARAMETERIZATIONS = ("marginal", "noncentered")
 
 
+def _static(data: dict, name: str, static_shapes: bool) -> dict:
+    """``pm.Data`` keyword giving the container the static shape of its value: the compiled
+    model of one cache key never sees another shape, and a static shape lets pytensor drop
+    the runtime shape assertions (``SpecifyShape``) PyMC puts on observed data, whose numba
+    code (error-message formatting) costs seconds of every empty-cache compile."""
+    return {"shape": np.shape(data[name])} if static_shapes else {}
+
+
 def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
-                     parameterization: str = "marginal") -> pm.Model:
+                     parameterization: str = "marginal", *,
+                     static_shapes: bool = False) -> pm.Model:
     if parameterization not in PARAMETERIZATIONS:
         raise ValueError(f"parameterization must be one of {PARAMETERIZATIONS}; "
                          f"got {parameterization!r}")
+
+    def data_var(name, **kw):
+        return pm.Data(name, data[name], **kw, **_static(data, name, static_shapes))
+
     with pm.Model(coords=coords) as model:
-        xbar_obs = pm.Data("xbar_obs", data["xbar_obs"], dims=("feature", "class"))
-        ssw_obs = pm.Data("ssw_obs", data["ssw_obs"], dims="feature")
-        counts = pm.Data("class_counts", data["class_counts"], dims="class")
-        ssw_shape = pm.Data("ssw_shape", data["ssw_shape"])
+        xbar_obs = data_var("xbar_obs", dims=("feature", "class"))
+        ssw_obs = data_var("ssw_obs", dims="feature")
+        counts = data_var("class_counts", dims="class")
+        ssw_shape = data_var("ssw_shape")
         tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2,
                           beta=priors.alpha_mu * priors.w_mu / 2)
         tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2,
@@ -318,11 +331,10 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                 d, 1.0 / tau_nu, xbar_obs, len(coords["class"]), xp=pt)))
 
         if "_adj_op" in data:
-            n_omitted = pm.Data("n_omitted", data["n_omitted"])
+            n_omitted = data_var("n_omitted")
             # One FStatAdjustment Op (selbayes.adjustment.op); its numbers are data, so the
             # design (G, gamma) is too.
-            params = [pm.Data(name, value) for name, value in data.items()
-                      if name.startswith("adj_")]
+            params = [data_var(name) for name in data if name.startswith("adj_")]
             log_p = data["_adj_op"](pt.log(tau_mu) + log_w_x, *params)
             pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
@@ -524,7 +536,7 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     key = _cache_key(data, priors, parameterization)
     cached = _COMPILED.get(key)
     if cached is None:
-        model = _model_from_data(data, priors, coords, parameterization)
+        model = _model_from_data(data, priors, coords, parameterization, static_shapes=True)
         # The machine code is also cached on disk, so a new process skips its compilation.
         cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
     compiled, model = cached

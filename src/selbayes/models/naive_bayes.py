@@ -267,13 +267,19 @@ def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
     return _model_from_data(data, prior, coords)
 
 
-def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict) -> pm.Model:
+def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
+                     static_shapes: bool = False) -> pm.Model:
+    def data_var(name, **kw):
+        # static shapes for the compiled model (see selbayes.models.gaussian._static)
+        shape = {"shape": np.shape(data[name])} if static_shapes else {}
+        return pm.Data(name, data[name], **kw, **shape)
+
     with pm.Model(coords=coords) as model:
-        counts = pm.Data("counts", data["counts"], dims=("feature", "class"))
-        class_counts = pm.Data("class_counts", data["class_counts"], dims="class")
-        n_omitted = pm.Data("n_omitted", data["n_omitted"])
-        coef = pm.Data("adj_coef", data["adj_coef"])
-        edges = pm.Data("adj_edges", data["adj_edges"])
+        counts = data_var("counts", dims=("feature", "class"))
+        class_counts = data_var("class_counts", dims="class")
+        n_omitted = data_var("n_omitted")
+        coef = data_var("adj_coef")
+        edges = data_var("adj_edges")
         alpha = pm.InverseGamma("alpha", alpha=prior.alpha_shape, beta=prior.alpha_scale)
         theta = pm.Uniform("theta", 0.0, 1.0, dims="feature")
         a = alpha * theta
@@ -349,7 +355,7 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     from .._compile_cache import compile_pymc_model
 
     key = _cache_key(data, prior)
-    model = _model_from_data(data, prior, coords)
+    model = _model_from_data(data, prior, coords, static_shapes=True)
     compiled = _COMPILED.get(key)
     if compiled is None:
         # The machine code is also cached on disk, so a new process skips its compilation.
