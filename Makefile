@@ -16,6 +16,12 @@ export SELBAYES_CACHE_DIR ?= $(abspath .cache)
 export PYTENSOR_FLAGS ?= base_compiledir=$(SELBAYES_CACHE_DIR)/pytensor,generated_src_dir=$(SELBAYES_CACHE_DIR)/generated_src
 export MPLBACKEND ?= Agg
 PYTEST_ARGS ?=
+# `make test` runs on two worker processes (pytest-xdist; the machine this is planned for has 2
+# cores): compiling models is single-threaded, and workers share the compiled-model cache, in
+# which one process compiles a given model while the others wait for it. Whole test files go
+# to one worker (--dist loadfile), so module-scoped fixtures (fitted models) are built once.
+# `make test XDIST=` runs in one process.
+XDIST ?= -n 2 --dist loadfile
 
 .PHONY: demo test slow bench sbc reproduce notebooks lint clean venv
 
@@ -36,7 +42,7 @@ demo: $(VENV)/.stamp-base
 	$(VENV)/bin/selbayes demo
 
 test: $(VENV)/.stamp-test
-	$(PY) -m pytest -m "not slow" -q $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow" -q $(XDIST) $(PYTEST_ARGS)
 
 slow: $(VENV)/.stamp-test
 	$(PY) -m pytest -m slow -q $(PYTEST_ARGS)
@@ -45,12 +51,12 @@ bench: $(VENV)/.stamp-test
 	$(PY) benchmarks/run_all.py
 
 sbc: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes sbc models/sbc_gaussian_small.toml --jobs 2
-	$(VENV)/bin/selbayes sbc models/sbc_naive_bayes_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2
 
 reproduce: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes reproduce models/li2009_gaussian_simulation.toml --jobs 2
-	$(VENV)/bin/selbayes reproduce models/li2007_naive_bayes_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2007_naive_bayes_simulation.toml --jobs 2
 
 notebooks: $(VENV)/.stamp-test
 	$(PY) -m pytest -q tests/test_notebooks.py --run-notebooks

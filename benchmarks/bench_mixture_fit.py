@@ -34,7 +34,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "mixture_fit.md"
 
 
 def _binary_data(seed):
-    from selbayes.simulate import binary_mixture
+    from selbayes.datasets.simulate import binary_mixture
 
     d = binary_mixture(None, 2000, class_counts=np.array([50, 50]), random_state=seed)
     return d.X, d.y
@@ -59,9 +59,9 @@ def _time_fit(make, X, y):
 
 def _sweep_times(X, y):
     """Seconds per exact label sweep: compiled vs the reference Python loop, same state."""
+    from selbayes.filters.selection import select_features
     from selbayes.models._mixture_fast import mixture_factor, z_sweep
     from selbayes.models.mixture import MixturePrior, _Chain
-    from selbayes.selection import select_features
 
     sel = select_features(X, y, k=10, statistic="abs_corr")
     Xf = np.column_stack([y, X[:, sel.indices]]).astype(float)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -37,7 +38,7 @@ def test_bad_toml_exits_2(tmp_path, capsys):
 
 def test_wrong_spec_type_exits_2(capsys):
     # an SBC spec given to `reproduce`
-    assert main(["reproduce", str(ROOT / "models" / "sbc_gaussian_small.toml")]) == 2
+    assert main(["reproduce", str(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml")]) == 2
     _one_line_error(capsys)
 
 
@@ -68,7 +69,7 @@ def test_demo_data_choices_have_no_none():
 
 
 def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatch, capsys):
-    import selbayes.reproduce as rep
+    import selbayes.experiments as rep
 
     verdict = {"text": "FAIL"}
 
@@ -90,7 +91,7 @@ def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatc
 
 
 def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, capsys):
-    import selbayes.sbc_models as sm
+    import selbayes.sbc.gaussian as sm
 
     class Result:
         def __init__(self, passed):
@@ -99,7 +100,7 @@ def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, caps
         def summary(self):
             return pd.DataFrame({"passed": self._passed})
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", lambda *a, **k: Result(
         {"tau_corrected": True, "tau_uncorrected": False}))
     assert main(["sbc", "x.toml", "--out", str(tmp_path / "o")]) == 0
@@ -173,7 +174,7 @@ def test_predict_reports_missing_features(tmp_path, capsys):
 
 def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
     # --out is honoured as given with --quick (no "_quick" appended to it)
-    import selbayes.sbc_models as sm
+    import selbayes.sbc.gaussian as sm
 
     seen = {}
 
@@ -186,7 +187,7 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
         seen["out"], seen["quick"] = out, quick
         return Result()
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", fake_run)
     out = tmp_path / "mine"
     assert main(["sbc", "x.toml", "--quick", "--out", str(out)]) == 0
@@ -195,8 +196,8 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
 
 
 def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
-    import selbayes.sbc as sbc
-    from selbayes.sbc_models import run_sbc_spec
+    import selbayes.sbc.core as sbc
+    from selbayes.sbc.gaussian import run_sbc_spec
 
     seen = {}
 
@@ -206,5 +207,19 @@ def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
 
     monkeypatch.setattr(sbc, "run_sbc", fake_run_sbc)
     with pytest.raises(RuntimeError, match="stop"):
-        run_sbc_spec(ROOT / "models" / "sbc_gaussian_small.toml", out=tmp_path / "o", quick=True)
+        run_sbc_spec(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml", out=tmp_path / "o",
+                     quick=True)
     assert seen["out_dir"] == tmp_path / "o" / "replicates"
+
+
+def test_unnamed_sample_id_column_is_read_as_the_index(tmp_path):
+    """A CSV written by pandas' to_csv has an empty first header cell over the sample ids: the
+    ids become the index (so `predict` writes them under "sample", not "Unnamed: 0")."""
+    from selbayes.cli import _read_matrix
+
+    frame = pd.DataFrame(np.arange(6.0).reshape(3, 2), columns=["g1", "g2"],
+                         index=["s1", "s2", "s3"])
+    frame.to_csv(tmp_path / "x.csv")
+    X, _ = _read_matrix(str(tmp_path / "x.csv"))
+    assert list(X.index) == ["s1", "s2", "s3"] and X.index.name is None
+    assert list(X.columns) == ["g1", "g2"]

@@ -5,8 +5,8 @@
 ``pm.Bernoulli(0.5)`` (the Beta(f1, f0) prior of psi enters, integrated out, through the Polya-urn
 Potential), the collapsed likelihood sum_j sum_z log U(alpha_j theta_j, alpha_j (1 - theta_j),
 I_zj, O_zj) as a Potential and, when corrected, the z-dependent selection adjustment
-(p - k) log P_keep(alpha; N(z)) as a Potential through a gradient-free Op wrapping the numpy
-factor (so the continuous part must be sampled with Slice, not NUTS, when corrected).
+(p - k) log P_keep(alpha; N(z)) as a Potential through the ``MixtureAdjustment`` Op
+(:mod:`selbayes.adjustment.op`).
 
 :class:`CollapsedZGibbs` is the step method for z: one (or more) exact collapsed Gibbs sweeps
 over the labels, compiled (:func:`selbayes.models._mixture_fast.z_sweep`), including the change
@@ -16,7 +16,7 @@ gradient is not needed there) and PyMC's slice sampler for alpha and alpha0 in `
 and returns the same posterior summaries as the reference sampler
 (:func:`selbayes.models.mixture.sample_mixture` with ``backend="reference"``). The model's log
 density equals the reference sampler's ``log_target`` up to a constant, and both samplers match
-the exact posterior of a tiny problem (``tests/test_mixture_pymc.py``).
+the exact posterior of a tiny problem (``tests/models/test_mixture_pymc.py``).
 
 References
 ----------
@@ -29,7 +29,6 @@ from __future__ import annotations
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
-from pytensor.compile.ops import as_op
 
 from .mixture import MixturePrior, MixtureSamples
 
@@ -115,14 +114,18 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         pm.Potential("polya_urn", pt.gammaln(prior.f1 + nz[1]) + pt.gammaln(prior.f0 + nz[0]))
         pm.Potential("collapsed_lik", _log_u(av * theta, av * (1.0 - theta), I, O, nz))
         if use_adj:
+            from ..adjustment.op import mixture_parameters
+
+            # The MixtureAdjustment Op of log alpha and the counts N(z) = (n00, n01, n10, n11):
+            # a gradient in log alpha, numba and JAX implementations (no object mode).
             yv = Xf[:, 0]
-
-            @as_op(itypes=[pt.dscalar, pt.dvector], otypes=[pt.dscalar])
-            def _adj(al, zz):
-                N = np.bincount(2 * zz.astype(np.int64) + yv.astype(np.int64), minlength=4)
-                return np.asarray(n_omitted * factor.log_keep(float(al), *map(int, N)))
-
-            pm.Potential("selection_adjustment", _adj(alpha, zf))
+            N = pt.cast(pt.stack([((1 - zf) * (1 - yv)).sum(), ((1 - zf) * yv).sum(),
+                                  (zf * (1 - yv)).sum(), (zf * yv).sum()]), "int64")
+            adj, adj_params = mixture_parameters(factor.n0, factor.n1, factor.threshold,
+                                                 n_theta=factor.n_theta,
+                                                 theta_rule=factor.theta_rule)
+            pm.Potential("selection_adjustment",
+                         n_omitted * adj(pt.log(alpha), N, *adj_params.values()))
     return model
 
 
