@@ -37,6 +37,7 @@ from ..adjustment.mixture import MixtureOmitFactor, _antidiagonal_prefix
 __all__ = ["FastMixtureFactor", "mixture_factor", "z_sweep"]
 
 _RESCALE = 1e250
+_ALPHA_MIN, _ALPHA_MAX = 1e-200, 1e200
 # kernels kept per design before the store is emptied (memory only: ~ (n/2)^2 floats each)
 _MAX_KERNELS = 4096
 
@@ -44,13 +45,16 @@ _MAX_KERNELS = 4096
 # ---------------------------------------------------------------------------------------------
 # compiled pieces
 # ---------------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _bb_pmf(alpha, theta, size):
     """BB(m; size, alpha theta_q, alpha (1 - theta_q)), m = 0..size, shape (Q, size + 1).
 
     Ratio recurrence P(m + 1) / P(m) = (size - m)(a + m) / ((m + 1)(b + size - m - 1)) from an
     unnormalised P(0) = 1, rescaled when it grows past 1e250, then normalised by the sum.
     """
+    # a slice sampler may probe alpha at exp(+-700): beyond these bounds BB is at its limits
+    # (all-or-none at alpha -> 0, binomial at alpha -> inf) to double precision
+    alpha = min(max(alpha, _ALPHA_MIN), _ALPHA_MAX)
     Q = theta.shape[0]
     out = np.empty((Q, size + 1))
     c = np.empty(max(size, 1))
@@ -77,7 +81,7 @@ def _bb_pmf(alpha, theta, size):
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _weight_matrix(alpha, N0, n, theta, weights):
     """W[m0, m1] = sum_q w_q BB(m0; N0) BB(m1; n - N0) at alpha, shape (N0 + 1, n - N0 + 1).
 
@@ -103,7 +107,7 @@ def _weight_matrix(alpha, N0, n, theta, weights):
     return W
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _kernel(n00, n01, n10, n11, t, lf):
     """K[m0, m1] = P(lattice point in H+ | m0 ones in component 0, m1 in component 1).
 
@@ -143,7 +147,7 @@ def _kernel(n00, n01, n10, n11, t, lf):
     return K
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wstore, vstore,
               state):
     """log P_keep(alpha; N) with the design's caches (``state[0]``: the alpha of wstore/vstore;
@@ -180,7 +184,7 @@ def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wst
     return v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy")
 def _sweep(z, Xf, order, u, A, B, alpha, alpha0, f0, f1, n_omitted, use_adj, n1, t, lf, theta,
            weights, kernels, wstore, vstore, state):
     n, m = Xf.shape
