@@ -165,6 +165,17 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
     ----------
     .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
        features. PhD thesis, University of Toronto, section 2.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1], [1, 1], [0, 0]])
+    >>> y = np.array([1, 1, 0, 0, 1, 0])
+    >>> model = build_mixture_model(X, y, corrected=False)
+    >>> step = CollapsedZGibbs([model["z"]], X, y, model=model, rng=0)
+    >>> point, _ = step.step(model.initial_point())
+    >>> point["z"].shape
+    (6,)
     """
 
     stats_dtypes_shapes = {}
@@ -315,9 +326,33 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
                 random_state=None, progressbar=False) -> MixtureSamples:
     """Sample the mixture posterior with ``pm.sample`` (inputs already validated).
 
-    Called by :func:`selbayes.models.mixture.sample_mixture` (``backend="pymc"``), which
-    documents the parameters; ``factor`` is the design's adjustment factor or None
-    (uncorrected or nothing omitted). Chains run one after the other.
+    Called by :func:`selbayes.models.mixture.sample_mixture` (``backend="pymc"``); chains run
+    one after the other.
+
+    Parameters
+    ----------
+    X : array_like of {0, 1}, shape (n, k)
+        Selected features.
+    y : array_like of {0, 1}, shape (n,)
+        Response.
+    n_omitted : int
+        p - k.
+    threshold : float or None
+        gamma (recorded in ``attrs``).
+    corrected : bool
+        Include the selection adjustment.
+    z_update : {"exact", "approximate"}
+        Whether the label step includes the adjustment factor.
+    prior : MixturePrior or dict, optional
+        Fitting prior.
+    draws, tune, chains, thin, label_sweeps : int
+        As in :func:`selbayes.models.mixture.sample_mixture`.
+    factor : MixtureOmitFactor or None
+        The design's adjustment factor (None: uncorrected or nothing omitted).
+    random_state : int, Generator or None
+        Seed.
+    progressbar : bool
+        PyMC's progress bar.
 
     Returns
     -------
@@ -326,6 +361,16 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
         zy_agreement, theta0, counts, log_target; ``sample_stats``: theta_accept (NUTS mean
         acceptance of theta), slice_evals (slice steps out + in), plus PyMC's own stats),
         ``psi_hat``, ``phi_hat`` and ``model``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> s = sample_pymc(X, y, n_omitted=0, threshold=None, corrected=False, draws=20,
+    ...                 tune=10, chains=1, random_state=0)        # doctest: +SKIP
+    >>> s.phi_hat.shape                                           # doctest: +SKIP
+    (1, 20, 2, 4)
     """
     import logging
     import warnings
