@@ -10,7 +10,8 @@ from ._estimator import SAMPLERS, Interval, SelectionClassifier, StrOptions, req
 from .models.priors import GaussianPriors
 from .selection import Selection
 
-__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL"]
+__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "prior_boundary_checks",
+           "PRIOR_TAIL"]
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
 #: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
@@ -18,6 +19,121 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL"]
 #: paper reproductions need; the defaults are tuned for real data instead.
 EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
                "decorrelation_method": "cholesky"}
+
+#: Tail probability of the prior beyond which a posterior median counts as "held by the prior"
+#: (:func:`prior_boundary_checks`).
+PRIOR_TAIL = 1e-3
+
+# What each hyperparameter is and what to do when its prior holds it (for the warning).
+_PRIOR_ADVICE = {
+    "tau_x": ("the per-feature noise precision",
+              "X is probably in other units than the prior assumes (variance about w_x): keep "
+              "standardize=True (the default), rescale X, or set priors w_x to about the "
+              "within-class variance of the selected features ({data_scale:.3g} here)"),
+    "w_x": ("the prior scale of the noise variance (hyperprior)",
+            "its Gamma hyperprior cannot reach the data's scale: keep standardize=True (the "
+            "default), rescale X, set priors w_x to about the within-class variance of the "
+            "selected features ({data_scale:.3g} here), or loosen the hyperprior (smaller "
+            "w_x_alpha)"),
+    "tau_mu": ("the precision of the class means around the feature means",
+               "the selected features separate the classes far more (or less) than the prior "
+               "allows: keep standardize=True, rescale X, or widen its prior (smaller alpha_mu, "
+               "or w_mu nearer the between-class variance)"),
+}
+
+
+def _gamma_prior(name: str, priors: GaussianPriors):
+    """(shape, rate) of the Gamma prior of ``name`` (None when it has no fixed Gamma prior)."""
+    if name == "tau_mu":
+        return priors.alpha_mu / 2, priors.alpha_mu * priors.w_mu / 2
+    if name == "tau_x" and priors.w_x_alpha is None:
+        return priors.alpha_x / 2, priors.alpha_x * priors.w_x / 2
+    if name == "w_x" and priors.w_x_alpha is not None:
+        return priors.w_x_alpha / 2, priors.w_x_alpha / (2 * priors.w_x)
+    return None
+
+
+def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL):
+    """Hyperparameters whose posterior median lies far in the tail of their own prior.
+
+    A posterior median beyond the prior's ``tail`` or ``1 - tail`` quantile means the prior, not
+    the data, sets the value: the data pull further than the prior lets the posterior go
+    (prior-data conflict). Typically X is in other units than the priors assume; the sampler
+    explores such a posterior without any divergence, so R-hat and ESS do not see it. Checked:
+    ``tau_mu``, ``tau_x`` (per feature; when ``w_x`` is fixed) and ``w_x`` (when it has a
+    hyperprior), each against its Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked:
+    after standardisation the feature means are all near 0, which sends tau_nu to its prior's
+    upper tail harmlessly (it does not enter the class predictions beyond a shared offset).
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset or xarray.DataTree
+        Draws with ``chain`` and ``draw`` dimensions (a fit's ``idata_`` or its posterior).
+    priors : GaussianPriors or dict, optional
+    tail : float, default :data:`PRIOR_TAIL`
+        Prior tail probability that counts as "far".
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per checked component: ``parameter``, ``variable``, ``median`` (posterior),
+        ``prior_cdf`` (prior CDF at that median), ``prior_low`` and ``prior_high`` (the prior's
+        ``tail`` and ``1 - tail`` quantiles) and ``held`` (True when outside them).
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau_mu": (("chain", "draw"), np.full((1, 4), 2.0)),
+    ...                    "tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e-4))})
+    >>> prior_boundary_checks(post)["held"].tolist()
+    [False, True, True]
+    """
+    import pandas as pd
+    import xarray as xr
+    from scipy import stats
+
+    priors = GaussianPriors.from_dict(priors)
+    if isinstance(posterior, xr.DataTree):
+        posterior = posterior["posterior"].to_dataset()
+    rows = []
+    for name in ("tau_mu", "w_x", "tau_x"):
+        ab = _gamma_prior(name, priors)
+        if ab is None or name not in posterior:
+            continue
+        da = posterior[name]
+        med = da.median(("chain", "draw")).values.reshape(-1)
+        labels = ([name] if da.ndim == 2 else
+                  [f"{name}[{c}]" for c in da[da.dims[-1]].values.tolist()])
+        dist = stats.gamma(ab[0], scale=1.0 / ab[1])
+        lo, hi = dist.ppf(tail), dist.ppf(1 - tail)
+        cdf = dist.cdf(med)
+        rows.append(pd.DataFrame({"parameter": labels, "variable": name, "median": med,
+                                  "prior_cdf": cdf, "prior_low": lo, "prior_high": hi,
+                                  "held": (med < lo) | (med > hi)}))
+    if not rows:
+        return pd.DataFrame(columns=["parameter", "variable", "median", "prior_cdf",
+                                     "prior_low", "prior_high", "held"])
+    return pd.concat(rows, ignore_index=True)
+
+
+def _prior_boundary_messages(table, data_scale: float) -> list[str]:
+    """One sentence per held variable: the parameter, its value, the prior's range, the fix."""
+    out = []
+    for name, sub in table[table["held"]].groupby("variable", sort=False):
+        total = int((table["variable"] == name).sum())
+        worst = sub.iloc[int(np.argmax(np.abs(np.log(sub["median"] / np.sqrt(
+            sub["prior_low"] * sub["prior_high"])))))]
+        what, fix = _PRIOR_ADVICE[name]
+        side = "below" if worst["median"] < worst["prior_low"] else "above"
+        edge = worst["prior_low"] if side == "below" else worst["prior_high"]
+        q = "0.1%" if side == "below" else "99.9%"
+        count = f" ({len(sub)} of {total} features)" if total > 1 else ""
+        out.append(
+            f"{worst['parameter']} ({what}) has posterior median {worst['median']:.3g}, "
+            f"{side} its prior's {q} quantile {edge:.3g}{count}: the prior, not the data, "
+            f"sets it. {fix.format(data_scale=data_scale)}.")
+    return out
+
 
 # Kept one release for code that imported the private helper from here.
 _require_sampler = require_sampler
@@ -253,6 +369,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.temperature_ = self.k_choice_.temperature
             if autos[2]:
                 self.decorrelate_ = self.k_choice_.decorrelate
+            self._warn_grid_ends(k_grid, min(n_positive, X.shape[1] - 1))
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
@@ -314,6 +431,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.idata_ = idata
         self.model_ = model
         self._model_data = data
+        n, G = X_sel.shape[0], len(selection.class_counts)
+        self._within_var = float(np.median(data["ssw_obs"]) / max(n - G, 1))
 
     def _store_predictive(self) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
@@ -401,6 +520,50 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             y=xr.DataArray(np.asarray(self._class_labels())[y_index], dims=["case"],
                            coords={"case": case}))
         self.idata_["observed_data"] = xr.DataTree(obs)
+
+    def _check_diagnostics(self) -> None:
+        """Convergence diagnostics (base class), then :func:`prior_boundary_checks`: a
+        :class:`~selbayes.diagnostics.PriorBoundaryWarning` names every hyperparameter whose
+        posterior the prior holds (``prior_checks_``)."""
+        super()._check_diagnostics()
+        if "posterior" not in self.idata_.children:
+            return
+        from .diagnostics import PriorBoundaryWarning, warn_from_user_line
+
+        # The within-class variance of the features the model saw (in its units).
+        scale = self.__dict__.pop("_within_var", float("nan"))
+        table = prior_boundary_checks(self.idata_, self._prior_object())
+        self.prior_checks_ = table
+        if table["held"].any():
+            for msg in _prior_boundary_messages(table, scale):
+                warn_from_user_line(msg, PriorBoundaryWarning)
+
+    def _warn_grid_ends(self, k_grid, k_cap: int) -> None:
+        """:class:`~selbayes.diagnostics.GridBoundaryWarning` when a value chosen by inner CV
+        is at an end of its grid that is not a natural limit (k = 1, k = every usable feature,
+        T = 1, the model's own predictive): a value beyond the grid may score better."""
+        from .diagnostics import GridBoundaryWarning, warn_from_user_line
+
+        ch = self.k_choice_
+        msgs = []
+        ks = sorted({g[0] for g in ch.grid})
+        if self.k == "auto" and self.threshold is None and len(ks) > 1:
+            if ch.k == ks[-1] and ks[-1] < k_cap:
+                msgs.append(f"k = {ch.k} was chosen at the upper end of k_grid {ks}; a larger k "
+                            f"may score better (up to {k_cap} features have F > 0): widen "
+                            f"k_grid")
+            elif ch.k == ks[0] and ks[0] > 1:
+                msgs.append(f"k = {ch.k} was chosen at the lower end of k_grid {ks}; a smaller "
+                            f"k may score better: add smaller values to k_grid")
+        ts = sorted({g[2] for g in ch.grid})
+        if self.temperature == "auto" and len(ts) > 1 and ch.temperature == ts[-1]:
+            msgs.append(f"temperature T = {ch.temperature:g} was chosen at the upper end of "
+                        f"temperature_grid {ts}; the predictive may need an even larger T "
+                        f"(very redundant features): add larger values to temperature_grid, "
+                        f"or consider decorrelate='auto'")
+        for m in msgs:
+            warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
+                                GridBoundaryWarning)
 
     def _extra_attrs(self) -> dict:
         out = {"selbayes_k_used": int(self.selection_.n_selected),
