@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
@@ -11,7 +12,7 @@ from .models.priors import GaussianPriors
 from .selection import Selection
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "prior_boundary_checks",
-           "PRIOR_TAIL"]
+           "PRIOR_TAIL", "KPath"]
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
 #: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
@@ -329,6 +330,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from .model_selection import choose_k, default_label_noise, prepare_features
 
         self.sampler_used_ = require_sampler(self.sampler)
+        # The F ranking of all p features: given by fit_path, else computed once when needed.
+        self._ranking_cache = self.__dict__.pop("_path_ranking", None)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
         self.k_choice_ = None
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
@@ -340,11 +343,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if isinstance(self.k, Integral) or self.threshold is not None:
-                scores = super()._resolve_selection(X, y_index, classes).scores
-            else:
-                from .selection import select_features
-
-                scores = select_features(X, classes[y_index], k=1, statistic="f").scores
+                self._check_selection(self._selection_from_ranking(X, y_index, classes))
+            scores = self._ranking(X, y_index, classes).scores
             n_positive = int(np.sum(scores > 0))      # one F computation for both uses
             dec_grid = None
             if self.decorrelate == "auto":
@@ -358,7 +358,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             else:
                 k_grid = [self.k if isinstance(self.k, Integral)
                           else min(n_positive, X.shape[1] - 1)]
-            self.k_choice_ = choose_k(
+            shared = self.__dict__.pop("_path_choice", None)
+            self.k_choice_ = shared if shared is not None else choose_k(
                 self, X.toarray() if sparse else X, classes[y_index], grid=k_grid,
                 decorrelate_grid=dec_grid,
                 temperature_grid=self.temperature_grid if autos[1] else None,
@@ -382,13 +383,138 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             decorrelate=self.decorrelate_, method=self.decorrelation_method)
         return Xp
 
-    def _resolve_selection(self, X, y_index, classes) -> Selection:
-        if self.k == "auto" and self.threshold is None:
+    def _ranking(self, X, y_index, classes) -> Selection:
+        """F statistics of all p features of this fit's X, computed once per fit (or once per
+        path, :meth:`fit_path`) and shared by the "auto" choices and the selection."""
+        ranking = self.__dict__.get("_ranking_cache")
+        if ranking is None:
             from .selection import select_features
 
-            k = min(int(self.k_), X.shape[1] - 1)
-            return select_features(X, classes[y_index], k=k, statistic="f")
-        return super()._resolve_selection(X, y_index, classes)
+            ranking = select_features(X, classes[y_index], k=1, statistic="f")
+            self._ranking_cache = ranking
+        return ranking
+
+    def _selection_from_ranking(self, X, y_index, classes) -> Selection:
+        from .selection import selection_from_scores
+
+        r = self._ranking(X, y_index, classes)
+        if self.threshold is not None:
+            k, threshold = None, self.threshold
+        elif self.k == "auto":
+            k, threshold = min(int(self.k_), X.shape[1] - 1), None
+        else:
+            k, threshold = self.k, None
+        return selection_from_scores(r.scores, k, threshold, "f", r.class_counts, r.classes)
+
+    def _resolve_selection(self, X, y_index, classes) -> Selection:
+        if self.k == "all" and self.threshold is None:
+            self.__dict__.pop("_ranking_cache", None)
+            return super()._resolve_selection(X, y_index, classes)
+        if self._features is not None:      # decorrelated: rank the whitened features afresh
+            self.__dict__.pop("_ranking_cache", None)
+        sel = self._selection_from_ranking(X, y_index, classes)
+        self.__dict__.pop("_ranking_cache", None)
+        self._check_selection(sel)
+        return sel
+
+    def fit_path(self, X, y, ks):
+        """Fit one model per k of ``ks`` with one F ranking of the features (Li 2009).
+
+        The reference R package accepts a vector of k; this is its equivalent. The F
+        statistics of all p features are computed once and every k keeps its k best; with
+        ``temperature="auto"`` (or ``decorrelate="auto"``) one inner cross-validation scores
+        every k of the path at once (each inner fold ranked once) and each k gets its own
+        best temperature. Each fit then samples its own posterior; models compiled for a k
+        (in this process or, through the on-disk cache, an earlier one) are reused, so a path
+        refitted on other folds or data of the same size compiles nothing. Different k need
+        different compiled models, since the number of parameters (tau_x has k) differs.
+
+        The result equals fitting ``clone(self).set_params(k=k)`` for each k separately with
+        the same ``random_state``, bit for bit: the same scores give the same selection, the
+        inner cross-validation uses the same folds and seeds for every candidate, and the
+        sampler the same seed.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+        ks : sequence of int
+            Numbers of features, each 1 <= k < p; duplicates are fitted once.
+
+        Returns
+        -------
+        KPath
+            Mapping k -> fitted :class:`HierarchicalGaussianClassifier` (``self`` is left
+            unfitted), with ``predict_proba(X)`` of shape (len(ks), n, G) and the shared
+            ``ranking`` (a :class:`~selbayes.selection.Selection`).
+
+        Raises
+        ------
+        ValueError
+            If ``ks`` is empty or not all integers, or ``threshold`` is set.
+
+        Examples
+        --------
+        >>> from selbayes import HierarchicalGaussianClassifier
+        >>> path = HierarchicalGaussianClassifier().fit_path(X, y, [5, 10, 50])  # doctest: +SKIP
+        >>> path[10].temperature_, path.predict_proba(X_test).shape              # doctest: +SKIP
+        """
+        from sklearn.base import clone
+
+        ks = list(dict.fromkeys(ks)) if ks is not None else []
+        if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):
+            raise ValueError(f"ks must be a non-empty sequence of integers; got {ks!r}")
+        if self.threshold is not None:
+            raise ValueError("fit_path takes numbers of features ks; threshold must be None")
+        template = clone(self).set_params(k=int(ks[0]))
+        template._validate_params()
+        Xv, classes, y_index = template._validate_training_data(X, y)
+        bad = [k for k in ks if not 1 <= k < Xv.shape[1]]
+        if bad:               # before any fit, not after the first ones
+            raise ValueError(f"every k of ks must satisfy 1 <= k < p = {Xv.shape[1]}; got {bad}")
+        ranking = template._ranking(Xv, y_index, classes)
+        choices = {}
+        if self.temperature == "auto" or self.decorrelate == "auto":
+            choices = self._path_choices(Xv, classes[y_index], ks)
+        out = {}
+        for k in ks:
+            est = clone(self).set_params(k=int(k))
+            if self.decorrelate != "auto":
+                est._path_ranking = ranking      # decorrelated fits rank their own features
+            if k in choices:
+                est._path_choice = choices[k]
+            out[int(k)] = est.fit(X, y)
+        return KPath(out, ranking)
+
+    def _path_choices(self, X, y, ks) -> dict:
+        """One inner cross-validation for every k of a path; per k the KChoice a separate
+        fit at that k would store (same folds and seeds: the candidates do not interact)."""
+        from .model_selection import KChoice, choose_k
+
+        dec_grid = None
+        if self.decorrelate == "auto":
+            dec_grid = (list(self.decorrelate_grid) if self.decorrelate_grid is not None
+                        else [None, 10.0])
+        if hasattr(X, "toarray"):
+            X = X.toarray()
+        full = choose_k(self, X, y, grid=ks, decorrelate_grid=dec_grid,
+                        temperature_grid=(self.temperature_grid if self.temperature == "auto"
+                                          else None),
+                        cv=self.inner_cv, random_state=self.random_state)
+        out = {}
+        L = full.extra["case_losses"]
+        for k in ks:
+            rows = [i for i, g in enumerate(full.grid) if g[0] == k]
+            if not rows:
+                continue                      # k >= p: the fit itself reports the error
+            best = rows[int(np.argmin(full.score[rows]))]
+            _, lam, t = full.grid[best]
+            out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
+                             grid=[full.grid[i] for i in rows], score=full.score[rows],
+                             se=full.se[rows], criterion=full.criterion,
+                             n_splits=full.n_splits,
+                             extra={"k_grid": [int(k)], "case_losses": L[rows]})
+        return out
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
         """Sample the posterior of the selected features (``idata_``, ``model_``)."""
@@ -652,3 +778,58 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.pred_precision_ = draws["precision"].values
 
 
+
+
+class KPath(Mapping):
+    """Fitted classifiers along a path of k sharing one F ranking
+    (:meth:`HierarchicalGaussianClassifier.fit_path`).
+
+    A read-only mapping k -> fitted :class:`HierarchicalGaussianClassifier`, in the order of
+    the ks given.
+
+    Parameters
+    ----------
+    estimators : dict
+        k -> fitted classifier.
+    ranking : Selection
+        The F statistics of all p features that every k selected from.
+
+    Attributes
+    ----------
+    ks : list of int
+    ranking : Selection
+
+    Examples
+    --------
+    >>> path = KPath({}, None)
+    >>> path.ks, len(path)
+    ([], 0)
+    """
+
+    def __init__(self, estimators: dict, ranking):
+        self._est = dict(estimators)
+        self.ranking = ranking
+
+    @property
+    def ks(self) -> list:
+        return list(self._est)
+
+    def __getitem__(self, k):
+        return self._est[k]
+
+    def __iter__(self):
+        return iter(self._est)
+
+    def __len__(self) -> int:
+        return len(self._est)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of every k: shape (len(ks), n_samples, G), in ``ks`` order."""
+        return np.stack([est.predict_proba(X) for est in self._est.values()])
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log class probabilities of every k: shape (len(ks), n_samples, G)."""
+        return np.stack([est.predict_log_proba(X) for est in self._est.values()])
+
+    def __repr__(self) -> str:
+        return f"KPath(ks={self.ks})"
