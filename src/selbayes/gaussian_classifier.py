@@ -184,6 +184,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Candidates for the "auto" choices (defaults in :mod:`selbayes.model_selection`).
     inner_cv : int, default 5
         Inner folds of the "auto" choices.
+    choice_rule : {"best", "one_se"}, default "best"
+        How the "auto" choices pick from the inner cross-validation curve: the lowest score,
+        or the smallest temperature within one paired standard error of it
+        (:func:`selbayes.model_selection.choose_k`; tried on the benchmark, not better).
     label_noise : float or "auto", default "auto"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g (:func:`selbayes.model_selection.label_noise_log_proba`),
@@ -268,7 +272,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "auto", k_grid=None, decorrelate_grid=None,
-                 temperature_grid=None, inner_cv: int = 5,
+                 temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
                  label_noise: float | str = "auto",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
@@ -286,6 +290,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.decorrelate_grid = decorrelate_grid
         self.temperature_grid = temperature_grid
         self.inner_cv = inner_cv
+        self.choice_rule = choice_rule
         self.label_noise = label_noise
         self.draws = draws
         self.tune = tune
@@ -310,6 +315,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "decorrelate_grid": [list, tuple, np.ndarray, None],
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
+        "choice_rule": [StrOptions({"best", "one_se"})],
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "random_state": [Interval(Integral, None, None, closed="neither"), None],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
@@ -489,7 +495,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _path_choices(self, X, y, ks) -> dict:
         """One inner cross-validation for every k of a path; per k the KChoice a separate
         fit at that k would store (same folds and seeds: the candidates do not interact)."""
-        from .model_selection import KChoice, choose_k
+        from .model_selection import KChoice, choose_k, pick_candidate
 
         dec_grid = None
         if self.decorrelate == "auto":
@@ -507,13 +513,15 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             rows = [i for i, g in enumerate(full.grid) if g[0] == k]
             if not rows:
                 continue                      # k >= p: the fit itself reports the error
-            best = rows[int(np.argmin(full.score[rows]))]
+            best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows],
+                                       full.extra["rule"])]
             _, lam, t = full.grid[best]
             out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
                              grid=[full.grid[i] for i in rows], score=full.score[rows],
                              se=full.se[rows], criterion=full.criterion,
                              n_splits=full.n_splits,
-                             extra={"k_grid": [int(k)], "case_losses": L[rows]})
+                             extra={"k_grid": [int(k)], "case_losses": L[rows],
+                                    "rule": full.extra["rule"]})
         return out
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
