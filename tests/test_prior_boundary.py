@@ -92,25 +92,34 @@ def test_a_default_fit_does_not_warn():
     assert not clf.prior_checks_["held"].any()
 
 
-def _choice(k, T, ks=(5, 10, 20), ts=(1.0, 2.0, 5.0)):
+def _choice(k, T, falling=True, ks=(5, 10, 20), ts=(1.0, 2.0, 5.0)):
+    """Every other candidate has the same case losses B; the chosen one has B - 0.3 (a curve
+    that falls at the chosen end: far more than a paired SE) or B + e with e = +-0.05
+    alternating, mean -0.001 (better on average, but well within one paired SE: flat)."""
     grid = [(a, None, t) for a in ks for t in ts]
+    base = 1.0 + 0.1 * np.random.default_rng(0).normal(size=30)
+    L = np.tile(base, (len(grid), 1))
+    e = np.where(np.arange(30) % 2 == 0, 0.05, -0.05) - 0.001
+    L[grid.index((k, None, T))] = base - 0.3 if falling else base + e
     return KChoice(k=k, decorrelate=None, temperature=T, grid=grid,
-                   score=np.zeros(len(grid)), se=np.ones(len(grid)), criterion="x",
-                   n_splits=5)
+                   score=L.mean(1), se=np.ones(len(grid)), criterion="x", n_splits=5,
+                   extra={"case_losses": L})
 
 
-@pytest.mark.parametrize(("k", "T", "cap", "expected"), [
-    (10, 2.0, 100, []),                       # inside both grids
-    (10, 1.0, 100, []),                       # T = 1: the model's own predictive, no warning
-    (20, 2.0, 100, ["upper end of k_grid"]),
-    (20, 2.0, 20, []),                        # every usable feature: a natural limit
-    (5, 2.0, 100, ["lower end of k_grid"]),
-    (10, 5.0, 100, ["upper end of temperature_grid"]),
-    (20, 5.0, 100, ["upper end of k_grid", "upper end of temperature_grid"]),
+@pytest.mark.parametrize(("k", "T", "cap", "falling", "expected"), [
+    (10, 2.0, 100, True, []),                 # inside both grids
+    (10, 1.0, 100, True, []),                 # T = 1: the model's own predictive, no warning
+    (20, 2.0, 100, True, ["upper end of k_grid"]),
+    (20, 2.0, 100, False, []),                # at the end, but the curve is flat there
+    (20, 2.0, 20, True, []),                  # every usable feature: a natural limit
+    (5, 2.0, 100, True, ["lower end of k_grid"]),
+    (10, 5.0, 100, True, ["upper end of temperature_grid"]),
+    (10, 5.0, 100, False, []),
+    (20, 5.0, 100, True, ["upper end of k_grid", "upper end of temperature_grid"]),
 ])
-def test_grid_end_choices_warn(k, T, cap, expected):
+def test_grid_end_choices_warn(k, T, cap, falling, expected):
     clf = _fast(k="auto", temperature="auto")
-    clf.k_choice_ = _choice(k, T)
+    clf.k_choice_ = _choice(k, T, falling)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         clf._warn_grid_ends([5, 10, 20], cap)

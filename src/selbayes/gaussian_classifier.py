@@ -675,26 +675,45 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _warn_grid_ends(self, k_grid, k_cap: int) -> None:
         """:class:`~selbayes.diagnostics.GridBoundaryWarning` when a value chosen by inner CV
         is at an end of its grid that is not a natural limit (k = 1, k = every usable feature,
-        T = 1, the model's own predictive): a value beyond the grid may score better."""
+        T = 1, the model's own predictive) and the inner curve still falls there: the chosen
+        candidate beats its neighbour inside the grid (the next k at the same T, or the next T
+        at the same k) by more than one paired standard error over the inner test cases, so a
+        value beyond the grid may score better still. A flat curve at the end does not warn."""
         from .diagnostics import GridBoundaryWarning, warn_from_user_line
 
         ch = self.k_choice_
+        grid = [tuple(g) for g in ch.grid]
+        L = ch.extra.get("case_losses")
+        chosen = (ch.k, ch.decorrelate, ch.temperature)
+        if chosen not in grid:
+            return
+
+        def falling(neighbour) -> bool:
+            if neighbour not in grid:
+                return False
+            if L is None:
+                return True
+            d = L[grid.index(neighbour)] - L[grid.index(chosen)]
+            return bool(d.mean() > d.std(ddof=1) / np.sqrt(d.size))
+
         msgs = []
-        ks = sorted({g[0] for g in ch.grid})
+        ks = sorted({g[0] for g in grid})
         if self.k == "auto" and self.threshold is None and len(ks) > 1:
-            if ch.k == ks[-1] and ks[-1] < k_cap:
-                msgs.append(f"k = {ch.k} was chosen at the upper end of k_grid {ks}; a larger k "
-                            f"may score better (up to {k_cap} features have F > 0): widen "
-                            f"k_grid")
-            elif ch.k == ks[0] and ks[0] > 1:
-                msgs.append(f"k = {ch.k} was chosen at the lower end of k_grid {ks}; a smaller "
-                            f"k may score better: add smaller values to k_grid")
-        ts = sorted({g[2] for g in ch.grid})
-        if self.temperature == "auto" and len(ts) > 1 and ch.temperature == ts[-1]:
+            if ch.k == ks[-1] and ks[-1] < k_cap and falling((ks[-2], *chosen[1:])):
+                msgs.append(f"k = {ch.k} was chosen at the upper end of k_grid {ks}, where the "
+                            f"inner score still improves; a larger k may score better (up to "
+                            f"{k_cap} features have F > 0): widen k_grid")
+            elif ch.k == ks[0] and ks[0] > 1 and falling((ks[1], *chosen[1:])):
+                msgs.append(f"k = {ch.k} was chosen at the lower end of k_grid {ks}, where the "
+                            f"inner score still improves; a smaller k may score better: add "
+                            f"smaller values to k_grid")
+        ts = sorted({g[2] for g in grid})
+        if (self.temperature == "auto" and len(ts) > 1 and ch.temperature == ts[-1]
+                and falling((ch.k, ch.decorrelate, ts[-2]))):
             msgs.append(f"temperature T = {ch.temperature:g} was chosen at the upper end of "
-                        f"temperature_grid {ts}; the predictive may need an even larger T "
-                        f"(very redundant features): add larger values to temperature_grid, "
-                        f"or consider decorrelate='auto'")
+                        f"temperature_grid {ts}, where the inner score still improves; the "
+                        f"predictive may need an even larger T (very redundant features): add "
+                        f"larger values to temperature_grid, or consider decorrelate='auto'")
         for m in msgs:
             warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
                                 GridBoundaryWarning)
