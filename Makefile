@@ -45,12 +45,12 @@ bench: $(VENV)/.stamp-test
 	$(PY) benchmarks/run_all.py
 
 sbc: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes sbc models/sbc_gaussian_small.toml --jobs 2
-	$(VENV)/bin/selbayes sbc models/sbc_naive_bayes_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2
 
 reproduce: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes reproduce models/li2009_gaussian_simulation.toml --jobs 2
-	$(VENV)/bin/selbayes reproduce models/li2007_naive_bayes_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2007_naive_bayes_simulation.toml --jobs 2
 
 notebooks: $(VENV)/.stamp-test
 	$(PY) -m pytest -q tests/test_notebooks.py --run-notebooks

@@ -37,7 +37,7 @@ def test_bad_toml_exits_2(tmp_path, capsys):
 
 def test_wrong_spec_type_exits_2(capsys):
     # an SBC spec given to `reproduce`
-    assert main(["reproduce", str(ROOT / "models" / "sbc_gaussian_small.toml")]) == 2
+    assert main(["reproduce", str(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml")]) == 2
     _one_line_error(capsys)
 
 
@@ -68,7 +68,7 @@ def test_demo_data_choices_have_no_none():
 
 
 def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatch, capsys):
-    import selbayes.reproduce as rep
+    import selbayes.experiments as rep
 
     verdict = {"text": "FAIL"}
 
@@ -90,7 +90,7 @@ def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatc
 
 
 def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, capsys):
-    import selbayes.sbc_models as sm
+    import selbayes.sbc.gaussian as sm
 
     class Result:
         def __init__(self, passed):
@@ -173,7 +173,7 @@ def test_predict_reports_missing_features(tmp_path, capsys):
 
 def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
     # --out is honoured as given with --quick (no "_quick" appended to it)
-    import selbayes.sbc_models as sm
+    import selbayes.sbc.gaussian as sm
 
     seen = {}
 
@@ -195,8 +195,8 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
 
 
 def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
-    import selbayes.sbc as sbc
-    from selbayes.sbc_models import run_sbc_spec
+    import selbayes.sbc.core as sbc
+    from selbayes.sbc.gaussian import run_sbc_spec
 
     seen = {}
 
@@ -206,5 +206,6 @@ def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
 
     monkeypatch.setattr(sbc, "run_sbc", fake_run_sbc)
     with pytest.raises(RuntimeError, match="stop"):
-        run_sbc_spec(ROOT / "models" / "sbc_gaussian_small.toml", out=tmp_path / "o", quick=True)
+        run_sbc_spec(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml", out=tmp_path / "o",
+                     quick=True)
     assert seen["out_dir"] == tmp_path / "o" / "replicates"

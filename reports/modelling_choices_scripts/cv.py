@@ -3,8 +3,8 @@ import sys, time, json, numpy as np
 from sklearn.model_selection import StratifiedKFold
 from data import load
 from selbayes._validation import check_labels
-from selbayes.model_selection import prepare_features, plugin_log_proba, choose_k
-from selbayes.selection import select_features, selection_from_scores
+from selbayes.estimators.model_selection import prepare_features, plugin_log_proba, choose_k
+from selbayes.filters.selection import select_features, selection_from_scores
 
 def folds(y, seed=0):
     return list(StratifiedKFold(5, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))

@@ -2,7 +2,7 @@
 import sys, json, time, numpy as np
 from cv import *
 from selbayes import HierarchicalGaussianClassifier
-from selbayes.model_selection import choose_k, temper_log_proba, _fold_losses, DEFAULT_T_GRID
+from selbayes.estimators.model_selection import choose_k, temper_log_proba, _fold_losses, DEFAULT_T_GRID
 names = sys.argv[1:] or ["sorlie", "golub", "colon", "srbct", "singh", "gravier"]
 Ts = list(DEFAULT_T_GRID)
 from selbayes.models.priors import GaussianPriors

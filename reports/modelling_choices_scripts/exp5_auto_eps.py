@@ -1,10 +1,10 @@
 # k="auto", temperature="auto", label_noise="auto" (inner criterion includes eps), plug-in predictive.
 import sys, json, time, numpy as np
 from cv import *
-from selbayes.model_selection import (choose_k, prepare_features, plugin_log_proba, temper_log_proba,
+from selbayes.estimators.model_selection import (choose_k, prepare_features, plugin_log_proba, temper_log_proba,
     label_noise_log_proba, default_label_noise)
 from selbayes.models.gaussian import class_log_prior
-from selbayes.selection import select_features, selection_from_scores
+from selbayes.filters.selection import select_features, selection_from_scores
 class Stub:
     def __init__(self, **kw): self.kw = kw
     def get_params(self, deep=False): return self.kw

@@ -10,24 +10,34 @@ Heavy modules (PyMC, pytensor) are imported lazily, on first use.
 
 from importlib import import_module
 
+from ._compat import install as _install_aliases
 from ._compile_cache import configure_pytensor as _configure_pytensor
 from ._version import __version__
-from .selection import Selection, select_features
+from .filters.selection import Selection, select_features
 
 # Before pytensor is first imported (none of the imports above does): its compile folder and
 # generated sources go to selbayes's documented cache folder, not ~/.pytensor and $TMPDIR.
 _configure_pytensor()
+# Old flat import paths (selbayes.gaussian_classifier, ...) resolve to the moved modules with a
+# FutureWarning, for one release (see selbayes._compat).
+_install_aliases()
 
 _LAZY = {
-    "HierarchicalGaussianClassifier": "selbayes.gaussian_classifier",
-    "BinaryNaiveBayesClassifier": "selbayes.naive_bayes_classifier",
-    "BinaryMixtureClassifier": "selbayes.mixture_classifier",
-    "cross_validate": "selbayes.cross_validation",
+    "HierarchicalGaussianClassifier": "selbayes.estimators.gaussian",
+    "BinaryNaiveBayesClassifier": "selbayes.estimators.naive_bayes",
+    "BinaryMixtureClassifier": "selbayes.estimators.mixture",
+    "cross_validate": "selbayes.evaluation.cross_validation",
 }
+# the layers, each importing only from those before it (tests/test_layout.py): filters (feature
+# scores), adjustment (the selection factor), models (PyMC), preprocessing, datasets, evaluation,
+# estimators (scikit-learn classifiers), error_estimation, sbc, benchmark, experiments (paper
+# reproductions)
 _SUBMODULES = {
-    "adjustment", "calibration", "diagnostics", "plots", "sbc", "simulate", "models",
-    "filters", "error_estimation", "datasets", "reproduce",
+    "filters", "adjustment", "models", "preprocessing", "datasets", "evaluation", "estimators",
+    "error_estimation", "sbc", "benchmark", "experiments",
 }
+# former top-level modules still reachable as attributes (selbayes.calibration, ...)
+_MOVED_ATTRS = {"calibration", "diagnostics", "plots", "simulate", "reproduce"}
 
 __all__ = ["__version__", "Selection", "select_features", *_LAZY, *sorted(_SUBMODULES)]
 
@@ -35,6 +45,6 @@ __all__ = ["__version__", "Selection", "select_features", *_LAZY, *sorted(_SUBMO
 def __getattr__(name):
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
-    if name in _SUBMODULES:
+    if name in _SUBMODULES or name in _MOVED_ATTRS:
         return import_module(f"selbayes.{name}")
     raise AttributeError(f"module 'selbayes' has no attribute {name!r}")

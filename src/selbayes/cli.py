@@ -1,8 +1,8 @@
 """The ``selbayes`` command line.
 
 Commands: ``selbayes demo`` (:func:`selbayes.demo.run_demo`), ``selbayes reproduce SPEC``
-(:func:`selbayes.reproduce.run_reproduction`), ``selbayes sbc SPEC``
-(:func:`selbayes.sbc_models.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
+(:func:`selbayes.experiments.run_reproduction`), ``selbayes sbc SPEC``
+(:func:`selbayes.sbc.gaussian.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
 classifier saved to netCDF, for pipelines) and ``selbayes cache info|clear`` (the compiled-model
 cache, :mod:`selbayes._compile_cache`). The heavy modules are imported only when their command
 runs, so ``selbayes --help`` is fast.
@@ -23,9 +23,9 @@ from pathlib import Path
 from ._version import __version__
 
 MODELS = {
-    "gaussian": ("selbayes.gaussian_classifier", "HierarchicalGaussianClassifier"),
-    "naive-bayes": ("selbayes.naive_bayes_classifier", "BinaryNaiveBayesClassifier"),
-    "mixture": ("selbayes.mixture_classifier", "BinaryMixtureClassifier"),
+    "gaussian": ("selbayes.estimators.gaussian", "HierarchicalGaussianClassifier"),
+    "naive-bayes": ("selbayes.estimators.naive_bayes", "BinaryNaiveBayesClassifier"),
+    "mixture": ("selbayes.estimators.mixture", "BinaryMixtureClassifier"),
 }
 _FEATURES_ATTR = "selbayes_cli_feature_names"
 _MODEL_ATTR = "selbayes_cli_model"
@@ -54,7 +54,7 @@ def _verdict_of_report(report: Path) -> str | None:
 
 
 def _cmd_reproduce(args) -> int:
-    from .reproduce import run_reproduction
+    from .experiments import run_reproduction
 
     res = run_reproduction(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
                            scheduler=args.scheduler, progressbar=not args.no_progress)
@@ -66,7 +66,7 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
-    from .sbc_models import load_sbc_spec, run_sbc_spec
+    from .sbc.gaussian import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
     result = run_sbc_spec(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
@@ -112,7 +112,7 @@ def _read_matrix(path: str, *, label_key: str | None = None, layer: str | None =
     if not p.is_file():
         raise UserError(f"data file {path!r} does not exist")
     if p.suffix == ".h5ad":
-        from .datasets import read_anndata
+        from .datasets.loaders import read_anndata
 
         if label_key is None:
             import anndata
@@ -237,8 +237,8 @@ def _cmd_predict(args) -> int:
     return 0
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("spec", help="experiment spec (TOML) under models/")
+def _add_run_options(p: argparse.ArgumentParser, folder: str) -> None:
+    p.add_argument("spec", help=f"spec (TOML), e.g. {folder}/<name>.toml")
     p.add_argument("--out", default=None, help="output folder (default: reports/<spec name>)")
     p.add_argument("--quick", action="store_true",
                    help="the spec's shrunken design (documented in the spec), for tests")
@@ -263,9 +263,10 @@ def build_parser() -> argparse.ArgumentParser:
     --------
     >>> from selbayes.cli import build_parser
     >>> args = build_parser().parse_args(
-    ...     ["reproduce", "models/li2009_gaussian_simulation.toml", "--quick", "--jobs", "2"])
+    ...     ["reproduce", "models/experiments/li2009_gaussian_simulation.toml", "--quick",
+    ...      "--jobs", "2"])
     >>> args.command, args.spec, args.quick, args.jobs, args.scheduler, args.out
-    ('reproduce', 'models/li2009_gaussian_simulation.toml', True, 2, None, None)
+    ('reproduce', 'models/experiments/li2009_gaussian_simulation.toml', True, 2, None, None)
     >>> build_parser().parse_args(["demo"]).seed
     2009
     >>> build_parser().parse_args(["fit", "--x", "X.csv", "--y", "y.csv", "-o", "f.nc"]).k
@@ -291,11 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
 
     rep = sub.add_parser("reproduce", help="run a paper experiment from its spec; resumes")
-    _add_run_options(rep)
+    _add_run_options(rep, "models/experiments")
     rep.set_defaults(func=_cmd_reproduce)
 
     sbc = sub.add_parser("sbc", help="simulation-based calibration of a model; resumes")
-    _add_run_options(sbc)
+    _add_run_options(sbc, "models/sbc")
     sbc.set_defaults(func=_cmd_sbc)
 
     fit = sub.add_parser("fit", help="fit a classifier to a matrix and labels; save it (.nc)")

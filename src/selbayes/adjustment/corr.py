@@ -48,7 +48,7 @@ import numpy as np
 from scipy.interpolate import CubicHermiteSpline
 from scipy.special import gammaln
 
-from ..selection import binary_correlation
+from ..filters.selection import binary_correlation
 
 __all__ = [
     "corr_log_omit_prob",
@@ -390,7 +390,8 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
         Training cases in class 0 and in class 1 (the class vector is fixed).
     threshold : float
         gamma >= 0: the feature is omitted iff |Cor| <= gamma (ties at gamma are omitted, with a
-        relative tolerance of 1e-12), Cor computed by :func:`selbayes.selection.binary_correlation`.
+        relative tolerance of 1e-12), Cor computed by
+        :func:`selbayes.filters.selection.binary_correlation`.
     n_theta : int, optional
         Number of theta nodes; default :func:`default_n_theta` (spectrally converged for
         ``"gauss"``).

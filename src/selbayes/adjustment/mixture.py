@@ -30,7 +30,8 @@ lattice sum is reorganised so that the only per-(alpha, theta) work is a bilinea
   about 1/2 (flip x <-> 1 - x), so ``log P_keep = log1p(-2 S)``.
 
 H+ is classified exactly as for naive Bayes (``corr_omit_region``: Cor > gamma (1 + 1e-12),
-computed by :func:`selbayes.selection.binary_correlation`), so ties at gamma count as omitted.
+computed by :func:`selbayes.filters.selection.binary_correlation`), so ties at gamma count as
+omitted.
 The factor is invariant under swapping the component labels; the cache key is the canonical
 (sorted) configuration.
 """

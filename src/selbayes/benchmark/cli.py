@@ -82,7 +82,7 @@ def _read_user_data(args):
 
     import pandas as pd
 
-    from ..datasets import BenchmarkDataset, _validated
+    from ..datasets.loaders import BenchmarkDataset, _validated
 
     for opt in ("x", "y"):
         path = getattr(args, opt)
@@ -110,7 +110,7 @@ def _read_user_data(args):
            "floor": (1.0 if args.floor is None else args.floor) if transform == "log2" else None,
            "ceiling": args.ceiling}
     if transform == "log2":
-        from ..preprocessing import IntensityLog2
+        from ..preprocessing.intensity import IntensityLog2
 
         IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
     return BenchmarkDataset(X=ds.X, y=ds.y, description=f"Read from {args.x}", name=name,
@@ -142,7 +142,7 @@ def run(args) -> int:
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
     0
     """
-    from ..datasets import BENCHMARK_SETS
+    from ..datasets.loaders import BENCHMARK_SETS
     from .methods import METHODS
     from .runner import run_benchmark
 

@@ -53,7 +53,7 @@ def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
     >>> selbayes_default(0).k
     'auto'
     """
-    from ..gaussian_classifier import HierarchicalGaussianClassifier
+    from ..estimators.gaussian import HierarchicalGaussianClassifier
 
     # The class defaults: k and the predictive temperature chosen inside fit by inner CV,
     # per-feature standardisation, label noise 1/(n + 2) (see reports/modelling_choices.md).

@@ -232,7 +232,7 @@ def _reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
-    from ..calibration import reliability_table
+    from ..evaluation.calibration import reliability_table
 
     fig, ax = plt.subplots(figsize=(6, 5.5))
     ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--", label="calibrated")

@@ -96,7 +96,7 @@ def resolve_dataset(item, data_home=None):
     >>> resolve_dataset(d).preprocessing["transform"]
     'none'
     """
-    from ..datasets import BenchmarkDataset, load_dataset
+    from ..datasets.loaders import BenchmarkDataset, load_dataset
 
     if isinstance(item, str):
         return load_dataset(item, data_home, preprocess=False)
@@ -133,7 +133,7 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
     model = make_method(method, n_classes, seed, quick=quick, inner_folds=inner_folds)
     if dataset_pre.get("transform", "none") == "none":
         return model
-    from ..preprocessing import IntensityLog2
+    from ..preprocessing.intensity import IntensityLog2
 
     return Pipeline([("preprocess", IntensityLog2(floor=dataset_pre.get("floor"),
                                                   ceiling=dataset_pre.get("ceiling"))),
@@ -143,7 +143,7 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
 def _fold_task(task: dict, X: np.ndarray, y_idx: np.ndarray, n_classes: int) -> dict:
     """Fit one method on one training fold and score its test fold (runs in a worker)."""
     from .._parallel import keep_worker_caches
-    from ..calibration import calibration_summary, case_losses
+    from ..evaluation.calibration import calibration_summary, case_losses
 
     keep_worker_caches()
     train, test = np.asarray(task["train"]), np.asarray(task["test"])
@@ -187,7 +187,7 @@ def _record_path(out: Path, dataset: str, method: str, repeat: int, fold: int) -
 
 
 def _write_atomic_json(path: Path, rec: dict) -> None:
-    from ..cross_validation import _write_atomic
+    from ..evaluation.cross_validation import _write_atomic
 
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(rec, allow_nan=True, default=float)
@@ -216,7 +216,7 @@ def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
     """
     from sklearn.model_selection import StratifiedKFold
 
-    from ..cross_validation import _check_splits
+    from ..evaluation.cross_validation import _check_splits
 
     if folds > len(y_idx):
         raise ValueError(f"folds ({folds}) exceeds the number of cases ({len(y_idx)})")

@@ -38,7 +38,6 @@ import numpy as np
 from scipy.special import expit, log_expit, logit
 
 from .._validation import check_labels, check_matrix
-from ..selection import Selection
 from ._obf_model import (
     ClassStats,
     NIGPrior,
@@ -55,6 +54,7 @@ from ._obf_rules import (
     np_count,
     rank_desc,
 )
+from .selection import Selection
 
 __all__ = [
     "obf",

@@ -35,7 +35,7 @@ import numpy as np
 from scipy.signal import fftconvolve
 
 from .._validation import check_labels, check_matrix, check_positive
-from ..selection import Selection, selection_from_scores
+from .selection import Selection, selection_from_scores
 
 __all__ = [
     "ProbabilisticIndexResult",

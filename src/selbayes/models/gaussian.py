@@ -32,7 +32,7 @@ import pytensor.tensor as pt
 from scipy.special import logsumexp
 
 from .._validation import check_labels, check_matrix
-from ..selection import Selection
+from ..filters.selection import Selection
 from .priors import GaussianPriors
 
 __all__ = ["sufficient_statistics", "class_means_log_density", "model_data", "build_model",
@@ -328,7 +328,7 @@ def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
 
     The determinant lemma and Sherman-Morrison give it in O(G) per feature. One formula for
     the PyMC model (``xp=pytensor.tensor``) and the fast plug-in predictive of
-    :mod:`selbayes.model_selection` (``xp=numpy``, broadcast over leading axes).
+    :mod:`selbayes.estimators.model_selection` (``xp=numpy``, broadcast over leading axes).
 
     Parameters
     ----------

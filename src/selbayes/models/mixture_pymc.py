@@ -10,7 +10,7 @@ factor (so the continuous part must be sampled with Slice, not NUTS, when correc
 
 Not done yet: the custom ``BlockedStep`` for z (today's exact collapsed Gibbs update) and the
 ``sample_mixture(backend="pymc")`` route. The model's log density equals the reference sampler's
-``log_target`` up to a constant (tested in ``tests/test_mixture_pymc.py``).
+``log_target`` up to a constant (tested in ``tests/models/test_mixture_pymc.py``).
 
 References
 ----------

@@ -52,7 +52,7 @@ from scipy.stats import invgamma
 
 from .._validation import check_binary, check_matrix
 from ..adjustment.corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
-from ..selection import Selection
+from ..filters.selection import Selection
 from .priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
 
 __all__ = [

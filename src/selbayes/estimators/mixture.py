@@ -1,0 +1,196 @@
+"""scikit-learn style estimator for the binary mixture model corrected for correlation selection."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+
+from ..filters.selection import Selection
+from .base import Interval, Options, SelectionClassifier, StrOptions
+
+__all__ = ["BinaryMixtureClassifier"]
+
+
+class BinaryMixtureClassifier(SelectionClassifier):
+    """Two-component binary mixture classifier that conditions on correlation selection.
+
+    ``fit`` takes all p binary features, keeps the k with the largest |correlation| with the
+    binary class (:func:`selbayes.select_features` with ``statistic="abs_corr"``), and samples
+    the posterior of the mixture model of Li (2007) [1]_, section 2.4 (see
+    :mod:`selbayes.models.mixture`): each class is a mixture of latent clusters z. With
+    ``correct_selection=True`` the posterior also conditions on the p - k omitted features having
+    |Cor| <= gamma, through the factor P(|COR| <= gamma | alpha, N(z))^(p - k)
+    (:mod:`selbayes.adjustment.mixture`), which depends on the latent labels.
+
+    Parameters
+    ----------
+    k : int or "all", default 10
+        Number of features to keep (1 <= k < p), or "all" (nothing omitted, nothing to
+        correct). ``threshold`` overrides it.
+    threshold : float, optional
+        Keep features with |Cor| > threshold.
+    n_components : int, default 2
+        Latent components per model; the thesis' model (and this implementation) has 2.
+    correct_selection : bool, default True
+        Include the selection adjustment factor.
+    z_update : {"exact", "approximate"}, default "exact"
+        "approximate" drops the factor from the latent-label updates (the R package's
+        shortcut); the chain then does not target the corrected posterior.
+    priors : MixturePrior or dict, optional
+        Fitting prior (default: thesis values f0 = f1 = 1, alpha, alpha0 ~ IG(0.5, 5)).
+    draws, tune, chains, thin : int
+        MCMC settings per chain.
+    label_sweeps, theta_steps : int
+        Gibbs sweeps over z and Metropolis steps per theta in each iteration.
+    n_theta : int, optional
+        Theta nodes of the adjustment factor (default: converged).
+    max_predict_draws : int or None, default 1000
+        Posterior draws (evenly thinned) used for prediction; None uses all.
+    random_state : int, optional
+    progressbar : bool, default False
+    prior : MixturePrior or dict, optional
+        Deprecated old name of ``priors`` (a ``FutureWarning``); removed in the next release.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` plays the role of y = 1.
+    selection_ : Selection
+    idata_ : xarray.DataTree
+        Posterior (``alpha``, ``alpha0``, ``n_z1``, ``counts``, ...) with ``attrs`` recording
+        the selection, the settings, the version and a model id.
+    psi_hat_, phi_hat_ : ndarray
+        Predictive draws (thinned): shapes (S,) and (S, 2, k + 1).
+    diagnostics_ : pandas.DataFrame
+        :func:`selbayes.evaluation.diagnostics.check` of alpha and alpha0.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first; ``selection_.indices`` holds their
+        positions. They are the ``feature`` coordinate of ``idata_`` (and class labels the
+        ``class`` coordinate).
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
+
+    Examples
+    --------
+    >>> from selbayes.datasets.simulate import binary_mixture
+    >>> d = binary_mixture(None, 500, class_counts=[60, 60], random_state=0)
+    >>> clf = BinaryMixtureClassifier(k=5, draws=100, tune=50, chains=2, random_state=1)
+    >>> clf.fit(d.X[:100], d.y[:100]).predict_proba(d.X[100:]).shape      # doctest: +SKIP
+    (20, 2)
+    """
+
+    def __init__(self, k: int | None = 10, threshold: float | None = None,
+                 n_components: int = 2, correct_selection: bool = True,
+                 z_update: str = "exact", priors=None, draws: int = 1000, tune: int = 500,
+                 chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
+                 n_theta: int | None = None, max_predict_draws: int | None = 1000,
+                 random_state: int | None = None, progressbar: bool = False, prior=None):
+        self.k = k
+        self.threshold = threshold
+        self.n_components = n_components
+        self.correct_selection = correct_selection
+        self.z_update = z_update
+        self.priors = priors
+        self.draws = draws
+        self.tune = tune
+        self.chains = chains
+        self.thin = thin
+        self.label_sweeps = label_sweeps
+        self.theta_steps = theta_steps
+        self.n_theta = n_theta
+        self.max_predict_draws = max_predict_draws
+        self.random_state = random_state
+        self.progressbar = progressbar
+        self.prior = prior
+
+    _parameter_constraints = {
+        **SelectionClassifier._parameter_constraints,
+        "n_components": [Options(Integral, {2})],
+        "z_update": [StrOptions({"exact", "approximate"})],
+        # checked (with messages naming the field) by MixturePrior.from_dict
+        "priors": "no_validation",
+        "prior": "no_validation",
+        "thin": [Interval(Integral, 1, None, closed="left")],
+        "label_sweeps": [Interval(Integral, 1, None, closed="left")],
+        "theta_steps": [Interval(Integral, 1, None, closed="left")],
+        "n_theta": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": "no_validation",
+    }
+    _statistic = "abs_corr"
+    _binary_features = True
+    _binary_classes = True
+    _diagnostic_vars = ("alpha", "alpha0")
+    _internal_groups = ("predictive_draws",)
+
+    # ------------------------------------------------------------------ hooks
+    def _prior_object(self):
+        from ..models.priors import MixturePrior
+
+        if self.prior is not None:
+            if self.priors is not None:
+                raise ValueError("give the prior once, as priors= (prior= is its old name)")
+            return MixturePrior.from_dict(self.prior)
+        return MixturePrior.from_dict(self.priors)
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if self.prior is not None:
+            warnings.warn("BinaryMixtureClassifier(prior=...) is renamed priors=, as in the "
+                          "other classifiers; prior= will be removed in the next release",
+                          FutureWarning, stacklevel=3)
+
+    def _config(self) -> dict:
+        params = super()._config()
+        params.pop("prior")     # folded into "priors", so old and new spellings share an id
+        return params
+
+    _prior = _prior_object
+
+    def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
+        """Sample the mixture posterior of the selected features (Gibbs / Metropolis)."""
+        from ..models.mixture import sample_mixture
+
+        res = sample_mixture(
+            X_sel, y_index, n_omitted=selection.n_omitted, threshold=selection.threshold,
+            corrected=self.correct_selection, z_update=self.z_update,
+            prior=self._prior_object(), draws=self.draws, tune=self.tune, chains=self.chains,
+            thin=self.thin, label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
+            n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar)
+        self.idata_ = res.idata
+        self._samples = res
+
+    def _store_predictive(self) -> None:
+        """Thinned predictive draws psi_hat (S,) and phi_hat (S, 2, k + 1)."""
+        res = self.__dict__.pop("_samples")
+        psi = res.psi_hat.reshape(-1)
+        phi = res.phi_hat.reshape(-1, *res.phi_hat.shape[2:])
+        keep = self._thin_index(psi.shape[0])
+        self.psi_hat_, self.phi_hat_ = psi[keep], phi[keep]
+
+    def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
+        """A ratio of Monte Carlo averages over the posterior draws (Li 2007, eq 2.85)."""
+        from ..models.mixture import predict_log_proba
+
+        return predict_log_proba(X_sel, self.psi_hat_, self.phi_hat_)
+
+    def _predictive_state(self) -> dict:
+        import xarray as xr
+
+        return {"predictive_draws": xr.Dataset({
+            "psi_hat": xr.DataArray(self.psi_hat_, dims=["sample"]),
+            "phi_hat": xr.DataArray(self.phi_hat_, dims=["sample", "component", "column"]),
+        })}
+
+    def _restore_predictive(self, tree, cd) -> None:
+        draws = tree["predictive_draws"].to_dataset()
+        self.psi_hat_ = draws["psi_hat"].values
+        self.phi_hat_ = draws["phi_hat"].values

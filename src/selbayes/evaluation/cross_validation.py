@@ -1,0 +1,681 @@
+"""Cross-validated predictive probabilities, with selection refitted inside every fold.
+
+:func:`cross_validate` fits a fresh clone of the estimator on each training fold and predicts
+the held-out cases, so that feature selection, decorrelating transforms and anything else done
+in ``fit`` never sees the test cases (selecting on all cases first makes every error estimate
+optimistic). The out-of-fold probabilities are summarised with
+:func:`selbayes.evaluation.calibration.calibration_summary`.
+
+Folds run one after another, in local processes (joblib, ``n_jobs``) or on a dask.distributed
+cluster (``client``: a ``distributed.Client`` or a scheduler address). With ``out_dir`` every
+fold is written as soon as it finishes; rerunning the same call resumes an interrupted run and
+refuses to mix folds of different settings.
+
+The selbayes estimators are scikit-learn classifiers, so ``sklearn.model_selection.
+cross_val_predict(est, X, y, cv=..., method="predict_proba")`` works as well; this function adds
+per-fold seeds, parallel back-ends, persistence and the calibration summary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import numbers
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["cross_validate", "CrossValidationResult", "make_folds", "fit_fold", "load_folds"]
+
+_FORMAT = 1
+_MANIFEST = "manifest.json"
+# Parameters that change how a fit reports progress, not its result.
+_COSMETIC = frozenset({"progressbar", "verbose", "n_jobs"})
+
+
+@dataclass
+class CrossValidationResult:
+    """Out-of-fold predictions of a cross-validation.
+
+    Attributes
+    ----------
+    proba : ndarray of shape (n_samples, G)
+        Predictive probabilities of each case from the fit that did not see it; columns follow
+        ``classes``.
+    classes : ndarray of shape (G,)
+        Sorted class labels.
+    y : ndarray of shape (n_samples,)
+        True labels.
+    fold : ndarray of int, shape (n_samples,)
+        Fold whose test set holds each case.
+    summary : dict
+        :func:`selbayes.evaluation.calibration.calibration_summary` of the out-of-fold probabilities
+        (error rate, expected error rate, AMLP in nats, Brier score, ECE, n).
+    folds : list of (train, test) index arrays
+    fold_info : list of dict
+        Per fold: seed, fit and predict seconds, worker pid, and (for selbayes estimators)
+        the selected features and the selection threshold gamma.
+    info : dict
+        ``n_fitted`` and ``n_resumed`` folds in this call, ``backend``, ``elapsed_s``.
+    out_dir : Path or None
+    index : pandas.Index or None
+        Sample names when ``X`` was a DataFrame.
+
+    Examples
+    --------
+    >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+    >>> from selbayes.datasets.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+    ...                     random_state=0, progressbar=False)
+    >>> cv.proba.shape, sorted(cv.summary)[:3]
+    ((40, 2), ['amlp', 'brier', 'ece'])
+    """
+
+    proba: np.ndarray
+    classes: np.ndarray
+    y: np.ndarray
+    fold: np.ndarray
+    summary: dict
+    folds: list
+    fold_info: list = field(default_factory=list)
+    info: dict = field(default_factory=dict)
+    out_dir: Path | None = None
+    index: pd.Index | None = None
+
+    def predict(self, loss=None) -> np.ndarray:
+        """Bayes decisions from the out-of-fold probabilities.
+
+        Parameters
+        ----------
+        loss : array-like of shape (G, G), optional
+            ``loss[i, j]`` is the loss of guessing j when the truth is i; None gives the most
+            probable class.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels from ``classes``.
+
+        Raises
+        ------
+        ValueError
+            If ``loss`` does not have shape (G, G) or is not finite.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+        >>> from selbayes.datasets.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+        >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+        ...                     random_state=0, progressbar=False)
+        >>> bool((cv.predict(loss=[[0, 1], [9, 0]]) == 1).sum() >= (cv.predict() == 1).sum())
+        True
+        """
+        if loss is None:
+            return self.classes[np.argmax(self.proba, axis=1)]
+        from .calibration import bayes_decision
+
+        return self.classes[bayes_decision(self.proba, loss)]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per case: true label, fold and the probability of every class.
+
+        Returns
+        -------
+        pandas.DataFrame of shape (n_samples, 2 + G)
+            Columns ``y``, ``fold`` and ``P(<label>)`` per class; indexed by the sample names
+            when ``X`` was a DataFrame.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier, cross_validate
+        >>> from selbayes.datasets.simulate import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+        >>> cv = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4,
+        ...                     random_state=0, progressbar=False)
+        >>> cv.to_frame().columns.tolist()
+        ['y', 'fold', 'P(0)', 'P(1)']
+        """
+        df = pd.DataFrame(self.proba, columns=[f"P({c})" for c in self.classes],
+                          index=self.index)
+        df.insert(0, "fold", self.fold)
+        df.insert(0, "y", self.y)
+        return df
+
+
+# ---------------------------------------------------------------------------------------------
+# folds and seeds
+# ---------------------------------------------------------------------------------------------
+def _seed_sequence(random_state, stored_entropy=None) -> np.random.SeedSequence:
+    if random_state is None:
+        if stored_entropy is not None:  # resume with the stored seed
+            return np.random.SeedSequence(stored_entropy)
+        return np.random.SeedSequence()
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be >= 0; got {random_state}")
+        return np.random.SeedSequence(int(random_state))
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(int(random_state.integers(2**63)))
+    raise TypeError("random_state must be None, an int, a numpy Generator or SeedSequence; got "
+                    f"{random_state!r}")
+
+
+def _int_seed(ss: np.random.SeedSequence) -> int:
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Training and test indices of each fold.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    folds : int, "loo", scikit-learn splitter, or iterable of (train, test) index arrays
+        An int K gives K shuffled folds, stratified by class when every class has at least K
+        cases (``StratifiedKFold``) and plain ``KFold`` otherwise (e.g. 20 folds of SRBCT,
+        whose smallest class has 11 cases). "loo" is leave-one-out. A splitter's
+        ``split(X, y)`` is used as is.
+    random_state : int, Generator or None
+        Shuffling seed for int ``folds``.
+
+    Returns
+    -------
+    list of (train, test) int64 arrays
+        Test sets partition the cases; every training set holds every class.
+
+    Raises
+    ------
+    ValueError
+        If an int ``folds`` is below 2 or above the number of cases, the test sets do not
+        partition the cases, folds overlap, or a training set lacks a class.
+    TypeError
+        If ``folds`` is of an unsupported type.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> splits = make_folds(np.repeat([0, 1], 10), folds=4, random_state=0)
+    >>> len(splits), [len(test) for _, test in splits]
+    (4, [5, 5, 5, 5])
+    """
+    from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
+
+    y = np.asarray(y)
+    n = y.shape[0]
+    classes, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
+    if isinstance(folds, str):
+        if folds.lower() not in ("loo", "leave-one-out"):
+            raise ValueError(f"folds must be an int, 'loo', a splitter or a list of (train, "
+                             f"test) pairs; got {folds!r}")
+        splits = list(LeaveOneOut().split(np.zeros((n, 1))))
+    elif isinstance(folds, numbers.Integral) and not isinstance(folds, bool):
+        if not 2 <= folds <= n:
+            raise ValueError(f"folds must be between 2 and the number of cases ({n}); got "
+                             f"{folds}")
+        seed = random_state
+        if not isinstance(seed, numbers.Integral | type(None)):
+            seed = _int_seed(_seed_sequence(seed))
+        cls = StratifiedKFold if counts.min() >= folds else KFold
+        splits = list(cls(int(folds), shuffle=True, random_state=seed)
+                      .split(np.zeros((n, 1)), y_index))
+    elif hasattr(folds, "split"):
+        splits = list(folds.split(np.zeros((n, 1)), y_index))
+    else:
+        try:
+            splits = [(train, test) for train, test in folds]
+        except (TypeError, ValueError) as exc:
+            raise TypeError("folds must be an int, 'loo', a splitter with split(X, y) or an "
+                            f"iterable of (train, test) index pairs; got {folds!r}") from exc
+    return _check_splits(splits, y_index, classes)
+
+
+def _check_splits(splits, y_index, classes) -> list[tuple[np.ndarray, np.ndarray]]:
+    n = y_index.shape[0]
+    if len(splits) < 2:
+        raise ValueError(f"folds gives {len(splits)} fold(s); at least 2 are needed")
+    seen = np.zeros(n, dtype=np.int64)
+    out = []
+    for i, (train, test) in enumerate(splits):
+        train = np.asarray(train, dtype=np.int64).ravel()
+        test = np.asarray(test, dtype=np.int64).ravel()
+        for name, idx in (("train", train), ("test", test)):
+            if idx.size == 0 or idx.min() < 0 or idx.max() >= n:
+                raise ValueError(f"fold {i}: {name} indices must be non-empty and within "
+                                 f"0..{n - 1}")
+        if np.intersect1d(train, test).size:
+            raise ValueError(f"fold {i}: training and test cases overlap")
+        missing = np.setdiff1d(np.arange(len(classes)), y_index[train])
+        if missing.size:
+            raise ValueError(f"fold {i}: the training cases lack class(es) "
+                             f"{classes[missing].tolist()}; use fewer folds or stratified folds")
+        seen[test] += 1
+        out.append((train, test))
+    if not np.all(seen == 1):
+        raise ValueError(f"the test sets must partition the cases: {int((seen == 0).sum())} "
+                         f"case(s) are never tested and {int((seen > 1).sum())} more than once")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# one fold (module level so that it pickles for joblib and dask)
+# ---------------------------------------------------------------------------------------------
+def _take(X, idx):
+    from sklearn.utils import _safe_indexing
+
+    return _safe_indexing(X, idx)
+
+
+def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
+             return_estimator: bool = False):
+    """Fit a clone of ``estimator`` on the training cases and predict the test cases.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier with ``predict_proba``
+    X : array-like or DataFrame of shape (n_samples, p)
+        All cases and all features (selection happens inside ``fit``).
+    y : array-like of shape (n_samples,)
+    train, test : int arrays
+    classes : array-like of shape (G,), optional
+        Column order of the returned probabilities (default: sorted labels of ``y``); a class
+        the fit never saw gets probability 0.
+    random_state : int, optional
+        Set as the clone's ``random_state`` when it has that parameter.
+    return_estimator : bool, default False
+        Also return the fitted clone.
+
+    Returns
+    -------
+    proba : ndarray of shape (len(test), G)
+    meta : dict
+        ``fit_s``, ``predict_s``, ``worker_pid`` and, when the estimator exposes a
+        ``selection_``, ``selected`` (feature indices) and ``gamma``.
+    estimator : the fitted clone (only with ``return_estimator``)
+
+    Raises
+    ------
+    ValueError
+        If the fitted classes are not among ``classes``; errors of the estimator's ``fit``
+        and ``predict_proba`` propagate.
+
+    Examples
+    --------
+    >>> from selbayes import BinaryNaiveBayesClassifier
+    >>> from selbayes.datasets.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> train, test = make_folds(d.y, folds=4, random_state=0)[0]
+    >>> proba, meta = fit_fold(BinaryNaiveBayesClassifier(k=5), d.X, d.y, train, test)
+    >>> proba.shape, len(meta["selected"])
+    ((10, 2), 5)
+    """
+    from sklearn.base import clone
+
+    y = np.asarray(y)
+    classes = np.unique(y) if classes is None else np.asarray(classes)
+    est = clone(estimator)
+    if random_state is not None and "random_state" in est.get_params(deep=False):
+        est.set_params(random_state=int(random_state))
+    t0 = time.perf_counter()
+    est.fit(_take(X, train), y[train])
+    t1 = time.perf_counter()
+    raw = np.asarray(est.predict_proba(_take(X, test)), dtype=np.float64)
+    t2 = time.perf_counter()
+    proba = np.zeros((len(test), len(classes)))
+    cols = np.searchsorted(classes, est.classes_)
+    if np.any(cols >= len(classes)) or np.any(classes[np.minimum(cols, len(classes) - 1)]
+                                              != est.classes_):
+        raise ValueError(f"the fitted classes {list(est.classes_)} are not among {list(classes)}")
+    proba[:, cols] = raw
+    meta = {"fit_s": t1 - t0, "predict_s": t2 - t1, "worker_pid": os.getpid()}
+    sel = getattr(est, "selection_", None)
+    if sel is not None:
+        meta["selected"] = np.asarray(sel.indices).tolist()
+        meta["gamma"] = float(sel.threshold)
+    return (proba, meta, est) if return_estimator else (proba, meta)
+
+
+def _run_fold(index, estimator, X, y, train, test, classes, seed) -> dict:
+    from .._parallel import keep_worker_caches
+
+    keep_worker_caches()
+    proba, meta = fit_fold(estimator, X, y, train, test, classes, seed)
+    return {"index": index, "proba": proba, "test": np.asarray(test), "meta": {**meta,
+                                                                               "seed": seed}}
+
+
+# ---------------------------------------------------------------------------------------------
+# persistence
+# ---------------------------------------------------------------------------------------------
+def _sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+    return h.hexdigest()[:16]
+
+
+def _data_hash(X, y) -> str:
+    arr = np.asarray(X)
+    try:
+        body = np.ascontiguousarray(arr, dtype=np.float64).tobytes()
+    except (TypeError, ValueError):
+        body = repr(arr.tolist()).encode()
+    return _sha(arr.shape, body, repr(np.asarray(y).tolist()))
+
+
+def _estimator_settings(estimator) -> dict:
+    params = {k: v for k, v in estimator.get_params(deep=False).items() if k not in _COSMETIC}
+    return {"class": f"{type(estimator).__module__}.{type(estimator).__qualname__}",
+            "params": json.loads(json.dumps(params, sort_keys=True, default=repr))}
+
+
+def _write_atomic(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    write(tmp)
+    os.replace(tmp, path)  # an interrupted write never leaves a half file under the real name
+
+
+def _fold_paths(out_dir: Path, i: int) -> tuple[Path, Path]:
+    return out_dir / f"fold_{i:03d}.npz", out_dir / f"fold_{i:03d}.json"
+
+
+def _save_fold(out_dir: Path, rec: dict, fold_hash: str) -> None:
+    npz, js = _fold_paths(out_dir, rec["index"])
+
+    def write_npz(path):
+        with path.open("wb") as fh:
+            np.savez_compressed(fh, proba=rec["proba"], test=rec["test"])
+
+    _write_atomic(npz, write_npz)
+    from .._records import jsonable
+
+    _write_atomic(js, lambda p: p.write_text(json.dumps(
+        {"index": rec["index"], "hash": fold_hash, "meta": jsonable(rec["meta"])}, indent=1)))
+
+
+def _load_fold(out_dir: Path, i: int, fold_hash: str) -> dict | None:
+    npz, js = _fold_paths(out_dir, i)
+    if not (npz.exists() and js.exists()):
+        return None
+    record = json.loads(js.read_text())
+    if record.get("hash") != fold_hash:
+        raise ValueError(f"{js} belongs to a different cross-validation (its fold settings "
+                         "differ); use another out_dir or delete it")
+    with np.load(npz, allow_pickle=False) as f:
+        return {"index": i, "proba": f["proba"], "test": f["test"], "meta": record["meta"]}
+
+
+def _open_out_dir(out_dir: Path, manifest: dict) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / _MANIFEST
+    if path.exists():
+        from .._records import dict_diff
+
+        stored = json.loads(path.read_text())
+        if stored != manifest:
+            diff = dict_diff(stored, manifest)
+            raise ValueError(f"{out_dir} holds a cross-validation with different settings ("
+                             + "; ".join(diff) + "). Refusing to mix them: use another out_dir, "
+                             "or delete this one to start afresh.")
+    else:
+        _write_atomic(path, lambda p: p.write_text(json.dumps(manifest, indent=1)))
+
+
+def _stored_entropy(out_dir) -> int | list | None:
+    if out_dir is None:
+        return None
+    path = Path(out_dir) / _MANIFEST
+    return json.loads(path.read_text()).get("entropy") if path.exists() else None
+
+
+# ---------------------------------------------------------------------------------------------
+# back-ends: each yields finished fold records in completion order
+# ---------------------------------------------------------------------------------------------
+def _run_joblib(todo, args, n_jobs) -> Iterator[dict]:
+    estimator, X, y, classes = args
+    if n_jobs == 1:  # in process: no pickling, and compiled models are reused across folds
+        for i, train, test, seed in todo:
+            yield _run_fold(i, estimator, X, y, train, test, classes, seed)
+        return
+    from joblib import Parallel, delayed
+
+    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+        delayed(_run_fold)(i, estimator, X, y, train, test, classes, seed)
+        for i, train, test, seed in todo)
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ImportError("running folds on a dask cluster needs dask.distributed, which is not "
+                          "installed; install the optional extra: "
+                          "pip install 'selbayes[distributed]'") from exc
+    return distributed
+
+
+def _run_dask(todo, args, client) -> Iterator[dict]:
+    distributed = _import_distributed()
+    estimator, X, y, classes = args
+    # Sent once, not with every fold. hash=False gives this call its own keys: with content
+    # hashing, a second client scattering the same data shares the keys, and whichever client
+    # releases them first takes the other's inputs away ("lost dependencies").
+    X_f, y_f = client.scatter([X, y], broadcast=True, hash=False)
+    futures = [client.submit(_run_fold, i, estimator, X_f, y_f, train, test, classes, seed,
+                             pure=False) for i, train, test, seed in todo]
+    try:
+        for fut in distributed.as_completed(futures):
+            yield fut.result()
+    finally:  # on error or interruption, leave no work running on the cluster
+        client.cancel([f for f in futures if not f.done()])
+
+
+# ---------------------------------------------------------------------------------------------
+# driver
+# ---------------------------------------------------------------------------------------------
+def _check_args(estimator, n_jobs):
+    if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")
+            and hasattr(estimator, "get_params")):
+        raise TypeError("estimator must be a scikit-learn classifier with fit, predict_proba and "
+                        f"get_params; got {type(estimator).__name__}")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0 \
+            or n_jobs < -1:
+        raise ValueError(f"n_jobs must be a positive integer (or -1 for all cores); got "
+                         f"{n_jobs!r}")
+
+
+def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_jobs: int = 1,
+                   out_dir=None, progressbar: bool = True) -> CrossValidationResult:
+    """Out-of-fold predictive probabilities, with all fitting (selection included) per fold.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier with ``predict_proba``
+        E.g. :class:`selbayes.HierarchicalGaussianClassifier`; cloned for every fold. Feature
+        selection and transforms must happen in its ``fit`` (as in the selbayes estimators, or
+        a ``Pipeline``), so that they see only the training cases.
+    X : array-like or DataFrame of shape (n_samples, p)
+        All features.
+    y : array-like of shape (n_samples,)
+        Class labels.
+    folds : int, "loo", scikit-learn splitter or iterable of (train, test) pairs, default 10
+        See :func:`make_folds` (int: shuffled, stratified when every class has enough cases).
+    random_state : int, Generator or None
+        Root seed: fold ``i``'s estimator gets its own seed (spawned child ``i``) when the
+        estimator has a ``random_state`` parameter left at None (an explicit estimator seed is
+        kept, as in scikit-learn's ``cross_val_predict``); an int ``folds`` is shuffled with
+        another child. None: fresh entropy, or the seed stored in ``out_dir`` when resuming.
+    client : distributed.Client or str, optional
+        Run the folds on this dask.distributed cluster (a client or a scheduler address such
+        as ``"tcp://host:8786"``); needs ``selbayes[distributed]``. Overrides ``n_jobs``.
+    n_jobs : int, default 1
+        Local joblib processes (-1: all cores). Folds stay in the same worker process where
+        possible, so models compiled once per shape are reused.
+    out_dir : path-like, optional
+        Folder where every fold is saved as it finishes (``fold_<i>.npz`` and ``.json``, and a
+        ``manifest.json`` of the settings); rerunning resumes, and refuses a folder holding
+        another estimator, data, folds or seed.
+    progressbar : bool, default True
+        A progress bar over the folds (the estimator's own bar is not touched).
+
+    Returns
+    -------
+    CrossValidationResult
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not 1-D with one label per row of ``X``, ``n_jobs`` is invalid, the folds
+        are invalid (see :func:`make_folds`), or ``out_dir`` holds a different
+        cross-validation.
+    TypeError
+        If ``estimator`` lacks ``fit``/``predict_proba``/``get_params``, or ``client`` is
+        neither a client nor an address.
+    ImportError
+        If ``client`` is given but dask.distributed is not installed.
+
+    Examples
+    --------
+    >>> from selbayes import HierarchicalGaussianClassifier, cross_validate
+    >>> clf = HierarchicalGaussianClassifier(k=10, decorrelate=10.0, progressbar=False)
+    >>> cv = cross_validate(clf, X, y, folds=20, random_state=1, n_jobs=2)  # doctest: +SKIP
+    >>> cv.summary["amlp"], cv.summary["expected_error_rate"]               # doctest: +SKIP
+    """
+    from .calibration import calibration_summary
+
+    _check_args(estimator, n_jobs)
+    index = X.index if isinstance(X, pd.DataFrame) else None
+    y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    if y_arr.ndim == 2 and 1 in y_arr.shape:
+        y_arr = y_arr.ravel()
+    n = np.shape(X)[0]
+    if y_arr.ndim != 1 or y_arr.shape[0] != n:
+        raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
+                         f"{y_arr.shape}")
+    classes = np.unique(y_arr)
+    root = _seed_sequence(random_state, _stored_entropy(out_dir))
+    split_ss, fit_ss = root.spawn(2)
+    splits = make_folds(y_arr, folds, _int_seed(split_ss))
+    est_params = estimator.get_params(deep=False)
+    seeded = "random_state" in est_params and est_params["random_state"] is None
+    seeds = [_int_seed(s) if seeded else None for s in fit_ss.spawn(len(splits))]
+
+    out_path = None if out_dir is None else Path(out_dir)
+    fold_hashes = [_sha(json.dumps(_estimator_settings(estimator), sort_keys=True),
+                        _data_hash(X, y_arr), tr.tobytes(), te.tobytes(), s)
+                   for (tr, te), s in zip(splits, seeds, strict=True)]
+    done: dict[int, dict] = {}
+    if out_path is not None:
+        entropy = root.entropy
+        manifest = {"format": _FORMAT, "estimator": _estimator_settings(estimator),
+                    "data": _data_hash(X, y_arr), "n_samples": int(n),
+                    "classes": [str(c) for c in classes], "n_folds": len(splits),
+                    "folds": _sha(*(te.tobytes() for _, te in splits)),
+                    "entropy": [int(e) for e in entropy] if isinstance(entropy, list | tuple |
+                                                                      np.ndarray)
+                    else int(entropy)}
+        _open_out_dir(out_path, manifest)
+        for i in range(len(splits)):
+            rec = _load_fold(out_path, i, fold_hashes[i])
+            if rec is not None:
+                done[i] = rec
+    todo = [(i, *splits[i], seeds[i]) for i in range(len(splits)) if i not in done]
+    args = (estimator, X, y_arr, classes)
+    start = time.perf_counter()
+    own_client = None
+    if todo and client is not None:
+        distributed = _import_distributed()
+        if isinstance(client, str):
+            own_client = client = distributed.Client(client)
+        elif not isinstance(client, distributed.Client):
+            raise TypeError(f"client must be a distributed.Client or a scheduler address; got "
+                            f"{type(client).__name__}")
+    if client is not None:
+        backend = "dask.distributed" + (f" ({client.scheduler.address})" if todo else "")
+    else:
+        backend = "in-process" if n_jobs == 1 else f"joblib ({n_jobs} processes)"
+    try:
+        stream = (iter(()) if not todo else _run_dask(todo, args, client) if client is not None
+                  else _run_joblib(todo, args, n_jobs))
+        from tqdm.auto import tqdm
+
+        with tqdm(total=len(splits), initial=len(done), desc="cross-validation", unit="fold",
+                  disable=not progressbar) as bar:
+            for rec in stream:
+                if out_path is not None:
+                    _save_fold(out_path, rec, fold_hashes[rec["index"]])
+                done[rec["index"]] = rec
+                bar.update(1)
+    finally:
+        if own_client is not None:
+            own_client.close()
+
+    proba = np.full((n, len(classes)), np.nan)
+    fold_of = np.full(n, -1, dtype=np.int64)
+    for i, rec in done.items():
+        proba[rec["test"]] = rec["proba"]
+        fold_of[rec["test"]] = i
+    y_index = np.searchsorted(classes, y_arr)
+    return CrossValidationResult(
+        proba=proba, classes=classes, y=y_arr, fold=fold_of,
+        summary=calibration_summary(proba, y_index), folds=splits,
+        fold_info=[{"fold": i, **done[i]["meta"]} for i in range(len(splits))],
+        info={"n_fitted": len(todo), "n_resumed": len(splits) - len(todo), "backend": backend,
+              "elapsed_s": time.perf_counter() - start},
+        out_dir=out_path, index=index)
+
+
+def load_folds(out_dir) -> dict[int, dict]:
+    """The fold records saved in ``out_dir``, without fitting anything.
+
+    For inspecting a run of :func:`cross_validate` that has not finished.
+
+    Parameters
+    ----------
+    out_dir : path-like
+        The ``out_dir`` given to :func:`cross_validate`.
+
+    Returns
+    -------
+    dict of int to dict
+        ``{fold: {"proba": ndarray (n_test, G), "test": int ndarray (n_test,), "meta": dict}}``
+        for every fold saved so far.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``out_dir`` holds no cross-validation manifest.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from selbayes import BinaryNaiveBayesClassifier
+    >>> from selbayes.datasets.simulate import binary_naive_bayes
+    >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(20, 20), random_state=0)
+    >>> out = tempfile.mkdtemp()
+    >>> _ = cross_validate(BinaryNaiveBayesClassifier(k=5), d.X, d.y, folds=4, random_state=0,
+    ...                    out_dir=out, progressbar=False)
+    >>> sorted(load_folds(out))
+    [0, 1, 2, 3]
+    """
+    out_path = Path(out_dir)
+    if not (out_path / _MANIFEST).exists():
+        raise FileNotFoundError(f"{out_path} holds no cross-validation (no {_MANIFEST})")
+    n_folds = json.loads((out_path / _MANIFEST).read_text())["n_folds"]
+    out = {}
+    for i in range(n_folds):
+        npz, js = _fold_paths(out_path, i)
+        if npz.exists() and js.exists():
+            with np.load(npz, allow_pickle=False) as f:
+                out[i] = {"proba": f["proba"], "test": f["test"],
+                          "meta": json.loads(js.read_text())["meta"]}
+    return out

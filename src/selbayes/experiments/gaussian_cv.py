@@ -1,0 +1,613 @@
+"""Reproduction runner for cross-validated Gaussian classification of real expression data.
+
+Experiment type ``model = "gaussian_cv"`` (protocol: :mod:`selbayes.experiments`): Li 2009,
+Experiment 4.2 (SRBCT, ``models/experiments/li2009_srbct.toml``). The genes are split at random into
+gene groups; for every group, every cross-validation fold and each method (corrected,
+uncorrected) one :class:`~selbayes.HierarchicalGaussianClassifier` is fitted on the training
+cases of the fold (decorrelating transform, F selection and MCMC all inside the fold) and
+predicts the held-out cases. Each (group, fold, method) is one persisted fit, so a run resumes
+fold by fold. The report gathers the out-of-fold probabilities of every group and compares the
+methods as Li 2009 Fig 4 does: expected vs actual error rate, average loss under random loss
+matrices, and AMLP, one point per gene group.
+
+Seeds: ``seeds.data`` draws the gene groups, ``seeds.split`` the folds, ``seeds.fit`` the MCMC
+(one child per group and fold, shared by the two methods so they are paired), ``seeds.loss``
+the loss matrices.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .._version import __version__
+from ._exec import FitResult, FitTask
+from .gaussian import _diagnostics_summary, _prior_fields
+from .report import (
+    Criterion,
+    acceptance_section,
+    md_table,
+    settings_section,
+    versions,
+    write_json,
+)
+from .spec import Field, Spec, SpecError, settings_hash, task_seed
+
+__all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
+           "run_demo"]
+
+METHODS = ("corrected", "uncorrected")
+SOURCES = {"srbct": {"n_samples": 83, "n_genes": 2308}}
+
+SCHEMA: dict[str, dict[str, Field]] = {
+    "data": {
+        "source": Field("str", "data set (selbayes.datasets loader)", choices=tuple(SOURCES)),
+        "n_train": Field("int", "not used: cross-validation uses every case", default=None),
+        "n_test": Field("int", "not used: cross-validation uses every case", default=None),
+        "data_home": Field("str", "folder of the data files; '' = $SELBAYES_DATA, then the "
+                           "user data folder", default=""),
+        "log_transform": Field("bool", "take natural logs of the expression values",
+                               default=True),
+        "n_groups": Field("int", "random gene groups the genes are split into", default=10,
+                          minimum=1),
+        "groups": Field("list[int]", "gene groups to run (0-based); [] = all", default=[],
+                        minimum=0),
+    },
+    "cv": {
+        "folds": Field("int|str", "number of cross-validation folds, or 'loo'", default=20),
+    },
+    "transform": {
+        "decorrelate": Field("bool", "whiten with the shrunk pooled covariance (Li 2009 eq 12) "
+                             "fitted on each training fold", default=True),
+        "lambda": Field("float", "shrinkage lambda of the decorrelating transform", default=10.0,
+                        minimum=0.0),
+    },
+    "selection": {
+        "statistic": Field("str", "feature score", default="f", choices=("f",)),
+        "k": Field("int", "genes kept per fold (top k by F on the training cases)", minimum=1),
+        "methods": Field("list[str]", "fits per fold", default=list(METHODS),
+                         choices=METHODS),
+    },
+    "priors": _prior_fields(),
+    "acceptance": {
+        "amlp_min_fraction": Field("float", "corrected AMLP below uncorrected in at least this "
+                                   "fraction of the groups", default=0.8, minimum=0.0),
+        "gap_min_fraction": Field("float", "corrected |expected - actual error| below "
+                                  "uncorrected in at least this fraction of the groups",
+                                  default=0.8, minimum=0.0),
+    },
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# spec
+# ---------------------------------------------------------------------------------------------
+def _n_folds(spec_or_settings) -> int:
+    folds = spec_or_settings["cv"]["folds"]
+    n = SOURCES[spec_or_settings["data"]["source"]]["n_samples"]
+    return n if isinstance(folds, str) else int(folds)
+
+
+def _groups_run(spec: Spec) -> list[int]:
+    return spec["data"]["groups"] or list(range(spec["data"]["n_groups"]))
+
+
+def check_spec(spec: Spec) -> None:
+    """Cross-key checks: folds, groups, k against the group size, methods."""
+    where = str(spec.path)
+    d = spec["data"]
+    for key in ("n_train", "n_test"):
+        if d[key] is not None:
+            raise SpecError(f"{where}: [data] {key} is not used by model 'gaussian_cv' "
+                            "(cross-validation uses every case); remove it")
+    check_cv_design(spec, where, SOURCES)
+
+
+def check_cv_design(spec: Spec, where: str, sources: dict) -> None:
+    """Folds, gene groups, k against the smallest group, methods: shared by the CV experiments.
+
+    ``sources`` maps each data source to its ``n_samples`` and ``n_genes``.
+    """
+    d, sel = spec["data"], spec["selection"]
+    folds = spec["cv"]["folds"]
+    n, p = sources[d["source"]]["n_samples"], sources[d["source"]]["n_genes"]
+    if isinstance(folds, str) and folds != "loo":
+        raise SpecError(f"{where}: [cv] folds must be an integer or 'loo'; got {folds!r}")
+    if not isinstance(folds, str) and not 2 <= folds <= n:
+        raise SpecError(f"{where}: [cv] folds must be between 2 and {n}; got {folds}")
+    if d["n_groups"] > p:
+        raise SpecError(f"{where}: [data] n_groups = {d['n_groups']} exceeds the {p} genes")
+    bad = [g for g in d["groups"] if g >= d["n_groups"]]
+    if bad or len(set(d["groups"])) != len(d["groups"]):
+        raise SpecError(f"{where}: [data] groups must be distinct indices below n_groups = "
+                        f"{d['n_groups']}; got {d['groups']}")
+    smallest = p // d["n_groups"]
+    if sel["k"] >= smallest:
+        raise SpecError(f"{where}: [selection] k = {sel['k']} must be below the smallest gene "
+                        f"group ({smallest} genes)")
+    if not sel["methods"] or len(set(sel["methods"])) != len(sel["methods"]):
+        raise SpecError(f"{where}: [selection] methods must be a non-empty list of distinct "
+                        f"values from {list(METHODS)}")
+
+def _task_seed(root: int, group: int, fold: int) -> int:
+    return task_seed(root, group, fold)
+
+
+def plan(spec: Spec) -> list[FitTask]:
+    """One fit per (gene group, fold, method); the two methods of a fold share the seed."""
+    root = spec["seeds"]["fit"]
+    tasks = []
+    for g in _groups_run(spec):
+        for f in range(_n_folds(spec)):
+            for method in spec["selection"]["methods"]:
+                tasks.append(FitTask(f"g{g:02d}-f{f:03d}-{method}", {
+                    "group": g, "fold": f, "method": method,
+                    "corrected": method == "corrected", "seed": _task_seed(root, g, f)}))
+    return tasks
+
+
+def fit_settings(spec: Spec) -> dict:
+    """Everything that changes a fit: the data (and a checksum of the values), folds, groups,
+    transform, selection, priors, sampler and seeds (not which groups or methods are run)."""
+    data = {k: v for k, v in spec["data"].items()
+            if k not in ("groups", "n_train", "n_test")}
+    X, _, _ = _load_matrix(json.dumps(data, sort_keys=True))
+    data["sha256"] = hashlib.sha256(np.ascontiguousarray(X).tobytes()).hexdigest()[:16]
+    return {"model": spec.model, "data": data, "cv": spec["cv"], "transform": spec["transform"],
+            "selection": {"statistic": spec["selection"]["statistic"],
+                          "k": spec["selection"]["k"]},
+            "priors": spec["priors"], "sampler": spec["sampler"],
+            "seeds": {k: spec["seeds"][k] for k in ("data", "split", "fit")}}
+
+
+# ---------------------------------------------------------------------------------------------
+# data and fitting (run in worker processes)
+# ---------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=2)
+def _load_matrix(key: str):
+    from ..datasets.loaders import load_srbct
+
+    d = json.loads(key)
+    loaders = {"srbct": load_srbct}
+    ds = loaders[d["source"]](d["data_home"] or None)
+    X = ds.X.to_numpy()
+    if d["log_transform"]:
+        X = np.log(X)
+    return X, ds.y.to_numpy(), list(ds.X.columns)
+
+
+def gene_groups(p: int, n_groups: int, seed: int) -> list[np.ndarray]:
+    """A random partition of the p genes into ``n_groups`` groups of nearly equal size."""
+    perm = np.random.default_rng(seed).permutation(p)
+    return [np.sort(g) for g in np.array_split(perm, n_groups)]
+
+
+@functools.lru_cache(maxsize=2)
+def _load_cached(key: str):
+    from ..evaluation.cross_validation import make_folds
+
+    s = json.loads(key)
+    d = {k: v for k, v in s["data"].items() if k != "sha256"}
+    X, y, genes = _load_matrix(json.dumps(d, sort_keys=True))
+    groups = gene_groups(X.shape[1], d["n_groups"], s["seeds"]["data"])
+    folds = make_folds(y, s["cv"]["folds"], random_state=s["seeds"]["split"])
+    return X, y, genes, groups, folds
+
+
+def load_data(settings: dict):
+    """(X, y, gene names, gene groups, folds) for the fit settings, cached per process."""
+    key = json.dumps({"data": settings["data"], "cv": settings["cv"],
+                      "seeds": settings["seeds"]}, sort_keys=True)
+    return _load_cached(key)
+
+
+def make_estimator(settings: dict, corrected: bool, seed: int | None):
+    """The classifier of one fit (the spec's priors, transform and sampler settings)."""
+    from ..estimators.gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
+
+    s, t = settings["sampler"], settings["transform"]
+    return HierarchicalGaussianClassifier(
+        k=settings["selection"]["k"], correct_selection=corrected,
+        priors=dict(settings["priors"]), decorrelate=t["lambda"] if t["decorrelate"] else None,
+        draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
+        target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
+        random_state=seed, progressbar=False, **EXACT_MODEL)
+
+
+def fit_one(settings: dict, task: FitTask) -> FitResult:
+    """Fit one (group, fold, method) and predict the fold's held-out cases.
+
+    Returns arrays ``proba`` (n_test, G), ``test`` (case indices), ``selected`` (indices within
+    the gene group) and ``tau_mu`` (chains, draws); metadata: gamma, timings, diagnostics.
+    """
+    from ..evaluation.cross_validation import fit_fold
+    from ..evaluation.diagnostics import check
+
+    X, y, _, groups, folds = load_data(settings)
+    prm = task.params
+    train, test = folds[prm["fold"]]
+    est = make_estimator(settings, prm["corrected"], prm["seed"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        proba, meta, fitted = fit_fold(est, X[:, groups[prm["group"]]], y, train, test,
+                                       classes=np.unique(y), return_estimator=True)
+    table = getattr(fitted, "diagnostics_", None)
+    if table is None:
+        table = check(fitted.idata_, var_names=["tau_mu", "tau_nu", "tau_x"], warn=False)
+    tau_mu = fitted.idata_.posterior["tau_mu"].transpose("chain", "draw").values
+    messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                       for w in caught})
+    meta = {"group": prm["group"], "fold": prm["fold"], "method": prm["method"],
+            "gamma": meta["gamma"], "fit_s": meta["fit_s"], "predict_s": meta["predict_s"],
+            "sampler_used": getattr(fitted, "sampler_used_", settings["sampler"]["name"]),
+            "diagnostics": _diagnostics_summary(table), "warnings": messages[:10],
+            "selbayes_version": __version__}
+    return FitResult(task.fit_id, {"proba": proba, "test": np.asarray(test),
+                                   "selected": np.asarray(fitted.selection_.indices),
+                                   "tau_mu": np.asarray(tau_mu, float)}, meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluation (main process)
+# ---------------------------------------------------------------------------------------------
+def _out_of_fold(fits: dict, group: int, method: str, n: int, G: int) -> np.ndarray | None:
+    proba = np.full((n, G), np.nan)
+    found = False
+    for f in fits.values():
+        if f.meta["group"] == group and f.meta["method"] == method:
+            proba[f.arrays["test"]] = f.arrays["proba"]
+            found = True
+    if not found or np.isnan(proba).any():
+        return None
+    return proba
+
+
+def evaluate(proba: np.ndarray, y_index: np.ndarray, losses: np.ndarray, n_bins: int) -> dict:
+    """Error, expected error, AMLP, Brier, ECE and the average actual and expected loss."""
+    from ..evaluation.calibration import calibration_summary, expected_vs_actual_loss
+
+    s = calibration_summary(proba, y_index, n_bins=n_bins)
+    loss = expected_vs_actual_loss(proba, y_index, losses)
+    return {**{k: s[k] for k in ("error_rate", "expected_error_rate", "amlp", "brier", "ece")},
+            "actual_loss": float(np.mean(loss["actual_loss"])),
+            "expected_loss": float(np.mean(loss["expected_loss"]))}
+
+
+def _criteria(spec: Spec, metrics: dict, groups: list[int]) -> list[Criterion]:
+    acc = spec["acceptance"]
+    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
+    if not paired:
+        return [Criterion("corrected vs uncorrected", "all groups", "needs both methods", "-",
+                          None)]
+    out = []
+    amlp_wins = [g for g in paired
+                 if metrics[(g, "corrected")]["amlp"] < metrics[(g, "uncorrected")]["amlp"]]
+
+    def gap(g, m):
+        r = metrics[(g, m)]
+        return abs(r["expected_error_rate"] - r["error_rate"])
+
+    gap_wins = [g for g in paired if gap(g, "corrected") < gap(g, "uncorrected")]
+    for name, wins, frac in (
+            ("AMLP: corrected below uncorrected", amlp_wins, acc["amlp_min_fraction"]),
+            ("|expected - actual error rate|: corrected below uncorrected", gap_wins,
+             acc["gap_min_fraction"])):
+        need = math.ceil(frac * len(paired) - 1e-9)
+        out.append(Criterion(name, f"{len(paired)} gene groups",
+                             f"{len(wins)} of {len(paired)}",
+                             f">= {need} of {len(paired)}", len(wins) >= need))
+    return out
+
+
+def _paired_tests(metrics: dict, groups: list[int]) -> dict:
+    from scipy.stats import ttest_rel
+
+    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
+    out = {}
+    if len(paired) < 2:
+        return out
+    for key, fn in (("amlp", lambda r: r["amlp"]), ("actual_loss", lambda r: r["actual_loss"]),
+                    ("abs_error_gap",
+                     lambda r: abs(r["expected_error_rate"] - r["error_rate"]))):
+        c = np.array([fn(metrics[(g, "corrected")]) for g in paired])
+        u = np.array([fn(metrics[(g, "uncorrected")]) for g in paired])
+        res = ttest_rel(c, u)
+        out[key] = {"mean_corrected": float(c.mean()), "mean_uncorrected": float(u.mean()),
+                    "t": float(res.statistic), "p_value": float(res.pvalue),
+                    "n_corrected_lower": int((c < u).sum()), "n_groups": len(paired)}
+    return out
+
+
+def _fig4(metrics: dict, groups: list[int], out_dir: Path, title: str) -> str | None:
+    from matplotlib.figure import Figure
+
+    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
+    if not paired:
+        return None
+    fig = Figure(figsize=(13.5, 4.4))
+    axes = fig.subplots(1, 3)
+    c = {key: np.array([metrics[(g, "corrected")][key] for g in paired])
+         for key in metrics[(paired[0], "corrected")]}
+    u = {key: np.array([metrics[(g, "uncorrected")][key] for g in paired])
+         for key in metrics[(paired[0], "uncorrected")]}
+    ax = axes[0]
+    for g, xc, yc, xu, yu in zip(paired, c["error_rate"], c["expected_error_rate"],
+                                 u["error_rate"], u["expected_error_rate"], strict=True):
+        ax.plot([xc, xu], [yc, yu], color="0.8", lw=0.8, zorder=1)
+        ax.annotate(str(g + 1), (xc, yc), fontsize=7, xytext=(3, 2),
+                    textcoords="offset points")
+    ax.scatter(c["error_rate"], c["expected_error_rate"], color="C0", label="corrected", zorder=2)
+    ax.scatter(u["error_rate"], u["expected_error_rate"], facecolors="none", edgecolors="C3",
+               label="uncorrected", zorder=2)
+    hi = max(c["error_rate"].max(), u["error_rate"].max(), c["expected_error_rate"].max()) * 1.15
+    hi = max(hi, 0.02)
+    ax.plot([0, hi], [0, hi], "k--", lw=0.8)
+    ax.set(xlim=(0, hi), ylim=(0, hi), xlabel="actual error rate (CV)",
+           ylabel="expected error rate", title="(a) expected vs actual error, per group")
+    ax.legend(loc="upper left", fontsize=8)
+    for ax, key, label in ((axes[1], "actual_loss", "(b) average loss, random loss matrices"),
+                           (axes[2], "amlp", "(c) AMLP (nats)")):
+        ax.scatter(u[key], c[key], color="C0")
+        for g, xu, yc in zip(paired, u[key], c[key], strict=True):
+            ax.annotate(str(g + 1), (xu, yc), fontsize=7, xytext=(3, 2),
+                        textcoords="offset points")
+        lo = min(u[key].min(), c[key].min()) * 0.9
+        top = max(u[key].max(), c[key].max()) * 1.05
+        ax.plot([lo, top], [lo, top], "k--", lw=0.8)
+        ax.set(xlim=(lo, top), ylim=(lo, top), xlabel="uncorrected", ylabel="corrected",
+               title=label + "\n(below the diagonal: corrected better)")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out_dir / "fig4.png", dpi=100)
+    return "fig4.png"
+
+
+def _scatter(fits: dict, groups: list[int], y_index: np.ndarray, G: int, out_dir: Path,
+             seed: int) -> str | None:
+    from matplotlib.figure import Figure
+
+    from ..evaluation import plots
+
+    pc, pu = [], []
+    n = len(y_index)
+    for g in groups:
+        c = _out_of_fold(fits, g, "corrected", n, G)
+        u = _out_of_fold(fits, g, "uncorrected", n, G)
+        if c is not None and u is not None:
+            pc.append(c[np.arange(n), y_index])
+            pu.append(u[np.arange(n), y_index])
+    if not pc:
+        return None
+    fig = Figure(figsize=(5, 5))
+    ax = fig.subplots()
+    plots.predictive_scatter(np.concatenate(pc), np.concatenate(pu), ax=ax, random_state=seed)
+    ax.set_title("P(true class) of every case and group,\ncorrected vs uncorrected")
+    fig.tight_layout()
+    fig.savefig(out_dir / "scatter_true_class.png", dpi=100)
+    return "scatter_true_class.png"
+
+
+_HEADERS = ["group", "method", "genes", "error", "expected error", "|gap|", "avg loss",
+            "expected loss", "AMLP", "Brier"]
+
+
+def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
+    """Per-group metrics of the out-of-fold probabilities, Fig 4, acceptance; report.md."""
+    from ..evaluation.calibration import random_loss_matrices
+
+    settings = fit_settings(spec)
+    X, y, _, groups_idx, folds = load_data(settings)
+    classes = np.unique(y)
+    y_index = np.searchsorted(classes, y)
+    n, G = len(y), len(classes)
+    ev = spec["evaluation"]
+    losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
+                                  random_state=spec["seeds"]["loss"])
+    groups = _groups_run(spec)
+    metrics = {}
+    for g in groups:
+        for m in spec["selection"]["methods"]:
+            proba = _out_of_fold(fits, g, m, n, G)
+            if proba is not None:
+                metrics[(g, m)] = evaluate(proba, y_index, losses, ev["n_bins"])
+    criteria = _criteria(spec, metrics, groups)
+    tests = _paired_tests(metrics, groups)
+    figures = {}
+    title = spec["experiment"]["title"] or spec.name
+    f4 = _fig4(metrics, groups, out_dir, "Fig 4 (Li 2009): " + title)
+    if f4:
+        figures["fig4"] = f4
+    sc = _scatter(fits, groups, y_index, G, out_dir, spec["seeds"]["loss"])
+    if sc:
+        figures["scatter"] = sc
+    decided = [c for c in criteria if c.passed is not None]
+    fit_s = [f.meta["fit_s"] for f in fits.values()]
+    diag = [f.meta["diagnostics"] for f in fits.values()]
+    results = {
+        "experiment": spec["experiment"], "spec_path": str(spec.path), "quick": spec.quick,
+        "quick_overrides": spec.quick_overrides if spec.quick else {},
+        "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
+        "settings_hash": settings_hash(settings), "versions": versions(),
+        "run": {**{k: v for k, v in run_info.items() if k != "perf_start"}},
+        "data": {"n_samples": n, "n_genes": int(X.shape[1]), "classes": classes.tolist(),
+                 "class_counts": np.bincount(y_index, minlength=G).tolist(),
+                 "group_sizes": [len(g) for g in groups_idx], "n_folds": len(folds),
+                 "sha256": settings["data"]["sha256"]},
+        "metrics": [{"group": g, "method": m, **row} for (g, m), row in metrics.items()],
+        "paired_t_tests": tests,
+        "acceptance": [c.to_dict() for c in criteria],
+        "acceptance_passed": bool(decided) and all(c.passed for c in decided),
+        "fits_summary": {
+            "n_fits": len(fits), "fit_s_total": float(np.sum(fit_s)),
+            "fit_s_median": float(np.median(fit_s)) if fit_s else None,
+            "n_rhat_over_1.01": int(sum((d["rhat_max"] or 0) > 1.01 for d in diag)),
+            "n_divergent_total": int(sum(d["n_divergent"] or 0 for d in diag)),
+            "n_fits_with_divergences": int(sum((d["n_divergent"] or 0) > 0 for d in diag)),
+            "gamma_median": {m: float(np.median([f.meta["gamma"] for f in fits.values()
+                                                 if f.meta["method"] == m]))
+                             for m in spec["selection"]["methods"]
+                             if any(f.meta["method"] == m for f in fits.values())},
+        },
+        "figures": figures, "reference": spec["reference"],
+    }
+    if "perf_start" in run_info:
+        results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
+    write_json(out_dir / "results.json", results)
+    (out_dir / "report.md").write_text(_report_md(spec, metrics, criteria, results,
+                                                  groups_idx, groups))
+    return results
+
+
+def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
+    ex, d, t = spec["experiment"], spec["data"], spec["transform"]
+    sel, ev, run = spec["selection"], spec["evaluation"], results["run"]
+    fs = results["fits_summary"]
+    lines = [f"# {ex['title'] or ex['name']}", ""]
+    if ex["paper"]:
+        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
+    if spec.quick:
+        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
+                  "table, for tests; not comparable with the paper. Overrides: "
+                  f"`{json.dumps(spec.quick_overrides)}`", ""]
+    if ex["description"]:
+        lines += [ex["description"].strip(), ""]
+    dd = results["data"]
+    lines += [
+        f"Data: `{d['source']}`, {dd['n_samples']} cases x {dd['n_genes']} genes, classes "
+        f"{dict(zip(dd['classes'], dd['class_counts'], strict=True))}"
+        f"{', natural logs' if d['log_transform'] else ''}; {d['n_groups']} random gene groups "
+        f"of {min(dd['group_sizes'])}-{max(dd['group_sizes'])} genes (seed {spec['seeds']['data']}"
+        f"), {dd['n_folds']}-fold cross-validation (seed {spec['seeds']['split']}). In every fold: "
+        + (f"decorrelating transform with lambda = {t['lambda']:g} fitted on the training cases, "
+           if t["decorrelate"] else "")
+        + f"top {sel['k']} genes by F on the training cases, hierarchical Gaussian classifier "
+        f"with priors {json.dumps(spec['priors'])}; NUTS ({spec['sampler']['name']}) "
+        f"{spec['sampler']['chains']} chains x {spec['sampler']['draws']} draws after "
+        f"{spec['sampler']['tune']} tuning steps.", "",
+        "## Acceptance", "", acceptance_section(criteria), "",
+        f"Fits: {fs['n_fits']} ({run.get('n_fitted', 0)} in this invocation, "
+        f"{run.get('n_resumed', 0)} resumed) with {run.get('backend', '-')}; "
+        f"{fs['fit_s_total'] / 60:.1f} min of fitting summed over fits (median "
+        f"{fs['fit_s_median'] or float('nan'):.2f} s per fit); this invocation took "
+        f"{run.get('elapsed_s', float('nan')) / 60:.1f} min of fitting and "
+        f"{run.get('total_s', float('nan')) / 60:.1f} min in all.", "",
+        "## Per gene group (Li 2009 Fig 4)", "",
+        "Out-of-fold predictions of all cases. Error and expected error (mean of 1 - max "
+        "probability) under 0-1 loss; |gap| = |expected - actual|. Average loss and expected "
+        f"loss: Bayes decisions under {ev['n_loss_matrices']} random loss matrices (off-diagonal "
+        f"exp(N(0, {ev['loss_log_sd']:g}^2)), seed {spec['seeds']['loss']}), averaged. AMLP: "
+        "average minus log probability of the true class (nats).", "",
+    ]
+    rows = []
+    for g in groups:
+        for m in sel["methods"]:
+            r = metrics.get((g, m))
+            if r is None:
+                continue
+            rows.append([g + 1, m, len(groups_idx[g]), r["error_rate"], r["expected_error_rate"],
+                         abs(r["expected_error_rate"] - r["error_rate"]), r["actual_loss"],
+                         r["expected_loss"], r["amlp"], r["brier"]])
+    lines += [md_table(_HEADERS, rows, digits=4, align="llr" + "r" * 7), ""]
+    if "fig4" in results["figures"]:
+        lines += [f"![Fig 4]({results['figures']['fig4']})", ""]
+    tests = results["paired_t_tests"]
+    if tests:
+        lines += ["Paired t-tests over the gene groups (corrected vs uncorrected):", ""]
+        lines += [md_table(["quantity", "mean corrected", "mean uncorrected",
+                            "groups corrected lower", "t", "p"],
+                           [[k, v["mean_corrected"], v["mean_uncorrected"],
+                             f"{v['n_corrected_lower']} of {v['n_groups']}", v["t"],
+                             v["p_value"]] for k, v in tests.items()], digits=4), ""]
+    if "scatter" in results["figures"]:
+        lines += ["Predictive probability of the true class, corrected against uncorrected "
+                  "(cf. Li 2009 Fig 1):", "", f"![scatter]({results['figures']['scatter']})",
+                  ""]
+    note = spec["reference"].get("note")
+    if note:
+        lines += ["## The paper", "", str(note).strip(), ""]
+    lines += ["## Sampler", "",
+              f"Fits with max R-hat > 1.01 (tau_mu, tau_nu, tau_x): {fs['n_rhat_over_1.01']} of "
+              f"{fs['n_fits']}; divergent transitions: {fs['n_divergent_total']} in "
+              f"{fs['n_fits_with_divergences']} fits. Median selection threshold gamma (the "
+              f"k-th largest F after the transform): {fs['gamma_median']}.", ""]
+    lines += settings_section(results, dd["sha256"])
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# `selbayes demo --data srbct`
+# ---------------------------------------------------------------------------------------------
+def run_demo(out: str = "demo_output", quick: bool = False, seed: int = 2009, k: int = 10,
+             data_home=None) -> int:
+    """One SRBCT gene group, a few folds, corrected vs uncorrected; prints the comparison.
+
+    Uses the design of Li 2009 Experiment 4.2 (log expression, decorrelation lambda = 10,
+    top k genes by F inside each fold, alpha_x = 2, w_x = 0.3) on one random group of ~231
+    genes with 5-fold cross-validation (3 with ``quick``) and shorter chains. Returns a
+    process exit code.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from ..datasets.loaders import load_srbct
+    from ..evaluation.calibration import random_loss_matrices
+    from ..evaluation.cross_validation import cross_validate
+
+    try:
+        ds = load_srbct(data_home, log=True)
+    except FileNotFoundError as exc:
+        print(f"selbayes demo --data srbct: {exc}")
+        return 2
+    n_folds, draws, chains = (3, 150, 2) if quick else (5, 500, 2)
+    groups = gene_groups(ds.n_genes, 10, seed)
+    cols = groups[0]
+    X, y = ds.X.iloc[:, cols], ds.y
+    print(f"selbayes demo --data srbct: {ds!r}\none random gene group of {len(cols)} genes, "
+          f"{n_folds}-fold cross-validation, top {k} genes by F after decorrelation (lambda = "
+          f"10) inside every fold; {chains} chains x {draws} draws per fit")
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    classes = np.unique(y)
+    losses = random_loss_matrices(len(classes), 100, random_state=seed)
+    rows, probas = {}, {}
+    for method in METHODS:
+        t0 = time.perf_counter()
+        settings = {"selection": {"k": k}, "priors": {"alpha_x": 2.0, "w_x": 0.3},
+                    "transform": {"decorrelate": True, "lambda": 10.0},
+                    "sampler": {"draws": draws, "tune": draws, "chains": chains, "name": "auto",
+                                "target_accept": 0.9, "max_predict_draws": 1000}}
+        est = make_estimator(settings, method == "corrected", None)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # short chains: diagnostics chatter
+            cv = cross_validate(est, X, y, folds=n_folds, random_state=seed, progressbar=False)
+        probas[method] = cv.proba
+        r = evaluate(cv.proba, np.searchsorted(classes, y.to_numpy()), losses, 10)
+        r["seconds"] = time.perf_counter() - t0
+        r["median gamma"] = float(np.median([f["gamma"] for f in cv.fold_info]))
+        rows[method] = r
+    table = pd.DataFrame(rows).loc[["error_rate", "expected_error_rate", "actual_loss",
+                                    "expected_loss", "amlp", "brier", "median gamma",
+                                    "seconds"]]
+    print("\nOut-of-fold calibration (Li 2009 Fig 4: correction brings the expected error "
+          "nearer the actual error and lowers the AMLP):")
+    print(table.to_string(float_format=lambda v: f"{v:.3f}"))
+    from ..evaluation import plots
+
+    yi = np.searchsorted(classes, y.to_numpy())
+    n = len(yi)
+    ax = plots.predictive_scatter(probas["corrected"][np.arange(n), yi],
+                                  probas["uncorrected"][np.arange(n), yi])
+    ax.set_title("SRBCT, one gene group: P(true class), corrected vs uncorrected")
+    path = out_dir / "srbct_scatter.png"
+    ax.figure.savefig(path, dpi=110, bbox_inches="tight")
+    print(f"\nscatter plot written to {path}")
+    return 0

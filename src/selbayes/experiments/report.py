@@ -1,0 +1,157 @@
+"""Report helpers shared by the reproduction runners: markdown tables, acceptance lines, versions.
+
+Kept free of any model: the experiment modules (``_reproduce_<model>.py``) decide what goes in
+their report and use these to write it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from ._exec import jsonable
+
+__all__ = ["md_table", "fmt", "Criterion", "acceptance_section", "versions", "write_json"]
+
+_PACKAGES = ("selbayes", "numpy", "scipy", "pandas", "pymc", "pytensor", "nutpie", "arviz",
+             "scikit-learn", "joblib", "matplotlib")
+
+
+def fmt(value, digits: int = 3) -> str:
+    """Format a table cell: integers as is, floats with ``digits`` decimals, NaN/None as '-'."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        if not math.isfinite(float(value)):
+            return "-"
+        return f"{float(value):.{digits}f}"
+    return str(value)
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence], digits: int = 3,
+             align: str | None = None) -> str:
+    """A GitHub-flavoured markdown table; numbers right-aligned unless ``align`` says otherwise.
+
+    ``align`` is one character per column: 'l', 'r' or 'c'.
+    """
+    if align is None:
+        align = "l" + "r" * (len(headers) - 1)
+    if len(align) != len(headers):
+        raise ValueError(f"align has {len(align)} characters for {len(headers)} columns")
+    marks = {"l": ":---", "r": "---:", "c": ":---:"}
+    lines = ["| " + " | ".join(str(h) for h in headers) + " |",
+             "|" + "|".join(marks[a] for a in align) + "|"]
+    for row in rows:
+        if len(row) != len(headers):
+            raise ValueError(f"row {row!r} has {len(row)} cells for {len(headers)} columns")
+        cells = [fmt(v, digits).replace("|", "\\|") for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+@dataclass
+class Criterion:
+    """One acceptance line: ``passed`` is True, False or None (not applicable in this run)."""
+
+    criterion: str
+    scope: str
+    value: str
+    threshold: str
+    passed: bool | None
+
+    @property
+    def verdict(self) -> str:
+        return {True: "PASS", False: "FAIL", None: "SKIP"}[self.passed]
+
+    def to_dict(self) -> dict:
+        return {"criterion": self.criterion, "scope": self.scope, "value": self.value,
+                "threshold": self.threshold, "passed": self.passed, "verdict": self.verdict}
+
+
+def acceptance_section(criteria: Sequence[Criterion]) -> str:
+    """Markdown: overall verdict and one PASS/FAIL/SKIP line per criterion."""
+    decided = [c for c in criteria if c.passed is not None]
+    overall = all(c.passed for c in decided) and bool(decided)
+    n_fail = sum(c.passed is False for c in criteria)
+    head = (f"**Overall: {'PASS' if overall else 'FAIL'}** ({len(decided) - n_fail} of "
+            f"{len(decided)} decided criteria pass"
+            + (f"; {len(criteria) - len(decided)} not applicable" if len(decided) < len(criteria)
+               else "") + ")")
+    rows = [(c.verdict, c.criterion, c.scope, c.value, c.threshold) for c in criteria]
+    return head + "\n\n" + md_table(["verdict", "criterion", "scope", "value", "required"], rows,
+                                    align="lllll")
+
+
+def settings_section(results: dict, data_checksum: str | None = None) -> list[str]:
+    """Report lines "## Settings and versions": package versions (and the selbayes versions
+    that made the fits, when recorded), the fits' settings hash, the data checksum if any, and
+    the settings as JSON."""
+    vers = results["versions"]
+    fit_versions = results.get("fit_versions") or []
+    checksum = f"; data checksum `{data_checksum}`" if data_checksum else ""
+    return ["## Settings and versions", "",
+            "Versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v is not None)
+            + "." + (f" Fits were made by selbayes {', '.join(fit_versions)}."
+                     if fit_versions else ""), "",
+            f"Settings hash of the fits: `{results['settings_hash']}`{checksum}.", "",
+            "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
+
+
+def versions() -> dict:
+    """Versions of the packages that shape the results, and the machine."""
+    out = {}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    if out.get("selbayes") is None:
+        from .._version import __version__
+
+        out["selbayes"] = __version__
+    out["python"] = platform.python_version()
+    out["platform"] = platform.platform()
+    out["cpu_count"] = os.cpu_count()
+    return out
+
+
+def write_json(path: Path, obj) -> None:
+    """Write strict JSON (non-finite floats become null)."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_text(json.dumps(jsonable(obj), indent=1, allow_nan=False))
+    os.replace(tmp, path)
+
+
+def reliability_cells(table, c: int) -> list:
+    """Count, mean predicted and observed fraction of bin ``c`` (blanks when no table)."""
+    if table is None:
+        return ["", "", ""]
+    return [int(table["count"].iloc[c]), table["mean_predicted"].iloc[c],
+            table["observed_fraction"].iloc[c]]
+
+
+def reference_reliability(spec, name: str, label: str, method: str):
+    """The paper's reliability table ``[reference.<name>.<label>.<method>]`` as a DataFrame,
+    in the columns of :func:`selbayes.evaluation.calibration.reliability_table`; None when absent or
+    in
+    quick mode (a shrunken design is not comparable)."""
+    import pandas as pd
+
+    ref = spec["reference"].get(name, {}).get(label, {}).get(method)
+    if ref is None or spec.quick:
+        return None
+    return pd.DataFrame({"count": ref["count"], "mean_predicted": ref["pred"],
+                         "observed_fraction": ref["actual"]})
+

@@ -1,0 +1,339 @@
+"""The benchmark harness: same folds for every method, everything inside the folds, resumable,
+honest metrics, the report, and the command line.
+
+References are independent re-computations: refits of the same scikit-learn estimators on the same
+splits, numpy on the stored probabilities, and a stateless preprocessing applied outside the folds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.naive_bayes import GaussianNB
+
+from selbayes.benchmark import methods as bm
+from selbayes.benchmark.cli import main as cli_main
+from selbayes.benchmark.report import mean_ranks, paired_difference, summary_frame
+from selbayes.benchmark.runner import _make_splits, run_benchmark
+from selbayes.datasets.loaders import BenchmarkDataset
+from selbayes.evaluation.calibration import calibration_summary
+
+REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
+HAVE_SORLIE = (REAL / "microarray" / "sorlie_X.csv.gz").is_file()
+
+
+def _toy(n=45, p=60, seed=0, raw=False, transform="none"):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(["a", "b", "c"], n // 3)
+    X = rng.normal(size=(n, p))
+    X[:, :4] += 1.5 * (y[:, None] == np.array(["a", "b", "c", "a"])[None, :])
+    if raw:
+        X = 2.0 ** (X + 6.0)
+    frame = pd.DataFrame(X, columns=[f"g{j}" for j in range(p)],
+                         index=[f"s{i}" for i in range(n)])
+    return BenchmarkDataset(X=frame, y=pd.Series(y, index=frame.index), name="toy",
+                            preprocessing={"transform": transform, "floor": 1.0 if
+                                           transform == "log2" else None, "ceiling": None})
+
+
+def test_same_folds_and_sklearn_reference(tmp_path):
+    ds = _toy()
+    res = run_benchmark([ds], ["gnb", "lda_shrinkage"], folds=3, repeats=2, seed=4,
+                        out=tmp_path, progress=False, write_report=False)
+    r = res.results
+    assert len(r) == 2 * 3 * 2 and r["error_message"].isna().all()
+    y_idx = np.unique(ds.y, return_inverse=True)[1]
+    splits = dict(_make_splits(y_idx, 3, 2, 4))
+    for rep in (0, 1):
+        tests = [te for _, te in splits[rep]]
+        assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(len(y_idx)))
+        for m in ("gnb", "lda_shrinkage"):
+            for f, (_tr, te) in enumerate(splits[rep]):
+                stored = json.loads((tmp_path / "folds" / "toy" / m /
+                                     f"r{rep:02d}_f{f:02d}.json").read_text())
+                assert stored["test"] == te.tolist()  # same folds for every method
+            # independent reference: sklearn on the same splits, same per-fold seeds
+            rec = r[(r["method"] == m) & (r["repeat"] == rep)].sort_values("fold")
+            for f, (tr, te) in enumerate(splits[rep]):
+                stored = json.loads((tmp_path / "folds" / "toy" / m /
+                                     f"r{rep:02d}_f{f:02d}.json").read_text())
+                seed = int(np.random.SeedSequence([4, rep, f]).generate_state(1)[0]
+                           % (2**31 - 1))
+                est = bm.make_method(m, 3, seed, inner_folds=3)
+                p = est.fit(ds.X.to_numpy()[tr], y_idx[tr]).predict_proba(ds.X.to_numpy()[te])
+                np.testing.assert_allclose(stored["proba"], p, atol=1e-12)
+                s = calibration_summary(p, y_idx[te])
+                row = rec.iloc[f]
+                assert row["amlp"] == pytest.approx(s["amlp"])
+                assert row["error"] == pytest.approx(s["error_rate"])
+                assert row["gap"] == pytest.approx(s["expected_error_rate"] - s["error_rate"])
+    # summary: means and SE over the 6 folds
+    sm = res.summary.set_index("method")
+    g = r[r["method"] == "gnb"]["amlp"]
+    assert sm.at["gnb", "amlp"] == pytest.approx(g.mean())
+    assert sm.at["gnb", "amlp_se"] == pytest.approx(g.std(ddof=1) / np.sqrt(6))
+    assert res.results["k"].notna().all()  # GridSearchCV over k reports its choice
+
+
+def test_case_table_matches_refits_by_sample_name(tmp_path):
+    ds = _toy(seed=3)
+    res = run_benchmark([ds], ["svm_platt"], folds=3, seed=1, out=tmp_path, progress=False,
+                        write_report=False)
+    y_idx = np.unique(ds.y, return_inverse=True)[1]
+    (_, splits), = _make_splits(y_idx, 3, 1, 1)
+    c = res.cases.sort_values("sample", key=lambda s: s.str[1:].astype(int))
+    assert len(c) == len(y_idx)
+    # each fold has its own seed: refit fold by fold and match cases by sample name
+    for f, (tr, te) in enumerate(splits):
+        seed = int(np.random.SeedSequence([1, 0, f]).generate_state(1)[0] % (2**31 - 1))
+        est = bm.make_method("svm_platt", 3, seed).fit(ds.X.to_numpy()[tr], y_idx[tr])
+        ref = est.predict_proba(ds.X.to_numpy()[te])
+        got = c.set_index("sample").loc[[f"s{i}" for i in te], "p_true"].to_numpy()
+        np.testing.assert_allclose(got, ref[np.arange(len(te)), y_idx[te]], atol=1e-10)
+
+
+def test_preprocessing_inside_folds_equals_outside(tmp_path):
+    """log2 is stateless, so fitting it inside each fold equals transforming first."""
+    raw = _toy(raw=True, transform="log2")
+    logged = _toy(raw=False, transform="none")
+    a = run_benchmark([raw], ["gnb"], folds=3, out=tmp_path / "a", progress=False,
+                      write_report=False).results
+    b = run_benchmark([logged], ["gnb"], folds=3, out=tmp_path / "b", progress=False,
+                      write_report=False).results
+    np.testing.assert_allclose(a["amlp"], b["amlp"], rtol=1e-9)
+
+
+class _MarkerNB(GaussianNB):
+    """GaussianNB whose fit fails while the file ``marker`` exists (an interrupted fit)."""
+
+    def __init__(self, marker="", var_smoothing=1e-9):
+        super().__init__(var_smoothing=var_smoothing)
+        self.marker = marker
+
+    def fit(self, X, y, sample_weight=None):
+        if Path(self.marker).exists():
+            raise RuntimeError("interrupted")
+        return super().fit(X, y, sample_weight)
+
+
+def test_resume_skips_done_and_retries_failures(tmp_path, monkeypatch):
+    ds = _toy()
+    marker = tmp_path / "fail"
+    marker.touch()
+    monkeypatch.setitem(bm.METHODS, "flaky", lambda n_classes, random_state, **kw:
+                        _MarkerNB(marker=str(marker)))
+    out = tmp_path / "out"
+    with pytest.warns(RuntimeWarning, match="flaky failed on toy"):
+        first = run_benchmark([ds], ["flaky", "gnb"], folds=3, out=out, progress=False,
+                              write_report=False)
+    assert first.results["error_message"].notna().sum() == 3
+    assert first.summary.set_index("method").at["flaky", "n_failed"] == 3
+    marker.unlink()
+    second = run_benchmark([ds], ["flaky", "gnb"], folds=3, out=out, progress=False,
+                           write_report=False)
+    assert second.info["n_fitted"] == 3 and second.info["n_resumed"] == 3
+    assert second.results["error_message"].isna().all()
+    g1 = first.results[first.results["method"] == "gnb"]["amlp"].to_numpy()
+    g2 = second.results[second.results["method"] == "gnb"]["amlp"].to_numpy()
+    np.testing.assert_array_equal(g1, g2)
+
+
+def test_honest_amlp_with_a_certain_mistake(tmp_path):
+    """GaussianNB with tiny variances on well separated classes, labels swapped in one case:
+    that case's loss is enormous (or inf) and must show up unfloored."""
+    ds = _toy(n=30, p=6, seed=2)
+    X = ds.X.copy()
+    X.iloc[:, :] = np.repeat(np.arange(3), 10)[:, None] * 50.0 + 0.01 * X.to_numpy()
+    y = ds.y.copy()
+    y.iloc[0] = "b"  # a case sitting in class a's cloud, labelled b
+    bad = BenchmarkDataset(X=X, y=y, name="bad", preprocessing=ds.preprocessing)
+    res = run_benchmark([bad], ["gnb"], folds=3, out=tmp_path, progress=False,
+                        write_report=False)
+    worst = res.cases.loc[res.cases["sample"] == "s0", "loss"].item()
+    assert worst > 34.6  # -log(1e-15), the old floor
+    assert res.results["max_case_loss"].max() == pytest.approx(worst)
+    assert res.results["n_over_5_nats"].sum() >= 1
+
+
+def test_paired_difference_and_ranks():
+    r = pd.DataFrame({"dataset": "d", "method": ["a"] * 3 + ["b"] * 3, "repeat": 0,
+                      "fold": [0, 1, 2] * 2, "amlp": [1.0, 2.0, 3.0, 0.5, 2.5, 2.0],
+                      "error_message": None})
+    mean, se, n = paired_difference(r, "d", "a", "b")
+    d = np.array([0.5, -0.5, 1.0])
+    assert (mean, n) == (pytest.approx(d.mean()), 3)
+    assert se == pytest.approx(d.std(ddof=1) / np.sqrt(3))
+    s = pd.DataFrame({"dataset": ["x", "x", "y", "y"], "method": ["a", "b", "a", "b"],
+                      "amlp": [0.1, 0.2, 0.4, 0.3]})
+    assert mean_ranks(s).to_dict() == {"a": 1.5, "b": 1.5}
+
+
+def test_chosen_k_and_unknown_method():
+    from sklearn.feature_selection import SelectKBest
+
+    ds = _toy()
+    est = bm.make_method("gnb", 3, 0).fit(ds.X.to_numpy(), ds.y.to_numpy())
+    assert bm.chosen_k(est) in bm.K_GRID
+    assert isinstance(est.best_estimator_.named_steps["select"], SelectKBest)
+    with pytest.raises(ValueError, match="unknown method 'nope'"):
+        bm.make_method("nope", 2)
+    with pytest.raises(ValueError, match="unknown method"):
+        run_benchmark([ds], ["nope"], out="unused")
+
+
+def test_summary_handles_infinite_amlp():
+    r = pd.DataFrame({"dataset": "d", "method": "a", "repeat": 0, "fold": [0, 1],
+                      "n_test": 3, "amlp": [np.inf, 1.0], "brier": 0.1, "error": 0.0,
+                      "expected_error": 0.0, "gap": 0.0, "n_over_5_nats": [1, 0],
+                      "max_case_loss": [np.inf, 2.0], "fit_seconds": 1.0, "fit_cpu_seconds": 1.0,
+                      "k": [None, None],
+                      "error_message": None})
+    s = summary_frame(r).iloc[0]
+    assert s["amlp"] == np.inf and np.isnan(s["amlp_se"]) and s["n_over_5_nats"] == 1
+
+
+# ------------------------------------------------------------------------------ command line
+def _write_pair(tmp_path, raw=True):
+    ds = _toy(raw=raw)
+    ds.X.to_csv(tmp_path / "X.csv")
+    ds.y.rename("label").to_csv(tmp_path / "y.csv")
+    return tmp_path / "X.csv", tmp_path / "y.csv"
+
+
+def test_cli_user_csv_pair(tmp_path, capsys):
+    x, y = _write_pair(tmp_path)
+    out = tmp_path / "out"
+    rc = cli_main(["--x", str(x), "--y", str(y), "--name", "mine", "--transform", "log2",
+                   "--floor", "1", "--methods", "gnb,lda_shrinkage", "--folds", "3",
+                   "--out", str(out), "--no-progress"])
+    assert rc == 0
+    res = pd.read_csv(out / "results.csv")
+    assert set(res["method"]) == {"gnb", "lda_shrinkage"} and set(res["dataset"]) == {"mine"}
+    assert len(res) == 6
+    summary = pd.read_csv(out / "summary.csv")
+    assert {"amlp", "amlp_se", "brier_se", "error_se", "gap_se"} <= set(summary.columns)
+    text = (out / "report.md").read_text()
+    for section in ("## AMLP", "## Mean rank", "## Chosen k per fold", "## Pooled reliability",
+                    "log2 of values clipped to [1.0, None]"):
+        assert section in text
+    assert (out / "reliability.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["nosuchset", "--out", "o"], "unknown data set(s) nosuchset"),
+    (["sorlie", "--methods", "gnb,bogus", "--out", "o"], "unknown method(s) bogus"),
+    (["--x", "missing.csv", "--y", "missing_y.csv", "--out", "o"], "no such file"),
+    (["--x", "a.csv", "--out", "o"], "--x and --y go together"),
+    (["--out", "o"], "name at least one data set"),
+    (["sorlie", "--folds", "1", "--out", "o"], "--folds must be >= 2"),
+])
+def test_cli_user_errors_exit_2_with_one_line(argv, match, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert match in err and len(err.splitlines()) == 1
+
+
+def test_cli_bad_labels_file(tmp_path, capsys):
+    x, _ = _write_pair(tmp_path)
+    pd.DataFrame({"a": [1], "b": [2], "c": [3]}).to_csv(tmp_path / "bad.csv", index=False)
+    assert cli_main(["--x", str(x), "--y", str(tmp_path / "bad.csv"), "--out",
+                     str(tmp_path / "o")]) == 2
+    assert "labels" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAVE_SORLIE, reason="sorlie not found in $SELBAYES_DATA")
+def test_quick_benchmark_runs_and_resumes(tmp_path):
+    """The --quick design (sorlie, 3 folds, 4 methods, few draws): about 40 s here."""
+    out = tmp_path / "quick"
+    assert cli_main(["--quick", "--out", str(out), "--no-progress"]) == 0
+    res = pd.read_csv(out / "results.csv")
+    assert len(res) == 3 * len(bm.QUICK_METHODS) and res["error_message"].isna().all()
+    assert set(res["dataset"]) == {"sorlie"}
+    assert np.isfinite(res["amlp"]).all() and (res["amlp"] > 0).all()
+    # the recommended configuration chooses k inside each training fold, from its grid
+    from selbayes.estimators.model_selection import DEFAULT_K_GRID
+
+    assert res.loc[res["method"] == "selbayes", "k"].isin(DEFAULT_K_GRID).all()
+    text = (out / "report.md").read_text()
+    assert "Quick (smoke-test) design" in text and "## Corrected against uncorrected" in text
+    again = run_benchmark([], quick=True, out=out, progress=False)
+    assert again.info["n_fitted"] == 0
+    cols = ["amlp", "brier", "error", "expected_error", "fit_seconds"]
+    np.testing.assert_array_equal(again.results[cols].to_numpy(float),
+                                  pd.read_csv(out / "results.csv")[cols].to_numpy(float))
+
+
+def test_cli_lists_every_named_set():
+    from selbayes.benchmark.cli import SET_NAMES
+    from selbayes.datasets.loaders import BENCHMARK_SETS
+
+    assert set(SET_NAMES) == set(BENCHMARK_SETS)
+
+
+def test_report_only_fits_nothing(tmp_path):
+    ds = _toy()
+    run_benchmark([ds], ["gnb"], folds=3, out=tmp_path, progress=False, write_report=False)
+    res = run_benchmark([ds], ["gnb", "lda_shrinkage"], folds=3, out=tmp_path, progress=False,
+                        report_only=True)
+    assert res.info["n_fitted"] == 0 and res.info["n_missing"] == 3
+    assert set(res.results["method"]) == {"gnb"}
+    assert "**Partial: 3 of 6 fits" in (tmp_path / "report.md").read_text()
+
+
+def test_folds_stay_stratified_with_small_classes():
+    """A class smaller than the number of folds (nakayama has classes of 3 with 5 folds):
+    every training fold keeps at least count - 1 cases of it, and with no small class the
+    folds equal cross_validation.make_folds's."""
+    from selbayes.evaluation.cross_validation import make_folds
+
+    y = np.repeat([0, 1, 2], [20, 20, 3])
+    (_, splits), = _make_splits(y, 5, 1, 0)
+    for tr, te in splits:
+        assert np.bincount(y[tr], minlength=3)[2] >= 2
+        assert np.bincount(y[te], minlength=3)[2] <= 1
+    y = np.repeat([0, 1], [12, 9])
+    ss = np.random.SeedSequence(3).spawn(1)[0]
+    ref = make_folds(y, 4, int(ss.generate_state(1)[0]))
+    (_, got), = _make_splits(y, 4, 1, 3)
+    for (a, b), (c, d) in zip(ref, got, strict=True):
+        assert np.array_equal(a, c) and np.array_equal(b, d)
+
+
+def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
+    # The uncorrected refit gets exactly the k, temperature and label noise that the
+    # recommended (corrected) configuration chose; only the correction differs.
+    import numpy as np
+
+    from selbayes.benchmark import methods
+
+    made = []
+
+    class Fake:
+        def __init__(self, **params):
+            self.params = params
+            made.append(params)
+
+        def fit(self, X, y):
+            corrected = self.params.get("correct_selection", True)
+            self.k_, self.temperature_, self.label_noise_ = (7, 3.0, 0.01) if corrected \
+                else (self.params["k"], self.params["temperature"], self.params["label_noise"])
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict_proba(self, X):
+            return np.full((len(X), 2), 0.5)
+
+    monkeypatch.setattr(methods, "selbayes_default",
+                        lambda random_state=None, quick=False, **kw: Fake(**kw))
+    est = methods.make_method("selbayes_uncorrected_same_choice", 2, 0)
+    est.fit(np.zeros((4, 3)), np.array([0, 0, 1, 1]))
+    assert made[0] == {"choice_rule": "best"}
+    assert made[1] == {"correct_selection": False, "k": 7, "temperature": 3.0,
+                       "label_noise": 0.01, "choice_rule": "best"}
+    assert est.k_ == 7 and est.predict_proba(np.zeros((2, 3))).shape == (2, 2)

@@ -1,0 +1,147 @@
+"""Downloads against a local HTTP server on 127.0.0.1 (no outside network): a good fetch, a
+checksum mismatch and an interrupted body, each leaving no partial file in the cache."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pooch")
+pytest.importorskip("rdata")
+
+from selbayes.datasets import download as _download  # noqa: E402
+
+RDATA = Path("/work/shared/data/microarray/rdata")
+if not RDATA.is_dir():  # the shared data folder beside the checkout
+    RDATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "microarray" / "rdata"
+pytestmark = pytest.mark.skipif(not (RDATA / "alon.RData").is_file(),
+                                reason="the microarray rdata folder is not available")
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    mode = "ok"           # "ok", "corrupt" (one byte changed), "truncate" (close mid-body)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=str(RDATA), **kwargs)
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        path = RDATA / self.path.lstrip("/").split("?")[0]
+        if not path.is_file():
+            self.send_error(404)
+            return
+        body = path.read_bytes()
+        if self.mode == "corrupt":
+            body = bytes([body[0] ^ 1]) + body[1:]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.mode == "truncate":
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server():
+    handler = type("H", (_Handler,), {})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield handler, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(autouse=True)
+def _no_local_copy(monkeypatch):
+    monkeypatch.delenv("SELBAYES_DATA", raising=False)
+    monkeypatch.delenv(_download.URL_ENV, raising=False)
+
+
+def test_registry_matches_the_files():
+    reg = _download.registry()
+    assert "alon" in reg and reg["alon"]["url"].startswith("https://")
+    digest = hashlib.sha256((RDATA / reg["alon"]["file"]).read_bytes()).hexdigest()
+    assert digest == reg["alon"]["sha256"]
+
+
+def test_fetch_downloads_once_and_reads(server, tmp_path):
+    handler, url = server
+    path = _download.fetch("alon", data_home=tmp_path, base_url=url)
+    assert path == tmp_path / "alon.RData"
+    assert path.read_bytes() == (RDATA / "alon.RData").read_bytes()
+    handler.mode = "corrupt"                   # a second call must not download again
+    assert _download.fetch("alon", data_home=tmp_path, base_url=url) == path
+    ds = _download.load_rdata("alon", data_home=tmp_path, base_url=url)
+    assert ds.X.shape == (62, 2000)
+    assert ds.y.value_counts().to_dict() == {"t": 40, "n": 22}
+
+
+def test_base_url_from_the_environment(server, tmp_path, monkeypatch):
+    _, url = server
+    monkeypatch.setenv(_download.URL_ENV, url)
+    assert _download.fetch("golub", data_home=tmp_path).is_file()
+
+
+def test_checksum_mismatch_is_clear_and_leaves_nothing(server, tmp_path):
+    handler, url = server
+    handler.mode = "corrupt"
+    with pytest.raises(_download.DownloadError, match="sha256"):
+        _download.fetch("alon", data_home=tmp_path, base_url=url)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_interrupted_download_is_clear_and_leaves_nothing(server, tmp_path):
+    handler, url = server
+    handler.mode = "truncate"
+    with pytest.raises(_download.DownloadError, match="alon"):
+        _download.fetch("alon", data_home=tmp_path, base_url=url)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_selbayes_data_wins(tmp_path, monkeypatch):
+    monkeypatch.setenv("SELBAYES_DATA", str(RDATA.parents[1]))
+    # no server: the local copy is used without any download
+    assert _download.fetch("alon", data_home=tmp_path, base_url="http://127.0.0.1:9") == \
+        RDATA / "alon.RData"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_name():
+    with pytest.raises(ValueError, match="available"):
+        _download.fetch("nope")
+
+
+def test_load_dataset_downloads_when_no_local_copy(server, tmp_path, monkeypatch):
+    # No copy in $SELBAYES_DATA or the user data folder: the named loader fetches the original
+    # R file (loopback mirror here) and gives the same matrix as the CSV copy.
+    from selbayes.datasets import loaders as datasets
+
+    _, url = server
+    monkeypatch.setenv(_download.URL_ENV, url)
+    monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "nothing")
+    monkeypatch.setattr(_download, "default_download_dir", lambda: tmp_path / "rdata")
+    got = datasets.load_dataset("sorlie", preprocess=False)
+    assert (tmp_path / "rdata" / _download.registry()["sorlie"]["file"]).is_file()
+    ref = datasets.load_dataset("sorlie", data_home=RDATA.parent, preprocess=False)
+    assert got.X.shape == ref.X.shape == (85, 456)
+    assert list(got.X.index) == list(ref.X.index)
+    assert list(got.X.columns) == list(ref.X.columns)
+    assert (got.y.to_numpy() == ref.y.to_numpy()).all()
+    # the CSV copies hold 10 significant digits
+    np.testing.assert_allclose(got.X.to_numpy(), ref.X.to_numpy(), rtol=1e-9, atol=1e-12)
+    # an explicit data_home never downloads
+    with pytest.raises(FileNotFoundError):
+        datasets.load_dataset("sorlie", data_home=tmp_path / "empty")

@@ -1,0 +1,332 @@
+"""Tests of selbayes.datasets.loaders: the papers' loaders and the readers of the user's own files.
+
+The third-party data files are never part of the repository: tests of the loaders' logic write
+synthetic files of the right shape to tmp_path; the checks against the real files (shapes and
+class counts stated in PROVENANCE.md) skip when $SELBAYES_DATA does not hold them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from selbayes.datasets import loaders as datasets
+from selbayes.datasets.loaders import load_colon, load_srbct, read_anndata, read_table
+
+REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
+HAVE_SRBCT = all((REAL / f"srbct_{p}.csv.gz").is_file() for p in ("X", "y", "genes"))
+HAVE_COLON = all((REAL / f"colon_{p}.csv.gz").is_file() for p in ("X", "y", "genes"))
+
+
+def write_fake(folder: Path, name: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Synthetic files in the provenance format (random values, the real shapes and counts)."""
+    meta = datasets._SOURCES[name]
+    n, p = meta["n_samples"], meta["n_genes"]
+    rng = np.random.default_rng(seed)
+    X = rng.lognormal(size=(n, p))
+    codes = np.concatenate([[c] * k for c, k in meta["counts"].items()])
+    rng.shuffle(codes)
+    folder.mkdir(parents=True, exist_ok=True)
+    cols = [f"g{j + 1}" for j in range(p)]
+    pd.DataFrame(X, columns=cols).to_csv(folder / f"{name}_X.csv.gz", index=False)
+    pd.DataFrame({"y": codes}).to_csv(folder / f"{name}_y.csv.gz", index=False)
+    ids = [str(1000 + j) for j in range(p)]
+    ids[5] = ids[4]  # one probe spotted twice, as in the real files
+    if name == "srbct":
+        genes = pd.DataFrame({"col": cols, "image_id": ids, "description": ["d"] * p})
+    else:
+        genes = pd.DataFrame({"col": cols, "gene": [f"Hsa.{i}" for i in ids]})
+    genes.to_csv(folder / f"{name}_genes.csv.gz", index=False)
+    return X, codes
+
+
+@pytest.fixture(scope="module")
+def fake_srbct(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fake_srbct")
+    return folder, *write_fake(folder, "srbct")
+
+
+@pytest.fixture
+def tiny_colon(monkeypatch):
+    """Shrink the expected colon shape so that synthetic files are quick to write."""
+    meta = dict(datasets._SOURCES["colon"], n_samples=10, n_genes=12, counts={1: 4, 2: 6})
+    monkeypatch.setitem(datasets._SOURCES, "colon", meta)
+
+
+# ---------------------------------------------------------------------------------------------
+# loaders (synthetic files)
+# ---------------------------------------------------------------------------------------------
+def test_load_srbct_from_data_home(fake_srbct):
+    tmp_path, X, codes = fake_srbct
+    ds = load_srbct(tmp_path)
+    assert ds.X.shape == (83, 2308) and ds.X.columns.is_unique
+    np.testing.assert_array_equal(ds.X.to_numpy(), X)
+    names = {1: "EWS", 2: "BL/NHL", 3: "NB", 4: "RMS"}
+    assert ds.y.tolist() == [names[c] for c in codes]
+    assert ds.X.columns[0] == "IMAGE:1000"
+    assert ds.X.columns[4] == "IMAGE:1004 (g5)" and ds.X.columns[5] == "IMAGE:1004 (g6)"
+    assert "Khan" in ds.description and "Nature Medicine" in ds.description
+    assert ds.genes.loc["IMAGE:1000", "source_column"] == "g1"
+    np.testing.assert_allclose(load_srbct(tmp_path, log=True).X.to_numpy(), np.log(X))
+
+
+def test_load_colon_from_data_home(tmp_path, tiny_colon):
+    _, codes = write_fake(tmp_path, "colon")
+    ds = load_colon(tmp_path)
+    assert ds.X.shape == (10, 12)
+    assert ds.y.value_counts().to_dict() == {"tumour": 6, "normal": 4}
+    assert ds.y.tolist() == ["normal" if c == 1 else "tumour" for c in codes]
+    assert "Alon" in ds.description and "PNAS" in ds.description
+
+
+def test_lookup_order(tmp_path, monkeypatch, tiny_colon):
+    env_dir, user_dir, explicit = tmp_path / "env", tmp_path / "user", tmp_path / "explicit"
+    write_fake(user_dir, "colon", seed=1)
+    env_dir.mkdir()
+    monkeypatch.setattr(datasets, "default_data_home", lambda: user_dir)
+    monkeypatch.setenv("SELBAYES_DATA", str(env_dir))
+    # the environment folder lacks the files: the user data folder is next
+    assert str(user_dir) in load_colon().description
+    write_fake(env_dir, "colon", seed=2)
+    assert str(env_dir) in load_colon().description
+    # an explicit data_home is the only place looked in
+    with pytest.raises(FileNotFoundError) as err:
+        load_colon(explicit)
+    msg = str(err.value)
+    for needed in ("colon_X.csv.gz", "colon_y.csv.gz", "colon_genes.csv.gz", "plsgenomics",
+                   "SELBAYES_DATA", str(explicit)):
+        assert needed in msg
+
+
+def test_missing_files_name_all_places(tmp_path, monkeypatch):
+    monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "user")
+    monkeypatch.setenv("SELBAYES_DATA", str(tmp_path / "env"))
+    with pytest.raises(FileNotFoundError, match="srbct_X.csv.gz") as err:
+        load_srbct()
+    assert str(tmp_path / "env") in str(err.value) and str(tmp_path / "user") in str(err.value)
+
+
+def test_wrong_files_are_refused(tmp_path, fake_srbct):
+    import shutil
+
+    for part in ("X", "genes"):
+        shutil.copy(fake_srbct[0] / f"srbct_{part}.csv.gz", tmp_path)
+    pd.DataFrame({"y": [1] * 83}).to_csv(tmp_path / "srbct_y.csv.gz", index=False)
+    with pytest.raises(ValueError, match="class codes"):
+        load_srbct(tmp_path)
+
+
+def test_default_data_home_is_a_user_folder():
+    assert datasets.default_data_home().name == "selbayes"
+
+
+# ---------------------------------------------------------------------------------------------
+# the real files (skipped when absent)
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.skipif(not HAVE_SRBCT, reason="SRBCT files not found in $SELBAYES_DATA")
+def test_real_srbct_matches_provenance():
+    ds = load_srbct()
+    assert ds.X.shape == (83, 2308) and ds.X.columns.is_unique
+    assert ds.y.value_counts().to_dict() == {"EWS": 29, "RMS": 25, "NB": 18, "BL/NHL": 11}
+    v = ds.X.to_numpy()
+    assert v.min() > 0 and abs(v.min() - 0.0025) < 5e-4 and abs(v.max() - 32.66) < 0.01
+    assert ds.dropped == {"genes": [], "samples": []}
+
+
+@pytest.mark.skipif(not HAVE_COLON, reason="colon files not found in $SELBAYES_DATA")
+def test_real_colon_matches_provenance():
+    ds = load_colon()
+    assert ds.X.shape == (62, 2000) and ds.X.columns.is_unique
+    assert ds.y.value_counts().to_dict() == {"tumour": 40, "normal": 22}
+
+
+# ---------------------------------------------------------------------------------------------
+# read_table
+# ---------------------------------------------------------------------------------------------
+def _frame(n=8, p=4, seed=0):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"gene{j}" for j in range(p)])
+    df.insert(0, "tissue", ["tumour", "normal"] * (n // 2))
+    df.insert(0, "sample", [f"s{i}" for i in range(n)])
+    return df
+
+
+@pytest.mark.parametrize("suffix, sep", [(".csv", ","), (".tsv", "\t"), (".csv.gz", ","),
+                                         (".txt", ";")])
+def test_read_table_round_trip(tmp_path, suffix, sep):
+    df = _frame()
+    path = tmp_path / f"expr{suffix}"
+    df.to_csv(path, sep=sep, index=False)
+    ds = read_table(path, label_column="tissue", index_column="sample")
+    assert list(ds.X.columns) == ["gene0", "gene1", "gene2", "gene3"]
+    assert list(ds.X.index) == df["sample"].tolist()
+    np.testing.assert_allclose(ds.X.to_numpy(), df.iloc[:, 2:].to_numpy(), rtol=1e-15)
+    assert ds.y.tolist() == df["tissue"].tolist()
+    assert ds.X.dtypes.eq(np.float64).all()
+
+
+def test_read_table_duplicated_genes(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("tissue,TP53,BRCA1,TP53\na,1,2,3\nb,4,5,6\na,1,2,3\nb,1,1,1\n")
+    with pytest.raises(ValueError, match="duplicated gene name.*'TP53'"):
+        read_table(path, label_column="tissue")
+
+
+def test_read_table_non_numeric(tmp_path):
+    df = _frame()
+    df["annotation"] = "x"
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(TypeError, match="non-numeric gene column.*'annotation'"):
+        read_table(tmp_path / "t.csv", label_column="tissue", index_column="sample")
+    with pytest.raises(TypeError, match="'sample'"):  # forgot index_column
+        read_table(tmp_path / "t.csv", label_column="tissue")
+
+
+def test_read_table_missing_values(tmp_path):
+    df = _frame(n=10)
+    df.loc[2, "gene1"] = np.nan
+    df.loc[7, "gene3"] = np.nan
+    path = tmp_path / "m.csv"
+    df.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"2 missing expression value.*'gene1', 'gene3'"):
+        read_table(path, label_column="tissue", index_column="sample")
+    with pytest.warns(UserWarning, match="dropped 2 genes"):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="genes")
+    assert ds.dropped == {"genes": ["gene1", "gene3"], "samples": []}
+    assert list(ds.X.columns) == ["gene0", "gene2"]
+    with pytest.warns(UserWarning, match="dropped 2 samples"):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="samples")
+    assert ds.dropped == {"genes": [], "samples": ["s2", "s7"]} and ds.n_samples == 8
+    with pytest.raises(ValueError, match="drop_missing"):
+        read_table(path, label_column="tissue", drop_missing="rows")
+
+
+def test_read_table_missing_labels(tmp_path):
+    df = _frame(n=10)
+    df.loc[3, "tissue"] = np.nan
+    path = tmp_path / "l.csv"
+    df.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="1 missing label.*'s3'"):
+        read_table(path, label_column="tissue", index_column="sample")
+    with pytest.raises(ValueError, match="missing label"):
+        read_table(path, label_column="tissue", index_column="sample", drop_missing="genes")
+    with pytest.warns(UserWarning):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="samples")
+    assert ds.dropped["samples"] == ["s3"]
+
+
+def test_read_table_label_problems(tmp_path):
+    df = _frame(n=8)
+    df.loc[7, "tissue"] = "rare"
+    df.to_csv(tmp_path / "a.csv", index=False)
+    with pytest.raises(ValueError, match="single sample: 'rare'"):
+        read_table(tmp_path / "a.csv", label_column="tissue", index_column="sample")
+    df["tissue"] = "tumour"
+    df.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(ValueError, match="at least 2"):
+        read_table(tmp_path / "b.csv", label_column="tissue", index_column="sample")
+    with pytest.raises(ValueError, match="label_column='class' is not a column"):
+        read_table(tmp_path / "b.csv", label_column="class")
+    with pytest.raises(FileNotFoundError):
+        read_table(tmp_path / "absent.csv", label_column="tissue")
+
+
+def test_read_table_infinite(tmp_path):
+    df = _frame()
+    df.loc[1, "gene2"] = np.inf
+    df.to_csv(tmp_path / "i.csv", index=False)
+    with pytest.raises(ValueError, match="infinite.*'s1'.*'gene2'"):
+        read_table(tmp_path / "i.csv", label_column="tissue", index_column="sample")
+
+
+# ---------------------------------------------------------------------------------------------
+# read_anndata
+# ---------------------------------------------------------------------------------------------
+def test_read_anndata_needs_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "anndata", None)  # import anndata -> ImportError
+    with pytest.raises(ImportError, match=r"selbayes\[anndata\]"):
+        read_anndata(tmp_path / "x.h5ad", label_key="cell_type")
+
+
+def test_read_anndata_round_trip(tmp_path):
+    anndata = pytest.importorskip("anndata")
+    import scipy.sparse as sp
+
+    df = _frame(n=6)
+    X = df.iloc[:, 2:].to_numpy()
+    obs = pd.DataFrame({"tissue": pd.Categorical(df["tissue"])},
+                       index=df["sample"].tolist())
+    var = pd.DataFrame(index=list(df.columns[2:]))
+    adata = anndata.AnnData(X=sp.csr_matrix(X), obs=obs, var=var)
+    adata.layers["raw"] = X * 2
+    adata.write_h5ad(tmp_path / "a.h5ad")
+    ds = read_anndata(tmp_path / "a.h5ad", label_key="tissue")
+    np.testing.assert_allclose(ds.X.to_numpy(), X)
+    assert list(ds.X.columns) == list(df.columns[2:]) and list(ds.X.index) == df["sample"].tolist()
+    assert ds.y.tolist() == df["tissue"].tolist()
+    np.testing.assert_allclose(read_anndata(tmp_path / "a.h5ad", label_key="tissue",
+                                            layer="raw").X.to_numpy(), 2 * X)
+    with pytest.raises(ValueError, match="label_key='cell_type'"):
+        read_anndata(tmp_path / "a.h5ad", label_key="cell_type")
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    anndata.AnnData(X=Xn, obs=obs, var=var).write_h5ad(tmp_path / "n.h5ad")
+    with pytest.raises(ValueError, match="missing expression"):
+        read_anndata(tmp_path / "n.h5ad", label_key="tissue")
+
+
+def _adata(sparse: bool):
+    anndata = pytest.importorskip("anndata")
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(5)
+    X = rng.poisson(0.3, size=(8, 12)).astype(np.float64)
+    obs = pd.DataFrame({"cell_type": pd.Categorical(list("aabbaabb"))},
+                       index=[f"c{i}" for i in range(8)])
+    var = pd.DataFrame(index=[f"gene{j}" for j in range(12)])
+    adata = anndata.AnnData(X=sp.csr_matrix(X) if sparse else X, obs=obs, var=var)
+    adata.layers["log"] = sp.csr_matrix(np.log1p(X)) if sparse else np.log1p(X)
+    return adata, X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_read_anndata_in_memory_object(sparse):
+    adata, X = _adata(sparse)
+    ds = read_anndata(adata, label_key="cell_type")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X)
+    assert ds.y.tolist() == list("aabbaabb") and list(ds.X.index)[0] == "c0"
+    ds = read_anndata(adata, label_key="cell_type", layer="log")
+    np.testing.assert_allclose(ds.X.to_numpy(), np.log1p(X))
+
+
+def test_read_anndata_sparse_stays_sparse_and_genes_subset():
+    import scipy.sparse as sp
+
+    adata, X = _adata(sparse=True)
+    ds = read_anndata(adata, label_key="cell_type", dense=False)
+    assert all(isinstance(d, pd.SparseDtype) for d in ds.X.dtypes)
+    coo = ds.X.sparse.to_coo()
+    assert sp.issparse(coo)
+    np.testing.assert_array_equal(coo.toarray(), X)
+    sub = read_anndata(adata, label_key="cell_type", genes=["gene3", "gene1"])
+    assert list(sub.X.columns) == ["gene3", "gene1"]
+    np.testing.assert_array_equal(sub.X.to_numpy(), X[:, [3, 1]])
+    with pytest.raises(ValueError, match="gene99"):
+        read_anndata(adata, label_key="cell_type", genes=["gene99"])
+
+
+def test_read_anndata_messages():
+    adata, _ = _adata(sparse=False)
+    with pytest.raises(ValueError, match="layers are 'log'") as info:
+        read_anndata(adata, label_key="cell_type", layer="counts")
+    assert "None" not in str(info.value)
+    with pytest.raises(TypeError, match="AnnData or a path"):
+        read_anndata(42, label_key="cell_type")

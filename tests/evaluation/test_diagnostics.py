@@ -1,0 +1,243 @@
+"""Tests for selbayes.evaluation.diagnostics: ArviZ as reference, hand-built bad chains, a real
+PyMC run."""
+
+import warnings
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from selbayes.evaluation import diagnostics
+from selbayes.evaluation.diagnostics import SamplingWarning, check, sampler_summary
+
+
+def _tree(posterior: dict, sample_stats: dict | None = None, dims: dict | None = None):
+    from arviz_base import from_dict
+
+    groups = {"posterior": posterior}
+    if sample_stats is not None:
+        groups["sample_stats"] = sample_stats
+    return from_dict(groups, dims=dims or {})
+
+
+def _ar1(rng, shape, phi):
+    x = rng.normal(size=shape)
+    for t in range(1, shape[-1]):
+        x[..., t] = phi * x[..., t - 1] + x[..., t]
+    return x
+
+
+# ---------------------------------------------------------------------------------------------
+# the vectorised diagnostics equal ArviZ's
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n_chain,n_draw", [(4, 301), (2, 200), (1, 120), (3, 40)])
+def test_numpy_engine_matches_arviz(n_chain, n_draw):
+    rng = np.random.default_rng(n_chain * 1000 + n_draw)
+    M = 24
+    x = rng.normal(size=(M, n_chain, n_draw))
+    for i, phi in enumerate(np.linspace(0.0, 0.97, 8)):
+        x[8 + i] = _ar1(rng, (n_chain, n_draw), phi)
+    x[16:18] = np.round(x[16:18])  # ties
+    x[18] += np.arange(n_chain)[:, None]  # shifted chains
+    x[19] = 2.5  # constant: R-hat NaN, ESS = size
+    x[20] = rng.poisson(0.2, size=(n_chain, n_draw))  # mostly zeros
+    x[21] = np.cumsum(rng.normal(size=(n_chain, n_draw)), axis=1)  # random walk
+    fast = diagnostics._diagnostics_numpy(x, (0.05, 0.95))
+    ref = diagnostics._diagnostics_arviz(x, (0.05, 0.95))
+    for a, b in zip(fast, ref, strict=True):
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b))
+        np.testing.assert_allclose(a, b, rtol=1e-8)
+
+
+def test_tail_prob_is_passed_through():
+    rng = np.random.default_rng(0)
+    x = _ar1(rng, (1, 4, 400), 0.6)
+    a = diagnostics._diagnostics_numpy(x, (0.2, 0.8))[2]
+    b = diagnostics._diagnostics_arviz(x, (0.2, 0.8))[2]
+    c = diagnostics._diagnostics_numpy(x, (0.05, 0.95))[2]
+    np.testing.assert_allclose(a, b, rtol=1e-8)
+    assert a[0] != c[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# hand-built chains
+# ---------------------------------------------------------------------------------------------
+def _good_tree(rng, C=4, D=500, K=3, G=2, stats=True):
+    post = {"mu": rng.normal(size=(C, D, K, G)), "tau_mu": rng.gamma(3.0, size=(C, D))}
+    ss = None
+    if stats:
+        ss = {"energy": rng.normal(size=(C, D)), "diverging": np.zeros((C, D), bool)}
+    return post, ss
+
+
+def test_good_chains_pass_silently():
+    post, ss = _good_tree(np.random.default_rng(1))
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SamplingWarning)
+        t = check(dt)
+    assert len(t) == 3 * 2 + 1
+    assert t["ok"].all() and t.attrs["ok"] and t.attrs["failures"] == []
+    assert t["parameter"].tolist()[:3] == ["mu[0, 0]", "mu[0, 1]", "mu[1, 0]"]
+    assert t["parameter"].iloc[-1] == "tau_mu"
+    assert set(t.columns) >= {"variable", "parameter", "rhat", "ess_bulk", "ess_tail", "ok"}
+    s = t.attrs["sampler"]
+    assert s["n_divergent"] == 0 and s["n_chains"] == 4 and s["n_draws"] == 500
+    # iid energies: BFMI = E[(dE)^2] / Var(E) = 2
+    np.testing.assert_allclose(s["bfmi"], 2.0, atol=0.3)
+
+
+def test_chains_with_different_means_fail_rhat():
+    rng = np.random.default_rng(2)
+    post, ss = _good_tree(rng)
+    post["mu"][1, :, 2, 0] += 1.0  # one chain of mu[2, 0] sits elsewhere
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with pytest.warns(SamplingWarning, match=r"R-hat > 1.01.*mu\[2, 0\]"):
+        t = check(dt)
+    bad = t.loc[~t["rhat_ok"], "parameter"].tolist()
+    assert bad == ["mu[2, 0]"]
+    assert t.set_index("parameter").loc["mu[2, 0]", "rhat"] > 1.1
+    assert not t.attrs["ok"]
+
+
+def test_coordinates_label_components():
+    rng = np.random.default_rng(3)
+    post, ss = _good_tree(rng, K=4, G=3)
+    post["mu"][:2, :, 3, 1] += 2.0
+    from arviz_base import from_dict
+
+    dt = from_dict({"posterior": post, "sample_stats": ss}, dims={"mu": ["feature", "cls"]},
+                   coords={"feature": ["f1", "f2", "f3", "f4"], "cls": ["a", "b", "c"]})
+    with pytest.warns(SamplingWarning):
+        t = check(dt, var_names="mu")
+    assert len(t) == 12
+    assert t.loc[~t["ok"], "parameter"].tolist() == ["mu[f4, b]"]
+
+
+def test_autocorrelated_chain_fails_ess():
+    rng = np.random.default_rng(4)
+    post = {"tau_mu": _ar1(rng, (2, 400), 0.98)}
+    with pytest.warns(SamplingWarning, match="bulk ESS < 400"):
+        t = check(_tree(post))
+    assert not t.loc[0, "ess_bulk_ok"]
+    # passes a lower bar on ESS... unless R-hat catches the slow mixing
+    t2 = check(_tree(post), ess_min=5, rhat_max=10, warn=False)
+    assert t2["ok"].all()
+
+
+def test_divergences_and_low_bfmi_reported():
+    rng = np.random.default_rng(5)
+    post, ss = _good_tree(rng)
+    ss["diverging"][2, [10, 20, 30]] = True
+    ss["energy"][1] = np.cumsum(rng.normal(size=500))  # random-walk energy: BFMI ~ 0
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with pytest.warns(SamplingWarning) as rec:
+        t = check(dt)
+    msg = str(rec[0].message)
+    assert "3 divergent transitions" in msg and "by chain [0, 0, 3, 0]" in msg
+    assert "BFMI < 0.3 in chain(s) 1" in msg
+    assert t["ok"].all()  # the per-parameter table is fine; the sampler is not
+    assert t.attrs["sampler"]["n_divergent"] == 3
+    assert t.attrs["sampler"]["bfmi"][1] < 0.3
+    # allowed divergences
+    t2 = check(dt, max_divergences=3, bfmi_min=0.0, warn=False)
+    assert t2.attrs["ok"]
+    assert sampler_summary(dt)["divergent_by_chain"] == [0, 0, 3, 0]
+
+
+def test_dataset_input_and_missing_sample_stats():
+    rng = np.random.default_rng(6)
+    ds = xr.Dataset({"tau_mu": (("chain", "draw"), rng.normal(size=(3, 300))),
+                     "flag": (("chain", "draw"), rng.random((3, 300)) < 0.5)})
+    t = check(ds, ess_min=100)
+    assert t["variable"].tolist() == ["tau_mu", "flag"]
+    assert t.attrs["sampler"]["n_divergent"] is None and t.attrs["sampler"]["bfmi"] is None
+    post, _ = _good_tree(rng, stats=False)
+    assert check(_tree(post), warn=False).attrs["sampler"]["bfmi"] is None
+
+
+def test_constant_parameter_is_a_failure():
+    rng = np.random.default_rng(7)
+    ds = xr.Dataset({"a": (("chain", "draw"), np.ones((2, 200))),
+                     "b": (("chain", "draw"), rng.normal(size=(2, 200)))})
+    with pytest.warns(SamplingWarning, match="NaN"):
+        t = check(ds, ess_min=50)
+    assert not t.loc[0, "ok"] and np.isnan(t.loc[0, "rhat"])
+
+
+def test_arviz_engine_and_short_chains_agree():
+    rng = np.random.default_rng(8)
+    post, ss = _good_tree(rng, C=2, D=120)
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    a = check(dt, warn=False)
+    b = check(dt, engine="arviz", warn=False)
+    np.testing.assert_allclose(a[["rhat", "ess_bulk", "ess_tail"]],
+                               b[["rhat", "ess_bulk", "ess_tail"]], rtol=1e-8)
+    short = _tree({"x": rng.normal(size=(2, 10))})
+    assert len(check(short, warn=False)) == 1  # falls back to ArviZ
+
+
+def test_bad_arguments():
+    rng = np.random.default_rng(9)
+    post, ss = _good_tree(rng)
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with pytest.raises(ValueError, match="not in the posterior"):
+        check(dt, var_names=["nope"])
+    with pytest.raises(ValueError, match="rhat_max"):
+        check(dt, rhat_max=0.5)
+    with pytest.raises(ValueError, match="engine"):
+        check(dt, engine="stan")
+    with pytest.raises(ValueError, match="tail_prob"):
+        check(dt, tail_prob=(0.9, 0.1))
+    with pytest.raises(ValueError, match="chain"):
+        check(xr.Dataset({"x": (("draw",), np.zeros(10))}))
+    with pytest.raises(ValueError, match="posterior"):
+        check(xr.DataTree.from_dict({"/prior": xr.Dataset({"x": ("draw", np.zeros(3))})}))
+
+
+# ---------------------------------------------------------------------------------------------
+# a real (small) PyMC run
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def pymc_idata():
+    pm = pytest.importorskip("pymc")
+    rng = np.random.default_rng(10)
+    coords = {"k": range(3), "g": ["a", "b"]}
+    with pm.Model(coords=coords):
+        tau = pm.Gamma("tau_mu", 2.0, 1.0)
+        mu = pm.Normal("mu", 0.0, 1.0 / pm.math.sqrt(tau), dims=("k", "g"))
+        pm.Normal("x", mu, 1.0, observed=rng.normal(size=(5, 3, 2)))
+        return pm.sample(draws=200, tune=200, chains=2, cores=1, random_seed=11,
+                         progressbar=False, compute_convergence_checks=False)
+
+
+def test_real_pymc_run(pymc_idata):
+    assert isinstance(pymc_idata, xr.DataTree)
+    t = check(pymc_idata, ess_min=100, warn=False)
+    assert t["parameter"].tolist()[:2] == ["mu[0, a]", "mu[0, b]"]
+    assert len(t) == 7 and np.isfinite(t[["rhat", "ess_bulk", "ess_tail"]]).all().all()
+    s = t.attrs["sampler"]
+    assert s["n_chains"] == 2 and s["n_draws"] == 200
+    assert s["n_divergent"] is not None and len(s["bfmi"]) == 2
+    # the same numbers as ArviZ's own functions on the same DataTree
+    from arviz_stats import ess, rhat
+
+    post = pymc_idata["posterior"].to_dataset()[["mu"]]
+    r = rhat(post)["mu"].transpose("k", "g").values.ravel()
+    e = ess(post, method="tail", prob=(0.05, 0.95))["mu"].transpose("k", "g").values.ravel()
+    np.testing.assert_allclose(t["rhat"].iloc[:6], r, rtol=1e-8)
+    np.testing.assert_allclose(t["ess_tail"].iloc[:6], e, rtol=1e-8)
+    # a 2 x 200 run cannot reach 400 effective draws for every component: warned
+    with pytest.warns(SamplingWarning, match="ESS < 400"):
+        check(pymc_idata, ess_min=400)
+
+
+def test_warning_names_the_callers_line():
+    # The SamplingWarning points at the user's code, not at a selbayes source line.
+    rng = np.random.default_rng(2)
+    post, ss = _good_tree(rng)
+    post["mu"][1, :, 2, 0] += 1.0
+    dt = _tree(post, ss, dims={"mu": ["k", "g"]})
+    with pytest.warns(SamplingWarning) as record:
+        check(dt)
+    assert record[0].filename == __file__

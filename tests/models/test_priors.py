@@ -1,0 +1,80 @@
+"""The prior classes: one base (from_dict / to_dict / validation), one keyword ``priors=``."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from selbayes.models.priors import GaussianPriors, MixturePrior, NaiveBayesPrior, PriorBase
+
+
+@pytest.mark.parametrize("cls", [GaussianPriors, NaiveBayesPrior, MixturePrior])
+def test_round_trip_and_validation_share_one_base(cls):
+    assert issubclass(cls, PriorBase)
+    prior = cls()
+    assert cls.from_dict(prior.to_dict()) == prior
+    assert cls.from_dict(None) == prior
+    assert cls.from_dict(prior) is prior
+    first = next(iter(prior.to_dict()))
+    with pytest.raises(ValueError, match="unknown prior setting"):
+        cls.from_dict({"no_such_field": 1.0})
+    with pytest.raises(ValueError, match=rf"\.{first} must be"):
+        cls.from_dict({first: -1.0})
+    with pytest.raises(TypeError, match="a dict or None"):
+        cls.from_dict([1.0])
+
+
+def test_old_homes_re_export_the_same_classes():
+    from selbayes.models.mixture import MixturePrior as M2
+    from selbayes.models.naive_bayes import NaiveBayesPrior as N2
+    from selbayes.models.naive_bayes_quadrature import NaiveBayesPrior as N3
+
+    assert M2 is MixturePrior and N2 is NaiveBayesPrior and N3 is NaiveBayesPrior
+
+
+def test_same_prior_same_field_names():
+    # alpha ~ InverseGamma(shape, scale) in both binary models: the naive Bayes names work
+    # for the mixture too.
+    nb = NaiveBayesPrior(alpha_shape=0.7, alpha_scale=3.0)
+    mix = MixturePrior.from_dict({"alpha_shape": 0.7, "alpha_scale": 3.0})
+    assert (mix.a, mix.b) == (nb.alpha_shape, nb.alpha_scale)
+    assert {"f0", "f1"} <= set(nb.to_dict()) & set(mix.to_dict())
+
+
+def _binary():
+    from selbayes.datasets.simulate import binary_naive_bayes
+
+    d = binary_naive_bayes(None, 20, alpha=30.0, class_counts=(15, 15), random_state=0)
+    return d.X, d.y
+
+
+def test_every_classifier_takes_priors():
+    from selbayes import (
+        BinaryMixtureClassifier,
+        BinaryNaiveBayesClassifier,
+        HierarchicalGaussianClassifier,
+    )
+
+    for cls in (HierarchicalGaussianClassifier, BinaryNaiveBayesClassifier,
+                BinaryMixtureClassifier):
+        assert "priors" in cls().get_params()
+
+
+def test_mixture_prior_keyword_is_deprecated_but_works():
+    from selbayes import BinaryMixtureClassifier
+
+    X, y = _binary()
+    kw = dict(k=3, draws=20, tune=5, chains=1, random_state=0)
+    new = BinaryMixtureClassifier(priors={"b": 2.0}, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        new.fit(X, y)
+    old = BinaryMixtureClassifier(prior={"b": 2.0}, **kw)
+    with pytest.warns(FutureWarning, match="renamed priors="):
+        old.fit(X, y)
+    np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+    assert old._model_id() == new._model_id()
+    with pytest.raises(ValueError, match="give the prior once"):
+        BinaryMixtureClassifier(prior={"b": 2.0}, priors={"b": 2.0}, **kw).fit(X, y)

@@ -1,0 +1,82 @@
+"""Standardisation and the low-rank (symmetric) decorrelation, against dense references."""
+
+import numpy as np
+import pytest
+
+from selbayes.preprocessing.decorrelation import Decorrelation, Standardization
+
+
+def _design(seed, n=30, p=50, G=3):
+    rng = np.random.default_rng(seed)
+    y = np.repeat(np.arange(G), n // G)
+    X = rng.normal(size=(n, p)) @ rng.normal(size=(p, p)) + y[:, None]
+    return X, y, G
+
+
+def _dense_symmetric(X, y, G, lam):
+    """Independent route: form Sigma(lambda), scale by D, eigendecompose (p x p)."""
+    n = X.shape[0]
+    R = X - np.stack([X[y == g].mean(0) for g in range(G)])[y]
+    S = R.T @ R / (n - G)
+    sigma = (S + lam * np.diag(np.diag(S))) / (1 + lam)
+    D = lam * np.diag(S) / (1 + lam)
+    w, V = np.linalg.eigh(sigma / np.sqrt(np.outer(D, D)))
+    return (V @ np.diag(w ** -0.5) @ V.T) / np.sqrt(D)[None, :], sigma
+
+
+@pytest.mark.parametrize("lam", [0.3, 10.0])
+def test_symmetric_matches_dense_and_whitens(lam):
+    X, y, G = _design(1)
+    W, sigma = _dense_symmetric(X, y, G, lam)
+    t = Decorrelation(lam, method="symmetric").fit(X, y, G)
+    np.testing.assert_allclose(t.transform(X), X @ W.T, atol=1e-10)
+    np.testing.assert_allclose(t.rows([4, 0, 17]), W[[4, 0, 17]], atol=1e-10)
+    np.testing.assert_allclose(W @ sigma @ W.T, np.eye(X.shape[1]), atol=1e-9)
+    assert t.basis_.shape[1] <= X.shape[0]          # rank <= n: nothing p x p is stored
+
+
+def test_symmetric_is_order_and_scale_invariant():
+    X, y, G = _design(2)
+    rng = np.random.default_rng(3)
+    perm = rng.permutation(X.shape[1])
+    scale = np.exp(rng.uniform(-5, 5, X.shape[1]))
+    Z = Decorrelation(5.0, "symmetric").fit(X, y, G).transform(X)
+    Zp = Decorrelation(5.0, "symmetric").fit(X[:, perm] * scale[perm], y, G)
+    np.testing.assert_allclose(Zp.transform(X[:, perm] * scale[perm]), Z[:, perm], atol=1e-9)
+
+
+def test_decorrelation_rejects_bad_settings():
+    with pytest.raises(ValueError, match="needs lambda > 0"):
+        Decorrelation(0.0, method="symmetric")
+    with pytest.raises(ValueError, match="method must be one of"):
+        Decorrelation(1.0, method="qr")
+    X, y, G = _design(4)
+    t = Decorrelation(1.0, "symmetric").fit(X, y, G)
+    with pytest.raises(ValueError, match="fitted on 50"):
+        t.transform(X[:, :10])
+
+
+def test_standardization_makes_inputs_unit_free():
+    X, y, G = _design(5)
+    rng = np.random.default_rng(6)
+    Z = Standardization().fit(X, y, G).transform(X)
+    for c in (1e-4, 1e4):
+        shift = rng.normal(size=X.shape[1]) * 100
+        X2 = c * X + shift
+        Z2 = Standardization().fit(X2, y, G).transform(X2)
+        np.testing.assert_allclose(Z2, Z, atol=1e-8)
+    R = Z - np.stack([Z[y == g].mean(0) for g in range(G)])[y]
+    np.testing.assert_allclose((R ** 2).sum(0) / (X.shape[0] - G), 1.0)
+    Zt = Standardization("total").fit(X, y, G).transform(X)
+    np.testing.assert_allclose(Zt.std(0, ddof=1), 1.0)
+
+
+def test_symmetric_passes_within_class_constant_features_through():
+    X, y, G = _design(7)
+    X[:, 5] = y * 3.0                       # constant within classes
+    t = Decorrelation(4.0, "symmetric").fit(X, y, G)
+    Z = t.transform(X)
+    np.testing.assert_allclose(Z[:, 5], X[:, 5], atol=1e-12)
+    assert np.all(np.isfinite(Z))
+    with pytest.raises(ValueError, match="zero within-class variance"):
+        Decorrelation(4.0).fit(X, y, G)      # the dense Cholesky route still refuses

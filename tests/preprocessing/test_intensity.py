@@ -1,0 +1,158 @@
+"""IntensityLog2, the raw-intensity check, and load_dataset's default preprocessing.
+
+References are independent: numpy's clip + log2 for the transformer; simulated log-normal
+intensities (raw by construction) and their logs for the check; and the eleven real sets, whose
+stored scales PROVENANCE.md documents (tests on them skip when $SELBAYES_DATA lacks the files).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+
+from selbayes.datasets.loaders import BENCHMARK_SETS, load_dataset
+from selbayes.preprocessing.intensity import (
+    IntensityLog2,
+    RawIntensityWarning,
+    looks_like_raw_intensities,
+    warn_if_raw_intensities,
+)
+
+REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
+HAVE_MICRO = (REAL / "microarray" / "sorlie_X.csv.gz").is_file()
+HAVE_PAPER = (REAL / "srbct_X.csv.gz").is_file() and (REAL / "colon_X.csv.gz").is_file()
+needs_data = pytest.mark.skipif(not (HAVE_MICRO and HAVE_PAPER),
+                                reason="benchmark data not found in $SELBAYES_DATA")
+RAW_SETS = {"borovecki", "chowdary", "nakayama"}
+
+
+def test_intensity_log2_matches_clip_then_log2():
+    rng = np.random.default_rng(0)
+    X = rng.normal(500, 3000, size=(7, 11))
+    out = IntensityLog2(floor=100, ceiling=16000).fit_transform(X)
+    np.testing.assert_array_equal(out, np.log2(np.clip(X, 100, 16000)))
+    assert out.min() == pytest.approx(np.log2(100)) and out.max() <= np.log2(16000)
+    pos = np.abs(X) + 1.0
+    np.testing.assert_allclose(IntensityLog2(floor=None).fit_transform(pos), np.log2(pos))
+    assert np.shares_memory(X, out) is False  # input untouched
+    assert X.min() < 100
+
+
+def test_intensity_log2_pandas_names_and_pipeline():
+    X = pd.DataFrame({"gA": [1.0, 10.0, 100.0, 1000.0], "gB": [0.0, 2.0, 4.0, 8.0]})
+    t = IntensityLog2(floor=1.0).set_output(transform="pandas").fit(X)
+    out = t.transform(X)
+    assert isinstance(out, pd.DataFrame) and list(out.columns) == ["gA", "gB"]
+    assert list(t.get_feature_names_out()) == ["gA", "gB"]
+    np.testing.assert_allclose(out["gA"], [0.0, np.log2(10), np.log2(100), np.log2(1000)])
+    pipe = make_pipeline(IntensityLog2(floor=1.0), LogisticRegression())
+    pipe = clone(pipe).fit(X, [0, 0, 1, 1])
+    assert pipe.predict_proba(X).shape == (4, 2)
+
+
+@pytest.mark.parametrize("kw, match", [({"floor": 0}, "floor"), ({"floor": -1}, "floor"),
+                                       ({"floor": 10, "ceiling": 5}, "ceiling"),
+                                       ({"ceiling": np.inf}, "ceiling")])
+def test_intensity_log2_rejects_bad_parameters(kw, match):
+    with pytest.raises(ValueError, match=match):
+        IntensityLog2(**kw).fit(np.ones((2, 2)))
+
+
+def test_intensity_log2_rejects_bad_input():
+    with pytest.raises(ValueError, match="positive"):
+        IntensityLog2(floor=None).fit_transform(np.array([[1.0, 0.0]]))
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        IntensityLog2().fit(np.array([[1.0, np.nan]]))
+    t = IntensityLog2().fit(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="features"):
+        t.transform(np.ones((2, 4)))
+
+
+def test_raw_check_on_simulated_intensities():
+    rng = np.random.default_rng(1)
+    raw = rng.lognormal(5.0, 1.5, size=(30, 2000))     # Affymetrix-like: median ~150
+    assert looks_like_raw_intensities(raw)
+    assert not looks_like_raw_intensities(np.log2(raw))
+    assert not looks_like_raw_intensities(np.log2(raw) - 7.0)  # centred logs (negatives)
+    assert not looks_like_raw_intensities(rng.normal(size=(30, 200)))
+    assert not looks_like_raw_intensities(rng.uniform(0, 1, size=(30, 200)))  # no tail
+    with pytest.warns(RawIntensityWarning, match="IntensityLog2"):
+        assert warn_if_raw_intensities(raw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not warn_if_raw_intensities(np.log2(raw))
+
+
+def test_load_dataset_unknown_name_and_missing_files(tmp_path):
+    with pytest.raises(ValueError, match="unknown data set 'nope'; known: borovecki"):
+        load_dataset("nope")
+    with pytest.raises(FileNotFoundError, match="datamicroarray"):
+        load_dataset("golub", data_home=tmp_path)
+
+
+@needs_data
+@pytest.mark.parametrize("name", ["sorlie", "colon", "srbct", "borovecki"])
+def test_raw_check_on_real_sets(name):
+    ds = load_dataset(name)
+    assert not looks_like_raw_intensities(ds.X)
+    raw = load_dataset(name, preprocess=False)
+    assert raw.preprocessing == {k: BENCHMARK_SETS[name][k]
+                                 for k in ("transform", "floor", "ceiling")}
+    if name in RAW_SETS | {"colon"}:
+        assert looks_like_raw_intensities(raw.X)
+    if name != "sorlie":
+        np.testing.assert_allclose(ds.X.to_numpy(), raw.transformer().fit_transform(raw.X))
+
+
+@needs_data
+@pytest.mark.slow
+def test_load_dataset_all_eleven():
+    shapes = {"borovecki": (31, 22283), "chowdary": (104, 22283), "golub": (72, 7129),
+              "gravier": (168, 2905), "nakayama": (105, 22283), "pomeroy": (60, 7128),
+              "singh": (102, 12600), "sorlie": (85, 456), "subramanian": (50, 10100),
+              "srbct": (83, 2308), "colon": (62, 2000)}
+    assert set(shapes) == set(BENCHMARK_SETS)
+    for name, shape in shapes.items():
+        ds = load_dataset(name)
+        assert ds.X.shape == shape and len(ds.y) == shape[0] and ds.preprocessed
+        assert np.isfinite(ds.X.to_numpy()).all()
+        assert not looks_like_raw_intensities(ds.X), name
+        if name in RAW_SETS:
+            assert looks_like_raw_intensities(load_dataset(name, preprocess=False).X), name
+
+
+def test_gaussian_fit_warns_on_raw_intensities_at_the_users_line(monkeypatch):
+    # The estimator says to take logs, naming the user's call; binary models never warn.
+    import warnings
+
+    from selbayes import BinaryNaiveBayesClassifier, HierarchicalGaussianClassifier
+    from selbayes.preprocessing.intensity import RawIntensityWarning
+
+    rng = np.random.default_rng(0)
+    raw = rng.lognormal(6, 1.5, size=(20, 50))
+    y = np.repeat([0, 1], 10)
+    est = HierarchicalGaussianClassifier(k=3)
+    # stop right after the input checks: only the warning matters here
+    monkeypatch.setattr(type(est), "_prepare_features",
+                        lambda self, *a: (_ for _ in ()).throw(RuntimeError("stop")))
+    with pytest.warns(RawIntensityWarning, match="Take logs") as record:
+        with pytest.raises(RuntimeError, match="stop"):
+            est.fit(raw, y)
+    assert record[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RawIntensityWarning)
+        with pytest.raises(RuntimeError, match="stop"):
+            est.fit(np.log2(raw), y)
+        nb = BinaryNaiveBayesClassifier(k=3)
+        monkeypatch.setattr(type(nb), "_prepare_features",
+                            lambda self, *a: (_ for _ in ()).throw(RuntimeError("stop")))
+        with pytest.raises(RuntimeError, match="stop"):
+            nb.fit((raw > 400).astype(float), y)

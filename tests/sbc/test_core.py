@@ -1,0 +1,323 @@
+"""Tests of the SBC harness on conjugate models with exact posterior draws (no MCMC)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from selbayes.sbc.core import (
+    _child_seed,
+    chi2_uniformity,
+    ecdf_band,
+    ecdf_uniformity,
+    load_sbc,
+    run_sbc,
+    sbc_rank,
+    thin_draws,
+)
+
+try:  # tests/ may or may not be a package
+    from .. import _sbc_toy as toy
+except ImportError:
+    import _sbc_toy as toy
+
+PARAMS = ["mu", "lam"]
+
+
+def _run(fitter=toy.fit_exact, n=300, **kw):
+    kw.setdefault("random_state", 11)
+    kw.setdefault("thin_to", toy.N_DRAWS)
+    return run_sbc(toy.simulate, fitter, n, PARAMS, progressbar=False, **kw)
+
+
+@pytest.fixture(scope="module")
+def exact20():
+    """Reference: 20 uninterrupted replicates, serial."""
+    return _run(n=20)
+
+
+# ---------------------------------------------------------------------------- building blocks
+def test_child_seeds_equal_seedsequence_spawn():
+    root = np.random.SeedSequence(123)
+    spawned = np.random.SeedSequence(123).spawn(5)
+    for i, s in enumerate(spawned):
+        np.testing.assert_array_equal(_child_seed(root, i).generate_state(4), s.generate_state(4))
+
+
+def test_rank_counts_draws_below_truth():
+    rng = np.random.default_rng(0)
+    rank, u = sbc_rank(0.5, [0.1, 0.7, 0.3, 0.9], rng)
+    assert rank == 2
+    assert 2 / 5 <= u < 3 / 5
+
+
+def test_ties_are_broken_uniformly():
+    # truth equal to all 4 draws: rank must be uniform on 0..4
+    rng = np.random.default_rng(1)
+    out = [sbc_rank(1.0, np.ones(4), rng) for _ in range(5000)]
+    ranks = np.array([r for r, _ in out])
+    u = np.array([f for _, f in out])
+    counts = np.bincount(ranks, minlength=5)
+    assert counts.size == 5
+    assert stats.chisquare(counts).pvalue > 0.001
+    assert np.all((u >= ranks / 5) & (u < (ranks + 1) / 5))
+
+
+def test_thin_to_keeps_equally_spaced_draws():
+    draws = np.arange(20.0).reshape(2, 10)
+    np.testing.assert_array_equal(thin_draws(draws, 4), [0.0, 6.0, 13.0, 19.0])
+    with pytest.raises(ValueError, match="thin_to=21 exceeds the 20"):
+        thin_draws(draws, 21)
+
+
+def test_ess_thinning_stride_matches_autocorrelation():
+    # AR(1) with rho = 0.9: ESS ~ n (1 - rho) / (1 + rho) = n / 19, so about n / 19 draws remain
+    rng = np.random.default_rng(2)
+    n, rho = 20_000, 0.9
+    x = np.empty(n)
+    x[0] = rng.standard_normal()
+    e = rng.standard_normal(n) * np.sqrt(1 - rho**2)
+    for t in range(1, n):
+        x[t] = rho * x[t - 1] + e[t]
+    kept = thin_draws(x)
+    assert n / 19 * 0.75 < kept.size < n / 19 * 1.25
+    assert thin_draws(np.zeros(50)).size == 50  # constant draws: no ESS, no thinning
+
+
+# ---------------------------------------------------------------------------- uniformity tests
+def test_chi2_hand_example():
+    with pytest.warns(UserWarning, match="expected count"):
+        stat, df, p = chi2_uniformity([0.05, 0.15, 0.15, 0.95], n_bins=2)
+    # counts (3, 1), expected (2, 2): (1 + 1) / 2 = 1, df 1, p = 2 (1 - Phi(1))
+    assert stat == pytest.approx(1.0)
+    assert df == 1
+    assert p == pytest.approx(2 * stats.norm.sf(1.0))
+
+
+def test_chi2_default_bins_keep_expected_counts_at_least_5():
+    _, df, _ = chi2_uniformity(np.linspace(0.01, 0.99, 300))
+    assert df == 19
+    _, df, _ = chi2_uniformity(np.linspace(0.01, 0.99, 37))
+    assert df == 37 // 5 - 1
+
+
+def test_ecdf_statistic_exact_small_case():
+    # n = 2, one evaluation point z = 1/2: c = 2 gives 2 P(X >= 2) = 0.5, the smallest value,
+    # whose null probability is P(c = 0) + P(c = 2) = 0.5
+    stat, p = ecdf_uniformity([0.1, 0.2], n_eval=2, n_simulations=10_000)
+    assert stat == pytest.approx(0.5)
+    assert p == pytest.approx(0.5, abs=4 * np.sqrt(0.25 / 10_000))
+
+
+def test_ecdf_test_has_nominal_size_and_power():
+    rng = np.random.default_rng(3)
+    p_null = np.array([ecdf_uniformity(rng.random(60), n_simulations=4000)[1]
+                       for _ in range(400)])
+    se = np.sqrt(0.05 * 0.95 / 400)
+    assert abs((p_null < 0.05).mean() - 0.05) < 4 * se
+    se = np.sqrt(0.2 * 0.8 / 400)
+    assert abs((p_null < 0.2).mean() - 0.2) < 4 * se
+    assert ecdf_uniformity(rng.random(200) ** 1.5)[1] < 0.001
+
+
+def test_ecdf_band_covers_uniform_ecdfs_at_its_level():
+    n, prob = 80, 0.9
+    z, lower, upper = ecdf_band(n, prob, n_simulations=4000)
+    rng = np.random.default_rng(4)
+    u = rng.random((2000, n))
+    ecdf = (u[:, :, None] <= z[None, None, :]).mean(axis=1)
+    inside = np.all((ecdf >= lower - 1e-12) & (ecdf <= upper + 1e-12), axis=1).mean()
+    assert abs(inside - prob) < 4 * np.sqrt(prob * (1 - prob) / 2000) + 0.01
+
+
+# ---------------------------------------------------------------------------- SBC end to end
+def test_exact_posterior_passes_with_ess_thinning():
+    res = _run(thin_to=None)
+    assert res.ranks.shape == (300, 2)
+    assert (res.ranks >= 0).all().all() and (res.ranks <= res.n_draws).all().all()
+    # iid draws: ESS ~ n (estimated with noise), so typically half or more are kept
+    assert (res.n_draws.median() >= toy.N_DRAWS // 2).all()
+    assert (res.p_values > 0.01).all().all(), res.p_values
+    summ = res.summary()
+    assert summ["passed"].all()
+    # sd of Uniform(0, 1) = 0.2887; sd of the sample sd over 300 values ~ 0.0075
+    assert np.allclose(summ["sd_frac_rank"], 12**-0.5, atol=4 * 0.0075)
+
+
+@pytest.mark.parametrize("fitter", [toy.fit_narrow, toy.fit_shifted])
+def test_wrong_posterior_fails(fitter):
+    res = _run(fitter)
+    assert (res.p_values < 0.001).all().all(), res.p_values
+    assert not res.summary()["passed"].any()
+
+
+def test_autocorrelated_draws_need_thinning():
+    kw = {"random_state": 11, "progressbar": False}
+    raw = run_sbc(toy.simulate, toy.fit_ar1, 300, ["mu"], thin_to=1000, **kw)
+    thinned = run_sbc(toy.simulate, toy.fit_ar1, 300, ["mu"], **kw)
+    assert raw.p_values.loc["mu", "ecdf_p"] < 0.001
+    assert thinned.p_values.loc["mu", "ecdf_p"] > 0.01
+    assert thinned.n_draws["mu"].mean() < 50
+
+
+def test_datatree_output_matches_dict(exact20):
+    res = _run(toy.fit_datatree, n=20)
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+    pd.testing.assert_frame_equal(res.frac_ranks, exact20.frac_ranks)
+
+
+def test_same_seed_reproduces_and_other_seed_differs(exact20):
+    again = _run(n=20)
+    pd.testing.assert_frame_equal(again.ranks, exact20.ranks)
+    other = _run(n=20, random_state=12)
+    assert not other.ranks.equals(exact20.ranks)
+    seeded = _run(n=20, random_state=np.random.SeedSequence(11))
+    pd.testing.assert_frame_equal(seeded.ranks, exact20.ranks)
+
+
+# ---------------------------------------------------------------------------- resume
+def test_resume_loads_finished_replicates(tmp_path, exact20):
+    first = toy.CountingFitter()
+    _run(first, n=10, out_dir=tmp_path)
+    assert first.calls == 10
+    assert len(list(tmp_path.glob("rep_*.json"))) == 10
+    second = toy.CountingFitter()
+    res = _run(second, n=20, out_dir=tmp_path)
+    assert second.calls == 10  # only replicates 10..19 ran
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+    pd.testing.assert_frame_equal(res.frac_ranks, exact20.frac_ranks)
+    pd.testing.assert_frame_equal(load_sbc(tmp_path).ranks, exact20.ranks)
+    # random_state=None resumes with the stored seed; nothing left to run
+    third = toy.CountingFitter()
+    res = run_sbc(toy.simulate, third, 20, PARAMS, thin_to=toy.N_DRAWS, out_dir=tmp_path,
+                  progressbar=False)
+    assert third.calls == 0
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+
+
+def test_resume_after_crash(tmp_path, exact20):
+    crashing = toy.CountingFitter(fail_at=8)
+    with pytest.raises(RuntimeError, match="simulated crash"):
+        _run(crashing, n=20, out_dir=tmp_path)
+    assert len(list(tmp_path.glob("rep_*.json"))) == 7
+    assert not list(tmp_path.glob("*.tmp*"))
+    again = toy.CountingFitter()
+    res = _run(again, n=20, out_dir=tmp_path)
+    assert again.calls == 13
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+
+
+def test_resume_detects_changed_settings(tmp_path):
+    _run(toy.CountingFitter(), n=3, out_dir=tmp_path)
+    with pytest.raises(ValueError, match="different settings.*params"):
+        run_sbc(toy.simulate, toy.CountingFitter(), 3, ["mu"], random_state=11,
+                thin_to=toy.N_DRAWS, out_dir=tmp_path, progressbar=False)
+    with pytest.raises(ValueError, match="different settings.*entropy"):
+        _run(toy.CountingFitter(), n=3, out_dir=tmp_path, random_state=12)
+    with pytest.raises(ValueError, match="different settings.*thin_to"):
+        _run(toy.CountingFitter(), n=3, out_dir=tmp_path, thin_to=50)
+    with pytest.raises(ValueError, match="different settings.*fitter"):
+        _run(toy.fit_narrow, n=3, out_dir=tmp_path)
+    # a replicate file that does not belong to the run
+    rec = json.loads((tmp_path / "rep_000001.json").read_text())
+    rec["seed"]["spawn_key"] = [99]
+    (tmp_path / "rep_000001.json").write_text(json.dumps(rec))
+    with pytest.raises(ValueError, match="does not belong to this run"):
+        _run(toy.CountingFitter(), n=3, out_dir=tmp_path)
+
+
+# ---------------------------------------------------------------------------- parallel
+def test_joblib_processes_give_identical_ranks(exact20, tmp_path):
+    res = _run(n=20, n_jobs=2, out_dir=tmp_path)
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+    pd.testing.assert_frame_equal(res.frac_ranks, exact20.frac_ranks)
+    assert len(list(tmp_path.glob("rep_*.json"))) == 20
+
+
+def test_dask_cluster_gives_identical_ranks(exact20):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            res = _run(n=20, client=client)
+        pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+        res = _run(n=20, scheduler=cluster.scheduler_address)
+        pd.testing.assert_frame_equal(res.frac_ranks, exact20.frac_ranks)
+
+
+@pytest.mark.slow
+def test_dask_worker_processes_give_identical_ranks(exact20):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        res = _run(n=20, scheduler=cluster.scheduler_address)
+    pd.testing.assert_frame_equal(res.ranks, exact20.ranks)
+
+
+def test_missing_distributed_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ImportError, match=r"selbayes\[distributed\]"):
+        _run(n=2, scheduler="tcp://127.0.0.1:1")
+
+
+# ---------------------------------------------------------------------------- outputs, errors
+def test_save_and_plot(tmp_path, exact20):
+    paths = exact20.save(tmp_path / "report")
+    long = pd.read_csv(paths["csv"])
+    assert len(long) == 40 and set(long["param"]) == set(PARAMS)
+    wide = long.pivot(index="replicate", columns="param", values="rank")
+    pd.testing.assert_frame_equal(wide[PARAMS], exact20.ranks, check_names=False)
+    text = paths["summary"].read_text()
+    assert "| mu |" in text and "ecdf_p" in text
+    assert paths["png"].stat().st_size > 1000
+
+
+def test_builtin_plot_for_varying_draw_counts():
+    res = _run(n=20, thin_to=None)
+    assert res.n_draws.nunique().max() > 1  # ESS thinning: L differs between replicates
+    fig = res.plot()
+    assert np.shape(fig.axes) == (4,)
+    bars = fig.axes[0].patches[-4:]  # 20 // 5 = 4 bins, after the band
+    assert sum(b.get_height() for b in bars) == 20
+    assert [b.get_x() for b in bars] == pytest.approx([0, 0.25, 0.5, 0.75])
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"n_replicates": 0}, ValueError, "n_replicates"),
+        ({"params": []}, ValueError, "params"),
+        ({"params": ["mu", "mu"]}, ValueError, "duplicate"),
+        ({"params": ["sigma"]}, ValueError, "truth lacks.*sigma"),
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"thin_to": 0}, ValueError, "thin_to"),
+        ({"thin_to": 500}, ValueError, "thin_to=500 exceeds"),
+        ({"random_state": "a"}, TypeError, "random_state"),
+        ({"client": object(), "scheduler": "tcp://x"}, ValueError, "client or scheduler"),
+    ],
+)
+def test_bad_arguments(kwargs, exc, match):
+    args = {"simulator": toy.simulate, "fitter": toy.fit_exact, "n_replicates": 2,
+            "params": PARAMS, "progressbar": False, **kwargs}
+    with pytest.raises(exc, match=match):
+        run_sbc(**args)
+
+
+def _fit_vector(data, seed):
+    return {"mu": np.zeros((1, 10, 3)), "lam": np.ones(10)}
+
+
+def _fit_missing(data, seed):
+    return {"mu": np.zeros(10)}
+
+
+@pytest.mark.parametrize("fitter, match", [(_fit_vector, "shape"),
+                                           (_fit_missing, "no posterior variable 'lam'")])
+def test_bad_fitter_output(fitter, match):
+    with pytest.raises(ValueError, match=match):
+        run_sbc(toy.simulate, fitter, 1, PARAMS, progressbar=False)
