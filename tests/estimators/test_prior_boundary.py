@@ -7,9 +7,9 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from selbayes.evaluation.diagnostics import GridBoundaryWarning, PriorBoundaryWarning
 from selbayes.estimators.gaussian import prior_boundary_checks
 from selbayes.estimators.model_selection import KChoice
+from selbayes.evaluation.diagnostics import GridBoundaryWarning, PriorBoundaryWarning
 from selbayes.models.priors import GaussianPriors
 
 

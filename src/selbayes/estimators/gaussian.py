@@ -660,8 +660,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def _check_diagnostics(self) -> None:
         """Convergence diagnostics (base class), then :func:`prior_boundary_checks`: a
-        :class:`~selbayes.evaluation.diagnostics.PriorBoundaryWarning` names every hyperparameter whose
-        posterior the prior holds (``prior_checks_``)."""
+        :class:`~selbayes.evaluation.diagnostics.PriorBoundaryWarning` names every
+        hyperparameter whose posterior the prior holds (``prior_checks_``)."""
         super()._check_diagnostics()
         if "posterior" not in self.idata_.children:
             return
@@ -676,11 +676,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 warn_from_user_line(msg, PriorBoundaryWarning)
 
     def _warn_grid_ends(self, k_grid, k_cap: int) -> None:
-        """:class:`~selbayes.evaluation.diagnostics.GridBoundaryWarning` when a value chosen by inner CV
-        is at an end of its grid that is not a natural limit (k = 1, k = every usable feature,
-        T = 1, the model's own predictive) and the inner curve still falls there: the chosen
-        candidate beats its neighbour inside the grid (the next k at the same T, or the next T
-        at the same k) by more than one paired standard error over the inner test cases, so a
+        """:class:`~selbayes.evaluation.diagnostics.GridBoundaryWarning` when a value chosen by
+        inner CV is at an end of its grid that is not a natural limit (k = 1, k = every usable
+        feature, T = 1, the model's own predictive) and the inner curve still falls there: the
+        chosen candidate beats its neighbour inside the grid (the next k at the same T, or the
+        next T at the same k) by more than one paired standard error over the inner test cases, so a
         value beyond the grid may score better still. A flat curve at the end does not warn."""
         from ..evaluation.diagnostics import GridBoundaryWarning, warn_from_user_line
 
