@@ -18,11 +18,16 @@ import numpy as np
 
 from selbayes import HierarchicalGaussianClassifier
 from selbayes.benchmark.runner import _make_splits, resolve_dataset
-from selbayes.model_selection import (DEFAULT_K_GRID, DEFAULT_T_GRID, _fold_losses, choose_k,
-                                      default_label_noise)
+from selbayes.estimators.model_selection import (
+    DEFAULT_K_GRID,
+    DEFAULT_T_GRID,
+    _fold_losses,
+    choose_k,
+    default_label_noise,
+)
+from selbayes.filters.selection import f_statistic
 from selbayes.models.priors import GaussianPriors
 from selbayes.preprocessing import IntensityLog2
-from selbayes.selection import f_statistic
 
 SETS = ["borovecki", "chowdary", "colon", "golub", "gravier", "nakayama", "pomeroy", "singh",
         "sorlie", "srbct", "subramanian"]
