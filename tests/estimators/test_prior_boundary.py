@@ -131,15 +131,18 @@ def test_grid_end_choices_warn(k, T, cap, falling, expected):
 
 
 def test_grid_end_warning_from_fit_names_the_users_line():
-    # 30 copies of one signal want T near 30; a grid that stops at 1.5 holds it.
+    # The 4 kept features are copies of one signal, so the naive predictive counts it 4 times
+    # and wants T near 4; a grid that stops at 2 holds it (T = 2 beats T = 1 by about 0.19
+    # nats per case here, against two paired SEs of about 0.07).
     rng = np.random.default_rng(3)
-    y = np.repeat([0, 1], 40)
-    X = rng.normal(size=(80, 400))
-    X[:, :30] = (0.9 * y + rng.normal(size=80))[:, None] + 0.05 * rng.normal(size=(80, 30))
+    n = 300
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 400))
+    X[:, :30] = (1.0 * y + rng.normal(size=n))[:, None] + 0.05 * rng.normal(size=(n, 30))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = _fast(k=4, temperature="auto", temperature_grid=[1.0, 1.5]).fit(X, y)
+        clf = _fast(k=4, temperature="auto", temperature_grid=[1.0, 2.0]).fit(X, y)
     ours = [w for w in caught if w.category is GridBoundaryWarning]
-    assert clf.temperature_ == 1.5
+    assert clf.temperature_ == 2.0
     assert len(ours) == 1 and ours[0].filename == __file__
     assert "temperature_grid" in str(ours[0].message)
