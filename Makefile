@@ -16,6 +16,12 @@ export SELBAYES_CACHE_DIR ?= $(abspath .cache)
 export PYTENSOR_FLAGS ?= base_compiledir=$(SELBAYES_CACHE_DIR)/pytensor,generated_src_dir=$(SELBAYES_CACHE_DIR)/generated_src
 export MPLBACKEND ?= Agg
 PYTEST_ARGS ?=
+# `make test` runs on two worker processes (pytest-xdist; the machine this is planned for has 2
+# cores): compiling models is single-threaded, and workers share the compiled-model cache, in
+# which one process compiles a given model while the others wait for it. Whole test files go
+# to one worker (--dist loadfile), so module-scoped fixtures (fitted models) are built once.
+# `make test XDIST=` runs in one process.
+XDIST ?= -n 2 --dist loadfile
 
 .PHONY: demo test slow bench sbc reproduce notebooks lint clean venv
 
@@ -36,7 +42,7 @@ demo: $(VENV)/.stamp-base
 	$(VENV)/bin/selbayes demo
 
 test: $(VENV)/.stamp-test
-	$(PY) -m pytest -m "not slow" -q $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow" -q $(XDIST) $(PYTEST_ARGS)
 
 slow: $(VENV)/.stamp-test
 	$(PY) -m pytest -m slow -q $(PYTEST_ARGS)

@@ -4,6 +4,7 @@ For the hierarchical Gaussian classifier and the binary naive Bayes classifier (
 fresh Python processes (subprocesses of this script, so every number starts from a cold
 interpreter):
 
+0. empty caches, as before the compiled models' data got static shapes (a separate folder);
 1. empty caches: a cache folder (``SELBAYES_CACHE_DIR``, pytensor's compiledir and numba's
    cache inside it) that does not exist yet;
 2. new process, cache disabled (``SELBAYES_NO_COMPILE_CACHE=1``): pytensor's own caches warm,
@@ -11,8 +12,8 @@ interpreter):
 3. new process after an earlier process compiled the same shape (the cache's case);
 4. warm fit: the second and third fit in the process of 3 (median), the same shape.
 
-Reported as ratios to the warm fit, measured within this one run. Writes
-``benchmarks/results/first_fit.md``. Takes ~2 minutes on an idle machine.
+Reported as ratios within this one run (0 and 1 to each other, 2 and 3 to the warm fit).
+Writes ``benchmarks/results/first_fit.md``. Takes ~3 minutes on an idle machine.
 
 Usage: ``python benchmarks/bench_first_fit.py``.
 """
@@ -39,6 +40,13 @@ import numpy as np
 import selbayes
 import arviz, nutpie, pymc, pytensor   # imports timed apart from the fit
 which = sys.argv[1]
+if len(sys.argv) > 2 and sys.argv[2] == "dynamic-shapes":
+    # as before the static data shapes: pm.Data of dynamic shape, so the compiled graph keeps
+    # PyMC's SpecifyShape checks (and their numba error-message code)
+    from selbayes.models import gaussian as _g, naive_bayes as _nb
+    for _mod in (_g, _nb):
+        _orig = _mod._model_from_data
+        _mod._model_from_data = (lambda f: lambda *a, static_shapes=False, **k: f(*a, **k))(_orig)
 rng = np.random.default_rng(0)
 y = np.repeat([0, 1], 20)
 if which == "gaussian":
@@ -59,7 +67,7 @@ print(json.dumps({"import": import_s, "fits": times, "event": _last_event.get("e
 """
 
 
-def _child(which: str, cache: Path, disable: bool = False) -> dict:
+def _child(which: str, cache: Path, disable: bool = False, variant: str = "") -> dict:
     env = dict(os.environ, SELBAYES_CACHE_DIR=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"),
                MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
     env.pop("PYTENSOR_FLAGS", None)
@@ -69,8 +77,8 @@ def _child(which: str, cache: Path, disable: bool = False) -> dict:
     src = str(HERE.parent / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, which], env=env, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", CHILD, which, variant], env=env,
+                         capture_output=True, text=True, check=True)
     res = json.loads(out.stdout.strip().splitlines()[-1])
     res["process"] = time.perf_counter() - t
     return res
@@ -81,13 +89,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for which in ("gaussian", "naive_bayes"):
             cache = Path(tmp) / which
+            # empty caches as before the static data shapes (own folder, thrown away)
+            before = _child(which, Path(tmp) / f"{which}-before", variant="dynamic-shapes")
             empty = _child(which, cache)                  # compiles and fills the cache
             disabled = _child(which, cache, disable=True)
             cached = _child(which, cache)
             warm = sorted(cached["fits"][1:])[len(cached["fits"][1:]) // 2]
-            rows.append((which, empty, disabled, cached, warm))
-            print(which, json.dumps({"empty": empty, "disabled": disabled, "cached": cached}),
-                  flush=True)
+            rows.append((which, before, empty, disabled, cached, warm))
+            print(which, json.dumps({"before": before, "empty": empty, "disabled": disabled,
+                                     "cached": cached}), flush=True)
     lines = [
         "# First fit in a new process (compiled-model cache)",
         "",
@@ -100,21 +110,25 @@ def main() -> int:
         "Times in seconds, for `fit` only; the imports of pymc, pytensor, nutpie and arviz are "
         "timed apart (column *imports*, in the cache-on process).",
         "",
-        "| model | imports | empty caches | new process, cache off | new process, cache on "
-        "| warm fit "
-        "| cache off / warm | cache on / warm | cache on: hit? |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| model | imports | empty caches, before | empty caches | new process, cache off "
+        "| new process, cache on | warm fit "
+        "| empty after / before | cache off / warm | cache on / warm | cache on: hit? |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for which, empty, disabled, cached, warm in rows:
+    for which, before, empty, disabled, cached, warm in rows:
         lines.append(
-            f"| {which} | {cached['import']:.2f} | {empty['fits'][0]:.2f} | "
-            f"{disabled['fits'][0]:.2f} | "
-            f"{cached['fits'][0]:.2f} | {warm:.2f} | {disabled['fits'][0] / warm:.1f} | "
+            f"| {which} | {cached['import']:.2f} | {before['fits'][0]:.2f} | "
+            f"{empty['fits'][0]:.2f} | {disabled['fits'][0]:.2f} | "
+            f"{cached['fits'][0]:.2f} | {warm:.2f} | {empty['fits'][0] / before['fits'][0]:.2f} | "
+            f"{disabled['fits'][0] / warm:.1f} | "
             f"{cached['fits'][0] / warm:.1f} | {cached['event']} |")
     lines += [
         "",
         "- *empty caches*: a cache folder that did not exist (pytensor's compiledir, numba's "
-        "cache and selbayes's compiled models all start empty).",
+        "cache and selbayes's compiled models all start empty). *before*: the same, with the "
+        "models' `pm.Data` of dynamic shape as before this change, so the compiled graph keeps "
+        "PyMC's `SpecifyShape` checks, whose numba error-message code (string formatting) was "
+        "the largest avoidable part of numba's work in an empty-cache compile.",
         "- *cache off*: `SELBAYES_NO_COMPILE_CACHE=1`, pytensor's caches warm: the situation "
         "before the compiled-model cache (nutpie compiles its wrappers in every process).",
         "- *cache on*: a new process after an earlier one compiled the same shape. Target: "

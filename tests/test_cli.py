@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -99,7 +100,7 @@ def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, caps
         def summary(self):
             return pd.DataFrame({"passed": self._passed})
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", lambda *a, **k: Result(
         {"tau_corrected": True, "tau_uncorrected": False}))
     assert main(["sbc", "x.toml", "--out", str(tmp_path / "o")]) == 0
@@ -186,7 +187,7 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
         seen["out"], seen["quick"] = out, quick
         return Result()
 
-    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: {"_name": "s"})
+    monkeypatch.setattr(sm, "load_sbc_spec", lambda path, quick=False: SimpleNamespace(name="s"))
     monkeypatch.setattr(sm, "run_sbc_spec", fake_run)
     out = tmp_path / "mine"
     assert main(["sbc", "x.toml", "--quick", "--out", str(out)]) == 0
@@ -209,3 +210,16 @@ def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
         run_sbc_spec(ROOT / "models" / "sbc" / "sbc_gaussian_small.toml", out=tmp_path / "o",
                      quick=True)
     assert seen["out_dir"] == tmp_path / "o" / "replicates"
+
+
+def test_unnamed_sample_id_column_is_read_as_the_index(tmp_path):
+    """A CSV written by pandas' to_csv has an empty first header cell over the sample ids: the
+    ids become the index (so `predict` writes them under "sample", not "Unnamed: 0")."""
+    from selbayes.cli import _read_matrix
+
+    frame = pd.DataFrame(np.arange(6.0).reshape(3, 2), columns=["g1", "g2"],
+                         index=["s1", "s2", "s3"])
+    frame.to_csv(tmp_path / "x.csv")
+    X, _ = _read_matrix(str(tmp_path / "x.csv"))
+    assert list(X.index) == ["s1", "s2", "s3"] and X.index.name is None
+    assert list(X.columns) == ["g1", "g2"]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,38 +34,190 @@ else:
 import warnings
 warnings.simplefilter("ignore")
 clf.fit(X, y)
-print(json.dumps({"event": cc._last_event.get("event"),
+print(json.dumps({"event": cc._last_event.get("event"), "waited": cc._last_event.get("waited"),
                   "proba": clf.predict_proba(X[:2]).tolist()}))
 """
 
 
-def _run(which: str, env_extra: dict) -> dict:
+def _env(env_extra: dict) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "MPLBACKEND": "Agg", **env_extra}
     env.pop("SELBAYES_NO_COMPILE_CACHE", None)
-    res = subprocess.run([sys.executable, "-c", FIT, which], env=env, capture_output=True,
-                         text=True, timeout=900)
+    return {k: v for k, v in env.items() if v is not None}
+
+
+def _result(res) -> dict:
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-# The naive Bayes variant compiles a second model in two fresh processes (~40 s on 2 cores):
-# make slow; the Gaussian one keeps the mechanism in make test.
-@pytest.mark.parametrize("which", ["gaussian",
-                                   pytest.param("naive_bayes", marks=pytest.mark.slow)])
-def test_second_process_hits_the_cache(which):
+def _run(which: str, env_extra: dict) -> dict:
+    res = subprocess.run([sys.executable, "-c", FIT, which], env=_env(env_extra),
+                         capture_output=True, text=True, timeout=900)
+    return _result(res)
+
+
+def _run_together(which: str, env_extra: dict, n: int) -> list[dict]:
+    """``n`` processes started at the same moment, each fitting the same shape."""
+    procs = [subprocess.Popen([sys.executable, "-c", FIT, which], env=_env(env_extra),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(n)]
+    out = []
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=900)
+        out.append(_result(subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr)))
+    return out
+
+
+def _assert_one_clean_entry(cache: Path) -> None:
+    """The cache folder holds exactly one model entry (its three files, all readable) and no
+    temporary file anywhere (ours, pytensor's generated sources, numba's index files)."""
+    import pickle
+
+    models = cache / "models"
+    names = sorted(p.name for p in models.iterdir())
+    digests = {n.split("-")[0] for n in names if n != "last_compile_seconds"}
+    assert len(digests) == 1, names
+    (d,) = digests
+    assert names == sorted([f"{d}-expand.nbc", f"{d}-logp.nbc", f"{d}-meta.pkl",
+                            "last_compile_seconds"])
+    for name in names[:3]:
+        with open(models / name, "rb") as f:
+            assert isinstance(pickle.load(f), dict)
+    assert [p for p in cache.rglob("*") if p.name.endswith(".tmp")] == []
+    assert [p.name for p in (cache / "locks").iterdir()] == [f"{d}.lock"]
+
+
+@pytest.mark.slow
+def test_second_process_hits_the_cache_naive_bayes():
     """The first process compiles (or finds an earlier entry); the second must find it, and
-    the reloaded code must give the same posterior as the freshly compiled one."""
-    first = _run(which, {})
-    second = _run(which, {})
+    the reloaded code must give the same posterior as the freshly compiled one. (The Gaussian
+    model's case is part of test_concurrent_processes_compile_once, in make test.)"""
+    first = _run("naive_bayes", {})
+    second = _run("naive_bayes", {})
     assert second["event"] == "hit"
     assert second["proba"] == first["proba"]          # same seed, same code: bit for bit
 
 
-def test_no_files_left_in_tmpdir(tmp_path):
-    tmp = tmp_path / "tmp"
+def _warm_pytensor_flags() -> str:
+    """PYTENSOR_FLAGS that keep pytensor's own caches where this session has them (warm after
+    the first test that compiled), so only selbayes's cache starts empty."""
+    from selbayes._compile_cache import cache_dir
+
+    flags = os.environ.get("PYTENSOR_FLAGS", "")
+    if "base_compiledir" not in flags:
+        flags = ",".join(f for f in [flags, f"base_compiledir={cache_dir() / 'pytensor'}"] if f)
+    if "generated_src_dir" not in flags:
+        flags += f",generated_src_dir={cache_dir() / 'generated_src'}"
+    return flags
+
+
+@pytest.mark.parametrize("empty, n_together", [
+    # selbayes's cache empty, pytensor's warm: the wrappers are compiled once (~8 s idle);
+    # three processes in all, ~25 s on an idle 2-core machine
+    ("selbayes", 2),
+    # every cache empty, pytensor's numba cache included (~35 s of compiling on an idle
+    # machine), three processes at once: make slow
+    pytest.param("all", 3, marks=pytest.mark.slow)])
+def test_concurrent_processes_compile_once(tmp_path, empty, n_together):
+    """Processes start at the same moment with an empty cache folder and fit the same shape:
+    all succeed; exactly one compiles while the others wait for its lock (or arrive after it
+    finished) and then read its entry; all give the same probabilities, bit for bit; the
+    folder holds one complete entry and no temporary file; a process started afterwards hits
+    the cache and gives the same probabilities again. Without the lock every process would
+    compile (all "miss"); with a torn write a reader would fail or differ. Every process runs
+    with TMPDIR pointing at an empty folder, which must stay empty (nothing of a fit, the
+    compiling one included, lands in the system temporary folder)."""
+    cache, tmp = tmp_path / "cache", tmp_path / "tmp"
     tmp.mkdir()
-    _run("gaussian", {"TMPDIR": str(tmp), "TMP": str(tmp), "TEMP": str(tmp)})
+    env = {"SELBAYES_CACHE_DIR": str(cache), "TMPDIR": str(tmp), "TMP": str(tmp),
+           "TEMP": str(tmp)}
+    if empty == "selbayes":
+        env["PYTENSOR_FLAGS"] = _warm_pytensor_flags()
+    else:
+        env["PYTENSOR_FLAGS"] = None                    # pytensor's caches inside `cache` too
+    together = _run_together("gaussian", env, n_together)
+    # A process that reaches the cache only after the first one has stored its entry (one
+    # slowed down by the machine's load) is a plain hit; what must never happen is a second
+    # compilation.
+    assert sorted(r["event"] for r in together) == ["hit"] * (n_together - 1) + ["miss"], \
+        together
+    assert [r["waited"] for r in together if r["event"] == "miss"] == [False]
+    assert all(r["proba"] == together[0]["proba"] for r in together)
+    _assert_one_clean_entry(cache)
+    later = _run("gaussian", env)
+    assert (later["event"], later["waited"]) == ("hit", False)
+    assert later["proba"] == together[0]["proba"]
+    _assert_one_clean_entry(cache)
     assert sorted(p.name for p in tmp.rglob("*")) == []
+
+
+def test_compile_lock_lets_one_thread_compile(tmp_path, monkeypatch):
+    """The lock logic of compile_pymc_model with the compiler stubbed out (fast): two threads
+    ask for the same model at once; one compiles, the other waits, re-reads the cache and gets
+    the stored entry; a thread asking for another model does not wait."""
+    import threading
+
+    import pymc as pm
+
+    from selbayes import _compile_cache as cc
+
+    monkeypatch.setenv("SELBAYES_CACHE_DIR", str(tmp_path / "cache"))
+    compiled_by = []
+
+    def fake_from_cache(model, meta_path, caches, initial_point_fn):
+        return ("cached", meta_path.name) if meta_path.exists() else None
+
+    queued = threading.Event()
+
+    def fake_compile(model, meta_path, caches, initial_point_fn, *, progress, use_cache):
+        compiled_by.append(threading.current_thread().name)
+        if threading.current_thread().name.startswith("a"):
+            queued.wait(30)                         # until the other "a" thread waits on us
+        cc._atomic_write(meta_path, b"entry")
+        return ("compiled", meta_path.name)
+
+    monkeypatch.setattr(cc, "_from_cache", fake_from_cache)
+    monkeypatch.setattr(cc, "_compile", fake_compile)
+
+    def model(mu):
+        with pm.Model() as m:
+            pm.Normal("x", mu=mu, sigma=1.0)
+        return m
+
+    models = {"a1": model(0.0), "a2": model(0.0), "b": model(np.float64(1.5))}
+    results, waits = {}, []
+    start = threading.Barrier(3)
+
+    def work(name):
+        start.wait()
+        results[name] = cc.compile_pymc_model(models[name], progress=True)
+
+    real_lock = cc._compile_lock
+
+    def spy_lock(digest, timeout=None, on_wait=None):
+        def wait_hook():
+            waits.append(digest)
+            on_wait()
+            queued.set()
+
+        return real_lock(digest, timeout, on_wait=wait_hook)
+
+    monkeypatch.setattr(cc, "_compile_lock", spy_lock)
+    threads = [threading.Thread(target=work, args=(n,), name=n) for n in models]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(compiled_by) in (["a1", "b"], ["a2", "b"])
+    kinds = sorted(results[n][0] for n in ("a1", "a2"))
+    assert kinds == ["cached", "compiled"]
+    assert results["a1"][1] == results["a2"][1] != results["b"][1]
+    assert len(waits) == 1                           # only the second "a" thread waited
+    assert sorted(p.suffix for p in (tmp_path / "cache" / "locks").iterdir()) == [".lock"] * 2
+
+
+# No files in $TMPDIR after a fit: checked by test_concurrent_processes_compile_once, whose
+# processes (the compiling one included) all run with TMPDIR pointing at an empty folder.
 
 
 def test_cache_dir_follows_the_environment(tmp_path, monkeypatch):

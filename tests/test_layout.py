@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import json
 import os
 import subprocess
 import sys
@@ -145,19 +144,38 @@ def test_the_layering_check_can_fail(tmp_path):
     assert {"selbayes.experiments.spec", "selbayes.experiments"} <= _imported_modules(bad, tmp_path)
 
 
-def test_sbc_run_started_before_the_move_still_resumes():
-    from selbayes.sbc import core
+def test_sbc_run_started_before_the_move_still_resumes(tmp_path, monkeypatch):
+    import shutil
 
-    run = SRC.parents[1] / "reports" / "sbc_gaussian_small" / "replicates"
-    manifest = run / "sbc_manifest.json"
-    stored = json.loads(manifest.read_text())
+    from selbayes.sbc import core, gaussian
+
+    run = tmp_path / "replicates"
+    shutil.copytree(SRC.parents[1] / "reports" / "sbc_gaussian_small" / "replicates", run)
+    stored = core.TaskStore.read_settings(run, core._MANIFEST)
     assert stored["simulator"] == "selbayes.sbc_models.GaussianSBCSimulator"   # written before
-    current = {**stored, "simulator": "selbayes.sbc.gaussian.GaussianSBCSimulator",
-               "fitter": "selbayes.sbc.gaussian.GaussianSBCFitter"}
-    core._check_manifest(stored, current, manifest.parent)
-    other = {**current, "fitter": "selbayes.sbc.mixture.MixtureSBCFitter"}
-    with pytest.raises(ValueError, match="fitter: stored 'selbayes.sbc.gaussian.GaussianSBCF"):
-        core._check_manifest(stored, other, manifest.parent)
+    spec_path = SRC.parents[1] / "models" / "sbc" / "sbc_gaussian_small.toml"
+
+    def no_fit(self, data, seed):
+        raise AssertionError("a stored replicate was fitted again")
+
+    monkeypatch.setattr(gaussian.GaussianSBCFitter, "__call__", no_fit)
+    result = gaussian.run_sbc_spec(spec_path, out=tmp_path, progressbar=False)
+    assert result.n_replicates == 200                      # all 200 resumed, none refitted
+    assert core.TaskStore.read_settings(run, core._MANIFEST) == stored
+    # another class under the old run's name is still refused
+    spec = gaussian.load_sbc_spec(spec_path)
+    sim = gaussian.GaussianSBCSimulator(**spec["design"], priors=spec["priors"])
+    with pytest.raises(ValueError, match=r"different settings \(fitter: "
+                                         r"'selbayes.sbc_models.GaussianSBCFitter' -> "):
+        core.run_sbc(sim, mixture_fitter(), 200, ["tau_mu_corrected", "tau_mu_uncorrected"],
+                     random_state=spec["sbc"]["seed"], thin_to=spec["sbc"]["thin_to"],
+                     out_dir=run, progressbar=False)
+
+
+def mixture_fitter():
+    from selbayes.sbc.mixture import MixtureSBCFitter
+
+    return MixtureSBCFitter()
 
 
 # the layers, in import order: a subpackage imports only from subpackages before it (README,

@@ -35,3 +35,159 @@ def test_workers_are_not_recycled_when_their_cache_grows(keep):
     # Without keep_worker_caches loky replaces the worker after the 400 MB growth (the check
     # runs at most once a second), so a second PID appears; with it, one worker does all.
     assert (len(set(pids)) == 1) == keep
+
+
+# ------------------------------------------------------------------------- the shared runner
+from selbayes._parallel import (  # noqa: E402
+    Task,
+    TaskResult,
+    TaskStore,
+    run_tasks,
+    write_atomic,
+)
+
+np = pytest.importorskip("numpy")
+
+
+def _draw(task: Task, scale: float) -> TaskResult:
+    """A task whose result depends only on its own seed (as every caller's tasks do)."""
+    rng = np.random.default_rng(np.random.SeedSequence(task.params["seed"]))
+    return TaskResult(task.id, {"x": scale * rng.normal(size=(3, 2))},
+                      {"mean": float(rng.normal()), "seed": task.params["seed"]})
+
+
+class _Counting:
+    def __init__(self, fail_at=None):
+        self.calls, self.fail_at = [], fail_at
+
+    def __call__(self, task, scale):
+        if task.id == self.fail_at:
+            raise RuntimeError("interrupted")
+        self.calls.append(task.id)
+        return _draw(task, scale)
+
+
+def _tasks(n=6):
+    return [Task(f"t{i:02d}", {"seed": [7, i]}) for i in range(n)]
+
+
+def _same(a: dict, b: dict) -> None:
+    assert list(a) == list(b)
+    for k in a:
+        assert a[k].arrays.keys() == b[k].arrays.keys()
+        for name in a[k].arrays:
+            np.testing.assert_array_equal(a[k].arrays[name], b[k].arrays[name])
+        strip = ("wall_s", "worker_pid")
+        assert ({m: v for m, v in a[k].meta.items() if m not in strip}
+                == {m: v for m, v in b[k].meta.items() if m not in strip})
+
+
+def test_interrupted_run_resumes_only_the_missing_tasks(tmp_path):
+    reference, _ = run_tasks(_draw, _tasks(), args=(2.0,), progressbar=False)
+    store = TaskStore(tmp_path, {"scale": 2.0})
+    crashing = _Counting(fail_at="t03")
+    with pytest.raises(RuntimeError, match="interrupted"):
+        run_tasks(crashing, _tasks(), store, args=(2.0,), progressbar=False)
+    assert crashing.calls == ["t00", "t01", "t02"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "manifest.json", *(f"t0{i}.{ext}" for i in range(3) for ext in ("json", "npz"))]
+    assert store.done(_tasks()) == ["t00", "t01", "t02"]
+    again = _Counting()
+    results, info = run_tasks(again, _tasks(), TaskStore(tmp_path, {"scale": 2.0}),
+                              args=(2.0,), progressbar=False)
+    assert again.calls == ["t03", "t04", "t05"]
+    assert info["n_resumed"] == 3 and info["n_fitted"] == 3
+    _same(results, reference)  # stored and fresh results alike
+    # nothing left: a third run computes nothing and loads everything
+    third = _Counting()
+    results, info = run_tasks(third, _tasks(), TaskStore(tmp_path, {"scale": 2.0}),
+                              args=(2.0,), progressbar=False)
+    assert third.calls == [] and info["n_resumed"] == 6
+    _same(results, reference)
+
+
+def test_a_write_that_fails_midway_leaves_no_file(tmp_path):
+    def half_then_crash(path):
+        path.write_bytes(b"half a file")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(tmp_path / "t00.npz", half_then_crash)
+    assert list(tmp_path.iterdir()) == []
+    # and a task whose arrays cannot be written is not marked finished
+    store = TaskStore(tmp_path / "run", {})
+
+    def unstorable(task):
+        return TaskResult(task.id, {"x": np.array([{"a": 1}], dtype=object)})
+
+    with pytest.raises(TypeError, match="Python objects"):  # they would need pickle
+        run_tasks(unstorable, _tasks(1), store, progressbar=False)
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["manifest.json"]
+
+
+def test_changed_settings_are_refused_with_the_changed_keys(tmp_path):
+    run_tasks(_draw, _tasks(2), TaskStore(tmp_path, {"scale": 1.0, "fit": {"draws": 10}}),
+              args=(1.0,), progressbar=False)
+    with pytest.raises(ValueError, match=r"different settings \(fit\.draws: 10 -> 20; "
+                                         r"scale: 1\.0 -> 2\.0\)"):
+        run_tasks(_draw, _tasks(2), TaskStore(tmp_path, {"scale": 2.0, "fit": {"draws": 20}}),
+                  args=(2.0,), progressbar=False)
+    assert TaskStore.read_settings(tmp_path) == {"scale": 1.0, "fit": {"draws": 10}}
+    # a record stored under another task's name is refused, not silently reused
+    (tmp_path / "t00.json").write_text((tmp_path / "t01.json").read_text())
+    with pytest.raises(ValueError, match="t00.json does not belong to this run"):
+        run_tasks(_draw, _tasks(2), TaskStore(tmp_path, {"scale": 1.0, "fit": {"draws": 10}}),
+                  args=(1.0,), progressbar=False)
+
+
+def test_changed_tasks_and_failed_results_can_be_rerun(tmp_path):
+    def flagged(task):
+        return TaskResult(task.id, meta={"failed": task.params["seed"][1] == 1})
+
+    store = TaskStore(tmp_path, {}, changed_task="rerun",
+                      rerun_if=lambda result: result.meta["failed"])
+    run_tasks(flagged, _tasks(3), store, progressbar=False)
+    counting = _Counting()
+    changed = [Task("t00", {"seed": [8, 0]}), *_tasks(3)[1:]]
+    _, info = run_tasks(counting, changed, store, args=(1.0,), progressbar=False)
+    assert counting.calls == ["t00", "t01"]  # t00's parameters changed, t01 had failed
+    assert info["n_resumed"] == 1
+
+
+def test_joblib_processes_give_the_serial_results(tmp_path):
+    serial, _ = run_tasks(_draw, _tasks(), TaskStore(tmp_path / "s", {}), args=(3.0,),
+                          progressbar=False)
+    par, info = run_tasks(_draw, _tasks(), TaskStore(tmp_path / "p", {}), args=(3.0,),
+                          n_jobs=2, progressbar=False)
+    assert info["backend"] == "joblib (2 processes)"
+    _same(par, serial)
+    assert len({r.meta["worker_pid"] for r in par.values()} - {os.getpid()}) >= 1
+
+
+def test_dask_cluster_gives_the_serial_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    serial, _ = run_tasks(_draw, _tasks(), args=(3.0,), progressbar=False)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        by_address, info = run_tasks(_draw, _tasks(), TaskStore(tmp_path, {}), args=(3.0,),
+                                     scheduler=cluster.scheduler_address, progressbar=False)
+        assert info["backend"] == f"dask.distributed ({cluster.scheduler_address})"
+        with distributed.Client(cluster) as client:
+            by_client, _ = run_tasks(_draw, _tasks(), args=(3.0,), scheduler=client,
+                                     progressbar=False)
+            assert client.status == "running"  # a given client is left open
+    _same(by_address, serial)
+    _same(by_client, serial)
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ValueError, match="file-name-safe"):
+        Task("../escape")
+    with pytest.raises(ValueError, match=r"repeated: \['a'\]"):
+        run_tasks(_draw, [Task("a"), Task("a")], progressbar=False)
+    with pytest.raises(ValueError, match="n_jobs"):
+        run_tasks(_draw, _tasks(1), n_jobs=0, progressbar=False)
+    with pytest.raises(TypeError, match="scheduler"):
+        run_tasks(_draw, _tasks(1), scheduler=3, progressbar=False)
+    with pytest.raises(TypeError, match="must return a TaskResult"):
+        run_tasks(lambda task: {"x": 1}, _tasks(1), progressbar=False)

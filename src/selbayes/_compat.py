@@ -40,7 +40,7 @@ MOVED: dict[str, str] = {
     "selbayes.sbc_naive_bayes": "selbayes.sbc.naive_bayes",
     "selbayes.sbc_mixture": "selbayes.sbc.mixture",
     "selbayes.reproduce": "selbayes.experiments",
-    "selbayes._reproduce_exec": "selbayes.experiments._exec",
+    "selbayes._reproduce_exec": "selbayes._parallel",  # the one runner (Task, TaskStore, ...)
     "selbayes._reproduce_spec": "selbayes.experiments.spec",
     "selbayes._reproduce_report": "selbayes.experiments.report",
     "selbayes._reproduce_gaussian": "selbayes.experiments.gaussian",

@@ -13,20 +13,27 @@ same format numba's own cache uses) in the user cache folder. The cache key is e
 changes that code: the hashes pytensor gives the generated logp and expand functions (graph
 structure, constants, static shapes), the layout of the shared data, and the versions of
 Python, numba, llvmlite, pytensor, pymc, nutpie and selbayes and the CPU. A later process pays
-only the graph step. Entries are written to a temporary name and renamed into place, so
-concurrent processes never read a half-written entry (the last writer wins; entries for one
-key are interchangeable).
+only the graph step.
+
+Concurrent processes (joblib or pytest-xdist workers, notebooks next to a command line): one
+process at a time compiles a given model, holding an OS file lock (``locks/<key>.lock``,
+released by the OS even if the holder crashes); the others wait for it and then read its
+entry. Entries are written to a temporary name and renamed into place, so no process ever reads
+a half-written entry, also when the lock cannot be taken (then the last writer wins; entries
+for one key are interchangeable).
 
 The cache folder is ``platformdirs.user_cache_dir("selbayes")`` unless the environment
 variable ``SELBAYES_CACHE_DIR`` names another. Inside it: ``models/`` (this module's
-entries), ``pytensor/`` (pytensor's compiledir, including its numba cache) and
-``generated_src/`` (the Python source pytensor generates, which it otherwise leaves in the
-system temporary folder). :func:`configure_pytensor` points pytensor there; it must run before
-pytensor is first imported to move the compiledir (the source folder can move at any time).
+entries), ``locks/`` (one empty lock file per model), ``pytensor/`` (pytensor's compiledir,
+including its numba cache) and ``generated_src/`` (the Python source pytensor generates,
+which it otherwise leaves in the system temporary folder). :func:`configure_pytensor` points
+pytensor there; it must run before pytensor is first imported to move the compiledir (the
+source folder can move at any time).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -190,12 +197,37 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     meta_path = _models_dir() / f"{digest}-meta.pkl"
     caches = [_EntryCache(_models_dir() / f"{digest}-{part}.nbc", enabled=use_cache)
               for part in ("logp", "expand")]
-    if use_cache:
-        compiled = _from_cache(model, meta_path, caches, pymc_initial_point_fn)
-        if compiled is not None:
-            _last_event.update(event="hit", path=str(meta_path))
-            return compiled
-    _last_event.update(event="miss", path=str(meta_path))
+    if not use_cache:
+        return _compile(model, meta_path, caches, pymc_initial_point_fn, progress=progress,
+                        use_cache=False)
+    compiled = _from_cache(model, meta_path, caches, pymc_initial_point_fn)
+    if compiled is not None:
+        _last_event.update(event="hit", path=str(meta_path), waited=False)
+        return compiled
+    # One process compiles a given model at a time: the others wait for its entry instead
+    # of compiling the same code concurrently (on a 2-core machine that doubles everyone's
+    # wait), then read it. The lock is an OS file lock, released if its holder dies.
+    def announce_wait():
+        if progress:
+            print(f"selbayes: another process is compiling this model; waiting for it to "
+                  f"finish (~{expected_compile_seconds()} s)...", file=sys.stderr, flush=True)
+
+    with _compile_lock(digest, on_wait=announce_wait) as waited:
+        if waited:
+            compiled = _from_cache(model, meta_path, caches, pymc_initial_point_fn)
+            if compiled is not None:
+                _last_event.update(event="hit", path=str(meta_path), waited=True)
+                return compiled
+        return _compile(model, meta_path, caches, pymc_initial_point_fn, progress=progress,
+                        use_cache=True)
+
+
+def _compile(model, meta_path: Path, caches, pymc_initial_point_fn, *, progress: bool,
+             use_cache: bool):
+    """Compile ``model`` as nutpie does (cache miss) and, with ``use_cache``, store it."""
+    import nutpie.compile_pymc as ncp
+
+    _last_event.update(event="miss", path=str(meta_path), waited=False)
     if progress:
         print(f"selbayes: compiling the model (first time for this shape, "
               f"~{expected_compile_seconds()} s; cached in {cache_dir()})...",
@@ -281,6 +313,45 @@ def _model_digest(model) -> str:
     h.update(repr((model.check_bounds, cfg.floatX, getattr(cfg, "numba__fastmath", None),
                    cfg.mode, cfg.linker)).encode())
     return h.hexdigest()[:32]
+
+
+LOCK_TIMEOUT_S = 1800.0         # longest wait for another process's compile (then compile)
+
+
+@contextlib.contextmanager
+def _compile_lock(digest: str, timeout: float | None = None, on_wait=None):
+    """Hold the file lock of one model's entry; yields whether another process held it first.
+
+    ``locks/<digest>.lock`` in the cache folder, an OS-level lock (``fcntl.flock`` on POSIX,
+    ``msvcrt.locking`` on Windows, through :mod:`filelock`): released by the OS when its
+    holder exits or crashes, so a dead compile never blocks later processes. The zero-byte lock
+    files stay (removing a lock file that another process has opened would let two processes
+    hold "the" lock); :func:`clear_cache` removes them. If the folder cannot be written, or
+    the lock is not obtained within ``timeout`` seconds (default :data:`LOCK_TIMEOUT_S`), the
+    caller compiles without it: entries are written atomically, so that is still safe, only
+    slower. ``on_wait()`` is called once before waiting.
+    """
+    import filelock
+
+    path = cache_dir() / "locks" / f"{digest}.lock"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = filelock.FileLock(str(path), timeout=0)
+        try:
+            lock.acquire()
+            waited = False
+        except filelock.Timeout:
+            if on_wait is not None:
+                on_wait()
+            lock.acquire(timeout=LOCK_TIMEOUT_S if timeout is None else timeout)
+            waited = True
+    except (OSError, filelock.Timeout):
+        yield False
+        return
+    try:
+        yield waited
+    finally:
+        lock.release()
 
 
 def _from_cache(model, meta_path: Path, caches, pymc_initial_point_fn):

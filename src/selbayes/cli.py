@@ -73,7 +73,7 @@ def _cmd_sbc(args) -> int:
                           scheduler=args.scheduler, progressbar=not args.no_progress)
     # run_sbc_spec uses a given --out as is; the default folder gets "_quick" with --quick.
     out = Path(args.out) if args.out is not None else Path("reports") / (
-        spec["_name"] + ("_quick" if args.quick else ""))
+        spec.name + ("_quick" if args.quick else ""))
     summary = result.summary()
     # Uncorrected posteriors are expected to be miscalibrated; the verdict is the others'.
     judged = [name for name in summary.index if not str(name).endswith("_uncorrected")]
@@ -134,6 +134,8 @@ def _read_matrix(path: str, *, label_key: str | None = None, layer: str | None =
     if not pd.api.types.is_numeric_dtype(frame[first]) or str(first).startswith("Unnamed") \
             or str(first).lower() in ("sample", "id", "sample_id", "cell", ""):
         frame = frame.set_index(first)            # sample ids
+        if str(first).startswith("Unnamed"):      # an empty header cell (pandas' to_csv)
+            frame.index.name = None
     bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
     if bad:
         raise UserError(f"{path}: non-numeric column(s) {bad[:5]}; the matrix must be "

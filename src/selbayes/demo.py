@@ -105,9 +105,14 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
     print(f"selbayes demo: {sim!r}; {n_train} training and {test.n_samples} test cases; "
           f"keep k = {k} features by F")
 
+    from ._compile_cache import cache_dir
+
+    print(f"(the first fit of a model shape compiles it, 10-60 s; the compiled code is cached "
+          f"in {cache_dir()}, so a second run starts in about a second)", flush=True)
     probas, summaries, tables = {}, {}, {}
     for corrected in (True, False):
         name = "corrected" if corrected else "uncorrected"
+        print(f"fitting the {name} model...", flush=True)
         t0 = time.perf_counter()
         clf = HierarchicalGaussianClassifier(
             k=k, correct_selection=corrected, draws=design["draws"], tune=design["tune"],

@@ -104,11 +104,21 @@ def test_lookup_order(tmp_path, monkeypatch, tiny_colon):
 
 
 def test_missing_files_name_all_places(tmp_path, monkeypatch):
+    """No local copy and no network (a closed loopback port stands in for the download
+    server): one FileNotFoundError naming the folders searched, the failed download and the
+    SELBAYES_DATA variable, and nothing left in the download folder."""
+    from selbayes.datasets import download as _download
+
     monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "user")
+    monkeypatch.setattr(_download, "default_download_dir", lambda: tmp_path / "downloads")
+    monkeypatch.setenv(_download.URL_ENV, "http://127.0.0.1:9")
     monkeypatch.setenv("SELBAYES_DATA", str(tmp_path / "env"))
     with pytest.raises(FileNotFoundError, match="srbct_X.csv.gz") as err:
         load_srbct()
-    assert str(tmp_path / "env") in str(err.value) and str(tmp_path / "user") in str(err.value)
+    msg = str(err.value).split("\n")[0]        # the command line shows the first line only
+    assert str(tmp_path / "env") in msg and str(tmp_path / "user") in msg
+    assert "download" in msg and "127.0.0.1:9/SRBCT.rda" in msg and "SELBAYES_DATA" in msg
+    assert not (tmp_path / "downloads").exists() or not any((tmp_path / "downloads").iterdir())
 
 
 def test_wrong_files_are_refused(tmp_path, fake_srbct):

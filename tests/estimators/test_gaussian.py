@@ -242,7 +242,10 @@ def _batch_se(per_draw: np.ndarray, n_batches: int = 20) -> np.ndarray:
     return means.std(axis=0, ddof=1) / np.sqrt(n_batches)
 
 
-@pytest.mark.parametrize("corrected", [False, True])
+# The uncorrected variant is the corrected model without the selection Potential, whose value
+# test_potential_equals_n_omitted_times_reference_log_prob checks exactly; it compiles another
+# model shape (~30 s on 2 cores), so it runs in make slow and the corrected one in make test.
+@pytest.mark.parametrize("corrected", [pytest.param(False, marks=pytest.mark.slow), True])
 def test_nuts_matches_grid_integration_k1(corrected):
     from selbayes.adjustment import fstat_log_omit_prob
 

@@ -25,6 +25,15 @@ def _mcse_mean(draws_by_chain: np.ndarray) -> float:
     return float(az.mcse(da)["v"])
 
 
+# make slow: each variant compiles a new model shape (k = 5, G = 3) and runs 4 Gibbs chains
+# (~40 s on 2 cores). make test keeps NUTS on the paper's exact model checked against an
+# independent reference through tests/estimators/test_gaussian.py::test_nuts_matches_grid_
+# integration_k1[True] (same classifier, model and Op, against grid quadrature), the model's
+# density through test_potential_equals_n_omitted_times_reference_log_prob, test_likelihood_
+# from_sufficient_statistics_equals_casewise_likelihood and test_marginal_likelihood_equals_
+# multivariate_normal_of_class_means (same file), and the Gibbs reference itself through
+# tests/test_gibbs_reference.py.
+@pytest.mark.slow
 @pytest.mark.parametrize("corrected", [False, True])
 def test_nuts_agrees_with_gibbs(corrected):
     sim = gaussian_classification(None, 200, 3, tau_mu=50.0, tau_nu=100.0,

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from selbayes._parallel import TaskResult
 from selbayes.experiments import gaussian_cv as rs
 from selbayes.experiments import load_spec, run_reproduction
-from selbayes.experiments._exec import FitResult
 
 from .._spec_files import edited_spec_text, write_spec
 
@@ -116,7 +116,7 @@ def _stub(confident_method: str):
         meta = {"group": prm["group"], "fold": prm["fold"], "method": prm["method"],
                 "gamma": 1.0, "fit_s": 0.0, "predict_s": 0.0,
                 "diagnostics": {"rhat_max": 1.0, "n_divergent": 0}}
-        return FitResult(task.fit_id, {"proba": proba, "test": np.asarray(test)}, meta)
+        return TaskResult(task.id, {"proba": proba, "test": np.asarray(test)}, meta)
 
     return fit_one
 

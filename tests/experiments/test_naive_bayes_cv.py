@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from selbayes._parallel import TaskResult
 from selbayes.experiments import experiment_types, load_spec, run_reproduction
 from selbayes.experiments import naive_bayes_cv as rc
-from selbayes.experiments._exec import FitResult
 
 from .._spec_files import edited_spec_text, write_spec
 
@@ -55,7 +55,7 @@ def test_shipped_spec_holds_the_thesis_design():
     quick = load_spec(SPEC, quick=True)
     assert quick["data"]["groups"] == [0, 1] and quick["fit"]["quadrature"] == ["thesis"]
     assert len(rc.plan(spec)) == 2 * 10 * 2 and len(rc.plan(quick)) == 2 * 2
-    ids = [t.fit_id for t in rc.plan(spec)]
+    ids = [t.id for t in rc.plan(spec)]
     assert len(set(ids)) == len(ids)
 
 
@@ -72,7 +72,7 @@ def test_shipped_spec_holds_the_thesis_design():
     ("quadrature = [\"accurate\", \"thesis\"]", "quadrature = [\"thesis\", \"thesis\"]",
      "distinct presets"),
     ("gamma = 0.5\n", "gama = 0.5\n", r"unknown key\(s\) \['gama'\] in \[reference.thesis\]"),
-    ("gamma = 0.5\n", "gamma = \"half\"\n", "gamma must be a number"),
+    ("gamma = 0.5\n", "gamma = \"half\"\n", "gamma must be a finite number"),
     ("[cv]\n", "[cv]\nfold = 3\n", "unknown key"),
 ])
 def test_spec_errors_name_the_key(tmp_path, old, new, match):
@@ -150,7 +150,7 @@ def _stub(confident_method: str):
         meta = {"quadrature": prm["quadrature"], "group": prm["group"], "method": prm["method"],
                 "n_folds": nf, "gamma_median": 0.4, "gamma_min": 0.4, "gamma_max": 0.4,
                 "fit_s": 0.0, "warnings": []}
-        return FitResult(task.fit_id, {"proba": proba, "test": test, "gamma": np.full(nf, 0.4),
+        return TaskResult(task.id, {"proba": proba, "test": test, "gamma": np.full(nf, 0.4),
                                        "n_ties": np.zeros(nf), "fit_s": np.zeros(nf)}, meta)
 
     return fit_one

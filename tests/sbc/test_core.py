@@ -225,7 +225,7 @@ def test_resume_detects_changed_settings(tmp_path):
         _run(toy.fit_narrow, n=3, out_dir=tmp_path)
     # a replicate file that does not belong to the run
     rec = json.loads((tmp_path / "rep_000001.json").read_text())
-    rec["seed"]["spawn_key"] = [99]
+    rec["task"]["index"] = 2  # replicate 2's record under replicate 1's name
     (tmp_path / "rep_000001.json").write_text(json.dumps(rec))
     with pytest.raises(ValueError, match="does not belong to this run"):
         _run(toy.CountingFitter(), n=3, out_dir=tmp_path)

@@ -38,17 +38,54 @@ def test_simulator_draws_from_the_fitting_prior():
 def test_spec_errors(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[sbc]\nmodel = "nope"\nn_replicates = 2\n[design]\n[fit]\n')
-    with pytest.raises(ValueError, match="sbc.model must be one of"):
+    with pytest.raises(ValueError, match=r"bad.toml: \[sbc\] model = 'nope' is not a known "
+                                         r"SBC model; known: "):
         load_sbc_spec(bad)
-    bad.write_text('[sbc]\nmodel = "gaussian"\n')
-    with pytest.raises(ValueError, match=r"missing section \[design\]"):
+    bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 2\n[fit]\n')
+    with pytest.raises(ValueError, match=r"section \[design\] is missing"):
         load_sbc_spec(bad)
     bad.write_text('[sbc]\nmodel = "gaussian"\n[design]\n[fit]\n')
-    with pytest.raises(ValueError, match=r"n_replicates must be an integer >= 1; got None"):
+    with pytest.raises(ValueError, match=r"\[sbc\] is missing the required key 'n_replicates'"):
+        load_sbc_spec(bad)
+    bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 0\n[design]\n[fit]\n')
+    with pytest.raises(ValueError, match=r"\[sbc\] n_replicates must be >= 1; got 0"):
         load_sbc_spec(bad)
     bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 4\n[design]\nn = 30\n[fit]\n'
                    '[quick]\nnote = "smaller"\n[quick.design]\nn = 20\n')
     assert load_sbc_spec(bad, quick=True)["design"]["n"] == 20
+
+
+@pytest.mark.parametrize("body, match", [
+    # an unknown key names the file, the section and the key (and the known keys)
+    ('[design]\nn = 30\nn_genes = 5\n[fit]\n',
+     r"bad.toml: unknown key\(s\) \['n_genes'\] in \[design\]; known keys: \['n', "),
+    ('[design]\n[fit]\nk = 3\n[priors]\nw_z = 1.0\n',
+     r"unknown key\(s\) \['w_z'\] in \[priors\]"),
+    ('[design]\n[fit]\n[quick.fit]\ndraw = 10\n',
+     r"unknown key\(s\) \['draw'\] in \[quick.fit\]"),
+    ('[design]\n[fit]\n[extra]\n', r"unknown section\(s\) \['extra'\]"),
+    # types are checked as in reproduction specs
+    ('[design]\nn = "forty"\n[fit]\n', r"\[design\] n must be an integer; got 'forty'"),
+])
+def test_spec_unknown_keys_and_types(tmp_path, body, match):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 4\n' + body)
+    with pytest.raises(ValueError, match=match):
+        load_sbc_spec(bad, quick=True)
+
+
+def test_spec_missing_required_key_and_defaults(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[sbc]\nn_replicates = 4\n[design]\n[fit]\n')
+    with pytest.raises(ValueError, match=r"bad.toml: the section \[sbc\] with the key 'model' "
+                                         r"is required"):
+        load_sbc_spec(bad)
+    bad.write_text('[sbc]\nmodel = "naive_bayes"\nn_replicates = 4\n[design]\n[fit]\n')
+    spec = load_sbc_spec(bad)
+    # [sbc] defaults filled; model settings left out take the simulator's/fitter's defaults
+    assert spec["sbc"] == {"model": "naive_bayes", "n_replicates": 4, "seed": 0,
+                           "thin_to": None}
+    assert spec["design"] == {} and spec["priors"] == {} and spec.name == "bad"
 
 
 def test_naive_bayes_fitter_checks_method_at_construction():

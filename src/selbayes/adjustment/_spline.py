@@ -1,16 +1,15 @@
-"""Piecewise quintic Hermite interpolation on an equispaced grid, in NumPy and in pytensor.
+"""Piecewise quintic Hermite interpolation on an equispaced grid (NumPy or JAX arrays).
 
 The adjustment factors are tabulated once per fit (values and exact first and second
-derivatives) and evaluated through these pieces; each factor adds its own tails outside the
-table. The pytensor form takes (possibly symbolic) coefficients, so a table can live in
-``pm.Data`` and one compiled model serve many designs.
+derivatives) and evaluated through these pieces by the selection-adjustment Ops
+(:mod:`selbayes.adjustment.op`), which add the tails outside the table.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["quintic_hermite_coefficients", "pieces_numpy", "pieces_graph"]
+__all__ = ["quintic_hermite_coefficients", "pieces_numpy"]
 
 
 def quintic_hermite_coefficients(f, d, s, h):
@@ -54,30 +53,3 @@ def pieces_numpy(x, coef, x_lo, x_hi, h, xp=np):
         if j > 0:
             dmid = dmid * t + j * c[j]
     return mid, dmid / h
-
-
-def pieces_graph(x, coef, x_lo, x_hi, spacing: float):
-    """Value of the pieces at ``x`` clamped to [x_lo, x_hi], as a pytensor expression.
-
-    The input is clamped before indexing, so the tails the caller switches to never see an
-    out-of-range index, and no inf or NaN can leak into the gradient (0 * inf).
-    """
-    import pytensor.tensor as pt
-
-    xi = pt.clip(x, x_lo, x_hi)
-    pos = (xi - x_lo) * (1.0 / spacing)
-    fl = pt.clip(pt.floor(pos), 0.0, pt.cast(coef.shape[1] - 1, "float64"))
-    t = pos - fl
-    idx = pt.cast(fl, "int64")
-    mid = coef[5][idx]
-    for j in range(4, -1, -1):
-        mid = mid * t + coef[j][idx]
-    return mid
-
-
-def as_float64(x):
-    """``x`` as a float64 pytensor variable."""
-    import pytensor.tensor as pt
-
-    x = pt.as_tensor_variable(x)
-    return x if x.dtype == "float64" else pt.cast(x, "float64")

@@ -1,12 +1,13 @@
-"""The correlation-selection adjustment as a differentiable pytensor expression, for PyMC models.
+"""The correlation-selection adjustment's table, for the ``CorrAdjustment`` Op (method "table").
 
 :class:`CorrOmitLogProb` tabulates l(x) = log P(|COR| <= gamma | log alpha = x) for one omitted
 binary feature (Li 2007 eqs 2.52-2.55, computed by
 :func:`selbayes.adjustment.corr.corr_log_omit_prob`) once, at construction, with its exact first
-derivative and a second derivative by central differences of the exact first derivative, and
-evaluates a piecewise quintic Hermite interpolant written in plain pytensor operations (no custom
-Op). Its gradient is therefore automatic and it compiles under every backend (C, numba/nutpie,
-JAX), and its table can live in ``pm.Data`` so that one compiled model serves many designs.
+derivative and a second derivative by central differences of the exact first derivative, as a
+piecewise quintic Hermite interpolant. Calling it applies
+:class:`selbayes.adjustment.op.CorrAdjustment` to the table (one Op with a gradient and C,
+numba and JAX implementations); the table can live in ``pm.Data`` so that one compiled model
+serves many designs.
 
 Outside the table [x_lo, x_hi] the function tends to finite limits, both at rate e^{-|x|}:
 
@@ -28,7 +29,7 @@ import functools
 
 import numpy as np
 
-from ._spline import as_float64, pieces_graph, pieces_numpy, quintic_hermite_coefficients
+from ._spline import quintic_hermite_coefficients
 from .corr import (
     THETA_RULES,
     _check_count,
@@ -46,7 +47,7 @@ _FD_STEP = 1e-3
 
 
 class CorrOmitLogProb:
-    """log P(an omitted binary feature has |COR| <= gamma | log alpha), as a pytensor expression.
+    """log P(an omitted binary feature has |COR| <= gamma | log alpha), tabulated for the Op.
 
     Parameters
     ----------
@@ -92,8 +93,8 @@ class CorrOmitLogProb:
 
     Examples
     --------
-    The expression and its automatic gradient (``FAST_COMPILE`` only keeps this example quick;
-    inside a PyMC model the default backend compiles it):
+    The Op and its gradient (``FAST_COMPILE`` only keeps this example quick; inside a PyMC model
+    the default backend compiles it):
 
     >>> import numpy as np, pytensor, pytensor.tensor as pt
     >>> from selbayes.adjustment.corr import corr_log_omit_prob_grad
@@ -114,7 +115,7 @@ class CorrOmitLogProb:
     """
 
     #: Order of the scalars in ``spline_parameters()["edges"]``.
-    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "l_hi", "dl_hi")
+    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
 
     def __init__(self, n0: int, n1: int, threshold: float, n_theta: int | None = None,
                  theta_rule: str = "gauss", *, table_range=DEFAULT_TABLE_RANGE,
@@ -169,7 +170,7 @@ class CorrOmitLogProb:
 
     # ---- NumPy evaluation of the very same interpolant ----
     def evaluate(self, log_alpha, derivative: bool = False):
-        """The interpolant (and d/d log alpha) in NumPy: the numbers the pytensor graph gives.
+        """The interpolant (and d/d log alpha) in NumPy: the numbers the Op's table gives.
 
         Parameters
         ----------
@@ -194,78 +195,48 @@ class CorrOmitLogProb:
         >>> op.evaluate(np.array([-40.0, 0.0, 40.0])).shape
         (3,)
         """
+        from .op import _eval_table  # the Op's own NumPy implementation
+
         x = np.asarray(log_alpha, dtype=np.float64)
-        ev = self.edge_values
-        x_lo, x_hi, h = ev["x_lo"], ev["x_hi"], self.spacing
-        mid, dmid = pieces_numpy(x, self._coef, x_lo, x_hi, h)
-        e_lo = np.exp(np.minimum(x, x_lo) - x_lo)
-        e_hi = np.exp(x_hi - np.maximum(x, x_hi))
-        low = ev["l_lo"] + ev["dl_lo"] * (e_lo - 1.0)
-        up = ev["l_hi"] + ev["dl_hi"] * (1.0 - e_hi)
-        val = np.where(x < x_lo, low, np.where(x > x_hi, up, mid))
+        params = self.spline_parameters()
+        val = _eval_table(x, params["coef"], params["edges"], self.spacing, False)
         if not derivative:
             return val[()] if val.ndim == 0 else val
-        der = np.where(x < x_lo, ev["dl_lo"] * e_lo, np.where(x > x_hi, ev["dl_hi"] * e_hi, dmid))
+        der = _eval_table(x, params["coef"], params["edges"], self.spacing, True)
         return (val[()], der[()]) if val.ndim == 0 else (val, der)
 
     # ---- pytensor ----
     def spline_parameters(self) -> dict:
-        """The table as arrays, for ``pm.Data`` and :meth:`spline_graph`.
+        """The table as arrays: the inputs of :class:`~selbayes.adjustment.op.CorrAdjustment`.
 
         Returns
         -------
         dict
             ``"coef"``: float64 array of shape (6, n_pieces), the quintic coefficients of each
-            piece; ``"edges"``: float64 array of shape (6,), the scalars in ``EDGE_KEYS`` order.
+            piece; ``"edges"``: float64 array of shape (8,), the scalars in ``EDGE_KEYS`` order
+            (tail rates r_lo = 1 and r_hi = -1: both ends approach finite limits like e^-|x|).
 
         Examples
         --------
         >>> params = corr_omit_log_prob_op(4, 4, 0.30).spline_parameters()
         >>> params["coef"].shape, params["edges"].shape
-        ((6, 300), (6,))
+        ((6, 300), (8,))
         """
+        ev = {**self.edge_values, "r_lo": 1.0, "r_hi": -1.0}
         return {"coef": np.asarray(self._coef, dtype=np.float64),
-                "edges": np.array([self.edge_values[k] for k in self.EDGE_KEYS],
-                                  dtype=np.float64)}
-
-    @staticmethod
-    def spline_graph(log_alpha, coef, edges, spacing: float):
-        """The interpolant as a pytensor expression of (possibly symbolic) table parameters.
-
-        Parameters
-        ----------
-        log_alpha : pytensor variable or array_like (any shape)
-            Natural log of alpha.
-        coef : pytensor matrix or ndarray, shape (6, n_pieces)
-            ``spline_parameters()["coef"]``.
-        edges : pytensor vector or ndarray, shape (6,)
-            ``spline_parameters()["edges"]``, in ``EDGE_KEYS`` order.
-        spacing : float
-            Knot spacing (a Python float: it fixes the graph).
-
-        Returns
-        -------
-        pytensor TensorVariable
-            l(log alpha) elementwise, float64, with the shape of ``log_alpha``.
-        """
-        import pytensor.tensor as pt
-
-        x = as_float64(log_alpha)
-        x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi = (edges[i] for i in range(6))
-        mid = pieces_graph(x, coef, x_lo, x_hi, spacing)
-        low = l_lo + dl_lo * (pt.exp(pt.minimum(x, x_lo) - x_lo) - 1.0)
-        up = l_hi + dl_hi * (1.0 - pt.exp(x_hi - pt.maximum(x, x_hi)))
-        return pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))
+                "edges": np.array([ev[k] for k in self.EDGE_KEYS], dtype=np.float64)}
 
     def __call__(self, log_alpha):
-        """log P(|COR| <= gamma | log alpha) as a pytensor expression (elementwise, float64)."""
+        """log P(|COR| <= gamma | log alpha) through the CorrAdjustment Op (elementwise)."""
         import pytensor.tensor as pt
 
+        from .op import CorrAdjustment
+
         params = self.spline_parameters()
-        out = self.spline_graph(log_alpha, pt.constant(params["coef"], name="corr_coef"),
-                                pt.constant(params["edges"], name="corr_edges"), self.spacing)
-        out.name = "corr_log_omit_prob"
-        return out
+        op = CorrAdjustment("table", self.spacing, False,
+                            (("n0", self.n0), ("n1", self.n1), ("gamma", self.threshold)))
+        return op(log_alpha, pt.constant(params["coef"], name="corr_coef"),
+                  pt.constant(params["edges"], name="corr_edges"))
 
 
 @functools.lru_cache(maxsize=32)

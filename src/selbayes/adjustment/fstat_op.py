@@ -1,10 +1,9 @@
-"""The F-statistic adjustment as a differentiable pytensor expression, for PyMC models.
+"""The F-statistic adjustment's table, for the ``FStatAdjustment`` Op (method ``"table"``).
 
 ``FStatOmitLogProb`` tabulates the reference function l(x) = log P(F <= gamma | log(tau_mu w_x) = x)
-once, at construction, together with its exact first and second derivatives, and evaluates a
-piecewise quintic Hermite interpolant written in plain pytensor operations. Because it is an
-ordinary pytensor graph (no custom Op), its gradient is automatic and it compiles under every
-backend: C, numba (PyMC's default and nutpie) and JAX.
+once, at construction, together with its exact first and second derivatives, as a piecewise
+quintic Hermite interpolant; calling it applies :class:`selbayes.adjustment.op.FStatAdjustment`
+to that table (one Op, with a gradient and numba / JAX implementations).
 
 Accuracy: the tabulated values and derivatives are accurate to about 1e-12; the interpolation
 error of a quintic Hermite piece is h^6 / 46080 * max|l^(6)| and peaks at the middle of each
@@ -30,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fstat_exact import ExactTable, f_terms
-from ._spline import as_float64, pieces_graph, quintic_hermite_coefficients
+from ._spline import quintic_hermite_coefficients
 from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design, validate_t_df
 
 __all__ = ["FStatOmitLogProb"]
@@ -45,8 +44,9 @@ _X_HI_MARGIN = 30.0
 class FStatOmitLogProb:
     """log P(an omitted feature has F <= threshold | log(tau_mu * w_x)), as a pytensor expression.
 
-    Construction tabulates the function (a fraction of a second); calling the object builds a
-    cheap graph (about 20 scalar operations) with an exact gradient of the interpolant.
+    Construction tabulates the function (a fraction of a second); calling the object applies the
+    :class:`~selbayes.adjustment.op.FStatAdjustment` Op to the table (exact gradient of the
+    interpolant).
 
     Parameters
     ----------
@@ -185,7 +185,7 @@ class FStatOmitLogProb:
 
     # ---- NumPy evaluation of the very same interpolant (tests, plots, Gibbs samplers) ----
     def evaluate(self, log_scale, derivative: bool = False):
-        """The interpolant (and its derivative) in NumPy; same numbers as the pytensor graph.
+        """The interpolant (and its derivative) in NumPy; the numbers the Op's table gives.
 
         Parameters
         ----------
@@ -193,57 +193,34 @@ class FStatOmitLogProb:
         derivative : bool
             Also return d/d log_scale.
         """
-        from .spline_op import _evaluate  # the Op's own NumPy implementation
+        from .op import _eval_table  # the Op's own NumPy implementation
 
         x = np.asarray(log_scale, dtype=np.float64)
         params = self.spline_parameters()
         with np.errstate(over="ignore", invalid="ignore"):
-            val = _evaluate(x, params["coef"], params["edges"], self.spacing, False)
+            val = _eval_table(x, params["coef"], params["edges"], self.spacing, False)
             if not derivative:
                 return val
-            return val, _evaluate(x, params["coef"], params["edges"], self.spacing, True)
+            return val, _eval_table(x, params["coef"], params["edges"], self.spacing, True)
 
     # ---- pytensor ----
-    #: Order of the scalars in ``spline_parameters()["edges"]``.
-    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "l_hi", "dl_hi", "rate_high")
+    #: Order of the scalars in ``spline_parameters()["edges"]`` (the Ops' ``EDGE_KEYS``):
+    #: r_lo = 0 (linear lower tail), r_hi = -rate_high (exponential approach to the limit).
+    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
 
     def spline_parameters(self) -> dict:
-        """The interpolant's numbers: ``coef`` (6, n_pieces) and ``edges`` (7,), see EDGE_KEYS.
+        """The table's numbers: ``coef`` (6, n_pieces) and ``edges`` (8,), see EDGE_KEYS.
 
-        A model can hold them in ``pm.Data`` and feed them to :meth:`spline_graph`, so one
-        compiled model serves many designs (folds, SBC replicates) with equal ``n_pieces``.
+        The inputs of :class:`~selbayes.adjustment.op.FStatAdjustment` with ``method="table"``;
+        a model can hold them in ``pm.Data``, so one compiled model serves many designs (folds,
+        SBC replicates) with equal ``n_pieces``.
         """
-        ev = {**self.edge_values, "rate_high": self.rate_high}
+        ev = {**self.edge_values, "r_lo": 0.0, "r_hi": -self.rate_high}
         return {"coef": np.asarray(self._coef, dtype=np.float64),
                 "edges": np.array([ev[key] for key in self.EDGE_KEYS], dtype=np.float64)}
 
-    @staticmethod
-    def spline_graph(log_scale, coef, edges, spacing: float):
-        """The interpolant as a pytensor expression of (possibly symbolic) table parameters.
-
-        Kept beside :class:`~selbayes.adjustment.spline_op.FStatAdjustment` (which the models
-        use) because the Op has no C implementation yet: this expression is what pytensor's
-        pure C backend compiles.
-
-        Parameters
-        ----------
-        log_scale : pytensor variable or array_like
-        coef : pytensor matrix (6, n_pieces)
-        edges : pytensor vector (7,), in ``EDGE_KEYS`` order
-        spacing : float
-            Knot spacing (a Python float: it fixes the graph).
-        """
-        import pytensor.tensor as pt
-
-        x = as_float64(log_scale)
-        x_lo, x_hi, l_lo, dl_lo, l_hi, dl_hi, b = (edges[i] for i in range(7))
-        mid = pieces_graph(x, coef, x_lo, x_hi, spacing)
-        low = l_lo + dl_lo * (pt.minimum(x, x_lo) - x_lo)
-        up = l_hi + dl_hi / b * (1.0 - pt.exp(b * (x_hi - pt.maximum(x, x_hi))))
-        return pt.switch(pt.lt(x, x_lo), low, pt.switch(pt.gt(x, x_hi), up, mid))
-
     def __call__(self, log_scale):
-        """log P(F <= threshold | log(tau_mu w_x) = log_scale) as a pytensor expression.
+        """log P(F <= threshold | log(tau_mu w_x) = log_scale) through the FStatAdjustment Op.
 
         Parameters
         ----------
@@ -256,9 +233,10 @@ class FStatOmitLogProb:
         """
         import pytensor.tensor as pt
 
+        from .op import FStatAdjustment
+
         params = self.spline_parameters()
-        coef = pt.constant(params["coef"], name="fstat_coef")
-        edges = pt.constant(params["edges"], name="fstat_edges")
-        out = self.spline_graph(log_scale, coef, edges, self.spacing)
-        out.name = "fstat_log_omit_prob"
-        return out
+        op = FStatAdjustment("table", self.spacing, False,
+                             (("G", self.n_classes), ("gamma", self.threshold)))
+        return op(log_scale, pt.constant(params["coef"], name="fstat_coef"),
+                  pt.constant(params["edges"], name="fstat_edges"))

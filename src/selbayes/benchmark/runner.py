@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._parallel import Task, TaskResult, TaskStore, run_tasks
 from .methods import METHODS, QUICK_METHODS, chosen_k, make_method
 
 __all__ = ["run_benchmark", "BenchmarkResult", "resolve_dataset", "QUICK_DATASET", "METRICS"]
@@ -140,13 +141,14 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
                      ("model", model)])
 
 
-def _fold_task(task: dict, X: np.ndarray, y_idx: np.ndarray, n_classes: int) -> dict:
+def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     """Fit one method on one training fold and score its test fold (runs in a worker)."""
-    from .._parallel import keep_worker_caches
     from ..evaluation.calibration import calibration_summary, case_losses
 
-    keep_worker_caches()
-    train, test = np.asarray(task["train"]), np.asarray(task["test"])
+    p, task_id = task.params, task.id
+    X, y_idx, n_classes = data[p["dataset"]]
+    train, test = splits[p["dataset"], p["repeat"]][p["fold"]]
+    task = {**p, "train": train, "test": test}
     rec = {k: task[k] for k in ("dataset", "method", "repeat", "fold", "key")}
     rec.update(n_test=int(len(test)), test=test.tolist(), worker_pid=os.getpid())
     try:
@@ -179,32 +181,35 @@ def _fold_task(task: dict, X: np.ndarray, y_idx: np.ndarray, n_classes: int) -> 
                    k=None, proba=None, losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))
+    return _to_result(task_id, rec)
+
+
+# Numbers that may be infinite (a certain mistake gives an infinite loss) travel as arrays,
+# which keep them exactly; JSON metadata would turn them into null.
+_FLOATS = (*(m for m in METRICS if m != "n_over_5_nats"), "fit_seconds", "fit_cpu_seconds",
+           "predict_seconds")
+_ARRAYS = ("proba", "losses")
+
+
+def _to_result(task_id: str, rec: dict) -> TaskResult:
+    arrays = {"floats": np.array([rec[k] for k in _FLOATS], dtype=np.float64)}
+    arrays.update({k: np.asarray(rec[k], dtype=np.float64) for k in _ARRAYS
+                   if rec[k] is not None})
+    meta = {k: v for k, v in rec.items() if k not in _FLOATS and k not in _ARRAYS}
+    return TaskResult(task_id, arrays, meta)
+
+
+def _to_record(result: TaskResult) -> dict:
+    """The flat record of one fit (as the report expects) from its stored form."""
+    rec = {k: v for k, v in result.meta.items() if k not in ("wall_s", "worker_pid")}
+    rec["worker_pid"] = result.meta.get("worker_pid")
+    rec.update(zip(_FLOATS, result.arrays["floats"].tolist(), strict=True))
+    rec.update({k: result.arrays[k].tolist() if k in result.arrays else None for k in _ARRAYS})
     return rec
 
 
-def _record_path(out: Path, dataset: str, method: str, repeat: int, fold: int) -> Path:
-    return out / "folds" / dataset / method / f"r{repeat:02d}_f{fold:02d}.json"
-
-
-def _write_atomic_json(path: Path, rec: dict) -> None:
-    from ..evaluation.cross_validation import _write_atomic
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(rec, allow_nan=True, default=float)
-    _write_atomic(path, lambda p: p.write_text(text))
-
-
-def _load_record(path: Path, key: str) -> dict | None:
-    if not path.is_file():
-        return None
-    try:
-        rec = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError):
-        return None
-    # A failed fit is retried on rerun; a record of other settings is refitted.
-    if rec.get("key") != key or rec.get("error_message"):
-        return None
-    return rec
+def _task_id(dataset: str, method: str, repeat: int, fold: int) -> str:
+    return f"{dataset}/{method}/r{repeat:02d}_f{fold:02d}"
 
 
 def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
@@ -315,13 +320,15 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     names = [d.name for d in loaded]
     if len(set(names)) != len(names):
         raise ValueError(f"data set names must be unique; got {names}")
-    tasks, data = [], {}
+    tasks, data, arrays, splits_of = [], {}, {}, {}
     for ds in loaded:
         X = ds.X.to_numpy(dtype=np.float64)
         classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
         data[ds.name] = (X, y_idx, classes, ds)
+        arrays[ds.name] = (X, y_idx, len(classes))
         dhash = _data_hash(X, y_idx)
         for r, splits in _make_splits(y_idx, int(folds), int(repeats), int(seed)):
+            splits_of[ds.name, r] = splits
             for f, (train, test) in enumerate(splits):
                 fold_seed = int(np.random.SeedSequence([int(seed), r, f]).generate_state(1)[0]
                                 % (2**31 - 1))
@@ -329,49 +336,30 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                 for m in methods:
                     est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
                     key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick)
-                    tasks.append({"dataset": ds.name, "method": m, "repeat": r, "fold": f,
-                                  "train": train, "test": test, "seed": fold_seed,
-                                  "quick": quick, "inner_folds": inner, "key": key,
-                                  "preprocessing": ds.preprocessing})
-    records, todo = [], []
-    for t in tasks:
-        rec = _load_record(_record_path(out, t["dataset"], t["method"], t["repeat"],
-                                        t["fold"]), t["key"])
-        (records.append(rec) if rec is not None else todo.append(t))
-    n_resumed = len(records)
-    n_missing = len(todo) if report_only else 0
-    if report_only:
-        todo = []
-
-    if progress:
-        from tqdm.auto import tqdm
-    else:  # tqdm.auto warns in notebooks without ipywidgets even when disabled
-        from tqdm import tqdm
-
-    def run_one(t):
-        X, y_idx, classes, _ = data[t["dataset"]]
-        return _fold_task(t, X, y_idx, len(classes))
-
-    with tqdm(total=len(tasks), initial=n_resumed, desc="benchmark", unit="fit",
-              disable=not progress) as bar:
-        if n_jobs == 1:
-            stream = (run_one(t) for t in todo)
-        else:
-            from joblib import Parallel, delayed
-
-            stream = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                delayed(_fold_task)(t, data[t["dataset"]][0], data[t["dataset"]][1],
-                                    len(data[t["dataset"]][2])) for t in todo)
-        for rec in stream:
-            _write_atomic_json(_record_path(out, rec["dataset"], rec["method"], rec["repeat"],
-                                            rec["fold"]), rec)
-            if rec.get("error_message"):
-                warnings.warn(f"{rec['method']} failed on {rec['dataset']} repeat "
-                              f"{rec['repeat']} fold {rec['fold']}: {rec['error_message']}",
-                              RuntimeWarning, stacklevel=2)
-            records.append(rec)
-            bar.set_postfix_str(f"{rec['dataset']}/{rec['method']}")
-            bar.update(1)
+                    tid = _task_id(ds.name, m, r, f)
+                    tasks.append(Task(tid, {
+                        "dataset": ds.name, "method": m, "repeat": r, "fold": f,
+                        "seed": fold_seed, "quick": quick, "inner_folds": inner, "key": key,
+                        "preprocessing": ds.preprocessing}))
+    # No run-wide settings: a folder collects data sets and methods run at different times;
+    # each fit's key (data, folds, method settings) decides whether its record is reused.
+    store = TaskStore(out / "folds", {"harness": "selbayes.benchmark"}, what="benchmark",
+                      changed_task="rerun",
+                      rerun_if=lambda result: bool(result.meta.get("error_message")))
+    stored = {t.id: store.load(t) for t in tasks} if report_only else {}
+    todo = [] if report_only else tasks
+    results, run_info = run_tasks(_fold_task, todo, store, args=(arrays, splits_of),
+                                  n_jobs=n_jobs, progressbar=progress, desc="benchmark",
+                                  unit="fit")
+    n_missing = sum(r is None for r in stored.values())
+    n_resumed = run_info["n_resumed"] + len(stored) - n_missing
+    n_fitted = run_info["n_fitted"]
+    records = [_to_record(r) for r in (*results.values(), *stored.values()) if r is not None]
+    for rec in records:
+        if rec.get("error_message"):
+            warnings.warn(f"{rec['method']} failed on {rec['dataset']} repeat "
+                          f"{rec['repeat']} fold {rec['fold']}: {rec['error_message']}",
+                          RuntimeWarning, stacklevel=2)
 
     from .report import cases_frame, results_frame, summary_frame, write_report_files
 
@@ -383,7 +371,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                              "preprocessing": data[n][3].preprocessing} for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "quick": bool(quick), "n_fits": len(tasks),
-            "n_fitted": len(todo), "n_resumed": n_resumed, "n_missing": n_missing,
+            "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}
     results.to_csv(out / "results.csv", index=False)
     summary.to_csv(out / "summary.csv", index=False)

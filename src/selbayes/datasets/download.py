@@ -1,8 +1,18 @@
-"""Public microarray data sets, downloaded once with pooch and read with rdata.
+"""Public expression data sets, downloaded once with pooch and read with rdata.
 
-The registry (``selbayes/datasets/registry.csv``: name, file, url, sha256) pins each data set to
-one file of the datamicroarray collection (R data files, one per study) at a fixed commit, with
-its sha256 checksum. :func:`fetch` looks for the file, in order, in
+The registry (``selbayes/datasets/registry.csv``: name, file, url, sha256) pins each data set
+to one original R data file at a fixed commit of a public repository, with its sha256 checksum:
+
+* the nine benchmark sets and ``alon`` / ``khan`` from the datamicroarray collection (one
+  list of ``x`` and ``y`` per study);
+* ``srbct`` (Khan et al. 2001, all 83 SRBCT samples: the 63 training and 20 test samples) and
+  ``colon`` (Alon et al. 1999, with the gene accession ids) from the CRAN package plsgenomics
+  1.5-3 (``data/SRBCT.rda``, ``data/Colon.rda``; the files served by the CRAN mirror
+  repository cran/plsgenomics, byte-identical to the CRAN release: their MD5 sums are those
+  of the release's MD5 file). datamicroarray's ``khan`` holds only the 63 training samples and
+  its ``alon`` is rounded to 2 decimals without gene names, hence this second source.
+
+:func:`fetch` looks for the file, in order, in
 
 1. ``$SELBAYES_DATA`` (its ``microarray/rdata/`` folder or the folder itself), unverified, so
    a local copy always wins;
@@ -21,6 +31,8 @@ References
 ----------
 Ramey J. A., datamicroarray: collection of small-sample, high-dimensional microarray data
 sets, https://github.com/ramhiser/datamicroarray.
+Boulesteix A.-L., Durif G., Lambert-Lacroix S., Peyre J. and Strimmer K., plsgenomics: PLS
+analyses for genomics, CRAN, version 1.5-3.
 """
 
 from __future__ import annotations
@@ -139,7 +151,9 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     Returns
     -------
     Dataset
-        ``X`` samples x genes (the file's gene names as columns), ``y`` the class labels.
+        ``X`` samples x genes (the file's gene names as columns), ``y`` the class labels. For
+        ``"srbct"`` and ``"colon"``, the same data set as :func:`selbayes.datasets.load_srbct`
+        / :func:`~selbayes.datasets.load_colon` (stored scale).
 
     Examples
     --------
@@ -154,6 +168,11 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     from .loaders import _validated
 
     path = fetch(name, data_home=data_home, base_url=base_url)
+    from .loaders import _SOURCES, _paper_dataset, _read_paper_rda
+
+    if name in _SOURCES:        # the papers' sets (plsgenomics' layout; no missing values)
+        return _paper_dataset(name, *_read_paper_rda(name, path), log=False,
+                              where=f" Read from {path}.")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Unknown encoding")
         content = rdata.read_rda(path)

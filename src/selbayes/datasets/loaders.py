@@ -11,8 +11,11 @@ and in a warning.
 The papers' data (``load_srbct``, ``load_colon``) are third-party and not shipped with selbayes.
 They are read from CSV files (``<name>_X.csv.gz``, ``<name>_y.csv.gz``, ``<name>_genes.csv.gz``)
 found in, in order: the ``data_home`` argument; else the folder named by the ``SELBAYES_DATA``
-environment variable, then the user data folder (:func:`default_data_home`). See
-:data:`PROVENANCE` for where public copies come from and the file format.
+environment variable, then the user data folder (:func:`default_data_home`). When
+``data_home`` is not given and neither folder holds them, the original R file (CRAN package
+plsgenomics 1.5-3) is downloaded once from its pinned public URL, sha256 checked, into the user
+data folder (:mod:`selbayes.datasets.download`), and gives the same data set. See
+:data:`PROVENANCE` for the sources and the file format.
 
 Examples
 --------
@@ -42,17 +45,18 @@ ENV_VAR = "SELBAYES_DATA"
 DROP_CHOICES = (False, "genes", "samples")
 
 PROVENANCE = """\
-The data files are not part of selbayes. Each data set is three gzip-compressed CSV files:
-<name>_X.csv.gz (samples x genes, header g1..gP, source order), <name>_y.csv.gz (one column `y`
-with the source's integer class code) and <name>_genes.csv.gz (column `col` = g1..gP plus the
-gene annotation). Public copies: the CRAN package plsgenomics (version 1.5-3), data/SRBCT.rda
-and data/Colon.rda (write the matrices out as described; the selbayes repository's
-../shared/data/PROVENANCE.md documents the exact files and their cross-checks). Put the files in
-a folder and pass it as data_home=, or set the environment variable SELBAYES_DATA to it."""
+The data files are not part of selbayes. Source: the CRAN package plsgenomics (version 1.5-3),
+data/SRBCT.rda and data/Colon.rda; without data_home, selbayes downloads these once from their
+pinned public URLs (sha256 checked; selbayes.datasets.download.registry()). Offline, either
+put those two files, or three gzip-compressed CSV files per data set, <name>_X.csv.gz (samples
+x genes, header g1..gP, source order), <name>_y.csv.gz (one column `y` with the source's
+integer class code) and <name>_genes.csv.gz (column `col` = g1..gP plus the gene annotation),
+in a folder and pass it as data_home= (CSV files only) or set the environment variable
+SELBAYES_DATA to it."""
 
 _SOURCES = {
     "srbct": {
-        "n_samples": 83, "n_genes": 2308,
+        "n_samples": 83, "n_genes": 2308, "id": ("image_id", "IMAGE:"),
         "codes": {1: "EWS", 2: "BL/NHL", 3: "NB", 4: "RMS"},
         "counts": {1: 29, 2: 11, 3: 18, 4: 25},
         "description": (
@@ -68,7 +72,7 @@ _SOURCES = {
             "networks, Nature Medicine 7:673-679."),
     },
     "colon": {
-        "n_samples": 62, "n_genes": 2000,
+        "n_samples": 62, "n_genes": 2000, "id": ("gene", ""),
         "codes": {1: "normal", 2: "tumour"},
         "counts": {1: 22, 2: 40},
         "description": (
@@ -244,13 +248,13 @@ def _unique_ids(ids: pd.Series, cols: pd.Series) -> list[str]:
     return [f"{i} ({c})" if d else i for i, c, d in zip(ids, cols.astype(str), dup, strict=True)]
 
 
-def _load_paper_data(name: str, data_home, log: bool, id_column: str, id_prefix: str) -> Dataset:
-    meta = _SOURCES[name]
-    folder = find_data_home(name, data_home)
+def _read_paper_csv(name: str, folder: Path):
+    """The CSV copy of a paper's data: (X values, class codes, genes table, source name)."""
     fx, fy, fg = (folder / f for f in _file_names(name))
     X = pd.read_csv(fx)
     y = pd.read_csv(fy)
     genes = pd.read_csv(fg, dtype=str, keep_default_na=False)
+    meta = _SOURCES[name]
     shape = (meta["n_samples"], meta["n_genes"])
     if X.shape != shape or y.shape != (shape[0], 1) or len(genes) != shape[1]:
         raise ValueError(
@@ -259,26 +263,91 @@ def _load_paper_data(name: str, data_home, log: bool, id_column: str, id_prefix:
             f"They are not the {name} data described in the provenance.\n{PROVENANCE}")
     if list(genes["col"].astype(str)) != list(X.columns):
         raise ValueError(f"{fg}: column 'col' does not list the columns of {fx} in order")
-    codes = y.iloc[:, 0].to_numpy()
+    return X.to_numpy(dtype=np.float64), y.iloc[:, 0].to_numpy(), genes, str(fx)
+
+
+def _read_paper_rda(name: str, path: Path):
+    """The original R file of a paper's data (CRAN plsgenomics 1.5-3, ``data/SRBCT.rda`` or
+    ``data/Colon.rda``), in the layout of the CSV copies: (X values, class codes, genes table
+    with ``col`` = g1..gP and the annotation columns, source name)."""
+    import rdata
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Unknown encoding")
+        content = rdata.read_rda(path)
+    obj = next(iter(content.values()), None)
+    if not isinstance(obj, dict) or not {"X", "Y", "gene.names"} <= set(obj):
+        raise ValueError(f"{path}: expected an R list with elements X, Y and gene.names "
+                         f"(plsgenomics' {name} data)")
+    values = np.asarray(getattr(obj["X"], "values", obj["X"]), dtype=np.float64)
+    codes = np.asarray(obj["Y"]).ravel().astype(np.int64)
+    cols = [f"g{j + 1}" for j in range(values.shape[1])]
+    raw = obj["gene.names"]
+    if name == "srbct":              # data frame: IMAGE clone id (integer, 5 NA), description
+        ids = raw.iloc[:, 0].astype("Int64").astype("string").fillna("NA")
+        genes = pd.DataFrame({"col": cols, "image_id": ids.to_numpy(dtype=object),
+                              "description": np.asarray(raw.iloc[:, 1]).astype(str)})
+    else:                            # character vector of accession ids
+        genes = pd.DataFrame({"col": cols, "gene": np.asarray(raw).astype(str)})
+    meta = _SOURCES[name]
+    shape = (meta["n_samples"], meta["n_genes"])
+    if values.shape != shape or codes.shape != (shape[0],) or len(genes) != shape[1]:
+        raise ValueError(f"{path}: X {values.shape}, Y {codes.shape}, {len(genes)} gene names; "
+                         f"expected X {shape}, Y ({shape[0]},) and {shape[1]} names")
+    return values, codes, genes, str(path)
+
+
+def _locate_paper_data(name: str, data_home):
+    """(reader, location, where): the CSV copy if one is found, else the original R file,
+    downloaded once (pinned URL, sha256 checked) when ``data_home`` is not given."""
+    try:
+        return _read_paper_csv, find_data_home(name, data_home), None
+    except FileNotFoundError as not_found:
+        if data_home is not None:              # an explicit folder: never download
+            raise
+        from .download import DownloadError, fetch, registry
+
+        try:
+            path = fetch(name)
+        except DownloadError as exc:
+            # One first line with everything (the command line prints only that line).
+            searched = str(not_found).split("\n", 1)[0]
+            raise FileNotFoundError(
+                f"{searched} The download of the original file failed too: {exc}. Offline, "
+                f"set {ENV_VAR} to a folder holding these files or the original "
+                f"{registry()[name]['file']}.\n{PROVENANCE}") from exc
+        return _read_paper_rda, path, "downloaded"
+
+
+def _load_paper_data(name: str, data_home, log: bool = False) -> Dataset:
+    reader, location, how = _locate_paper_data(name, data_home)
+    return _paper_dataset(name, *reader(name, location), log=log,
+                          where=(f" Downloaded (sha256 checked) to {location}."
+                                 if how == "downloaded" else f" Read from {location}."))
+
+
+def _paper_dataset(name, values, codes, genes, source, *, log: bool, where: str) -> Dataset:
+    meta = _SOURCES[name]
+    id_column, id_prefix = meta["id"]
     counts = {int(c): int(n) for c, n in zip(*np.unique(codes, return_counts=True), strict=True)}
     if counts != meta["counts"]:
-        raise ValueError(f"{fy}: class codes and counts {counts} differ from the {name} data's "
-                         f"{meta['counts']}.\n{PROVENANCE}")
+        raise ValueError(f"{source}: class codes and counts {counts} differ from the {name} "
+                         f"data's {meta['counts']}.\n{PROVENANCE}")
     ids = _unique_ids(id_prefix + genes[id_column].astype(str), genes["col"])
     genes = genes.rename(columns={"col": "source_column"})
     genes.index = pd.Index(ids, name="gene")
-    frame = pd.DataFrame(X.to_numpy(dtype=np.float64), columns=genes.index,
-                         index=pd.Index([f"{name}_{i + 1}" for i in range(shape[0])],
+    frame = pd.DataFrame(values, columns=genes.index,
+                         index=pd.Index([f"{name}_{i + 1}" for i in range(len(values))],
                                         name="sample"))
     if log:
         if (frame.to_numpy() <= 0).any():
-            raise ValueError(f"{fx}: log=True needs positive values")
+            raise ValueError(f"{source}: log=True needs positive values")
         frame = np.log(frame)
     labels = pd.Series([meta["codes"][int(c)] for c in codes], index=frame.index, name="class",
                        dtype=object)
     scale = "; natural logs taken (log=True)" if log else ""
-    desc = meta["description"].format(scale=scale) + f" Read from {folder}."
-    ds = _validated(frame, labels, drop_missing=False, source=str(fx))
+    desc = meta["description"].format(scale=scale) + where
+    ds = _validated(frame, labels, drop_missing=False, source=source)
     return Dataset(X=ds.X, y=ds.y, description=desc, name=name, genes=genes)
 
 
@@ -288,8 +357,10 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
     Parameters
     ----------
     data_home : path-like, optional
-        Folder with ``srbct_X.csv.gz``, ``srbct_y.csv.gz`` and ``srbct_genes.csv.gz``; by
-        default ``$SELBAYES_DATA``, then :func:`default_data_home`.
+        Folder with ``srbct_X.csv.gz``, ``srbct_y.csv.gz`` and ``srbct_genes.csv.gz`` (the only
+        place looked in). By default ``$SELBAYES_DATA``, then :func:`default_data_home`, then
+        a download of the original R file (plsgenomics 1.5-3, pinned URL, sha256 checked) into
+        the user data folder, done once.
     log : bool, default False
         Return natural logs of the expression ratios (what Gaussian models need; Li 2009 used
         the logs).
@@ -302,7 +373,8 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
     Raises
     ------
     FileNotFoundError
-        When the files are missing (the message says where to get them).
+        When the files are missing and cannot be downloaded (the message says where they
+        were looked for, why the download failed, and names ``SELBAYES_DATA``).
     ValueError
         When the files do not have the SRBCT shapes or class counts, or ``log=True`` meets a
         non-positive value.
@@ -313,7 +385,7 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
     >>> ds.X.shape                                       # doctest: +SKIP
     (83, 2308)
     """
-    return _load_paper_data("srbct", data_home, log, "image_id", "IMAGE:")
+    return _load_paper_data("srbct", data_home, log)
 
 
 def load_colon(data_home=None) -> Dataset:
@@ -322,8 +394,10 @@ def load_colon(data_home=None) -> Dataset:
     Parameters
     ----------
     data_home : path-like, optional
-        Folder with ``colon_X.csv.gz``, ``colon_y.csv.gz`` and ``colon_genes.csv.gz``; by
-        default ``$SELBAYES_DATA``, then :func:`default_data_home`.
+        Folder with ``colon_X.csv.gz``, ``colon_y.csv.gz`` and ``colon_genes.csv.gz`` (the only
+        place looked in). By default ``$SELBAYES_DATA``, then :func:`default_data_home`, then
+        a download of the original R file (plsgenomics 1.5-3, pinned URL, sha256 checked) into
+        the user data folder, done once.
 
     Returns
     -------
@@ -333,7 +407,8 @@ def load_colon(data_home=None) -> Dataset:
     Raises
     ------
     FileNotFoundError
-        When the files are missing (the message says where to get them).
+        When the files are missing and cannot be downloaded (the message says where they
+        were looked for, why the download failed, and names ``SELBAYES_DATA``).
     ValueError
         When the files do not have the colon data's shapes or class counts.
 
@@ -343,7 +418,7 @@ def load_colon(data_home=None) -> Dataset:
     >>> ds.y.value_counts().to_dict()                    # doctest: +SKIP
     {'tumour': 40, 'normal': 22}
     """
-    return _load_paper_data("colon", data_home, False, "gene", "")
+    return _load_paper_data("colon", data_home)
 
 
 # ---------------------------------------------------------------------------------------------

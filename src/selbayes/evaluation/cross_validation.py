@@ -23,16 +23,16 @@ import json
 import numbers
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
+
 __all__ = ["cross_validate", "CrossValidationResult", "make_folds", "fit_fold", "load_folds"]
 
-_FORMAT = 1
 _MANIFEST = "manifest.json"
 # Parameters that change how a fit reports progress, not its result.
 _COSMETIC = frozenset({"progressbar", "verbose", "n_jobs"})
@@ -152,23 +152,6 @@ class CrossValidationResult:
 # ---------------------------------------------------------------------------------------------
 # folds and seeds
 # ---------------------------------------------------------------------------------------------
-def _seed_sequence(random_state, stored_entropy=None) -> np.random.SeedSequence:
-    if random_state is None:
-        if stored_entropy is not None:  # resume with the stored seed
-            return np.random.SeedSequence(stored_entropy)
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"random_state must be >= 0; got {random_state}")
-        return np.random.SeedSequence(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    raise TypeError("random_state must be None, an int, a numpy Generator or SeedSequence; got "
-                    f"{random_state!r}")
-
-
 def _int_seed(ss: np.random.SeedSequence) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
@@ -224,7 +207,7 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
                              f"{folds}")
         seed = random_state
         if not isinstance(seed, numbers.Integral | type(None)):
-            seed = _int_seed(_seed_sequence(seed))
+            seed = _int_seed(root_seed(seed))
         cls = StratifiedKFold if counts.min() >= folds else KFold
         splits = list(cls(int(folds), shuffle=True, random_state=seed)
                       .split(np.zeros((n, 1)), y_index))
@@ -344,13 +327,12 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
     return (proba, meta, est) if return_estimator else (proba, meta)
 
 
-def _run_fold(index, estimator, X, y, train, test, classes, seed) -> dict:
-    from .._parallel import keep_worker_caches
-
-    keep_worker_caches()
+def _run_fold(task, estimator, X, y, classes, splits):
+    """One fold as a task of :func:`selbayes._parallel.run_tasks`."""
+    index, seed = task.params["index"], task.params["seed"]
+    train, test = splits[index]
     proba, meta = fit_fold(estimator, X, y, train, test, classes, seed)
-    return {"index": index, "proba": proba, "test": np.asarray(test), "meta": {**meta,
-                                                                               "seed": seed}}
+    return TaskResult(task.id, {"proba": proba, "test": np.asarray(test)}, {**meta, "seed": seed})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,105 +360,9 @@ def _estimator_settings(estimator) -> dict:
             "params": json.loads(json.dumps(params, sort_keys=True, default=repr))}
 
 
-def _write_atomic(path: Path, write) -> None:
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    write(tmp)
-    os.replace(tmp, path)  # an interrupted write never leaves a half file under the real name
+def _fold_id(i: int) -> str:
+    return f"fold_{i:03d}"
 
-
-def _fold_paths(out_dir: Path, i: int) -> tuple[Path, Path]:
-    return out_dir / f"fold_{i:03d}.npz", out_dir / f"fold_{i:03d}.json"
-
-
-def _save_fold(out_dir: Path, rec: dict, fold_hash: str) -> None:
-    npz, js = _fold_paths(out_dir, rec["index"])
-
-    def write_npz(path):
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, proba=rec["proba"], test=rec["test"])
-
-    _write_atomic(npz, write_npz)
-    from .._records import jsonable
-
-    _write_atomic(js, lambda p: p.write_text(json.dumps(
-        {"index": rec["index"], "hash": fold_hash, "meta": jsonable(rec["meta"])}, indent=1)))
-
-
-def _load_fold(out_dir: Path, i: int, fold_hash: str) -> dict | None:
-    npz, js = _fold_paths(out_dir, i)
-    if not (npz.exists() and js.exists()):
-        return None
-    record = json.loads(js.read_text())
-    if record.get("hash") != fold_hash:
-        raise ValueError(f"{js} belongs to a different cross-validation (its fold settings "
-                         "differ); use another out_dir or delete it")
-    with np.load(npz, allow_pickle=False) as f:
-        return {"index": i, "proba": f["proba"], "test": f["test"], "meta": record["meta"]}
-
-
-def _open_out_dir(out_dir: Path, manifest: dict) -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / _MANIFEST
-    if path.exists():
-        from .._records import dict_diff
-
-        stored = json.loads(path.read_text())
-        if stored != manifest:
-            diff = dict_diff(stored, manifest)
-            raise ValueError(f"{out_dir} holds a cross-validation with different settings ("
-                             + "; ".join(diff) + "). Refusing to mix them: use another out_dir, "
-                             "or delete this one to start afresh.")
-    else:
-        _write_atomic(path, lambda p: p.write_text(json.dumps(manifest, indent=1)))
-
-
-def _stored_entropy(out_dir) -> int | list | None:
-    if out_dir is None:
-        return None
-    path = Path(out_dir) / _MANIFEST
-    return json.loads(path.read_text()).get("entropy") if path.exists() else None
-
-
-# ---------------------------------------------------------------------------------------------
-# back-ends: each yields finished fold records in completion order
-# ---------------------------------------------------------------------------------------------
-def _run_joblib(todo, args, n_jobs) -> Iterator[dict]:
-    estimator, X, y, classes = args
-    if n_jobs == 1:  # in process: no pickling, and compiled models are reused across folds
-        for i, train, test, seed in todo:
-            yield _run_fold(i, estimator, X, y, train, test, classes, seed)
-        return
-    from joblib import Parallel, delayed
-
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(_run_fold)(i, estimator, X, y, train, test, classes, seed)
-        for i, train, test, seed in todo)
-
-
-def _import_distributed():
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError("running folds on a dask cluster needs dask.distributed, which is not "
-                          "installed; install the optional extra: "
-                          "pip install 'selbayes[distributed]'") from exc
-    return distributed
-
-
-def _run_dask(todo, args, client) -> Iterator[dict]:
-    distributed = _import_distributed()
-    estimator, X, y, classes = args
-    # Sent once, not with every fold. hash=False gives this call its own keys: with content
-    # hashing, a second client scattering the same data shares the keys, and whichever client
-    # releases them first takes the other's inputs away ("lost dependencies").
-    X_f, y_f = client.scatter([X, y], broadcast=True, hash=False)
-    futures = [client.submit(_run_fold, i, estimator, X_f, y_f, train, test, classes, seed,
-                             pure=False) for i, train, test, seed in todo]
-    try:
-        for fut in distributed.as_completed(futures):
-            yield fut.result()
-    finally:  # on error or interruption, leave no work running on the cluster
-        client.cancel([f for f in futures if not f.done()])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,75 +448,42 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
                          f"{y_arr.shape}")
     classes = np.unique(y_arr)
-    root = _seed_sequence(random_state, _stored_entropy(out_dir))
+    if client is not None and not isinstance(client, str) and type(client).__name__ != "Client":
+        raise TypeError(f"client must be a distributed.Client or a scheduler address; got "
+                        f"{type(client).__name__}")
+    out_path = None if out_dir is None else Path(out_dir)
+    stored = None if out_path is None else TaskStore.read_settings(out_path, _MANIFEST)
+    root = root_seed(random_state, stored)
     split_ss, fit_ss = root.spawn(2)
     splits = make_folds(y_arr, folds, _int_seed(split_ss))
     est_params = estimator.get_params(deep=False)
     seeded = "random_state" in est_params and est_params["random_state"] is None
     seeds = [_int_seed(s) if seeded else None for s in fit_ss.spawn(len(splits))]
 
-    out_path = None if out_dir is None else Path(out_dir)
-    fold_hashes = [_sha(json.dumps(_estimator_settings(estimator), sort_keys=True),
-                        _data_hash(X, y_arr), tr.tobytes(), te.tobytes(), s)
-                   for (tr, te), s in zip(splits, seeds, strict=True)]
-    done: dict[int, dict] = {}
+    store = None
     if out_path is not None:
-        entropy = root.entropy
-        manifest = {"format": _FORMAT, "estimator": _estimator_settings(estimator),
-                    "data": _data_hash(X, y_arr), "n_samples": int(n),
-                    "classes": [str(c) for c in classes], "n_folds": len(splits),
-                    "folds": _sha(*(te.tobytes() for _, te in splits)),
-                    "entropy": [int(e) for e in entropy] if isinstance(entropy, list | tuple |
-                                                                      np.ndarray)
-                    else int(entropy)}
-        _open_out_dir(out_path, manifest)
-        for i in range(len(splits)):
-            rec = _load_fold(out_path, i, fold_hashes[i])
-            if rec is not None:
-                done[i] = rec
-    todo = [(i, *splits[i], seeds[i]) for i in range(len(splits)) if i not in done]
-    args = (estimator, X, y_arr, classes)
-    start = time.perf_counter()
-    own_client = None
-    if todo and client is not None:
-        distributed = _import_distributed()
-        if isinstance(client, str):
-            own_client = client = distributed.Client(client)
-        elif not isinstance(client, distributed.Client):
-            raise TypeError(f"client must be a distributed.Client or a scheduler address; got "
-                            f"{type(client).__name__}")
-    if client is not None:
-        backend = "dask.distributed" + (f" ({client.scheduler.address})" if todo else "")
-    else:
-        backend = "in-process" if n_jobs == 1 else f"joblib ({n_jobs} processes)"
-    try:
-        stream = (iter(()) if not todo else _run_dask(todo, args, client) if client is not None
-                  else _run_joblib(todo, args, n_jobs))
-        from tqdm.auto import tqdm
-
-        with tqdm(total=len(splits), initial=len(done), desc="cross-validation", unit="fold",
-                  disable=not progressbar) as bar:
-            for rec in stream:
-                if out_path is not None:
-                    _save_fold(out_path, rec, fold_hashes[rec["index"]])
-                done[rec["index"]] = rec
-                bar.update(1)
-    finally:
-        if own_client is not None:
-            own_client.close()
-
+        store = TaskStore(out_path, {
+            "estimator": _estimator_settings(estimator), "data": _data_hash(X, y_arr),
+            "n_samples": int(n), "classes": [str(c) for c in classes], "n_folds": len(splits),
+            "folds": _sha(*(tr.tobytes() + b"|" + te.tobytes() for tr, te in splits)),
+            **seed_state(root)},
+            manifest=_MANIFEST, what="cross-validation")
+    tasks = [Task(_fold_id(i), {"index": i, "seed": seeds[i]}) for i in range(len(splits))]
+    results, info = run_tasks(_run_fold, tasks, store,
+                              args=(estimator, X, y_arr, classes, splits), n_jobs=n_jobs,
+                              scheduler=client, progressbar=progressbar,
+                              desc="cross-validation", unit="fold")
+    done = {i: results[t.id] for i, t in enumerate(tasks)}
     proba = np.full((n, len(classes)), np.nan)
     fold_of = np.full(n, -1, dtype=np.int64)
     for i, rec in done.items():
-        proba[rec["test"]] = rec["proba"]
-        fold_of[rec["test"]] = i
+        proba[rec.arrays["test"]] = rec.arrays["proba"]
+        fold_of[rec.arrays["test"]] = i
     y_index = np.searchsorted(classes, y_arr)
     return CrossValidationResult(
         proba=proba, classes=classes, y=y_arr, fold=fold_of,
         summary=calibration_summary(proba, y_index), folds=splits,
-        fold_info=[{"fold": i, **done[i]["meta"]} for i in range(len(splits))],
-        info={"n_fitted": len(todo), "n_resumed": len(splits) - len(todo), "backend": backend,
-              "elapsed_s": time.perf_counter() - start},
+        fold_info=[{"fold": i, **done[i].meta} for i in range(len(splits))], info=info,
         out_dir=out_path, index=index)
 
 
@@ -668,14 +521,13 @@ def load_folds(out_dir) -> dict[int, dict]:
     [0, 1, 2, 3]
     """
     out_path = Path(out_dir)
-    if not (out_path / _MANIFEST).exists():
+    settings = TaskStore.read_settings(out_path, _MANIFEST)
+    if settings is None:
         raise FileNotFoundError(f"{out_path} holds no cross-validation (no {_MANIFEST})")
-    n_folds = json.loads((out_path / _MANIFEST).read_text())["n_folds"]
+    store = TaskStore(out_path, settings, manifest=_MANIFEST, what="cross-validation")
     out = {}
-    for i in range(n_folds):
-        npz, js = _fold_paths(out_path, i)
-        if npz.exists() and js.exists():
-            with np.load(npz, allow_pickle=False) as f:
-                out[i] = {"proba": f["proba"], "test": f["test"],
-                          "meta": json.loads(js.read_text())["meta"]}
+    for i in range(settings["n_folds"]):
+        rec = store.load_id(_fold_id(i))
+        if rec is not None:
+            out[i] = {"proba": rec.arrays["proba"], "test": rec.arrays["test"], "meta": rec.meta}
     return out

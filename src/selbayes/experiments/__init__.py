@@ -19,11 +19,11 @@ An experiment type is a module registered with :func:`register_experiment` that 
     ``{section: {key: Field}}`` added to the shared sections (:data:`COMMON_SCHEMA`);
 ``check_spec(spec)``
     cross-key checks, raising ``ValueError`` naming the key;
-``plan(spec) -> list[FitTask]``
+``plan(spec) -> list[Task]``
     the independent fits;
 ``fit_settings(spec) -> dict``
     everything that changes a fit's result (hashed: changed settings are never mixed);
-``fit_one(settings, task) -> FitResult``
+``fit_one(settings, task) -> TaskResult``
     one fit, module-level so that it pickles (runs in worker processes);
 ``report(spec, fits, out_dir, run_info) -> dict``
     evaluation, figures, ``report.md`` and ``results.json``; returns the results.
@@ -41,24 +41,24 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import importlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._exec import FitResult, FitStore, FitTask, check_n_jobs, run_fits
+from .._parallel import Task, TaskResult, TaskStore, check_n_jobs, check_scheduler, run_tasks
+from .._spec import load
 from .spec import (
     COMMON_SCHEMA,
     Field,
     Spec,
     SpecError,
     merge_schema,
-    read_toml,
-    validate,
 )
 
 __all__ = ["run_reproduction", "load_spec", "register_experiment", "experiment_types",
-           "ReproductionResult", "Spec", "Field", "FitTask", "FitResult", "SpecError",
+           "ReproductionResult", "Spec", "Field", "Task", "TaskResult", "SpecError",
            "COMMON_SCHEMA"]
 
 _EXPERIMENTS: dict[str, tuple[str, str]] = {}
@@ -179,14 +179,10 @@ def load_spec(path, quick: bool = False) -> Spec:
     >>> quick.quick, quick["data"]["p"], quick["selection"]["k"]
     (True, 300, [5, 20])
     """
-    raw = read_toml(path)
-    exp = raw.get("experiment")
-    if not isinstance(exp, dict) or "model" not in exp:
-        raise SpecError(f"{path}: the section [experiment] with the key 'model' is required "
-                        f"(known models: {sorted(_EXPERIMENTS)})")
-    module = _experiment_module(exp["model"], path)
-    spec = validate(raw, merge_schema(COMMON_SCHEMA, module.SCHEMA), path, quick)
-    module.check_spec(spec)
+    spec = load(path, quick, header="experiment", models=_EXPERIMENTS, what="experiment type",
+                schema_for=lambda model: merge_schema(
+                    COMMON_SCHEMA, _experiment_module(model, path).SCHEMA))
+    _experiment_module(spec.model, path).check_spec(spec)
     return spec
 
 
@@ -296,19 +292,18 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     """
     start = time.perf_counter()
     n_jobs = check_n_jobs(n_jobs)
-    if scheduler is not None and not isinstance(scheduler, str) and \
-            type(scheduler).__name__ != "Client":
-        raise TypeError(f"scheduler must be an address string; got {type(scheduler).__name__}")
+    check_scheduler(scheduler)
     spec = load_spec(spec_path, quick=quick)
     module = _experiment_module(spec.model, spec.path)
     out_dir = Path(out) if out is not None else default_out(spec)
     out_dir.mkdir(parents=True, exist_ok=True)
     settings = module.fit_settings(spec)
     tasks = module.plan(spec)
-    store = FitStore(out_dir, settings)
+    store = TaskStore(out_dir / "fits", settings, what="reproduction")
     # looked up now, not at import, so that tests can substitute the fit function
-    fits, info = run_fits(module.fit_one, store.settings, tasks, store, n_jobs=n_jobs,
-                          scheduler=scheduler, progressbar=progressbar, desc=spec.name)
+    fits, info = run_tasks(functools.partial(module.fit_one, store.settings), tasks, store,
+                           n_jobs=n_jobs, scheduler=scheduler, progressbar=progressbar,
+                           desc=spec.name, unit="fit")
     info["perf_start"] = start
     results = module.report(spec, fits, out_dir, info)
     return ReproductionResult(out_dir, out_dir / "report.md", out_dir / "results.json", results)

@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._parallel import Task, TaskResult
 from .._version import __version__
-from ._exec import FitResult, FitTask
 from .report import (
     Criterion,
     acceptance_section,
@@ -173,18 +173,18 @@ def _task_seed(root: int, k, corrected: bool) -> int:
     return task_seed(root, 0 if k == "all" else int(k), int(corrected))
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k, then one fit on all features."""
     tasks = []
     root = spec["seeds"]["fit"]
     for k in spec["selection"]["k"]:
         for corrected in (True, False):
             method = "corrected" if corrected else "uncorrected"
-            tasks.append(FitTask(f"{_label(k)}-{method}",
+            tasks.append(Task(f"{_label(k)}-{method}",
                                  {"k": k, "method": method, "corrected": corrected,
                                   "seed": _task_seed(root, k, corrected)}))
     if spec["selection"]["include_all"]:
-        tasks.append(FitTask("all", {"k": "all", "method": "no_selection", "corrected": False,
+        tasks.append(Task("all", {"k": "all", "method": "no_selection", "corrected": False,
                                      "seed": _task_seed(root, "all", False)}))
     rep = spec["replicates"]
     rep_root = spec["seeds"]["replicates"]
@@ -192,7 +192,7 @@ def plan(spec: Spec) -> list[FitTask]:
         for k in spec["selection"]["k"]:
             for method in rep["methods"]:
                 corrected = method == "corrected"
-                tasks.append(FitTask(
+                tasks.append(Task(
                     f"rep{r:03d}-{_label(k)}-{method}",
                     {"k": k, "method": method, "corrected": corrected, "replicate": r,
                      "seed": task_seed(rep_root, r + 1, int(k), int(corrected))}))
@@ -261,7 +261,7 @@ def _diagnostics_summary(table: pd.DataFrame) -> dict:
     }
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Fit one classifier of the plan and predict the test cases.
 
     Returns arrays ``proba`` (n_test, G), ``tau_mu`` (chains, draws) and ``selected`` (k,)
@@ -290,7 +290,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
     fit_s = time.perf_counter() - t0
     G = settings["data"]["n_classes"]
     if len(clf.classes_) != G:
-        raise RuntimeError(f"fit {task.fit_id}: the training cases hold {len(clf.classes_)} of "
+        raise RuntimeError(f"fit {task.id}: the training cases hold {len(clf.classes_)} of "
                            f"{G} classes; use more training cases or another seed")
     t1 = time.perf_counter()
     proba = clf.predict_proba(test.X)
@@ -311,7 +311,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
     if replicate is not None:
         meta["replicate"] = int(replicate)
         arrays["y_test"] = np.asarray(test.y)  # the pooled check needs each replicate's truth
-    return FitResult(task.fit_id, arrays, meta)
+    return TaskResult(task.id, arrays, meta)
 
 
 # ---------------------------------------------------------------------------------------------

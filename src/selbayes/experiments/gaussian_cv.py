@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._parallel import Task, TaskResult
 from .._version import __version__
-from ._exec import FitResult, FitTask
 from .gaussian import _diagnostics_summary, _prior_fields
 from .report import (
     Criterion,
@@ -140,14 +140,14 @@ def _task_seed(root: int, group: int, fold: int) -> int:
     return task_seed(root, group, fold)
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """One fit per (gene group, fold, method); the two methods of a fold share the seed."""
     root = spec["seeds"]["fit"]
     tasks = []
     for g in _groups_run(spec):
         for f in range(_n_folds(spec)):
             for method in spec["selection"]["methods"]:
-                tasks.append(FitTask(f"g{g:02d}-f{f:03d}-{method}", {
+                tasks.append(Task(f"g{g:02d}-f{f:03d}-{method}", {
                     "group": g, "fold": f, "method": method,
                     "corrected": method == "corrected", "seed": _task_seed(root, g, f)}))
     return tasks
@@ -221,7 +221,7 @@ def make_estimator(settings: dict, corrected: bool, seed: int | None):
         random_state=seed, progressbar=False, **EXACT_MODEL)
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Fit one (group, fold, method) and predict the fold's held-out cases.
 
     Returns arrays ``proba`` (n_test, G), ``test`` (case indices), ``selected`` (indices within
@@ -249,7 +249,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
             "sampler_used": getattr(fitted, "sampler_used_", settings["sampler"]["name"]),
             "diagnostics": _diagnostics_summary(table), "warnings": messages[:10],
             "selbayes_version": __version__}
-    return FitResult(task.fit_id, {"proba": proba, "test": np.asarray(test),
+    return TaskResult(task.id, {"proba": proba, "test": np.asarray(test),
                                    "selected": np.asarray(fitted.selection_.indices),
                                    "tau_mu": np.asarray(tau_mu, float)}, meta)
 

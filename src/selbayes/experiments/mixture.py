@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._parallel import Task, TaskResult
 from .._version import __version__
-from ._exec import FitResult, FitTask
 from .report import (
     Criterion,
     acceptance_section,
@@ -109,10 +109,10 @@ def _task_seed(root: int, k: int, corrected: bool) -> int:
     return task_seed(root, k, int(corrected))
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k."""
     root = spec["seeds"]["fit"]
-    return [FitTask(f"{_label(k)}-{m}", {"k": k, "method": m, "corrected": m == "corrected",
+    return [Task(f"{_label(k)}-{m}", {"k": k, "method": m, "corrected": m == "corrected",
                                           "seed": _task_seed(root, k, m == "corrected")})
             for k in spec["selection"]["k"] for m in METHODS]
 
@@ -143,7 +143,7 @@ def load_data(settings: dict):
     return _load_data_cached(key)
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Fit one classifier and predict the test cases (arrays: proba, alpha, zy_agreement)."""
     from ..estimators.mixture import BinaryMixtureClassifier
 
@@ -176,7 +176,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
     arrays = {"proba": proba, "alpha": post["alpha"].values,
               "zy_agreement": post["zy_agreement"].values,
               "selected": np.asarray(clf.selection_.indices)}
-    return FitResult(task.fit_id, arrays, meta)
+    return TaskResult(task.id, arrays, meta)
 
 
 # ---------------------------------------------------------------------------------------------

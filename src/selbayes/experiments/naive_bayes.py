@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._parallel import Task, TaskResult
 from .._version import __version__
-from ._exec import FitResult, FitTask
 from .report import (
     Criterion,
     acceptance_section,
@@ -127,7 +127,7 @@ def _task_seed(root: int, k, corrected: bool) -> int:
     return task_seed(root, 0 if k == "all" else int(k), int(corrected))
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """For each quadrature preset: corrected and uncorrected fits per k, then all features."""
     tasks = []
     root = spec["seeds"]["fit"]
@@ -135,11 +135,11 @@ def plan(spec: Spec) -> list[FitTask]:
         for k in spec["selection"]["k"]:
             for corrected in (True, False):
                 method = "corrected" if corrected else "uncorrected"
-                tasks.append(FitTask(_fit_id(q, k, method),
+                tasks.append(Task(_fit_id(q, k, method),
                                      {"k": k, "method": method, "corrected": corrected,
                                       "quadrature": q, "seed": _task_seed(root, k, corrected)}))
         if spec["selection"]["include_all"]:
-            tasks.append(FitTask(_fit_id(q, "all", ""),
+            tasks.append(Task(_fit_id(q, "all", ""),
                                  {"k": "all", "method": "no_selection", "corrected": False,
                                   "quadrature": q, "seed": _task_seed(root, "all", False)}))
     return tasks
@@ -181,7 +181,7 @@ def load_data(settings: dict):
     return _load_data_cached(key)
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Fit one classifier of the plan and predict the test cases.
 
     Returns arrays ``proba`` (n_test,) = P(y* = 1), ``alpha_grid`` and ``log_alpha_weights``
@@ -225,7 +225,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
             "predict_s": predict_s, "warnings": messages[:10], "selbayes_version": __version__}
     if method == "quadrature":
         meta["quadrature_settings"] = clf.quadrature_fit_.settings
-    return FitResult(task.fit_id, arrays, meta)
+    return TaskResult(task.id, arrays, meta)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,9 +36,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .._parallel import Task, TaskResult
+from .._spec import OMIT, check_section
 from .._version import __version__
 from . import gaussian_cv as _cv
-from ._exec import FitResult, FitTask
 from .naive_bayes import SCHEMA as _NB_SCHEMA
 from .report import (
     Criterion,
@@ -125,28 +126,21 @@ def check_spec(spec: Spec) -> None:
     if spec["fit"]["method"] == "mcmc" and len(qs) != 1:
         raise SpecError(f"{where}: [fit] method 'mcmc' takes a single quadrature entry (unused)")
     thesis = spec["reference"].get("thesis", {})
-    if not isinstance(thesis, dict):
-        raise SpecError(f"{where}: [reference] thesis must be a table")
-    unknown = sorted(set(thesis) - set(THESIS_KEYS))
-    if unknown:
-        raise SpecError(f"{where}: unknown key(s) {unknown} in [reference.thesis]; known keys: "
-                        f"{sorted(THESIS_KEYS)}")
-    for key, value in thesis.items():
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise SpecError(f"{where}: [reference.thesis] {key} must be a number; got {value!r}")
+    check_section(thesis, "reference.thesis",
+                  {k: Field("float", doc, default=OMIT) for k, doc in THESIS_KEYS.items()}, where)
 
 
 def _fit_id(q: str, group: int, method: str) -> str:
     return f"{q}-g{group:02d}-{method}"
 
 
-def plan(spec: Spec) -> list[FitTask]:
+def plan(spec: Spec) -> list[Task]:
     """One fit per (quadrature preset, gene group, method), each running every fold."""
     tasks = []
     for q in spec["fit"]["quadrature"]:
         for g in _cv._groups_run(spec):
             for method in spec["selection"]["methods"]:
-                tasks.append(FitTask(_fit_id(q, g, method), {
+                tasks.append(Task(_fit_id(q, g, method), {
                     "quadrature": q, "group": g, "method": method,
                     "corrected": method == "corrected"}))
     return tasks
@@ -247,7 +241,7 @@ def make_estimator(settings: dict, corrected: bool, quadrature: str, seed: int |
         quadrature=quadrature, random_state=seed, progressbar=False, **kwargs)
 
 
-def fit_one(settings: dict, task: FitTask) -> FitResult:
+def fit_one(settings: dict, task: Task) -> TaskResult:
     """Cross-validate one (quadrature, gene group, method): binarise, select, fit, predict.
 
     Returns arrays ``proba`` (n, 2) out-of-fold class probabilities in sorted class order,
@@ -288,7 +282,7 @@ def fit_one(settings: dict, task: FitTask) -> FitResult:
             "gamma_min": float(g.min()), "gamma_max": float(g.max()),
             "fit_s": time.perf_counter() - t0, "warnings": messages[:10],
             "selbayes_version": __version__}
-    return FitResult(task.fit_id, {
+    return TaskResult(task.id, {
         "proba": np.concatenate(proba), "test": np.concatenate(test_idx),
         "fold": np.concatenate(fold_of), "selected": np.stack(selected),
         "gamma": g, "n_ties": np.asarray(ties), "fit_s": np.asarray(fit_s)}, meta)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._exec import jsonable
+from .._parallel import jsonable
 
 __all__ = ["md_table", "fmt", "Criterion", "acceptance_section", "versions", "write_json"]
 

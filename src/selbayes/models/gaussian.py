@@ -21,7 +21,8 @@ per feature (class means and the pooled within-class sum of squares), so its cos
 per gradient, independent of n.
 
 Selection correction (Li 2009 eqs 23-24): ``pm.Potential("selection_adjustment",
-(p - k) * log P(F <= gamma | tau_mu w_x))`` from :class:`selbayes.adjustment.FStatOmitLogProb`.
+(p - k) * log P(F <= gamma | tau_mu w_x))`` through the
+:class:`selbayes.adjustment.op.FStatAdjustment` Op.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def _check_inputs(X_selected, y, selection: Selection):
 
 
 def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
-               corrected: bool = True, adjustment_method: str = "exact") -> dict:
+               corrected: bool = True, adjustment_method: str = "table") -> dict:
     """Everything the model reads from the data, as arrays named like its ``pm.Data``.
 
     A compiled model (see :func:`sample_nutpie`) is reused for new data by swapping in these
@@ -132,16 +133,19 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     corrected : bool
         Include the selection adjustment's data (``n_omitted`` and its spline table).
         Ignored when no feature was omitted.
-    adjustment_method : str
-        Passed to :class:`~selbayes.adjustment.FStatOmitLogProb`.
+    adjustment_method : {"table", "exact", "mc"}
+        Evaluation of the :class:`~selbayes.adjustment.op.FStatAdjustment` Op: the quintic table
+        of the accurate function (default), the accurate log-t convolution itself, or the
+        paper's Monte Carlo expectation (1000 draws, common random numbers, seed 0).
 
     Returns
     -------
     dict
         ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
         ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar); when corrected also
-        ``n_omitted`` (p - k, float), the adjustment spline table ``adj_coef`` (6, m) and
-        ``adj_edges`` (7,), and ``_adj_spacing`` (a graph constant, not ``pm.Data``).
+        ``n_omitted`` (p - k, float), the Op's inputs ``adj_<name>`` (for the table
+        ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and ``_adj_op`` (the Op, a graph
+        constant, not ``pm.Data``).
 
     Raises
     ------
@@ -173,7 +177,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     data = {"xbar_obs": xbar, "ssw_obs": ssw, "class_counts": counts.astype(np.float64),
             "ssw_shape": np.float64((n - G) / 2)}
     if corrected and selection.n_omitted > 0:
-        from ..adjustment import FStatOmitLogProb
+        from ..adjustment.op import fstat_parameters
 
         if selection.statistic != "f":
             raise ValueError(f"the selection correction of this model needs an F-statistic "
@@ -183,18 +187,18 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         heavy = priors.mu_t_df is not None and priors.mu_t_df <= 2   # needs a longer table
         table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] and not heavy
                        else None)
-        op = FStatOmitLogProb(class_counts=counts, threshold=selection.threshold,
-                              alpha_x=priors.alpha_x, method=adjustment_method,
-                              table_range=table_range, spacing=_TABLE_SPACING,
-                              mu_t_df=priors.mu_t_df)
-        params = op.spline_parameters()
-        data.update(n_omitted=np.float64(selection.n_omitted), adj_coef=params["coef"],
-                    adj_edges=params["edges"], _adj_spacing=op.spacing)
+        # label=False: the design (G, gamma) is data, so one compiled model serves many.
+        op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
+                                      method=adjustment_method, table_range=table_range,
+                                      spacing=_TABLE_SPACING, mu_t_df=priors.mu_t_df,
+                                      label=False)
+        data.update(n_omitted=np.float64(selection.n_omitted), _adj_op=op,
+                    **{f"adj_{name}": value for name, value in params.items()})
     return data
 
 
 def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
-                corrected: bool = True, adjustment_method: str = "exact",
+                corrected: bool = True, adjustment_method: str = "table",
                 feature_names=None, parameterization: str = "marginal") -> pm.Model:
     """Build the PyMC model of the hierarchical Gaussian classifier.
 
@@ -211,8 +215,10 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
         Defaults to the paper's fitting priors.
     corrected : bool
         Add the selection adjustment Potential.
-    adjustment_method : str
-        Passed to :class:`~selbayes.adjustment.FStatOmitLogProb`.
+    adjustment_method : {"table", "exact", "mc"}
+        Evaluation of the :class:`~selbayes.adjustment.op.FStatAdjustment` Op: the quintic table
+        of the accurate function (default), the accurate log-t convolution itself, or the
+        paper's Monte Carlo expectation (1000 draws, common random numbers, seed 0).
     feature_names : sequence of str, optional
         Coordinate labels for the ``feature`` dimension (default: original column indices).
     parameterization : {"marginal", "noncentered"}
@@ -262,16 +268,29 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
 PARAMETERIZATIONS = ("marginal", "noncentered")
 
 
+def _static(data: dict, name: str, static_shapes: bool) -> dict:
+    """``pm.Data`` keyword giving the container the static shape of its value: the compiled
+    model of one cache key never sees another shape, and a static shape lets pytensor drop
+    the runtime shape assertions (``SpecifyShape``) PyMC puts on observed data, whose numba
+    code (error-message formatting) costs seconds of every empty-cache compile."""
+    return {"shape": np.shape(data[name])} if static_shapes else {}
+
+
 def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
-                     parameterization: str = "marginal") -> pm.Model:
+                     parameterization: str = "marginal", *,
+                     static_shapes: bool = False) -> pm.Model:
     if parameterization not in PARAMETERIZATIONS:
         raise ValueError(f"parameterization must be one of {PARAMETERIZATIONS}; "
                          f"got {parameterization!r}")
+
+    def data_var(name, **kw):
+        return pm.Data(name, data[name], **kw, **_static(data, name, static_shapes))
+
     with pm.Model(coords=coords) as model:
-        xbar_obs = pm.Data("xbar_obs", data["xbar_obs"], dims=("feature", "class"))
-        ssw_obs = pm.Data("ssw_obs", data["ssw_obs"], dims="feature")
-        counts = pm.Data("class_counts", data["class_counts"], dims="class")
-        ssw_shape = pm.Data("ssw_shape", data["ssw_shape"])
+        xbar_obs = data_var("xbar_obs", dims=("feature", "class"))
+        ssw_obs = data_var("ssw_obs", dims="feature")
+        counts = data_var("class_counts", dims="class")
+        ssw_shape = data_var("ssw_shape")
         tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2,
                           beta=priors.alpha_mu * priors.w_mu / 2)
         tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2,
@@ -311,14 +330,12 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             pm.Potential("class_means_likelihood", pt.sum(class_means_log_density(
                 d, 1.0 / tau_nu, xbar_obs, len(coords["class"]), xp=pt)))
 
-        if "adj_coef" in data:
-            from ..adjustment.spline_op import FStatAdjustment
-
-            n_omitted = pm.Data("n_omitted", data["n_omitted"])
-            coef = pm.Data("adj_coef", data["adj_coef"])
-            edges = pm.Data("adj_edges", data["adj_edges"])
-            # One Op (selbayes.adjustment.spline_op); the table is data, so G and gamma are too.
-            log_p = FStatAdjustment(data["_adj_spacing"])(pt.log(tau_mu) + log_w_x, coef, edges)
+        if "_adj_op" in data:
+            n_omitted = data_var("n_omitted")
+            # One FStatAdjustment Op (selbayes.adjustment.op); its numbers are data, so the
+            # design (G, gamma) is too.
+            params = [data_var(name) for name in data if name.startswith("adj_")]
+            log_p = data["_adj_op"](pt.log(tau_mu) + log_w_x, *params)
             pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
 
@@ -449,9 +466,10 @@ _COMPILED: dict = {}
 
 
 def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tuple:
-    return (parameterization, data["xbar_obs"].shape, "adj_coef" in data,
-            data["adj_coef"].shape if "adj_coef" in data else None,
-            data.get("_adj_spacing"), tuple(sorted(priors.to_dict().items())))
+    return (parameterization, data["xbar_obs"].shape, data.get("_adj_op"),
+            tuple((name, value.shape) for name, value in data.items()
+                  if name.startswith("adj_")),
+            tuple(sorted(priors.to_dict().items())))
 
 
 def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: int, tune: int,
@@ -518,7 +536,7 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     key = _cache_key(data, priors, parameterization)
     cached = _COMPILED.get(key)
     if cached is None:
-        model = _model_from_data(data, priors, coords, parameterization)
+        model = _model_from_data(data, priors, coords, parameterization, static_shapes=True)
         # The machine code is also cached on disk, so a new process skips its compilation.
         cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
     compiled, model = cached

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
-from pytensor.compile.ops import as_op
 
 from .mixture import MixturePrior
 
@@ -109,14 +108,18 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         pm.Potential("polya_urn", pt.gammaln(prior.f1 + nz[1]) + pt.gammaln(prior.f0 + nz[0]))
         pm.Potential("collapsed_lik", _log_u(av * theta, av * (1.0 - theta), I, O, nz))
         if use_adj:
+            from ..adjustment.op import mixture_parameters
+
+            # The MixtureAdjustment Op of log alpha and the counts N(z) = (n00, n01, n10, n11):
+            # a gradient in log alpha, numba and JAX implementations (no object mode).
             yv = Xf[:, 0]
-
-            @as_op(itypes=[pt.dscalar, pt.dvector], otypes=[pt.dscalar])
-            def _adj(al, zz):
-                N = np.bincount(2 * zz.astype(np.int64) + yv.astype(np.int64), minlength=4)
-                return np.asarray(n_omitted * factor.log_keep(float(al), *map(int, N)))
-
-            pm.Potential("selection_adjustment", _adj(alpha, zf))
+            N = pt.cast(pt.stack([((1 - zf) * (1 - yv)).sum(), ((1 - zf) * yv).sum(),
+                                  (zf * (1 - yv)).sum(), (zf * yv).sum()]), "int64")
+            adj, adj_params = mixture_parameters(factor.n0, factor.n1, factor.threshold,
+                                                 n_theta=factor.n_theta,
+                                                 theta_rule=factor.theta_rule)
+            pm.Potential("selection_adjustment",
+                         n_omitted * adj(pt.log(alpha), N, *adj_params.values()))
     return model
 
 

@@ -13,10 +13,11 @@ coefficient that does not involve the parameters. Only alpha (log transform) and
 (logit transform) are sampled, and psi enters the predictive as psi_hat = (f1 + N1) / (f0 + f1 + n).
 
 Selection correction (eqs 2.41-2.44, spec 9.2): ``pm.Potential("selection_adjustment",
-(p - k) * log P(|COR| <= gamma | alpha))`` from
-:class:`selbayes.adjustment.corr_op.CorrOmitLogProb`, a table interpolant in log alpha held in
-``pm.Data``. The uncorrected model keeps the same graph with ``n_omitted = 0`` (and a zero
-table), so one compiled model serves both.
+(p - k) * log P(|COR| <= gamma | alpha))`` through the
+:class:`selbayes.adjustment.op.CorrAdjustment` Op, whose table (interpolant in log alpha, from
+:class:`selbayes.adjustment.corr_op.CorrOmitLogProb`) is held in ``pm.Data``. The uncorrected
+model keeps the same graph with ``n_omitted = 0`` (and a zero table), so one compiled model
+serves both.
 
 Prediction (eq 2.8, spec 9.3) is a ratio of posterior averages taken in log space,
 P(y* = c | x*) proportional to psi_hat_c * mean_s prod_j Bern(x*_j; phi_hat[s, c, j]) with
@@ -35,6 +36,7 @@ from scipy.special import logsumexp
 
 from .._validation import check_binary, check_matrix
 from ..adjustment.corr_op import DEFAULT_SPACING, DEFAULT_TABLE_RANGE, corr_omit_log_prob_op
+from ..adjustment.op import CorrAdjustment
 from .naive_bayes_quadrature import NaiveBayesPrior
 
 __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statistics",
@@ -144,7 +146,8 @@ def _zero_table() -> dict:
     lo, hi = DEFAULT_TABLE_RANGE
     n_pieces = int(np.ceil((hi - lo) / DEFAULT_SPACING - 1e-9))
     return {"coef": np.zeros((6, n_pieces)),
-            "edges": np.array([lo, lo + n_pieces * DEFAULT_SPACING, 0.0, 0.0, 0.0, 0.0])}
+            "edges": np.array([lo, lo + n_pieces * DEFAULT_SPACING, 0.0, 0.0, 0.0, 0.0, 0.0,
+                               0.0])}
 
 
 def model_data(X_selected, y01, n_omitted: int, threshold: float | None, corrected: bool = True,
@@ -167,13 +170,13 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
         Theta nodes of the adjustment table's quadrature (default: converged rule).
     theta_rule : str
         Theta rule of the adjustment table (see
-        :class:`~selbayes.adjustment.corr_op.CorrOmitLogProb`).
+        :class:`~selbayes.adjustment.corr_op.CorrOmitLogProb`, the CorrAdjustment Op's table).
 
     Returns
     -------
     dict
         ``counts`` (k, 2) int64 ones per class, ``class_counts`` (2,) int64, ``n_omitted``
-        (float; 0 when uncorrected), ``adj_coef`` (6, m), ``adj_edges`` (6,), and
+        (float; 0 when uncorrected), ``adj_coef`` (6, m), ``adj_edges`` (8,), and
         ``_adj_spacing`` (a graph constant, not data).
 
     Raises
@@ -264,13 +267,19 @@ def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
     return _model_from_data(data, prior, coords)
 
 
-def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict) -> pm.Model:
+def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
+                     static_shapes: bool = False) -> pm.Model:
+    def data_var(name, **kw):
+        # static shapes for the compiled model (see selbayes.models.gaussian._static)
+        shape = {"shape": np.shape(data[name])} if static_shapes else {}
+        return pm.Data(name, data[name], **kw, **shape)
+
     with pm.Model(coords=coords) as model:
-        counts = pm.Data("counts", data["counts"], dims=("feature", "class"))
-        class_counts = pm.Data("class_counts", data["class_counts"], dims="class")
-        n_omitted = pm.Data("n_omitted", data["n_omitted"])
-        coef = pm.Data("adj_coef", data["adj_coef"])
-        edges = pm.Data("adj_edges", data["adj_edges"])
+        counts = data_var("counts", dims=("feature", "class"))
+        class_counts = data_var("class_counts", dims="class")
+        n_omitted = data_var("n_omitted")
+        coef = data_var("adj_coef")
+        edges = data_var("adj_edges")
         alpha = pm.InverseGamma("alpha", alpha=prior.alpha_shape, beta=prior.alpha_scale)
         theta = pm.Uniform("theta", 0.0, 1.0, dims="feature")
         a = alpha * theta
@@ -278,9 +287,10 @@ def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict) -> pm.Mod
         # binomial coefficient that does not involve the parameters.
         pm.BetaBinomial("I", n=class_counts[None, :], alpha=a[:, None],
                         beta=(alpha - a)[:, None], observed=counts, dims=("feature", "class"))
-        from ..adjustment.corr_op import CorrOmitLogProb
-
-        log_p = CorrOmitLogProb.spline_graph(pt.log(alpha), coef, edges, data["_adj_spacing"])
+        # One CorrAdjustment Op (selbayes.adjustment.op); the table is data, so the design
+        # (n0, n1, gamma) is too.
+        op = CorrAdjustment("table", data["_adj_spacing"])
+        log_p = op(pt.log(alpha), coef, edges)
         pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
 
@@ -345,7 +355,7 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     from .._compile_cache import compile_pymc_model
 
     key = _cache_key(data, prior)
-    model = _model_from_data(data, prior, coords)
+    model = _model_from_data(data, prior, coords, static_shapes=True)
     compiled = _COMPILED.get(key)
     if compiled is None:
         # The machine code is also cached on disk, so a new process skips its compilation.

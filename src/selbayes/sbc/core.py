@@ -68,13 +68,11 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import numbers
-import os
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -82,6 +80,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import special, stats
+
+from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
 
 __all__ = [
     "run_sbc",
@@ -94,7 +94,6 @@ __all__ = [
     "ecdf_band",
 ]
 
-_FORMAT = 1
 _MANIFEST = "sbc_manifest.json"
 _MAX_BINS = 20
 _MIN_EXPECTED = 5
@@ -235,12 +234,10 @@ def _child_seed(root: np.random.SeedSequence, index: int) -> np.random.SeedSeque
     )
 
 
-def _run_replicate(index, root_state, simulator, fitter, params, thin_to) -> dict:
-    from .._parallel import keep_worker_caches
-
-    keep_worker_caches()
-    entropy, spawn_key, pool_size = root_state
-    root = np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key), pool_size=pool_size)
+def _run_replicate(task, root_state, simulator, fitter, params, thin_to):
+    """Replicate ``task.params["index"]`` as a task of :func:`selbayes._parallel.run_tasks`."""
+    index = task.params["index"]
+    root = np.random.SeedSequence(**root_state)  # a seed_state dict
     seed = _child_seed(root, index)
     sim_ss, fit_ss, rank_ss = seed.spawn(3)
     start = time.perf_counter()
@@ -256,8 +253,8 @@ def _run_replicate(index, root_state, simulator, fitter, params, thin_to) -> dic
     fit_seed = int(fit_ss.generate_state(1, dtype=np.uint32)[0])
     draws = _posterior_draws(fitter(data, fit_seed), params)
     rng = np.random.default_rng(rank_ss)
-    rec = {"index": index, "seed": {"entropy": _jsonable(seed.entropy),
-                                    "spawn_key": list(seed.spawn_key)},
+    state = seed_state(seed)
+    rec = {"index": index, "seed": {k: state[k] for k in ("entropy", "spawn_key")},
            "rank": {}, "n_draws": {}, "frac_rank": {}, "truth": {}, "post_mean": {},
            "post_sd": {}}
     for name in params:
@@ -276,11 +273,7 @@ def _run_replicate(index, root_state, simulator, fitter, params, thin_to) -> dic
         rec["post_mean"][name] = float(draws[name].mean())
         rec["post_sd"][name] = float(draws[name].std(ddof=1)) if draws[name].size > 1 else 0.0
     rec["elapsed_s"] = time.perf_counter() - start
-    return rec
-
-
-def _jsonable(entropy):
-    return [int(e) for e in entropy] if isinstance(entropy, Sequence | np.ndarray) else int(entropy)
+    return TaskResult(task.id, meta=rec)
 
 
 # --------------------------------------------------------------------------------------------
@@ -292,94 +285,12 @@ def _callable_name(f) -> str:
     return f"{getattr(target, '__module__', type(target).__module__)}.{name}"
 
 
-def _write_json(path: Path, obj) -> None:
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(obj, indent=1))
-    os.replace(tmp, path)  # atomic: an interrupted write never leaves a half file
+def _rep_id(index: int) -> str:
+    return f"rep_{index:06d}"
 
 
-def _rep_path(out_dir: Path, index: int) -> Path:
-    return out_dir / f"rep_{index:06d}.json"
-
-
-def _read_manifest(out_dir: Path) -> dict | None:
-    path = out_dir / _MANIFEST
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-def _check_manifest(stored: dict, current: dict, out_dir: Path) -> None:
-    from .._compat import current_name
-
-    # a run started before the package layout changed names its classes by their old modules
-    stored = {**stored, **{k: current_name(stored.get(k)) for k in ("simulator", "fitter")}}
-    diffs = [f"{key}: stored {stored.get(key)!r}, now {current[key]!r}"
-             for key in ("params", "entropy", "spawn_key", "pool_size", "thin_to", "simulator",
-                         "fitter")
-             if stored.get(key) != current[key]]
-    if stored.get("format") != _FORMAT:
-        diffs.insert(0, f"format: stored {stored.get('format')!r}, now {_FORMAT}")
-    if diffs:
-        raise ValueError(
-            f"out_dir {str(out_dir)!r} holds an SBC run with different settings ("
-            + "; ".join(diffs)
-            + "). Use another out_dir, or delete this one to start afresh."
-        )
-
-
-def _load_replicates(out_dir: Path, root: np.random.SeedSequence, indices: Iterable[int],
-                     params: Sequence[str]) -> dict[int, dict]:
-    done = {}
-    for i in indices:
-        path = _rep_path(out_dir, i)
-        if not path.exists():
-            continue
-        rec = json.loads(path.read_text())
-        expected = _child_seed(root, i)
-        if (rec.get("index") != i or rec["seed"]["entropy"] != _jsonable(expected.entropy)
-                or tuple(rec["seed"]["spawn_key"]) != expected.spawn_key
-                or sorted(rec["rank"]) != sorted(params)):
-            raise ValueError(
-                f"{path} does not belong to this run (replicate {i}: its seed or parameters "
-                "differ from the manifest). Use another out_dir, or delete this one."
-            )
-        done[i] = rec
-    return done
-
-
-# --------------------------------------------------------------------------------------------
-# execution back-ends: each yields finished replicate records in completion order
-# --------------------------------------------------------------------------------------------
-def _run_joblib(todo, args, n_jobs) -> Iterator[dict]:
-    if n_jobs == 1:  # in-process, no pickling
-        for i in todo:
-            yield _run_replicate(i, *args)
-        return
-    from joblib import Parallel, delayed
-
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(_run_replicate)(i, *args) for i in todo
-    )
-
-
-def _import_distributed():
-    try:
-        import distributed
-    except ImportError as exc:
-        raise ImportError(
-            "running SBC on a dask cluster needs dask.distributed; install the optional "
-            "extra: pip install 'selbayes[distributed]'"
-        ) from exc
-    return distributed
-
-
-def _run_dask(todo, args, client) -> Iterator[dict]:
-    distributed = _import_distributed()
-    futures = [client.submit(_run_replicate, i, *args, pure=False) for i in todo]
-    try:
-        for fut in distributed.as_completed(futures):
-            yield fut.result()
-    finally:  # on error or interruption, do not leave work running on the cluster
-        client.cancel([f for f in futures if not f.done()])
+def _store(out_dir: Path, settings: dict) -> TaskStore:
+    return TaskStore(out_dir, settings, manifest=_MANIFEST, what="SBC run")
 
 
 # --------------------------------------------------------------------------------------------
@@ -883,26 +794,6 @@ def _plot_sbc(result: SBCResult, n_bins=None, prob=0.95):
 # --------------------------------------------------------------------------------------------
 # driver
 # --------------------------------------------------------------------------------------------
-def _root_seed(random_state, stored: dict | None) -> np.random.SeedSequence:
-    if random_state is None:
-        if stored is not None:  # resume with the stored seed
-            return np.random.SeedSequence(stored["entropy"], spawn_key=tuple(stored["spawn_key"]),
-                                          pool_size=stored["pool_size"])
-        return np.random.SeedSequence()
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"random_state must be >= 0; got {random_state}")
-        return np.random.SeedSequence(int(random_state))
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2**63)))
-    raise TypeError(
-        "random_state must be None, an int, a numpy SeedSequence or Generator; "
-        f"got {random_state!r}"
-    )
-
-
 def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
     if not callable(simulator):
         raise TypeError(f"simulator must be callable; got {type(simulator).__name__}")
@@ -995,47 +886,27 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
         raise TypeError(f"scheduler must be an address string; got {type(scheduler).__name__}")
 
     out_path = None if out_dir is None else Path(out_dir)
-    stored = None
-    if out_path is not None:
-        out_path.mkdir(parents=True, exist_ok=True)
-        stored = _read_manifest(out_path)
-    root = _root_seed(random_state, stored)
-    manifest = {"format": _FORMAT, "params": params, "entropy": _jsonable(root.entropy),
-                "spawn_key": list(root.spawn_key), "pool_size": root.pool_size,
-                "thin_to": thin_to, "simulator": _callable_name(simulator),
-                "fitter": _callable_name(fitter)}
-    done: dict[int, dict] = {}
-    if out_path is not None:
-        if stored is not None:
-            _check_manifest(stored, manifest, out_path)
-            done = _load_replicates(out_path, root, range(n_replicates), params)
-        else:
-            _write_json(out_path / _MANIFEST, manifest)
+    stored = None if out_path is None else TaskStore.read_settings(out_path, _MANIFEST)
+    root = root_seed(random_state, stored)
+    # n_replicates is not a setting: a rerun with more replicates adds to the stored ones
+    settings = {"params": params, **seed_state(root), "thin_to": thin_to,
+                "simulator": _callable_name(simulator), "fitter": _callable_name(fitter)}
+    if stored is not None:
+        from .._compat import current_name
 
-    todo = [i for i in range(n_replicates) if i not in done]
-    args = ((manifest["entropy"], tuple(root.spawn_key), root.pool_size), simulator, fitter,
-            params, thin_to)
-    own_client = None
-    if todo and scheduler is not None:
-        own_client = client = _import_distributed().Client(scheduler)
-    try:
-        stream = _run_dask(todo, args, client) if client is not None else (
-            _run_joblib(todo, args, n_jobs) if todo else iter(()))
-        from tqdm.auto import tqdm
-
-        with tqdm(total=n_replicates, initial=len(done), disable=not progressbar,
-                  desc="SBC", unit="rep") as bar:
-            for rec in stream:
-                if out_path is not None:
-                    _write_json(_rep_path(out_path, rec["index"]), rec)
-                done[rec["index"]] = rec
-                bar.update(1)
-    finally:
-        if own_client is not None:
-            own_client.close()
-
-    records = [done[i] for i in range(n_replicates)]
-    settings = {k: manifest[k] for k in ("params", "entropy", "thin_to", "simulator", "fitter")}
+        # a run started before the package layout changed names its classes by their old
+        # modules: the same class under its old name keeps the stored name (and hash)
+        for key in ("simulator", "fitter"):
+            if stored.get(key) != settings[key] and current_name(stored.get(key)) == settings[key]:
+                settings[key] = stored[key]
+    tasks = [Task(_rep_id(i), {"index": i}) for i in range(n_replicates)]
+    results, _ = run_tasks(
+        _run_replicate, tasks, None if out_path is None else _store(out_path, settings),
+        args=(seed_state(root), simulator, fitter, params, thin_to),
+        n_jobs=n_jobs, scheduler=client if client is not None else scheduler,
+        progressbar=progressbar, desc="SBC", unit="rep")
+    records = [results[t.id].meta for t in tasks]
+    settings = {k: settings[k] for k in ("params", "entropy", "thin_to", "simulator", "fitter")}
     settings["n_replicates"] = n_replicates
     return SBCResult._from_records(records, params, out_path, settings)
 
@@ -1065,18 +936,15 @@ def load_sbc(out_dir) -> SBCResult:
     >>> res = load_sbc("sbc_runs/gaussian")                           # doctest: +SKIP
     """
     out_path = Path(out_dir)
-    stored = _read_manifest(out_path)
+    stored = TaskStore.read_settings(out_path, _MANIFEST)
     if stored is None:
         raise ValueError(f"out_dir {str(out_path)!r} has no {_MANIFEST}; not an SBC run")
-    root = np.random.SeedSequence(stored["entropy"], spawn_key=tuple(stored["spawn_key"]),
-                                  pool_size=stored["pool_size"])
-    n = 0
-    while _rep_path(out_path, n).exists():
-        n += 1
-    if n == 0:
+    store = _store(out_path, stored)
+    records = []
+    while (rec := store.load_id(_rep_id(len(records)))) is not None:
+        records.append(rec.meta)
+    if not records:
         raise ValueError(f"out_dir {str(out_path)!r} holds no finished replicate")
-    done = _load_replicates(out_path, root, range(n), stored["params"])
     settings = {k: stored[k] for k in ("params", "entropy", "thin_to", "simulator", "fitter")}
-    settings["n_replicates"] = n
-    return SBCResult._from_records([done[i] for i in range(n)], stored["params"], out_path,
-                                   settings)
+    settings["n_replicates"] = len(records)
+    return SBCResult._from_records(records, stored["params"], out_path, settings)

@@ -12,13 +12,15 @@ can ship them to joblib processes or dask workers.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["GaussianSBCSimulator", "GaussianSBCFitter", "run_sbc_spec", "load_sbc_spec"]
+from .._spec import OMIT, Field, Spec, dataclass_schema, load
+
+__all__ = ["GaussianSBCSimulator", "GaussianSBCFitter", "run_sbc_spec", "load_sbc_spec",
+           "sbc_schema"]
 
 
 @dataclass(frozen=True)
@@ -163,12 +165,63 @@ def _with_priors(cls, settings: dict, priors: dict):
     return cls(**settings, **{key: priors})
 
 
-def load_sbc_spec(path, quick: bool = False) -> dict:
-    """Read an SBC spec (TOML) such as ``models/sbc/sbc_gaussian_small.toml``.
+_SBC_SECTION = {
+    "model": Field("str", "the model calibrated (checked first: it decides the other keys)"),
+    "n_replicates": Field("int", "number of replicates", minimum=1),
+    "seed": Field("int", "root seed (replicate i uses its i-th spawned child)", default=0,
+                  minimum=0),
+    "thin_to": Field("int", "posterior draws kept per replicate (default: thin by ESS)",
+                     default=None, minimum=1),
+}
+
+
+def sbc_schema(model: str) -> dict:
+    """The schema of an SBC spec of ``model`` (see :mod:`selbayes._spec`).
+
+    ``[sbc]`` is shared; the keys of ``[design]``, ``[fit]`` and ``[priors]`` are the fields
+    of the model's simulator, fitter and prior classes, with their types (their defaults apply
+    to keys left out).
+
+    Parameters
+    ----------
+    model : {"gaussian", "naive_bayes", "mixture"}
+
+    Returns
+    -------
+    dict
+        ``{section: {key: selbayes._spec.Field}}``.
+
+    Examples
+    --------
+    >>> from selbayes.sbc.gaussian import sbc_schema
+    >>> sorted(sbc_schema("naive_bayes")["design"])
+    ['n', 'p']
+    >>> sbc_schema("gaussian")["sbc"]["n_replicates"].kind
+    'int'
+    """
+    from ..models.priors import GaussianPriors, MixturePrior, NaiveBayesPrior
+
+    sim_cls, fit_cls = _registry()[model]
+    prior_cls = {"gaussian": GaussianPriors, "naive_bayes": NaiveBayesPrior,
+                 "mixture": MixturePrior}[model]
+    priors = dataclass_schema(prior_cls, doc="fitting prior")
+    priors.update({alias: Field("float", f"fitting prior (= {name})", default=OMIT)
+                   for alias, name in prior_cls._aliases.items()})
+    return {"sbc": _SBC_SECTION,
+            "design": dataclass_schema(sim_cls, exclude=("priors", "prior")),
+            "fit": dataclass_schema(fit_cls, exclude=("priors", "prior")),
+            "priors": priors}
+
+
+def load_sbc_spec(path, quick: bool = False) -> Spec:
+    """Read and validate an SBC spec (TOML) such as ``models/sbc/sbc_gaussian_small.toml``.
 
     Sections: ``[sbc]`` (``model``, ``n_replicates``, optional ``seed`` and ``thin_to``),
     ``[design]`` (simulator settings), ``[fit]`` (fitter settings), optional ``[priors]``
-    (shared by both) and optional ``[quick]`` (per-section overrides).
+    (shared by both) and optional ``[quick]`` (per-section overrides and a free-text
+    ``note``). The keys of ``[design]``, ``[fit]`` and ``[priors]`` are those of the model's
+    simulator, fitter and prior (see :func:`sbc_schema`); left-out keys take their defaults.
+    Validation is the reproduction specs' (:mod:`selbayes._spec`).
 
     Parameters
     ----------
@@ -179,18 +232,19 @@ def load_sbc_spec(path, quick: bool = False) -> dict:
 
     Returns
     -------
-    dict
-        The parsed sections, plus ``"_name"``: the file name without ``.toml``.
+    selbayes._spec.Spec
+        ``spec["sbc"]``, ``spec["design"]``, ... and ``spec.name`` (the file name without
+        ``.toml``), ``spec.model``.
 
     Raises
     ------
     FileNotFoundError
         If ``path`` does not exist.
-    ValueError
-        If the file is not valid TOML (``tomllib.TOMLDecodeError``), a required section is
-        missing, ``[sbc] model`` is not one of ``"gaussian"``, ``"naive_bayes"``,
-        ``"mixture"``, ``[sbc] n_replicates`` is not an integer >= 1, or a ``[quick]`` entry
-        overrides an unknown section (``[quick] note`` is free text).
+    SpecError
+        A ``ValueError`` naming the file, section and key: not valid TOML, a missing section
+        (``[sbc]``, ``[design]``, ``[fit]``) or required key, an unknown section or key, a
+        value of the wrong type or range (``[sbc] model`` one of ``"gaussian"``,
+        ``"naive_bayes"``, ``"mixture"``; ``n_replicates`` an integer >= 1).
 
     Examples
     --------
@@ -199,33 +253,14 @@ def load_sbc_spec(path, quick: bool = False) -> dict:
     >>> from selbayes.sbc.gaussian import load_sbc_spec
     >>> path = Path(selbayes.__file__).parents[2] / "models" / "sbc" / "sbc_gaussian_small.toml"
     >>> spec = load_sbc_spec(path)
-    >>> spec["_name"], spec["sbc"]["model"], spec["sbc"]["n_replicates"], spec["fit"]["draws"]
+    >>> spec.name, spec.model, spec["sbc"]["n_replicates"], spec["fit"]["draws"]
     ('sbc_gaussian_small', 'gaussian', 200, 500)
     >>> quick = load_sbc_spec(path, quick=True)
     >>> quick["sbc"]["n_replicates"], quick["fit"]["draws"], quick["fit"]["k"]
     (4, 100, 5)
     """
-    path = Path(path)
-    with path.open("rb") as fh:
-        spec = tomllib.load(fh)
-    for key in ("sbc", "design", "fit"):
-        if key not in spec:
-            raise ValueError(f"{path}: missing section [{key}]")
-    model = spec["sbc"].get("model")
-    if model not in MODELS:
-        raise ValueError(f"{path}: sbc.model must be one of {sorted(MODELS)}; got {model!r}")
-    n_rep = spec["sbc"].get("n_replicates")
-    if isinstance(n_rep, bool) or not isinstance(n_rep, int) or n_rep < 1:
-        raise ValueError(f"{path}: [sbc] n_replicates must be an integer >= 1; got {n_rep!r}")
-    if quick:
-        for section, overrides in spec.get("quick", {}).items():
-            if section == "note" and isinstance(overrides, str):
-                continue  # a free-text description of the quick design, as in reproductions
-            if section not in spec or not isinstance(overrides, dict):
-                raise ValueError(f"{path}: [quick.{section}] overrides an unknown section")
-            spec[section] = {**spec[section], **overrides}
-    spec["_name"] = path.stem
-    return spec
+    return load(path, quick, header="sbc", models=MODELS, schema_for=sbc_schema,
+                what="SBC model", no_quick=(), required_sections=("sbc", "design", "fit"))
 
 
 def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, scheduler=None,
@@ -288,38 +323,50 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     from .core import run_sbc
 
     spec = load_sbc_spec(spec_path, quick=quick)
-    sim_cls, fit_cls = _registry()[spec["sbc"]["model"]]
-    priors = spec.get("priors", {})
+    sim_cls, fit_cls = _registry()[spec.model]
+    priors = spec["priors"]
     simulator = _with_priors(sim_cls, spec["design"], priors)
     fitter = _with_priors(fit_cls, spec["fit"], priors)
     # A given ``out`` is used as is; only the default folder tells quick runs apart.
     out = Path(out) if out is not None else Path("reports") / (
-        spec["_name"] + ("_quick" if quick else ""))
+        spec.name + ("_quick" if quick else ""))
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]),
                      list(fit_cls.params),
-                     random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,
+                     random_state=spec["sbc"]["seed"], n_jobs=n_jobs,
                      scheduler=scheduler, out_dir=out / "replicates",
-                     thin_to=spec["sbc"].get("thin_to"), progressbar=progressbar)
+                     thin_to=spec["sbc"]["thin_to"], progressbar=progressbar)
     result.save(out)
     _write_readme(out, spec_path, spec, result)
     print(result.summary().to_string())
     return result
 
 
+# What a reader of the README needs to know about a model's SBC beyond the generic sentence.
+_README_NOTES = {
+    "naive_bayes": (
+        "Features are selected by |COR| > threshold (threshold selection: the corrected "
+        "posterior is then exactly calibrated; fixed-k selection leaves ties at gamma whose "
+        "information the correction ignores). The uncorrected posterior should fail with a "
+        "mean fractional rank above 0.5: it sits too low, i.e. it believes the features are "
+        "more relevant than they are."),
+}
+
+
 def _write_readme(out: Path, spec_path, spec, result) -> None:
     from .._version import __version__
 
     lines = [
-        f"# SBC: {spec['_name']}",
+        f"# SBC: {spec.name}",
         "",
         f"Re-run: `selbayes sbc {spec_path}` (or `make sbc`); it resumes from `replicates/`.",
         f"selbayes {__version__}; settings: design {spec['design']}, fit {spec['fit']}, "
-        f"priors {spec.get('priors', {})}, replicates {spec['sbc']['n_replicates']}, "
-        f"seed {spec['sbc'].get('seed', 0)}.",
+        f"priors {spec['priors']}, replicates {spec['sbc']['n_replicates']}, "
+        f"seed {spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
         "",
         f"Rank of the true value ({', '.join(result.ranks.columns)}) among thinned posterior "
         "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
-        "Uniform ranks (p > 0.01) mean calibrated.",
+        "Uniform ranks (p > 0.01) mean calibrated."
+        + (" " + _README_NOTES[spec.model] if spec.model in _README_NOTES else ""),
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",

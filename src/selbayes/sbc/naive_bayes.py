@@ -24,9 +24,7 @@ posterior is then prior x P_keep^p, or the plain all-feature posterior.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -263,29 +261,11 @@ class NaiveBayesSBCFitter:
         return idata.posterior["alpha"].transpose("chain", "draw").values
 
 
-def _load_spec(path, quick: bool) -> dict:
-    path = Path(path)
-    with path.open("rb") as fh:
-        spec = tomllib.load(fh)
-    for key in ("sbc", "design", "fit"):
-        if key not in spec:
-            raise ValueError(f"{path}: missing section [{key}]")
-    if spec["sbc"].get("model") != "naive_bayes":
-        raise ValueError(f"{path}: sbc.model must be 'naive_bayes'; got "
-                         f"{spec['sbc'].get('model')!r}")
-    if quick:
-        for section, overrides in spec.get("quick", {}).items():
-            if section not in spec or not isinstance(overrides, dict):
-                raise ValueError(f"{path}: [quick.{section}] overrides an unknown section")
-            spec[section] = {**spec[section], **overrides}
-    spec["_name"] = path.stem
-    return spec
-
-
 def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
                              progressbar: bool = True):
     """Run the SBC of a naive Bayes spec (``models/sbc/sbc_naive_bayes_small.toml``).
 
+    :func:`selbayes.sbc.run_sbc_spec` for a spec that must be of the naive Bayes model.
     Results, resume state (``out/replicates/``) and a README go to ``out``; a rerun resumes.
 
     Parameters
@@ -313,11 +293,9 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     FileNotFoundError
         If ``spec_path`` does not exist.
     ValueError
-        If the file is not valid TOML, lacks ``[sbc]``, ``[design]`` or ``[fit]``, its
-        model is not "naive_bayes", a ``[quick]`` entry overrides an unknown section, or
+        If the spec is malformed (:func:`~selbayes.sbc.load_sbc_spec`: an unknown or
+        missing section or key, a wrong type), its model is not "naive_bayes", or
         :func:`~selbayes.sbc.run_sbc` rejects the settings.
-    TypeError
-        If ``[design]`` or ``[fit]`` holds a key the simulator or fitter does not take.
 
     Examples
     --------
@@ -333,48 +311,10 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     >>> spec["sbc"]["n_replicates"], spec["fit"]["threshold"], spec["fit"]["n_alpha"]
     (8, 0.45, 200)
     """
-    from .core import run_sbc
+    from .._spec import SpecError
+    from .gaussian import load_sbc_spec, run_sbc_spec
 
-    spec = _load_spec(spec_path, quick)
-    priors = spec.get("priors", {})
-    simulator = NaiveBayesSBCSimulator(**spec["design"], priors=priors)
-    fitter = NaiveBayesSBCFitter(**spec["fit"], priors=priors)
-    # A given ``out`` is used as is; only the default folder tells quick runs apart.
-    out = Path(out) if out is not None else Path("reports") / (
-        spec["_name"] + ("_quick" if quick else ""))
-    result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]), list(PARAMS),
-                     random_state=int(spec["sbc"].get("seed", 0)), n_jobs=n_jobs,
-                     out_dir=out / "replicates", thin_to=spec["sbc"].get("thin_to"),
-                     progressbar=progressbar)
-    result.save(out)
-    _write_readme(out, spec_path, spec, result)
-    return result
-
-
-def _write_readme(out: Path, spec_path, spec, result) -> None:
-    from .._version import __version__
-
-    summary = (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else ""
-    lines = [
-        f"# SBC: {spec['_name']}",
-        "",
-        "Re-run: `python -c \"from selbayes.sbc.naive_bayes import run_naive_bayes_sbc_spec; "
-        f"run_naive_bayes_sbc_spec('{spec_path}')\"` (resumes from `replicates/`).",
-        f"selbayes {__version__}; design {spec['design']}, fit {spec['fit']}, priors "
-        f"{spec.get('priors', {})}, replicates {spec['sbc']['n_replicates']}, seed "
-        f"{spec['sbc'].get('seed', 0)}, thin_to {spec['sbc'].get('thin_to')}.",
-        "",
-        "Rank of the true alpha (drawn from the fitting prior) among posterior draws of alpha, "
-        "corrected and uncorrected posteriors computed from the same simulated data. Features "
-        "are selected by |COR| > threshold (threshold selection: the corrected posterior is "
-        "then exactly calibrated; fixed-k selection leaves ties at gamma whose information the "
-        "correction ignores). Uniform ranks (p > 0.01) mean calibrated: the corrected posterior "
-        "should pass and the uncorrected one fail (mean fractional rank above 0.5: the "
-        "uncorrected posterior sits too low, i.e. it believes the features are more relevant "
-        "than they are).",
-        "",
-        summary,
-        "",
-        "![ranks](sbc_ranks.png)",
-    ]
-    (out / "README.md").write_text("\n".join(lines) + "\n")
+    spec = load_sbc_spec(spec_path, quick=quick)
+    if spec.model != "naive_bayes":
+        raise SpecError(f"{spec_path}: [sbc] model must be 'naive_bayes'; got {spec.model!r}")
+    return run_sbc_spec(spec_path, out=out, quick=quick, n_jobs=n_jobs, progressbar=progressbar)
