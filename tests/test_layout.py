@@ -237,3 +237,10 @@ def test_filter_functions_win_over_their_modules_of_the_same_name():
                "from selbayes.filters import obf, probabilistic_index\n"
                "print(callable(obf), callable(probabilistic_index))")
     assert out.strip() == "True True"
+
+
+def test_readme_lists_every_old_path():
+    readme = (SRC.parents[1] / "README.md").read_text()
+    missing = [f"{old} -> {new}" for old, new in MOVED.items()
+               if f"| `{old}` | `{new}` |" not in readme]
+    assert not missing, f"README 'Package layout' table lacks {missing}"
