@@ -214,3 +214,33 @@ def test_pickles_that_name_the_old_module_still_load():
     _fresh("selbayes.gaussian_classifier")
     with pytest.warns(FutureWarning, match="selbayes.gaussian_classifier has moved"):
         assert pickle.loads(old) is HierarchicalGaussianClassifier
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(SRC.parent)}).stdout
+
+
+def test_import_selbayes_stays_cheap():
+    out = _run("import sys, selbayes\n"
+               "heavy = ('pymc', 'pytensor', 'sklearn', 'matplotlib', 'scipy', 'pandas',\n"
+               "         'xarray')\n"
+               "print([m for m in heavy if m in sys.modules])\n"
+               "print(selbayes.select_features.__module__)")
+    assert out.split("\n")[:2] == ["[]", "selbayes.filters.selection"]
+
+
+def test_filter_functions_win_over_their_modules_of_the_same_name():
+    # obf and probabilistic_index are both a submodule of selbayes.filters and a function it
+    # exports; importing the submodule first must not leave the module under the function's name
+    out = _run("import selbayes.filters.probabilistic_index, selbayes.filters.obf\n"
+               "from selbayes.filters import obf, probabilistic_index\n"
+               "print(callable(obf), callable(probabilistic_index))")
+    assert out.strip() == "True True"
+
+
+def test_readme_lists_every_old_path():
+    readme = (SRC.parents[1] / "README.md").read_text()
+    missing = [f"{old} -> {new}" for old, new in MOVED.items()
+               if f"| `{old}` | `{new}` |" not in readme]
+    assert not missing, f"README 'Package layout' table lacks {missing}"

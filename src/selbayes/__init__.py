@@ -13,7 +13,6 @@ from importlib import import_module
 from ._compat import install as _install_aliases
 from ._compile_cache import configure_pytensor as _configure_pytensor
 from ._version import __version__
-from .filters.selection import Selection, select_features
 
 # Before pytensor is first imported (none of the imports above does): its compile folder and
 # generated sources go to selbayes's documented cache folder, not ~/.pytensor and $TMPDIR.
@@ -23,6 +22,8 @@ _configure_pytensor()
 _install_aliases()
 
 _LAZY = {
+    "Selection": "selbayes.filters.selection",
+    "select_features": "selbayes.filters.selection",
     "HierarchicalGaussianClassifier": "selbayes.estimators.gaussian",
     "BinaryNaiveBayesClassifier": "selbayes.estimators.naive_bayes",
     "BinaryMixtureClassifier": "selbayes.estimators.mixture",
@@ -39,7 +40,7 @@ _SUBMODULES = {
 # former top-level modules still reachable as attributes (selbayes.calibration, ...)
 _MOVED_ATTRS = {"calibration", "diagnostics", "plots", "simulate", "reproduce"}
 
-__all__ = ["__version__", "Selection", "select_features", *_LAZY, *sorted(_SUBMODULES)]
+__all__ = ["__version__", *_LAZY, *sorted(_SUBMODULES)]
 
 
 def __getattr__(name):

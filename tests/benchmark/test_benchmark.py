@@ -359,7 +359,7 @@ def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
                         lambda random_state=None, quick=False, **kw: Fake(**kw))
     est = methods.make_method("selbayes_uncorrected_same_choice", 2, 0)
     est.fit(np.zeros((4, 3)), np.array([0, 0, 1, 1]))
-    assert made[0] == {}
+    assert made[0] == {"choice_rule": "best"}
     assert made[1] == {"correct_selection": False, "k": 7, "temperature": 3.0,
-                       "label_noise": 0.01}
+                       "label_noise": 0.01, "choice_rule": "best"}
     assert est.k_ == 7 and est.predict_proba(np.zeros((2, 3))).shape == (2, 2)

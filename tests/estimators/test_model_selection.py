@@ -220,3 +220,23 @@ def test_choose_k_works_with_a_class_of_two_training_cases():
     ch = choose_k(_Params(), X, y, grid=[5, 20], random_state=0)
     assert ch.n_splits == 2 and ch.k in (5, 20)
     assert np.all(np.isfinite(ch.score))
+
+
+def test_one_se_rule_takes_the_smallest_temperature_within_a_paired_se():
+    """Reference: the rule recomputed here from the stored case losses by brute force."""
+    X, y = _redundant(3, copies=30)
+    ref = choose_k(_Params(temperature="auto"), X, y, grid=[10, 30], random_state=0)
+    ch = choose_k(_Params(temperature="auto"), X, y, grid=[10, 30], random_state=0,
+                  rule="one_se")
+    np.testing.assert_array_equal(ch.score, ref.score)        # same curve, other pick
+    L = ref.extra["case_losses"]
+    b = int(np.argmin(ref.score))
+    within = [i for i in range(len(ref.grid))
+              if ref.score[i] <= ref.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+    t_min = min(ref.grid[i][2] for i in within)
+    expected = min((i for i in within if ref.grid[i][2] == t_min), key=lambda i: ref.score[i])
+    assert (ch.k, ch.temperature) == (ref.grid[expected][0], ref.grid[expected][2])
+    assert ch.temperature <= ref.temperature
+    assert ch.extra["rule"] == "one_se"
+    with pytest.raises(ValueError, match="rule must be"):
+        choose_k(_Params(temperature="auto"), X, y, grid=[10], random_state=0, rule="min")

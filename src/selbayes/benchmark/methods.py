@@ -169,6 +169,8 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
     random_state : int, optional
     quick : bool, default False
         As in :func:`selbayes_default`.
+    choice_rule : {"best", "one_se"}, default "best"
+        The reference configuration's rule for its inner choices.
 
     Examples
     --------
@@ -176,9 +178,10 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
     0
     """
 
-    def __init__(self, random_state=None, quick: bool = False):
+    def __init__(self, random_state=None, quick: bool = False, choice_rule: str = "best"):
         self.random_state = random_state
         self.quick = quick
+        self.choice_rule = choice_rule
 
     def fit(self, X, y):
         """Fit ``selbayes_default``, then refit uncorrected at its chosen k, T and eps.
@@ -192,12 +195,13 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        ref = selbayes_default(self.random_state, quick=self.quick).fit(X, y)
+        ref = selbayes_default(self.random_state, quick=self.quick,
+                               choice_rule=self.choice_rule).fit(X, y)
         self.reference_ = ref
         self.estimator_ = selbayes_default(
             self.random_state, quick=self.quick, correct_selection=False, k=int(ref.k_),
             temperature=float(ref.temperature_), label_noise=float(ref.label_noise_),
-        ).fit(X, y)
+            choice_rule=self.choice_rule).fit(X, y)
         self.k_ = self.estimator_.k_
         self.classes_ = self.estimator_.classes_
         return self
@@ -220,6 +224,11 @@ def _sb_same_choice_uncorrected(n_classes, random_state, *, quick=False, inner_f
     return SameChoiceUncorrected(random_state, quick)
 
 
+def _sb_same_choice_uncorrected_one_se(n_classes, random_state, *, quick=False,
+                                       inner_folds=3):
+    return SameChoiceUncorrected(random_state, quick, choice_rule="one_se")
+
+
 def _sb(**kw):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         return _selbayes(random_state, quick, inner_folds, **kw)
@@ -231,6 +240,11 @@ METHODS = {
     "selbayes": _sb(),
     "selbayes_uncorrected": _sb(correct_selection=False),
     "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
+    # The one-standard-error rule toward T = 1 for the inner choices (tried; see the
+    # benchmark README's "tried and rejected" section).
+    "selbayes_one_se": _sb(choice_rule="one_se"),
+    "selbayes_uncorrected_one_se": _sb(correct_selection=False, choice_rule="one_se"),
+    "selbayes_uncorrected_same_choice_one_se": _sb_same_choice_uncorrected_one_se,
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

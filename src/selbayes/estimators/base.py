@@ -525,6 +525,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             sel = _select_all(X, y_sel, self._statistic)
         else:
             sel = select_features(X, y_sel, k=self.k, statistic=self._statistic)
+        self._check_selection(sel)
+        return sel
+
+    def _check_selection(self, sel: Selection) -> None:
+        """Clear errors for a selection with nothing (or nothing more) to select."""
         if not np.any(sel.scores > 0):
             raise ValueError(
                 f"no feature of X is related to the class at all: all {sel.n_features} scores "
@@ -536,7 +541,6 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                 f"only {m} of the {sel.n_features} features have F > 0 (the others are "
                 f"constant or have equal class means), so k = {sel.n_selected} would keep "
                 f"features with F = 0; choose k <= {m} or a threshold > 0")
-        return sel
 
     def fit(self, X, y):
         """Select features on (X, y) and compute the posterior of the selected ones.

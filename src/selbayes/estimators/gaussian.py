@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Integral, Real
 
 import numpy as np
@@ -10,7 +11,8 @@ from ..filters.selection import Selection
 from ..models.priors import GaussianPriors
 from .base import SAMPLERS, Interval, SelectionClassifier, StrOptions, require_sampler
 
-__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL"]
+__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "prior_boundary_checks",
+           "PRIOR_TAIL", "KPath"]
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
 #: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
@@ -18,6 +20,121 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL"]
 #: paper reproductions need; the defaults are tuned for real data instead.
 EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
                "decorrelation_method": "cholesky"}
+
+#: Tail probability of the prior beyond which a posterior median counts as "held by the prior"
+#: (:func:`prior_boundary_checks`).
+PRIOR_TAIL = 1e-3
+
+# What each hyperparameter is and what to do when its prior holds it (for the warning).
+_PRIOR_ADVICE = {
+    "tau_x": ("the per-feature noise precision",
+              "X is probably in other units than the prior assumes (variance about w_x): keep "
+              "standardize=True (the default), rescale X, or set priors w_x to about the "
+              "within-class variance of the selected features ({data_scale:.3g} here)"),
+    "w_x": ("the prior scale of the noise variance (hyperprior)",
+            "its Gamma hyperprior cannot reach the data's scale: keep standardize=True (the "
+            "default), rescale X, set priors w_x to about the within-class variance of the "
+            "selected features ({data_scale:.3g} here), or loosen the hyperprior (smaller "
+            "w_x_alpha)"),
+    "tau_mu": ("the precision of the class means around the feature means",
+               "the selected features separate the classes far more (or less) than the prior "
+               "allows: keep standardize=True, rescale X, or widen its prior (smaller alpha_mu, "
+               "or w_mu nearer the between-class variance)"),
+}
+
+
+def _gamma_prior(name: str, priors: GaussianPriors):
+    """(shape, rate) of the Gamma prior of ``name`` (None when it has no fixed Gamma prior)."""
+    if name == "tau_mu":
+        return priors.alpha_mu / 2, priors.alpha_mu * priors.w_mu / 2
+    if name == "tau_x" and priors.w_x_alpha is None:
+        return priors.alpha_x / 2, priors.alpha_x * priors.w_x / 2
+    if name == "w_x" and priors.w_x_alpha is not None:
+        return priors.w_x_alpha / 2, priors.w_x_alpha / (2 * priors.w_x)
+    return None
+
+
+def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL):
+    """Hyperparameters whose posterior median lies far in the tail of their own prior.
+
+    A posterior median beyond the prior's ``tail`` or ``1 - tail`` quantile means the prior, not
+    the data, sets the value: the data pull further than the prior lets the posterior go
+    (prior-data conflict). Typically X is in other units than the priors assume; the sampler
+    explores such a posterior without any divergence, so R-hat and ESS do not see it. Checked:
+    ``tau_mu``, ``tau_x`` (per feature; when ``w_x`` is fixed) and ``w_x`` (when it has a
+    hyperprior), each against its Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked:
+    after standardisation the feature means are all near 0, which sends tau_nu to its prior's
+    upper tail harmlessly (it does not enter the class predictions beyond a shared offset).
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset or xarray.DataTree
+        Draws with ``chain`` and ``draw`` dimensions (a fit's ``idata_`` or its posterior).
+    priors : GaussianPriors or dict, optional
+    tail : float, default :data:`PRIOR_TAIL`
+        Prior tail probability that counts as "far".
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per checked component: ``parameter``, ``variable``, ``median`` (posterior),
+        ``prior_cdf`` (prior CDF at that median), ``prior_low`` and ``prior_high`` (the prior's
+        ``tail`` and ``1 - tail`` quantiles) and ``held`` (True when outside them).
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau_mu": (("chain", "draw"), np.full((1, 4), 2.0)),
+    ...                    "tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e-4))})
+    >>> prior_boundary_checks(post)["held"].tolist()
+    [False, True, True]
+    """
+    import pandas as pd
+    import xarray as xr
+    from scipy import stats
+
+    priors = GaussianPriors.from_dict(priors)
+    if isinstance(posterior, xr.DataTree):
+        posterior = posterior["posterior"].to_dataset()
+    rows = []
+    for name in ("tau_mu", "w_x", "tau_x"):
+        ab = _gamma_prior(name, priors)
+        if ab is None or name not in posterior:
+            continue
+        da = posterior[name]
+        med = da.median(("chain", "draw")).values.reshape(-1)
+        labels = ([name] if da.ndim == 2 else
+                  [f"{name}[{c}]" for c in da[da.dims[-1]].values.tolist()])
+        dist = stats.gamma(ab[0], scale=1.0 / ab[1])
+        lo, hi = dist.ppf(tail), dist.ppf(1 - tail)
+        cdf = dist.cdf(med)
+        rows.append(pd.DataFrame({"parameter": labels, "variable": name, "median": med,
+                                  "prior_cdf": cdf, "prior_low": lo, "prior_high": hi,
+                                  "held": (med < lo) | (med > hi)}))
+    if not rows:
+        return pd.DataFrame(columns=["parameter", "variable", "median", "prior_cdf",
+                                     "prior_low", "prior_high", "held"])
+    return pd.concat(rows, ignore_index=True)
+
+
+def _prior_boundary_messages(table, data_scale: float) -> list[str]:
+    """One sentence per held variable: the parameter, its value, the prior's range, the fix."""
+    out = []
+    for name, sub in table[table["held"]].groupby("variable", sort=False):
+        total = int((table["variable"] == name).sum())
+        worst = sub.iloc[int(np.argmax(np.abs(np.log(sub["median"] / np.sqrt(
+            sub["prior_low"] * sub["prior_high"])))))]
+        what, fix = _PRIOR_ADVICE[name]
+        side = "below" if worst["median"] < worst["prior_low"] else "above"
+        edge = worst["prior_low"] if side == "below" else worst["prior_high"]
+        q = "0.1%" if side == "below" else "99.9%"
+        count = f" ({len(sub)} of {total} features)" if total > 1 else ""
+        out.append(
+            f"{worst['parameter']} ({what}) has posterior median {worst['median']:.3g}, "
+            f"{side} its prior's {q} quantile {edge:.3g}{count}: the prior, not the data, "
+            f"sets it. {fix.format(data_scale=data_scale)}.")
+    return out
+
 
 # Kept one release for code that imported the private helper from here.
 _require_sampler = require_sampler
@@ -69,6 +186,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Candidates for the "auto" choices (defaults in :mod:`selbayes.estimators.model_selection`).
     inner_cv : int, default 5
         Inner folds of the "auto" choices.
+    choice_rule : {"best", "one_se"}, default "best"
+        How the "auto" choices pick from the inner cross-validation curve: the lowest score,
+        or the smallest temperature within one paired standard error of it
+        (:func:`selbayes.model_selection.choose_k`; tried on the benchmark, not better).
     label_noise : float or "auto", default "auto"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
@@ -154,7 +275,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "auto", k_grid=None, decorrelate_grid=None,
-                 temperature_grid=None, inner_cv: int = 5,
+                 temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
                  label_noise: float | str = "auto",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
@@ -172,6 +293,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.decorrelate_grid = decorrelate_grid
         self.temperature_grid = temperature_grid
         self.inner_cv = inner_cv
+        self.choice_rule = choice_rule
         self.label_noise = label_noise
         self.draws = draws
         self.tune = tune
@@ -196,6 +318,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "decorrelate_grid": [list, tuple, np.ndarray, None],
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
+        "choice_rule": [StrOptions({"best", "one_se"})],
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "random_state": [Interval(Integral, None, None, closed="neither"), None],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
@@ -216,6 +339,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from .model_selection import choose_k, default_label_noise, prepare_features
 
         self.sampler_used_ = require_sampler(self.sampler)
+        # The F ranking of all p features: given by fit_path, else computed once when needed.
+        self._ranking_cache = self.__dict__.pop("_path_ranking", None)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
         self.k_choice_ = None
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
@@ -227,11 +352,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if isinstance(self.k, Integral) or self.threshold is not None:
-                scores = super()._resolve_selection(X, y_index, classes).scores
-            else:
-                from ..filters.selection import select_features
-
-                scores = select_features(X, classes[y_index], k=1, statistic="f").scores
+                self._check_selection(self._selection_from_ranking(X, y_index, classes))
+            scores = self._ranking(X, y_index, classes).scores
             n_positive = int(np.sum(scores > 0))      # one F computation for both uses
             dec_grid = None
             if self.decorrelate == "auto":
@@ -245,7 +367,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             else:
                 k_grid = [self.k if isinstance(self.k, Integral)
                           else min(n_positive, X.shape[1] - 1)]
-            self.k_choice_ = choose_k(
+            shared = self.__dict__.pop("_path_choice", None)
+            self.k_choice_ = shared if shared is not None else choose_k(
                 self, X.toarray() if sparse else X, classes[y_index], grid=k_grid,
                 decorrelate_grid=dec_grid,
                 temperature_grid=self.temperature_grid if autos[1] else None,
@@ -256,6 +379,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.temperature_ = self.k_choice_.temperature
             if autos[2]:
                 self.decorrelate_ = self.k_choice_.decorrelate
+            self._warn_grid_ends(k_grid, min(n_positive, X.shape[1] - 1))
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
@@ -268,13 +392,140 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             decorrelate=self.decorrelate_, method=self.decorrelation_method)
         return Xp
 
-    def _resolve_selection(self, X, y_index, classes) -> Selection:
-        if self.k == "auto" and self.threshold is None:
+    def _ranking(self, X, y_index, classes) -> Selection:
+        """F statistics of all p features of this fit's X, computed once per fit (or once per
+        path, :meth:`fit_path`) and shared by the "auto" choices and the selection."""
+        ranking = self.__dict__.get("_ranking_cache")
+        if ranking is None:
             from ..filters.selection import select_features
 
-            k = min(int(self.k_), X.shape[1] - 1)
-            return select_features(X, classes[y_index], k=k, statistic="f")
-        return super()._resolve_selection(X, y_index, classes)
+            ranking = select_features(X, classes[y_index], k=1, statistic="f")
+            self._ranking_cache = ranking
+        return ranking
+
+    def _selection_from_ranking(self, X, y_index, classes) -> Selection:
+        from ..filters.selection import selection_from_scores
+
+        r = self._ranking(X, y_index, classes)
+        if self.threshold is not None:
+            k, threshold = None, self.threshold
+        elif self.k == "auto":
+            k, threshold = min(int(self.k_), X.shape[1] - 1), None
+        else:
+            k, threshold = self.k, None
+        return selection_from_scores(r.scores, k, threshold, "f", r.class_counts, r.classes)
+
+    def _resolve_selection(self, X, y_index, classes) -> Selection:
+        if self.k == "all" and self.threshold is None:
+            self.__dict__.pop("_ranking_cache", None)
+            return super()._resolve_selection(X, y_index, classes)
+        if self._features is not None:      # decorrelated: rank the whitened features afresh
+            self.__dict__.pop("_ranking_cache", None)
+        sel = self._selection_from_ranking(X, y_index, classes)
+        self.__dict__.pop("_ranking_cache", None)
+        self._check_selection(sel)
+        return sel
+
+    def fit_path(self, X, y, ks):
+        """Fit one model per k of ``ks`` with one F ranking of the features (Li 2009).
+
+        The reference R package accepts a vector of k; this is its equivalent. The F
+        statistics of all p features are computed once and every k keeps its k best; with
+        ``temperature="auto"`` (or ``decorrelate="auto"``) one inner cross-validation scores
+        every k of the path at once (each inner fold ranked once) and each k gets its own
+        best temperature. Each fit then samples its own posterior; models compiled for a k
+        (in this process or, through the on-disk cache, an earlier one) are reused, so a path
+        refitted on other folds or data of the same size compiles nothing. Different k need
+        different compiled models, since the number of parameters (tau_x has k) differs.
+
+        The result equals fitting ``clone(self).set_params(k=k)`` for each k separately with
+        the same ``random_state``, bit for bit: the same scores give the same selection, the
+        inner cross-validation uses the same folds and seeds for every candidate, and the
+        sampler the same seed.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+        ks : sequence of int
+            Numbers of features, each 1 <= k < p; duplicates are fitted once.
+
+        Returns
+        -------
+        KPath
+            Mapping k -> fitted :class:`HierarchicalGaussianClassifier` (``self`` is left
+            unfitted), with ``predict_proba(X)`` of shape (len(ks), n, G) and the shared
+            ``ranking`` (a :class:`~selbayes.selection.Selection`).
+
+        Raises
+        ------
+        ValueError
+            If ``ks`` is empty or not all integers, or ``threshold`` is set.
+
+        Examples
+        --------
+        >>> from selbayes import HierarchicalGaussianClassifier
+        >>> path = HierarchicalGaussianClassifier().fit_path(X, y, [5, 10, 50])  # doctest: +SKIP
+        >>> path[10].temperature_, path.predict_proba(X_test).shape              # doctest: +SKIP
+        """
+        from sklearn.base import clone
+
+        ks = list(dict.fromkeys(ks)) if ks is not None else []
+        if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):
+            raise ValueError(f"ks must be a non-empty sequence of integers; got {ks!r}")
+        if self.threshold is not None:
+            raise ValueError("fit_path takes numbers of features ks; threshold must be None")
+        template = clone(self).set_params(k=int(ks[0]))
+        template._validate_params()
+        Xv, classes, y_index = template._validate_training_data(X, y)
+        bad = [k for k in ks if not 1 <= k < Xv.shape[1]]
+        if bad:               # before any fit, not after the first ones
+            raise ValueError(f"every k of ks must satisfy 1 <= k < p = {Xv.shape[1]}; got {bad}")
+        ranking = template._ranking(Xv, y_index, classes)
+        choices = {}
+        if self.temperature == "auto" or self.decorrelate == "auto":
+            choices = self._path_choices(Xv, classes[y_index], ks)
+        out = {}
+        for k in ks:
+            est = clone(self).set_params(k=int(k))
+            if self.decorrelate != "auto":
+                est._path_ranking = ranking      # decorrelated fits rank their own features
+            if k in choices:
+                est._path_choice = choices[k]
+            out[int(k)] = est.fit(X, y)
+        return KPath(out, ranking)
+
+    def _path_choices(self, X, y, ks) -> dict:
+        """One inner cross-validation for every k of a path; per k the KChoice a separate
+        fit at that k would store (same folds and seeds: the candidates do not interact)."""
+        from .model_selection import KChoice, choose_k, pick_candidate
+
+        dec_grid = None
+        if self.decorrelate == "auto":
+            dec_grid = (list(self.decorrelate_grid) if self.decorrelate_grid is not None
+                        else [None, 10.0])
+        if hasattr(X, "toarray"):
+            X = X.toarray()
+        full = choose_k(self, X, y, grid=ks, decorrelate_grid=dec_grid,
+                        temperature_grid=(self.temperature_grid if self.temperature == "auto"
+                                          else None),
+                        cv=self.inner_cv, random_state=self.random_state)
+        out = {}
+        L = full.extra["case_losses"]
+        for k in ks:
+            rows = [i for i, g in enumerate(full.grid) if g[0] == k]
+            if not rows:
+                continue                      # k >= p: the fit itself reports the error
+            best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows],
+                                       full.extra["rule"])]
+            _, lam, t = full.grid[best]
+            out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
+                             grid=[full.grid[i] for i in rows], score=full.score[rows],
+                             se=full.se[rows], criterion=full.criterion,
+                             n_splits=full.n_splits,
+                             extra={"k_grid": [int(k)], "case_losses": L[rows],
+                                    "rule": full.extra["rule"]})
+        return out
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
         """Sample the posterior of the selected features (``idata_``, ``model_``)."""
@@ -317,6 +568,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.idata_ = idata
         self.model_ = model
         self._model_data = data
+        n, G = X_sel.shape[0], len(selection.class_counts)
+        self._within_var = float(np.median(data["ssw_obs"]) / max(n - G, 1))
 
     def _store_predictive(self) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
@@ -405,6 +658,72 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                            coords={"case": case}))
         self.idata_["observed_data"] = xr.DataTree(obs)
 
+    def _check_diagnostics(self) -> None:
+        """Convergence diagnostics (base class), then :func:`prior_boundary_checks`: a
+        :class:`~selbayes.evaluation.diagnostics.PriorBoundaryWarning` names every
+        hyperparameter whose posterior the prior holds (``prior_checks_``)."""
+        super()._check_diagnostics()
+        if "posterior" not in self.idata_.children:
+            return
+        from ..evaluation.diagnostics import PriorBoundaryWarning, warn_from_user_line
+
+        # The within-class variance of the features the model saw (in its units).
+        scale = self.__dict__.pop("_within_var", float("nan"))
+        table = prior_boundary_checks(self.idata_, self._prior_object())
+        self.prior_checks_ = table
+        if table["held"].any():
+            for msg in _prior_boundary_messages(table, scale):
+                warn_from_user_line(msg, PriorBoundaryWarning)
+
+    def _warn_grid_ends(self, k_grid, k_cap: int) -> None:
+        """:class:`~selbayes.evaluation.diagnostics.GridBoundaryWarning` when a value chosen by
+        inner CV is at an end of its grid that is not a natural limit (k = 1, k = every usable
+        feature, T = 1, the model's own predictive) and the inner curve still falls there: the
+        chosen candidate beats its neighbour inside the grid (the next k at the same T, or the
+        next T at the same k) by more than two paired standard errors over the inner test
+        cases, so a value beyond the grid may score better still. A flat curve at the end does
+        not warn."""
+        from ..evaluation.diagnostics import GridBoundaryWarning, warn_from_user_line
+
+        ch = self.k_choice_
+        grid = [tuple(g) for g in ch.grid]
+        L = ch.extra.get("case_losses")
+        chosen = (ch.k, ch.decorrelate, ch.temperature)
+        if chosen not in grid:
+            return
+
+        def falling(neighbour) -> bool:
+            if neighbour not in grid:
+                return False
+            if L is None:
+                return True
+            d = L[grid.index(neighbour)] - L[grid.index(chosen)]
+            # Two paired SEs: at one, a quarter of the default fits on real expression sets
+            # warned, mostly where a wider grid then did not score better.
+            return bool(d.mean() > 2 * d.std(ddof=1) / np.sqrt(d.size))
+
+        msgs = []
+        ks = sorted({g[0] for g in grid})
+        if self.k == "auto" and self.threshold is None and len(ks) > 1:
+            if ch.k == ks[-1] and ks[-1] < k_cap and falling((ks[-2], *chosen[1:])):
+                msgs.append(f"k = {ch.k} was chosen at the upper end of k_grid {ks}, where the "
+                            f"inner score still improves; a larger k may score better (up to "
+                            f"{k_cap} features have F > 0): widen k_grid")
+            elif ch.k == ks[0] and ks[0] > 1 and falling((ks[1], *chosen[1:])):
+                msgs.append(f"k = {ch.k} was chosen at the lower end of k_grid {ks}, where the "
+                            f"inner score still improves; a smaller k may score better: add "
+                            f"smaller values to k_grid")
+        ts = sorted({g[2] for g in grid})
+        if (self.temperature == "auto" and len(ts) > 1 and ch.temperature == ts[-1]
+                and falling((ch.k, ch.decorrelate, ts[-2]))):
+            msgs.append(f"temperature T = {ch.temperature:g} was chosen at the upper end of "
+                        f"temperature_grid {ts}, where the inner score still improves; the "
+                        f"predictive may need an even larger T (very redundant features): add "
+                        f"larger values to temperature_grid, or consider decorrelate='auto'")
+        for m in msgs:
+            warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
+                                GridBoundaryWarning)
+
     def _extra_attrs(self) -> dict:
         out = {"selbayes_k_used": int(self.selection_.n_selected),
                "selbayes_temperature": float(self.temperature_),
@@ -492,3 +811,58 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.pred_precision_ = draws["precision"].values
 
 
+
+
+class KPath(Mapping):
+    """Fitted classifiers along a path of k sharing one F ranking
+    (:meth:`HierarchicalGaussianClassifier.fit_path`).
+
+    A read-only mapping k -> fitted :class:`HierarchicalGaussianClassifier`, in the order of
+    the ks given.
+
+    Parameters
+    ----------
+    estimators : dict
+        k -> fitted classifier.
+    ranking : Selection
+        The F statistics of all p features that every k selected from.
+
+    Attributes
+    ----------
+    ks : list of int
+    ranking : Selection
+
+    Examples
+    --------
+    >>> path = KPath({}, None)
+    >>> path.ks, len(path)
+    ([], 0)
+    """
+
+    def __init__(self, estimators: dict, ranking):
+        self._est = dict(estimators)
+        self.ranking = ranking
+
+    @property
+    def ks(self) -> list:
+        return list(self._est)
+
+    def __getitem__(self, k):
+        return self._est[k]
+
+    def __iter__(self):
+        return iter(self._est)
+
+    def __len__(self) -> int:
+        return len(self._est)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of every k: shape (len(ks), n_samples, G), in ``ks`` order."""
+        return np.stack([est.predict_proba(X) for est in self._est.values()])
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log class probabilities of every k: shape (len(ks), n_samples, G)."""
+        return np.stack([est.predict_log_proba(X) for est in self._est.values()])
+
+    def __repr__(self) -> str:
+        return f"KPath(ks={self.ks})"

@@ -37,7 +37,7 @@ from ..models.priors import GaussianPriors
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
            "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise",
-           "AffineFeatures"]
+           "AffineFeatures", "pick_candidate"]
 
 DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
@@ -460,8 +460,52 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
     return out
 
 
+def pick_candidate(case_losses, temperatures, rule="best") -> int:
+    """Index of the chosen candidate of an inner cross-validation curve.
+
+    Parameters
+    ----------
+    case_losses : ndarray of shape (n_candidates, n_cases)
+        -log p(true class) of every inner test case under every candidate (nats).
+    temperatures : sequence of float, length n_candidates
+    rule : {"best", "one_se"}
+        "best": the lowest mean loss. "one_se": the smallest temperature among the
+        candidates within one paired standard error of the best (then the lowest loss).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For an unknown rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.array([[0.50, 0.51, 0.49, 0.51], [0.50, 0.50, 0.50, 0.49]])
+    >>> pick_candidate(L, [1.0, 3.0]), pick_candidate(L, [1.0, 3.0], "one_se")
+    (1, 0)
+    """
+    L = np.asarray(case_losses, dtype=np.float64)
+    score = L.mean(axis=1)
+    best = int(np.argmin(score))
+    if rule == "best":
+        return best
+    if rule != "one_se":
+        raise ValueError(f"rule must be 'best' or 'one_se'; got {rule!r}")
+    # Paired: every candidate is scored on the same inner test cases.
+    d_se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
+    ok = np.flatnonzero(score <= score[best] + d_se)
+    temps = np.asarray(temperatures, dtype=np.float64)[ok]
+    ok = ok[temps == temps.min()]
+    return int(ok[np.argmin(score[ok])])
+
+
 def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_grid=None,
-             cv=5, random_state=None, n_jobs=1, n_draws=200, label_noise=None) -> KChoice:
+             cv=5, random_state=None, n_jobs=1, n_draws=200, label_noise=None,
+             rule=None) -> KChoice:
     """Choose k (and optionally lambda) by inner stratified cross-validated log score.
 
     For every inner fold the estimator's feature preparation (standardisation, decorrelation)
@@ -497,6 +541,12 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
         then scores the predictive the fitted estimator will use); default the estimator's
         ``label_noise``: "auto" means ``default_label_noise`` of the inner training size,
         missing means 0.
+    rule : {"best", "one_se"}, optional
+        "best" (the default; the estimator's ``choice_rule`` when it has one): the candidate
+        with the lowest score. "one_se": among the candidates whose score is within one
+        paired standard error (over the inner test cases) of the best, the one with the
+        smallest temperature, then the lowest score (the one-standard-error rule of Breiman
+        et al. 1984, toward the model's own predictive, T = 1).
 
     Returns
     -------
@@ -563,8 +613,10 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
     L = L.reshape(len(full), -1)
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
-    best = int(np.argmin(score))
+    if rule is None:
+        rule = params.get("choice_rule", "best")
+    best = pick_candidate(L, [g[2] for g in full], rule)
     k_best, lam_best, t_best = full[best]
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
                    score=score, se=se, criterion="inner_cv_log_score_plugin",
-                   n_splits=n_splits, extra={"k_grid": ks, "case_losses": L})
+                   n_splits=n_splits, extra={"k_grid": ks, "case_losses": L, "rule": rule})

@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-__all__ = ["SamplingWarning", "check", "sampler_summary"]
+__all__ = ["SamplingWarning", "PriorBoundaryWarning", "GridBoundaryWarning", "check",
+           "sampler_summary", "warn_from_user_line"]
 
 SAMPLE_DIMS = ("chain", "draw")
 
@@ -45,6 +46,55 @@ class SamplingWarning(UserWarning):
     ...         print(w)
     R-hat 1.2
     """
+
+
+class PriorBoundaryWarning(UserWarning):
+    """The posterior sits against a prior (or a grid) that it cannot leave.
+
+    A hyperparameter whose posterior median lies beyond its prior's 0.1% or 99.9% quantile is
+    set by the prior, not by the data (typically: X in other units than the prior assumes).
+    Convergence diagnostics do not see this, since the sampler explores the prior-bounded
+    posterior perfectly well. Emitted by the Gaussian classifier's ``fit``.
+
+    Examples
+    --------
+    >>> issubclass(PriorBoundaryWarning, UserWarning)
+    True
+    """
+
+
+class GridBoundaryWarning(PriorBoundaryWarning):
+    """A value chosen over a finite grid (k, the temperature) is at the grid's end, so a value
+    beyond the grid may be better: the grid acts as a prior the choice cannot leave.
+
+    Examples
+    --------
+    >>> issubclass(GridBoundaryWarning, PriorBoundaryWarning)
+    True
+    """
+
+
+def warn_from_user_line(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first frame outside selbayes (the user's line).
+
+    Parameters
+    ----------
+    message : str
+    category : Warning subclass
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_from_user_line("look", UserWarning)
+    >>> str(w[0].message)
+    'look'
+    """
+    import selbayes
+
+    warnings.warn(message, category,
+                  skip_file_prefixes=(os.path.dirname(selbayes.__file__) + os.sep,))
 
 
 # ---------------------------------------------------------------------------------------------
