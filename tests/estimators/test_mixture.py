@@ -78,8 +78,8 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=700):
     log_alpha = 0.5 * (edges[1:] + edges[:-1])
     alpha = alpha0 = np.exp(log_alpha)
     # log prior weight of each cell: IG log density + log alpha (Jacobian of the log scale)
-    lprior = invgamma(prior.a, scale=prior.b).logpdf(alpha) + log_alpha
-    lprior0 = invgamma(prior.a0, scale=prior.b0).logpdf(alpha0) + log_alpha
+    lprior = invgamma(prior.alpha_shape, scale=prior.alpha_scale).logpdf(alpha) + log_alpha
+    lprior0 = invgamma(prior.alpha0_shape, scale=prior.alpha0_scale).logpdf(alpha0) + log_alpha
     prior0 = np.exp(lprior0 - lprior0.max())
     prior0 /= prior0.sum()
     Xf = np.column_stack([y, X])
@@ -362,7 +362,7 @@ def test_sample_mixture_output_structure():
     ({"threshold": None}, ValueError, "threshold"),
     ({"n_omitted": -1}, ValueError, "n_omitted"),
     ({"draws": 0}, ValueError, "draws"),
-    ({"prior": {"a": -1}}, ValueError, "MixturePrior.a"),
+    ({"prior": {"a": -1}}, ValueError, "MixturePrior.alpha_shape"),
     ({"prior": {"q": 1}}, ValueError, "unknown prior"),
 ])
 def test_sample_mixture_bad_inputs(kwargs, err, match):
@@ -467,5 +467,7 @@ def test_mixture_counts_rejects_labels_other_than_0_1(z, y):
 
 
 def test_mixture_prior_names_a_non_numeric_value():
-    with pytest.raises(ValueError, match=r"MixturePrior.a must be a finite number > 0; got 'x'"):
+    # the old short name "a" is an alias; the message names the field it maps to
+    with pytest.raises(ValueError,
+                       match=r"MixturePrior.alpha_shape must be a finite number > 0; got 'x'"):
         MixturePrior.from_dict({"a": "x"})

@@ -39,7 +39,13 @@ def test_same_prior_same_field_names():
     # for the mixture too.
     nb = NaiveBayesPrior(alpha_shape=0.7, alpha_scale=3.0)
     mix = MixturePrior.from_dict({"alpha_shape": 0.7, "alpha_scale": 3.0})
-    assert (mix.a, mix.b) == (nb.alpha_shape, nb.alpha_scale)
+    assert (mix.alpha_shape, mix.alpha_scale) == (nb.alpha_shape, nb.alpha_scale)
+    # the same prior has the same field names in both binary models
+    shared = {"alpha_shape", "alpha_scale", "f0", "f1"}
+    assert shared <= set(mix.to_dict()) and shared <= set(nb.to_dict())
+    # the thesis' short names of earlier releases are still accepted
+    assert MixturePrior.from_dict({"a": 0.7, "b": 3.0, "a0": 2.0, "b0": 1.0}) == MixturePrior(
+        alpha_shape=0.7, alpha_scale=3.0, alpha0_shape=2.0, alpha0_scale=1.0)
     assert {"f0", "f1"} <= set(nb.to_dict()) & set(mix.to_dict())
 
 

@@ -50,8 +50,9 @@ SCHEMA: dict[str, dict[str, Field]] = {
     },
     "priors": {
         name: Field("float", f"MixturePrior.{name}", default=default, positive=True)
-        for name, default in (("f0", 1.0), ("f1", 1.0), ("a", 0.5), ("b", 5.0), ("a0", 0.5),
-                              ("b0", 5.0))
+        for name, default in (("f0", 1.0), ("f1", 1.0), ("alpha_shape", 0.5),
+                              ("alpha_scale", 5.0), ("alpha0_shape", 0.5),
+                              ("alpha0_scale", 5.0))
     },
     "sampler": {
         "name": Field("str", "sampler: the collapsed Gibbs/slice sampler of models.mixture",

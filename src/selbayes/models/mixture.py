@@ -254,8 +254,8 @@ class _Chain:
             return -np.inf
         th = self.theta[1:]
         I = self.I[:, 1:]
-        out = -pr.a * la - pr.b / alpha + _log_u_alpha(alpha, th, I, self.nz[:, None] - I,
-                                                       self.nz)
+        out = -pr.alpha_shape * la - pr.alpha_scale / alpha + _log_u_alpha(
+            alpha, th, I, self.nz[:, None] - I, self.nz)
         if self.use_adj:
             out += self._log_adj(self.N, alpha)
         return out
@@ -267,8 +267,8 @@ class _Chain:
             return -np.inf
         th = self.theta[:1]
         I = self.I[:, :1]
-        return -pr.a0 * la - pr.b0 / alpha + _log_u_alpha(alpha, th, I, self.nz[:, None] - I,
-                                                          self.nz)
+        return -pr.alpha0_shape * la - pr.alpha0_scale / alpha + _log_u_alpha(
+            alpha, th, I, self.nz[:, None] - I, self.nz)
 
     def update_alphas(self):
         self.log_alpha0, _, e0 = _slice(self._logf_alpha0, self.log_alpha0,
@@ -290,8 +290,8 @@ class _Chain:
         lz = (gammaln(pr.f1 + nz[1]) + gammaln(pr.f0 + nz[0]) - gammaln(pr.f0 + pr.f1 + self.n)
               + gammaln(pr.f0 + pr.f1) - gammaln(pr.f0) - gammaln(pr.f1))
         al, al0 = math.exp(self.log_alpha), math.exp(self.log_alpha0)
-        lig = (-(pr.a + 1) * self.log_alpha - pr.b / al - (pr.a0 + 1) * self.log_alpha0
-               - pr.b0 / al0)
+        lig = (-(pr.alpha_shape + 1) * self.log_alpha - pr.alpha_scale / al
+               - (pr.alpha0_shape + 1) * self.log_alpha0 - pr.alpha0_scale / al0)
         adj = self._log_adj(self.N, al) if self.use_adj else 0.0
         return float(lu + lz + lig + adj)
 

@@ -101,8 +101,8 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         raise ValueError("corrected=True with n_omitted > 0 needs the adjustment `factor`")
     with pm.Model() as model:
         theta = pm.Uniform("theta", 0.0, 1.0, shape=m)
-        alpha0 = pm.InverseGamma("alpha0", alpha=prior.a0, beta=prior.b0)
-        alpha = pm.InverseGamma("alpha", alpha=prior.a, beta=prior.b)
+        alpha0 = pm.InverseGamma("alpha0", alpha=prior.alpha0_shape, beta=prior.alpha0_scale)
+        alpha = pm.InverseGamma("alpha", alpha=prior.alpha_shape, beta=prior.alpha_scale)
         z = pm.Bernoulli("z", p=0.5, shape=n)
         zf = pt.cast(z, "float64")
         nz1 = zf.sum()
@@ -308,7 +308,8 @@ def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None
     lz = (gammaln(pr.f1 + nz1) + gammaln(pr.f0 + n - nz1) - gammaln(pr.f0 + pr.f1 + n)
           + gammaln(pr.f0 + pr.f1) - gammaln(pr.f0) - gammaln(pr.f1))
     la, la0 = np.log(alpha), np.log(alpha0)
-    lig = -(pr.a + 1) * la - pr.b / alpha - (pr.a0 + 1) * la0 - pr.b0 / alpha0
+    lig = (-(pr.alpha_shape + 1) * la - pr.alpha_scale / alpha
+           - (pr.alpha0_shape + 1) * la0 - pr.alpha0_scale / alpha0)
     log_target = lu + lz + lig
     if factor is not None and n_omitted > 0:
         adj = np.array([factor.log_keep(float(al), *map(int, N))

@@ -234,13 +234,18 @@ class MixturePrior(PriorBase):
     ----------
     f0, f1 : float
         psi = P(z = 1) ~ Beta(f1, f0).
-    a, b : float
-        alpha ~ Inverse-Gamma(a, b) (1/alpha ~ Gamma(shape a, rate b)). ``from_dict`` also
-        accepts the names of the same prior in :class:`NaiveBayesPrior`, ``alpha_shape`` and
-        ``alpha_scale``.
-    a0, b0 : float
-        alpha_0 (response) ~ Inverse-Gamma(a0, b0) (``from_dict`` also accepts
-        ``alpha0_shape`` and ``alpha0_scale``).
+    alpha_shape, alpha_scale : float
+        alpha ~ Inverse-Gamma(alpha_shape, scale alpha_scale) (1/alpha ~ Gamma(shape
+        alpha_shape, rate alpha_scale)): the same prior, with the same field names, as in
+        :class:`NaiveBayesPrior`.
+    alpha0_shape, alpha0_scale : float
+        alpha_0 (response) ~ Inverse-Gamma(alpha0_shape, scale alpha0_scale).
+
+    Notes
+    -----
+    ``from_dict`` still accepts the thesis' short names ``a``, ``b``, ``a0``, ``b0`` (the names
+    of earlier selbayes releases) for ``alpha_shape``, ``alpha_scale``, ``alpha0_shape`` and
+    ``alpha0_scale``.
 
     Raises
     ------
@@ -254,24 +259,25 @@ class MixturePrior(PriorBase):
 
     Examples
     --------
-    >>> MixturePrior()
-    MixturePrior(f0=1.0, f1=1.0, a=0.5, b=5.0, a0=0.5, b0=5.0)
-    >>> MixturePrior.from_dict({"b": 2}).b
+    >>> prior = MixturePrior()
+    >>> prior.alpha_shape, prior.alpha_scale, prior.alpha0_shape, prior.alpha0_scale
+    (0.5, 5.0, 0.5, 5.0)
+    >>> MixturePrior.from_dict({"alpha_scale": 2}).alpha_scale
     2.0
-    >>> MixturePrior.from_dict({"alpha_scale": 2}) == MixturePrior(b=2.0)
+    >>> MixturePrior.from_dict({"b": 2}) == MixturePrior(alpha_scale=2.0)     # the old name
     True
     """
 
     f0: float = 1.0
     f1: float = 1.0
-    a: float = 0.5
-    b: float = 5.0
-    a0: float = 0.5
-    b0: float = 5.0
+    alpha_shape: float = 0.5
+    alpha_scale: float = 5.0
+    alpha0_shape: float = 0.5
+    alpha0_scale: float = 5.0
 
     _label = "MixturePrior"
-    _aliases = {"alpha_shape": "a", "alpha_scale": "b", "alpha0_shape": "a0",
-                "alpha0_scale": "b0"}
+    _aliases = {"a": "alpha_shape", "b": "alpha_scale", "a0": "alpha0_shape",
+                "b0": "alpha0_scale"}
 
     def _check_field(self, name: str, v) -> None:
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) \

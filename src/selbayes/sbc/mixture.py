@@ -38,8 +38,9 @@ class MixtureSBCSimulator:
     p : int
         Binary features per replicate, all screened by the fitter's selection.
     prior : dict
-        Fields of :class:`~selbayes.models.mixture.MixturePrior` (``a``, ``b``, ``a0``,
-        ``b0``, ``f0``, ``f1``); empty for the thesis' fitting prior.
+        Fields of :class:`~selbayes.models.mixture.MixturePrior` (``alpha_shape``,
+        ``alpha_scale``, ``alpha0_shape``, ``alpha0_scale``, ``f0``, ``f1``); empty for the thesis'
+        fitting prior.
 
     Examples
     --------
@@ -62,8 +63,9 @@ class MixtureSBCSimulator:
 
         pr = MixturePrior.from_dict(dict(self.prior) or None)
         while True:
-            sim = binary_mixture(self.n, self.p, alpha=None, phi0=None, a=pr.a, b=pr.b,
-                                 a0=pr.a0, b0=pr.b0, dirichlet_c=(pr.f0, pr.f1),
+            sim = binary_mixture(self.n, self.p, alpha=None, phi0=None, a=pr.alpha_shape,
+                                 b=pr.alpha_scale, a0=pr.alpha0_shape, b0=pr.alpha0_scale,
+                                 dirichlet_c=(pr.f0, pr.f1),
                                  random_state=rng)
             if 2 <= sim.y.sum() <= self.n - 2:
                 break
