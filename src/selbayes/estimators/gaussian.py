@@ -455,7 +455,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         KPath
             Mapping k -> fitted :class:`HierarchicalGaussianClassifier` (``self`` is left
             unfitted), with ``predict_proba(X)`` of shape (len(ks), n, G) and the shared
-            ``ranking`` (a :class:`~selbayes.selection.Selection`).
+            ``ranking`` (a :class:`~selbayes.filters.selection.Selection`).
 
         Raises
         ------
