@@ -189,7 +189,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     choice_rule : {"best", "one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
         or the smallest temperature within one paired standard error of it
-        (:func:`selbayes.model_selection.choose_k`; tried on the benchmark, not better).
+        (:func:`selbayes.estimators.model_selection.choose_k`; tried on the benchmark, not
+        better).
     label_noise : float or "auto", default "auto"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
