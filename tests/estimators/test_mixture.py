@@ -244,12 +244,13 @@ def _exact_summaries(corrected):
     return p_nz1, cuts, p_cut, mean_log_alpha
 
 
-def _compare_to_exact(corrected, z_update="exact", draws=1200, chains=4, seed=5):
+def _compare_to_exact(corrected, z_update="exact", draws=1200, chains=4, seed=5,
+                      backend="reference"):
     X, y = _tiny_data()
     p_nz1, cuts, p_cut, mean_la = _exact_summaries(corrected)
     res = sample_mixture(X, y, n_omitted=TINY_N_OMITTED, threshold=TINY_GAMMA,
                          corrected=corrected, z_update=z_update, draws=draws, tune=300,
-                         chains=chains, random_state=seed)
+                         chains=chains, random_state=seed, backend=backend)
     post = res.idata.posterior
     nz1 = post["n_z1"].values.astype(int)
     la = post["log_alpha"].values

@@ -24,6 +24,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
     |Cor| <= gamma, through the factor P(|COR| <= gamma | alpha, N(z))^(p - k)
     (:mod:`selbayes.adjustment.mixture`), which depends on the latent labels.
 
+    The model is a ``pm.Model`` (:func:`selbayes.models.mixture_pymc.build_mixture_model`,
+    stored as ``model_``) sampled by ``pm.sample`` with an exact, compiled collapsed Gibbs step
+    for the labels z (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`), NUTS for theta
+    and slice sampling for alpha and alpha0.
+
     Parameters
     ----------
     k : int or "all", default 10
@@ -43,13 +48,17 @@ class BinaryMixtureClassifier(SelectionClassifier):
     draws, tune, chains, thin : int
         MCMC settings per chain.
     label_sweeps, theta_steps : int
-        Gibbs sweeps over z and Metropolis steps per theta in each iteration.
+        Gibbs sweeps over z in each iteration; Metropolis steps per theta in each iteration
+        (``sampler="reference"`` only).
     n_theta : int, optional
         Theta nodes of the adjustment factor (default: converged).
     max_predict_draws : int or None, default 1000
         Posterior draws (evenly thinned) used for prediction; None uses all.
     random_state : int, optional
     progressbar : bool, default False
+    sampler : {"pymc", "reference"}, default "pymc"
+        ``"reference"`` runs the hand-written compound sampler of
+        :mod:`selbayes.models.mixture` (kept as an independent check of the PyMC route).
     prior : MixturePrior or dict, optional
         Deprecated old name of ``priors`` (a ``FutureWarning``); removed in the next release.
 
@@ -58,6 +67,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
     classes_ : ndarray of shape (2,)
         ``classes_[1]`` plays the role of y = 1.
     selection_ : Selection
+    model_ : pymc.Model
+        The model sampled (absent with ``sampler="reference"``, and after pickling).
     idata_ : xarray.DataTree
         Posterior (``alpha``, ``alpha0``, ``n_z1``, ``counts``, ...) with ``attrs`` recording
         the selection, the settings, the version and a model id.
@@ -93,7 +104,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
                  z_update: str = "exact", priors=None, draws: int = 1000, tune: int = 500,
                  chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                  n_theta: int | None = None, max_predict_draws: int | None = 1000,
-                 random_state: int | None = None, progressbar: bool = False, prior=None):
+                 random_state: int | None = None, progressbar: bool = False, prior=None,
+                 sampler: str = "pymc"):
         self.k = k
         self.threshold = threshold
         self.n_components = n_components
@@ -111,6 +123,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.random_state = random_state
         self.progressbar = progressbar
         self.prior = prior
+        self.sampler = sampler
 
     _parameter_constraints = {
         **SelectionClassifier._parameter_constraints,
@@ -124,6 +137,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         "theta_steps": [Interval(Integral, 1, None, closed="left")],
         "n_theta": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": "no_validation",
+        "sampler": [StrOptions({"pymc", "reference"})],
     }
     _statistic = "abs_corr"
     _binary_features = True
@@ -151,12 +165,15 @@ class BinaryMixtureClassifier(SelectionClassifier):
     def _config(self) -> dict:
         params = super()._config()
         params.pop("prior")     # folded into "priors", so old and new spellings share an id
+        # the algorithm, not the model: fits saved before the PyMC route keep their id
+        params.pop("sampler")
         return params
 
     _prior = _prior_object
 
     def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
-        """Sample the mixture posterior of the selected features (Gibbs / Metropolis)."""
+        """Sample the mixture posterior of the selected features (``pm.sample``, or the
+        reference sampler)."""
         from ..models.mixture import sample_mixture
 
         res = sample_mixture(
@@ -164,8 +181,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
             corrected=self.correct_selection, z_update=self.z_update,
             prior=self._prior_object(), draws=self.draws, tune=self.tune, chains=self.chains,
             thin=self.thin, label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
-            n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar)
+            n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar,
+            backend=self.sampler)
         self.idata_ = res.idata
+        if res.model is not None:
+            self.model_ = res.model
         self._samples = res
 
     def _store_predictive(self) -> None:

@@ -47,9 +47,10 @@ from .._validation import check_random_state
 from .priors import MixturePrior  # noqa: F401 - its home is models.priors
 
 __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_proba",
-           "Z_UPDATES"]
+           "Z_UPDATES", "BACKENDS"]
 
 Z_UPDATES = ("exact", "approximate")
+BACKENDS = ("pymc", "reference")
 _SLICE_WIDTH = 1.0
 _SLICE_MAX_STEPS = 50
 
@@ -70,6 +71,8 @@ class MixtureSamples:
         Posterior-predictive P(z* = 1 | draw) = (f1 + n^[1]) / (f0 + f1 + n).
     phi_hat : ndarray, shape (chains, draws, 2, k + 1)
         P(x*_j = 1 | z* = z, draw) = (alpha_j theta_j + I_zj) / (alpha_j + n^[z]); j = 0 is y.
+    model : pymc.Model or None
+        The model sampled (PyMC backend); None for the reference sampler.
 
     Examples
     --------
@@ -88,6 +91,7 @@ class MixtureSamples:
     idata: object
     psi_hat: np.ndarray
     phi_hat: np.ndarray
+    model: object = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,7 +354,7 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
                    z_update: str = "exact", prior=None, draws: int = 1000, tune: int = 500,
                    chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                    n_theta: int | None = None, factor=None, random_state=None,
-                   progressbar: bool = False) -> MixtureSamples:
+                   progressbar: bool = False, backend: str = "pymc") -> MixtureSamples:
     """Sample the (optionally selection-corrected) posterior of the binary mixture.
 
     Parameters
@@ -384,13 +388,21 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     random_state : int, Generator or None
         Seed; each chain gets an independent stream spawned from it.
     progressbar : bool
-        Show a tqdm progress bar over all iterations.
+        Show a progress bar over all iterations.
+    backend : {"pymc", "reference"}
+        ``"pymc"`` (default): ``pm.sample`` on the model of
+        :func:`selbayes.models.mixture_pymc.build_mixture_model` with the compiled collapsed
+        Gibbs step for z (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`) and PyMC's
+        samplers for theta (NUTS) and alpha, alpha0 (slice); ``theta_steps`` is then unused.
+        ``"reference"``: the hand-written compound sampler described in this module, kept as
+        the independent test reference.
 
     Returns
     -------
     MixtureSamples
         Posterior summaries in ``idata`` and the per-draw predictive ``psi_hat``
-        (chains, draws) and ``phi_hat`` (chains, draws, 2, k + 1).
+        (chains, draws) and ``phi_hat`` (chains, draws, 2, k + 1); with the PyMC backend also
+        the ``pm.Model`` (``model``).
 
     Raises
     ------
@@ -421,6 +433,7 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     import xarray as xr
 
     from ..adjustment.mixture import MixtureOmitFactor
+    from ._mixture_fast import mixture_factor
 
     X = np.asarray(X)
     y = np.asarray(y)
@@ -439,6 +452,8 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     n_omitted = _check_int(n_omitted, "n_omitted", 0)
     if z_update not in Z_UPDATES:
         raise ValueError(f"z_update must be one of {Z_UPDATES}; got {z_update!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}")
     draws = _check_int(draws, "draws", 1)
     tune = _check_int(tune, "tune", 0)
     chains = _check_int(chains, "chains", 1)
@@ -451,9 +466,18 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
         if threshold is None:
             raise ValueError("threshold (gamma) is required when corrected and n_omitted > 0")
         if factor is None:
-            factor = MixtureOmitFactor(n0, n1, threshold, n_theta)
+            factor = (MixtureOmitFactor(n0, n1, threshold, n_theta) if backend == "reference"
+                      else mixture_factor(n0, n1, threshold, n_theta))
         elif (factor.n0, factor.n1, factor.threshold) != (n0, n1, float(threshold)):
             raise ValueError("factor was built for another (n0, n1, gamma)")
+    if backend == "pymc":
+        from .mixture_pymc import sample_pymc
+
+        return sample_pymc(
+            X, y, n_omitted=n_omitted, threshold=threshold, corrected=corrected,
+            z_update=z_update, prior=pr, draws=draws, tune=tune, chains=chains, thin=thin,
+            label_sweeps=label_sweeps, factor=factor if need_factor else None,
+            random_state=random_state, progressbar=progressbar)
     Xf = np.column_stack([y, X]).astype(np.float64)
     seeds = np.random.SeedSequence(
         None if random_state is None else

@@ -1,16 +1,22 @@
-"""The binary mixture of :mod:`selbayes.models.mixture` written as a PyMC model (first step).
+"""The binary mixture of :mod:`selbayes.models.mixture` as a PyMC model, and its sampler.
 
 ``build_mixture_model`` declares the state of the collapsed sampler as PyMC variables: theta_j
 ~ U(0, 1) (j = 0 is the response), alpha_0 ~ IG(a0, b0), alpha ~ IG(a, b), the labels z_i as
 ``pm.Bernoulli(0.5)`` (the Beta(f1, f0) prior of psi enters, integrated out, through the Polya-urn
 Potential), the collapsed likelihood sum_j sum_z log U(alpha_j theta_j, alpha_j (1 - theta_j),
 I_zj, O_zj) as a Potential and, when corrected, the z-dependent selection adjustment
-(p - k) log P_keep(alpha; N(z)) as a Potential through a gradient-free Op wrapping the numpy
-factor (so the continuous part must be sampled with Slice, not NUTS, when corrected).
+(p - k) log P_keep(alpha; N(z)) as a Potential through the ``MixtureAdjustment`` Op
+(:mod:`selbayes.adjustment.op`).
 
-Not done yet: the custom ``BlockedStep`` for z (today's exact collapsed Gibbs update) and the
-``sample_mixture(backend="pymc")`` route. The model's log density equals the reference sampler's
-``log_target`` up to a constant (tested in ``tests/models/test_mixture_pymc.py``).
+:class:`CollapsedZGibbs` is the step method for z: one (or more) exact collapsed Gibbs sweeps
+over the labels, compiled (:func:`selbayes.models._mixture_fast.z_sweep`), including the change
+of (p - k) log P_keep(alpha; N) at the two candidate labels of every case. :func:`sample_pymc`
+combines it with PyMC's NUTS for theta (the adjustment does not depend on theta, so its
+gradient is not needed there) and PyMC's slice sampler for alpha and alpha0 in ``pm.sample``,
+and returns the same posterior summaries as the reference sampler
+(:func:`selbayes.models.mixture.sample_mixture` with ``backend="reference"``). The model's log
+density equals the reference sampler's ``log_target`` up to a constant, and both samplers match
+the exact posterior of a tiny problem (``tests/models/test_mixture_pymc.py``).
 
 References
 ----------
@@ -24,9 +30,9 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
-from .mixture import MixturePrior
+from .mixture import MixturePrior, MixtureSamples
 
-__all__ = ["build_mixture_model"]
+__all__ = ["build_mixture_model", "CollapsedZGibbs", "sample_pymc"]
 
 
 def _log_u(a, b, I, O, nz):
@@ -124,62 +130,333 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
 
 
 class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
-    """One collapsed Gibbs sweep over the labels z (Li 2007 eq 2.95), the reference update.
+    """Exact collapsed Gibbs sweeps over the labels z (Li 2007 eq 2.95), compiled.
 
-    With ``factor`` and ``n_omitted > 0`` the conditional of each z_i includes
-    (p - k) log P_keep(alpha; N) at the two candidate count vectors N (the exact update of the
-    reference sampler). A Python loop over the n cases with O(k) vectorised work per case
-    (numba not yet).
+    Each sweep visits the cases in random order and draws z_i from its conditional given the
+    other labels, theta, alpha and alpha0, with psi and phi integrated out. With ``factor`` and
+    ``n_omitted > 0`` the conditional includes (p - k) log P_keep(alpha; N) at the two candidate
+    count vectors N, so the step leaves the corrected posterior invariant. Leaving ``factor``
+    out (or ``n_omitted = 0``) gives the uncorrected update, or, on a corrected model, the
+    R package's approximate update that does not target the corrected posterior.
+
+    Parameters
+    ----------
+    vars : list
+        ``[model["z"]]``.
+    X : array_like of {0, 1}, shape (n, k)
+        Selected features, as given to :func:`build_mixture_model`.
+    y : array_like of {0, 1}, shape (n,)
+        Response.
+    priors : MixturePrior or dict, optional
+        The model's prior (f0, f1 enter the update).
+    n_omitted : int
+        p - k.
+    factor : MixtureOmitFactor, optional
+        The adjustment factor of the design; replaced by the compiled
+        :class:`~selbayes.models._mixture_fast.FastMixtureFactor` of the same design.
+    sweeps : int
+        Sweeps per step.
+    rng : int or Generator, optional
+        Seed; ``pm.sample`` gives every chain its own generator.
+    model : pymc.Model, optional
+        Default: the model on the context stack.
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto, section 2.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1], [1, 1], [0, 0]])
+    >>> y = np.array([1, 1, 0, 0, 1, 0])
+    >>> model = build_mixture_model(X, y, corrected=False)
+    >>> step = CollapsedZGibbs([model["z"]], X, y, model=model, rng=0)
+    >>> point, _ = step.step(model.initial_point())
+    >>> point["z"].shape
+    (6,)
     """
 
     stats_dtypes_shapes = {}
 
-    def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, rng=None):
-        model = pm.modelcontext(None)
-        self.vars = [model.rvs_to_values[v] if v in model.rvs_to_values else v for v in vars]
+    def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, sweeps=1, rng=None,
+                 model=None, blocked=True):
+        from ._mixture_fast import FastMixtureFactor, mixture_factor
+
+        model = pm.modelcontext(model)
+        self.vars = [model.rvs_to_values.get(v, v) for v in vars]
         self.zname = self.vars[0].name
-        self.Xf = np.column_stack([y, X]).astype(float)
-        self.Xb = self.Xf.astype(bool)
+        self._names = {name: model.rvs_to_values[model[name]].name
+                       for name in ("theta", "alpha", "alpha0")}
+        self.Xf = np.ascontiguousarray(np.column_stack([y, X]), dtype=np.float64)
         self.prior = MixturePrior.from_dict(priors)
         self.rng = np.random.default_rng(rng)
         self.n_omitted = int(n_omitted)
+        self.sweeps = int(sweeps)
+        if self.n_omitted > 0 and factor is not None and not isinstance(factor,
+                                                                         FastMixtureFactor):
+            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
         self.factor = factor if self.n_omitted > 0 else None
 
+    def _values(self, point):
+        """theta (k + 1,), alpha, alpha0 of a point on their own scales (through the model's
+        transforms: logit for theta, log for the alphas)."""
+        th = np.asarray(point[self._names["theta"]], dtype=np.float64)
+        theta = 1.0 / (1.0 + np.exp(-th))
+        return (theta, float(np.exp(point[self._names["alpha"]])),
+                float(np.exp(point[self._names["alpha0"]])))
+
     def step(self, point):
-        pr = self.prior
-        z = np.asarray(point[self.zname]).astype(np.int64).copy()
-        theta = 1.0 / (1.0 + np.exp(-np.asarray(point["theta_interval__"])))
-        alpha, alpha0 = np.exp(point["alpha_log__"]), np.exp(point["alpha0_log__"])
-        Xf, Xb = self.Xf, self.Xb
-        n, m = Xf.shape
-        av = np.full(m, alpha)
+        from ._mixture_fast import z_sweep
+
+        theta, alpha, alpha0 = self._values(point)
+        av = np.full(self.Xf.shape[1], alpha)
         av[0] = alpha0
         A = av * theta
         B = av - A
-        f = np.array([pr.f0, pr.f1])
-        nz = np.array([np.count_nonzero(z == 0), np.count_nonzero(z == 1)], dtype=float)
-        I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])
-        yv = Xf[:, 0].astype(np.int64)
-        N = np.bincount(2 * z + yv, minlength=4)
-        u = self.rng.random(n)
-        for i in self.rng.permutation(n):
-            c = z[i]
-            nz[c] -= 1.0
-            I[c] -= Xf[i]
-            N[2 * c + yv[i]] -= 1
-            num = np.where(Xb[i], A + I, B + (nz[:, None] - I))
-            lp = (np.log(f + nz) + np.log(num).sum(1) - np.log(alpha0 + nz)
-                  - (m - 1) * np.log(alpha + nz))
-            if self.factor is not None:
-                for zz in (0, 1):
-                    N[2 * zz + yv[i]] += 1
-                    lp[zz] += self.n_omitted * self.factor.log_keep(float(alpha), *map(int, N))
-                    N[2 * zz + yv[i]] -= 1
-            new = int(u[i] < 1.0 / (1.0 + np.exp(lp[0] - lp[1])))
-            z[i] = new
-            nz[new] += 1.0
-            I[new] += Xf[i]
-            N[2 * new + yv[i]] += 1
+        z = np.asarray(point[self.zname]).astype(np.int64)
+        for _ in range(self.sweeps):
+            z_sweep(z, self.Xf, A, B, alpha, alpha0, self.prior.f0, self.prior.f1, self.rng,
+                    self.n_omitted, self.factor)
         point = dict(point)
         point[self.zname] = z.astype(np.asarray(point[self.zname]).dtype)
         return point, [{}]
+
+    @staticmethod
+    def competence(var, has_grad):
+        return pm.step_methods.compound.Competence.INCOMPATIBLE
+
+
+def _compile_kwargs(backend="c"):
+    """pytensor compile options of the mixture's functions (PyMC's ``backend`` shortcut).
+
+    The C backend by default: its operations are compiled once per machine and cached on disk,
+    so a fit pays only the graph rewrite of its functions (well under a second each), whereas
+    the numba backend compiles every fit's graph anew (the data are constants of the graph),
+    several seconds per fit, which dominates short fits such as the SBC's.
+    """
+    from pymc.pytensorf import resolve_backend_compile_kwargs
+
+    return resolve_backend_compile_kwargs(backend, None)
+
+
+def mixture_steps(model, X, y, *, priors=None, n_omitted=0, factor=None, z_update="exact",
+                  label_sweeps=1, backend="c"):
+    """The compound step of :func:`sample_pymc`: ``[CollapsedZGibbs, NUTS(theta),
+    Slice(alpha, alpha0)]`` on ``model`` (from :func:`build_mixture_model`).
+
+    ``z_update="approximate"`` leaves the factor out of the label step only (the R package's
+    shortcut; not the corrected posterior). ``backend`` is the pytensor backend of the
+    continuous steps' functions (see :func:`_compile_kwargs`).
+    """
+    ck = _compile_kwargs(backend)
+    with model:
+        zstep = CollapsedZGibbs([model["z"]], X, y, priors=priors,
+                                n_omitted=n_omitted if z_update == "exact" else 0,
+                                factor=factor, sweeps=label_sweeps)
+        # one initial point and one slice function for both alphas: every extra pytensor
+        # function costs a graph rewrite per fit
+        ip = model.initial_point()
+        theta_step = pm.NUTS([model["theta"]], initial_point=ip, compile_kwargs=ck)
+        alpha_step = pm.Slice([model["alpha"], model["alpha0"]], blocked=True,
+                              initial_point=ip, compile_kwargs=ck)
+    return [zstep, theta_step, alpha_step]
+
+
+def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None):
+    """Posterior summaries and predictive draws of the mixture from its state per draw.
+
+    Parameters
+    ----------
+    z : ndarray of int, shape (chains, draws, n)
+    theta : ndarray, shape (chains, draws, k + 1)
+    alpha, alpha0 : ndarray, shape (chains, draws)
+    Xf : ndarray, shape (n, k + 1)
+        Response, then the selected features.
+    prior : MixturePrior
+    n_omitted : int
+        p - k (0: no adjustment in ``log_target``).
+    factor : MixtureOmitFactor, optional
+
+    Returns
+    -------
+    dict
+        ``n_z1``, ``zy_agreement``, ``counts`` (chains, draws, 4), ``theta0``, ``log_target``,
+        ``psi_hat`` (chains, draws), ``phi_hat`` (chains, draws, 2, k + 1).
+    """
+    from scipy.special import gammaln
+
+    n = Xf.shape[0]
+    y = Xf[:, 0].astype(np.int64)
+    zf = z.astype(np.float64)
+    nz1 = zf.sum(-1)
+    nz = np.stack([n - nz1, nz1], axis=-1)                               # (c, d, 2)
+    I1 = zf @ Xf                                                         # (c, d, m)
+    I = np.stack([Xf.sum(0) - I1, I1], axis=-2)                          # (c, d, 2, m)
+    code = 2 * z.astype(np.int64) + y
+    counts = np.stack([(code == c).sum(-1) for c in range(4)], axis=-1)
+    agree = (counts[..., 0] + counts[..., 3]) / n
+    av = np.repeat(alpha[..., None], Xf.shape[1], axis=-1)
+    av[..., 0] = alpha0
+    a, b = av * theta, av * (1.0 - theta)
+    O = nz[..., None] - I
+    lu = (gammaln(a[..., None, :] + I) - gammaln(a[..., None, :])
+          + gammaln(b[..., None, :] + O) - gammaln(b[..., None, :])
+          + gammaln(av[..., None, :]) - gammaln(av[..., None, :] + nz[..., None])).sum((-1, -2))
+    pr = prior
+    lz = (gammaln(pr.f1 + nz1) + gammaln(pr.f0 + n - nz1) - gammaln(pr.f0 + pr.f1 + n)
+          + gammaln(pr.f0 + pr.f1) - gammaln(pr.f0) - gammaln(pr.f1))
+    la, la0 = np.log(alpha), np.log(alpha0)
+    lig = -(pr.a + 1) * la - pr.b / alpha - (pr.a0 + 1) * la0 - pr.b0 / alpha0
+    log_target = lu + lz + lig
+    if factor is not None and n_omitted > 0:
+        adj = np.array([factor.log_keep(float(al), *map(int, N))
+                        for al, N in zip(alpha.ravel(), counts.reshape(-1, 4), strict=True)])
+        log_target = log_target + n_omitted * adj.reshape(alpha.shape)
+    return {"n_z1": nz1, "zy_agreement": np.maximum(agree, 1.0 - agree), "counts": counts,
+            "theta0": theta[..., 0], "log_target": log_target,
+            "psi_hat": (pr.f1 + nz1) / (pr.f0 + pr.f1 + n),
+            "phi_hat": (av[..., None, :] * theta[..., None, :] + I) / (av[..., None, :]
+                                                                        + nz[..., None])}
+
+
+def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact", prior=None,
+                draws=1000, tune=500, chains=4, thin=1, label_sweeps=1, factor=None,
+                random_state=None, progressbar=False) -> MixtureSamples:
+    """Sample the mixture posterior with ``pm.sample`` (inputs already validated).
+
+    Called by :func:`selbayes.models.mixture.sample_mixture` (``backend="pymc"``); chains run
+    one after the other.
+
+    Parameters
+    ----------
+    X : array_like of {0, 1}, shape (n, k)
+        Selected features.
+    y : array_like of {0, 1}, shape (n,)
+        Response.
+    n_omitted : int
+        p - k.
+    threshold : float or None
+        gamma (recorded in ``attrs``).
+    corrected : bool
+        Include the selection adjustment.
+    z_update : {"exact", "approximate"}
+        Whether the label step includes the adjustment factor.
+    prior : MixturePrior or dict, optional
+        Fitting prior.
+    draws, tune, chains, thin, label_sweeps : int
+        As in :func:`selbayes.models.mixture.sample_mixture`.
+    factor : MixtureOmitFactor or None
+        The design's adjustment factor (None: uncorrected or nothing omitted).
+    random_state : int, Generator or None
+        Seed.
+    progressbar : bool
+        PyMC's progress bar.
+
+    Returns
+    -------
+    MixtureSamples
+        The reference sampler's ``idata`` layout (``posterior``: alpha, alpha0, log_alpha, n_z1,
+        zy_agreement, theta0, counts, log_target; ``sample_stats``: theta_accept (NUTS mean
+        acceptance of theta), slice_evals (slice steps out + in), plus PyMC's own stats),
+        ``psi_hat``, ``phi_hat`` and ``model``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
+    >>> s = sample_pymc(X, y, n_omitted=0, threshold=None, corrected=False, draws=20,
+    ...                 tune=10, chains=1, random_state=0)        # doctest: +SKIP
+    >>> s.phi_hat.shape                                           # doctest: +SKIP
+    (1, 20, 2, 4)
+    """
+    import logging
+    import warnings
+    from dataclasses import asdict
+
+    import xarray as xr
+
+    from .._validation import check_random_state
+
+    pr = MixturePrior.from_dict(prior)
+    X = np.asarray(X)
+    y = np.asarray(y).astype(np.int64)
+    Xf = np.column_stack([y, X]).astype(np.float64)
+    use_adj = factor is not None and corrected and n_omitted > 0
+    if use_adj:
+        from ._mixture_fast import FastMixtureFactor, mixture_factor
+
+        if not isinstance(factor, FastMixtureFactor):     # same values, compiled
+            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
+    model = build_mixture_model(X, y, n_omitted=n_omitted if use_adj else 0,
+                                corrected=use_adj, priors=pr, factor=factor)
+    steps = mixture_steps(model, X, y, priors=pr, n_omitted=n_omitted if use_adj else 0,
+                          factor=factor, z_update=z_update, label_sweeps=label_sweeps)
+    seed = (None if random_state is None
+            else int(check_random_state(random_state).integers(2**31)))
+    # start every chain from random labels, theta near the pooled frequencies, alpha near 10
+    # (as the reference sampler): PyMC's default initial point would start all labels at 0
+    rng = np.random.default_rng(seed)
+    pooled = (Xf.sum(0) + 0.5) / (Xf.shape[0] + 1.0)
+    inits = []
+    for _ in range(chains):
+        th = np.clip(pooled * np.exp(0.1 * rng.standard_normal(Xf.shape[1])), 0.02, 0.98)
+        inits.append({"z": rng.integers(0, 2, size=Xf.shape[0]), "theta": th,
+                      "alpha": float(np.exp(np.log(10.0) + 0.5 * rng.standard_normal())),
+                      "alpha0": float(np.exp(np.log(10.0) + 0.5 * rng.standard_normal()))})
+    # PyMC logs the step assignment of every fit at INFO: keep it for the progress-bar view
+    logger = logging.getLogger("pymc")
+    level = logger.level
+    if not progressbar:
+        logger.setLevel(logging.WARNING)
+    try:
+        with model, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
+            trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=1, step=steps,
+                              initvals=inits, random_seed=seed, progressbar=progressbar,
+                              compute_convergence_checks=False, discard_tuned_samples=True,
+                              compile_kwargs=_compile_kwargs())
+    finally:
+        logger.setLevel(level)
+    post = trace.posterior
+    keep = slice(thin - 1, None, thin)
+    z = post["z"].values[:, keep]
+    theta = post["theta"].values[:, keep]
+    alpha = post["alpha"].values[:, keep]
+    alpha0 = post["alpha0"].values[:, keep]
+    summ = summarise_draws(z, theta, alpha, alpha0, Xf, pr, n_omitted if use_adj else 0,
+                           factor if use_adj else None)
+    dims = ("chain", "draw")
+    coords = {"chain": np.arange(chains), "draw": np.arange(draws),
+              "zy": ["n00", "n01", "n10", "n11"]}
+    posterior = xr.Dataset(
+        {"alpha": (dims, alpha), "log_alpha": (dims, np.log(alpha)), "alpha0": (dims, alpha0),
+         "n_z1": (dims, summ["n_z1"]), "zy_agreement": (dims, summ["zy_agreement"]),
+         "theta0": (dims, summ["theta0"]), "counts": ((*dims, "zy"), summ["counts"]),
+         "log_target": (dims, summ["log_target"])}, coords=coords)
+    st = trace.sample_stats.to_dataset() if hasattr(trace.sample_stats, "to_dataset") \
+        else trace.sample_stats
+    st = st.isel(draw=keep).assign_coords(draw=np.arange(draws))
+    extra = {}
+    if "acceptance_rate" in st:
+        extra["theta_accept"] = st["acceptance_rate"]
+    if "nstep_out" in st and "nstep_in" in st:
+        extra["slice_evals"] = st["nstep_out"] + st["nstep_in"]
+    stats = st.assign(extra)
+    tree = xr.DataTree.from_dict({"posterior": posterior, "sample_stats": stats})
+    tree.attrs.update({
+        "sampler": "pm.sample: CollapsedZGibbs (z, compiled exact collapsed Gibbs) + NUTS "
+                   "(theta) + Slice (alpha, alpha0)",
+        "corrected": int(bool(corrected)), "z_update": z_update, "n_omitted": int(n_omitted),
+        "threshold": float("nan") if threshold is None else float(threshold),
+        "draws": draws, "tune": tune, "chains": chains, "thin": thin,
+        "label_sweeps": label_sweeps,
+        **{f"prior_{k}": v for k, v in asdict(pr).items()},
+    })
+    if use_adj:
+        tree.attrs["adjustment_n_theta"] = int(factor.n_theta)
+        tree.attrs["adjustment_kernels_built"] = int(factor.n_kernels_built)
+    return MixtureSamples(idata=tree, psi_hat=summ["psi_hat"], phi_hat=summ["phi_hat"],
+                          model=model)
