@@ -244,3 +244,19 @@ def test_readme_lists_every_old_path():
     missing = [f"{old} -> {new}" for old, new in MOVED.items()
                if f"| `{old}` | `{new}` |" not in readme]
     assert not missing, f"README 'Package layout' table lacks {missing}"
+
+
+def test_no_stale_old_path_in_the_library_or_the_guides():
+    import re
+
+    old = re.compile(r"\b(" + "|".join(re.escape(k) for k in MOVED) + r")\b(?![\w])")
+    root = SRC.parents[1]
+    files = [p for p in SRC.rglob("*.py") if p.name != "_compat.py"]
+    files += [root / "docs" / "user_guide.md", root / "models" / "README.md"]
+    stale = {}
+    for path in files:
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            m = old.search(line)
+            if m and "Old flat import paths" not in line:
+                stale[f"{path.relative_to(root)}:{i}"] = m.group(1)
+    assert not stale, f"old module paths (use the new ones, see selbayes._compat): {stale}"

@@ -37,7 +37,7 @@ _SUBMODULES = {
     "filters", "adjustment", "models", "preprocessing", "datasets", "evaluation", "estimators",
     "error_estimation", "sbc", "benchmark", "experiments",
 }
-# former top-level modules still reachable as attributes (selbayes.calibration, ...)
+# former top-level modules, still attributes of selbayes for one release (with a FutureWarning)
 _MOVED_ATTRS = {"calibration", "diagnostics", "plots", "simulate", "reproduce"}
 
 __all__ = ["__version__", *_LAZY, *sorted(_SUBMODULES)]

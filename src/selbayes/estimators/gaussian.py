@@ -189,7 +189,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     choice_rule : {"best", "one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
         or the smallest temperature within one paired standard error of it
-        (:func:`selbayes.model_selection.choose_k`; tried on the benchmark, not better).
+        (:func:`selbayes.estimators.model_selection.choose_k`; tried on the benchmark, not
+        better).
     label_noise : float or "auto", default "auto"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
@@ -455,7 +456,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         KPath
             Mapping k -> fitted :class:`HierarchicalGaussianClassifier` (``self`` is left
             unfitted), with ``predict_proba(X)`` of shape (len(ks), n, G) and the shared
-            ``ranking`` (a :class:`~selbayes.selection.Selection`).
+            ``ranking`` (a :class:`~selbayes.filters.selection.Selection`).
 
         Raises
         ------
