@@ -119,6 +119,14 @@ def main(argv=None) -> int:
         warm_gauss.append(_time_fit(gauss(1 + r), Xg, yg)[0])
         print(f"repeat {r}: mixture {warm_mix[-1]:.2f} s, gaussian {warm_gauss[-1]:.2f} s",
               flush=True)
+    # The same fit with the adjustment Op's memo of recent evaluations switched off: what the
+    # memo saves (the blocked steps re-evaluate the density with alpha and z unchanged).
+    from selbayes.adjustment import op as _op
+
+    size, _op._RECENT_SIZE = _op._RECENT_SIZE, 0
+    _op._RECENT.clear()
+    no_memo = _time_fit(mix(1), Xb, yb)[0]
+    _op._RECENT_SIZE = size
     ref = _time_fit(lambda: BinaryMixtureClassifier(k=10, random_state=9, sampler="reference"),
                     Xb, yb)[0] if args.reference else None
     t_fast, t_ref = _sweep_times(Xb, yb)
@@ -147,6 +155,8 @@ def main(argv=None) -> int:
         f"| mixture, warm (median) | {m:.2f} |",
         f"| Gaussian, warm (median) | {g:.2f} |",
         f"| **ratio mixture / Gaussian** | **{m / g:.1f}x** |",
+        f"| mixture, warm, seed of repeat 0, Op memo off | {no_memo:.2f} |",
+        f"| memo off / memo on (same seed) | {no_memo / warm_mix[0]:.2f}x |",
         f"| mixture, first fit | {cold_mix:.2f} |",
         f"| Gaussian, first fit | {cold_gauss:.2f} |",
     ]

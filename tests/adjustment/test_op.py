@@ -360,3 +360,35 @@ def test_gaussian_model_adjustment_methods_agree():
     _, params = fstat_parameters(counts, sel.threshold, 4.0, method="mc")
     se = mc_standard_error(params, np.log(50.0))
     assert abs(logps["mc"] - logps["exact"]) < 4 * n_omit * se
+
+
+def test_mixture_op_memo_returns_fresh_equal_values_and_stays_bounded():
+    # The Op remembers recent lattice evaluations (blocked samplers re-evaluate the density
+    # with alpha and z unchanged). A remembered value must equal a fresh evaluation, must not
+    # be shared with the caller (a caller writing into its output cannot change later
+    # results), and the memo must not grow without bound.
+    from selbayes.adjustment import op as op_module
+
+    op, params = mixture_parameters(6, 6, 0.30)
+    x, counts = pt.dvector("x"), pt.lvector("counts")
+    f = pytensor.function([x, counts], op(x, counts, *params.values()), mode="FAST_COMPILE")
+    xs, n = np.array([-1.0, 0.5, 3.0]), np.array([4, 2, 1, 5])
+    op_module._RECENT.clear()
+    first = f(xs, n).copy()
+    again = f(xs, n)
+    assert len(op_module._RECENT) >= 1
+    np.testing.assert_array_equal(again, first)
+    again[:] = 123.0                                   # the caller scribbles on its output
+    np.testing.assert_array_equal(f(xs, n), first)
+    size, op_module._RECENT_SIZE = op_module._RECENT_SIZE, 0
+    try:
+        op_module._RECENT.clear()
+        np.testing.assert_array_equal(f(xs, n), first)  # fresh evaluation, same value
+        assert not op_module._RECENT
+    finally:
+        op_module._RECENT_SIZE = size
+    for v in np.linspace(-2, 2, 3 * size):
+        f(np.array([v]), n)
+    assert len(op_module._RECENT) <= size
+    # another design's counts give another value, not the remembered one
+    assert not np.allclose(f(xs, np.array([3, 3, 3, 3])), first)

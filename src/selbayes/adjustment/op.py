@@ -211,6 +211,10 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
 _NUMPY = {"table": _eval_table, "mc": _eval_mc, "convolution": _eval_convolution,
           "lattice": _eval_lattice}
 
+# Recent lattice evaluations (see SelectionAdjustment.perform); insertion-ordered, oldest first.
+_RECENT: dict = {}
+_RECENT_SIZE = 64
+
 
 # ------------------------------------------------------------------------------------------ Ops
 class SelectionAdjustment(COp):
@@ -296,9 +300,29 @@ class SelectionAdjustment(COp):
     def perform(self, node, inputs, output_storage):
         x, *params = inputs
         x = np.asarray(x, dtype=np.float64)
+        key = None
+        if self.evaluation == "lattice":
+            # Samplers that update one block at a time evaluate the model's log density many
+            # times with alpha and the labels unchanged (NUTS over theta, for example), and
+            # this evaluation costs far more than the rest of that density: remember the
+            # last few results, keyed by the exact input bytes.
+            key = (self, x.shape, b"".join(np.ascontiguousarray(a).tobytes()
+                                           for a in (x, *params)))
+            hit = _RECENT.get(key)
+            if hit is not None:
+                output_storage[0][0] = hit.copy()
+                return
         with np.errstate(over="ignore", under="ignore"):
             out = _NUMPY[self.evaluation](x, *params, self.spacing, self.derivative)
-        output_storage[0][0] = np.asarray(out, dtype=np.float64).reshape(x.shape)
+        out = np.asarray(out, dtype=np.float64).reshape(x.shape)
+        if key is not None:
+            _RECENT[key] = out.copy()
+            while len(_RECENT) > _RECENT_SIZE:
+                try:
+                    _RECENT.pop(next(iter(_RECENT)), None)
+                except (StopIteration, RuntimeError):     # emptied or resized by a thread
+                    break
+        output_storage[0][0] = out
 
     def infer_shape(self, node, shapes):
         return [shapes[0]]
