@@ -363,3 +363,23 @@ def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
     assert made[1] == {"correct_selection": False, "k": 7, "temperature": 3.0,
                        "label_noise": 0.01, "choice_rule": "best"}
     assert est.k_ == 7 and est.predict_proba(np.zeros((2, 3))).shape == (2, 2)
+
+
+def test_dask_scheduler_gives_the_serial_results(tmp_path):
+    # The benchmark runs through the shared runner, so a dask.distributed cluster is one
+    # keyword away; its results must be those of the serial run (same folds, same seeds).
+    distributed = pytest.importorskip("distributed")
+    ds = _toy()
+    serial = run_benchmark([ds], ["gnb", "lda_shrinkage"], folds=3, seed=2,
+                           out=tmp_path / "serial", progress=False, write_report=False)
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as lc, \
+            distributed.Client(lc) as client:
+        on_dask = run_benchmark([ds], ["gnb", "lda_shrinkage"], folds=3, seed=2,
+                                out=tmp_path / "dask", progress=False, write_report=False,
+                                scheduler=client)
+    cols = ["dataset", "method", "repeat", "fold", "amlp", "brier", "error"]
+    key = ["method", "repeat", "fold"]
+    a = serial.results[cols].sort_values(key).reset_index(drop=True)
+    b = on_dask.results[cols].sort_values(key).reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, b)
+    assert on_dask.info["scheduler"] is not None and serial.info["scheduler"] is None

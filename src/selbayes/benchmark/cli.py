@@ -2,7 +2,7 @@
 
 ``selbayes benchmark [NAME ...] [--x X.csv --y y.csv --name NAME] [--transform none|log2]
 [--floor F] [--ceiling C] [--methods M1,M2,...] [--folds 5] [--repeats R] [--seed S]
-[--jobs J] [--quick] --out DIR``
+[--jobs J | --scheduler ADDRESS] [--quick] --out DIR``
 
 :func:`register` adds the sub-command to the ``selbayes`` parser; :func:`run` runs it. User
 errors (an unknown data set or method, a missing file, malformed CSV) print one line on stderr
@@ -68,7 +68,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--folds", type=int, default=5, help="folds per repeat (default 5)")
     p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    group.add_argument("--scheduler", default=None,
+                       help="dask.distributed scheduler address (needs selbayes[distributed])")
     p.add_argument("--quick", action="store_true",
                    help="smoke test: sorlie (unless named), 3 folds, 4 methods, few draws")
     p.add_argument("--out", required=True, help="output folder (resumes when it exists)")
@@ -170,7 +173,7 @@ def run(args) -> int:
             raise ValueError("--folds must be >= 2, --repeats >= 1 and --jobs not 0")
         res = run_benchmark(datasets, methods, folds=args.folds, repeats=args.repeats,
                             seed=args.seed, n_jobs=args.jobs, quick=args.quick, out=args.out,
-                            progress=not args.no_progress)
+                            scheduler=args.scheduler, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"selbayes benchmark: error: {msg}", file=sys.stderr)

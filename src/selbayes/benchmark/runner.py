@@ -244,6 +244,7 @@ def _inner_folds(y_train: np.ndarray) -> int:
 
 def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed: int = 0,
                   n_jobs: int = 1, quick: bool = False, out="benchmark_output",
+                  scheduler=None,
                   progress: bool = True, data_home=None, write_report: bool = True,
                   report_only: bool = False) -> BenchmarkResult:
     """Cross-validate every method on every data set on the same folds, and report.
@@ -268,6 +269,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         Parallel joblib processes over the (data set, method, repeat, fold) fits.
     quick : bool, default False
         Smoke-test design: 3 folds, few posterior draws, the quick methods and set.
+    scheduler : str or distributed.Client, optional
+        Run the fits on a dask.distributed cluster instead of local processes (a scheduler
+        address such as ``"tcp://host:8786"``, or a client; needs ``selbayes[distributed]``).
     out : path-like
         Output folder: ``folds/`` (one JSON per fit; resumable), ``results.csv``,
         ``summary.csv``, ``cases.csv``, ``report.md`` and ``reliability.png``.
@@ -349,7 +353,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     stored = {t.id: store.load(t) for t in tasks} if report_only else {}
     todo = [] if report_only else tasks
     results, run_info = run_tasks(_fold_task, todo, store, args=(arrays, splits_of),
-                                  n_jobs=n_jobs, progressbar=progress, desc="benchmark",
+                                  n_jobs=n_jobs, scheduler=scheduler, progressbar=progress,
+                                  desc="benchmark",
                                   unit="fit")
     n_missing = sum(r is None for r in stored.values())
     n_resumed = run_info["n_resumed"] + len(stored) - n_missing
@@ -370,7 +375,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                              "classes": [str(c) for c in data[n][2]],
                              "preprocessing": data[n][3].preprocessing} for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
-            "n_jobs": int(n_jobs), "quick": bool(quick), "n_fits": len(tasks),
+            "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
+            "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}
     results.to_csv(out / "results.csv", index=False)
