@@ -173,12 +173,21 @@ def _kernel(counts: tuple[int, int, int, int], gamma: float) -> np.ndarray:
     """K[m0, m1] = P((I0, I1) in H+ | m0 ones in component 0, m1 in component 1)."""
     n00, n01, n10, n11 = counts
     n0, n1 = n00 + n10, n01 + n11
-    N0, N1 = n00 + n01, n10 + n11
     t, ok, mask = _antidiagonal_prefix(n0, n1, gamma)
+    if not ok:  # pragma: no cover - Cor is monotone along antidiagonals; safety net
+        return _kernel_direct(np.exp(_log_hypergeom(n00, n01)),
+                              np.exp(_log_hypergeom(n10, n11)), mask, n00, n10)
+    return _kernel_from_prefix(counts, t)
+
+
+def _kernel_from_prefix(counts, t) -> np.ndarray:
+    """K[m0, m1] = P(a + c <= t[m0 + m1] | m0, m1): the kernel from the antidiagonal prefix t
+    of H+ (:func:`_antidiagonal_prefix`), shape (N0 + 1, N1 + 1)."""
+    n00, n01, n10, n11 = (int(v) for v in counts)
+    N0, N1 = n00 + n01, n10 + n11
+    t = np.asarray(t)
     hyp0 = np.exp(_log_hypergeom(n00, n01))             # (N0 + 1, n00 + 1): P(a | m0)
     hyp1 = np.exp(_log_hypergeom(n10, n11))             # (N1 + 1, n10 + 1): P(c | m1)
-    if not ok:  # pragma: no cover - Cor is monotone along antidiagonals; safety net
-        return _kernel_direct(hyp0, hyp1, mask, n00, n10)
     # F1[m1, j] = P(c <= j - 1 | m1), j = 0..n10 + 1
     F1 = np.zeros((N1 + 1, n10 + 2))
     np.cumsum(hyp1, axis=1, out=F1[:, 1:])

@@ -162,22 +162,9 @@ def _eval_convolution(x, grid, prior, edges, spacing, derivative, xp=np):
 @functools.lru_cache(maxsize=256)
 def _lattice_kernel(counts: tuple, prefix_bytes: bytes) -> np.ndarray:
     """K[m0, m1] = P(a + c <= t[m0 + m1] | m0, m1), from the antidiagonal prefix t (cached)."""
-    from .mixture import _log_hypergeom
+    from .mixture import _kernel_from_prefix
 
-    t = np.frombuffer(prefix_bytes, dtype=np.int64)
-    n00, n01, n10, n11 = counts
-    N0, N1 = n00 + n01, n10 + n11
-    hyp0 = np.exp(_log_hypergeom(n00, n01))                  # (N0 + 1, n00 + 1)
-    hyp1 = np.exp(_log_hypergeom(n10, n11))                  # (N1 + 1, n10 + 1)
-    F1 = np.zeros((N1 + 1, n10 + 2))
-    np.cumsum(hyp1, axis=1, out=F1[:, 1:])
-    F1[:, -1] = 1.0
-    m0 = np.arange(N0 + 1)
-    m1 = np.arange(N1 + 1)
-    a = np.arange(n00 + 1)
-    tt = t[m0[:, None] + m1[None, :]]
-    idx = np.clip(tt[:, :, None] - a[None, None, :] + 1, 0, n10 + 1)
-    K = np.einsum("ba,bma->bm", hyp0, F1[m1[None, :, None], idx])
+    K = _kernel_from_prefix(counts, np.frombuffer(prefix_bytes, dtype=np.int64))
     K.setflags(write=False)
     return K
 
@@ -755,6 +742,8 @@ def _register_numba():
     try:
         import numba
         from pytensor.link.numba.dispatch.basic import numba_funcify, numba_njit
+
+        from ._lattice_nb import lattice_kernel, log_factorials
     except ImportError:  # numba not installed
         return
 
@@ -878,40 +867,6 @@ def _register_numba():
         return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
     @numba.njit(cache=False)
-    def hypergeom_nb(n_a, n_b):
-        """P(a | m) for m = 0..n_a + n_b, a = 0..n_a (a ones among n_a of n_a + n_b cases)."""
-        out = np.zeros((n_a + n_b + 1, n_a + 1))
-        for m in range(n_a + n_b + 1):
-            lt = log_choose_nb(n_a + n_b, m)
-            for a in range(max(0, m - n_b), min(n_a, m) + 1):
-                out[m, a] = math.exp(log_choose_nb(n_a, a) + log_choose_nb(n_b, m - a) - lt)
-        return out
-
-    @numba.njit(cache=False)
-    def kernel_nb(counts, prefix):
-        n00, n01, n10, n11 = counts[0], counts[1], counts[2], counts[3]
-        N0, N1 = n00 + n01, n10 + n11
-        hyp0 = hypergeom_nb(n00, n01)
-        hyp1 = hypergeom_nb(n10, n11)
-        F1 = np.zeros((N1 + 1, n10 + 2))
-        for m1 in range(N1 + 1):
-            acc = 0.0
-            for c in range(n10 + 1):
-                acc += hyp1[m1, c]
-                F1[m1, c + 1] = acc
-            F1[m1, n10 + 1] = 1.0
-        K = np.zeros((N0 + 1, N1 + 1))
-        for m0 in range(N0 + 1):
-            for m1 in range(N1 + 1):
-                t = prefix[m0 + m1]
-                acc = 0.0
-                for a in range(n00 + 1):
-                    j = min(max(t - a + 1, 0), n10 + 1)
-                    acc += hyp0[m0, a] * F1[m1, j]
-                K[m0, m1] = acc
-        return K
-
-    @numba.njit(cache=False)
     def bb_nb(alpha, th, N, P, D):
         """Beta-binomial pmf BB(m; N, alpha th, alpha (1 - th)) into P and d log P / d alpha
         into D (product form, exact for any alpha)."""
@@ -938,7 +893,8 @@ def _register_numba():
         if counts.shape[0] != 4 or min(counts[0], counts[1], counts[2], counts[3]) < 0 \
                 or counts.sum() != prefix.shape[0] - 1:
             raise ValueError("counts must be 4 non-negative integers summing to the design's n")
-        K = kernel_nb(counts, prefix)
+        K = lattice_kernel(counts[0], counts[1], counts[2], counts[3], prefix,
+                           log_factorials(prefix.shape[0] - 1))
         N0, N1 = K.shape[0] - 1, K.shape[1] - 1
         P0 = np.empty(N0 + 1)
         D0 = np.empty(N0 + 1)

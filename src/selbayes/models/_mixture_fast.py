@@ -32,6 +32,8 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from ..adjustment._lattice_nb import lattice_kernel as _kernel
+from ..adjustment._lattice_nb import log_factorials
 from ..adjustment.mixture import MixtureOmitFactor, _antidiagonal_prefix
 
 __all__ = ["FastMixtureFactor", "mixture_factor", "z_sweep"]
@@ -105,46 +107,6 @@ def _weight_matrix(alpha, N0, n, theta, weights):
             for j in range(n - N0 + 1):
                 W[i, j] += weights[H] * M0[0, i] * M1[0, j]
     return W
-
-
-@numba.njit(cache=True, error_model="numpy")
-def _kernel(n00, n01, n10, n11, t, lf):
-    """K[m0, m1] = P(lattice point in H+ | m0 ones in component 0, m1 in component 1).
-
-    The port of :func:`selbayes.adjustment.mixture._kernel`: a = ones among the y = 0 cases of
-    component 0 (hypergeometric given m0), c = likewise in component 1, H+ = {a + c <= t[m0 +
-    m1]}; ``lf`` is the table of log factorials.
-    """
-    N0 = n00 + n01
-    N1 = n10 + n11
-    hyp0 = np.zeros((N0 + 1, n00 + 1))
-    for m0 in range(N0 + 1):
-        for a in range(max(0, m0 - n01), min(n00, m0) + 1):
-            hyp0[m0, a] = math.exp(lf[n00] - lf[a] - lf[n00 - a] + lf[n01] - lf[m0 - a]
-                                   - lf[n01 - m0 + a] - lf[N0] + lf[m0] + lf[N0 - m0])
-    F1 = np.zeros((N1 + 1, n10 + 2))
-    for m1 in range(N1 + 1):
-        acc = 0.0
-        for c in range(n10 + 1):
-            if m1 - c >= 0 and m1 - c <= n11:
-                acc += math.exp(lf[n10] - lf[c] - lf[n10 - c] + lf[n11] - lf[m1 - c]
-                                - lf[n11 - m1 + c] - lf[N1] + lf[m1] + lf[N1 - m1])
-            F1[m1, c + 1] = acc
-        F1[m1, n10 + 1] = 1.0
-    K = np.empty((N0 + 1, N1 + 1))
-    for m0 in range(N0 + 1):
-        for m1 in range(N1 + 1):
-            tt = t[m0 + m1]
-            s = 0.0
-            for a in range(n00 + 1):
-                j = tt - a + 1
-                if j < 0:
-                    j = 0
-                elif j > n10 + 1:
-                    j = n10 + 1
-                s += hyp0[m0, a] * F1[m1, j]
-            K[m0, m1] = s
-    return K
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -264,7 +226,7 @@ class FastMixtureFactor(MixtureOmitFactor):
             raise ValueError("H+ is not a prefix of every antidiagonal; use MixtureOmitFactor")
         self._t = np.ascontiguousarray(t, dtype=np.int64)
         n = self.n0 + self.n1
-        self._lf = np.array([math.lgamma(i + 1.0) for i in range(n + 1)])
+        self._lf = log_factorials(n)
         self._theta = np.ascontiguousarray(self._theta, dtype=np.float64)
         self._weights = np.ascontiguousarray(self._weights, dtype=np.float64)
         Q = self._theta.shape[0]
