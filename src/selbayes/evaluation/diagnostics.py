@@ -457,8 +457,8 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     table.attrs["ok"] = not failures
     if failures and warn:
         # Name the user's line, not the selbayes frame that called check().
-        warnings.warn("MCMC diagnostics failed:\n  " + "\n  ".join(failures), SamplingWarning,
-                      skip_file_prefixes=(os.path.dirname(os.path.dirname(__file__)),))
+        warn_from_user_line("MCMC diagnostics failed:\n  " + "\n  ".join(failures),
+                            SamplingWarning)
     return table
 
 
