@@ -54,7 +54,7 @@ def test_conditional_slice_conditionals_equal_the_model_log_density():
     # with their Jacobians) differ from the PyMC model's log density only by terms free of
     # the variable updated: an independent check that the step samples the model's posterior
     # (the model's log density is checked against the reference sampler's target above).
-    from selbayes.models._mixture_fast import _log_cond_alpha, _log_u_theta, mixture_factor
+    from selbayes.adjustment._mixture_nb import _log_cond_alpha, _log_u_theta, mixture_factor
 
     rng = np.random.default_rng(11)
     n, k, n_omit, gamma = 16, 3, 40, 0.3

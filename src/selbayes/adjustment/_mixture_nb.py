@@ -7,7 +7,8 @@ lattice sum; the kernel K_N is alpha- and theta-free). This module evaluates it 
 :class:`selbayes.adjustment.mixture.MixtureOmitFactor` does (same kernel, same theta rule;
 equal to ~1e-13 nats, tested), with three changes that make it cheap inside a sampler:
 
-* the kernel K_N of each configuration is built in compiled code (:mod:`._lattice_nb`) and kept
+* the kernel K_N of each configuration is built in compiled code (:func:`lattice_kernel`, also
+  called by the numba implementation of ``MixtureAdjustment``) and kept
   in a store per design (prefix of H+, theta rule) that lives across sweeps, steps and fits and
   is shared by the label sweep and the ``MixtureAdjustment`` Op (:func:`lattice_design`);
 * the beta-binomial pmfs are computed by their ratio recurrence and normalised by their sum (no
@@ -31,11 +32,16 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from ._lattice_nb import lattice_kernel as _kernel
-from ._lattice_nb import log_factorials
 from .mixture import MixtureOmitFactor, _antidiagonal_prefix
 
-__all__ = ["FastMixtureFactor", "LatticeDesign", "lattice_design", "mixture_factor"]
+__all__ = ["FastMixtureFactor", "LatticeDesign", "lattice_design", "lattice_kernel",
+           "log_factorials", "mixture_factor"]
+
+# Every cached compiled function of the mixture is in this one file, including the samplers'
+# sweeps (used by selbayes.models._mixture_fast) and the kernel that the Op's numba
+# implementation also calls: numba's on-disk cache of a function keeps the code of the compiled
+# functions it calls but is invalidated only by a change of its own file, so a caller in
+# another file would go on running an old copy of a callee changed here.
 
 _RESCALE = 1e250
 _ALPHA_MIN, _ALPHA_MAX = 1e-200, 1e200
@@ -46,6 +52,59 @@ _MAX_KERNELS = 4096
 # ---------------------------------------------------------------------------------------------
 # compiled pieces
 # ---------------------------------------------------------------------------------------------
+@numba.njit(cache=True, error_model="numpy")
+def log_factorials(n):
+    """lf[i] = log(i!), i = 0..n."""
+    lf = np.empty(n + 1)
+    for i in range(n + 1):
+        lf[i] = math.lgamma(i + 1.0)
+    return lf
+
+
+@numba.njit(cache=True, error_model="numpy")
+def lattice_kernel(n00, n01, n10, n11, t, lf):
+    """K[m0, m1] = P(lattice point in H+ | m0 ones in component 0, m1 in component 1).
+
+    The compiled form of :func:`selbayes.adjustment.mixture._kernel_from_prefix`: a = ones
+    among the y = 0 cases of component 0 (hypergeometric given m0), c = likewise in component
+    1, H+ = {a + c <= t[m0 + m1]}; ``lf`` is the table of log factorials
+    (:func:`log_factorials`).
+    """
+    N0 = n00 + n01
+    N1 = n10 + n11
+    hyp0 = np.zeros((N0 + 1, n00 + 1))
+    for m0 in range(N0 + 1):
+        for a in range(max(0, m0 - n01), min(n00, m0) + 1):
+            hyp0[m0, a] = math.exp(lf[n00] - lf[a] - lf[n00 - a] + lf[n01] - lf[m0 - a]
+                                   - lf[n01 - m0 + a] - lf[N0] + lf[m0] + lf[N0 - m0])
+    F1 = np.zeros((N1 + 1, n10 + 2))
+    for m1 in range(N1 + 1):
+        acc = 0.0
+        for c in range(n10 + 1):
+            if m1 - c >= 0 and m1 - c <= n11:
+                acc += math.exp(lf[n10] - lf[c] - lf[n10 - c] + lf[n11] - lf[m1 - c]
+                                - lf[n11 - m1 + c] - lf[N1] + lf[m1] + lf[N1 - m1])
+            F1[m1, c + 1] = acc
+        F1[m1, n10 + 1] = 1.0
+    K = np.empty((N0 + 1, N1 + 1))
+    for m0 in range(N0 + 1):
+        for m1 in range(N1 + 1):
+            tt = t[m0 + m1]
+            s = 0.0
+            for a in range(n00 + 1):
+                j = tt - a + 1
+                if j < 0:
+                    j = 0
+                elif j > n10 + 1:
+                    j = n10 + 1
+                s += hyp0[m0, a] * F1[m1, j]
+            K[m0, m1] = s
+    return K
+
+
+_kernel = lattice_kernel
+
+
 @numba.njit(cache=True, error_model="numpy")
 def _bb_pmf(alpha, theta, size):
     """BB(m; size, alpha theta_q, alpha (1 - theta_q)), m = 0..size, shape (size + 1, Q).
@@ -91,28 +150,23 @@ def _bb_pmf(alpha, theta, size):
 
 @numba.njit(cache=True, error_model="numpy")
 def _weight_matrix(alpha, N0, n, theta, weights):
-    """W[m0, m1] = sum_q w_q BB(m0; N0) BB(m1; n - N0) at alpha, shape (N0 + 1, n - N0 + 1).
+    """The lower half of W(alpha, N0): sum over theta_q < 1/2 of w_q BB(m0; N0) BB(m1; n - N0)
+    (the middle node, when Q is odd, with half its weight), shape (N0 + 1, n - N0 + 1).
 
     The theta rule is symmetric about 1/2 (node 1 - theta_q has the weight of theta_q), and
-    BB at 1 - theta is BB at theta reversed, so the nodes below 1/2 give the sum:
-    W = W_low + W_low reversed in both indices (+ the middle node when Q is odd).
+    BB at 1 - theta is BB at theta reversed, so the full matrix is this one plus itself
+    reversed in both indices; :func:`_log_keep` folds that reversal into the stored kernels
+    (sum K o W = sum (K + K reversed) o W_low) instead of forming W.
     """
     Q = theta.shape[0]
-    H = Q // 2
+    H = Q // 2 + Q % 2
     B0 = _bb_pmf(alpha, theta[:H], N0)                   # (N0 + 1, H)
     B1 = _bb_pmf(alpha, theta[:H], n - N0)               # (N1 + 1, H)
-    for m in range(N0 + 1):
-        for q in range(H):
-            B0[m, q] *= weights[q]
-    Wl = B0 @ np.ascontiguousarray(B1.T)
-    W = Wl + Wl[::-1, ::-1]
-    if Q % 2 == 1:
-        M0 = _bb_pmf(alpha, theta[H:H + 1], N0)
-        M1 = _bb_pmf(alpha, theta[H:H + 1], n - N0)
-        for i in range(N0 + 1):
-            for j in range(n - N0 + 1):
-                W[i, j] += weights[H] * M0[i, 0] * M1[j, 0]
-    return W
+    for q in range(H):
+        wq = weights[q] if (q < Q // 2) else 0.5 * weights[q]
+        for m in range(N0 + 1):
+            B0[m, q] *= wq
+    return B0 @ np.ascontiguousarray(B1.T)
 
 
 @numba.njit(cache=True, fastmath=True)
@@ -145,6 +199,7 @@ def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wst
         K = kernels[code]
     else:
         K = _kernel(n00, n01, n10, n11, t, lf)
+        K = K + K[::-1, ::-1]                            # see _weight_matrix
         kernels[code] = K
         state[1] += 1.0
     N0 = n00 + n01
@@ -157,6 +212,180 @@ def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wst
     v = math.log1p(-2.0 * _sum_product(K, W))
     vstore[code] = v
     return v
+
+
+# ---------------------------------------------------------------------------------------------
+# the samplers' sweeps (their Python entry points: selbayes.models._mixture_fast)
+# ---------------------------------------------------------------------------------------------
+@numba.njit(cache=True, error_model="numpy")
+def _sweep(z, Xf, order, u, A, B, alpha, alpha0, f0, f1, n_omitted, use_adj, n1, t, lf, theta,
+           weights, kernels, wstore, vstore, state):
+    n, m = Xf.shape
+    k = m - 1
+    nz = np.zeros(2)
+    I = np.zeros((2, m))
+    N = np.zeros(4, dtype=np.int64)
+    y = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        y[i] = int(Xf[i, 0])
+        c = z[i]
+        nz[c] += 1.0
+        N[2 * c + y[i]] += 1
+        for j in range(m):
+            I[c, j] += Xf[i, j]
+    lp = np.empty(2)
+    for i in order:
+        c = z[i]
+        yi = y[i]
+        nz[c] -= 1.0
+        N[2 * c + yi] -= 1
+        for j in range(m):
+            I[c, j] -= Xf[i, j]
+        # log P(x_i | z_i = zz, other cases), phi integrated out (eq 2.95)
+        for zz in range(2):
+            s = math.log(f0 + nz[0]) if zz == 0 else math.log(f1 + nz[1])
+            for j in range(m):
+                if Xf[i, j] != 0.0:
+                    s += math.log(A[j] + I[zz, j])
+                else:
+                    s += math.log(B[j] + (nz[zz] - I[zz, j]))
+            s -= math.log(alpha0 + nz[zz]) + k * math.log(alpha + nz[zz])
+            lp[zz] = s
+        if use_adj:
+            for zz in range(2):
+                N[2 * zz + yi] += 1
+                lp[zz] += n_omitted * _log_keep(alpha, N[0], N[1], N[2], N[3], n1, t, lf,
+                                                theta, weights, kernels, wstore, vstore, state)
+                N[2 * zz + yi] -= 1
+        new = 1 if u[i] < 1.0 / (1.0 + math.exp(lp[0] - lp[1])) else 0
+        z[i] = new
+        nz[new] += 1.0
+        N[2 * new + yi] += 1
+        for j in range(m):
+            I[new, j] += Xf[i, j]
+    return z
+
+
+_MAX_STEPS_OUT = 64      # per side, in units of the width (log alpha: the tail is e^{-a u})
+_MAX_SHRINK = 200        # the interval halves on average: 200 shrinks never run out in practice
+_LOG_ALPHA_MAX = 690.0   # exp(u) stays finite; beyond, BB is at its binomial limit anyway
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _log_u_theta(a, th, I0, O0, I1, O1):
+    """sum over the two components of log U(a th, a (1 - th), I_c, O_c) less the terms free
+    of th (log Gamma(a) - log Gamma(a + n_c))."""
+    A = a * th
+    B = a * (1.0 - th)
+    la = math.lgamma(A)
+    lb = math.lgamma(B)
+    return (math.lgamma(A + I0) + math.lgamma(A + I1) - 2.0 * la
+            + math.lgamma(B + O0) + math.lgamma(B + O1) - 2.0 * lb)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, n1, t,
+                    lf, qt, qw, kernels, wstore, vstore, state):
+    """Conditional log density of u = log alpha_j shared by features first..stop-1 (with the
+    Jacobian): IG(shape, scale) prior, their collapsed likelihood and, with ``use_adj``, the
+    selection factor (p - k) log P_keep(alpha; N)."""
+    if not (-_LOG_ALPHA_MAX < u < _LOG_ALPHA_MAX):
+        return -np.inf
+    a = math.exp(u)
+    s = -shape * u - scale * math.exp(-u)
+    for j in range(first, stop):
+        s += _log_u_theta(a, theta[j], I[0, j], nz[0] - I[0, j], I[1, j], nz[1] - I[1, j])
+    s += (stop - first) * (2.0 * math.lgamma(a) - math.lgamma(a + nz[0])
+                           - math.lgamma(a + nz[1]))
+    if use_adj:
+        s += n_omitted * _log_keep(a, N[0], N[1], N[2], N[3], n1, t, lf, qt, qw, kernels,
+                                   wstore, vstore, state)
+    return s
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_omitted,
+                     use_adj, N, n1, t, lf, qt, qw, kernels, wstore, vstore, state, evals):
+    """One slice-sampling update of u = log alpha (stepping out, then shrinkage; Neal 2003)."""
+    f0 = _log_cond_alpha(u0, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
+                         n1, t, lf, qt, qw, kernels, wstore, vstore, state)
+    logy = f0 - rng.standard_exponential()
+    L = u0 - width * rng.random()
+    R = L + width
+    J = _MAX_STEPS_OUT
+    while J > 0:
+        evals[0] += 1
+        if _log_cond_alpha(L, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
+                           n1, t, lf, qt, qw, kernels, wstore, vstore, state) <= logy:
+            break
+        L -= width
+        J -= 1
+    J = _MAX_STEPS_OUT
+    while J > 0:
+        evals[0] += 1
+        if _log_cond_alpha(R, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
+                           n1, t, lf, qt, qw, kernels, wstore, vstore, state) <= logy:
+            break
+        R += width
+        J -= 1
+    for _ in range(_MAX_SHRINK):
+        u1 = L + rng.random() * (R - L)
+        evals[0] += 1
+        if _log_cond_alpha(u1, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj,
+                           N, n1, t, lf, qt, qw, kernels, wstore, vstore, state) > logy:
+            return u1
+        if u1 < u0:
+            L = u1
+        else:
+            R = u1
+    return u0
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, n_omitted, use_adj, width, n1, t,
+                       lf, qt, qw, kernels, wstore, vstore, state):
+    """theta_j (j = 0..k, each on (0, 1) given the rest), then log alpha0, then log alpha, by
+    slice sampling from their exact conditionals given the labels z; in place.
+
+    ``log_alpha`` = [log alpha0, log alpha]; ``f_prior`` = (alpha0 shape, alpha0 scale,
+    alpha shape, alpha scale). Returns the number of density evaluations.
+    """
+    n, m = Xf.shape
+    nz = np.zeros(2)
+    I = np.zeros((2, m))
+    N = np.zeros(4, dtype=np.int64)
+    for i in range(n):
+        c = z[i]
+        nz[c] += 1.0
+        N[2 * c + int(Xf[i, 0])] += 1
+        for j in range(m):
+            I[c, j] += Xf[i, j]
+    evals = np.zeros(1, dtype=np.int64)
+    # theta_j: uniform prior on (0, 1), so the slice is searched by shrinking (0, 1) itself
+    for j in range(m):
+        a = math.exp(log_alpha[0] if j == 0 else log_alpha[1])
+        I0, I1 = I[0, j], I[1, j]
+        O0, O1 = nz[0] - I0, nz[1] - I1
+        x0 = theta[j]
+        logy = _log_u_theta(a, x0, I0, O0, I1, O1) - rng.standard_exponential()
+        L, R = 0.0, 1.0
+        for _ in range(_MAX_SHRINK):
+            x1 = L + rng.random() * (R - L)
+            evals[0] += 1
+            if 0.0 < x1 < 1.0 and _log_u_theta(a, x1, I0, O0, I1, O1) > logy:
+                theta[j] = x1
+                break
+            if x1 < x0:
+                L = x1
+            else:
+                R = x1
+    log_alpha[0] = _slice_log_alpha(rng, log_alpha[0], width, 0, 1, theta, I, nz, f_prior[0],
+                                    f_prior[1], 0.0, False, N, n1, t, lf, qt, qw, kernels,
+                                    wstore, vstore, state, evals)
+    log_alpha[1] = _slice_log_alpha(rng, log_alpha[1], width, 1, m, theta, I, nz, f_prior[2],
+                                    f_prior[3], n_omitted, use_adj, N, n1, t, lf, qt, qw,
+                                    kernels, wstore, vstore, state, evals)
+    return evals[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -133,7 +133,8 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     int
         Number of theta nodes: ``max(48, ceil(8 sqrt(n)))`` for ``"gauss"``; for ``"simpson"``
         ``max(320, ceil(80 sqrt(n)))`` rounded up to an odd number; for ``"legendre"``
-        ``n // 2 + 1``, which makes the lattice sums exact (:func:`lattice_theta_rule`).
+        ``n // 2 + 1`` rounded up to an even number, which makes the lattice sums exact
+        (:func:`lattice_theta_rule`).
 
     Raises
     ------
@@ -153,7 +154,10 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
         m = int(max(320, math.ceil(80.0 * math.sqrt(n))))
         return m + 1 if m % 2 == 0 else m
     if rule == "legendre":
-        return max(2, int(n) // 2 + 1)
+        # n // 2 + 1 nodes make the lattice sums exact; an even count pairs every node with its
+        # mirror image 1 - theta, which the compiled mixture factor uses (no middle node)
+        q = int(n) // 2 + 1
+        return max(2, q + q % 2)
     raise ValueError(f"theta_rule must be one of {THETA_RULES}; got {rule!r}")
 
 
@@ -165,10 +169,11 @@ def lattice_theta_rule(n: int, n_theta: int | None = None, rule: str = "auto"):
     (alpha (1 - theta))_(N - m) / (alpha)_N is a polynomial of degree N in theta for every
     alpha (rising factorials), so a sum of products of the pmfs of two groups of sizes N0 +
     N1 = n has degree n, and Gauss-Legendre with n // 2 + 1 nodes integrates it exactly
-    (degree 2 Q - 1 >= n). ``rule="auto"`` takes that exact rule where it has no more nodes
-    than the mapped Gauss default (n <= 254) and the mapped Gauss rule (converged to round-off,
-    :func:`default_n_theta`) beyond; an explicit ``n_theta`` with ``"auto"`` keeps the mapped
-    Gauss rule, as before the exact rule existed.
+    (degree 2 Q - 1 >= n); the count is rounded up to an even number. ``rule="auto"`` takes
+    that exact rule where it has no more nodes than the mapped Gauss default (n up to about
+    250) and the mapped Gauss rule (converged to round-off, :func:`default_n_theta`) beyond;
+    an explicit ``n_theta`` with ``"auto"`` keeps the mapped Gauss rule, as before the exact
+    rule existed.
 
     Parameters
     ----------
@@ -185,7 +190,7 @@ def lattice_theta_rule(n: int, n_theta: int | None = None, rule: str = "auto"):
     Examples
     --------
     >>> lattice_theta_rule(100), lattice_theta_rule(1000), lattice_theta_rule(100, 80)
-    (('legendre', 51), ('gauss', 253), ('gauss', 80))
+    (('legendre', 52), ('gauss', 253), ('gauss', 80))
     """
     if rule == "auto":
         if n_theta is None and default_n_theta(n, "legendre") <= default_n_theta(n, "gauss"):

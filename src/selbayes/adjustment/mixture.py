@@ -243,8 +243,8 @@ class MixtureOmitFactor:
         Theta nodes (default: see ``theta_rule``).
     theta_rule : {"auto", "gauss", "simpson", "legendre"}
         Theta quadrature. ``"auto"`` (default): Gauss-Legendre with n // 2 + 1 nodes, exact
-        for these sums, up to n = 254, the mapped Gauss rule with 8 sqrt(n) nodes (converged
-        to round-off) beyond (:func:`selbayes.adjustment.corr.lattice_theta_rule`);
+        for these sums, up to n of about 250, the mapped Gauss rule with 8 sqrt(n) nodes
+        (converged to round-off) beyond (:func:`selbayes.adjustment.corr.lattice_theta_rule`);
         ``"simpson"`` with 11 nodes is the thesis'.
     kernel_cache, value_cache : int
         LRU sizes (numbers of kernels and of (configuration, alpha) values kept).

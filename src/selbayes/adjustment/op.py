@@ -751,7 +751,7 @@ def _register_numba():
         import numba
         from pytensor.link.numba.dispatch.basic import numba_funcify, numba_njit
 
-        from ._lattice_nb import lattice_kernel, log_factorials
+        from ._mixture_nb import lattice_kernel, log_factorials
     except ImportError:  # numba not installed
         return
 
