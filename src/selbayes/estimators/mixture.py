@@ -65,7 +65,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         the PyMC route).
     cores : int, default 1
         Chains sampled at once in separate processes (PyMC routes). More than 1 shortens one
-        large fit (about 1.4x at n = 100, k = 10 with 2 cores:
+        large fit (about 1.2x at n = 100, k = 10 with 2 cores:
         ``benchmarks/results/mixture_fit.md``); leave it at 1 when many fits run in parallel
         (cross-validation, ``selbayes benchmark --jobs``, SBC).
     prior : MixturePrior or dict, optional
