@@ -53,10 +53,12 @@ bench: $(VENV)/.stamp-test
 sbc: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_mixture_small.toml --jobs 2
 
 reproduce: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2
 	$(VENV)/bin/selbayes reproduce models/experiments/li2007_naive_bayes_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2007_mixture_simulation.toml --jobs 2
 
 notebooks: $(VENV)/.stamp-test
 	$(PY) -m pytest -q tests/test_notebooks.py --run-notebooks

@@ -102,37 +102,45 @@ def main(argv=None) -> int:
     Xb, yb = _binary_data(0)
     Xg, yg = _gaussian_data(0)
 
-    def mix(seed):
-        return lambda: BinaryMixtureClassifier(k=10, random_state=seed)
+    def mix(seed, sampler="pymc", cores=1):
+        return lambda: BinaryMixtureClassifier(k=10, random_state=seed, sampler=sampler,
+                                               cores=cores)
 
     def gauss(seed):
         return lambda: HierarchicalGaussianClassifier(k=10, temperature=1.0, label_noise=0.0,
                                                       progressbar=False,
                                                       random_state=seed)
 
+    def ess_log_alpha(clf):
+        from arviz_stats import ess
+
+        return float(ess(np.log(clf.idata_.posterior["alpha"].values), method="bulk"))
+
     cold_mix, _ = _time_fit(mix(0), Xb, yb)
     cold_gauss, _ = _time_fit(gauss(0), Xg, yg)
-    warm_mix, warm_gauss = [], []
+    _time_fit(mix(0, "pymc_nuts"), Xb, yb)                     # its functions' first build
+    warm = {"pymc": [], "pymc_nuts": [], "gauss": [], "cores2": []}
+    ess_ = {"pymc": [], "pymc_nuts": []}
     for r in range(args.repeat):
-        t, clf = _time_fit(mix(1 + r), Xb, yb)
-        warm_mix.append(t)
-        warm_gauss.append(_time_fit(gauss(1 + r), Xg, yg)[0])
-        print(f"repeat {r}: mixture {warm_mix[-1]:.2f} s, gaussian {warm_gauss[-1]:.2f} s",
-              flush=True)
-    # The same fit with the adjustment Op's memo of recent evaluations switched off: what the
-    # memo saves (the blocked steps re-evaluate the density with alpha and z unchanged).
-    from selbayes.adjustment import op as _op
-
-    size, _op._RECENT_SIZE = _op._RECENT_SIZE, 0
-    _op._RECENT.clear()
-    no_memo = _time_fit(mix(1), Xb, yb)[0]
-    _op._RECENT_SIZE = size
+        for sampler in ("pymc", "pymc_nuts"):
+            t, clf = _time_fit(mix(1 + r, sampler), Xb, yb)
+            warm[sampler].append(t)
+            ess_[sampler].append(ess_log_alpha(clf))
+            if sampler == "pymc":
+                last = clf
+        warm["gauss"].append(_time_fit(gauss(1 + r), Xg, yg)[0])
+        warm["cores2"].append(_time_fit(mix(1 + r, cores=2), Xb, yb)[0])
+        print(f"repeat {r}: mixture {warm['pymc'][-1]:.2f} s (PyMC's NUTS + slice "
+              f"{warm['pymc_nuts'][-1]:.2f} s), gaussian {warm['gauss'][-1]:.2f} s", flush=True)
     ref = _time_fit(lambda: BinaryMixtureClassifier(k=10, random_state=9, sampler="reference"),
                     Xb, yb)[0] if args.reference else None
     t_fast, t_ref = _sweep_times(Xb, yb)
     load1 = os.getloadavg()
-    m, g = statistics.median(warm_mix), statistics.median(warm_gauss)
-    post = clf.idata_.posterior
+    m, mn, g, m2 = (statistics.median(warm[key])
+                    for key in ("pymc", "pymc_nuts", "gauss", "cores2"))
+    evals = float(last.idata_["sample_stats"]["slice_evals"].mean())
+    e, en = statistics.median(ess_["pymc"]), statistics.median(ess_["pymc_nuts"])
+    post = last.idata_.posterior
     lines = [
         "# Binary mixture fit (PyMC route) vs a warm Gaussian fit of the same size",
         "",
@@ -145,31 +153,38 @@ def main(argv=None) -> int:
         "",
         "Design: n = 100 (50 / 50), p = 2000, k = 10. Mixture: `BinaryMixtureClassifier(k=10)` "
         "defaults (corrected, exact z update, 4 chains x (500 tune + 1000 draws), chains in "
-        "turn), `pm.sample` with CollapsedZGibbs (compiled exact sweep) + NUTS (theta) + Slice "
+        "turn): `pm.sample` with two compiled step methods, CollapsedZGibbs (exact label "
+        "sweep) and ConditionalSlice (theta, alpha0, alpha by exact slice updates); "
+        "`sampler=\"pymc_nuts\"` replaces ConditionalSlice by PyMC's NUTS (theta) and Slice "
         "(alpha, alpha0). Gaussian: `HierarchicalGaussianClassifier(k=10, temperature=1, "
         "label_noise=0)` (one nutpie fit, its defaults otherwise). Warm = median of "
-        f"{args.repeat} fits after a first fit of each (compilation, kernel store).",
+        f"{args.repeat} fits (seeds 1..{args.repeat}) after a first fit of each (compilation, "
+        "kernel store). ESS: bulk effective sample size of log alpha over the 4 x 1000 draws "
+        "(ArviZ), median over the repeats.",
         "",
-        "| fit | seconds |",
-        "|---|---:|",
-        f"| mixture, warm (median) | {m:.2f} |",
-        f"| Gaussian, warm (median) | {g:.2f} |",
-        f"| **ratio mixture / Gaussian** | **{m / g:.1f}x** |",
-        f"| mixture, warm, seed of repeat 0, Op memo off | {no_memo:.2f} |",
-        f"| memo off / memo on (same seed) | {no_memo / warm_mix[0]:.2f}x |",
-        f"| mixture, first fit | {cold_mix:.2f} |",
-        f"| Gaussian, first fit | {cold_gauss:.2f} |",
+        "| fit | seconds | ESS(log alpha) | ESS / s |",
+        "|---|---:|---:|---:|",
+        f"| mixture, default (`sampler=\"pymc\"`), warm | {m:.2f} | {e:.0f} | {e / m:.0f} |",
+        f"| mixture, `sampler=\"pymc_nuts\"`, warm | {mn:.2f} | {en:.0f} | {en / mn:.0f} |",
+        f"| Gaussian, warm | {g:.2f} | | |",
+        f"| **ratio mixture (default) / Gaussian** | **{m / g:.1f}x** | | |",
+        f"| ratio mixture (`pymc_nuts`) / Gaussian | {mn / g:.1f}x | | |",
+        f"| mixture, default with `cores=2` (2 chains at once), warm | {m2:.2f} | | |",
+        f"| ratio mixture (`cores=2`) / Gaussian | {m2 / g:.1f}x | | |",
+        f"| mixture, first fit (default) | {cold_mix:.2f} | | |",
+        f"| Gaussian, first fit | {cold_gauss:.2f} | | |",
     ]
     if ref is not None:
-        lines.append(f"| mixture, reference sampler (`sampler=\"reference\"`) | {ref:.2f} |")
+        lines.append(f"| mixture, reference sampler (`sampler=\"reference\"`) | {ref:.2f} | | |")
     lines += [
         "",
         f"Exact label sweep (n = 100, k = 10, p - k = 1990, a new alpha every sweep): compiled "
         f"{1e3 * t_fast:.2f} ms vs reference Python loop {1e3 * t_ref:.2f} ms "
-        f"({t_ref / t_fast:.0f}x).",
+        f"({t_ref / t_fast:.0f}x). The default continuous step made {evals:.0f} density "
+        "evaluations per iteration (all in compiled code).",
         "",
-        f"Target (issue 18): ratio <= 10x. Last mixture fit: mean alpha "
-        f"{float(post['alpha'].mean()):.3g}, {clf.idata_.attrs.get('adjustment_kernels_built')} "
+        f"Target (issue 18): ratio <= 10x. Last default fit: mean alpha "
+        f"{float(post['alpha'].mean()):.3g}, {last.idata_.attrs.get('adjustment_kernels_built')} "
         "kernels built by the design so far.",
     ]
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

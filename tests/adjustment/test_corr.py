@@ -286,8 +286,42 @@ def test_thesis_simpson_21_is_not_accurate_enough():
     assert np.max(np.abs(9000 * (s161 - exact))) < 0.05
 
 
+@pytest.mark.parametrize("n0,n1,gamma", [(4, 4, 0.3), (10, 7, 0.25), (50, 50, 0.2),
+                                         (30, 70, 0.15), (120, 130, 0.1)])
+def test_legendre_rule_with_n_over_2_nodes_is_exact(n0, n1, gamma):
+    # The lattice sums are polynomials of degree n = n0 + n1 in theta (the beta-binomial pmf
+    # is one of degree N for every alpha), so Gauss-Legendre with n // 2 + 1 nodes is exact:
+    # it equals a far finer mapped Gauss rule to round-off, at any alpha. A quarter of the
+    # nodes is visibly off (the comparison can fail).
+    from selbayes.adjustment.corr import lattice_theta_rule
+
+    n = n0 + n1
+    rule, q = lattice_theta_rule(n)
+    assert rule == "legendre" and q in (n // 2 + 1, n // 2 + 2) and q % 2 == 0
+    alpha = np.array([1e-3, 0.3, 3.0, 30.0, 3e3, 3e6])
+    fine = corr_log_omit_prob(alpha, n0, n1, gamma, n_theta=max(400, 12 * int(math.sqrt(n))))
+    exact = corr_log_omit_prob(alpha, n0, n1, gamma, n_theta=q, theta_rule="legendre")
+    np.testing.assert_allclose(exact, fine, rtol=0, atol=1e-12)
+    short = corr_log_omit_prob(alpha, n0, n1, gamma, n_theta=max(2, q // 4),
+                               theta_rule="legendre")
+    assert np.max(np.abs(short - fine)) > 1e-9
+    t, w = theta_quadrature("legendre", q)
+    assert w @ t**n == pytest.approx(1.0 / (n + 1), rel=1e-12)     # degree n: exact
+
+
+def test_auto_theta_rule_keeps_the_mapped_rule_where_it_has_fewer_nodes():
+    from selbayes.adjustment.corr import lattice_theta_rule
+
+    assert lattice_theta_rule(250)[0] == "legendre"
+    assert lattice_theta_rule(256) == ("gauss", default_n_theta(256))
+    assert lattice_theta_rule(100, 80) == ("gauss", 80)            # explicit n_theta
+    with pytest.raises(ValueError, match="theta_rule"):
+        lattice_theta_rule(100, None, "trapezoid")
+
+
 def test_theta_rules_are_symmetric_and_normalised():
-    for rule, n in [("gauss", 40), ("gauss", 41), ("simpson", 21)]:
+    for rule, n in [("gauss", 40), ("gauss", 41), ("simpson", 21), ("legendre", 20),
+                    ("legendre", 51)]:
         t, w = theta_quadrature(rule, n)
         np.testing.assert_allclose(t, 1 - t[::-1], atol=1e-15)
         np.testing.assert_allclose(w, w[::-1], rtol=1e-12)

@@ -41,6 +41,97 @@ def test_pm_sample_with_collapsed_z_step_runs():
     assert set(np.unique(idata.posterior["z"].values)) <= {0, 1}
 
 
+def _counts(X, y, z):
+    Xf = np.column_stack([y, X]).astype(float)
+    nz = np.array([np.sum(z == 0), np.sum(z == 1)], dtype=float)
+    I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])
+    N = np.array([np.sum((z == c) & (y == v)) for c in (0, 1) for v in (0, 1)], dtype=np.int64)
+    return Xf, nz, I, N
+
+
+def test_conditional_slice_conditionals_equal_the_model_log_density():
+    # The compiled continuous step's conditionals (theta_j on (0, 1); log alpha0, log alpha
+    # with their Jacobians) differ from the PyMC model's log density only by terms free of
+    # the variable updated: an independent check that the step samples the model's posterior
+    # (the model's log density is checked against the reference sampler's target above).
+    from selbayes.adjustment._mixture_nb import _log_cond_alpha, _log_u_theta, mixture_factor
+
+    rng = np.random.default_rng(11)
+    n, k, n_omit, gamma = 16, 3, 40, 0.3
+    X = rng.integers(0, 2, size=(n, k))
+    y = np.repeat([0, 1], n // 2)
+    fac = mixture_factor(n // 2, n // 2, gamma)
+    model = build_mixture_model(X, y, n_omitted=n_omit, corrected=True, factor=fac)
+    logp_jac = model.compile_logp(jacobian=True)
+    logp = model.compile_logp(jacobian=False)
+    pr = MixturePrior()
+    for s in range(4):
+        r = np.random.default_rng(s)
+        z = r.integers(0, 2, size=n)
+        theta = r.uniform(0.05, 0.95, size=k + 1)
+        la = r.normal(1.0, 1.5, size=2)                # log alpha0, log alpha
+        _, nz, I, N = _counts(X, y, z)
+
+        def point(theta=theta, la=la, z=z):
+            return {"theta_interval__": np.log(theta / (1 - theta)), "alpha0_log__": la[0],
+                    "alpha_log__": la[1], "z": z}
+
+        def cond(u, first, stop, shape, scale, use_adj, theta=theta, I=I, nz=nz, N=N):
+            return _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, float(n_omit),
+                                   use_adj, N, fac.n1, *fac._args())
+
+        for d in (-2.0, 0.7, 3.0):
+            la1 = la + np.array([d, 0.0])
+            want = logp_jac(point(la=la1)) - logp_jac(point())
+            got = (cond(la1[0], 0, 1, pr.alpha0_shape, pr.alpha0_scale, False)
+                   - cond(la[0], 0, 1, pr.alpha0_shape, pr.alpha0_scale, False))
+            assert abs(got - want) < 1e-8, (s, "alpha0", got, want)
+            la1 = la + np.array([0.0, d])
+            want = logp_jac(point(la=la1)) - logp_jac(point())
+            got = (cond(la1[1], 1, k + 1, pr.alpha_shape, pr.alpha_scale, True)
+                   - cond(la[1], 1, k + 1, pr.alpha_shape, pr.alpha_scale, True))
+            assert abs(got - want) < 1e-8, (s, "alpha", got, want)
+        alphas = np.exp(np.r_[la[0], np.full(k, la[1])])
+        for j in range(k + 1):
+            th1 = theta.copy()
+            th1[j] = r.uniform(0.01, 0.99)
+            want = logp(point(theta=th1)) - logp(point())
+            args = (I[0, j], nz[0] - I[0, j], I[1, j], nz[1] - I[1, j])
+            got = (_log_u_theta(alphas[j], th1[j], *args)
+                   - _log_u_theta(alphas[j], theta[j], *args))
+            assert abs(got - want) < 1e-8, (s, j, got, want)
+
+
+def test_conditional_slice_step_is_reproducible_and_moves():
+    from selbayes.models._mixture_fast import conditional_sweep
+
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, size=(12, 2))
+    y = np.repeat([0, 1], 6)
+    Xf = np.column_stack([y, X]).astype(float)
+    z = rng.integers(0, 2, size=12).astype(np.int64)
+    runs = []
+    for _ in range(2):
+        theta, la = np.full(3, 0.5), np.array([1.0, 2.0])
+        evals = conditional_sweep(z, Xf, theta, la, MixturePrior(), np.random.default_rng(5))
+        runs.append((theta.copy(), la.copy(), evals))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    assert np.all(runs[0][0] != 0.5) and np.all(runs[0][1] != [1.0, 2.0])
+    assert np.all((runs[0][0] > 0) & (runs[0][0] < 1)) and runs[0][2] >= 5
+
+
+@pytest.mark.parametrize("corrected", [True, False])
+def test_default_route_matches_exact_posterior(corrected):
+    # the classifier's default route (pm.sample with CollapsedZGibbs + ConditionalSlice)
+    # against the n = 8 enumeration of tests/estimators/test_mixture.py; 9 statistics,
+    # |z| < 4.0 each (family-wise false-alarm rate < 1e-3)
+    from tests.estimators.test_mixture import _compare_to_exact
+
+    zscores, _ = _compare_to_exact(corrected, backend="pymc", draws=2000, chains=4)
+    assert max(abs(v) for v in zscores.values()) < 4.0, zscores
+
+
 def test_compiled_sweep_equals_the_reference_loop():
     # same state, same random numbers: the compiled exact sweep (with the factor) makes the
     # same label decisions as the reference sampler's Python loop
@@ -86,18 +177,22 @@ def test_fast_factor_equals_the_reference_factor():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("corrected", [False, True])
-def test_classifier_route_matches_exact_posterior(corrected):
-    # the route the classifier uses: sample_mixture(backend="pymc") (CollapsedZGibbs, NUTS,
-    # Slice in pm.sample) against the n = 8 enumeration of tests/test_mixture.py
+@pytest.mark.parametrize("backend", ["pymc", "pymc_nuts"])
+def test_pymc_routes_match_exact_posterior_long(corrected, backend):
+    # both PyMC routes (compiled continuous step; PyMC's NUTS + slice) against the n = 8
+    # enumeration of tests/estimators/test_mixture.py, with long chains
     from tests.estimators.test_mixture import _compare_to_exact
 
-    zscores, _ = _compare_to_exact(corrected, backend="pymc", draws=1000, chains=2)
+    draws = 20000 if backend == "pymc" else 1000
+    zscores, _ = _compare_to_exact(corrected, backend=backend, draws=draws,
+                                   chains=4 if backend == "pymc" else 2, seed=22)
     assert max(abs(v) for v in zscores.values()) < 4.0, zscores
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("corrected", [True, False])
-def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected):
+@pytest.mark.parametrize("route", ["pymc", "pymc_nuts"])
+def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected, route):
     # n = 40 cases, p = 300 features, k = 5 kept: the posterior of alpha from pm.sample (the
     # classifier's route) and from the hand-written reference sampler agree within their
     # combined Monte Carlo standard error (ArviZ's MCSE of the mean; |z| < 4)
@@ -111,7 +206,7 @@ def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected):
     sel = select_features(d.X, d.y, k=5, statistic="abs_corr")
     Xs = d.X[:, sel.indices]
     la = {}
-    for backend in ("pymc", "reference"):
+    for backend in (route, "reference"):
         res = sample_mixture(Xs, d.y, n_omitted=sel.n_omitted, threshold=sel.threshold,
                              corrected=corrected, draws=2000, tune=500, chains=4,
                              random_state=3, backend=backend)
@@ -120,7 +215,7 @@ def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected):
     z = {}
     for name, f in (("E[log alpha]", lambda v: v),
                     ("P(log alpha <= median)", lambda v: (v <= cut).astype(float))):
-        a, b = f(la["pymc"]), f(la["reference"])
+        a, b = f(la[route]), f(la["reference"])
         se = np.hypot(float(mcse(a, method="mean")), float(mcse(b, method="mean")))
         z[name] = (a.mean() - b.mean()) / se
     assert max(abs(v) for v in z.values()) < 4.0, z

@@ -35,7 +35,10 @@ The (p - k) power multiplies every error in log P_keep by up to 10^4. The defaul
 proportional to sqrt(theta (1 - theta)), the scale on which binomial probabilities change, and
 convergence is spectral. ``"simpson"`` is the thesis' plain composite Simpson rule on [0, 1]
 (21 points in the thesis, which is *not* accurate enough: see
-``benchmarks/results/corr_adjustment.md``).
+``benchmarks/results/corr_adjustment.md``). ``"legendre"`` is plain Gauss-Legendre on [0, 1];
+with n // 2 + 1 nodes it is exact for these sums, which are polynomials of degree n in theta
+(:func:`lattice_theta_rule`); the binary mixture uses it where that is no more nodes than the
+default rule.
 """
 
 from __future__ import annotations
@@ -59,9 +62,10 @@ __all__ = [
     "CorrOmitTable",
     "corr_log_omit_prob_table",
     "THETA_RULES",
+    "lattice_theta_rule",
 ]
 
-THETA_RULES = ("gauss", "simpson")
+THETA_RULES = ("gauss", "simpson", "legendre")
 
 # Relative (and absolute) tolerance for classifying a lattice point as scoring above gamma.
 _REL_TOL = 1e-12
@@ -121,14 +125,16 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     ----------
     n : int
         Total number of training cases, ``n0 + n1`` (>= 1).
-    rule : {"gauss", "simpson"}
+    rule : {"gauss", "simpson", "legendre"}
         Theta quadrature rule (see :func:`theta_quadrature`).
 
     Returns
     -------
     int
         Number of theta nodes: ``max(48, ceil(8 sqrt(n)))`` for ``"gauss"``; for ``"simpson"``
-        ``max(320, ceil(80 sqrt(n)))`` rounded up to an odd number.
+        ``max(320, ceil(80 sqrt(n)))`` rounded up to an odd number; for ``"legendre"``
+        ``n // 2 + 1`` rounded up to an even number, which makes the lattice sums exact
+        (:func:`lattice_theta_rule`).
 
     Raises
     ------
@@ -147,7 +153,52 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     if rule == "simpson":
         m = int(max(320, math.ceil(80.0 * math.sqrt(n))))
         return m + 1 if m % 2 == 0 else m
+    if rule == "legendre":
+        # n // 2 + 1 nodes make the lattice sums exact; an even count pairs every node with its
+        # mirror image 1 - theta, which the compiled mixture factor uses (no middle node)
+        q = int(n) // 2 + 1
+        return max(2, q + q % 2)
     raise ValueError(f"theta_rule must be one of {THETA_RULES}; got {rule!r}")
+
+
+def lattice_theta_rule(n: int, n_theta: int | None = None, rule: str = "auto"):
+    """The theta rule (name, number of nodes) of a lattice sum over n = n0 + n1 cases.
+
+    With a uniform prior on theta the lattice sums are integrals of polynomials: the
+    beta-binomial pmf BB(m; N, alpha theta, alpha (1 - theta)) = C(N, m) (alpha theta)_m
+    (alpha (1 - theta))_(N - m) / (alpha)_N is a polynomial of degree N in theta for every
+    alpha (rising factorials), so a sum of products of the pmfs of two groups of sizes N0 +
+    N1 = n has degree n, and Gauss-Legendre with n // 2 + 1 nodes integrates it exactly
+    (degree 2 Q - 1 >= n); the count is rounded up to an even number. ``rule="auto"`` takes
+    that exact rule where it has no more nodes than the mapped Gauss default (n up to about
+    250) and the mapped Gauss rule (converged to round-off, :func:`default_n_theta`) beyond;
+    an explicit ``n_theta`` with ``"auto"`` keeps the mapped Gauss rule, as before the exact
+    rule existed.
+
+    Parameters
+    ----------
+    n : int
+        n0 + n1.
+    n_theta : int, optional
+    rule : {"auto", "gauss", "simpson", "legendre"}
+
+    Returns
+    -------
+    (str, int)
+        The rule and its number of nodes.
+
+    Examples
+    --------
+    >>> lattice_theta_rule(100), lattice_theta_rule(1000), lattice_theta_rule(100, 80)
+    (('legendre', 52), ('gauss', 253), ('gauss', 80))
+    """
+    if rule == "auto":
+        if n_theta is None and default_n_theta(n, "legendre") <= default_n_theta(n, "gauss"):
+            return "legendre", default_n_theta(n, "legendre")
+        rule = "gauss"
+    if rule not in THETA_RULES:
+        raise ValueError(f"theta_rule must be one of {THETA_RULES + ('auto',)}; got {rule!r}")
+    return rule, default_n_theta(n, rule) if n_theta is None else int(n_theta)
 
 
 @functools.lru_cache(maxsize=64)
@@ -161,6 +212,14 @@ def _theta_quadrature_cached(rule: str, n_theta: int) -> tuple[np.ndarray, np.nd
         one_minus = np.sin(0.5 * np.pi * (1.0 - u)) ** 2
         theta = np.where(u <= 0.5, theta, 1.0 - one_minus)
         weights = 0.5 * w * 0.5 * np.pi * np.sin(np.pi * u)
+    elif rule == "legendre":
+        # plain Gauss-Legendre on [0, 1], made exactly mirror-symmetric about 1/2
+        x, w = np.polynomial.legendre.leggauss(n_theta)
+        half = 0.5 * (x + 1.0)
+        theta = np.where(np.arange(n_theta) < n_theta // 2, half, 1.0 - half[::-1])
+        if n_theta % 2 == 1:
+            theta[n_theta // 2] = 0.5
+        weights = 0.25 * (w + w[::-1])
     elif rule == "simpson":
         if n_theta < 3 or n_theta % 2 == 0:
             raise ValueError(f"Simpson's rule needs an odd n_theta >= 3; got {n_theta}")
@@ -182,9 +241,11 @@ def theta_quadrature(rule: str = "gauss", n_theta: int = 161) -> tuple[np.ndarra
 
     Parameters
     ----------
-    rule : {"gauss", "simpson"}
+    rule : {"gauss", "simpson", "legendre"}
         ``"gauss"``: Gauss-Legendre in u with theta = sin^2(pi u / 2) (no endpoint nodes);
-        ``"simpson"``: composite Simpson on equally spaced theta, endpoints included.
+        ``"simpson"``: composite Simpson on equally spaced theta, endpoints included;
+        ``"legendre"``: Gauss-Legendre in theta (exact for polynomials of degree
+        2 n_theta - 1).
     n_theta : int
         Number of nodes, >= 2 (odd and >= 3 for Simpson).
 

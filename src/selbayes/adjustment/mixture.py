@@ -50,7 +50,7 @@ from .corr import (
     _check_alpha,
     _check_threshold,
     corr_omit_region,
-    default_n_theta,
+    lattice_theta_rule,
     theta_quadrature,
 )
 
@@ -240,10 +240,12 @@ class MixtureOmitFactor:
     threshold : float
         gamma >= 0; lattice points with |Cor| <= gamma (1 + 1e-12) are omitted.
     n_theta : int, optional
-        Theta nodes; default :func:`selbayes.adjustment.corr.default_n_theta` (8 sqrt(n)
-        Gauss nodes, which makes 10^4 log P_keep accurate to ~1e-6 nats for naive Bayes).
-    theta_rule : {"gauss", "simpson"}
-        Theta quadrature, as for naive Bayes (``"simpson"`` with 11 nodes is the thesis').
+        Theta nodes (default: see ``theta_rule``).
+    theta_rule : {"auto", "gauss", "simpson", "legendre"}
+        Theta quadrature. ``"auto"`` (default): Gauss-Legendre with n // 2 + 1 nodes, exact
+        for these sums, up to n of about 250, the mapped Gauss rule with 8 sqrt(n) nodes
+        (converged to round-off) beyond (:func:`selbayes.adjustment.corr.lattice_theta_rule`);
+        ``"simpson"`` with 11 nodes is the thesis'.
     kernel_cache, value_cache : int
         LRU sizes (numbers of kernels and of (configuration, alpha) values kept).
 
@@ -282,18 +284,18 @@ class MixtureOmitFactor:
     """
 
     def __init__(self, n0: int, n1: int, threshold: float, n_theta: int | None = None,
-                 theta_rule: str = "gauss", kernel_cache: int = 1024, value_cache: int = 65536):
+                 theta_rule: str = "auto", kernel_cache: int = 1024, value_cache: int = 65536):
         for name, v in (("n0", n0), ("n1", n1)):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
                 raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
-        if theta_rule not in THETA_RULES:
-            raise ValueError(f"theta_rule must be one of {THETA_RULES}; got {theta_rule!r}")
+        if theta_rule not in THETA_RULES + ("auto",):
+            raise ValueError(f"theta_rule must be one of {THETA_RULES + ('auto',)}; "
+                             f"got {theta_rule!r}")
         self.n0, self.n1 = int(n0), int(n1)
         self.threshold = _check_threshold(threshold)
-        self.theta_rule = theta_rule
-        self.n_theta = default_n_theta(self.n0 + self.n1, theta_rule) if n_theta is None \
-            else int(n_theta)
-        theta, weights = theta_quadrature(theta_rule, self.n_theta)
+        self.theta_rule, self.n_theta = lattice_theta_rule(self.n0 + self.n1, n_theta,
+                                                           theta_rule)
+        theta, weights = theta_quadrature(self.theta_rule, self.n_theta)
         keep = (theta > 0.0) & (theta < 1.0)            # constant feature: no H+ mass
         self._theta, self._weights = theta[keep], weights[keep]
         corr_omit_region(self.n0, self.n1, self.threshold)   # validate early
@@ -398,7 +400,7 @@ class MixtureOmitFactor:
 
 
 def mixture_log_omit_prob(alpha, counts, threshold: float, n_theta: int | None = None,
-                          theta_rule: str = "gauss"):
+                          theta_rule: str = "auto"):
     """log P(|COR| <= gamma | alpha, z, y) for one omitted feature of the mixture (eq 2.97).
 
     Parameters
@@ -411,9 +413,9 @@ def mixture_log_omit_prob(alpha, counts, threshold: float, n_theta: int | None =
     threshold : float
         gamma >= 0 (ties at gamma count as omitted).
     n_theta : int, optional
-        Theta nodes (default: converged Gauss rule, 8 sqrt(n) nodes).
-    theta_rule : {"gauss", "simpson"}
-        Theta quadrature (see :func:`selbayes.adjustment.corr.theta_quadrature`).
+        Theta nodes (default: see ``theta_rule``).
+    theta_rule : {"auto", "gauss", "simpson", "legendre"}
+        Theta quadrature (as for :class:`MixtureOmitFactor`).
 
     Returns
     -------

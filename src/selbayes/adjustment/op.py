@@ -179,6 +179,14 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
     if len(c) != 4 or min(c) < 0 or sum(c) != prefix.shape[0] - 1:
         raise ValueError(f"counts {c} must be 4 non-negative integers summing to the design's "
                          f"n = {prefix.shape[0] - 1}")
+    if not derivative:
+        # the value through the design's compiled evaluation, whose kernels and per-alpha
+        # weights are shared with the label sweep (equal to the NumPy form below to ~1e-13)
+        from ._mixture_nb import lattice_design
+
+        design = lattice_design(prefix, theta[0], theta[1])
+        if design is not None:
+            return design.log_keep(np.asarray(x, dtype=np.float64), c).reshape(shape)
     K = _lattice_kernel(c, np.ascontiguousarray(prefix, dtype=np.int64).tobytes())
     N0, N1 = c[0] + c[1], c[2] + c[3]
     al = alpha[:, None, None]
@@ -587,11 +595,10 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
 
 
 def _theta_and_prefix(n0, n1, threshold, n_theta, theta_rule):
-    from .corr import default_n_theta, theta_quadrature
+    from .corr import lattice_theta_rule, theta_quadrature
     from .mixture import _antidiagonal_prefix
 
-    if n_theta is None:
-        n_theta = default_n_theta(n0 + n1, theta_rule)
+    theta_rule, n_theta = lattice_theta_rule(n0 + n1, n_theta, theta_rule)
     theta, weights = theta_quadrature(theta_rule, n_theta)
     keep = (theta > 0.0) & (theta < 1.0)               # a constant feature has no H+ mass
     t, ok, _ = _antidiagonal_prefix(n0, n1, threshold)
@@ -659,7 +666,7 @@ def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_ru
                      f"got {method!r}")
 
 
-def mixture_parameters(n0, n1, threshold, *, n_theta=None, theta_rule="gauss", label=True):
+def mixture_parameters(n0, n1, threshold, *, n_theta=None, theta_rule="auto", label=True):
     """The :class:`MixtureAdjustment` and its inputs after the counts, for (n0, n1, gamma).
 
     Parameters
@@ -669,7 +676,8 @@ def mixture_parameters(n0, n1, threshold, *, n_theta=None, theta_rule="gauss", l
     threshold : float
         gamma >= 0.
     n_theta, theta_rule :
-        Theta rule (see :func:`selbayes.adjustment.corr.theta_quadrature`).
+        Theta rule (default ``"auto"``: see
+        :func:`selbayes.adjustment.corr.lattice_theta_rule`).
     label : bool
         Put n0, n1 and gamma in the Op's name.
 
@@ -743,7 +751,7 @@ def _register_numba():
         import numba
         from pytensor.link.numba.dispatch.basic import numba_funcify, numba_njit
 
-        from ._lattice_nb import lattice_kernel, log_factorials
+        from ._mixture_nb import lattice_kernel, log_factorials
     except ImportError:  # numba not installed
         return
 

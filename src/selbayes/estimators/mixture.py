@@ -25,9 +25,10 @@ class BinaryMixtureClassifier(SelectionClassifier):
     (:mod:`selbayes.adjustment.mixture`), which depends on the latent labels.
 
     The model is a ``pm.Model`` (:func:`selbayes.models.mixture_pymc.build_mixture_model`,
-    stored as ``model_``) sampled by ``pm.sample`` with an exact, compiled collapsed Gibbs step
-    for the labels z (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`), NUTS for theta
-    and slice sampling for alpha and alpha0.
+    stored as ``model_``) sampled by ``pm.sample`` with two exact, compiled step methods: a
+    collapsed Gibbs sweep for the labels z (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`)
+    and slice updates of theta, alpha0 and alpha from their conditionals
+    (:class:`~selbayes.models.mixture_pymc.ConditionalSlice`).
 
     Parameters
     ----------
@@ -56,9 +57,17 @@ class BinaryMixtureClassifier(SelectionClassifier):
         Posterior draws (evenly thinned) used for prediction; None uses all.
     random_state : int, optional
     progressbar : bool, default False
-    sampler : {"pymc", "reference"}, default "pymc"
-        ``"reference"`` runs the hand-written compound sampler of
-        :mod:`selbayes.models.mixture` (kept as an independent check of the PyMC route).
+    sampler : {"pymc", "pymc_nuts", "reference"}, default "pymc"
+        ``"pymc"``: ``pm.sample`` with compiled exact steps for the labels and for theta,
+        alpha0, alpha. ``"pymc_nuts"``: PyMC's NUTS (theta) and slice (alpha, alpha0) for the
+        continuous part instead (several times slower). ``"reference"`` runs the hand-written
+        compound sampler of :mod:`selbayes.models.mixture` (kept as an independent check of
+        the PyMC route).
+    cores : int, default 1
+        Chains sampled at once in separate processes (PyMC routes). More than 1 shortens one
+        large fit (about 1.2x at n = 100, k = 10 with 2 cores:
+        ``benchmarks/results/mixture_fit.md``); leave it at 1 when many fits run in parallel
+        (cross-validation, ``selbayes benchmark --jobs``, SBC).
     prior : MixturePrior or dict, optional
         Deprecated old name of ``priors`` (a ``FutureWarning``); removed in the next release.
 
@@ -105,7 +114,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
                  chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                  n_theta: int | None = None, max_predict_draws: int | None = 1000,
                  random_state: int | None = None, progressbar: bool = False, prior=None,
-                 sampler: str = "pymc"):
+                 sampler: str = "pymc", cores: int = 1):
         self.k = k
         self.threshold = threshold
         self.n_components = n_components
@@ -124,6 +133,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.progressbar = progressbar
         self.prior = prior
         self.sampler = sampler
+        self.cores = cores
 
     _parameter_constraints = {
         **SelectionClassifier._parameter_constraints,
@@ -137,7 +147,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
         "theta_steps": [Interval(Integral, 1, None, closed="left")],
         "n_theta": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": "no_validation",
-        "sampler": [StrOptions({"pymc", "reference"})],
+        "sampler": [StrOptions({"pymc", "pymc_nuts", "reference"})],
+        "cores": [Interval(Integral, 1, None, closed="left")],
     }
     _statistic = "abs_corr"
     _binary_features = True
@@ -167,6 +178,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
         params.pop("prior")     # folded into "priors", so old and new spellings share an id
         # the algorithm, not the model: fits saved before the PyMC route keep their id
         params.pop("sampler")
+        params.pop("cores")
         return params
 
     _prior = _prior_object
@@ -182,7 +194,7 @@ class BinaryMixtureClassifier(SelectionClassifier):
             prior=self._prior_object(), draws=self.draws, tune=self.tune, chains=self.chains,
             thin=self.thin, label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
             n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar,
-            backend=self.sampler)
+            backend=self.sampler, cores=self.cores)
         self.idata_ = res.idata
         if res.model is not None:
             self.model_ = res.model

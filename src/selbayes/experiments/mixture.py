@@ -170,7 +170,11 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
     meta = {"k": prm["k"], "method": prm["method"], "gamma": float(clf.selection_.threshold),
             "fit_s": fit_s, "predict_s": predict_s, "diagnostics": diag,
             "kernels_built": clf.idata_.attrs.get("adjustment_kernels_built"),
-            "theta_accept": float(clf.idata_["sample_stats"]["theta_accept"].mean()),
+            # theta's acceptance rate exists for the samplers with a Metropolis or NUTS step
+            # for theta; the default compiled slice step records its evaluations instead
+            **{name: float(clf.idata_["sample_stats"][name].mean())
+               for name in ("theta_accept", "slice_evals")
+               if name in clf.idata_["sample_stats"]},
             "warnings": sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
                                 for w in caught})[:10],
             "selbayes_version": __version__}

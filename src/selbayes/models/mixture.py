@@ -50,7 +50,7 @@ __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_prob
            "Z_UPDATES", "BACKENDS"]
 
 Z_UPDATES = ("exact", "approximate")
-BACKENDS = ("pymc", "reference")
+BACKENDS = ("pymc", "pymc_nuts", "reference")
 _SLICE_WIDTH = 1.0
 _SLICE_MAX_STEPS = 50
 
@@ -354,7 +354,8 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
                    z_update: str = "exact", prior=None, draws: int = 1000, tune: int = 500,
                    chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                    n_theta: int | None = None, factor=None, random_state=None,
-                   progressbar: bool = False, backend: str = "pymc") -> MixtureSamples:
+                   progressbar: bool = False, backend: str = "pymc",
+                   cores: int = 1) -> MixtureSamples:
     """Sample the (optionally selection-corrected) posterior of the binary mixture.
 
     Parameters
@@ -389,13 +390,22 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
         Seed; each chain gets an independent stream spawned from it.
     progressbar : bool
         Show a progress bar over all iterations.
-    backend : {"pymc", "reference"}
+    backend : {"pymc", "pymc_nuts", "reference"}
         ``"pymc"`` (default): ``pm.sample`` on the model of
-        :func:`selbayes.models.mixture_pymc.build_mixture_model` with the compiled collapsed
-        Gibbs step for z (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`) and PyMC's
-        samplers for theta (NUTS) and alpha, alpha0 (slice); ``theta_steps`` is then unused.
-        ``"reference"``: the hand-written compound sampler described in this module, kept as
-        the independent test reference.
+        :func:`selbayes.models.mixture_pymc.build_mixture_model` with two compiled step
+        methods, the collapsed Gibbs step for z
+        (:class:`~selbayes.models.mixture_pymc.CollapsedZGibbs`) and exact slice updates of
+        theta, alpha0 and alpha from their conditionals
+        (:class:`~selbayes.models.mixture_pymc.ConditionalSlice`). ``"pymc_nuts"``: the same
+        model and z step with PyMC's own samplers for the continuous part, NUTS for theta and
+        slice for alpha, alpha0 (several times slower; they read the model's log density, so
+        they also serve a model whose priors were changed). ``theta_steps`` is unused by
+        both. ``"reference"``: the hand-written compound sampler described in this module,
+        kept as the independent test reference.
+    cores : int
+        PyMC routes: chains sampled at once in separate processes (default 1: in turn; the
+        reference sampler always runs them in turn). More than 1 shortens one large fit;
+        many small fits (cross-validation, SBC) gain more from running fits in parallel.
 
     Returns
     -------
@@ -460,6 +470,7 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     thin = _check_int(thin, "thin", 1)
     label_sweeps = _check_int(label_sweeps, "label_sweeps", 1)
     theta_steps = _check_int(theta_steps, "theta_steps", 1)
+    cores = _check_int(cores, "cores", 1)
     pr = MixturePrior.from_dict(prior)
     need_factor = corrected and n_omitted > 0
     if need_factor:
@@ -470,14 +481,15 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
                       else mixture_factor(n0, n1, threshold, n_theta))
         elif (factor.n0, factor.n1, factor.threshold) != (n0, n1, float(threshold)):
             raise ValueError("factor was built for another (n0, n1, gamma)")
-    if backend == "pymc":
+    if backend in ("pymc", "pymc_nuts"):
         from .mixture_pymc import sample_pymc
 
         return sample_pymc(
             X, y, n_omitted=n_omitted, threshold=threshold, corrected=corrected,
             z_update=z_update, prior=pr, draws=draws, tune=tune, chains=chains, thin=thin,
             label_sweeps=label_sweeps, factor=factor if need_factor else None,
-            random_state=random_state, progressbar=progressbar)
+            random_state=random_state, progressbar=progressbar,
+            continuous="slice" if backend == "pymc" else "nuts", cores=cores)
     Xf = np.column_stack([y, X]).astype(np.float64)
     seeds = np.random.SeedSequence(
         None if random_state is None else

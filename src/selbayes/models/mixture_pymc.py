@@ -10,13 +10,18 @@ I_zj, O_zj) as a Potential and, when corrected, the z-dependent selection adjust
 
 :class:`CollapsedZGibbs` is the step method for z: one (or more) exact collapsed Gibbs sweeps
 over the labels, compiled (:func:`selbayes.models._mixture_fast.z_sweep`), including the change
-of (p - k) log P_keep(alpha; N) at the two candidate labels of every case. :func:`sample_pymc`
-combines it with PyMC's NUTS for theta (the adjustment does not depend on theta, so its
-gradient is not needed there) and PyMC's slice sampler for alpha and alpha0 in ``pm.sample``,
-and returns the same posterior summaries as the reference sampler
-(:func:`selbayes.models.mixture.sample_mixture` with ``backend="reference"``). The model's log
-density equals the reference sampler's ``log_target`` up to a constant, and both samplers match
-the exact posterior of a tiny problem (``tests/models/test_mixture_pymc.py``).
+of (p - k) log P_keep(alpha; N) at the two candidate labels of every case.
+:class:`ConditionalSlice` is the step method for the continuous variables: slice updates of
+each theta_j, log alpha0 and log alpha from their exact conditionals, also compiled. By default
+:func:`sample_pymc` runs these two in ``pm.sample``; ``continuous="nuts"`` uses PyMC's NUTS for
+theta (the adjustment does not depend on theta, so its gradient is not needed there) and PyMC's
+slice sampler for alpha and alpha0 instead, which read the model's log density (a model whose
+priors were changed needs them) but make some 15 calls of compiled functions from Python per
+iteration and so take about 2.5x as long. Both return the same posterior summaries as the
+reference sampler (:func:`selbayes.models.mixture.sample_mixture` with
+``backend="reference"``). The model's log density equals the reference sampler's
+``log_target`` up to a constant, ConditionalSlice's conditionals equal the model's, and all
+samplers match the exact posterior of a tiny problem (``tests/models/test_mixture_pymc.py``).
 
 References
 ----------
@@ -32,7 +37,7 @@ import pytensor.tensor as pt
 
 from .mixture import MixturePrior, MixtureSamples
 
-__all__ = ["build_mixture_model", "CollapsedZGibbs", "sample_pymc"]
+__all__ = ["build_mixture_model", "CollapsedZGibbs", "ConditionalSlice", "sample_pymc"]
 
 
 def _log_u(a, b, I, O, nz):
@@ -228,6 +233,91 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
         return pm.step_methods.compound.Competence.INCOMPATIBLE
 
 
+class ConditionalSlice(pm.step_methods.arraystep.BlockedStep):
+    """theta, alpha0 and alpha from their exact conditionals given the labels, compiled.
+
+    One step updates every theta_j (conditionally independent given z and the alphas; uniform
+    prior, so each is drawn by slice sampling with shrinkage from (0, 1)), then log alpha0 and
+    log alpha by slice sampling with stepping out (Neal 2003), the alpha conditional including
+    (p - k) log P_keep(alpha; N(z)) when ``factor`` is given and ``n_omitted > 0``
+    (:func:`selbayes.models._mixture_fast.conditional_sweep`). The conditionals are those of
+    :func:`build_mixture_model`'s log density (tested against it), so with
+    :class:`CollapsedZGibbs` the step leaves the model's posterior invariant. It is the
+    default continuous step of :func:`sample_pymc`: some 70 density evaluations per step, all
+    in compiled code, where NUTS over theta and PyMC's slice sampler over the alphas make some
+    15 calls of the model's compiled functions from Python, which dominated a default fit. A
+    model whose priors a user has changed needs PyMC's samplers instead
+    (``continuous="nuts"``).
+
+    Parameters
+    ----------
+    vars : list
+        ``[model["theta"], model["alpha0"], model["alpha"]]``.
+    X, y, priors, n_omitted, factor, rng, model :
+        As for :class:`CollapsedZGibbs`.
+    width : float
+        Initial slice width on the log alpha scale.
+
+    References
+    ----------
+    .. [1] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto, section 2.4.
+    .. [2] Neal, R. M. (2003). Slice sampling. Annals of Statistics 31, 705-767.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1], [1, 1], [0, 0]])
+    >>> y = np.array([1, 1, 0, 0, 1, 0])
+    >>> model = build_mixture_model(X, y, corrected=False)
+    >>> step = ConditionalSlice([model["theta"], model["alpha0"], model["alpha"]], X, y,
+    ...                         model=model, rng=0)
+    >>> point, stats = step.step(model.initial_point())
+    >>> point["theta_interval__"].shape, stats[0]["slice_evals"] > 0
+    ((3,), True)
+    """
+
+    stats_dtypes_shapes = {"slice_evals": (np.int64, [])}
+
+    def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, rng=None,
+                 model=None, width=1.0, blocked=True):
+        from ._mixture_fast import FastMixtureFactor, mixture_factor
+
+        model = pm.modelcontext(model)
+        self.vars = [model.rvs_to_values.get(v, v) for v in vars]
+        self._names = {name: model.rvs_to_values[model[name]].name
+                       for name in ("theta", "alpha", "alpha0", "z")}
+        self.Xf = np.ascontiguousarray(np.column_stack([y, X]), dtype=np.float64)
+        self.prior = MixturePrior.from_dict(priors)
+        self.rng = np.random.default_rng(rng)
+        self.n_omitted = int(n_omitted)
+        self.width = float(width)
+        if self.n_omitted > 0 and factor is not None and not isinstance(factor,
+                                                                         FastMixtureFactor):
+            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
+        self.factor = factor if self.n_omitted > 0 else None
+
+    def step(self, point):
+        from ._mixture_fast import conditional_sweep
+
+        nm = self._names
+        th = np.asarray(point[nm["theta"]], dtype=np.float64)
+        theta = 1.0 / (1.0 + np.exp(-th))                  # the interval(0, 1) transform
+        log_alpha = np.array([point[nm["alpha0"]], point[nm["alpha"]]], dtype=np.float64)
+        z = np.asarray(point[nm["z"]]).astype(np.int64)
+        evals = conditional_sweep(z, self.Xf, theta, log_alpha, self.prior, self.rng,
+                                  self.n_omitted, self.factor, self.width)
+        point = dict(point)
+        point[nm["theta"]] = (np.log(theta) - np.log1p(-theta)).astype(th.dtype)
+        point[nm["alpha0"]] = np.asarray(log_alpha[0], dtype=np.float64)
+        point[nm["alpha"]] = np.asarray(log_alpha[1], dtype=np.float64)
+        return point, [{"slice_evals": evals}]
+
+    @staticmethod
+    def competence(var, has_grad):
+        return pm.step_methods.compound.Competence.INCOMPATIBLE
+
+
 def _compile_kwargs(backend="c"):
     """pytensor compile options of the mixture's functions (PyMC's ``backend`` shortcut).
 
@@ -242,19 +332,27 @@ def _compile_kwargs(backend="c"):
 
 
 def mixture_steps(model, X, y, *, priors=None, n_omitted=0, factor=None, z_update="exact",
-                  label_sweeps=1, backend="c"):
-    """The compound step of :func:`sample_pymc`: ``[CollapsedZGibbs, NUTS(theta),
-    Slice(alpha, alpha0)]`` on ``model`` (from :func:`build_mixture_model`).
+                  label_sweeps=1, backend="c", continuous="slice"):
+    """The compound step of :func:`sample_pymc` on ``model`` (from :func:`build_mixture_model`).
 
-    ``z_update="approximate"`` leaves the factor out of the label step only (the R package's
-    shortcut; not the corrected posterior). ``backend`` is the pytensor backend of the
-    continuous steps' functions (see :func:`_compile_kwargs`).
+    ``continuous="slice"``: ``[CollapsedZGibbs, ConditionalSlice]`` (compiled steps for every
+    variable); ``"nuts"``: ``[CollapsedZGibbs, NUTS(theta), Slice(alpha, alpha0)]`` (PyMC's
+    samplers for the continuous part, which read the model's log density: what a model with
+    changed priors needs). ``z_update="approximate"`` leaves the factor out of the label step
+    only (the R package's shortcut; not the corrected posterior). ``backend`` is the pytensor
+    backend of PyMC's steps' functions (see :func:`_compile_kwargs`).
     """
+    if continuous not in ("slice", "nuts"):
+        raise ValueError(f"continuous must be 'slice' or 'nuts'; got {continuous!r}")
     ck = _compile_kwargs(backend)
     with model:
         zstep = CollapsedZGibbs([model["z"]], X, y, priors=priors,
                                 n_omitted=n_omitted if z_update == "exact" else 0,
                                 factor=factor, sweeps=label_sweeps)
+        if continuous == "slice":
+            return [zstep, ConditionalSlice([model["theta"], model["alpha0"], model["alpha"]],
+                                            X, y, priors=priors, n_omitted=n_omitted,
+                                            factor=factor)]
         # one initial point and one slice function for both alphas: every extra pytensor
         # function costs a graph rewrite per fit
         ip = model.initial_point()
@@ -324,11 +422,12 @@ def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None
 
 def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact", prior=None,
                 draws=1000, tune=500, chains=4, thin=1, label_sweeps=1, factor=None,
-                random_state=None, progressbar=False) -> MixtureSamples:
+                random_state=None, progressbar=False, continuous="slice",
+                cores=1) -> MixtureSamples:
     """Sample the mixture posterior with ``pm.sample`` (inputs already validated).
 
-    Called by :func:`selbayes.models.mixture.sample_mixture` (``backend="pymc"``); chains run
-    one after the other.
+    Called by :func:`selbayes.models.mixture.sample_mixture` (``backend="pymc"`` or
+    ``"pymc_nuts"``); chains run one after the other, or in ``cores`` processes.
 
     Parameters
     ----------
@@ -354,13 +453,18 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
         Seed.
     progressbar : bool
         PyMC's progress bar.
+    continuous : {"slice", "nuts"}
+        The step for theta, alpha0, alpha (see :func:`mixture_steps`).
+    cores : int
+        Chains sampled at once in separate processes (``pm.sample``'s ``cores``).
 
     Returns
     -------
     MixtureSamples
         The reference sampler's ``idata`` layout (``posterior``: alpha, alpha0, log_alpha, n_z1,
-        zy_agreement, theta0, counts, log_target; ``sample_stats``: theta_accept (NUTS mean
-        acceptance of theta), slice_evals (slice steps out + in), plus PyMC's own stats),
+        zy_agreement, theta0, counts, log_target; ``sample_stats``: slice_evals (density
+        evaluations of the slice steps), with ``"nuts"`` also theta_accept (NUTS mean
+        acceptance of theta), plus PyMC's own stats),
         ``psi_hat``, ``phi_hat`` and ``model``.
 
     Examples
@@ -394,7 +498,8 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     model = build_mixture_model(X, y, n_omitted=n_omitted if use_adj else 0,
                                 corrected=use_adj, priors=pr, factor=factor)
     steps = mixture_steps(model, X, y, priors=pr, n_omitted=n_omitted if use_adj else 0,
-                          factor=factor, z_update=z_update, label_sweeps=label_sweeps)
+                          factor=factor, z_update=z_update, label_sweeps=label_sweeps,
+                          continuous=continuous)
     seed = (None if random_state is None
             else int(check_random_state(random_state).integers(2**31)))
     # start every chain from random labels, theta near the pooled frequencies, alpha near 10
@@ -415,7 +520,7 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     try:
         with model, warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
-            trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=1, step=steps,
+            trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=cores, step=steps,
                               initvals=inits, random_seed=seed, progressbar=progressbar,
                               compute_convergence_checks=False, discard_tuned_samples=True,
                               compile_kwargs=_compile_kwargs())
@@ -448,8 +553,9 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     stats = st.assign(extra)
     tree = xr.DataTree.from_dict({"posterior": posterior, "sample_stats": stats})
     tree.attrs.update({
-        "sampler": "pm.sample: CollapsedZGibbs (z, compiled exact collapsed Gibbs) + NUTS "
-                   "(theta) + Slice (alpha, alpha0)",
+        "sampler": ("pm.sample: CollapsedZGibbs (z, compiled exact collapsed Gibbs) + "
+                    + ("ConditionalSlice (theta, alpha0, alpha; compiled exact slice)"
+                       if continuous == "slice" else "NUTS (theta) + Slice (alpha, alpha0)")),
         "corrected": int(bool(corrected)), "z_update": z_update, "n_omitted": int(n_omitted),
         "threshold": float("nan") if threshold is None else float(threshold),
         "draws": draws, "tune": tune, "chains": chains, "thin": thin,
