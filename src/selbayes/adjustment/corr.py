@@ -187,6 +187,11 @@ def lattice_theta_rule(n: int, n_theta: int | None = None, rule: str = "auto"):
     (str, int)
         The rule and its number of nodes.
 
+    Raises
+    ------
+    ValueError
+        If ``rule`` is unknown.
+
     Examples
     --------
     >>> lattice_theta_rule(100), lattice_theta_rule(1000), lattice_theta_rule(100, 80)
