@@ -87,7 +87,7 @@ _NOADJ: list = [None]
 # the continuous variables: theta, alpha0, alpha by exact one-dimensional slice sampling
 # ---------------------------------------------------------------------------------------------
 def conditional_sweep(z, Xf, theta, log_alpha, prior, rng, n_omitted=0, factor=None,
-                      width=1.0):
+                      width=2.0):
     """Update theta, log alpha0 and log alpha from their exact conditionals given z (compiled).
 
     Each theta_j (uniform prior; conditionally independent given z and the alphas) is drawn
