@@ -52,7 +52,10 @@ class BinaryMixtureClassifier(SelectionClassifier):
         Gibbs sweeps over z in each iteration; Metropolis steps per theta in each iteration
         (``sampler="reference"`` only).
     n_theta : int, optional
-        Theta nodes of the adjustment factor (default: converged).
+        Theta nodes of the adjustment factor's quadrature. Default: the exact rule
+        (Gauss-Legendre with about n / 2 nodes) up to n of about 250 training cases, the
+        mapped Gauss rule converged to round-off beyond
+        (:func:`selbayes.adjustment.corr.lattice_theta_rule`).
     max_predict_draws : int or None, default 1000
         Posterior draws (evenly thinned) used for prediction; None uses all.
     random_state : int, optional

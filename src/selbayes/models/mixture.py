@@ -383,7 +383,10 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     label_sweeps, theta_steps : int
         Gibbs sweeps over z and Metropolis steps per theta in each iteration (>= 1).
     n_theta : int, optional
-        Theta nodes of the adjustment factor's quadrature (default: converged Gauss rule).
+        Theta nodes of the adjustment factor's quadrature. Default: the exact rule
+        (Gauss-Legendre with about n / 2 nodes) up to n of about 250 training cases, the
+        mapped Gauss rule converged to round-off beyond
+        (:func:`selbayes.adjustment.corr.lattice_theta_rule`).
     factor : MixtureOmitFactor, optional
         A prebuilt factor for (n0, n1, gamma), to share its caches between fits.
     random_state : int, Generator or None
