@@ -153,6 +153,22 @@ def test_default_route_starts_chains_from_random_labels_reproducibly():
     assert np.all((n1 > 0) & (n1 < 30))                # not PyMC's all-zero default start
 
 
+@pytest.mark.parametrize("rule,n_theta", [("simpson", 21), ("gauss", 30), ("auto", None)])
+def test_compiled_factor_keeps_the_theta_rule(rule, n_theta):
+    # the samplers swap a given factor for the compiled one of its design: same rule, nodes
+    # and values (a Simpson factor must not become a Gauss one)
+    from selbayes.adjustment.mixture import MixtureOmitFactor
+    from selbayes.models._mixture_fast import compiled_factor
+
+    ref = MixtureOmitFactor(10, 10, 0.3, n_theta=n_theta, theta_rule=rule)
+    fast = compiled_factor(ref)
+    assert (fast.theta_rule, fast.n_theta) == (ref.theta_rule, ref.n_theta)
+    assert compiled_factor(fast) is fast
+    for N in ((6, 4, 4, 6), (10, 0, 0, 10), (3, 5, 7, 5)):
+        for a in (0.5, 5.0, 500.0):
+            assert abs(fast.log_keep(a, *N) - ref.log_keep(a, *N)) < 1e-12
+
+
 def test_compiled_sweep_equals_the_reference_loop():
     # same state, same random numbers: the compiled exact sweep (with the factor) makes the
     # same label decisions as the reference sampler's Python loop

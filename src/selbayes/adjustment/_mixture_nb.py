@@ -34,8 +34,8 @@ from numba.typed import Dict
 
 from .mixture import MixtureOmitFactor, _antidiagonal_prefix
 
-__all__ = ["FastMixtureFactor", "LatticeDesign", "lattice_design", "lattice_kernel",
-           "log_factorials", "mixture_factor"]
+__all__ = ["FastMixtureFactor", "LatticeDesign", "compiled_factor", "lattice_design",
+           "lattice_kernel", "log_factorials", "mixture_factor"]
 
 # Every cached compiled function of the mixture is in this one file, including the samplers'
 # sweeps (used by selbayes.models._mixture_fast) and the kernel that the Op's numba
@@ -578,23 +578,32 @@ class FastMixtureFactor(MixtureOmitFactor):
 _DESIGNS: OrderedDict = OrderedDict()
 
 
-def mixture_factor(n0: int, n1: int, threshold: float, n_theta: int | None = None
-                   ) -> FastMixtureFactor:
+def mixture_factor(n0: int, n1: int, threshold: float, n_theta: int | None = None,
+                   theta_rule: str = "auto") -> FastMixtureFactor:
     """The :class:`FastMixtureFactor` of a design, shared by all fits of this process.
 
     Kernels depend only on the counts and gamma, so a refit of the same design (another
     chain, the uncorrected twin, a bootstrap of the same class sizes and gamma) reuses them.
     Up to 8 designs are kept (least recently used dropped).
     """
-    key = (int(n0), int(n1), float(threshold), n_theta)
+    key = (int(n0), int(n1), float(threshold), n_theta, theta_rule)
     f = _DESIGNS.get(key)
     if f is None:
-        f = FastMixtureFactor(int(n0), int(n1), float(threshold), n_theta)
+        f = FastMixtureFactor(int(n0), int(n1), float(threshold), n_theta, theta_rule)
         _DESIGNS[key] = f
         if len(_DESIGNS) > _MAX_DESIGNS:
             _DESIGNS.popitem(last=False)
     else:
         _DESIGNS.move_to_end(key)
     return f
+
+
+def compiled_factor(factor: MixtureOmitFactor) -> FastMixtureFactor:
+    """``factor`` itself if compiled, else the shared :class:`FastMixtureFactor` of its design
+    (same n0, n1, gamma, theta rule and nodes: the same values)."""
+    if isinstance(factor, FastMixtureFactor):
+        return factor
+    return mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta,
+                          factor.theta_rule)
 
 

@@ -29,14 +29,27 @@ from ..adjustment._mixture_nb import (  # noqa: F401  (FastMixtureFactor, mixtur
     _conditional_sweep,
     _new_stores,
     _sweep,
+    compiled_factor,
     mixture_factor,
 )
 
-__all__ = ["FastMixtureFactor", "mixture_factor", "z_sweep"]
+__all__ = ["FastMixtureFactor", "compiled_factor", "conditional_sweep", "mixture_factor",
+           "z_sweep"]
 
 
-_EMPTY_T = np.zeros(1, dtype=np.int64)
-_EMPTY_F = np.zeros(1)
+def _factor_args(factor, n_omitted):
+    """(use the factor?, the compiled sweeps' trailing factor arguments). Without a factor the
+    arguments are placeholders of the right types (made once), which the sweeps do not read."""
+    if factor is not None and n_omitted > 0:
+        factor._trim()
+        return True, (factor.n1, *factor._args())
+    if _NOADJ[0] is None:
+        _NOADJ[0] = (1, np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros(1), np.zeros(1),
+                     *_new_stores(), np.zeros(2))
+    return False, _NOADJ[0]
+
+
+_NOADJ: list = [None]
 
 
 def z_sweep(z, Xf, A, B, alpha, alpha0, f0, f1, rng, n_omitted=0, factor=None):
@@ -68,19 +81,10 @@ def z_sweep(z, Xf, A, B, alpha, alpha0, f0, f1, rng, n_omitted=0, factor=None):
     n = Xf.shape[0]
     u = rng.random(n)
     order = rng.permutation(n).astype(np.int64)
-    use_adj = factor is not None and n_omitted > 0
-    if use_adj:
-        factor._trim()
-        args = (factor.n1, *factor._args())
-    else:
-        kern, ws, vs = _new_stores() if _NOADJ[0] is None else _NOADJ[0]
-        _NOADJ[0] = (kern, ws, vs)
-        args = (1, _EMPTY_T, _EMPTY_F, _EMPTY_F, _EMPTY_F, kern, ws, vs, np.zeros(2))
+    use_adj, args = _factor_args(factor, n_omitted)
     return _sweep(z, Xf, order, u, A, B, float(alpha), float(alpha0), float(f0), float(f1),
                   float(n_omitted), use_adj, *args)
 
-
-_NOADJ: list = [None]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,14 +124,7 @@ def conditional_sweep(z, Xf, theta, log_alpha, prior, rng, n_omitted=0, factor=N
     int
         Density evaluations made.
     """
-    use_adj = factor is not None and n_omitted > 0
-    if use_adj:
-        factor._trim()
-        args = (factor.n1, *factor._args())
-    else:
-        kern, ws, vs = _new_stores() if _NOADJ[0] is None else _NOADJ[0]
-        _NOADJ[0] = (kern, ws, vs)
-        args = (1, _EMPTY_T, _EMPTY_F, _EMPTY_F, _EMPTY_F, kern, ws, vs, np.zeros(2))
+    use_adj, args = _factor_args(factor, n_omitted)
     f_prior = np.array([prior.alpha0_shape, prior.alpha0_scale, prior.alpha_shape,
                         prior.alpha_scale], dtype=np.float64)
     return int(_conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, float(n_omitted),

@@ -134,7 +134,38 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
     return model
 
 
-class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
+class _CompiledMixtureStep(pm.step_methods.arraystep.BlockedStep):
+    """What the two compiled step methods share: the data, the prior, the compiled factor and
+    the point's variables on their own scales (the model's transforms: logit for theta, log
+    for the alphas)."""
+
+    def __init__(self, vars, X, y, priors, n_omitted, factor, rng, model):
+        from ._mixture_fast import compiled_factor
+
+        model = pm.modelcontext(model)
+        self.vars = [model.rvs_to_values.get(v, v) for v in vars]
+        self._names = {name: model.rvs_to_values[model[name]].name
+                       for name in ("theta", "alpha", "alpha0", "z")}
+        self.Xf = np.ascontiguousarray(np.column_stack([y, X]), dtype=np.float64)
+        self.prior = MixturePrior.from_dict(priors)
+        self.rng = np.random.default_rng(rng)
+        self.n_omitted = int(n_omitted)
+        self.factor = (compiled_factor(factor) if self.n_omitted > 0 and factor is not None
+                       else None)
+
+    def _values(self, point):
+        """theta (k + 1,) and [log alpha0, log alpha] of a point."""
+        th = np.asarray(point[self._names["theta"]], dtype=np.float64)
+        log_alpha = np.array([point[self._names["alpha0"]], point[self._names["alpha"]]],
+                             dtype=np.float64)
+        return 1.0 / (1.0 + np.exp(-th)), log_alpha
+
+    @staticmethod
+    def competence(var, has_grad):
+        return pm.step_methods.compound.Competence.INCOMPATIBLE
+
+
+class CollapsedZGibbs(_CompiledMixtureStep):
     """Exact collapsed Gibbs sweeps over the labels z (Li 2007 eq 2.95), compiled.
 
     Each sweep visits the cases in random order and draws z_i from its conditional given the
@@ -191,22 +222,8 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
 
     def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, sweeps=1, rng=None,
                  model=None, blocked=True, random_start=False):
-        from ._mixture_fast import FastMixtureFactor, mixture_factor
-
-        model = pm.modelcontext(model)
-        self.vars = [model.rvs_to_values.get(v, v) for v in vars]
-        self.zname = self.vars[0].name
-        self._names = {name: model.rvs_to_values[model[name]].name
-                       for name in ("theta", "alpha", "alpha0")}
-        self.Xf = np.ascontiguousarray(np.column_stack([y, X]), dtype=np.float64)
-        self.prior = MixturePrior.from_dict(priors)
-        self.rng = np.random.default_rng(rng)
-        self.n_omitted = int(n_omitted)
+        super().__init__(vars, X, y, priors, n_omitted, factor, rng, model)
         self.sweeps = int(sweeps)
-        if self.n_omitted > 0 and factor is not None and not isinstance(factor,
-                                                                         FastMixtureFactor):
-            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
-        self.factor = factor if self.n_omitted > 0 else None
         self.random_start = bool(random_start)
         self._start_pending = self.random_start
 
@@ -214,23 +231,17 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
         super().setup_chain(rng, tune, draws)
         self._start_pending = self.random_start
 
-    def _values(self, point):
-        """theta (k + 1,), alpha, alpha0 of a point on their own scales (through the model's
-        transforms: logit for theta, log for the alphas)."""
-        th = np.asarray(point[self._names["theta"]], dtype=np.float64)
-        theta = 1.0 / (1.0 + np.exp(-th))
-        return (theta, float(np.exp(point[self._names["alpha"]])),
-                float(np.exp(point[self._names["alpha0"]])))
-
     def step(self, point):
         from ._mixture_fast import z_sweep
 
-        theta, alpha, alpha0 = self._values(point)
+        theta, log_alpha = self._values(point)
+        alpha0, alpha = np.exp(log_alpha)
         av = np.full(self.Xf.shape[1], alpha)
         av[0] = alpha0
         A = av * theta
         B = av - A
-        z = np.asarray(point[self.zname]).astype(np.int64)
+        zname = self._names["z"]
+        z = np.asarray(point[zname]).astype(np.int64)
         if self._start_pending:      # a chain's first step: random labels (its own generator)
             z = self.rng.integers(0, 2, size=z.shape[0]).astype(np.int64)
             self._start_pending = False
@@ -238,15 +249,11 @@ class CollapsedZGibbs(pm.step_methods.arraystep.BlockedStep):
             z_sweep(z, self.Xf, A, B, alpha, alpha0, self.prior.f0, self.prior.f1, self.rng,
                     self.n_omitted, self.factor)
         point = dict(point)
-        point[self.zname] = z.astype(np.asarray(point[self.zname]).dtype)
+        point[zname] = z.astype(np.asarray(point[zname]).dtype)
         return point, [{}]
 
-    @staticmethod
-    def competence(var, has_grad):
-        return pm.step_methods.compound.Competence.INCOMPATIBLE
 
-
-class ConditionalSlice(pm.step_methods.arraystep.BlockedStep):
+class ConditionalSlice(_CompiledMixtureStep):
     """theta, alpha0 and alpha from their exact conditionals given the labels, compiled.
 
     One step updates every theta_j (conditionally independent given z and the alphas; uniform
@@ -296,41 +303,23 @@ class ConditionalSlice(pm.step_methods.arraystep.BlockedStep):
 
     def __init__(self, vars, X, y, priors=None, n_omitted=0, factor=None, rng=None,
                  model=None, width=2.0, blocked=True):
-        from ._mixture_fast import FastMixtureFactor, mixture_factor
-
-        model = pm.modelcontext(model)
-        self.vars = [model.rvs_to_values.get(v, v) for v in vars]
-        self._names = {name: model.rvs_to_values[model[name]].name
-                       for name in ("theta", "alpha", "alpha0", "z")}
-        self.Xf = np.ascontiguousarray(np.column_stack([y, X]), dtype=np.float64)
-        self.prior = MixturePrior.from_dict(priors)
-        self.rng = np.random.default_rng(rng)
-        self.n_omitted = int(n_omitted)
+        super().__init__(vars, X, y, priors, n_omitted, factor, rng, model)
         self.width = float(width)
-        if self.n_omitted > 0 and factor is not None and not isinstance(factor,
-                                                                         FastMixtureFactor):
-            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
-        self.factor = factor if self.n_omitted > 0 else None
 
     def step(self, point):
         from ._mixture_fast import conditional_sweep
 
         nm = self._names
-        th = np.asarray(point[nm["theta"]], dtype=np.float64)
-        theta = 1.0 / (1.0 + np.exp(-th))                  # the interval(0, 1) transform
-        log_alpha = np.array([point[nm["alpha0"]], point[nm["alpha"]]], dtype=np.float64)
+        theta, log_alpha = self._values(point)
+        th_dtype = np.asarray(point[nm["theta"]]).dtype
         z = np.asarray(point[nm["z"]]).astype(np.int64)
         evals = conditional_sweep(z, self.Xf, theta, log_alpha, self.prior, self.rng,
                                   self.n_omitted, self.factor, self.width)
         point = dict(point)
-        point[nm["theta"]] = (np.log(theta) - np.log1p(-theta)).astype(th.dtype)
+        point[nm["theta"]] = (np.log(theta) - np.log1p(-theta)).astype(th_dtype)
         point[nm["alpha0"]] = np.asarray(log_alpha[0], dtype=np.float64)
         point[nm["alpha"]] = np.asarray(log_alpha[1], dtype=np.float64)
         return point, [{"slice_evals": evals}]
-
-    @staticmethod
-    def competence(var, has_grad):
-        return pm.step_methods.compound.Competence.INCOMPATIBLE
 
 
 def _compile_kwargs(backend="c"):
@@ -507,10 +496,9 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     Xf = np.column_stack([y, X]).astype(np.float64)
     use_adj = factor is not None and corrected and n_omitted > 0
     if use_adj:
-        from ._mixture_fast import FastMixtureFactor, mixture_factor
+        from ._mixture_fast import compiled_factor
 
-        if not isinstance(factor, FastMixtureFactor):     # same values, compiled
-            factor = mixture_factor(factor.n0, factor.n1, factor.threshold, factor.n_theta)
+        factor = compiled_factor(factor)                 # same values, compiled
     model = build_mixture_model(X, y, n_omitted=n_omitted if use_adj else 0,
                                 corrected=use_adj, priors=pr, factor=factor)
     random_start = continuous == "slice"       # see the initial points below
