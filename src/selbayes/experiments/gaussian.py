@@ -39,7 +39,9 @@ from .spec import (
     Field,
     Spec,
     SpecError,
+    check_k_list,
     check_reliability_reference,
+    fit_seed,
     settings_hash,
     task_seed,
 )
@@ -142,14 +144,7 @@ def check_spec(spec: Spec) -> None:
     where = str(spec.path)
     data, sel, ev = spec["data"], spec["selection"], spec["evaluation"]
     ks = sel["k"]
-    if not ks and not sel["include_all"]:
-        raise SpecError(f"{where}: [selection] k is empty and include_all is false: nothing to fit")
-    if len(set(ks)) != len(ks):
-        raise SpecError(f"{where}: [selection] k has repeated values: {ks}")
-    bad = [k for k in ks if k >= data["p"]]
-    if bad:
-        raise SpecError(f"{where}: [selection] k values {bad} must be < [data] p = {data['p']} "
-                        "(use include_all for all features)")
+    check_k_list(where, ks, data["p"], sel["include_all"])
     G = data["n_classes"]
     if ev["event_class"] >= G:
         raise SpecError(f"{where}: [evaluation] event_class = {ev['event_class']} must be < "
@@ -169,10 +164,6 @@ def check_spec(spec: Spec) -> None:
                                 spec["evaluation"]["n_bins"])
 
 
-def _task_seed(root: int, k, corrected: bool) -> int:
-    return task_seed(root, 0 if k == "all" else int(k), int(corrected))
-
-
 def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k, then one fit on all features."""
     tasks = []
@@ -182,10 +173,10 @@ def plan(spec: Spec) -> list[Task]:
             method = "corrected" if corrected else "uncorrected"
             tasks.append(Task(f"{_label(k)}-{method}",
                                  {"k": k, "method": method, "corrected": corrected,
-                                  "seed": _task_seed(root, k, corrected)}))
+                                  "seed": fit_seed(root, k, corrected)}))
     if spec["selection"]["include_all"]:
         tasks.append(Task("all", {"k": "all", "method": "no_selection", "corrected": False,
-                                     "seed": _task_seed(root, "all", False)}))
+                                     "seed": fit_seed(root, "all", False)}))
     rep = spec["replicates"]
     rep_root = spec["seeds"]["replicates"]
     for r in range(rep["n"]):

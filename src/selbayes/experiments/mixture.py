@@ -30,7 +30,15 @@ from .report import (
     versions,
     write_json,
 )
-from .spec import Field, Spec, SpecError, settings_hash, task_seed
+from .spec import (
+    Field,
+    Spec,
+    SpecError,
+    check_k_list,
+    check_reliability_reference,
+    fit_seed,
+    settings_hash,
+)
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report"]
 
@@ -83,38 +91,21 @@ def check_spec(spec: Spec) -> None:
     """Cross-key checks: k < p, phi0, class design, reference tables."""
     where = str(spec.path)
     d, ks = spec["data"], spec["selection"]["k"]
-    if not ks:
-        raise SpecError(f"{where}: [selection] k is empty: nothing to fit")
-    if len(set(ks)) != len(ks):
-        raise SpecError(f"{where}: [selection] k has repeated values: {ks}")
-    if any(k >= d["p"] for k in ks):
-        raise SpecError(f"{where}: [selection] k values must be < [data] p = {d['p']}")
+    check_k_list(where, ks, d["p"])
     if len(d["phi0"]) != 2 or any(v > 1 for v in d["phi0"]):
         raise SpecError(f"{where}: [data] phi0 must be two probabilities; got {d['phi0']}")
     for key in ("n_train", "n_test"):
         if d[key] % 2:
             raise SpecError(f"{where}: [data] {key} must be even (equal z counts)")
-    n_bins = spec["evaluation"]["n_bins"]
-    table = spec["reference"].get("table23", {})
-    for label, methods in table.items():
-        for method, cols in methods.items():
-            key = f"[reference.table23.{label}.{method}]"
-            if method not in METHODS:
-                raise SpecError(f"{where}: {key}: method must be one of {list(METHODS)}")
-            if set(cols) != {"count", "pred", "actual"} or any(
-                    len(v) != n_bins for v in cols.values()):
-                raise SpecError(f"{where}: {key} needs count, pred, actual of n_bins numbers")
-
-
-def _task_seed(root: int, k: int, corrected: bool) -> int:
-    return task_seed(root, k, int(corrected))
+    check_reliability_reference(where, spec["reference"].get("table23", {}), "table23", METHODS,
+                                spec["evaluation"]["n_bins"])
 
 
 def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k."""
     root = spec["seeds"]["fit"]
     return [Task(f"{_label(k)}-{m}", {"k": k, "method": m, "corrected": m == "corrected",
-                                          "seed": _task_seed(root, k, m == "corrected")})
+                                          "seed": fit_seed(root, k, m == "corrected")})
             for k in spec["selection"]["k"] for m in METHODS]
 
 

@@ -38,9 +38,10 @@ from .spec import (
     Field,
     Spec,
     SpecError,
+    check_k_list,
     check_reliability_reference,
+    fit_seed,
     settings_hash,
-    task_seed,
 )
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report"]
@@ -104,14 +105,7 @@ def check_spec(spec: Spec) -> None:
     where = str(spec.path)
     data, sel = spec["data"], spec["selection"]
     ks = sel["k"]
-    if not ks and not sel["include_all"]:
-        raise SpecError(f"{where}: [selection] k is empty and include_all is false: nothing to fit")
-    if len(set(ks)) != len(ks):
-        raise SpecError(f"{where}: [selection] k has repeated values: {ks}")
-    bad = [k for k in ks if k >= data["p"]]
-    if bad:
-        raise SpecError(f"{where}: [selection] k values {bad} must be < [data] p = {data['p']} "
-                        "(use include_all for all features)")
+    check_k_list(where, ks, data["p"], sel["include_all"])
     qs = spec["fit"]["quadrature"]
     if not qs or len(set(qs)) != len(qs):
         raise SpecError(f"{where}: [fit] quadrature must list distinct presets; got {qs}")
@@ -121,10 +115,6 @@ def check_spec(spec: Spec) -> None:
         raise SpecError(f"{where}: [data] balanced needs even n_train and n_test")
     check_reliability_reference(where, spec["reference"].get("table21", {}), "table21", METHODS,
                                 spec["evaluation"]["n_bins"])
-
-
-def _task_seed(root: int, k, corrected: bool) -> int:
-    return task_seed(root, 0 if k == "all" else int(k), int(corrected))
 
 
 def plan(spec: Spec) -> list[Task]:
@@ -137,11 +127,11 @@ def plan(spec: Spec) -> list[Task]:
                 method = "corrected" if corrected else "uncorrected"
                 tasks.append(Task(_fit_id(q, k, method),
                                      {"k": k, "method": method, "corrected": corrected,
-                                      "quadrature": q, "seed": _task_seed(root, k, corrected)}))
+                                      "quadrature": q, "seed": fit_seed(root, k, corrected)}))
         if spec["selection"]["include_all"]:
             tasks.append(Task(_fit_id(q, "all", ""),
                                  {"k": "all", "method": "no_selection", "corrected": False,
-                                  "quadrature": q, "seed": _task_seed(root, "all", False)}))
+                                  "quadrature": q, "seed": fit_seed(root, "all", False)}))
     return tasks
 
 

@@ -68,6 +68,25 @@ def task_seed(root: int, *keys: int) -> int:
     return int(ss.generate_state(1, dtype=np.uint32)[0])
 
 
+def fit_seed(root: int, k, corrected: bool) -> int:
+    """The seed of the fit at ``k`` kept features (``"all"``: no selection), corrected or not."""
+    return task_seed(root, 0 if k == "all" else int(k), int(corrected))
+
+
+def check_k_list(where: str, ks, p: int, include_all: bool | None = None) -> None:
+    """The ``[selection] k`` list: not empty (unless ``include_all`` adds the fit on all
+    features; None: the spec type has no such key), no repeats, every k < p."""
+    if not ks and not include_all:
+        clause = "" if include_all is None else " and include_all is false"
+        raise SpecError(f"{where}: [selection] k is empty{clause}: nothing to fit")
+    if len(set(ks)) != len(ks):
+        raise SpecError(f"{where}: [selection] k has repeated values: {ks}")
+    bad = [k for k in ks if k >= p]
+    if bad:
+        hint = "" if include_all is None else " (use include_all for all features)"
+        raise SpecError(f"{where}: [selection] k values {bad} must be < [data] p = {p}{hint}")
+
+
 def check_reliability_reference(where: str, table, name: str, methods, n_bins: int) -> None:
     """Check a ``[reference.<name>.<label>.<method>]`` reliability table from a paper.
 
