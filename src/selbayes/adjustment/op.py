@@ -174,7 +174,6 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
     from .corr import _beta_binomial_logpmf
 
     shape = np.shape(x)
-    alpha = np.exp(np.asarray(x, dtype=np.float64).reshape(-1))
     c = tuple(int(v) for v in counts)
     if len(c) != 4 or min(c) < 0 or sum(c) != prefix.shape[0] - 1:
         raise ValueError(f"counts {c} must be 4 non-negative integers summing to the design's "
@@ -187,6 +186,7 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
         design = lattice_design(prefix, theta[0], theta[1])
         if design is not None:
             return design.log_keep(np.asarray(x, dtype=np.float64), c).reshape(shape)
+    alpha = np.exp(np.asarray(x, dtype=np.float64).reshape(-1))
     K = _lattice_kernel(c, np.ascontiguousarray(prefix, dtype=np.int64).tobytes())
     N0, N1 = c[0] + c[1], c[2] + c[3]
     al = alpha[:, None, None]
