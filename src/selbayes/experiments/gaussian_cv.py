@@ -190,22 +190,32 @@ def gene_groups(p: int, n_groups: int, seed: int) -> list[np.ndarray]:
 
 
 @functools.lru_cache(maxsize=2)
-def _load_cached(key: str):
+def _cv_data_cached(key: str, matrix):
     from ..evaluation.cross_validation import make_folds
 
     s = json.loads(key)
-    d = {k: v for k, v in s["data"].items() if k != "sha256"}
-    X, y, genes = _load_matrix(json.dumps(d, sort_keys=True))
-    groups = gene_groups(X.shape[1], d["n_groups"], s["seeds"]["data"])
+    X, y, genes = matrix(s["data"])
+    groups = gene_groups(X.shape[1], s["data"]["n_groups"], s["seeds"]["data"])
     folds = make_folds(y, s["cv"]["folds"], random_state=s["seeds"]["split"])
     return X, y, genes, groups, folds
 
 
-def load_data(settings: dict):
-    """(X, y, gene names, gene groups, folds) for the fit settings, cached per process."""
+def cv_data(settings: dict, matrix):
+    """(X, y, gene names, gene groups, folds) for the fit settings, cached per process;
+    ``matrix(data_settings)`` returns (X, y, gene names) (one function per spec type)."""
     key = json.dumps({"data": settings["data"], "cv": settings["cv"],
                       "seeds": settings["seeds"]}, sort_keys=True)
-    return _load_cached(key)
+    return _cv_data_cached(key, matrix)
+
+
+def _matrix(d: dict):
+    return _load_matrix(json.dumps({k: v for k, v in d.items() if k != "sha256"},
+                                   sort_keys=True))
+
+
+def load_data(settings: dict):
+    """(X, y, gene names, gene groups, folds) for the fit settings, cached per process."""
+    return cv_data(settings, _matrix)
 
 
 def make_estimator(settings: dict, corrected: bool, seed: int | None):

@@ -204,16 +204,8 @@ def _load_matrix(source: str, data_home: str):
     return ds.X.to_numpy(), ds.y.to_numpy(), list(ds.X.columns)
 
 
-@functools.lru_cache(maxsize=2)
-def _load_cached(key: str):
-    from ..evaluation.cross_validation import make_folds
-
-    s = json.loads(key)
-    d = s["data"]
-    X, y, genes = _load_matrix(d["source"], d["data_home"])
-    groups = _cv.gene_groups(X.shape[1], d["n_groups"], s["seeds"]["data"])
-    folds = make_folds(y, s["cv"]["folds"], random_state=s["seeds"]["split"])
-    return X, y, genes, groups, folds
+def _matrix(d: dict):
+    return _load_matrix(d["source"], d["data_home"])
 
 
 def load_data(settings: dict):
@@ -221,9 +213,7 @@ def load_data(settings: dict):
 
     ``X`` holds the raw intensities; binarisation happens per fold in :func:`fit_one`.
     """
-    key = json.dumps({"data": settings["data"], "cv": settings["cv"],
-                      "seeds": settings["seeds"]}, sort_keys=True)
-    return _load_cached(key)
+    return _cv.cv_data(settings, _matrix)
 
 
 def make_estimator(settings: dict, corrected: bool, quadrature: str, seed: int | None):
