@@ -31,9 +31,10 @@ from .report import (
     md_table,
     reference_reliability,
     reliability_cells,
+    run_record,
     settings_section,
     versions,
-    write_json,
+    write_outputs,
 )
 from .spec import (
     Field,
@@ -730,8 +731,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
         "settings_hash": settings_hash(fit_settings(spec)),
         "versions": vers, "fit_versions": fit_versions,
-        "run": {**{k: v for k, v in run_info.items() if k != "perf_start"},
-                "baselines_s": baseline_s},
+        "run": run_record(run_info, baselines_s=baseline_s),
         "data": {"n_train": int(train.n_samples), "n_test": int(test.n_samples),
                  "p": int(test.n_features), "test_class_counts":
                      np.bincount(y, minlength=G).tolist()},
@@ -757,12 +757,8 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "figures": figures,
         "reference": spec["reference"],
     }
-    if "perf_start" in run_info:
-        results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
-    write_json(out_dir / "results.json", results)
-    (out_dir / "report.md").write_text(_report_md(spec, fits, metrics, criteria, figures,
-                                                  results, pooled))
-    return results
+    return write_outputs(out_dir, results, _report_md(spec, fits, metrics, criteria, figures,
+                                                      results, pooled))
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results, pooled) -> str:

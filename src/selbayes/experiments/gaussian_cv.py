@@ -34,9 +34,10 @@ from .report import (
     Criterion,
     acceptance_section,
     md_table,
+    run_record,
     settings_section,
     versions,
-    write_json,
+    write_outputs,
 )
 from .spec import Field, Spec, SpecError, settings_hash, task_seed
 
@@ -445,7 +446,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "quick_overrides": spec.quick_overrides if spec.quick else {},
         "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
         "settings_hash": settings_hash(settings), "versions": versions(),
-        "run": {**{k: v for k, v in run_info.items() if k != "perf_start"}},
+        "run": run_record(run_info),
         "data": {"n_samples": n, "n_genes": int(X.shape[1]), "classes": classes.tolist(),
                  "class_counts": np.bincount(y_index, minlength=G).tolist(),
                  "group_sizes": [len(g) for g in groups_idx], "n_folds": len(folds),
@@ -467,12 +468,8 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         },
         "figures": figures, "reference": spec["reference"],
     }
-    if "perf_start" in run_info:
-        results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
-    write_json(out_dir / "results.json", results)
-    (out_dir / "report.md").write_text(_report_md(spec, metrics, criteria, results,
-                                                  groups_idx, groups))
-    return results
+    return write_outputs(out_dir, results, _report_md(spec, metrics, criteria, results,
+                                                      groups_idx, groups))
 
 
 def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:

@@ -26,9 +26,10 @@ from .report import (
     Criterion,
     acceptance_section,
     md_table,
+    run_record,
     settings_section,
     versions,
-    write_json,
+    write_outputs,
 )
 from .spec import (
     Field,
@@ -288,7 +289,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "experiment": spec["experiment"], "spec_path": str(spec.path), "quick": spec.quick,
         "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
         "settings_hash": settings_hash(settings), "versions": versions(),
-        "run": {k: v for k, v in run_info.items() if k != "perf_start"},
+        "run": run_record(run_info),
         "data": {"n_train": int(train.n_samples), "n_test": int(test.n_samples),
                  "p": int(test.n_features), "test_y1": int(y.sum())},
         "fits": {fid: {**f.meta, "posterior_median_log_alpha":
@@ -301,12 +302,8 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "acceptance": [c.to_dict() for c in criteria], "acceptance_passed": passed,
         "figures": figures, "reference": spec["reference"],
     }
-    if "perf_start" in run_info:
-        results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
-    write_json(out_dir / "results.json", results)
-    (out_dir / "report.md").write_text(_report_md(spec, fits, metrics, criteria, figures,
-                                                  results))
-    return results
+    return write_outputs(out_dir, results, _report_md(spec, fits, metrics, criteria, figures,
+                                                      results))
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results) -> str:

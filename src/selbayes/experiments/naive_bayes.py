@@ -30,9 +30,10 @@ from .report import (
     md_table,
     reference_reliability,
     reliability_cells,
+    run_record,
     settings_section,
     versions,
-    write_json,
+    write_outputs,
 )
 from .spec import (
     Field,
@@ -438,7 +439,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
         "settings_hash": settings_hash(fit_settings(spec)),
         "versions": versions(), "fit_versions": fit_versions,
-        "run": {k: v for k, v in run_info.items() if k != "perf_start"},
+        "run": run_record(run_info),
         "data": {"n_train": int(train.n_samples), "n_test": int(test.n_samples),
                  "p": int(test.n_features),
                  "train_class_counts": np.bincount(train.y, minlength=2).tolist(),
@@ -454,12 +455,8 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         "figures": figures,
         "reference": spec["reference"],
     }
-    if "perf_start" in run_info:
-        results["run"]["total_s"] = time.perf_counter() - run_info["perf_start"]
-    write_json(out_dir / "results.json", results)
-    (out_dir / "report.md").write_text(_report_md(spec, fits, metrics, criteria, figures,
-                                                  results))
-    return results
+    return write_outputs(out_dir, results, _report_md(spec, fits, metrics, criteria, figures,
+                                                      results))
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results) -> str:

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import platform
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -125,6 +126,23 @@ def versions() -> dict:
     out["platform"] = platform.platform()
     out["cpu_count"] = os.cpu_count()
     return out
+
+
+def run_record(run_info: dict, **extra) -> dict:
+    """A run's record for ``results.json``: ``run_info`` without its clock start, any
+    ``extra`` entries, and ``total_s`` (seconds since that start) when it has one."""
+    run = {k: v for k, v in run_info.items() if k != "perf_start"}
+    run.update(extra)
+    if "perf_start" in run_info:
+        run["total_s"] = time.perf_counter() - run_info["perf_start"]
+    return run
+
+
+def write_outputs(out_dir: Path, results: dict, report_md: str) -> dict:
+    """Write ``results.json`` and ``report.md`` into ``out_dir``; return ``results``."""
+    write_json(out_dir / "results.json", results)
+    (out_dir / "report.md").write_text(report_md)
+    return results
 
 
 def write_json(path: Path, obj) -> None:
