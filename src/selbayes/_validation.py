@@ -94,6 +94,18 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
     return arr
 
 
+def labels_1d(y, name: str = "y") -> np.ndarray:
+    """Labels as a 1-D array: a pandas object's values, a column or row vector flattened."""
+    if hasattr(y, "to_numpy"):
+        y = y.to_numpy()
+    y = np.asarray(y)
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {y.shape}")
+    return y
+
+
 def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classes: int = 2,
                  min_per_class: int = 2):
     """Encode class labels.
@@ -106,13 +118,7 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
         Column index of each label in ``classes``.
     counts : ndarray of int64, shape (G,)
     """
-    if hasattr(y, "to_numpy"):
-        y = y.to_numpy()
-    y = np.asarray(y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {y.shape}")
+    y = labels_1d(y, name)
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValueError(
             f"{name} has {y.shape[0]} labels but X has {n_samples} rows; they must match"

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .._validation import check_matrix, check_random_state
+from .._validation import check_matrix, check_random_state, labels_1d
 from ._common import BEEResult
 from .gaussian import gaussian_bee_result
 
@@ -152,9 +152,7 @@ def _rule_columns(w, p, features, classifier):
 
 
 def _binary_target(classifier, y):
-    y = np.asarray(y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
+    y = labels_1d(y)
     classes = getattr(classifier, "classes_", None)
     if classes is None:
         if not np.all((y == 0) | (y == 1)):

@@ -22,7 +22,7 @@ from typing import Literal
 import numpy as np
 from scipy import special
 
-from .._validation import check_matrix
+from .._validation import check_matrix, labels_1d
 from ._common import BEEResult, class_prob_moments, combine_class_moments
 from ._special import owen_r
 
@@ -437,10 +437,8 @@ def _priors(prior, D):
 
 
 def _binary_labels(y, n):
-    y = np.asarray(y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
-    if y.ndim != 1 or y.shape[0] != n:
+    y = labels_1d(y)
+    if y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape {y.shape}")
     if not np.all((y == 0) | (y == 1)):
         raise ValueError("y must hold class labels 0 and 1 only (c = P(Y = 0))")

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_random_state
+from .._validation import check_random_state, labels_1d
 
 __all__ = [
     "check_loss",
@@ -178,13 +178,7 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     >>> encode_outcome([0, 2, 1], 3)
     array([0, 2, 1])
     """
-    if hasattr(y, "to_numpy"):
-        y = y.to_numpy()
-    y = np.asarray(y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {y.shape}")
+    y = labels_1d(y, name)
     if classes is not None:
         classes = np.asarray(classes)
         if classes.ndim != 1 or classes.shape[0] != n_classes:

@@ -50,7 +50,7 @@ import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 from scipy.stats import invgamma
 
-from .._validation import check_binary, check_matrix
+from .._validation import check_binary, check_matrix, labels_1d
 from ..adjustment.corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters.selection import Selection
 from .priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
@@ -455,12 +455,8 @@ class NaiveBayesQuadratureFit:
 
 
 def _check_y01(y, n: int):
-    if hasattr(y, "to_numpy"):
-        y = y.to_numpy()
-    y = np.asarray(y)
-    if y.ndim == 2 and 1 in y.shape:
-        y = y.ravel()
-    if y.ndim != 1 or y.shape[0] != n:
+    y = labels_1d(y)
+    if y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape {y.shape}")
     if y.dtype.kind not in "biuf" or not np.all((y == 0) | (y == 1)):
         vals = np.unique(y)
