@@ -298,6 +298,13 @@ def _inverse_gamma(rng, a, b):
     return float(1.0 / rng.gamma(a, 1.0 / b))
 
 
+def _alpha(rng, alpha, a, b) -> float:
+    """The given alpha (checked), or a draw from its Inverse-Gamma(a, b) prior."""
+    if alpha is None:
+        return _inverse_gamma(rng, check_positive(a, name="a"), check_positive(b, name="b"))
+    return check_positive(alpha, name="alpha")
+
+
 def _uniform_open(rng, size):
     """Uniform(0, 1) without the endpoints, so Beta(alpha theta, alpha (1-theta)) is proper."""
     u = rng.random(size)
@@ -462,10 +469,7 @@ def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
     if n is not None:
         n = _check_count(n, "n")
     psi, y = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
-    if alpha is None:
-        alpha = _inverse_gamma(rng, check_positive(a, name="a"), check_positive(b, name="b"))
-    else:
-        alpha = check_positive(alpha, name="alpha")
+    alpha = _alpha(rng, alpha, a, b)
     theta = _uniform_open(rng, p)
     phi = rng.beta(alpha * theta, alpha * (1.0 - theta), size=(2, p))
     X = _bernoulli_rows(rng, phi, y, p)
@@ -529,10 +533,7 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
     if n is not None:
         n = _check_count(n, "n")
     psi, z = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
-    if alpha is None:
-        alpha = _inverse_gamma(rng, check_positive(a, name="a"), check_positive(b, name="b"))
-    else:
-        alpha = check_positive(alpha, name="alpha")
+    alpha = _alpha(rng, alpha, a, b)
     if phi0 is None:
         theta0 = float(_uniform_open(rng, None))
         if alpha0 is None:
