@@ -196,27 +196,30 @@ def test_naive_bayes_alpha_prior_matches_thesis_grid():
     assert abs(np.mean(alpha <= 21.98) - 0.5) < Z * np.sqrt(0.25 / R)   # median, spec 2.2
 
 
+def _chi2_ratio(d, labels):
+    """Mean of the squared standardised feature counts per group of ``labels`` (1 when the
+    features are Bernoulli(phi[group]) given those labels) and its standard error."""
+    z2 = []
+    for g in (0, 1):
+        rows = labels == g
+        m = rows.sum()
+        ph = d.phi[g]
+        ok = (ph > 1e-3) & (ph < 1 - 1e-3)
+        counts = d.X[rows][:, ok].sum(axis=0)
+        z2.append((counts - m * ph[ok]) ** 2 / (m * ph[ok] * (1 - ph[ok])))
+    z2 = np.concatenate(z2)
+    return z2.mean(), np.sqrt(2 / z2.size)
+
+
 def test_naive_bayes_data_given_phi_and_class():
     d = binary_naive_bayes(None, 3000, alpha=2.0, class_counts=(1000, 1000), random_state=4)
     assert d.X.dtype == np.int8 and set(np.unique(d.X)) <= {0, 1}
     np.testing.assert_array_equal(np.bincount(d.y), [1000, 1000])
     assert not np.all(np.diff(d.y) >= 0)           # fixed design, but rows shuffled
 
-    def chi2_ratio(labels):
-        z2 = []
-        for g in (0, 1):
-            rows = labels == g
-            m = rows.sum()
-            ph = d.phi[g]
-            ok = (ph > 1e-3) & (ph < 1 - 1e-3)
-            counts = d.X[rows][:, ok].sum(axis=0)
-            z2.append((counts - m * ph[ok]) ** 2 / (m * ph[ok] * (1 - ph[ok])))
-        z2 = np.concatenate(z2)
-        return z2.mean(), np.sqrt(2 / z2.size)
-
-    est, se = chi2_ratio(d.y)
+    est, se = _chi2_ratio(d, d.y)
     assert_moment(est, 1.0, se)
-    wrong, _ = chi2_ratio(1 - d.y)                 # phi rows swapped
+    wrong, _ = _chi2_ratio(d, 1 - d.y)                 # phi rows swapped
     assert wrong > 1 + Z_WRONG * se
 
 
@@ -248,21 +251,9 @@ def test_mixture_response_given_z():
 def test_mixture_features_follow_z_not_y():
     d = binary_mixture(None, 2000, alpha=2.0, class_counts=(2000, 2000), random_state=13)
 
-    def chi2_ratio(labels):
-        z2 = []
-        for g in (0, 1):
-            rows = labels == g
-            m = rows.sum()
-            ph = d.phi[g]
-            ok = (ph > 1e-3) & (ph < 1 - 1e-3)
-            counts = d.X[rows][:, ok].sum(axis=0)
-            z2.append((counts - m * ph[ok]) ** 2 / (m * ph[ok] * (1 - ph[ok])))
-        z2 = np.concatenate(z2)
-        return z2.mean(), np.sqrt(2 / z2.size)
-
-    est, se = chi2_ratio(d.z)
+    est, se = _chi2_ratio(d, d.z)
     assert_moment(est, 1.0, se)
-    wrong, _ = chi2_ratio(d.y)                     # y differs from z in ~10% of cases
+    wrong, _ = _chi2_ratio(d, d.y)                     # y differs from z in ~10% of cases
     assert wrong > 1 + Z_WRONG * se
 
 
