@@ -90,12 +90,7 @@ def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np
     ...
     ValueError: every row of proba must sum to 1 (tolerance 1e-06); row 0 sums to 1.1
     """
-    if hasattr(proba, "to_numpy"):
-        proba = proba.to_numpy()
-    try:
-        arr = np.asarray(proba, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a numeric array; {exc}") from exc
+    arr = _float_array(proba, name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_cases, n_classes); got shape {arr.shape}")
     if arr.shape[0] == 0:
@@ -118,13 +113,18 @@ def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np
     return arr
 
 
-def _check_prob_vector(prob, *, name: str = "prob") -> np.ndarray:
-    if hasattr(prob, "to_numpy"):
-        prob = prob.to_numpy()
+def _float_array(x, name: str) -> np.ndarray:
+    """``x`` (array-like or pandas object) as a float64 array, or a TypeError naming it."""
+    if hasattr(x, "to_numpy"):
+        x = x.to_numpy()
     try:
-        arr = np.asarray(prob, dtype=np.float64)
+        return np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a numeric array; {exc}") from exc
+
+
+def _check_prob_vector(prob, *, name: str = "prob") -> np.ndarray:
+    arr = _float_array(prob, name)
     if arr.ndim == 2 and 1 in arr.shape:
         arr = arr.ravel()
     if arr.ndim != 1:
