@@ -5,14 +5,7 @@ import pytest
 
 import selbayes.estimators.model_selection as model_selection
 import selbayes.filters.selection as selection
-
-
-def _data(seed=0, n=40, p=120):
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0, 1], n // 2)
-    X = rng.normal(size=(n, p))
-    X[:, :4] += 1.2 * y[:, None]
-    return X, y
+from tests.estimators._data import two_class_gaussian
 
 
 def _fast(**kw):
@@ -41,7 +34,7 @@ def test_path_equals_separate_fits_and_ranks_once(monkeypatch):
     """Bit for bit, not within Monte Carlo error: the same scores give the same selection, the
     shared inner cross-validation gives every k the same folds and seeds as its own would, and
     each k is sampled with the same seed by the same compiled model."""
-    X, y = _data()
+    X, y = two_class_gaussian()
     ks = [2, 4]
     full = _counting(monkeypatch, selection, X.shape[1])
     inner = _counting(monkeypatch, model_selection, 0)
@@ -70,7 +63,7 @@ def test_path_equals_separate_fits_and_ranks_once(monkeypatch):
 
 
 def test_path_rejects_bad_ks():
-    X, y = _data()
+    X, y = two_class_gaussian()
     with pytest.raises(ValueError, match="ks must be"):
         _fast().fit_path(X, y, [])
     with pytest.raises(ValueError, match="ks must be"):

@@ -12,6 +12,7 @@ from selbayes.estimators.model_selection import (
 from selbayes.filters.selection import select_features
 from selbayes.models.gaussian import sufficient_statistics
 from selbayes.models.priors import GaussianPriors
+from tests.estimators._data import two_class_gaussian
 
 
 class _Params:
@@ -124,14 +125,6 @@ def test_choose_k_rejects_bad_grids_and_tiny_classes():
 
 
 # --------------------------------------------------------------------------- the estimator
-def _estimator_data(seed=0, n=40, p=120):
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0, 1], n // 2)
-    X = rng.normal(size=(n, p))
-    X[:, :4] += 1.2 * y[:, None]
-    return X, y
-
-
 def _fast(**kw):
     from selbayes import HierarchicalGaussianClassifier
 
@@ -142,7 +135,7 @@ def _fast(**kw):
 def test_default_fit_is_invariant_to_units_and_shifts():
     """Standardisation makes the inputs identical up to rounding, so with the same seed the
     whole fit (selection, MCMC, predictive) must agree to rounding error, not MC error."""
-    X, y = _estimator_data(1)
+    X, y = two_class_gaussian(1)
     rng = np.random.default_rng(2)
     shift = rng.normal(size=X.shape[1]) * 50
     ref = _fast(k=4, temperature=1.0).fit(X, y).predict_proba(X)
@@ -154,7 +147,7 @@ def test_default_fit_is_invariant_to_units_and_shifts():
 def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     from selbayes import HierarchicalGaussianClassifier
 
-    X, y = _estimator_data(3)
+    X, y = two_class_gaussian(3)
     clf = _fast(k="auto", temperature="auto", k_grid=[2, 4, 8]).fit(X, y)
     assert clf.k_ in (2, 4, 8) and clf.selection_.n_selected == clf.k_
     assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_
@@ -171,7 +164,7 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
 
 
 def test_decorrelated_fit_predicts_through_the_stored_rows():
-    X, y = _estimator_data(4, p=60)
+    X, y = two_class_gaussian(4, p=60)
     clf = _fast(k=4, temperature=1.0, decorrelate=5.0).fit(X, y)
     assert clf.transform_rows_.shape == (4, 60)
     from selbayes.estimators.model_selection import prepare_features
@@ -202,7 +195,7 @@ def test_exact_model_settings_give_the_untransformed_model():
     from selbayes.estimators.gaussian import EXACT_MODEL
     from selbayes.models.gaussian import class_log_prior, predictive_log_proba
 
-    X, y = _estimator_data(5)
+    X, y = two_class_gaussian(5)
     clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
     assert clf.k_choice_ is None and clf.temperature_ == 1.0 and clf.label_noise_ == 0.0
     raw = (3.0 * X + 1.0)[:, clf.selection_.indices]

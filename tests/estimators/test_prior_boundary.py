@@ -11,6 +11,7 @@ from selbayes.estimators.gaussian import prior_boundary_checks
 from selbayes.estimators.model_selection import KChoice
 from selbayes.evaluation.diagnostics import GridBoundaryWarning, PriorBoundaryWarning
 from selbayes.models.priors import GaussianPriors
+from tests.estimators._data import two_class_gaussian
 
 
 def _post(**arrays):
@@ -27,14 +28,6 @@ def _fast(**kw):
 
     base = dict(draws=200, tune=200, chains=1, random_state=0, progressbar=False)
     return HierarchicalGaussianClassifier(**{**base, **kw})
-
-
-def _data(seed=0, n=40, p=120):
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0, 1], n // 2)
-    X = rng.normal(size=(n, p))
-    X[:, :4] += 1.2 * y[:, None]
-    return X, y
 
 
 def test_checks_use_each_priors_own_quantiles():
@@ -71,7 +64,7 @@ def test_a_w_x_hyperprior_is_checked_instead_of_tau_x():
 def test_fit_in_other_units_than_the_prior_warns_at_the_users_line():
     """X in thousands of the prior's units, not standardised: the Gamma(2, rate 2) prior of
     tau_x cannot reach the data's precision (~1e-6), and only this check says so."""
-    X, y = _data(1)
+    X, y = two_class_gaussian(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         clf = _fast(k=4, temperature=1.0, standardize=False).fit(1000.0 * X, y)
@@ -84,7 +77,7 @@ def test_fit_in_other_units_than_the_prior_warns_at_the_users_line():
 
 
 def test_a_default_fit_does_not_warn():
-    X, y = _data(1)
+    X, y = two_class_gaussian(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         clf = _fast(k=4, temperature=1.0).fit(1000.0 * X, y)
