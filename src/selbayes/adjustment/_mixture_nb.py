@@ -218,21 +218,29 @@ def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wst
 # the samplers' sweeps (their Python entry points: selbayes.models._mixture_fast)
 # ---------------------------------------------------------------------------------------------
 @numba.njit(cache=True, error_model="numpy")
+def _label_counts(z, Xf):
+    """Component sizes nz (2,), ones per component and column I (2, k + 1), and the counts
+    N = (n00, n01, n10, n11), n_zy = #{i: z_i = z, y_i = y}, of the labels z."""
+    n, m = Xf.shape
+    nz = np.zeros(2)
+    I = np.zeros((2, m))
+    N = np.zeros(4, dtype=np.int64)
+    for i in range(n):
+        c = z[i]
+        nz[c] += 1.0
+        N[2 * c + int(Xf[i, 0])] += 1
+        for j in range(m):
+            I[c, j] += Xf[i, j]
+    return nz, I, N
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _sweep(z, Xf, order, u, A, B, alpha, alpha0, f0, f1, n_omitted, use_adj, n1, t, lf, theta,
            weights, kernels, wstore, vstore, state):
     n, m = Xf.shape
     k = m - 1
-    nz = np.zeros(2)
-    I = np.zeros((2, m))
-    N = np.zeros(4, dtype=np.int64)
-    y = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        y[i] = int(Xf[i, 0])
-        c = z[i]
-        nz[c] += 1.0
-        N[2 * c + y[i]] += 1
-        for j in range(m):
-            I[c, j] += Xf[i, j]
+    nz, I, N = _label_counts(z, Xf)
+    y = Xf[:, 0].astype(np.int64)
     lp = np.empty(2)
     for i in order:
         c = z[i]
@@ -284,11 +292,11 @@ def _log_u_theta(a, th, I0, O0, I1, O1):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, n1, t,
-                    lf, qt, qw, kernels, wstore, vstore, state):
+def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, fa):
     """Conditional log density of u = log alpha_j shared by features first..stop-1 (with the
     Jacobian): IG(shape, scale) prior, their collapsed likelihood and, with ``use_adj``, the
-    selection factor (p - k) log P_keep(alpha; N)."""
+    selection factor (p - k) log P_keep(alpha; N); ``fa``: the trailing arguments of
+    :func:`_log_keep` (n1 and the design's arrays and stores)."""
     if not (-_LOG_ALPHA_MAX < u < _LOG_ALPHA_MAX):
         return -np.inf
     a = math.exp(u)
@@ -298,17 +306,15 @@ def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_a
     s += (stop - first) * (2.0 * math.lgamma(a) - math.lgamma(a + nz[0])
                            - math.lgamma(a + nz[1]))
     if use_adj:
-        s += n_omitted * _log_keep(a, N[0], N[1], N[2], N[3], n1, t, lf, qt, qw, kernels,
-                                   wstore, vstore, state)
+        s += n_omitted * _log_keep(a, N[0], N[1], N[2], N[3], *fa)
     return s
 
 
 @numba.njit(cache=True, error_model="numpy")
 def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_omitted,
-                     use_adj, N, n1, t, lf, qt, qw, kernels, wstore, vstore, state, evals):
+                     use_adj, N, fa, evals):
     """One slice-sampling update of u = log alpha (stepping out, then shrinkage; Neal 2003)."""
-    f0 = _log_cond_alpha(u0, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
-                         n1, t, lf, qt, qw, kernels, wstore, vstore, state)
+    f0 = _log_cond_alpha(u0, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, fa)
     logy = f0 - rng.standard_exponential()
     L = u0 - width * rng.random()
     R = L + width
@@ -316,7 +322,7 @@ def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_
     while J > 0:
         evals[0] += 1
         if _log_cond_alpha(L, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
-                           n1, t, lf, qt, qw, kernels, wstore, vstore, state) <= logy:
+                           fa) <= logy:
             break
         L -= width
         J -= 1
@@ -324,7 +330,7 @@ def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_
     while J > 0:
         evals[0] += 1
         if _log_cond_alpha(R, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
-                           n1, t, lf, qt, qw, kernels, wstore, vstore, state) <= logy:
+                           fa) <= logy:
             break
         R += width
         J -= 1
@@ -332,7 +338,7 @@ def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_
         u1 = L + rng.random() * (R - L)
         evals[0] += 1
         if _log_cond_alpha(u1, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj,
-                           N, n1, t, lf, qt, qw, kernels, wstore, vstore, state) > logy:
+                           N, fa) > logy:
             return u1
         if u1 < u0:
             L = u1
@@ -342,24 +348,15 @@ def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, n_omitted, use_adj, width, n1, t,
-                       lf, qt, qw, kernels, wstore, vstore, state):
+def _conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, n_omitted, use_adj, width, fa):
     """theta_j (j = 0..k, each on (0, 1) given the rest), then log alpha0, then log alpha, by
     slice sampling from their exact conditionals given the labels z; in place.
 
     ``log_alpha`` = [log alpha0, log alpha]; ``f_prior`` = (alpha0 shape, alpha0 scale,
     alpha shape, alpha scale). Returns the number of density evaluations.
     """
-    n, m = Xf.shape
-    nz = np.zeros(2)
-    I = np.zeros((2, m))
-    N = np.zeros(4, dtype=np.int64)
-    for i in range(n):
-        c = z[i]
-        nz[c] += 1.0
-        N[2 * c + int(Xf[i, 0])] += 1
-        for j in range(m):
-            I[c, j] += Xf[i, j]
+    m = Xf.shape[1]
+    nz, I, N = _label_counts(z, Xf)
     evals = np.zeros(1, dtype=np.int64)
     # theta_j: uniform prior on (0, 1), so the slice is searched by shrinking (0, 1) itself
     for j in range(m):
@@ -380,11 +377,9 @@ def _conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, n_omitted, use_adj
             else:
                 R = x1
     log_alpha[0] = _slice_log_alpha(rng, log_alpha[0], width, 0, 1, theta, I, nz, f_prior[0],
-                                    f_prior[1], 0.0, False, N, n1, t, lf, qt, qw, kernels,
-                                    wstore, vstore, state, evals)
+                                    f_prior[1], 0.0, False, N, fa, evals)
     log_alpha[1] = _slice_log_alpha(rng, log_alpha[1], width, 1, m, theta, I, nz, f_prior[2],
-                                    f_prior[3], n_omitted, use_adj, N, n1, t, lf, qt, qw,
-                                    kernels, wstore, vstore, state, evals)
+                                    f_prior[3], n_omitted, use_adj, N, fa, evals)
     return evals[0]
 
 
