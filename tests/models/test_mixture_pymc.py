@@ -134,7 +134,8 @@ def test_default_route_matches_exact_posterior(corrected):
 
 def test_default_route_starts_chains_from_random_labels_reproducibly():
     # one initial point serves every chain; the label step draws each chain's starting labels
-    # from that chain's generator (so chains differ, and a seed reproduces them)
+    # from that chain's generator (so chains differ, and a seed reproduces them); the chains'
+    # traces share one compiled function but not their draws (_SharedFunctionTrace)
     from selbayes.models.mixture_pymc import sample_pymc
 
     rng = np.random.default_rng(4)

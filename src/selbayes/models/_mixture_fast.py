@@ -128,4 +128,4 @@ def conditional_sweep(z, Xf, theta, log_alpha, prior, rng, n_omitted=0, factor=N
     f_prior = np.array([prior.alpha0_shape, prior.alpha0_scale, prior.alpha_shape,
                         prior.alpha_scale], dtype=np.float64)
     return int(_conditional_sweep(rng, z, Xf, theta, log_alpha, f_prior, float(n_omitted),
-                                  use_adj, float(width), args))
+                                  use_adj, float(width), *args))

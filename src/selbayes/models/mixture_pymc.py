@@ -322,6 +322,21 @@ class ConditionalSlice(_CompiledMixtureStep):
         return point, [{"slice_evals": evals}]
 
 
+class _SharedFunctionTrace(pm.backends.NDArray):
+    """PyMC's in-memory trace whose per-chain copies share one compiled point function.
+
+    ``pm.sample`` makes each chain's trace by copying the ``trace`` it is given; PyMC's own
+    default builds a new trace, and compiles a new function of the point, for every chain
+    (about 40 ms each, 8% of a default mixture fit). A shallow copy would share the stored
+    draws too, so a copy here is a fresh trace that reuses only the function, the shapes and
+    the dtypes.
+    """
+
+    def __copy__(self):
+        return _SharedFunctionTrace(model=self.model, vars=self.vars, fn=self.fn,
+                                    var_shapes=self.var_shapes, var_dtypes=self.var_dtypes)
+
+
 def _compile_kwargs(backend="c"):
     """pytensor compile options of the mixture's functions (PyMC's ``backend`` shortcut).
 
@@ -532,7 +547,12 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     try:
         with model, warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
-            trace = pm.sample(draws=draws * thin, tune=tune, chains=chains, cores=cores, step=steps,
+            # shapes and dtypes come from a point of zeros (the values do not matter, and
+            # model.initial_point() would compile one more function)
+            zeros = {v.name: np.zeros(v.type.shape, dtype=v.type.dtype)
+                     for v in model.value_vars}
+            trace = pm.sample(trace=_SharedFunctionTrace(model=model, test_point=zeros),
+                              draws=draws * thin, tune=tune, chains=chains, cores=cores, step=steps,
                               initvals=inits, random_seed=seed, progressbar=progressbar,
                               compute_convergence_checks=False, discard_tuned_samples=True,
                               compile_kwargs=_compile_kwargs())
