@@ -254,7 +254,7 @@ def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):
     k and so compiles other model shapes; it runs in make slow below): every fit succeeds, k
     is chosen from the grid inside each fold, and a second run fits nothing and reads back
     identical results."""
-    from selbayes.model_selection import DEFAULT_K_GRID
+    from selbayes.estimators.model_selection import DEFAULT_K_GRID
 
     out = tmp_path / "quick"
     argv = ["--quick", "--methods", "selbayes,gnb", "--out", str(out), "--no-progress"]

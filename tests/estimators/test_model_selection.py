@@ -6,6 +6,7 @@ import pytest
 from selbayes.estimators.model_selection import (
     _hyper_mode,
     choose_k,
+    correlation_temperature,
     plugin_log_proba,
     temper_log_proba,
 )
@@ -114,6 +115,73 @@ def test_choose_k_keeps_temperature_one_for_independent_features():
     assert ch.temperature <= 2.0
 
 
+# ------------------------------------------------------- the temperature from the correlation
+def _equicorrelated(rng, n_per_class, k, rho, shifts):
+    """Two classes, k features with within-class correlation rho, class-1 means ``shifts``."""
+    y = np.repeat([0, 1], n_per_class)
+    common = rng.normal(size=(y.size, 1))
+    X = np.sqrt(rho) * common + np.sqrt(1 - rho) * rng.normal(size=(y.size, k))
+    return X + np.outer(y, shifts), y
+
+
+@pytest.mark.parametrize("rho,k", [(0.3, 10), (0.6, 25), (0.0, 8)])
+def test_correlation_temperature_recovers_the_design_effect(rho, k):
+    # closed form: with equal shifts and equicorrelation rho, delta'R delta / delta'delta =
+    # 1 + (k - 1) rho (1 for independent features, the floor); the estimate's relative
+    # standard error is about sqrt(2 / (n - 2)) (a variance estimated from n - 2 degrees of
+    # freedom), so 5 of them bound it
+    rng = np.random.default_rng(11)
+    n = 4000
+    X, y = _equicorrelated(rng, n // 2, k, rho, np.full(k, 0.5))
+    exact = 1 + (k - 1) * rho
+    T = correlation_temperature(X, y, 2)
+    assert T >= 1.0                                    # independent features: the floor
+    assert abs(T - exact) < 5 * exact * np.sqrt(2 / n)
+
+
+def test_correlation_temperature_follows_the_direction_of_the_mean_differences():
+    # shifts of opposite signs on positively correlated features: the naive evidence
+    # partly cancels within a class, delta'R delta < delta'delta, so T hits its floor of 1;
+    # unequal shifts: delta'R delta / delta'delta by the closed form
+    rng = np.random.default_rng(12)
+    X, y = _equicorrelated(rng, 3000, 2, 0.5, np.array([0.5, -0.5]))
+    assert correlation_temperature(X, y, 2) == 1.0
+    d = np.array([1.0, 0.2, 0.0, 0.0])
+    X, y = _equicorrelated(rng, 3000, 4, 0.4, d)
+    R = np.full((4, 4), 0.4) + 0.6 * np.eye(4)
+    exact = d @ R @ d / (d @ d)
+    assert abs(correlation_temperature(X, y, 2) - exact) < 5 * exact * np.sqrt(2 / 6000)
+
+
+def test_correlation_temperature_is_invariant_to_units_and_pools_class_pairs():
+    rng = np.random.default_rng(13)
+    X, y = _equicorrelated(rng, 50, 6, 0.5, np.full(6, 1.0))
+    T = correlation_temperature(X, y, 2)
+    scale, shift = rng.uniform(1e-3, 1e3, size=6), rng.normal(size=6) * 100
+    assert np.isclose(correlation_temperature(X * scale + shift, y, 2), T, rtol=1e-9)
+    # three classes: the pairs' inflations pooled with weights n_g n_h (here equal sizes and
+    # the same correlation and inflation in every pair, so the pooled T is the common one)
+    y3 = np.repeat([0, 1, 2], 2000)
+    common = rng.normal(size=(6000, 1))
+    X3 = np.sqrt(0.5) * common + np.sqrt(0.5) * rng.normal(size=(6000, 6))
+    X3 += np.outer(y3, np.full(6, 0.7))
+    assert abs(correlation_temperature(X3, y3, 3) - 3.5) < 5 * 3.5 * np.sqrt(2 / 6000)
+    # degenerate inputs keep the model's own predictive
+    assert correlation_temperature(np.ones((10, 3)), np.repeat([0, 1], 5), 2) == 1.0
+
+
+def test_choose_k_with_the_correlation_rule_scores_one_temperature_per_k():
+    X, y = _redundant(3, copies=30)
+    ch = choose_k(_Params(temperature="correlation"), X, y, grid=[10, 30], random_state=0)
+    assert [g[0] for g in ch.grid] == [10, 30] and ch.extra["case_losses"].shape == (2, 80)
+    # 30 near-copies of one signal: T near the number of copies kept
+    t10, t30 = (g[2] for g in ch.grid)
+    assert 8 < t10 < 12 and 25 < t30 < 35
+    assert ch.criterion.endswith("correlation_T")
+    with pytest.raises(ValueError, match="temperature_grid must be numbers or 'correlation'"):
+        choose_k(_Params(), X, y, grid=[10], temperature_grid="cv")
+
+
 def test_choose_k_rejects_bad_grids_and_tiny_classes():
     X, y = _redundant(5, copies=3)
     with pytest.raises(ValueError, match="no candidate k"):
@@ -161,6 +229,20 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     np.testing.assert_allclose(back.predict_proba(X), proba, atol=1e-12)
     assert back.temperature_ == clf.temperature_ and back.k_ == clf.k_
     np.testing.assert_allclose(back.k_choice_.score, clf.k_choice_.score)
+
+
+def test_default_temperature_is_the_correlation_rule_of_the_selected_features():
+    from selbayes.preprocessing.decorrelation import Standardization
+
+    X, y = _redundant(6, copies=12)
+    clf = _fast(k=12).fit(X, y)
+    assert clf.temperature == "correlation"
+    Xs = X[:, clf.selection_.indices]
+    assert np.isclose(clf.temperature_, correlation_temperature(
+        Standardization("within").fit(Xs, y, 2).transform(Xs), y, 2), rtol=1e-9)
+    assert 9 < clf.temperature_ < 15                    # 12 near-copies of one signal
+    auto = _fast(k="auto", k_grid=[4, 12]).fit(X, y)
+    assert auto.k_choice_.temperature == auto.temperature_
 
 
 def test_decorrelated_fit_predicts_through_the_stored_rows():

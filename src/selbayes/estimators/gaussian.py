@@ -176,12 +176,18 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         (training statistics) before anything else, so predictions do not depend on the units
         of X. The F statistics, hence the selection and its adjustment, are unchanged by this.
         False fits the model to X in its own units (as in the paper).
-    temperature : float or "auto", default "auto"
+    temperature : float, "correlation" or "auto", default "correlation"
         Predictive temperature T: P(g | x) proportional to pi_g p(x | g, data)^(1/T), a
         correction for evidence counted several times by correlated features
         (:func:`selbayes.estimators.model_selection.temper_log_proba`); 1 is the model's own
-        predictive;
-        "auto" chooses T with k by inner cross-validated log score.
+        predictive. "correlation" (default) computes T from the training data of the
+        selected features: the variance inflation of the naive log likelihood ratio along
+        the class-mean differences caused by the features' within-class correlation
+        (:func:`selbayes.estimators.model_selection.correlation_temperature`), so the
+        temperature accounts for correlation and the selection correction for selection.
+        "auto" chooses T with k by inner cross-validated log score over
+        ``temperature_grid`` (it then also absorbs the overconfidence that ignoring the
+        selection causes).
     k_grid, decorrelate_grid, temperature_grid : sequence, optional
         Candidates for the "auto" choices (defaults in :mod:`selbayes.estimators.model_selection`).
     inner_cv : int, default 5
@@ -226,7 +232,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         features are named ``x0`` ... ``x{p-1}``).
     n_features_in_ : int
     k_, temperature_, decorrelate_ : int, float, float or None
-        The values used (chosen or as given).
+        The values used (chosen, computed or as given).
     k_choice_ : selbayes.estimators.model_selection.KChoice or None
         The inner cross-validation curve when something was "auto".
     idata_ : xarray.DataTree
@@ -275,7 +281,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  correct_selection: bool = True, priors=None,
                  decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
-                 temperature: float | str = "auto", k_grid=None, decorrelate_grid=None,
+                 temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
                  temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
                  label_noise: float | str = "auto",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
@@ -314,7 +320,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
         "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
         "standardize": ["boolean"],
-        "temperature": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "temperature": [Interval(Real, 0, None, closed="neither"),
+                        StrOptions({"auto", "correlation"})],
         "k_grid": [list, tuple, np.ndarray, None],
         "decorrelate_grid": [list, tuple, np.ndarray, None],
         "temperature_grid": [list, tuple, np.ndarray, None],
@@ -550,6 +557,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.feature_center_, self.feature_scale_ = np.zeros(k), np.ones(k)
             X_sel = (X_sel - self.feature_center_) / self.feature_scale_
         self._X_sel_model = X_sel                 # what the model saw (for _add_checks)
+        if self.temperature == "correlation":
+            from .model_selection import correlation_temperature
+
+            self.temperature_ = correlation_temperature(X_sel, y_index,
+                                                        len(selection.class_counts))
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
@@ -690,15 +702,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         grid = [tuple(g) for g in ch.grid]
         L = ch.extra.get("case_losses")
         chosen = (ch.k, ch.decorrelate, ch.temperature)
-        if chosen not in grid:
+        # Unless T is on the grid ("auto"), a candidate is (k, lambda): with the correlation
+        # rule every k has its own T.
+        width = 3 if self.temperature == "auto" else 2
+        keys = [g[:width] for g in grid]
+        if chosen[:width] not in keys:
             return
 
         def falling(neighbour) -> bool:
-            if neighbour not in grid:
+            if neighbour[:width] not in keys:
                 return False
             if L is None:
                 return True
-            d = L[grid.index(neighbour)] - L[grid.index(chosen)]
+            d = L[keys.index(neighbour[:width])] - L[keys.index(chosen[:width])]
             # Two paired SEs: at one, a quarter of the default fits on real expression sets
             # warned, mostly where a wider grid then did not score better.
             return bool(d.mean() > 2 * d.std(ddof=1) / np.sqrt(d.size))

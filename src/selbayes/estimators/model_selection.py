@@ -36,6 +36,7 @@ from ..models.gaussian import (
 from ..models.priors import GaussianPriors
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
+           "correlation_temperature",
            "DEFAULT_T_GRID", "prepare_features", "label_noise_log_proba", "default_label_noise",
            "AffineFeatures", "pick_candidate"]
 
@@ -54,7 +55,9 @@ class KChoice:
     decorrelate : float or None
         The chosen decorrelation strength lambda (None: no decorrelation).
     temperature : float
-        The chosen predictive temperature T (1: the model's own predictive).
+        The chosen predictive temperature T (1: the model's own predictive); with
+        ``temperature="correlation"`` the :func:`correlation_temperature` of the chosen
+        candidate on all the training data.
     grid : list of tuple
         The (k, lambda, T) candidates, in the order of ``score`` and ``se``.
     score : ndarray of shape (len(grid),)
@@ -415,6 +418,92 @@ def default_label_noise(n: int) -> float:
 
 
 # --------------------------------------------------------------------------- choose k
+def correlation_temperature(X_selected, y_index, n_classes) -> float:
+    """Predictive temperature from the within-class correlation of the selected features.
+
+    The naive (independent-feature) predictive's log likelihood ratio between classes g and h
+    is, up to a constant, s = d'x with d_j = (mu_gj - mu_hj) / sigma_j^2. Along d the classes
+    are separated by d'(mu_g - mu_h) = ||delta||^2 (delta_j = (mu_gj - mu_hj) / sigma_j), but
+    with correlated features s varies within a class by delta' R delta, R the within-class
+    correlation matrix, not by ||delta||^2 as the naive model assumes. The calibrated log odds
+    along d are therefore s / T with
+
+        T = delta' R delta / delta' delta,
+
+    the variance inflation (Kish's design effect) of the naive evidence along the direction
+    that separates the classes: 1 for independent features, up to k for k copies of one
+    feature. With G > 2 classes the pairs are pooled, weighted by n_g n_h. Means, standard
+    deviations and R are the training sample's; ``delta' R delta`` is computed as
+    ||E delta||^2 / (n - G) from the within-class residuals E, so no k x k matrix is formed.
+
+    T is a property of the features and the classes, not of how the class means are
+    estimated: the same T serves the corrected and the uncorrected model, which differ in how
+    far they shrink the class-mean differences (the selection correction) rather than in how
+    they count correlated evidence (the temperature). T is floored at 1: below 1 (features
+    whose noise cancels along d) the estimate is dominated by the sampling error of R
+    (standard deviation about sqrt(2 / (n - G)) for independent features), and the model's own
+    predictive is then kept.
+
+    Parameters
+    ----------
+    X_selected : ndarray of shape (n, k)
+        Training values of the selected features (any units; each feature is scaled by its
+        pooled within-class standard deviation here).
+    y_index : ndarray of int, shape (n,)
+        Class index of each training case, 0..G-1 (at least n_classes + 1 cases).
+    n_classes : int
+        G.
+
+    Returns
+    -------
+    float
+        T >= 1 (for :func:`temper_log_proba`).
+
+    References
+    ----------
+    Kish, L. (1965). Survey Sampling. Wiley (the design effect). Pauli, F., Racugno, W. and
+    Ventura, L. (2011). Bayesian composite marginal likelihoods. Statistica Sinica 21,
+    149-164 (the curvature adjustment of a composite likelihood).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 200); s = rng.normal(size=400) + y
+    >>> X = np.column_stack([s + 0.1 * rng.normal(size=400) for _ in range(10)])
+    >>> round(correlation_temperature(X, y, 2))        # 10 near-copies of one feature
+    10
+    >>> correlation_temperature(rng.normal(size=(400, 10)) + y[:, None], y, 2) < 1.5
+    True
+    """
+    X = np.asarray(X_selected, dtype=np.float64)
+    y_index = np.asarray(y_index)
+    G = int(n_classes)
+    n = X.shape[0]
+    counts = np.bincount(y_index, minlength=G).astype(np.float64)
+    present = np.flatnonzero(counts > 0)
+    if n - G < 1 or present.size < 2:
+        return 1.0
+    means = np.zeros((G, X.shape[1]))
+    np.add.at(means, y_index, X)
+    means[present] /= counts[present, None]
+    E = X - means[y_index]
+    sd = np.sqrt((E ** 2).sum(axis=0) / (n - G))
+    ok = sd > 0                                  # a constant feature carries no evidence
+    E, means, sd = E[:, ok], means[:, ok], sd[ok]
+    if not ok.any():
+        return 1.0
+    g, h = np.triu_indices(present.size, 1)
+    g, h = present[g], present[h]
+    delta = (means[g] - means[h]) / sd                               # (pairs, k)
+    w = counts[g] * counts[h]
+    num = (w * (((E / sd) @ delta.T) ** 2).sum(axis=0)).sum() / (n - G)
+    den = (w * (delta ** 2).sum(axis=1)).sum()
+    if not den > 0:
+        return 1.0
+    return float(max(1.0, num / den))
+
+
 def _stratified_folds(y_index, n_splits, rng):
     from sklearn.model_selection import StratifiedKFold
 
@@ -432,8 +521,11 @@ def _stratified_folds(y_index, n_splits, rng):
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
                  n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric"):
     """-log p(true class) of every test case of one inner fold, for every candidate and
-    temperature: shape (len(candidates), len(temperatures), n_test)."""
-    out = np.empty((len(candidates), len(temperatures), test.size))
+    temperature: shape (len(candidates), len(temperatures), n_test); ``temperatures=
+    "correlation"``: one temperature per candidate, :func:`correlation_temperature` of the
+    fold's training data at that candidate (shape (len(candidates), 1, n_test))."""
+    by_corr = isinstance(temperatures, str)
+    out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
     classes = np.arange(G)
     by_lam: dict = {}
     for ci, (k, lam) in enumerate(candidates):
@@ -454,9 +546,28 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
                               feats.selected(X[test], sel.indices), sel, priors, corrected,
                               n_draws=n_draws, random_state=seed)
         prior = class_log_prior(sel.class_counts, priors.c)
-        for ti, T in enumerate(temperatures):
+        temps = ([correlation_temperature(Z[:, sel.indices], y_index[train], G)] if by_corr
+                 else temperatures)
+        for ti, T in enumerate(temps):
             lt = label_noise_log_proba(temper_log_proba(lp, prior, T), prior, label_noise)
             out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
+    return out
+
+
+def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> list:
+    """:func:`correlation_temperature` of all the training data at every (k, lambda)."""
+    out = []
+    by_lam: dict = {}
+    counts = np.bincount(y_index, minlength=G)
+    for k, lam in candidates:
+        if lam not in by_lam:
+            Z, _ = prepare_features(X, y_index, G, standardize=standardize, decorrelate=lam,
+                                    method=method)
+            by_lam[lam] = (Z, f_statistic(Z, y_index, G))
+        Z, scores = by_lam[lam]
+        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
+        sel = selection_from_scores(scores, k_eff, None, "f", counts, np.arange(G))
+        out.append(correlation_temperature(Z[:, sel.indices], y_index, G))
     return out
 
 
@@ -524,10 +635,11 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
     decorrelate_grid : sequence of (float or None), optional
         Candidate lambdas (None: no decorrelation); default the estimator's ``decorrelate``
         when it is a number, else [None].
-    temperature_grid : sequence of float, optional
-        Candidate predictive temperatures T (:func:`temper_log_proba`); default the
-        estimator's ``temperature`` when it is a number, else ``DEFAULT_T_GRID`` when it is
-        "auto", else [1].
+    temperature_grid : sequence of float or "correlation", optional
+        Candidate predictive temperatures T (:func:`temper_log_proba`); "correlation": no
+        grid, T of every candidate is :func:`correlation_temperature` of its (inner)
+        training data. Default: the estimator's ``temperature`` when it is a number or
+        "correlation", ``DEFAULT_T_GRID`` when it is "auto", else [1].
     cv : int
         Inner folds (reduced to the smallest class count when needed).
     random_state : int or numpy.random.Generator, optional
@@ -591,9 +703,14 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
         decorrelate_grid = [dec if isinstance(dec, int | float) else None]
     if temperature_grid is None:
         T = params.get("temperature", 1.0)
-        temperature_grid = (DEFAULT_T_GRID if T == "auto"
-                            else [float(T) if isinstance(T, int | float) else 1.0])
-    temperature_grid = [float(t) for t in temperature_grid]
+        temperature_grid = ("correlation" if T == "correlation" else DEFAULT_T_GRID
+                            if T == "auto" else [float(T) if isinstance(T, int | float) else 1.0])
+    by_corr = isinstance(temperature_grid, str)
+    if by_corr and temperature_grid != "correlation":
+        raise ValueError(f"temperature_grid must be numbers or 'correlation'; got "
+                         f"{temperature_grid!r}")
+    if not by_corr:
+        temperature_grid = [float(t) for t in temperature_grid]
     if label_noise is None:
         label_noise = params.get("label_noise", 0.0)
     method = params.get("decorrelation_method", "symmetric")
@@ -609,7 +726,12 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
                               corrected, n_draws, seed, temperature_grid, eps_for(tr), method)
         for tr, te in folds)
     L = np.concatenate(losses, axis=2)                         # (candidates, T, n)
-    full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
+    if by_corr:       # the T each candidate's fit on all the training data would use
+        full = [(k, lam, t) for (k, lam), t in zip(
+            candidates, _candidate_temperatures(X, y_index, G, candidates, standardize, method),
+            strict=True)]
+    else:
+        full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
     L = L.reshape(len(full), -1)
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
@@ -618,5 +740,6 @@ def choose_k(estimator, X, y, *, grid=None, decorrelate_grid=None, temperature_g
     best = pick_candidate(L, [g[2] for g in full], rule)
     k_best, lam_best, t_best = full[best]
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
-                   score=score, se=se, criterion="inner_cv_log_score_plugin",
+                   score=score, se=se,
+                   criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
                    n_splits=n_splits, extra={"k_grid": ks, "case_losses": L, "rule": rule})
