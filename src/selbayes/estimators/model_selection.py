@@ -518,6 +518,27 @@ def _stratified_folds(y_index, n_splits, rng):
                                                                    y_index))
 
 
+def _candidate_selections(X, y_index, G, candidates, standardize, method):
+    """For every (k, lambda) candidate: the prepared features Z of X (one preparation per
+    lambda), their map and the F selection of the top k, as ``(Z, feats, sel)``."""
+    classes = np.arange(G)
+    counts = np.bincount(y_index, minlength=G)
+    by_lam: dict = {}
+    for k, lam in candidates:
+        if lam not in by_lam:
+            Z, feats = prepare_features(X, y_index, G, standardize=standardize,
+                                        decorrelate=lam, method=method)
+            # F directly, not select_features: a rare class (3 cases in all, as in some
+            # tumour-type data) can keep a single case in an inner training fold, which the
+            # F statistic and the model allow (they need n - G >= 1) but the public
+            # function's input check does not.
+            by_lam[lam] = (Z, feats, f_statistic(Z, y_index, G))
+        Z, feats, scores = by_lam[lam]
+        # Inside a fold fewer features may vary than in the whole training set.
+        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
+        yield Z, feats, selection_from_scores(scores, k_eff, None, "f", counts, classes)
+
+
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
                  n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric"):
     """-log p(true class) of every test case of one inner fold, for every candidate and
@@ -526,27 +547,14 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
     fold's training data at that candidate (shape (len(candidates), 1, n_test))."""
     by_corr = isinstance(temperatures, str)
     out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
-    classes = np.arange(G)
-    by_lam: dict = {}
-    for ci, (k, lam) in enumerate(candidates):
-        if lam not in by_lam:
-            Z, feats = prepare_features(X[train], y_index[train], G, standardize=standardize,
-                                        decorrelate=lam, method=method)
-            # F directly, not select_features: a rare class (3 cases in all, as in some
-            # tumour-type data) can keep a single case in an inner training fold, which the
-            # F statistic and the model allow (they need n - G >= 1) but the public
-            # function's input check does not.
-            scores = f_statistic(Z, y_index[train], G)
-            by_lam[lam] = (Z, feats, scores, np.bincount(y_index[train], minlength=G))
-        Z, feats, scores, counts = by_lam[lam]
-        # Inside a fold fewer features may vary than in the whole training set.
-        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
-        sel = selection_from_scores(scores, k_eff, None, "f", counts, classes)
-        lp = plugin_log_proba(Z[:, sel.indices], y_index[train],
+    y_train = y_index[train]
+    for ci, (Z, feats, sel) in enumerate(_candidate_selections(
+            X[train], y_train, G, candidates, standardize, method)):
+        lp = plugin_log_proba(Z[:, sel.indices], y_train,
                               feats.selected(X[test], sel.indices), sel, priors, corrected,
                               n_draws=n_draws, random_state=seed)
         prior = class_log_prior(sel.class_counts, priors.c)
-        temps = ([correlation_temperature(Z[:, sel.indices], y_index[train], G)] if by_corr
+        temps = ([correlation_temperature(Z[:, sel.indices], y_train, G)] if by_corr
                  else temperatures)
         for ti, T in enumerate(temps):
             lt = label_noise_log_proba(temper_log_proba(lp, prior, T), prior, label_noise)
@@ -556,19 +564,8 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
 
 def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> list:
     """:func:`correlation_temperature` of all the training data at every (k, lambda)."""
-    out = []
-    by_lam: dict = {}
-    counts = np.bincount(y_index, minlength=G)
-    for k, lam in candidates:
-        if lam not in by_lam:
-            Z, _ = prepare_features(X, y_index, G, standardize=standardize, decorrelate=lam,
-                                    method=method)
-            by_lam[lam] = (Z, f_statistic(Z, y_index, G))
-        Z, scores = by_lam[lam]
-        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
-        sel = selection_from_scores(scores, k_eff, None, "f", counts, np.arange(G))
-        out.append(correlation_temperature(Z[:, sel.indices], y_index, G))
-    return out
+    return [correlation_temperature(Z[:, sel.indices], y_index, G) for Z, _, sel in
+            _candidate_selections(X, y_index, G, candidates, standardize, method)]
 
 
 def pick_candidate(case_losses, temperatures, rule="best") -> int:
