@@ -206,9 +206,13 @@ def test_default_fit_is_invariant_to_units_and_shifts():
     X, y = two_class_gaussian(1)
     rng = np.random.default_rng(2)
     shift = rng.normal(size=X.shape[1]) * 50
-    ref = _fast(k=4, temperature=1.0).fit(X, y).predict_proba(X)
+    # the default configuration (k by inner CV, the correlation temperature, label noise)
+    ref_clf = _fast(k_grid=[2, 4, 8]).fit(X, y)
+    ref = ref_clf.predict_proba(X)
     for c in (1e-4, 1e4):
-        clf = _fast(k=4, temperature=1.0).fit(c * X + shift, y)
+        clf = _fast(k_grid=[2, 4, 8]).fit(c * X + shift, y)
+        assert clf.k_ == ref_clf.k_
+        assert np.isclose(clf.temperature_, ref_clf.temperature_, rtol=1e-9)
         np.testing.assert_allclose(clf.predict_proba(c * X + shift), ref, atol=1e-6)
 
 
