@@ -23,7 +23,7 @@ PYTEST_ARGS ?=
 # `make test XDIST=` runs in one process.
 XDIST ?= -n 2 --dist loadfile
 
-.PHONY: demo test slow bench sbc reproduce notebooks lint clean venv
+.PHONY: demo test slow bench bench-microarray sbc reproduce notebooks lint clean venv
 
 $(VENV)/.stamp-base: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
@@ -49,6 +49,13 @@ slow: $(VENV)/.stamp-test
 
 bench: $(VENV)/.stamp-test
 	$(PY) benchmarks/run_all.py
+
+# The real-data benchmark of reports/benchmark_microarray (about 20 minutes on 2 cores; resumes)
+MICROARRAY_SETS = borovecki chowdary golub gravier nakayama pomeroy singh sorlie subramanian srbct colon
+MICROARRAY_METHODS = selbayes,selbayes_uncorrected,selbayes_uncorrected_same_choice,selbayes_t_cv,selbayes_t_cv_uncorrected,selbayes_k10,logreg_l2_cv,logreg_l1_cv,lda_shrinkage,gnb,gnb_calibrated,random_forest,svm_platt
+bench-microarray: $(VENV)/.stamp-test
+	$(VENV)/bin/selbayes benchmark $(MICROARRAY_SETS) --methods $(MICROARRAY_METHODS) \
+	  --folds 5 --repeats 3 --seed 0 --jobs 2 --out reports/benchmark_microarray
 
 sbc: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2
