@@ -78,7 +78,7 @@ def test_conditional_slice_conditionals_equal_the_model_log_density():
 
         def cond(u, first, stop, shape, scale, use_adj, theta=theta, I=I, nz=nz, N=N):
             return _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, float(n_omit),
-                                   use_adj, N, (fac.n1, *fac._args()))
+                                   use_adj, N, fac.compiled_args())
 
         for d in (-2.0, 0.7, 3.0):
             la1 = la + np.array([d, 0.0])

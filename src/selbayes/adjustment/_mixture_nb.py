@@ -24,8 +24,8 @@ thesis, University of Toronto, section 2.4 and appendix 2.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections import OrderedDict
 
 import numba
 import numpy as np
@@ -101,8 +101,6 @@ def lattice_kernel(n00, n01, n10, n11, t, lf):
             K[m0, m1] = s
     return K
 
-
-_kernel = lattice_kernel
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -198,7 +196,7 @@ def _log_keep(alpha, n00, n01, n10, n11, n1, t, lf, theta, weights, kernels, wst
     if code in kernels:
         K = kernels[code]
     else:
-        K = _kernel(n00, n01, n10, n11, t, lf)
+        K = lattice_kernel(n00, n01, n10, n11, t, lf)
         K = K + K[::-1, ::-1]                            # see _weight_matrix
         kernels[code] = K
         state[1] += 1.0
@@ -469,28 +467,22 @@ def _log_keep_many(alphas, n00, n01, n10, n11, n1, t, lf, theta, weights, kernel
     return out
 
 
-_LATTICE_DESIGNS: OrderedDict = OrderedDict()
-_MAX_DESIGNS = 8
-
-
 def lattice_design(t, theta, weights) -> LatticeDesign | None:
     """The shared :class:`LatticeDesign` of (t, theta, weights), or None when the theta rule
     is not symmetric about 1/2 (the caller then evaluates in NumPy). Up to 8 designs are kept
     (least recently used dropped)."""
-    t = np.ascontiguousarray(t, dtype=np.int64)
-    theta = np.ascontiguousarray(theta, dtype=np.float64)
-    weights = np.ascontiguousarray(weights, dtype=np.float64)
-    key = (t.tobytes(), theta.tobytes(), weights.tobytes())
-    d = _LATTICE_DESIGNS.get(key)
-    if d is None:
-        if not _is_symmetric(theta, weights):
-            return None
-        d = _LATTICE_DESIGNS[key] = LatticeDesign(t, theta, weights)
-        if len(_LATTICE_DESIGNS) > _MAX_DESIGNS:
-            _LATTICE_DESIGNS.popitem(last=False)
-    else:
-        _LATTICE_DESIGNS.move_to_end(key)
-    return d
+    return _lattice_design(np.ascontiguousarray(t, dtype=np.int64).tobytes(),
+                           np.ascontiguousarray(theta, dtype=np.float64).tobytes(),
+                           np.ascontiguousarray(weights, dtype=np.float64).tobytes())
+
+
+@functools.lru_cache(maxsize=8)
+def _lattice_design(t: bytes, theta: bytes, weights: bytes) -> LatticeDesign | None:
+    # copies: arrays over bytes are read-only, a different type to numba (a new compile)
+    theta_a, weights_a = np.frombuffer(theta).copy(), np.frombuffer(weights).copy()
+    if not _is_symmetric(theta_a, weights_a):
+        return None
+    return LatticeDesign(np.frombuffer(t, dtype=np.int64).copy(), theta_a, weights_a)
 
 
 class FastMixtureFactor(MixtureOmitFactor):
@@ -513,12 +505,10 @@ class FastMixtureFactor(MixtureOmitFactor):
         t, ok, _ = _antidiagonal_prefix(self.n0, self.n1, self.threshold)
         if not ok:  # pragma: no cover - Cor is monotone along antidiagonals; safety net
             raise ValueError("H+ is not a prefix of every antidiagonal; use MixtureOmitFactor")
-        self._t = np.ascontiguousarray(t, dtype=np.int64)
-        self._theta = np.ascontiguousarray(self._theta, dtype=np.float64)
-        self._weights = np.ascontiguousarray(self._weights, dtype=np.float64)
-        if not _is_symmetric(self._theta, self._weights):
-            raise ValueError("the theta rule must be symmetric about 1/2; use MixtureOmitFactor")
+        self._t = t
         self._reset()
+        if self._design is None:
+            raise ValueError("the theta rule must be symmetric about 1/2; use MixtureOmitFactor")
 
     def _reset(self):
         self._design = lattice_design(self._t, self._theta, self._weights)
@@ -545,11 +535,11 @@ class FastMixtureFactor(MixtureOmitFactor):
     def n_kernels_built(self, value):   # the base class initialises the counter
         pass
 
-    def _trim(self):
+    def compiled_args(self) -> tuple:
+        """The trailing arguments of the compiled ``_log_keep`` (n1, then the design's arrays
+        and stores), after keeping the kernel store within its bound."""
         self._design.trim()
-
-    def _args(self):
-        return self._design.args(self.n1)[1:]
+        return self._design.args(self.n1)
 
     def log_keep(self, alpha: float, n00: int, n01: int, n10: int, n11: int) -> float:
         """log P_keep(alpha; N) (no input checks), compiled."""
@@ -562,8 +552,7 @@ class FastMixtureFactor(MixtureOmitFactor):
             self._memo_alpha = alpha
         v = self._memo.get(key)
         if v is None:
-            self._trim()
-            v = _log_keep(alpha, *key, self.n1, *self._args())
+            v = _log_keep(alpha, *key, *self.compiled_args())
             self._memo[key] = v
         return v
 
@@ -577,9 +566,6 @@ class FastMixtureFactor(MixtureOmitFactor):
                 "kernels_built": self.n_kernels_built}
 
 
-_DESIGNS: OrderedDict = OrderedDict()
-
-
 def mixture_factor(n0: int, n1: int, threshold: float, n_theta: int | None = None,
                    theta_rule: str = "auto") -> FastMixtureFactor:
     """The :class:`FastMixtureFactor` of a design, shared by all fits of this process.
@@ -588,16 +574,12 @@ def mixture_factor(n0: int, n1: int, threshold: float, n_theta: int | None = Non
     chain, the uncorrected twin, a bootstrap of the same class sizes and gamma) reuses them.
     Up to 8 designs are kept (least recently used dropped).
     """
-    key = (int(n0), int(n1), float(threshold), n_theta, theta_rule)
-    f = _DESIGNS.get(key)
-    if f is None:
-        f = FastMixtureFactor(int(n0), int(n1), float(threshold), n_theta, theta_rule)
-        _DESIGNS[key] = f
-        if len(_DESIGNS) > _MAX_DESIGNS:
-            _DESIGNS.popitem(last=False)
-    else:
-        _DESIGNS.move_to_end(key)
-    return f
+    return _mixture_factor(int(n0), int(n1), float(threshold), n_theta, theta_rule)
+
+
+@functools.lru_cache(maxsize=8)
+def _mixture_factor(n0, n1, threshold, n_theta, theta_rule) -> FastMixtureFactor:
+    return FastMixtureFactor(n0, n1, threshold, n_theta, theta_rule)
 
 
 def compiled_factor(factor: MixtureOmitFactor) -> FastMixtureFactor:

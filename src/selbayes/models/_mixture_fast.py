@@ -20,6 +20,8 @@ thesis, University of Toronto, section 2.4 and appendix 2.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 # the compiled kernels live beside the factor they call (numba's on-disk cache does not notice
@@ -39,17 +41,16 @@ __all__ = ["FastMixtureFactor", "compiled_factor", "conditional_sweep", "mixture
 
 def _factor_args(factor, n_omitted):
     """(use the factor?, the compiled sweeps' trailing factor arguments). Without a factor the
-    arguments are placeholders of the right types (made once), which the sweeps do not read."""
+    arguments are placeholders of the right types, which the sweeps do not read."""
     if factor is not None and n_omitted > 0:
-        factor._trim()
-        return True, (factor.n1, *factor._args())
-    if _NOADJ[0] is None:
-        _NOADJ[0] = (1, np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros(1), np.zeros(1),
-                     *_new_stores(), np.zeros(2))
-    return False, _NOADJ[0]
+        return True, factor.compiled_args()
+    return False, _placeholder_args()
 
 
-_NOADJ: list = [None]
+@functools.cache
+def _placeholder_args() -> tuple:
+    return (1, np.zeros(1, dtype=np.int64), np.zeros(1), np.zeros(1), np.zeros(1),
+            *_new_stores(), np.zeros(2))
 
 
 def z_sweep(z, Xf, A, B, alpha, alpha0, f0, f1, rng, n_omitted=0, factor=None):
