@@ -309,34 +309,31 @@ def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_a
 
 
 @numba.njit(cache=True, error_model="numpy")
+def _step_out(x, step, logy, ca, evals):
+    """Move the slice edge x by ``step`` until the density there is at most exp(logy) (at
+    most ``_MAX_STEPS_OUT`` steps); ``ca``: the arguments of :func:`_log_cond_alpha` after
+    u."""
+    for _ in range(_MAX_STEPS_OUT):
+        evals[0] += 1
+        if _log_cond_alpha(x, *ca) <= logy:
+            break
+        x += step
+    return x
+
+
+@numba.njit(cache=True, error_model="numpy")
 def _slice_log_alpha(rng, u0, width, first, stop, theta, I, nz, shape, scale, n_omitted,
                      use_adj, N, fa, evals):
     """One slice-sampling update of u = log alpha (stepping out, then shrinkage; Neal 2003)."""
-    f0 = _log_cond_alpha(u0, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, fa)
-    logy = f0 - rng.standard_exponential()
-    L = u0 - width * rng.random()
-    R = L + width
-    J = _MAX_STEPS_OUT
-    while J > 0:
-        evals[0] += 1
-        if _log_cond_alpha(L, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
-                           fa) <= logy:
-            break
-        L -= width
-        J -= 1
-    J = _MAX_STEPS_OUT
-    while J > 0:
-        evals[0] += 1
-        if _log_cond_alpha(R, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N,
-                           fa) <= logy:
-            break
-        R += width
-        J -= 1
+    ca = (first, stop, theta, I, nz, shape, scale, n_omitted, use_adj, N, fa)
+    logy = _log_cond_alpha(u0, *ca) - rng.standard_exponential()
+    start = u0 - width * rng.random()          # the initial interval [start, start + width]
+    L = _step_out(start, -width, logy, ca, evals)
+    R = _step_out(start + width, width, logy, ca, evals)
     for _ in range(_MAX_SHRINK):
         u1 = L + rng.random() * (R - L)
         evals[0] += 1
-        if _log_cond_alpha(u1, first, stop, theta, I, nz, shape, scale, n_omitted, use_adj,
-                           N, fa) > logy:
+        if _log_cond_alpha(u1, *ca) > logy:
             return u1
         if u1 < u0:
             L = u1
