@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
+from .._validation import labels_1d
 
 __all__ = ["cross_validate", "CrossValidationResult", "make_folds", "fit_fold", "load_folds"]
 
@@ -440,11 +441,9 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
 
     _check_args(estimator, n_jobs)
     index = X.index if isinstance(X, pd.DataFrame) else None
-    y_arr = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
-    if y_arr.ndim == 2 and 1 in y_arr.shape:
-        y_arr = y_arr.ravel()
+    y_arr = labels_1d(y)
     n = np.shape(X)[0]
-    if y_arr.ndim != 1 or y_arr.shape[0] != n:
+    if y_arr.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
                          f"{y_arr.shape}")
     classes = np.unique(y_arr)
