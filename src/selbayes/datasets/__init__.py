@@ -13,13 +13,16 @@ from .loaders import (
     PROVENANCE,
     BenchmarkDataset,
     Dataset,
+    align_labels,
     default_data_home,
     find_data_home,
     load_colon,
     load_dataset,
     load_srbct,
     read_anndata,
+    read_matrix,
     read_table,
+    read_xy,
 )
 from .simulate import (
     BinaryMixtureData,
@@ -32,7 +35,8 @@ from .simulate import (
 )
 
 __all__ = [
-    "Dataset", "load_srbct", "load_colon", "read_table", "read_anndata", "default_data_home",
+    "Dataset", "load_srbct", "load_colon", "read_table", "read_anndata", "read_xy",
+    "read_matrix", "align_labels", "default_data_home",
     "find_data_home", "PROVENANCE", "load_dataset", "BenchmarkDataset", "BENCHMARK_SETS",
     "registry", "fetch", "load_rdata", "default_download_dir", "DownloadError",
     "GaussianClassificationData", "BinaryNaiveBayesData", "BinaryMixtureData",

@@ -949,3 +949,268 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     elif preprocess:
         ds.preprocessed = True
     return ds
+
+
+# ---------------------------------------------------------------------------------------------
+# the common layout: one file of X, one file of labels
+# ---------------------------------------------------------------------------------------------
+__all__ += ["read_xy", "read_matrix", "align_labels"]
+
+# Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
+# cell pandas' to_csv writes above its index).
+_ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_name", "name",
+               "cell", "cell_id", "barcode")
+
+
+def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
+    """pandas.read_csv with its errors turned into one sentence that names the file."""
+    try:
+        return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c", **kwargs)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty (no header row, no data)") from None
+    except pd.errors.ParserError as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ValueError(f"{path}: not a readable table ({detail}); expected one header row "
+                         "and one row per sample, all with the same number of cells") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+
+
+def _is_id_column(header: str, values: pd.Series) -> bool:
+    name = str(header).strip()
+    return (name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
+            or not pd.api.types.is_numeric_dtype(values))
+
+
+def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
+    """Read a samples x genes CSV/TSV file (no labels) into a checked DataFrame.
+
+    The first column holds sample ids when its header is empty (what pandas' ``to_csv`` writes
+    over an index) or one of ``sample``, ``id``, ``sample_id``, ``name``, ``cell``,
+    ``barcode``, or when its values are not numbers; otherwise the samples are numbered
+    ``"0"``, ``"1"``, ... in file order.
+
+    Parameters
+    ----------
+    path : path-like
+        ``.csv``, ``.tsv``, ``.tab`` or ``.txt``, optionally compressed (``.gz``, ``.bz2``,
+        ``.xz``, ``.zip``); a header row of gene names.
+    sep : str, optional
+        Column separator; by default from the extension, or sniffed from the header.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, n_genes)
+        float64 values; gene names (str) as columns, sample ids (str) as the index.
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` does not exist.
+    ValueError
+        An empty or unreadable file, duplicated gene names or sample ids (named), missing or
+        infinite values (the genes are named), no data.
+    TypeError
+        Non-numeric gene columns (named).
+
+    Examples
+    --------
+    >>> X = read_matrix("expression.csv")                               # doctest: +SKIP
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
+                                else f"{path} is a folder, not a file")
+    try:
+        header, sep = _header(path, sep if sep is not None else _sep_for(path))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+    if not header or header == [""]:
+        raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    frame = _read_csv(path, sep, header=None, names=[f"c{i}" for i in range(len(header))],
+                      skiprows=1, skipinitialspace=True)
+    frame.columns = header
+    if frame.shape[0] == 0:
+        raise ValueError(f"{path}: a header row but no samples")
+    if _is_id_column(header[0], frame.iloc[:, 0]):
+        ids = frame.iloc[:, 0].astype(str)
+        frame = frame.iloc[:, 1:]
+        if ids.duplicated().any():
+            raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s) "
+                             f"in the first column: {_names(ids[ids.duplicated()].unique())}")
+        frame.index = pd.Index(ids.to_numpy(), name="sample")
+    else:
+        frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
+    columns = _unique_gene_names(frame.columns, str(path))
+    frame = frame.set_axis(columns, axis=1)
+    # A labelled placeholder so that _validated's checks (names of non-numeric, missing and
+    # infinite entries) run on X alone; the class check is skipped below.
+    non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
+                   or pd.api.types.is_bool_dtype(frame[c])]
+    if non_numeric:
+        raise TypeError(f"{path}: {len(non_numeric)} non-numeric gene column(s): "
+                        f"{_names(non_numeric)}; the file must be samples x genes with one "
+                        "header row (and optionally sample ids in the first column)")
+    if frame.shape[1] == 0:
+        raise ValueError(f"{path}: no gene columns (only sample ids)")
+    values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        genes = frame.columns[bad.any(axis=0)]
+        samples = frame.index[bad.any(axis=1)]
+        kind = "missing" if np.isnan(values).any() else "infinite"
+        raise ValueError(f"{path}: {int(bad.sum())} {kind} or non-finite value(s) in "
+                         f"{len(genes)} gene(s) ({_names(genes)}) of {len(samples)} sample(s) "
+                         f"({_names(samples)}); impute or remove them first")
+    return frame.astype(np.float64)
+
+
+def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
+    """(labels, whether they carry sample ids) from a label file."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
+                                else f"{path} is a folder, not a file")
+    if sep is None:
+        sep = _sep_for(path)
+    frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
+    if frame.shape[0] == 0:
+        raise ValueError(f"{path}: a header row but no labels")
+    cols = [str(c) for c in frame.columns]
+    if label_column is not None:
+        if label_column not in cols:
+            raise ValueError(f"{path}: no column {label_column!r}; its columns are "
+                             f"{_names(cols, 10)}")
+        if cols.index(label_column) == 0:
+            return frame[label_column], False
+        ids = frame.iloc[:, 0]
+        labels = frame[label_column]
+    elif frame.shape[1] == 1:
+        return frame.iloc[:, 0], False
+    elif frame.shape[1] == 2:
+        ids, labels = frame.iloc[:, 0], frame.iloc[:, 1]
+    else:
+        raise ValueError(f"{path}: {frame.shape[1]} columns; expected one column of labels, "
+                         "or two (sample id, label); name the label column to pick one")
+    # pandas' to_csv of a Series writes its default index 0..n-1 under an empty header: row
+    # numbers, not sample ids
+    if str(cols[0]).startswith("Unnamed:") and list(ids) == [str(i) for i in range(len(ids))]:
+        return labels.reset_index(drop=True), False
+    ids = ids.astype(str).str.strip()
+    if ids.duplicated().any():
+        raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s): "
+                         f"{_names(ids[ids.duplicated()].unique())}")
+    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"),
+                     name=labels.name), True
+
+
+def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
+                 y_source: str) -> pd.Series:
+    """Labels in the row order of ``X``: by sample id when the label file has ids, else by
+    position (the counts must agree).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Sample ids as the index.
+    y : pandas.Series
+        Labels, indexed by sample id when ``has_ids``.
+    has_ids : bool
+    x_source, y_source : str
+        File names for the messages.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed like ``X``.
+
+    Raises
+    ------
+    ValueError
+        When the ids of the two files differ (one line naming a few of each side), or the
+        counts differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g": [1.0, 2.0]}, index=["s1", "s2"])
+    >>> align_labels(X, pd.Series(["b", "a"], index=["s2", "s1"]), True, x_source="X.csv",
+    ...              y_source="y.csv").tolist()
+    ['a', 'b']
+    """
+    if not has_ids:
+        if len(y) != X.shape[0]:
+            raise ValueError(f"{y_source}: {len(y)} labels for the {X.shape[0]} samples of "
+                             f"{x_source}")
+        return pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    x_ids = pd.Index([str(i) for i in X.index])
+    only_x = x_ids.difference(y.index, sort=False)
+    only_y = y.index.difference(x_ids, sort=False)
+    if len(only_x) or len(only_y):
+        parts = []
+        if len(only_x):
+            parts.append(f"{len(only_x)} only in {x_source} ({_names(only_x, 3)})")
+        if len(only_y):
+            parts.append(f"{len(only_y)} only in {y_source} ({_names(only_y, 3)})")
+        raise ValueError(f"{y_source}: its sample ids do not match those of {x_source}: "
+                         + "; ".join(parts) + ". Give both files the same sample ids (any "
+                         "order), or give the labels as one column in the row order of "
+                         f"{x_source}")
+    return pd.Series(y.loc[x_ids].to_numpy(), index=X.index, name=y.name or "class")
+
+
+def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None = None,
+            name: str = "", description: str = "") -> Dataset:
+    """Read the common two-file layout: an expression matrix and a label file.
+
+    ``x_path`` is read by :func:`read_matrix` (samples x genes, a header row of gene names,
+    optionally sample ids in the first column). ``y_path`` holds either one column of labels,
+    taken in the row order of ``x_path``, or two columns, sample id and label, matched to the
+    samples of ``x_path`` by id in any order. With ids, the two files must name the same
+    samples: otherwise the error lists a few of the ids that differ, so labels are never
+    assigned by row order behind the user's back.
+
+    Parameters
+    ----------
+    x_path, y_path : path-like
+        The two files (``.csv``, ``.tsv``, ``.tab`` or ``.txt``, optionally compressed).
+    label_column : str, optional
+        The label column of ``y_path`` when it has more than two; the first column then holds
+        the sample ids (unless it is the label column itself).
+    sep : str, optional
+        Column separator of both files; by default from each file's extension (or sniffed).
+    name, description : str
+        Stored on the result (default: the name of ``x_path``).
+
+    Returns
+    -------
+    Dataset
+        ``X`` indexed by the sample ids of ``x_path`` (or ``y_path``'s when ``x_path`` has none),
+        ``y`` aligned to it.
+
+    Raises
+    ------
+    FileNotFoundError
+        When a file does not exist.
+    ValueError
+        Sample ids that differ between the files, label counts that differ, duplicated ids or
+        gene names, missing or infinite values (genes named), missing labels, fewer than two
+        classes or a class with one sample.
+    TypeError
+        Non-numeric gene columns.
+
+    Examples
+    --------
+    >>> ds = read_xy("X.csv", "y.csv")                                  # doctest: +SKIP
+    >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
+    """
+    x_path, y_path = Path(x_path), Path(y_path)
+    X = read_matrix(x_path, sep=sep)
+    y, has_ids = _read_labels_file(y_path, label_column, sep)
+    x_has_ids = not X.index.equals(pd.Index([str(i) for i in range(len(X))], name="sample"))
+    if has_ids and not x_has_ids and len(y) == len(X):
+        # X's rows are numbered only: nothing to match, so the label file's ids name them
+        X.index = pd.Index(y.index, name="sample")
+    y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
+    y = y.astype(object).where(y.notna(), None)
+    return _validated(X, y, drop_missing=False, source=str(x_path), name=name or x_path.name,
+                      description=description or f"Read from {x_path} and {y_path}.")

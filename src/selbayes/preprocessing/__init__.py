@@ -9,14 +9,19 @@ from .intensity import (
     RAW_SKEWNESS,
     RAW_TAIL_RATIO,
     IntensityLog2,
+    Log2InputWarning,
     RawIntensityWarning,
+    log2_input_problem,
     looks_like_raw_intensities,
     raw_intensity_stats,
+    warn_if_not_intensities,
     warn_if_raw_intensities,
 )
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensities",
-           "RawIntensityWarning", "raw_intensity_stats", "RAW_SKEWNESS", "RAW_TAIL_RATIO",
+           "RawIntensityWarning", "raw_intensity_stats",
+           "log2_input_problem", "warn_if_not_intensities", "Log2InputWarning",
+           "RAW_SKEWNESS", "RAW_TAIL_RATIO",
            "Decorrelation", "Standardization", "pooled_within_residuals"]
 
 

@@ -29,7 +29,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats", "RAW_SKEWNESS",
-           "RAW_TAIL_RATIO"]
+           "RAW_TAIL_RATIO", "log2_input_problem", "warn_if_not_intensities",
+           "Log2InputWarning", "LOG2_BELOW_FLOOR_SHARE", "LOG2_MIN_RANGE"]
 
 #: Sample skewness of all matrix entries above which a non-negative matrix counts as raw.
 #: Log-scale expression matrices have skewness near 0 (|skew| < 1 on the eleven benchmark sets);
@@ -40,6 +41,13 @@ RAW_SKEWNESS = 2.0
 RAW_TAIL_RATIO = 10.0
 # Skewness is estimated from at most this many entries (evenly spaced) to stay O(1) in time.
 _MAX_ENTRIES = 2_000_000
+
+
+def _output_config(est) -> str:
+    """The estimator's ``set_output`` container for transform ("default", "pandas", ...)."""
+    from sklearn.utils._set_output import _get_output_config
+
+    return _get_output_config("transform", est)["dense"]
 
 
 class RawIntensityWarning(UserWarning):
@@ -118,8 +126,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features)
-            log2 values (a DataFrame under ``set_output(transform="pandas")``).
+        ndarray or pandas.DataFrame of shape (n_samples, n_features)
+            log2 values: a DataFrame with the input's columns and index when ``X`` is a
+            DataFrame (or under ``set_output(transform="pandas")``), else an ndarray.
 
         Raises
         ------
@@ -128,6 +137,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             ``floor=None``) a value <= 0.
         """
         check_is_fitted(self, "n_features_in_")
+        columns = index = None
+        if hasattr(X, "columns") and hasattr(X, "index") and hasattr(X, "iloc"):   # pandas
+            columns, index = X.columns, X.index
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False,
                           copy=True)
         if self.floor is None:
@@ -136,7 +148,29 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                                  f"{int((X <= 0).sum())} value(s) <= 0 (min {X.min():.4g}); "
                                  "set a floor")
         np.clip(X, self.floor, self.ceiling, out=X)
-        return np.log2(X, out=X)
+        out = np.log2(X, out=X)
+        if columns is not None and _output_config(self) == "default":
+            # A DataFrame in, a DataFrame out (same columns and index), so that the next step
+            # of a pipeline records the gene names without set_output(transform="pandas").
+            import pandas as pd
+
+            return pd.DataFrame(out, columns=columns, index=index)
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        """Output feature names: the input names, unchanged (log2 is elementwise).
+
+        Parameters
+        ----------
+        input_features : array-like of str, optional
+            Defaults to ``feature_names_in_`` (a DataFrame's columns at ``fit``), else
+            ``x0`` ... ``x{p-1}``.
+
+        Returns
+        -------
+        ndarray of str
+        """
+        return super().get_feature_names_out(input_features)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -247,4 +281,95 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
         "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
         "ceiling 16000 for old Affymetrix average differences).",
         RawIntensityWarning, stacklevel=stacklevel + 1)
+    return True
+
+
+class Log2InputWarning(UserWarning):
+    """The data given to a floor-and-log2 transform do not look like intensities."""
+
+
+#: Share of the values below the floor above which :func:`log2_input_problem` looks further.
+LOG2_BELOW_FLOOR_SHARE = 0.5
+#: The 99th percentile must exceed this many times the floor for mostly-floored data to pass
+#: as intensities: raw intensities and average differences span 5 to 11 doublings above their
+#: floor (q99 / floor 44 to 2700 on the benchmark sets, the average differences included);
+#: log-scale or standardised values about 2 (q99 / floor 0.6 to 5).
+LOG2_MIN_RANGE = 32.0
+
+
+def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = None) -> str | None:
+    """Why ``log2(clip(X, floor, ceiling))`` would destroy ``X``, or None when it looks fine.
+
+    Flags data of which more than :data:`LOG2_BELOW_FLOOR_SHARE` (half) lie below the floor
+    while the 99th percentile is less than :data:`LOG2_MIN_RANGE` (32) times the floor: log-scale,
+    log-ratio or standardised (z-scored) values, which the floor would set to one constant.
+    Intensities that are often below a floor (Affymetrix average differences, with negatives)
+    still have a long right tail and pass. With ``floor=None`` the check is on values <= 0
+    (which the transform refuses anyway).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    floor, ceiling : float or None
+        As in :class:`IntensityLog2` (the ceiling is not used by the check).
+
+    Returns
+    -------
+    str or None
+        One sentence that says what was found and what to do, or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.random.default_rng(0).normal(size=(20, 100))
+    >>> log2_input_problem(z, floor=1.0)[:40]
+    'the values do not look like intensities'
+    >>> log2_input_problem(np.exp(z + 6), floor=1.0) is None
+    True
+    """
+    v = _values(X)
+    if v.size == 0:
+        return None
+    lo = 0.0 if floor is None else float(floor)
+    below = float(np.mean(v < lo) if floor is not None else np.mean(v <= 0))
+    negative = float(np.mean(v < 0))
+    q99 = float(np.quantile(v, 0.99))
+    if below <= LOG2_BELOW_FLOOR_SHARE:
+        return None
+    if floor is not None and q99 >= LOG2_MIN_RANGE * lo:
+        return None
+    where = f"below the floor {lo:g}" if floor is not None else "<= 0"
+    return (f"the values do not look like intensities: {below:.0%} of them are {where} "
+            f"({negative:.0%} negative) and the 99th percentile is {q99:.3g}, so "
+            f"log2(clip(X, {lo:g}, ...)) would set {below:.0%} of the matrix to one value. They "
+            "look log-scale or standardised already: use no transform (--transform none), or "
+            "a floor below the data's low end if they really are intensities")
+
+
+def warn_if_not_intensities(X, floor: float | None = 1.0, ceiling: float | None = None,
+                            stacklevel: int = 2) -> bool:
+    """Warn (:class:`Log2InputWarning`) when :func:`log2_input_problem` finds a problem.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    floor, ceiling : float or None
+    stacklevel : int, default 2
+
+    Returns
+    -------
+    bool
+        Whether the warning was issued.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> warn_if_not_intensities(np.full((2, 2), 500.0))
+    False
+    """
+    problem = log2_input_problem(X, floor, ceiling)
+    if problem is None:
+        return False
+    warnings.warn(problem[0].upper() + problem[1:] + ".", Log2InputWarning,
+                  stacklevel=stacklevel + 1)
     return True
