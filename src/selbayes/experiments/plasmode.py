@@ -1,0 +1,553 @@
+"""Plasmode and simulation suite: calibration against known true class probabilities.
+
+A benchmark on real labels can only score a method against the one label each case has; a
+default chosen on such a benchmark is tuned to those sets. Here the truth is known, so a method
+is scored against the true class probabilities of every test case:
+
+* **simulation** scenarios draw X and y from the hierarchical Gaussian model's own assumptions
+  (independent Gaussian features given the class), with sparse strong or dense weak effects:
+  there the model's assumptions hold, and a calibrated method must be calibrated;
+* **plasmode** scenarios keep the real expression matrix X of a development set (its genes'
+  correlation, skewness and outliers) and draw the labels from a known logistic model
+  P(y = 1 | x) = sigmoid(b0 + x' beta) on the standardised genes, with beta sparse and strong,
+  dense and weak, or spread over a module of correlated genes. The model's assumptions do not
+  hold there; a method should be no worse calibrated than L2 logistic regression.
+
+Scores (per replicate, on its test cases; two classes):
+
+``kl``
+    mean KL(p_true || p_hat) in nats (0 for the truth itself);
+``slope``
+    calibration slope: b of the logistic fit P(y = 1) = sigmoid(a + b logit p_hat) with the
+    true probabilities as (fractional) outcomes; 1 is calibrated, < 1 overconfident, > 1
+    underconfident;
+``expected_error``, ``actual_error``, ``abs_gap``
+    the method's own expected error mean(1 - max_g p_hat), the true error of its decisions
+    mean(1 - p_true[argmax p_hat]) and their absolute difference;
+``log_score``
+    expected log loss E_{y ~ p_true}[-log p_hat(y)] (nats; KL plus the truth's entropy).
+
+Replicates are independent (new labels, new train/test split), so a scenario's standard error
+is the standard deviation over replicates / sqrt(R); paired differences between two methods use
+the per-replicate differences.
+
+References
+----------
+Franklin, J. M. et al. (2014). Plasmode simulation for the evaluation of
+pharmacoepidemiologic methods in complex healthcare databases. Computational Statistics & Data
+Analysis 72:219-226 (the plasmode idea: real covariates, known outcome model).
+Li, L. (2009). Calibrating predictions based on a selected subset of features from Bayesian
+Gaussian classification models (the model of the simulation scenarios).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["SCENARIOS", "CANDIDATES", "WIDE_K_GRID", "Scenario", "make_replicate",
+           "make_candidate", "calibration_scores", "run_suite", "summarise",
+           "paired_differences", "write_report"]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One data-generating scenario of the suite.
+
+    Parameters
+    ----------
+    name : str
+    kind : {"simulation", "plasmode"}
+    n_train : int
+        Training cases per replicate (the rest, or ``n_test`` simulated cases, are the test set).
+    p : int
+        Features (simulation only; plasmode uses every gene of ``dataset``).
+    n_effects : int
+        Features with a class effect (simulation) or with a nonzero logistic coefficient
+        (plasmode; for ``module`` the module size).
+    effect_sd : float
+        Simulation: standard deviation of a real effect (class-mean difference in within-class
+        standard deviations). Plasmode: standard deviation of the true linear predictor
+        x' beta over the cases (a larger value is a more separable truth).
+    pattern : {"random", "module"}
+        Plasmode: coefficients on random genes, or on one gene and its most correlated genes.
+    dataset : str or None
+        Development set whose X is used (plasmode).
+    n_test : int
+        Simulated test cases (simulation only).
+    model_holds : bool
+        Whether the Gaussian model's assumptions hold (decides which acceptance applies).
+    """
+
+    name: str
+    kind: str
+    n_train: int
+    p: int = 0
+    n_effects: int = 10
+    effect_sd: float = 1.0
+    pattern: str = "random"
+    dataset: str | None = None
+    n_test: int = 400
+    model_holds: bool = False
+
+
+#: The suite. Fixed before any run (see reports/plasmode/README.md, "Protocol").
+SCENARIOS = {
+    "sim_sparse_strong": Scenario("sim_sparse_strong", "simulation", n_train=60, p=2000,
+                                  n_effects=8, effect_sd=1.5, model_holds=True),
+    "sim_dense_weak": Scenario("sim_dense_weak", "simulation", n_train=80, p=2000,
+                               n_effects=1000, effect_sd=0.12, model_holds=True),
+    "plasmode_sparse": Scenario("plasmode_sparse", "plasmode", n_train=70, n_effects=5,
+                                effect_sd=3.0, dataset="gravier"),
+    "plasmode_dense": Scenario("plasmode_dense", "plasmode", n_train=70, n_effects=500,
+                               effect_sd=3.0, dataset="gravier"),
+    "plasmode_module": Scenario("plasmode_module", "plasmode", n_train=70, n_effects=40,
+                                effect_sd=3.0, pattern="module", dataset="singh"),
+}
+
+
+#: The k grid of the "wide" candidates: the default grid continued to 2000 (dense signal).
+WIDE_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
+
+#: Candidate defaults: name -> keyword arguments of HierarchicalGaussianClassifier (on top of
+#: the benchmark's ``selbayes_default``). Other method names come from the benchmark's METHODS.
+CANDIDATES = {
+    "sb_normal": {},
+    "sb_normal_uncorrected": {"correct_selection": False},
+    "sb_normal_wide": {"k_grid": WIDE_K_GRID},
+    "sb_normal_wide_uncorrected": {"k_grid": WIDE_K_GRID, "correct_selection": False},
+    "sb_t_wide": {"k_grid": WIDE_K_GRID, "priors": {"mu_t_df": 2.0}},
+    "sb_t_wide_uncorrected": {"k_grid": WIDE_K_GRID, "priors": {"mu_t_df": 2.0},
+                              "correct_selection": False},
+    "sb_two_groups_wide": {"k_grid": WIDE_K_GRID, "priors": {"pi0_a": 1.0, "pi0_b": 1.0}},
+    "sb_two_groups_wide_uncorrected": {"k_grid": WIDE_K_GRID,
+                                       "priors": {"pi0_a": 1.0, "pi0_b": 1.0},
+                                       "correct_selection": False},
+}
+
+
+def make_candidate(name: str, random_state=None, *, quick: bool = False):
+    """An unfitted classifier for ``name``: a key of :data:`CANDIDATES` or a benchmark method."""
+    from ..benchmark.methods import make_method, selbayes_default
+
+    if name in CANDIDATES:
+        return selbayes_default(random_state, quick=quick, **CANDIDATES[name])
+    return make_method(name, 2, random_state=random_state, quick=quick)
+
+
+def _sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def _standardised_dataset(name: str) -> np.ndarray:
+    """The development set's X (preprocessed as the benchmark does), genes standardised; genes
+    with no variance dropped. Shape (n, p)."""
+    from ..datasets.loaders import load_dataset
+
+    X = np.asarray(load_dataset(name).X, dtype=np.float64)
+    sd = X.std(axis=0)
+    X = X[:, sd > 0]
+    return (X - X.mean(axis=0)) / X.std(axis=0)
+
+
+def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
+    """Draw one replicate: training data, test data and the test cases' true probabilities.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    random_state : int
+    X_real : ndarray of shape (n, p), optional
+        The standardised real X (plasmode; loaded from ``scenario.dataset`` when None).
+
+    Returns
+    -------
+    dict
+        ``X_train`` (n_train, p), ``y_train`` (n_train,) in {0, 1}, ``X_test``, ``y_test``,
+        ``p_test`` (n_test, 2): true class probabilities of the test cases.
+    """
+    rng = np.random.default_rng(random_state)
+    if scenario.kind == "simulation":
+        n = scenario.n_train + scenario.n_test
+        y = np.zeros(n, dtype=int)
+        # balanced training set, test classes at the same prior 1/2
+        y[: scenario.n_train // 2] = 1
+        y[scenario.n_train:] = rng.integers(0, 2, scenario.n_test)
+        delta = np.zeros(scenario.p)
+        idx = rng.choice(scenario.p, scenario.n_effects, replace=False)
+        delta[idx] = scenario.effect_sd * rng.standard_normal(scenario.n_effects)
+        # class means +/- delta/2; unit within-class variance; independent features
+        X = rng.standard_normal((n, scenario.p)) + np.outer(y - 0.5, delta)
+        Xt = X[scenario.n_train:]
+        # exact log odds of class 1 under the true model (equal priors)
+        logit = Xt @ delta
+        p1 = _sigmoid(logit)
+        return {"X_train": X[: scenario.n_train], "y_train": y[: scenario.n_train],
+                "X_test": Xt, "y_test": y[scenario.n_train:],
+                "p_test": np.column_stack([1 - p1, p1])}
+    X = _standardised_dataset(scenario.dataset) if X_real is None else X_real
+    n, p = X.shape
+    beta = np.zeros(p)
+    if scenario.pattern == "module":
+        hub = rng.integers(p)
+        r = (X.T @ X[:, hub]) / n                      # correlation with the hub gene, O(np)
+        idx = np.argsort(-np.abs(r))[: scenario.n_effects]
+        beta[idx] = np.sign(r[idx])
+    else:
+        idx = rng.choice(p, scenario.n_effects, replace=False)
+        beta[idx] = rng.standard_normal(scenario.n_effects)
+    eta = X @ beta
+    eta = scenario.effect_sd * (eta - eta.mean()) / eta.std()
+    p1 = _sigmoid(eta)
+    for _ in range(100):                               # both classes present in training
+        perm = rng.permutation(n)
+        y = (rng.random(n) < p1).astype(int)
+        tr, te = perm[: scenario.n_train], perm[scenario.n_train:]
+        if 2 <= y[tr].sum() <= scenario.n_train - 2:
+            break
+    return {"X_train": X[tr], "y_train": y[tr], "X_test": X[te], "y_test": y[te],
+            "p_test": np.column_stack([1 - p1[te], p1[te]])}
+
+
+def _calibration_slope(p_hat1, p_true1) -> float:
+    """b of sigmoid(a + b logit p_hat) fitted to fractional outcomes p_true by maximum
+    likelihood (Newton's method on a 2-parameter concave problem)."""
+    eps = 1e-12
+    z = np.log(np.clip(p_hat1, eps, 1)) - np.log(np.clip(1 - p_hat1, eps, 1))
+    z = np.clip(z, -30, 30)
+    if np.ptp(z) < 1e-9:                               # constant predictions: no slope
+        return float("nan")
+    A = np.column_stack([np.ones_like(z), z])
+    w = np.zeros(2)
+    for _ in range(100):
+        m = _sigmoid(A @ w)
+        grad = A.T @ (p_true1 - m)
+        H = (A * (m * (1 - m))[:, None]).T @ A + 1e-10 * np.eye(2)
+        step = np.linalg.solve(H, grad)
+        w += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return float(w[1])
+
+
+def calibration_scores(proba, p_true) -> dict:
+    """Scores of predicted probabilities against the true ones (see the module docstring).
+
+    Parameters
+    ----------
+    proba : ndarray of shape (n, 2)
+        Predicted class probabilities.
+    p_true : ndarray of shape (n, 2)
+        True class probabilities.
+
+    Returns
+    -------
+    dict
+        ``kl``, ``log_score``, ``slope``, ``expected_error``, ``actual_error``, ``abs_gap``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = np.array([[0.2, 0.8], [0.7, 0.3]])
+    >>> s = calibration_scores(p, p)
+    >>> round(s["kl"], 12), round(s["abs_gap"], 12)
+    (0.0, 0.0)
+    """
+    proba = np.asarray(proba, dtype=np.float64)
+    p_true = np.asarray(p_true, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logq = np.log(proba)
+        ent = np.where(p_true > 0, p_true * np.log(p_true), 0.0).sum(axis=1)
+        cross = -np.where(p_true > 0, p_true * logq, 0.0).sum(axis=1)
+    pick = np.argmax(proba, axis=1)
+    expected = float(np.mean(1 - proba.max(axis=1)))
+    actual = float(np.mean(1 - p_true[np.arange(len(pick)), pick]))
+    return {"kl": float(np.mean(cross + ent)), "log_score": float(np.mean(cross)),
+            "slope": _calibration_slope(proba[:, 1], p_true[:, 1]),
+            "expected_error": expected, "actual_error": actual,
+            "abs_gap": abs(expected - actual)}
+
+
+def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick: bool):
+    import warnings
+
+    data = make_replicate(scenario, seed + 1000 * rep, X_real=X_real)
+    est = make_candidate(method, random_state=seed + rep, quick=quick)
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(data["X_train"], data["y_train"])
+        proba = est.predict_proba(data["X_test"])
+    out = calibration_scores(proba, data["p_test"])
+    out.update(method=method, scenario=scenario.name, replicate=rep,
+               seconds=time.perf_counter() - t0, k=_k_of(est))
+    return out
+
+
+def _k_of(est):
+    from ..benchmark.methods import chosen_k
+
+    try:
+        k = chosen_k(est)
+    except Exception:                                   # a peer that does not say
+        return None
+    return None if k is None else int(k)
+
+
+def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
+              out=None, n_jobs: int = 1, quick: bool = False):
+    """Fit every method on every replicate of every scenario; resumable.
+
+    Parameters
+    ----------
+    methods : sequence of str
+        Keys of :data:`CANDIDATES` or names from :data:`selbayes.benchmark.methods.METHODS`.
+    scenarios : sequence of str, optional
+        Names from :data:`SCENARIOS` (default: all).
+    replicates : int
+    seed : int
+    out : path, optional
+        Folder for ``results.jsonl`` (one line per fit; fits already there are not redone).
+    n_jobs : int
+        Parallel processes (joblib).
+    quick : bool
+        Short MCMC (smoke runs).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (method, scenario, replicate) with the scores of :func:`calibration_scores`.
+    """
+    import pandas as pd
+    from joblib import Parallel, delayed
+
+    names = list(scenarios) if scenarios is not None else list(SCENARIOS)
+    unknown = sorted(set(names) - set(SCENARIOS))
+    if unknown:
+        raise ValueError(f"unknown scenario(s) {unknown}; known: {sorted(SCENARIOS)}")
+    rows, done = [], set()
+    path = None
+    if out is not None:
+        path = Path(out) / "results.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            for line in path.read_text().splitlines():
+                r = json.loads(line)
+                rows.append(r)
+                done.add((r["method"], r["scenario"], r["replicate"]))
+    jobs = [(m, SCENARIOS[s], r) for s in names for r in range(replicates) for m in methods
+            if (m, s, r) not in done]
+    if done:
+        print(f"resuming: {len(done)} fits found in {path}; {len(jobs)} to do", flush=True)
+    X_cache = {}
+    for s in names:
+        ds = SCENARIOS[s].dataset
+        if ds is not None and ds not in X_cache:
+            X_cache[ds] = _standardised_dataset(ds)
+    batch = max(1, n_jobs) * 4
+    for start in range(0, len(jobs), batch):
+        chunk = jobs[start:start + batch]
+        res = Parallel(n_jobs=n_jobs)(
+            delayed(_fit_one)(m, sc, r, seed, X_cache.get(sc.dataset), quick)
+            for m, sc, r in chunk)
+        rows.extend(res)
+        if path is not None:
+            with path.open("a") as fh:
+                for r in res:
+                    fh.write(json.dumps(r) + "\n")
+        print(f"{start + len(chunk)} of {len(jobs)} fits done", flush=True)
+    return pd.DataFrame(rows)
+
+
+def summarise(results):
+    """Mean and standard error (over replicates) of every score, per scenario and method.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        From :func:`run_suite`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index (scenario, method); columns ``<score>`` and ``<score>_se``.
+    """
+    import pandas as pd
+
+    scores = ["kl", "log_score", "slope", "expected_error", "actual_error", "abs_gap"]
+    g = results.groupby(["scenario", "method"])[scores]
+    mean, sd, n = g.mean(), g.std(ddof=1), g.count()
+    se = sd / np.sqrt(n)
+    se.columns = [f"{c}_se" for c in se.columns]
+    out = pd.concat([mean, se], axis=1)
+    out["replicates"] = n["kl"]
+    return out
+
+
+def paired_differences(results, method, reference, score: str = "kl"):
+    """Per scenario: mean of ``score[method] - score[reference]`` over paired replicates, its
+    standard error, and whether it is beyond 2 SE.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``diff``, ``se``, ``beyond_2se``; index scenario.
+    """
+    import pandas as pd
+
+    wide = results.pivot_table(index=["scenario", "replicate"], columns="method",
+                               values=score)
+    d = (wide[method] - wide[reference]).dropna()
+    g = d.groupby(level="scenario")
+    mean, se = g.mean(), g.std(ddof=1) / np.sqrt(g.count())
+    return pd.DataFrame({"diff": mean, "se": se, "beyond_2se": (mean.abs() > 2 * se)})
+
+
+def settings(methods, scenarios, replicates, seed, quick) -> dict:
+    """The settings a report records."""
+    return {"methods": list(methods), "scenarios": {s: asdict(SCENARIOS[s]) for s in scenarios},
+            "replicates": replicates, "seed": seed, "quick": quick}
+
+
+def _fmt(mean, se, digits=3):
+    if not np.isfinite(mean):
+        return "n/a"
+    return f"{mean:.{digits}f} ± {se:.{digits}f}"
+
+
+def write_report(results, out, *, reference: str = "sb_normal",
+                 peer: str = "logreg_l2_cv", header: str = "") -> Path:
+    """Write ``README.md`` (tables) and ``kl.png`` (one panel per scenario) into ``out``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        From :func:`run_suite`.
+    out : path
+    reference : str
+        Method that paired KL differences are taken against (the current default).
+    peer : str
+        Method the calibration of the plasmode scenarios is compared with.
+    header : str
+        Markdown put first (settings, the command that made the run).
+
+    Returns
+    -------
+    Path
+        The README's path.
+    """
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summ = summarise(results)
+    methods = list(dict.fromkeys(results["method"]))
+    scen = [s for s in SCENARIOS if s in set(results["scenario"])]
+    lines = [header, "", "## Scores against the true probabilities (mean ± SE over replicates)",
+             ""]
+    for s in scen:
+        sc = SCENARIOS[s]
+        holds = "model holds" if sc.model_holds else "model does not hold"
+        lines += [f"### {s} ({sc.kind}, {holds})", "",
+                  "| method | KL (nats) | slope | \\|expected - actual\\| | actual error "
+                  "| k (median) |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for m in methods:
+            if (s, m) not in summ.index:
+                continue
+            r = summ.loc[(s, m)]
+            ks = results[(results.scenario == s) & (results.method == m)]["k"].dropna()
+            kmed = f"{np.median(ks):.0f}" if len(ks) else ""
+            lines.append(f"| {m} | {_fmt(r.kl, r.kl_se)} | {_fmt(r.slope, r.slope_se, 2)} | "
+                         f"{_fmt(r.abs_gap, r.abs_gap_se)} | {r.actual_error:.3f} | {kmed} |")
+        lines.append("")
+    if reference in methods:
+        lines += [f"## Paired KL differences against `{reference}` "
+                  "(negative: better; * beyond 2 SE)",
+                  "", "| method | " + " | ".join(scen) + " | mean over scenarios |",
+                  "|---|" + "---:|" * (len(scen) + 1)]
+        for m in methods:
+            if m == reference:
+                continue
+            d = paired_differences(results, m, reference, "kl")
+            cells = []
+            for s in scen:
+                if s in d.index:
+                    star = "*" if d.loc[s, "beyond_2se"] else ""
+                    cells.append(f"{d.loc[s, 'diff']:+.3f} ± {d.loc[s, 'se']:.3f}{star}")
+                else:
+                    cells.append("")
+            lines.append(f"| {m} | " + " | ".join(cells) + f" | {d['diff'].mean():+.3f} |")
+        lines.append("")
+    if peer in methods:
+        lines += [f"## Paired \\|expected - actual\\| differences against `{peer}` "
+                  "(negative: better calibrated; * beyond 2 SE)", "",
+                  "| method | " + " | ".join(scen) + " |", "|---|" + "---:|" * len(scen)]
+        for m in methods:
+            if m == peer:
+                continue
+            d = paired_differences(results, m, peer, "abs_gap")
+            cells = [(f"{d.loc[s, 'diff']:+.3f} ± {d.loc[s, 'se']:.3f}"
+                      f"{'*' if d.loc[s, 'beyond_2se'] else ''}") if s in d.index else ""
+                     for s in scen]
+            lines.append(f"| {m} | " + " | ".join(cells) + " |")
+        lines.append("")
+    path = out / "README.md"
+    path.write_text("\n".join(lines))
+
+    fig, axes = plt.subplots(1, len(scen), figsize=(3.2 * len(scen), 0.35 * len(methods) + 1.5),
+                             sharey=True, squeeze=False)
+    for ax, s in zip(axes[0], scen, strict=True):
+        ms = [m for m in methods if (s, m) in summ.index]
+        r = summ.loc[[(s, m) for m in ms]]
+        y = np.arange(len(ms))
+        ax.errorbar(r["kl"].values, y, xerr=2 * r["kl_se"].values, fmt="o", ms=4, capsize=2)
+        ax.set_yticks(y, ms)
+        ax.set_title(s, fontsize=9)
+        ax.set_xlabel("KL to the truth (nats), ± 2 SE")
+        ax.grid(alpha=0.3)
+    axes[0][0].invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(out / "kl.png", dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv=None) -> int:
+    """``python -m selbayes.experiments.plasmode``: run the suite and write its report."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m selbayes.experiments.plasmode",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--methods", default="logreg_l2_cv,logreg_l1_cv,sb_normal,sb_t_wide,"
+                    "sb_t_wide_uncorrected", help="comma-separated method names")
+    ap.add_argument("--scenarios", default=",".join(SCENARIOS))
+    ap.add_argument("--replicates", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="short MCMC (smoke run)")
+    ap.add_argument("--reference", default="sb_normal")
+    ap.add_argument("--out", required=True, help="folder for results.jsonl and the report")
+    a = ap.parse_args(argv)
+    methods = [m for m in a.methods.split(",") if m]
+    scenarios = [s for s in a.scenarios.split(",") if s]
+    t0 = time.perf_counter()
+    res = run_suite(methods, scenarios, replicates=a.replicates, seed=a.seed, out=a.out,
+                    n_jobs=a.jobs, quick=a.quick)
+    st = settings(methods, scenarios, a.replicates, a.seed, a.quick)
+    (Path(a.out) / "settings.json").write_text(json.dumps(st, indent=1))
+    header = ("# Plasmode and simulation suite\n\n"
+              f"Command: `python -m selbayes.experiments.plasmode --methods {a.methods} "
+              f"--scenarios {a.scenarios} --replicates {a.replicates} --seed {a.seed} "
+              f"--jobs {a.jobs} --out {a.out}` ({time.perf_counter() - t0:.0f} s this call; "
+              "settings in settings.json). Protocol and decision rule: PROTOCOL.md.")
+    print(write_report(res, a.out, reference=a.reference, header=header))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
