@@ -124,7 +124,7 @@ def test_cache_info_and_clear(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
-def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch):
+def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     """`selbayes fit` then `selbayes predict` equals predict_proba of the Python API."""
     from selbayes import HierarchicalGaussianClassifier
 
@@ -136,7 +136,9 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch):
     frame = pd.DataFrame(X, columns=names, index=pd.Index([f"s{i}" for i in range(n)],
                                                           name="sample"))
     frame.to_csv(tmp_path / "X.csv", float_format="%.17g")
-    pd.DataFrame({"label": y}).to_csv(tmp_path / "y.csv", index=False)
+    # labels with sample ids, in another order than X: matched by id
+    pd.DataFrame({"id": frame.index[::-1], "label": y[::-1]}).to_csv(tmp_path / "y.csv",
+                                                                      index=False)
     new = pd.DataFrame(rng.normal(size=(7, p)), columns=names)
     # columns in another order: predict must align them by name
     new[names[::-1]].to_csv(tmp_path / "new.tsv", sep="\t", index=False, float_format="%.17g")
@@ -144,9 +146,13 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch):
     settings = ["--k", "4", "--seed", "11", "--draws", "150", "--tune", "150", "--chains", "2"]
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  *settings, "--no-progress", "-o", str(tmp_path / "fit.nc")]) == 0
+    printed = capsys.readouterr().out
+    assert "k: 4;" in printed and "threshold gamma:" in printed
+    assert "selected (best first): gene" in printed and "diagnostics:" in printed
+    # -o into a folder that does not exist yet: created
     assert main(["predict", str(tmp_path / "fit.nc"), "--x", str(tmp_path / "new.tsv"),
-                 "-o", str(tmp_path / "proba.csv")]) == 0
-    got = pd.read_csv(tmp_path / "proba.csv", index_col=0)
+                 "-o", str(tmp_path / "new_folder" / "proba.csv")]) == 0
+    got = pd.read_csv(tmp_path / "new_folder" / "proba.csv", index_col=0)
 
     clf = HierarchicalGaussianClassifier(k=4, random_state=11, draws=150, tune=150, chains=2,
                                          progressbar=False)
@@ -215,11 +221,217 @@ def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
 def test_unnamed_sample_id_column_is_read_as_the_index(tmp_path):
     """A CSV written by pandas' to_csv has an empty first header cell over the sample ids: the
     ids become the index (so `predict` writes them under "sample", not "Unnamed: 0")."""
-    from selbayes.cli import _read_matrix
+    from selbayes.cli import _read_x
 
     frame = pd.DataFrame(np.arange(6.0).reshape(3, 2), columns=["g1", "g2"],
                          index=["s1", "s2", "s3"])
     frame.to_csv(tmp_path / "x.csv")
-    X, _ = _read_matrix(str(tmp_path / "x.csv"))
-    assert list(X.index) == ["s1", "s2", "s3"] and X.index.name is None
+    X = _read_x(str(tmp_path / "x.csv"))
+    assert list(X.index) == ["s1", "s2", "s3"]
     assert list(X.columns) == ["g1", "g2"]
+
+
+# ------------------------------------------------------------------------------ user errors
+def _two_class_files(tmp_path, n=12, p=6, *, ids=True):
+    rng = np.random.default_rng(0)
+    y = np.repeat(["a", "b"], n // 2)
+    X = pd.DataFrame(rng.normal(size=(n, p)) + (y == "b")[:, None],
+                     columns=[f"g{j}" for j in range(p)],
+                     index=pd.Index([f"s{i}" for i in range(n)], name="sample"))
+    X.to_csv(tmp_path / "X.csv", index=ids)
+    pd.DataFrame({"id": X.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    return X, y
+
+
+class _Stop(ValueError):
+    pass
+
+
+@pytest.fixture
+def captured_fit(monkeypatch):
+    """The classifier's fit replaced by one that records its settings and data, then stops
+    (exit 2) before any sampling."""
+    from selbayes.estimators.gaussian import HierarchicalGaussianClassifier
+
+    seen = {}
+
+    def fake_fit(self, X, y):
+        seen.update(params=self.get_params(), X=X, y=np.asarray(y))
+        raise _Stop("stopped by the test")
+
+    monkeypatch.setattr(HierarchicalGaussianClassifier, "fit", fake_fit)
+    return seen
+
+
+def test_mismatched_sample_ids_exit_2_naming_them(tmp_path, capsys):
+    X, y = _two_class_files(tmp_path)
+    pd.DataFrame({"id": [f"t{i}" for i in range(len(y))], "label": y}).to_csv(
+        tmp_path / "y_other.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y_other.csv"),
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "y_other.csv" in line and "'s0'" in line and "'t0'" in line
+    assert not (tmp_path / "f.nc").exists()
+
+
+def test_labels_are_aligned_by_id_in_any_order(tmp_path, captured_fit, capsys):
+    X, y = _two_class_files(tmp_path)
+    order = np.random.default_rng(1).permutation(len(y))
+    pd.DataFrame({"id": X.index[order], "label": y[order]}).to_csv(tmp_path / "y_shuf.csv",
+                                                                    index=False)
+    main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y_shuf.csv"),
+          "-o", str(tmp_path / "f.nc")])
+    np.testing.assert_array_equal(captured_fit["y"], y)
+    assert list(captured_fit["X"].columns) == list(X.columns)     # names reach the classifier
+
+
+def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, capsys):
+    from selbayes.cli import PRIOR_FAMILIES
+
+    _two_class_files(tmp_path)
+    base = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+            str(tmp_path / "f.nc")]
+    main(base)
+    assert captured_fit["params"]["k"] == "auto"                   # the recommended default
+    assert captured_fit["params"]["priors"] is None
+    main([*base, "--prior", "t", "--k-grid", "20,5,10", "--k", "auto"])
+    assert captured_fit["params"]["priors"] == PRIOR_FAMILIES["t"] == {"mu_t_df": 2.0}
+    assert captured_fit["params"]["k_grid"] == [5, 10, 20]
+    capsys.readouterr()
+    assert main([*base, "--floor", "2"]) == 2
+    assert "--transform log2" in _one_line_error(capsys)
+    assert main([*base, "--k-grid", "5,x"]) == 2
+    assert "--k-grid" in _one_line_error(capsys)
+
+
+def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):
+    rng = np.random.default_rng(2)
+    y = np.repeat(["a", "b"], 10)
+    raw = pd.DataFrame(rng.lognormal(6, 1.5, size=(20, 30)),
+                       columns=[f"g{j}" for j in range(30)])
+    raw.to_csv(tmp_path / "raw.csv", index=False)
+    pd.DataFrame({"label": y}).to_csv(tmp_path / "y.csv", index=False)
+    main(["fit", "--x", str(tmp_path / "raw.csv"), "--y", str(tmp_path / "y.csv"),
+          "--transform", "log2", "--floor", "1", "-o", str(tmp_path / "f.nc")])
+    np.testing.assert_allclose(captured_fit["X"].to_numpy(),
+                               np.log2(np.clip(raw.to_numpy(), 1, None)), rtol=1e-12)
+    assert "Log2InputWarning" not in capsys.readouterr().err
+    z = (raw - raw.mean()) / raw.std()
+    z.to_csv(tmp_path / "z.csv", index=False)
+    main(["fit", "--x", str(tmp_path / "z.csv"), "--y", str(tmp_path / "y.csv"),
+          "--transform", "log2", "-o", str(tmp_path / "f.nc")])
+    err = capsys.readouterr().err
+    # the warning names the command and the file, not a Python source line
+    assert "selbayes fit: Log2InputWarning: " in err and "z.csv" in err
+    assert "do not look like intensities" in err and "--transform none" in err
+    assert "sys.exit" not in err and "warnings.warn" not in err
+
+
+def test_warnings_name_the_command_not_a_source_line(tmp_path, monkeypatch, capsys):
+    from selbayes.estimators.gaussian import HierarchicalGaussianClassifier
+    from selbayes.evaluation.diagnostics import warn_from_user_line
+
+    def fake_fit(self, X, y):
+        warn_from_user_line("gamma = np.float64(2.5) looks odd", UserWarning)
+        raise _Stop("stopped")
+
+    monkeypatch.setattr(HierarchicalGaussianClassifier, "fit", fake_fit)
+    _two_class_files(tmp_path)
+    main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+          str(tmp_path / "f.nc")])
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "selbayes fit: UserWarning: gamma = 2.5 looks odd"
+
+
+@pytest.mark.parametrize("content, expect", [
+    ("", "is empty"),
+    ("g1,g1,g2\n1,2,3\n4,5,6\n", "duplicated gene name(s): 'g1'"),
+    ("id,g1,g2\ns1,1,\ns2,3,4\n", "missing value(s) in 1 gene(s) ('g2')"),
+    ("id,g1,g2\ns1,1,abc\ns2,3,4\n", "non-numeric gene column(s): 'g2'"),
+])
+def test_bad_matrix_files_exit_2_naming_file_and_gene(tmp_path, capsys, content, expect):
+    (tmp_path / "X.csv").write_text(content)
+    pd.DataFrame({"label": ["a", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "X.csv" in line and expect in line
+    assert "No columns to parse" not in line and "position" not in line
+
+
+def test_duplicated_gene_names_alike_in_cli_and_read_table(tmp_path, capsys):
+    from selbayes.datasets import read_table
+
+    (tmp_path / "X.csv").write_text("label,g1,g1,g2\na,1,2,3\na,2,2,3\nb,4,5,6\nb,4,5,7\n")
+    with pytest.raises(ValueError, match=r"1 duplicated gene name\(s\): 'g1'"):
+        read_table(tmp_path / "X.csv", label_column="label")
+    (tmp_path / "Xcli.csv").write_text("id,g1,g1,g2\ns1,1,2,3\ns2,2,2,3\n")
+    pd.DataFrame({"label": ["a", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "Xcli.csv"), "--y", str(tmp_path / "y.csv"),
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    assert "1 duplicated gene name(s): 'g1'" in _one_line_error(capsys)
+
+
+def test_h5ad_without_anndata_exits_2(tmp_path, monkeypatch, capsys):
+    (tmp_path / "X.h5ad").write_bytes(b"not really")
+    monkeypatch.setitem(sys.modules, "anndata", None)          # import anndata fails
+    assert main(["fit", "--x", str(tmp_path / "X.h5ad"), "--label-key", "cell_type",
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "X.h5ad" in line and "anndata" in line and "pip install" in line
+
+
+def test_output_paths_errors_are_sentences(tmp_path, capsys):
+    (tmp_path / "not_a_fit.nc").write_text("hello")
+    pd.DataFrame({"g": [1.0]}).to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(tmp_path / "not_a_fit.nc"), "--x", str(tmp_path / "new.csv"),
+                 "-o", str(tmp_path / "p.csv")]) == 2
+    line = _one_line_error(capsys)
+    assert "not_a_fit.nc" in line and "o_flags" not in line and "errno" not in line
+    # an output folder that cannot be created (a file is in the way)
+    (tmp_path / "blocker").write_text("x")
+    _two_class_files(tmp_path)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+                 str(tmp_path / "blocker" / "sub" / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "blocker" in line and "o_flags" not in line
+
+
+def test_plain_message_drops_numpy_reprs():
+    from selbayes.cli import _error_line, plain_message
+
+    assert plain_message("np.float64(0.25) and np.int64(3)") == "0.25 and 3"
+    assert _error_line(ValueError("k = np.int64(3)\nsecond line")) == "k = 3"
+
+
+@pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
+@pytest.mark.parametrize("with_names", [True, False])
+def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
+    """A file from clf.save() (no CLI attributes) predicts as the Python object does; a fit on
+    an array takes the columns in file order, and says so."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = _two_class_files(tmp_path, n=20, p=8)
+    clf = HierarchicalGaussianClassifier(k=3, draws=100, tune=100, chains=1, random_state=0,
+                                         progressbar=False)
+    clf.fit(X if with_names else X.to_numpy(), y)
+    clf.save(tmp_path / "py.nc")
+    new = X.iloc[:5]
+    (new[new.columns[::-1]] if with_names else new).to_csv(tmp_path / "new.csv")
+    assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new.csv"),
+                 "-o", str(tmp_path / "p.csv")]) == 0
+    got = pd.read_csv(tmp_path / "p.csv", index_col=0)
+    want = clf.predict_proba(new if with_names else new.to_numpy())
+    np.testing.assert_array_equal(got.to_numpy(), want)
+    assert list(got.index) == list(new.index)
+    assert ("file order" in capsys.readouterr().err) is (not with_names)
+
+
+def test_dir_of_selbayes_lists_the_lazy_public_names():
+    import selbayes
+
+    names = dir(selbayes)
+    assert set(selbayes.__all__) <= set(names)
+    assert {"HierarchicalGaussianClassifier", "cross_validate", "datasets"} <= set(names)
+    for name in selbayes.__all__:             # every listed name resolves
+        assert getattr(selbayes, name) is not None

@@ -49,3 +49,8 @@ def __getattr__(name):
     if name in _SUBMODULES or name in _MOVED_ATTRS:
         return import_module(f"selbayes.{name}")
     raise AttributeError(f"module 'selbayes' has no attribute {name!r}")
+
+
+def __dir__():
+    # The lazily imported public names are attributes too (tab completion, dir(selbayes)).
+    return sorted({*globals(), *__all__})

@@ -103,66 +103,175 @@ def _cmd_cache(args) -> int:
 
 
 # ---------------------------------------------------------------------------- fit / predict
-def _read_matrix(path: str, *, label_key: str | None = None, layer: str | None = None):
-    """(X DataFrame, y Series or None) from a CSV/TSV (samples x features, header row of
-    feature names, optional first column of sample ids) or an ``.h5ad`` file."""
-    import pandas as pd
+# The prior families `selbayes fit --prior` offers: name -> the ``priors`` argument of
+# HierarchicalGaussianClassifier (None: the class default). Add a family here and it appears
+# in --prior's choices and help.
+PRIOR_FAMILIES = {
+    "normal": None,                    # normal prior on the class means (the class default)
+    "t": {"mu_t_df": 2.0},             # multivariate t, 2 df: heavy tails for a few strong genes
+}
+_TRANSFORM_ATTR = "selbayes_cli_transform"
+
+
+def _read_x(path: str, *, layer: str | None = None):
+    """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
+    genes, sample ids as the index)."""
+    from .datasets.loaders import check_matrix_frame, read_matrix
 
     p = Path(path)
-    if not p.is_file():
-        raise UserError(f"data file {path!r} does not exist")
-    if p.suffix == ".h5ad":
-        from .datasets.loaders import read_anndata
-
-        if label_key is None:
-            import anndata
-
-            adata = anndata.read_h5ad(p)
-            matrix = adata.X if layer is None else adata.layers[layer]
-            if hasattr(matrix, "toarray"):
-                matrix = matrix.toarray()
-            X = pd.DataFrame(matrix, index=adata.obs_names.astype(str),
-                             columns=list(adata.var_names.astype(str)))
-            return X, None
-        ds = read_anndata(p, label_key=label_key, layer=layer)
-        return ds.X, ds.y
-    sep = "\t" if p.suffix in (".tsv", ".tab") or p.name.endswith((".tsv.gz", ".txt")) else ","
-    frame = pd.read_csv(p, sep=sep)
-    if frame.shape[1] == 0 or frame.shape[0] == 0:
-        raise UserError(f"{path}: no data")
-    first = frame.columns[0]
-    if not pd.api.types.is_numeric_dtype(frame[first]) or str(first).startswith("Unnamed") \
-            or str(first).lower() in ("sample", "id", "sample_id", "cell", ""):
-        frame = frame.set_index(first)            # sample ids
-        if str(first).startswith("Unnamed"):      # an empty header cell (pandas' to_csv)
-            frame.index.name = None
-    bad = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
-    if bad:
-        raise UserError(f"{path}: non-numeric column(s) {bad[:5]}; the matrix must be "
-                        "samples x features with one header row (and optionally sample ids "
-                        "in the first column)")
-    frame.columns = [str(c) for c in frame.columns]
-    return frame, None
-
-
-def _read_labels(path: str, index):
+    if p.suffix.lower() != ".h5ad":
+        if layer is not None:
+            raise UserError(f"--layer applies to .h5ad files only; {path} is a table")
+        return read_matrix(p)
+    adata = _read_h5ad(p)
     import pandas as pd
 
-    p = Path(path)
+    if layer is not None and layer not in [k for k in adata.layers.keys() if k is not None]:
+        available = [str(k) for k in adata.layers.keys() if k is not None]
+        raise UserError(f"{path}: no layer {layer!r}; its layers are "
+                        f"{', '.join(available) if available else 'none'}")
+    matrix = adata.X if layer is None else adata.layers[layer]
+    if hasattr(matrix, "toarray"):
+        matrix = matrix.toarray()
+    X = pd.DataFrame(matrix, index=pd.Index(adata.obs_names.astype(str), name="sample"),
+                     columns=list(adata.var_names.astype(str)))
+    return check_matrix_frame(X, str(p))
+
+
+def _read_h5ad(p: Path):
     if not p.is_file():
-        raise UserError(f"label file {path!r} does not exist")
-    sep = "\t" if p.suffix in (".tsv", ".tab", ".txt") else ","
-    frame = pd.read_csv(p, sep=sep, dtype=str)
-    if frame.shape[1] == 2:                      # sample id, label: align by id
-        ids, labels = frame.iloc[:, 0], frame.iloc[:, 1]
-        y = pd.Series(labels.to_numpy(), index=ids.to_numpy())
-        if index is not None and set(map(str, index)) <= set(y.index):
-            return y.loc[[str(i) for i in index]].to_numpy()
-        return y.to_numpy()
-    if frame.shape[1] != 1:
-        raise UserError(f"{path}: expected one column of labels (or sample id, label); got "
-                        f"{frame.shape[1]} columns")
-    return frame.iloc[:, 0].to_numpy()
+        raise UserError(f"{p}: no such file")
+    try:
+        import anndata
+    except ImportError:
+        raise UserError(f"{p}: reading .h5ad files needs the package anndata, which is not "
+                        "installed; install it with: pip install 'selbayes[anndata]' (or "
+                        "write the matrix as CSV)") from None
+    try:
+        return anndata.read_h5ad(p)
+    except OSError as exc:
+        raise UserError(f"{p}: not a readable .h5ad file ({_os_reason(exc)})") from None
+
+
+def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
+    """Labels for the rows of ``X`` from a label file: by sample id when the file has ids (any
+    order; the ids must match), else by row order."""
+    from .datasets.loaders import _read_labels_file, align_labels
+
+    y, has_ids = _read_labels_file(Path(path), label_column, None)
+    if has_ids and X.index.equals(_row_numbers(len(X))) and len(y) == len(X):
+        X.index = y.index                 # X has no sample ids: the label file's name them
+    return align_labels(X, y, has_ids, x_source=x_path, y_source=path)
+
+
+def _row_numbers(n: int):
+    import pandas as pd
+
+    return pd.Index([str(i) for i in range(n)], name="sample")
+
+
+def _os_reason(exc: OSError) -> str:
+    """A sentence for an OSError, without h5py's internals (flags, o_flags, ...)."""
+    import errno
+    import os
+    import re
+
+    text = str(exc)
+    m = re.search(r"error message = '([^']*)'", text)
+    if m:
+        return m.group(1).lower()
+    m = re.search(r"errno = (\d+)", text)
+    if m:
+        return os.strerror(int(m.group(1))).lower()
+    if exc.errno in (errno.ENOENT, errno.EACCES, errno.EISDIR):
+        return os.strerror(exc.errno).lower()
+    if "signature" in text or "not an hdf5" in text.lower():
+        return "not an HDF5/netCDF file"
+    return "it cannot be read"
+
+
+def _gaussian_only(args, *names) -> None:
+    given = [n for n in names if getattr(args, n.replace("-", "_")) is not None]
+    if given and args.model != "gaussian":
+        raise UserError(f"--{', --'.join(given)} apply to the gaussian model only (not "
+                        f"--model {args.model})")
+
+
+def _transform_settings(args, X) -> dict | None:
+    """The --transform/--floor/--ceiling settings, checked against the data."""
+    if args.transform in (None, "none"):
+        if args.floor is not None or args.ceiling is not None:
+            raise UserError("--floor/--ceiling need --transform log2")
+        return None
+    from .preprocessing.intensity import IntensityLog2, Log2InputWarning, log2_input_problem
+
+    pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),
+           "ceiling": None if args.ceiling is None else float(args.ceiling)}
+    IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
+    problem = log2_input_problem(X, pre["floor"], pre["ceiling"])
+    if problem is not None:
+        import warnings
+
+        warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
+    return pre
+
+
+def _apply_transform(pre: dict | None, X):
+    if pre is None:
+        return X
+    from .preprocessing.intensity import IntensityLog2
+
+    return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+
+
+def _k_grid(text: str | None):
+    if text is None:
+        return None
+    try:
+        grid = sorted({int(v) for v in text.replace(" ", "").split(",") if v})
+    except ValueError:
+        raise UserError(f"--k-grid must be comma-separated integers, e.g. 5,10,20,50; got "
+                        f"{text!r}") from None
+    if not grid or grid[0] < 1:
+        raise UserError(f"--k-grid needs positive integers; got {text!r}")
+    return grid
+
+
+def _fit_summary(clf, args, X, y) -> list[str]:
+    """A few lines on what was fitted: k, the first genes, gamma, temperature, diagnostics."""
+    import numpy as np
+
+    counts = ", ".join(f"{c} ({int(n)})" for c, n in
+                       zip(*np.unique(np.asarray(y, dtype=str), return_counts=True),
+                           strict=True))
+    lines = [f"fitted: {args.model}, {X.shape[0]} samples x {X.shape[1]} features; "
+             f"classes {counts}"]
+    sel = clf.selection_
+    k = int(len(sel.indices))
+    how = ""
+    choice = getattr(clf, "k_choice_", None)
+    if choice is not None and getattr(clf, "k", None) == "auto":
+        ks = sorted({int(g[0]) for g in choice.grid})
+        how = f" (chosen by {choice.n_splits}-fold inner CV from {', '.join(map(str, ks))})"
+    lines.append(f"k: {k}{how}; threshold gamma: {float(sel.threshold):.4g} "
+                 f"({sel.statistic} of the last kept feature; {X.shape[1] - k} omitted "
+                 "below it)")
+    names = [str(v) for v in clf.selected_features_]
+    more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
+    lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
+    temp = getattr(clf, "temperature_", None)
+    if isinstance(temp, int | float) and np.isfinite(temp) and float(temp) != 1.0:
+        lines.append(f"temperature: {float(temp):.3g} (test-time log odds divided by it)")
+    diag = getattr(clf, "diagnostics_", None)
+    if diag is None:
+        lines.append("diagnostics: none (no MCMC draws: deterministic computation)")
+    elif diag.attrs.get("ok", True):
+        lines.append(f"diagnostics: R-hat and ESS pass ({len(diag)} parameters checked)")
+    else:
+        failures = diag.attrs.get("failures") or ["see clf.diagnostics_"]
+        lines.append(f"diagnostics: FAIL: {failures[0]} (more draws or chains: --draws, "
+                     "--chains)")
+    return lines
 
 
 def _cmd_fit(args) -> int:
@@ -171,71 +280,153 @@ def _cmd_fit(args) -> int:
     import h5py
     import numpy as np
 
-    X, y = _read_matrix(args.x, label_key=args.label_key, layer=args.layer)
-    if args.y is not None:
-        y = _read_labels(args.y, X.index)
-    if y is None:
-        raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad file)")
-    y = np.asarray(y)
-    if len(y) != X.shape[0]:
-        raise UserError(f"{args.y}: {len(y)} labels for {X.shape[0]} samples in {args.x}")
+    _gaussian_only(args, "k-grid", "prior")
+    if args.model != "gaussian" and args.transform not in (None, "none"):
+        raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
+                        "model takes binary features)")
+    p = Path(args.x)
+    if p.suffix.lower() == ".h5ad" and args.label_key is not None:
+        if args.y is not None:
+            raise UserError("give the labels once: --y FILE or --label-key COLUMN")
+        adata = _read_h5ad(p)
+        if args.label_key not in adata.obs:
+            raise UserError(f"{args.x}: no obs column {args.label_key!r}; obs has "
+                            f"{', '.join(map(str, list(adata.obs.columns)[:10])) or 'none'}")
+        X = _read_x(args.x, layer=args.layer)
+        y = adata.obs[args.label_key].astype(object).to_numpy()
+    else:
+        if args.label_key is not None:
+            raise UserError("--label-key applies to .h5ad files; give a label file with --y")
+        X = _read_x(args.x, layer=args.layer)
+        if args.y is None:
+            raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
+                            "file)")
+        y = _read_labels(args.y, X, x_path=args.x, label_column=args.label_column)
+        y = y.to_numpy(dtype=object)
+    missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
+                        or not str(v).strip() for v in y])
+    if missing.any():
+        raise UserError(f"{args.y or args.x}: {int(missing.sum())} missing label(s), e.g. "
+                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}")
+    pre = _transform_settings(args, X)
+    Xt = _apply_transform(pre, X)
     module, name = MODELS[args.model]
     cls = getattr(importlib.import_module(module), name)
-    k = args.k
-    if k not in ("auto", "all"):
-        try:
-            k = int(k)
-        except ValueError:
-            raise UserError(f"--k must be an integer, 'auto' or 'all'; got {args.k!r}") from None
-    params = dict(k=k, random_state=args.seed, draws=args.draws, tune=args.tune,
+    params = dict(random_state=args.seed, draws=args.draws, tune=args.tune,
                   chains=args.chains, progressbar=not args.no_progress)
+    if args.k is not None:
+        k = args.k
+        if k not in ("auto", "all"):
+            try:
+                k = int(k)
+            except ValueError:
+                raise UserError(f"--k must be an integer, 'auto' or 'all'; got "
+                                f"{args.k!r}") from None
+        if k == "auto" and args.model != "gaussian":
+            raise UserError(f"--k auto is offered by the gaussian model only; give --k N "
+                            f"for --model {args.model}")
+        params["k"] = k
+    if args.model == "gaussian":
+        if args.k_grid is not None:
+            params["k_grid"] = _k_grid(args.k_grid)
+        if args.prior is not None and PRIOR_FAMILIES[args.prior] is not None:
+            params["priors"] = dict(PRIOR_FAMILIES[args.prior])
     if args.model == "naive-bayes":
         params["method"] = "mcmc" if args.mcmc else "quadrature"
-    try:
-        clf = cls(**params)
-        clf.fit(X.to_numpy(dtype=np.float64), y)
-    except (ValueError, TypeError) as exc:
-        if k == "auto" and "auto" in str(exc):
-            raise UserError(f"--k auto is not supported by the {args.model} model in this "
-                            f"version: {exc}") from exc
-        raise
+    clf = cls(**params)
+    clf.fit(Xt, np.asarray([str(v) for v in y]))
     out = Path(args.output)
-    clf.save(out)
-    with h5py.File(out, "a") as f:
-        f.attrs[_FEATURES_ATTR] = json.dumps(list(map(str, X.columns)))
-        f.attrs[_MODEL_ATTR] = args.model
-    print(f"saved: {out} ({args.model}, {X.shape[0]} samples x {X.shape[1]} features)")
+    _make_parent(out)
+    try:
+        clf.save(out)
+        with h5py.File(out, "a") as f:
+            f.attrs[_TRANSFORM_ATTR] = json.dumps(pre)
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the fit ({_os_reason(exc)})") from None
+    for line in _fit_summary(clf, args, X, y):
+        print(line)
+    print(f"saved: {out}")
     return 0
 
 
-def _cmd_predict(args) -> int:
+def _make_parent(out: Path) -> None:
+    parent = out.parent
+    if out.is_dir():
+        raise UserError(f"{out} is a folder; give a file name for the output")
+    if not parent.exists():
+        try:
+            parent.mkdir(parents=True)
+        except OSError as exc:
+            raise UserError(f"{parent}: cannot create the output folder "
+                            f"({_os_reason(exc)})") from None
+
+
+def _saved_fit(path: Path):
+    """(estimator class, legacy feature list or None, transform settings or None) of any file
+    written by ``selbayes fit`` or by a classifier's ``save``."""
     import importlib
 
     import h5py
+
+    if not path.is_file():
+        raise UserError(f"{path}: no such file" if not path.is_dir()
+                        else f"{path} is a folder, not a saved fit")
+    try:
+        with h5py.File(path, "r") as f:
+            attrs = {k: f.attrs[k] for k in f.attrs}
+    except OSError as exc:
+        raise UserError(f"{path}: not a saved selbayes fit ({_os_reason(exc)})") from None
+    estimator = attrs.get("selbayes_estimator")
+    if isinstance(estimator, bytes):
+        estimator = estimator.decode()
+    by_class = {cls_name: (module, cls_name) for module, cls_name in MODELS.values()}
+    if estimator not in by_class:
+        raise UserError(f"{path}: not a saved selbayes classifier (write one with 'selbayes "
+                        "fit' or a classifier's save())")
+    module, name = by_class[estimator]
+    cls = getattr(importlib.import_module(module), name)
+    features = json.loads(attrs[_FEATURES_ATTR]) if _FEATURES_ATTR in attrs else None
+    pre = json.loads(attrs[_TRANSFORM_ATTR]) if _TRANSFORM_ATTR in attrs else None
+    return cls, features, pre
+
+
+def _cmd_predict(args) -> int:
     import numpy as np
     import pandas as pd
 
     path = Path(args.fit)
-    if not path.is_file():
-        raise UserError(f"fit file {args.fit!r} does not exist")
-    try:
-        with h5py.File(path, "r") as f:
-            features = json.loads(f.attrs[_FEATURES_ATTR])
-            model = f.attrs[_MODEL_ATTR]
-    except (OSError, KeyError):
-        raise UserError(f"{args.fit} was not written by 'selbayes fit'") from None
-    module, name = MODELS[str(model)]
-    clf = getattr(importlib.import_module(module), name).load(path)
-    X, _ = _read_matrix(args.x, layer=args.layer)
-    missing = [c for c in features if c not in X.columns]
-    if missing:
-        raise UserError(f"{args.x} lacks {len(missing)} feature(s) the fit was trained on, "
-                        f"e.g. {missing[:5]}")
-    proba = clf.predict_proba(X[features].to_numpy(dtype=np.float64))   # aligned by name
+    cls, features, pre = _saved_fit(path)
+    clf = cls.load(path)
+    X = _read_x(args.x, layer=args.layer)
+    if features is None and getattr(clf, "feature_names_in_", None) is not None:
+        features = [str(c) for c in clf.feature_names_in_]
+    if features is not None:
+        missing = [c for c in features if c not in X.columns]
+        if missing:
+            raise UserError(f"{args.x} lacks {len(missing)} of the {len(features)} features "
+                            f"the fit was trained on, e.g. {', '.join(missing[:5])}")
+        X = X[features]                                     # aligned by name
+    else:
+        if X.shape[1] != clf.n_features_in_:
+            raise UserError(f"{args.x} has {X.shape[1]} features; the fit in {args.fit} was "
+                            f"trained on an array of {clf.n_features_in_} columns without "
+                            "names, which are taken in file order")
+        print("note: the fit has no feature names (fitted on an array); the columns of "
+              f"{args.x} are taken in file order", file=sys.stderr)
+    Xt = _apply_transform(pre, X)
+    values = Xt.to_numpy(dtype=np.float64) if hasattr(Xt, "to_numpy") else Xt
+    if getattr(clf, "feature_names_in_", None) is not None:
+        values = pd.DataFrame(values, columns=list(clf.feature_names_in_))
+    proba = clf.predict_proba(values)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"
-    out.to_csv(args.output, float_format="%.17g")
-    print(f"saved: {args.output} ({proba.shape[0]} samples x {proba.shape[1]} classes)")
+    dest = Path(args.output)
+    _make_parent(dest)
+    try:
+        out.to_csv(dest, float_format="%.17g")
+    except OSError as exc:
+        raise UserError(f"{dest}: cannot write the probabilities ({_os_reason(exc)})") from None
+    print(f"saved: {dest} ({proba.shape[0]} samples x {proba.shape[1]} classes)")
     return 0
 
 
@@ -271,8 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
     ('reproduce', 'models/experiments/li2009_gaussian_simulation.toml', True, 2, None, None)
     >>> build_parser().parse_args(["demo"]).seed
     2009
-    >>> build_parser().parse_args(["fit", "--x", "X.csv", "--y", "y.csv", "-o", "f.nc"]).k
-    '10'
+    >>> a = build_parser().parse_args(["fit", "--x", "X.csv", "--y", "y.csv", "-o", "f.nc"])
+    >>> a.k is None, a.transform, a.prior           # the models' own defaults (k: auto)
+    (True, None, None)
     """
     parser = argparse.ArgumentParser(
         prog="selbayes",
@@ -301,16 +493,41 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(sbc, "models/sbc")
     sbc.set_defaults(func=_cmd_sbc)
 
-    fit = sub.add_parser("fit", help="fit a classifier to a matrix and labels; save it (.nc)")
+    fit = sub.add_parser(
+        "fit", help="fit a classifier to a matrix and labels; save it (.nc)",
+        description="Fit a classifier (by default the recommended one: the hierarchical "
+        "Gaussian model, k chosen by inner cross-validation) and save it for 'selbayes "
+        "predict'. Prints k, the first selected features, the threshold gamma, the "
+        "temperature and the MCMC diagnostics verdict.")
     fit.add_argument("--x", required=True,
                      help="samples x features: CSV/TSV with a header row of feature names "
                      "(optional first column of sample ids), or .h5ad")
     fit.add_argument("--y", default=None,
-                     help="labels: one column, or two (sample id, label; aligned by id)")
+                     help="labels: one column (in the row order of --x), or two (sample id, "
+                     "label; matched to the sample ids of --x, any order)")
+    fit.add_argument("--label-column", default=None,
+                     help="the label column of --y when it has more than two columns")
     fit.add_argument("--label-key", default=None, help="for .h5ad: the obs column of labels")
     fit.add_argument("--layer", default=None, help="for .h5ad: a layer instead of X")
-    fit.add_argument("--k", default="10",
-                     help="features to retain: an integer, 'auto' or 'all' (default: %(default)s)")
+    fit.add_argument("--k", default=None,
+                     help="features to retain: an integer, 'auto' (chosen by inner CV) or "
+                     "'all' (default: the model's own: auto for gaussian, 10 otherwise)")
+    fit.add_argument("--k-grid", default=None,
+                     help="gaussian, --k auto: the k tried, comma-separated (default "
+                     "5,10,20,50,100,200,500 where the data have that many)")
+    fit.add_argument("--prior", default=None, choices=list(PRIOR_FAMILIES),
+                     help="gaussian: prior family of the class means: "
+                     + "; ".join(f"{k} = priors {v}" for k, v in PRIOR_FAMILIES.items())
+                     + " (default: normal)")
+    fit.add_argument("--transform", default=None, choices=["none", "log2"],
+                     help="preprocessing: log2 of the values clipped to [floor, ceiling], for "
+                     "raw intensities (also applied by 'selbayes predict'); default none "
+                     "(values as given)")
+    fit.add_argument("--floor", type=float, default=None,
+                     help="--transform log2: floor (default 1.0; 100 for Affymetrix average "
+                     "differences)")
+    fit.add_argument("--ceiling", type=float, default=None,
+                     help="--transform log2: ceiling (e.g. 16000, the scanner's saturation)")
     fit.add_argument("--model", default="gaussian", choices=list(MODELS),
                      help="classifier (default: %(default)s)")
     fit.add_argument("--mcmc", action="store_true",
@@ -320,16 +537,19 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--tune", type=int, default=1000, help="warm-up draws per chain")
     fit.add_argument("--chains", type=int, default=4, help="chains")
     fit.add_argument("--no-progress", action="store_true", help="no progress output")
-    fit.add_argument("-o", "--output", required=True, help="the fitted classifier (.nc)")
+    fit.add_argument("-o", "--output", required=True,
+                     help="the fitted classifier (.nc; missing folders are created)")
     fit.set_defaults(func=_cmd_fit)
 
     pred = sub.add_parser("predict", help="class probabilities of new samples from a saved fit")
-    pred.add_argument("fit", help="a file written by 'selbayes fit'")
+    pred.add_argument("fit", help="a saved fit: from 'selbayes fit', or a classifier's "
+                      "save() in Python")
     pred.add_argument("--x", required=True,
                       help="new samples (CSV/TSV/.h5ad); columns matched to the fit by name")
     pred.add_argument("--layer", default=None, help="for .h5ad: a layer instead of X")
     pred.add_argument("-o", "--output", required=True,
-                      help="CSV: one row per sample, one column per class")
+                      help="CSV: one row per sample, one column per class (missing folders "
+                      "are created)")
     pred.set_defaults(func=_cmd_predict)
 
     cache = sub.add_parser("cache", help="the compiled-model cache: where it is, or empty it")
@@ -354,6 +574,52 @@ def build_parser() -> argparse.ArgumentParser:
 # Errors that mean "the input is wrong", not "selbayes is broken".
 _USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, PermissionError, ValueError,
                 TypeError, KeyError)
+
+
+def plain_message(text: str) -> str:
+    """A message without NumPy scalar reprs: ``np.float64(0.5)`` -> ``0.5``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plain_message("k = np.int64(3), gamma = np.float64(2.5), ok = np.True_")
+    'k = 3, gamma = 2.5, ok = True'
+    """
+    import re
+
+    text = re.sub(r"np\.(?:float|int|uint|complex|str_|bytes_)\w*\(([^()]*)\)", r"\1", text)
+    return re.sub(r"np\.(True|False)_", r"\1", text)
+
+
+def _warning_printer(command: str):
+    """A ``warnings.showwarning`` that names the user's command, not Python's source line
+    (which would be the console script's ``sys.exit(main())`` or a library's internals)."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        stream = sys.stderr if file is None else file
+        try:
+            stream.write(f"selbayes {command}: {category.__name__}: "
+                         f"{plain_message(str(message))}\n")
+        except OSError:  # pragma: no cover - stderr closed
+            pass
+    return show
+
+
+def _error_line(exc: BaseException) -> str:
+    """The one line printed for a user error."""
+    if isinstance(exc, KeyError):
+        return f"missing key {exc}"
+    if isinstance(exc, OSError) and not isinstance(exc, UserError) and exc.filename:
+        reason = (exc.strerror or str(exc)).strip().rstrip(".")
+        return f"{exc.filename}: {reason.lower()}"
+    text = str(exc).strip()
+    return plain_message(text.splitlines()[0]) if text else type(exc).__name__
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -396,16 +662,18 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
-    try:
-        return int(args.func(args) or 0)
-    except _USER_ERRORS as exc:
-        if args.debug:
-            raise
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        if isinstance(exc, KeyError):
-            msg = f"missing key {exc}"
-        print(f"selbayes: error: {msg} (run with --debug for the traceback)", file=sys.stderr)
-        return 2
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning_printer(args.command)
+        try:
+            return int(args.func(args) or 0)
+        except _USER_ERRORS as exc:
+            if args.debug:
+                raise
+            print(f"selbayes: error: {_error_line(exc)} (run with --debug for the traceback)",
+                  file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,8 +21,11 @@ from sklearn.pipeline import make_pipeline
 from selbayes.datasets.loaders import BENCHMARK_SETS, load_dataset
 from selbayes.preprocessing.intensity import (
     IntensityLog2,
+    Log2InputWarning,
     RawIntensityWarning,
+    log2_input_problem,
     looks_like_raw_intensities,
+    warn_if_not_intensities,
     warn_if_raw_intensities,
 )
 
@@ -56,6 +59,74 @@ def test_intensity_log2_pandas_names_and_pipeline():
     pipe = make_pipeline(IntensityLog2(floor=1.0), LogisticRegression())
     pipe = clone(pipe).fit(X, [0, 0, 1, 1])
     assert pipe.predict_proba(X).shape == (4, 2)
+
+
+def test_intensity_log2_keeps_dataframe_columns_without_set_output():
+    X = pd.DataFrame({"gA": [1.0, 10.0], "gB": [4.0, 8.0]}, index=["s1", "s2"])
+    out = IntensityLog2().fit_transform(X)
+    assert isinstance(out, pd.DataFrame)
+    assert list(out.columns) == ["gA", "gB"] and list(out.index) == ["s1", "s2"]
+    np.testing.assert_array_equal(out.to_numpy(), np.log2(X.to_numpy()))
+    # arrays stay arrays; get_feature_names_out names array input x0, x1, ...
+    t = IntensityLog2().fit(X.to_numpy())
+    assert isinstance(t.transform(X.to_numpy()), np.ndarray)
+    assert list(t.get_feature_names_out()) == ["x0", "x1"]
+    # set_output(transform="default") of a fitted DataFrame transformer: still a DataFrame
+    assert isinstance(IntensityLog2().set_output(transform="default").fit_transform(X),
+                      pd.DataFrame)
+
+
+@pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
+def test_pipeline_with_intensity_log2_keeps_gene_names():
+    """The README's pipeline: the classifier's selected_features_ are the gene names."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    rng = np.random.default_rng(4)
+    y = np.repeat(["a", "b"], 12)
+    genes = [f"GENE{j}" for j in range(20)]
+    raw = pd.DataFrame(rng.lognormal(6, 0.5, size=(24, 20)), columns=genes)
+    raw.loc[y == "b", ["GENE3", "GENE7"]] *= 8.0                   # two strong markers
+    pipe = make_pipeline(IntensityLog2(),
+                         HierarchicalGaussianClassifier(k=5, draws=100, tune=100, chains=1,
+                                                        random_state=0, progressbar=False))
+    pipe.fit(raw, y)
+    selected = list(pipe[-1].selected_features_)
+    assert len(selected) == 5 and set(selected) <= set(genes)
+    assert {"GENE3", "GENE7"} <= set(selected)
+    assert list(pipe[-1].feature_names_in_) == genes
+
+
+def test_log2_input_check_flags_log_scale_and_z_scores_only():
+    rng = np.random.default_rng(5)
+    raw = rng.lognormal(6, 1.5, size=(30, 200))            # intensities: pass
+    assert log2_input_problem(raw, floor=1.0) is None
+    # Affymetrix-like average differences: many values below the floor and negative, but a
+    # long right tail (the documented golub/singh preprocessing): pass
+    avg_diff = raw - np.quantile(raw, 0.55)
+    assert np.mean(avg_diff < 10) > 0.5
+    assert log2_input_problem(avg_diff, floor=10.0) is None
+    z = (np.log2(raw) - np.log2(raw).mean(0)) / np.log2(raw).std(0)     # z-scored
+    msg = log2_input_problem(z, floor=1.0)
+    assert msg is not None and "below the floor 1" in msg and "negative" in msg
+    with pytest.warns(Log2InputWarning, match="do not look like intensities"):
+        assert warn_if_not_intensities(z, floor=1.0)
+    assert log2_input_problem(np.log2(raw) - 10, floor=1.0) is not None   # log ratios
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert warn_if_not_intensities(raw, floor=1.0) is False
+
+
+@needs_data
+@pytest.mark.parametrize("name", sorted(BENCHMARK_SETS))
+def test_log2_input_check_on_real_sets(name):
+    """No false alarm on the sets whose documented preprocessing is log2; an alarm on the
+    log-scale sets given log2 with floor 1."""
+    ds = load_dataset(name, REAL, preprocess=False)
+    pre = BENCHMARK_SETS[name]
+    if pre["transform"] == "log2":
+        assert log2_input_problem(ds.X, pre["floor"], pre["ceiling"]) is None
+    elif name != "subramanian":        # log-scale values 2 to 15: mostly above the floor
+        assert log2_input_problem(ds.X, 1.0) is not None
 
 
 @pytest.mark.parametrize("kw, match", [({"floor": 0}, "floor"), ({"floor": -1}, "floor"),

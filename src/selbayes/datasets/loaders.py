@@ -798,7 +798,7 @@ class BenchmarkDataset(Dataset):
     >>> import pandas as pd
     >>> ds = BenchmarkDataset(X=pd.DataFrame({"g": [10.0, 1000.0]}), y=pd.Series(["a", "b"]),
     ...                       preprocessing={"transform": "log2", "floor": 1.0, "ceiling": None})
-    >>> ds.transformer().fit_transform(ds.X).ravel().round(3).tolist()
+    >>> ds.transformer().fit_transform(ds.X)["g"].round(3).tolist()
     [3.322, 9.966]
     """
 
@@ -954,7 +954,7 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
 # ---------------------------------------------------------------------------------------------
 # the common layout: one file of X, one file of labels
 # ---------------------------------------------------------------------------------------------
-__all__ += ["read_xy", "read_matrix", "align_labels"]
+__all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame"]
 
 # Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
 # cell pandas' to_csv writes above its index).
@@ -1041,27 +1041,57 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
         frame.index = pd.Index(ids.to_numpy(), name="sample")
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
-    columns = _unique_gene_names(frame.columns, str(path))
+    return check_matrix_frame(frame, str(path))
+
+
+def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The checks every expression matrix meets, with messages that name genes and samples.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame of shape (n_samples, n_genes)
+    source : str
+        The file (or object) the matrix came from, for the messages.
+
+    Returns
+    -------
+    pandas.DataFrame
+        float64 values, gene names as strings.
+
+    Raises
+    ------
+    ValueError
+        Duplicated gene names, no genes, missing or infinite values (genes and samples named).
+    TypeError
+        Non-numeric gene columns (named).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_matrix_frame(pd.DataFrame({"g": [1, 2]}), "x").dtypes.tolist()
+    [dtype('float64')]
+    """
+    columns = _unique_gene_names(frame.columns, source)
     frame = frame.set_axis(columns, axis=1)
-    # A labelled placeholder so that _validated's checks (names of non-numeric, missing and
-    # infinite entries) run on X alone; the class check is skipped below.
     non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
                    or pd.api.types.is_bool_dtype(frame[c])]
     if non_numeric:
-        raise TypeError(f"{path}: {len(non_numeric)} non-numeric gene column(s): "
+        raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
                         f"{_names(non_numeric)}; the file must be samples x genes with one "
                         "header row (and optionally sample ids in the first column)")
     if frame.shape[1] == 0:
-        raise ValueError(f"{path}: no gene columns (only sample ids)")
+        raise ValueError(f"{source}: no gene columns (only sample ids)")
     values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
     bad = ~np.isfinite(values)
     if bad.any():
         genes = frame.columns[bad.any(axis=0)]
         samples = frame.index[bad.any(axis=1)]
-        kind = "missing" if np.isnan(values).any() else "infinite"
-        raise ValueError(f"{path}: {int(bad.sum())} {kind} or non-finite value(s) in "
-                         f"{len(genes)} gene(s) ({_names(genes)}) of {len(samples)} sample(s) "
-                         f"({_names(samples)}); impute or remove them first")
+        n_nan, n_inf = int(np.isnan(values).sum()), int(np.isinf(values).sum())
+        what = " and ".join(t for t in (f"{n_nan} missing" if n_nan else "",
+                                        f"{n_inf} infinite" if n_inf else "") if t)
+        raise ValueError(f"{source}: {what} value(s) in {len(genes)} gene(s) "
+                         f"({_names(genes)}) of {len(samples)} sample(s) ({_names(samples)}); "
+                         "impute or remove them first")
     return frame.astype(np.float64)
 
 

@@ -322,7 +322,7 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     --------
     >>> import numpy as np
     >>> z = np.random.default_rng(0).normal(size=(20, 100))
-    >>> log2_input_problem(z, floor=1.0)[:40]
+    >>> log2_input_problem(z, floor=1.0)[:39]
     'the values do not look like intensities'
     >>> log2_input_problem(np.exp(z + 6), floor=1.0) is None
     True
