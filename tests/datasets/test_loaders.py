@@ -340,3 +340,75 @@ def test_read_anndata_messages():
     assert "None" not in str(info.value)
     with pytest.raises(TypeError, match="AnnData or a path"):
         read_anndata(42, label_key="cell_type")
+
+
+# ------------------------------------------------------------------------------ read_xy
+def _xy_files(tmp_path, *, x_ids=True):
+    X = pd.DataFrame(np.arange(12.0).reshape(4, 3), columns=["g1", "g2", "g3"],
+                     index=pd.Index(["s1", "s2", "s3", "s4"], name="sample"))
+    X.to_csv(tmp_path / "X.csv", index=x_ids)
+    return X
+
+
+def test_read_xy_aligns_labels_by_sample_id(tmp_path):
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": ["b", "a", "b", "a"]}).to_csv(
+        tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == list(X.index)                   # X's order is kept
+    assert ds.y.tolist() == ["a", "a", "b", "b"]
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+
+
+def test_read_xy_mismatched_ids_name_both_sides(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s1", "s2", "s3", "s9"], "label": ["a", "a", "b", "b"]}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match=r"1 only in .*X\.csv \('s4'\); 1 only in "
+                                         r".*y\.csv \('s9'\)"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+
+
+def test_read_xy_positional_labels_and_counts(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    pd.DataFrame({"label": ["a", "a", "b", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y.csv").y.tolist() == ["a", "a", "b", "b"]
+    # pandas' Series.to_csv writes row numbers under an empty header: positions, not ids
+    pd.Series(["a", "b", "a", "b"]).to_csv(tmp_path / "y_rows.csv")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y_rows.csv").y.tolist() == list("abab")
+    pd.DataFrame({"label": ["a", "a", "b"]}).to_csv(tmp_path / "y3.csv", index=False)
+    with pytest.raises(ValueError, match="3 labels for the 4 samples"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y3.csv")
+
+
+def test_read_xy_x_without_ids_takes_the_label_files_ids(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path, x_ids=False)
+    pd.DataFrame({"id": ["p1", "p2", "p3", "p4"], "extra": [1, 2, 3, 4],
+                  "label": ["a", "a", "b", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match="3 columns"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", label_column="label")
+    assert list(ds.X.index) == ["p1", "p2", "p3", "p4"] and ds.y.tolist() == list("aabb")
+
+
+def test_read_xy_file_problems_are_one_sentence(tmp_path):
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(ValueError, match=r"empty\.csv: the file is empty"):
+        read_matrix(tmp_path / "empty.csv")
+    with pytest.raises(FileNotFoundError, match="nope.csv"):
+        read_xy(tmp_path / "nope.csv", tmp_path / "y.csv")
+    _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s1", "s1", "s2", "s3"], "label": list("aabb")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match="duplicated sample id"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
