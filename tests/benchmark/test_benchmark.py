@@ -72,11 +72,13 @@ def test_same_folds_and_sklearn_reference(tmp_path):
                 assert row["amlp"] == pytest.approx(s["amlp"])
                 assert row["error"] == pytest.approx(s["error_rate"])
                 assert row["gap"] == pytest.approx(s["expected_error_rate"] - s["error_rate"])
-    # summary: means and SE over the 6 folds
+    # summary: the mean over the 6 folds (equal fold sizes), the SE with the folds of one
+    # repeat as the unit: sqrt(mean over repeats of sd_r^2 / 3)
     sm = res.summary.set_index("method")
-    g = r[r["method"] == "gnb"]["amlp"]
-    assert sm.at["gnb", "amlp"] == pytest.approx(g.mean())
-    assert sm.at["gnb", "amlp_se"] == pytest.approx(g.std(ddof=1) / np.sqrt(6))
+    g = r[r["method"] == "gnb"]
+    assert sm.at["gnb", "amlp"] == pytest.approx(g["amlp"].mean())
+    var_r = g.groupby("repeat")["amlp"].var(ddof=1) / 3
+    assert sm.at["gnb", "amlp_se"] == pytest.approx(np.sqrt(var_r.mean()))
     assert res.results["k"].notna().all()  # GridSearchCV over k reports its choice
 
 
@@ -383,3 +385,181 @@ def test_dask_scheduler_gives_the_serial_results(tmp_path):
     b = on_dask.results[cols].sort_values(key).reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b)
     assert on_dask.info["scheduler"] is not None and serial.info["scheduler"] is None
+
+
+# ------------------------------------------------------------------ repeat-aware errors, report
+def _synthetic_results(fold_values: dict, n_test=None) -> pd.DataFrame:
+    """A results table from {(dataset, method): [[fold values of repeat 0], [repeat 1], ...]}."""
+    rows = []
+    for (d, m), reps in fold_values.items():
+        for r, vals in enumerate(reps):
+            for f, v in enumerate(vals):
+                rows.append({"dataset": d, "method": m, "repeat": r, "fold": f,
+                             "n_test": 10 if n_test is None else n_test[r][f], "amlp": v,
+                             "brier": v / 2, "error": 0.1, "expected_error": 0.1, "gap": 0.0,
+                             "n_over_5_nats": 0, "max_case_loss": 2 * v, "fit_seconds": 1.0,
+                             "fit_cpu_seconds": 1.0, "predict_seconds": 0.0, "k": 5,
+                             "n_warnings": 0, "error_message": None})
+    from selbayes.benchmark.report import results_frame
+
+    return results_frame(rows)
+
+
+def test_repeat_aware_se_matches_the_formula_by_hand():
+    from selbayes.benchmark.report import repeat_aware_mean_se
+
+    reps = [[0.30, 0.50, 0.40, 0.20], [0.35, 0.45, 0.25]]
+    sizes = [[10, 10, 12, 8], [14, 13, 13]]
+    values = np.concatenate(reps)
+    repeat = np.repeat([0, 1], [4, 3])
+    mean, se = repeat_aware_mean_se(values, repeat, np.concatenate(sizes))
+    L = [np.dot(v, w) / np.sum(w) for v, w in zip(reps, sizes, strict=True)]
+    se_r = [np.std(v, ddof=1) / np.sqrt(len(v)) for v in reps]
+    assert mean == pytest.approx(np.mean(L))
+    assert se == pytest.approx(np.sqrt(np.mean(np.square(se_r))))
+    # an infinite fold loss: the mean is inf, the SE undefined
+    m_inf, se_inf = repeat_aware_mean_se([np.inf, 1.0], [0, 0])
+    assert m_inf == np.inf and np.isnan(se_inf)
+
+
+def test_repeats_of_the_same_cases_do_not_shrink_the_se():
+    """R copies of one repeat carry no new information: the repeat-aware SE stays that of one
+    repeat, where the old sd / sqrt(R K) fell by sqrt(R)."""
+    one = [[0.2, 0.6, 0.4, 0.3, 0.5]]
+    s1 = summary_frame(_synthetic_results({("d", "a"): one})).iloc[0]
+    s3 = summary_frame(_synthetic_results({("d", "a"): one * 3})).iloc[0]
+    assert s3["amlp_se"] == pytest.approx(s1["amlp_se"])
+    assert s1["amlp_se"] == pytest.approx(np.std(one[0], ddof=1) / np.sqrt(5))
+    naive = np.std(np.tile(one[0], 3), ddof=1) / np.sqrt(15)
+    assert s3["amlp_se"] > 1.7 * naive
+
+
+def test_repeat_aware_se_covers_in_simulation():
+    """Simulated folds of one case set: per-case losses fixed, R repeats re-split them. Over
+    many case sets the repeat-aware SE matches the spread of the estimate (sd of the R-repeat
+    mean over case sets), within Monte Carlo error; the independent-repeats SE is too small."""
+    rng = np.random.default_rng(0)
+    n, K, R, sets = 60, 5, 3, 400
+    est, se_aware, se_naive = [], [], []
+    for _ in range(sets):
+        losses = rng.gamma(1.0, 0.5, size=n)          # one set of cases
+        vals, reps = [], []
+        for r in range(R):
+            folds = np.array_split(rng.permutation(n), K)
+            vals += [losses[f].mean() for f in folds]
+            reps += [r] * K
+        from selbayes.benchmark.report import repeat_aware_mean_se
+
+        m, s = repeat_aware_mean_se(vals, reps)
+        est.append(m)
+        se_aware.append(s)
+        se_naive.append(np.std(vals, ddof=1) / np.sqrt(len(vals)))
+    true_sd = np.std(est, ddof=1)
+    # the sd of an sd estimate from 400 sets: about sd / sqrt(2 * 400), 3.5 %; allow 4 of them
+    assert np.sqrt(np.mean(np.square(se_aware))) == pytest.approx(true_sd, rel=0.14)
+    assert np.sqrt(np.mean(np.square(se_naive))) < 0.7 * true_sd
+
+
+def test_paired_difference_over_repeats_uses_per_fold_differences():
+    a = [[0.30, 0.50, 0.40], [0.35, 0.45, 0.42]]
+    b = [[0.20, 0.52, 0.30], [0.30, 0.40, 0.30]]
+    r = _synthetic_results({("d", "a"): a, ("d", "b"): b})
+    mean, se, n = paired_difference(r, "d", "a", "b")
+    d = np.subtract(a, b)
+    se_r = d.std(axis=1, ddof=1) / np.sqrt(3)
+    assert n == 6 and mean == pytest.approx(d.mean())
+    assert se == pytest.approx(np.sqrt(np.mean(se_r ** 2)))
+
+
+def _fake_cases(methods, n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    parts = []
+    for m in methods:
+        conf = rng.uniform(0.5, 1.0, size=n)
+        parts.append(pd.DataFrame({"dataset": "d", "method": m, "repeat": 0, "fold": 0,
+                                   "sample": [f"s{i}" for i in range(n)], "true_class": "a",
+                                   "p_true": conf, "confidence": conf,
+                                   "correct": rng.uniform(size=n) < conf,
+                                   "loss": -np.log(conf)}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_report_on_a_synthetic_table(tmp_path, monkeypatch):
+    """The report's text: the SE formula, wins only beyond 2 SE, "values as given" for data of
+    unknown scale; the figure: one panel per method, shared axes, legend off the axes."""
+    import matplotlib.pyplot as plt
+
+    from selbayes.benchmark.report import SE_METHOD, write_report_files
+    from selbayes.benchmark.runner import BenchmarkResult
+
+    methods = ["selbayes", "selbayes_uncorrected", "logreg_l2_cv", "gnb_calibrated",
+               "random_forest"]
+    folds = {
+        # set x: corrected lower by much more than 2 SE; set y: lower, within 2 SE
+        ("x", "selbayes"): [[0.20, 0.22, 0.21], [0.21, 0.20, 0.22]],
+        ("x", "selbayes_uncorrected"): [[0.40, 0.43, 0.41], [0.42, 0.40, 0.43]],
+        ("y", "selbayes"): [[0.30, 0.50, 0.40], [0.35, 0.45, 0.40]],
+        ("y", "selbayes_uncorrected"): [[0.32, 0.49, 0.43], [0.33, 0.48, 0.41]],
+    }
+    for d in ("x", "y"):
+        for m in methods[2:]:
+            folds[d, m] = [[0.5, 0.6, 0.55], [0.52, 0.58, 0.56]]
+    results = _synthetic_results(folds)
+    summary = summary_frame(results)
+    info = {"methods": methods, "folds": 3, "repeats": 2, "seed": 0, "quick": False,
+            "n_fits": len(results), "n_fitted": len(results), "n_resumed": 0, "n_missing": 0,
+            "n_jobs": 1, "wall_seconds": 1.0,
+            "datasets": {"x": {"n": 30, "p": 50, "classes": ["a", "b"],
+                               "preprocessing": {"transform": "none"}, "scale": None},
+                         "y": {"n": 30, "p": 50, "classes": ["a", "b"],
+                               "preprocessing": {"transform": "log2", "floor": 1.0,
+                                                 "ceiling": None}}}}
+    figs = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: figs.append(fig))
+    res = BenchmarkResult(results=results, summary=summary, cases=_fake_cases(methods),
+                          out=tmp_path, info=info)
+    text = write_report_files(res)
+    assert SE_METHOD in text and "sqrt(mean_r SE_r^2)" in text
+    assert "| x | none (values as given) |" in text.replace("30 | 50 | 2 | ", "")
+    assert "log scale" not in text
+    assert "Corrected has the lower AMLP on 2 of 2 sets; lower by more than 2 SE on 1, " \
+           "higher by more than 2 SE on 0." in text
+    fig = figs[-1]
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == len(methods)
+    assert [ax.get_title().split(" (")[0] for ax in panels] == methods
+    assert all(ax.get_shared_x_axes().joined(panels[0], ax) for ax in panels)
+    assert all(ax.get_shared_y_axes().joined(panels[0], ax) for ax in panels)
+    assert all(ax.get_legend() is None for ax in panels) and len(fig.legends) == 1
+    assert (tmp_path / "reliability.png").stat().st_size > 1000
+
+
+def test_default_methods_are_the_short_list(tmp_path):
+    res = run_benchmark([_toy()], folds=3, out=tmp_path, progress=False, report_only=True,
+                        write_report=False)
+    assert res.info["methods"] == list(bm.DEFAULT_METHODS) == [
+        "selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage",
+        "gnb_calibrated", "random_forest", "svm_platt"]
+    assert set(bm.DEFAULT_METHODS) <= set(bm.METHODS)
+    # variants stay available by name
+    assert {"selbayes_t_prior", "selbayes_k10", "gnb", "selbayes_uncorrected_same_choice"} \
+        <= set(bm.METHODS)
+
+
+def test_cli_log2_on_z_scored_data_warns(tmp_path, capsys, monkeypatch):
+    from selbayes.benchmark import cli as bcli
+
+    seen = {}
+
+    def fake_run(datasets, methods, **kw):
+        seen["datasets"], seen["methods"] = datasets, methods
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr("selbayes.benchmark.runner.run_benchmark", fake_run)
+    x, y = _write_pair(tmp_path, raw=False)                  # standard normal values
+    with pytest.warns(Warning, match="do not look like intensities"):
+        assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "log2", "--out",
+                          str(tmp_path / "o")]) == 2
+    assert bcli.main(["--x", str(x), "--y", str(y), "--methods", "all", "--out",
+                      str(tmp_path / "o")]) == 2
+    assert seen["methods"] == list(bm.METHODS)

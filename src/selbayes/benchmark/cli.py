@@ -43,7 +43,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     >>> a.names, a.methods, a.folds
     (['golub'], 'gnb', 5)
     """
-    from .methods import METHODS
+    from .methods import DEFAULT_METHODS, METHODS
 
     p = subparsers.add_parser(
         "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
@@ -54,17 +54,20 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="NAME", help="named data sets")
     p.add_argument("--x", default=None, help="your expression CSV (samples x genes; header of "
                    "gene names; a first column of sample names is detected)")
-    p.add_argument("--y", default=None, help="your labels CSV (one column of class labels, "
-                   "optionally after a sample-name column)")
+    p.add_argument("--y", default=None, help="your labels CSV: one column of class labels (row "
+                   "order of --x), or sample id and label (matched to --x by id)")
     p.add_argument("--name", default=None, help="name of your data set (default: from --x)")
     p.add_argument("--transform", choices=["none", "log2"], default=None,
                    help="preprocessing of your data: log2 of values clipped to [floor, "
-                   "ceiling] (default: none; named sets use their documented default)")
+                   "ceiling] (default: none, the values as given; named sets use their "
+                   "documented default). Warns when the values look log-scale or z-scored")
     p.add_argument("--floor", type=float, default=None,
                    help="floor before log2 (default 1.0 with --transform log2)")
     p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
     p.add_argument("--methods", default=None,
-                   help="comma-separated method names (default: all)")
+                   help="comma-separated method names, or 'all' (default: "
+                   + ",".join(DEFAULT_METHODS) + ": the recommended selbayes, its uncorrected "
+                   "twin and the peers)")
     p.add_argument("--folds", type=int, default=5, help="folds per repeat (default 5)")
     p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
@@ -83,29 +86,16 @@ def register(subparsers) -> argparse.ArgumentParser:
 def _read_user_data(args):
     from pathlib import Path
 
-    import pandas as pd
-
-    from ..datasets.loaders import BenchmarkDataset, _validated
+    from ..datasets.loaders import BenchmarkDataset, read_xy
 
     for opt in ("x", "y"):
         path = getattr(args, opt)
         if not Path(path).is_file():
             raise FileNotFoundError(f"--{opt} {path}: no such file")
-    X = pd.read_csv(args.x)
-    first = X.columns[0]
-    if not pd.api.types.is_numeric_dtype(X[first]):  # a sample-name column
-        X = X.set_index(first)
-    y = pd.read_csv(args.y)
-    if y.shape[1] == 2:
-        y = y.set_index(y.columns[0])
-    if y.shape[1] != 1:
-        raise ValueError(f"--y {args.y}: expected one column of labels (optionally after a "
-                         f"sample-name column); got {y.shape[1]} columns")
-    y = y.iloc[:, 0]
-    if len(y) != len(X):
-        raise ValueError(f"--x has {len(X)} samples but --y has {len(y)} labels")
     name = args.name or Path(args.x).name.split(".")[0]
-    ds = _validated(X, y.astype(str), drop_missing=False, source=str(args.x), name=name)
+    # Labels matched to the samples of --x by id (or taken in row order from one column);
+    # ids that differ are an error naming them, never a silent re-pairing.
+    ds = read_xy(args.x, args.y, name=name)
     transform = args.transform or "none"
     if transform == "none" and (args.floor is not None or args.ceiling is not None):
         raise ValueError("--floor/--ceiling need --transform log2")
@@ -113,11 +103,16 @@ def _read_user_data(args):
            "floor": (1.0 if args.floor is None else args.floor) if transform == "log2" else None,
            "ceiling": args.ceiling}
     if transform == "log2":
-        from ..preprocessing.intensity import IntensityLog2
+        import warnings
+
+        from ..preprocessing.intensity import IntensityLog2, Log2InputWarning, log2_input_problem
 
         IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
-    return BenchmarkDataset(X=ds.X, y=ds.y, description=f"Read from {args.x}", name=name,
-                            preprocessing=pre)
+        problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
+        if problem is not None:
+            warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
+    return BenchmarkDataset(X=ds.X, y=ds.y.astype(str), description=f"Read from {args.x}",
+                            name=name, preprocessing=pre)
 
 
 def run(args) -> int:
@@ -161,6 +156,8 @@ def run(args) -> int:
                              "use their documented preprocessing)")
         methods = [m.strip() for m in args.methods.split(",") if m.strip()] \
             if args.methods else None
+        if methods == ["all"]:
+            methods = list(METHODS)
         bad = [m for m in methods or [] if m not in METHODS]
         if bad:
             raise ValueError(f"unknown method(s) {', '.join(bad)}; known: {', '.join(METHODS)}")

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-__all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "selbayes_default",
-           "make_method", "chosen_k", "K_GRID"]
+__all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
+           "selbayes_default", "make_method", "chosen_k", "K_GRID"]
 
 #: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
 K_GRID = (5, 10, 20, 50, 100, 200)
@@ -268,6 +268,11 @@ SELBAYES_METHODS = tuple(m for m in METHODS if m.startswith("selbayes"))
 PEERS = tuple(m for m in METHODS if m not in SELBAYES_METHODS)
 #: The methods ``--quick`` runs.
 QUICK_METHODS = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "gnb")
+#: The methods a benchmark runs unless others are named: the recommended selbayes, its
+#: uncorrected twin, and the scikit-learn peers. The other selbayes variants (ablations, the
+#: temperature by inner CV, the t prior, fixed k) and the uncalibrated ``gnb`` run on request.
+DEFAULT_METHODS = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",
+                   "lda_shrinkage", "gnb_calibrated", "random_forest", "svm_platt")
 
 
 def make_method(name: str, n_classes: int, random_state=None, *, quick: bool = False,

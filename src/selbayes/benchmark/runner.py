@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
-from .methods import METHODS, QUICK_METHODS, chosen_k, make_method
+from .methods import DEFAULT_METHODS, METHODS, QUICK_METHODS, chosen_k, make_method
 
 __all__ = ["run_benchmark", "BenchmarkResult", "resolve_dataset", "QUICK_DATASET", "METRICS"]
 
@@ -257,8 +257,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         :class:`selbayes.datasets.BenchmarkDataset`, sets their preprocessing). Empty with
         ``quick=True``: the sorlie set.
     methods : list of str, optional
-        Keys of :data:`selbayes.benchmark.methods.METHODS`; default all of them
-        (``quick``: :data:`~selbayes.benchmark.methods.QUICK_METHODS`).
+        Keys of :data:`selbayes.benchmark.methods.METHODS`; default
+        :data:`~selbayes.benchmark.methods.DEFAULT_METHODS` (the recommended selbayes, its
+        uncorrected twin and the peers; ``quick``:
+        :data:`~selbayes.benchmark.methods.QUICK_METHODS`).
     folds : int, default 5
         Stratified folds per repeat (``quick``: 3).
     repeats : int, default 1
@@ -306,7 +308,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         datasets = list(datasets) or [QUICK_DATASET]
         methods = list(methods or QUICK_METHODS)
         folds = 3
-    methods = list(methods) if methods else list(METHODS)
+    methods = list(methods) if methods else list(DEFAULT_METHODS)
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         raise ValueError(f"unknown method(s) {unknown}; known: {', '.join(METHODS)}")
@@ -371,9 +373,14 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     results = results_frame(records)
     summary = summary_frame(results)
     cases = cases_frame(records, data)
+    from ..datasets.loaders import BENCHMARK_SETS
+
+    named = {d.lower() for d in datasets if isinstance(d, str)}
     info = {"datasets": {n: {"n": int(data[n][0].shape[0]), "p": int(data[n][0].shape[1]),
                              "classes": [str(c) for c in data[n][2]],
-                             "preprocessing": data[n][3].preprocessing} for n in names},
+                             "preprocessing": data[n][3].preprocessing,
+                             "scale": BENCHMARK_SETS[n]["scale"] if n in named else None}
+                         for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
             "quick": bool(quick), "n_fits": len(tasks),
