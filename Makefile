@@ -57,15 +57,18 @@ bench-microarray: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes benchmark $(MICROARRAY_SETS) --methods $(MICROARRAY_METHODS) \
 	  --folds 5 --repeats 3 --seed 0 --jobs 2 --out reports/benchmark_microarray
 
+# `make sbc` and `make reproduce` regenerate the committed reports: --update-report writes into
+# reports/<name> (resuming from the fits stored there). The same commands without it write to
+# selbayes_runs/<name> and never touch reports/.
 sbc: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2
-	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2
-	$(VENV)/bin/selbayes sbc models/sbc/sbc_mixture_small.toml --jobs 2
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_mixture_small.toml --jobs 2 --update-report
 
 reproduce: $(VENV)/.stamp-test
-	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2
-	$(VENV)/bin/selbayes reproduce models/experiments/li2007_naive_bayes_simulation.toml --jobs 2
-	$(VENV)/bin/selbayes reproduce models/experiments/li2007_mixture_simulation.toml --jobs 2
+	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes reproduce models/experiments/li2007_naive_bayes_simulation.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes reproduce models/experiments/li2007_mixture_simulation.toml --jobs 2 --update-report
 
 notebooks: $(VENV)/.stamp-test
 	$(PY) -m pytest -q tests/test_notebooks.py --run-notebooks

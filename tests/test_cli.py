@@ -435,3 +435,41 @@ def test_dir_of_selbayes_lists_the_lazy_public_names():
     assert {"HierarchicalGaussianClassifier", "cross_validate", "datasets"} <= set(names)
     for name in selbayes.__all__:             # every listed name resolves
         assert getattr(selbayes, name) is not None
+
+
+# --------------------------------------------------------------- reproductions and reports/
+@pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
+                    reason="git not installed")
+def test_rerunning_a_reproduction_leaves_committed_reports_alone(tmp_path, monkeypatch,
+                                                                  capsys):
+    """A quick reproduction run twice from a checkout: nothing under reports/ changes (the
+    default output is selbayes_runs/), the second run says it resumes; --update-report writes
+    into reports/ only when asked."""
+    spec = ROOT / "models" / "experiments" / "li2007_naive_bayes_simulation.toml"
+    name = "li2007_naive_bayes_simulation"
+    monkeypatch.chdir(tmp_path)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    committed = tmp_path / "reports" / f"{name}_quick" / "report.md"
+    committed.parent.mkdir(parents=True)
+    committed.write_text("# committed report\n\nA hand-written paragraph.\n")
+    subprocess.run([*git, "add", "reports"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "reports"], check=True)
+
+    for _ in range(2):
+        assert main(["reproduce", str(spec), "--quick", "--no-progress"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert f"report: {Path('selbayes_runs') / (name + '_quick') / 'report.md'}" in out
+    assert "resuming: " in out and " fits found in selbayes_runs" in out
+    n_found, n_total = out.split("resuming: ")[1].split(" fits")[0].split(" of ")
+    assert n_found == n_total                      # every fit of the first run was reused
+    status = subprocess.run(["git", "status", "--porcelain", "reports/"], capture_output=True,
+                            text=True, check=True).stdout
+    assert status == ""
+    assert "hand-written" in committed.read_text()
+    # asked explicitly: the report in reports/ is regenerated
+    assert main(["reproduce", str(spec), "--quick", "--no-progress", "--update-report"]) \
+        in (0, 1)
+    assert "hand-written" not in committed.read_text()
+    with pytest.raises(SystemExit):                # --out and --update-report exclude
+        build_parser().parse_args(["reproduce", str(spec), "--out", "o", "--update-report"])

@@ -57,7 +57,8 @@ def _cmd_reproduce(args) -> int:
     from .experiments import run_reproduction
 
     res = run_reproduction(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
-                           scheduler=args.scheduler, progressbar=not args.no_progress)
+                           scheduler=args.scheduler, progressbar=not args.no_progress,
+                           update_report=args.update_report)
     report = Path(res.report_path)
     verdict = _verdict_of_report(report)
     print(f"report: {report}")
@@ -66,14 +67,25 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
+    from .experiments import RUNS_FOLDER, resume_message
     from .sbc.gaussian import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
-    result = run_sbc_spec(args.spec, out=args.out, quick=args.quick, n_jobs=args.jobs,
-                          scheduler=args.scheduler, progressbar=not args.no_progress)
-    # run_sbc_spec uses a given --out as is; the default folder gets "_quick" with --quick.
-    out = Path(args.out) if args.out is not None else Path("reports") / (
+    # A given --out is used as is; the default folders get "_quick" with --quick. Only
+    # --update-report writes into the committed reports/ folder.
+    out = Path(args.out) if args.out is not None else Path(
+        "reports" if args.update_report else RUNS_FOLDER) / (
         spec.name + ("_quick" if args.quick else ""))
+    replicates = out / "replicates"
+    n_total = int(spec["sbc"]["n_replicates"]) if hasattr(spec, "__getitem__") else 0
+    found = len(list(replicates.glob("rep_*.json"))) if replicates.is_dir() else 0
+    message = resume_message(replicates, min(found, n_total) if n_total else found,
+                             n_total or found, "replicates")
+    if message:
+        print(message)
+    result = run_sbc_spec(args.spec, out=out if args.out is None else args.out,
+                          quick=args.quick, n_jobs=args.jobs, scheduler=args.scheduler,
+                          progressbar=not args.no_progress)
     summary = result.summary()
     # Uncorrected posteriors are expected to be miscalibrated; the verdict is the others'.
     judged = [name for name in summary.index if not str(name).endswith("_uncorrected")]
@@ -183,7 +195,7 @@ def _os_reason(exc: OSError) -> str:
     m = re.search(r"errno = (\d+)", text)
     if m:
         return os.strerror(int(m.group(1))).lower()
-    if exc.errno in (errno.ENOENT, errno.EACCES, errno.EISDIR):
+    if exc.errno is not None and exc.errno in errno.errorcode:
         return os.strerror(exc.errno).lower()
     if "signature" in text or "not an hdf5" in text.lower():
         return "not an HDF5/netCDF file"
@@ -334,9 +346,9 @@ def _cmd_fit(args) -> int:
     if args.model == "naive-bayes":
         params["method"] = "mcmc" if args.mcmc else "quadrature"
     clf = cls(**params)
-    clf.fit(Xt, np.asarray([str(v) for v in y]))
     out = Path(args.output)
-    _make_parent(out)
+    _make_parent(out)                   # before the fit: a bad path fails at once
+    clf.fit(Xt, np.asarray([str(v) for v in y]))
     try:
         clf.save(out)
         with h5py.File(out, "a") as f:
@@ -432,7 +444,14 @@ def _cmd_predict(args) -> int:
 
 def _add_run_options(p: argparse.ArgumentParser, folder: str) -> None:
     p.add_argument("spec", help=f"spec (TOML), e.g. {folder}/<name>.toml")
-    p.add_argument("--out", default=None, help="output folder (default: reports/<spec name>)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", default=None,
+                       help="output folder; resumes from the fits found there (default: "
+                       "selbayes_runs/<spec name>, never the committed reports/)")
+    where.add_argument("--update-report", action="store_true",
+                       help="write into the committed report's folder, reports/<spec name>, "
+                       "resuming from its stored fits and rewriting its report (what "
+                       "'make reproduce' and 'make sbc' do)")
     p.add_argument("--quick", action="store_true",
                    help="the spec's shrunken design (documented in the spec), for tests")
     group = p.add_mutually_exclusive_group()
@@ -460,6 +479,8 @@ def build_parser() -> argparse.ArgumentParser:
     ...      "--jobs", "2"])
     >>> args.command, args.spec, args.quick, args.jobs, args.scheduler, args.out
     ('reproduce', 'models/experiments/li2009_gaussian_simulation.toml', True, 2, None, None)
+    >>> args.update_report                      # writes into reports/ only when asked
+    False
     >>> build_parser().parse_args(["demo"]).seed
     2009
     >>> a = build_parser().parse_args(["fit", "--x", "X.csv", "--y", "y.csv", "-o", "f.nc"])

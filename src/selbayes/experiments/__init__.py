@@ -35,7 +35,7 @@ Examples
 --------
 >>> from selbayes.experiments import run_reproduction
 >>> spec = "models/experiments/li2009_gaussian_simulation.toml"
->>> res = run_reproduction(spec, quick=True)  # doctest: +SKIP
+>>> res = run_reproduction(spec, quick=True)  # selbayes_runs/<name>_quick  # doctest: +SKIP
 >>> res.results["acceptance_passed"]                                               # doctest: +SKIP
 """
 
@@ -220,25 +220,66 @@ class ReproductionResult:
     results: dict
 
 
-def default_out(spec: Spec) -> Path:
+#: Where reproductions write unless told otherwise: a folder of the working directory, never
+#: the committed ``reports/`` (only ``update_report=True`` / ``--update-report`` writes there).
+RUNS_FOLDER = "selbayes_runs"
+
+
+def default_out(spec: Spec, update_report: bool = False) -> Path:
     """The default output folder of a spec.
 
     Parameters
     ----------
     spec : Spec
         A loaded spec (:func:`load_spec`).
+    update_report : bool, default False
+        True: the committed report's folder, ``reports/<name>`` (the regeneration of the
+        project's reports, ``make reproduce``). False: ``selbayes_runs/<name>``, so that a
+        user's rerun never rewrites a committed file.
 
     Returns
     -------
     pathlib.Path
-        ``reports/<name>``, or ``reports/<name>_quick`` for a quick run so that it never meets
-        the fits of a full run (relative to the working directory).
+        ``reports/<name>`` or ``selbayes_runs/<name>``, with ``_quick`` appended for a quick
+        run so that it never meets the fits of a full run (relative to the working directory).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> spec = SimpleNamespace(name="li2009", quick=True)
+    >>> default_out(spec).as_posix(), default_out(spec, update_report=True).as_posix()
+    ('selbayes_runs/li2009_quick', 'reports/li2009_quick')
     """
-    return Path("reports") / (spec.name + ("_quick" if spec.quick else ""))
+    base = Path("reports") if update_report else Path(RUNS_FOLDER)
+    return base / (spec.name + ("_quick" if spec.quick else ""))
+
+
+def resume_message(folder: Path, n_found: int, n_total: int, what: str = "fits") -> str | None:
+    """``"resuming: N of M fits found in DIR"``, or None when nothing was found.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+    n_found, n_total : int
+    what : str, default "fits"
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> resume_message(Path("out"), 3, 10)
+    'resuming: 3 of 10 fits found in out'
+    """
+    if n_found <= 0:
+        return None
+    return f"resuming: {n_found} of {n_total} {what} found in {folder}"
 
 
 def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
-                     scheduler=None, progressbar: bool = True) -> ReproductionResult:
+                     scheduler=None, progressbar: bool = True,
+                     update_report: bool = False) -> ReproductionResult:
     """Run every fit of a spec (resuming finished ones) and write the report.
 
     Parameters
@@ -246,7 +287,9 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     spec_path : str or Path
         TOML spec, e.g. ``models/experiments/li2009_gaussian_simulation.toml``.
     out : str or Path, optional
-        Output folder; default ``reports/<experiment name>`` (``..._quick`` with ``quick``).
+        Output folder; default ``selbayes_runs/<experiment name>`` (``..._quick`` with
+        ``quick``; see :func:`default_out`). A folder that holds fits of the same settings is
+        resumed, and the run prints ``resuming: N of M fits found in DIR``.
     quick : bool
         Use the spec's shrunken ``[quick]`` design.
     n_jobs : int
@@ -256,6 +299,9 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
         ``n_jobs``.
     progressbar : bool
         Show a progress bar over the fits.
+    update_report : bool, default False
+        Write into the committed report's folder, ``reports/<experiment name>`` (resuming
+        from the fits stored there), rewriting its ``report.md``. Not with ``out``.
 
     Returns
     -------
@@ -265,8 +311,9 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     Raises
     ------
     ValueError
-        If ``n_jobs`` is not a positive integer or -1; :class:`SpecError` (a ``ValueError``)
-        if the spec is malformed (see :func:`load_spec`).
+        If ``n_jobs`` is not a positive integer or -1, or both ``out`` and ``update_report``
+        are given; :class:`SpecError` (a ``ValueError``) if the spec is malformed (see
+        :func:`load_spec`).
     TypeError
         If ``scheduler`` is neither an address string nor a ``dask.distributed.Client``.
     FileNotFoundError
@@ -295,11 +342,19 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     check_scheduler(scheduler)
     spec = load_spec(spec_path, quick=quick)
     module = _experiment_module(spec.model, spec.path)
-    out_dir = Path(out) if out is not None else default_out(spec)
+    if out is not None and update_report:
+        raise ValueError("give either out or update_report=True (which writes into "
+                         f"{default_out(spec, update_report=True)}), not both")
+    out_dir = Path(out) if out is not None else default_out(spec, update_report)
     out_dir.mkdir(parents=True, exist_ok=True)
     settings = module.fit_settings(spec)
     tasks = module.plan(spec)
     store = TaskStore(out_dir / "fits", settings, what="reproduction")
+    # Said before the run, so that a rerun over stored fits is never mistaken for a new run.
+    message = resume_message(out_dir / "fits", sum(
+        (out_dir / "fits" / f"{t.id}.json").is_file() for t in tasks), len(tasks))
+    if message:
+        print(message)
     # looked up now, not at import, so that tests can substitute the fit function
     fits, info = run_tasks(functools.partial(module.fit_one, store.settings), tasks, store,
                            n_jobs=n_jobs, scheduler=scheduler, progressbar=progressbar,
