@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["cache_dir", "configure_pytensor", "compile_pymc_model", "cache_info",
-           "clear_cache", "expected_compile_seconds"]
+           "clear_cache", "expected_compile_seconds", "import_nutpie"]
 
 _FORMAT = 1                      # bump when the entry layout changes
 _last_event: dict = {}           # for tests: "hit" / "miss" of the last compile
@@ -113,6 +113,60 @@ def _pytensor_has_generated_src_dir() -> bool:
         return '"generated_src_dir"' in path.read_text()
     except OSError:
         return False
+
+
+@contextlib.contextmanager
+def _frames_without_source():
+    """``inspect.stack`` without source lines (frames, names and line numbers only), for a block.
+
+    ``arviz_base`` (imported by nutpie through ``arviz``) calls ``lazy_loader.load("jax")`` and
+    ``load("numpyro")`` at import time; when those packages are not installed, lazy_loader
+    records its caller with ``inspect.stack()``, which reads the source of every frame on the
+    stack and, for each frame of the frozen import machinery, scans ``sys.modules``
+    (``inspect.getmodule``). Imported from deep inside a fit (~50 frames) that cost ~1 s of a
+    ~3 s first fit (cProfile, ``benchmarks/bench_first_fit.py``). lazy_loader only keeps the
+    caller's file, line and function for a later error message, all of which remain.
+    """
+    import inspect
+
+    full = inspect.stack
+
+    def stack(context: int = 1):
+        out = []
+        frame = sys._getframe(1)
+        while frame is not None:
+            code = frame.f_code
+            out.append(inspect.FrameInfo(frame, code.co_filename, frame.f_lineno, code.co_name,
+                                         None, None))
+            frame = frame.f_back
+        return out
+
+    inspect.stack = stack
+    try:
+        yield
+    finally:
+        if inspect.stack is stack:     # leave a patch made meanwhile by someone else alone
+            inspect.stack = full
+
+
+def import_nutpie():
+    """``import nutpie``, without the ~1 s that ``inspect.stack`` costs inside its import.
+
+    Use this instead of ``import nutpie`` wherever a fit may be the first to import it (see
+    :func:`_frames_without_source`); once imported it is a dictionary look-up.
+
+    Returns
+    -------
+    module
+        The ``nutpie`` module.
+    """
+    module = sys.modules.get("nutpie")
+    if module is not None and "nutpie.compile_pymc" in sys.modules:
+        return module
+    with _frames_without_source():
+        import nutpie
+        import nutpie.compile_pymc  # noqa: F401 - imported here, under the cheap stack
+    return nutpie
 
 
 def _versions() -> tuple:
@@ -187,6 +241,7 @@ def compile_pymc_model(model, *, progress: bool = False, use_cache: bool = True)
     configure_pytensor()          # generated source into the cache folder, not $TMPDIR
     if os.environ.get("SELBAYES_NO_COMPILE_CACHE"):
         use_cache = False
+    import_nutpie()
     import nutpie.compile_pymc as ncp
     from pymc.initial_point import make_initial_point_fn
 
