@@ -22,7 +22,6 @@ from selbayes import select_features
 from selbayes.adjustment.corr import (
     corr_log_omit_prob,
     corr_log_omit_prob_grad,
-    corr_log_omit_prob_table,
     corr_omit_region,
     default_n_theta,
     theta_quadrature,
@@ -326,19 +325,6 @@ def test_theta_rules_are_symmetric_and_normalised():
         np.testing.assert_allclose(t, 1 - t[::-1], atol=1e-15)
         np.testing.assert_allclose(w, w[::-1], rtol=1e-12)
         assert w.sum() == pytest.approx(1.0, abs=1e-13)
-
-
-def test_table_interpolates_value_and_gradient():
-    tab = corr_log_omit_prob_table(100, 100, 0.13)
-    assert corr_log_omit_prob_table(100, 100, 0.13) is tab      # cached
-    la = np.random.default_rng(1).uniform(-11.9, 17.9, 200)
-    v, g = corr_log_omit_prob(np.exp(la), 100, 100, 0.13, return_grad=True)
-    np.testing.assert_allclose(tab(la), v, rtol=0, atol=5e-8)     # 5e-4 nats at p - k = 1e4
-    np.testing.assert_allclose(tab.grad(la), g, rtol=0, atol=5e-6)
-    outside = np.array([-14.0, 19.0])
-    np.testing.assert_allclose(tab(outside), corr_log_omit_prob(np.exp(outside), 100, 100, 0.13),
-                               rtol=0, atol=1e-15)
-    assert isinstance(tab(2.0), float)
 
 
 def test_shapes_and_trivial_thresholds():

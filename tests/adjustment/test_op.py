@@ -1,4 +1,4 @@
-"""The selection-adjustment Op family (selbayes.adjustment.op).
+"""The selection-adjustment Op family (selbayes.adjustment.base and its subclasses).
 
 Each Op (FStatAdjustment with methods table / mc / exact, CorrAdjustment table / exact,
 MixtureAdjustment) is checked against an independent reference (the accurate numpy functions,
@@ -30,7 +30,6 @@ from selbayes.adjustment.op import (
     mc_standard_error,
     mixture_parameters,
 )
-from selbayes.adjustment.spline_op import fstat_adjustment
 
 COUNTS = np.array([34, 34, 33, 33, 33, 33])          # Li 2009's simulation design (n = 200)
 GAMMA, ALPHA_X = 3.15, 4.0
@@ -107,7 +106,7 @@ def test_table_method_matches_independent_expression(table, points):
 
 
 def test_readable_names():
-    assert str(fstat_adjustment(TABLE, np.zeros(2)).owner.op) == "FStatAdjustment{G=6, gamma=3.15}"
+    assert str(TABLE(np.zeros(2)).owner.op) == "FStatAdjustment{G=6, gamma=3.15}"
     assert str(fstat_parameters(COUNTS, GAMMA, ALPHA_X, method="mc")[0]) == \
         "FStatAdjustment{G=6, gamma=3.15, method=mc}"
     assert str(corr_parameters(*CORR)[0]) == "CorrAdjustment{n0=9, n1=11, gamma=0.3}"
@@ -367,7 +366,7 @@ def test_mixture_op_memo_returns_fresh_equal_values_and_stays_bounded():
     # with alpha and z unchanged). A remembered value must equal a fresh evaluation, must not
     # be shared with the caller (a caller writing into its output cannot change later
     # results), and the memo must not grow without bound.
-    from selbayes.adjustment import op as op_module
+    from selbayes.adjustment import base as op_module
 
     op, params = mixture_parameters(6, 6, 0.30)
     x, counts = pt.dvector("x"), pt.lvector("counts")

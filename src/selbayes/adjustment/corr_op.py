@@ -1,13 +1,21 @@
-"""The correlation-selection adjustment's table, for the ``CorrAdjustment`` Op (method "table").
+"""The |correlation| selection adjustment of binary naive Bayes: its Op, its table, its builder.
 
-:class:`CorrOmitLogProb` tabulates l(x) = log P(|COR| <= gamma | log alpha = x) for one omitted
-binary feature (Li 2007 eqs 2.52-2.55, computed by
-:func:`selbayes.adjustment.corr.corr_log_omit_prob`) once, at construction, with its exact first
-derivative and a second derivative by central differences of the exact first derivative, as a
-piecewise quintic Hermite interpolant. Calling it applies
-:class:`selbayes.adjustment.op.CorrAdjustment` to the table (one Op with a gradient and C,
-numba and JAX implementations); the table can live in ``pm.Data`` so that one compiled model
-serves many designs.
+Binary naive Bayes fitted to the k binary features with the largest |correlation| with the
+class carries (p - k) log P(|COR| <= gamma | alpha) (Li 2007 eqs 2.41-2.44 and 2.52-2.55). This
+module holds
+
+* :class:`CorrAdjustment`, the pytensor Op of that log probability, elementwise in x = log alpha;
+* :class:`CorrOmitLogProb`, the function tabulated once per design for the Op's ``"table"``
+  method (and :func:`corr_omit_log_prob_op`, its per-process cache);
+* :func:`corr_parameters`, the one route from a design to the Op and its inputs (any method).
+
+The table. :class:`CorrOmitLogProb` tabulates l(x) = log P(|COR| <= gamma | log alpha = x) for
+one omitted binary feature (computed by :func:`selbayes.adjustment.corr.corr_log_omit_prob`)
+once, at construction, with its exact first derivative and a second derivative by central
+differences of the exact first derivative, as a piecewise quintic Hermite interpolant. Calling
+it applies :class:`CorrAdjustment` to the table (one Op with a gradient and C, numba and JAX
+implementations); the table can live in ``pm.Data`` so that one compiled model serves many
+designs.
 
 Outside the table [x_lo, x_hi] the function tends to finite limits, both at rate e^{-|x|}:
 
@@ -21,6 +29,11 @@ Outside the table [x_lo, x_hi] the function tends to finite limits, both at rate
 With the default range [-12, 18] both corrections are below 1e-5 in l at the edges, so the
 extrapolated limits agree with the true ones to about 1e-10. The value is never NaN, and
 (p - k) l(x) stays finite for every finite x.
+
+References
+----------
+.. [1] Li, L. (2007). Bayesian classification and regression with high dimensional features.
+   PhD thesis, University of Toronto, section 2.3.
 """
 
 from __future__ import annotations
@@ -28,8 +41,13 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+import pytensor.tensor as pt
 
 from ._spline import quintic_hermite_coefficients
+from .backends import jax as _jax_backend  # noqa: F401  (registers the JAX implementation)
+from .backends import numba as _numba_backend  # noqa: F401  (registers the numba implementation)
+from .backends import numpy_kernels
+from .base import SelectionAdjustment
 from .corr import (
     THETA_RULES,
     _check_count,
@@ -37,13 +55,96 @@ from .corr import (
     corr_log_omit_prob,
     default_n_theta,
 )
+from .mixture import lattice_inputs
 
-__all__ = ["CorrOmitLogProb", "corr_omit_log_prob_op", "DEFAULT_TABLE_RANGE", "DEFAULT_SPACING"]
+__all__ = ["CorrAdjustment", "CorrOmitLogProb", "corr_parameters", "corr_omit_log_prob_op",
+           "DEFAULT_TABLE_RANGE", "DEFAULT_SPACING"]
 
 DEFAULT_TABLE_RANGE = (-12.0, 18.0)
 DEFAULT_SPACING = 0.1
 # Step of the central difference of the exact first derivative (truncation ~ delta^2 l'''' / 6).
 _FD_STEP = 1e-3
+
+
+class CorrAdjustment(SelectionAdjustment):
+    """log P(an omitted binary feature has |COR| <= gamma | x = log alpha), elementwise.
+
+    The selection factor of binary naive Bayes (Li 2007 eqs 2.41-2.44, 2.52-2.55) whose k
+    retained features are the ones with the largest absolute sample correlation with the binary
+    class (as ``selbayes.select_features(X, y, k, statistic="abs_corr")``: every omitted feature
+    has |COR| <= gamma, ties included). A corrected model adds ``(p - k) * op(x, *inputs)`` to
+    its log density with ``pm.Potential``. Build the Op and its inputs with
+    :func:`corr_parameters`.
+
+    **The model the factor belongs to.** Every binary feature j (retained or omitted), classes
+    y = 0, 1 (Li 2007 section 2.3)::
+
+        x_ij | y_i = c  ~ Bernoulli(phi_cj)
+        phi_0j, phi_1j  ~ Beta(alpha theta_j, alpha (1 - theta_j))   (independently)
+        theta_j         ~ Uniform(0, 1)
+
+    ``alpha`` (> 0, dimensionless) is the concentration shared by all features: small alpha lets
+    a feature's two class frequencies differ, large alpha ties them to theta_j (no signal). The
+    omitted features' phi and theta are integrated out, so the factor depends on alpha alone.
+    **Your own PyMC model must give the features this prior** (phi_cj ~ Beta(alpha theta_j,
+    alpha (1 - theta_j)) with theta_j ~ Uniform(0, 1), and the same alpha as in x); the prior of
+    alpha itself is free. With another prior on phi or theta the Op computes the factor of a
+    different model and the corrected posterior is wrong, without any error.
+
+    Parameters
+    ----------
+    method : {"table", "exact"}
+        Evaluation method: ``"table"`` (default) a quintic Hermite table of
+        :func:`selbayes.adjustment.corr_log_omit_prob` in log alpha, with exponential tails at
+        both ends (about 1e-11 nats); ``"exact"`` the theta quadrature itself, through the
+        lattice kernel with counts (n0, 0, 0, n1).
+    spacing : float
+        Knot spacing of a ``"table"``, in log alpha; ignored otherwise.
+    derivative : bool
+        Evaluate dl/dx instead (the Op of the gradient).
+    info : tuple of (str, value) pairs
+        Labels for the readable name, e.g. ``(("n0", 9), ("n1", 11), ("gamma", 0.3))``.
+
+    Notes
+    -----
+    Inputs, ``op(x, *params.values())`` with ``params`` from :func:`corr_parameters`:
+
+    ``x`` : tensor of float, any shape
+        log alpha (natural log), e.g. ``pt.log(alpha)``.
+    ``"table"``: ``coef`` float64 (6, m), ``edges`` float64 (8,)
+        The quintic coefficients of the m pieces of width ``spacing`` and the tails beyond the
+        table (``EDGE_KEYS`` order: x_lo, x_hi, then value, slope and rate at each end).
+    ``"exact"``: ``counts`` int64 (4,), ``theta`` float64 (2, Q), ``prefix`` int64 (n + 1,)
+        (n0, 0, 0, n1); the theta rule's nodes and weights; the prefix of the region
+        |COR| > gamma on each antidiagonal of the (I0, I1) lattice.
+
+    Output: float64 with the shape of x, log P in nats (<= 0); the gradient is in x only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = corr_parameters(4, 4, 0.30)
+    >>> out = op(np.log(2.0), *params.values())
+    >>> str(out.owner.op), round(float(np.exp(out.eval())), 6)
+    ('CorrAdjustment{n0=4, n1=4, gamma=0.3}', 0.493055)
+
+    In your own PyMC model (classes of 15 and 15 cases, p = 500 binary features of which the
+    k = 5 with the largest |correlation| were kept, gamma the largest |COR| among the omitted):
+
+    >>> import pymc as pm, pytensor.tensor as pt
+    >>> p, k = 500, 5
+    >>> op, params = corr_parameters(15, 15, 0.45)
+    >>> with pm.Model() as model:
+    ...     alpha = pm.InverseGamma("alpha", alpha=0.5, beta=5.0)
+    ...     theta = pm.Uniform("theta", 0.0, 1.0, shape=k)
+    ...     # ... phi ~ Beta(alpha theta, alpha (1 - theta)) and the retained features' data ...
+    ...     adj = pm.Potential("selection_adjustment",
+    ...                        (p - k) * op(pt.log(alpha), *params.values()))
+    >>> [v.name for v in model.potentials]
+    ['selection_adjustment']
+    """
+
+    EVALUATIONS = {"table": "table", "exact": "lattice"}
 
 
 class CorrOmitLogProb:
@@ -115,7 +216,7 @@ class CorrOmitLogProb:
     """
 
     #: Order of the scalars in ``spline_parameters()["edges"]``.
-    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
+    EDGE_KEYS = numpy_kernels.EDGE_KEYS
 
     def __init__(self, n0: int, n1: int, threshold: float, n_theta: int | None = None,
                  theta_rule: str = "gauss", *, table_range=DEFAULT_TABLE_RANGE,
@@ -195,19 +296,19 @@ class CorrOmitLogProb:
         >>> op.evaluate(np.array([-40.0, 0.0, 40.0])).shape
         (3,)
         """
-        from .op import _eval_table  # the Op's own NumPy implementation
-
         x = np.asarray(log_alpha, dtype=np.float64)
         params = self.spline_parameters()
-        val = _eval_table(x, params["coef"], params["edges"], self.spacing, False)
+        inputs = (params["coef"], params["edges"])
+        # the Op's own NumPy kernel, so these are the numbers the Op gives
+        val = numpy_kernels.evaluate("table", x, inputs, self.spacing, False)
         if not derivative:
             return val[()] if val.ndim == 0 else val
-        der = _eval_table(x, params["coef"], params["edges"], self.spacing, True)
+        der = numpy_kernels.evaluate("table", x, inputs, self.spacing, True)
         return (val[()], der[()]) if val.ndim == 0 else (val, der)
 
     # ---- pytensor ----
     def spline_parameters(self) -> dict:
-        """The table as arrays: the inputs of :class:`~selbayes.adjustment.op.CorrAdjustment`.
+        """The table as arrays: the inputs of :class:`CorrAdjustment` (method ``"table"``).
 
         Returns
         -------
@@ -228,10 +329,6 @@ class CorrOmitLogProb:
 
     def __call__(self, log_alpha):
         """log P(|COR| <= gamma | log alpha) through the CorrAdjustment Op (elementwise)."""
-        import pytensor.tensor as pt
-
-        from .op import CorrAdjustment
-
         params = self.spline_parameters()
         op = CorrAdjustment("table", self.spacing, False,
                             (("n0", self.n0), ("n1", self.n1), ("gamma", self.threshold)))
@@ -288,3 +385,63 @@ def corr_omit_log_prob_op(n0: int, n1: int, threshold: float, n_theta: int | Non
     return _op_cached(_check_count(n0, "n0"), _check_count(n1, "n1"),
                       _check_threshold(threshold), n_theta, str(theta_rule),
                       tuple(float(v) for v in table_range), float(spacing))
+
+
+def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_rule="gauss",
+                    table_range=None, spacing=None, label=True):
+    """The :class:`CorrAdjustment` and its inputs for one design (n0, n1, gamma).
+
+    The one route from a |correlation| selection to its factor: apply the Op as
+    ``op(log_alpha, *params.values())`` (see :class:`CorrAdjustment` for the model, and the
+    prior of the features it assumes).
+
+    Parameters
+    ----------
+    n0, n1 : int
+        Training cases in class 0 and class 1.
+    threshold : float
+        gamma >= 0, the |correlation| threshold: every omitted feature has |COR| <= gamma.
+    method : {"table", "exact"}
+        ``"table"``: the cached table of :func:`corr_omit_log_prob_op`;
+        ``"exact"``: the theta quadrature (``n_theta``, ``theta_rule``).
+    n_theta, theta_rule :
+        Theta rule (see :func:`selbayes.adjustment.corr.theta_quadrature`).
+    table_range, spacing :
+        Table settings in log alpha (default (-12, 18) and 0.1).
+    label : bool
+        Put n0, n1 and gamma in the Op's name (False: one Op for many designs held in data).
+
+    Returns
+    -------
+    op : CorrAdjustment
+    params : dict of str -> ndarray
+        The inputs after x = log alpha, in order (see :class:`CorrAdjustment`).
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or the design is invalid.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = corr_parameters(4, 4, 0.30, method="exact")
+    >>> str(op), round(float(np.exp(op(np.log(2.0), *params.values()).eval())), 6)
+    ('CorrAdjustment{n0=4, n1=4, gamma=0.3, method=exact}', 0.493055)
+    """
+    n0, n1 = _check_count(n0, "n0"), _check_count(n1, "n1")
+    gamma = _check_threshold(threshold)
+    info = (("n0", n0), ("n1", n1), ("gamma", gamma)) if label else ()
+    if method == "table":
+        table = corr_omit_log_prob_op(
+            n0, n1, gamma, n_theta, theta_rule,
+            table_range=DEFAULT_TABLE_RANGE if table_range is None else table_range,
+            spacing=DEFAULT_SPACING if spacing is None else spacing)
+        return CorrAdjustment("table", table.spacing, False, info), table.spline_parameters()
+    if method == "exact":
+        theta, prefix = lattice_inputs(n0, n1, gamma, n_theta, theta_rule)
+        return (CorrAdjustment("exact", 0.0, False, info),
+                {"counts": np.array([n0, 0, 0, n1], dtype=np.int64), "theta": theta,
+                 "prefix": prefix})
+    raise ValueError(f"method must be one of {tuple(CorrAdjustment.EVALUATIONS)}; "
+                     f"got {method!r}")

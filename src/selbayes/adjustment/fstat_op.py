@@ -1,9 +1,20 @@
-"""The F-statistic adjustment's table, for the ``FStatAdjustment`` Op (method ``"table"``).
+"""The F-statistic selection adjustment: its Op, its table and the builder of both.
 
-``FStatOmitLogProb`` tabulates the reference function l(x) = log P(F <= gamma | log(tau_mu w_x) = x)
-once, at construction, together with its exact first and second derivatives, as a piecewise
-quintic Hermite interpolant; calling it applies :class:`selbayes.adjustment.op.FStatAdjustment`
-to that table (one Op, with a gradient and numba / JAX implementations).
+The hierarchical Gaussian classifier fitted to the k features with the largest one-way ANOVA F
+statistic carries (p - k) log P(F <= gamma | tau_mu w_x) (Li 2009 eqs 23-34). This module holds
+
+* :class:`FStatAdjustment`, the pytensor Op of that log probability, elementwise in
+  x = log(tau_mu w_x);
+* :class:`FStatOmitLogProb`, the function tabulated once per design for the Op's ``"table"``
+  method;
+* :func:`fstat_parameters`, the one route from a design to the Op and its inputs (any method),
+  and :func:`mc_standard_error` for the ``"mc"`` method.
+
+The table. ``FStatOmitLogProb`` tabulates the reference function
+l(x) = log P(F <= gamma | log(tau_mu w_x) = x) once, at construction, together with its exact
+first and second derivatives, as a piecewise quintic Hermite interpolant; calling it applies
+:class:`FStatAdjustment` to that table (one Op, with a gradient, C, numba and JAX
+implementations).
 
 Accuracy: the tabulated values and derivatives are accurate to about 1e-12; the interpolation
 error of a quintic Hermite piece is h^6 / 46080 * max|l^(6)| and peaks at the middle of each
@@ -22,17 +33,36 @@ Outside the table ``[x_lo, x_hi]``:
 
 Either way the value decreases smoothly, is never NaN, and (p - k) * l(x) stays finite for finite
 x, however large p - k is.
+
+References
+----------
+.. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+   Bayesian Gaussian classification models, eqs 4-11 and 23-34.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytensor.tensor as pt
+from scipy.special import gammaln
 
 from ._fstat_exact import ExactTable, f_terms
 from ._spline import quintic_hermite_coefficients
-from .fstat import MC_CUTOFF, METHODS, _mc_log_prob, mc_pool, validate_design, validate_t_df
+from .backends import jax as _jax_backend  # noqa: F401  (registers the JAX implementation)
+from .backends import numba as _numba_backend  # noqa: F401  (registers the numba implementation)
+from .backends import numpy_kernels
+from .base import SelectionAdjustment
+from .fstat import (
+    MC_CUTOFF,
+    METHODS,
+    _mc_log_prob,
+    mc_n_terms,
+    mc_pool,
+    validate_design,
+    validate_t_df,
+)
 
-__all__ = ["FStatOmitLogProb"]
+__all__ = ["FStatAdjustment", "FStatOmitLogProb", "fstat_parameters", "mc_standard_error"]
 
 DEFAULT_SPACING = 0.05
 DEFAULT_X_LO = -30.0
@@ -41,11 +71,108 @@ DEFAULT_X_LO_MC = -10.0
 _X_HI_MARGIN = 30.0
 
 
+class FStatAdjustment(SelectionAdjustment):
+    """log P(an omitted feature's F statistic <= gamma | x = log(tau_mu w_x)), elementwise.
+
+    The selection factor of the hierarchical Gaussian classifier (Li 2009 eqs 23-34) whose k
+    retained features are the ones with the largest one-way ANOVA F statistic (as
+    ``selbayes.select_features(X, y, k, statistic="f")``: every omitted feature has F <= gamma).
+    A corrected model adds ``(p - k) * op(x, *inputs)`` to its log density with
+    ``pm.Potential``. Build the Op and its inputs with :func:`fstat_parameters`; do not
+    construct it by hand except to hold the inputs in ``pm.Data``.
+
+    **The model the factor belongs to.** Every feature j (retained or omitted), classes
+    g = 1..G (Li 2009 eqs 4-11)::
+
+        x_ij | y_i = g  ~ N(mu_jg, 1 / tau_x_j)                      (x in data units)
+        mu_jg | nu_j    ~ N(nu_j, 1 / tau_mu)       (t prior: 1 / (tau_mu lambda_j))
+        tau_x_j         ~ Gamma(alpha_x / 2, rate alpha_x w_x / 2)
+
+    ``alpha_x`` (> 0, dimensionless) is the shape and ``w_x`` (> 0, data units squared) the
+    scale of the noise prior: E[tau_x] = 1 / w_x, so w_x is a typical within-class variance,
+    and a larger alpha_x ties the features' noise levels more tightly to it. ``tau_mu``
+    (1 / data units squared) is the precision of the class means about the feature's overall
+    mean nu_j, whose prior does not matter (F does not depend on location). The omitted
+    features' tau_x, mu and nu are integrated out over these priors, so the factor depends on
+    tau_mu and w_x only through the dimensionless product tau_mu w_x (a ratio of noise to
+    class-mean variance: large means no signal, where P tends to the central F cdf at gamma),
+    and on alpha_x through the Op's inputs.
+
+    **Your own PyMC model must give tau_x the prior Gamma(alpha_x / 2, rate alpha_x w_x / 2)**,
+    with the same alpha_x as passed to :func:`fstat_parameters` and the same w_x (a constant or
+    a random variable) as inside x, and the class means the normal prior above (or, with
+    ``mu_t_df``, the t prior of :func:`selbayes.adjustment.fstat_log_omit_prob`). With any other
+    prior on tau_x (another shape, a rate not equal to alpha_x w_x / 2, a prior on the noise
+    standard deviation instead) the Op computes the factor of a different model and the
+    corrected posterior is wrong, without any error.
+
+    Parameters
+    ----------
+    method : {"table", "mc", "exact"}
+        Evaluation method: ``"table"`` (default) a quintic Hermite table of the accurate function
+        (about 1e-10 nats) with analytic tails; ``"mc"`` the paper's Monte Carlo expectation with
+        common random numbers (Li 2009 eq 34); ``"exact"`` the accurate log-t convolution.
+    spacing : float
+        Knot spacing of a ``"table"`` in units of x (it fixes the compiled code); ignored
+        otherwise.
+    derivative : bool
+        Evaluate dl/dx instead (the Op of the gradient).
+    info : tuple of (str, value) pairs
+        Labels for the readable name, e.g. ``(("G", 6), ("gamma", 3.15))``.
+
+    Notes
+    -----
+    Inputs, ``op(x, *params.values())`` with ``params`` from :func:`fstat_parameters`:
+
+    ``x`` : tensor of float, any shape
+        log(tau_mu w_x), natural log, dimensionless: ``pt.log(tau_mu) + np.log(w_x)`` for a
+        fixed w_x, ``pt.log(tau_mu * w_x)`` for a random one.
+    ``"table"``: ``coef`` float64 (6, m), ``edges`` float64 (8,)
+        The quintic coefficients of the m pieces (one per knot interval of width ``spacing``)
+        and the tails beyond the table (``EDGE_KEYS`` order: x_lo, x_hi, then value, slope and
+        rate at each end).
+    ``"mc"``: ``terms`` float64 (2, K), ``log_half_pool`` float64 (D,)
+        (log f_k - log k!, k) of the F series and log(Lambda_d T_d / 2) of the fixed pool.
+    ``"exact"``: ``grid`` float64 (2, J), ``prior`` float64 (5,), ``edges`` float64 (8,)
+        The log-t nodes and log weights of the convolution, the prior of T in log t, and the
+        tails beyond the tabulated x range.
+
+    Output: float64 with the shape of x, log P in nats (<= 0); the gradient is in x only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> op, params = fstat_parameters([20, 20, 20], threshold=3.0, alpha_x=4.0)
+    >>> out = op(np.array([0.0, 2.0]), *params.values())
+    >>> str(out.owner.op)
+    'FStatAdjustment{G=3, gamma=3}'
+    >>> bool(np.all(out.eval() < 0))      # log probabilities
+    True
+
+    In your own PyMC model (two classes of 20, p = 1000 features of which the k = 10 with the
+    largest F were kept, gamma the largest F among the omitted ones), with w_x fixed:
+
+    >>> import pymc as pm, pytensor.tensor as pt
+    >>> alpha_x, w_x, p, k = 4.0, 0.5, 1000, 10
+    >>> op, params = fstat_parameters([20, 20], threshold=4.0, alpha_x=alpha_x)
+    >>> with pm.Model() as model:
+    ...     tau_mu = pm.Gamma("tau_mu", alpha=1.0, beta=1.0)
+    ...     tau_x = pm.Gamma("tau_x", alpha=alpha_x / 2, beta=alpha_x * w_x / 2, shape=k)
+    ...     # ... class means and the likelihood of the k retained features ...
+    ...     log_p = op(pt.log(tau_mu) + np.log(w_x), *params.values())
+    ...     adj = pm.Potential("selection_adjustment", (p - k) * log_p)
+    >>> [v.name for v in model.potentials]
+    ['selection_adjustment']
+    """
+
+    EVALUATIONS = {"table": "table", "mc": "mc", "exact": "convolution"}
+
+
 class FStatOmitLogProb:
     """log P(an omitted feature has F <= threshold | log(tau_mu * w_x)), as a pytensor expression.
 
     Construction tabulates the function (a fraction of a second); calling the object applies the
-    :class:`~selbayes.adjustment.op.FStatAdjustment` Op to the table (exact gradient of the
+    :class:`FStatAdjustment` Op to the table (exact gradient of the
     interpolant).
 
     Parameters
@@ -193,25 +320,25 @@ class FStatOmitLogProb:
         derivative : bool
             Also return d/d log_scale.
         """
-        from .op import _eval_table  # the Op's own NumPy implementation
-
         x = np.asarray(log_scale, dtype=np.float64)
         params = self.spline_parameters()
+        inputs = (params["coef"], params["edges"])
         with np.errstate(over="ignore", invalid="ignore"):
-            val = _eval_table(x, params["coef"], params["edges"], self.spacing, False)
+            # the Op's own NumPy kernel, so these are the numbers the Op gives
+            val = numpy_kernels.evaluate("table", x, inputs, self.spacing, False)
             if not derivative:
                 return val
-            return val, _eval_table(x, params["coef"], params["edges"], self.spacing, True)
+            return val, numpy_kernels.evaluate("table", x, inputs, self.spacing, True)
 
     # ---- pytensor ----
     #: Order of the scalars in ``spline_parameters()["edges"]`` (the Ops' ``EDGE_KEYS``):
     #: r_lo = 0 (linear lower tail), r_hi = -rate_high (exponential approach to the limit).
-    EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
+    EDGE_KEYS = numpy_kernels.EDGE_KEYS
 
     def spline_parameters(self) -> dict:
         """The table's numbers: ``coef`` (6, n_pieces) and ``edges`` (8,), see EDGE_KEYS.
 
-        The inputs of :class:`~selbayes.adjustment.op.FStatAdjustment` with ``method="table"``;
+        The inputs of :class:`FStatAdjustment` with ``method="table"``;
         a model can hold them in ``pm.Data``, so one compiled model serves many designs (folds,
         SBC replicates) with equal ``n_pieces``.
         """
@@ -231,12 +358,138 @@ class FStatOmitLogProb:
         -------
         pytensor TensorVariable, float64, same shape as ``log_scale``
         """
-        import pytensor.tensor as pt
-
-        from .op import FStatAdjustment
-
         params = self.spline_parameters()
         op = FStatAdjustment("table", self.spacing, False,
                              (("G", self.n_classes), ("gamma", self.threshold)))
         return op(log_scale, pt.constant(params["coef"], name="fstat_coef"),
                   pt.constant(params["edges"], name="fstat_edges"))
+
+
+def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draws=1000,
+                     random_state=0, mc_cutoff=None, table_range=None, spacing=None,
+                     mu_t_df=None, label=True):
+    """The :class:`FStatAdjustment` and its inputs for one design (class counts, gamma, alpha_x).
+
+    The one route from an F-statistic selection to its factor: apply the Op as
+    ``op(x, *params.values())`` with x = log(tau_mu w_x) (see :class:`FStatAdjustment` for the
+    model, and the prior of tau_x it assumes).
+
+    Parameters
+    ----------
+    class_counts : array_like of int, shape (G,)
+        Training cases per class (G >= 2, n - G >= 1).
+    threshold : float
+        gamma > 0: every omitted feature has F <= gamma.
+    alpha_x : float
+        Shape of the prior of tau_x, Gamma(alpha_x / 2, rate alpha_x w_x / 2); > 0. The model
+        the Op is used in must give tau_x this prior with the same alpha_x.
+    method : {"table", "mc", "exact"}
+        ``"table"``: a quintic Hermite table of the accurate function (:class:`FStatOmitLogProb`);
+        ``"mc"``: the paper's Monte Carlo expectation on one fixed pool of draws;
+        ``"exact"``: the log-t convolution, with the table's tails beyond its x range.
+    n_draws, random_state, mc_cutoff :
+        ``"mc"``: pool size, its seed (int or Generator; fixed at construction, so every
+        evaluation uses the same draws) and the series cut (default e^-10, the paper's).
+    table_range, spacing, mu_t_df :
+        As in :class:`FStatOmitLogProb` (``"table"`` and ``"exact"``).
+    label : bool
+        Put G and gamma in the Op's name (False: one Op for many designs held in data).
+
+    Returns
+    -------
+    op : FStatAdjustment
+    params : dict of str -> ndarray
+        The inputs after x, in order (see :class:`FStatAdjustment`).
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown or the design is invalid (see
+        :func:`selbayes.adjustment.fstat.validate_design`).
+
+    Examples
+    --------
+    >>> import numpy as np, pytensor.tensor as pt
+    >>> op, params = fstat_parameters([10, 10, 10], 3.0, 4.0, method="mc", n_draws=200,
+    ...                               random_state=1)
+    >>> str(op), sorted(params)
+    ('FStatAdjustment{G=3, gamma=3, method=mc}', ['log_half_pool', 'terms'])
+    >>> x = pt.dscalar("x")
+    >>> float(op(x, *params.values()).eval({x: 2.0})) < 0
+    True
+    """
+    counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
+    mu_t_df = validate_t_df(mu_t_df)
+    info = (("G", int(counts.shape[0])), ("gamma", float(threshold))) if label else ()
+    spacing = DEFAULT_SPACING if spacing is None else float(spacing)
+    if method == "table":
+        table = FStatOmitLogProb(counts, threshold, alpha_x, table_range=table_range,
+                                 spacing=spacing, mu_t_df=mu_t_df)
+        return (FStatAdjustment("table", table.spacing, False, info),
+                table.spline_parameters())
+    if method == "mc":
+        cutoff = MC_CUTOFF if mc_cutoff is None else mc_cutoff
+        G, n = counts.shape[0], int(counts.sum())
+        n_terms = mc_n_terms(counts, threshold, cutoff)
+        k = np.arange(n_terms, dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            log_f = np.log(f_terms(n_terms, G, n, threshold))
+        terms = np.stack([log_f - gammaln(k + 1.0), k])
+        pool = mc_pool(counts, alpha_x, n_draws, random_state, mu_t_df)
+        return (FStatAdjustment("mc", 0.0, False, info),
+                {"terms": terms, "log_half_pool": np.log(0.5 * pool)})
+    if method == "exact":
+        # The tabulated x range of the "table" method; its tails beyond it.
+        ref = FStatOmitLogProb(counts, threshold, alpha_x, table_range=table_range,
+                               spacing=spacing, mu_t_df=mu_t_df)
+        x_lo, x_hi = ref.table_range
+        et = ExactTable.build(counts, threshold, alpha_x, x_lo, x_hi, mu_t_df=mu_t_df)
+        f, d, _ = et.evaluate(np.array([x_lo, x_hi]), derivatives=True)
+        pr = et.prior
+        if pr.df is None:
+            prior = [0.0, pr.a2, 0.0, 0.0, pr.a2 * np.log(pr.a2) - gammaln(pr.a2)]
+        else:
+            prior = [1.0, pr.a2, pr.d2, pr.log_ratio, pr.const]
+        prior = np.array(prior, dtype=np.float64)
+        prior[4] += np.log(et.step)
+        edges = numpy_kernels.table_edges(x_lo, x_hi, f, d, 0.0, -ref.rate_high)
+        return (FStatAdjustment("exact", 0.0, False, info),
+                {"grid": np.stack([et.w, et.log_g]), "prior": prior, "edges": edges})
+    raise ValueError(f"method must be one of {tuple(FStatAdjustment.EVALUATIONS)}; "
+                     f"got {method!r}")
+
+
+def mc_standard_error(op_params, log_scale):
+    """Delta-method standard error of the ``"mc"`` estimate of log P at each log_scale.
+
+    log P_hat = log mean_d s_d with s_d = sum_k Pois(k; mu_d) f_k iid over the pool, so
+    se(log P_hat) ~ sd(s_d) / (sqrt(D) mean(s_d)), computed from the pool itself.
+
+    Parameters
+    ----------
+    op_params : dict
+        ``params`` of ``fstat_parameters(..., method="mc")``.
+    log_scale : array_like of float
+        Points x = log(tau_mu w_x).
+
+    Returns
+    -------
+    ndarray with the shape of ``log_scale``
+        Standard errors of log P, in nats.
+
+    Examples
+    --------
+    >>> _, params = fstat_parameters([10, 10], 4.0, 4.0, method="mc", n_draws=500)
+    >>> se = mc_standard_error(params, [0.0, 3.0])
+    >>> bool(se[0] > se[1] > 0)        # noisier where tau_mu w_x is small
+    True
+    """
+    x = np.atleast_1d(np.asarray(log_scale, dtype=np.float64))
+    lhp = op_params["log_half_pool"]
+    terms = op_params["terms"]
+    log_mu = lhp[None, :, None] - x.reshape(-1)[:, None, None]
+    lt = -np.exp(log_mu) + terms[1] * log_mu + terms[0]
+    m = lt.max(axis=(1, 2), keepdims=True)
+    s = np.exp(lt - m).sum(axis=2)                                     # (nx, D), scaled
+    se = s.std(axis=1, ddof=1) / (np.sqrt(s.shape[1]) * s.mean(axis=1))
+    return se.reshape(np.shape(log_scale))

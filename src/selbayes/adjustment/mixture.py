@@ -153,6 +153,25 @@ def _antidiagonal_prefix(n0: int, n1: int, gamma: float):
     return t, ok, mask
 
 
+def lattice_inputs(n0: int, n1: int, threshold: float, n_theta: int | None,
+                   theta_rule: str) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice evaluation's numbers of one design: the theta rule and the prefix of H+.
+
+    The inputs after the counts of the Ops' ``"lattice"`` evaluation (the |correlation|
+    factor's ``"exact"`` method and the mixture's factor): ``theta`` (2, Q), the rule's nodes
+    and weights without the nodes 0 and 1 (a constant feature has no H+ mass), and ``prefix``
+    (n0 + n1 + 1,) int64, t[s] of :func:`_antidiagonal_prefix`. Arguments as
+    :class:`MixtureOmitFactor`'s, already validated.
+    """
+    theta_rule, n_theta = lattice_theta_rule(n0 + n1, n_theta, theta_rule)
+    theta, weights = theta_quadrature(theta_rule, n_theta)
+    keep = (theta > 0.0) & (theta < 1.0)               # a constant feature has no H+ mass
+    t, ok, _ = _antidiagonal_prefix(n0, n1, threshold)
+    if not ok:  # pragma: no cover - Cor is monotone along antidiagonals
+        raise RuntimeError("H+ is not a prefix of every antidiagonal for this design")
+    return np.stack([theta[keep], weights[keep]]), t.astype(np.int64)
+
+
 def _log_hypergeom(n_a: int, n_b: int) -> np.ndarray:
     """log P(a | m): a ones among n_a cases when m ones are spread over n_a + n_b cases.
 

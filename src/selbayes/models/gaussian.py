@@ -177,7 +177,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     data = {"xbar_obs": xbar, "ssw_obs": ssw, "class_counts": counts.astype(np.float64),
             "ssw_shape": np.float64((n - G) / 2)}
     if corrected and selection.n_omitted > 0:
-        from ..adjustment.op import fstat_parameters
+        from ..adjustment.fstat_op import fstat_parameters
 
         if selection.statistic != "f":
             raise ValueError(f"the selection correction of this model needs an F-statistic "

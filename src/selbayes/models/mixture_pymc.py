@@ -119,7 +119,7 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         pm.Potential("polya_urn", pt.gammaln(prior.f1 + nz[1]) + pt.gammaln(prior.f0 + nz[0]))
         pm.Potential("collapsed_lik", _log_u(av * theta, av * (1.0 - theta), I, O, nz))
         if use_adj:
-            from ..adjustment.op import mixture_parameters
+            from ..adjustment.mixture_op import mixture_parameters
 
             # The MixtureAdjustment Op of log alpha and the counts N(z) = (n00, n01, n10, n11):
             # a gradient in log alpha, numba and JAX implementations (no object mode).

@@ -35,8 +35,12 @@ import pytensor.tensor as pt
 from scipy.special import logsumexp
 
 from .._validation import check_binary, check_matrix
-from ..adjustment.corr_op import DEFAULT_SPACING, DEFAULT_TABLE_RANGE, corr_omit_log_prob_op
-from ..adjustment.op import CorrAdjustment
+from ..adjustment.corr_op import (
+    DEFAULT_SPACING,
+    DEFAULT_TABLE_RANGE,
+    CorrAdjustment,
+    corr_parameters,
+)
 from .naive_bayes_quadrature import NaiveBayesPrior
 
 __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statistics",
@@ -203,9 +207,8 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
     if corrected and n_omitted > 0:
         if threshold is None:
             raise ValueError("corrected=True with n_omitted > 0 needs the threshold gamma")
-        op = corr_omit_log_prob_op(int(class_counts[0]), int(class_counts[1]), float(threshold),
-                                   n_theta, theta_rule)
-        table = op.spline_parameters()
+        _, table = corr_parameters(int(class_counts[0]), int(class_counts[1]), float(threshold),
+                                   n_theta=n_theta, theta_rule=theta_rule, label=False)
         data["n_omitted"] = np.float64(n_omitted)
     else:
         table = _zero_table()

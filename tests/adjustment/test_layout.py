@@ -1,0 +1,81 @@
+"""The modules of selbayes.adjustment import each other in one declared order (no circle).
+
+Every import counts, deferred (function-local) ones included: a module may import only modules
+listed before it. The order: numerics, then the NumPy and C backends (which know nothing of the
+Op), the Op base, the numba and JAX registrations, the statistic modules (Op + table + builder),
+and last the re-exports.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[2] / "src" / "selbayes" / "adjustment"
+
+ORDER = [
+    "_spline", "_fstat_exact", "fstat", "corr", "mixture", "_mixture_nb",
+    "backends", "backends.numpy_kernels", "backends.c",
+    "base",
+    "backends.numba", "backends.jax",
+    "fstat_op", "corr_op", "mixture_op",
+    "op", "__init__",
+]
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PKG).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _internal_imports(path: Path) -> set[str]:
+    """Modules of the package that ``path`` imports anywhere in its body."""
+    package = list(path.relative_to(PKG).parent.parts)      # [] or ["backends"]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name.removeprefix("selbayes.adjustment.") for a in node.names
+                       if a.name.startswith("selbayes.adjustment."))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                if not (node.module or "").startswith("selbayes.adjustment"):
+                    continue
+                target = node.module.split(".")[2:]
+            else:
+                target = package[:len(package) - (node.level - 1)]
+                target += node.module.split(".") if node.module else []
+            if target:
+                out.add(".".join(target))
+            for alias in node.names:                   # "from .backends import numba"
+                out.add(".".join([*target, alias.name]))
+    return out
+
+
+def _violations(order):
+    bad = {}
+    for path in sorted(PKG.rglob("*.py")):
+        name = _module_name(path)
+        rank = order.index(name)
+        later = sorted(m for m in _internal_imports(path) if m in order and order.index(m) >= rank
+                       and m != name)
+        if later:
+            bad[name] = later
+    return bad
+
+
+def test_every_module_has_a_place_in_the_order():
+    assert {_module_name(p) for p in PKG.rglob("*.py")} == set(ORDER)
+
+
+def test_each_module_imports_only_modules_before_it():
+    assert not _violations(ORDER), _violations(ORDER)
+
+
+def test_the_check_can_fail():
+    # base before the kernels it imports: reported
+    swapped = [m for m in ORDER if m != "base"]
+    swapped.insert(swapped.index("backends.numpy_kernels"), "base")
+    assert "base" in _violations(swapped)
