@@ -265,9 +265,10 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     if choice is not None and getattr(clf, "k", None) == "auto":
         ks = sorted({int(g[0]) for g in choice.grid})
         how = f" (chosen by {choice.n_splits}-fold inner CV from {', '.join(map(str, ks))})"
+    stat = {"f": "F", "abs_corr": "|correlation|"}.get(str(sel.statistic), str(sel.statistic))
     lines.append(f"k: {k}{how}; threshold gamma: {float(sel.threshold):.4g} "
-                 f"({sel.statistic} of the last kept feature; {X.shape[1] - k} omitted "
-                 "below it)")
+                 f"({stat} of the last kept feature; {X.shape[1] - k} omitted at or below "
+                 "it)")
     names = [str(v) for v in clf.selected_features_]
     more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
     lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
