@@ -79,3 +79,24 @@ def test_the_check_can_fail():
     swapped = [m for m in ORDER if m != "base"]
     swapped.insert(swapped.index("backends.numpy_kernels"), "base")
     assert "base" in _violations(swapped)
+
+
+def test_the_old_op_module_re_exports_the_same_objects():
+    # selbayes.adjustment.op held every Op and builder before the split; its names (and
+    # pickles that name it) must still give the very same objects
+    import pickle
+
+    from selbayes.adjustment import base, corr_op, fstat_op, mixture_op, op
+
+    assert op.SelectionAdjustment is base.SelectionAdjustment
+    assert op.FStatAdjustment is fstat_op.FStatAdjustment
+    assert op.fstat_parameters is fstat_op.fstat_parameters
+    assert op.mc_standard_error is fstat_op.mc_standard_error
+    assert op.CorrAdjustment is corr_op.CorrAdjustment
+    assert op.corr_parameters is corr_op.corr_parameters
+    assert op.MixtureAdjustment is mixture_op.MixtureAdjustment
+    assert op.mixture_parameters is mixture_op.mixture_parameters
+    old = pickle.dumps(fstat_op.FStatAdjustment("table", 0.1), protocol=0).replace(
+        b"selbayes.adjustment.fstat_op", b"selbayes.adjustment.op")
+    assert b"selbayes.adjustment.op\n" in old
+    assert pickle.loads(old) == fstat_op.FStatAdjustment("table", 0.1)
