@@ -158,6 +158,18 @@ print("{marker}" + json.dumps({{
     "png": bool(reliability_png.is_file() and reliability_png.stat().st_size > 1000),
 }}))
 """,
+    "09_pymc_user_model": """
+import json, sys
+print("{marker}" + json.dumps({{
+    "prefix": sys.prefix, "samplers": list(samplers), "same_selection": same_selection,
+    "tau": {{n: [float(r["median"]), float(r["MCSE of median"])]
+             for n, r in tau_table.iterrows()}},
+    "mean_abs": {{n: float(r["mean |P - P_selbayes|"]) for n, r in agreement.iterrows()}},
+    "errors": {{n: [float(r["test error"]), float(r["expected error"])]
+               for n, r in agreement.iterrows()}},
+    "true_log_tau_mu": float(np.log(sim.tau_mu)),
+}}))
+""",
 }
 
 
@@ -332,3 +344,27 @@ def test_benchmark_your_data(run_notebooks):
     r = _execute(NOTEBOOK_DIR / "08_benchmark_your_data.ipynb")
     assert r["raw_detected"] and r["n_methods"] == 4 and r["finite_amlp"]
     assert r["report"] and r["png"]
+
+
+def test_pymc_user_model(run_notebooks):
+    r = _execute(NOTEBOOK_DIR / "09_pymc_user_model.ipynb")
+    assert {"pymc", "nutpie"} <= set(r["samplers"]) and r["same_selection"]
+    tau = r["tau"]
+    med_sb, se_sb = tau["selbayes"]
+    # each sampler of the user's model: the same posterior median of log tau_mu as selbayes
+    # within 4 Monte Carlo SE of the difference (plus 0.02 for the SE's own error)
+    for name in r["samplers"]:
+        med, se = tau[name]
+        assert abs(med - med_sb) < 4 * math.hypot(se, se_sb) + 0.02, (name, med, med_sb)
+    # without the factor tau_mu is much smaller (more apparent signal) and further from the truth
+    med_u = tau["your model, uncorrected"][0]
+    assert med_u < med_sb - 1.0
+    assert abs(med_sb - r["true_log_tau_mu"]) < abs(med_u - r["true_log_tau_mu"])
+    # predictions: the same probabilities up to Monte Carlo error; uncorrected clearly not
+    for name in r["samplers"]:
+        assert r["mean_abs"][name] < 0.03, (name, r["mean_abs"][name])
+    assert r["mean_abs"]["your model, uncorrected"] > 2 * max(r["mean_abs"][n]
+                                                               for n in r["samplers"])
+    # uncorrected: overconfident (expects a smaller error than it makes)
+    err_u, exp_u = r["errors"]["your model, uncorrected"]
+    assert exp_u < err_u - 0.05
