@@ -129,7 +129,8 @@ class CorrAdjustment(SelectionAdjustment):
     ('CorrAdjustment{n0=4, n1=4, gamma=0.3}', 0.493055)
 
     In your own PyMC model (classes of 15 and 15 cases, p = 500 binary features of which the
-    k = 5 with the largest |correlation| were kept, gamma the largest |COR| among the omitted):
+    k = 5 with the largest |correlation| were kept; gamma = ``Selection.threshold``, so every
+    omitted feature has |COR| <= gamma):
 
     >>> import pymc as pm, pytensor.tensor as pt
     >>> p, k = 500, 5

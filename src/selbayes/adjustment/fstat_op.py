@@ -150,7 +150,8 @@ class FStatAdjustment(SelectionAdjustment):
     True
 
     In your own PyMC model (two classes of 20, p = 1000 features of which the k = 10 with the
-    largest F were kept, gamma the largest F among the omitted ones), with w_x fixed:
+    largest F were kept; gamma = ``Selection.threshold``, so every omitted feature has
+    F <= gamma), with w_x fixed:
 
     >>> import pymc as pm, pytensor.tensor as pt
     >>> alpha_x, w_x, p, k = 4.0, 0.5, 1000, 10
