@@ -1,7 +1,8 @@
-"""ArviZ groups of the Gaussian fit: log_likelihood, posterior_predictive, observed_data.
+"""ArviZ groups of the Gaussian fit: log_likelihood, posterior_predictive, observed_data and the
+training data in constant_data.
 
 Checked against independent references (scipy's normal log density; brute-force simulation of
-whole training sets), and used by ArviZ after a netCDF round trip.
+whole training sets), and used by ArviZ, with no arguments, after a netCDF round trip.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import xarray as xr
 from scipy import stats
 
 from selbayes import HierarchicalGaussianClassifier
+from selbayes.estimators.base import Posterior
 from selbayes.filters.selection import f_statistic
 
 
@@ -28,7 +30,7 @@ def _fake_fit(mu, tau, X, y_index, draws, random_state=0):
                np.broadcast_to(mu, (1, draws, k, G)).copy()),
     }, coords={"chain": [0], "draw": np.arange(draws), "feature": [f"g{j}" for j in range(k)]})
     clf.idata_ = xr.DataTree(children={"posterior": xr.DataTree(post)})
-    clf._add_checks(X, y_index)
+    clf._add_checks(Posterior(idata=clf.idata_, X=X), y_index)
     return clf
 
 
@@ -63,7 +65,11 @@ def test_replicated_f_matches_brute_force_simulation():
 
 
 @pytest.mark.filterwarnings("ignore")
-def test_loo_and_ppc_work_after_save_and_load(tmp_path):
+@pytest.mark.parametrize("sampler", ["pymc", "nutpie"])
+def test_loo_and_ppc_work_without_arguments_after_save_and_load(tmp_path, sampler):
+    """String labels must not reach observed_data (issue 28): ``az.plot_ppc_dist(idata_)`` with
+    no arguments, before and after save/load, with either sampler (PyMC records its observed
+    statistics in observed_data too)."""
     import arviz as az
     import matplotlib
 
@@ -74,16 +80,30 @@ def test_loo_and_ppc_work_after_save_and_load(tmp_path):
     y = np.repeat(["a", "b"], 15)
     X = rng.normal(size=(30, 20))
     X[y == "b", :3] += 2.0
-    clf = HierarchicalGaussianClassifier(k=3, draws=60, tune=60, chains=2, sampler="pymc",
+    clf = HierarchicalGaussianClassifier(k=3, draws=60, tune=60, chains=2, sampler=sampler,
                                          progressbar=False, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(X, y)
     back = HierarchicalGaussianClassifier.load(clf.save(tmp_path / "fit.nc"))
-    tree = back.idata_
-    assert tree["log_likelihood"]["x"].shape == (2, 60, 30)
-    loo = az.loo(tree)
-    assert np.isfinite(loo.elpd)
-    az.plot_ppc_dist(tree, var_names=["f_statistic"])
-    plt.close("all")
-    assert list(tree["posterior_predictive"]["feature"].values) == list(clf.selected_features_)
+    for tree in (clf.idata_, back.idata_):
+        obs = tree["observed_data"].to_dataset()
+        assert set(obs.data_vars) == set(tree["posterior_predictive"].data_vars) == {
+            "f_statistic"}
+        az.plot_ppc_dist(tree)
+        plt.close("all")
+        assert tree["log_likelihood"]["x"].shape == (2, 60, 30)
+        assert np.isfinite(az.loo(tree).elpd)
+        assert list(tree["posterior_predictive"]["feature"].values) == list(
+            clf.selected_features_)
+        # the training data: the kept features as the model saw them, labels as class indices
+        cd = tree["constant_data"].to_dataset()
+        assert cd["y"].dtype.kind == "i"
+        labels = np.asarray(cd["class"].values)[cd["y"].values]
+        assert labels.tolist() == y.tolist()
+        np.testing.assert_allclose(
+            cd["x"].values, (X[:, clf.selection_.indices] - clf.feature_center_)
+            / clf.feature_scale_, rtol=1e-12)
+        np.testing.assert_allclose(obs["f_statistic"].values,
+                                   f_statistic(X[:, clf.selection_.indices],
+                                               (y == "b").astype(int), 2), rtol=1e-10)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-import selbayes.estimators.model_selection as model_selection
+import selbayes.estimators._inner_cv as inner_cv
 import selbayes.filters.selection as selection
 from tests.estimators._data import two_class_gaussian
 
@@ -37,7 +37,7 @@ def test_path_equals_separate_fits_and_ranks_once(monkeypatch):
     X, y = two_class_gaussian()
     ks = [2, 4]
     full = _counting(monkeypatch, selection, X.shape[1])
-    inner = _counting(monkeypatch, model_selection, 0)
+    inner = _counting(monkeypatch, inner_cv, 0)
     path = _fast().fit_path(X, y, ks)
     assert len(full) == 1                     # one ranking of all p features for the path
     n_inner = len(inner)

@@ -1,26 +1,14 @@
-"""Warnings when the posterior sits against a prior (or a grid) it cannot leave (issue 19)."""
+"""Warnings from fit when the posterior sits against a prior (or a grid) it cannot leave (issue 19;
+the checks themselves: tests/evaluation/test_prior_checks.py)."""
 
 import warnings
 
 import numpy as np
 import pytest
-import xarray as xr
-from scipy import stats
 
-from selbayes.estimators.gaussian import prior_boundary_checks
-from selbayes.estimators.model_selection import KChoice
+from selbayes.estimators._inner_cv import KChoice, grid_end_messages
 from selbayes.evaluation.diagnostics import GridBoundaryWarning, PriorBoundaryWarning
-from selbayes.models.priors import GaussianPriors
 from tests.estimators._data import two_class_gaussian
-
-
-def _post(**arrays):
-    out = {}
-    for name, a in arrays.items():
-        a = np.asarray(a, dtype=float)
-        dims = ("chain", "draw") + (("feature",) if a.ndim == 3 else ())
-        out[name] = (dims, a)
-    return xr.Dataset(out)
 
 
 def _fast(**kw):
@@ -28,37 +16,6 @@ def _fast(**kw):
 
     base = dict(draws=200, tune=200, chains=1, random_state=0, progressbar=False)
     return HierarchicalGaussianClassifier(**{**base, **kw})
-
-
-def test_checks_use_each_priors_own_quantiles():
-    """Reference: the Gamma(shape alpha/2, rate alpha w/2) priors of Li (2009) written out
-    with scipy here, the posterior median put just inside and just outside the 0.1% and 99.9%
-    quantiles."""
-    pri = GaussianPriors()
-    tau_mu = stats.gamma(pri.alpha_mu / 2, scale=2 / (pri.alpha_mu * pri.w_mu))
-    tau_x = stats.gamma(pri.alpha_x / 2, scale=2 / (pri.alpha_x * pri.w_x))
-    ones = np.ones((2, 5))
-    inside_low, outside_low = tau_x.ppf(2e-3), tau_x.ppf(5e-4)
-    post = _post(tau_mu=ones * tau_mu.ppf(0.9995),
-                 tau_x=np.stack([ones * inside_low, ones * outside_low,
-                                 ones * tau_x.ppf(0.9995)], axis=-1))
-    tab = prior_boundary_checks(post, pri)
-    assert tab["parameter"].tolist() == ["tau_mu", "tau_x[0]", "tau_x[1]", "tau_x[2]"]
-    assert tab["held"].tolist() == [True, False, True, True]
-    np.testing.assert_allclose(tab["prior_low"].iloc[1], tau_x.ppf(1e-3), rtol=1e-12)
-    np.testing.assert_allclose(tab["prior_cdf"].iloc[2], 5e-4, rtol=1e-8)
-    assert not prior_boundary_checks(_post(tau_mu=ones * tau_mu.median()), pri)["held"].any()
-
-
-def test_a_w_x_hyperprior_is_checked_instead_of_tau_x():
-    pri = GaussianPriors(w_x_alpha=1.0, w_x=1.0)
-    # Gamma(shape 1/2, rate 1/2): chi-squared with 1 degree of freedom.
-    hi = stats.chi2(1).ppf(0.999)
-    post = _post(w_x=np.full((2, 4), 370.0), tau_x=np.full((2, 4, 3), 1e-4))
-    tab = prior_boundary_checks(post, pri)
-    assert tab["parameter"].tolist() == ["w_x"]            # tau_x's prior depends on w_x
-    np.testing.assert_allclose(tab["prior_high"].iloc[0], hi, rtol=1e-10)
-    assert tab["held"].iloc[0]
 
 
 def test_fit_in_other_units_than_the_prior_warns_at_the_users_line():
@@ -74,6 +31,19 @@ def test_fit_in_other_units_than_the_prior_warns_at_the_users_line():
     assert ours[0].filename == __file__
     assert "tau_x" in msg and "4 of 4 features" in msg and "standardize=True" in msg
     assert clf.prior_checks_.query("variable == 'tau_x'")["held"].all()
+
+
+def test_x_in_thousandths_still_warns_although_selection_is_allowed_for():
+    """The allowance for selection (the best of p features may have a large tau_x) must not hide
+    data in far smaller units than the prior assumes: tau_x near 1e6."""
+    X, y = two_class_gaussian(1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = _fast(k=4, temperature=1.0, standardize=False).fit(X / 1000.0, y)
+    msgs = [str(w.message) for w in caught if issubclass(w.category, PriorBoundaryWarning)]
+    assert any("tau_x" in m and "largest of 120 draws" in m for m in msgs), msgs
+    tab = clf.prior_checks_.query("variable == 'tau_x'")
+    assert tab["held"].all() and (tab["n_from"] == 120).all()
 
 
 def test_a_default_fit_does_not_warn():
@@ -111,16 +81,13 @@ def _choice(k, T, falling=True, ks=(5, 10, 20), ts=(1.0, 2.0, 5.0)):
     (20, 5.0, 100, True, ["upper end of k_grid", "upper end of temperature_grid"]),
 ])
 def test_grid_end_choices_warn(k, T, cap, falling, expected):
-    clf = _fast(k="auto", temperature="auto")
-    clf.k_choice_ = _choice(k, T, falling)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf._warn_grid_ends([5, 10, 20], cap)
-    got = [str(w.message) for w in caught]
+    got = grid_end_messages(_choice(k, T, falling), k_cap=cap, k_auto=True, t_auto=True)
     assert len(got) == len(expected)
     for text, want in zip(got, expected, strict=True):
         assert want in text
-    assert all(w.category is GridBoundaryWarning for w in caught)
+    # a grid that was not searched ("auto" off) never warns
+    assert not grid_end_messages(_choice(k, T, falling), k_cap=cap, k_auto=False,
+                                 t_auto=False)
 
 
 def test_grid_end_warning_from_fit_names_the_users_line():

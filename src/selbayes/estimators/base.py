@@ -9,16 +9,21 @@ draws, provenance attributes, gene names and class labels as ``idata_`` coordina
 pickling. A model supplies hooks only (the pattern of scikit-learn's ``_BaseNB`` and of
 pymc-marketing's ``ModelBuilder``):
 
-``_prepare_features(X, y_index, classes)``
-    Transform all p training features before selection (default: none).
-``_fit_selected(X_sel, y_index, selection)``
-    Fit the posterior on the selected columns; set ``idata_`` (and ``model_`` if any).
-``_store_predictive()``
-    Derive from ``idata_`` what prediction needs (thinned draws, tables).
+``_prepare_features(X, y_index, classes, **given) -> (X, transform)``
+    Transform all p training features before selection (default: none); ``transform`` is
+    whatever the later hooks need from this step (default None).
+``_fit_selected(X_sel, y_index, selection, transform) -> Posterior``
+    Fit the posterior on the selected columns and return it (:class:`Posterior`: the ArviZ
+    result, the compiled model if any, and what the later hooks need from the fit).
+``_store_predictive(posterior)``
+    Derive from ``idata_`` and the posterior what prediction needs (thinned draws, tables).
 ``_predict_log_proba_selected(X_sel)``
     Log predictive probabilities from the selected test columns.
 ``_predictive_state()`` / ``_restore_predictive(tree, constant_data)``
     The predictive state written by ``save`` (extra groups) and read back by ``load``.
+
+Every hook returns what it computes and the next hook receives it as an argument: no state is
+handed from one hook to the next through private attributes.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ import multiprocessing
 import numbers
 import os
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -48,7 +55,8 @@ from ..evaluation.calibration import bayes_decision, check_loss
 from ..filters.selection import Selection, select_features
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "PersistenceMixin", "sanitize_attrs",
-           "Interval", "Options", "StrOptions", "check_loss", "SAMPLERS", "require_sampler"]
+           "Interval", "Options", "StrOptions", "check_loss", "SAMPLERS", "require_sampler",
+           "Posterior"]
 
 SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro",
             "blackjax": "blackjax"}
@@ -71,6 +79,33 @@ def require_sampler(sampler: str) -> str:
             f"install it with: pip install 'selbayes[{module}]'"
         )
     return sampler
+
+
+@dataclass(kw_only=True)
+class Posterior:
+    """What ``_fit_selected`` returns: the fitted posterior of the selected features.
+
+    A model subclasses it to add what its later hooks (``_store_predictive``, ``_add_checks``,
+    ``_check_diagnostics``) need from the fit.
+
+    Attributes
+    ----------
+    idata : xarray.DataTree
+        The ArviZ result; becomes ``idata_``.
+    model : pymc.Model, optional
+        The compiled model; becomes ``model_`` when not None.
+    X : ndarray of shape (n, k), optional
+        The selected training features in the units the model was fitted in.
+
+    Examples
+    --------
+    >>> Posterior(idata=None).model is None
+    True
+    """
+
+    idata: Any
+    model: Any = None
+    X: Any = None
 
 
 # ------------------------------------------------------------------------------ parameters
@@ -388,14 +423,20 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     _internal_groups: tuple = ()
 
     # ------------------------------------------------------------------ hooks
-    def _prepare_features(self, X, y_index, classes) -> np.ndarray:
-        """Transform all p training features before selection (default: unchanged)."""
-        return X
+    def _prepare_features(self, X, y_index, classes, **given):
+        """Transform all p training features before selection (default: unchanged).
 
-    def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:  # pragma: no cover
+        Returns ``(X, transform)``: the features selection sees and whatever the later hooks
+        need from this step (handed to ``_resolve_selection`` and ``_fit_selected``).
+        ``given`` holds precomputed parts a caller may pass to ``_fit`` (default: none).
+        """
+        return X, None
+
+    def _fit_selected(self, X_sel, y_index, selection: Selection,
+                      transform) -> Posterior:  # pragma: no cover
         raise NotImplementedError
 
-    def _store_predictive(self) -> None:  # pragma: no cover
+    def _store_predictive(self, posterior: Posterior) -> None:  # pragma: no cover
         raise NotImplementedError
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:  # pragma: no cover
@@ -407,7 +448,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _restore_predictive(self, tree, constant_data) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _add_checks(self, X_sel, y_index) -> None:
+    def _add_checks(self, posterior: Posterior, y_index) -> None:
         """Add ArviZ groups for model checking (``log_likelihood``, ``posterior_predictive``,
         ``observed_data``) to ``idata_`` (default: none)."""
 
@@ -515,7 +556,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         return self._feature_names()[self.selection_.indices]
 
     # ------------------------------------------------------------------ fit
-    def _resolve_selection(self, X, y_index, classes) -> Selection:
+    def _resolve_selection(self, X, y_index, classes, transform=None) -> Selection:
         """Apply the selection rule: ``threshold`` if given, else ``k`` (an int or "all")."""
         y_sel = classes[y_index] if self._statistic == "f" else y_index
         threshold = getattr(self, "threshold", None)
@@ -557,6 +598,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         self
             The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
         """
+        return self._fit(X, y)
+
+    def _fit(self, X, y, **given):
+        """``fit``, with precomputed parts ``given`` to ``_prepare_features`` (for example the
+        shared ranking of a path of fits)."""
         self._validate_params()
         X, classes, y_index = self._validate_training_data(X, y)
         if not self._binary_features and not hasattr(X, "toarray"):   # dense only
@@ -565,16 +611,21 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
             warn_if_raw_intensities(X, stacklevel=2)
         self.classes_ = classes
-        Xp = self._prepare_features(X, y_index, classes)
-        selection = self._resolve_selection(Xp, y_index, classes)
+        Xp, transform = self._prepare_features(X, y_index, classes, **given)
+        selection = self._resolve_selection(Xp, y_index, classes, transform)
         self.selection_ = selection
         X_sel = _dense(Xp[:, selection.indices])     # sparse input: densify the k kept only
-        self._fit_selected(X_sel, y_index, selection)
+        posterior = self._fit_selected(X_sel, y_index, selection, transform)
+        if posterior.X is None:
+            posterior.X = X_sel
+        self.idata_ = posterior.idata
+        if posterior.model is not None:
+            self.model_ = posterior.model
         self._label_coords()
-        self._store_predictive()
-        self._add_checks(X_sel, y_index)
+        self._store_predictive(posterior)
+        self._add_checks(posterior, y_index)
         self._record()
-        self._check_diagnostics()
+        self._check_diagnostics(posterior)
         return self
 
     def _label_coords(self) -> None:
@@ -620,7 +671,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             return np.linspace(0, n_draws - 1, self.max_predict_draws).round().astype(int)
         return np.arange(n_draws)
 
-    def _check_diagnostics(self) -> None:
+    def _check_diagnostics(self, posterior: Posterior | None = None) -> None:
+        """Convergence diagnostics of the posterior variables ``_diagnostic_vars``
+        (``diagnostics_``)."""
         if self._diagnostic_vars is None or "posterior" not in self.idata_.children:
             return
         from ..evaluation.diagnostics import check

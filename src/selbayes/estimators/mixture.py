@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from numbers import Integral
+from typing import Any
 
 import numpy as np
 
 from ..filters.selection import Selection
-from .base import Interval, Options, SelectionClassifier, StrOptions
+from .base import Interval, Options, Posterior, SelectionClassifier, StrOptions
 
 __all__ = ["BinaryMixtureClassifier"]
+
+
+@dataclass(kw_only=True)
+class _MixturePosterior(Posterior):
+    """The mixture posterior and the sampler's full result (``psi_hat``, ``phi_hat``)."""
+
+    samples: Any
 
 
 class BinaryMixtureClassifier(SelectionClassifier):
@@ -186,7 +195,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     _prior = _prior_object
 
-    def _fit_selected(self, X_sel, y_index, selection: Selection) -> None:
+    def _fit_selected(self, X_sel, y_index, selection: Selection,
+                      transform=None) -> _MixturePosterior:
         """Sample the mixture posterior of the selected features (``pm.sample``, or the
         reference sampler)."""
         from ..models.mixture import sample_mixture
@@ -198,14 +208,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
             thin=self.thin, label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
             n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar,
             backend=self.sampler, cores=self.cores)
-        self.idata_ = res.idata
-        if res.model is not None:
-            self.model_ = res.model
-        self._samples = res
+        return _MixturePosterior(idata=res.idata, model=res.model, samples=res)
 
-    def _store_predictive(self) -> None:
+    def _store_predictive(self, posterior: _MixturePosterior) -> None:
         """Thinned predictive draws psi_hat (S,) and phi_hat (S, 2, k + 1)."""
-        res = self.__dict__.pop("_samples")
+        res = posterior.samples
         psi = res.psi_hat.reshape(-1)
         phi = res.phi_hat.reshape(-1, *res.phi_hat.shape[2:])
         keep = self._thin_index(psi.shape[0])

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._validation import check_random_state
 from ..filters.selection import Selection
-from .base import Interval, SelectionClassifier, StrOptions, require_sampler
+from .base import Interval, Posterior, SelectionClassifier, StrOptions, require_sampler
 
 __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
 
@@ -144,18 +144,17 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
 
     _prior = _prior_object
 
-    def _fit_selected(self, X_sel, y01, selection: Selection) -> None:
+    def _fit_selected(self, X_sel, y01, selection: Selection, transform=None) -> Posterior:
         """Counts of ones per class, then the quadrature or MCMC posterior."""
         ones1 = X_sel[y01 == 1].sum(axis=0)
         ones0 = X_sel[y01 == 0].sum(axis=0)
         self.counts_ = np.stack([ones0, ones1], axis=1).astype(np.int64)
         self.class_counts_ = np.asarray(selection.class_counts, dtype=np.int64)
         if self.method == "quadrature":
-            self._fit_quadrature(X_sel, y01, selection)
-        else:
-            self._fit_mcmc(X_sel, y01, selection)
+            return self._fit_quadrature(X_sel, y01, selection)
+        return self._fit_mcmc(X_sel, y01, selection)
 
-    def _fit_quadrature(self, X_sel, y01, selection) -> None:
+    def _fit_quadrature(self, X_sel, y01, selection) -> Posterior:
         import xarray as xr
 
         from ..models.naive_bayes_quadrature import fit_naive_bayes_quadrature
@@ -165,9 +164,10 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
                                          prior=self._prior_object(), quadrature=self.quadrature)
         self.quadrature_fit_ = fit
         self.sampler_used_ = None
-        self.idata_ = xr.DataTree(children={"alpha_grid": xr.DataTree(_grid_dataset(fit))})
+        return Posterior(
+            idata=xr.DataTree(children={"alpha_grid": xr.DataTree(_grid_dataset(fit))}))
 
-    def _fit_mcmc(self, X_sel, y01, selection) -> None:
+    def _fit_mcmc(self, X_sel, y01, selection) -> Posterior:
         from ..models.naive_bayes import _model_from_data, model_data, sample_nutpie
 
         prior = self._prior_object()
@@ -186,10 +186,9 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         else:
             model = _model_from_data(data, prior, coords)
             idata = self._run_nuts(model, seed)
-        self.idata_ = idata
-        self.model_ = model
+        return Posterior(idata=idata, model=model)
 
-    def _store_predictive(self) -> None:
+    def _store_predictive(self, posterior: Posterior) -> None:
         """Method "mcmc": the thinned draws of alpha and theta (quadrature: nothing to do)."""
         if self.method == "quadrature":
             return

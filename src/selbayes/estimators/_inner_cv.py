@@ -1,0 +1,512 @@
+"""Inner cross-validation of the hierarchical Gaussian classifier: k, lambda and T in ``fit``.
+
+The criterion is the inner cross-validated log score (mean -log p(true class), AMLP, in nats) of
+the classifier, with selection, standardisation and decorrelation redone on every inner training
+fold, and the fast plug-in predictive of :mod:`selbayes.models.gaussian_plugin` in place of
+MCMC (``tests/models/test_gaussian_plugin.py`` checks it against MCMC). :func:`choose_k` is a
+pure function of explicit settings (as scikit-learn's ``lasso_path`` is for ``LassoCV``); the
+classifier passes its own.
+
+References
+----------
+Li, L. (2009). Calibrating predictions based on a selected subset of features from Bayesian
+Gaussian classification models (manuscript), eqs 13-15 and 23-24.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import check_labels, check_matrix, check_random_state
+from ..filters.selection import f_statistic, selection_from_scores
+from ..models.gaussian import class_log_prior
+from ..models.gaussian_plugin import (
+    correlation_temperature,
+    default_label_noise,
+    label_noise_log_proba,
+    plugin_log_proba,
+    temper_log_proba,
+)
+from ..models.priors import GaussianPriors
+from ..preprocessing.features import prepare_features
+
+__all__ = ["KChoice", "choose_k", "pick_candidate", "choices_per_k", "grid_end_messages",
+           "DEFAULT_K_GRID", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
+
+#: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried).
+DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
+#: Candidate predictive temperatures of ``temperature="auto"``.
+DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
+#: Candidate decorrelation strengths lambda of ``decorrelate="auto"`` (None: none).
+DEFAULT_DECORRELATE_GRID = (None, 10.0)
+
+
+@dataclass(frozen=True)
+class KChoice:
+    """Outcome of :func:`choose_k`.
+
+    Attributes
+    ----------
+    k : int
+        The chosen number of features.
+    decorrelate : float or None
+        The chosen decorrelation strength lambda (None: no decorrelation).
+    temperature : float
+        The chosen predictive temperature T (1: the model's own predictive); with
+        ``temperature="correlation"`` the
+        :func:`~selbayes.models.gaussian_plugin.correlation_temperature` of the chosen
+        candidate on all the training data.
+    grid : list of tuple
+        The (k, lambda, T) candidates, in the order of ``score`` and ``se``.
+    score : ndarray of shape (len(grid),)
+        Mean inner cross-validated -log p(true class) (nats; lower is better).
+    se : ndarray of shape (len(grid),)
+        Its standard error over the inner test cases.
+    criterion : str
+        Name of the criterion.
+    n_splits : int
+        Inner folds.
+    extra : dict
+        Free-form details (not compared).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ch = KChoice(k=10, decorrelate=None, temperature=3.0,
+    ...              grid=[(5, None, 3.0), (10, None, 3.0)], score=np.array([0.4, 0.3]),
+    ...              se=np.array([0.05, 0.05]),
+    ...              criterion="inner_cv_log_score_plugin", n_splits=5)
+    >>> float(ch.table().loc[1, "score"])
+    0.3
+    >>> print(ch)                        # the chosen row starred
+    KChoice: k = 10, decorrelate = None, temperature = 3 (the lowest score of 2 candidates;
+    inner_cv_log_score_plugin, 5 inner folds)
+        k decorrelate temperature  score     se
+        5        None           3 0.4000 0.0500
+    *  10        None           3 0.3000 0.0500
+    """
+
+    k: int
+    decorrelate: float | None
+    temperature: float
+    grid: list
+    score: np.ndarray
+    se: np.ndarray
+    criterion: str
+    n_splits: int
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def table(self):
+        """The curve as a pandas DataFrame (columns k, decorrelate, temperature, score, se)."""
+        import pandas as pd
+
+        return pd.DataFrame({"k": [g[0] for g in self.grid],
+                             "decorrelate": [g[1] for g in self.grid],
+                             "temperature": [g[2] for g in self.grid],
+                             "score": self.score, "se": self.se})
+
+
+    def _chosen_row(self) -> int | None:
+        for i, g in enumerate(self.grid):
+            if (int(g[0]), g[1], float(g[2])) == (self.k, self.decorrelate, self.temperature):
+                return i
+        return None
+
+    def __str__(self) -> str:
+        """The chosen values, then the curve as a table (the chosen row starred)."""
+        import pandas as pd
+
+        rule = self.extra.get("rule", "best")
+        how = ("the lowest score" if rule == "best"
+               else "the smallest temperature within one paired SE of the best")
+        head = (f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
+                f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates;\n"
+                f"{self.criterion}, {self.n_splits} inner folds)")
+        tab = self.table()
+        chosen = self._chosen_row()
+        tab.index = ["*" if i == chosen else "" for i in range(len(tab))]
+        with pd.option_context("display.max_rows", 200, "display.width", 100):
+            # no decorrelation: None (NaN once pandas mixes it with numbers)
+            body = tab.to_string(na_rep="None", formatters={
+                "decorrelate": lambda v: "None" if v is None or v != v else f"{v:g}",
+                "temperature": lambda v: f"{v:.4g}", "score": lambda v: f"{v:.4f}",
+                "se": lambda v: f"{v:.4f}"})
+        return head + "\n" + body
+
+    __repr__ = __str__
+
+    def to_constant_data(self) -> dict:
+        """The curve as arrays on the ``k_candidate`` dim, for a fit's ``constant_data``
+        (lambda None stored as -1); read back by :meth:`from_constant_data`."""
+        import xarray as xr
+
+        dim = ["k_candidate"]
+        return {
+            "k_choice_score": xr.DataArray(self.score, dims=dim),
+            "k_choice_se": xr.DataArray(self.se, dims=dim),
+            "k_choice_k": xr.DataArray([g[0] for g in self.grid], dims=dim),
+            "k_choice_temperature": xr.DataArray([g[2] for g in self.grid], dims=dim),
+            "k_choice_decorrelate": xr.DataArray(
+                [-1.0 if g[1] is None else g[1] for g in self.grid], dims=dim)}
+
+    @classmethod
+    def from_constant_data(cls, cd, *, k, decorrelate, temperature, criterion,
+                           n_splits) -> KChoice:
+        """The KChoice whose curve :meth:`to_constant_data` wrote into ``cd`` (the chosen values
+        and settings are the fit's own, recorded elsewhere)."""
+        grid = [(int(a), None if b < 0 else float(b), float(c)) for a, b, c in zip(
+            cd["k_choice_k"].values, cd["k_choice_decorrelate"].values,
+            cd["k_choice_temperature"].values, strict=True)]
+        return cls(k=k, decorrelate=decorrelate, temperature=temperature, grid=grid,
+                   score=cd["k_choice_score"].values, se=cd["k_choice_se"].values,
+                   criterion=criterion, n_splits=n_splits)
+
+
+def _stratified_folds(y_index, n_splits, rng):
+    from sklearn.model_selection import StratifiedKFold
+
+    seed = int(rng.integers(2 ** 31 - 1))
+    min_count = np.bincount(y_index).min()
+    n_splits = int(min(n_splits, min_count))
+    if n_splits < 2:
+        raise ValueError("choosing k by inner cross-validation needs at least 2 cases in every "
+                         "class of the training data")
+    return n_splits, list(StratifiedKFold(n_splits, shuffle=True,
+                                          random_state=seed).split(np.zeros(len(y_index)),
+                                                                   y_index))
+
+
+def _candidate_selections(X, y_index, G, candidates, standardize, method):
+    """For every (k, lambda) candidate: the prepared features Z of X (one preparation per
+    lambda), their map and the F selection of the top k, as ``(Z, feats, sel)``."""
+    classes = np.arange(G)
+    counts = np.bincount(y_index, minlength=G)
+    by_lam: dict = {}
+    for k, lam in candidates:
+        if lam not in by_lam:
+            Z, feats = prepare_features(X, y_index, G, standardize=standardize,
+                                        decorrelate=lam, method=method)
+            # F directly, not select_features: a rare class (3 cases in all, as in some
+            # tumour-type data) can keep a single case in an inner training fold, which the
+            # F statistic and the model allow (they need n - G >= 1) but the public
+            # function's input check does not.
+            by_lam[lam] = (Z, feats, f_statistic(Z, y_index, G))
+        Z, feats, scores = by_lam[lam]
+        # Inside a fold fewer features may vary than in the whole training set.
+        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
+        yield Z, feats, selection_from_scores(scores, k_eff, None, "f", counts, classes)
+
+
+def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
+                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric"):
+    """-log p(true class) of every test case of one inner fold, for every candidate and
+    temperature: shape (len(candidates), len(temperatures), n_test); ``temperatures=
+    "correlation"``: one temperature per candidate, :func:`correlation_temperature` of the
+    fold's training data at that candidate (shape (len(candidates), 1, n_test))."""
+    by_corr = isinstance(temperatures, str)
+    out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
+    y_train = y_index[train]
+    for ci, (Z, feats, sel) in enumerate(_candidate_selections(
+            X[train], y_train, G, candidates, standardize, method)):
+        lp = plugin_log_proba(Z[:, sel.indices], y_train,
+                              feats.selected(X[test], sel.indices), sel, priors, corrected,
+                              n_draws=n_draws, random_state=seed)
+        prior = class_log_prior(sel.class_counts, priors.c)
+        temps = ([correlation_temperature(Z[:, sel.indices], y_train, G)] if by_corr
+                 else temperatures)
+        for ti, T in enumerate(temps):
+            lt = label_noise_log_proba(temper_log_proba(lp, prior, T), prior, label_noise)
+            out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
+    return out
+
+
+def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> list:
+    """:func:`correlation_temperature` of all the training data at every (k, lambda)."""
+    return [correlation_temperature(Z[:, sel.indices], y_index, G) for Z, _, sel in
+            _candidate_selections(X, y_index, G, candidates, standardize, method)]
+
+
+def pick_candidate(case_losses, temperatures, rule="best") -> int:
+    """Index of the chosen candidate of an inner cross-validation curve.
+
+    Parameters
+    ----------
+    case_losses : ndarray of shape (n_candidates, n_cases)
+        -log p(true class) of every inner test case under every candidate (nats).
+    temperatures : sequence of float, length n_candidates
+    rule : {"best", "one_se"}
+        "best": the lowest mean loss. "one_se": the smallest temperature among the
+        candidates within one paired standard error of the best (then the lowest loss).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        For an unknown rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.array([[0.50, 0.51, 0.49, 0.51], [0.50, 0.50, 0.50, 0.49]])
+    >>> pick_candidate(L, [1.0, 3.0]), pick_candidate(L, [1.0, 3.0], "one_se")
+    (1, 0)
+    """
+    L = np.asarray(case_losses, dtype=np.float64)
+    score = L.mean(axis=1)
+    best = int(np.argmin(score))
+    if rule == "best":
+        return best
+    if rule != "one_se":
+        raise ValueError(f"rule must be 'best' or 'one_se'; got {rule!r}")
+    # Paired: every candidate is scored on the same inner test cases.
+    d_se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
+    ok = np.flatnonzero(score <= score[best] + d_se)
+    temps = np.asarray(temperatures, dtype=np.float64)[ok]
+    ok = ok[temps == temps.min()]
+    return int(ok[np.argmin(score[ok])])
+
+
+
+
+def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
+             temperature_grid="correlation", priors=None, corrected=True, standardize=True,
+             decorrelation_method="symmetric", label_noise="auto", rule="best", cv=5,
+             random_state=None, n_jobs=1, n_draws=200) -> KChoice:
+    """Choose k (and optionally lambda and T) by inner stratified cross-validated log score.
+
+    For every inner fold the feature preparation (standardisation, decorrelation) and the F
+    ranking are fitted on the inner training cases only; every candidate is then scored by
+    :func:`~selbayes.models.gaussian_plugin.plugin_log_proba` on the inner test cases. The
+    candidate with the lowest mean -log p(true class) is chosen. A pure function of its
+    arguments; the defaults are those of ``HierarchicalGaussianClassifier()``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, p)
+    y : array-like of shape (n,)
+    grid : sequence of int, default :data:`DEFAULT_K_GRID`
+        Candidate k (those outside 1 <= k < p are dropped).
+    decorrelate_grid : sequence of (float or None), default (None,)
+        Candidate lambdas (None: no decorrelation).
+    temperature_grid : sequence of float or "correlation", default "correlation"
+        Candidate predictive temperatures T
+        (:func:`~selbayes.models.gaussian_plugin.temper_log_proba`); "correlation": no grid,
+        T of every candidate is
+        :func:`~selbayes.models.gaussian_plugin.correlation_temperature` of its (inner)
+        training data.
+    priors : GaussianPriors or dict, optional
+    corrected : bool, default True
+        Score the selection-corrected model.
+    standardize : bool, default True
+    decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
+    label_noise : float or "auto", default "auto"
+        eps of :func:`~selbayes.models.gaussian_plugin.label_noise_log_proba` applied to every
+        inner prediction (the criterion then scores the predictive the fitted classifier
+        uses); "auto": ``default_label_noise`` of the inner training size.
+    rule : {"best", "one_se"}, default "best"
+        "best": the candidate with the lowest score. "one_se": among the candidates whose
+        score is within one paired standard error (over the inner test cases) of the best,
+        the one with the smallest temperature, then the lowest score (the
+        one-standard-error rule of Breiman et al. 1984, toward the model's own predictive).
+    cv : int, default 5
+        Inner folds (reduced to the smallest class count when needed).
+    random_state : int or numpy.random.Generator, optional
+        Seeds the inner folds and the tau_x draws.
+    n_jobs : int, default 1
+        Folds run in parallel through joblib.
+    n_draws : int, default 200
+        tau_x draws of the fast predictive.
+
+    Returns
+    -------
+    KChoice
+
+    Raises
+    ------
+    ValueError
+        If a class has fewer than 2 cases, the grid is empty after capping, or
+        ``temperature_grid`` is a string other than "correlation".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :8] += y[:, None]
+    >>> ch = choose_k(X, y, grid=[2, 8, 32], temperature_grid=[1.0, 3.0], random_state=0)
+    >>> ch.k in (2, 8, 32), ch.score.shape, ch.table().shape
+    (True, (6,), (6, 5))
+    """
+    from joblib import Parallel, delayed
+
+    X = check_matrix(X)
+    classes, y_index, _ = check_labels(y, X.shape[0])
+    G = len(classes)
+    n, p = X.shape
+    rng = check_random_state(random_state)
+    priors = GaussianPriors.from_dict(priors)
+    corrected, standardize = bool(corrected), bool(standardize)
+    grid = DEFAULT_K_GRID if grid is None else grid
+    n_splits, folds = _stratified_folds(y_index, cv, rng)
+    # k may exceed n (each feature has its own n observations); it must leave one omitted.
+    cap = p - 1
+    ks = sorted({int(k) for k in grid if 1 <= int(k) <= cap})
+    if not ks:
+        raise ValueError(f"no candidate k in {list(grid)} is below p = {p}")
+    by_corr = isinstance(temperature_grid, str)
+    if by_corr and temperature_grid != "correlation":
+        raise ValueError(f"temperature_grid must be numbers or 'correlation'; got "
+                         f"{temperature_grid!r}")
+    if not by_corr:
+        temperature_grid = [float(t) for t in temperature_grid]
+    if rule not in ("best", "one_se"):
+        raise ValueError(f"rule must be 'best' or 'one_se'; got {rule!r}")
+    method = decorrelation_method
+    candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
+    seed = int(rng.integers(2 ** 31 - 1))
+
+    def eps_for(train):
+        return (default_label_noise(train.size) if label_noise == "auto"
+                else float(label_noise))
+
+    losses = Parallel(n_jobs=n_jobs)(
+        delayed(_fold_losses)(X, y_index, G, tr, te, candidates, standardize, priors,
+                              corrected, n_draws, seed, temperature_grid, eps_for(tr), method)
+        for tr, te in folds)
+    L = np.concatenate(losses, axis=2)                         # (candidates, T, n)
+    if by_corr:       # the T each candidate's fit on all the training data would use
+        full = [(k, lam, t) for (k, lam), t in zip(
+            candidates, _candidate_temperatures(X, y_index, G, candidates, standardize, method),
+            strict=True)]
+    else:
+        full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
+    L = L.reshape(len(full), -1)
+    score = L.mean(axis=1)
+    se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
+    best = pick_candidate(L, [g[2] for g in full], rule)
+    k_best, lam_best, t_best = full[best]
+    return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
+                   score=score, se=se,
+                   criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
+                   n_splits=n_splits, extra={"k_grid": ks, "case_losses": L, "rule": rule})
+
+
+def choices_per_k(full: KChoice, ks) -> dict:
+    """Split one inner cross-validation over several k into the KChoice of each k.
+
+    The candidates do not interact (the same folds and seeds score each), so the curve of one
+    k is the part of ``full`` at that k, and its choice is the rule applied to that part:
+    exactly what :func:`choose_k` with ``grid=[k]`` returns (used by ``fit_path``).
+
+    Parameters
+    ----------
+    full : KChoice
+        :func:`choose_k` over every k of ``ks``.
+    ks : sequence of int
+
+    Returns
+    -------
+    dict
+        k -> KChoice, for every k of ``ks`` that ``full`` scored (k >= p is left out).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.array([[0.5, 0.6], [0.4, 0.5], [0.7, 0.7]])
+    >>> full = KChoice(k=2, decorrelate=None, temperature=1.0,
+    ...                grid=[(2, None, 1.0), (2, None, 2.0), (4, None, 1.0)],
+    ...                score=L.mean(1), se=np.ones(3), criterion="x", n_splits=2,
+    ...                extra={"case_losses": L, "rule": "best"})
+    >>> {k: c.temperature for k, c in choices_per_k(full, [2, 4, 9]).items()}
+    {2: 2.0, 4: 1.0}
+    """
+    out = {}
+    L = full.extra["case_losses"]
+    rule = full.extra.get("rule", "best")
+    for k in ks:
+        rows = [i for i, g in enumerate(full.grid) if g[0] == k]
+        if not rows:
+            continue
+        best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule)]
+        _, lam, t = full.grid[best]
+        out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
+                         grid=[full.grid[i] for i in rows], score=full.score[rows],
+                         se=full.se[rows], criterion=full.criterion, n_splits=full.n_splits,
+                         extra={"k_grid": [int(k)], "case_losses": L[rows], "rule": rule})
+    return out
+
+
+def grid_end_messages(choice: KChoice, *, k_cap: int, k_auto: bool, t_auto: bool) -> list:
+    """Sentences for a value chosen at an end of its grid where the inner curve still falls.
+
+    A value at an end of its grid that is not a natural limit (k = 1, k = every usable
+    feature, T = 1, the model's own predictive) warns when the chosen candidate beats its
+    neighbour inside the grid (the next k at the same T, or the next T at the same k) by more
+    than two paired standard errors over the inner test cases, so a value beyond the grid may
+    score better still. A flat curve at the end does not warn.
+
+    Parameters
+    ----------
+    choice : KChoice
+    k_cap : int
+        The largest usable k (features with F > 0, below p).
+    k_auto, t_auto : bool
+        Whether k, and T, were chosen over their grids.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.tile(np.linspace(1.0, 2.0, 10), (2, 1)); L[1] -= 0.5
+    >>> ch = KChoice(k=8, decorrelate=None, temperature=1.0,
+    ...              grid=[(4, None, 1.0), (8, None, 1.0)], score=L.mean(1), se=np.ones(2),
+    ...              criterion="x", n_splits=5, extra={"case_losses": L})
+    >>> grid_end_messages(ch, k_cap=100, k_auto=True, t_auto=False)[0].split(", where")[0]
+    'k = 8 was chosen at the upper end of k_grid [4, 8]'
+    """
+    grid = [tuple(g) for g in choice.grid]
+    L = choice.extra.get("case_losses")
+    chosen = (choice.k, choice.decorrelate, choice.temperature)
+    # Unless T is on the grid ("auto"), a candidate is (k, lambda): with the correlation
+    # rule every k has its own T.
+    width = 3 if t_auto else 2
+    keys = [g[:width] for g in grid]
+    if chosen[:width] not in keys:
+        return []
+
+    def falling(neighbour) -> bool:
+        if neighbour[:width] not in keys:
+            return False
+        if L is None:
+            return True
+        d = L[keys.index(neighbour[:width])] - L[keys.index(chosen[:width])]
+        # Two paired SEs: at one, a quarter of the default fits on real expression sets
+        # warned, mostly where a wider grid then did not score better.
+        return bool(d.mean() > 2 * d.std(ddof=1) / np.sqrt(d.size))
+
+    msgs = []
+    ks = sorted({g[0] for g in grid})
+    if k_auto and len(ks) > 1:
+        if choice.k == ks[-1] and ks[-1] < k_cap and falling((ks[-2], *chosen[1:])):
+            msgs.append(f"k = {choice.k} was chosen at the upper end of k_grid {ks}, where the "
+                        f"inner score still improves; a larger k may score better (up to "
+                        f"{k_cap} features have F > 0): widen k_grid")
+        elif choice.k == ks[0] and ks[0] > 1 and falling((ks[1], *chosen[1:])):
+            msgs.append(f"k = {choice.k} was chosen at the lower end of k_grid {ks}, where the "
+                        f"inner score still improves; a smaller k may score better: add "
+                        f"smaller values to k_grid")
+    ts = sorted({g[2] for g in grid})
+    if (t_auto and len(ts) > 1 and choice.temperature == ts[-1]
+            and falling((choice.k, choice.decorrelate, ts[-2]))):
+        msgs.append(f"temperature T = {choice.temperature:g} was chosen at the upper end of "
+                    f"temperature_grid {ts}, where the inner score still improves; the "
+                    f"predictive may need an even larger T (very redundant features): add "
+                    f"larger values to temperature_grid, or consider decorrelate='auto'")
+    return msgs

@@ -1,0 +1,238 @@
+"""Choosing k, lambda and the predictive temperature inside fit: choose_k (a pure function of
+its settings), the split of one path's curve per k, the KChoice record, and the classifier's
+"auto" settings built on them."""
+
+import numpy as np
+import pytest
+
+from selbayes.estimators._inner_cv import (
+    DEFAULT_T_GRID,
+    KChoice,
+    choices_per_k,
+    choose_k,
+)
+from selbayes.models.gaussian_plugin import correlation_temperature
+from tests.estimators._data import two_class_gaussian
+
+# the settings of the naive model's own predictive: T = 1, no label noise
+OWN = dict(temperature_grid=[1.0], label_noise=0.0)
+# T chosen over the default grid, no label noise
+AUTO_T = dict(temperature_grid=DEFAULT_T_GRID, label_noise=0.0)
+
+
+def _redundant(seed, copies):
+    """One informative signal seen through `copies` nearly identical features, plus noise."""
+    rng = np.random.default_rng(seed)
+    n = 80
+    y = np.repeat([0, 1], n // 2)
+    signal = 0.9 * y + rng.normal(size=n)
+    X = rng.normal(size=(n, 400))
+    X[:, :copies] = signal[:, None] + 0.05 * rng.normal(size=(n, copies))
+    return X, y
+
+
+def test_choose_k_tempers_redundant_features_and_records_the_curve():
+    X, y = _redundant(3, copies=30)
+    ch = choose_k(X, y, grid=[30], random_state=0, **AUTO_T)
+    # 30 copies of one signal: the naive predictive counts it 30 times; the inner CV must
+    # prefer a large temperature (the ideal is near 30)
+    assert ch.temperature >= 8
+    tab = ch.table()
+    assert list(tab.columns) == ["k", "decorrelate", "temperature", "score", "se"]
+    assert ch.score[np.argmin(ch.score)] == tab.score.min()
+    assert np.all(ch.se > 0) and ch.extra["case_losses"].shape == (len(ch.grid), 80)
+
+
+def test_choose_k_keeps_temperature_one_for_independent_features():
+    rng = np.random.default_rng(4)
+    y = np.repeat([0, 1], 40)
+    X = rng.normal(size=(80, 400))
+    X[:, :10] += 0.7 * y[:, None]
+    ch = choose_k(X, y, grid=[10], random_state=0, **AUTO_T)
+    assert ch.temperature <= 2.0
+
+
+def test_choose_k_with_the_correlation_rule_scores_one_temperature_per_k():
+    X, y = _redundant(3, copies=30)
+    ch = choose_k(X, y, grid=[10, 30], random_state=0, temperature_grid="correlation",
+                  label_noise=0.0)
+    assert [g[0] for g in ch.grid] == [10, 30] and ch.extra["case_losses"].shape == (2, 80)
+    # 30 near-copies of one signal: T near the number of copies kept
+    t10, t30 = (g[2] for g in ch.grid)
+    assert 8 < t10 < 12 and 25 < t30 < 35
+    assert ch.criterion.endswith("correlation_T")
+    with pytest.raises(ValueError, match="temperature_grid must be numbers or 'correlation'"):
+        choose_k(X, y, grid=[10], temperature_grid="cv")
+
+
+def test_choose_k_rejects_bad_grids_and_tiny_classes():
+    X, y = _redundant(5, copies=3)
+    with pytest.raises(ValueError, match="no candidate k"):
+        choose_k(X, y, grid=[400, 1000], **OWN)
+    y_bad = y.copy()
+    y_bad[0] = 2
+    with pytest.raises(ValueError, match="at least 2 cases"):
+        choose_k(X, y_bad, **OWN)
+
+
+# --------------------------------------------------------------------------- the estimator
+def _fast(**kw):
+    from selbayes import HierarchicalGaussianClassifier
+
+    base = dict(draws=200, tune=200, chains=1, random_state=0, progressbar=False)
+    return HierarchicalGaussianClassifier(**{**base, **kw})
+
+
+def test_default_fit_is_invariant_to_units_and_shifts():
+    """Standardisation makes the inputs identical up to rounding, so with the same seed the
+    whole fit (selection, MCMC, predictive) must agree to rounding error, not MC error."""
+    X, y = two_class_gaussian(1)
+    rng = np.random.default_rng(2)
+    shift = rng.normal(size=X.shape[1]) * 50
+    # the default configuration (k by inner CV, the correlation temperature, label noise)
+    ref_clf = _fast(k_grid=[2, 4, 8]).fit(X, y)
+    ref = ref_clf.predict_proba(X)
+    for c in (1e-4, 1e4):
+        clf = _fast(k_grid=[2, 4, 8]).fit(c * X + shift, y)
+        assert clf.k_ == ref_clf.k_
+        assert np.isclose(clf.temperature_, ref_clf.temperature_, rtol=1e-9)
+        np.testing.assert_allclose(clf.predict_proba(c * X + shift), ref, atol=1e-6)
+
+
+def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = two_class_gaussian(3)
+    clf = _fast(k="auto", temperature="auto", k_grid=[2, 4, 8]).fit(X, y)
+    assert clf.k_ in (2, 4, 8) and clf.selection_.n_selected == clf.k_
+    assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_
+    assert len(clf.k_choice_.grid) == 3 * len(DEFAULT_T_GRID)
+    assert 0 < clf.label_noise_ == 1 / (len(y) + 2)
+    proba = clf.predict_proba(X)
+    path = clf.save(tmp_path / "m.nc")
+    back = HierarchicalGaussianClassifier.load(path)
+    np.testing.assert_allclose(back.predict_proba(X), proba, atol=1e-12)
+    assert back.temperature_ == clf.temperature_ and back.k_ == clf.k_
+    np.testing.assert_allclose(back.k_choice_.score, clf.k_choice_.score)
+
+
+def test_default_temperature_is_the_correlation_rule_of_the_selected_features():
+    from selbayes.preprocessing.decorrelation import Standardization
+
+    X, y = _redundant(6, copies=12)
+    clf = _fast(k=12).fit(X, y)
+    assert clf.temperature == "correlation"
+    Xs = X[:, clf.selection_.indices]
+    assert np.isclose(clf.temperature_, correlation_temperature(
+        Standardization("within").fit(Xs, y, 2).transform(Xs), y, 2), rtol=1e-9)
+    assert 9 < clf.temperature_ < 15                    # 12 near-copies of one signal
+    auto = _fast(k="auto", k_grid=[4, 12]).fit(X, y)
+    # the inner CV standardises all p features, the fit only the kept ones: equal to rounding
+    assert np.isclose(auto.k_choice_.temperature, auto.temperature_, rtol=1e-12)
+
+
+def test_decorrelated_fit_predicts_through_the_stored_rows():
+    X, y = two_class_gaussian(4, p=60)
+    clf = _fast(k=4, temperature=1.0, decorrelate=5.0).fit(X, y)
+    assert clf.transform_rows_.shape == (4, 60)
+    from selbayes.preprocessing.features import prepare_features
+
+    Z, _ = prepare_features(X, y, 2, decorrelate=5.0)
+    np.testing.assert_allclose(clf._select_test_columns(X), Z[:, clf.selection_.indices],
+                               atol=1e-10)
+
+
+def test_exact_model_settings_give_the_untransformed_model():
+    """EXACT_MODEL: no standardisation, no tempering, no label noise: the predictive is the
+    model's own, computed on the raw selected columns."""
+    from selbayes.estimators.gaussian import EXACT_MODEL
+    from selbayes.models.gaussian import class_log_prior, predictive_log_proba
+
+    X, y = two_class_gaussian(5)
+    clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
+    assert clf.k_choice_ is None and clf.temperature_ == 1.0 and clf.label_noise_ == 0.0
+    raw = (3.0 * X + 1.0)[:, clf.selection_.indices]
+    ref = predictive_log_proba(raw, clf.pred_mean_, clf.pred_precision_,
+                               class_log_prior(clf.selection_.class_counts, 1.0))
+    np.testing.assert_allclose(clf.predict_log_proba(3.0 * X + 1.0), ref, atol=1e-12)
+
+
+def test_choose_k_works_with_a_class_of_two_training_cases():
+    # A rare class (2 training cases, as in 5-fold CV on a class of 3) leaves one case of it in
+    # each inner training fold; the F statistic and the model still apply (n - G >= 1).
+    X, y = _redundant(6, copies=5)
+    y = y.copy()
+    y[:2] = 2                                   # class 2: two cases
+    ch = choose_k(X, y, grid=[5, 20], random_state=0, **OWN)
+    assert ch.n_splits == 2 and ch.k in (5, 20)
+    assert np.all(np.isfinite(ch.score))
+
+
+def test_one_se_rule_takes_the_smallest_temperature_within_a_paired_se():
+    """Reference: the rule recomputed here from the stored case losses by brute force."""
+    X, y = _redundant(3, copies=30)
+    ref = choose_k(X, y, grid=[10, 30], random_state=0, **AUTO_T)
+    ch = choose_k(X, y, grid=[10, 30], random_state=0, rule="one_se", **AUTO_T)
+    np.testing.assert_array_equal(ch.score, ref.score)        # same curve, other pick
+    L = ref.extra["case_losses"]
+    b = int(np.argmin(ref.score))
+    within = [i for i in range(len(ref.grid))
+              if ref.score[i] <= ref.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+    t_min = min(ref.grid[i][2] for i in within)
+    expected = min((i for i in within if ref.grid[i][2] == t_min), key=lambda i: ref.score[i])
+    assert (ch.k, ch.temperature) == (ref.grid[expected][0], ref.grid[expected][2])
+    assert ch.temperature <= ref.temperature
+    assert ch.extra["rule"] == "one_se"
+    with pytest.raises(ValueError, match="rule must be"):
+        choose_k(X, y, grid=[10], random_state=0, rule="min", **AUTO_T)
+
+
+def test_a_path_curve_split_per_k_equals_choosing_at_each_k_alone():
+    """The candidates do not interact: the same folds and seeds score each, so the curve of one
+    k inside a path's inner CV is exactly that of choose_k at that k alone, bit for bit."""
+    X, y = _redundant(7, copies=6)
+    settings = dict(temperature_grid=[1.0, 3.0], label_noise="auto", random_state=1)
+    per_k = choices_per_k(choose_k(X, y, grid=[3, 6, 12], **settings), [3, 6, 12, 999])
+    assert sorted(per_k) == [3, 6, 12]                 # k >= p is left to the fit to report
+    for k, got in per_k.items():
+        alone = choose_k(X, y, grid=[k], **settings)
+        _same_choice(got, alone)
+        np.testing.assert_array_equal(got.extra["case_losses"], alone.extra["case_losses"])
+
+
+def test_kchoice_prints_as_a_table_and_round_trips_through_constant_data():
+    import xarray as xr
+
+    ch = KChoice(k=10, decorrelate=5.0, temperature=2.0,
+                 grid=[(5, None, 1.0), (10, 5.0, 2.0), (20, None, 1.5)],
+                 score=np.array([0.41, 0.3, 0.52]), se=np.array([0.05, 0.04, 0.06]),
+                 criterion="inner_cv_log_score_plugin", n_splits=5)
+    text = str(ch)
+    assert repr(ch) == text and "array(" not in text
+    lines = text.splitlines()
+    assert lines[0].startswith("KChoice: k = 10, decorrelate = 5.0, temperature = 2")
+    assert lines[2].split() == ["k", "decorrelate", "temperature", "score", "se"]
+    assert lines[3].split() == ["5", "None", "1", "0.4100", "0.0500"]
+    assert lines[4].split() == ["*", "10", "5", "2", "0.3000", "0.0400"]   # the chosen row
+    back = KChoice.from_constant_data(xr.Dataset(ch.to_constant_data()), k=10, decorrelate=5.0,
+                                      temperature=2.0, criterion=ch.criterion, n_splits=5)
+    _same_choice(back, ch)
+
+
+def _same_choice(a, b):
+    assert (a.k, a.decorrelate, a.temperature, a.grid, a.criterion, a.n_splits) == (
+        b.k, b.decorrelate, b.temperature, b.grid, b.criterion, b.n_splits)
+    np.testing.assert_array_equal(a.score, b.score)
+    np.testing.assert_array_equal(a.se, b.se)
+
+
+def test_choose_k_reads_no_estimator():
+    """A pure function of explicit settings: an estimator in X's place is bad input, not a
+    source of settings."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = two_class_gaussian(0)
+    with pytest.raises((TypeError, ValueError)):
+        choose_k(HierarchicalGaussianClassifier(), X, y)
+    with pytest.raises(TypeError):
+        choose_k(X, y, [5, 10])                       # settings are keyword-only

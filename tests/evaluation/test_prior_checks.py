@@ -1,0 +1,99 @@
+"""The prior-boundary check of the Gaussian classifier's hyperparameters: each prior's own
+quantiles (scipy's Gamma as reference), and the allowance for selection by F (the upper limit of
+a kept feature's tau_x is that of the largest of p prior draws, checked by simulation)."""
+
+import numpy as np
+import pytest
+import xarray as xr
+from scipy import stats
+
+from selbayes.evaluation.prior_checks import (
+    PRIOR_TAIL,
+    prior_boundary_checks,
+    prior_boundary_messages,
+)
+from selbayes.models.priors import GaussianPriors
+
+
+def _post(**arrays):
+    out = {}
+    for name, a in arrays.items():
+        a = np.asarray(a, dtype=float)
+        dims = ("chain", "draw") + (("feature",) if a.ndim == 3 else ())
+        out[name] = (dims, a)
+    return xr.Dataset(out)
+
+
+def test_checks_use_each_priors_own_quantiles():
+    """Reference: the Gamma(shape alpha/2, rate alpha w/2) priors of Li (2009) written out
+    with scipy here, the posterior median put just inside and just outside the 0.1% and 99.9%
+    quantiles."""
+    pri = GaussianPriors()
+    tau_mu = stats.gamma(pri.alpha_mu / 2, scale=2 / (pri.alpha_mu * pri.w_mu))
+    tau_x = stats.gamma(pri.alpha_x / 2, scale=2 / (pri.alpha_x * pri.w_x))
+    ones = np.ones((2, 5))
+    inside_low, outside_low = tau_x.ppf(2e-3), tau_x.ppf(5e-4)
+    post = _post(tau_mu=ones * tau_mu.ppf(0.9995),
+                 tau_x=np.stack([ones * inside_low, ones * outside_low,
+                                 ones * tau_x.ppf(0.9995)], axis=-1))
+    tab = prior_boundary_checks(post, pri)
+    assert tab["parameter"].tolist() == ["tau_mu", "tau_x[0]", "tau_x[1]", "tau_x[2]"]
+    assert tab["held"].tolist() == [True, False, True, True]
+    np.testing.assert_allclose(tab["prior_low"].iloc[1], tau_x.ppf(1e-3), rtol=1e-12)
+    np.testing.assert_allclose(tab["prior_cdf"].iloc[2], 5e-4, rtol=1e-8)
+    assert not prior_boundary_checks(_post(tau_mu=ones * tau_mu.median()), pri)["held"].any()
+
+
+def test_a_w_x_hyperprior_is_checked_instead_of_tau_x():
+    pri = GaussianPriors(w_x_alpha=1.0, w_x=1.0)
+    # Gamma(shape 1/2, rate 1/2): chi-squared with 1 degree of freedom.
+    hi = stats.chi2(1).ppf(0.999)
+    post = _post(w_x=np.full((2, 4), 370.0), tau_x=np.full((2, 4, 3), 1e-4))
+    tab = prior_boundary_checks(post, pri)
+    assert tab["parameter"].tolist() == ["w_x"]            # tau_x's prior depends on w_x
+    np.testing.assert_allclose(tab["prior_high"].iloc[0], hi, rtol=1e-10)
+    assert tab["held"].iloc[0]
+
+
+def test_the_upper_limit_of_tau_x_allows_for_selection_of_the_best_of_p():
+    """Reference by simulation: the largest of p draws from the tau_x prior exceeds the
+    selection-aware limit with probability ``tail`` (binomial SE over the replicates); the
+    prior's own 99.9% quantile is exceeded almost always at p = 4000."""
+    pri = GaussianPriors()
+    p, reps = 4000, 20000
+    tau_x = stats.gamma(pri.alpha_x / 2, scale=2 / (pri.alpha_x * pri.w_x))
+    post = _post(tau_x=np.ones((1, 2, 1)))
+    hi = prior_boundary_checks(post, pri, n_features=p)["prior_high"].iloc[0]
+    assert hi > tau_x.ppf(1 - PRIOR_TAIL)
+    rng = np.random.default_rng(0)
+    # the largest of p draws, drawn exactly by inverting its CDF F^p
+    largest = tau_x.ppf(rng.uniform(size=reps) ** (1 / p))
+    tail = 0.01                                   # larger than the default: measurable
+    hi01 = prior_boundary_checks(post, pri, tail=tail, n_features=p)["prior_high"].iloc[0]
+    rate = np.mean(largest > hi01)
+    assert abs(rate - tail) < 4 * np.sqrt(tail * (1 - tail) / reps)
+    assert np.mean(largest > tau_x.ppf(1 - PRIOR_TAIL)) > 0.9
+    # the lower limit and the other hyperparameters are not moved by selection
+    tab = prior_boundary_checks(_post(tau_mu=np.ones((1, 2)), tau_x=np.ones((1, 2, 1))), pri,
+                                n_features=p)
+    own = prior_boundary_checks(_post(tau_mu=np.ones((1, 2)), tau_x=np.ones((1, 2, 1))), pri)
+    assert tab["n_from"].tolist() == [1, p] and own["n_from"].tolist() == [1, 1]
+    np.testing.assert_allclose(tab["prior_low"], own["prior_low"], rtol=1e-12)
+    assert tab["prior_high"].iloc[0] == own["prior_high"].iloc[0]
+
+
+def test_selected_low_noise_features_are_not_held_but_wrong_units_are():
+    # the demo's case: the paper's prior, the best of 4000 features with tau_x medians 5-6.5
+    # (above the prior's 99.9% quantile 4.6, below that of the best of 4000)
+    pri = GaussianPriors()
+    med = np.array([5.3, 6.4, 2.7, 1.0])
+    post = _post(tau_x=np.broadcast_to(med, (2, 5, 4)))
+    assert prior_boundary_checks(post, pri)["held"].tolist() == [True, True, False, False]
+    assert not prior_boundary_checks(post, pri, n_features=4000)["held"].any()
+    # X in thousandths of the prior's units: tau_x about 1e6, held whatever the selection
+    tab = prior_boundary_checks(_post(tau_x=np.full((2, 5, 4), 1e6)), pri, n_features=4000)
+    assert tab["held"].all()
+    msg = prior_boundary_messages(tab, 1e-6)[0]
+    assert "largest of 4000 draws" in msg and "4 of 4 features" in msg
+    with pytest.raises(ValueError, match="n_features must be a positive integer"):
+        prior_boundary_checks(post, pri, n_features=0)
