@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -229,6 +230,59 @@ def test_notebook_stored_executed(path):
     assert any(c.outputs for c in code), "outputs were stripped"
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert not errors, f"stored error outputs: {[e.ename for e in errors]}"
+
+
+# An absolute path of the machine that executed the notebook: /work/..., /root/..., /home/...,
+# /tmp/... (also inside file:// URLs), not preceded by a word character or a dot (so a URL's
+# path such as https://example.org/home/ does not count).
+MACHINE_PATH = re.compile(r"(?<![\w.])/(?:work|root|home|tmp|Users|private/var|var/folders)/")
+
+
+def _output_texts(output) -> list[str]:
+    """Every text an output shows: stream text, text-like data (not base64 images), tracebacks."""
+    texts = [output.get("text", "")] + list(output.get("traceback", []))
+    for mime, value in output.get("data", {}).items():
+        if mime.startswith("image/") and mime != "image/svg+xml":
+            continue                     # base64: a chance "/tmp/" in it is not a path
+        texts.append(value if isinstance(value, str) else json.dumps(value))
+    return texts
+
+
+def machine_paths(nb) -> list[str]:
+    """Snippets around every machine path in the stored outputs of a notebook."""
+    found = []
+    for i, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            for text in _output_texts(output):
+                for m in MACHINE_PATH.finditer(text):
+                    snippet = text[max(0, m.start() - 40):m.end() + 40].replace("\n", " ")
+                    found.append(f"cell {i}: ...{snippet}...")
+    return found
+
+
+def test_machine_path_scan_finds_paths():
+    """The scan itself: it flags a warning's source file, a temporary folder and a file URL,
+    and not URLs or relative paths."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x", outputs=[
+        nbformat.v4.new_output("stream", name="stderr",
+                               text="/work/main/src/selbayes/x.py:209: SamplingWarning: w\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="saved /tmp/selbayes_1/r.png\n"),
+        nbformat.v4.new_output("display_data", data={"text/html": '<a href="file:///root/a">',
+                                                     "image/png": "iVBO/tmp/AAA"}),
+        nbformat.v4.new_output("stream", name="stdout",
+                               text="see https://example.org/home/x and reports/tmp/x\n"),
+    ])])
+    found = machine_paths(nb)
+    assert len(found) == 3, found
+    assert all("example.org" not in f and "reports/tmp" not in f for f in found)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_machine_paths_in_outputs(path):
+    """Stored outputs show no absolute path of the machine that ran them (a warning's source
+    file, a temporary folder): they would be meaningless, and private, on any other machine."""
+    found = machine_paths(nbformat.read(path, as_version=4))
+    assert not found, f"{path.name}: machine paths in stored outputs:\n" + "\n".join(found)
 
 
 # ------------------------------------------------------------------------------ execution
