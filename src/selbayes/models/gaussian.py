@@ -23,6 +23,24 @@ per gradient, independent of n.
 Selection correction (Li 2009 eqs 23-24): ``pm.Potential("selection_adjustment",
 (p - k) * log P(F <= gamma | tau_mu w_x))`` through the
 :class:`selbayes.adjustment.op.FStatAdjustment` Op.
+
+Two-groups prior (``GaussianPriors(pi0_a=..., pi0_b=...)``; Efron 2008): each feature is null
+(mu[j, g] = nu[j] for every g) with probability pi0 ~ Beta(pi0_a, pi0_b), and otherwise its
+class means come from the slab above (normal or t). The indicator is summed out per feature:
+the marginal likelihood of feature j is pi0 L_null[j] + (1 - pi0) L_slab[j], both Gaussian
+densities of the class means (:func:`class_means_log_density`); the omitted-feature factor is
+(p - k) log[pi0 P(F <= gamma | null) + (1 - pi0) P(F <= gamma | tau_mu w_x)], where the null
+probability is the central F(G - 1, n - G) cdf (the F statistic of a null feature does not
+depend on tau_x or nu). Each kept feature's posterior probability of being a marker is
+:func:`marker_probabilities`; predictions mix the null and slab predictives per feature
+(:func:`two_groups_predictive`, :func:`predictive_log_proba_two_groups`).
+
+References
+----------
+.. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+   Bayesian Gaussian classification models. Manuscript.
+.. [2] Efron, B. (2008). Microarrays, empirical Bayes and the two-groups model. Statistical
+   Science 23, 1-22.
 """
 
 from __future__ import annotations
@@ -38,7 +56,9 @@ from .priors import GaussianPriors
 
 __all__ = ["sufficient_statistics", "class_means_log_density", "model_data", "build_model",
            "sample_nutpie", "draw_class_means", "predictive_moments", "predictive_log_proba",
-           "class_log_prior"]
+           "class_log_prior", "null_log_prob", "marker_log_odds", "marker_probabilities",
+           "null_predictive_moments", "two_groups_predictive",
+           "predictive_log_proba_two_groups"]
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
@@ -145,7 +165,8 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar); when corrected also
         ``n_omitted`` (p - k, float), the Op's inputs ``adj_<name>`` (for the table
         ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and ``_adj_op`` (the Op, a graph
-        constant, not ``pm.Data``).
+        constant, not ``pm.Data``); with the two-groups prior also ``log_p_null``
+        (log P(F <= gamma) of a null feature, :func:`null_log_prob`).
 
     Raises
     ------
@@ -194,7 +215,42 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                                       label=False)
         data.update(n_omitted=np.float64(selection.n_omitted), _adj_op=op,
                     **{f"adj_{name}": value for name, value in params.items()})
+        if priors.two_groups:
+            data["log_p_null"] = null_log_prob(counts, selection.threshold)
     return data
+
+
+def null_log_prob(class_counts, threshold) -> np.float64:
+    """log P(F <= gamma) for a feature with no class difference: the central F cdf.
+
+    With mu[j, 1] = ... = mu[j, G] the one-way ANOVA F statistic is exactly
+    F(G - 1, n - G) distributed, whatever tau_x, nu and the class sizes are, so the null
+    part of the two-groups omitted-feature factor needs no integral.
+
+    Parameters
+    ----------
+    class_counts : array-like of int, shape (G,)
+        Training cases per class (n - G >= 1).
+    threshold : float
+        gamma > 0, the largest F an omitted feature may have.
+
+    Returns
+    -------
+    numpy.float64
+        log P(F <= gamma) (nats), computed in log space (``scipy.stats.f.logcdf``).
+
+    Examples
+    --------
+    >>> from scipy.stats import f
+    >>> lp = null_log_prob([10, 10, 10], 3.0)
+    >>> bool(abs(lp - f.logcdf(3.0, 2, 27)) < 1e-14), round(float(lp), 4)
+    (True, -0.0689)
+    """
+    from scipy.stats import f as f_dist
+
+    counts = np.asarray(class_counts, dtype=np.float64)
+    G, n = counts.shape[0], counts.sum()
+    return np.float64(f_dist.logcdf(float(threshold), G - 1, n - G))
 
 
 def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | dict | None = None,
@@ -231,7 +287,8 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     -------
     pymc.Model
         Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k) (``w_x`` with a hyperprior,
-        ``lambda_mu`` (k) with the t prior); observed ``ssw`` (k); the Potential
+        ``lambda_mu`` (k) with the t prior, ``pi0`` and the deterministic ``marker_prob``
+        (k) with the two-groups prior); observed ``ssw`` (k); the Potential
         ``class_means_likelihood`` (marginal) or free ``z_nu``, ``z_mu``, deterministics
         ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and, when
         corrected, the Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
@@ -242,6 +299,8 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     ValueError
         If ``parameterization`` is unknown, or for the data problems listed in
         :func:`model_data`.
+    NotImplementedError
+        For the two-groups prior with ``parameterization="noncentered"``.
     TypeError
         If ``X_selected`` is not numeric.
 
@@ -251,6 +310,9 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(20, 50)); y = np.repeat([0, 1], 10)
     >>> sel = selbayes.select_features(X, y, k=3)
+    >>> two = build_model(X[:, sel.indices], y, sel, priors={"pi0_a": 1, "pi0_b": 1})
+    >>> sorted(v.name for v in two.free_RVs), [v.name for v in two.deterministics]
+    (['pi0', 'tau_mu', 'tau_nu', 'tau_x'], ['marker_prob'])
     >>> model = build_model(X[:, sel.indices], y, sel)
     >>> sorted(v.name for v in model.free_RVs)
     ['tau_mu', 'tau_nu', 'tau_x']
@@ -282,6 +344,9 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
     if parameterization not in PARAMETERIZATIONS:
         raise ValueError(f"parameterization must be one of {PARAMETERIZATIONS}; "
                          f"got {parameterization!r}")
+    if priors.two_groups and parameterization != "marginal":
+        raise NotImplementedError("the two-groups prior (pi0_a, pi0_b) sums its indicators "
+                                  "out and needs parameterization='marginal'")
 
     def data_var(name, **kw):
         return pm.Data(name, data[name], **kw, **_static(data, name, static_shapes))
@@ -326,9 +391,21 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             # xbar_j ~ N(0, D_j + 11'/tau_nu), D_j = diag(1/scale + 1/(n_g tau_x_j)); the
             # determinant lemma and Sherman-Morrison give its density in O(G). mu and nu are
             # drawn afterwards from their exact conditional (draw_class_means).
-            d = 1.0 / scale + 1.0 / (counts[None, :] * tau_x[:, None])          # (k, G)
-            pm.Potential("class_means_likelihood", pt.sum(class_means_log_density(
-                d, 1.0 / tau_nu, xbar_obs, len(coords["class"]), xp=pt)))
+            v = 1.0 / (counts[None, :] * tau_x[:, None])                        # (k, G)
+            log_slab = class_means_log_density(1.0 / scale + v, 1.0 / tau_nu, xbar_obs,
+                                               len(coords["class"]), xp=pt)
+            if not priors.two_groups:
+                pm.Potential("class_means_likelihood", pt.sum(log_slab))
+            else:
+                # A null feature has mu_jg = nu_j: its class means vary by noise alone.
+                pi0 = pm.Beta("pi0", alpha=priors.pi0_a, beta=priors.pi0_b)
+                log_pi0, log_pi1 = pt.log(pi0), pt.log1p(-pi0)
+                log_null = class_means_log_density(v, 1.0 / tau_nu, xbar_obs,
+                                                   len(coords["class"]), xp=pt)
+                pm.Potential("class_means_likelihood", pt.sum(
+                    pt.logaddexp(log_pi0 + log_null, log_pi1 + log_slab)))
+                pm.Deterministic("marker_prob", pt.sigmoid(
+                    log_pi1 + log_slab - log_pi0 - log_null), dims="feature")
 
         if "_adj_op" in data:
             n_omitted = data_var("n_omitted")
@@ -336,6 +413,9 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             # design (G, gamma) is too.
             params = [data_var(name) for name in data if name.startswith("adj_")]
             log_p = data["_adj_op"](pt.log(tau_mu) + log_w_x, *params)
+            if priors.two_groups:
+                # An omitted feature is null or slab: mix the two probabilities of F <= gamma.
+                log_p = pt.logaddexp(log_pi0 + data_var("log_p_null"), log_pi1 + log_p)
             pm.Potential("selection_adjustment", n_omitted * log_p)
     return model
 
@@ -387,7 +467,10 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     Given the precisions of one posterior draw, (nu_j, mu_j) is Gaussian: xbar_jg | nu_j ~
     N(nu_j, a_j + v_jg) with a_j = 1/(tau_mu lambda_j), v_jg = 1/(n_g tau_x_j), so nu_j | xbar
     is normal, and mu_jg | nu_j, xbar_jg is the usual precision-weighted normal. One draw of
-    each per posterior draw keeps the joint posterior exact.
+    each per posterior draw keeps the joint posterior exact. With the two-groups prior (a
+    ``pi0`` in the posterior) each feature is first drawn null or marker with its conditional
+    probability (:func:`marker_log_odds`); a null feature gets mu_jg = nu_j, nu_j drawn from
+    its Gaussian conditional without class-mean variance.
 
     Parameters
     ----------
@@ -451,6 +534,17 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     prec = 1.0 / a + 1.0 / v
     mean_mu = (nu[..., None] / a + xbar / v) / prec
     mu = mean_mu + rng.standard_normal(mean_mu.shape) / np.sqrt(prec)
+    if "pi0" in post:
+        # Draws for the default model stay bit-identical: these random numbers come after.
+        log_odds = marker_log_odds(tau_x, tau_mu[..., 0], tau_nu[..., 0], post["pi0"].values,
+                                   xbar, data["class_counts"],
+                                   post["lambda_mu"].values if "lambda_mu" in post else None)
+        marker = np.log(rng.uniform(size=log_odds.shape)) < -np.logaddexp(0.0, -log_odds)
+        w0 = 1.0 / v
+        var0 = 1.0 / (tau_nu + w0.sum(-1))
+        nu0 = var0 * (w0 * xbar).sum(-1) + np.sqrt(var0) * rng.standard_normal(var0.shape)
+        nu = np.where(marker, nu, nu0)
+        mu = np.where(marker[..., None], mu, nu0[..., None])
     dims = post["tau_x"].dims
     post["nu"] = xr.DataArray(nu, dims=dims, coords=post["tau_x"].coords)
     post["mu"] = xr.DataArray(mu, dims=(*dims, "class"),
@@ -555,6 +649,124 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     return idata, model
 
 
+def marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu=None):
+    """Per draw, the log posterior odds that each kept feature is a marker (two-groups prior).
+
+    Given the precisions and pi0 of one draw, feature j's indicator has posterior log odds
+    log(1 - pi0) + L_slab[j] - log(pi0) - L_null[j], where L_slab and L_null are the
+    log densities of its class means under the slab (mu_jg ~ N(nu_j, 1/(tau_mu lambda_j)))
+    and the null (mu_jg = nu_j), nu_j ~ N(0, 1/tau_nu) integrated out in both
+    (:func:`class_means_log_density`).
+
+    Parameters
+    ----------
+    tau_x : ndarray of shape (..., k)
+        Draws of the noise precisions (1 / (data units)^2).
+    tau_mu, tau_nu, pi0 : ndarray of shape (...)
+        Draws of the class-mean and feature-mean precisions and of the null share pi0.
+    xbar : ndarray of shape (k, G)
+        Training class means (data units).
+    class_counts : ndarray of shape (G,)
+        Training cases per class.
+    lambda_mu : ndarray of shape (..., k), optional
+        Per-feature scales of a t slab (``GaussianPriors.mu_t_df``).
+
+    Returns
+    -------
+    ndarray of shape (..., k)
+        Log odds (nats); the marker probability is their logistic sigmoid.
+
+    Examples
+    --------
+    A feature whose class means differ by 20 noise standard errors is a marker; one with
+    equal class means is more likely null:
+
+    >>> import numpy as np
+    >>> xbar = np.array([[-1.0, 1.0], [0.0, 0.0]])
+    >>> lo = marker_log_odds(np.full((1, 2), 100.0), np.array([1.0]), np.array([1.0]),
+    ...                      np.array([0.5]), xbar, np.array([10.0, 10.0]))
+    >>> bool(lo[0, 0] > 50), bool(lo[0, 1] < 0)
+    (True, True)
+    """
+    tau_x = np.asarray(tau_x, dtype=np.float64)
+    xbar = np.asarray(xbar, dtype=np.float64)
+    G = xbar.shape[1]
+    a = 1.0 / np.asarray(tau_mu, dtype=np.float64)[..., None]                # (..., 1)
+    if lambda_mu is not None:
+        a = a / np.asarray(lambda_mu, dtype=np.float64)
+    v = 1.0 / (np.asarray(class_counts, dtype=np.float64) * tau_x[..., None])   # (..., k, G)
+    s = 1.0 / np.asarray(tau_nu, dtype=np.float64)[..., None]
+    log_slab = class_means_log_density(a[..., None] + v, s, xbar, G)
+    log_null = class_means_log_density(v, s, xbar, G)
+    pi0 = np.asarray(pi0, dtype=np.float64)[..., None]
+    return np.log1p(-pi0) - np.log(pi0) + log_slab - log_null
+
+
+def _posterior_arrays(idata) -> dict:
+    """The posterior of a DataTree / InferenceData, or a mapping of draw arrays, as arrays
+    with the draws flattened to one leading axis."""
+    if hasattr(idata, "children") and "posterior" in idata.children:
+        post = idata["posterior"].to_dataset()
+    elif hasattr(idata, "posterior"):
+        post = idata.posterior
+    else:
+        post = idata
+    return {name: np.asarray(post[name]) for name in post}
+
+
+def marker_probabilities(idata, data: dict | None = None) -> np.ndarray:
+    """Posterior probability that each kept feature is a marker (two-groups prior).
+
+    The mean over posterior draws of the per-draw probability sigmoid(:func:`marker_log_odds`)
+    (Rao-Blackwellised: the indicator itself is never sampled). After selection these are
+    the probabilities the data and the omitted features together give: the selection factor
+    moves pi0 and with it every feature's probability.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree, arviz InferenceData or mapping
+        A two-groups fit: a ``posterior`` group holding ``marker_prob`` (chain, draw,
+        feature), or ``pi0``, ``tau_mu``, ``tau_nu`` (chain, draw) and ``tau_x`` (chain,
+        draw, feature) (and ``lambda_mu`` with a t slab); or a mapping of those draw arrays
+        with any leading draw axes.
+    data : dict, optional
+        The fit's :func:`model_data` (``xbar_obs``, ``class_counts``); needed only when
+        ``marker_prob`` is not stored.
+
+    Returns
+    -------
+    ndarray of shape (k,)
+        Probabilities in [0, 1], in the order of the kept features.
+
+    Raises
+    ------
+    ValueError
+        If the posterior has neither ``marker_prob`` nor ``pi0`` (not a two-groups fit), or
+        ``data`` is needed and not given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> draws = {"marker_prob": np.array([[[0.9, 0.1], [0.7, 0.3]]])}   # (chain, draw, k)
+    >>> marker_probabilities(draws).tolist()
+    [0.8, 0.2]
+    """
+    post = _posterior_arrays(idata)
+    if "marker_prob" in post:
+        r = post["marker_prob"]
+    elif "pi0" in post:
+        if data is None:
+            raise ValueError("marker_probabilities needs the fit's model_data (xbar_obs, "
+                             "class_counts) when the posterior holds no marker_prob")
+        r = 1.0 / (1.0 + np.exp(-marker_log_odds(
+            post["tau_x"], post["tau_mu"], post["tau_nu"], post["pi0"], data["xbar_obs"],
+            data["class_counts"], post.get("lambda_mu"))))
+    else:
+        raise ValueError("the posterior has no pi0 or marker_prob: marker probabilities "
+                         "need the two-groups prior, priors={'pi0_a': 1, 'pi0_b': 1}")
+    return r.reshape(-1, r.shape[-1]).mean(axis=0)
+
+
 def class_log_prior(class_counts, c: float) -> np.ndarray:
     """log of the Polya-urn class probabilities (n_g + c) / (n + G c).
 
@@ -582,7 +794,8 @@ def class_log_prior(class_counts, c: float) -> np.ndarray:
     return np.log(counts + c) - np.log(counts.sum() + c * counts.shape[0])
 
 
-def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None):
+def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None,
+                       slab=None):
     """Per-draw predictive mean and precision of a test feature in each class, mu integrated out.
 
     Given one draw of the precisions, the class mean mu[j, g] has a Gaussian conditional
@@ -603,6 +816,12 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
         Training cases per class.
     lambda_mu : ndarray of shape (S, k), optional
         Per-feature scales of the t prior on mu (``GaussianPriors.mu_t_df``).
+    slab : ndarray of bool, shape (S, k), optional
+        Two-groups prior: per draw, which features are markers (e.g. drawn with probability
+        sigmoid(:func:`marker_log_odds`)). Null features (False) get the class-independent
+        predictive of :func:`null_predictive_moments` in every class. The Rao-Blackwellised
+        alternative, which averages over the indicators, is
+        :func:`predictive_log_proba_two_groups`.
 
     Returns
     -------
@@ -634,7 +853,99 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
     prec_mu = 1.0 / a + 1.0 / v
     mean = (mean_nu[..., None] / a + xbar / v) / prec_mu
     var_mu = 1.0 / prec_mu + (1.0 / (a * prec_mu)) ** 2 * var_nu[..., None]
-    return mean, 1.0 / (1.0 / tau_x[:, :, None] + var_mu)
+    precision = 1.0 / (1.0 / tau_x[:, :, None] + var_mu)
+    if slab is not None:
+        slab = np.asarray(slab, dtype=bool)
+        if slab.shape != tau_x.shape:
+            raise ValueError(f"slab must have the shape of tau_x {tau_x.shape}; got "
+                             f"{slab.shape}")
+        null_mean, null_prec = null_predictive_moments(tau_x, tau_nu, xbar, class_counts)
+        mean = np.where(slab[..., None], mean, null_mean[..., None])
+        precision = np.where(slab[..., None], precision, null_prec[..., None])
+    return mean, precision
+
+
+def null_predictive_moments(tau_x, tau_nu, xbar, class_counts):
+    """Per-draw predictive mean and precision of a null feature (mu_jg = nu_j for every g).
+
+    Given tau_x and tau_nu, nu_j | data is normal with precision tau_nu + sum_g n_g tau_x_j
+    and mean sum_g n_g tau_x_j xbar_jg over that precision, so a test value has
+    x*_j ~ N(E[nu_j], 1 / tau_x_j + Var(nu_j)) whatever its class.
+
+    Parameters
+    ----------
+    tau_x : ndarray of shape (S, k)
+        Draws of the noise precisions (1 / (data units)^2).
+    tau_nu : ndarray of shape (S,)
+        Draws of the feature-mean precision.
+    xbar : ndarray of shape (k, G)
+        Training class means (data units).
+    class_counts : ndarray of shape (G,)
+        Training cases per class.
+
+    Returns
+    -------
+    mean, precision : ndarray of shape (S, k)
+        Predictive mean (data units) and precision (1 / (data units)^2), the same in every
+        class.
+
+    Examples
+    --------
+    With many cases the mean is the pooled mean and the precision tau_x:
+
+    >>> import numpy as np
+    >>> m, p = null_predictive_moments(np.array([[4.0]]), np.array([1.0]),
+    ...                                np.array([[1.0, 3.0]]), np.array([1e6, 3e6]))
+    >>> np.round(m, 3).tolist(), np.round(p, 3).tolist()
+    ([[2.5]], [[4.0]])
+    """
+    tau_x = np.asarray(tau_x, dtype=np.float64)
+    w = np.asarray(class_counts, dtype=np.float64) * tau_x[:, :, None]          # (S, k, G)
+    var_nu = 1.0 / (np.asarray(tau_nu, dtype=np.float64)[:, None] + w.sum(-1))
+    mean = var_nu * (w * np.asarray(xbar, dtype=np.float64)).sum(-1)
+    return mean, 1.0 / (1.0 / tau_x + var_nu)
+
+
+def two_groups_predictive(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts,
+                          lambda_mu=None) -> dict:
+    """Everything :func:`predictive_log_proba_two_groups` needs, from posterior draws.
+
+    Parameters
+    ----------
+    tau_x : ndarray of shape (S, k)
+        Draws of the noise precisions.
+    tau_mu, tau_nu, pi0 : ndarray of shape (S,)
+        Draws of the precisions and of the null share.
+    xbar : ndarray of shape (k, G)
+        Training class means (data units).
+    class_counts : ndarray of shape (G,)
+        Training cases per class.
+    lambda_mu : ndarray of shape (S, k), optional
+        Per-feature scales of a t slab.
+
+    Returns
+    -------
+    dict
+        ``mean``, ``precision`` (S, k, G): the slab predictive (:func:`predictive_moments`);
+        ``null_mean``, ``null_precision`` (S, k): the null predictive
+        (:func:`null_predictive_moments`); ``marker_prob`` (S, k): the per-draw marker
+        probability sigmoid(:func:`marker_log_odds`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = two_groups_predictive(np.ones((3, 2)), np.ones(3), np.ones(3), np.full(3, 0.5),
+    ...                             np.zeros((2, 2)), np.array([5.0, 5.0]))
+    >>> sorted(out), out["mean"].shape, out["marker_prob"].shape
+    (['marker_prob', 'mean', 'null_mean', 'null_precision', 'precision'], (3, 2, 2), (3, 2))
+    """
+    mean, precision = predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts,
+                                         lambda_mu=lambda_mu)
+    null_mean, null_precision = null_predictive_moments(tau_x, tau_nu, xbar, class_counts)
+    log_odds = marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu)
+    return {"mean": mean, "precision": precision, "null_mean": null_mean,
+            "null_precision": null_precision,
+            "marker_prob": np.exp(-np.logaddexp(0.0, -log_odds))}
 
 
 def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
@@ -717,4 +1028,108 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
         ll = (xb @ cross - 0.5 * ((xb * xb) @ quad_w)).reshape(-1, S, G) + const[None]
         lp = logsumexp(ll, axis=1) - np.log(S) + class_log_prior_[None, :]
         out[start:start + chunk_size] = lp - logsumexp(lp, axis=1, keepdims=True)
+    return out
+
+
+def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
+                                    null_precision, marker_prob, class_log_prior_,
+                                    max_bytes: float = 2e8) -> np.ndarray:
+    """log P(y* = g | x*, training data) under the two-groups prior, indicators averaged out.
+
+    Given one draw, feature j is a marker with probability r[s, j] (independently across
+    features), so its predictive density in class g is
+    r N(x*_j | mean[s, j, g], 1/precision[s, j, g]) + (1 - r) N(x*_j | null_mean[s, j],
+    1/null_precision[s, j]); the product over features is averaged over draws (logsumexp)
+    and combined with the class prior as in :func:`predictive_log_proba`. This is the exact
+    posterior predictive (no indicator is sampled).
+
+    Parameters
+    ----------
+    X_test_selected : ndarray of shape (m, k)
+        Test values of the retained features (data units).
+    mean, precision : ndarray of shape (S, k, G)
+        Per-draw slab predictive moments (:func:`two_groups_predictive`).
+    null_mean, null_precision : ndarray of shape (S, k)
+        Per-draw null predictive moments.
+    marker_prob : ndarray of shape (S, k)
+        Per-draw marker probabilities r[s, j] in [0, 1].
+    class_log_prior_ : ndarray of shape (G,)
+        Log class probabilities (nats).
+    max_bytes : float
+        Memory budget of one block's temporaries (bytes); test cases and features are
+        processed in blocks within it.
+
+    Returns
+    -------
+    ndarray of shape (m, G)
+        Normalised log probabilities (nats).
+
+    Raises
+    ------
+    ValueError
+        If the shapes disagree (``mean`` not 3-D, the null moments or ``marker_prob`` not
+        (S, k), ``class_log_prior_`` not (G,), or ``X_test_selected`` without k columns).
+    TypeError
+        If ``X_test_selected`` is not numeric.
+
+    Examples
+    --------
+    A certain marker gives the slab model's answer; a certain null gives the class prior:
+
+    >>> import numpy as np
+    >>> mean = np.array([[[-1.0, 1.0]]]); prec = np.ones((1, 1, 2))
+    >>> args = (mean, prec, np.zeros((1, 1)), np.ones((1, 1)))
+    >>> lp = predictive_log_proba_two_groups([[1.0]], *args, np.ones((1, 1)),
+    ...                                      np.log([0.5, 0.5]))
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.1192, 0.8808]]
+    >>> lp = predictive_log_proba_two_groups([[1.0]], *args, np.zeros((1, 1)),
+    ...                                      np.log([0.5, 0.5]))
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.5, 0.5]]
+    """
+    X = check_matrix(X_test_selected, name="X_test_selected")
+    m_ = np.asarray(mean, dtype=np.float64)
+    P = np.asarray(precision, dtype=np.float64)
+    if m_.ndim != 3 or P.shape != m_.shape:
+        raise ValueError(f"mean and precision must have one shape (n_draws, k, G); got "
+                         f"{m_.shape} and {P.shape}")
+    S, k, G = m_.shape
+    m0 = np.asarray(null_mean, dtype=np.float64)
+    P0 = np.asarray(null_precision, dtype=np.float64)
+    r = np.asarray(marker_prob, dtype=np.float64)
+    for name, arr in (("null_mean", m0), ("null_precision", P0), ("marker_prob", r)):
+        if arr.shape != (S, k):
+            raise ValueError(f"{name} must have shape (n_draws, k) = {(S, k)}; got "
+                             f"{arr.shape}")
+    class_log_prior_ = np.asarray(class_log_prior_, dtype=np.float64)
+    if class_log_prior_.shape != (G,):
+        raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
+                         f"{class_log_prior_.shape}")
+    if X.shape[1] != k:
+        raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
+    with np.errstate(divide="ignore"):
+        # log r = -inf (a sure null) is fine: logaddexp then keeps the other branch.
+        log_r, log_1mr = np.log(r), np.log1p(-r)
+    half_log_P = 0.5 * np.log(P / (2 * np.pi))
+    half_log_P0 = 0.5 * np.log(P0 / (2 * np.pi))
+    # Blocks of features kb and cases cb with about 4 temporaries of cb * S * kb * G floats.
+    budget = max(1, int(max_bytes // (8 * 4)))
+    kb = int(min(k, max(1, budget // (S * G))))
+    cb = int(max(1, budget // (S * kb * G)))
+    out = np.empty((X.shape[0], G))
+    for start in range(0, X.shape[0], cb):
+        xb = X[start:start + cb]                                                   # (c, k)
+        ll = np.zeros((xb.shape[0], S, G))
+        for j0 in range(0, k, kb):
+            sl = slice(j0, j0 + kb)
+            x = xb[:, None, sl]                                                    # (c, 1, kb)
+            null = log_1mr[None, :, sl] + half_log_P0[None, :, sl] \
+                - 0.5 * P0[None, :, sl] * (x - m0[None, :, sl]) ** 2              # (c, S, kb)
+            slab = half_log_P[None, :, sl] - 0.5 * P[None, :, sl] * (
+                x[..., None] - m_[None, :, sl]) ** 2                               # (c,S,kb,G)
+            slab += log_r[None, :, sl, None]
+            ll += np.logaddexp(slab, null[..., None]).sum(axis=2)
+        lp = logsumexp(ll, axis=1) - np.log(S) + class_log_prior_[None, :]
+        out[start:start + cb] = lp - logsumexp(lp, axis=1, keepdims=True)
     return out
