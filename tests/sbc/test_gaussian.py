@@ -7,7 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 
+from selbayes.filters.selection import f_statistic
 from selbayes.sbc.gaussian import GaussianSBCSimulator, load_sbc_spec, run_sbc_spec
 
 SPEC = Path(__file__).resolve().parents[2] / "models" / "sbc" / "sbc_gaussian_small.toml"
@@ -93,3 +95,68 @@ def test_naive_bayes_fitter_checks_method_at_construction():
 
     with pytest.raises(ValueError, match="method must be 'quadrature' or 'mcmc'"):
         NaiveBayesSBCFitter(method="gibbs")
+
+
+# ------------------------------------------------------------- the t and two-groups priors
+TWO_GROUPS = SPEC.parent / "sbc_gaussian_two_groups.toml"
+T_PRIOR = SPEC.parent / "sbc_gaussian_t.toml"
+
+
+def test_new_prior_specs_load():
+    from selbayes.models.priors import GaussianPriors
+    from selbayes.sbc.gaussian import GaussianSBCFitter
+
+    two, t = load_sbc_spec(TWO_GROUPS), load_sbc_spec(T_PRIOR)
+    assert GaussianPriors.from_dict(two["priors"]).two_groups
+    assert GaussianPriors.from_dict(t["priors"]).mu_t_df == 2.0
+    assert GaussianSBCFitter(priors=two["priors"]).params == (
+        "tau_mu_corrected", "tau_mu_uncorrected", "pi0_corrected", "pi0_uncorrected")
+    assert GaussianSBCFitter(priors=t["priors"]).params == (
+        "tau_mu_corrected", "tau_mu_uncorrected")
+
+
+def test_two_groups_simulator_draws_pi0_and_null_features():
+    """pi0 ~ Beta(pi0_a, pi0_b); a null feature's F is central F(G-1, n-G), a slab one's
+    is not: with pi0 forced near 1 the F statistics of all p features pass a KS test against
+    the central F, with pi0 near 0 (and strong effects) they fail it."""
+    from selbayes.sbc.gaussian import GaussianSBCSimulator
+
+    rng = np.random.default_rng(0)
+    sim = GaussianSBCSimulator(n=9, p=5, n_classes=3, priors={"pi0_a": 2.0, "pi0_b": 5.0})
+    pi0 = np.array([sim(rng)[1]["pi0_corrected"] for _ in range(2000)])
+    assert stats.kstest(pi0, stats.beta(2.0, 5.0).cdf).pvalue > 1e-3
+
+    def f_stats(priors):
+        sim = GaussianSBCSimulator(n=30, p=3000, n_classes=3, priors=priors)
+        (X, y), truth = sim(np.random.default_rng(1))
+        return f_statistic(X, y, 3), truth
+
+    strong = {"w_mu": 100.0, "alpha_mu": 1e4}                     # tau_mu near 0.01
+    F, truth = f_stats({"pi0_a": 1e6, "pi0_b": 1.0, **strong})
+    assert truth["pi0_corrected"] > 0.999
+    assert stats.kstest(F, stats.f(2, 27).cdf).pvalue > 1e-3
+    F, truth = f_stats({"pi0_a": 1.0, "pi0_b": 1e6, **strong})
+    assert stats.kstest(F, stats.f(2, 27).cdf).pvalue < 1e-10
+
+
+def test_t_simulator_draws_heavy_tailed_class_means():
+    """With mu_t_df the class-mean spread varies by feature: the F statistics' spread is wider
+    than under the normal prior at the same tau_mu."""
+    from selbayes.sbc.gaussian import GaussianSBCSimulator
+
+    fixed = {"w_mu": 1.0, "alpha_mu": 1e6}                       # tau_mu ~ 1
+    (X, y), _ = GaussianSBCSimulator(n=60, p=4000, priors={**fixed, "mu_t_df": 1.0})(
+        np.random.default_rng(2))
+    (Xn, yn), _ = GaussianSBCSimulator(n=60, p=4000, priors={**fixed, "w_x_alpha": 1e8})(
+        np.random.default_rng(2))
+    q_t = np.quantile(f_statistic(X, y, 3), 0.99)
+    q_n = np.quantile(f_statistic(Xn, yn, 3), 0.99)
+    assert q_t > 3 * q_n
+
+
+@pytest.mark.slow
+def test_quick_two_groups_sbc_run(tmp_path):
+    result = run_sbc_spec(TWO_GROUPS, out=tmp_path / "sbc", quick=True, progressbar=False)
+    assert list(result.ranks.columns) == ["tau_mu_corrected", "tau_mu_uncorrected",
+                                          "pi0_corrected", "pi0_uncorrected"]
+    assert "Two-groups prior" in (tmp_path / "sbc" / "README.md").read_text()

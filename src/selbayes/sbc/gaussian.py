@@ -33,6 +33,14 @@ class GaussianSBCSimulator:
     of shape (n,) with labels ``0..G-1``, and ``truth`` the true precision tau_mu under both
     parameter names of :class:`GaussianSBCFitter`.
 
+    With a t prior (``mu_t_df``) every feature also draws its scale lambda_j ~ Gamma(df/2,
+    rate df/2); with the two-groups prior (``pi0_a``, ``pi0_b``) the null share pi0 ~
+    Beta(pi0_a, pi0_b) is drawn, then an indicator for every one of the p features (null:
+    mu_jg = nu_j in every class), and ``truth`` also holds pi0 (``pi0_corrected``,
+    ``pi0_uncorrected``). A hyperprior on w_x (``w_x_alpha``) is drawn from too. The paper's
+    normal prior keeps its original draws (:func:`selbayes.datasets.simulate.
+    gaussian_classification`), so its SBC replicates are unchanged.
+
     Attributes
     ----------
     n : int
@@ -55,6 +63,9 @@ class GaussianSBCSimulator:
     ((10, 30), [4, 3, 3])
     >>> sorted(truth), truth["tau_mu_corrected"] == truth["tau_mu_uncorrected"] > 0
     (['tau_mu_corrected', 'tau_mu_uncorrected'], True)
+    >>> two = GaussianSBCSimulator(n=10, p=30, priors={"pi0_a": 1.0, "pi0_b": 1.0})
+    >>> sorted(two(np.random.default_rng(0))[1])
+    ['pi0_corrected', 'pi0_uncorrected', 'tau_mu_corrected', 'tau_mu_uncorrected']
     """
 
     n: int = 40
@@ -70,12 +81,38 @@ class GaussianSBCSimulator:
         G = self.n_classes
         counts = np.full(G, self.n // G)
         counts[: self.n - counts.sum()] += 1
+        if pr.two_groups or pr.mu_t_df is not None or pr.w_x_alpha is not None:
+            return self._simulate(pr, counts, rng)
         sim = gaussian_classification(
             None, self.p, G, tau_mu=None, tau_nu=None, alpha_x=pr.alpha_x, w_x=pr.w_x,
             alpha_mu=pr.alpha_mu, w_mu=pr.w_mu, alpha_nu=pr.alpha_nu, w_nu=pr.w_nu,
             class_counts=counts, random_state=rng)
         truth = {"tau_mu_corrected": sim.tau_mu, "tau_mu_uncorrected": sim.tau_mu}
         return (sim.X, sim.y), truth
+
+    def _simulate(self, pr, counts, rng):
+        """The model with a t prior, a two-groups prior or a w_x hyperprior, every draw from
+        the fitting prior (Gamma(a, rate b) is numpy's gamma(a, scale 1/b))."""
+        G, p = counts.shape[0], self.p
+        y = rng.permutation(np.repeat(np.arange(G), counts))
+        tau_mu = rng.gamma(pr.alpha_mu / 2, 2 / (pr.alpha_mu * pr.w_mu))
+        tau_nu = rng.gamma(pr.alpha_nu / 2, 2 / (pr.alpha_nu * pr.w_nu))
+        w_x = (pr.w_x if pr.w_x_alpha is None
+               else rng.gamma(pr.w_x_alpha / 2, 2 * pr.w_x / pr.w_x_alpha))
+        tau_x = rng.gamma(pr.alpha_x / 2, 2 / (pr.alpha_x * w_x), size=p)
+        lam = (np.ones(p) if pr.mu_t_df is None
+               else rng.gamma(pr.mu_t_df / 2, 2 / pr.mu_t_df, size=p))
+        truth = {"tau_mu_corrected": tau_mu, "tau_mu_uncorrected": tau_mu}
+        marker = np.ones(p, dtype=bool)
+        if pr.two_groups:
+            pi0 = rng.beta(pr.pi0_a, pr.pi0_b)
+            marker = rng.uniform(size=p) >= pi0
+            truth.update(pi0_corrected=pi0, pi0_uncorrected=pi0)
+        nu = rng.standard_normal(p) / np.sqrt(tau_nu)
+        mu = nu[:, None] + marker[:, None] * rng.standard_normal((p, G)) / np.sqrt(
+            tau_mu * lam)[:, None]
+        X = mu[:, y].T + rng.standard_normal((y.shape[0], p)) / np.sqrt(tau_x)
+        return (X, y), truth
 
 
 @dataclass(frozen=True)
@@ -86,7 +123,8 @@ class GaussianSBCFitter:
     statistic, samples :class:`~selbayes.estimators.gaussian.HierarchicalGaussianClassifier`
     with and without the selection correction (seeds ``seed + 1`` and ``seed``; sampler
     warnings are silenced), and returns ``{"tau_mu_corrected": draws, "tau_mu_uncorrected":
-    draws}``, each of shape (chains, draws), in precision units.
+    draws}``, each of shape (chains, draws), in precision units; with the two-groups prior
+    also ``pi0_corrected`` and ``pi0_uncorrected``.
 
     Attributes
     ----------
@@ -99,7 +137,8 @@ class GaussianSBCFitter:
     sampler : str
         Sampler of the classifier (``"auto"``: nutpie when installed).
     params : tuple of str
-        Class attribute: the names of the returned posteriors.
+        The names of the returned posteriors (a property: pi0 joins tau_mu with the
+        two-groups prior).
 
     Examples
     --------
@@ -114,14 +153,21 @@ class GaussianSBCFitter:
     (2, 200)
     """
 
-    params = ("tau_mu_corrected", "tau_mu_uncorrected")
-
     k: int = 5
     priors: dict = field(default_factory=dict)
     draws: int = 1000
     tune: int = 1000
     chains: int = 2
     sampler: str = "auto"
+
+    @property
+    def params(self) -> tuple:
+        from ..models.priors import GaussianPriors
+
+        names = ("tau_mu_corrected", "tau_mu_uncorrected")
+        if GaussianPriors.from_dict(dict(self.priors)).two_groups:
+            names += ("pi0_corrected", "pi0_uncorrected")
+        return names
 
     def __call__(self, data, seed):
         import warnings
@@ -139,8 +185,11 @@ class GaussianSBCFitter:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 clf.fit(X, y)
-            name = "tau_mu_corrected" if corrected else "tau_mu_uncorrected"
-            out[name] = clf.idata_.posterior["tau_mu"].values       # (chain, draw)
+            suffix = "corrected" if corrected else "uncorrected"
+            post = clf.idata_.posterior
+            for param in ("tau_mu", "pi0"):
+                if f"{param}_{suffix}" in self.params:
+                    out[f"{param}_{suffix}"] = post[param].values       # (chain, draw)
         return out
 
 
@@ -331,7 +380,7 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     out = Path(out) if out is not None else Path("reports") / (
         spec.name + ("_quick" if quick else ""))
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]),
-                     list(fit_cls.params),
+                     list(fitter.params),
                      random_state=spec["sbc"]["seed"], n_jobs=n_jobs,
                      scheduler=scheduler, out_dir=out / "replicates",
                      thin_to=spec["sbc"]["thin_to"], progressbar=progressbar)
@@ -352,6 +401,19 @@ _README_NOTES = {
 }
 
 
+# The same for a prior setting of the Gaussian model, when the spec sets it.
+_PRIOR_NOTES = {
+    "mu_t_df": (
+        "The class means have the t prior (BCBCSF, Li 2012): the simulator draws a scale "
+        "lambda_j ~ Gamma(df/2, rate df/2) for every feature, and the factor averages over it."),
+    "pi0_a": (
+        "Two-groups prior (Efron 2008): the simulator draws pi0 ~ Beta(pi0_a, pi0_b), then for "
+        "each of the p features whether it is null (equal class means) before selecting the "
+        "top k by F; the factor is (p - k) log[pi0 Fcdf(gamma) + (1 - pi0) P(F <= gamma | "
+        "tau_mu w_x)], and the ranks of pi0 are checked as well as those of tau_mu."),
+}
+
+
 def _write_readme(out: Path, spec_path, spec, result) -> None:
     from .._version import __version__
 
@@ -366,7 +428,9 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         f"Rank of the true value ({', '.join(result.ranks.columns)}) among thinned posterior "
         "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
         "Uniform ranks (p > 0.01) mean calibrated."
-        + (" " + _README_NOTES[spec.model] if spec.model in _README_NOTES else ""),
+        + (" " + _README_NOTES[spec.model] if spec.model in _README_NOTES else "")
+        + "".join(" " + note for key, note in _PRIOR_NOTES.items()
+                  if (spec["priors"] or {}).get(key) is not None),
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",
