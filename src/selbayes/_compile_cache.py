@@ -517,7 +517,10 @@ class _EntryCache:
                 payload = pickle.load(f)
             if payload.get("format") != _FORMAT:
                 return None
-            target_context.refresh()           # the code links against numba's runtime
+            # The code links against numba's runtime (NRT), which must be initialised. No
+            # target_context.refresh() (numba's own cache calls it): it installs numba's
+            # lowering registries, which linking machine code does not use (every later
+            # compile refreshes the context itself), and cost ~0.3-0.4 s of a first fit.
             rtsys.initialize(target_context)
             cres = compiler.CompileResult._rebuild(target_context, *payload["cres"])
         except Exception:  # noqa: BLE001 - missing, corrupt or foreign entry: compile afresh
