@@ -173,20 +173,27 @@ def from_import(repeats: int) -> list[str]:
 
 
 FROM_IMPORT_HEADING = "## From `import selbayes` (as a user meets it)"
+# A hand-written section after the measured ones (a profile and its reading), kept as it is.
+NOTES_HEADING = "## Where the first fit's time goes"
 
 
 def _write_section(lines: list[str], heading: str | None) -> Path:
-    """Replace one section of the results file (``heading`` None: the part before the
-    from-import section), keeping the other."""
+    """Replace one measured section of the results file (``heading`` None: the part before the
+    from-import section), keeping the other and the hand-written notes at the end."""
     out = HERE / "results" / "first_fit.md"
     old = out.read_text() if out.is_file() else ""
+    old, sep, notes = old.partition(NOTES_HEADING)
+    notes = (sep + notes).strip()
     head, sep, tail = old.partition(FROM_IMPORT_HEADING)
-    tail = sep + tail if sep else ""
-    if heading is None:
-        text = "\n".join(lines).rstrip() + "\n\n" + tail
-    else:
-        text = head.rstrip() + "\n\n" + "\n".join(lines).rstrip() + "\n"
-    out.write_text(text.lstrip())
+    tail = (sep + tail).strip()
+    text = "\n".join(lines).strip()
+    if heading is not None and head.strip():
+        text = head.strip() + "\n\n" + text
+    if heading is None and tail:
+        text += "\n\n" + tail
+    if notes:
+        text += "\n\n" + notes
+    out.write_text(text + "\n")
     return out
 
 
