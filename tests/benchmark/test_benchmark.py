@@ -256,7 +256,7 @@ def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):
     k and so compiles other model shapes; it runs in make slow below): every fit succeeds, k
     is chosen from the grid inside each fold, and a second run fits nothing and reads back
     identical results."""
-    from selbayes.estimators.model_selection import DEFAULT_K_GRID
+    from selbayes.estimators._inner_cv import DEFAULT_K_GRID
 
     out = tmp_path / "quick"
     argv = ["--quick", "--methods", "selbayes,gnb", "--out", str(out), "--no-progress"]
@@ -285,7 +285,7 @@ def test_quick_benchmark_runs_and_resumes(tmp_path):
     assert set(res["dataset"]) == {"sorlie"}
     assert np.isfinite(res["amlp"]).all() and (res["amlp"] > 0).all()
     # the recommended configuration chooses k inside each training fold, from its grid
-    from selbayes.estimators.model_selection import DEFAULT_K_GRID
+    from selbayes.estimators._inner_cv import DEFAULT_K_GRID
 
     assert res.loc[res["method"] == "selbayes", "k"].isin(DEFAULT_K_GRID).all()
     text = (out / "report.md").read_text()

@@ -62,6 +62,15 @@ SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro"
             "blackjax": "blackjax"}
 
 
+#: warnings name the first line outside this folder: the user's call, however deep inside fit
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` attributed to the first frame outside selbayes (the user's line)."""
+    warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
+
+
 def require_sampler(sampler: str) -> str:
     """Return the NUTS implementation to use, raising if it is unknown or not installed."""
     import importlib.util
@@ -483,9 +492,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         cols = getattr(X, "columns", None)
         dup = pd_index_duplicates(cols) if cols is not None else []
         if dup:
-            warnings.warn(f"X has duplicated column names {dup[:10]}: they cannot identify "
-                          "the columns, so feature_names_in_ is not recorded and predict "
-                          "cannot check the columns by name", UserWarning, stacklevel=3)
+            warn_at_user(f"X has duplicated column names {dup[:10]}: they cannot identify "
+                         "the columns, so feature_names_in_ is not recorded and predict "
+                         "cannot check the columns by name", UserWarning)
         _check_feature_names(self, _names_view(X), reset=True)
         X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
@@ -609,7 +618,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             # Gaussian models on unlogged intensities give near-uniform probabilities.
             from ..preprocessing.intensity import warn_if_raw_intensities
 
-            warn_if_raw_intensities(X, stacklevel=2)
+            warn_if_raw_intensities(X, stacklevel=3)    # _fit <- fit or fit_path <- user
         self.classes_ = classes
         Xp, transform = self._prepare_features(X, y_index, classes, **given)
         selection = self._resolve_selection(Xp, y_index, classes, transform)
@@ -869,9 +878,9 @@ def _check_target_type(y) -> None:
 
     shape = np.asarray(y).shape
     if len(shape) == 2 and shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected. Please "
-                      "change the shape of y to (n_samples,), for example using ravel().",
-                      DataConversionWarning, stacklevel=4)
+        warn_at_user("A column-vector y was passed when a 1d array was expected. Please "
+                     "change the shape of y to (n_samples,), for example using ravel().",
+                     DataConversionWarning)
     try:
         kind = type_of_target(y)
     except (ValueError, TypeError):          # NaN, mixed types: check_labels names them

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..filters.selection import Selection
-from .base import Interval, Options, Posterior, SelectionClassifier, StrOptions
+from .base import Interval, Options, Posterior, SelectionClassifier, StrOptions, warn_at_user
 
 __all__ = ["BinaryMixtureClassifier"]
 
@@ -181,9 +180,9 @@ class BinaryMixtureClassifier(SelectionClassifier):
     def _validate_params(self) -> None:
         super()._validate_params()
         if self.prior is not None:
-            warnings.warn("BinaryMixtureClassifier(prior=...) is renamed priors=, as in the "
-                          "other classifiers; prior= will be removed in the next release",
-                          FutureWarning, stacklevel=3)
+            warn_at_user("BinaryMixtureClassifier(prior=...) is renamed priors=, as in the "
+                         "other classifiers; prior= will be removed in the next release",
+                         FutureWarning)
 
     def _config(self) -> dict:
         params = super()._config()

@@ -56,6 +56,14 @@ def choose_k(*args, **kwargs) -> KChoice:
     T = 1, no label noise) and warns with a :class:`FutureWarning`; pass them as arguments
     instead.
 
+    Parameters
+    ----------
+    *args, **kwargs
+        Those of :func:`selbayes.estimators.choose_k` (``X, y`` and keyword settings), or the
+        old ``estimator, X, y`` with the old keywords (``grid``, ``decorrelate_grid``,
+        ``temperature_grid``, ``cv``, ``random_state``, ``n_jobs``, ``n_draws``,
+        ``label_noise``, ``rule``).
+
     Returns
     -------
     KChoice

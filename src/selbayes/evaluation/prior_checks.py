@@ -91,6 +91,11 @@ def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
         above), ``n_from`` (the p of the upper limit; 1 for the prior's own quantile) and
         ``held`` (True when outside the limits).
 
+    Raises
+    ------
+    ValueError
+        If ``n_features`` is given and not a positive integer.
+
     Examples
     --------
     >>> import numpy as np, xarray as xr
