@@ -2,15 +2,9 @@
 
 The criterion is the inner cross-validated log score (mean -log p(true class), AMLP, in nats) of
 the classifier, with selection, standardisation and decorrelation redone on every inner training
-fold, and the fast plug-in predictive of :mod:`selbayes.models.gaussian_plugin` in place of
-MCMC (``tests/models/test_gaussian_plugin.py`` checks it against MCMC). :func:`choose_k` is a
-pure function of explicit settings (as scikit-learn's ``lasso_path`` is for ``LassoCV``); the
-classifier passes its own.
-
-References
-----------
-Li, L. (2009). Calibrating predictions based on a selected subset of features from Bayesian
-Gaussian classification models (manuscript), eqs 13-15 and 23-24.
+fold, and the fast plug-in predictive of :mod:`selbayes.models.gaussian_plugin` (Li 2009, eqs
+13-15 and 23-24) in place of MCMC. :func:`choose_k` is a pure function of explicit settings (as
+scikit-learn's ``lasso_path`` is for ``LassoCV``); the classifier passes its own.
 """
 
 from __future__ import annotations
