@@ -420,7 +420,8 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
     lines = [
         f"# SBC: {spec.name}",
         "",
-        f"Re-run: `selbayes sbc {spec_path}` (or `make sbc`); it resumes from `replicates/`.",
+        f"Re-run: `selbayes sbc {spec_path} --update-report` (`make sbc` for the specs it "
+        "lists); it resumes from `replicates/`.",
         f"selbayes {__version__}; settings: design {spec['design']}, fit {spec['fit']}, "
         f"priors {spec['priors']}, replicates {spec['sbc']['n_replicates']}, "
         f"seed {spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
