@@ -687,7 +687,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             return
         from ..evaluation.diagnostics import check
 
-        self.diagnostics_ = check(self.idata_, var_names=list(self._diagnostic_vars))
+        # Optional variables (e.g. the two-groups prior's pi0) are checked when present.
+        present = self.idata_["posterior"].data_vars
+        self.diagnostics_ = check(self.idata_, var_names=[v for v in self._diagnostic_vars
+                                                           if v in present])
 
     # ------------------------------------------------------------------ provenance
     def _config(self) -> dict:

@@ -269,7 +269,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "parameterization": [StrOptions({"marginal", "noncentered"})],
     }
     _statistic = "f"
-    _diagnostic_vars = ("tau_mu", "tau_nu", "tau_x")
+    _diagnostic_vars = ("tau_mu", "tau_nu", "tau_x", "pi0")
     _internal_groups = ("predictive_draws",)
 
 
@@ -500,7 +500,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _store_predictive(self, posterior: _GaussianPosterior) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
         :func:`selbayes.models.gaussian.predictive_moments`), on evenly thinned draws."""
-        from ..models.gaussian import predictive_moments
+        from ..models.gaussian import (
+            marker_probabilities,
+            predictive_moments,
+            two_groups_predictive,
+        )
 
         data = posterior.data
         post = self.idata_.posterior
@@ -511,9 +515,21 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         keep = self._thin_index(flat("tau_mu").shape[0])
         lam = flat("lambda_mu")[keep] if "lambda_mu" in post else None
-        self.pred_mean_, self.pred_precision_ = predictive_moments(
-            flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep], data["xbar_obs"],
-            data["class_counts"], lambda_mu=lam)
+        self.pred_null_ = None
+        self.marker_probabilities_ = None
+        if "pi0" in post:
+            # Two-groups prior: each kept feature is a marker with its per-draw probability;
+            # prediction averages the indicators out exactly.
+            pred = two_groups_predictive(
+                flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
+                flat("pi0")[keep], data["xbar_obs"], data["class_counts"], lambda_mu=lam)
+            self.pred_mean_, self.pred_precision_ = pred["mean"], pred["precision"]
+            self.pred_null_ = (pred["null_mean"], pred["null_precision"], pred["marker_prob"])
+            self.marker_probabilities_ = marker_probabilities(self.idata_, data)
+        else:
+            self.pred_mean_, self.pred_precision_ = predictive_moments(
+                flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
+                data["xbar_obs"], data["class_counts"], lambda_mu=lam)
 
     def _add_checks(self, posterior: _GaussianPosterior, y_index) -> None:
         """``log_likelihood``, ``posterior_predictive``, ``observed_data`` and the training
@@ -602,11 +618,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
         """Average the per-draw Student-t / Gaussian predictive densities of the selected
         features over the (thinned) posterior draws, with the class means integrated out."""
-        from ..models.gaussian import class_log_prior, predictive_log_proba
+        from ..models.gaussian import (
+            class_log_prior,
+            predictive_log_proba,
+            predictive_log_proba_two_groups,
+        )
         from ..models.gaussian_plugin import label_noise_log_proba, temper_log_proba
 
         lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
-        out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
+        if getattr(self, "pred_null_", None) is not None:
+            out = predictive_log_proba_two_groups(X_sel, self.pred_mean_, self.pred_precision_,
+                                                  *self.pred_null_, lp)
+        else:
+            out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
         return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
                                      self.label_noise_)
 
@@ -614,9 +638,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         import xarray as xr
 
         dims = ["sample", "selected", "class_index"]
-        return {"predictive_draws": xr.Dataset({
-            "mean": xr.DataArray(self.pred_mean_, dims=dims),
-            "precision": xr.DataArray(self.pred_precision_, dims=dims)})}
+        ds = xr.Dataset({"mean": xr.DataArray(self.pred_mean_, dims=dims),
+                         "precision": xr.DataArray(self.pred_precision_, dims=dims)})
+        if getattr(self, "pred_null_", None) is not None:
+            for name, value in zip(("null_mean", "null_precision", "marker_prob"),
+                                   self.pred_null_, strict=True):
+                ds[name] = xr.DataArray(value, dims=dims[:2])
+        return {"predictive_draws": ds}
 
     def _restore_predictive(self, tree, cd) -> None:
         self.transform_rows_ = cd["transform_rows"].values if "transform_rows" in cd else None
@@ -642,3 +670,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         draws = tree["predictive_draws"].to_dataset()
         self.pred_mean_ = draws["mean"].values
         self.pred_precision_ = draws["precision"].values
+        self.pred_null_ = None
+        self.marker_probabilities_ = None
+        if "marker_prob" in draws:
+            from ..models.gaussian import marker_probabilities
+
+            self.pred_null_ = (draws["null_mean"].values, draws["null_precision"].values,
+                               draws["marker_prob"].values)
+            self.marker_probabilities_ = marker_probabilities(tree)

@@ -191,24 +191,30 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
                 "p_test": np.column_stack([1 - p1, p1])}
     X = _standardised_dataset(scenario.dataset) if X_real is None else X_real
     n, p = X.shape
-    beta = np.zeros(p)
-    if scenario.pattern == "module":
-        hub = rng.integers(p)
-        r = (X.T @ X[:, hub]) / n                      # correlation with the hub gene, O(np)
-        idx = np.argsort(-np.abs(r))[: scenario.n_effects]
-        beta[idx] = np.sign(r[idx])
-    else:
-        idx = rng.choice(p, scenario.n_effects, replace=False)
-        beta[idx] = rng.standard_normal(scenario.n_effects)
-    eta = X @ beta
+    for _ in range(100):                               # a non-degenerate linear predictor
+        beta = np.zeros(p)
+        if scenario.pattern == "module":
+            hub = rng.integers(p)
+            r = (X.T @ X[:, hub]) / n                  # correlation with the hub gene, O(np)
+            idx = np.argsort(-np.abs(r))[: scenario.n_effects]
+            beta[idx] = np.sign(r[idx])
+        else:
+            idx = rng.choice(p, scenario.n_effects, replace=False)
+            beta[idx] = rng.standard_normal(scenario.n_effects)
+        eta = X @ beta
+        if np.isfinite(eta).all() and eta.std() > 1e-8 * np.abs(beta).sum():
+            break
     eta = scenario.effect_sd * (eta - eta.mean()) / eta.std()
     p1 = _sigmoid(eta)
-    for _ in range(100):                               # both classes present in training
+    # At least 5 cases of each class in training, so inner cross-validation can stratify.
+    for _ in range(1000):
         perm = rng.permutation(n)
         y = (rng.random(n) < p1).astype(int)
         tr, te = perm[: scenario.n_train], perm[scenario.n_train:]
-        if 2 <= y[tr].sum() <= scenario.n_train - 2:
+        if 5 <= y[tr].sum() <= scenario.n_train - 5:
             break
+    else:
+        raise ValueError(f"scenario {scenario.name}: no draw with 5 cases of each class")
     return {"X_train": X[tr], "y_train": y[tr], "X_test": X[te], "y_test": y[te],
             "p_test": np.column_stack([1 - p1[te], p1[te]])}
 
