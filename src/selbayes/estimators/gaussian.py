@@ -570,6 +570,37 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         if table["held"].any():
             for msg in prior_boundary_messages(table, scale):
                 warn_from_user_line(msg, PriorBoundaryWarning)
+        self._check_f_statistics()
+
+    def _check_f_statistics(self) -> None:
+        """The mixed predictive check of the kept features' F statistics
+        (:func:`selbayes.evaluation.ppc.f_statistic_check`, table in ``ppc_checks_``): a
+        :class:`~selbayes.evaluation.ppc.PriorDataConflictWarning` when the fitted
+        hyperparameters cannot produce F statistics as large as the strongest kept ones."""
+        from ..evaluation.diagnostics import warn_from_user_line
+        from ..evaluation.ppc import PriorDataConflictWarning, conflict_message, f_statistic_check
+
+        self.ppc_checks_ = None
+        obs = self.idata_["observed_data"].to_dataset() if (
+            "observed_data" in self.idata_.children) else {}
+        if "f_statistic" not in obs:
+            return
+        post = self.idata_.posterior
+        priors = self._prior_object()
+        log_x = np.log(post["tau_mu"].values.reshape(-1))
+        log_x = log_x + (np.log(post["w_x"].values.reshape(-1)) if "w_x" in post
+                         else np.log(priors.w_x))
+        sel = self.selection_
+        self.ppc_checks_ = f_statistic_check(
+            obs["f_statistic"].values, log_x, sel.class_counts, float(sel.threshold),
+            priors.alpha_x, mu_t_df=priors.mu_t_df,
+            pi0=post["pi0"].values.reshape(-1) if "pi0" in post else None,
+            features=obs["f_statistic"]["feature"].values)
+        name = ("two-groups" if priors.two_groups else
+                "t" if priors.mu_t_df is not None else "normal")
+        msg = conflict_message(self.ppc_checks_, prior_name=name)
+        if msg is not None:
+            warn_from_user_line(msg, PriorDataConflictWarning)
 
     def _warn_grid_ends(self, k_cap: int) -> None:
         """:class:`~selbayes.evaluation.diagnostics.GridBoundaryWarning` when a value chosen by

@@ -1,0 +1,97 @@
+"""The mixed predictive check of the kept F statistics: against simulation from the model, and
+the warning it gives a fit whose normal prior cannot hold strong markers."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from selbayes.evaluation.ppc import (PriorDataConflictWarning, conflict_message,
+                                     f_statistic_check)
+
+
+def _simulate_f(rng, n_feat, counts, tau_mu, alpha_x, w_x=1.0, t_df=None):
+    """F statistics of features drawn from the prior (Li 2009): tau_x ~ Gamma(alpha_x/2, rate
+    alpha_x w_x/2), mu_g ~ N(0, 1/(tau_mu lambda)), class means and SSW from their sampling
+    distributions."""
+    counts = np.asarray(counts)
+    G, n = counts.size, counts.sum()
+    tau_x = rng.gamma(alpha_x / 2, 2 / (alpha_x * w_x), n_feat)
+    lam = np.ones(n_feat) if t_df is None else rng.gamma(t_df / 2, 2 / t_df, n_feat)
+    mu = rng.standard_normal((n_feat, G)) / np.sqrt(tau_mu * lam)[:, None]
+    xbar = mu + rng.standard_normal((n_feat, G)) / np.sqrt(counts * tau_x[:, None])
+    ssw = rng.chisquare(n - G, n_feat) / tau_x
+    grand = (xbar * counts).sum(1, keepdims=True) / n
+    ssb = (counts * (xbar - grand) ** 2).sum(1)
+    return (ssb / (G - 1)) / (ssw / (n - G))
+
+
+@pytest.mark.parametrize("t_df", [None, 2.0])
+def test_p_values_match_simulation_from_the_prior(t_df):
+    rng = np.random.default_rng(1)
+    counts, alpha_x, tau_mu, gamma = [15, 12, 13], 4.0, 0.5, 3.0
+    F = _simulate_f(rng, 400_000, counts, tau_mu, alpha_x, t_df=t_df)
+    sel = F[F > gamma]
+    f_obs = np.quantile(sel, [0.5, 0.9, 0.99])
+    table = f_statistic_check(f_obs, np.full(3, np.log(tau_mu)), counts, gamma, alpha_x,
+                              mu_t_df=t_df)
+    for f, p in zip(table["observed"], table["ppp"], strict=True):
+        mc = np.mean(sel >= f)
+        se = np.sqrt(mc * (1 - mc) / sel.size)
+        assert abs(p - mc) < 5 * se + 1e-9
+
+
+def test_two_groups_mixes_in_the_central_f():
+    from scipy import stats
+
+    counts, gamma, f = [10, 10], 2.0, 6.0
+    # pi0 = 1: every feature null, so the p-value is the central F's conditional tail
+    t = f_statistic_check([f], np.zeros(4), counts, gamma, 4.0, pi0=np.ones(4))
+    expect = stats.f.sf(f, 1, 18) / stats.f.sf(gamma, 1, 18)
+    assert t["ppp"][0] == pytest.approx(expect, rel=1e-10)
+
+
+def test_p_values_are_uniform_under_the_model():
+    # Features drawn from the model, kept when F > gamma: P(ppp < q) ~ q (q = 0.1, 0.5).
+    rng = np.random.default_rng(2)
+    counts, alpha_x, tau_mu, gamma = [20, 20], 4.0, 1.0, 2.0
+    F = _simulate_f(rng, 20_000, counts, tau_mu, alpha_x)
+    sel = F[F > gamma][:400]
+    t = f_statistic_check(sel, np.array([np.log(tau_mu)]), counts, gamma, alpha_x,
+                          max_checked=sel.size)
+    for q in (0.1, 0.5):
+        frac = np.mean(t["ppp"] < q)
+        assert abs(frac - q) < 4 * np.sqrt(q * (1 - q) / sel.size)
+
+
+def test_message_only_beyond_the_family_level():
+    import pandas as pd
+
+    ok = pd.DataFrame({"feature": ["a", "b"], "observed": [9.0, 5.0], "ppp": [0.01, 0.3]})
+    bad = pd.DataFrame({"feature": ["a", "b"], "observed": [40.0, 5.0], "ppp": [1e-6, 0.3]})
+    assert conflict_message(ok) is None
+    msg = conflict_message(bad)
+    assert "a" in msg and "mu_t_df" in msg
+
+
+def _sparse_strong(seed=0):
+    rng = np.random.default_rng(seed)
+    n, p = 50, 3000
+    y = np.repeat([0, 1], n // 2)
+    X = rng.standard_normal((n, p))
+    X[:, :5] += 3.0 * (y[:, None] - 0.5) * np.array([1.5, -1.5, 1.2, -1.2, 1.0])
+    return X, y
+
+
+def test_fit_warns_when_the_normal_prior_cannot_hold_strong_markers():
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = _sparse_strong()
+    kw = dict(k=10, draws=300, tune=300, chains=2, random_state=0, progressbar=False)
+    with pytest.warns(PriorDataConflictWarning, match="mu_t_df"):
+        clf = HierarchicalGaussianClassifier(**kw).fit(X, y)
+    assert clf.ppc_checks_["ppp"].min() * len(clf.ppc_checks_) < 1e-3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PriorDataConflictWarning)
+        clf_t = HierarchicalGaussianClassifier(priors={"mu_t_df": 2.0}, **kw).fit(X, y)
+    assert clf_t.ppc_checks_["ppp"].min() * len(clf_t.ppc_checks_) > 1e-3
