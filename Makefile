@@ -23,7 +23,7 @@ PYTEST_ARGS ?=
 # `make test XDIST=` runs in one process.
 XDIST ?= -n 2 --dist loadfile
 
-.PHONY: demo test slow bench bench-microarray sbc reproduce notebooks lint clean venv
+.PHONY: demo test slow bench bench-microarray plasmode sbc reproduce notebooks lint clean venv
 
 $(VENV)/.stamp-base: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
@@ -64,6 +64,15 @@ sbc: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_small.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_mixture_small.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_t.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_two_groups.toml --jobs 2 --update-report
+
+# The plasmode and simulation suite that chose the defaults (reports/plasmode; protocol in
+# reports/plasmode/PROTOCOL.md; about 45 minutes on 2 cores; resumes from results.jsonl).
+PLASMODE_METHODS = logreg_l2_cv,logreg_l1_cv,sb_normal,sb_normal_uncorrected,sb_normal_wide,sb_t_wide,sb_t_wide_uncorrected,sb_two_groups_wide,sb_two_groups_wide_uncorrected
+plasmode: $(VENV)/.stamp-test
+	$(PY) -m selbayes.experiments.plasmode --methods $(PLASMODE_METHODS) --replicates 6 \
+	  --seed 0 --jobs 2 --out reports/plasmode
 
 reproduce: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2 --update-report

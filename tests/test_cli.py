@@ -294,8 +294,10 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     main(base)
     assert captured_fit["params"]["k"] == "auto"                   # the recommended default
     assert captured_fit["params"]["priors"] is None
-    main([*base, "--prior", "t", "--k-grid", "20,5,10", "--k", "auto"])
-    assert captured_fit["params"]["priors"] == PRIOR_FAMILIES["t"] == {"mu_t_df": 2.0}
+    assert captured_fit["params"]["effect_prior"] == "t"          # the estimator's default
+    main([*base, "--prior", "normal", "--k-grid", "20,5,10", "--k", "auto"])
+    assert captured_fit["params"]["effect_prior"] == "normal"
+    assert set(PRIOR_FAMILIES) == {"t", "two_groups", "normal"}
     assert captured_fit["params"]["k_grid"] == [5, 10, 20]
     capsys.readouterr()
     assert main([*base, "--floor", "2"]) == 2

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from ._version import __version__
+from .models.priors import EFFECT_PRIORS as PRIOR_FAMILIES
 
 MODELS = {
     "gaussian": ("selbayes.estimators.gaussian", "HierarchicalGaussianClassifier"),
@@ -118,10 +119,8 @@ def _cmd_cache(args) -> int:
 # The prior families `selbayes fit --prior` offers: name -> the ``priors`` argument of
 # HierarchicalGaussianClassifier (None: the class default). Add a family here and it appears
 # in --prior's choices and help.
-PRIOR_FAMILIES = {
-    "normal": None,                    # normal prior on the class means (the class default)
-    "t": {"mu_t_df": 2.0},             # multivariate t, 2 df: heavy tails for a few strong genes
-}
+# The --prior choices are the estimator's effect_prior families (settings in one place:
+# selbayes.models.priors.EFFECT_PRIORS, imported above as PRIOR_FAMILIES).
 _TRANSFORM_ATTR = "selbayes_cli_transform"
 
 
@@ -342,8 +341,8 @@ def _cmd_fit(args) -> int:
     if args.model == "gaussian":
         if args.k_grid is not None:
             params["k_grid"] = _k_grid(args.k_grid)
-        if args.prior is not None and PRIOR_FAMILIES[args.prior] is not None:
-            params["priors"] = dict(PRIOR_FAMILIES[args.prior])
+        if args.prior is not None:
+            params["effect_prior"] = args.prior
     if args.model == "naive-bayes":
         params["method"] = "mcmc" if args.mcmc else "quadrature"
     clf = cls(**params)
@@ -536,11 +535,11 @@ def build_parser() -> argparse.ArgumentParser:
                      "'all' (default: the model's own: auto for gaussian, 10 otherwise)")
     fit.add_argument("--k-grid", default=None,
                      help="gaussian, --k auto: the k tried, comma-separated (default "
-                     "5,10,20,50,100,200,500 where the data have that many)")
+                     "5,10,20,50,100,200,500,1000,2000 where the data have that many)")
     fit.add_argument("--prior", default=None, choices=list(PRIOR_FAMILIES),
                      help="gaussian: prior family of the class means: "
                      + "; ".join(f"{k} = priors {v}" for k, v in PRIOR_FAMILIES.items())
-                     + " (default: normal)")
+                     + " (default: t)")
     fit.add_argument("--transform", default=None, choices=["none", "log2"],
                      help="preprocessing: log2 of the values clipped to [floor, ceiling], for "
                      "raw intensities (also applied by 'selbayes predict'); default none "

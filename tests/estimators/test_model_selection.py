@@ -32,7 +32,8 @@ def test_old_choose_k_call_reads_the_estimators_settings_and_warns():
     with pytest.warns(FutureWarning, match="pass the settings as arguments"):
         got = old.choose_k(est, X, y, grid=[2, 4], random_state=0)
     ref = _inner_cv.choose_k(X, y, grid=[2, 4], temperature_grid=_inner_cv.DEFAULT_T_GRID,
-                             label_noise=0.0, rule="one_se", random_state=0)
+                             label_noise=0.0, rule="one_se", random_state=0,
+                             priors=est._prior_object())
     assert (got.k, got.temperature, got.grid) == (ref.k, ref.temperature, ref.grid)
     np.testing.assert_array_equal(got.score, ref.score)
     # the estimator's own inner CV is the same call
@@ -40,5 +41,6 @@ def test_old_choose_k_call_reads_the_estimators_settings_and_warns():
     np.testing.assert_array_equal(own.score, ref.score)
     # the new form passes through unchanged
     new = old.choose_k(X, y, grid=[2, 4], temperature_grid=_inner_cv.DEFAULT_T_GRID,
-                       label_noise=0.0, rule="one_se", random_state=0)
+                       label_noise=0.0, rule="one_se", random_state=0,
+                       priors=est._prior_object())
     np.testing.assert_array_equal(new.score, ref.score)

@@ -149,8 +149,14 @@ PINNED = {
 
 
 def _gaussian(name):
-    from selbayes import HierarchicalGaussianClassifier as H
+    from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators.gaussian import EXACT_MODEL
+
+    def H(**kw):
+        # The values were pinned with the normal prior on the class means (the default until
+        # the t prior became it): refactors must keep that configuration's draws.
+        kw.setdefault("effect_prior", "normal")
+        return HierarchicalGaussianClassifier(**kw)
 
     return {
         "k4_default": lambda: H(k=4, **QUICK),

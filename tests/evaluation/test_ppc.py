@@ -6,8 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from selbayes.evaluation.ppc import (PriorDataConflictWarning, conflict_message,
-                                     f_statistic_check)
+from selbayes.evaluation.ppc import PriorDataConflictWarning, conflict_message, f_statistic_check
 
 
 def _simulate_f(rng, n_feat, counts, tau_mu, alpha_x, w_x=1.0, t_df=None):
@@ -89,9 +88,9 @@ def test_fit_warns_when_the_normal_prior_cannot_hold_strong_markers():
     X, y = _sparse_strong()
     kw = dict(k=10, draws=300, tune=300, chains=2, random_state=0, progressbar=False)
     with pytest.warns(PriorDataConflictWarning, match="mu_t_df"):
-        clf = HierarchicalGaussianClassifier(**kw).fit(X, y)
+        clf = HierarchicalGaussianClassifier(effect_prior="normal", **kw).fit(X, y)
     assert clf.ppc_checks_["ppp"].min() * len(clf.ppc_checks_) < 1e-3
     with warnings.catch_warnings():
         warnings.simplefilter("error", PriorDataConflictWarning)
-        clf_t = HierarchicalGaussianClassifier(priors={"mu_t_df": 2.0}, **kw).fit(X, y)
+        clf_t = HierarchicalGaussianClassifier(effect_prior="t", **kw).fit(X, y)
     assert clf_t.ppc_checks_["ppp"].min() * len(clf_t.ppc_checks_) > 1e-3

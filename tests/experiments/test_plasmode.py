@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from selbayes.experiments.plasmode import (SCENARIOS, Scenario, calibration_scores,
-                                           make_replicate, paired_differences, summarise)
+from selbayes.experiments.plasmode import (
+    SCENARIOS,
+    Scenario,
+    calibration_scores,
+    make_replicate,
+    paired_differences,
+    summarise,
+)
 
 
 def _sig(z):

@@ -84,3 +84,31 @@ def test_mixture_prior_keyword_is_deprecated_but_works():
     assert old._model_id() == new._model_id()
     with pytest.raises(ValueError, match="give the prior once"):
         BinaryMixtureClassifier(prior={"b": 2.0}, priors={"b": 2.0}, **kw).fit(X, y)
+
+
+def test_effect_prior_fills_in_its_family_and_never_overrides_a_request():
+    import pytest
+
+    from selbayes.models.priors import GaussianPriors, effect_prior_of, with_effect_prior
+
+    assert with_effect_prior(None, "t") == GaussianPriors(mu_t_df=2.0)
+    assert with_effect_prior({"mu_t_df": 5.0}, "t").mu_t_df == 5.0
+    assert with_effect_prior(None, "normal") == GaussianPriors()
+    tg = with_effect_prior({"mu_t_df": 3.0}, "two_groups")
+    assert (tg.pi0_a, tg.pi0_b, tg.mu_t_df) == (1.0, 1.0, 3.0)
+    assert effect_prior_of(tg) == "two_groups" and effect_prior_of({"mu_t_df": 1}) == "t"
+    with pytest.raises(ValueError, match="effect_prior='t'"):
+        with_effect_prior({"mu_t_df": 2.0}, "normal")
+    with pytest.raises(ValueError, match="two_groups"):
+        with_effect_prior({"pi0_a": 1.0, "pi0_b": 1.0}, "t")
+    with pytest.raises(ValueError, match="effect_prior must be one of"):
+        with_effect_prior(None, "laplace")
+
+
+def test_estimator_default_is_the_t_prior_and_exact_model_the_papers():
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.estimators.gaussian import EXACT_MODEL
+    from selbayes.models.priors import GaussianPriors
+
+    assert HierarchicalGaussianClassifier()._prior_object().mu_t_df == 2.0
+    assert HierarchicalGaussianClassifier(**EXACT_MODEL)._prior_object() == GaussianPriors()

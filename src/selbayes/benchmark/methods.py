@@ -251,9 +251,18 @@ METHODS = {
     "selbayes_t_cv": _sb(temperature="auto"),
     "selbayes_t_cv_uncorrected": _sb(temperature="auto", correct_selection=False),
     # A multivariate-t prior on the class means (heavy tails: a few strong genes among many
-    # null ones need not drag tau_mu down; Li 2012), corrected and uncorrected.
-    "selbayes_t_prior": _sb(priors={"mu_t_df": 2.0}),
-    "selbayes_t_prior_uncorrected": _sb(priors={"mu_t_df": 2.0}, correct_selection=False),
+    # null ones need not drag tau_mu down; Li 2012), corrected and uncorrected: the default
+    # since 2026-11-25 (effect_prior="t"); kept under these names for older reports.
+    "selbayes_t_prior": _sb(effect_prior="t"),
+    "selbayes_t_prior_uncorrected": _sb(effect_prior="t", correct_selection=False),
+    # The recommended configuration before 2026-11-25: the paper's exchangeable normal prior
+    # and k up to 500.
+    "selbayes_previous": _sb(effect_prior="normal", k_grid=(5, 10, 20, 50, 100, 200, 500)),
+    "selbayes_normal_prior": _sb(effect_prior="normal"),
+    "selbayes_normal_prior_uncorrected": _sb(effect_prior="normal", correct_selection=False),
+    # The two-groups prior: a share pi0 of null features plus a normal slab.
+    "selbayes_two_groups": _sb(effect_prior="two_groups"),
+    "selbayes_two_groups_uncorrected": _sb(effect_prior="two_groups", correct_selection=False),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -29,8 +29,12 @@ from ..preprocessing.features import prepare_features
 __all__ = ["KChoice", "choose_k", "pick_candidate", "choices_per_k", "grid_end_messages",
            "DEFAULT_K_GRID", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
-#: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried).
-DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500)
+#: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
+#: 2026-11-25: where the signal is spread over many genes a small k loses to linear models
+#: (plasmode and simulation suite, reports/plasmode).
+DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
+#: The grid before 2026-11-25 (the plasmode suite's "sb_normal" candidate).
+PREVIOUS_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 #: Candidate predictive temperatures of ``temperature="auto"``.
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
 #: Candidate decorrelation strengths lambda of ``decorrelate="auto"`` (None: none).

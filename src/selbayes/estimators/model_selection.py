@@ -81,7 +81,10 @@ def choose_k(*args, **kwargs) -> KChoice:
                   "arguments, choose_k(X, y, priors=..., temperature_grid=..., ...) "
                   "(selbayes.estimators.choose_k)", FutureWarning, stacklevel=2)
     estimator, X, y = args[0], args[1], args[2]
-    return _inner_cv.choose_k(X, y, **_old_settings(estimator.get_params(deep=False), **kwargs))
+    params = estimator.get_params(deep=False)
+    if hasattr(estimator, "_prior_object"):      # the priors it fits with (effect_prior in)
+        params["priors"] = estimator._prior_object()
+    return _inner_cv.choose_k(X, y, **_old_settings(params, **kwargs))
 
 
 def _old_settings(params, *, grid=None, decorrelate_grid=None, temperature_grid=None,
@@ -95,7 +98,8 @@ def _old_settings(params, *, grid=None, decorrelate_grid=None, temperature_grid=
         temperature_grid = ("correlation" if T == "correlation" else DEFAULT_T_GRID
                             if T == "auto" else [float(T) if isinstance(T, int | float) else 1.0])
     return dict(rest, grid=grid, decorrelate_grid=decorrelate_grid,
-                temperature_grid=temperature_grid, priors=params.get("priors"),
+                temperature_grid=temperature_grid,
+                priors=params.get("priors"),
                 corrected=bool(params.get("correct_selection", True)),
                 standardize=bool(params.get("standardize", True)),
                 decorrelation_method=params.get("decorrelation_method", "symmetric"),

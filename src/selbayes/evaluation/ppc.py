@@ -37,7 +37,7 @@ import numpy as np
 from .diagnostics import PriorBoundaryWarning
 
 __all__ = ["PriorDataConflictWarning", "f_statistic_check", "conflict_message",
-           "FAMILY_LEVEL", "MAX_CHECKED", "MAX_DRAWS"]
+           "check_fit", "FAMILY_LEVEL", "MAX_CHECKED", "MAX_DRAWS"]
 
 #: Family-wise level of the alarm: warn when m * min_j ppp_j < FAMILY_LEVEL.
 FAMILY_LEVEL = 1e-3
@@ -173,3 +173,50 @@ def conflict_message(table, *, level: float = FAMILY_LEVEL,
             f"features and these strong ones at once (prior-data conflict), so the predictive "
             f"probabilities are shrunk towards the class prior; {fix}. The table is in "
             f"ppc_checks_.")
+
+
+def check_fit(idata, selection, priors, *, warn: bool = True):
+    """:func:`f_statistic_check` of a Gaussian classifier's fit, warning on a conflict.
+
+    Parameters
+    ----------
+    idata : xarray.DataTree
+        The fit's ``idata_`` (``posterior`` with ``tau_mu``, and ``w_x`` / ``pi0`` where the
+        priors have them; ``observed_data["f_statistic"]``).
+    selection : Selection
+        The fit's ``selection_`` (class counts, gamma).
+    priors : GaussianPriors
+        The priors the fit used.
+    warn : bool
+        Emit :class:`PriorDataConflictWarning` when :func:`conflict_message` has one.
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        The table of :func:`f_statistic_check` (None when the fit stores no F statistics).
+
+    Examples
+    --------
+    >>> clf = HierarchicalGaussianClassifier().fit(X, y)                  # doctest: +SKIP
+    >>> check_fit(clf.idata_, clf.selection_, clf._prior_object())       # doctest: +SKIP
+    """
+    from .diagnostics import warn_from_user_line
+
+    obs = idata["observed_data"].to_dataset() if "observed_data" in idata.children else {}
+    if "f_statistic" not in obs or "posterior" not in idata.children:
+        return None
+    post = idata["posterior"]
+    log_x = np.log(post["tau_mu"].values.reshape(-1))
+    log_x = log_x + (np.log(post["w_x"].values.reshape(-1)) if "w_x" in post
+                     else np.log(priors.w_x))
+    table = f_statistic_check(
+        obs["f_statistic"].values, log_x, selection.class_counts, float(selection.threshold),
+        priors.alpha_x, mu_t_df=priors.mu_t_df,
+        pi0=post["pi0"].values.reshape(-1) if "pi0" in post else None,
+        features=obs["f_statistic"]["feature"].values)
+    name = ("two-groups" if priors.two_groups else
+            "t" if priors.mu_t_df is not None else "normal")
+    msg = conflict_message(table, prior_name=name)
+    if warn and msg is not None:
+        warn_from_user_line(msg, PriorDataConflictWarning)
+    return table

@@ -263,6 +263,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
     """
     from ..estimators.gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
     from ..evaluation.diagnostics import check
+    from ..models.priors import effect_prior_of
 
     prm = task.params
     replicate = prm.get("replicate")
@@ -274,7 +275,8 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         k=prm["k"], correct_selection=prm["corrected"], priors=dict(settings["priors"]),
         draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
         target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
-        random_state=prm["seed"], progressbar=False, **EXACT_MODEL)
+        random_state=prm["seed"], progressbar=False,
+        **{**EXACT_MODEL, "effect_prior": effect_prior_of(dict(settings["priors"]))})
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

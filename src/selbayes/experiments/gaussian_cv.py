@@ -222,6 +222,7 @@ def load_data(settings: dict):
 def make_estimator(settings: dict, corrected: bool, seed: int | None):
     """The classifier of one fit (the spec's priors, transform and sampler settings)."""
     from ..estimators.gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
+    from ..models.priors import effect_prior_of
 
     s, t = settings["sampler"], settings["transform"]
     return HierarchicalGaussianClassifier(
@@ -229,7 +230,8 @@ def make_estimator(settings: dict, corrected: bool, seed: int | None):
         priors=dict(settings["priors"]), decorrelate=t["lambda"] if t["decorrelate"] else None,
         draws=s["draws"], tune=s["tune"], chains=s["chains"], sampler=s["name"],
         target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
-        random_state=seed, progressbar=False, **EXACT_MODEL)
+        random_state=seed, progressbar=False,
+        **{**EXACT_MODEL, "effect_prior": effect_prior_of(dict(settings["priors"]))})
 
 
 def fit_one(settings: dict, task: Task) -> TaskResult:

@@ -81,6 +81,11 @@ class Scenario:
         Simulated test cases (simulation only).
     model_holds : bool
         Whether the Gaussian model's assumptions hold (decides which acceptance applies).
+
+    Examples
+    --------
+    >>> Scenario("s", "simulation", n_train=20, p=50).model_holds
+    False
     """
 
     name: str
@@ -115,23 +120,45 @@ WIDE_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 
 #: Candidate defaults: name -> keyword arguments of HierarchicalGaussianClassifier (on top of
 #: the benchmark's ``selbayes_default``). Other method names come from the benchmark's METHODS.
+#: Every setting that the defaults have changed since the suite was written is spelled out,
+#: so a name means the same configuration before and after.
+_OLD_GRID = (5, 10, 20, 50, 100, 200, 500)
 CANDIDATES = {
-    "sb_normal": {},
-    "sb_normal_uncorrected": {"correct_selection": False},
-    "sb_normal_wide": {"k_grid": WIDE_K_GRID},
-    "sb_normal_wide_uncorrected": {"k_grid": WIDE_K_GRID, "correct_selection": False},
-    "sb_t_wide": {"k_grid": WIDE_K_GRID, "priors": {"mu_t_df": 2.0}},
-    "sb_t_wide_uncorrected": {"k_grid": WIDE_K_GRID, "priors": {"mu_t_df": 2.0},
+    "sb_normal": {"effect_prior": "normal", "k_grid": _OLD_GRID},
+    "sb_normal_uncorrected": {"effect_prior": "normal", "k_grid": _OLD_GRID,
                               "correct_selection": False},
-    "sb_two_groups_wide": {"k_grid": WIDE_K_GRID, "priors": {"pi0_a": 1.0, "pi0_b": 1.0}},
-    "sb_two_groups_wide_uncorrected": {"k_grid": WIDE_K_GRID,
-                                       "priors": {"pi0_a": 1.0, "pi0_b": 1.0},
+    "sb_normal_wide": {"effect_prior": "normal", "k_grid": WIDE_K_GRID},
+    "sb_normal_wide_uncorrected": {"effect_prior": "normal", "k_grid": WIDE_K_GRID,
+                                   "correct_selection": False},
+    "sb_t_wide": {"effect_prior": "t", "k_grid": WIDE_K_GRID},
+    "sb_t_wide_uncorrected": {"effect_prior": "t", "k_grid": WIDE_K_GRID,
+                              "correct_selection": False},
+    "sb_two_groups_wide": {"effect_prior": "two_groups", "k_grid": WIDE_K_GRID},
+    "sb_two_groups_wide_uncorrected": {"effect_prior": "two_groups", "k_grid": WIDE_K_GRID,
                                        "correct_selection": False},
 }
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):
-    """An unfitted classifier for ``name``: a key of :data:`CANDIDATES` or a benchmark method."""
+    """An unfitted classifier for ``name``: a key of :data:`CANDIDATES` or a benchmark method.
+
+    Parameters
+    ----------
+    name : str
+    random_state : int, optional
+    quick : bool
+        Short MCMC.
+
+    Returns
+    -------
+    estimator
+        Unfitted, with ``fit`` and ``predict_proba``.
+
+    Examples
+    --------
+    >>> make_candidate("sb_t_wide").effect_prior
+    't'
+    """
     from ..benchmark.methods import make_method, selbayes_default
 
     if name in CANDIDATES:
@@ -169,6 +196,17 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
     dict
         ``X_train`` (n_train, p), ``y_train`` (n_train,) in {0, 1}, ``X_test``, ``y_test``,
         ``p_test`` (n_test, 2): true class probabilities of the test cases.
+
+    Raises
+    ------
+    ValueError
+        If no draw of the labels gives 5 training cases of each class.
+
+    Examples
+    --------
+    >>> d = make_replicate(Scenario("s", "simulation", n_train=20, p=50, n_test=30), 0)
+    >>> d["X_train"].shape, d["p_test"].shape
+    ((20, 50), (30, 2))
     """
     rng = np.random.default_rng(random_state)
     if scenario.kind == "simulation":
@@ -327,6 +365,15 @@ def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
     -------
     pandas.DataFrame
         One row per (method, scenario, replicate) with the scores of :func:`calibration_scores`.
+
+    Raises
+    ------
+    ValueError
+        If a scenario name is unknown.
+
+    Examples
+    --------
+    >>> res = run_suite(["logreg_l2_cv"], ["sim_sparse_strong"], replicates=2)  # doctest: +SKIP
     """
     import pandas as pd
     from joblib import Parallel, delayed
@@ -381,6 +428,15 @@ def summarise(results):
     -------
     pandas.DataFrame
         Index (scenario, method); columns ``<score>`` and ``<score>_se``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"scenario": "s", "method": "m", "replicate": [0, 1], "kl": [1., 3.],
+    ...                   "log_score": 0., "slope": 1., "expected_error": 0.,
+    ...                   "actual_error": 0., "abs_gap": 0.})
+    >>> float(summarise(r).loc[("s", "m"), "kl_se"])
+    1.0
     """
     import pandas as pd
 
@@ -397,6 +453,22 @@ def summarise(results):
 def paired_differences(results, method, reference, score: str = "kl"):
     """Per scenario: mean of ``score[method] - score[reference]`` over paired replicates, its
     standard error, and whether it is beyond 2 SE.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        From :func:`run_suite`.
+    method, reference : str
+    score : str
+        A column of ``results``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"scenario": "s", "replicate": [0, 1, 0, 1], "method": list("aabb"),
+    ...                   "kl": [1.0, 2.0, 1.5, 2.5]})
+    >>> float(paired_differences(r, "b", "a").loc["s", "diff"])
+    0.5
 
     Returns
     -------
@@ -445,6 +517,10 @@ def write_report(results, out, *, reference: str = "sb_normal",
     -------
     Path
         The README's path.
+
+    Examples
+    --------
+    >>> write_report(run_suite(["logreg_l2_cv"], replicates=2), "out")  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
 

@@ -830,6 +830,11 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
     precision : ndarray of shape (S, k, G)
         Predictive precision 1 / (1 / tau_x + Var(mu | draw, data)) (1 / (data units)^2).
 
+    Raises
+    ------
+    ValueError
+        If ``slab`` is given with another shape than ``tau_x``.
+
     Examples
     --------
     With many training cases per class the predictive mean is the class mean and the precision

@@ -25,7 +25,8 @@ from typing import ClassVar
 
 from .._validation import check_positive
 
-__all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior"]
+__all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior", "EFFECT_PRIORS",
+           "effect_prior_of", "with_effect_prior"]
 
 
 class PriorBase:
@@ -228,6 +229,79 @@ class GaussianPriors(PriorBase):
     def two_groups(self) -> bool:
         """True when the two-groups prior (a share pi0 of null features) is on."""
         return self.pi0_a is not None
+
+
+#: Families of the prior on the class means, and the settings each adds when ``priors`` does
+#: not set them: the t prior with 2 degrees of freedom (BCBCSF, Li 2012), the two-groups prior
+#: with pi0 ~ Beta(1, 1), or the paper's exchangeable normal prior (Li 2009).
+EFFECT_PRIORS = {"t": {"mu_t_df": 2.0}, "two_groups": {"pi0_a": 1.0, "pi0_b": 1.0},
+                 "normal": {}}
+
+
+def effect_prior_of(priors) -> str:
+    """The family of the prior on the class means that ``priors`` describes.
+
+    Parameters
+    ----------
+    priors : GaussianPriors, dict or None
+
+    Returns
+    -------
+    {"normal", "t", "two_groups"}
+
+    Examples
+    --------
+    >>> effect_prior_of({"mu_t_df": 4}), effect_prior_of(None)
+    ('t', 'normal')
+    """
+    p = GaussianPriors.from_dict(priors)
+    return "two_groups" if p.two_groups else "t" if p.mu_t_df is not None else "normal"
+
+
+def with_effect_prior(priors, family: str) -> GaussianPriors:
+    """``priors`` with the prior on the class means of ``family`` filled in.
+
+    Settings that ``priors`` gives win (``{"mu_t_df": 4}`` with "t" keeps 4 degrees of
+    freedom; ``mu_t_df`` with "two_groups" makes the slab a t); settings of another family are
+    an error, so a request is never silently changed.
+
+    Parameters
+    ----------
+    priors : GaussianPriors, dict or None
+        Prior settings (None: the paper's fitting priors).
+    family : {"t", "two_groups", "normal"}
+
+    Returns
+    -------
+    GaussianPriors
+
+    Raises
+    ------
+    ValueError
+        If ``family`` is unknown, or ``priors`` sets the pi0 fields with "t" or "normal", or
+        ``mu_t_df`` with "normal".
+
+    Examples
+    --------
+    >>> with_effect_prior(None, "t").mu_t_df
+    2.0
+    >>> with_effect_prior({"mu_t_df": 4.0}, "two_groups").pi0_a
+    1.0
+    """
+    from dataclasses import replace
+
+    if family not in EFFECT_PRIORS:
+        raise ValueError(f"effect_prior must be one of {sorted(EFFECT_PRIORS)}; got {family!r}")
+    p = GaussianPriors.from_dict(priors)
+    if p.two_groups and family != "two_groups":
+        raise ValueError(f"priors set pi0_a/pi0_b (the two-groups prior) but effect_prior is "
+                         f"{family!r}: pass effect_prior='two_groups' (with mu_t_df for a t "
+                         f"slab)")
+    if p.mu_t_df is not None and family == "normal":
+        raise ValueError("priors set mu_t_df (a t prior on the class means) but effect_prior "
+                         "is 'normal': pass effect_prior='t', or drop mu_t_df")
+    missing = {k: v for k, v in EFFECT_PRIORS[family].items() if getattr(p, k) is None}
+    return replace(p, **missing) if missing else p
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,7 @@ class GaussianSBCFitter:
         import warnings
 
         from ..estimators.gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
+        from ..models.priors import effect_prior_of
 
         X, y = data
         out = {}
@@ -181,7 +182,8 @@ class GaussianSBCFitter:
                 k=self.k, correct_selection=corrected, priors=dict(self.priors) or None,
                 draws=self.draws, tune=self.tune, chains=self.chains, sampler=self.sampler,
                 random_state=int(seed) + int(corrected), progressbar=False,
-                max_predict_draws=1, **EXACT_MODEL)
+                max_predict_draws=1,
+                **{**EXACT_MODEL, "effect_prior": effect_prior_of(dict(self.priors))})
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 clf.fit(X, y)
