@@ -118,6 +118,27 @@ class Posterior:
 
 
 # ------------------------------------------------------------------------------ parameters
+#: The one constraint of ``random_state`` in every estimator: an int seed >= 0 or None. An int
+#: (not a Generator) is recorded in ``idata_.attrs``, so a saved fit says how to reproduce it,
+#: and every sampler takes it (NumPy and PyMC refuse negative seeds).
+RANDOM_STATE_CONSTRAINT = [Interval(numbers.Integral, 0, None, closed="left"), None]
+#: The one constraint of ``sampler`` in every estimator: the NUTS implementation.
+SAMPLER_CONSTRAINT = [StrOptions(set(SAMPLERS))]
+
+
+def priors_constraint(prior_class) -> list:
+    """The one constraint of ``priors``: the model's prior dataclass, a dict of its fields
+    (unknown fields are refused by ``prior_class.from_dict``), or None for the defaults.
+
+    Examples
+    --------
+    >>> from selbayes.models.priors import NaiveBayesPrior
+    >>> priors_constraint(NaiveBayesPrior)[1:]
+    [<class 'dict'>, None]
+    """
+    return [prior_class, dict, None]
+
+
 def _describe(constraint) -> str:
     """Plain-words description of one sklearn-style constraint, for error messages."""
     if constraint is None:
@@ -160,17 +181,19 @@ def _satisfied(constraint, value) -> bool:
     raise TypeError(f"unknown constraint {constraint!r}")  # pragma: no cover - programming error
 
 
-def validate_params(estimator) -> None:
+def validate_params(estimator, skip=()) -> None:
     """Check every parameter against ``estimator._parameter_constraints``.
 
     A small version of scikit-learn's ``_validate_params`` whose messages read
     ``"<name> must be <allowed>; got <value>"``. Raises ``InvalidParameterError`` (a subclass
-    of both ``ValueError`` and ``TypeError``, as in scikit-learn).
+    of both ``ValueError`` and ``TypeError``, as in scikit-learn). Parameters named in
+    ``skip`` are not checked (a deprecated value the caller has already warned about).
     """
     params = estimator.get_params(deep=False)
     for name, constraints in estimator._parameter_constraints.items():
         value = params[name]
-        if constraints == "no_validation" or any(_satisfied(c, value) for c in constraints):
+        if name in skip or constraints == "no_validation" \
+                or any(_satisfied(c, value) for c in constraints):
             continue
         allowed = [_describe(c) for c in constraints]
         text = allowed[0] if len(allowed) == 1 else ", ".join(allowed[:-1]) + " or " + allowed[-1]
@@ -409,12 +432,16 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         "chains": [Interval(numbers.Integral, 1, None, closed="left")],
         "max_predict_draws": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "progressbar": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINT,
     }
     #: the constraints of the NUTS settings, for models sampled with NUTS.
     _nuts_constraints: dict = {
-        "sampler": [StrOptions(set(SAMPLERS))],
+        "sampler": SAMPLER_CONSTRAINT,
         "target_accept": [Interval(numbers.Real, 0, 1, closed="neither")],
     }
+    #: seeds other than an int that a model still takes for one release, with a
+    #: ``FutureWarning`` (its fit turns them into a ``numpy.random.Generator``).
+    _deprecated_seed_types: tuple = ()
     #: the selection statistic (``"f"`` or ``"abs_corr"``).
     _statistic = "f"
     #: features must be 0/1.
@@ -480,8 +507,20 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         return self._prior_object().to_dict()
 
     # ------------------------------------------------------------------ validation
-    def _validate_params(self) -> None:
-        validate_params(self)
+    def _validate_params(self, skip=()) -> None:
+        """Check the settings (``_parameter_constraints``), then build the prior, so that a bad
+        ``priors`` fails here, before any work, with the same message in every estimator
+        (``PriorBase.from_dict``: ``"unknown prior setting(s) [...]; known: [...]"``)."""
+        seed = self.get_params(deep=False).get("random_state")
+        if self._deprecated_seed_types and isinstance(seed, self._deprecated_seed_types) \
+                and not isinstance(seed, numbers.Integral):
+            warn_at_user(f"{type(self).__name__}(random_state=<{type(seed).__name__}>) is "
+                         "deprecated: give an int seed (recorded with the fit, as in the "
+                         "other classifiers) or None; other seeds will be refused in the "
+                         "next release", FutureWarning)
+            skip = (*skip, "random_state")
+        validate_params(self, skip=skip)
+        self._prior_object()
 
     def _validate_training_data(self, X, y):
         """Validate (X, y); record ``n_features_in_`` and ``feature_names_in_``."""

@@ -275,7 +275,6 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "choice_rule": [StrOptions({"best", "one_se"})],
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
-        "random_state": [Interval(Integral, None, None, closed="neither"), None],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
     }
     _statistic = "f"

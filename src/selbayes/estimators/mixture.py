@@ -9,9 +9,28 @@ from typing import Any
 import numpy as np
 
 from ..filters.selection import Selection
-from .base import Interval, Options, Posterior, SelectionClassifier, StrOptions, warn_at_user
+from ..models.priors import MixturePrior
+from .base import (
+    SAMPLER_CONSTRAINT,
+    Interval,
+    Options,
+    Posterior,
+    SelectionClassifier,
+    StrOptions,
+    priors_constraint,
+    warn_at_user,
+)
 
 __all__ = ["BinaryMixtureClassifier"]
+
+#: ``algorithm`` -> the ``backend`` of :func:`selbayes.models.mixture.sample_mixture`.
+_ALGORITHMS = {"slice": "pymc", "nuts": "pymc_nuts", "reference": "reference"}
+#: values of ``sampler`` that named the algorithm before it had its own parameter (deprecated;
+#: the old ``"pymc"`` is the default algorithm and a valid NUTS implementation alike).
+_OLD_SAMPLER_VALUES = {"pymc_nuts": "nuts", "reference": "reference"}
+#: NUTS implementations that can run the mixture: only PyMC's ``pm.sample`` combines NUTS with
+#: the Gibbs step of the latent labels (nutpie, numpyro and blackjax sample gradients only).
+_MIXTURE_SAMPLERS = ("auto", "pymc")
 
 
 @dataclass(kw_only=True)
@@ -55,10 +74,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
     priors : MixturePrior or dict, optional
         Fitting prior (default: thesis values f0 = f1 = 1, alpha, alpha0 ~ IG(0.5, 5)).
     draws, tune, chains, thin : int
-        MCMC settings per chain.
+        MCMC settings per chain (``tune``: warm-up iterations, discarded; the same default
+        1000 as the other classifiers).
     label_sweeps, theta_steps : int
         Gibbs sweeps over z in each iteration; Metropolis steps per theta in each iteration
-        (``sampler="reference"`` only).
+        (``algorithm="reference"`` only).
     n_theta : int, optional
         Theta nodes of the adjustment factor's quadrature. Default: the exact rule
         (Gauss-Legendre with about n / 2 nodes) up to n of about 250 training cases, the
@@ -67,13 +87,20 @@ class BinaryMixtureClassifier(SelectionClassifier):
     max_predict_draws : int or None, default 1000
         Posterior draws (evenly thinned) used for prediction; None uses all.
     random_state : int, optional
-    progressbar : bool, default False
-    sampler : {"pymc", "pymc_nuts", "reference"}, default "pymc"
-        ``"pymc"``: ``pm.sample`` with compiled exact steps for the labels and for theta,
-        alpha0, alpha. ``"pymc_nuts"``: PyMC's NUTS (theta) and slice (alpha, alpha0) for the
+        Seed of the sampler (an int >= 0, or None).
+    progressbar : bool, default True
+    algorithm : {"slice", "nuts", "reference"}, default "slice"
+        The MCMC algorithm. The labels z are always updated by an exact collapsed Gibbs
+        sweep. ``"slice"``: ``pm.sample`` with compiled exact slice updates of theta, alpha0
+        and alpha. ``"nuts"``: PyMC's NUTS (theta) and slice (alpha, alpha0) for the
         continuous part instead (several times slower). ``"reference"`` runs the hand-written
         compound sampler of :mod:`selbayes.models.mixture` (kept as an independent check of
         the PyMC route).
+    sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}, default "auto"
+        NUTS implementation, as in the other classifiers. Only PyMC's can share a chain with
+        the Gibbs step of the labels, so "auto" is "pymc" here and the others are refused.
+        Before ``algorithm`` existed, ``sampler`` named the algorithm: ``"pymc_nuts"`` and
+        ``"reference"`` still select it, with a ``FutureWarning``, for one release.
     cores : int, default 1
         Chains sampled at once in separate processes (PyMC routes). More than 1 shortens one
         large fit (about 1.2x at n = 100, k = 10 with 2 cores:
@@ -88,7 +115,9 @@ class BinaryMixtureClassifier(SelectionClassifier):
         ``classes_[1]`` plays the role of y = 1.
     selection_ : Selection
     model_ : pymc.Model
-        The model sampled (absent with ``sampler="reference"``, and after pickling).
+        The model sampled (absent with ``algorithm="reference"``, and after pickling).
+    sampler_used_ : str or None
+        "pymc" (``pm.sample``), or None with ``algorithm="reference"``.
     idata_ : xarray.DataTree
         Posterior (``alpha``, ``alpha0``, ``n_z1``, ``counts``, ...) with ``attrs`` recording
         the selection, the settings, the version and a model id.
@@ -121,11 +150,11 @@ class BinaryMixtureClassifier(SelectionClassifier):
 
     def __init__(self, k: int | None = 10, threshold: float | None = None,
                  n_components: int = 2, correct_selection: bool = True,
-                 z_update: str = "exact", priors=None, draws: int = 1000, tune: int = 500,
+                 z_update: str = "exact", priors=None, draws: int = 1000, tune: int = 1000,
                  chains: int = 4, thin: int = 1, label_sweeps: int = 1, theta_steps: int = 5,
                  n_theta: int | None = None, max_predict_draws: int | None = 1000,
-                 random_state: int | None = None, progressbar: bool = False, prior=None,
-                 sampler: str = "pymc", cores: int = 1):
+                 random_state: int | None = None, progressbar: bool = True, prior=None,
+                 sampler: str = "auto", cores: int = 1, algorithm: str = "slice"):
         self.k = k
         self.threshold = threshold
         self.n_components = n_components
@@ -145,22 +174,27 @@ class BinaryMixtureClassifier(SelectionClassifier):
         self.prior = prior
         self.sampler = sampler
         self.cores = cores
+        self.algorithm = algorithm
 
     _parameter_constraints = {
         **SelectionClassifier._parameter_constraints,
         "n_components": [Options(Integral, {2})],
         "z_update": [StrOptions({"exact", "approximate"})],
-        # checked (with messages naming the field) by MixturePrior.from_dict
-        "priors": "no_validation",
-        "prior": "no_validation",
+        # their fields are checked (messages naming the field) by MixturePrior.from_dict
+        "priors": priors_constraint(MixturePrior),
+        "prior": priors_constraint(MixturePrior),
         "thin": [Interval(Integral, 1, None, closed="left")],
         "label_sweeps": [Interval(Integral, 1, None, closed="left")],
         "theta_steps": [Interval(Integral, 1, None, closed="left")],
         "n_theta": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": "no_validation",
-        "sampler": [StrOptions({"pymc", "pymc_nuts", "reference"})],
+        "sampler": SAMPLER_CONSTRAINT,
+        "algorithm": [StrOptions(set(_ALGORITHMS))],
         "cores": [Interval(Integral, 1, None, closed="left")],
     }
+    # random_state: the shared constraint (an int or None); the seeds this estimator took
+    # before (anything check_random_state takes) still work for one release with a warning.
+    _deprecated_seed_types = (np.random.Generator, np.random.SeedSequence,
+                              np.random.RandomState)
     _statistic = "abs_corr"
     _binary_features = True
     _binary_classes = True
@@ -177,19 +211,40 @@ class BinaryMixtureClassifier(SelectionClassifier):
             return MixturePrior.from_dict(self.prior)
         return MixturePrior.from_dict(self.priors)
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
+    def _validate_params(self, skip=()) -> None:
+        old = self.sampler if isinstance(self.sampler, str) else None
+        if old in _OLD_SAMPLER_VALUES:
+            new = _OLD_SAMPLER_VALUES[old]
+            if self.algorithm not in ("slice", new):
+                raise ValueError(f"give the algorithm once, as algorithm= (sampler={old!r} is "
+                                 f"its old spelling); got algorithm={self.algorithm!r} too")
+            warn_at_user(f"BinaryMixtureClassifier(sampler={old!r}) is renamed "
+                         f"algorithm={new!r}: sampler= is the NUTS implementation, as in the "
+                         "other classifiers; the old values will be refused in the next "
+                         "release", FutureWarning)
+            skip = (*skip, "sampler")
+        super()._validate_params(skip=skip)
+        if old not in _OLD_SAMPLER_VALUES and self.sampler not in _MIXTURE_SAMPLERS:
+            raise ValueError(f"BinaryMixtureClassifier samples with PyMC, whose pm.sample alone "
+                             f"combines NUTS with the Gibbs step of the latent labels: sampler "
+                             f"must be 'auto' or 'pymc'; got {self.sampler!r}")
         if self.prior is not None:
             warn_at_user("BinaryMixtureClassifier(prior=...) is renamed priors=, as in the "
                          "other classifiers; prior= will be removed in the next release",
                          FutureWarning)
 
+    def _algorithm(self) -> str:
+        """The algorithm in effect (``algorithm``, or the deprecated spelling in ``sampler``)."""
+        return _OLD_SAMPLER_VALUES.get(self.sampler, self.algorithm) \
+            if isinstance(self.sampler, str) else self.algorithm
+
     def _config(self) -> dict:
         params = super()._config()
         params.pop("prior")     # folded into "priors", so old and new spellings share an id
-        # the algorithm, not the model: fits saved before the PyMC route keep their id
-        params.pop("sampler")
-        params.pop("cores")
+        # how the posterior is sampled, not the model: fits saved before the PyMC route (and
+        # before algorithm= existed) keep their id
+        for name in ("sampler", "algorithm", "cores"):
+            params.pop(name)
         return params
 
     _prior = _prior_object
@@ -200,13 +255,15 @@ class BinaryMixtureClassifier(SelectionClassifier):
         reference sampler)."""
         from ..models.mixture import sample_mixture
 
+        backend = _ALGORITHMS[self._algorithm()]
+        self.sampler_used_ = None if backend == "reference" else "pymc"
         res = sample_mixture(
             X_sel, y_index, n_omitted=selection.n_omitted, threshold=selection.threshold,
             corrected=self.correct_selection, z_update=self.z_update,
             prior=self._prior_object(), draws=self.draws, tune=self.tune, chains=self.chains,
             thin=self.thin, label_sweeps=self.label_sweeps, theta_steps=self.theta_steps,
             n_theta=self.n_theta, random_state=self.random_state, progressbar=self.progressbar,
-            backend=self.sampler, cores=self.cores)
+            backend=backend, cores=self.cores)
         return _MixturePosterior(idata=res.idata, model=res.model, samples=res)
 
     def _store_predictive(self, posterior: _MixturePosterior) -> None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from numbers import Integral
 
 import numpy as np
 
 from .._validation import check_random_state
 from ..filters.selection import Selection
-from .base import Interval, Posterior, SelectionClassifier, StrOptions, require_sampler
+from ..models.priors import NaiveBayesPrior
+from .base import Posterior, SelectionClassifier, StrOptions, priors_constraint, require_sampler
 
 __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
 
@@ -122,12 +122,13 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         **SelectionClassifier._parameter_constraints,
         **SelectionClassifier._nuts_constraints,
         "method": [StrOptions(set(METHODS))],
-        # checked (with messages naming the field) by NaiveBayesPrior.from_dict
-        "priors": "no_validation",
+        # its fields are checked (messages naming the field) by NaiveBayesPrior.from_dict
+        "priors": priors_constraint(NaiveBayesPrior),
         "quadrature": [StrOptions({"accurate", "thesis"})],
-        "random_state": [Interval(Integral, None, None, closed="neither"),
-                         np.random.Generator, np.random.SeedSequence, None],
     }
+    # random_state: the shared constraint (an int or None); a Generator or SeedSequence, which
+    # this estimator took before, still works for one release with a FutureWarning.
+    _deprecated_seed_types = (np.random.Generator, np.random.SeedSequence)
     _statistic = "abs_corr"
     _binary_features = True
     _binary_classes = True
