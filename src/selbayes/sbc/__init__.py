@@ -3,8 +3,9 @@
 :mod:`~selbayes.sbc.core` holds the model-agnostic runner and the uniformity checks; its public
 API is re-exported here (``selbayes.sbc.run_sbc``). The per-model simulators and fitters live in
 :mod:`~selbayes.sbc.gaussian`, :mod:`~selbayes.sbc.naive_bayes` and :mod:`~selbayes.sbc.mixture`;
-the runner of the SBC specs in ``models/sbc/`` (``selbayes sbc SPEC``), :func:`run_sbc_spec` and
-:func:`load_sbc_spec`, is defined in :mod:`~selbayes.sbc.gaussian` and re-exported here.
+the schema, loader and runner of the SBC specs in ``models/sbc/`` (``selbayes sbc SPEC``),
+:func:`run_sbc_spec` and :func:`load_sbc_spec`, shared by all three, are defined in
+:mod:`~selbayes.sbc.spec` and re-exported here.
 """
 
 from .core import (
@@ -17,7 +18,7 @@ from .core import (
     sbc_rank,
     thin_draws,
 )
-from .gaussian import load_sbc_spec, run_sbc_spec
+from .spec import load_sbc_spec, run_sbc_spec
 
 __all__ = ["run_sbc", "load_sbc", "SBCResult", "sbc_rank", "thin_draws", "chi2_uniformity",
            "ecdf_uniformity", "ecdf_band", "run_sbc_spec", "load_sbc_spec"]

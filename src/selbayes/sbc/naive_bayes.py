@@ -301,7 +301,7 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     --------
     >>> from pathlib import Path
     >>> import selbayes
-    >>> from selbayes.sbc.gaussian import load_sbc_spec
+    >>> from selbayes.sbc.spec import load_sbc_spec
     >>> from selbayes.sbc.naive_bayes import run_naive_bayes_sbc_spec
     >>> path = Path(selbayes.__file__).parents[2] / "models" / "sbc" / "sbc_naive_bayes_small.toml"
     >>> result = run_naive_bayes_sbc_spec(path, out="sbc_nb", quick=True)  # doctest: +SKIP
@@ -312,7 +312,7 @@ def run_naive_bayes_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: i
     (8, 0.45, 200)
     """
     from .._spec import SpecError
-    from .gaussian import load_sbc_spec, run_sbc_spec
+    from .spec import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(spec_path, quick=quick)
     if spec.model != "naive_bayes":
