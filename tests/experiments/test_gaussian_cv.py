@@ -177,7 +177,7 @@ def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
     run_reproduction(spec, out=tmp_path / "out", progressbar=False)
     write_fake(home, "srbct", seed=4)  # same shape, other values
     rs._load_matrix.cache_clear()
-    rs._cv_data_cached.cache_clear()
+    rs.cv_data.cache_clear()
     with pytest.raises(ValueError, match="sha256"):
         run_reproduction(spec, out=tmp_path / "out", progressbar=False)
 

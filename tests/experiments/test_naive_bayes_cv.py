@@ -264,7 +264,7 @@ def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
     run_reproduction(spec, out=tmp_path / "out", progressbar=False)
     write_fake(home, "colon", seed=12)  # same shape, other values
     rc._load_matrix.cache_clear()
-    rc._cv._cv_data_cached.cache_clear()     # the shared per-process cache of the CV data
+    rc._cv.cv_data.cache_clear()     # the shared per-process cache of the CV data
     with pytest.raises(ValueError, match="sha256"):
         run_reproduction(spec, out=tmp_path / "out", progressbar=False)
 

@@ -13,6 +13,9 @@ matrices, and AMLP, one point per gene group.
 Seeds: ``seeds.data`` draws the gene groups, ``seeds.split`` the folds, ``seeds.fit`` the MCMC
 (one child per group and fold, shared by the two methods so they are paired), ``seeds.loss``
 the loss matrices.
+
+The gene groups, folds, metrics, acceptance counts and Fig 4 are shared with ``naive_bayes_cv``
+in :mod:`selbayes.experiments._cv`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import time
 import warnings
 from pathlib import Path
@@ -29,9 +31,10 @@ import numpy as np
 
 from .._parallel import Task, TaskResult
 from .._version import __version__
+from . import _cv
+from ._cv import METHODS, check_cv_design, cv_data, evaluate, gene_groups
 from .gaussian import _diagnostics_summary, _prior_fields
 from .report import (
-    Criterion,
     acceptance_section,
     md_table,
     run_record,
@@ -44,7 +47,6 @@ from .spec import Field, Spec, SpecError, settings_hash, task_seed
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
            "run_demo"]
 
-METHODS = ("corrected", "uncorrected")
 SOURCES = {"srbct": {"n_samples": 83, "n_genes": 2308}}
 
 SCHEMA: dict[str, dict[str, Field]] = {
@@ -96,10 +98,6 @@ def _n_folds(spec_or_settings) -> int:
     return n if isinstance(folds, str) else int(folds)
 
 
-def _groups_run(spec: Spec) -> list[int]:
-    return spec["data"]["groups"] or list(range(spec["data"]["n_groups"]))
-
-
 def check_spec(spec: Spec) -> None:
     """Cross-key checks: folds, groups, k against the group size, methods."""
     where = str(spec.path)
@@ -111,46 +109,16 @@ def check_spec(spec: Spec) -> None:
     check_cv_design(spec, where, SOURCES)
 
 
-def check_cv_design(spec: Spec, where: str, sources: dict) -> None:
-    """Folds, gene groups, k against the smallest group, methods: shared by the CV experiments.
-
-    ``sources`` maps each data source to its ``n_samples`` and ``n_genes``.
-    """
-    d, sel = spec["data"], spec["selection"]
-    folds = spec["cv"]["folds"]
-    n, p = sources[d["source"]]["n_samples"], sources[d["source"]]["n_genes"]
-    if isinstance(folds, str) and folds != "loo":
-        raise SpecError(f"{where}: [cv] folds must be an integer or 'loo'; got {folds!r}")
-    if not isinstance(folds, str) and not 2 <= folds <= n:
-        raise SpecError(f"{where}: [cv] folds must be between 2 and {n}; got {folds}")
-    if d["n_groups"] > p:
-        raise SpecError(f"{where}: [data] n_groups = {d['n_groups']} exceeds the {p} genes")
-    bad = [g for g in d["groups"] if g >= d["n_groups"]]
-    if bad or len(set(d["groups"])) != len(d["groups"]):
-        raise SpecError(f"{where}: [data] groups must be distinct indices below n_groups = "
-                        f"{d['n_groups']}; got {d['groups']}")
-    smallest = p // d["n_groups"]
-    if sel["k"] >= smallest:
-        raise SpecError(f"{where}: [selection] k = {sel['k']} must be below the smallest gene "
-                        f"group ({smallest} genes)")
-    if not sel["methods"] or len(set(sel["methods"])) != len(sel["methods"]):
-        raise SpecError(f"{where}: [selection] methods must be a non-empty list of distinct "
-                        f"values from {list(METHODS)}")
-
-def _task_seed(root: int, group: int, fold: int) -> int:
-    return task_seed(root, group, fold)
-
-
 def plan(spec: Spec) -> list[Task]:
     """One fit per (gene group, fold, method); the two methods of a fold share the seed."""
     root = spec["seeds"]["fit"]
     tasks = []
-    for g in _groups_run(spec):
+    for g in _cv.groups_run(spec):
         for f in range(_n_folds(spec)):
             for method in spec["selection"]["methods"]:
                 tasks.append(Task(f"g{g:02d}-f{f:03d}-{method}", {
                     "group": g, "fold": f, "method": method,
-                    "corrected": method == "corrected", "seed": _task_seed(root, g, f)}))
+                    "corrected": method == "corrected", "seed": task_seed(root, g, f)}))
     return tasks
 
 
@@ -182,31 +150,6 @@ def _load_matrix(key: str):
     if d["log_transform"]:
         X = np.log(X)
     return X, ds.y.to_numpy(), list(ds.X.columns)
-
-
-def gene_groups(p: int, n_groups: int, seed: int) -> list[np.ndarray]:
-    """A random partition of the p genes into ``n_groups`` groups of nearly equal size."""
-    perm = np.random.default_rng(seed).permutation(p)
-    return [np.sort(g) for g in np.array_split(perm, n_groups)]
-
-
-@functools.lru_cache(maxsize=2)
-def _cv_data_cached(key: str, matrix):
-    from ..evaluation.cross_validation import make_folds
-
-    s = json.loads(key)
-    X, y, genes = matrix(s["data"])
-    groups = gene_groups(X.shape[1], s["data"]["n_groups"], s["seeds"]["data"])
-    folds = make_folds(y, s["cv"]["folds"], random_state=s["seeds"]["split"])
-    return X, y, genes, groups, folds
-
-
-def cv_data(settings: dict, matrix):
-    """(X, y, gene names, gene groups, folds) for the fit settings, cached per process;
-    ``matrix(data_settings)`` returns (X, y, gene names) (one function per spec type)."""
-    key = json.dumps({"data": settings["data"], "cv": settings["cv"],
-                      "seeds": settings["seeds"]}, sort_keys=True)
-    return _cv_data_cached(key, matrix)
 
 
 def _matrix(d: dict):
@@ -270,116 +213,6 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
 # ---------------------------------------------------------------------------------------------
 # evaluation (main process)
 # ---------------------------------------------------------------------------------------------
-def _out_of_fold(fits: dict, group: int, method: str, n: int, G: int) -> np.ndarray | None:
-    proba = np.full((n, G), np.nan)
-    found = False
-    for f in fits.values():
-        if f.meta["group"] == group and f.meta["method"] == method:
-            proba[f.arrays["test"]] = f.arrays["proba"]
-            found = True
-    if not found or np.isnan(proba).any():
-        return None
-    return proba
-
-
-def evaluate(proba: np.ndarray, y_index: np.ndarray, losses: np.ndarray, n_bins: int) -> dict:
-    """Error, expected error, AMLP, Brier, ECE and the average actual and expected loss."""
-    from ..evaluation.calibration import calibration_summary, expected_vs_actual_loss
-
-    s = calibration_summary(proba, y_index, n_bins=n_bins)
-    loss = expected_vs_actual_loss(proba, y_index, losses)
-    return {**{k: s[k] for k in ("error_rate", "expected_error_rate", "amlp", "brier", "ece")},
-            "actual_loss": float(np.mean(loss["actual_loss"])),
-            "expected_loss": float(np.mean(loss["expected_loss"]))}
-
-
-def _criteria(spec: Spec, metrics: dict, groups: list[int]) -> list[Criterion]:
-    acc = spec["acceptance"]
-    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
-    if not paired:
-        return [Criterion("corrected vs uncorrected", "all groups", "needs both methods", "-",
-                          None)]
-    out = []
-    amlp_wins = [g for g in paired
-                 if metrics[(g, "corrected")]["amlp"] < metrics[(g, "uncorrected")]["amlp"]]
-
-    def gap(g, m):
-        r = metrics[(g, m)]
-        return abs(r["expected_error_rate"] - r["error_rate"])
-
-    gap_wins = [g for g in paired if gap(g, "corrected") < gap(g, "uncorrected")]
-    for name, wins, frac in (
-            ("AMLP: corrected below uncorrected", amlp_wins, acc["amlp_min_fraction"]),
-            ("|expected - actual error rate|: corrected below uncorrected", gap_wins,
-             acc["gap_min_fraction"])):
-        need = math.ceil(frac * len(paired) - 1e-9)
-        out.append(Criterion(name, f"{len(paired)} gene groups",
-                             f"{len(wins)} of {len(paired)}",
-                             f">= {need} of {len(paired)}", len(wins) >= need))
-    return out
-
-
-def _paired_tests(metrics: dict, groups: list[int]) -> dict:
-    from scipy.stats import ttest_rel
-
-    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
-    out = {}
-    if len(paired) < 2:
-        return out
-    for key, fn in (("amlp", lambda r: r["amlp"]), ("actual_loss", lambda r: r["actual_loss"]),
-                    ("abs_error_gap",
-                     lambda r: abs(r["expected_error_rate"] - r["error_rate"]))):
-        c = np.array([fn(metrics[(g, "corrected")]) for g in paired])
-        u = np.array([fn(metrics[(g, "uncorrected")]) for g in paired])
-        res = ttest_rel(c, u)
-        out[key] = {"mean_corrected": float(c.mean()), "mean_uncorrected": float(u.mean()),
-                    "t": float(res.statistic), "p_value": float(res.pvalue),
-                    "n_corrected_lower": int((c < u).sum()), "n_groups": len(paired)}
-    return out
-
-
-def _fig4(metrics: dict, groups: list[int], out_dir: Path, title: str) -> str | None:
-    from matplotlib.figure import Figure
-
-    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
-    if not paired:
-        return None
-    fig = Figure(figsize=(13.5, 4.4))
-    axes = fig.subplots(1, 3)
-    c = {key: np.array([metrics[(g, "corrected")][key] for g in paired])
-         for key in metrics[(paired[0], "corrected")]}
-    u = {key: np.array([metrics[(g, "uncorrected")][key] for g in paired])
-         for key in metrics[(paired[0], "uncorrected")]}
-    ax = axes[0]
-    for g, xc, yc, xu, yu in zip(paired, c["error_rate"], c["expected_error_rate"],
-                                 u["error_rate"], u["expected_error_rate"], strict=True):
-        ax.plot([xc, xu], [yc, yu], color="0.8", lw=0.8, zorder=1)
-        ax.annotate(str(g + 1), (xc, yc), fontsize=7, xytext=(3, 2),
-                    textcoords="offset points")
-    ax.scatter(c["error_rate"], c["expected_error_rate"], color="C0", label="corrected", zorder=2)
-    ax.scatter(u["error_rate"], u["expected_error_rate"], facecolors="none", edgecolors="C3",
-               label="uncorrected", zorder=2)
-    hi = max(c["error_rate"].max(), u["error_rate"].max(), c["expected_error_rate"].max()) * 1.15
-    hi = max(hi, 0.02)
-    ax.plot([0, hi], [0, hi], "k--", lw=0.8)
-    ax.set(xlim=(0, hi), ylim=(0, hi), xlabel="actual error rate (CV)",
-           ylabel="expected error rate", title="(a) expected vs actual error, per group")
-    ax.legend(loc="upper left", fontsize=8)
-    for ax, key, label in ((axes[1], "actual_loss", "(b) average loss, random loss matrices"),
-                           (axes[2], "amlp", "(c) AMLP (nats)")):
-        ax.scatter(u[key], c[key], color="C0")
-        for g, xu, yc in zip(paired, u[key], c[key], strict=True):
-            ax.annotate(str(g + 1), (xu, yc), fontsize=7, xytext=(3, 2),
-                        textcoords="offset points")
-        lo = min(u[key].min(), c[key].min()) * 0.9
-        top = max(u[key].max(), c[key].max()) * 1.05
-        ax.plot([lo, top], [lo, top], "k--", lw=0.8)
-        ax.set(xlim=(lo, top), ylim=(lo, top), xlabel="uncorrected", ylabel="corrected",
-               title=label + "\n(below the diagonal: corrected better)")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(out_dir / "fig4.png", dpi=100)
-    return "fig4.png"
 
 
 def _scatter(fits: dict, groups: list[int], y_index: np.ndarray, G: int, out_dir: Path,
@@ -391,8 +224,8 @@ def _scatter(fits: dict, groups: list[int], y_index: np.ndarray, G: int, out_dir
     pc, pu = [], []
     n = len(y_index)
     for g in groups:
-        c = _out_of_fold(fits, g, "corrected", n, G)
-        u = _out_of_fold(fits, g, "uncorrected", n, G)
+        c = _cv.out_of_fold(fits, g, "corrected", n, G)
+        u = _cv.out_of_fold(fits, g, "uncorrected", n, G)
         if c is not None and u is not None:
             pc.append(c[np.arange(n), y_index])
             pu.append(u[np.arange(n), y_index])
@@ -423,18 +256,18 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     ev = spec["evaluation"]
     losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
                                   random_state=spec["seeds"]["loss"])
-    groups = _groups_run(spec)
+    groups = _cv.groups_run(spec)
     metrics = {}
     for g in groups:
         for m in spec["selection"]["methods"]:
-            proba = _out_of_fold(fits, g, m, n, G)
+            proba = _cv.out_of_fold(fits, g, m, n, G)
             if proba is not None:
                 metrics[(g, m)] = evaluate(proba, y_index, losses, ev["n_bins"])
-    criteria = _criteria(spec, metrics, groups)
-    tests = _paired_tests(metrics, groups)
+    criteria = _cv.criteria(spec, metrics, groups)
+    tests = _cv.paired_tests(metrics, groups)
     figures = {}
     title = spec["experiment"]["title"] or spec.name
-    f4 = _fig4(metrics, groups, out_dir, "Fig 4 (Li 2009): " + title)
+    f4 = _cv.plot_fig4(metrics, groups, out_dir, "Fig 4 (Li 2009): " + title)
     if f4:
         figures["fig4"] = f4
     sc = _scatter(fits, groups, y_index, G, out_dir, spec["seeds"]["loss"])

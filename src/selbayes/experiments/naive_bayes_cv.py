@@ -20,8 +20,9 @@ random loss matrices, AMLP), draws the thesis' Fig 2.8 (corrected vs uncorrected
 panel per group) and Fig 2.10 (AMLP and squared error per group), and puts the thesis' colon
 results (counts of groups, paired t-tests) beside this run's.
 
-The generic helpers (gene groups, out-of-fold assembly, metrics, Fig 4, acceptance counts,
-paired t-tests) come from :mod:`selbayes.experiments.gaussian_cv`.
+The generic helpers (gene groups, cached data and folds, out-of-fold assembly, metrics, Fig 4,
+acceptance counts, paired t-tests) are shared with ``gaussian_cv`` in
+:mod:`selbayes.experiments._cv`.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ import numpy as np
 from .._parallel import Task, TaskResult
 from .._spec import OMIT, check_section
 from .._version import __version__
-from . import gaussian_cv as _cv
+from . import _cv
+from ._cv import METHODS
 from .naive_bayes import SCHEMA as _NB_SCHEMA
 from .report import (
     Criterion,
@@ -50,12 +52,11 @@ from .report import (
     versions,
     write_outputs,
 )
-from .spec import Field, Spec, SpecError, settings_hash
+from .spec import Field, Spec, SpecError, settings_hash, task_seed
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
            "binarize_at_median", "MEDIAN_CASES"]
 
-METHODS = ("corrected", "uncorrected")
 MEDIAN_CASES = ("train", "all")
 SOURCES = {"colon": {"n_samples": 62, "n_genes": 2000}}
 
@@ -139,7 +140,7 @@ def plan(spec: Spec) -> list[Task]:
     """One fit per (quadrature preset, gene group, method), each running every fold."""
     tasks = []
     for q in spec["fit"]["quadrature"]:
-        for g in _cv._groups_run(spec):
+        for g in _cv.groups_run(spec):
             for method in spec["selection"]["methods"]:
                 tasks.append(Task(_fit_id(q, g, method), {
                     "quadrature": q, "group": g, "method": method,
@@ -255,7 +256,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         warnings.simplefilter("always")
         for i, (train, test) in enumerate(folds):
             Xb = Xb_all if all_cases else binarize_at_median(Xg, rows=train)
-            seed = _cv._task_seed(settings["seeds"]["fit"], prm["group"], i)
+            seed = task_seed(settings["seeds"]["fit"], prm["group"], i)
             p, meta, fitted = fit_fold(est, Xb, y, train, test, classes=classes,
                                        random_state=seed, return_estimator=True)
             proba.append(p)
@@ -284,7 +285,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
 # ---------------------------------------------------------------------------------------------
 def _criteria(spec: Spec, metrics: dict, groups: list[int]) -> list[Criterion]:
     """The AMLP count (and the |gap| count when ``gap_min_fraction`` > 0)."""
-    out = _cv._criteria(spec, metrics, groups)
+    out = _cv.criteria(spec, metrics, groups)
     if spec["acceptance"]["gap_min_fraction"] <= 0:
         out = [c for c in out if not c.criterion.startswith("|expected")]
     return out
@@ -294,7 +295,7 @@ def _paired_tests(metrics: dict, groups: list[int]) -> dict:
     """The Fig 4 tests plus the thesis' squared-error test (Brier = (y - p1)^2 for G = 2)."""
     from scipy.stats import ttest_rel
 
-    out = _cv._paired_tests(metrics, groups)
+    out = _cv.paired_tests(metrics, groups)
     paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
     if len(paired) >= 2:
         c = np.array([metrics[(g, "corrected")]["brier"] for g in paired])
@@ -312,8 +313,8 @@ def _decision_changes(fits: dict, groups: list[int], n: int) -> dict:
     """Per group: cases whose 0.5-threshold decision differs between the methods."""
     out = {}
     for g in groups:
-        c = _cv._out_of_fold(fits, g, "corrected", n, 2)
-        u = _cv._out_of_fold(fits, g, "uncorrected", n, 2)
+        c = _cv.out_of_fold(fits, g, "corrected", n, 2)
+        u = _cv.out_of_fold(fits, g, "uncorrected", n, 2)
         if c is not None and u is not None:
             out[g] = int(np.sum((c[:, 1] >= 0.5) != (u[:, 1] >= 0.5)))
     return out
@@ -389,8 +390,8 @@ def _fig2_8(fits: dict, groups: list[int], y_index: np.ndarray, out_dir: Path,
     n = len(y_index)
     panels = []
     for g in groups:
-        c = _cv._out_of_fold(fits, g, "corrected", n, 2)
-        u = _cv._out_of_fold(fits, g, "uncorrected", n, 2)
+        c = _cv.out_of_fold(fits, g, "corrected", n, 2)
+        u = _cv.out_of_fold(fits, g, "uncorrected", n, 2)
         if c is not None and u is not None:
             panels.append((g, c[:, 1], u[:, 1]))
     if not panels:
@@ -473,7 +474,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     ev = spec["evaluation"]
     losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
                                   random_state=spec["seeds"]["loss"])
-    groups = _cv._groups_run(spec)
+    groups = _cv.groups_run(spec)
     qs = spec["fit"]["quadrature"]
     primary = qs[0]
     by_q = {q: {fid: f for fid, f in fits.items() if f.meta["quadrature"] == q} for q in qs}
@@ -482,7 +483,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
         metrics[q] = {}
         for g in groups:
             for m in spec["selection"]["methods"]:
-                proba = _cv._out_of_fold(by_q[q], g, m, n, G)
+                proba = _cv.out_of_fold(by_q[q], g, m, n, G)
                 if proba is not None:
                     metrics[q][(g, m)] = _cv.evaluate(proba, y_index, losses, ev["n_bins"])
     criteria = _criteria(spec, metrics[primary], groups)
@@ -496,7 +497,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     title = spec["experiment"]["title"] or spec.name
     figures = {}
     for key, made in (
-            ("fig4", _cv._fig4(metrics[primary], groups, out_dir,
+            ("fig4", _cv.plot_fig4(metrics[primary], groups, out_dir,
                                "Fig 4 layout (Li 2009) = thesis Figs 2.9-2.10: " + title)),
             ("fig2_8", _fig2_8(by_q[primary], groups, y_index, out_dir,
                                "Fig 2.8 (Li 2007): out-of-fold P(cancer); squares = cancer, "
