@@ -146,7 +146,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         k=prm["k"], correct_selection=prm["corrected"], z_update=s["z_update"],
         priors=dict(settings["priors"]), draws=s["draws"], tune=s["tune"], chains=s["chains"],
         thin=s["thin"], label_sweeps=s["label_sweeps"], theta_steps=s["theta_steps"],
-        max_predict_draws=s["max_predict_draws"], random_state=prm["seed"])
+        max_predict_draws=s["max_predict_draws"], random_state=prm["seed"], progressbar=False)
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
