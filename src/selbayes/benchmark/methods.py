@@ -66,9 +66,9 @@ def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
 
 
 def _inner_cv(inner_folds, random_state):
-    from sklearn.model_selection import StratifiedKFold
+    from ..evaluation.folds import stratified_splitter
 
-    return StratifiedKFold(inner_folds, shuffle=True, random_state=random_state)
+    return stratified_splitter(inner_folds, random_state)
 
 
 def _k_search(model, n_classes, random_state, inner_folds):

@@ -213,28 +213,12 @@ def _task_id(dataset: str, method: str, repeat: int, fold: int) -> str:
 
 
 def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
-    """Stratified folds per repeat, also when a class has fewer cases than folds.
+    """Stratified folds per repeat, also when a class has fewer cases than folds
+    (:func:`selbayes.evaluation.folds.repeated_stratified_folds`, where every fold of the
+    package is made)."""
+    from ..evaluation.folds import repeated_stratified_folds
 
-    (``cross_validation.make_folds`` falls back to unstratified K-fold then, which can leave a
-    training fold with one case of a class; stratifying keeps at least ``count - 1``.) Where
-    every class has at least ``folds`` cases the splits equal ``make_folds``'s.
-    """
-    from sklearn.model_selection import StratifiedKFold
-
-    from ..evaluation.cross_validation import _check_splits
-
-    if folds > len(y_idx):
-        raise ValueError(f"folds ({folds}) exceeds the number of cases ({len(y_idx)})")
-    root = np.random.SeedSequence(seed)
-    out = []
-    for r, ss in enumerate(root.spawn(repeats)):
-        split_seed = int(ss.generate_state(1)[0])
-        with warnings.catch_warnings():  # "least populated class has only m members"
-            warnings.simplefilter("ignore", UserWarning)
-            splits = list(StratifiedKFold(folds, shuffle=True, random_state=split_seed)
-                          .split(np.zeros((len(y_idx), 1)), y_idx))
-        out.append((r, _check_splits(splits, y_idx, np.unique(y_idx))))
-    return out
+    return repeated_stratified_folds(y_idx, folds, repeats, seed)
 
 
 def _inner_folds(y_train: np.ndarray) -> int:

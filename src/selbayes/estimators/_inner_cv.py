@@ -163,7 +163,8 @@ class KChoice:
 
 
 def _stratified_folds(y_index, n_splits, rng):
-    from sklearn.model_selection import StratifiedKFold
+    # the folds themselves come from selbayes.evaluation.folds, where every fold is made
+    from ..evaluation.folds import stratified_folds
 
     seed = int(rng.integers(2 ** 31 - 1))
     min_count = np.bincount(y_index).min()
@@ -171,9 +172,7 @@ def _stratified_folds(y_index, n_splits, rng):
     if n_splits < 2:
         raise ValueError("choosing k by inner cross-validation needs at least 2 cases in every "
                          "class of the training data")
-    return n_splits, list(StratifiedKFold(n_splits, shuffle=True,
-                                          random_state=seed).split(np.zeros(len(y_index)),
-                                                                   y_index))
+    return n_splits, stratified_folds(y_index, n_splits, seed)
 
 
 def _candidate_selections(X, y_index, G, candidates, standardize, method):

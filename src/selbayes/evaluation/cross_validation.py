@@ -32,6 +32,10 @@ import pandas as pd
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
 from .._validation import labels_1d
 
+# the folds are made in .folds (the one place); make_folds stays importable from here
+from .folds import _int_seed, make_folds
+from .folds import check_splits as _check_splits  # noqa: F401 (the name earlier code imports)
+
 __all__ = ["cross_validate", "CrossValidationResult", "make_folds", "fit_fold", "load_folds"]
 
 _MANIFEST = "manifest.json"
@@ -151,106 +155,6 @@ class CrossValidationResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# folds and seeds
-# ---------------------------------------------------------------------------------------------
-def _int_seed(ss: np.random.SeedSequence) -> int:
-    return int(ss.generate_state(1, dtype=np.uint32)[0])
-
-
-def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Training and test indices of each fold.
-
-    Parameters
-    ----------
-    y : array-like of shape (n_samples,)
-        Class labels.
-    folds : int, "loo", scikit-learn splitter, or iterable of (train, test) index arrays
-        An int K gives K shuffled folds, stratified by class when every class has at least K
-        cases (``StratifiedKFold``) and plain ``KFold`` otherwise (e.g. 20 folds of SRBCT,
-        whose smallest class has 11 cases). "loo" is leave-one-out. A splitter's
-        ``split(X, y)`` is used as is.
-    random_state : int, Generator or None
-        Shuffling seed for int ``folds``.
-
-    Returns
-    -------
-    list of (train, test) int64 arrays
-        Test sets partition the cases; every training set holds every class.
-
-    Raises
-    ------
-    ValueError
-        If an int ``folds`` is below 2 or above the number of cases, the test sets do not
-        partition the cases, folds overlap, or a training set lacks a class.
-    TypeError
-        If ``folds`` is of an unsupported type.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> splits = make_folds(np.repeat([0, 1], 10), folds=4, random_state=0)
-    >>> len(splits), [len(test) for _, test in splits]
-    (4, [5, 5, 5, 5])
-    """
-    from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
-
-    y = np.asarray(y)
-    n = y.shape[0]
-    classes, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
-    if isinstance(folds, str):
-        if folds.lower() not in ("loo", "leave-one-out"):
-            raise ValueError(f"folds must be an int, 'loo', a splitter or a list of (train, "
-                             f"test) pairs; got {folds!r}")
-        splits = list(LeaveOneOut().split(np.zeros((n, 1))))
-    elif isinstance(folds, numbers.Integral) and not isinstance(folds, bool):
-        if not 2 <= folds <= n:
-            raise ValueError(f"folds must be between 2 and the number of cases ({n}); got "
-                             f"{folds}")
-        seed = random_state
-        if not isinstance(seed, numbers.Integral | type(None)):
-            seed = _int_seed(root_seed(seed))
-        cls = StratifiedKFold if counts.min() >= folds else KFold
-        splits = list(cls(int(folds), shuffle=True, random_state=seed)
-                      .split(np.zeros((n, 1)), y_index))
-    elif hasattr(folds, "split"):
-        splits = list(folds.split(np.zeros((n, 1)), y_index))
-    else:
-        try:
-            splits = [(train, test) for train, test in folds]
-        except (TypeError, ValueError) as exc:
-            raise TypeError("folds must be an int, 'loo', a splitter with split(X, y) or an "
-                            f"iterable of (train, test) index pairs; got {folds!r}") from exc
-    return _check_splits(splits, y_index, classes)
-
-
-def _check_splits(splits, y_index, classes) -> list[tuple[np.ndarray, np.ndarray]]:
-    n = y_index.shape[0]
-    if len(splits) < 2:
-        raise ValueError(f"folds gives {len(splits)} fold(s); at least 2 are needed")
-    seen = np.zeros(n, dtype=np.int64)
-    out = []
-    for i, (train, test) in enumerate(splits):
-        train = np.asarray(train, dtype=np.int64).ravel()
-        test = np.asarray(test, dtype=np.int64).ravel()
-        for name, idx in (("train", train), ("test", test)):
-            if idx.size == 0 or idx.min() < 0 or idx.max() >= n:
-                raise ValueError(f"fold {i}: {name} indices must be non-empty and within "
-                                 f"0..{n - 1}")
-        if np.intersect1d(train, test).size:
-            raise ValueError(f"fold {i}: training and test cases overlap")
-        missing = np.setdiff1d(np.arange(len(classes)), y_index[train])
-        if missing.size:
-            raise ValueError(f"fold {i}: the training cases lack class(es) "
-                             f"{classes[missing].tolist()}; use fewer folds or stratified folds")
-        seen[test] += 1
-        out.append((train, test))
-    if not np.all(seen == 1):
-        raise ValueError(f"the test sets must partition the cases: {int((seen == 0).sum())} "
-                         f"case(s) are never tested and {int((seen > 1).sum())} more than once")
-    return out
-
-
-# ---------------------------------------------------------------------------------------------
 # one fold (module level so that it pickles for joblib and dask)
 # ---------------------------------------------------------------------------------------------
 def _take(X, idx):
@@ -363,7 +267,6 @@ def _estimator_settings(estimator) -> dict:
 
 def _fold_id(i: int) -> str:
     return f"fold_{i:03d}"
-
 
 
 # ---------------------------------------------------------------------------------------------

@@ -402,16 +402,17 @@ def _baseline(name: str, k, ev: dict, seed: int):
     from sklearn.calibration import CalibratedClassifierCV
     from sklearn.feature_selection import SelectKBest, f_classif
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold
     from sklearn.naive_bayes import GaussianNB
     from sklearn.pipeline import make_pipeline
+
+    from ..evaluation.folds import stratified_splitter
 
     select = SelectKBest(f_classif, k=k)
     if name == "gnb":
         return make_pipeline(select, GaussianNB())
     if name == "gnb_calibrated":
         # selection sits inside the pipeline that is refitted on every calibration fold
-        folds = StratifiedKFold(ev["calibration_cv"], shuffle=True, random_state=seed)
+        folds = stratified_splitter(ev["calibration_cv"], random_state=seed)
         return CalibratedClassifierCV(make_pipeline(select, GaussianNB()),
                                       method=ev["calibration_method"], cv=folds)
     if name == "logistic":
