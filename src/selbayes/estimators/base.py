@@ -721,15 +721,19 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
     def _check_diagnostics(self, posterior: Posterior | None = None) -> None:
         """Convergence diagnostics of the posterior variables ``_diagnostic_vars``
-        (``diagnostics_``)."""
+        (``diagnostics_``), and the PSIS-LOO Pareto k of every training case where the fit
+        stores a log likelihood (``loo_checks_``; :func:`selbayes.evaluation.loo_check.loo_check`
+        warns when single cases move the posterior)."""
         if self._diagnostic_vars is None or "posterior" not in self.idata_.children:
             return
         from ..evaluation.diagnostics import check
+        from ..evaluation.loo_check import loo_check
 
         # Optional variables (e.g. the two-groups prior's pi0) are checked when present.
         present = self.idata_["posterior"].data_vars
         self.diagnostics_ = check(self.idata_, var_names=[v for v in self._diagnostic_vars
                                                            if v in present])
+        self.loo_checks_ = loo_check(self.idata_)
 
     # ------------------------------------------------------------------ provenance
     def _config(self) -> dict:

@@ -1,0 +1,47 @@
+"""PSIS-LOO Pareto k of the training cases: an outlier is named, clean data pass."""
+
+import warnings
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from selbayes.evaluation.loo_check import InfluentialCaseWarning, loo_check
+
+
+def _idata(loglik):
+    """A DataTree with a posterior and a log_likelihood group of shape (chain, draw, case)."""
+    c, d, n = loglik.shape
+    post = xr.Dataset({"theta": (("chain", "draw"), np.zeros((c, d)))},
+                      coords={"chain": np.arange(c), "draw": np.arange(d)})
+    ll = xr.Dataset({"x": (("chain", "draw", "case"), loglik)},
+                    coords={"chain": np.arange(c), "draw": np.arange(d),
+                            "case": [f"s{i}" for i in range(n)]})
+    return xr.DataTree.from_dict({"posterior": post, "log_likelihood": ll})
+
+
+def test_an_influential_case_is_named_and_clean_cases_pass():
+    """Reference by construction: conjugate normal mean, 40 cases from N(0, 1) and one at 30.
+    Draws of mu from its exact posterior; the outlier's 1 / p(x_i | mu) weights have a heavy
+    tail (its Pareto k far above 0.7), the others' do not."""
+    rng = np.random.default_rng(0)
+    x = np.r_[rng.normal(size=40), 30.0]
+    n = x.size
+    mu = rng.normal(x.mean(), 1 / np.sqrt(n + 1), size=(4, 1000))        # N(0, 1) prior
+    ll = -0.5 * (x[None, None, :] - mu[..., None]) ** 2 - 0.5 * np.log(2 * np.pi)
+    with pytest.warns(InfluentialCaseWarning, match=r"1 of 41 training cases.*s40"):
+        table = loo_check(_idata(ll))
+    assert table["influential"].tolist() == [False] * 40 + [True]
+    assert table["pareto_k"].iloc[:40].max() < 0.7
+
+    # without the outlier: no warning (an error if one were emitted)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InfluentialCaseWarning)
+        mu2 = rng.normal(x[:40].mean(), 1 / np.sqrt(41), size=(4, 1000))
+        ll2 = -0.5 * (x[None, None, :40] - mu2[..., None]) ** 2
+        assert not loo_check(_idata(ll2))["influential"].any()
+
+
+def test_no_log_likelihood_gives_none():
+    post = xr.Dataset({"theta": (("chain", "draw"), np.zeros((2, 10)))})
+    assert loo_check(xr.DataTree.from_dict({"posterior": post})) is None
