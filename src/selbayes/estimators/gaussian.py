@@ -469,7 +469,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                       transform: _Prepared) -> _GaussianPosterior:
         """Standardise the kept columns (unless decorrelated: already mapped), set the
         correlation temperature, and sample the posterior of the selected features."""
-        from ..models.gaussian import build_model, draw_class_means, model_data, sample_nutpie
+        from ..models.gaussian import _model_from_data, draw_class_means, model_data, sample_nutpie
 
         priors = self._prior_object()
         y = self.classes_[y_index]
@@ -499,8 +499,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 seed=None if seed is None else int(seed), target_accept=self.target_accept,
                 progressbar=self.progressbar, parameterization=self.parameterization)
         else:
-            model = build_model(X_sel, y, selection, priors, corrected=self.correct_selection,
-                                parameterization=self.parameterization)
+            model = _model_from_data(data, priors, coords, self.parameterization)
             idata = self._run_nuts(model, seed)
             if self.parameterization == "marginal":
                 draw_class_means(idata, data, priors, random_state=seed)

@@ -151,8 +151,10 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         Defaults to the paper's fitting priors; ``alpha_x`` and ``mu_t_df`` shape the
         adjustment table.
     corrected : bool
-        Include the selection adjustment's data (``n_omitted`` and its spline table).
-        Ignored when no feature was omitted.
+        Include the selection adjustment's data (its spline table and p - k in
+        ``n_omitted``). Uncorrected, ``n_omitted`` is 0: the same data as a selection that
+        omitted nothing (the meaning naive Bayes gives it too, see
+        :mod:`selbayes.models._nutpie`).
     adjustment_method : {"table", "exact", "mc"}
         Evaluation of the :class:`~selbayes.adjustment.op.FStatAdjustment` Op: the quintic table
         of the accurate function (default), the accurate log-t convolution itself, or the
@@ -162,11 +164,11 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     -------
     dict
         ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
-        ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar); when corrected also
-        ``n_omitted`` (p - k, float), the Op's inputs ``adj_<name>`` (for the table
-        ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and ``_adj_op`` (the Op, a graph
-        constant, not ``pm.Data``); with the two-groups prior also ``log_p_null``
-        (log P(F <= gamma) of a null feature, :func:`null_log_prob`).
+        ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar), ``n_omitted`` (p - k,
+        float; 0 when uncorrected); when ``n_omitted > 0`` also the Op's inputs
+        ``adj_<name>`` (for the table ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and
+        ``_adj_op`` (the Op, a graph constant, not ``pm.Data``), with the two-groups prior
+        also ``log_p_null`` (log P(F <= gamma) of a null feature, :func:`null_log_prob`).
 
     Raises
     ------
@@ -187,8 +189,9 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     >>> data = model_data(X[:, sel.indices], y, sel)
     >>> data["xbar_obs"].shape, data["ssw_shape"], data["n_omitted"]
     ((3, 2), np.float64(9.0), np.float64(47.0))
-    >>> "adj_coef" in model_data(X[:, sel.indices], y, sel, corrected=False)
-    False
+    >>> uncorrected = model_data(X[:, sel.indices], y, sel, corrected=False)
+    >>> uncorrected["n_omitted"], "adj_coef" in uncorrected
+    (np.float64(0.0), False)
     """
     priors = GaussianPriors.from_dict(priors)
     X_selected, classes, y_index = _check_inputs(X_selected, y, selection)
@@ -196,7 +199,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     G = classes.shape[0]
     counts, xbar, ssw = sufficient_statistics(X_selected, y_index, G)
     data = {"xbar_obs": xbar, "ssw_obs": ssw, "class_counts": counts.astype(np.float64),
-            "ssw_shape": np.float64((n - G) / 2)}
+            "ssw_shape": np.float64((n - G) / 2), "n_omitted": np.float64(0.0)}
     if corrected and selection.n_omitted > 0:
         from ..adjustment.fstat_op import fstat_parameters
 
@@ -407,7 +410,8 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                 pm.Deterministic("marker_prob", pt.sigmoid(
                     log_pi1 + log_slab - log_pi0 - log_null), dims="feature")
 
-        if "_adj_op" in data:
+        if data["n_omitted"] > 0:
+            # Uncorrected (n_omitted = 0): no Potential and no table, so no table to evaluate.
             n_omitted = data_var("n_omitted")
             # One FStatAdjustment Op (selbayes.adjustment.op); its numbers are data, so the
             # design (G, gamma) is too.
@@ -555,12 +559,9 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     return idata
 
 
-# ---------------------------------------------------------------------------- compiled cache
-_COMPILED: dict = {}
-
-
+# ---------------------------------------------------------------------------- sampling
 def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tuple:
-    return (parameterization, data["xbar_obs"].shape, data.get("_adj_op"),
+    return ("gaussian", parameterization, data["xbar_obs"].shape, data.get("_adj_op"),
             tuple((name, value.shape) for name, value in data.items()
                   if name.startswith("adj_")),
             tuple(sorted(priors.to_dict().items())))
@@ -572,10 +573,12 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     """Sample with nutpie, compiling the model once per shape and prior and reusing it.
 
     numba compilation takes tens of seconds while a small fit samples in about one, so
-    cross-validation folds, SBC replicates and the corrected/uncorrected pair of one shape
-    share a compiled model; only ``pm.Data`` values change between calls. The machine code is
-    also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later process
-    reuses it; with ``progressbar`` a line on stderr announces a compilation.
+    cross-validation folds and SBC replicates of one shape share a compiled model; only
+    ``pm.Data`` values change between calls (:func:`selbayes.models._nutpie.sample_compiled`,
+    shared with naive Bayes). The uncorrected model has no adjustment Potential, so it is
+    compiled separately. The machine code is also kept on disk
+    (:func:`selbayes._compile_cache.compile_pymc_model`), so a later process reuses it; with
+    ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------
@@ -623,27 +626,13 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     >>> idata["posterior"]["mu"].shape  # doctest: +SKIP
     (2, 200, 3, 2)
     """
-    import nutpie
+    from ._nutpie import sample_compiled
 
-    from .._compile_cache import compile_pymc_model
-
-    key = _cache_key(data, priors, parameterization)
-    cached = _COMPILED.get(key)
-    if cached is None:
-        model = _model_from_data(data, priors, coords, parameterization, static_shapes=True)
-        # The machine code is also cached on disk, so a new process skips its compilation.
-        cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
-    compiled, model = cached
-    updates = {name: value for name, value in data.items() if not name.startswith("_")}
-    compiled = compiled.with_data(**updates)
-    idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
-                          progress_bar=progressbar, save_warmup=False,
-                          target_accept=target_accept)
-    for group in ("posterior", "sample_stats"):
-        if group in idata.children:
-            ds = idata[group].to_dataset()
-            ds = ds.assign_coords({c: v for c, v in coords.items() if c in ds.dims})
-            idata[group] = type(idata[group])(ds)
+    idata, model = sample_compiled(
+        _cache_key(data, priors, parameterization),
+        lambda: _model_from_data(data, priors, coords, parameterization, static_shapes=True),
+        data, coords, draws=draws, tune=tune, chains=chains, seed=seed,
+        target_accept=target_accept, progressbar=progressbar)
     if parameterization == "marginal":
         draw_class_means(idata, data, priors, random_state=seed)
     return idata, model

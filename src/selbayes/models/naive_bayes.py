@@ -298,24 +298,22 @@ def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
     return model
 
 
-# ---------------------------------------------------------------------------- compiled cache
-_COMPILED: dict = {}
-
-
+# ---------------------------------------------------------------------------- sampling
 def _cache_key(data: dict, prior: NaiveBayesPrior) -> tuple:
-    return (data["counts"].shape, data["adj_coef"].shape, data["_adj_spacing"],
+    return ("naive_bayes", data["counts"].shape, data["adj_coef"].shape, data["_adj_spacing"],
             tuple(sorted(prior_to_dict(prior).items())))
 
 
 def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: int, tune: int,
                   chains: int, seed: int | None, target_accept: float, progressbar: bool):
-    """Sample with nutpie, compiling once per (k, prior) and reusing the compiled model.
+    """Sample with nutpie, building and compiling the model once per (k, prior) and reusing it.
 
     Numba compilation takes tens of seconds while a fit samples in about a second, so CV
     folds, SBC replicates and the corrected/uncorrected pair (same graph, ``n_omitted = 0``)
-    share one compiled model; only ``pm.Data`` values change between calls. The machine code
-    is also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so a later
-    process reuses it; with ``progressbar`` a line on stderr announces a compilation.
+    share one compiled model; only ``pm.Data`` values change between calls
+    (:func:`selbayes.models._nutpie.sample_compiled`, shared with the Gaussian model). The
+    machine code is also kept on disk (:func:`selbayes._compile_cache.compile_pymc_model`), so
+    a later process reuses it; with ``progressbar`` a line on stderr announces a compilation.
 
     Parameters
     ----------
@@ -338,7 +336,9 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     -------
     (xarray.DataTree, pymc.Model)
         The posterior (``alpha`` (chain, draw), ``theta`` (chain, draw, feature)) with
-        coordinates relabelled to ``coords``, and the model built from ``data``.
+        coordinates relabelled to ``coords``, and the model of this shape and prior as first
+        built for the cache (its ``pm.Data`` hold that first fit's values; rebuilding it for
+        every fit would cost about as much as a small fit's sampling).
 
     Examples
     --------
@@ -353,28 +353,13 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     >>> idata["posterior"]["theta"].shape  # doctest: +SKIP
     (2, 200, 3)
     """
-    import nutpie
+    from ._nutpie import sample_compiled
 
-    from .._compile_cache import compile_pymc_model
-
-    key = _cache_key(data, prior)
-    model = _model_from_data(data, prior, coords, static_shapes=True)
-    compiled = _COMPILED.get(key)
-    if compiled is None:
-        # The machine code is also cached on disk, so a new process skips its compilation.
-        compiled = compile_pymc_model(model, progress=progressbar)
-        _COMPILED[key] = compiled
-    updates = {name: value for name, value in data.items() if not name.startswith("_")}
-    compiled = compiled.with_data(**updates)
-    idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
-                          progress_bar=progressbar, save_warmup=False,
-                          target_accept=target_accept)
-    for group in ("posterior", "sample_stats"):
-        if group in idata.children:
-            ds = idata[group].to_dataset()
-            ds = ds.assign_coords({c: v for c, v in coords.items() if c in ds.dims})
-            idata[group] = type(idata[group])(ds)
-    return idata, model
+    return sample_compiled(
+        _cache_key(data, prior),
+        lambda: _model_from_data(data, prior, coords, static_shapes=True),
+        data, coords, draws=draws, tune=tune, chains=chains, seed=seed,
+        target_accept=target_accept, progressbar=progressbar)
 
 
 def predictive_log_proba(X_test_selected, alpha_draws, theta_draws, counts, class_counts,

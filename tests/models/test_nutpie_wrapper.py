@@ -1,0 +1,161 @@
+"""The one nutpie wrapper of the PyMC models (selbayes.models._nutpie) and its contract.
+
+- nutpie is called from one place: every model's ``sample_nutpie`` delegates to
+  ``sample_compiled``;
+- a second fit of one shape reuses the compiled model and does not rebuild the pm.Model;
+- swapping data into a cached compiled model draws exactly what a fresh compilation draws
+  (same seed, bit for bit), for the Gaussian model (corrected and uncorrected) and naive Bayes
+  (whose corrected and uncorrected fits share one compiled model);
+- "uncorrected" means ``n_omitted == 0`` in the model data of both models.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import selbayes
+from selbayes.models import _nutpie
+from selbayes.models import gaussian as g
+from selbayes.models import naive_bayes as nb
+
+SRC = Path(selbayes.__file__).resolve().parent
+SAMPLE = dict(draws=60, tune=60, chains=1, target_accept=0.9, progressbar=False)
+
+
+def _calls(tree) -> set[str]:
+    """Names of the functions and methods a syntax tree calls."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            out.add(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", ""))
+    return out
+
+
+def test_nutpie_is_called_from_one_wrapper():
+    wrapper = SRC / "models" / "_nutpie.py"
+    samplers, swappers, wrappers, definitions = [], [], [], []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        nodes = list(ast.walk(tree))
+        if any(isinstance(n, ast.Attribute) and n.attr == "sample"
+               and getattr(n.value, "id", "") == "nutpie" for n in nodes):
+            samplers.append(path)
+        if {"with_data", "compile_pymc_model"} & _calls(tree):
+            swappers.append(path)
+        wrappers += [path for n in nodes
+                     if isinstance(n, ast.FunctionDef) and n.name == "sample_compiled"]
+        definitions += [(path, n) for n in nodes
+                        if isinstance(n, ast.FunctionDef) and n.name == "sample_nutpie"]
+    assert samplers == swappers == wrappers == [wrapper]
+    # each model's public sample_nutpie is a thin call of the wrapper
+    assert sorted(p.name for p, _ in definitions) == ["gaussian.py", "naive_bayes.py"]
+    for path, node in definitions:
+        assert "sample_compiled" in _calls(node), path
+
+
+@pytest.fixture(scope="module")
+def binary():
+    rng = np.random.default_rng(7)
+    y = np.repeat([0, 1], 15)
+    X = (rng.random((30, 3)) < np.where(y[:, None] == 1, 0.75, 0.35)).astype(int)
+    return X, y, {"feature": [0, 1, 2], "class": [0, 1]}
+
+
+@pytest.fixture(scope="module")
+def gaussian():
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1, 2], 10)
+    X = rng.normal(size=(30, 40))
+    X[:, :3] += y[:, None]
+    sel = selbayes.select_features(X, y, k=3)
+    coords = {"feature": sel.indices.tolist(), "class": ["0", "1", "2"]}
+    return X[:, sel.indices], y, sel, coords
+
+
+def _posterior(idata, names):
+    return {v: idata["posterior"][v].values for v in names}
+
+
+def test_naive_bayes_reuses_the_compiled_model(binary, monkeypatch):
+    X, y, coords = binary
+    builds = []
+    build = nb._model_from_data
+    monkeypatch.setattr(nb, "_model_from_data",
+                        lambda *a, **kw: builds.append(1) or build(*a, **kw))
+    monkeypatch.setattr(_nutpie, "_COMPILED", {})
+    first = nb.model_data(X, y, 57, 0.3)
+    second = nb.model_data(X[::-1], y, 57, 0.3, corrected=False)    # same graph, other data
+    _, model1 = nb.sample_nutpie(first, nb.NaiveBayesPrior(), coords, seed=1, **SAMPLE)
+    _, model2 = nb.sample_nutpie(second, nb.NaiveBayesPrior(), coords, seed=1, **SAMPLE)
+    assert len(builds) == 1 and model2 is model1 and len(_nutpie._COMPILED) == 1
+    # another prior is another model
+    nb.sample_nutpie(first, nb.NaiveBayesPrior(alpha_scale=2.0), coords, seed=1, **SAMPLE)
+    assert len(builds) == 2
+
+
+def _cached_equals_fresh(sample, datasets, names, monkeypatch):
+    """Draws of the last data set on a cache warmed by the others == after a fresh compile."""
+    monkeypatch.setattr(_nutpie, "_COMPILED", {})
+    for seed, data in enumerate(datasets[:-1]):
+        sample(data, seed)
+    warm = _posterior(sample(datasets[-1], 11), names)
+    n_cached = len(_nutpie._COMPILED)
+    assert _nutpie.clear_compiled() == n_cached
+    fresh = _posterior(sample(datasets[-1], 11), names)
+    for v in names:
+        np.testing.assert_array_equal(warm[v], fresh[v])
+    return warm
+
+
+def test_naive_bayes_swapped_data_draws_like_a_fresh_compile(binary, monkeypatch):
+    X, y, coords = binary
+
+    def sample(data, seed):
+        return nb.sample_nutpie(data, nb.NaiveBayesPrior(), coords, seed=seed, **SAMPLE)[0]
+
+    corrected, uncorrected = nb.model_data(X, y, 57, 0.3), nb.model_data(X, y, 57, 0.3, False)
+    other = nb.model_data(np.roll(X, 1, axis=0), y, 57, 0.3)
+    draws = _cached_equals_fresh(sample, [other, uncorrected, corrected], ["alpha", "theta"],
+                                 monkeypatch)
+    _cached_equals_fresh(sample, [corrected, other, uncorrected], ["alpha", "theta"],
+                         monkeypatch)
+    # the data really were swapped: another data set draws otherwise with the same seed
+    assert not np.array_equal(draws["theta"], _posterior(sample(other, 11), ["theta"])["theta"])
+
+
+@pytest.mark.parametrize("corrected", [True, False])
+def test_gaussian_swapped_data_draws_like_a_fresh_compile(gaussian, corrected, monkeypatch):
+    Xs, y, sel, coords = gaussian
+
+    def sample(data, seed):
+        return g.sample_nutpie(data, g.GaussianPriors(), coords, seed=seed, **SAMPLE)[0]
+
+    datasets = [g.model_data(Xs + shift, y, sel, corrected=corrected) for shift in (0.3, 0.0)]
+    _cached_equals_fresh(sample, datasets, ["tau_x", "tau_mu", "mu"], monkeypatch)
+
+
+def test_uncorrected_means_no_omitted_features(binary, gaussian):
+    X, y, _ = binary
+    # naive Bayes: corrected=False is the data of a selection that omitted nothing
+    off, none_omitted = nb.model_data(X, y, 57, 0.3, corrected=False), nb.model_data(X, y, 0, None)
+    assert off.keys() == none_omitted.keys() and off["n_omitted"] == 0
+    for name in off:
+        np.testing.assert_array_equal(off[name], none_omitted[name])
+    # Gaussian: the same n_omitted = 0; the adjustment's table is left out
+    Xs, yg, sel, _ = gaussian
+    on, off = g.model_data(Xs, yg, sel), g.model_data(Xs, yg, sel, corrected=False)
+    assert on["n_omitted"] == sel.n_omitted > 0 and off["n_omitted"] == 0
+    assert set(off) == {"xbar_obs", "ssw_obs", "class_counts", "ssw_shape", "n_omitted"}
+    for name in off.keys() - {"n_omitted"}:
+        np.testing.assert_array_equal(off[name], on[name])
+    assert [p.name for p in g._model_from_data(off, g.GaussianPriors(), _coords(sel)).potentials
+            ] == ["class_means_likelihood"]
+
+
+def _coords(sel):
+    return {"feature": sel.indices.tolist(), "class": [str(c) for c in sel.classes]}
