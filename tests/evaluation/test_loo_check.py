@@ -45,3 +45,9 @@ def test_an_influential_case_is_named_and_clean_cases_pass():
 def test_no_log_likelihood_gives_none():
     post = xr.Dataset({"theta": (("chain", "draw"), np.zeros((2, 10)))})
     assert loo_check(xr.DataTree.from_dict({"posterior": post})) is None
+
+
+def test_too_few_draws_gives_none_not_an_error():
+    """Short fits (tests, quick runs) must not fail in a diagnostic."""
+    rng = np.random.default_rng(1)
+    assert loo_check(_idata(rng.normal(size=(2, 10, 5)))) is None

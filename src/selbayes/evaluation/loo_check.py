@@ -19,6 +19,9 @@ import pandas as pd
 
 __all__ = ["InfluentialCaseWarning", "loo_check", "PARETO_K_THRESHOLD"]
 
+#: Fewer posterior draws than this: no check (the tail of the weights cannot be fitted).
+MIN_DRAWS = 200
+
 #: Above this Pareto k the importance-sampling estimate for the case is unreliable
 #: (Vehtari et al. 2017, section 2.1; 2024, section 3).
 PARETO_K_THRESHOLD = 0.7
@@ -48,7 +51,8 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     -------
     pandas.DataFrame or None
         One row per training case: ``case`` (its label in ``log_likelihood``), ``pareto_k``
-        and ``influential`` (k > threshold); None when the fit stores no log likelihood.
+        and ``influential`` (k > threshold); None when the fit stores no log likelihood or
+        has fewer than :data:`MIN_DRAWS` draws.
 
     Examples
     --------
@@ -58,11 +62,15 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     children = getattr(idata, "children", {})
     if "log_likelihood" not in children or "posterior" not in children:
         return None
-    import arviz as az
+    # arviz_stats (where az.loo lives), not the arviz meta-package, which also imports
+    # arviz_plots and matplotlib.pyplot (~0.3 s of every first fit) that loo does not use
+    import arviz_stats as az
     import xarray as xr
 
     ll = idata["log_likelihood"].to_dataset()
     n_draws = ll.sizes.get("chain", 1) * ll.sizes.get("draw", 1)
+    if n_draws < MIN_DRAWS:
+        return None       # too few draws to fit a tail shape (short test or quick fits)
     if n_draws > max_draws:
         # A thinned posterior estimates the tail shape as well for the purpose of flagging a
         # case and keeps the check cheap inside every fit (k is noisier with fewer draws,
@@ -74,7 +82,10 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     with warnings.catch_warnings():
         # arviz warns on the same k values this function reports, in its own words
         warnings.simplefilter("ignore")
-        res = az.loo(idata, pointwise=True)
+        try:
+            res = az.loo(idata, pointwise=True)
+        except (ValueError, TypeError, KeyError):
+            return None   # a diagnostic must never stop a fit that has otherwise succeeded
     k = np.asarray(res.pareto_k, dtype=float).reshape(-1)
     var = next(iter(ll.data_vars))
     dim = [d for d in ll[var].dims if d not in ("chain", "draw")]
