@@ -436,18 +436,26 @@ def _check_drop(drop_missing):
                          f"{drop_missing!r}")
 
 
+def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
+    """``frame`` with unique string gene names; TypeError naming non-numeric (or bool) columns.
+
+    ``hint`` ends the TypeError message: what the caller's input most likely got wrong.
+    """
+    frame = frame.set_axis(_unique_gene_names(frame.columns, source), axis=1)
+    non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
+                   or pd.api.types.is_bool_dtype(frame[c])]
+    if non_numeric:
+        raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
+                        f"{_names(non_numeric)}{hint}")
+    return frame
+
+
 def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
                description: str = "") -> Dataset:
     """Check an expression frame and its labels; drop (and report) only when asked to."""
     _check_drop(drop_missing)
-    columns = _unique_gene_names(X.columns, source)
-    X = X.set_axis(columns, axis=1)
-    non_numeric = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])
-                   or pd.api.types.is_bool_dtype(X[c])]
-    if non_numeric:
-        raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
-                        f"{_names(non_numeric)} (is a label or annotation column among the "
-                        "genes? name it with label_column=)")
+    X = _numeric_genes(X, source, " (is a label or annotation column among the genes? name it "
+                                  "with label_column=)")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{source}: no data (shape {X.shape})")
     if len(y) != X.shape[0]:
@@ -1071,14 +1079,8 @@ def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
     >>> check_matrix_frame(pd.DataFrame({"g": [1, 2]}), "x").dtypes.tolist()
     [dtype('float64')]
     """
-    columns = _unique_gene_names(frame.columns, source)
-    frame = frame.set_axis(columns, axis=1)
-    non_numeric = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
-                   or pd.api.types.is_bool_dtype(frame[c])]
-    if non_numeric:
-        raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
-                        f"{_names(non_numeric)}; the file must be samples x genes with one "
-                        "header row (and optionally sample ids in the first column)")
+    frame = _numeric_genes(frame, source, "; the file must be samples x genes with one header "
+                                          "row (and optionally sample ids in the first column)")
     if frame.shape[1] == 0:
         raise ValueError(f"{source}: no gene columns (only sample ids)")
     values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
