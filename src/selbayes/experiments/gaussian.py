@@ -24,13 +24,15 @@ import pandas as pd
 
 from .._parallel import Task, TaskResult
 from .._version import __version__
+from ._timing import fit_recording_warnings, timed_proba
 from .report import (
     Criterion,
     acceptance_section,
+    expected_error_criteria,
     fmt,
     md_table,
-    reference_reliability,
-    reliability_cells,
+    reliability_section,
+    report_head,
     run_record,
     settings_section,
     versions,
@@ -277,24 +279,16 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         target_accept=s["target_accept"], max_predict_draws=s["max_predict_draws"],
         random_state=prm["seed"], progressbar=False,
         **{**EXACT_MODEL, "effect_prior": effect_prior_of(dict(settings["priors"]))})
-    t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(train.X, train.y)
-    fit_s = time.perf_counter() - t0
+    fit_s, messages = fit_recording_warnings(clf, train.X, train.y)
     G = settings["data"]["n_classes"]
     if len(clf.classes_) != G:
         raise RuntimeError(f"fit {task.id}: the training cases hold {len(clf.classes_)} of "
                            f"{G} classes; use more training cases or another seed")
-    t1 = time.perf_counter()
-    proba = clf.predict_proba(test.X)
-    predict_s = time.perf_counter() - t1
+    proba, predict_s = timed_proba(clf, test.X)
     table = getattr(clf, "diagnostics_", None)
     if table is None:
         table = check(clf.idata_, var_names=["tau_mu", "tau_nu", "tau_x"], warn=False)
     tau_mu = clf.idata_.posterior["tau_mu"].transpose("chain", "draw").values
-    messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                       for w in caught})
     meta = {"k": prm["k"], "method": prm["method"], "n_selected": int(clf.selection_.n_selected),
             "gamma": float(clf.selection_.threshold), "fit_s": fit_s, "predict_s": predict_s,
             "sampler_used": getattr(clf, "sampler_used_", s["name"]),
@@ -443,16 +437,8 @@ def _criteria(spec: Spec, metrics: dict, fits: dict, pooled: dict) -> list[Crite
     acc = spec["acceptance"]
     ks = spec["selection"]["k"]
     log_true = float(np.log(spec["data"]["tau_mu"]))
-    out = []
-    for k in ks:
-        m = metrics.get((k, "corrected"))
-        if m is None:
-            continue
-        gap = abs(m["expected_error_rate"] - m["error_rate"])
-        out.append(Criterion("corrected: |expected - actual error rate|", f"k = {k}",
-                             f"{gap:.4f} ({m['expected_error_rate']:.4f} vs "
-                             f"{m['error_rate']:.4f})", f"<= {acc['error_tol']:g}",
-                             gap <= acc["error_tol"]))
+    out = expected_error_criteria({k: metrics.get((k, "corrected")) for k in ks},
+                                  acc["error_tol"])
     n_rep = spec["replicates"]["n"]
     for k in ks:
         m = (pooled if n_rep else metrics).get((k, "corrected"))
@@ -608,24 +594,8 @@ def _pooled_figure(spec: Spec, pooled: dict, out_dir: Path) -> str:
 # report
 # ---------------------------------------------------------------------------------------------
 def _table1_md(spec: Spec, metrics: dict) -> str:
-    parts = []
-    n_bins = spec["evaluation"]["n_bins"]
-    for k in [*spec["selection"]["k"], "all"]:
-        methods = [m for m in METHODS if (k, m) in metrics]
-        if not methods:
-            continue
-        headers, cols = ["C"], []
-        for m in methods:
-            paper = reference_reliability(spec, "table1", _label(k), m)
-            headers += [f"{m} #", "Pred", "Actual"]
-            cols.append(metrics[(k, m)]["reliability"])
-            if paper is not None:
-                headers += ["paper #", "Pred", "Actual"]
-                cols.append(paper)
-        rows = [[f"C{c}"] + sum((reliability_cells(t, c) for t in cols), []) for c in range(n_bins)]
-        title = "all features" if k == "all" else f"k = {k}"
-        parts.append(f"**{title}**\n\n" + md_table(headers, rows))
-    return "\n\n".join(parts)
+    return reliability_section(spec, [*spec["selection"]["k"], "all"], METHODS,
+                               lambda k, m: metrics.get((k, m)), "table1", "paper")
 
 
 def _pooled_md(spec: Spec, metrics: dict, pooled: dict) -> list[str]:
@@ -765,21 +735,14 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results, pooled) -> str:
-    ex, d, ev = spec["experiment"], spec["data"], spec["evaluation"]
+    d, ev = spec["data"], spec["evaluation"]
     ks = list(spec["selection"]["k"])
     run = results["run"]
     fit_total = (sum(f.meta["fit_s"] + f.meta["predict_s"] for f in fits.values())
                  + results["replicates"]["fit_s"])
     n_fits = len(fits) + results["replicates"]["n_fits"]
-    lines = [f"# {ex['title'] or ex['name']}", ""]
-    if ex["paper"]:
-        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
-    if spec.quick:
-        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
-                  "table, for tests. Its numbers are not comparable with the paper's; the paper "
-                  f"columns are omitted. Overrides: `{json.dumps(spec.quick_overrides)}`", ""]
-    if ex["description"]:
-        lines += [ex["description"].strip(), ""]
+    lines = report_head(spec, ". Its numbers are not comparable with the paper's; the paper "
+                              "columns are omitted.")
     counts = results["data"]["test_class_counts"]
     lines += [
         f"Data: {d['n_train']} training and {d['n_test']} test cases, p = {d['p']} features, "

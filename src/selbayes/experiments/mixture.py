@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import functools
 import json
-import time
-import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from .._parallel import Task, TaskResult
 from .._version import __version__
+from ._timing import fit_recording_warnings, timed_proba
 from .report import (
     Criterion,
     acceptance_section,
+    expected_error_criteria,
     md_table,
+    reliability_section,
+    report_head,
     run_record,
     settings_section,
     versions,
@@ -147,14 +148,8 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         priors=dict(settings["priors"]), draws=s["draws"], tune=s["tune"], chains=s["chains"],
         thin=s["thin"], label_sweeps=s["label_sweeps"], theta_steps=s["theta_steps"],
         max_predict_draws=s["max_predict_draws"], random_state=prm["seed"], progressbar=False)
-    t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(train.X, train.y)
-    fit_s = time.perf_counter() - t0
-    t1 = time.perf_counter()
-    proba = clf.predict_proba(test.X)
-    predict_s = time.perf_counter() - t1
+    fit_s, messages = fit_recording_warnings(clf, train.X, train.y)
+    proba, predict_s = timed_proba(clf, test.X)
     post = clf.idata_.posterior
     tab = clf.diagnostics_.set_index("variable")
     diag = {f"{stat}_{v}": float(tab.loc[v, stat]) for v in ("alpha", "alpha0")
@@ -167,8 +162,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
             **{name: float(clf.idata_["sample_stats"][name].mean())
                for name in ("theta_accept", "slice_evals")
                if name in clf.idata_["sample_stats"]},
-            "warnings": sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                                for w in caught})[:10],
+            "warnings": messages[:10],
             "selbayes_version": __version__}
     arrays = {"proba": proba, "alpha": post["alpha"].values,
               "zy_agreement": post["zy_agreement"].values,
@@ -188,15 +182,9 @@ def _evaluate(proba, y, n_bins) -> dict:
 
 
 def _criteria(spec, metrics) -> list[Criterion]:
-    acc, ks, out = spec["acceptance"], spec["selection"]["k"], []
-    for k in ks:
-        m = metrics.get((k, "corrected"))
-        if m is not None:
-            gap = abs(m["expected_error_rate"] - m["error_rate"])
-            out.append(Criterion("corrected: |expected - actual error rate|", f"k = {k}",
-                                 f"{gap:.4f} ({m['expected_error_rate']:.4f} vs "
-                                 f"{m['error_rate']:.4f})", f"<= {acc['error_tol']:g}",
-                                 gap <= acc["error_tol"]))
+    acc, ks = spec["acceptance"], spec["selection"]["k"]
+    out = expected_error_criteria({k: metrics.get((k, "corrected")) for k in ks},
+                                  acc["error_tol"])
     for k in acc["uncorrected_gap_k"]:
         m = metrics.get((k, "uncorrected"))
         if m is None:
@@ -218,26 +206,8 @@ def _criteria(spec, metrics) -> list[Criterion]:
 
 
 def _table_md(spec, metrics) -> str:
-    n_bins, parts = spec["evaluation"]["n_bins"], []
-    for k in spec["selection"]["k"]:
-        headers, cols = ["C"], []
-        for m in METHODS:
-            if (k, m) not in metrics:
-                continue
-            headers += [f"{m} #", "Pred", "Actual"]
-            cols.append(metrics[(k, m)]["reliability"])
-            ref = spec["reference"].get("table23", {}).get(_label(k), {}).get(m)
-            if ref is not None and not spec.quick:
-                headers += ["thesis #", "Pred", "Actual"]
-                cols.append(pd.DataFrame({"count": ref["count"], "mean_predicted": ref["pred"],
-                                          "observed_fraction": ref["actual"]}))
-        if not cols:
-            continue
-        rows = [[f"C{c}"] + sum(([int(t["count"].iloc[c]), t["mean_predicted"].iloc[c],
-                                  t["observed_fraction"].iloc[c]] for t in cols), [])
-                for c in range(n_bins)]
-        parts.append(f"**k = {k}**\n\n" + md_table(headers, rows))
-    return "\n\n".join(parts)
+    return reliability_section(spec, spec["selection"]["k"], METHODS,
+                               lambda k, m: metrics.get((k, m)), "table23", "thesis")
 
 
 def _figure(spec, metrics, fits, out_dir) -> dict:
@@ -307,17 +277,9 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
-    ex, d, s = spec["experiment"], spec["data"], spec["sampler"]
+    d, s = spec["data"], spec["sampler"]
     fit_total = sum(f.meta["fit_s"] + f.meta["predict_s"] for f in fits.values())
-    lines = [f"# {ex['title'] or ex['name']}", ""]
-    if ex["paper"]:
-        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
-    if spec.quick:
-        lines += ["> **Quick run**: the shrunken `[quick]` design; not comparable with the "
-                  f"thesis (its columns are omitted). Overrides: "
-                  f"`{json.dumps(spec.quick_overrides)}`", ""]
-    if ex["description"]:
-        lines += [ex["description"].strip(), ""]
+    lines = report_head(spec, "; not comparable with the thesis (its columns are omitted).")
     lines += [f"Data: {d['n_train']} training / {d['n_test']} test cases (equal z counts), "
               f"p = {d['p']}, alpha = {d['alpha']:g}, phi0 = {d['phi0']}; "
               f"{results['data']['test_y1']} test cases have y = 1. Sampler: {s['chains']} "

@@ -15,21 +15,21 @@ from __future__ import annotations
 
 import functools
 import json
-import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 
 from .._parallel import Task, TaskResult
 from .._version import __version__
+from ._timing import fit_recording_warnings, timed_proba
 from .report import (
     Criterion,
     acceptance_section,
+    expected_error_criteria,
     fmt,
     md_table,
-    reference_reliability,
-    reliability_cells,
+    reliability_section,
+    report_head,
     run_record,
     settings_section,
     versions,
@@ -193,22 +193,15 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
         k=prm["k"], correct_selection=prm["corrected"], method=method,
         priors=dict(settings["priors"]), quadrature=prm["quadrature"], random_state=prm["seed"],
         progressbar=False, **kwargs)
-    t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf.fit(train.X, train.y)
-    fit_s = time.perf_counter() - t0
-    t1 = time.perf_counter()
-    proba = clf.predict_proba(test.X)[:, 1]
-    predict_s = time.perf_counter() - t1
+    fit_s, messages = fit_recording_warnings(clf, train.X, train.y)
+    proba, predict_s = timed_proba(clf, test.X)
+    proba = proba[:, 1]
     arrays = {"proba": proba, "selected": np.asarray(clf.selection_.indices)}
     if method == "quadrature":
         arrays["alpha_grid"] = clf.quadrature_fit_.alpha_grid
         arrays["log_alpha_weights"] = clf.quadrature_fit_.log_alpha_weights
     else:
         arrays["alpha"] = clf.idata_.posterior["alpha"].transpose("chain", "draw").values
-    messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                       for w in caught})
     sel = clf.selection_
     meta = {"k": prm["k"], "method": prm["method"], "quadrature": prm["quadrature"],
             "n_selected": int(sel.n_selected), "gamma": float(sel.threshold),
@@ -243,16 +236,8 @@ def evaluate(p1, y, n_bins: int = 10) -> dict:
 def _criteria(spec: Spec, metrics: dict, q: str) -> list[Criterion]:
     acc = spec["acceptance"]
     ks = spec["selection"]["k"]
-    out = []
-    for k in ks:
-        m = metrics.get((q, k, "corrected"))
-        if m is None:
-            continue
-        gap = abs(m["expected_error_rate"] - m["error_rate"])
-        out.append(Criterion("corrected: |expected - actual error rate|", f"k = {k}",
-                             f"{gap:.4f} ({m['expected_error_rate']:.4f} vs "
-                             f"{m['error_rate']:.4f})", f"<= {acc['error_tol']:g}",
-                             gap <= acc["error_tol"]))
+    out = expected_error_criteria({k: metrics.get((q, k, "corrected")) for k in ks},
+                                  acc["error_tol"])
     for k in acc["uncorrected_k"]:
         m = metrics.get((q, k, "uncorrected"))
         if m is None:
@@ -375,24 +360,8 @@ def _figures(spec: Spec, fits: dict, metrics: dict, q: str, train, test, out_dir
 # report
 # ---------------------------------------------------------------------------------------------
 def _table21_md(spec: Spec, metrics: dict, q: str) -> str:
-    parts = []
-    n_bins = spec["evaluation"]["n_bins"]
-    for k in [*spec["selection"]["k"], "all"]:
-        methods = [m for m in METHODS if (q, k, m) in metrics]
-        if not methods:
-            continue
-        headers, cols = ["C"], []
-        for m in methods:
-            paper = reference_reliability(spec, "table21", _label(k), m)
-            headers += [f"{m} #", "Pred", "Actual"]
-            cols.append(metrics[(q, k, m)]["reliability"])
-            if paper is not None:
-                headers += ["thesis #", "Pred", "Actual"]
-                cols.append(paper)
-        rows = [[f"C{c}"] + sum((reliability_cells(t, c) for t in cols), []) for c in range(n_bins)]
-        title = "all features" if k == "all" else f"k = {k}"
-        parts.append(f"**{title}**\n\n" + md_table(headers, rows))
-    return "\n\n".join(parts)
+    return reliability_section(spec, [*spec["selection"]["k"], "all"], METHODS,
+                               lambda k, m: metrics.get((q, k, m)), "table21", "thesis")
 
 
 _MEASURES = ("error_rate", "expected_error_rate", "amlp", "squared_error")
@@ -460,18 +429,11 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
 
 
 def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
-    ex, d = spec["experiment"], spec["data"]
+    d = spec["data"]
     primary = results["primary_quadrature"]
     run = results["run"]
-    lines = [f"# {ex['title'] or ex['name']}", ""]
-    if ex["paper"]:
-        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
-    if spec.quick:
-        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
-                  "table, for tests. Its numbers are not comparable with the thesis'; the thesis "
-                  f"columns are omitted. Overrides: `{json.dumps(spec.quick_overrides)}`", ""]
-    if ex["description"]:
-        lines += [ex["description"].strip(), ""]
+    lines = report_head(spec, ". Its numbers are not comparable with the thesis'; the thesis "
+                              "columns are omitted.")
     dd = results["data"]
     lines += [
         f"Data: {dd['n_train']} training cases (classes {dd['train_class_counts']}) and "

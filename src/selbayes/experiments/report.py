@@ -173,3 +173,66 @@ def reference_reliability(spec, name: str, label: str, method: str):
     return pd.DataFrame({"count": ref["count"], "mean_predicted": ref["pred"],
                          "observed_fraction": ref["actual"]})
 
+
+
+def report_head(spec, quick_caveat: str) -> list[str]:
+    """Report lines that open every reproduction report: title, paper and spec, the quick-run
+    note (``quick_caveat`` says what a shrunken design is not comparable with) and the
+    experiment's description."""
+    ex = spec["experiment"]
+    lines = [f"# {ex['title'] or ex['name']}", ""]
+    if ex["paper"]:
+        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
+    if spec.quick:
+        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
+                  f"table, for tests{quick_caveat} Overrides: "
+                  f"`{json.dumps(spec.quick_overrides)}`", ""]
+    if ex["description"]:
+        lines += [ex["description"].strip(), ""]
+    return lines
+
+
+def expected_error_criteria(corrected: dict, tol: float) -> list[Criterion]:
+    """One criterion per k: the corrected fit's |expected - actual error rate| is at most ``tol``.
+
+    ``corrected`` maps k to the corrected fit's metrics (``error_rate``,
+    ``expected_error_rate``, probabilities) or None when that fit is not in the run (skipped).
+    """
+    out = []
+    for k, m in corrected.items():
+        if m is None:
+            continue
+        gap = abs(m["expected_error_rate"] - m["error_rate"])
+        out.append(Criterion("corrected: |expected - actual error rate|", f"k = {k}",
+                             f"{gap:.4f} ({m['expected_error_rate']:.4f} vs "
+                             f"{m['error_rate']:.4f})", f"<= {tol:g}", gap <= tol))
+    return out
+
+
+def reliability_section(spec, ks, methods, metrics_of, reference: str,
+                        source: str = "paper") -> str:
+    """Markdown reliability tables, one per k: each method's bins beside the reference's.
+
+    ``metrics_of(k, method)`` gives the fit's metrics (with a ``reliability`` table) or None;
+    the reference is ``[reference.<reference>.<k label>.<method>]`` of the spec (see
+    :func:`reference_reliability`), headed ``source``; k ``"all"`` is the fit on all features.
+    """
+    n_bins, parts = spec["evaluation"]["n_bins"], []
+    for k in ks:
+        headers, cols = ["C"], []
+        for m in methods:
+            met = metrics_of(k, m)
+            if met is None:
+                continue
+            headers += [f"{m} #", "Pred", "Actual"]
+            cols.append(met["reliability"])
+            ref = reference_reliability(spec, reference, "all" if k == "all" else f"k{k}", m)
+            if ref is not None:
+                headers += [f"{source} #", "Pred", "Actual"]
+                cols.append(ref)
+        if not cols:
+            continue
+        rows = [[f"C{c}"] + sum((reliability_cells(t, c) for t in cols), []) for c in range(n_bins)]
+        title = "all features" if k == "all" else f"k = {k}"
+        parts.append(f"**{title}**\n\n" + md_table(headers, rows))
+    return "\n\n".join(parts)
