@@ -452,18 +452,22 @@ def exact_exponent_table(designs=DESIGNS, priors=("t", "normal"),
 # ---------------------------------------------------------------------------- one cell
 @dataclass(frozen=True)
 class Cell:
-    """One design cell: effect prior, block size and within-block correlation."""
+    """One design cell: effect prior, block size, within-block correlation and the estimator
+    of :func:`effective_number` whose value replaces p - k in the ``meff`` fit (the data of
+    a replicate do not depend on it, so cells differing only there are paired)."""
 
     prior: str
     block: int
     rho: float
+    meff_method: str = "bretherton"
 
     @property
     def name(self) -> str:
-        return f"{self.prior}_b{self.block}_rho{self.rho:g}"
+        base = f"{self.prior}_b{self.block}_rho{self.rho:g}"
+        return base if self.meff_method == "bretherton" else f"{base}_{self.meff_method}"
 
 
-def _fit_replicate(X, y, k, priors, draws, tune, chains, thin_to, seed):
+def _fit_replicate(X, y, k, priors, draws, tune, chains, thin_to, seed, meff_method):
     """Select, fit with both exponents, rank; returns one result row (without the truth)."""
     import warnings
 
@@ -479,13 +483,14 @@ def _fit_replicate(X, y, k, priors, draws, tune, chains, thin_to, seed):
     for method in METHODS:
         row[f"m_eff_{method}"] = effective_number(X[:, omitted], y, method=method)
     row["m_eff_raw"] = effective_number(X[:, omitted], y, bias_correct=False)
+    row["m_eff_used"] = row[f"m_eff_{meff_method}"]
     data = model_data(X[:, sel.indices], y, sel, pr, corrected=True)
     coords = {"feature": [int(i) for i in sel.indices], "class": [str(c) for c in sel.classes]}
     draws_out = {}
     for j, exponent in enumerate(EXPONENTS):
         d = dict(data)
         if exponent == "meff":
-            d["n_omitted"] = np.float64(row["m_eff_bretherton"])
+            d["n_omitted"] = np.float64(row["m_eff_used"])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             idata, _ = sample_nutpie(d, pr, coords, draws=draws, tune=tune, chains=chains,
@@ -549,7 +554,7 @@ def run_cell(cell: Cell, n_replicates: int, random_state: int, *, n: int = 40, p
         (X, y), truth = sim(np.random.default_rng(sim_ss))
         seed = int(fit_ss.generate_state(1)[0] % (2**31 - 2))
         row, post = _fit_replicate(X, y, k, PRIORS[cell.prior], draws, tune, chains, thin_to,
-                                   seed)
+                                   seed, cell.meff_method)
         tie = np.random.default_rng(tie_ss)
         out = {"cell": cell.name, "prior": cell.prior, "block": cell.block, "rho": cell.rho,
                "seed": random_state, "rep": i, **truth, **row}
@@ -563,7 +568,7 @@ def run_cell(cell: Cell, n_replicates: int, random_state: int, *, n: int = 40, p
         if out_csv is not None:
             _append_row(out_csv, out)
         if progress:
-            print(f"{cell.name} rep {i}: m_eff {out['m_eff_bretherton']:.1f}, frac tau_mu "
+            print(f"{cell.name} rep {i}: m_eff {out['m_eff_used']:.1f}, frac tau_mu "
                   f"indep {out['frac_indep_tau_mu']:.2f} meff {out['frac_meff_tau_mu']:.2f} "
                   f"({out['elapsed_s']:.1f} s)", flush=True)
     return rows
@@ -572,8 +577,14 @@ def run_cell(cell: Cell, n_replicates: int, random_state: int, *, n: int = 40, p
 def _append_row(path, row):
     path = Path(path)
     new = not path.exists()
+    if not new:
+        with path.open(newline="") as fh:
+            header = next(csv.reader(fh))
+        if set(header) != set(row):
+            raise ValueError(f"{path} holds rows of another version of this experiment "
+                             "(other columns); use a new --out folder")
     with path.open("a", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(row))
+        w = csv.DictWriter(fh, fieldnames=list(row) if new else header)
         if new:
             w.writeheader()
         w.writerow(row)
@@ -603,9 +614,7 @@ def summarise(rows):
 
     from ..sbc.core import chi2_uniformity, ecdf_uniformity
 
-    df = pd.DataFrame(rows)
-    num = [c for c in df.columns if c not in ("cell", "prior")]
-    df[num] = df[num].apply(pd.to_numeric)
+    df = _frame(rows)
     out = []
     for cell, g in df.groupby("cell", sort=False):
         for exponent in EXPONENTS:
@@ -617,12 +626,25 @@ def summarise(rows):
                             "rho": float(g["rho"].iloc[0]), "exponent": exponent,
                             "param": param, "N": len(u),
                             "exponent_mean": (float(g["p_minus_k"].mean()) if exponent == "indep"
-                                              else float(g["m_eff_bretherton"].mean())),
+                                              else float(g["m_eff_used"].mean())),
                             "mean_frac": float(u.mean()),
                             "se": float(np.sqrt(1 / 12 / len(u))),
                             "chi2_p": float(chi_p), "ecdf_p": float(ecdf_p),
                             "cell": cell})
     return pd.DataFrame(out)
+
+
+def _frame(rows):
+    """Result rows as a numeric DataFrame (rows read back from the CSV are strings); rows
+    written before ``m_eff_used`` existed used the Bretherton number."""
+    import pandas as pd
+
+    df = pd.DataFrame(rows)
+    if "m_eff_used" not in df:
+        df["m_eff_used"] = df["m_eff_bretherton"]
+    num = [c for c in df.columns if c not in ("cell", "prior")]
+    df[num] = df[num].apply(pd.to_numeric)
+    return df
 
 
 def plot_ranks(rows, path, n_bins: int = 10):
@@ -686,14 +708,12 @@ def write_report(rows, out_dir, settings: dict, exact=None) -> Path:
     summ = summarise(rows)
     summ.to_csv(out / "summary.csv", index=False)
     plot_ranks(rows, out / "ranks.png")
-    df = pd.DataFrame(rows)
-    num = [c for c in df.columns if c not in ("cell", "prior")]
-    df[num] = df[num].apply(pd.to_numeric)
+    df = _frame(rows)
     f3 = "{:.3f}".format
     wide = []
     for (_, param), g in summ.groupby(["cell", "param"], sort=False):
         a, b = (g[g["exponent"] == e].iloc[0] for e in EXPONENTS)
-        wide.append({"prior": a["prior"], "block": a["block"], "rho": a["rho"], "param": param,
+        wide.append({"cell": a["cell"], "param": param,
                      "N": a["N"], "exponent p-k": f"{a['exponent_mean']:.0f}",
                      "mean m_eff": f"{b['exponent_mean']:.1f}",
                      "mean frac (p-k)": a["mean_frac"], "chi2 p (p-k)": a["chi2_p"],
@@ -702,18 +722,16 @@ def write_report(rows, out_dir, settings: dict, exact=None) -> Path:
     wide = pd.DataFrame(wide)
     cols = list(wide.columns)
     fmt = {c: f3 for c in cols if c.startswith(("mean frac", "chi2", "ECDF"))}
-    fmt["rho"] = "{:g}".format
     meff = df.groupby("cell", sort=False).agg(
-        prior=("prior", "first"), block=("block", "first"), rho=("rho", "first"),
-        p_minus_k=("p_minus_k", "mean"), bretherton=("m_eff_bretherton", "mean"),
+        p_minus_k=("p_minus_k", "mean"), used=("m_eff_used", "mean"),
+        bretherton=("m_eff_bretherton", "mean"),
         bretherton_sd=("m_eff_bretherton", "std"), raw=("m_eff_raw", "mean"),
         nyholt=("m_eff_nyholt", "mean"), li_ji=("m_eff_li_ji", "mean"),
         median_tau_mu_indep=("median_indep_tau_mu", "median"),
         median_tau_mu_meff=("median_meff_tau_mu", "median"),
-        sec_per_rep=("elapsed_s", "mean")).reset_index(drop=True)
+        sec_per_rep=("elapsed_s", "mean")).reset_index()
     f1 = "{:.1f}".format
-    mfmt = {c: f1 for c in meff.columns if c not in ("prior", "block", "rho")}
-    mfmt["rho"] = "{:g}".format
+    mfmt = {c: f1 for c in meff.columns if c != "cell"}
     text = ["# Correlated omitted features: measured tables", "",
             f"Settings: `{json.dumps(settings)}`", "",
             "Fractional ranks of the truth among thinned posterior draws; uniform (mean 0.5, "
@@ -797,7 +815,9 @@ def main(argv=None) -> int:
     ap.add_argument("--priors", default="t,normal", help="comma-separated: t, normal")
     ap.add_argument("--designs", default=",".join(f"{b}:{r:g}" for b, r in DESIGNS),
                     help="comma-separated block:rho pairs")
-    ap.add_argument("--p", type=int, default=200)
+    ap.add_argument("--p", type=int, default=200, help="features per replicate")
+    ap.add_argument("--meff-method", default="bretherton", choices=METHODS,
+                    help="effective number used in the m_eff fit")
     ap.add_argument("--quick", action="store_true", help="short MCMC (smoke run)")
     a = ap.parse_args(argv)
     if a.replicates < 1:
@@ -813,7 +833,7 @@ def main(argv=None) -> int:
                    for s in a.designs.split(",") if s]
     except (ValueError, IndexError):
         ap.error(f"--designs must be block:rho pairs like 5:0.5; got {a.designs!r}")
-    cells = [Cell(q, b, r) for q in priors for b, r in designs]
+    cells = [Cell(q, b, r, a.meff_method) for q in priors for b, r in designs]
     run_experiment(a.out, a.replicates, a.random_state, cells=cells, quick=a.quick, p=a.p)
     print((Path(a.out) / "results.md").read_text())
     return 0
