@@ -305,6 +305,21 @@ def _alpha(rng, alpha, a, b) -> float:
     return check_positive(alpha, name="alpha")
 
 
+def _binary_start(random_state, n, p, class_probs, dirichlet_c, class_counts, alpha, a, b):
+    """What the binary simulators draw first, in this order: (rng, p, psi, labels, alpha).
+
+    The labels (y of the naive Bayes model, z of the mixture) come from
+    :func:`_draw_labels` with two classes, then alpha from :func:`_alpha`; one order keeps the
+    two simulators' streams alike for the same seed.
+    """
+    rng = check_random_state(random_state)
+    p = _check_count(p, "p")
+    if n is not None:
+        n = _check_count(n, "n")
+    psi, labels = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
+    return rng, p, psi, labels, _alpha(rng, alpha, a, b)
+
+
 def _uniform_open(rng, size):
     """Uniform(0, 1) without the endpoints, so Beta(alpha theta, alpha (1-theta)) is proper."""
     u = rng.random(size)
@@ -464,12 +479,8 @@ def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
     >>> data.X.shape, int(data.y.sum()), data.alpha
     ((10, 50), 5, 300.0)
     """
-    rng = check_random_state(random_state)
-    p = _check_count(p, "p")
-    if n is not None:
-        n = _check_count(n, "n")
-    psi, y = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
-    alpha = _alpha(rng, alpha, a, b)
+    rng, p, psi, y, alpha = _binary_start(random_state, n, p, class_probs, dirichlet_c,
+                                          class_counts, alpha, a, b)
     theta = _uniform_open(rng, p)
     phi = rng.beta(alpha * theta, alpha * (1.0 - theta), size=(2, p))
     X = _bernoulli_rows(rng, phi, y, p)
@@ -528,12 +539,8 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
     >>> data.X.shape, data.theta0 is not None, data.phi0.shape
     ((6, 8), True, (2,))
     """
-    rng = check_random_state(random_state)
-    p = _check_count(p, "p")
-    if n is not None:
-        n = _check_count(n, "n")
-    psi, z = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
-    alpha = _alpha(rng, alpha, a, b)
+    rng, p, psi, z, alpha = _binary_start(random_state, n, p, class_probs, dirichlet_c,
+                                          class_counts, alpha, a, b)
     if phi0 is None:
         theta0 = float(_uniform_open(rng, None))
         if alpha0 is None:
