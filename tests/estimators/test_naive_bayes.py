@@ -129,7 +129,7 @@ def test_pymc_matches_quadrature(small_problem, corrected):
 
     d, sel, Xs, X_test = small_problem
     prior = NaiveBayesPrior()
-    data = model_data(Xs, d.y, sel.n_omitted, sel.threshold, corrected)
+    data = model_data(Xs, d.y, sel, prior, corrected)
     idata, _ = sample_nutpie(data, prior, {"feature": list(range(4)), "class": [0, 1]},
                              draws=1500, tune=800, chains=8, seed=11, target_accept=0.9,
                              progressbar=False)

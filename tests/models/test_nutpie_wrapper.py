@@ -88,8 +88,8 @@ def test_naive_bayes_reuses_the_compiled_model(binary, monkeypatch):
     monkeypatch.setattr(nb, "_model_from_data",
                         lambda *a, **kw: builds.append(1) or build(*a, **kw))
     monkeypatch.setattr(_nutpie, "_COMPILED", {})
-    first = nb.model_data(X, y, 57, 0.3)
-    second = nb.model_data(X[::-1], y, 57, 0.3, corrected=False)    # same graph, other data
+    first = nb.model_data(X, y, (57, 0.3))
+    second = nb.model_data(X[::-1], y, (57, 0.3), corrected=False)    # same graph, other data
     _, model1 = nb.sample_nutpie(first, nb.NaiveBayesPrior(), coords, seed=1, **SAMPLE)
     _, model2 = nb.sample_nutpie(second, nb.NaiveBayesPrior(), coords, seed=1, **SAMPLE)
     assert len(builds) == 1 and model2 is model1 and len(_nutpie._COMPILED) == 1
@@ -118,8 +118,9 @@ def test_naive_bayes_swapped_data_draws_like_a_fresh_compile(binary, monkeypatch
     def sample(data, seed):
         return nb.sample_nutpie(data, nb.NaiveBayesPrior(), coords, seed=seed, **SAMPLE)[0]
 
-    corrected, uncorrected = nb.model_data(X, y, 57, 0.3), nb.model_data(X, y, 57, 0.3, False)
-    other = nb.model_data(np.roll(X, 1, axis=0), y, 57, 0.3)
+    corrected = nb.model_data(X, y, (57, 0.3))
+    uncorrected = nb.model_data(X, y, (57, 0.3), corrected=False)
+    other = nb.model_data(np.roll(X, 1, axis=0), y, (57, 0.3))
     draws = _cached_equals_fresh(sample, [other, uncorrected, corrected], ["alpha", "theta"],
                                  monkeypatch)
     _cached_equals_fresh(sample, [corrected, other, uncorrected], ["alpha", "theta"],
@@ -142,7 +143,8 @@ def test_gaussian_swapped_data_draws_like_a_fresh_compile(gaussian, corrected, m
 def test_uncorrected_means_no_omitted_features(binary, gaussian):
     X, y, _ = binary
     # naive Bayes: corrected=False is the data of a selection that omitted nothing
-    off, none_omitted = nb.model_data(X, y, 57, 0.3, corrected=False), nb.model_data(X, y, 0, None)
+    off = nb.model_data(X, y, (57, 0.3), corrected=False)
+    none_omitted = nb.model_data(X, y, (0, None))
     assert off.keys() == none_omitted.keys() and off["n_omitted"] == 0
     for name in off:
         np.testing.assert_array_equal(off[name], none_omitted[name])

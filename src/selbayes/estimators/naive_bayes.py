@@ -173,8 +173,7 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
 
         prior = self._prior_object()
         self.sampler_used_ = require_sampler(self.sampler)
-        data = model_data(X_sel, y01, selection.n_omitted, selection.threshold,
-                          corrected=bool(self.correct_selection))
+        data = model_data(X_sel, y01, selection, prior, corrected=bool(self.correct_selection))
         coords = {"feature": [int(i) for i in selection.indices], "class": [0, 1]}
         seed = self.random_state
         if isinstance(seed, np.random.Generator | np.random.SeedSequence):

@@ -27,7 +27,10 @@ conditional probabilities.
 
 from __future__ import annotations
 
+import functools
 import math
+import numbers
+import warnings
 
 import numpy as np
 import pymc as pm
@@ -41,7 +44,8 @@ from ..adjustment.corr_op import (
     CorrAdjustment,
     corr_parameters,
 )
-from .naive_bayes_quadrature import NaiveBayesPrior
+from ..filters.selection import Selection
+from .naive_bayes_quadrature import NaiveBayesPrior, _resolve_selection
 
 __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statistics",
            "model_data", "build_model", "sample_nutpie", "predictive_log_proba"]
@@ -154,19 +158,83 @@ def _zero_table() -> dict:
                                0.0])}
 
 
-def model_data(X_selected, y01, n_omitted: int, threshold: float | None, corrected: bool = True,
+def _resolve(selection, k: int, class_counts, corrected: bool) -> tuple[int, float | None]:
+    """(p - k, gamma) from a Selection, a tuple (n_omitted, threshold) or None.
+
+    The checks are those of the quadrature fit (one implementation); a tuple ``(n_omitted,
+    None)`` is accepted where gamma is never used (uncorrected, or nothing omitted).
+    """
+    n0, n1 = int(class_counts[0]), int(class_counts[1])
+    if isinstance(selection, tuple) and len(selection) == 2 and selection[1] is None:
+        n_omitted, _ = _resolve_selection((selection[0], 0.0), k, n0, n1, corrected)
+        if corrected and n_omitted > 0:
+            raise ValueError("corrected=True with n_omitted > 0 needs the threshold gamma")
+        return n_omitted, None
+    return _resolve_selection(selection, k, n0, n1, corrected)
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+
+
+def _accepts_old_call(old_names: tuple[str, ...]):
+    """Map the old call ``f(X, y01, n_omitted, threshold, ...)`` to ``f(X, y, selection, ...)``.
+
+    The old call is recognised by a number as third argument (or ``n_omitted=`` by keyword),
+    warned about with a FutureWarning and kept working for one release (issue 29: one
+    ``model_data`` signature for every model).
+    """
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            if not ((len(args) >= 3 and _is_count(args[2])) or "n_omitted" in kwargs):
+                return func(*args, **kwargs)
+            if len(args) > len(old_names):
+                raise TypeError(f"{func.__name__}() takes at most {len(old_names)} positional "
+                                f"arguments in the old form; got {len(args)}")
+            bound = dict(zip(old_names, args, strict=False))   # fewer args than names
+            clash = set(bound) & set(kwargs)
+            if clash:
+                raise TypeError(f"{func.__name__}() got multiple values for {sorted(clash)}")
+            bound.update(kwargs)
+            if "y01" in bound:
+                bound["y"] = bound.pop("y01")
+            warnings.warn(f"{func.__name__}(X, y01, n_omitted, threshold, ...) is deprecated and "
+                          f"will be removed in the next release; call {func.__name__}(X, y, "
+                          "selection, ...) with a Selection or a tuple (n_omitted, threshold)",
+                          FutureWarning, stacklevel=2)
+            selection = (bound.pop("n_omitted"), bound.pop("threshold", None))
+            return func(bound.pop("X_selected"), bound.pop("y"), selection, **bound)
+        return wrapper
+    return decorate
+
+
+@_accepts_old_call(("X_selected", "y01", "n_omitted", "threshold", "corrected", "n_theta",
+                    "theta_rule"))
+def model_data(X_selected, y, selection: Selection | tuple | None,
+               prior: NaiveBayesPrior | dict | None = None, corrected: bool = True, *,
                n_theta: int | None = None, theta_rule: str = "gauss") -> dict:
     """Everything the model reads from the data, as arrays named like its ``pm.Data``.
+
+    The leading parameters are those of :func:`selbayes.models.gaussian.model_data`. The old
+    call ``model_data(X, y01, n_omitted, threshold, ...)`` still works for one release, with a
+    FutureWarning.
 
     Parameters
     ----------
     X_selected : array-like of 0/1, shape (n, k)
         Training values of the retained features.
-    y01 : array-like of 0/1, shape (n,)
-    n_omitted : int
-        p - k.
-    threshold : float or None
-        gamma (needed when corrected and ``n_omitted > 0``).
+    y : array-like of 0/1, shape (n,)
+        Training classes.
+    selection : Selection or tuple (n_omitted, threshold) or None
+        What the corrected model conditions on: p - k omitted features all had
+        |Cor| <= threshold (gamma). A :class:`selbayes.Selection` must come from
+        ``select_features(..., statistic="abs_corr")`` on the same training cases. In a tuple,
+        the threshold may be None when it is not used (uncorrected, or ``n_omitted = 0``).
+        None is allowed only when ``corrected=False``.
+    prior : NaiveBayesPrior or dict, optional
+        Checked only: the adjustment P(|COR| <= gamma | alpha) does not depend on the prior, so
+        neither do the data (the prior enters the model in :func:`sample_nutpie`).
     corrected : bool
         Fill the adjustment table; otherwise ``n_omitted`` is 0 and the table zero, so the
         uncorrected model has the same graph (and compiled code) as the corrected one.
@@ -186,27 +254,38 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
     Raises
     ------
     ValueError
-        If ``corrected`` and ``n_omitted > 0`` but ``threshold`` is None, if ``X_selected`` or
-        ``y01`` is not 0/1 data of matching length, or if the adjustment settings are invalid.
+        If ``corrected`` and p - k > 0 but the threshold is None, if ``selection`` is None while
+        ``corrected``, if a Selection is not of ``"abs_corr"`` or does not match ``X_selected``
+        and ``y`` (k, class counts), if ``X_selected`` or ``y`` is not 0/1 data of matching
+        length, or if the adjustment settings or the prior are invalid.
     TypeError
-        If ``X_selected`` is not numeric.
+        If ``selection`` is of another type, ``X_selected`` is not numeric, or ``prior`` is not
+        a NaiveBayesPrior, dict or None.
 
     Examples
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
-    >>> data = model_data(X, y, n_omitted=97, threshold=0.3)
+    >>> data = model_data(X, y, (97, 0.3))
     >>> data["counts"].shape, data["class_counts"].tolist(), data["n_omitted"]
     ((3, 2), [10, 10], np.float64(97.0))
-    >>> model_data(X, y, 97, 0.3, corrected=False)["n_omitted"]
+    >>> model_data(X, y, (97, 0.3), corrected=False)["n_omitted"]
     np.float64(0.0)
+
+    With a Selection:
+
+    >>> from selbayes import select_features
+    >>> Xall = rng.integers(0, 2, size=(20, 50))
+    >>> sel = select_features(Xall, y, k=3, statistic="abs_corr")
+    >>> model_data(sel.transform(Xall), y, sel)["n_omitted"]
+    np.float64(47.0)
     """
-    counts, class_counts = count_statistics(X_selected, y01)
+    prior_from_dict(prior)                     # checked for a clear error; see Parameters
+    counts, class_counts = count_statistics(X_selected, y)
+    n_omitted, threshold = _resolve(selection, counts.shape[0], class_counts, corrected)
     data = {"counts": counts, "class_counts": class_counts}
     if corrected and n_omitted > 0:
-        if threshold is None:
-            raise ValueError("corrected=True with n_omitted > 0 needs the threshold gamma")
         _, table = corr_parameters(int(class_counts[0]), int(class_counts[1]), float(threshold),
                                    n_theta=n_theta, theta_rule=theta_rule, label=False)
         data["n_omitted"] = np.float64(n_omitted)
@@ -217,22 +296,25 @@ def model_data(X_selected, y01, n_omitted: int, threshold: float | None, correct
     return data
 
 
-def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
-                prior: NaiveBayesPrior | dict | None = None, corrected: bool = True,
+@_accepts_old_call(("X_selected", "y01", "n_omitted", "threshold", "prior", "corrected",
+                    "feature_names"))
+def build_model(X_selected, y, selection: Selection | tuple | None,
+                prior: NaiveBayesPrior | dict | None = None, corrected: bool = True, *,
                 feature_names=None) -> pm.Model:
     """Build the PyMC model of binary naive Bayes on the retained features.
+
+    The leading parameters are those of :func:`model_data` (and of the Gaussian model's
+    ``build_model``); the old call ``build_model(X, y01, n_omitted, threshold, ...)`` still
+    works for one release, with a FutureWarning.
 
     Parameters
     ----------
     X_selected : array-like of 0/1, shape (n, k)
         Training values of the retained features.
-    y01 : array-like of 0/1, shape (n,)
+    y : array-like of 0/1, shape (n,)
         Training classes.
-    n_omitted : int
-        p - k.
-    threshold : float or None
-        gamma of the absolute-correlation selection (required when corrected and
-        ``n_omitted > 0``).
+    selection : Selection or tuple (n_omitted, threshold) or None
+        p - k and gamma of the absolute-correlation selection, as in :func:`model_data`.
     prior : NaiveBayesPrior or dict, optional
         Default: the thesis' a = 0.5, b = 5, f0 = f1 = 1.
     corrected : bool
@@ -249,21 +331,23 @@ def build_model(X_selected, y01, n_omitted: int, threshold: float | None,
     Raises
     ------
     ValueError
-        For the data problems listed in :func:`model_data`, or an invalid ``prior``.
+        For the data and selection problems listed in :func:`model_data`, or an invalid
+        ``prior``.
     TypeError
-        If ``prior`` is not a NaiveBayesPrior, dict or None, or ``X_selected`` is not numeric.
+        If ``prior`` is not a NaiveBayesPrior, dict or None, ``selection`` is of another type,
+        or ``X_selected`` is not numeric.
 
     Examples
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
-    >>> model = build_model(X, y, n_omitted=97, threshold=0.3)
+    >>> model = build_model(X, y, (97, 0.3))
     >>> [v.name for v in model.free_RVs], [p.name for p in model.potentials]
     (['alpha', 'theta'], ['selection_adjustment'])
     """
     prior = prior_from_dict(prior)
-    data = model_data(X_selected, y01, n_omitted, threshold, corrected)
+    data = model_data(X_selected, y, selection, prior, corrected)
     k = data["counts"].shape[0]
     coords = {"feature": list(feature_names) if feature_names is not None else list(range(k)),
               "class": [0, 1]}
@@ -345,7 +429,7 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, size=(20, 3)); y = np.repeat([0, 1], 10)
-    >>> data = model_data(X, y, n_omitted=97, threshold=0.3)
+    >>> data = model_data(X, y, (97, 0.3))
     >>> coords = {"feature": [0, 1, 2], "class": [0, 1]}
     >>> idata, model = sample_nutpie(data, NaiveBayesPrior(), coords, draws=200, tune=200,
     ...                              chains=2, seed=1, target_accept=0.9,

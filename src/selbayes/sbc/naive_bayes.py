@@ -253,7 +253,7 @@ class NaiveBayesSBCFitter:
             raise ValueError("method 'mcmc' needs at least one retained feature; raise n or "
                              "lower the threshold")
         prior = _prior(self.priors)
-        data = model_data(X_sel, y, n_omitted, self.threshold, corrected)
+        data = model_data(X_sel, y, (n_omitted, self.threshold), prior, corrected)
         coords = {"feature": list(range(X_sel.shape[1])), "class": [0, 1]}
         idata, _ = sample_nutpie(data, prior, coords, draws=self.draws, tune=self.tune,
                                  chains=self.chains, seed=seed, target_accept=0.9,
