@@ -91,7 +91,7 @@ def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatc
 
 
 def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, capsys):
-    import selbayes.sbc.gaussian as sm
+    import selbayes.sbc.spec as sm
 
     class Result:
         def __init__(self, passed):
@@ -180,7 +180,7 @@ def test_predict_reports_missing_features(tmp_path, capsys):
 
 def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
     # --out is honoured as given with --quick (no "_quick" appended to it)
-    import selbayes.sbc.gaussian as sm
+    import selbayes.sbc.spec as sm
 
     seen = {}
 
@@ -203,7 +203,7 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
 
 def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
     import selbayes.sbc.core as sbc
-    from selbayes.sbc.gaussian import run_sbc_spec
+    from selbayes.sbc.spec import run_sbc_spec
 
     seen = {}
 

@@ -69,7 +69,7 @@ def _cmd_reproduce(args) -> int:
 
 def _cmd_sbc(args) -> int:
     from .experiments import RUNS_FOLDER, resume_message
-    from .sbc.gaussian import load_sbc_spec, run_sbc_spec
+    from .sbc.spec import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
     # A given --out is used as is; the default folders get "_quick" with --quick. Only
