@@ -7,6 +7,12 @@ group by group as Li 2009 Fig 4 does. The spec checks, gene groups, cached data 
 out-of-fold assembly, metrics, acceptance counts, paired t-tests and Fig 4 are defined here once
 and imported by both runners (:mod:`selbayes.experiments.gaussian_cv`,
 :mod:`selbayes.experiments.naive_bayes_cv`).
+
+The calibration gap of one group and method is ``gap = expected - actual error rate`` (expected
+error: mean of 1 - max probability; negative = overconfident). Two statistics with a derived
+power judge it (:func:`gap_reduction_test`, :func:`calibration_in_the_large`); counting the groups
+where the corrected |gap| is smaller has no stated power and is kept only where a spec asks for
+it (``gap_min_fraction`` > 0).
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from .report import Criterion
 from .spec import Spec, SpecError
 
 __all__ = ["METHODS", "groups_run", "check_cv_design", "gene_groups", "cv_data", "out_of_fold",
-           "evaluate", "criteria", "paired_tests", "plot_fig4"]
+           "evaluate", "criteria", "paired_tests", "plot_fig4", "paired_t_power", "paired_t_mdd",
+           "gap_reduction_test", "direction_summary", "calibration_in_the_large"]
 
 METHODS = ("corrected", "uncorrected")
 
@@ -118,10 +125,19 @@ def evaluate(proba: np.ndarray, y_index: np.ndarray, losses: np.ndarray, n_bins:
 
 
 def criteria(spec: Spec, metrics: dict, groups: list[int]) -> list[Criterion]:
-    """Acceptance counts over the gene groups that have both methods (Li 2009 Fig 4).
+    """Acceptance over the gene groups that have both methods (Li 2009 Fig 4).
 
-    AMLP and |expected - actual error rate| lower with the correction in at least the spec's
-    ``[acceptance] amlp_min_fraction`` and ``gap_min_fraction`` of the groups.
+    - AMLP lower with the correction in at least ``[acceptance] amlp_min_fraction`` of the
+      groups.
+    - |expected - actual error rate| lower with the correction in at least
+      ``gap_min_fraction`` of the groups, when that is > 0. This count has no stated power:
+      the two fits mostly make the same errors, so the per-group differences of |gap| are
+      far below the binomial noise of one error rate.
+    - When the spec sets ``gap_reduction_claim`` > 0: the powered paired test of
+      :func:`gap_reduction_test` (one-sided level ``alpha``, required power ``power``). PASS
+      when it rejects "no reduction"; FAIL when it does not although the design has at least
+      the required power for the claimed reduction; not decidable (``passed`` None) when the
+      design has less power than that for the claim.
     """
     acc = spec["acceptance"]
     paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
@@ -131,21 +147,276 @@ def criteria(spec: Spec, metrics: dict, groups: list[int]) -> list[Criterion]:
     out = []
     amlp_wins = [g for g in paired
                  if metrics[(g, "corrected")]["amlp"] < metrics[(g, "uncorrected")]["amlp"]]
-
-    def gap(g, m):
-        r = metrics[(g, m)]
-        return abs(r["expected_error_rate"] - r["error_rate"])
-
-    gap_wins = [g for g in paired if gap(g, "corrected") < gap(g, "uncorrected")]
-    for name, wins, frac in (
-            ("AMLP: corrected below uncorrected", amlp_wins, acc["amlp_min_fraction"]),
-            ("|expected - actual error rate|: corrected below uncorrected", gap_wins,
-             acc["gap_min_fraction"])):
+    gap_wins = [g for g in paired if _abs_gap(metrics[(g, "corrected")])
+                < _abs_gap(metrics[(g, "uncorrected")])]
+    counts = [("AMLP: corrected below uncorrected", amlp_wins, acc["amlp_min_fraction"])]
+    if acc["gap_min_fraction"] > 0:
+        counts.append(("|expected - actual error rate|: corrected below uncorrected", gap_wins,
+                       acc["gap_min_fraction"]))
+    for name, wins, frac in counts:
         need = math.ceil(frac * len(paired) - 1e-9)
         out.append(Criterion(name, f"{len(paired)} gene groups",
                              f"{len(wins)} of {len(paired)}",
                              f">= {need} of {len(paired)}", len(wins) >= need))
+    claim = acc.get("gap_reduction_claim", 0.0) or 0.0
+    if claim > 0:
+        alpha, power = acc.get("alpha", 0.05), acc.get("power", 0.8)
+        r = gap_reduction_test(metrics, paired, claim, alpha=alpha, power=power)
+        name = ("|expected - actual error rate|: corrected reduces it (one-sided paired t over "
+                "gene groups)")
+        if r is None:
+            out.append(Criterion(name, f"{len(paired)} gene groups", "needs >= 2 groups", "-",
+                                 None))
+        else:
+            value = (f"reduction {r['mean_reduction']:.4f} (SE {r['se']:.4f}), p = "
+                     f"{r['p_value']:.3f}; MDD80 {r['mdd']:.4f} vs claim {r['claim']:.4f} "
+                     f"(power {r['power_at_claim']:.2f})")
+            if not r["decidable"]:
+                value += ": not decidable with this design"
+            out.append(Criterion(
+                name, f"{r['n_groups']} gene groups", value,
+                f"p < {alpha:g} where the power for a reduction of {claim:g} x the uncorrected "
+                f"mean |gap| is >= {power:g}", r["passed"]))
     return out
+
+
+def _abs_gap(row: dict) -> float:
+    return abs(row["expected_error_rate"] - row["error_rate"])
+
+
+# ---------------------------------------------------------------------------------------------
+# powered comparisons of the calibration gap
+# ---------------------------------------------------------------------------------------------
+def paired_t_power(delta: float, sd: float, n: int, alpha: float = 0.05) -> float:
+    """Power of the one-sided paired t-test of n differences with true mean ``delta`` and SD.
+
+    The statistic ``T = mean / (s / sqrt(n))`` of n normal differences with mean delta and
+    standard deviation sd is noncentral t with n - 1 degrees of freedom and noncentrality
+    ``delta sqrt(n) / sd``; the test rejects when T > t_{1-alpha, n-1}, so the power is
+    ``P(T_{n-1, delta sqrt(n)/sd} > t_{1-alpha, n-1})``. At delta = 0 it is alpha.
+
+    Parameters
+    ----------
+    delta : float
+        True mean difference (same units as ``sd``; > 0 in the direction tested).
+    sd : float
+        Standard deviation of one difference (> 0).
+    n : int
+        Number of pairs (>= 2).
+    alpha : float
+        One-sided level.
+
+    Returns
+    -------
+    float
+        Rejection probability in [0, 1].
+    """
+    from scipy import stats
+
+    if n < 2 or not sd > 0:
+        raise ValueError(f"paired_t_power needs n >= 2 and sd > 0; got n = {n}, sd = {sd}")
+    crit = stats.t.ppf(1 - alpha, n - 1)
+    return float(stats.nct.sf(crit, n - 1, delta * math.sqrt(n) / sd))
+
+
+def paired_t_mdd(sd: float, n: int, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Minimal detectable difference of the one-sided paired t-test: the smallest true mean
+    difference whose power (:func:`paired_t_power`) reaches ``power``.
+
+    Solved exactly on the noncentral t (root of power(delta) - power, which increases in
+    delta); close to ``(t_{1-alpha, n-1} + t_{power, n-1}) sd / sqrt(n)``. Same units as sd.
+    """
+    from scipy.optimize import brentq
+
+    if not 0 < alpha < power < 1:
+        raise ValueError(f"paired_t_mdd needs 0 < alpha < power < 1; got alpha = {alpha}, "
+                         f"power = {power}")
+    hi = 10 * sd / math.sqrt(n)
+    while paired_t_power(hi, sd, n, alpha) < power:
+        hi *= 2
+    return float(brentq(lambda d: paired_t_power(d, sd, n, alpha) - power, 0.0, hi,
+                        xtol=1e-12 * max(sd, 1e-300)))
+
+
+def gap_reduction_test(metrics: dict, groups: list[int], claim_fraction: float,
+                       alpha: float = 0.05, power: float = 0.8) -> dict | None:
+    """Does the correction reduce |expected - actual error rate|? A paired test with its power.
+
+    For every gene group g with both methods, ``r_g = |gap_u| - |gap_c|`` (> 0: the correction
+    brings the expected error nearer the actual one). The one-sided paired t-test of mean r
+    > 0 over the n groups has, at a true mean reduction delta, the power of
+    :func:`paired_t_power` with the observed SD of r. The claimed effect is
+    ``claim = claim_fraction * mean_g |gap_u|`` (a reduction of that share of the uncorrected
+    miscalibration). The design decides the claim only when its power at the claim is at
+    least ``power``, i.e. when the minimal detectable difference ``mdd`` (at that power)
+    is <= claim; otherwise the verdict is None ("not decidable with this design"). When
+    decidable, passed = (p < alpha).
+
+    The gene groups share the 83 cases, so the SD over groups is the variability across gene
+    groups of this one set of cases; the test says nothing about other case samples.
+
+    Parameters
+    ----------
+    metrics : dict
+        ``{(group, method): row}`` with ``error_rate`` and ``expected_error_rate``.
+    groups : list of int
+        Groups to use (those without both methods are skipped).
+    claim_fraction : float
+        Claimed reduction as a fraction of the uncorrected mean |gap| (> 0).
+    alpha, power : float
+        One-sided level and the power required to decide.
+
+    Returns
+    -------
+    dict or None
+        ``n_groups, mean_reduction, sd, se, t, p_value, upper`` (one-sided 1 - alpha upper
+        confidence bound of the mean reduction), ``mean_abs_gap_corrected/_uncorrected,
+        claim, mdd, mdd_fraction`` (mdd / uncorrected mean |gap|), ``power_at_claim,
+        decidable, passed``; None with fewer than 2 paired groups.
+    """
+    from scipy import stats
+
+    paired = [g for g in groups if (g, "corrected") in metrics and (g, "uncorrected") in metrics]
+    n = len(paired)
+    if n < 2:
+        return None
+    if not claim_fraction > 0:
+        raise ValueError(f"claim_fraction must be > 0; got {claim_fraction}")
+    gc = np.array([_abs_gap(metrics[(g, "corrected")]) for g in paired])
+    gu = np.array([_abs_gap(metrics[(g, "uncorrected")]) for g in paired])
+    r = gu - gc
+    mean, sd = float(r.mean()), float(r.std(ddof=1))
+    claim = float(claim_fraction * gu.mean())
+    if sd > 0:
+        se = sd / math.sqrt(n)
+        t = mean / se
+        p = float(stats.t.sf(t, n - 1))
+        upper = mean + float(stats.t.ppf(1 - alpha, n - 1)) * se
+        mdd = paired_t_mdd(sd, n, alpha, power)
+        pw = paired_t_power(claim, sd, n, alpha)
+    else:  # identical differences: no noise, the sign decides
+        se, t, upper, mdd = 0.0, math.copysign(math.inf, mean) if mean else 0.0, mean, 0.0
+        p = 0.0 if mean > 0 else 1.0
+        pw = 1.0
+    decidable = bool(pw >= power)
+    return {"n_groups": n, "mean_reduction": mean, "sd": sd, "se": se, "t": t, "p_value": p,
+            "upper": upper, "mean_abs_gap_corrected": float(gc.mean()),
+            "mean_abs_gap_uncorrected": float(gu.mean()), "claim_fraction": claim_fraction,
+            "claim": claim, "mdd": mdd,
+            "mdd_fraction": mdd / float(gu.mean()) if gu.mean() > 0 else math.inf,
+            "power_at_claim": pw, "alpha": alpha, "power": power, "decidable": decidable,
+            "passed": (p < alpha) if decidable else None}
+
+
+def direction_summary(metrics: dict, groups: list[int], methods=METHODS) -> dict:
+    """Direction of the miscalibration of each method over the gene groups.
+
+    ``gap_g = expected - actual error rate`` of group g (negative: overconfident, the model
+    expects fewer errors than it makes). Per method: the signed mean over groups, its SE over
+    groups (sd / sqrt(n); the groups share the cases, so it is the spread across gene groups
+    only), and how many groups are overconfident (gap < 0) or underconfident (gap > 0).
+
+    Returns
+    -------
+    dict
+        ``{method: {"n_groups", "mean_gap", "se", "n_overconfident", "n_underconfident",
+        "gaps"}}`` for the methods that have at least one group.
+    """
+    out = {}
+    for m in methods:
+        gaps = np.array([metrics[(g, m)]["expected_error_rate"] - metrics[(g, m)]["error_rate"]
+                         for g in groups if (g, m) in metrics])
+        if not len(gaps):
+            continue
+        se = float(gaps.std(ddof=1) / math.sqrt(len(gaps))) if len(gaps) > 1 else math.nan
+        out[m] = {"n_groups": len(gaps), "mean_gap": float(gaps.mean()), "se": se,
+                  "n_overconfident": int((gaps < 0).sum()),
+                  "n_underconfident": int((gaps > 0).sum()), "gaps": gaps.tolist()}
+    return out
+
+
+def calibration_in_the_large(probas: list[np.ndarray], y_index: np.ndarray,
+                             alpha: float = 0.05, power: float = 0.8, n_sim: int = 20_000,
+                             random_state: int = 0) -> dict:
+    """Is the model overconfident? A test whose null is simulated from its own probabilities.
+
+    For one method, ``probas`` holds the out-of-fold probabilities of each gene group (n, G).
+    Under calibration the label of case i is drawn from its predictive probabilities, so the
+    Bayes decision (argmax) is wrong with probability ``m_i = 1 - max_c p_ic`` and the error
+    rate is a mean of Bernoulli(m_i): the gap ``mean(m) - error`` is centred at 0. Each
+    simulation draws one uniform U_i per case and counts an error where U_i < m_i.
+
+    - Per group: one-sided p-value ``P0(gap <= observed)`` (+1 smoothing).
+    - Pooled over groups: the mean gap. Its null uses the same U_i in every group (the
+      comonotone coupling): the groups share the cases, and this coupling has the largest
+      variance of the sum (largest in convex order), so the pooled p-value errs on the side
+      of not rejecting.
+    - Power: the alternative inflates every case's error probability, ``q_i = min(1, c m_i)``
+      (an overconfidence that keeps the ranking of the cases); its effect is the true gap
+      ``mean(m) - mean(q)``. With fresh uniforms (fixed over c, so the power is monotone in
+      c) the power of the pooled test at level alpha is found by bisection on c: ``mdd`` is
+      the smallest |true gap| with power >= ``power``, ``power_at_observed`` the power at a
+      true gap equal to the observed pooled mean.
+
+    Returns
+    -------
+    dict
+        ``gaps`` (per group), ``p_values`` (per group), ``mean_gap``, ``p_value`` (pooled),
+        ``mdd``, ``power_at_observed``, ``n_sim``.
+    """
+    if not probas:
+        raise ValueError("calibration_in_the_large needs at least one group's probabilities")
+    y_index = np.asarray(y_index)
+    m = np.stack([1.0 - np.asarray(p).max(axis=1) for p in probas])        # (groups, n)
+    err = np.stack([(np.asarray(p).argmax(axis=1) != y_index) for p in probas]).mean(axis=1)
+    em = m.mean(axis=1)
+    gaps = em - err
+    rng = np.random.default_rng(random_state)
+    n = m.shape[1]
+
+    def sim_gaps(q, u):  # (n_sim, groups): mean(m) - simulated error rate, one U per case
+        return em[None, :] - np.stack([(u < qg[None, :]).mean(axis=1) for qg in q], axis=1)
+
+    u0 = rng.random((n_sim, n))
+    null = sim_gaps(m, u0)
+    p_groups = (1 + (null <= gaps[None, :] + 1e-12).sum(axis=0)) / (1 + n_sim)
+    pooled0 = null.mean(axis=1)
+    mean_gap = float(gaps.mean())
+    p_pooled = float((1 + (pooled0 <= mean_gap + 1e-12).sum()) / (1 + n_sim))
+    crit = np.quantile(pooled0, alpha, method="inverted_cdf")
+    # reject when the pooled gap is below crit; P0(reject) <= alpha (the quantile of a
+    # discrete null), strict inequality so the level is not exceeded
+    u1 = rng.random((n_sim, n))
+
+    def effect(c):  # true overconfidence |gap| of the alternative c (increasing in c)
+        return float((np.minimum(1.0, c * m) - m).mean())
+
+    def power_at(c):
+        return float((sim_gaps(np.minimum(1.0, c * m), u1).mean(axis=1) < crit).mean())
+
+    def bisect(ok, lo, hi, steps=40):  # smallest c in [lo, hi] with ok(c), on log c
+        for _ in range(steps):
+            mid = math.sqrt(lo * hi)
+            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        return hi
+
+    positive = m[m > 0]
+    c_top = 1.0 / positive.min() if positive.size else 1.0  # every case with m > 0 errs
+    c_top = max(c_top, 1.0 + 1e-9)
+    if power_at(c_top) >= power:
+        mdd = effect(bisect(lambda c: power_at(c) >= power, 1.0, c_top, steps=30))
+    else:
+        mdd = math.inf
+    target = -mean_gap
+    if target <= 0:
+        pw_obs = float((pooled0 < crit).mean())  # the level: no overconfidence observed
+    elif target >= effect(c_top):
+        pw_obs = power_at(c_top)
+    else:
+        pw_obs = power_at(bisect(lambda c: effect(c) >= target, 1.0, c_top, steps=60))
+    return {"gaps": gaps.tolist(), "p_values": p_groups.tolist(), "mean_gap": mean_gap,
+            "p_value": p_pooled, "mdd": float(mdd), "power_at_observed": pw_obs,
+            "alpha": alpha, "power": power, "n_sim": n_sim}
 
 
 def paired_tests(metrics: dict, groups: list[int]) -> dict:

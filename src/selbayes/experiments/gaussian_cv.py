@@ -83,8 +83,19 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "amlp_min_fraction": Field("float", "corrected AMLP below uncorrected in at least this "
                                    "fraction of the groups", default=0.8, minimum=0.0),
         "gap_min_fraction": Field("float", "corrected |expected - actual error| below "
-                                  "uncorrected in at least this fraction of the groups",
-                                  default=0.8, minimum=0.0),
+                                  "uncorrected in at least this fraction of the groups (a count "
+                                  "with no stated power); 0 = not checked", default=0.8,
+                                  minimum=0.0),
+        "gap_reduction_claim": Field("float", "claimed reduction of the mean |expected - actual "
+                                     "error| by the correction, as a fraction of the "
+                                     "uncorrected one: judged by a one-sided paired t-test over "
+                                     "the groups, not decidable where its power at the claim "
+                                     "is below `power`; 0 = not checked", default=0.0,
+                                     minimum=0.0),
+        "alpha": Field("float", "one-sided level of the powered tests", default=0.05,
+                       minimum=0.0),
+        "power": Field("float", "power a test needs at the claimed effect to decide",
+                       default=0.8, minimum=0.0),
     },
 }
 
@@ -240,7 +251,7 @@ def _scatter(fits: dict, groups: list[int], y_index: np.ndarray, G: int, out_dir
     return "scatter_true_class.png"
 
 
-_HEADERS = ["group", "method", "genes", "error", "expected error", "|gap|", "avg loss",
+_HEADERS = ["group", "method", "genes", "error", "expected error", "\\|gap\\|", "avg loss",
             "expected loss", "AMLP", "Brier"]
 
 
@@ -265,6 +276,15 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
                 metrics[(g, m)] = evaluate(proba, y_index, losses, ev["n_bins"])
     criteria = _cv.criteria(spec, metrics, groups)
     tests = _cv.paired_tests(metrics, groups)
+    acc = spec["acceptance"]
+    gap_test = _cv.gap_reduction_test(metrics, groups, acc["gap_reduction_claim"] or 0.5,
+                                      alpha=acc["alpha"], power=acc["power"])
+    direction = _cv.direction_summary(metrics, groups, spec["selection"]["methods"])
+    for m in direction:  # the null simulated from the method's own probabilities
+        probas = [_cv.out_of_fold(fits, g, m, n, G) for g in groups if (g, m) in metrics]
+        direction[m]["calibration_in_the_large"] = _cv.calibration_in_the_large(
+            probas, y_index, alpha=acc["alpha"], power=acc["power"],
+            random_state=spec["seeds"]["loss"])
     figures = {}
     title = spec["experiment"]["title"] or spec.name
     f4 = _cv.plot_fig4(metrics, groups, out_dir, "Fig 4 (Li 2009): " + title)
@@ -288,6 +308,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
                  "sha256": settings["data"]["sha256"]},
         "metrics": [{"group": g, "method": m, **row} for (g, m), row in metrics.items()],
         "paired_t_tests": tests,
+        "gap_reduction_test": gap_test, "miscalibration_direction": direction,
         "acceptance": [c.to_dict() for c in criteria],
         "acceptance_passed": bool(decided) and all(c.passed for c in decided),
         "fits_summary": {
@@ -367,6 +388,7 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
                            [[k, v["mean_corrected"], v["mean_uncorrected"],
                              f"{v['n_corrected_lower']} of {v['n_groups']}", v["t"],
                              v["p_value"]] for k, v in tests.items()], digits=4), ""]
+    lines += _calibration_md(results, spec["acceptance"])
     if "scatter" in results["figures"]:
         lines += ["Predictive probability of the true class, corrected against uncorrected "
                   "(cf. Li 2009 Fig 1):", "", f"![scatter]({results['figures']['scatter']})",
@@ -381,6 +403,68 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
               f"k-th largest F after the transform): {fs['gamma_median']}.", ""]
     lines += settings_section(results, dd["sha256"])
     return "\n".join(lines)
+
+
+def _calibration_md(results: dict, acc: dict) -> list[str]:
+    """The powered gap test and the direction of the miscalibration, with their derivation."""
+    r, direction = results["gap_reduction_test"], results["miscalibration_direction"]
+    lines = []
+    if r is not None:
+        claimed = bool(acc["gap_reduction_claim"])
+        lines += [
+            "### Does the correction shrink the calibration gap? (a test with its power)", "",
+            "Per group, r_g = |gap_uncorrected| - |gap_corrected| (gap = expected - actual "
+            "error rate; r > 0: the correction brings the expected error nearer the actual "
+            f"one). One-sided paired t-test over the {r['n_groups']} gene groups of mean r > 0 at "
+            f"level {r['alpha']:g}. At a true mean reduction delta the statistic is noncentral "
+            f"t with {r['n_groups'] - 1} degrees of freedom and noncentrality delta sqrt(n) / sd; "
+            "with the observed SD of r this gives the power at any delta and the minimal "
+            f"detectable difference (MDD) at power {r['power']:g}. The claim judged is a "
+            f"reduction of {r['claim_fraction']:g} x the uncorrected mean |gap|"
+            + ("" if claimed else " (not an acceptance criterion in this spec)")
+            + "; the verdict is \"not decidable with this design\" where the power at the "
+            "claim is below the required power. The groups share the 83 cases: the SD is the "
+            "spread across gene groups of this one set of cases.", "",
+            md_table(["mean \\|gap\\| uncorrected", "mean \\|gap\\| corrected",
+                      "mean reduction (SE)", "SD of r", "t", "p (one-sided)",
+                      f"upper {1 - r['alpha']:g} bound", "MDD (share of uncorrected gap)",
+                      "claim", "power at claim"],
+                     [[r["mean_abs_gap_uncorrected"], r["mean_abs_gap_corrected"],
+                       f"{r['mean_reduction']:.4f} ({r['se']:.4f})", r["sd"], r["t"],
+                       r["p_value"], r["upper"], f"{r['mdd']:.4f} ({r['mdd_fraction']:.0%})",
+                       r["claim"], r["power_at_claim"]]], digits=4), "",
+            f"Any claimed reduction above {r['mdd_fraction']:.0%} of the uncorrected gap is "
+            "decidable with this design; smaller ones are not. The data bound the reduction "
+            f"above by {r['upper']:.4f} ({r['upper'] / r['mean_abs_gap_uncorrected']:.0%} of the "
+            "uncorrected gap) at one-sided confidence "
+            f"{1 - r['alpha']:g}.", ""]
+    if direction:
+        lines += [
+            "### Direction of the miscalibration", "",
+            "gap = expected - actual error rate per group (negative: overconfident). Mean over "
+            "groups with its SE over groups, and the groups on each side. Calibration in the "
+            "large: under calibration each case's label is drawn from its predictive "
+            "probabilities, so the argmax decision errs with probability m_i = 1 - max p_i and "
+            "the gap is centred at 0; the null of the pooled mean gap is simulated from the "
+            "fit's own probabilities with one uniform per case shared by all groups (the "
+            "comonotone coupling: the largest variance the shared cases allow, so the p-value "
+            "is conservative). Power: the alternative inflates every m_i by a common factor "
+            "(q_i = min(1, c m_i)); MDD is the smallest true overconfidence with power >= "
+            f"{acc['power']:g} at one-sided level {acc['alpha']:g}, and the last column the "
+            "power at a true overconfidence equal to the observed one.", ""]
+        rows = []
+        for m, d in direction.items():
+            c = d["calibration_in_the_large"]
+            rows.append([m, d["mean_gap"], d["se"],
+                         f"{d['n_overconfident']} of {d['n_groups']}",
+                         f"{d['n_underconfident']} of {d['n_groups']}", c["p_value"],
+                         sum(p < acc["alpha"] for p in c["p_values"]), c["mdd"],
+                         c["power_at_observed"]])
+        lines += [md_table(["method", "mean gap", "SE", "overconfident groups",
+                            "underconfident groups", "p (pooled, overconfident)",
+                            f"groups with p < {acc['alpha']:g}", f"MDD (power {acc['power']:g})",
+                            "power at observed"], rows, digits=4), ""]
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
