@@ -2,7 +2,7 @@
 
 Commands: ``selbayes demo`` (:func:`selbayes.demo.run_demo`), ``selbayes reproduce SPEC``
 (:func:`selbayes.experiments.run_reproduction`), ``selbayes sbc SPEC``
-(:func:`selbayes.sbc.gaussian.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
+(:func:`selbayes.sbc.spec.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
 classifier saved to netCDF, for pipelines) and ``selbayes cache info|clear`` (the compiled-model
 cache, :mod:`selbayes._compile_cache`). The heavy modules are imported only when their command
 runs, so ``selbayes --help`` is fast.
