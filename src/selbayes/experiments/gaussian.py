@@ -44,7 +44,7 @@ from .spec import (
     SpecError,
     check_k_list,
     check_reliability_reference,
-    fit_seed,
+    selection_tasks,
     settings_hash,
     task_seed,
 )
@@ -169,17 +169,8 @@ def check_spec(spec: Spec) -> None:
 
 def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k, then one fit on all features."""
-    tasks = []
-    root = spec["seeds"]["fit"]
-    for k in spec["selection"]["k"]:
-        for corrected in (True, False):
-            method = "corrected" if corrected else "uncorrected"
-            tasks.append(Task(f"{_label(k)}-{method}",
-                                 {"k": k, "method": method, "corrected": corrected,
-                                  "seed": fit_seed(root, k, corrected)}))
-    if spec["selection"]["include_all"]:
-        tasks.append(Task("all", {"k": "all", "method": "no_selection", "corrected": False,
-                                     "seed": fit_seed(root, "all", False)}))
+    tasks = selection_tasks(spec, lambda k, m: "all" if k == "all" else f"{_label(k)}-{m}",
+                            spec["selection"]["include_all"])
     rep = spec["replicates"]
     rep_root = spec["seeds"]["replicates"]
     for r in range(rep["n"]):

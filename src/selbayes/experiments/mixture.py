@@ -38,7 +38,7 @@ from .spec import (
     SpecError,
     check_k_list,
     check_reliability_reference,
-    fit_seed,
+    selection_tasks,
     settings_hash,
 )
 
@@ -105,10 +105,7 @@ def check_spec(spec: Spec) -> None:
 
 def plan(spec: Spec) -> list[Task]:
     """Corrected and uncorrected fits for each k."""
-    root = spec["seeds"]["fit"]
-    return [Task(f"{_label(k)}-{m}", {"k": k, "method": m, "corrected": m == "corrected",
-                                          "seed": fit_seed(root, k, m == "corrected")})
-            for k in spec["selection"]["k"] for m in METHODS]
+    return selection_tasks(spec, lambda k, m: f"{_label(k)}-{m}", include_all=False)
 
 
 def fit_settings(spec: Spec) -> dict:

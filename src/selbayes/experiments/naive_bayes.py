@@ -41,7 +41,7 @@ from .spec import (
     SpecError,
     check_k_list,
     check_reliability_reference,
-    fit_seed,
+    selection_tasks,
     settings_hash,
 )
 
@@ -120,20 +120,9 @@ def check_spec(spec: Spec) -> None:
 
 def plan(spec: Spec) -> list[Task]:
     """For each quadrature preset: corrected and uncorrected fits per k, then all features."""
-    tasks = []
-    root = spec["seeds"]["fit"]
-    for q in spec["fit"]["quadrature"]:
-        for k in spec["selection"]["k"]:
-            for corrected in (True, False):
-                method = "corrected" if corrected else "uncorrected"
-                tasks.append(Task(_fit_id(q, k, method),
-                                     {"k": k, "method": method, "corrected": corrected,
-                                      "quadrature": q, "seed": fit_seed(root, k, corrected)}))
-        if spec["selection"]["include_all"]:
-            tasks.append(Task(_fit_id(q, "all", ""),
-                                 {"k": "all", "method": "no_selection", "corrected": False,
-                                  "quadrature": q, "seed": fit_seed(root, "all", False)}))
-    return tasks
+    return [task for q in spec["fit"]["quadrature"]
+            for task in selection_tasks(spec, functools.partial(_fit_id, q),
+                                        spec["selection"]["include_all"], quadrature=q)]
 
 
 def fit_settings(spec: Spec) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import dict_diff, settings_hash
+from .._parallel import Task, dict_diff, settings_hash
 from .._spec import Field, Spec, SpecError, merge_schema, read_toml, validate
 
 __all__ = ["Field", "Spec", "SpecError", "COMMON_SCHEMA", "merge_schema", "read_toml", "validate",
@@ -72,6 +72,23 @@ def fit_seed(root: int, k, corrected: bool) -> int:
     """The seed of the fit at ``k`` kept features (``"all"``: no selection), corrected or not."""
     return task_seed(root, 0 if k == "all" else int(k), int(corrected))
 
+
+
+def selection_tasks(spec, fit_id, include_all: bool, **params) -> list[Task]:
+    """The fits of a selection experiment, seeded by :func:`fit_seed`: corrected, then
+    uncorrected, for each k of ``[selection] k``, then (``include_all``) one fit on all
+    features. ``fit_id(k, method)`` names a fit; ``params`` join every fit's parameters."""
+    root, tasks = spec["seeds"]["fit"], []
+    for k in spec["selection"]["k"]:
+        for corrected in (True, False):
+            method = "corrected" if corrected else "uncorrected"
+            tasks.append(Task(fit_id(k, method), {"k": k, "method": method, "corrected": corrected,
+                                                  **params, "seed": fit_seed(root, k, corrected)}))
+    if include_all:
+        tasks.append(Task(fit_id("all", "no_selection"),
+                          {"k": "all", "method": "no_selection", "corrected": False, **params,
+                           "seed": fit_seed(root, "all", False)}))
+    return tasks
 
 def check_k_list(where: str, ks, p: int, include_all: bool | None = None) -> None:
     """The ``[selection] k`` list: not empty (unless ``include_all`` adds the fit on all
