@@ -2,14 +2,17 @@
 and plots.
 
 Submodules: :mod:`~selbayes.evaluation.calibration`, :mod:`~selbayes.evaluation.diagnostics`,
-:mod:`~selbayes.evaluation.cross_validation`, :mod:`~selbayes.evaluation.plots`. They are imported
+:mod:`~selbayes.evaluation.cross_validation`, :mod:`~selbayes.evaluation.folds` (every split of
+the package), :mod:`~selbayes.evaluation.ppc` and :mod:`~selbayes.evaluation.loo_check` (the
+checks ``fit`` runs), :mod:`~selbayes.evaluation.plots`. They are imported
 on first use (``selbayes.evaluation.plots``), so importing an estimator does not import
 xarray or matplotlib.
 """
 
 from importlib import import_module
 
-_SUBMODULES = ("calibration", "diagnostics", "cross_validation", "plots")
+_SUBMODULES = ("calibration", "diagnostics", "cross_validation", "folds", "ppc", "loo_check",
+               "plots")
 
 __all__ = [*_SUBMODULES, "cross_validate"]
 
