@@ -68,3 +68,74 @@ def test_import_nutpie_reads_no_source_in_a_new_process():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "0"
+
+
+# ---------------------------------------------------- nutpie without the arviz meta-package
+def test_arviz_stand_in_forwards():
+    """What nutpie.sample gets for ``arviz``: arviz_base's from_dict / dict_to_dataset (the same
+    objects as arviz's), any other name from the real arviz."""
+    arviz_base = pytest.importorskip("arviz_base")
+    arviz = pytest.importorskip("arviz")
+    stand_in = cc._ArvizForNutpie("arviz")
+    assert stand_in.from_dict is arviz_base.from_dict is arviz.from_dict
+    assert stand_in.dict_to_dataset is arviz_base.dict_to_dataset
+    assert stand_in.loo is arviz.loo                          # not in arviz_base: real arviz
+    with pytest.raises(AttributeError):
+        stand_in.no_such_name  # noqa: B018
+
+
+def test_arviz_stand_in_gives_way_to_the_real_arviz(monkeypatch):
+    """Asked for another name while it is still in sys.modules (during nutpie's import), the
+    stand-in removes itself, so the real arviz is imported and stays."""
+    pytest.importorskip("arviz")
+    stand_in = cc._ArvizForNutpie("arviz")
+    monkeypatch.setitem(sys.modules, "arviz", stand_in)
+    loo = stand_in.loo
+    real = sys.modules["arviz"]
+    assert real is not stand_in and real.loo is loo and hasattr(real, "plot_dist")
+
+
+def _new_process(code: str) -> str:
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_import_nutpie_skips_arviz_plots_and_matplotlib():
+    """nutpie's ``import arviz`` would import arviz_plots and matplotlib.pyplot (~0.3 s of a
+    first fit, benchmarks/results/first_fit.md); a later ``import arviz`` is the real one."""
+    pytest.importorskip("nutpie")
+    code = (
+        "import sys\n"
+        "from selbayes._compile_cache import import_nutpie\n"
+        "import_nutpie()\n"
+        "import arviz_base\n"
+        "ns = sys.modules['nutpie.sample']   # nutpie.sample is also the name of a function\n"
+        "bad = [m for m in ('arviz', 'arviz_plots', 'matplotlib') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+        "assert ns.arviz.from_dict is arviz_base.from_dict\n"
+        "import arviz\n"
+        "assert type(arviz).__name__ == 'module' and 'arviz_plots' in sys.modules\n"
+        "assert ns.arviz.plot_dist is arviz.plot_dist\n"
+        "print('ok')\n"
+    )
+    assert _new_process(code) == "ok"
+
+
+@pytest.mark.slow
+def test_a_fit_imports_no_plotting():
+    """A whole fit in a new process imports neither the arviz meta-package nor matplotlib
+    (a fit plots nothing; they cost ~0.3 s of a first fit)."""
+    pytest.importorskip("nutpie")
+    code = (
+        "import sys, numpy as np, selbayes\n"
+        "rng = np.random.default_rng(0)\n"
+        "X = rng.normal(size=(30, 40)); y = np.repeat([0, 1], 15)\n"
+        "selbayes.HierarchicalGaussianClassifier(k=5, draws=100, tune=100, chains=2,\n"
+        "    random_state=0, progressbar=False).fit(X, y)\n"
+        "print(sorted(m for m in ('arviz', 'arviz_plots', 'matplotlib') if m in sys.modules))\n"
+    )
+    assert _new_process(code) == "[]"

@@ -41,6 +41,7 @@ import platform
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -150,10 +151,13 @@ def _frames_without_source():
 
 
 def import_nutpie():
-    """``import nutpie``, without the ~1 s that ``inspect.stack`` costs inside its import.
+    """``import nutpie``, without the ~1 s that ``inspect.stack`` costs inside its import and
+    without the plotting half of ArviZ.
 
     Use this instead of ``import nutpie`` wherever a fit may be the first to import it (see
-    :func:`_frames_without_source`); once imported it is a dictionary look-up.
+    :func:`_frames_without_source`); once imported it is a dictionary look-up. When ``arviz``
+    is not imported yet, nutpie's ``import arviz`` gets :class:`_ArvizForNutpie` (arviz_base's
+    functions, the real arviz on demand) instead of the meta-package and its matplotlib.
 
     Returns
     -------
@@ -164,9 +168,48 @@ def import_nutpie():
     if module is not None and "nutpie.compile_pymc" in sys.modules:
         return module
     with _frames_without_source():
-        import nutpie
-        import nutpie.compile_pymc  # noqa: F401 - imported here, under the cheap stack
+        if "arviz" in sys.modules or "nutpie" in sys.modules:
+            import nutpie
+            import nutpie.compile_pymc  # noqa: F401 - imported here, under the cheap stack
+            return nutpie
+        # arviz_base is what nutpie's sampling uses; its import needs the cheap stack
+        import arviz_base  # noqa: F401
+
+        proxy = _ArvizForNutpie("arviz")
+        sys.modules["arviz"] = proxy
+        try:
+            import nutpie
+            import nutpie.compile_pymc  # noqa: F401
+        finally:
+            if sys.modules.get("arviz") is proxy:
+                del sys.modules["arviz"]     # a later ``import arviz`` gets the real package
     return nutpie
+
+
+class _ArvizForNutpie(types.ModuleType):
+    """What ``nutpie.sample`` gets for its ``import arviz``: ``arviz_base``'s ``from_dict`` and
+    ``dict_to_dataset`` (the only arviz names nutpie uses, the same objects as ``arviz.``'s),
+    anything else from the real ``arviz``, imported on first use.
+
+    The ``arviz`` meta-package also imports ``arviz_stats`` and ``arviz_plots``, and
+    ``arviz_plots`` imports ``matplotlib.pyplot``: ~0.3 s of an otherwise ~1.5 s first fit from
+    ``import selbayes`` (``benchmarks/results/first_fit.md``), none of it used by a fit.
+    Installed in ``sys.modules`` only while nutpie is imported.
+    """
+
+    _FROM_BASE = frozenset({"from_dict", "dict_to_dataset"})
+
+    def __getattr__(self, name):
+        real = sys.modules.get("arviz")
+        if real is None or real is self:
+            import importlib
+
+            if name in self._FROM_BASE:
+                return getattr(importlib.import_module("arviz_base"), name)
+            if real is self:
+                del sys.modules["arviz"]
+            real = importlib.import_module("arviz")
+        return getattr(real, name)
 
 
 def _versions() -> tuple:

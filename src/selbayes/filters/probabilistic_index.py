@@ -32,7 +32,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.signal import fftconvolve
 
 from .._validation import check_labels, check_matrix, check_positive
 from .selection import Selection, selection_from_scores
@@ -397,6 +396,9 @@ def _kde_score_binned(z: np.ndarray, data: np.ndarray, h: float,
     L = int(min(M - 1, np.ceil(7.0 * h / delta)))
     u = np.arange(-L, L + 1) * delta                          # g_a - g_l
     phi = np.exp(-0.5 * (u / h) ** 2)
+    # imported here: scipy.signal costs ~0.1 s, and every estimator imports this package
+    from scipy.signal import fftconvolve
+
     dens = fftconvolve(c, phi, mode="same")
     num = fftconvolve(c, phi * (-u) / (h * h), mode="same")
     # Near any data point dens >= ~0.5 (its own bin mass); elsewhere it is FFT round-off.
