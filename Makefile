@@ -23,7 +23,7 @@ PYTEST_ARGS ?=
 # `make test XDIST=` runs in one process.
 XDIST ?= -n 2 --dist loadfile
 
-.PHONY: demo test slow bench bench-microarray plasmode sbc reproduce notebooks lint clean venv
+.PHONY: demo test slow bench bench-microarray plasmode correlated-omitted sbc reproduce notebooks lint clean venv
 
 $(VENV)/.stamp-base: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
@@ -73,6 +73,11 @@ PLASMODE_METHODS = logreg_l2_cv,logreg_l1_cv,sb_normal,sb_normal_uncorrected,sb_
 plasmode: $(VENV)/.stamp-test
 	$(PY) -m selbayes.experiments.plasmode --methods $(PLASMODE_METHODS) --replicates 6 \
 	  --seed 0 --jobs 2 --out reports/plasmode
+
+# SBC of the corrected model when omitted features are correlated (about 15 CPU-minutes; resumes)
+correlated-omitted: $(VENV)/.stamp-test
+	$(PY) -m selbayes.experiments.correlated_omitted --out reports/correlated_omitted \
+	  --replicates 200 --random-state 20271
 
 reproduce: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes reproduce models/experiments/li2009_gaussian_simulation.toml --jobs 2 --update-report
