@@ -18,18 +18,20 @@ it (``gap_min_fraction`` > 0).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 
-from .report import Criterion
-from .spec import Spec, SpecError
+from .report import Criterion, md_table
+from .spec import Field, Spec, SpecError
 
-__all__ = ["METHODS", "groups_run", "check_cv_design", "gene_groups", "cv_data", "out_of_fold",
-           "evaluate", "criteria", "paired_tests", "plot_fig4", "paired_t_power", "paired_t_mdd",
-           "gap_reduction_test", "direction_summary", "calibration_in_the_large"]
+__all__ = ["METHODS", "groups_run", "cv_schema", "check_cv_design", "data_settings",
+           "gene_groups", "cv_data", "out_of_fold", "loss_matrices", "group_metrics", "evaluate",
+           "criteria", "paired_tests", "paired_tests_table", "plot_fig4", "paired_t_power",
+           "paired_t_mdd", "gap_reduction_test", "direction_summary", "calibration_in_the_large"]
 
 METHODS = ("corrected", "uncorrected")
 
@@ -39,12 +41,42 @@ def groups_run(spec: Spec) -> list[int]:
     return spec["data"]["groups"] or list(range(spec["data"]["n_groups"]))
 
 
+def cv_schema(sources: dict, folds: int | str, **data_fields: Field) -> dict:
+    """The ``[data]`` and ``[cv]`` sections of a CV experiment's schema: the source (one of
+    ``sources``), the unused n_train / n_test, data_home, then ``data_fields`` (the experiment's
+    own), n_groups and groups; ``folds`` is the default of ``[cv] folds``."""
+    return {
+        "data": {
+            "source": Field("str", "data set (selbayes.datasets loader)",
+                            choices=tuple(sources)),
+            "n_train": Field("int", "not used: cross-validation uses every case", default=None),
+            "n_test": Field("int", "not used: cross-validation uses every case", default=None),
+            "data_home": Field("str", "folder of the data files; '' = $SELBAYES_DATA, then the "
+                               "user data folder", default=""),
+            **data_fields,
+            "n_groups": Field("int", "random gene groups the genes are split into", default=10,
+                              minimum=1),
+            "groups": Field("list[int]", "gene groups to run (0-based); [] = all", default=[],
+                            minimum=0),
+        },
+        "cv": {
+            "folds": Field("int|str", "number of cross-validation folds, or 'loo'",
+                           default=folds),
+        },
+    }
+
+
 def check_cv_design(spec: Spec, where: str, sources: dict) -> None:
-    """Folds, gene groups, k against the smallest group, methods: shared by the CV experiments.
+    """No n_train / n_test, folds, gene groups, k against the smallest group, methods: shared by
+    the CV experiments.
 
     ``sources`` maps each data source to its ``n_samples`` and ``n_genes``.
     """
     d, sel = spec["data"], spec["selection"]
+    for key in ("n_train", "n_test"):
+        if d[key] is not None:
+            raise SpecError(f"{where}: [data] {key} is not used by model '{spec.model}' "
+                            "(cross-validation uses every case); remove it")
     folds = spec["cv"]["folds"]
     n, p = sources[d["source"]]["n_samples"], sources[d["source"]]["n_genes"]
     if isinstance(folds, str) and folds != "loo":
@@ -64,6 +96,16 @@ def check_cv_design(spec: Spec, where: str, sources: dict) -> None:
     if not sel["methods"] or len(set(sel["methods"])) != len(sel["methods"]):
         raise SpecError(f"{where}: [selection] methods must be a non-empty list of distinct "
                         f"values from {list(METHODS)}")
+
+
+def data_settings(spec: Spec, matrix) -> dict:
+    """The ``[data]`` settings that change a fit (not which groups run, nor the unused n_train /
+    n_test) with ``sha256``, a checksum of the data values: fits made on other data are refused.
+    ``matrix(data_settings)`` returns (X, y, gene names), as for :func:`cv_data`."""
+    data = {k: v for k, v in spec["data"].items() if k not in ("groups", "n_train", "n_test")}
+    X, _, _ = matrix(data)
+    data["sha256"] = hashlib.sha256(np.ascontiguousarray(X).tobytes()).hexdigest()[:16]
+    return data
 
 
 def gene_groups(p: int, n_groups: int, seed: int) -> list[np.ndarray]:
@@ -111,6 +153,29 @@ def out_of_fold(fits: dict, group: int, method: str, n: int, G: int) -> np.ndarr
     if not found or np.isnan(proba).any():
         return None
     return proba
+
+
+def loss_matrices(spec: Spec, G: int) -> np.ndarray:
+    """The spec's random loss matrices, shape (n_loss_matrices, G, G) (``[evaluation]``
+    n_loss_matrices and loss_log_sd, seed ``seeds.loss``)."""
+    from ..evaluation.calibration import random_loss_matrices
+
+    ev = spec["evaluation"]
+    return random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
+                                random_state=spec["seeds"]["loss"])
+
+
+def group_metrics(spec: Spec, fits: dict, y_index: np.ndarray, G: int, losses: np.ndarray,
+                  groups: list[int]) -> dict:
+    """``{(group, method): evaluate(...)}`` of every gene group and spec method whose out-of-fold
+    probabilities ``fits`` hold in full (see :func:`out_of_fold`)."""
+    metrics = {}
+    for g in groups:
+        for m in spec["selection"]["methods"]:
+            proba = out_of_fold(fits, g, m, len(y_index), G)
+            if proba is not None:
+                metrics[(g, m)] = evaluate(proba, y_index, losses, spec["evaluation"]["n_bins"])
+    return metrics
 
 
 def evaluate(proba: np.ndarray, y_index: np.ndarray, losses: np.ndarray, n_bins: int) -> dict:
@@ -438,6 +503,15 @@ def paired_tests(metrics: dict, groups: list[int]) -> dict:
                     "t": float(res.statistic), "p_value": float(res.pvalue),
                     "n_corrected_lower": int((c < u).sum()), "n_groups": len(paired)}
     return out
+
+
+def paired_tests_table(tests: dict) -> str:
+    """Markdown table of :func:`paired_tests` (one row per quantity)."""
+    return md_table(["quantity", "mean corrected", "mean uncorrected", "groups corrected lower",
+                     "t", "p"],
+                    [[k, v["mean_corrected"], v["mean_uncorrected"],
+                      f"{v['n_corrected_lower']} of {v['n_groups']}", v["t"], v["p_value"]]
+                     for k, v in tests.items()], digits=4)
 
 
 def plot_fig4(metrics: dict, groups: list[int], out_dir: Path, title: str) -> str | None:

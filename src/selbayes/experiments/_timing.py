@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
+
+
+@contextlib.contextmanager
+def recording_warnings():
+    """Record every warning raised in the block; yields a list, filled on exit with the distinct
+    warnings as ``"Category: first line"``, sorted (one fit, or all folds of a CV run)."""
+    messages: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield messages
+    messages += sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                        for w in caught})
 
 
 def fit_recording_warnings(clf, X, y) -> tuple[float, list[str]]:
@@ -17,12 +30,9 @@ def fit_recording_warnings(clf, X, y) -> tuple[float, list[str]]:
         The distinct warnings, ``"Category: first line"``, sorted.
     """
     t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recording_warnings() as messages:
         clf.fit(X, y)
-    fit_s = time.perf_counter() - t0
-    return fit_s, sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                          for w in caught})
+    return time.perf_counter() - t0, messages
 
 
 def timed_proba(clf, X):

@@ -21,7 +21,6 @@ in :mod:`selbayes.experiments._cv`.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import time
 import warnings
@@ -33,16 +32,18 @@ from .._parallel import Task, TaskResult
 from .._version import __version__
 from . import _cv
 from ._cv import METHODS, check_cv_design, cv_data, evaluate, gene_groups
+from ._timing import recording_warnings
 from .gaussian import _diagnostics_summary, _prior_fields
 from .report import (
     acceptance_section,
     md_table,
-    run_record,
+    reference_note,
+    report_head,
+    results_head,
     settings_section,
-    versions,
     write_outputs,
 )
-from .spec import Field, Spec, SpecError, settings_hash, task_seed
+from .spec import Field, Spec, task_seed
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
            "run_demo"]
@@ -50,22 +51,8 @@ __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data
 SOURCES = {"srbct": {"n_samples": 83, "n_genes": 2308}}
 
 SCHEMA: dict[str, dict[str, Field]] = {
-    "data": {
-        "source": Field("str", "data set (selbayes.datasets loader)", choices=tuple(SOURCES)),
-        "n_train": Field("int", "not used: cross-validation uses every case", default=None),
-        "n_test": Field("int", "not used: cross-validation uses every case", default=None),
-        "data_home": Field("str", "folder of the data files; '' = $SELBAYES_DATA, then the "
-                           "user data folder", default=""),
-        "log_transform": Field("bool", "take natural logs of the expression values",
-                               default=True),
-        "n_groups": Field("int", "random gene groups the genes are split into", default=10,
-                          minimum=1),
-        "groups": Field("list[int]", "gene groups to run (0-based); [] = all", default=[],
-                        minimum=0),
-    },
-    "cv": {
-        "folds": Field("int|str", "number of cross-validation folds, or 'loo'", default=20),
-    },
+    **_cv.cv_schema(SOURCES, 20, log_transform=Field(
+        "bool", "take natural logs of the expression values", default=True)),
     "transform": {
         "decorrelate": Field("bool", "whiten with the shrunk pooled covariance (Li 2009 eq 12) "
                              "fitted on each training fold", default=True),
@@ -110,14 +97,8 @@ def _n_folds(spec_or_settings) -> int:
 
 
 def check_spec(spec: Spec) -> None:
-    """Cross-key checks: folds, groups, k against the group size, methods."""
-    where = str(spec.path)
-    d = spec["data"]
-    for key in ("n_train", "n_test"):
-        if d[key] is not None:
-            raise SpecError(f"{where}: [data] {key} is not used by model 'gaussian_cv' "
-                            "(cross-validation uses every case); remove it")
-    check_cv_design(spec, where, SOURCES)
+    """Cross-key checks: no n_train / n_test, folds, groups, k against the group size, methods."""
+    check_cv_design(spec, str(spec.path), SOURCES)
 
 
 def plan(spec: Spec) -> list[Task]:
@@ -136,11 +117,8 @@ def plan(spec: Spec) -> list[Task]:
 def fit_settings(spec: Spec) -> dict:
     """Everything that changes a fit: the data (and a checksum of the values), folds, groups,
     transform, selection, priors, sampler and seeds (not which groups or methods are run)."""
-    data = {k: v for k, v in spec["data"].items()
-            if k not in ("groups", "n_train", "n_test")}
-    X, _, _ = _load_matrix(json.dumps(data, sort_keys=True))
-    data["sha256"] = hashlib.sha256(np.ascontiguousarray(X).tobytes()).hexdigest()[:16]
-    return {"model": spec.model, "data": data, "cv": spec["cv"], "transform": spec["transform"],
+    return {"model": spec.model, "data": _cv.data_settings(spec, _matrix), "cv": spec["cv"],
+            "transform": spec["transform"],
             "selection": {"statistic": spec["selection"]["statistic"],
                           "k": spec["selection"]["k"]},
             "priors": spec["priors"], "sampler": spec["sampler"],
@@ -201,16 +179,13 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
     prm = task.params
     train, test = folds[prm["fold"]]
     est = make_estimator(settings, prm["corrected"], prm["seed"])
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recording_warnings() as messages:
         proba, meta, fitted = fit_fold(est, X[:, groups[prm["group"]]], y, train, test,
                                        classes=np.unique(y), return_estimator=True)
     table = getattr(fitted, "diagnostics_", None)
     if table is None:
         table = check(fitted.idata_, var_names=["tau_mu", "tau_nu", "tau_x"], warn=False)
     tau_mu = fitted.idata_.posterior["tau_mu"].transpose("chain", "draw").values
-    messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                       for w in caught})
     meta = {"group": prm["group"], "fold": prm["fold"], "method": prm["method"],
             "gamma": meta["gamma"], "fit_s": meta["fit_s"], "predict_s": meta["predict_s"],
             "sampler_used": getattr(fitted, "sampler_used_", settings["sampler"]["name"]),
@@ -257,23 +232,13 @@ _HEADERS = ["group", "method", "genes", "error", "expected error", "\\|gap\\|", 
 
 def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     """Per-group metrics of the out-of-fold probabilities, Fig 4, acceptance; report.md."""
-    from ..evaluation.calibration import random_loss_matrices
-
     settings = fit_settings(spec)
     X, y, _, groups_idx, folds = load_data(settings)
     classes = np.unique(y)
     y_index = np.searchsorted(classes, y)
     n, G = len(y), len(classes)
-    ev = spec["evaluation"]
-    losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
-                                  random_state=spec["seeds"]["loss"])
     groups = _cv.groups_run(spec)
-    metrics = {}
-    for g in groups:
-        for m in spec["selection"]["methods"]:
-            proba = _cv.out_of_fold(fits, g, m, n, G)
-            if proba is not None:
-                metrics[(g, m)] = evaluate(proba, y_index, losses, ev["n_bins"])
+    metrics = _cv.group_metrics(spec, fits, y_index, G, _cv.loss_matrices(spec, G), groups)
     criteria = _cv.criteria(spec, metrics, groups)
     tests = _cv.paired_tests(metrics, groups)
     acc = spec["acceptance"]
@@ -297,11 +262,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     fit_s = [f.meta["fit_s"] for f in fits.values()]
     diag = [f.meta["diagnostics"] for f in fits.values()]
     results = {
-        "experiment": spec["experiment"], "spec_path": str(spec.path), "quick": spec.quick,
-        "quick_overrides": spec.quick_overrides if spec.quick else {},
-        "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
-        "settings_hash": settings_hash(settings), "versions": versions(),
-        "run": run_record(run_info),
+        **results_head(spec, settings, run_info),
         "data": {"n_samples": n, "n_genes": int(X.shape[1]), "classes": classes.tolist(),
                  "class_counts": np.bincount(y_index, minlength=G).tolist(),
                  "group_sizes": [len(g) for g in groups_idx], "n_folds": len(folds),
@@ -329,18 +290,10 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
 
 
 def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
-    ex, d, t = spec["experiment"], spec["data"], spec["transform"]
+    d, t = spec["data"], spec["transform"]
     sel, ev, run = spec["selection"], spec["evaluation"], results["run"]
     fs = results["fits_summary"]
-    lines = [f"# {ex['title'] or ex['name']}", ""]
-    if ex["paper"]:
-        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
-    if spec.quick:
-        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
-                  "table, for tests; not comparable with the paper. Overrides: "
-                  f"`{json.dumps(spec.quick_overrides)}`", ""]
-    if ex["description"]:
-        lines += [ex["description"].strip(), ""]
+    lines = report_head(spec, "; not comparable with the paper.")
     dd = results["data"]
     lines += [
         f"Data: `{d['source']}`, {dd['n_samples']} cases x {dd['n_genes']} genes, classes "
@@ -382,20 +335,14 @@ def _report_md(spec, metrics, criteria, results, groups_idx, groups) -> str:
         lines += [f"![Fig 4]({results['figures']['fig4']})", ""]
     tests = results["paired_t_tests"]
     if tests:
-        lines += ["Paired t-tests over the gene groups (corrected vs uncorrected):", ""]
-        lines += [md_table(["quantity", "mean corrected", "mean uncorrected",
-                            "groups corrected lower", "t", "p"],
-                           [[k, v["mean_corrected"], v["mean_uncorrected"],
-                             f"{v['n_corrected_lower']} of {v['n_groups']}", v["t"],
-                             v["p_value"]] for k, v in tests.items()], digits=4), ""]
+        lines += ["Paired t-tests over the gene groups (corrected vs uncorrected):", "",
+                  _cv.paired_tests_table(tests), ""]
     lines += _calibration_md(results, spec["acceptance"])
     if "scatter" in results["figures"]:
         lines += ["Predictive probability of the true class, corrected against uncorrected "
                   "(cf. Li 2009 Fig 1):", "", f"![scatter]({results['figures']['scatter']})",
                   ""]
-    note = spec["reference"].get("note")
-    if note:
-        lines += ["## The paper", "", str(note).strip(), ""]
+    lines += reference_note(spec, "The paper")
     lines += ["## Sampler", "",
               f"Fits with max R-hat > 1.01 (tau_mu, tau_nu, tau_x): {fs['n_rhat_over_1.01']} of "
               f"{fs['n_fits']}; divergent transitions: {fs['n_divergent_total']} in "

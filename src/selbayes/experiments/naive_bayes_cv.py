@@ -28,11 +28,9 @@ acceptance counts, paired t-tests) are shared with ``gaussian_cv`` in
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -42,17 +40,19 @@ from .._spec import OMIT, check_section
 from .._version import __version__
 from . import _cv
 from ._cv import METHODS
+from ._timing import recording_warnings
 from .naive_bayes import SCHEMA as _NB_SCHEMA
 from .report import (
     Criterion,
     acceptance_section,
     md_table,
-    run_record,
+    reference_note,
+    report_head,
+    results_head,
     settings_section,
-    versions,
     write_outputs,
 )
-from .spec import Field, Spec, SpecError, settings_hash, task_seed
+from .spec import Field, Spec, SpecError, task_seed
 
 __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data", "report",
            "binarize_at_median", "MEDIAN_CASES"]
@@ -73,24 +73,10 @@ THESIS_KEYS = {
 }
 
 SCHEMA: dict[str, dict[str, Field]] = {
-    "data": {
-        "source": Field("str", "data set (selbayes.datasets loader)", choices=tuple(SOURCES)),
-        "n_train": Field("int", "not used: cross-validation uses every case", default=None),
-        "n_test": Field("int", "not used: cross-validation uses every case", default=None),
-        "data_home": Field("str", "folder of the data files; '' = $SELBAYES_DATA, then the "
-                           "user data folder", default=""),
-        "median_cases": Field("str", "cases each gene's median is computed on: 'train' = the "
-                              "training cases of each fold; 'all' = all cases before "
-                              "cross-validation (the thesis and predbayescor)", default="train",
-                              choices=MEDIAN_CASES),
-        "n_groups": Field("int", "random gene groups the genes are split into", default=10,
-                          minimum=1),
-        "groups": Field("list[int]", "gene groups to run (0-based); [] = all", default=[],
-                        minimum=0),
-    },
-    "cv": {
-        "folds": Field("int|str", "number of cross-validation folds, or 'loo'", default="loo"),
-    },
+    **_cv.cv_schema(SOURCES, "loo", median_cases=Field(
+        "str", "cases each gene's median is computed on: 'train' = the training cases of each "
+        "fold; 'all' = all cases before cross-validation (the thesis and predbayescor)",
+        default="train", choices=MEDIAN_CASES)),
     "selection": {
         "statistic": Field("str", "feature score", default="abs_corr", choices=("abs_corr",)),
         "k": Field("int", "genes kept per fold (top k by |COR| on the training cases)",
@@ -116,11 +102,6 @@ SCHEMA: dict[str, dict[str, Field]] = {
 def check_spec(spec: Spec) -> None:
     """Cross-key checks: folds, groups, k against the group size, methods, quadrature, reference."""
     where = str(spec.path)
-    d = spec["data"]
-    for key in ("n_train", "n_test"):
-        if d[key] is not None:
-            raise SpecError(f"{where}: [data] {key} is not used by model 'naive_bayes_cv' "
-                            "(cross-validation uses every case); remove it")
     _cv.check_cv_design(spec, where, SOURCES)
     qs = spec["fit"]["quadrature"]
     if not qs or len(set(qs)) != len(qs):
@@ -151,10 +132,7 @@ def plan(spec: Spec) -> list[Task]:
 def fit_settings(spec: Spec) -> dict:
     """Everything that changes a fit: the data (and a checksum of the values), binarisation,
     folds, groups, selection, priors, fit method, sampler (MCMC only) and seeds."""
-    data = {k: v for k, v in spec["data"].items() if k not in ("groups", "n_train", "n_test")}
-    X, _, _ = _load_matrix(data["source"], data["data_home"])
-    data["sha256"] = hashlib.sha256(np.ascontiguousarray(X).tobytes()).hexdigest()[:16]
-    out = {"model": spec.model, "data": data, "cv": spec["cv"],
+    out = {"model": spec.model, "data": _cv.data_settings(spec, _matrix), "cv": spec["cv"],
            "selection": {"statistic": spec["selection"]["statistic"],
                          "k": spec["selection"]["k"]},
            "priors": spec["priors"], "fit": {"method": spec["fit"]["method"]},
@@ -252,8 +230,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
     est = make_estimator(settings, prm["corrected"], prm["quadrature"], None)
     proba, test_idx, fold_of, selected, gamma, ties, fit_s = [], [], [], [], [], [], []
     t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recording_warnings() as messages:
         for i, (train, test) in enumerate(folds):
             Xb = Xb_all if all_cases else binarize_at_median(Xg, rows=train)
             seed = task_seed(settings["seeds"]["fit"], prm["group"], i)
@@ -266,8 +243,6 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
             gamma.append(float(fitted.selection_.threshold))
             ties.append(int(fitted.selection_.n_ties_at_threshold))
             fit_s.append(meta["fit_s"] + meta["predict_s"])
-    messages = sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                       for w in caught})
     g = np.asarray(gamma)
     meta = {"quadrature": prm["quadrature"], "group": prm["group"], "method": prm["method"],
             "n_folds": len(folds), "gamma_median": float(np.median(g)),
@@ -328,21 +303,21 @@ def _thesis_comparison(spec: Spec, metrics: dict, tests: dict, groups: list[int]
     n = len(paired)
     n_th = th.get("n_groups", 10)
 
+    def cell(table, key, show):  # "-" where the thesis or this run has no such number
+        v = table.get(key)
+        return "-" if v is None else show(v)
+
     def count(key):
-        v = th.get(key)
-        return "-" if v is None else f"{v:g} of {n_th:g}"
+        return cell(th, key, lambda v: f"{v:g} of {n_th:g}")
 
     def ours(key):
-        t = tests.get(key)
-        return "-" if t is None else f"{t['n_corrected_lower']} of {t['n_groups']}"
+        return cell(tests, key, lambda t: f"{t['n_corrected_lower']} of {t['n_groups']}")
 
     def num(key):
-        v = th.get(key)
-        return "-" if v is None else f"{v:g}"
+        return cell(th, key, lambda v: f"{v:g}")
 
     def pval(key):
-        t = tests.get(key)
-        return "-" if t is None else f"{t['p_value']:.2g} (t = {t['t']:.2f})"
+        return cell(tests, key, lambda t: f"{t['p_value']:.2g} (t = {t['t']:.2f})")
 
     below = sum(metrics[(g, "uncorrected")]["expected_error_rate"]
                 < metrics[(g, "uncorrected")]["error_rate"] for g in paired)
@@ -463,29 +438,18 @@ def _group_rows(metrics: dict, fits: dict, groups: list[int], methods, q: str) -
 
 def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     """Per-group metrics, Figs 4 / 2.8 / 2.10, the thesis' results beside ours, acceptance."""
-    from ..evaluation.calibration import random_loss_matrices
-
     out_dir = Path(out_dir)
     settings = fit_settings(spec)
     X, y, _, groups_idx, folds = load_data(settings)
     classes = np.unique(y)
     y_index = np.searchsorted(classes, y)
     n, G = len(y), len(classes)
-    ev = spec["evaluation"]
-    losses = random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
-                                  random_state=spec["seeds"]["loss"])
+    losses = _cv.loss_matrices(spec, G)
     groups = _cv.groups_run(spec)
     qs = spec["fit"]["quadrature"]
     primary = qs[0]
     by_q = {q: {fid: f for fid, f in fits.items() if f.meta["quadrature"] == q} for q in qs}
-    metrics: dict[str, dict] = {}
-    for q in qs:
-        metrics[q] = {}
-        for g in groups:
-            for m in spec["selection"]["methods"]:
-                proba = _cv.out_of_fold(by_q[q], g, m, n, G)
-                if proba is not None:
-                    metrics[q][(g, m)] = _cv.evaluate(proba, y_index, losses, ev["n_bins"])
+    metrics = {q: _cv.group_metrics(spec, by_q[q], y_index, G, losses, groups) for q in qs}
     criteria = _criteria(spec, metrics[primary], groups)
     tests = {q: _paired_tests(metrics[q], groups) for q in qs}
     other_criteria = {q: _criteria(spec, metrics[q], groups) for q in qs[1:]}
@@ -508,11 +472,7 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
     decided = [c for c in criteria if c.passed is not None]
     fit_s = [f.meta["fit_s"] for f in fits.values()]
     results = {
-        "experiment": spec["experiment"], "spec_path": str(spec.path), "quick": spec.quick,
-        "quick_overrides": spec.quick_overrides if spec.quick else {},
-        "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
-        "settings_hash": settings_hash(settings), "versions": versions(),
-        "run": run_record(run_info),
+        **results_head(spec, settings, run_info),
         "data": {"n_samples": n, "n_genes": int(X.shape[1]), "classes": classes.tolist(),
                  "class_counts": np.bincount(y_index, minlength=G).tolist(),
                  "class_1": str(classes[1]), "group_sizes": [len(g) for g in groups_idx],
@@ -549,29 +509,13 @@ def report(spec: Spec, fits: dict, out_dir: Path, run_info: dict) -> dict:
                                                       groups))
 
 
-def _tests_md(tests: dict) -> str:
-    return md_table(["quantity", "mean corrected", "mean uncorrected", "groups corrected lower",
-                     "t", "p"],
-                    [[k, v["mean_corrected"], v["mean_uncorrected"],
-                      f"{v['n_corrected_lower']} of {v['n_groups']}", v["t"], v["p_value"]]
-                     for k, v in tests.items()], digits=4)
-
-
 def _report_md(spec, by_q, metrics, criteria, other_criteria, tests, comparison, results,
                groups) -> str:
-    ex, d, sel, ev = spec["experiment"], spec["data"], spec["selection"], spec["evaluation"]
+    d, sel, ev = spec["data"], spec["selection"], spec["evaluation"]
     run, fs, dd = results["run"], results["fits_summary"], results["data"]
     qs = spec["fit"]["quadrature"]
     primary = qs[0]
-    lines = [f"# {ex['title'] or ex['name']}", ""]
-    if ex["paper"]:
-        lines += [f"Paper: {ex['paper']}. Spec: {ex['spec'] or '-'}. Settings: `{spec.path}`.", ""]
-    if spec.quick:
-        lines += ["> **Quick run** (`--quick`): the shrunken design of the spec's `[quick]` "
-                  "table, for tests; not comparable with the thesis. Overrides: "
-                  f"`{json.dumps(spec.quick_overrides)}`", ""]
-    if ex["description"]:
-        lines += [ex["description"].strip(), ""]
+    lines = report_head(spec, "; not comparable with the thesis.")
     median = ("on the training cases of each fold only (the held-out case is coded with the "
               "training median)" if d["median_cases"] == "train" else
               "once on all cases before cross-validation (as the thesis most likely did and "
@@ -624,7 +568,7 @@ def _report_md(spec, by_q, metrics, criteria, other_criteria, tests, comparison,
         lines += [f"![Fig 4]({results['figures']['fig4']})", ""]
     if tests[primary]:
         lines += ["Paired t-tests over the gene groups (corrected vs uncorrected):", "",
-                  _tests_md(tests[primary]), ""]
+                  _cv.paired_tests_table(tests[primary]), ""]
     if "fig2_8" in results["figures"]:
         lines += [f"![Fig 2.8]({results['figures']['fig2_8']})", ""]
     for q in qs[1:]:
@@ -632,10 +576,8 @@ def _report_md(spec, by_q, metrics, criteria, other_criteria, tests, comparison,
                   md_table(_HEADERS, _group_rows(metrics[q], by_q[q], groups, sel["methods"], q),
                            digits=4, align="ll" + "r" * 8), ""]
         if tests[q]:
-            lines += [_tests_md(tests[q]), ""]
-    note = spec["reference"].get("note")
-    if note:
-        lines += ["## The thesis", "", str(note).strip(), ""]
+            lines += [_cv.paired_tests_table(tests[q]), ""]
+    lines += reference_note(spec, "The thesis")
     g = fs["gamma"] or {}
     lines += ["## Selection", "",
               f"gamma over all folds and groups: median {g.get('median', float('nan')):.3f}, "

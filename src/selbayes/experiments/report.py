@@ -192,6 +192,25 @@ def report_head(spec, quick_caveat: str) -> list[str]:
     return lines
 
 
+def results_head(spec, settings: dict, run_info: dict) -> dict:
+    """The entries that open a reproduction's ``results.json``: the experiment, spec path, quick
+    mode and its overrides, the settings (without ``[reference]``), the hash of the fit
+    ``settings``, the package versions and the run's record (:func:`run_record`)."""
+    from .._parallel import settings_hash
+
+    return {"experiment": spec["experiment"], "spec_path": str(spec.path), "quick": spec.quick,
+            "quick_overrides": spec.quick_overrides if spec.quick else {},
+            "settings": {s: v for s, v in spec.sections.items() if s != "reference"},
+            "settings_hash": settings_hash(settings), "versions": versions(),
+            "run": run_record(run_info)}
+
+
+def reference_note(spec, heading: str) -> list[str]:
+    """Report lines of the spec's ``[reference] note`` under ``## heading``; none without one."""
+    note = spec["reference"].get("note")
+    return ["## " + heading, "", str(note).strip(), ""] if note else []
+
+
 def expected_error_criteria(corrected: dict, tol: float) -> list[Criterion]:
     """One criterion per k: the corrected fit's |expected - actual error rate| is at most ``tol``.
 
