@@ -54,7 +54,7 @@ from ._obf_rules import (
     np_count,
     rank_desc,
 )
-from .selection import Selection
+from .selection import Selection, selection_of
 
 __all__ = [
     "obf",
@@ -398,20 +398,6 @@ def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float |
     if indices.size == p:
         raise ValueError(f"rule {rule!r} selects every feature; nothing is omitted")
 
-    omitted = np.ones(p, dtype=bool)
-    omitted[indices] = False
-    ties = int(np.count_nonzero(log_h[omitted] == gamma))
-    return Selection(
-        indices=indices.astype(np.int64),
-        scores=log_h,
-        threshold=gamma,
-        n_features=p,
-        n_selected=int(indices.size),
-        statistic="obf",
-        class_counts=res.class_counts,
-        classes=res.classes,
-        rule=rule,
-        n_ties_at_threshold=ties,
-        extra={"posterior": res.posterior, "prior_marker_prob": res.prior_marker_prob,
-               "priors": res.prior, "score_units": "log posterior odds (log h)"},
-    )
+    return selection_of(indices, log_h, gamma, "obf", res.class_counts, res.classes, rule,
+                        {"posterior": res.posterior, "prior_marker_prob": res.prior_marker_prob,
+                         "priors": res.prior, "score_units": "log posterior odds (log h)"})

@@ -520,8 +520,18 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
             )
         indices = keep[np.lexsort((keep, -scores[keep]))]
         rule = "threshold"
-    mask = np.ones(p, dtype=bool)
-    mask[indices] = False
+    return selection_of(indices, scores, gamma, statistic, class_counts, classes, rule, extra)
+
+
+def selection_of(indices: np.ndarray, scores: np.ndarray, gamma: float, statistic: str,
+                 class_counts, classes, rule: str, extra: dict | None = None) -> Selection:
+    """The :class:`Selection` that keeps ``indices`` (best first) of the p = ``len(scores)``
+    features at threshold gamma; counts the omitted features that tie with gamma. Shared by
+    the selection rules of every filter (:func:`selection_from_scores`,
+    :func:`selbayes.filters.obf.obf_select`); the rule itself has checked the choice."""
+    p = scores.shape[0]
+    omitted = np.ones(p, dtype=bool)
+    omitted[indices] = False
     return Selection(
         indices=indices.astype(np.int64),
         scores=scores,
@@ -532,6 +542,6 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         class_counts=np.asarray(class_counts),
         classes=classes,
         rule=rule,
-        n_ties_at_threshold=int(np.count_nonzero(scores[mask] == gamma)),
+        n_ties_at_threshold=int(np.count_nonzero(scores[omitted] == gamma)),
         extra=extra or {},
     )
