@@ -942,6 +942,18 @@ def two_groups_predictive(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts,
             "marker_prob": np.exp(-np.logaddexp(0.0, -log_odds))}
 
 
+def _check_prior_and_columns(class_log_prior_, G: int, X: np.ndarray, k: int) -> np.ndarray:
+    """``class_log_prior_`` as a float array of shape (G,), once it and the k columns of the
+    test data ``X`` are checked (the shared checks of the predictive functions)."""
+    class_log_prior_ = np.asarray(class_log_prior_, dtype=np.float64)
+    if class_log_prior_.shape != (G,):
+        raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
+                         f"{class_log_prior_.shape}")
+    if X.shape[1] != k:
+        raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
+    return class_log_prior_
+
+
 def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
                          chunk_size: int | None = None, max_bytes: float = 2e8) -> np.ndarray:
     """log P(y* = g | x*, training data) for every test case (Li 2009 eqs 13-15).
@@ -1003,13 +1015,8 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     if P.shape != (S, k, G):
         raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
                          f"{(S, k, G)}; got {np.shape(precision)}")
-    class_log_prior_ = np.asarray(class_log_prior_, dtype=np.float64)
-    if class_log_prior_.shape != (G,):
-        raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
-                         f"{class_log_prior_.shape}")
+    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     n_test = X.shape[0]
-    if X.shape[1] != k:
-        raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
     const = 0.5 * np.log(P).sum(axis=1) - 0.5 * (P * m_ * m_).sum(axis=1)       # (S, G)
     const -= 0.5 * k * np.log(2 * np.pi)
     cross = (P * m_).transpose(1, 0, 2).reshape(k, S * G)                        # (k, S*G)
@@ -1096,12 +1103,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
         if arr.shape != (S, k):
             raise ValueError(f"{name} must have shape (n_draws, k) = {(S, k)}; got "
                              f"{arr.shape}")
-    class_log_prior_ = np.asarray(class_log_prior_, dtype=np.float64)
-    if class_log_prior_.shape != (G,):
-        raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
-                         f"{class_log_prior_.shape}")
-    if X.shape[1] != k:
-        raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
+    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     with np.errstate(divide="ignore"):
         # log r = -inf (a sure null) is fine: logaddexp then keeps the other branch.
         log_r, log_1mr = np.log(r), np.log1p(-r)
