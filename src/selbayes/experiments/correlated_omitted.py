@@ -359,6 +359,14 @@ def block_exponent(tau_mu: float, gamma: float | None, block: int, rho: float, *
         ``log_p_single`` (log P(F <= gamma)), ``log_p_block`` (log P(max F <= gamma)),
         ``per_feature`` (the ratio above), ``per_feature_se`` (delta method) and ``gamma``.
 
+    Raises
+    ------
+    ValueError
+        If ``gamma`` is given and <= 0, ``tau_mu`` <= 0 or ``tail`` is outside (0, 1); or
+        if the Monte Carlo has no block with every F below gamma or no single F on one side
+        of it (P(max F <= gamma) = 0, P(F <= gamma) in {0, 1}), so that the log ratio is
+        undefined: raise ``n_blocks`` or choose another ``gamma``.
+
     Examples
     --------
     >>> r = block_exponent(100.0, 4.0, 5, 0.0, n_blocks=4000)
@@ -428,10 +436,39 @@ def exact_exponent_table(designs=DESIGNS, priors=("t", "normal"),
     that the Bretherton m_eff of the population noise correlation gives a block,
     1 / (1 + (b - 1) rho^2).
 
+    Parameters
+    ----------
+    designs : sequence of (int, float)
+        (block size, within-block noise correlation rho) pairs; designs with block 1 are
+        skipped (a single feature is its own exact factor).
+    priors : sequence of str
+        Keys of :data:`PRIORS`.
+    tau_mus : sequence of float
+        Precisions of the class means at which the exponent is computed, each > 0.
+    n, n_classes : int
+        Cases and classes of the balanced design (as in :func:`block_exponent`).
+    tail : float
+        In (0, 1): gamma is the (1 - tail) quantile of one feature's F.
+    n_blocks : int
+        Monte Carlo blocks per (prior, design, tau_mu).
+    random_state : int
+        Root seed; entry (prior i, design j, tau_mu t) uses ``random_state + 1000 i + 100 j
+        + t``.
+
     Returns
     -------
     pandas.DataFrame
-        Columns prior, block, rho, tau_mu, gamma, per_feature, per_feature_se, noise_only.
+        One row per (prior, design with block > 1, tau_mu); columns prior, block, rho,
+        tau_mu, gamma (F threshold), per_feature (exact exponent per omitted feature, see
+        :func:`block_exponent`), per_feature_se (its Monte Carlo standard error) and
+        noise_only (the Bretherton share 1 / (1 + (b - 1) rho^2)).
+
+    Examples
+    --------
+    >>> tab = exact_exponent_table([(1, 0.0), (5, 0.5)], ["normal"], tau_mus=(10.0,),
+    ...                            n_blocks=500)
+    >>> len(tab), float(tab["noise_only"].iloc[0])
+    (1, 0.5)
     """
     import pandas as pd
 
@@ -454,7 +491,30 @@ def exact_exponent_table(designs=DESIGNS, priors=("t", "normal"),
 class Cell:
     """One design cell: effect prior, block size, within-block correlation and the estimator
     of :func:`effective_number` whose value replaces p - k in the ``meff`` fit (the data of
-    a replicate do not depend on it, so cells differing only there are paired)."""
+    a replicate do not depend on it, so cells differing only there are paired).
+
+    Attributes
+    ----------
+    prior : str
+        Effect prior of simulation and fit: a key of :data:`PRIORS` (``"t"`` or
+        ``"normal"``).
+    block : int
+        Features per block of correlated noise (1: independent features).
+    rho : float
+        Within-block noise correlation, in [0, 1].
+    meff_method : {"bretherton", "nyholt", "li_ji"}
+        ``method`` of :func:`effective_number` used in the ``meff`` fit.
+    name : str
+        Read-only: ``<prior>_b<block>_rho<rho>``, with ``_<meff_method>`` appended unless
+        it is ``"bretherton"``; the key of the cell's rows in the result file.
+
+    Examples
+    --------
+    >>> Cell("t", 5, 0.5).name
+    't_b5_rho0.5'
+    >>> Cell("normal", 20, 0.9, "nyholt").name
+    'normal_b20_rho0.9_nyholt'
+    """
 
     prior: str
     block: int
@@ -530,6 +590,26 @@ def run_cell(cell: Cell, n_replicates: int, random_state: int, *, n: int = 40, p
     list of dict
         Rows with the cell, the truth, the effective numbers, ranks and fractional ranks
         (``frac_<exponent>_<param>``) and posterior medians of tau_mu.
+        Rows reused from ``out_csv`` hold their values as strings, as read from the file.
+
+    Raises
+    ------
+    ValueError
+        If ``random_state`` is not an int >= 0; if the design is invalid (``cell.rho``
+        outside [0, 1], ``cell.block`` outside 1..p, fewer than 2 classes or n < 2
+        n_classes; see :class:`CorrelatedGaussianSimulator`); or if ``out_csv`` holds rows
+        with other columns (written by another version of this experiment).
+    KeyError
+        If ``cell.prior`` is not a key of :data:`PRIORS`.
+
+    Examples
+    --------
+    Two replicates of the independent design with short chains (runs MCMC):
+
+    >>> rows = run_cell(Cell("normal", 1, 0.0), 2, 0, draws=100, tune=100,
+    ...                 thin_to=20)  # doctest: +SKIP
+    >>> sorted(r["rep"] for r in rows)  # doctest: +SKIP
+    [0, 1]
     """
     from ..sbc.core import sbc_rank
 
@@ -608,7 +688,34 @@ def summarise(rows):
     Returns
     -------
     pandas.DataFrame
-        One row per (cell, exponent, param).
+        One row per (cell, exponent, param), cells in order of first appearance; columns
+        prior, block, rho, exponent (``"indep"`` or ``"meff"``), param (``"tau_mu"`` or
+        ``"tau_nu"``), N (replicates), exponent_mean (mean p - k or mean m_eff used),
+        mean_frac, se (sqrt(1/12 / N), its standard error under uniformity), chi2_p
+        (chi-square on min(10, max(2, N // 5)) bins), ecdf_p and cell.
+
+    Notes
+    -----
+    The uniformity tests of :mod:`selbayes.sbc.core` need at least 2 replicates per cell and
+    raise ValueError otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> rows = [{"cell": "t_b5_rho0.9", "prior": "t", "block": 5, "rho": 0.9,
+    ...          "p_minus_k": 195, "m_eff_used": 60.0,
+    ...          **{f"frac_{e}_{q}": rng.uniform() for e in ("indep", "meff")
+    ...             for q in ("tau_mu", "tau_nu")}} for _ in range(20)]
+    >>> s = summarise(rows)
+    >>> s[["exponent", "param", "N", "exponent_mean"]]
+      exponent   param   N  exponent_mean
+    0    indep  tau_mu  20          195.0
+    1    indep  tau_nu  20          195.0
+    2     meff  tau_mu  20           60.0
+    3     meff  tau_nu  20           60.0
+    >>> bool((s["se"] == np.sqrt(1 / 12 / 20)).all())
+    True
     """
     import pandas as pd
 
@@ -700,7 +807,42 @@ def _md(df, cols, fmt):
 def write_report(rows, out_dir, settings: dict, exact=None) -> Path:
     """Write ``summary.csv``, ``ranks.png`` and ``results.md`` (the measured tables) to
     ``out_dir``, with ``exact_exponent.csv`` and its table when ``exact`` (a DataFrame of
-    :func:`exact_exponent_table`) is given; returns the path of ``results.md``."""
+    :func:`exact_exponent_table`) is given; returns the path of ``results.md``.
+
+    Parameters
+    ----------
+    rows : list of dict or pandas.DataFrame
+        Result rows of :func:`run_cell` (all its columns, including the effective numbers
+        ``m_eff_<method>``, ``m_eff_raw``, the posterior medians and ``elapsed_s``).
+    out_dir : path-like
+        Output folder; created if missing, files in it overwritten.
+    settings : dict
+        JSON-serialisable run settings, printed at the top of ``results.md``.
+    exact : pandas.DataFrame, optional
+        Output of :func:`exact_exponent_table`; adds ``exact_exponent.csv`` and a table of
+        per-feature exponents (prior, design x tau_mu) to ``results.md``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out_dir / "results.md"``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> rows = [{"cell": "t_b5_rho0.9", "prior": "t", "block": 5, "rho": 0.9,
+    ...          "p_minus_k": 195, "m_eff_used": 60.0, "m_eff_bretherton": 60.0,
+    ...          "m_eff_raw": 70.0, "m_eff_nyholt": 80.0, "m_eff_li_ji": 50.0,
+    ...          "median_indep_tau_mu": 5.0, "median_meff_tau_mu": 3.0, "elapsed_s": 1.0,
+    ...          **{f"frac_{e}_{q}": rng.uniform() for e in ("indep", "meff")
+    ...             for q in ("tau_mu", "tau_nu")}} for _ in range(20)]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = write_report(rows, d, {"quick": True})
+    ...     sorted(f.name for f in path.parent.iterdir())
+    ['ranks.png', 'results.md', 'summary.csv']
+    """
     import pandas as pd
 
     out = Path(out_dir)
@@ -769,6 +911,44 @@ def run_experiment(out_dir, n_replicates: int, random_state: int, *, cells=None,
     ``quick`` (smoke runs) uses 100 draws and 100 warm-up steps and 20 kept draws (and a small
     :func:`exact_exponent_table`). Further keywords go to :func:`run_cell` (``n``, ``p``,
     ``n_classes``, ``k``, ``draws``...). Returns all result rows.
+
+    Writes to ``out_dir``: ``replicates.csv`` (one row per cell and replicate; an existing
+    file is resumed), ``settings.json``, and the files of :func:`write_report`. The exact
+    exponent table is computed only when some cell has block > 1 (500 Monte Carlo blocks
+    and tau_mu in {10, 1e3} when ``quick``, else 10,000 and {1, 10, 100, 1e3, 1e4}).
+
+    Parameters
+    ----------
+    out_dir : path-like
+        Output folder; created if missing.
+    n_replicates : int
+        Replicates per cell (>= 1).
+    random_state : int
+        Root seed, >= 0 (see :func:`run_cell`).
+    cells : list of Cell, optional
+        Default: every prior of :data:`PRIORS` x every design of :data:`DESIGNS`.
+    quick : bool
+        Short MCMC and a small exact-exponent Monte Carlo (smoke runs); explicit keywords
+        in ``design`` win over its settings.
+    progress : bool
+        Print one line per replicate.
+    **design
+        Keywords of :func:`run_cell`: ``n``, ``p``, ``n_classes``, ``k`` (also used for the
+        exact exponent's tail k/p), ``draws``, ``tune``, ``chains``, ``thin_to``.
+
+    Returns
+    -------
+    list of dict
+        The result rows of :func:`run_cell` of all cells, in cell order.
+
+    Examples
+    --------
+    A smoke run of two cells (runs MCMC; minutes):
+
+    >>> rows = run_experiment("out", 2, 0, cells=[Cell("normal", 1, 0.0),
+    ...                       Cell("normal", 5, 0.9)], quick=True)  # doctest: +SKIP
+    >>> len(rows)  # doctest: +SKIP
+    4
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -804,7 +984,35 @@ def run_experiment(out_dir, n_replicates: int, random_state: int, *, cells=None,
 
 
 def main(argv=None) -> int:
-    """``python -m selbayes.experiments.correlated_omitted``: run the cells, write the tables."""
+    """``python -m selbayes.experiments.correlated_omitted``: run the cells, write the tables.
+
+    Runs :func:`run_experiment` on the cells (priors x designs) given on the command line and
+    prints ``results.md``. Bad arguments end the program through argparse (usage message on
+    stderr, ``SystemExit`` with status 2).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Command-line arguments (default: ``sys.argv[1:]``): ``--out DIR`` (required),
+        ``--replicates R`` (per cell, >= 1; default 100), ``--random-state S`` (>= 0),
+        ``--priors`` (comma-separated keys of :data:`PRIORS`), ``--designs`` (comma-separated
+        ``block:rho`` pairs; default :data:`DESIGNS`), ``--p`` (features per replicate),
+        ``--meff-method`` ({bretherton, nyholt, li_ji}) and ``--quick``.
+
+    Returns
+    -------
+    int
+        0 (exit status) after a completed run.
+
+    Examples
+    --------
+    >>> main(["--out", "out", "--replicates", "0"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    >>> main(["--out", "out", "--replicates", "2", "--designs", "5:0.9",
+    ...       "--quick"])  # doctest: +SKIP
+    """
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m selbayes.experiments.correlated_omitted",
