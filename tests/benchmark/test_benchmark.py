@@ -304,6 +304,30 @@ def test_cli_lists_every_named_set():
     assert set(SET_NAMES) == set(BENCHMARK_SETS)
 
 
+def test_cli_method_names_match_the_registry():
+    """The parser lists methods without importing scikit-learn; the lists must not drift."""
+    from selbayes.benchmark.cli import DEFAULT_METHOD_NAMES, METHOD_NAMES
+    from selbayes.benchmark.methods import DEFAULT_METHODS, METHODS
+
+    assert tuple(METHOD_NAMES) == tuple(METHODS)
+    assert tuple(DEFAULT_METHOD_NAMES) == tuple(DEFAULT_METHODS)
+
+
+def test_help_does_not_import_scikit_learn():
+    """`selbayes --help` builds every parser: it must stay free of the heavy imports."""
+    import subprocess
+    import sys
+
+    code = ("import sys, io, contextlib; import selbayes.cli as c\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try: c.main(['--help'])\n"
+            "    except SystemExit: pass\n"
+            "print('sklearn' in sys.modules, 'scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]
+
+
 def test_report_only_fits_nothing(tmp_path):
     ds = _toy()
     run_benchmark([ds], ["gnb"], folds=3, out=tmp_path, progress=False, write_report=False)

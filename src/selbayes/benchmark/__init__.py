@@ -4,10 +4,26 @@
 stratified folds, with every preprocessing, selection and tuning step inside the training
 folds, and writes per-fold results, a summary, a Markdown report and a reliability figure.
 The methods are listed in :data:`~selbayes.benchmark.methods.METHODS`.
+
+The names are loaded on first use: the command line imports ``selbayes.benchmark.cli`` to
+build its parser, which must not import scikit-learn and SciPy (about 2 s) for
+``selbayes --help``.
 """
 
-from .methods import METHODS, PEERS, SELBAYES_METHODS, selbayes_default
-from .runner import BenchmarkResult, run_benchmark
+from importlib import import_module
+
+_NAMES = {"run_benchmark": "runner", "BenchmarkResult": "runner", "METHODS": "methods",
+          "PEERS": "methods", "SELBAYES_METHODS": "methods", "selbayes_default": "methods"}
 
 __all__ = ["run_benchmark", "BenchmarkResult", "METHODS", "PEERS", "SELBAYES_METHODS",
            "selbayes_default"]
+
+
+def __getattr__(name):
+    if name in _NAMES:
+        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

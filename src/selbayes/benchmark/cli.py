@@ -21,6 +21,19 @@ __all__ = ["register", "run", "main"]
 SET_NAMES = ("borovecki", "chowdary", "golub", "gravier", "nakayama", "pomeroy", "singh",
              "sorlie", "subramanian", "srbct", "colon")
 
+# The method names, for the same reason (selbayes.benchmark.methods imports scikit-learn and
+# SciPy, about 2 s); the same test checks them against METHODS and DEFAULT_METHODS.
+METHOD_NAMES = (
+    "selbayes", "selbayes_uncorrected", "selbayes_uncorrected_same_choice", "selbayes_one_se",
+    "selbayes_uncorrected_one_se", "selbayes_uncorrected_same_choice_one_se", "selbayes_t_cv",
+    "selbayes_t_cv_uncorrected", "selbayes_t_prior", "selbayes_t_prior_uncorrected",
+    "selbayes_previous", "selbayes_normal_prior", "selbayes_normal_prior_uncorrected",
+    "selbayes_two_groups", "selbayes_two_groups_uncorrected", "selbayes_k10", "selbayes_k50",
+    "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
+    "svm_platt")
+DEFAULT_METHOD_NAMES = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",
+                        "lda_shrinkage", "gnb_calibrated", "random_forest", "svm_platt")
+
 
 def register(subparsers) -> argparse.ArgumentParser:
     """Add the ``benchmark`` sub-command to ``subparsers`` (from ``add_subparsers``).
@@ -43,14 +56,12 @@ def register(subparsers) -> argparse.ArgumentParser:
     >>> a.names, a.methods, a.folds
     (['golub'], 'gnb', 5)
     """
-    from .methods import DEFAULT_METHODS, METHODS
-
     p = subparsers.add_parser(
         "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
         description="Repeated stratified K-fold benchmark of selbayes against scikit-learn "
         "peers; every preprocessing, selection and tuning step runs inside the training "
         "folds. Resumes from DIR. Data sets: " + ", ".join(SET_NAMES) + ". Methods: "
-        + ", ".join(METHODS) + ".")
+        + ", ".join(METHOD_NAMES) + ".")
     p.add_argument("names", nargs="*", metavar="NAME", help="named data sets")
     p.add_argument("--x", default=None, help="your expression CSV (samples x genes; header of "
                    "gene names; a first column of sample names is detected)")
@@ -66,7 +77,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
     p.add_argument("--methods", default=None,
                    help="comma-separated method names, or 'all' (default: "
-                   + ",".join(DEFAULT_METHODS) + ": the recommended selbayes, its uncorrected "
+                   + ",".join(DEFAULT_METHOD_NAMES) + ": the recommended selbayes, its uncorrected "
                    "twin and the peers)")
     p.add_argument("--folds", type=int, default=5, help="folds per repeat (default 5)")
     p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
