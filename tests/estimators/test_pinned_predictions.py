@@ -2,9 +2,18 @@
 
 The values below were computed by the code before the restructuring (commit da9cc7a: hooks that
 handed state through private attributes, ``estimators/model_selection.py`` in one piece) with
-the settings here, and are checked to 1e-12: a refactor must not move a seeded prediction. They
-pin the code paths, not the statistics: a change of model or sampler that is meant to change
-results updates them, saying so.
+the settings here: a refactor must not move a seeded prediction. They pin the code paths, not
+the statistics: a change of model or sampler that is meant to change results updates them,
+saying so.
+
+Tolerance: the same code on another CPU gives probabilities that differ in the 12th digit
+(measured: relative 3e-12 between the machine that pinned them and an AMD EPYC; BLAS and
+numba pick different SIMD and fused multiply-add paths), so they are checked to a relative
+1e-9. Any change of the draws, the selection or the predictive moves them by far more (a
+different seed: relative 7e-2, tested below). One exception: in the path fit at k = 2 a NUTS
+trajectory takes another turn on the other CPU, and the probabilities differ by a relative
+3e-5 (the pinning commit's own code, run on that CPU, gives the current code's values to the
+last digit, so this is the machine, not the code); that fit is checked to 1e-3.
 """
 
 import warnings
@@ -13,6 +22,9 @@ import numpy as np
 import pytest
 
 from tests.estimators._data import two_class_gaussian
+
+RTOL = 1e-9
+RTOL_PER_NAME = {"path": 1e-3}
 
 QUICK = dict(draws=200, tune=200, chains=2, random_state=3, progressbar=False)
 
@@ -182,12 +194,12 @@ def _data(name):
 
 def _check(name, proba, est=None):
     want = PINNED[name]
-    np.testing.assert_allclose(proba, want["proba"], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(proba, want["proba"], rtol=RTOL_PER_NAME.get(name, RTOL), atol=0)
     if est is not None:
         assert est.k_ == want["k"]
-        np.testing.assert_allclose(est.temperature_, want["T"], rtol=1e-12)
+        np.testing.assert_allclose(est.temperature_, want["T"], rtol=RTOL)
         if "score" in want:
-            np.testing.assert_allclose(est.k_choice_.score, want["score"], rtol=1e-12)
+            np.testing.assert_allclose(est.k_choice_.score, want["score"], rtol=RTOL)
 
 
 FAST = ["k4_default", "k6_correlated", "auto_k_T"]
@@ -202,14 +214,24 @@ def test_seeded_gaussian_predictions_are_pinned(name):
     _check(name, est.predict_proba(X_test), est)
 
 
+@pytest.mark.filterwarnings("ignore")
+def test_the_tolerance_still_sees_another_seed():
+    """The check can fail: the same fit with another seed is far outside RTOL."""
+    X, y, X_test = _data("k4_default")
+    est = _gaussian("k4_default").set_params(random_state=4).fit(X, y)
+    rel = np.abs(est.predict_proba(X_test) / np.asarray(PINNED["k4_default"]["proba"]) - 1)
+    assert rel.max() > 1e3 * RTOL
+
+
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore")
 def test_seeded_path_predictions_are_pinned():
     from selbayes import HierarchicalGaussianClassifier as H
 
     X, y, X_test = _data("path")
-    path = H(temperature="auto", temperature_grid=[1.0, 2.0], inner_cv=3, **QUICK).fit_path(
-        X, y, [2, 4])
+    # the normal prior on the class means, as pinned (the default before the t prior)
+    path = H(effect_prior="normal", temperature="auto", temperature_grid=[1.0, 2.0], inner_cv=3,
+             **QUICK).fit_path(X, y, [2, 4])
     _check("path", path.predict_proba(X_test))
 
 
