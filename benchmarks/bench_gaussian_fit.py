@@ -26,7 +26,7 @@ import numpy as np
 
 from selbayes import HierarchicalGaussianClassifier, __version__
 from selbayes.datasets.simulate import gaussian_classification
-from selbayes.models.gaussian import class_log_prior, predictive_log_proba
+from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
 
 OUT = Path(__file__).resolve().parent / "results" / "gaussian_fit.md"
 SETTINGS = dict(draws=1000, tune=1000, chains=4)

@@ -11,12 +11,8 @@ from scipy.stats import norm
 
 from selbayes import HierarchicalGaussianClassifier, select_features
 from selbayes.estimators.gaussian import EXACT_MODEL
-from selbayes.models.gaussian import (
-    build_model,
-    class_log_prior,
-    predictive_log_proba,
-    sufficient_statistics,
-)
+from selbayes.models.gaussian import build_model, sufficient_statistics
+from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
 from selbayes.models.priors import GaussianPriors
 
 from ..reference.grid_gaussian import GridPosteriorK1
@@ -139,7 +135,7 @@ def test_draw_class_means_is_the_exact_gaussian_conditional():
     """mu, nu drawn after a marginal fit follow the joint Gaussian conditional (linear algebra)."""
     import xarray as xr
 
-    from selbayes.models.gaussian import draw_class_means
+    from selbayes.models.gaussian_posterior import draw_class_means
 
     counts = np.array([4.0, 6.0, 5.0])
     xbar = np.array([[0.3, -0.2, 0.5]])
@@ -204,7 +200,7 @@ def test_predictive_moments_integrate_mu_out():
     """The Rao-Blackwellised predictive equals the average over exact conditional draws of mu."""
     import xarray as xr
 
-    from selbayes.models.gaussian import draw_class_means, predictive_moments
+    from selbayes.models.gaussian_posterior import draw_class_means, predictive_moments
 
     counts = np.array([4.0, 6.0, 5.0])
     xbar = np.array([[0.3, -0.2, 0.5], [1.0, 0.0, -1.0]])

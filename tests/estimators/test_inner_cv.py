@@ -146,7 +146,7 @@ def test_exact_model_settings_give_the_untransformed_model():
     """EXACT_MODEL: no standardisation, no tempering, no label noise: the predictive is the
     model's own, computed on the raw selected columns."""
     from selbayes.estimators.gaussian import EXACT_MODEL
-    from selbayes.models.gaussian import class_log_prior, predictive_log_proba
+    from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
 
     X, y = two_class_gaussian(5)
     clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)

@@ -11,18 +11,19 @@ from scipy import stats
 from scipy.special import expit, logsumexp
 
 import selbayes
-from selbayes.models.gaussian import (
-    build_model,
+from selbayes.models.gaussian import build_model, model_data
+from selbayes.models.gaussian_posterior import (
     class_log_prior,
     draw_class_means,
     marker_log_odds,
-    marker_probabilities,
-    model_data,
-    null_log_prob,
     null_predictive_moments,
     predictive_log_proba,
-    predictive_log_proba_two_groups,
     predictive_moments,
+)
+from selbayes.models.gaussian_two_groups import (
+    marker_probabilities,
+    null_log_prob,
+    predictive_log_proba_two_groups,
     two_groups_predictive,
 )
 from selbayes.models.priors import GaussianPriors

@@ -15,7 +15,6 @@ import numpy as np
 
 from .._validation import check_labels, check_matrix, check_random_state
 from ..filters.selection import f_statistic, selection_from_scores
-from ..models.gaussian import class_log_prior
 from ..models.gaussian_plugin import (
     correlation_temperature,
     default_label_noise,
@@ -23,6 +22,7 @@ from ..models.gaussian_plugin import (
     plugin_log_proba,
     temper_log_proba,
 )
+from ..models.gaussian_posterior import class_log_prior
 from ..models.priors import GaussianPriors
 from ..preprocessing.features import prepare_features
 

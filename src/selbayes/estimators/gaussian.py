@@ -469,7 +469,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                       transform: _Prepared) -> _GaussianPosterior:
         """Standardise the kept columns (unless decorrelated: already mapped), set the
         correlation temperature, and sample the posterior of the selected features."""
-        from ..models.gaussian import _model_from_data, draw_class_means, model_data, sample_nutpie
+        from ..models.gaussian import _model_from_data, model_data, sample_nutpie
+        from ..models.gaussian_posterior import draw_class_means
 
         priors = self._prior_object()
         y = self.classes_[y_index]
@@ -509,12 +510,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def _store_predictive(self, posterior: _GaussianPosterior) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
-        :func:`selbayes.models.gaussian.predictive_moments`), on evenly thinned draws."""
-        from ..models.gaussian import (
-            marker_probabilities,
-            predictive_moments,
-            two_groups_predictive,
-        )
+        :func:`selbayes.models.gaussian_posterior.predictive_moments`), on evenly thinned draws."""
+        from ..models.gaussian_posterior import predictive_moments
+        from ..models.gaussian_two_groups import marker_probabilities, two_groups_predictive
 
         data = posterior.data
         post = self.idata_.posterior
@@ -632,12 +630,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
         """Average the per-draw Student-t / Gaussian predictive densities of the selected
         features over the (thinned) posterior draws, with the class means integrated out."""
-        from ..models.gaussian import (
-            class_log_prior,
-            predictive_log_proba,
-            predictive_log_proba_two_groups,
-        )
         from ..models.gaussian_plugin import label_noise_log_proba, temper_log_proba
+        from ..models.gaussian_posterior import class_log_prior, predictive_log_proba
+        from ..models.gaussian_two_groups import predictive_log_proba_two_groups
 
         lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
         if getattr(self, "pred_null_", None) is not None:
@@ -687,7 +682,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.pred_null_ = None
         self.marker_probabilities_ = None
         if "marker_prob" in draws:
-            from ..models.gaussian import marker_probabilities
+            from ..models.gaussian_two_groups import marker_probabilities
 
             self.pred_null_ = (draws["null_mean"].values, draws["null_precision"].values,
                                draws["marker_prob"].values)

@@ -26,12 +26,12 @@ from scipy.special import gammaln
 
 from .._validation import check_random_state
 from ..filters.selection import Selection
-from .gaussian import (
+from .gaussian import sufficient_statistics
+from .gaussian_posterior import (
     class_log_prior,
     class_means_log_density,
     predictive_log_proba,
     predictive_moments,
-    sufficient_statistics,
 )
 from .priors import GaussianPriors
 
@@ -88,8 +88,8 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
                       per_node=False):
     """Per-feature log p(xbar_j | tau_mu, tau_nu, tau_x_j) under the t prior (lambda_j out).
 
-    :func:`selbayes.models.gaussian.class_means_log_density` written out with a loop over the
-    G classes (sums over a short last axis are slow in NumPy, and this runs on arrays of
+    :func:`selbayes.models.gaussian_posterior.class_means_log_density` written out with a loop
+    over the G classes (sums over a short last axis are slow in NumPy, and this runs on arrays of
     shape (..., k, Q)). Returns shape (..., k); with ``per_node`` the unnormalised log
     posterior of each node, shape (..., k, Q)."""
     from scipy.special import logsumexp
@@ -171,11 +171,11 @@ def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Sele
     and, when ``corrected``, the selection factor (p - k) log P(F <= gamma | tau_mu w_x));
     tau_x is drawn ``n_draws`` times from Gamma(alpha_x/2 + (n - G)/2, rate alpha_x w_x/2 +
     SSW_j/2); the predictive then averages over those draws exactly as the MCMC fit does
-    (Rao-Blackwellised, :func:`selbayes.models.gaussian.predictive_log_proba`). With a t prior
-    on the class means (``priors.mu_t_df``) each feature's scale lambda_j is integrated out of
-    the marginal posterior of the precisions by quadrature (:func:`_t_scale_nodes`) and drawn
-    ``n_draws`` times from its posterior over the nodes for the predictive, so the plug-in
-    predictive is that of the fitted model (before 2026-11-25 the scales were set to 1, and
+    (Rao-Blackwellised, :func:`selbayes.models.gaussian_posterior.predictive_log_proba`). With a
+    t prior on the class means (``priors.mu_t_df``) each feature's scale lambda_j is integrated
+    out of the marginal posterior of the precisions by quadrature (:func:`_t_scale_nodes`) and
+    drawn ``n_draws`` times from its posterior over the nodes for the predictive, so the
+    plug-in predictive is that of the fitted model (before 2026-11-25 the scales were set to 1, and
     the inner choice of k scored a model with normal effects).
 
     Parameters
@@ -298,7 +298,8 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     log_proba : ndarray of shape (m, G)
         Normalised log predictive probabilities (nats).
     class_log_prior_ : ndarray of shape (G,)
-        log pi_g, the class probabilities (e.g. :func:`selbayes.models.gaussian.class_log_prior`).
+        log pi_g, the class probabilities (e.g.
+        :func:`selbayes.models.gaussian_posterior.class_log_prior`).
     eps : float
         Mislabelling probability, 0 <= eps < 1 (0 returns ``log_proba`` unchanged).
 

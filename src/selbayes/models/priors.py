@@ -163,7 +163,7 @@ class GaussianPriors(PriorBase):
         selection factor becomes (p - k) log[pi0 P(F <= gamma | null) + (1 - pi0)
         P(F <= gamma | slab)], where under the null F is a central F(G - 1, n - G) whatever
         tau_x is. Every kept feature gets a posterior probability of being a marker
-        (:func:`selbayes.models.gaussian.marker_probabilities`). Beta(1, 1) is a neutral
+        (:func:`selbayes.models.gaussian_two_groups.marker_probabilities`). Beta(1, 1) is a neutral
         choice: thousands of omitted features pin pi0 down through the factor.
 
     Notes
