@@ -95,7 +95,10 @@ def test_second_process_hits_the_cache_naive_bayes():
     first = _run("naive_bayes", {})
     second = _run("naive_bayes", {})
     assert second["event"] == "hit"
-    assert second["proba"] == first["proba"]          # same seed, same code: bit for bit
+    if first["event"] == "hit":
+        assert second["proba"] == first["proba"]      # the same stored code: bit for bit
+    else:
+        _assert_same_as_compiled(second["proba"], first["proba"])
 
 
 def _warm_pytensor_flags() -> str:
@@ -142,13 +145,26 @@ def test_concurrent_processes_compile_once(tmp_path, empty, n_together):
     assert sorted(r["event"] for r in together) == ["hit"] * (n_together - 1) + ["miss"], \
         together
     assert [r["waited"] for r in together if r["event"] == "miss"] == [False]
-    assert all(r["proba"] == together[0]["proba"] for r in together)
+    hits = [r["proba"] for r in together if r["event"] == "hit"]
+    (compiled,) = [r["proba"] for r in together if r["event"] == "miss"]
+    assert all(h == hits[0] for h in hits)             # the same stored code: bit for bit
+    _assert_same_as_compiled(hits[0], compiled)
     _assert_one_clean_entry(cache)
     later = _run("gaussian", env)
     assert (later["event"], later["waited"]) == ("hit", False)
-    assert later["proba"] == together[0]["proba"]
+    assert later["proba"] == hits[0]
     _assert_one_clean_entry(cache)
     assert sorted(p.name for p in tmp.rglob("*")) == []
+
+
+def _assert_same_as_compiled(loaded, compiled) -> None:
+    """A cache hit gives the compiling process's probabilities. Bit for bit on the machine this
+    test was written on; on an AMD EPYC the code numba stores (object code emitted from the
+    compiled module) and the code the compiling process ran in memory differ in the last bits
+    (measured: absolute 2e-14 in these probabilities, the same with numba's target context
+    refreshed at load), so the comparison allows 1e-10. Other draws move probabilities by far
+    more (another seed: relative 7e-2 in tests/estimators/test_pinned_predictions.py)."""
+    np.testing.assert_allclose(loaded, compiled, rtol=0, atol=1e-10)
 
 
 def test_compile_lock_lets_one_thread_compile(tmp_path, monkeypatch):
