@@ -232,6 +232,30 @@ def test_compile_lock_lets_one_thread_compile(tmp_path, monkeypatch):
     assert sorted(p.suffix for p in (tmp_path / "cache" / "locks").iterdir()) == [".lock"] * 2
 
 
+def test_model_digest_is_the_same_under_another_global_mode():
+    """The digest names the model, not pytensor's global mode: the cached functions are
+    compiled with mode="NUMBA" anyway, and a Mode object there (as inside another thread's
+    config.change_flags) once put its address into the digest, so two threads fitting one
+    model compiled it twice."""
+    import pymc as pm
+    import pytensor
+    from pytensor.compile.mode import Mode
+
+    from selbayes import _compile_cache as cc
+
+    with pm.Model() as m:
+        pm.Normal("x", mu=0.0, sigma=1.0)
+    with pm.Model() as twin:
+        pm.Normal("x", mu=0.0, sigma=1.0)
+    with pm.Model() as other:
+        pm.Normal("x", mu=1.5, sigma=1.0)
+    digest = cc._model_digest(m)
+    with pytensor.config.change_flags(mode=Mode(linker="py", optimizer="fast_compile")):
+        assert cc._model_digest(m) == digest
+        assert cc._model_digest(twin) == digest
+    assert cc._model_digest(other) != digest
+
+
 # No files in $TMPDIR after a fit: checked by test_concurrent_processes_compile_once, whose
 # processes (the compiling one included) all run with TMPDIR pointing at an empty folder.
 

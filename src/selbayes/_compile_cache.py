@@ -386,7 +386,8 @@ def _model_digest(model) -> str:
     The printed logp graph and the graphs of the traced variables (structure, ops, transforms),
     the bytes of every constant in them, the dtype and shape of every shared variable (the
     values of ``pm.Data`` are swapped in at sampling time and do not enter the code, except
-    dimension lengths), and the versions of the compiler stack and the CPU.
+    dimension lengths), the versions of the compiler stack and the CPU, and the settings that
+    change the code (``check_bounds``, ``floatX``, numba's fastmath).
     """
     import pytensor
     from pytensor.compile.sharedvalue import SharedVariable
@@ -406,10 +407,15 @@ def _model_digest(model) -> str:
             if id(var) in dim_vars:
                 h.update(value.tobytes())
     h.update(repr([(v.name, str(v.type)) for v in model.free_RVs]).encode())
-    # settings that change the rewritten graph or the generated code
+    # Settings that change the rewritten graph or the generated code. Not pytensor's global
+    # mode and linker: the cached functions are compiled with mode="NUMBA" whatever they are,
+    # and the global mode can be a Mode object, whose repr holds its address, also for a
+    # moment while another thread compiles under config.change_flags(mode=...): in the digest
+    # they made one model hash differently (two threads fitting the same model compiled it
+    # twice in 5 of 60 tries).
     cfg = pytensor.config
-    h.update(repr((model.check_bounds, cfg.floatX, getattr(cfg, "numba__fastmath", None),
-                   cfg.mode, cfg.linker)).encode())
+    h.update(repr((model.check_bounds, cfg.floatX,
+                   getattr(cfg, "numba__fastmath", None))).encode())
     return h.hexdigest()[:32]
 
 
