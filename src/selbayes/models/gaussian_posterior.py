@@ -41,7 +41,7 @@ def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
 
     The determinant lemma and Sherman-Morrison give it in O(G) per feature. One formula for
     the PyMC model (``xp=pytensor.tensor``) and the fast plug-in predictive of
-    :mod:`selbayes.estimators.model_selection` (``xp=numpy``, broadcast over leading axes).
+    :mod:`selbayes.models.gaussian_plugin` (``xp=numpy``, broadcast over leading axes).
 
     Parameters
     ----------
