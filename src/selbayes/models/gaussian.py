@@ -56,29 +56,28 @@ import pytensor.tensor as pt
 
 from .._validation import check_labels, check_matrix
 from ..filters.selection import Selection
-from .gaussian_posterior import class_means_log_density, draw_class_means
-from .gaussian_two_groups import null_log_prob
+
+# What a draw of the precisions implies for the class means and new cases, and the two-groups
+# prior's additions, moved by role to gaussian_posterior and gaussian_two_groups (2026-11); the
+# names this module does not use still import from here for one release.
+from .gaussian_posterior import (  # noqa: F401 (old imports)
+    class_log_prior,
+    class_means_log_density,
+    draw_class_means,
+    marker_log_odds,
+    null_predictive_moments,
+    predictive_log_proba,
+    predictive_moments,
+)
+from .gaussian_two_groups import (  # noqa: F401 (old imports)
+    marker_probabilities,
+    null_log_prob,
+    predictive_log_proba_two_groups,
+    two_groups_predictive,
+)
 from .priors import GaussianPriors
 
 __all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie"]
-
-# Given the precisions of a draw, what the model implies for the class means and for new cases
-# lives in gaussian_posterior (and gaussian_two_groups); these names were defined here until
-# 2026-11 and stay importable from here for one release.
-_MOVED = {name: "gaussian_posterior" for name in (
-    "class_means_log_density", "draw_class_means", "marker_log_odds", "class_log_prior",
-    "predictive_moments", "null_predictive_moments", "predictive_log_proba")}
-_MOVED.update({name: "gaussian_two_groups" for name in (
-    "null_log_prob", "marker_probabilities", "two_groups_predictive",
-    "predictive_log_proba_two_groups")})
-
-
-def __getattr__(name):
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(f"{__package__}.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes: int):
