@@ -86,13 +86,17 @@ def main(argv=None) -> int:
             rows.append((prior, k, sec, steps, ess))
             print(f"{prior:>10} k={k:>6}: {sec:7.2f} s, {steps:.1f} steps/draw, "
                   f"min bulk ESS {ess:.0f}", flush=True)
-            _write(a, X, ks, rows, t_start)
+            _write(a, X, rows, t_start)
     print(OUT)
     return 0
 
 
-def _write(a, X, ks, rows, t_start):
-    """The table of the rows measured so far (rewritten after every row)."""
+# A hand-written section after the table (its reading), kept when the table is rewritten.
+NOTES_HEADING = "## Notes"
+
+
+def _write(a, X, rows, t_start):
+    """The table of the rows measured so far (rewritten after every row), keeping the notes."""
     base = rows[0][2]
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
@@ -115,9 +119,8 @@ def _write(a, X, ks, rows, t_start):
     lines += [f"| {p} | {k} | {s:.2f} | {s / base:.1f} | {st:.1f} | {e:.0f} |"
               for p, k, s, st, e in rows]
     lines += ["", "Python " + sys.version.split()[0]]
-    notes = OUT.read_text().split("\n## Notes", 1)[1] if OUT.exists() and \
-        "\n## Notes" in OUT.read_text() else None
-    OUT.write_text("\n".join(lines) + "\n" + (f"\n## Notes{notes}" if notes else ""))
+    _, sep, notes = (OUT.read_text() if OUT.is_file() else "").partition(NOTES_HEADING)
+    OUT.write_text("\n".join(lines) + "\n" + ("\n" + sep + notes if sep else ""))
 
 
 if __name__ == "__main__":
