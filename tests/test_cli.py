@@ -299,11 +299,26 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     assert captured_fit["params"]["effect_prior"] == "normal"
     assert set(PRIOR_FAMILIES) == {"t", "two_groups", "normal"}
     assert captured_fit["params"]["k_grid"] == [5, 10, 20]
+    assert captured_fit["params"]["method"] == "mcmc"
+    main([*base, "--plugin"])
+    assert captured_fit["params"]["method"] == "plugin"
     capsys.readouterr()
+    assert main([*base, "--plugin", "--model", "naive-bayes", "--k", "5"]) == 2
+    assert "--plugin apply to the gaussian model only" in _one_line_error(capsys)
     assert main([*base, "--floor", "2"]) == 2
     assert "--transform log2" in _one_line_error(capsys)
     assert main([*base, "--k-grid", "5,x"]) == 2
     assert "--k-grid" in _one_line_error(capsys)
+
+
+def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
+    """No sampler runs, so the real fit is quick; the summary says why there is no R-hat."""
+    _two_class_files(tmp_path)
+    out = tmp_path / "plugin.nc"
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--k", "5", "--plugin", "--no-progress", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "diagnostics: none (plug-in" in text and out.is_file()
 
 
 def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):

@@ -33,6 +33,10 @@ ESTIMATORS = [getattr(estimators, name) for name in estimators.__all__
 #: Shared names whose constraint or default may differ, and why (said in the docstrings too).
 K_REASON = "the Gaussian classifier also chooses k itself by inner cross-validation ('auto')"
 DEPRECATED = {"prior"}       # the mixture's old name of priors=, removed next release
+#: ``method``: how the posterior is computed. Every model that has it offers "mcmc"; each adds
+#: its own deterministic route, with its own default: the naive Bayes quadrature is exact (the
+#: default), the Gaussian plug-in fixes the hyperparameters at their mode (opt-in, for large k).
+METHOD_REASON = "each model's deterministic alternative to MCMC is its own"
 
 
 def _signature_defaults(cls) -> dict:
@@ -106,6 +110,10 @@ def test_shared_parameters_have_identical_constraints():
                       for v in (1, 7, "all", None, 0, "most")]
                 assert ok == [True] * 4 + [False] * 2, cls
             continue
+        if name == "method":    # METHOD_REASON: "mcmc" everywhere, plus the model's own route
+            for cls in having:
+                assert any(_satisfied(c, "mcmc") for c in cls._parameter_constraints[name])
+            continue
         assert len({tuple(d) for d in described.values()}) == 1, (name, described)
     # the shared definitions are the ones in use (not copies that could drift)
     for cls in ESTIMATORS:
@@ -121,7 +129,7 @@ def test_priors_constraint_names_the_models_own_prior(cls):
 
 def test_shared_parameters_have_identical_defaults():
     defaults = {cls.__name__: _signature_defaults(cls) for cls in ESTIMATORS}
-    for name in sorted(_shared_names() - {"k"}):      # k: K_REASON
+    for name in sorted(_shared_names() - {"k", "method"}):      # K_REASON, METHOD_REASON
         values = {cls: d[name] for cls, d in defaults.items() if name in d}
         assert len({repr(v) for v in values.values()}) == 1, (name, values)
     assert defaults["BinaryMixtureClassifier"]["tune"] == 1000

@@ -42,6 +42,21 @@ def test_an_influential_case_is_named_and_clean_cases_pass():
         assert not loo_check(_idata(ll2))["influential"].any()
 
 
+def test_when_most_cases_fail_the_warning_blames_the_fit_not_the_cases():
+    """Reference by construction: 200 independent features per case, 30 cases, draws of the
+    200 means from their exact posterior. Every case's log likelihood sums 200 terms, its
+    weights are heavy-tailed for every case, and no case is an outlier: the warning must say
+    that the check fails for the fit, not list cases to inspect."""
+    rng = np.random.default_rng(2)
+    n, k, S = 30, 200, 1000
+    x = rng.normal(size=(n, k))
+    mu = rng.normal(x.mean(0), 1 / np.sqrt(n + 1), size=(S, k))           # N(0, 1) prior
+    ll = (-0.5 * ((x[None] - mu[:, None]) ** 2).sum(-1))[None]             # (1, S, n)
+    with pytest.warns(InfluentialCaseWarning, match="cannot judge single training cases"):
+        table = loo_check(_idata(ll))
+    assert table["influential"].mean() > 0.5
+
+
 def test_no_log_likelihood_gives_none():
     post = xr.Dataset({"theta": (("chain", "draw"), np.zeros((2, 10)))})
     assert loo_check(xr.DataTree.from_dict({"posterior": post})) is None

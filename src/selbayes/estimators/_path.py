@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["KPath"]
+__all__ = ["KPath", "fit_k_path"]
 
 
 class KPath(Mapping):
@@ -62,3 +62,43 @@ class KPath(Mapping):
 
     def __repr__(self) -> str:
         return f"KPath(ks={self.ks})"
+
+
+def fit_k_path(estimator, X, y, ks) -> KPath:
+    """:meth:`HierarchicalGaussianClassifier.fit_path`: one F ranking, one inner
+    cross-validation for every k when something is "auto", then a clone of ``estimator`` fitted
+    per k (``estimator`` itself is left unfitted). Parameters, result and errors: that method's.
+    """
+    from numbers import Integral
+
+    from sklearn.base import clone
+
+    from .gaussian import _rank
+
+    ks = list(dict.fromkeys(ks)) if ks is not None else []
+    if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):
+        raise ValueError(f"ks must be a non-empty sequence of integers; got {ks!r}")
+    if estimator.threshold is not None:
+        raise ValueError("fit_path takes numbers of features ks; threshold must be None")
+    template = clone(estimator).set_params(k=int(ks[0]))
+    template._validate_params()
+    Xv, classes, y_index = template._validate_training_data(X, y)
+    bad = [k for k in ks if not 1 <= k < Xv.shape[1]]
+    if bad:               # before any fit, not after the first ones
+        raise ValueError(f"every k of ks must satisfy 1 <= k < p = {Xv.shape[1]}; got {bad}")
+    ranking = _rank(Xv, y_index, classes)
+    choices = {}
+    if estimator.temperature == "auto" or estimator.decorrelate == "auto":
+        from ._inner_cv import choices_per_k
+
+        # One inner cross-validation for every k; per k the KChoice a separate fit at that
+        # k would store (same folds and seeds: the candidates do not interact).
+        choices = choices_per_k(estimator._choose(
+            Xv.toarray() if hasattr(Xv, "toarray") else Xv, classes[y_index], ks), ks)
+    out = {}
+    for k in ks:
+        # decorrelated fits rank their own (whitened) features
+        given = {"ranking": ranking} if estimator.decorrelate != "auto" else {}
+        out[int(k)] = clone(estimator).set_params(k=int(k))._fit(
+            X, y, choice=choices.get(k), **given)
+    return KPath(out, ranking)

@@ -340,7 +340,12 @@ class PersistenceMixin:
         if not Path(path).exists():
             raise FileNotFoundError(f"no such file: {path}")
         try:
-            tree = xr.open_datatree(path, engine="h5netcdf").load()
+            opened = xr.open_datatree(path, engine="h5netcdf")
+            try:
+                tree = opened.load()
+            finally:
+                # closed once in memory: a fit loaded from a file can be saved over it
+                opened.close()
         except Exception as exc:
             raise ValueError(f"{path} is not a readable selbayes fit (the file is damaged, "
                              f"truncated or not netCDF): {type(exc).__name__}: {exc}") from exc
@@ -731,8 +736,12 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
         # Optional variables (e.g. the two-groups prior's pi0) are checked when present.
         present = self.idata_["posterior"].data_vars
-        self.diagnostics_ = check(self.idata_, var_names=[v for v in self._diagnostic_vars
-                                                           if v in present])
+        # Independent draws given fixed hyperparameters (a plug-in fit) have no chain to
+        # converge: no R-hat or ESS to report.
+        self.diagnostics_ = (
+            None if self.idata_.attrs.get("selbayes_method", "mcmc") != "mcmc"
+            else check(self.idata_, var_names=[v for v in self._diagnostic_vars
+                                               if v in present]))
         self.loo_checks_ = loo_check(self.idata_)
 
     # ------------------------------------------------------------------ provenance

@@ -27,6 +27,11 @@ MIN_DRAWS = 200
 PARETO_K_THRESHOLD = 0.7
 
 
+#: More than this share of the cases flagged: the importance sampling fails for the fit as a
+#: whole (many kept features), and the warning says so instead of naming cases.
+MOST_CASES = 0.5
+
+
 class InfluentialCaseWarning(UserWarning):
     """Some training cases alone move the posterior (PSIS-LOO Pareto k above 0.7)."""
 
@@ -95,7 +100,21 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     cases = ll[var][dim[0]].values if dim and ll[var][dim[0]].size == k.size \
         else np.arange(k.size)
     table = pd.DataFrame({"case": cases, "pareto_k": k, "influential": k > threshold})
-    if warn and table["influential"].any():
+    if warn and table["influential"].mean() > MOST_CASES:
+        from .diagnostics import warn_from_user_line
+
+        # Not single cases but the fit: with many kept features each case's log likelihood
+        # sums hundreds of densities, the draws' weights are all heavy-tailed, and naming
+        # cases would send the user after sample swaps that are not there.
+        n_bad = int(table["influential"].sum())
+        warn_from_user_line(
+            f"PSIS-LOO cannot judge single training cases in this fit: {n_bad} "
+            f"of {len(table)} have Pareto k above {threshold}. Each case's log likelihood sums "
+            "the densities of every kept feature, and with many features importance sampling "
+            "fails for all of them; this says nothing about sample swaps or wrong labels "
+            "(judge cases by cross-validated probabilities instead; the table is in "
+            "loo_checks_).", InfluentialCaseWarning)
+    elif warn and table["influential"].any():
         from .diagnostics import warn_from_user_line
 
         bad = table[table["influential"]].sort_values("pareto_k", ascending=False)
