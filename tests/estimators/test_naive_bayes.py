@@ -235,6 +235,35 @@ def test_estimator_clone_and_save_load(tmp_path, data500):
     assert np.max(np.abs(corr.predict_proba(d.X) - clf.predict_proba(d.X))) > 0.01
 
 
+def test_two_groups_prior_fits_saves_and_loads(tmp_path, data500):
+    """The estimator's two-groups fit is the direct fit on its selection (same predictive and
+    marker probabilities), survives save / load, and can be saved over the file it was
+    loaded from; method "mcmc" with it is refused before any work."""
+    from selbayes import BinaryNaiveBayesClassifier, select_features
+    from selbayes.models.naive_bayes_two_groups import fit_naive_bayes_two_groups
+    from selbayes.models.priors import NaiveBayesPrior
+
+    d = data500
+    pri = {"pi0_a": 1.0, "pi0_b": 1.0}
+    clf = BinaryNaiveBayesClassifier(k=8, priors=pri).fit(d.X, d.y)
+    sel = select_features(d.X, d.y, k=8, statistic="abs_corr")
+    direct = fit_naive_bayes_two_groups(d.X[:, sel.indices], d.y, sel,
+                                        prior=NaiveBayesPrior(**pri))
+    np.testing.assert_allclose(clf.predict_proba(d.X)[:, 1],
+                               direct.predict_proba(d.X[:, sel.indices]), rtol=1e-12)
+    np.testing.assert_allclose(clf.marker_probabilities_, direct.marker_probabilities)
+    path = clf.save(tmp_path / "nb2.nc")
+    back = BinaryNaiveBayesClassifier.load(path)
+    np.testing.assert_array_equal(back.predict_proba(d.X), clf.predict_proba(d.X))
+    np.testing.assert_array_equal(back.marker_probabilities_, clf.marker_probabilities_)
+    back.save(path)                                  # over the file it was loaded from
+    np.testing.assert_array_equal(BinaryNaiveBayesClassifier.load(path).predict_proba(d.X),
+                                  clf.predict_proba(d.X))
+    assert BinaryNaiveBayesClassifier(k=8).fit(d.X, d.y).marker_probabilities_ is None
+    with pytest.raises(ValueError, match="two-groups prior .* quadrature"):
+        BinaryNaiveBayesClassifier(k=8, method="mcmc", priors=pri).fit(d.X, d.y)
+
+
 @pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
 def test_estimator_mcmc_save_load(tmp_path, small_problem):
     from selbayes import BinaryNaiveBayesClassifier

@@ -42,7 +42,11 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         fast and deterministic. ``"mcmc"``: NUTS over (alpha, theta_1..k) in PyMC.
     priors : NaiveBayesPrior or dict, optional
         Fields ``alpha_shape``, ``alpha_scale`` (alpha ~ InverseGamma), ``f0``, ``f1``
-        (psi ~ Beta(f1, f0)); default the thesis' 0.5, 5, 1, 1.
+        (psi ~ Beta(f1, f0)); default the thesis' 0.5, 5, 1, 1. ``pi0_a`` and ``pi0_b``
+        (e.g. 1 and 1) switch on the two-groups prior: a share pi0 ~ Beta(pi0_a, pi0_b) of
+        the features has no class difference, which keeps strong markers strong where the
+        one-group correction shrinks them, and gives ``marker_probabilities_``
+        (:mod:`selbayes.models.naive_bayes_two_groups`; method "quadrature" only).
     quadrature : {"accurate", "thesis"}
         Quadrature preset (method "quadrature"): converged rules, or the thesis' K = 30 and
         21-point rules.
@@ -67,6 +71,9 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
     class_counts_ : ndarray of int, shape (2,)
     quadrature_fit_ : NaiveBayesQuadratureFit
         Method "quadrature": the grid posterior of alpha (``alpha_grid``, ``alpha_posterior``).
+    marker_probabilities_ : ndarray of shape (k,) or None
+        With the two-groups prior: the posterior probability that each kept feature is a
+        marker (has a class difference), given the data and the selection; None otherwise.
     alpha_draws_, theta_draws_ : ndarray, shapes (S,) and (S, k)
         Method "mcmc": the draws used for prediction.
     idata_ : xarray.DataTree
@@ -138,6 +145,13 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
     _internal_groups = ("quadrature_internal", "predictive_draws")
 
     # ------------------------------------------------------------------ hooks
+    def _validate_params(self, skip=()) -> None:
+        """The base checks, then the one combination not built (before any work)."""
+        super()._validate_params(skip=skip)
+        if self.method == "mcmc" and self._prior_object().two_groups:
+            raise ValueError("the two-groups prior (priors pi0_a, pi0_b) is computed by "
+                             "quadrature: use method='quadrature' (the default)")
+
     def _prior_object(self):
         from ..models.priors import NaiveBayesPrior
 
@@ -160,10 +174,19 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
 
         from ..models.naive_bayes_quadrature import fit_naive_bayes_quadrature
 
-        fit = fit_naive_bayes_quadrature(X_sel, y01, selection,
-                                         corrected=bool(self.correct_selection),
-                                         prior=self._prior_object(), quadrature=self.quadrature)
+        prior = self._prior_object()
+        if prior.two_groups:
+            from ..models.naive_bayes_two_groups import fit_naive_bayes_two_groups
+
+            fit = fit_naive_bayes_two_groups(X_sel, y01, selection,
+                                             corrected=bool(self.correct_selection),
+                                             prior=prior, quadrature=self.quadrature)
+        else:
+            fit = fit_naive_bayes_quadrature(X_sel, y01, selection,
+                                             corrected=bool(self.correct_selection),
+                                             prior=prior, quadrature=self.quadrature)
         self.quadrature_fit_ = fit
+        self.marker_probabilities_ = getattr(fit, "marker_probabilities", None)
         self.sampler_used_ = None
         return Posterior(
             idata=xr.DataTree(children={"alpha_grid": xr.DataTree(_grid_dataset(fit))}))
@@ -192,6 +215,7 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         """Method "mcmc": the thinned draws of alpha and theta (quadrature: nothing to do)."""
         if self.method == "quadrature":
             return
+        self.marker_probabilities_ = None
         post = self.idata_.posterior
         alpha = post["alpha"].transpose("chain", "draw").values.reshape(-1)
         theta = post["theta"].transpose("chain", "draw", "feature").values
@@ -229,9 +253,17 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         import xarray as xr
 
         if self.method == "quadrature":
+            fit = self.quadrature_fit_
+            if getattr(fit, "pi0_grid", None) is not None:
+                # two groups: the predictive per count pair, and each feature's pair
+                return {"quadrature_internal": xr.Dataset({
+                    "log_pi": xr.DataArray(fit._log_pi, dims=["class_index", "x_value",
+                                                              "alpha_node", "count_pair"]),
+                    "pair_of_feature": xr.DataArray(fit._pair_of_feature, dims=["selected"]),
+                    "marker_probability": xr.DataArray(fit.marker_probabilities,
+                                                       dims=["selected"])})}
             return {"quadrature_internal": xr.Dataset({"log_pi": xr.DataArray(
-                self.quadrature_fit_._log_pi,
-                dims=["class_index", "x_value", "alpha_node", "selected"])})}
+                fit._log_pi, dims=["class_index", "x_value", "alpha_node", "selected"])})}
         return {"predictive_draws": xr.Dataset({
             "alpha": xr.DataArray(self.alpha_draws_, dims=["sample"]),
             "theta": xr.DataArray(self.theta_draws_, dims=["sample", "selected"])})}
@@ -241,6 +273,8 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         self.class_counts_ = self.selection_.class_counts
         if self.method == "quadrature":
             self.quadrature_fit_ = _grid_fit(tree, self, tree.attrs)
+            self.marker_probabilities_ = getattr(self.quadrature_fit_, "marker_probabilities",
+                                                 None)
             self.sampler_used_ = None
         else:
             draws = tree["predictive_draws"].to_dataset()
@@ -253,7 +287,11 @@ def _grid_dataset(fit):
 
     K = fit.alpha_grid.shape[0]
     log_pkeep = fit.log_pkeep if fit.log_pkeep is not None else np.full(K, np.nan)
+    extra = {}
+    if getattr(fit, "pi0_grid", None) is not None:         # two groups: (alpha, pi0) nodes
+        extra = {"pi0": xr.DataArray(fit.pi0_grid, dims=["alpha_node"])}
     return xr.Dataset({
+        **extra,
         "alpha": xr.DataArray(fit.alpha_grid, dims=["alpha_node"]),
         "log_weight": xr.DataArray(fit.log_alpha_weights, dims=["alpha_node"]),
         "log_likelihood": xr.DataArray(fit.log_likelihood, dims=["alpha_node"]),
@@ -261,7 +299,8 @@ def _grid_dataset(fit):
         "log_pkeep": xr.DataArray(log_pkeep, dims=["alpha_node"]),
     }, attrs={"psi_hat": float(fit.psi_hat), "n_omitted": int(fit.n_omitted),
               "corrected": int(fit.corrected),
-              "threshold": np.nan if fit.threshold is None else float(fit.threshold)})
+              "threshold": np.nan if fit.threshold is None else float(fit.threshold),
+              "log_p0": np.nan if getattr(fit, "log_p0", None) is None else float(fit.log_p0)})
 
 
 def _grid_fit(tree, obj, attrs):
@@ -270,7 +309,19 @@ def _grid_fit(tree, obj, attrs):
     grid = tree["alpha_grid"].to_dataset()
     log_pkeep = grid["log_pkeep"].values
     thr = float(grid.attrs["threshold"])
-    return NaiveBayesQuadratureFit(
+    internal = tree["quadrature_internal"].to_dataset()
+    cls, extra = NaiveBayesQuadratureFit, {}
+    if "pi0" in grid:
+        from ..models.naive_bayes_two_groups import NaiveBayesTwoGroupsFit
+
+        log_p0 = float(grid.attrs.get("log_p0", np.nan))
+        cls, extra = NaiveBayesTwoGroupsFit, {
+            "pi0_grid": grid["pi0"].values,
+            "marker_probabilities": internal["marker_probability"].values,
+            "log_p0": None if np.isnan(log_p0) else log_p0,
+            "_pair_of_feature": internal["pair_of_feature"].values.astype(np.int64)}
+    return cls(
+        **extra,
         alpha_grid=grid["alpha"].values, log_alpha_weights=grid["log_weight"].values,
         log_likelihood=grid["log_likelihood"].values,
         log_adjustment=grid["log_adjustment"].values,
@@ -280,4 +331,4 @@ def _grid_fit(tree, obj, attrs):
         corrected=bool(int(grid.attrs["corrected"])), n_omitted=int(grid.attrs["n_omitted"]),
         threshold=None if np.isnan(thr) else thr, prior=obj._prior(),
         settings=json.loads(attrs["selbayes_quadrature_settings"]),
-        _log_pi=tree["quadrature_internal"].to_dataset()["log_pi"].values)
+        _log_pi=internal["log_pi"].values)

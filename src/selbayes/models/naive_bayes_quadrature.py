@@ -561,6 +561,36 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
     >>> fit.predict_proba(X[:2]).shape, fit.alpha_grid.shape
     ((2,), (30,))
     """
+    parts = _grid_parts(X, y, selection, corrected=corrected, prior=prior,
+                        quadrature=quadrature, n_alpha=n_alpha, theta_rule=theta_rule,
+                        n_theta=n_theta, adjustment_theta_rule=adjustment_theta_rule,
+                        adjustment_n_theta=adjustment_n_theta)
+    alpha, inverse = parts["alpha"], parts["inverse"]
+    log_lik = parts["log_B"][:, inverse].sum(axis=1)
+    log_pkeep = parts["log_pkeep"]
+    log_adj = np.zeros_like(alpha) if log_pkeep is None else parts["n_omitted"] * log_pkeep
+    log_post = log_lik + log_adj
+    log_post = log_post - logsumexp(log_post)
+    prior, (n0, n1) = parts["prior"], parts["class_counts"]
+    return NaiveBayesQuadratureFit(
+        alpha_grid=alpha, log_alpha_weights=log_post, log_likelihood=log_lik,
+        log_adjustment=log_adj, log_pkeep=log_pkeep,
+        psi_hat=(prior.f1 + n1) / (prior.f0 + prior.f1 + n0 + n1), class_counts=(n0, n1),
+        corrected=bool(corrected), n_omitted=parts["n_omitted"], threshold=parts["threshold"],
+        prior=prior, settings=parts["settings"], _log_pi=parts["log_pi"][..., inverse])
+
+
+def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta_rule, n_theta,
+                adjustment_theta_rule, adjustment_n_theta) -> dict:
+    """Checked inputs and the per-feature pieces of the quadrature on the alpha grid, shared by
+    :func:`fit_naive_bayes_quadrature` and the two-groups fit
+    (:func:`selbayes.models.naive_bayes_two_groups.fit_naive_bayes_two_groups`).
+
+    Features enter only through their counts (I0, I1), so everything is per distinct pair:
+    ``log_B`` (K, U) the training marginals, ``log_pi`` (2, 2, K, U) the predictive
+    log pi_{m,j}(y*, x*); ``inverse`` (k,) maps each feature to its pair. Also ``alpha`` (K,),
+    ``pairs`` (U, 2), ``log_pkeep`` (K,) or None (uncorrected, or nothing omitted),
+    ``n_omitted``, ``threshold``, ``class_counts``, ``prior`` and ``settings``."""
     if quadrature not in QUADRATURE_PRESETS:
         raise ValueError(f"quadrature must be one of {tuple(QUADRATURE_PRESETS)}; "
                          f"got {quadrature!r}")
@@ -600,15 +630,9 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
     inverse = inverse.ravel()
     log_B, log_m1, log_m0 = log_marginal_and_theta_mean(alpha, pairs, n0, n1, theta_rule,
                                                         n_theta)
-    log_lik = log_B[:, inverse].sum(axis=1)
-
     log_pkeep = None
-    log_adj = np.zeros_like(alpha)
     if corrected and n_omitted > 0:
         log_pkeep = np.asarray(corr_log_omit_prob(alpha, n0, n1, gamma, adj_n, adj_rule))
-        log_adj = n_omitted * log_pkeep
-    log_post = log_lik + log_adj
-    log_post = log_post - logsumexp(log_post)
 
     # log pi_{m,j}(y*, x*) = log(alpha E[theta or 1 - theta] + count) - log(alpha + N_y*).
     la = np.log(alpha)[:, None]
@@ -619,14 +643,11 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
             log_pi[cls, 1] = np.logaddexp(la + log_m1, np.log(ones))
             log_pi[cls, 0] = np.logaddexp(la + log_m0, np.log(N - ones))
         log_pi[cls] -= np.log(alpha + N)[:, None]
-    log_pi = log_pi[..., inverse]
 
     settings = {"quadrature": quadrature, "n_alpha": int(n_alpha), "theta_rule": theta_rule,
                 "n_theta": int(n_theta), "adjustment_theta_rule": adj_rule,
                 "adjustment_n_theta": int(adj_n)}
-    return NaiveBayesQuadratureFit(
-        alpha_grid=alpha, log_alpha_weights=log_post, log_likelihood=log_lik,
-        log_adjustment=log_adj, log_pkeep=log_pkeep,
-        psi_hat=(prior.f1 + n1) / (prior.f0 + prior.f1 + n), class_counts=(n0, n1),
-        corrected=bool(corrected), n_omitted=n_omitted, threshold=gamma,
-        prior=prior, settings=settings, _log_pi=log_pi)
+    return {"alpha": alpha, "pairs": pairs, "inverse": inverse, "log_B": log_B,
+            "log_pi": log_pi, "log_pkeep": log_pkeep, "n_omitted": n_omitted,
+            "threshold": gamma, "class_counts": (n0, n1), "prior": prior,
+            "settings": settings}

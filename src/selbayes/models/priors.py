@@ -53,6 +53,16 @@ class PriorBase:
             if value is None and f.name in self._optional:
                 continue
             self._check_field(f.name, value)
+        # The two-groups prior (Gaussian and naive Bayes): pi0 ~ Beta(pi0_a, pi0_b), on or off.
+        if (getattr(self, "pi0_a", None) is None) != (getattr(self, "pi0_b", None) is None):
+            raise ValueError("priors.pi0_a and priors.pi0_b switch the two-groups prior on "
+                             "together: give both (e.g. 1 and 1) or neither; got "
+                             f"pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
+
+    @property
+    def two_groups(self) -> bool:
+        """True when the two-groups prior (a share pi0 of null features) is on."""
+        return getattr(self, "pi0_a", None) is not None
 
     def _check_field(self, name: str, value) -> None:
         check_positive(value, name=f"{self._label}.{name}")
@@ -218,18 +228,6 @@ class GaussianPriors(PriorBase):
     _label = "priors"
     _optional = ("w_x_alpha", "mu_t_df", "pi0_a", "pi0_b")
 
-    def __post_init__(self):
-        super().__post_init__()
-        if (self.pi0_a is None) != (self.pi0_b is None):
-            raise ValueError("priors.pi0_a and priors.pi0_b switch the two-groups prior on "
-                             "together: give both (e.g. 1 and 1) or neither; got "
-                             f"pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
-
-    @property
-    def two_groups(self) -> bool:
-        """True when the two-groups prior (a share pi0 of null features) is on."""
-        return self.pi0_a is not None
-
 
 #: Families of the prior on the class means, and the settings each adds when ``priors`` does
 #: not set them: the t prior with 2 degrees of freedom (BCBCSF, Li 2012), the two-groups prior
@@ -315,6 +313,14 @@ class NaiveBayesPrior(PriorBase):
         a = 0.5, b = 5 (scipy ``invgamma(a, scale=b)``, PyMC ``InverseGamma(alpha=a, beta=b)``).
     f0, f1 : float
         psi ~ Beta(f1, f0) (f1 pairs with class 1).
+    pi0_a, pi0_b : float or None
+        The two-groups prior, off by default (None): each feature is null with probability
+        pi0 ~ Beta(``pi0_a``, ``pi0_b``), its two class probabilities then equal
+        (phi_{0,j} = phi_{1,j} = theta_j ~ U(0, 1)), and otherwise drawn as above. The
+        omitted-feature factor becomes (p - k) log[pi0 P(|COR| <= gamma | null) + (1 - pi0)
+        P(|COR| <= gamma | alpha)], and every kept feature gets the posterior probability
+        of being a marker. Quadrature only
+        (:func:`selbayes.models.naive_bayes_two_groups.fit_naive_bayes_two_groups`).
 
     Raises
     ------
@@ -344,6 +350,10 @@ class NaiveBayesPrior(PriorBase):
     alpha_scale: float = 5.0
     f0: float = 1.0
     f1: float = 1.0
+    pi0_a: float | None = None
+    pi0_b: float | None = None
+
+    _optional = ("pi0_a", "pi0_b")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,11 @@ features).
 
 The cases k = 0 (no feature passes) and k = p (every feature passes) are handled: the
 posterior is then prior x P_keep^p, or the plain all-feature posterior.
+
+With the two-groups prior (``pi0_a``, ``pi0_b`` in ``[priors]``) a replicate also draws pi0
+~ Beta(pi0_a, pi0_b) and, per feature, whether it is null (phi_0 = phi_1 = theta); the fit is
+:func:`selbayes.models.naive_bayes_two_groups.fit_naive_bayes_two_groups`, and the ranks of pi0
+are checked beside those of alpha.
 """
 
 from __future__ import annotations
@@ -59,7 +64,8 @@ class NaiveBayesSBCSimulator:
         Fitting-prior fields of :class:`~selbayes.models.naive_bayes_quadrature.NaiveBayesPrior`
         (``alpha_shape``, ``alpha_scale``, ``f0``, ``f1``); empty for the thesis' prior.
     params : tuple of str
-        Class attribute: the parameter names of ``truth`` (:data:`PARAMS`).
+        The parameter names of ``truth``: :data:`PARAMS`, and ``pi0_corrected``,
+        ``pi0_uncorrected`` with the two-groups prior.
 
     Examples
     --------
@@ -76,18 +82,46 @@ class NaiveBayesSBCSimulator:
     p: int = 500
     priors: dict = field(default_factory=dict)
 
-    #: The parameters the fitter returns draws of.
-    params = PARAMS
+    @property
+    def params(self) -> tuple:
+        """The parameters the fitter returns draws of (pi0 too with the two-groups prior)."""
+        return _params(self.priors)
 
     def __call__(self, rng):
         from ..datasets.simulate import binary_naive_bayes
 
         pr = _prior(self.priors)
         n0 = self.n // 2
+        if pr.two_groups:
+            return self._two_groups(pr, n0, rng)
         sim = binary_naive_bayes(None, self.p, alpha=None, a=pr.alpha_shape, b=pr.alpha_scale,
                                  class_counts=(n0, self.n - n0), random_state=rng)
         truth = {name: float(sim.alpha) for name in PARAMS}
         return (sim.X, sim.y), truth
+
+    def _two_groups(self, pr, n0, rng):
+        """alpha, pi0, then per feature theta ~ U(0, 1), null with probability pi0 (both
+        classes' phi = theta), else phi_y ~ Beta(alpha theta, alpha (1 - theta))."""
+        from scipy.stats import invgamma
+
+        alpha = float(invgamma(pr.alpha_shape, scale=pr.alpha_scale).rvs(random_state=rng))
+        pi0 = float(rng.beta(pr.pi0_a, pr.pi0_b))
+        theta = rng.uniform(size=self.p)
+        null = rng.uniform(size=self.p) < pi0
+        tiny = np.finfo(float).tiny            # Beta shapes must be > 0 at extreme theta
+        phi = rng.beta(np.maximum(alpha * theta, tiny)[:, None],
+                       np.maximum(alpha * (1 - theta), tiny)[:, None], size=(self.p, 2))
+        phi[null] = theta[null, None]
+        y = np.r_[np.zeros(n0, dtype=np.int64), np.ones(self.n - n0, dtype=np.int64)]
+        X = (rng.uniform(size=(self.n, self.p)) < phi[:, y].T).astype(np.int64)
+        truth = {"alpha_corrected": alpha, "alpha_uncorrected": alpha,
+                 "pi0_corrected": pi0, "pi0_uncorrected": pi0}
+        return (X, y), truth
+
+
+def _params(priors) -> tuple:
+    return PARAMS + (("pi0_corrected", "pi0_uncorrected") if _prior(priors).two_groups
+                     else ())
 
 
 def grid_posterior_draws(log_weights, n_alpha: int, n_draws: int, prior, rng) -> np.ndarray:
@@ -168,8 +202,11 @@ class NaiveBayesSBCFitter:
         NUTS draws and tuning steps per chain, and chains (method "mcmc").
     priors : dict
         Fitting-prior fields (as for :class:`NaiveBayesSBCSimulator`); empty for the default.
+    n_pi0 : int
+        pi0 nodes of the two-groups grid (with ``pi0_a``, ``pi0_b`` in ``priors``).
     params : tuple of str
-        Class attribute: the names of the returned posteriors (:data:`PARAMS`).
+        The names of the returned posteriors: :data:`PARAMS`, and ``pi0_corrected``,
+        ``pi0_uncorrected`` with the two-groups prior.
 
     Raises
     ------
@@ -200,8 +237,13 @@ class NaiveBayesSBCFitter:
     tune: int = 1000
     chains: int = 2
     priors: dict = field(default_factory=dict)
+    #: pi0 nodes of the two-groups grid (prior quantile midpoints)
+    n_pi0: int = 200
 
-    params = PARAMS
+    @property
+    def params(self) -> tuple:
+        """The names of the returned posteriors (pi0 too with the two-groups prior)."""
+        return _params(self.priors)
 
     def __post_init__(self):
         # caught at construction, not after the first replicate's selection has run
@@ -220,7 +262,11 @@ class NaiveBayesSBCFitter:
         out = {}
         for corrected in (True, False):
             name = "alpha_corrected" if corrected else "alpha_uncorrected"
-            if self.method == "quadrature":
+            if self.method == "quadrature" and _prior(self.priors).two_groups:
+                suffix = "corrected" if corrected else "uncorrected"
+                out[name], out[f"pi0_{suffix}"] = self._two_groups(
+                    X[:, keep], y, n_omitted, corrected, rng)
+            elif self.method == "quadrature":
                 out[name] = self._quadrature(X[:, keep], y, n_omitted, corrected, rng)
             elif self.method == "mcmc":
                 out[name] = self._mcmc(X[:, keep], y, n_omitted, corrected,
@@ -245,6 +291,45 @@ class NaiveBayesSBCFitter:
             log_w = (n_omitted * corr_log_omit_prob(alpha, n0, y.shape[0] - n0, self.threshold)
                      if corrected else np.zeros(self.n_alpha))
         return grid_posterior_draws(log_w, self.n_alpha, self.n_draws, prior, rng)
+
+    def _two_groups(self, X_sel, y, n_omitted, corrected, rng):
+        """Draws of (alpha, pi0) from the two-groups grid posterior: a node with its weight,
+        then each coordinate uniformly within its cell of the prior's CDF scale."""
+        from scipy.special import logsumexp
+        from scipy.stats import beta, invgamma
+
+        from ..adjustment.corr import corr_log_omit_prob
+        from ..models.naive_bayes_quadrature import prior_alpha_grid
+        from ..models.naive_bayes_two_groups import (
+            fit_naive_bayes_two_groups,
+            null_log_omit_prob,
+            prior_pi0_grid,
+        )
+
+        prior = _prior(self.priors)
+        a_dist = invgamma(prior.alpha_shape, scale=prior.alpha_scale)
+        p_dist = beta(prior.pi0_a, prior.pi0_b)
+        if X_sel.shape[1] > 0:
+            fit = fit_naive_bayes_two_groups(X_sel, y, (n_omitted, self.threshold),
+                                             corrected=corrected, prior=prior,
+                                             n_alpha=self.n_alpha, n_pi0=self.n_pi0)
+            alpha, pi0, log_w = fit.alpha_grid, fit.pi0_grid, fit.log_alpha_weights
+        else:  # nothing retained: only the selection event informs (alpha, pi0)
+            a, q = prior_alpha_grid(self.n_alpha, prior), prior_pi0_grid(self.n_pi0, prior)
+            alpha, pi0 = np.repeat(a, q.size), np.tile(q, a.size)
+            log_w = np.zeros(alpha.size)
+            if corrected and n_omitted > 0:
+                n0 = int(np.sum(y == 0))
+                lp1 = corr_log_omit_prob(alpha, n0, y.shape[0] - n0, self.threshold)
+                lp0 = null_log_omit_prob(n0, y.shape[0] - n0, self.threshold)
+                log_w = n_omitted * np.logaddexp(np.log(pi0) + lp0, np.log1p(-pi0) + lp1)
+        w = np.exp(log_w - logsumexp(log_w))
+        node = rng.choice(w.size, size=self.n_draws, p=w / w.sum())
+        cell_a = np.floor(a_dist.cdf(alpha[node]) * self.n_alpha)
+        cell_p = np.floor(p_dist.cdf(pi0[node]) * self.n_pi0)
+        draw_a = a_dist.ppf((cell_a + rng.random(self.n_draws)) / self.n_alpha)
+        draw_p = p_dist.ppf((cell_p + rng.random(self.n_draws)) / self.n_pi0)
+        return draw_a, draw_p
 
     def _mcmc(self, X_sel, y, n_omitted, corrected, seed):
         from ..models.naive_bayes import model_data, sample_nutpie

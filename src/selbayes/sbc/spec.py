@@ -230,12 +230,18 @@ _README_NOTES = {
 }
 
 
-# The same for a prior setting of the Gaussian model, when the spec sets it.
+# The same for a prior setting, when the spec sets it: (model, setting) -> note.
 _PRIOR_NOTES = {
-    "mu_t_df": (
+    ("naive_bayes", "pi0_a"): (
+        "Two-groups prior: the simulator draws pi0 ~ Beta(pi0_a, pi0_b), then for each of the "
+        "p features whether it is null (both classes' phi equal theta ~ U(0, 1)); the factor "
+        "is (p - k) log[pi0 P(|COR| <= gamma | null) + (1 - pi0) P(|COR| <= gamma | alpha)], "
+        "the posterior a grid over (alpha, pi0), and the ranks of pi0 are checked as well as "
+        "those of alpha."),
+    ("gaussian", "mu_t_df"): (
         "The class means have the t prior (BCBCSF, Li 2012): the simulator draws a scale "
         "lambda_j ~ Gamma(df/2, rate df/2) for every feature, and the factor averages over it."),
-    "pi0_a": (
+    ("gaussian", "pi0_a"): (
         "Two-groups prior (Efron 2008): the simulator draws pi0 ~ Beta(pi0_a, pi0_b), then for "
         "each of the p features whether it is null (equal class means) before selecting the "
         "top k by F; the factor is (p - k) log[pi0 Fcdf(gamma) + (1 - pi0) P(F <= gamma | "
@@ -259,8 +265,8 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         "draws; corrected and uncorrected posteriors are fitted to the same simulated data. "
         "Uniform ranks (p > 0.01) mean calibrated."
         + (" " + _README_NOTES[spec.model] if spec.model in _README_NOTES else "")
-        + "".join(" " + note for key, note in _PRIOR_NOTES.items()
-                  if (spec["priors"] or {}).get(key) is not None),
+        + "".join(" " + note for (model, key), note in _PRIOR_NOTES.items()
+                  if model == spec.model and (spec["priors"] or {}).get(key) is not None),
         "",
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",
