@@ -326,10 +326,22 @@ def check_plugin_priors(priors: GaussianPriors) -> None:
     """Refuse the priors the plug-in does not cover: the two-groups prior (its pi0) and a
     hyperprior on w_x (the plug-in fixes w_x).
 
+    Parameters
+    ----------
+    priors : GaussianPriors
+
     Raises
     ------
     ValueError
         Naming the setting and the alternative.
+
+    Examples
+    --------
+    >>> check_plugin_priors(GaussianPriors(mu_t_df=2.0))            # the t prior: covered
+    >>> check_plugin_priors(GaussianPriors(pi0_a=1.0, pi0_b=1.0))
+    Traceback (most recent call last):
+    ...
+    ValueError: method='plugin' does not cover effect_prior='two_groups': ...
     """
     if priors.two_groups or priors.w_x_alpha is not None:
         what = ("effect_prior='two_groups'" if priors.two_groups
@@ -372,6 +384,21 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     ------
     ValueError
         If ``priors`` is the two-groups prior or puts a hyperprior on w_x.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> from selbayes.models.gaussian import model_data
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 200)); X[:, :5] += 1.5 * y[:, None]
+    >>> sel = selbayes.select_features(X, y, k=5)
+    >>> pri = GaussianPriors(mu_t_df=2.0)
+    >>> data = model_data(X[:, sel.indices], y, sel, pri)
+    >>> tree = plugin_idata(X[:, sel.indices], y, sel, pri, data,
+    ...                     {"feature": list(range(5)), "class": ["0", "1"]}, draws=50,
+    ...                     random_state=0)
+    >>> dict(tree.posterior["mu"].sizes)
+    {'chain': 1, 'draw': 50, 'feature': 5, 'class': 2}
     """
     import xarray as xr
 

@@ -75,7 +75,7 @@ def prior_from_dict(d) -> NaiveBayesPrior:
     Examples
     --------
     >>> prior_from_dict({"alpha_scale": 2.0})
-    NaiveBayesPrior(alpha_shape=0.5, alpha_scale=2.0, f0=1.0, f1=1.0)
+    NaiveBayesPrior(alpha_shape=0.5, alpha_scale=2.0, f0=1.0, f1=1.0, pi0_a=None, pi0_b=None)
     >>> prior_from_dict(None) == NaiveBayesPrior()
     True
     """

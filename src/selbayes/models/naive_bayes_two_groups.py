@@ -107,6 +107,11 @@ def prior_pi0_grid(n_pi0: int, prior: NaiveBayesPrior) -> np.ndarray:
     ndarray of shape (L,)
         Increasing values in (0, 1); each stands for prior mass 1/L.
 
+    Raises
+    ------
+    ValueError
+        If ``prior`` has no pi0 settings.
+
     Examples
     --------
     >>> prior_pi0_grid(4, NaiveBayesPrior(pi0_a=1.0, pi0_b=1.0)).tolist()
@@ -136,6 +141,15 @@ class NaiveBayesTwoGroupsFit(NaiveBayesQuadratureFit):
         and the selection.
     log_p0 : float or None
         log P(|COR| <= gamma | null) (None when uncorrected).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 15); X = rng.integers(0, 2, size=(30, 4)); X[:, 0] = y
+    >>> fit = fit_naive_bayes_two_groups(X, y, (200, 0.3), n_pi0=50,
+    ...                                  prior=NaiveBayesPrior(pi0_a=1.0, pi0_b=1.0))
+    >>> bool(fit.marker_probabilities[0] > 0.99), 0.5 < fit.pi0_posterior_mean < 1
+    (True, True)
     """
 
     pi0_grid: np.ndarray = field(default=None)

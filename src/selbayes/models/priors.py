@@ -45,6 +45,9 @@ class PriorBase:
 
     _label: ClassVar[str] = "prior"
     _optional: ClassVar[tuple] = ()
+    #: settings added after fits were saved: left out of :meth:`to_dict` when off (None), so
+    #: the recorded settings, and the model ids, of fits saved before them are unchanged
+    _omit_when_none: ClassVar[tuple] = ()
     _aliases: ClassVar[dict] = {}
 
     def __post_init__(self):
@@ -81,7 +84,11 @@ class PriorBase:
         >>> GaussianPriors().to_dict()["w_x"]
         1.0
         """
-        return asdict(self)
+        out = asdict(self)
+        for name in self._omit_when_none:
+            if out.get(name, 0) is None:
+                del out[name]
+        return out
 
     @classmethod
     def _coerce(cls, key: str, value):
@@ -354,6 +361,7 @@ class NaiveBayesPrior(PriorBase):
     pi0_b: float | None = None
 
     _optional = ("pi0_a", "pi0_b")
+    _omit_when_none = ("pi0_a", "pi0_b")
 
 
 @dataclass(frozen=True)
