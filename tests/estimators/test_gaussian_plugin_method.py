@@ -33,15 +33,83 @@ def _fit(**kw):
 
 
 @pytest.mark.parametrize("prior", ["t", "normal"])
-def test_plugin_fit_predicts_the_plugin_predictive(prior):
-    """Wiring: the estimator's prediction equals plugin_log_proba on the same selection, the
-    same draws (same seed) and the model's own predictive (no temperature, no label noise)."""
+def test_plugin_fit_predicts_the_factorised_plugin_predictive(prior):
+    """Wiring: the estimator's prediction is the per-feature (factorised) predictive of the
+    plug-in posterior on the same selection and draws (same seed), with the model's own
+    predictive (no temperature, no label noise)."""
+    from selbayes.models.gaussian_posterior import (
+        class_log_prior,
+        factorised_predictive_log_proba,
+        predictive_moments,
+    )
+
     clf, X, y, Xt = _fit(effect_prior=prior)
     sel = select_features(X, y, k=15)
-    ref = gp.plugin_log_proba(X[:, sel.indices], y, Xt[:, sel.indices], sel,
-                              priors=with_effect_prior(None, prior), n_draws=300,
-                              random_state=3)
+    post = gp.plugin_posterior(X[:, sel.indices], y, sel, with_effect_prior(None, prior),
+                               n_draws=300, random_state=3)
+    mean, prec = predictive_moments(post["tau_x"], np.full(300, post["tau_mu"]),
+                                    np.full(300, post["tau_nu"]), post["xbar"], post["counts"],
+                                    lambda_mu=post["lambda_mu"])
+    ref = factorised_predictive_log_proba(Xt[:, sel.indices], mean, prec,
+                                          class_log_prior(post["counts"], 1.0))
     np.testing.assert_allclose(clf.predict_log_proba(Xt), ref, rtol=0, atol=1e-10)
+
+
+def test_factorised_predictive_is_the_product_of_per_feature_averages():
+    """Reference: the definition, written with loops over features and draws."""
+    from selbayes.models.gaussian_posterior import factorised_predictive_log_proba
+
+    rng = np.random.default_rng(5)
+    S, k, G = 7, 4, 3
+    mean, prec = rng.normal(size=(S, k, G)), rng.gamma(2.0, size=(S, k, G))
+    X = rng.normal(size=(5, k))
+    prior = np.log([0.2, 0.3, 0.5])
+    ref = np.empty((5, G))
+    for i in range(5):
+        for g in range(G):
+            total = prior[g]
+            for j in range(k):
+                dens = [np.sqrt(prec[s, j, g] / (2 * np.pi))
+                        * np.exp(-0.5 * prec[s, j, g] * (X[i, j] - mean[s, j, g]) ** 2)
+                        for s in range(S)]
+                total += np.log(np.mean(dens))
+            ref[i, g] = total
+    ref -= np.log(np.exp(ref).sum(1, keepdims=True))
+    got = factorised_predictive_log_proba(X, mean, prec, prior, max_bytes=8 * S * 3 * 2)
+    np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_factorised_predictive_has_far_less_monte_carlo_error_than_the_joint_one():
+    """Two seeds of the plug-in at k = 1000: the joint average over draws of a product of 1000
+    densities moves the log odds by a mean of order 1 between seeds (2.1 here, 2026-11-27);
+    the per-feature average, used by the plug-in fit, by a small fraction of that (0.22)."""
+    from selbayes.models.gaussian_posterior import (
+        class_log_prior,
+        factorised_predictive_log_proba,
+        predictive_log_proba,
+        predictive_moments,
+    )
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(90, 2001))
+    X[:, :300] += 0.4 * np.r_[y, np.repeat([0, 1], 15)][:, None]
+    sel = select_features(X[:60], y, k=1000)
+    odds = {"joint": [], "factorised": []}
+    for seed in (1, 2):
+        post = gp.plugin_posterior(X[:60, sel.indices], y, sel, with_effect_prior(None, "t"),
+                                   n_draws=200, random_state=seed)
+        mean, prec = predictive_moments(post["tau_x"], np.full(200, post["tau_mu"]),
+                                        np.full(200, post["tau_nu"]), post["xbar"],
+                                        post["counts"], lambda_mu=post["lambda_mu"])
+        lp = class_log_prior(post["counts"], 1.0)
+        for name, fn in (("joint", predictive_log_proba),
+                         ("factorised", factorised_predictive_log_proba)):
+            out = fn(X[60:, sel.indices], mean, prec, lp)
+            odds[name].append(out[:, 1] - out[:, 0])
+    joint = np.abs(np.subtract(*odds["joint"])).mean()
+    fact = np.abs(np.subtract(*odds["factorised"])).mean()
+    assert joint > 0.3 and fact < 0.2 * joint
 
 
 def test_plugin_fit_has_one_chain_of_independent_draws_and_no_convergence_diagnostics():
@@ -112,9 +180,11 @@ def test_plugin_agrees_with_nuts_within_nuts_own_seed_to_seed_variation():
     """Reference: NUTS on the same model (default t prior and settings) at k = 1000 of 3000,
     run with two seeds. The predictive of an MCMC fit averages over draws the product of 1000
     feature densities, so its own Monte Carlo error in the log odds is large (mean |difference|
-    between the two seeds about 0.9 here); the plug-in must sit within that variation, its
-    tau_mu within two posterior sd of NUTS's, and its log score on 200 new cases within 0.05
-    nats of NUTS's (observed 2026-11-27: 0.36 / 0.35 plug-in, 0.39 / 0.38 NUTS)."""
+    between the two seeds 0.90 here); the plug-in must sit within that variation (observed
+    0.70-0.78), its tau_mu within two posterior sd of NUTS's, and its log score on 200 new
+    cases no more than 0.05 nats worse than NUTS's. Observed 2026-11-27: plug-in 0.31 / 0.32
+    (0.35 / 0.36 with the joint average it used before), NUTS 0.385 / 0.388: the per-feature
+    average of the plug-in carries far less Monte Carlo error."""
     rng = np.random.default_rng(0)
     n, p = 60, 3001
     y = np.repeat([0, 1], n // 2)
@@ -140,4 +210,4 @@ def test_plugin_agrees_with_nuts_within_nuts_own_seed_to_seed_variation():
     log_tau = np.log(nuts1.idata_.posterior["tau_mu"].values)
     assert abs(np.log(plug.idata_.posterior["tau_mu"].values[0, 0]) - log_tau.mean()) \
         < 2 * log_tau.std()
-    assert abs(score_plug - score1) < 0.05
+    assert score_plug < score1 + 0.05

@@ -154,14 +154,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         tau_nu) at their posterior mode, selection factor included, and draws each kept
         feature's precision (and t scale) from its posterior given them
         (:func:`selbayes.models.gaussian_plugin.plugin_posterior`): no sampler runs, ``draws``
-        draws in one chain, and the cost is O(k): a fit at k = 20 000 takes about half a
-        minute on 2 cores where NUTS takes 10 to 20 (``benchmarks/results/large_k_plugin.md``).
-        Given thousands of kept features the hyperparameters' posterior is sharp; at k = 1000
-        the plug-in's predictions differ from NUTS's by no more than NUTS's own differ
-        between seeds. With few features prefer "mcmc" (it integrates over the
-        hyperparameters). Not available with ``effect_prior="two_groups"`` or a hyperprior on
-        w_x; a plug-in fit has no ``diagnostics_`` (nothing to converge) and no ``model_``.
-        Like the naive Bayes classifier's ``method``.
+        draws in one chain, predictions averaged per feature, and the cost is O(k): under a
+        minute at k = 20 000 on 2 cores where NUTS takes 10 to 25
+        (``benchmarks/results/large_k_plugin.md``). With few features prefer "mcmc" (it
+        integrates over the hyperparameters). Not with ``effect_prior="two_groups"`` or a
+        hyperprior on w_x; no ``diagnostics_`` (nothing to converge) and no ``model_``.
 
     Attributes
     ----------
@@ -644,6 +641,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         if getattr(self, "pred_null_", None) is not None:
             out = predictive_log_proba_two_groups(X_sel, self.pred_mean_, self.pred_precision_,
                                                   *self.pred_null_, lp)
+        elif self.method == "plugin":       # features independent given the hyperparameters
+            from ..models.gaussian_posterior import factorised_predictive_log_proba as fpl
+            out = fpl(X_sel, self.pred_mean_, self.pred_precision_,
+                                                  lp)
         else:
             out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
         return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,

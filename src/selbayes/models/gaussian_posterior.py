@@ -33,7 +33,8 @@ from .._validation import check_matrix
 from .priors import GaussianPriors
 
 __all__ = ["class_means_log_density", "draw_class_means", "marker_log_odds", "class_log_prior",
-           "predictive_moments", "null_predictive_moments", "predictive_log_proba"]
+           "predictive_moments", "null_predictive_moments", "predictive_log_proba",
+           "factorised_predictive_log_proba"]
 
 
 def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
@@ -457,3 +458,81 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
         lp = logsumexp(ll, axis=1) - np.log(S) + class_log_prior_[None, :]
         out[start:start + chunk_size] = lp - logsumexp(lp, axis=1, keepdims=True)
     return out
+
+
+def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
+                                    max_draws: int | None = 200,
+                                    max_bytes: float = 2e8) -> np.ndarray:
+    """Predictive log probabilities when the features' parameters are independent a posteriori.
+
+    Given fixed hyperparameters (the plug-in posterior,
+    :func:`selbayes.models.gaussian_plugin.plugin_posterior`) the kept features' parameters are
+    independent, so p(x* | g, data) = prod_j E_j[N(x*_j | mean_jg, 1 / precision_jg)], each
+    expectation over feature j's own draws. :func:`predictive_log_proba` averages the product
+    over joint draws instead: the same quantity, but with k in the thousands that average is
+    dominated by a few draws and its Monte Carlo error in the log odds is of order 1 (two seeds
+    differed by a mean 0.9 at k = 1000). Averaging per feature removes most of it.
+
+    Parameters
+    ----------
+    X_test_selected : ndarray of shape (m, k)
+        Test values of the retained features (data units).
+    mean, precision : ndarray of shape (S, k, G)
+        Per-draw predictive means and precisions (:func:`predictive_moments`); precision may
+        also be (S, k).
+    class_log_prior_ : ndarray of shape (G,)
+        Log class probabilities (nats).
+    max_draws : int or None
+        Evenly spaced draws used (per feature the average over 200 draws of a one-dimensional
+        density is already precise); None uses all.
+    max_bytes : float
+        Memory budget of one block's temporaries (bytes).
+
+    Returns
+    -------
+    ndarray of shape (m, G)
+        Normalised log probabilities (nats).
+
+    Raises
+    ------
+    ValueError
+        As :func:`predictive_log_proba`.
+
+    Examples
+    --------
+    With one draw it is :func:`predictive_log_proba`:
+
+    >>> mean = np.array([[[-1.0, 1.0]]]); prec = np.ones((1, 1, 2))
+    >>> lp = factorised_predictive_log_proba(np.array([[1.0]]), mean, prec, np.log([0.5, 0.5]))
+    >>> np.round(np.exp(lp), 4).tolist()
+    [[0.1192, 0.8808]]
+    """
+    X = check_matrix(X_test_selected, name="X_test_selected")
+    m_ = np.asarray(mean, dtype=np.float64)
+    P = np.asarray(precision, dtype=np.float64)
+    if m_.ndim != 3:
+        raise ValueError(f"mean must have shape (n_draws, k, G); got {m_.shape}")
+    S, k, G = m_.shape
+    if P.ndim == 2 and P.shape == (S, k):
+        P = np.broadcast_to(P[:, :, None], (S, k, G))
+    if P.shape != (S, k, G):
+        raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
+                         f"{(S, k, G)}; got {np.shape(precision)}")
+    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
+    if max_draws is not None and S > max_draws:
+        keep = np.linspace(0, S - 1, max_draws).round().astype(int)
+        m_, P, S = m_[keep], P[keep], max_draws
+    n_test = X.shape[0]
+    rows = min(n_test, 64)
+    cols = max(1, int(max_bytes // (8 * S * rows * 3)))
+    ll = np.zeros((n_test, G))
+    for g in range(G):
+        half_log_p = 0.5 * np.log(P[:, :, g]) - 0.5 * np.log(2 * np.pi)          # (S, k)
+        for j0 in range(0, k, cols):
+            mu, p, c = m_[:, j0:j0 + cols, g], P[:, j0:j0 + cols, g], half_log_p[:, j0:j0 + cols]
+            for r0 in range(0, n_test, rows):
+                d = X[r0:r0 + rows, None, j0:j0 + cols] - mu[None]                # (r, S, c)
+                per_draw = c[None] - 0.5 * p[None] * d * d
+                ll[r0:r0 + rows, g] += (logsumexp(per_draw, axis=1) - np.log(S)).sum(-1)
+    lp = ll + class_log_prior_[None, :]
+    return lp - logsumexp(lp, axis=1, keepdims=True)
