@@ -643,8 +643,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                                   *self.pred_null_, lp)
         elif self.method == "plugin":       # features independent given the hyperparameters
             from ..models.gaussian_posterior import factorised_predictive_log_proba as fpl
-            out = fpl(X_sel, self.pred_mean_, self.pred_precision_,
-                                                  lp)
+            out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp)
         else:
             out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
         return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
