@@ -121,6 +121,10 @@ def test_bad_settings_are_refused():
         fit_naive_bayes_two_groups(X, y, (10, 0.2), prior=NaiveBayesPrior())
     with pytest.raises(ValueError, match="n_pi0 must be a positive integer"):
         fit_naive_bayes_two_groups(X, y, (10, 0.2), prior=PRIOR, n_pi0=0)
+    with pytest.raises(ValueError, match=r"prior\.pi0_a and prior\.pi0_b switch"):
+        NaiveBayesPrior(pi0_a=1.0)
+    with pytest.raises(ValueError, match=r"prior\.pi0_b must be > 0"):
+        NaiveBayesPrior(pi0_a=1.0, pi0_b=0.0)
 
 
 def _sbc_ranks(corrected, n_rep=150, n=24, p=120, k=6, seed=0):

@@ -58,9 +58,9 @@ class PriorBase:
             self._check_field(f.name, value)
         # The two-groups prior (Gaussian and naive Bayes): pi0 ~ Beta(pi0_a, pi0_b), on or off.
         if (getattr(self, "pi0_a", None) is None) != (getattr(self, "pi0_b", None) is None):
-            raise ValueError("priors.pi0_a and priors.pi0_b switch the two-groups prior on "
-                             "together: give both (e.g. 1 and 1) or neither; got "
-                             f"pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
+            raise ValueError(f"{self._label}.pi0_a and {self._label}.pi0_b switch the "
+                             "two-groups prior on together: give both (e.g. 1 and 1) or "
+                             f"neither; got pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
 
     @property
     def two_groups(self) -> bool:
