@@ -370,6 +370,23 @@ def null_predictive_moments(tau_x, tau_nu, xbar, class_counts):
     return mean, 1.0 / (1.0 / tau_x + var_nu)
 
 
+def _check_moments(X_test_selected, mean, precision, class_log_prior_):
+    """Checked test values (m, k), per-draw means and precisions (S, k, G) and class log
+    prior (G,) of the predictive functions."""
+    X = check_matrix(X_test_selected, name="X_test_selected")
+    m_ = np.asarray(mean, dtype=np.float64)
+    P = np.asarray(precision, dtype=np.float64)
+    if m_.ndim != 3:
+        raise ValueError(f"mean must have shape (n_draws, k, G); got {m_.shape}")
+    S, k, G = m_.shape
+    if P.ndim == 2 and P.shape == (S, k):
+        P = np.broadcast_to(P[:, :, None], (S, k, G))
+    if P.shape != (S, k, G):
+        raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
+                         f"{(S, k, G)}; got {np.shape(precision)}")
+    return X, m_, P, _check_prior_and_columns(class_log_prior_, G, X, k)
+
+
 def _check_prior_and_columns(class_log_prior_, G: int, X: np.ndarray, k: int) -> np.ndarray:
     """``class_log_prior_`` as a float array of shape (G,), once it and the k columns of the
     test data ``X`` are checked (the shared checks of the predictive functions)."""
@@ -432,18 +449,9 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     >>> np.round(np.exp(lp), 4).tolist()
     [[0.5, 0.5], [0.1192, 0.8808]]
     """
-    X = check_matrix(X_test_selected, name="X_test_selected")
-    m_ = np.asarray(mean, dtype=np.float64)
-    P = np.asarray(precision, dtype=np.float64)
-    if m_.ndim != 3:
-        raise ValueError(f"mean must have shape (n_draws, k, G); got {m_.shape}")
+    X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
+                                                class_log_prior_)
     S, k, G = m_.shape
-    if P.ndim == 2 and P.shape == (S, k):
-        P = np.broadcast_to(P[:, :, None], (S, k, G))
-    if P.shape != (S, k, G):
-        raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
-                         f"{(S, k, G)}; got {np.shape(precision)}")
-    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     n_test = X.shape[0]
     const = 0.5 * np.log(P).sum(axis=1) - 0.5 * (P * m_ * m_).sum(axis=1)       # (S, G)
     const -= 0.5 * k * np.log(2 * np.pi)
@@ -507,18 +515,9 @@ def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_
     >>> np.round(np.exp(lp), 4).tolist()
     [[0.1192, 0.8808]]
     """
-    X = check_matrix(X_test_selected, name="X_test_selected")
-    m_ = np.asarray(mean, dtype=np.float64)
-    P = np.asarray(precision, dtype=np.float64)
-    if m_.ndim != 3:
-        raise ValueError(f"mean must have shape (n_draws, k, G); got {m_.shape}")
+    X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
+                                                class_log_prior_)
     S, k, G = m_.shape
-    if P.ndim == 2 and P.shape == (S, k):
-        P = np.broadcast_to(P[:, :, None], (S, k, G))
-    if P.shape != (S, k, G):
-        raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
-                         f"{(S, k, G)}; got {np.shape(precision)}")
-    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     if max_draws is not None and S > max_draws:
         keep = np.linspace(0, S - 1, max_draws).round().astype(int)
         m_, P, S = m_[keep], P[keep], max_draws
