@@ -736,10 +736,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
         # Optional variables (e.g. the two-groups prior's pi0) are checked when present.
         present = self.idata_["posterior"].data_vars
-        # Independent draws given fixed hyperparameters (a plug-in fit) have no chain to
+        # Independent draws given fixed hyperparameters (method "plugin") have no chain to
         # converge: no R-hat or ESS to report.
         self.diagnostics_ = (
-            None if self.idata_.attrs.get("selbayes_method", "mcmc") != "mcmc"
+            None if getattr(self, "method", "mcmc") != "mcmc"
             else check(self.idata_, var_names=[v for v in self._diagnostic_vars
                                                if v in present]))
         self.loo_checks_ = loo_check(self.idata_)

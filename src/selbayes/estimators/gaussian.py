@@ -600,7 +600,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                 GridBoundaryWarning)
 
     def _extra_attrs(self) -> dict:
-        out = {"selbayes_k_used": int(self.selection_.n_selected),
+        out = {"selbayes_method": self.method,      # as the naive Bayes classifier records
+               "selbayes_k_used": int(self.selection_.n_selected),
                "selbayes_temperature": float(self.temperature_),
                "selbayes_label_noise": float(self.label_noise_),
                "selbayes_decorrelate": (-1.0 if self.decorrelate_ is None

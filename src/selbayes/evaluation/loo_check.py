@@ -100,9 +100,11 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     cases = ll[var][dim[0]].values if dim and ll[var][dim[0]].size == k.size \
         else np.arange(k.size)
     table = pd.DataFrame({"case": cases, "pareto_k": k, "influential": k > threshold})
-    if warn and table["influential"].mean() > MOST_CASES:
-        from .diagnostics import warn_from_user_line
+    if not warn or not table["influential"].any():
+        return table
+    from .diagnostics import warn_from_user_line
 
+    if table["influential"].mean() > MOST_CASES:
         # Not single cases but the fit: with many kept features each case's log likelihood
         # sums hundreds of densities, the draws' weights are all heavy-tailed, and naming
         # cases would send the user after sample swaps that are not there.
@@ -114,9 +116,7 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
             "fails for all of them; this says nothing about sample swaps or wrong labels "
             "(judge cases by cross-validated probabilities instead; the table is in "
             "loo_checks_).", InfluentialCaseWarning)
-    elif warn and table["influential"].any():
-        from .diagnostics import warn_from_user_line
-
+    else:
         bad = table[table["influential"]].sort_values("pareto_k", ascending=False)
         names = ", ".join(f"{c} (k = {v:.2f})" for c, v in
                           zip(bad["case"].head(5), bad["pareto_k"].head(5), strict=True))

@@ -416,9 +416,8 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
                     coords={"chain": [0], "draw": np.arange(draws), **coords})
     if post["lambda_mu"] is not None:
         ds["lambda_mu"] = (fd, post["lambda_mu"][None])
-    idata = xr.DataTree.from_dict({"posterior": ds})
-    idata.attrs["selbayes_method"] = "plugin"   # no chain: no convergence diagnostics
-    return draw_class_means(idata, data, priors, random_state=rng)
+    return draw_class_means(xr.DataTree.from_dict({"posterior": ds}), data, priors,
+                            random_state=rng)
 
 
 def temper_log_proba(log_proba, class_log_prior_, temperature):

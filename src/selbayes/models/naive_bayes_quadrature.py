@@ -571,13 +571,12 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
     log_adj = np.zeros_like(alpha) if log_pkeep is None else parts["n_omitted"] * log_pkeep
     log_post = log_lik + log_adj
     log_post = log_post - logsumexp(log_post)
-    prior, (n0, n1) = parts["prior"], parts["class_counts"]
     return NaiveBayesQuadratureFit(
         alpha_grid=alpha, log_alpha_weights=log_post, log_likelihood=log_lik,
-        log_adjustment=log_adj, log_pkeep=log_pkeep,
-        psi_hat=(prior.f1 + n1) / (prior.f0 + prior.f1 + n0 + n1), class_counts=(n0, n1),
-        corrected=bool(corrected), n_omitted=parts["n_omitted"], threshold=parts["threshold"],
-        prior=prior, settings=parts["settings"], _log_pi=parts["log_pi"][..., inverse])
+        log_adjustment=log_adj, log_pkeep=log_pkeep, psi_hat=parts["psi_hat"],
+        class_counts=parts["class_counts"], corrected=bool(corrected),
+        n_omitted=parts["n_omitted"], threshold=parts["threshold"], prior=parts["prior"],
+        settings=parts["settings"], _log_pi=parts["log_pi"][..., inverse])
 
 
 def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta_rule, n_theta,
@@ -590,7 +589,8 @@ def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta
     ``log_B`` (K, U) the training marginals, ``log_pi`` (2, 2, K, U) the predictive
     log pi_{m,j}(y*, x*); ``inverse`` (k,) maps each feature to its pair. Also ``alpha`` (K,),
     ``pairs`` (U, 2), ``log_pkeep`` (K,) or None (uncorrected, or nothing omitted),
-    ``n_omitted``, ``threshold``, ``class_counts``, ``prior`` and ``settings``."""
+    ``n_omitted``, ``threshold``, ``class_counts``, ``prior``, ``psi_hat`` (eq 2.32) and
+    ``settings``."""
     if quadrature not in QUADRATURE_PRESETS:
         raise ValueError(f"quadrature must be one of {tuple(QUADRATURE_PRESETS)}; "
                          f"got {quadrature!r}")
@@ -650,4 +650,5 @@ def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta
     return {"alpha": alpha, "pairs": pairs, "inverse": inverse, "log_B": log_B,
             "log_pi": log_pi, "log_pkeep": log_pkeep, "n_omitted": n_omitted,
             "threshold": gamma, "class_counts": (n0, n1), "prior": prior,
+            "psi_hat": (prior.f1 + n1) / (prior.f0 + prior.f1 + n0 + n1),       # eq 2.32
             "settings": settings}

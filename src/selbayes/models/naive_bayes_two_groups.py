@@ -267,12 +267,13 @@ def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
     slab_part = log_pi1[None, :, None] + parts["log_B"][:, None, :]
     log_mix = np.logaddexp(null_part, slab_part)
     count = np.bincount(inverse, minlength=pairs.shape[0]).astype(np.float64)
-    log_w = log_mix @ count                                                      # (K, L)
-    log_p0 = None
+    log_lik = log_mix @ count                                                    # (K, L)
+    log_p0, log_adj = None, np.zeros_like(log_lik)
     if parts["log_pkeep"] is not None:
         log_p0 = null_log_omit_prob(n0, n1, parts["threshold"])
-        log_w = log_w + parts["n_omitted"] * np.logaddexp(
+        log_adj = parts["n_omitted"] * np.logaddexp(
             log_pi0[None, :] + log_p0, log_pi1[None, :] + parts["log_pkeep"][:, None])
+    log_w = log_lik + log_adj
     log_w = log_w - logsumexp(log_w)
 
     # Keep the grid points that carry weight (the pi0 posterior is narrow given many omitted).
@@ -289,15 +290,12 @@ def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
             log_pi[cls, x] = np.logaddexp(log_null + log_q0[x][None, :],
                                           log_marker + parts["log_pi"][cls, x][m_idx])
     marker = np.exp(lw) @ np.exp(log_marker)                                     # (U,)
-    log_lik = (log_mix[m_idx, l_idx] @ count)
-    log_adj = np.zeros_like(lw) if log_p0 is None else parts["n_omitted"] * np.logaddexp(
-        log_pi0[l_idx] + log_p0, log_pi1[l_idx] + parts["log_pkeep"][m_idx])
     settings = {**parts["settings"], "n_pi0": int(n_pi0)}
     return NaiveBayesTwoGroupsFit(
-        alpha_grid=alpha[m_idx], log_alpha_weights=lw, log_likelihood=log_lik,
-        log_adjustment=log_adj,
+        alpha_grid=alpha[m_idx], log_alpha_weights=lw, log_likelihood=log_lik[m_idx, l_idx],
+        log_adjustment=log_adj[m_idx, l_idx],
         log_pkeep=None if parts["log_pkeep"] is None else parts["log_pkeep"][m_idx],
-        psi_hat=(prior.f1 + n1) / (prior.f0 + prior.f1 + n), class_counts=(n0, n1),
+        psi_hat=parts["psi_hat"], class_counts=(n0, n1),
         corrected=bool(corrected), n_omitted=parts["n_omitted"], threshold=parts["threshold"],
         prior=prior, settings=settings, _log_pi=log_pi,
         pi0_grid=pi0[l_idx], marker_probabilities=marker[inverse], log_p0=log_p0,

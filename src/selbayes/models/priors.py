@@ -56,16 +56,6 @@ class PriorBase:
             if value is None and f.name in self._optional:
                 continue
             self._check_field(f.name, value)
-        # The two-groups prior (Gaussian and naive Bayes): pi0 ~ Beta(pi0_a, pi0_b), on or off.
-        if (getattr(self, "pi0_a", None) is None) != (getattr(self, "pi0_b", None) is None):
-            raise ValueError(f"{self._label}.pi0_a and {self._label}.pi0_b switch the "
-                             "two-groups prior on together: give both (e.g. 1 and 1) or "
-                             f"neither; got pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
-
-    @property
-    def two_groups(self) -> bool:
-        """True when the two-groups prior (a share pi0 of null features) is on."""
-        return getattr(self, "pi0_a", None) is not None
 
     def _check_field(self, name: str, value) -> None:
         check_positive(value, name=f"{self._label}.{name}")
@@ -141,8 +131,25 @@ class PriorBase:
         return cls(**{k: cls._coerce(k, v) for k, v in values.items()})
 
 
+class _TwoGroupsSwitch:
+    """The on/off switch of the two-groups prior, for priors with the fields ``pi0_a`` and
+    ``pi0_b`` (Gaussian and naive Bayes): pi0 ~ Beta(pi0_a, pi0_b), both set or neither."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if (self.pi0_a is None) != (self.pi0_b is None):
+            raise ValueError(f"{self._label}.pi0_a and {self._label}.pi0_b switch the "
+                             "two-groups prior on together: give both (e.g. 1 and 1) or "
+                             f"neither; got pi0_a={self.pi0_a!r}, pi0_b={self.pi0_b!r}")
+
+    @property
+    def two_groups(self) -> bool:
+        """True when the two-groups prior (a share pi0 of null features) is on."""
+        return self.pi0_a is not None
+
+
 @dataclass(frozen=True)
-class GaussianPriors(PriorBase):
+class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     """Priors of the hierarchical Gaussian classifier (Li 2009, eqs 4-11).
 
     Each precision tau has a Gamma(shape alpha/2, rate alpha*w/2) prior: ``w`` is the prior
@@ -310,7 +317,7 @@ def with_effect_prior(priors, family: str) -> GaussianPriors:
 
 
 @dataclass(frozen=True)
-class NaiveBayesPrior(PriorBase):
+class NaiveBayesPrior(_TwoGroupsSwitch, PriorBase):
     """Hyperparameters of the binary naive Bayes prior (Li 2007, section 2.3).
 
     Attributes
