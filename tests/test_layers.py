@@ -30,10 +30,11 @@ SRC = Path(selbayes.__file__).resolve().parent
 LAYERS = [
     {"_version"},
     {"_validation", "_compat", "_spec", "_parallel", "_compile_cache"},
-    {"filters", "preprocessing", "error_estimation"},
+    {"filters", "preprocessing"},
     {"adjustment", "datasets"},
     {"models"},
     {"evaluation"},
+    {"error_estimation"},   # the BEE beside cross-validation, whose folds come from evaluation
     {"estimators"},
     {"sbc", "benchmark"},
     {"experiments"},

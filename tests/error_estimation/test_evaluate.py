@@ -120,6 +120,26 @@ def test_feature_subsets():
         evaluate(clf, X, y, linear_rule=(np.ones(3), 0.0), cv=None)
 
 
+def test_int_cv_takes_the_packages_folds():
+    """cv=K, cv_repeats=R: the folds of selbayes.evaluation.repeated_stratified_folds (the one
+    fold maker), seeded from random_state; a different seed gives different folds."""
+    from selbayes.evaluation.folds import repeated_stratified_folds
+
+    X, y = _data(seed=2)
+    lda = LinearDiscriminantAnalysis().fit(X, y)
+    ev = evaluate(lda, X, y, cv=4, cv_repeats=3, random_state=7)
+    seed = int(np.random.default_rng(7).integers(2**31 - 1))
+    y_index = np.unique(y, return_inverse=True)[1]
+    folds = [s for _, splits in repeated_stratified_folds(y_index, 4, 3, seed) for s in splits]
+    assert len(folds) == 12
+    for _, test in folds:               # stratified: each class's share in every test fold
+        assert abs(np.mean(y[test] == "healthy") - np.mean(y == "healthy")) < 0.15
+    ref = 1 - cross_val_score(LinearDiscriminantAnalysis(), X, y, cv=folds).mean()
+    assert ev.cross_validation == pytest.approx(ref, rel=1e-12)
+    again = evaluate(lda, X, y, cv=4, cv_repeats=3, random_state=7)
+    assert again.cross_validation == ev.cross_validation
+
+
 def test_bad_inputs():
     X, y = _data(seed=5)
     lda = LinearDiscriminantAnalysis().fit(X, y)
@@ -129,6 +149,8 @@ def test_bad_inputs():
         evaluate(lda, X, y[:-1])
     with pytest.raises(ValueError, match="cv"):
         evaluate(lda, X, y, cv=1)
+    with pytest.raises(ValueError, match="cv_repeats"):
+        evaluate(lda, X, y, cv=3, cv_repeats=0)
     with pytest.raises(TypeError, match="linear_rule"):
         evaluate(lda, X, y, linear_rule=5)
     X3 = np.vstack([X, X[:10] + 3])

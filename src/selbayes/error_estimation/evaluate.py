@@ -169,13 +169,21 @@ def _binary_target(classifier, y):
 
 def _cross_validation(classifier, X, y, cv, cv_repeats, rng):
     from sklearn.base import clone
-    from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
+    from sklearn.model_selection import cross_val_score
 
-    if isinstance(cv, int | np.integer):
+    from ..evaluation.folds import repeated_stratified_folds
+
+    if isinstance(cv, int | np.integer) and not isinstance(cv, bool):
         if cv < 2:
             raise ValueError(f"cv must be >= 2 folds (or None to skip); got {cv}")
-        cv = RepeatedStratifiedKFold(n_splits=int(cv), n_repeats=int(cv_repeats),
-                                     random_state=int(rng.integers(2**31 - 1)))
+        if not isinstance(cv_repeats, int | np.integer) or cv_repeats < 1:
+            raise ValueError(f"cv_repeats must be a positive int; got {cv_repeats!r}")
+        # the package's one fold maker (selbayes.evaluation.folds), as the benchmark uses
+        y_index = np.unique(y, return_inverse=True)[1]
+        seed = int(rng.integers(2**31 - 1))
+        cv = [split for _, splits in repeated_stratified_folds(y_index, int(cv), int(cv_repeats),
+                                                                seed)
+              for split in splits]
     try:
         est = clone(classifier)
     except TypeError as exc:
@@ -213,8 +221,10 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
         ``classifier.selection_.indices`` when the rule has fewer weights than X has columns.
     cv : int, sklearn splitter or None
         Folds of repeated stratified CV (refits ``sklearn.base.clone(classifier)``); None skips.
+        An int K makes K stratified folds per repeat with
+        :func:`selbayes.evaluation.repeated_stratified_folds` (the benchmark's folds).
     cv_repeats : int
-        Repetitions when ``cv`` is an int (the source uses 5 x 5).
+        Repetitions when ``cv`` is an int (the source uses 5 x 5), >= 1.
     random_state : None, int or Generator
         Seeds the CV splits.
     on_invalid : {"raise", "nan", "half"}
