@@ -176,15 +176,18 @@ def test_mode_above_grid_features_matches_the_exact_grid_search(prior, monkeypat
 
 
 @pytest.mark.slow
-def test_plugin_agrees_with_nuts_within_nuts_own_seed_to_seed_variation():
+def test_plugin_against_nuts_at_k_1000():
     """Reference: NUTS on the same model (default t prior and settings) at k = 1000 of 3000,
-    run with two seeds. The predictive of an MCMC fit averages over draws the product of 1000
-    feature densities, so its own Monte Carlo error in the log odds is large (mean |difference|
-    between the two seeds 0.90 here); the plug-in must sit within that variation (observed
-    0.70-0.78), its tau_mu within two posterior sd of NUTS's, and its log score on 200 new
-    cases no more than 0.05 nats worse than NUTS's. Observed 2026-11-27: plug-in 0.31 / 0.32
-    (0.35 / 0.36 with the joint average it used before), NUTS 0.385 / 0.388: the per-feature
-    average of the plug-in carries far less Monte Carlo error."""
+    run with two seeds. NUTS now predicts with the grouped per-gene average, whose Monte Carlo
+    error is small: the two seeds' log odds must differ by a mean below 0.3 (observed
+    2026-11-27 0.09 with the model's own predictive; the average over joint draws it used
+    before: 0.9-1.1, benchmarks/results/predictive_mc_error.md). Against that reference the
+    plug-in's own approximation shows (it fixes tau_mu and tau_nu at their mode and draws
+    tau_x_j given the within-class sum of squares alone): its log odds differ from NUTS's by
+    a mean 0.57 in that benchmark. Checked here: that difference stays below 1 (a guard on a
+    known approximation error, not a Monte Carlo tolerance), the plug-in's tau_mu lies within
+    two posterior sd of NUTS's, and its log score on 200 new cases is no more than 0.05 nats
+    worse than NUTS's (observed: plug-in better, 0.295 against 0.31)."""
     rng = np.random.default_rng(0)
     n, p = 60, 3001
     y = np.repeat([0, 1], n // 2)
@@ -205,8 +208,8 @@ def test_plugin_agrees_with_nuts_within_nuts_own_seed_to_seed_variation():
     plug, odds_plug, score_plug = fit("plugin", 1)
     nuts1, odds1, score1 = fit("mcmc", 1)
     _, odds2, _ = fit("mcmc", 2)
-    nuts_spread = np.abs(odds1 - odds2).mean()
-    assert np.abs(odds_plug - odds1).mean() < 1.5 * nuts_spread
+    assert np.abs(odds1 - odds2).mean() < 0.3
+    assert np.abs(odds_plug - odds1).mean() < 1.0
     log_tau = np.log(nuts1.idata_.posterior["tau_mu"].values)
     assert abs(np.log(plug.idata_.posterior["tau_mu"].values[0, 0]) - log_tau.mean()) \
         < 2 * log_tau.std()

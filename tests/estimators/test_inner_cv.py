@@ -146,14 +146,20 @@ def test_exact_model_settings_give_the_untransformed_model():
     """EXACT_MODEL: no standardisation, no tempering, no label noise: the predictive is the
     model's own, computed on the raw selected columns."""
     from selbayes.estimators.gaussian import EXACT_MODEL
-    from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
+    from selbayes.models.gaussian_posterior import (
+        class_log_prior,
+        factorised_predictive_log_proba,
+        hyperparameter_groups,
+    )
 
     X, y = two_class_gaussian(5)
     clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
     assert clf.k_choice_ is None and clf.temperature_ == 1.0 and clf.label_noise_ == 0.0
     raw = (3.0 * X + 1.0)[:, clf.selection_.indices]
-    ref = predictive_log_proba(raw, clf.pred_mean_, clf.pred_precision_,
-                               class_log_prior(clf.selection_.class_counts, 1.0))
+    tau_mu = clf.idata_.posterior["tau_mu"].values.ravel()    # every draw kept (< 1000)
+    ref = factorised_predictive_log_proba(raw, clf.pred_mean_, clf.pred_precision_,
+                                          class_log_prior(clf.selection_.class_counts, 1.0),
+                                          max_draws=None, groups=hyperparameter_groups(tau_mu))
     np.testing.assert_allclose(clf.predict_log_proba(3.0 * X + 1.0), ref, atol=1e-12)
 
 

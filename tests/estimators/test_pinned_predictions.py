@@ -194,6 +194,21 @@ def _data(name):
     return X, y, two_class_gaussian(seed=1, n=6)[0]
 
 
+def _joint(est):
+    """The fitted Gaussian classifier(s) predicting with the average over joint draws.
+
+    The values above were pinned before the MCMC predictive became the grouped per-feature
+    average (2026-11-27, ``factorised_predictive_log_proba`` with ``hyperparameter_groups``):
+    the joint average is what a fit saved before then still uses (``pred_groups_`` None), so
+    the pins keep checking the draws and everything around the predictive, bit for bit. The
+    grouped predictive is checked against its definition in
+    tests/models/test_gaussian_posterior_grouped.py and wired in tests/estimators."""
+    for e in (est.values() if hasattr(est, "ks") else [est]):
+        if getattr(e, "method", None) == "mcmc":
+            e.pred_groups_ = None
+    return est
+
+
 def _check(name, proba, est=None):
     want = PINNED[name]
     np.testing.assert_allclose(proba, want["proba"], rtol=RTOL_PER_NAME.get(name, RTOL), atol=0)
@@ -212,7 +227,7 @@ SLOW = ["k4_exact", "k4_decorrelated", "auto_dec", "k4_uncorrected_pymc"]
 @pytest.mark.parametrize("name", FAST + [pytest.param(n, marks=pytest.mark.slow) for n in SLOW])
 def test_seeded_gaussian_predictions_are_pinned(name):
     X, y, X_test = _data(name)
-    est = _gaussian(name).fit(X, y)
+    est = _joint(_gaussian(name).fit(X, y))
     _check(name, est.predict_proba(X_test), est)
 
 
@@ -220,7 +235,7 @@ def test_seeded_gaussian_predictions_are_pinned(name):
 def test_the_tolerance_still_sees_another_seed():
     """The check can fail: the same fit with another seed is far outside RTOL."""
     X, y, X_test = _data("k4_default")
-    est = _gaussian("k4_default").set_params(random_state=4).fit(X, y)
+    est = _joint(_gaussian("k4_default").set_params(random_state=4).fit(X, y))
     rel = np.abs(est.predict_proba(X_test) / np.asarray(PINNED["k4_default"]["proba"]) - 1)
     assert rel.max() > 1e3 * RTOL
     # also an order of magnitude beyond the loosest tolerance (the path fit's 1e-3)
@@ -236,7 +251,7 @@ def test_seeded_path_predictions_are_pinned():
     # the normal prior on the class means, as pinned (the default before the t prior)
     path = H(effect_prior="normal", temperature="auto", temperature_grid=[1.0, 2.0], inner_cv=3,
              **QUICK).fit_path(X, y, [2, 4])
-    _check("path", path.predict_proba(X_test))
+    _check("path", _joint(path).predict_proba(X_test))
 
 
 def test_seeded_naive_bayes_quadrature_is_pinned():

