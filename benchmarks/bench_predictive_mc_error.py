@@ -32,6 +32,9 @@ import numpy as np
 from scipy.special import log_expit
 
 HERE = Path(__file__).resolve().parent
+HEADER = ("| estimator | mean \\|log-odds seed 1 - seed 2\\| | KL to the truth (seed 1 / 2) "
+          "| log score (seed 1 / 2) | mean \\|log-odds - plug-in\\| (seed 1) | predict (s) |\n"
+          "|---|---:|---:|---:|---:|---:|\n")
 
 
 def main() -> None:
@@ -116,9 +119,7 @@ Simulation with known truth: n = 60, p = 3001, 300 features shifted by 0.4 in cl
 NUTS 4 chains x 1000 + 1000, predictions from 1000 evenly thinned draws; 200 new cases.
 The same draws under each estimator of p(x* | g, data):
 
-| estimator | mean \\|log-odds seed 1 - seed 2\\| | KL to the truth (seed 1 / 2) | log score (seed 1 / 2) | mean \\|log-odds - plug-in\\| (seed 1) | predict (s) |
-|---|---:|---:|---:|---:|---:|
-""" + "\n".join(rows) + """
+""" + HEADER + "\n".join(rows) + """
 
 - *joint*: the average over draws of the product of the k feature densities (Li 2009 eq 15;
   `predictive_log_proba`), what `HierarchicalGaussianClassifier(method="mcmc")` used before.
