@@ -325,6 +325,48 @@ def test_two_groups_log_proba_against_direct_sum():
         predictive_log_proba_two_groups(X, mean, prec, m0, p0, r[:, :2], lp)
 
 
+def test_grouped_two_groups_log_proba_against_direct_sum():
+    """With groups: per group, the product over features of each feature's mixture density
+    averaged over the group's draws; groups averaged by size. One draw per group is the
+    joint average."""
+    from selbayes.models.gaussian_posterior import hyperparameter_groups
+
+    rng = np.random.default_rng(8)
+    S, k, G, m = 9, 4, 2, 5
+    mean, prec = rng.normal(size=(S, k, G)), rng.gamma(2.0, size=(S, k, G))
+    m0, p0 = rng.normal(size=(S, k)), rng.gamma(2.0, size=(S, k))
+    r = rng.uniform(size=(S, k))
+    X = rng.normal(size=(m, k))
+    lp = np.log([0.4, 0.6])
+    groups = hyperparameter_groups(rng.gamma(2.0, size=S), n_groups=4,
+                                   pi0=rng.uniform(size=S))
+    got = predictive_log_proba_two_groups(X, mean, prec, m0, p0, r, lp, groups=groups)
+    small = predictive_log_proba_two_groups(X, mean, prec, m0, p0, r, lp, groups=groups,
+                                            max_bytes=1)
+    np.testing.assert_allclose(small, got, rtol=1e-12, atol=1e-13)
+    ref = np.empty((m, G))
+    for i in range(m):
+        for g in range(G):
+            total = 0.0
+            for b in np.unique(groups):
+                draws = np.flatnonzero(groups == b)
+                prod = 1.0
+                for j in range(k):
+                    prod *= np.mean([r[s, j] * stats.norm(mean[s, j, g], prec[s, j, g] ** -0.5)
+                                     .pdf(X[i, j]) + (1 - r[s, j])
+                                     * stats.norm(m0[s, j], p0[s, j] ** -0.5).pdf(X[i, j])
+                                     for s in draws])
+                total += len(draws) / S * prod
+            ref[i, g] = np.log(total) + lp[g]
+    ref -= logsumexp(ref, axis=1, keepdims=True)
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+    joint = predictive_log_proba_two_groups(X, mean, prec, m0, p0, r, lp)
+    np.testing.assert_allclose(predictive_log_proba_two_groups(
+        X, mean, prec, m0, p0, r, lp, groups=np.arange(S)), joint, atol=1e-12)
+    with pytest.raises(ValueError, match="one int label per draw"):
+        predictive_log_proba_two_groups(X, mean, prec, m0, p0, r, lp, groups=groups[:3])
+
+
 def test_two_groups_predictive_is_calibrated_under_the_prior():
     """Given the true hyperparameters (one 'draw'), the predictive class probabilities of
     test cases simulated from the two-groups prior are calibrated (binned, MC tolerance)."""

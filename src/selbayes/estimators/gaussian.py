@@ -546,11 +546,14 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             self.pred_mean_, self.pred_precision_ = predictive_moments(
                 flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
                 data["xbar_obs"], data["class_counts"], lambda_mu=lam)
-        # Draws of nearly equal tau_mu share a group: prediction averages each feature over
-        # its own draws within a group (the features are independent given the globals),
-        # which removes most of the Monte Carlo error of the joint average at large k.
-        self.pred_groups_ = (hyperparameter_groups(flat("tau_mu")[keep])
-                             if self.method == "mcmc" and self.pred_null_ is None else None)
+        # Draws of nearly equal globals (tau_mu; and pi0 under the two-groups prior) share a
+        # group: prediction averages each feature over its own draws within a group (the
+        # features are independent given the globals), which removes most of the Monte Carlo
+        # error of the joint average at large k.
+        self.pred_groups_ = None
+        if self.method == "mcmc":
+            self.pred_groups_ = hyperparameter_groups(
+                flat("tau_mu")[keep], pi0=flat("pi0")[keep] if "pi0" in post else None)
 
     def _add_checks(self, posterior: _GaussianPosterior, y_index) -> None:
         """``log_likelihood``, ``posterior_predictive``, ``observed_data`` and the training
@@ -642,8 +645,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         return (Z - self.feature_center_) / self.feature_scale_
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
-        """Average the per-draw Student-t / Gaussian predictive densities of the selected
-        features over the (thinned) posterior draws, with the class means integrated out."""
+        """Average the per-draw Gaussian predictive densities of the selected features (class
+        means integrated out) over the (thinned) posterior draws: feature by feature within
+        groups of draws of nearly equal globals (``pred_groups_``), then over groups."""
         from ..models.gaussian_plugin import label_noise_log_proba, temper_log_proba
         from ..models.gaussian_posterior import class_log_prior, predictive_log_proba
         from ..models.gaussian_posterior import factorised_predictive_log_proba as fpl
@@ -652,7 +656,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
         if getattr(self, "pred_null_", None) is not None:
             out = predictive_log_proba_two_groups(X_sel, self.pred_mean_, self.pred_precision_,
-                                                  *self.pred_null_, lp)
+                                                  *self.pred_null_, lp,
+                                                  groups=getattr(self, "pred_groups_", None))
         elif self.method == "plugin":       # features independent given the hyperparameters
             out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp)
         elif getattr(self, "pred_groups_", None) is not None:

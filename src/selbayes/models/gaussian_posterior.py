@@ -472,12 +472,16 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     return out
 
 
-def hyperparameter_groups(tau_mu, n_groups: int = 10) -> np.ndarray:
+def hyperparameter_groups(tau_mu, n_groups: int = 10, pi0=None) -> np.ndarray:
     """Labels that split posterior draws into groups of nearly equal global hyperparameters.
 
     Draws sorted by tau_mu (the hyperparameter that sets how far the class means of a feature
     spread, and so the class odds) and cut into ``n_groups`` groups of equal size (quantile
-    bins), for :func:`factorised_predictive_log_proba`'s ``groups``.
+    bins), for the ``groups`` of :func:`factorised_predictive_log_proba` and
+    :func:`selbayes.models.gaussian_two_groups.predictive_log_proba_two_groups`. With ``pi0``
+    (the two-groups prior's null share, a second global) the draws are cut into
+    ceil(sqrt(n_groups)) quantile bins of tau_mu, and each of those into
+    ceil(n_groups / ceil(sqrt(n_groups))) quantile bins of pi0.
 
     Parameters
     ----------
@@ -486,21 +490,27 @@ def hyperparameter_groups(tau_mu, n_groups: int = 10) -> np.ndarray:
     n_groups : int
         Number of groups (at most S). 10 groups of 100 of the default 1000 draws: within a
         group log tau_mu varies by about a tenth of its posterior range.
+    pi0 : ndarray of shape (S,), optional
+        Posterior draws of the null share.
 
     Returns
     -------
     ndarray of int, shape (S,)
-        Group label 0..n_groups-1 of each draw, increasing with tau_mu.
+        Group label of each draw, 0, 1, ...; without ``pi0`` increasing with tau_mu.
 
     Raises
     ------
     ValueError
-        If ``tau_mu`` is not a non-empty 1-D array or ``n_groups`` is below 1.
+        If ``tau_mu`` (or ``pi0``) is not a non-empty 1-D array of one length, or ``n_groups``
+        is below 1.
 
     Examples
     --------
     >>> hyperparameter_groups(np.array([5.0, 1.0, 3.0, 2.0]), n_groups=2).tolist()
     [1, 0, 1, 0]
+    >>> hyperparameter_groups(np.array([5.0, 1.0, 3.0, 2.0]), n_groups=4,
+    ...                       pi0=np.array([0.1, 0.2, 0.3, 0.4])).tolist()
+    [2, 0, 3, 1]
     """
     tau_mu = np.asarray(tau_mu, dtype=np.float64)
     if tau_mu.ndim != 1 or tau_mu.size == 0:
@@ -508,11 +518,39 @@ def hyperparameter_groups(tau_mu, n_groups: int = 10) -> np.ndarray:
                          f"{tau_mu.shape}")
     if int(n_groups) < 1:
         raise ValueError(f"n_groups must be >= 1; got {n_groups}")
+    if pi0 is not None:
+        pi0 = np.asarray(pi0, dtype=np.float64)
+        if pi0.shape != tau_mu.shape:
+            raise ValueError(f"pi0 must have the shape of tau_mu {tau_mu.shape}; got "
+                             f"{pi0.shape}")
+        outer = int(np.ceil(np.sqrt(n_groups)))
+        inner = int(np.ceil(n_groups / outer))
+        labels = np.empty(tau_mu.size, dtype=np.int64)
+        start = 0
+        for idx in _quantile_bins(tau_mu, outer):
+            sub = hyperparameter_groups(pi0[idx], inner)
+            labels[idx] = sub + start
+            start += sub.max() + 1
+        return labels
     labels = np.empty(tau_mu.size, dtype=np.int64)
-    for g, idx in enumerate(np.array_split(np.argsort(tau_mu, kind="stable"),
-                                           min(int(n_groups), tau_mu.size))):
+    for g, idx in enumerate(_quantile_bins(tau_mu, int(n_groups))):
         labels[idx] = g
     return labels
+
+
+def _quantile_bins(values, n: int) -> list:
+    """Indices of ``values`` in min(n, len) groups of equal size, in increasing order."""
+    return np.array_split(np.argsort(values, kind="stable"), min(n, values.size))
+
+
+def _group_weights(groups, S: int):
+    """The group labels (checked: one int per draw) and, per distinct label, its draws
+    (boolean mask) and log weight log(size / S)."""
+    groups = np.asarray(groups)
+    if groups.shape != (S,) or not np.issubdtype(groups.dtype, np.integer):
+        raise ValueError(f"groups must hold one int label per draw, shape ({S},); got "
+                         f"{groups.dtype} of shape {groups.shape}")
+    return [(groups == b, np.log(np.sum(groups == b) / S)) for b in np.unique(groups)]
 
 
 def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
@@ -578,20 +616,13 @@ def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_
     X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
                                                 class_log_prior_)
     S, k, G = m_.shape
-    if groups is None:
-        groups = np.zeros(S, dtype=np.int64)
-    groups = np.asarray(groups)
-    if groups.shape != (S,) or not np.issubdtype(groups.dtype, np.integer):
-        raise ValueError(f"groups must hold one int label per draw, shape ({S},); got "
-                         f"{groups.dtype} of shape {groups.shape}")
+    groups = np.zeros(S, dtype=np.int64) if groups is None else groups
+    _group_weights(groups, S)                       # checked before thinning
     if max_draws is not None and S > max_draws:
         keep = np.linspace(0, S - 1, max_draws).round().astype(int)
-        m_, P, groups, S = m_[keep], P[keep], groups[keep], max_draws
-    parts = []
-    for label in np.unique(groups):
-        draws = groups == label
-        parts.append(_factorised_log_density(X, m_[draws], P[draws], max_bytes)
-                     + np.log(draws.sum() / S))
+        m_, P, groups, S = m_[keep], P[keep], np.asarray(groups)[keep], max_draws
+    parts = [_factorised_log_density(X, m_[draws], P[draws], max_bytes) + log_w
+             for draws, log_w in _group_weights(groups, S)]
     lp = logsumexp(np.stack(parts), axis=0) + class_log_prior_[None, :]
     return lp - logsumexp(lp, axis=1, keepdims=True)
 

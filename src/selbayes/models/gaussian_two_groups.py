@@ -31,6 +31,7 @@ from scipy.special import logsumexp
 from .._validation import check_matrix
 from .gaussian_posterior import (
     _check_prior_and_columns,
+    _group_weights,
     marker_log_odds,
     null_predictive_moments,
     predictive_moments,
@@ -185,7 +186,7 @@ def two_groups_predictive(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts,
 
 def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
                                     null_precision, marker_prob, class_log_prior_,
-                                    max_bytes: float = 2e8) -> np.ndarray:
+                                    groups=None, max_bytes: float = 2e8) -> np.ndarray:
     """log P(y* = g | x*, training data) under the two-groups prior, indicators averaged out.
 
     Given one draw, feature j is a marker with probability r[s, j] (independently across
@@ -194,7 +195,12 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     1/null_precision[s, j]); the product over features is averaged over draws (logsumexp)
     and combined with the class prior as in
     :func:`selbayes.models.gaussian_posterior.predictive_log_proba`. This is the exact
-    posterior predictive (no indicator is sampled).
+    posterior predictive (no indicator is sampled). With ``groups`` (draws of nearly equal
+    global hyperparameters, :func:`selbayes.models.gaussian_posterior.hyperparameter_groups`
+    of tau_mu and pi0) each feature's density is averaged over its own draws within a group
+    and the products averaged over groups, as
+    :func:`selbayes.models.gaussian_posterior.factorised_predictive_log_proba` does: the
+    same quantity with far less Monte Carlo error when k is large.
 
     Parameters
     ----------
@@ -208,6 +214,9 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
         Per-draw marker probabilities r[s, j] in [0, 1].
     class_log_prior_ : ndarray of shape (G,)
         Log class probabilities (nats).
+    groups : int array-like of shape (S,), optional
+        Group label of each draw; None: every draw its own group (the average over joint
+        draws).
     max_bytes : float
         Memory budget of one block's temporaries (bytes); test cases and features are
         processed in blocks within it.
@@ -221,7 +230,8 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     ------
     ValueError
         If the shapes disagree (``mean`` not 3-D, the null moments or ``marker_prob`` not
-        (S, k), ``class_log_prior_`` not (G,), or ``X_test_selected`` without k columns).
+        (S, k), ``class_log_prior_`` not (G,), ``X_test_selected`` without k columns, or
+        ``groups`` without one int label per draw).
     TypeError
         If ``X_test_selected`` is not numeric.
 
@@ -256,6 +266,8 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
             raise ValueError(f"{name} must have shape (n_draws, k) = {(S, k)}; got "
                              f"{arr.shape}")
     class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
+    grouped = groups is not None
+    parts = _group_weights(groups if grouped else np.arange(S), S)
     with np.errstate(divide="ignore"):
         # log r = -inf (a sure null) is fine: logaddexp then keeps the other branch.
         log_r, log_1mr = np.log(r), np.log1p(-r)
@@ -268,7 +280,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     out = np.empty((X.shape[0], G))
     for start in range(0, X.shape[0], cb):
         xb = X[start:start + cb]                                                   # (c, k)
-        ll = np.zeros((xb.shape[0], S, G))
+        ll = np.zeros((xb.shape[0], len(parts) if grouped else S, G))
         for j0 in range(0, k, kb):
             sl = slice(j0, j0 + kb)
             x = xb[:, None, sl]                                                    # (c, 1, kb)
@@ -277,7 +289,17 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
             slab = half_log_P[None, :, sl] - 0.5 * P[None, :, sl] * (
                 x[..., None] - m_[None, :, sl]) ** 2                               # (c,S,kb,G)
             slab += log_r[None, :, sl, None]
-            ll += np.logaddexp(slab, null[..., None]).sum(axis=2)
-        lp = logsumexp(ll, axis=1) - np.log(S) + class_log_prior_[None, :]
+            per = np.logaddexp(slab, null[..., None])                               # (c,S,kb,G)
+            if not grouped:
+                ll += per.sum(axis=2)
+                continue
+            for b, (draws, _) in enumerate(parts):      # each feature averaged within a group
+                ll[:, b] += (logsumexp(per[:, draws], axis=1)
+                             - np.log(draws.sum())).sum(axis=1)
+        if grouped:
+            lp = logsumexp(ll + np.array([w for _, w in parts])[None, :, None], axis=1)
+        else:
+            lp = logsumexp(ll, axis=1) - np.log(S)
+        lp = lp + class_log_prior_[None, :]
         out[start:start + cb] = lp - logsumexp(lp, axis=1, keepdims=True)
     return out
