@@ -1,4 +1,4 @@
-"""Benchmark: the naive Bayes correlation adjustment factor (selbayes.adjustment.corr).
+"""Benchmark: the naive Bayes correlation adjustment factor (selbayes.adjustment._corr).
 
 Measures, on the thesis' simulation size (n0 = n1 = 100, K = 30 prior-quantile alpha grid):
 
@@ -23,8 +23,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from selbayes.adjustment import corr
-from selbayes.adjustment.corr import corr_log_omit_prob, default_n_theta, theta_quadrature
+from selbayes.adjustment import _corr as corr
+from selbayes.adjustment import corr_log_omit_prob, default_n_theta
+from selbayes.adjustment._corr import theta_quadrature
 
 N0 = N1 = 100
 K = 30

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from selbayes.preprocessing.decorrelation import Decorrelation
+from selbayes.preprocessing import Decorrelation
 
 N, G, P, FACTORS = 100, 4, 22283, 20
 OUT = Path(__file__).parent / "results" / "decorrelation.md"
@@ -63,7 +63,7 @@ def transform_cost(p, method, lam=10.0):
 
 def main():
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators.model_selection import prepare_features
+    from selbayes.preprocessing import prepare_features
 
     lines = ["# Low-rank decorrelation benchmark", "",
              f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, "

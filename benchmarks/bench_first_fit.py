@@ -140,7 +140,7 @@ import arviz_stats; mark("arviz_stats (R-hat, ESS, PSIS-LOO)")
 from selbayes._compile_cache import import_nutpie
 import_nutpie(); mark("nutpie (with arviz_base only)")
 from selbayes import HierarchicalGaussianClassifier
-import selbayes.adjustment, selbayes.models.gaussian; mark("selbayes's estimators, models, Ops")
+import selbayes.adjustment, selbayes.models._gaussian; mark("selbayes's estimators, models, Ops")
 rng = numpy.random.default_rng(0)
 X = rng.normal(size=(40, 200))
 y = numpy.repeat([0, 1], 20)

@@ -29,8 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from selbayes.adjustment import FStatOmitLogProb, fstat_log_omit_prob
+from selbayes.adjustment._fstat import mc_n_terms
 from selbayes.adjustment._fstat_exact import ExactTable
-from selbayes.adjustment.fstat import mc_n_terms
 
 OUT = Path(__file__).resolve().parent / "results"
 COUNTS = np.array([34, 34, 33, 33, 33, 33])

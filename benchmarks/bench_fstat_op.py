@@ -33,9 +33,7 @@ import numpy as np
 import pytensor
 import pytensor.tensor as pt
 
-from selbayes.adjustment import FStatOmitLogProb
-from selbayes.adjustment.corr_op import CorrOmitLogProb
-from selbayes.adjustment.op import fstat_parameters
+from selbayes.adjustment import CorrOmitLogProb, FStatOmitLogProb, fstat_parameters
 
 RESULTS = Path(__file__).resolve().parent / "results" / "fstat_op.md"
 COUNTS = np.array([34, 34, 33, 33, 33, 33])

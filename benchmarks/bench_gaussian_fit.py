@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from selbayes import HierarchicalGaussianClassifier, __version__
-from selbayes.datasets.simulate import gaussian_classification
-from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
+from selbayes.datasets import gaussian_classification
+from selbayes.models import class_log_prior, predictive_log_proba
 
 OUT = Path(__file__).resolve().parent / "results" / "gaussian_fit.md"
 SETTINGS = dict(draws=1000, tune=1000, chains=4)
@@ -63,7 +63,7 @@ def main() -> int:
 
     # the one-off cost of a corrected fit: the adjustment table for this design
     from selbayes import select_features
-    from selbayes.models.gaussian import model_data
+    from selbayes.models import model_data
 
     sel = select_features(sim.X, sim.y, k=10)
     t_table = []

@@ -34,7 +34,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "mixture_fit.md"
 
 
 def _binary_data(seed):
-    from selbayes.datasets.simulate import binary_mixture
+    from selbayes.datasets import binary_mixture
 
     d = binary_mixture(None, 2000, class_counts=np.array([50, 50]), random_state=seed)
     return d.X, d.y
@@ -59,14 +59,15 @@ def _time_fit(make, X, y):
 
 def _sweep_times(X, y):
     """Seconds per exact label sweep: compiled vs the reference Python loop, same state."""
-    from selbayes.filters.selection import select_features
+    from selbayes.filters import select_features
+    from selbayes.models import MixturePrior
+    from selbayes.models._mixture import _Chain
     from selbayes.models._mixture_fast import mixture_factor, z_sweep
-    from selbayes.models.mixture import MixturePrior, _Chain
 
     sel = select_features(X, y, k=10, statistic="abs_corr")
     Xf = np.column_stack([y, X[:, sel.indices]]).astype(float)
     n0, n1 = int((y == 0).sum()), int((y == 1).sum())
-    from selbayes.adjustment.mixture import MixtureOmitFactor
+    from selbayes.adjustment import MixtureOmitFactor
 
     ref_factor = MixtureOmitFactor(n0, n1, sel.threshold)
     fast = mixture_factor(n0, n1, sel.threshold)

@@ -39,7 +39,7 @@ HEADER = ("| estimator | mean \\|log-odds seed 1 - seed 2\\| | KL to the truth (
 
 def main() -> None:
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.models.gaussian_posterior import (
+    from selbayes.models import (
         class_log_prior,
         factorised_predictive_log_proba,
         hyperparameter_groups,

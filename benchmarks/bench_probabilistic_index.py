@@ -19,8 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from selbayes.filters.probabilistic_index import probabilistic_index, tweedie_select
-from selbayes.filters.selection import select_features
+from selbayes.filters import probabilistic_index, select_features, tweedie_select
 
 P, N, G, K, REPEATS, SEED = 20_000, 100, 4, 50, 5, 0
 

@@ -23,8 +23,9 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from selbayes._validation import check_binary, check_labels, check_matrix
-from selbayes.datasets.simulate import binary_naive_bayes, gaussian_classification
-from selbayes.filters.selection import _rank_top, abs_correlation, f_statistic, select_features
+from selbayes.datasets import binary_naive_bayes, gaussian_classification
+from selbayes.filters import abs_correlation, f_statistic, select_features
+from selbayes.filters._selection import _rank_top
 
 RESULTS = Path(__file__).resolve().parent / "results" / "selection.md"
 
@@ -95,7 +96,7 @@ def main(argv=None):
         f"- python {platform.python_version()}, numpy {np.__version__}, BLAS: {blas}",
         f"- settings: n = {args.n}, p = {args.p}, G = {args.classes} (F), 2 (abs_corr), "
         f"k = {args.k}, best of {args.repeat}; X float64 C-order "
-        f"({gauss.X.nbytes / 2**20:.0f} MiB); data from selbayes.datasets.simulate",
+        f"({gauss.X.nbytes / 2**20:.0f} MiB); data from selbayes.datasets simulators",
         "- command: `.venv/bin/python benchmarks/bench_selection.py`",
         "",
         "Ratio = time / time of one `X.sum(axis=0)` on the same X in the same run "

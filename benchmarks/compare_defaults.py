@@ -6,7 +6,7 @@ them on those sets: it takes the per-fold results of a new run (``selbayes bench
 --out NEW``) and of the committed run of the old defaults (``reports/benchmark_microarray``),
 keeps the folds both ran (same seed, so the same test cases), and reports per set the paired
 difference in AMLP with its standard error (folds of one repeat as the unit,
-:func:`selbayes.benchmark.report.paired_difference`), counting a difference only beyond 2 SE.
+:func:`selbayes.benchmark.paired_difference`), counting a difference only beyond 2 SE.
 
 Run::
 
@@ -22,7 +22,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from selbayes.benchmark.report import clear_difference, paired_difference, repeat_aware_mean_se
+from selbayes.benchmark import clear_difference, paired_difference, repeat_aware_mean_se
 
 
 def _fmt(mean, se=None):

@@ -14,7 +14,7 @@ from selbayes import (
     HierarchicalGaussianClassifier,
     select_features,
 )
-from selbayes.datasets.simulate import binary_naive_bayes
+from selbayes.datasets import binary_naive_bayes
 
 
 def _gauss(n=30, p=12, seed=0):
@@ -121,7 +121,7 @@ def test_missing_group_in_saved_file(tmp_path):
 
 
 def test_diagnostics_on_a_quadrature_fit():
-    from selbayes.evaluation.diagnostics import check
+    from selbayes.evaluation import check
 
     X, y = _binary()
     clf = BinaryNaiveBayesClassifier(k=3).fit(X, y)

@@ -91,7 +91,7 @@ def test_failing_reproduction_exits_1_and_prints_the_report(tmp_path, monkeypatc
 
 
 def test_sbc_verdict_judges_the_corrected_parameters(tmp_path, monkeypatch, capsys):
-    import selbayes.sbc.spec as sm
+    import selbayes.sbc._spec as sm
 
     class Result:
         def __init__(self, passed):
@@ -180,7 +180,7 @@ def test_predict_reports_missing_features(tmp_path, capsys):
 
 def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
     # --out is honoured as given with --quick (no "_quick" appended to it)
-    import selbayes.sbc.spec as sm
+    import selbayes.sbc._spec as sm
 
     seen = {}
 
@@ -202,8 +202,8 @@ def test_sbc_quick_out_is_used_as_given(tmp_path, monkeypatch, capsys):
 
 
 def test_run_sbc_spec_writes_into_the_given_out(tmp_path, monkeypatch):
-    import selbayes.sbc.core as sbc
-    from selbayes.sbc.spec import run_sbc_spec
+    import selbayes.sbc._core as sbc
+    from selbayes.sbc import run_sbc_spec
 
     seen = {}
 
@@ -251,7 +251,7 @@ class _Stop(ValueError):
 def captured_fit(monkeypatch):
     """The classifier's fit replaced by one that records its settings and data, then stops
     (exit 2) before any sampling."""
-    from selbayes.estimators.gaussian import HierarchicalGaussianClassifier
+    from selbayes.estimators import HierarchicalGaussianClassifier
 
     seen = {}
 
@@ -345,8 +345,8 @@ def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured
 
 
 def test_warnings_name_the_command_not_a_source_line(tmp_path, monkeypatch, capsys):
-    from selbayes.estimators.gaussian import HierarchicalGaussianClassifier
-    from selbayes.evaluation.diagnostics import warn_from_user_line
+    from selbayes.estimators import HierarchicalGaussianClassifier
+    from selbayes.evaluation import warn_from_user_line
 
     def fake_fit(self, X, y):
         warn_from_user_line("gamma = np.float64(2.5) looks odd", UserWarning)

@@ -7,10 +7,10 @@ import warnings
 import pytest
 
 from selbayes import demo
-from selbayes.evaluation.diagnostics import PriorBoundaryWarning
+from selbayes.evaluation import PriorBoundaryWarning
 
 
-@pytest.mark.filterwarnings("ignore::selbayes.evaluation.diagnostics.SamplingWarning")
+@pytest.mark.filterwarnings("ignore::selbayes.evaluation.SamplingWarning")
 def test_the_demo_fits_give_no_prior_boundary_warning(tmp_path, monkeypatch, capsys):
     # the full design's p = 4000 (where the false warnings appeared: the best 10 of 4000
     # features have tau_x beyond the prior's 99.9% quantile), with few draws and test cases

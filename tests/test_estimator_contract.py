@@ -20,7 +20,7 @@ from selbayes import (
     BinaryNaiveBayesClassifier,
     HierarchicalGaussianClassifier,
 )
-from selbayes.datasets.simulate import binary_naive_bayes
+from selbayes.datasets import binary_naive_bayes
 
 P = 24
 GENES = [f"gene_{j:02d}" for j in range(P)]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import special
 
-from selbayes.datasets.simulate import gaussian_classification
+from selbayes.datasets import gaussian_classification
 
 try:
     from reference.gibbs_gaussian import gibbs_gaussian

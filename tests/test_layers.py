@@ -164,7 +164,7 @@ def _tree(tmp_path, files: dict[str, str]) -> Path:
     root = tmp_path / "selbayes"
     for name, text in {"__init__.py": "", "_version.py": "", "cli.py": "",
                        "filters/__init__.py": "", "estimators/__init__.py": "",
-                       "estimators/gaussian.py": "", **files}.items():
+                       "estimators/_gaussian.py": "", **files}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     return root
@@ -174,42 +174,42 @@ LAYERS_TOY = [{"_version"}, {"filters"}, {"estimators"}, {"selbayes"}, {"cli"}]
 
 
 @pytest.mark.parametrize("text, target", [
-    ("from ..estimators import gaussian\n", "selbayes.estimators.gaussian"),
-    ("def f():\n    from ..estimators.gaussian import X\n", "selbayes.estimators.gaussian"),
+    ("from ..estimators import _gaussian\n", "selbayes.estimators._gaussian"),
+    ("def f():\n    from ..estimators._gaussian import X\n", "selbayes.estimators._gaussian"),
     ("def f():\n    import selbayes.estimators\n", "selbayes.estimators"),
     ("def f():\n    from selbayes import estimators\n", "selbayes.estimators"),
     ("from importlib import import_module\n"
-     "def f():\n    return import_module('selbayes.estimators.gaussian')\n",
-     "selbayes.estimators.gaussian"),
+     "def f():\n    return import_module('selbayes.estimators._gaussian')\n",
+     "selbayes.estimators._gaussian"),
     ("_LAZY = {'X': 'selbayes.estimators'}\n", "selbayes.estimators"),
     ("def f():\n    from .. import cli\n", "selbayes.cli"),
     ("import selbayes\n", "selbayes"),
 ])
 def test_the_check_finds_an_upward_edge(tmp_path, text, target):
-    root = _tree(tmp_path, {"filters/bad.py": text})
+    root = _tree(tmp_path, {"filters/_bad.py": text})
     bad = violations(root, LAYERS_TOY, {})
-    assert list(bad) == ["selbayes.filters.bad"]
-    assert target in bad["selbayes.filters.bad"][0]
+    assert list(bad) == ["selbayes.filters._bad"]
+    assert target in bad["selbayes.filters._bad"][0]
 
 
 def test_the_check_passes_downward_and_internal_edges_and_ignores_prose(tmp_path):
     root = _tree(tmp_path, {
         "estimators/ok.py": ('"""See selbayes.cli and selbayes.estimators."""\n'
-                             "from ..filters import x\nfrom . import gaussian\n"
+                             "from ..filters import x\nfrom . import _gaussian\n"
                              "from .._version import v\nNAME = 'selbayes.not_a_module'\n"),
     })
     assert violations(root, LAYERS_TOY, {}) == {}
 
 
 def test_the_check_reports_same_layer_edges_and_undeclared_units(tmp_path):
-    root = _tree(tmp_path, {"filters/a.py": "from ..preprocessing import b\n",
-                            "preprocessing/__init__.py": "", "preprocessing/b.py": "",
+    root = _tree(tmp_path, {"filters/_a.py": "from ..preprocessing import _b\n",
+                            "preprocessing/__init__.py": "", "preprocessing/_b.py": "",
                             "newpkg.py": ""})
     layers = [{"_version"}, {"filters", "preprocessing"}, {"estimators"}, {"selbayes"},
               {"cli"}]
     bad = violations(root, layers, {})
     assert bad["<layers>"] == ["newpkg has no layer"]
-    assert "selbayes.preprocessing.b" in bad["selbayes.filters.a"][0]
+    assert "selbayes.preprocessing._b" in bad["selbayes.filters._a"][0]
 
 
 def test_the_check_fails_on_the_real_tree_when_two_layers_swap():
@@ -218,5 +218,5 @@ def test_the_check_fails_on_the_real_tree_when_two_layers_swap():
     at = swapped.index({"estimators"})
     swapped[at:at] = [{"evaluation"}, {"models"}]
     bad = violations(layers=swapped)
-    assert "selbayes.evaluation.prior_checks" in bad
-    assert all("models" in e for e in bad["selbayes.evaluation.prior_checks"])
+    assert "selbayes.evaluation._prior_checks" in bad
+    assert all("models" in e for e in bad["selbayes.evaluation._prior_checks"])

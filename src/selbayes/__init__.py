@@ -22,12 +22,12 @@ _configure_pytensor()
 _install_aliases()
 
 _LAZY = {
-    "Selection": "selbayes.filters.selection",
-    "select_features": "selbayes.filters.selection",
-    "HierarchicalGaussianClassifier": "selbayes.estimators.gaussian",
-    "BinaryNaiveBayesClassifier": "selbayes.estimators.naive_bayes",
-    "BinaryMixtureClassifier": "selbayes.estimators.mixture",
-    "cross_validate": "selbayes.evaluation.cross_validation",
+    "Selection": "selbayes.filters._selection",
+    "select_features": "selbayes.filters._selection",
+    "HierarchicalGaussianClassifier": "selbayes.estimators._gaussian",
+    "BinaryNaiveBayesClassifier": "selbayes.estimators._naive_bayes",
+    "BinaryMixtureClassifier": "selbayes.estimators._mixture",
+    "cross_validate": "selbayes.evaluation._cross_validation",
 }
 # the layers, each importing only from those before it (tests/test_layout.py): filters (feature
 # scores), adjustment (the selection factor), models (PyMC), preprocessing, datasets, evaluation,

@@ -1,6 +1,6 @@
 """The package's one resumable parallel runner: independent tasks, stored as they finish.
 
-Cross-validation (:func:`selbayes.evaluation.cross_validation.cross_validate`), simulation-based
+Cross-validation (:func:`selbayes.evaluation.cross_validate`), simulation-based
 calibration (:func:`selbayes.sbc.run_sbc`), the paper reproductions (``selbayes reproduce``,
 :mod:`selbayes.experiments`)
 and the real-data benchmark (:func:`selbayes.benchmark.run_benchmark`) all run many

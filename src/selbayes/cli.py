@@ -2,7 +2,7 @@
 
 Commands: ``selbayes demo`` (:func:`selbayes.demo.run_demo`), ``selbayes reproduce SPEC``
 (:func:`selbayes.experiments.run_reproduction`), ``selbayes sbc SPEC``
-(:func:`selbayes.sbc.spec.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
+(:func:`selbayes.sbc.run_sbc_spec`), ``selbayes fit`` / ``selbayes predict`` (a fitted
 classifier saved to netCDF, for pipelines) and ``selbayes cache info|clear`` (the compiled-model
 cache, :mod:`selbayes._compile_cache`). The heavy modules are imported only when their command
 runs, so ``selbayes --help`` is fast.
@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 from ._version import __version__
-from .models.priors import EFFECT_PRIORS as PRIOR_FAMILIES
+from .models._priors import EFFECT_PRIORS as PRIOR_FAMILIES
 
 MODELS = {
-    "gaussian": ("selbayes.estimators.gaussian", "HierarchicalGaussianClassifier"),
-    "naive-bayes": ("selbayes.estimators.naive_bayes", "BinaryNaiveBayesClassifier"),
-    "mixture": ("selbayes.estimators.mixture", "BinaryMixtureClassifier"),
+    "gaussian": ("selbayes.estimators", "HierarchicalGaussianClassifier"),
+    "naive-bayes": ("selbayes.estimators", "BinaryNaiveBayesClassifier"),
+    "mixture": ("selbayes.estimators", "BinaryMixtureClassifier"),
 }
 _FEATURES_ATTR = "selbayes_cli_feature_names"
 _MODEL_ATTR = "selbayes_cli_model"
@@ -69,7 +69,7 @@ def _cmd_reproduce(args) -> int:
 
 def _cmd_sbc(args) -> int:
     from .experiments import RUNS_FOLDER, resume_message
-    from .sbc.spec import load_sbc_spec, run_sbc_spec
+    from .sbc._spec import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
     # A given --out is used as is; the default folders get "_quick" with --quick. Only
@@ -120,14 +120,14 @@ def _cmd_cache(args) -> int:
 # HierarchicalGaussianClassifier (None: the class default). Add a family here and it appears
 # in --prior's choices and help.
 # The --prior choices are the estimator's effect_prior families (settings in one place:
-# selbayes.models.priors.EFFECT_PRIORS, imported above as PRIOR_FAMILIES).
+# selbayes.models.EFFECT_PRIORS, imported above as PRIOR_FAMILIES).
 _TRANSFORM_ATTR = "selbayes_cli_transform"
 
 
 def _read_x(path: str, *, layer: str | None = None):
     """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
     genes, sample ids as the index)."""
-    from .datasets.loaders import check_matrix_frame, read_matrix
+    from .datasets._loaders import check_matrix_frame, read_matrix
 
     p = Path(path)
     if p.suffix.lower() != ".h5ad":
@@ -167,7 +167,7 @@ def _read_h5ad(p: Path):
 def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
     """Labels for the rows of ``X`` from a label file: by sample id when the file has ids (any
     order; the ids must match), else by row order."""
-    from .datasets.loaders import _read_labels_file, align_labels
+    from .datasets._loaders import _read_labels_file, align_labels
 
     y, has_ids = _read_labels_file(Path(path), label_column, None)
     if has_ids and X.index.equals(_row_numbers(len(X))) and len(y) == len(X):
@@ -214,7 +214,7 @@ def _transform_settings(args, X) -> dict | None:
         if args.floor is not None or args.ceiling is not None:
             raise UserError("--floor/--ceiling need --transform log2")
         return None
-    from .preprocessing.intensity import IntensityLog2, Log2InputWarning, log2_input_problem
+    from .preprocessing._intensity import IntensityLog2, Log2InputWarning, log2_input_problem
 
     pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),
            "ceiling": None if args.ceiling is None else float(args.ceiling)}
@@ -230,7 +230,7 @@ def _transform_settings(args, X) -> dict | None:
 def _apply_transform(pre: dict | None, X):
     if pre is None:
         return X
-    from .preprocessing.intensity import IntensityLog2
+    from .preprocessing._intensity import IntensityLog2
 
     return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
 
@@ -585,10 +585,10 @@ def build_parser() -> argparse.ArgumentParser:
     cache.add_argument("action", choices=["info", "clear"])
     cache.set_defaults(func=_cmd_cache)
 
-    # Commands contributed by optional modules (selbayes.benchmark.cli: register / run).
+    # Commands contributed by optional modules (selbayes.benchmark._cli: register / run).
     if importlib.util.find_spec("selbayes.benchmark") is not None:
         try:
-            from .benchmark import cli as bench_cli
+            from .benchmark import _cli as bench_cli
         except ImportError:
             bench_cli = None
         if bench_cli is not None and hasattr(bench_cli, "register"):

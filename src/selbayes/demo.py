@@ -41,7 +41,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
 
     Simulates ``200 + n_test`` cases with ``p`` features from the Li 2009 design (6 classes,
     tau_mu = tau_nu = 100), trains on the first 200, keeps the ``k`` features with the largest
-    F statistic, fits :class:`~selbayes.estimators.gaussian.HierarchicalGaussianClassifier`
+    F statistic, fits :class:`~selbayes.estimators.HierarchicalGaussianClassifier`
     with and without the selection correction (NUTS), prints both reliability tables of
     P(y = class 0) and a summary (error rates, AMLP, Brier score, posterior median of
     log tau_mu, wall time in seconds), and writes ``out/reliability.png``. The full design
@@ -85,12 +85,13 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
     import matplotlib
 
     matplotlib.use("Agg")
-    from .datasets.simulate import gaussian_classification
-    from .estimators.gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
-    from .evaluation import calibration, plots
+    from .datasets._simulate import gaussian_classification
+    from .estimators._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
+    from .evaluation import _calibration as calibration
+    from .evaluation import _plots as plots
 
     if data == "srbct":
-        from .experiments.gaussian_cv import run_demo as run_srbct_demo
+        from .experiments._gaussian_cv import run_demo as run_srbct_demo
 
         return run_srbct_demo(out=out, quick=quick, seed=seed, k=k)
     if data not in (None, "simulated"):

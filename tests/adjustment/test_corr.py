@@ -1,4 +1,4 @@
-"""Tests for selbayes.adjustment.corr: log P(|COR| <= gamma | alpha) for binary naive Bayes.
+"""Tests for selbayes.adjustment._corr: log P(|COR| <= gamma | alpha) for binary naive Bayes.
 
 References, all independent of the fast algorithm:
 * brute-force enumeration of every binary feature vector (n <= 14), with the correlation of
@@ -19,14 +19,9 @@ from scipy import integrate, stats
 from scipy.special import betaln
 
 from selbayes import select_features
-from selbayes.adjustment.corr import (
-    corr_log_omit_prob,
-    corr_log_omit_prob_grad,
-    corr_omit_region,
-    default_n_theta,
-    theta_quadrature,
-)
-from selbayes.filters.selection import binary_correlation
+from selbayes.adjustment import corr_log_omit_prob, default_n_theta
+from selbayes.adjustment._corr import corr_log_omit_prob_grad, corr_omit_region, theta_quadrature
+from selbayes.filters import binary_correlation
 
 # ---------------------------------------------------------------------------------------------
 # Brute force
@@ -292,7 +287,7 @@ def test_legendre_rule_with_n_over_2_nodes_is_exact(n0, n1, gamma):
     # is one of degree N for every alpha), so Gauss-Legendre with n // 2 + 1 nodes is exact:
     # it equals a far finer mapped Gauss rule to round-off, at any alpha. A quarter of the
     # nodes is visibly off (the comparison can fail).
-    from selbayes.adjustment.corr import lattice_theta_rule
+    from selbayes.adjustment import lattice_theta_rule
 
     n = n0 + n1
     rule, q = lattice_theta_rule(n)
@@ -309,7 +304,7 @@ def test_legendre_rule_with_n_over_2_nodes_is_exact(n0, n1, gamma):
 
 
 def test_auto_theta_rule_keeps_the_mapped_rule_where_it_has_fewer_nodes():
-    from selbayes.adjustment.corr import lattice_theta_rule
+    from selbayes.adjustment import lattice_theta_rule
 
     assert lattice_theta_rule(250)[0] == "legendre"
     assert lattice_theta_rule(256) == ("gauss", default_n_theta(256))

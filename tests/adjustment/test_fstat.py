@@ -18,6 +18,7 @@ import pytest
 from scipy import integrate, stats
 
 from selbayes.adjustment import FStatOmitLogProb, fstat_log_omit_prob
+from selbayes.adjustment._fstat import mc_n_terms
 from selbayes.adjustment._fstat_exact import (
     ExactTable,
     _log_cond_prob_series,
@@ -26,7 +27,6 @@ from selbayes.adjustment._fstat_exact import (
     log_cond_prob,
 )
 from selbayes.adjustment._spline import quintic_hermite_coefficients
-from selbayes.adjustment.fstat import mc_n_terms
 
 PAPER = dict(class_counts=np.array([34, 34, 33, 33, 33, 33]), threshold=3.15, alpha_x=4.0)
 

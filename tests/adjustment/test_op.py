@@ -1,4 +1,4 @@
-"""The selection-adjustment Op family (selbayes.adjustment.base and its subclasses).
+"""The selection-adjustment Op family (selbayes.adjustment._base and its subclasses).
 
 Each Op (FStatAdjustment with methods table / mc / exact, CorrAdjustment table / exact,
 MixtureAdjustment) is checked against an independent reference (the accurate numpy functions,
@@ -17,17 +17,20 @@ import pytensor.tensor as pt
 import pytest
 from pytensor.gradient import verify_grad
 
-from selbayes.adjustment import FStatOmitLogProb, corr_log_omit_prob, fstat_log_omit_prob
-from selbayes.adjustment.corr_op import CorrOmitLogProb
-from selbayes.adjustment.mixture import MixtureOmitFactor, mixture_log_omit_prob
-from selbayes.adjustment.op import (
+from selbayes.adjustment import (
     CorrAdjustment,
+    CorrOmitLogProb,
     FStatAdjustment,
+    FStatOmitLogProb,
     MixtureAdjustment,
+    MixtureOmitFactor,
     SelectionAdjustment,
+    corr_log_omit_prob,
     corr_parameters,
+    fstat_log_omit_prob,
     fstat_parameters,
     mc_standard_error,
+    mixture_log_omit_prob,
     mixture_parameters,
 )
 
@@ -305,7 +308,7 @@ def test_naive_bayes_fit_model_contains_the_op():
 
 
 def test_mixture_model_contains_the_op_and_has_a_gradient_in_alpha():
-    from selbayes.models.mixture_pymc import build_mixture_model
+    from selbayes.models import build_mixture_model
 
     rng = np.random.default_rng(3)
     y = np.repeat([0, 1], 6)
@@ -338,7 +341,7 @@ def test_gaussian_model_adjustment_methods_agree():
     log density (to the table's accuracy times p - k); the paper's Monte Carlo differs by no
     more than its derived MC error."""
     import selbayes
-    from selbayes.models.gaussian import build_model
+    from selbayes.models import build_model
 
     rng = np.random.default_rng(4)
     y = np.repeat([0, 1, 2], 12)
@@ -366,7 +369,7 @@ def test_mixture_op_memo_returns_fresh_equal_values_and_stays_bounded():
     # with alpha and z unchanged). A remembered value must equal a fresh evaluation, must not
     # be shared with the caller (a caller writing into its output cannot change later
     # results), and the memo must not grow without bound.
-    from selbayes.adjustment import base as op_module
+    from selbayes.adjustment import _base as op_module
 
     op, params = mixture_parameters(6, 6, 0.30)
     x, counts = pt.dvector("x"), pt.lvector("counts")

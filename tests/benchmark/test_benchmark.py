@@ -16,12 +16,12 @@ import pandas as pd
 import pytest
 from sklearn.naive_bayes import GaussianNB
 
-from selbayes.benchmark import methods as bm
-from selbayes.benchmark.cli import main as cli_main
-from selbayes.benchmark.report import mean_ranks, paired_difference, summary_frame
-from selbayes.benchmark.runner import _make_splits, run_benchmark
-from selbayes.datasets.loaders import BenchmarkDataset
-from selbayes.evaluation.calibration import calibration_summary
+from selbayes.benchmark import _methods as bm
+from selbayes.benchmark import mean_ranks, paired_difference, run_benchmark, summary_frame
+from selbayes.benchmark._cli import main as cli_main
+from selbayes.benchmark._runner import _make_splits
+from selbayes.datasets import BenchmarkDataset
+from selbayes.evaluation import calibration_summary
 
 REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
 HAVE_SORLIE = (REAL / "microarray" / "sorlie_X.csv.gz").is_file()
@@ -298,16 +298,16 @@ def test_quick_benchmark_runs_and_resumes(tmp_path):
 
 
 def test_cli_lists_every_named_set():
-    from selbayes.benchmark.cli import SET_NAMES
-    from selbayes.datasets.loaders import BENCHMARK_SETS
+    from selbayes.benchmark._cli import SET_NAMES
+    from selbayes.datasets import BENCHMARK_SETS
 
     assert set(SET_NAMES) == set(BENCHMARK_SETS)
 
 
 def test_cli_method_names_match_the_registry():
     """The parser lists methods without importing scikit-learn; the lists must not drift."""
-    from selbayes.benchmark.cli import DEFAULT_METHOD_NAMES, METHOD_NAMES
-    from selbayes.benchmark.methods import DEFAULT_METHODS, METHODS
+    from selbayes.benchmark import DEFAULT_METHODS, METHODS
+    from selbayes.benchmark._cli import DEFAULT_METHOD_NAMES, METHOD_NAMES
 
     assert tuple(METHOD_NAMES) == tuple(METHODS)
     assert tuple(DEFAULT_METHOD_NAMES) == tuple(DEFAULT_METHODS)
@@ -342,7 +342,7 @@ def test_folds_stay_stratified_with_small_classes():
     """A class smaller than the number of folds (nakayama has classes of 3 with 5 folds):
     every training fold keeps at least count - 1 cases of it, and with no small class the
     folds equal cross_validation.make_folds's."""
-    from selbayes.evaluation.cross_validation import make_folds
+    from selbayes.evaluation import make_folds
 
     y = np.repeat([0, 1, 2], [20, 20, 3])
     (_, splits), = _make_splits(y, 5, 1, 0)
@@ -362,7 +362,7 @@ def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
     # recommended (corrected) configuration chose; only the correction differs.
     import numpy as np
 
-    from selbayes.benchmark import methods
+    from selbayes.benchmark import _methods as methods
 
     made = []
 
@@ -424,13 +424,13 @@ def _synthetic_results(fold_values: dict, n_test=None) -> pd.DataFrame:
                              "n_over_5_nats": 0, "max_case_loss": 2 * v, "fit_seconds": 1.0,
                              "fit_cpu_seconds": 1.0, "predict_seconds": 0.0, "k": 5,
                              "n_warnings": 0, "error_message": None})
-    from selbayes.benchmark.report import results_frame
+    from selbayes.benchmark import results_frame
 
     return results_frame(rows)
 
 
 def test_repeat_aware_se_matches_the_formula_by_hand():
-    from selbayes.benchmark.report import repeat_aware_mean_se
+    from selbayes.benchmark import repeat_aware_mean_se
 
     reps = [[0.30, 0.50, 0.40, 0.20], [0.35, 0.45, 0.25]]
     sizes = [[10, 10, 12, 8], [14, 13, 13]]
@@ -472,7 +472,7 @@ def test_repeat_aware_se_covers_in_simulation():
             folds = np.array_split(rng.permutation(n), K)
             vals += [losses[f].mean() for f in folds]
             reps += [r] * K
-        from selbayes.benchmark.report import repeat_aware_mean_se
+        from selbayes.benchmark import repeat_aware_mean_se
 
         m, s = repeat_aware_mean_se(vals, reps)
         est.append(m)
@@ -513,8 +513,8 @@ def test_report_on_a_synthetic_table(tmp_path, monkeypatch):
     unknown scale; the figure: one panel per method, shared axes, legend off the axes."""
     import matplotlib.pyplot as plt
 
-    from selbayes.benchmark.report import SE_METHOD, write_report_files
-    from selbayes.benchmark.runner import BenchmarkResult
+    from selbayes.benchmark import BenchmarkResult
+    from selbayes.benchmark._report import SE_METHOD, write_report_files
 
     methods = ["selbayes", "selbayes_uncorrected", "logreg_l2_cv", "gnb_calibrated",
                "random_forest"]
@@ -571,7 +571,7 @@ def test_default_methods_are_the_short_list(tmp_path):
 
 
 def test_cli_log2_on_z_scored_data_warns(tmp_path, capsys, monkeypatch):
-    from selbayes.benchmark import cli as bcli
+    from selbayes.benchmark import _cli as bcli
 
     seen = {}
 
@@ -579,7 +579,7 @@ def test_cli_log2_on_z_scored_data_warns(tmp_path, capsys, monkeypatch):
         seen["datasets"], seen["methods"] = datasets, methods
         raise ValueError("stopped by the test")
 
-    monkeypatch.setattr("selbayes.benchmark.runner.run_benchmark", fake_run)
+    monkeypatch.setattr("selbayes.benchmark._runner.run_benchmark", fake_run)
     x, y = _write_pair(tmp_path, raw=False)                  # standard normal values
     with pytest.warns(Warning, match="do not look like intensities"):
         assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "log2", "--out",

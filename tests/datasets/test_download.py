@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("pooch")
 pytest.importorskip("rdata")
 
-from selbayes.datasets import download as _download  # noqa: E402
+from selbayes.datasets import _download  # noqa: E402
 
 RDATA = Path("/work/shared/data/microarray/rdata")
 if not RDATA.is_dir():  # the shared data folder beside the checkout
@@ -128,7 +128,7 @@ def test_unknown_name():
 def test_load_dataset_downloads_when_no_local_copy(server, tmp_path, monkeypatch):
     # No copy in $SELBAYES_DATA or the user data folder: the named loader fetches the original
     # R file (loopback mirror here) and gives the same matrix as the CSV copy.
-    from selbayes.datasets import loaders as datasets
+    from selbayes.datasets import _loaders as datasets
 
     _, url = server
     monkeypatch.setenv(_download.URL_ENV, url)
@@ -190,7 +190,7 @@ def paper_rdata(tmp_path_factory):
 @pytest.fixture
 def paper_server(paper_rdata, server, monkeypatch, tmp_path):
     """The loopback server on the written files; no local copy; downloads into tmp_path."""
-    from selbayes.datasets import loaders as datasets
+    from selbayes.datasets import _loaders as datasets
 
     folder, digests = paper_rdata
     handler, url = server
@@ -221,7 +221,7 @@ def test_paper_loader_downloads_the_same_dataset(paper_server, name):
     """load_srbct() / load_colon() with no local copy fetch the R file once and give exactly
     the data set of the CSV copies (values, labels, gene names and annotation); so does
     load_dataset(name)."""
-    from selbayes.datasets import loaders as datasets
+    from selbayes.datasets import _loaders as datasets
 
     _, downloads = paper_server
     loader = datasets.load_srbct if name == "srbct" else datasets.load_colon
@@ -236,7 +236,7 @@ def test_paper_loader_downloads_the_same_dataset(paper_server, name):
 
 
 def test_paper_loader_checksum_mismatch_names_selbayes_data(paper_server):
-    from selbayes.datasets import loaders as datasets
+    from selbayes.datasets import _loaders as datasets
 
     handler, downloads = paper_server
     handler.mode = "corrupt"

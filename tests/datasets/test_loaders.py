@@ -1,4 +1,4 @@
-"""Tests of selbayes.datasets.loaders: the papers' loaders and the readers of the user's own files.
+"""Tests of selbayes.datasets._loaders: the papers' loaders and the readers of the user's own files.
 
 The third-party data files are never part of the repository: tests of the loaders' logic write
 synthetic files of the right shape to tmp_path; the checks against the real files (shapes and
@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selbayes.datasets import loaders as datasets
-from selbayes.datasets.loaders import load_colon, load_srbct, read_anndata, read_table
+from selbayes.datasets import _loaders as datasets
+from selbayes.datasets import load_colon, load_srbct, read_anndata, read_table
 
 REAL = Path(os.environ.get("SELBAYES_DATA", "/nonexistent"))
 HAVE_SRBCT = all((REAL / f"srbct_{p}.csv.gz").is_file() for p in ("X", "y", "genes"))
@@ -107,7 +107,7 @@ def test_missing_files_name_all_places(tmp_path, monkeypatch):
     """No local copy and no network (a closed loopback port stands in for the download
     server): one FileNotFoundError naming the folders searched, the failed download and the
     SELBAYES_DATA variable, and nothing left in the download folder."""
-    from selbayes.datasets import download as _download
+    from selbayes.datasets import _download
 
     monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "user")
     monkeypatch.setattr(_download, "default_download_dir", lambda: tmp_path / "downloads")

@@ -1,4 +1,4 @@
-"""Prior-moment tests of selbayes.datasets.simulate.
+"""Prior-moment tests of selbayes.datasets._simulate.
 
 Every check compares a sample moment with its exact value under the spec's parameterisation,
 with a tolerance of Z standard errors derived from the sample size. Each test also computes
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from selbayes.datasets.simulate import (
+from selbayes.datasets import (
     BinaryMixtureData,
     BinaryNaiveBayesData,
     GaussianClassificationData,

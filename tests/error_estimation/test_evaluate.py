@@ -123,7 +123,7 @@ def test_feature_subsets():
 def test_int_cv_takes_the_packages_folds():
     """cv=K, cv_repeats=R: the folds of selbayes.evaluation.repeated_stratified_folds (the one
     fold maker), seeded from random_state; a different seed gives different folds."""
-    from selbayes.evaluation.folds import repeated_stratified_folds
+    from selbayes.evaluation import repeated_stratified_folds
 
     X, y = _data(seed=2)
     lda = LinearDiscriminantAnalysis().fit(X, y)

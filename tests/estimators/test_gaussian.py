@@ -10,10 +10,9 @@ from pymc.testing import mock_sample_setup_and_teardown
 from scipy.stats import norm
 
 from selbayes import HierarchicalGaussianClassifier, select_features
-from selbayes.estimators.gaussian import EXACT_MODEL
-from selbayes.models.gaussian import build_model, sufficient_statistics
-from selbayes.models.gaussian_posterior import class_log_prior, predictive_log_proba
-from selbayes.models.priors import GaussianPriors
+from selbayes.estimators import EXACT_MODEL
+from selbayes.models import GaussianPriors, build_model, class_log_prior, predictive_log_proba
+from selbayes.models._gaussian import sufficient_statistics
 
 from ..reference.grid_gaussian import GridPosteriorK1
 
@@ -135,7 +134,7 @@ def test_draw_class_means_is_the_exact_gaussian_conditional():
     """mu, nu drawn after a marginal fit follow the joint Gaussian conditional (linear algebra)."""
     import xarray as xr
 
-    from selbayes.models.gaussian_posterior import draw_class_means
+    from selbayes.models import draw_class_means
 
     counts = np.array([4.0, 6.0, 5.0])
     xbar = np.array([[0.3, -0.2, 0.5]])
@@ -200,7 +199,7 @@ def test_predictive_moments_integrate_mu_out():
     """The Rao-Blackwellised predictive equals the average over exact conditional draws of mu."""
     import xarray as xr
 
-    from selbayes.models.gaussian_posterior import draw_class_means, predictive_moments
+    from selbayes.models import draw_class_means, predictive_moments
 
     counts = np.array([4.0, 6.0, 5.0])
     xbar = np.array([[0.3, -0.2, 0.5], [1.0, 0.0, -1.0]])
@@ -372,7 +371,7 @@ def test_evaluate_rejects_unseen_labels(mock_pymc_sample):
 
 
 def test_decorrelation_whitens_pooled_within_class_covariance():
-    from selbayes.preprocessing.decorrelation import Decorrelation
+    from selbayes.preprocessing import Decorrelation
 
     rng = np.random.default_rng(4)
     G, n, p = 3, 90, 6
@@ -421,7 +420,7 @@ def test_sklearn_clone_and_params():
 
 
 def test_model_data_and_prediction_check_their_inputs():
-    from selbayes.models.gaussian import model_data
+    from selbayes.models import model_data
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20, 30))

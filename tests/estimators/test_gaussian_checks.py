@@ -15,8 +15,8 @@ import xarray as xr
 from scipy import stats
 
 from selbayes import HierarchicalGaussianClassifier
-from selbayes.estimators.base import Posterior
-from selbayes.filters.selection import f_statistic
+from selbayes.estimators._base import Posterior
+from selbayes.filters import f_statistic
 
 
 def _fake_fit(mu, tau, X, y_index, draws, random_state=0):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from selbayes import HierarchicalGaussianClassifier
-from selbayes.models.gaussian_posterior import (
+from selbayes.models import (
     class_log_prior,
     factorised_predictive_log_proba,
     hyperparameter_groups,
@@ -63,7 +63,7 @@ def test_groups_survive_save_and_load_and_old_files_keep_the_joint_average(norma
 
 
 def test_two_groups_fit_groups_by_tau_mu_and_pi0():
-    from selbayes.models.gaussian_two_groups import predictive_log_proba_two_groups
+    from selbayes.models import predictive_log_proba_two_groups
 
     clf, X = _fit(effect_prior="two_groups")
     groups = hyperparameter_groups(_draws(clf, "tau_mu"), pi0=_draws(clf, "pi0"))

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from selbayes import HierarchicalGaussianClassifier
-from selbayes.datasets.simulate import gaussian_classification
-from selbayes.estimators.gaussian import EXACT_MODEL
-from selbayes.evaluation.diagnostics import check
+from selbayes.datasets import gaussian_classification
+from selbayes.estimators import EXACT_MODEL
+from selbayes.evaluation import check
 
 pytestmark = pytest.mark.slow
 

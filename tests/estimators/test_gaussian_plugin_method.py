@@ -7,11 +7,11 @@ import warnings
 import numpy as np
 import pytest
 
-import selbayes.models.gaussian_plugin as gp
+import selbayes.models._gaussian_plugin as gp
 from selbayes import HierarchicalGaussianClassifier
-from selbayes.filters.selection import select_features
-from selbayes.models.gaussian import sufficient_statistics
-from selbayes.models.priors import GaussianPriors, with_effect_prior
+from selbayes.filters import select_features
+from selbayes.models import GaussianPriors, with_effect_prior
+from selbayes.models._gaussian import sufficient_statistics
 
 
 def _data(n=40, p=400, n_test=20, seed=0):
@@ -37,11 +37,7 @@ def test_plugin_fit_predicts_the_factorised_plugin_predictive(prior):
     """Wiring: the estimator's prediction is the per-feature (factorised) predictive of the
     plug-in posterior on the same selection and draws (same seed), with the model's own
     predictive (no temperature, no label noise)."""
-    from selbayes.models.gaussian_posterior import (
-        class_log_prior,
-        factorised_predictive_log_proba,
-        predictive_moments,
-    )
+    from selbayes.models import class_log_prior, factorised_predictive_log_proba, predictive_moments
 
     clf, X, y, Xt = _fit(effect_prior=prior)
     sel = select_features(X, y, k=15)
@@ -57,7 +53,7 @@ def test_plugin_fit_predicts_the_factorised_plugin_predictive(prior):
 
 def test_factorised_predictive_is_the_product_of_per_feature_averages():
     """Reference: the definition, written with loops over features and draws."""
-    from selbayes.models.gaussian_posterior import factorised_predictive_log_proba
+    from selbayes.models import factorised_predictive_log_proba
 
     rng = np.random.default_rng(5)
     S, k, G = 7, 4, 3
@@ -83,7 +79,7 @@ def test_factorised_predictive_has_far_less_monte_carlo_error_than_the_joint_one
     """Two seeds of the plug-in at k = 1000: the joint average over draws of a product of 1000
     densities moves the log odds by a mean of order 1 between seeds (2.1 here, 2026-11-27);
     the per-feature average, used by the plug-in fit, by a small fraction of that (0.22)."""
-    from selbayes.models.gaussian_posterior import (
+    from selbayes.models import (
         class_log_prior,
         factorised_predictive_log_proba,
         predictive_log_proba,

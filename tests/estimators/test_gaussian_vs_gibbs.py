@@ -11,8 +11,8 @@ import pytest
 
 from selbayes import HierarchicalGaussianClassifier, select_features
 from selbayes.adjustment import FStatOmitLogProb
-from selbayes.datasets.simulate import gaussian_classification
-from selbayes.estimators.gaussian import EXACT_MODEL
+from selbayes.datasets import gaussian_classification
+from selbayes.estimators import EXACT_MODEL
 
 from ..reference.gibbs_gaussian import gibbs_gaussian
 

@@ -11,7 +11,7 @@ from selbayes.estimators._inner_cv import (
     choices_per_k,
     choose_k,
 )
-from selbayes.models.gaussian_plugin import correlation_temperature
+from selbayes.models import correlation_temperature
 from tests.estimators._data import two_class_gaussian
 
 # the settings of the naive model's own predictive: T = 1, no label noise
@@ -117,7 +117,7 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
 
 
 def test_default_temperature_is_the_correlation_rule_of_the_selected_features():
-    from selbayes.preprocessing.decorrelation import Standardization
+    from selbayes.preprocessing import Standardization
 
     X, y = _redundant(6, copies=12)
     clf = _fast(k=12).fit(X, y)
@@ -135,7 +135,7 @@ def test_decorrelated_fit_predicts_through_the_stored_rows():
     X, y = two_class_gaussian(4, p=60)
     clf = _fast(k=4, temperature=1.0, decorrelate=5.0).fit(X, y)
     assert clf.transform_rows_.shape == (4, 60)
-    from selbayes.preprocessing.features import prepare_features
+    from selbayes.preprocessing import prepare_features
 
     Z, _ = prepare_features(X, y, 2, decorrelate=5.0)
     np.testing.assert_allclose(clf._select_test_columns(X), Z[:, clf.selection_.indices],
@@ -145,8 +145,8 @@ def test_decorrelated_fit_predicts_through_the_stored_rows():
 def test_exact_model_settings_give_the_untransformed_model():
     """EXACT_MODEL: no standardisation, no tempering, no label noise: the predictive is the
     model's own, computed on the raw selected columns."""
-    from selbayes.estimators.gaussian import EXACT_MODEL
-    from selbayes.models.gaussian_posterior import (
+    from selbayes.estimators import EXACT_MODEL
+    from selbayes.models import (
         class_log_prior,
         factorised_predictive_log_proba,
         hyperparameter_groups,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import selbayes.estimators._inner_cv as inner_cv
-import selbayes.filters.selection as selection
+import selbayes.filters._selection as selection
 from tests.estimators._data import two_class_gaussian
 
 
@@ -29,7 +29,7 @@ def _counting(monkeypatch, module, p):
     return calls
 
 
-@pytest.mark.filterwarnings("ignore::selbayes.evaluation.diagnostics.SamplingWarning")
+@pytest.mark.filterwarnings("ignore::selbayes.evaluation.SamplingWarning")
 def test_path_equals_separate_fits_and_ranks_once(monkeypatch):
     """Bit for bit, not within Monte Carlo error: the same scores give the same selection, the
     shared inner cross-validation gives every k the same folds and seeds as its own would, and

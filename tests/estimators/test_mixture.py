@@ -21,15 +21,11 @@ from arviz_stats import ess
 from scipy.special import gammaln
 from scipy.stats import invgamma
 
-from selbayes.adjustment.corr import corr_log_omit_prob
-from selbayes.adjustment.mixture import (
-    MixtureOmitFactor,
-    canonical_counts,
-    mixture_counts,
-    mixture_log_omit_prob,
-)
-from selbayes.filters.selection import binary_correlation
-from selbayes.models.mixture import MixturePrior, predict_log_proba, sample_mixture
+from selbayes.adjustment import MixtureOmitFactor, corr_log_omit_prob, mixture_log_omit_prob
+from selbayes.adjustment._mixture import canonical_counts, mixture_counts
+from selbayes.filters import binary_correlation
+from selbayes.models import MixturePrior, sample_mixture
+from selbayes.models._mixture import predict_log_proba
 
 # ---------------------------------------------------------------------------------------------
 # independent references
@@ -340,7 +336,7 @@ def test_predict_is_ratio_of_averages_against_a_direct_loop():
 
 
 def test_sample_mixture_output_structure():
-    from selbayes.evaluation.diagnostics import check
+    from selbayes.evaluation import check
 
     X, y = _tiny_data()
     res = sample_mixture(X, y, n_omitted=10, threshold=0.3, draws=30, tune=10, chains=2,
@@ -391,8 +387,8 @@ def test_sample_mixture_bad_data():
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def fitted():
-    from selbayes.datasets.simulate import binary_mixture
-    from selbayes.estimators.mixture import BinaryMixtureClassifier
+    from selbayes.datasets import binary_mixture
+    from selbayes.estimators import BinaryMixtureClassifier
 
     d = binary_mixture(None, 300, class_counts=np.array([40, 40]), random_state=4)
     labels = np.array(["normal", "tumour"])[d.y]
@@ -422,7 +418,7 @@ def test_classifier_fit_predict(fitted):
 
 
 def test_classifier_save_load_roundtrip(fitted, tmp_path):
-    from selbayes.estimators.mixture import BinaryMixtureClassifier
+    from selbayes.estimators import BinaryMixtureClassifier
 
     clf, d, _ = fitted
     path = clf.save(tmp_path / "mix.nc")
@@ -445,7 +441,7 @@ def test_classifier_save_load_roundtrip(fitted, tmp_path):
 def test_classifier_bad_inputs(fitted):
     from sklearn.exceptions import NotFittedError
 
-    from selbayes.estimators.mixture import BinaryMixtureClassifier
+    from selbayes.estimators import BinaryMixtureClassifier
 
     clf, d, labels = fitted
     with pytest.raises(ValueError, match="features"):

@@ -1,14 +1,14 @@
-"""selbayes.estimators.model_selection, the former home of the inner cross-validation, is a
+"""selbayes.estimators._model_selection, the former home of the inner cross-validation, is a
 re-export for one release: the old names are the new objects, and the old call
 choose_k(estimator, X, y) still gives what the estimator's settings mean."""
 
 import numpy as np
 import pytest
 
-import selbayes.estimators.model_selection as old
+import selbayes.estimators._model_selection as old
 from selbayes.estimators import _inner_cv
-from selbayes.models import gaussian_plugin
-from selbayes.preprocessing import features
+from selbayes.models import _gaussian_plugin as gaussian_plugin
+from selbayes.preprocessing import _features as features
 from tests.estimators._data import two_class_gaussian
 
 

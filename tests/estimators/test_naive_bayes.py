@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 from scipy.special import betaln, gammaln
 
-from selbayes.adjustment.corr import corr_log_omit_prob
-from selbayes.adjustment.corr_op import CorrOmitLogProb
-from selbayes.filters.selection import binary_correlation
+from selbayes.adjustment import CorrOmitLogProb, corr_log_omit_prob
+from selbayes.filters import binary_correlation
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,8 +100,8 @@ def test_op_reproduces_spec_reference_table():
 # ------------------------------------------------------------------------ PyMC vs quadrature
 @pytest.fixture(scope="module")
 def small_problem():
-    from selbayes.datasets.simulate import binary_naive_bayes
-    from selbayes.filters.selection import select_features
+    from selbayes.datasets import binary_naive_bayes
+    from selbayes.filters import select_features
 
     d = binary_naive_bayes(None, 300, alpha=10.0, class_counts=(25, 25), random_state=1)
     sel = select_features(d.X, d.y, k=4, statistic="abs_corr")
@@ -119,13 +118,8 @@ def _batch_se(values_per_batch):
 @pytest.mark.parametrize("corrected", [True, False])
 def test_pymc_matches_quadrature(small_problem, corrected):
     """Predictive P(y* = 1) and the posterior of log alpha agree within Monte Carlo error."""
-    from selbayes.models.naive_bayes import (
-        NaiveBayesPrior,
-        model_data,
-        predictive_log_proba,
-        sample_nutpie,
-    )
-    from selbayes.models.naive_bayes_quadrature import fit_naive_bayes_quadrature
+    from selbayes.models import NaiveBayesPrior, fit_naive_bayes_quadrature
+    from selbayes.models._naive_bayes import model_data, predictive_log_proba, sample_nutpie
 
     d, sel, Xs, X_test = small_problem
     prior = NaiveBayesPrior()
@@ -162,7 +156,7 @@ def test_pymc_matches_quadrature(small_problem, corrected):
 
 def test_predictive_is_ratio_of_averages_not_average_of_ratios():
     """With one draw the formula is the closed-form conditional; with two it is not the mean."""
-    from selbayes.models.naive_bayes import predictive_log_proba
+    from selbayes.models._naive_bayes import predictive_log_proba
 
     counts = np.array([[3, 7]])
     cc = np.array([10, 10])
@@ -182,14 +176,14 @@ def test_predictive_is_ratio_of_averages_not_average_of_ratios():
 # ------------------------------------------------------------------------ estimator
 @pytest.fixture(scope="module")
 def data500():
-    from selbayes.datasets.simulate import binary_naive_bayes
+    from selbayes.datasets import binary_naive_bayes
 
     return binary_naive_bayes(None, 500, alpha=30.0, class_counts=(30, 30), random_state=0)
 
 
 def test_estimator_quadrature_matches_direct_fit_and_labels(data500):
     from selbayes import BinaryNaiveBayesClassifier, select_features
-    from selbayes.models.naive_bayes_quadrature import fit_naive_bayes_quadrature
+    from selbayes.models import fit_naive_bayes_quadrature
 
     d = data500
     y = np.where(d.y == 1, "case", "control")          # classes_ = ["case", "control"]
@@ -240,8 +234,7 @@ def test_two_groups_prior_fits_saves_and_loads(tmp_path, data500):
     marker probabilities), survives save / load, and can be saved over the file it was
     loaded from; method "mcmc" with it is refused before any work."""
     from selbayes import BinaryNaiveBayesClassifier, select_features
-    from selbayes.models.naive_bayes_two_groups import fit_naive_bayes_two_groups
-    from selbayes.models.priors import NaiveBayesPrior
+    from selbayes.models import NaiveBayesPrior, fit_naive_bayes_two_groups
 
     d = data500
     pri = {"pi0_a": 1.0, "pi0_b": 1.0}
@@ -344,7 +337,7 @@ def test_reproduction_quick(tmp_path):
 
 
 def test_sbc_quick(tmp_path):
-    from selbayes.sbc.naive_bayes import run_naive_bayes_sbc_spec
+    from selbayes.sbc._naive_bayes import run_naive_bayes_sbc_spec
 
     res = run_naive_bayes_sbc_spec(ROOT / "models" / "sbc" / "sbc_naive_bayes_small.toml",
                                    quick=True,
@@ -357,7 +350,7 @@ def test_sbc_quick(tmp_path):
 
 
 def test_predictive_log_proba_checks_its_inputs():
-    from selbayes.models.naive_bayes import predictive_log_proba
+    from selbayes.models._naive_bayes import predictive_log_proba
 
     good = dict(alpha_draws=[2.0, 3.0], theta_draws=[[0.5], [0.4]], counts=[[2, 8]],
                 class_counts=[10, 10])

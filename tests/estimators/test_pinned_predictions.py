@@ -164,7 +164,7 @@ PINNED = {
 
 def _gaussian(name):
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators.gaussian import EXACT_MODEL
+    from selbayes.estimators import EXACT_MODEL
 
     def H(**kw):
         # The values were pinned with the normal prior on the class means (the default until
@@ -256,7 +256,7 @@ def test_seeded_path_predictions_are_pinned():
 
 def test_seeded_naive_bayes_quadrature_is_pinned():
     from selbayes import BinaryNaiveBayesClassifier
-    from selbayes.datasets.simulate import binary_naive_bayes
+    from selbayes.datasets import binary_naive_bayes
 
     d = binary_naive_bayes(None, 120, alpha=30.0, class_counts=(20, 20), random_state=0)
     _check("nb_quadrature", BinaryNaiveBayesClassifier(k=6).fit(d.X, d.y).predict_proba(d.X[:6]))
@@ -266,7 +266,7 @@ def test_seeded_naive_bayes_quadrature_is_pinned():
 @pytest.mark.filterwarnings("ignore")
 def test_seeded_naive_bayes_mcmc_and_mixture_are_pinned():
     from selbayes import BinaryMixtureClassifier, BinaryNaiveBayesClassifier
-    from selbayes.datasets.simulate import binary_mixture, binary_naive_bayes
+    from selbayes.datasets import binary_mixture, binary_naive_bayes
 
     d = binary_naive_bayes(None, 120, alpha=30.0, class_counts=(20, 20), random_state=0)
     nb = BinaryNaiveBayesClassifier(k=6, method="mcmc", **QUICK).fit(d.X, d.y)

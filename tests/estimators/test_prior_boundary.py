@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from selbayes.estimators._inner_cv import KChoice, grid_end_messages
-from selbayes.evaluation.diagnostics import GridBoundaryWarning, PriorBoundaryWarning
+from selbayes.evaluation import GridBoundaryWarning, PriorBoundaryWarning
 from tests.estimators._data import two_class_gaussian
 
 

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 import selbayes.estimators as estimators
-from selbayes.estimators.base import (
+from selbayes.estimators import SelectionClassifier
+from selbayes.estimators._base import (
     RANDOM_STATE_CONSTRAINT,
     SAMPLER_CONSTRAINT,
-    SelectionClassifier,
     _describe,
     _satisfied,
 )
-from selbayes.models.priors import MixturePrior, PriorBase
+from selbayes.models import MixturePrior, PriorBase
 
 ESTIMATORS = [getattr(estimators, name) for name in estimators.__all__
               if isinstance(getattr(estimators, name), type)
@@ -240,7 +240,7 @@ def test_mixture_sampler_means_the_nuts_implementation():
 def test_mixture_old_spelling_gives_the_same_draws():
     """The deprecated spelling runs the same algorithm with the same seed: identical results
     (the reference sampler: NumPy only, no compilation)."""
-    from selbayes.datasets.simulate import binary_mixture
+    from selbayes.datasets import binary_mixture
 
     d = binary_mixture(None, 40, class_counts=np.array([15, 15]), random_state=3)
     kw = dict(k=4, draws=30, tune=10, chains=1, random_state=5, progressbar=False)

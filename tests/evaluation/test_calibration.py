@@ -1,4 +1,4 @@
-"""Tests for selbayes.evaluation.calibration: hand-computed values, independent references,
+"""Tests for selbayes.evaluation._calibration: hand-computed values, independent references,
 simulation."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from scipy.special import expit, logit
 
-from selbayes.evaluation.calibration import (
+from selbayes.evaluation import (
     bayes_decision,
     calibration_summary,
     case_losses,

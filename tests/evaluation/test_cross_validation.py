@@ -17,8 +17,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 
 from selbayes import cross_validate
-from selbayes.evaluation.calibration import calibration_summary
-from selbayes.evaluation.cross_validation import load_folds, make_folds
+from selbayes.evaluation import calibration_summary, load_folds, make_folds
 
 
 def _data(n=60, p=40, seed=0, shift=1.0):
@@ -90,7 +89,7 @@ def test_selection_is_refitted_inside_every_fold():
 
 def test_gaussian_classifier_with_cross_val_predict():
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.datasets.simulate import gaussian_classification
+    from selbayes.datasets import gaussian_classification
 
     data = gaussian_classification(36, 25, 3, random_state=4)
     clf = HierarchicalGaussianClassifier(k=3, draws=60, tune=60, chains=1, random_state=9,
@@ -184,6 +183,27 @@ def test_resume_with_int_folds_and_stored_seed(tmp_path):
                            progressbar=False)
     again = cross_validate(_forest(), X, y, folds=4, out_dir=tmp_path, progressbar=False)
     assert again.info["n_fitted"] == 0
+    np.testing.assert_array_equal(first.proba, again.proba)
+
+
+def test_run_stored_under_the_old_module_of_its_class_resumes(tmp_path, monkeypatch):
+    # a run stored before the estimators' modules became private names the class by its old
+    # public module; selbayes._compat maps that module to the new one, and the run resumes
+    from selbayes import _compat
+
+    X, y = _data()
+    new_module = FlakyNB.__module__
+    with monkeypatch.context() as m:
+        m.setattr(FlakyNB, "__module__", "selbayes_tests_old_home")
+        first = cross_validate(FlakyNB(), X, y, folds=3, random_state=1, out_dir=tmp_path,
+                               progressbar=False)
+    with pytest.raises(ValueError, match="different settings"):
+        cross_validate(FlakyNB(), X, y, folds=3, random_state=1, out_dir=tmp_path,
+                       progressbar=False)
+    monkeypatch.setitem(_compat.MOVED, "selbayes_tests_old_home", new_module)
+    again = cross_validate(FlakyNB(), X, y, folds=3, random_state=1, out_dir=tmp_path,
+                           progressbar=False)
+    assert again.info["n_fitted"] == 0 and again.info["n_resumed"] == 3
     np.testing.assert_array_equal(first.proba, again.proba)
 
 

@@ -1,4 +1,4 @@
-"""Tests for selbayes.evaluation.diagnostics: ArviZ as reference, hand-built bad chains, a real
+"""Tests for selbayes.evaluation._diagnostics: ArviZ as reference, hand-built bad chains, a real
 PyMC run."""
 
 import warnings
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from selbayes.evaluation import diagnostics
-from selbayes.evaluation.diagnostics import SamplingWarning, check, sampler_summary
+from selbayes.evaluation import SamplingWarning, check, sampler_summary
+from selbayes.evaluation import _diagnostics as diagnostics
 
 
 def _tree(posterior: dict, sample_stats: dict | None = None, dims: dict | None = None):

@@ -1,4 +1,4 @@
-"""Folds are made in one place (selbayes.evaluation.folds), and routing every caller through it
+"""Folds are made in one place (selbayes.evaluation._folds), and routing every caller through it
 changed no split: each test rebuilds the folds the way the caller built them before (the code
 is copied here as it was) and compares them, index for index, for several seeds and labels."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 
-from selbayes.evaluation import folds as F
+from selbayes.evaluation import _folds as F
 
 SEEDS = [0, 1, 7, 2009, 2**31 - 2]
 
@@ -64,7 +64,7 @@ def test_make_folds_is_the_old_construction(name, folds):
 
 
 def test_make_folds_is_still_importable_from_cross_validation():
-    from selbayes.evaluation import cross_validation
+    from selbayes.evaluation import _cross_validation as cross_validation
 
     assert cross_validation.make_folds is F.make_folds
     assert cross_validation._check_splits is F.check_splits
@@ -86,7 +86,7 @@ def _old_benchmark_splits(y_idx, folds, repeats, seed):
 
 @pytest.mark.parametrize("name", sorted(LABELS))
 def test_benchmark_splits_are_the_old_construction(name):
-    from selbayes.benchmark.runner import _make_splits
+    from selbayes.benchmark._runner import _make_splits
 
     y = np.unique(LABELS[name], return_inverse=True)[1]
     for seed in SEEDS[:4]:
@@ -102,7 +102,7 @@ def test_benchmark_splits_are_the_old_construction(name):
 def test_inner_splitters_split_as_before():
     # benchmark.methods._inner_cv and experiments.gaussian._baseline built
     # StratifiedKFold(n, shuffle=True, random_state=seed); estimators._inner_cv listed its splits
-    from selbayes.benchmark.methods import _inner_cv
+    from selbayes.benchmark._methods import _inner_cv
     from selbayes.estimators._inner_cv import _stratified_folds
 
     for name, y in LABELS.items():

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from selbayes.evaluation.loo_check import InfluentialCaseWarning, loo_check
+from selbayes.evaluation import InfluentialCaseWarning
+from selbayes.evaluation._loo_check import loo_check
 
 
 def _idata(loglik):

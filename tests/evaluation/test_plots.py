@@ -1,4 +1,4 @@
-"""Tests for selbayes.evaluation.plots: structure of the figures, files written, SBC band
+"""Tests for selbayes.evaluation._plots: structure of the figures, files written, SBC band
 coverage."""
 
 import matplotlib
@@ -13,11 +13,11 @@ import xarray as xr  # noqa: E402
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from selbayes.evaluation.calibration import reliability_table  # noqa: E402
-from selbayes.evaluation.plots import (  # noqa: E402
+from selbayes.evaluation import (  # noqa: E402
     error_vs_k,
     predictive_scatter,
     reliability_diagram,
+    reliability_table,  # noqa: E402
     sbc_ecdf_band,
     sbc_histogram_band,
     sbc_rank_plot,

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from selbayes.evaluation.ppc import PriorDataConflictWarning, conflict_message, f_statistic_check
+from selbayes.evaluation import PriorDataConflictWarning, conflict_message, f_statistic_check
 
 
 def _simulate_f(rng, n_feat, counts, tau_mu, alpha_x, w_x=1.0, t_df=None):

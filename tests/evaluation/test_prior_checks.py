@@ -7,12 +7,8 @@ import pytest
 import xarray as xr
 from scipy import stats
 
-from selbayes.evaluation.prior_checks import (
-    PRIOR_TAIL,
-    prior_boundary_checks,
-    prior_boundary_messages,
-)
-from selbayes.models.priors import GaussianPriors
+from selbayes.evaluation import PRIOR_TAIL, prior_boundary_checks, prior_boundary_messages
+from selbayes.models import GaussianPriors
 
 
 def _post(**arrays):

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from selbayes._parallel import TaskResult
-from selbayes.experiments import gaussian_cv as rs
+from selbayes.experiments import _gaussian_cv as rs
 from selbayes.experiments import load_spec, run_reproduction
 
 from .._spec_files import edited_spec_text, write_spec

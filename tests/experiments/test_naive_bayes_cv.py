@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from selbayes._parallel import TaskResult
+from selbayes.experiments import _naive_bayes_cv as rc
 from selbayes.experiments import experiment_types, load_spec, run_reproduction
-from selbayes.experiments import naive_bayes_cv as rc
 
 from .._spec_files import edited_spec_text, write_spec
 
@@ -221,7 +221,7 @@ def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch):
 def test_fit_one_is_the_protocol_done_by_hand(tmp_path, fake_home, median_cases):
     """Stored out-of-fold probabilities equal a direct fit on hand-binarised data."""
     from selbayes import BinaryNaiveBayesClassifier
-    from selbayes.datasets.loaders import load_colon
+    from selbayes.datasets import load_colon
 
     spec = load_spec(_fake_spec(tmp_path, fake_home, **{
         "folds = \"loo\"": "folds = 4", "groups = []  ": "groups = [3]",
@@ -300,8 +300,7 @@ def test_models_readme_documents_every_registered_schema_key():
     import importlib
     import re
 
-    from selbayes.experiments import _EXPERIMENTS
-    from selbayes.experiments.spec import COMMON_SCHEMA
+    from selbayes.experiments import _EXPERIMENTS, COMMON_SCHEMA
 
     text = (SPEC.parents[1] / "README.md").read_text()
     common = {k for keys in COMMON_SCHEMA.values() for k in keys}

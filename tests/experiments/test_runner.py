@@ -19,7 +19,7 @@ import pytest
 from scipy.special import logsumexp
 
 from selbayes._parallel import TaskResult, jsonable
-from selbayes.experiments import gaussian as rg
+from selbayes.experiments import _gaussian as rg
 from selbayes.experiments import load_spec, run_reproduction
 
 from .._spec_files import write_spec

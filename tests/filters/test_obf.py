@@ -17,10 +17,8 @@ from scipy import integrate
 from scipy.special import expit, gammaln, logit
 
 from selbayes import select_features
-from selbayes.filters import obf, obf_select
-from selbayes.filters.obf import (
-    NIGPrior,
-    OBFPrior,
+from selbayes.filters import NIGPrior, OBFPrior, obf, obf_select
+from selbayes.filters._obf import (
     class_stats,
     log_marginal_likelihood,
     mr_threshold,

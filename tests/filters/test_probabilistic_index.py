@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu, norm
 
-from selbayes.filters.probabilistic_index import (
+from selbayes.filters import (
     ProbabilisticIndexResult,
+    Selection,
     probabilistic_index,
-    tweedie_bandwidth,
     tweedie_correct,
     tweedie_select,
 )
-from selbayes.filters.selection import Selection
+from selbayes.filters._probabilistic_index import tweedie_bandwidth
 
 
 def _psi(a, b, ties):
@@ -490,7 +490,7 @@ def test_bad_input_errors():
 
 
 def test_tweedie_correct_rejects_an_unordered_clip():
-    from selbayes.filters.probabilistic_index import tweedie_correct
+    from selbayes.filters import tweedie_correct
 
     z = np.linspace(0.2, 0.8, 500)
     with pytest.raises(ValueError, match="clip must be a pair"):

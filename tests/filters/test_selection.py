@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import selbayes
-from selbayes.filters.selection import (
+from selbayes.filters import (
     Selection,
     abs_correlation,
     binary_correlation,
@@ -372,7 +372,7 @@ def test_abs_corr_needs_binary_x_and_y(data):
 
 
 def test_selection_from_scores_needs_k_or_threshold():
-    from selbayes.filters.selection import selection_from_scores
+    from selbayes.filters import selection_from_scores
 
     with pytest.raises(ValueError, match="give either k .* or threshold"):
         selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=None,

@@ -1,19 +1,19 @@
-"""The Gaussian model split by role: the model (``gaussian``), what a draw implies for the class
-means and new cases (``gaussian_posterior``) and the two-groups prior (``gaussian_two_groups``).
-The names that moved out of ``selbayes.models.gaussian`` stay importable from it for one
-release, as the same objects."""
+"""The Gaussian model split by role: the model (``_gaussian``), what a draw implies for the class
+means and new cases (``_gaussian_posterior``) and the two-groups prior (``_gaussian_two_groups``).
+The names that moved out of the model module (``selbayes.models.gaussian``, now
+``selbayes.models._gaussian``) stay importable from it for one release, as the same objects."""
 
 import importlib
 
 import pytest
 
-from selbayes.models import gaussian
+from selbayes.models import _gaussian as gaussian
 
 MOVED = {
-    "gaussian_posterior": ["class_means_log_density", "draw_class_means", "marker_log_odds",
+    "_gaussian_posterior": ["class_means_log_density", "draw_class_means", "marker_log_odds",
                            "class_log_prior", "predictive_moments", "null_predictive_moments",
                            "predictive_log_proba"],
-    "gaussian_two_groups": ["null_log_prob", "marker_probabilities", "two_groups_predictive",
+    "_gaussian_two_groups": ["null_log_prob", "marker_probabilities", "two_groups_predictive",
                             "predictive_log_proba_two_groups"],
 }
 

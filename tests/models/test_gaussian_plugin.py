@@ -5,15 +5,15 @@ their closed forms, the correlation temperature against the design effect."""
 import numpy as np
 import pytest
 
-from selbayes.filters.selection import select_features
-from selbayes.models.gaussian import sufficient_statistics
-from selbayes.models.gaussian_plugin import (
-    _hyper_mode,
+from selbayes.filters import select_features
+from selbayes.models import (
+    GaussianPriors,
     correlation_temperature,
     plugin_log_proba,
     temper_log_proba,
 )
-from selbayes.models.priors import GaussianPriors
+from selbayes.models._gaussian import sufficient_statistics
+from selbayes.models._gaussian_plugin import _hyper_mode
 
 
 def test_temper_scales_log_odds_against_the_prior():
@@ -37,7 +37,7 @@ def test_hyper_mode_matches_the_pymc_model_logp(corrected):
     and log-transform Jacobians) maximised on a grid at tau_x fixed to the same value."""
     import pymc as pm
 
-    from selbayes.models.gaussian import build_model
+    from selbayes.models import build_model
 
     rng = np.random.default_rng(1)
     y = np.repeat([0, 1, 2], 12)
@@ -74,7 +74,7 @@ def test_plugin_predictive_is_normalised_and_sensible():
 
 
 def test_label_noise_bounds_the_loss_and_mixes_with_the_prior():
-    from selbayes.models.gaussian_plugin import default_label_noise, label_noise_log_proba
+    from selbayes.models import default_label_noise, label_noise_log_proba
 
     lp = np.log(np.array([[1e-300, 1.0], [0.3, 0.7]]))
     prior = np.log([0.25, 0.75])
@@ -150,7 +150,7 @@ def test_t_scale_quadrature_matches_adaptive_quadrature(df):
     MVN density of the class means, for a null feature, a marker and a very strong marker."""
     from scipy import integrate, stats
 
-    from selbayes.models.gaussian_plugin import _feature_loglik_t, _t_scale_nodes
+    from selbayes.models._gaussian_plugin import _feature_loglik_t, _t_scale_nodes
 
     counts = np.array([10.0, 12.0, 9.0])
     tau_x = np.array([1.0, 2.0, 0.5])
@@ -175,7 +175,7 @@ def test_t_scale_quadrature_matches_adaptive_quadrature(df):
 
 def test_t_plugin_with_one_node_at_one_is_the_normal_likelihood():
     """lambda fixed at 1 (a single node of weight 1) reduces the t likelihood to the normal one."""
-    from selbayes.models.gaussian_plugin import _class_means_loglik
+    from selbayes.models._gaussian_plugin import _class_means_loglik
 
     rng = np.random.default_rng(3)
     xbar = rng.normal(size=(7, 2))
@@ -195,7 +195,7 @@ def test_t_plugin_predictive_agrees_with_the_mcmc_predictive(k):
     plug-in's AMLP was 0.20 / 0.45 against the MCMC's 0.12 / 0.06 here."""
     import warnings
 
-    import selbayes.models.gaussian_plugin as gp
+    import selbayes.models._gaussian_plugin as gp
     from selbayes import HierarchicalGaussianClassifier
 
     rng = np.random.default_rng(1)

@@ -7,7 +7,7 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import norm
 
-from selbayes.models.gaussian_posterior import (
+from selbayes.models import (
     factorised_predictive_log_proba,
     hyperparameter_groups,
     predictive_log_proba,

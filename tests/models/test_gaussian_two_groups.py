@@ -11,22 +11,21 @@ from scipy import stats
 from scipy.special import expit, logsumexp
 
 import selbayes
-from selbayes.models.gaussian import build_model, model_data
-from selbayes.models.gaussian_posterior import (
+from selbayes.models import (
+    GaussianPriors,
+    build_model,
     class_log_prior,
     draw_class_means,
     marker_log_odds,
+    marker_probabilities,
+    model_data,
+    null_log_prob,
     null_predictive_moments,
     predictive_log_proba,
-    predictive_moments,
-)
-from selbayes.models.gaussian_two_groups import (
-    marker_probabilities,
-    null_log_prob,
     predictive_log_proba_two_groups,
+    predictive_moments,
     two_groups_predictive,
 )
-from selbayes.models.priors import GaussianPriors
 
 TWO = {"pi0_a": 1.0, "pi0_b": 1.0}
 
@@ -329,7 +328,7 @@ def test_grouped_two_groups_log_proba_against_direct_sum():
     """With groups: per group, the product over features of each feature's mixture density
     averaged over the group's draws; groups averaged by size. One draw per group is the
     joint average."""
-    from selbayes.models.gaussian_posterior import hyperparameter_groups
+    from selbayes.models import hyperparameter_groups
 
     rng = np.random.default_rng(8)
     S, k, G, m = 9, 4, 2, 5
@@ -400,7 +399,7 @@ def test_two_groups_predictive_is_calibrated_under_the_prior():
 def test_fit_finds_the_markers():
     """A nutpie fit on 3 strong markers among 200 null features: the kept markers get marker
     probabilities near 1, the kept null features low ones; pi0 is near its truth."""
-    from selbayes.models.gaussian import sample_nutpie
+    from selbayes.models._gaussian import sample_nutpie
 
     rng = np.random.default_rng(7)
     y = np.repeat([0, 1], 20)

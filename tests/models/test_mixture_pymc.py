@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from selbayes.models.mixture import MixturePrior, _Chain
-from selbayes.models.mixture_pymc import build_mixture_model
+from selbayes.models import MixturePrior, build_mixture_model
+from selbayes.models._mixture import _Chain
 
 
 def test_logp_matches_reference_log_target_up_to_constant():
@@ -27,7 +27,7 @@ def test_logp_matches_reference_log_target_up_to_constant():
 def test_pm_sample_with_collapsed_z_step_runs():
     import pymc as pm
 
-    from selbayes.models.mixture_pymc import mixture_steps
+    from selbayes.models._mixture_pymc import mixture_steps
 
     rng = np.random.default_rng(1)
     X = rng.integers(0, 2, size=(10, 2))
@@ -136,7 +136,7 @@ def test_default_route_starts_chains_from_random_labels_reproducibly():
     # one initial point serves every chain; the label step draws each chain's starting labels
     # from that chain's generator (so chains differ, and a seed reproduces them); the chains'
     # traces share one compiled function but not their draws (_SharedFunctionTrace)
-    from selbayes.models.mixture_pymc import sample_pymc
+    from selbayes.models._mixture_pymc import sample_pymc
 
     rng = np.random.default_rng(4)
     X = rng.integers(0, 2, size=(30, 2))
@@ -158,7 +158,7 @@ def test_default_route_starts_chains_from_random_labels_reproducibly():
 def test_compiled_factor_keeps_the_theta_rule(rule, n_theta):
     # the samplers swap a given factor for the compiled one of its design: same rule, nodes
     # and values (a Simpson factor must not become a Gauss one)
-    from selbayes.adjustment.mixture import MixtureOmitFactor
+    from selbayes.adjustment import MixtureOmitFactor
     from selbayes.models._mixture_fast import compiled_factor
 
     ref = MixtureOmitFactor(10, 10, 0.3, n_theta=n_theta, theta_rule=rule)
@@ -173,7 +173,7 @@ def test_compiled_factor_keeps_the_theta_rule(rule, n_theta):
 def test_compiled_sweep_equals_the_reference_loop():
     # same state, same random numbers: the compiled exact sweep (with the factor) makes the
     # same label decisions as the reference sampler's Python loop
-    from selbayes.adjustment.mixture import MixtureOmitFactor
+    from selbayes.adjustment import MixtureOmitFactor
     from selbayes.models._mixture_fast import mixture_factor, z_sweep
 
     rng = np.random.default_rng(0)
@@ -195,7 +195,7 @@ def test_compiled_sweep_equals_the_reference_loop():
 
 
 def test_fast_factor_equals_the_reference_factor():
-    from selbayes.adjustment.mixture import MixtureOmitFactor
+    from selbayes.adjustment import MixtureOmitFactor
     from selbayes.models._mixture_fast import FastMixtureFactor
 
     rng = np.random.default_rng(1)
@@ -236,9 +236,9 @@ def test_pymc_route_matches_reference_sampler_at_moderate_size(corrected, route)
     # combined Monte Carlo standard error (ArviZ's MCSE of the mean; |z| < 4)
     from arviz_stats import mcse
 
-    from selbayes.datasets.simulate import binary_mixture
-    from selbayes.filters.selection import select_features
-    from selbayes.models.mixture import sample_mixture
+    from selbayes.datasets import binary_mixture
+    from selbayes.filters import select_features
+    from selbayes.models import sample_mixture
 
     d = binary_mixture(None, 300, class_counts=np.array([20, 20]), random_state=7)
     sel = select_features(d.X, d.y, k=5, statistic="abs_corr")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from selbayes import select_features
-from selbayes.models import naive_bayes as nb
+from selbayes.models import _naive_bayes as nb
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Tests for selbayes.models.naive_bayes_quadrature (exact predictions by quadrature).
+"""Tests for selbayes.models._naive_bayes_quadrature (exact predictions by quadrature).
 
 The main reference is an independent, loop-based implementation of eqs 2.34-2.44 on a tiny
 problem: every theta integral by scipy's adaptive quad, P_keep by a direct lattice sum with
@@ -16,13 +16,9 @@ from scipy import integrate, stats
 from scipy.special import comb, expit, logsumexp
 
 from selbayes import select_features
-from selbayes.filters.selection import binary_correlation
-from selbayes.models.naive_bayes_quadrature import (
-    NaiveBayesPrior,
-    fit_naive_bayes_quadrature,
-    log_marginal_and_theta_mean,
-    prior_alpha_grid,
-)
+from selbayes.filters import binary_correlation
+from selbayes.models import NaiveBayesPrior, fit_naive_bayes_quadrature
+from selbayes.models._naive_bayes_quadrature import log_marginal_and_theta_mean, prior_alpha_grid
 
 # ---------------------------------------------------------------------------------------------
 # Independent reference

@@ -13,19 +13,11 @@ import pytest
 from scipy.special import betaln, logsumexp
 
 from selbayes import select_features
-from selbayes.adjustment.corr import corr_log_omit_prob
-from selbayes.filters.selection import binary_correlation
-from selbayes.models.naive_bayes_quadrature import (
-    fit_naive_bayes_quadrature,
-    log_marginal_and_theta_mean,
-    prior_alpha_grid,
-)
-from selbayes.models.naive_bayes_two_groups import (
-    fit_naive_bayes_two_groups,
-    null_log_omit_prob,
-    prior_pi0_grid,
-)
-from selbayes.models.priors import NaiveBayesPrior
+from selbayes.adjustment import corr_log_omit_prob
+from selbayes.filters import binary_correlation
+from selbayes.models import NaiveBayesPrior, fit_naive_bayes_quadrature, fit_naive_bayes_two_groups
+from selbayes.models._naive_bayes_quadrature import log_marginal_and_theta_mean, prior_alpha_grid
+from selbayes.models._naive_bayes_two_groups import null_log_omit_prob, prior_pi0_grid
 
 PRIOR = NaiveBayesPrior(pi0_a=1.0, pi0_b=1.0)
 

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import selbayes
+from selbayes.models import _gaussian as g
+from selbayes.models import _naive_bayes as nb
 from selbayes.models import _nutpie
-from selbayes.models import gaussian as g
-from selbayes.models import naive_bayes as nb
 
 SRC = Path(selbayes.__file__).resolve().parent
 SAMPLE = dict(draws=60, tune=60, chains=1, target_accept=0.9, progressbar=False)
@@ -53,7 +53,7 @@ def test_nutpie_is_called_from_one_wrapper():
                         if isinstance(n, ast.FunctionDef) and n.name == "sample_nutpie"]
     assert samplers == swappers == wrappers == [wrapper]
     # each model's public sample_nutpie is a thin call of the wrapper
-    assert sorted(p.name for p, _ in definitions) == ["gaussian.py", "naive_bayes.py"]
+    assert sorted(p.name for p, _ in definitions) == ["_gaussian.py", "_naive_bayes.py"]
     for path, node in definitions:
         assert "sample_compiled" in _calls(node), path
 

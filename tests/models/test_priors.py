@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from selbayes.models.priors import GaussianPriors, MixturePrior, NaiveBayesPrior, PriorBase
+from selbayes.models import GaussianPriors, MixturePrior, NaiveBayesPrior, PriorBase
 
 
 @pytest.mark.parametrize("cls", [GaussianPriors, NaiveBayesPrior, MixturePrior])
@@ -27,9 +27,9 @@ def test_round_trip_and_validation_share_one_base(cls):
 
 
 def test_old_homes_re_export_the_same_classes():
-    from selbayes.models.mixture import MixturePrior as M2
-    from selbayes.models.naive_bayes import NaiveBayesPrior as N2
-    from selbayes.models.naive_bayes_quadrature import NaiveBayesPrior as N3
+    from selbayes.models._mixture import MixturePrior as M2
+    from selbayes.models._naive_bayes import NaiveBayesPrior as N2
+    from selbayes.models._naive_bayes_quadrature import NaiveBayesPrior as N3
 
     assert M2 is MixturePrior and N2 is NaiveBayesPrior and N3 is NaiveBayesPrior
 
@@ -50,7 +50,7 @@ def test_same_prior_same_field_names():
 
 
 def _binary():
-    from selbayes.datasets.simulate import binary_naive_bayes
+    from selbayes.datasets import binary_naive_bayes
 
     d = binary_naive_bayes(None, 20, alpha=30.0, class_counts=(15, 15), random_state=0)
     return d.X, d.y
@@ -89,7 +89,7 @@ def test_mixture_prior_keyword_is_deprecated_but_works():
 def test_effect_prior_fills_in_its_family_and_never_overrides_a_request():
     import pytest
 
-    from selbayes.models.priors import GaussianPriors, effect_prior_of, with_effect_prior
+    from selbayes.models import GaussianPriors, effect_prior_of, with_effect_prior
 
     assert with_effect_prior(None, "t") == GaussianPriors(mu_t_df=2.0)
     assert with_effect_prior({"mu_t_df": 5.0}, "t").mu_t_df == 5.0
@@ -107,8 +107,8 @@ def test_effect_prior_fills_in_its_family_and_never_overrides_a_request():
 
 def test_estimator_default_is_the_t_prior_and_exact_model_the_papers():
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators.gaussian import EXACT_MODEL
-    from selbayes.models.priors import GaussianPriors
+    from selbayes.estimators import EXACT_MODEL
+    from selbayes.models import GaussianPriors
 
     assert HierarchicalGaussianClassifier()._prior_object().mu_t_df == 2.0
     assert HierarchicalGaussianClassifier(**EXACT_MODEL)._prior_object() == GaussianPriors()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from selbayes.preprocessing.decorrelation import Decorrelation, Standardization
+from selbayes.preprocessing import Decorrelation, Standardization
 
 
 def _design(seed, n=30, p=50, G=3):

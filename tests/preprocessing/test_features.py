@@ -4,7 +4,7 @@ the transform of the training cases, and the standardisation is the pooled withi
 import numpy as np
 import pytest
 
-from selbayes.preprocessing.features import AffineFeatures, prepare_features
+from selbayes.preprocessing import AffineFeatures, prepare_features
 
 
 def _data(seed=0, n=30, p=12):

@@ -18,8 +18,8 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 
-from selbayes.datasets.loaders import BENCHMARK_SETS, load_dataset
-from selbayes.preprocessing.intensity import (
+from selbayes.datasets import BENCHMARK_SETS, load_dataset
+from selbayes.preprocessing import (
     IntensityLog2,
     Log2InputWarning,
     RawIntensityWarning,
@@ -205,7 +205,7 @@ def test_gaussian_fit_warns_on_raw_intensities_at_the_users_line(monkeypatch):
     import warnings
 
     from selbayes import BinaryNaiveBayesClassifier, HierarchicalGaussianClassifier
-    from selbayes.preprocessing.intensity import RawIntensityWarning
+    from selbayes.preprocessing import RawIntensityWarning
 
     rng = np.random.default_rng(0)
     raw = rng.lognormal(6, 1.5, size=(20, 50))

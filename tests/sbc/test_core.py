@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from selbayes.sbc.core import (
-    _child_seed,
+from selbayes.sbc import (
     chi2_uniformity,
     ecdf_band,
     ecdf_uniformity,
@@ -20,6 +19,7 @@ from selbayes.sbc.core import (
     sbc_rank,
     thin_draws,
 )
+from selbayes.sbc._core import _child_seed
 
 try:  # tests/ may or may not be a package
     from .. import _sbc_toy as toy

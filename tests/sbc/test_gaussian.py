@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from selbayes.filters.selection import f_statistic
-from selbayes.sbc.gaussian import GaussianSBCSimulator, load_sbc_spec, run_sbc_spec
+from selbayes.filters import f_statistic
+from selbayes.sbc import GaussianSBCSimulator, load_sbc_spec, run_sbc_spec
 
 SPEC = Path(__file__).resolve().parents[2] / "models" / "sbc" / "sbc_gaussian_small.toml"
 
@@ -91,7 +91,7 @@ def test_spec_missing_required_key_and_defaults(tmp_path):
 
 
 def test_naive_bayes_fitter_checks_method_at_construction():
-    from selbayes.sbc.naive_bayes import NaiveBayesSBCFitter
+    from selbayes.sbc import NaiveBayesSBCFitter
 
     with pytest.raises(ValueError, match="method must be 'quadrature' or 'mcmc'"):
         NaiveBayesSBCFitter(method="gibbs")
@@ -103,8 +103,8 @@ T_PRIOR = SPEC.parent / "sbc_gaussian_t.toml"
 
 
 def test_new_prior_specs_load():
-    from selbayes.models.priors import GaussianPriors
-    from selbayes.sbc.gaussian import GaussianSBCFitter
+    from selbayes.models import GaussianPriors
+    from selbayes.sbc import GaussianSBCFitter
 
     two, t = load_sbc_spec(TWO_GROUPS), load_sbc_spec(T_PRIOR)
     assert GaussianPriors.from_dict(two["priors"]).two_groups
@@ -119,7 +119,7 @@ def test_two_groups_simulator_draws_pi0_and_null_features():
     """pi0 ~ Beta(pi0_a, pi0_b); a null feature's F is central F(G-1, n-G), a slab one's
     is not: with pi0 forced near 1 the F statistics of all p features pass a KS test against
     the central F, with pi0 near 0 (and strong effects) they fail it."""
-    from selbayes.sbc.gaussian import GaussianSBCSimulator
+    from selbayes.sbc import GaussianSBCSimulator
 
     rng = np.random.default_rng(0)
     sim = GaussianSBCSimulator(n=9, p=5, n_classes=3, priors={"pi0_a": 2.0, "pi0_b": 5.0})
@@ -142,7 +142,7 @@ def test_two_groups_simulator_draws_pi0_and_null_features():
 def test_t_simulator_draws_heavy_tailed_class_means():
     """With mu_t_df the class-mean spread varies by feature: the F statistics' spread is wider
     than under the normal prior at the same tau_mu."""
-    from selbayes.sbc.gaussian import GaussianSBCSimulator
+    from selbayes.sbc import GaussianSBCSimulator
 
     fixed = {"w_mu": 1.0, "alpha_mu": 1e6}                       # tau_mu ~ 1
     (X, y), _ = GaussianSBCSimulator(n=60, p=4000, priors={**fixed, "mu_t_df": 1.0})(

@@ -9,14 +9,10 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from selbayes.filters.selection import abs_correlation
-from selbayes.models.naive_bayes_two_groups import null_log_omit_prob
-from selbayes.sbc.naive_bayes import (
-    NaiveBayesSBCFitter,
-    NaiveBayesSBCSimulator,
-    run_naive_bayes_sbc_spec,
-)
-from selbayes.sbc.spec import load_sbc_spec
+from selbayes.filters import abs_correlation
+from selbayes.models._naive_bayes_two_groups import null_log_omit_prob
+from selbayes.sbc import NaiveBayesSBCFitter, NaiveBayesSBCSimulator, load_sbc_spec
+from selbayes.sbc._naive_bayes import run_naive_bayes_sbc_spec
 
 SPEC = (Path(__file__).resolve().parents[2] / "models" / "sbc"
         / "sbc_naive_bayes_two_groups.toml")

@@ -1,4 +1,4 @@
-"""The shared SBC machinery lives in selbayes.sbc.spec; the old home re-exports it."""
+"""The shared SBC machinery lives in selbayes.sbc._spec; the old home re-exports it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from selbayes.sbc import gaussian, spec
+from selbayes.sbc import _gaussian as gaussian
+from selbayes.sbc import _spec as spec
 
 
 @pytest.mark.parametrize("name", ["MODELS", "sbc_schema", "load_sbc_spec", "run_sbc_spec"])
@@ -23,8 +24,7 @@ def test_package_reexports_the_spec_runner():
 
 
 def test_every_model_has_a_simulator_and_fitter_with_a_schema():
-    from selbayes.sbc.mixture import MixtureSBCFitter
-    from selbayes.sbc.naive_bayes import NaiveBayesSBCSimulator
+    from selbayes.sbc import MixtureSBCFitter, NaiveBayesSBCSimulator
 
     reg = spec._registry()
     assert set(reg) == set(spec.MODELS)
@@ -36,9 +36,9 @@ def test_every_model_has_a_simulator_and_fitter_with_a_schema():
 
 
 def test_the_spec_module_loads_no_model_module_on_import():
-    code = ("import sys, selbayes.sbc.spec\n"
+    code = ("import sys, selbayes.sbc._spec\n"
             "print(sorted(m for m in sys.modules if m.startswith('selbayes.sbc.')))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     # importing the package loads core; the model modules wait for a spec that needs them
-    assert "selbayes.sbc.naive_bayes" not in out and "selbayes.sbc.mixture" not in out
+    assert "selbayes.sbc._naive_bayes" not in out and "selbayes.sbc._mixture" not in out

@@ -4,7 +4,7 @@ Li (2007, section 2.4): for the binary mixture after correlation selection, the 
 factor of one omitted feature given alpha and the label counts N = (n00, n01, n10, n11) is
 log P_keep(alpha; N) = log(1 - 2 sum_q w_q BB0_q' K_N BB1_q) (the theta quadrature of the
 lattice sum; the kernel K_N is alpha- and theta-free). This module evaluates it as
-:class:`selbayes.adjustment.mixture.MixtureOmitFactor` does (same kernel, same theta rule;
+:class:`selbayes.adjustment.MixtureOmitFactor` does (same kernel, same theta rule;
 equal to ~1e-13 nats, tested), with three changes that make it cheap inside a sampler:
 
 * the kernel K_N of each configuration is built in compiled code (:func:`lattice_kernel`, also
@@ -32,7 +32,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from .mixture import MixtureOmitFactor, _antidiagonal_prefix
+from ._mixture import MixtureOmitFactor, _antidiagonal_prefix
 
 __all__ = ["FastMixtureFactor", "LatticeDesign", "compiled_factor", "lattice_design",
            "lattice_kernel", "log_factorials", "mixture_factor"]
@@ -65,7 +65,7 @@ def log_factorials(n):
 def lattice_kernel(n00, n01, n10, n11, t, lf):
     """K[m0, m1] = P(lattice point in H+ | m0 ones in component 0, m1 in component 1).
 
-    The compiled form of :func:`selbayes.adjustment.mixture._kernel_from_prefix`: a = ones
+    The compiled form of :func:`selbayes.adjustment._mixture._kernel_from_prefix`: a = ones
     among the y = 0 cases of component 0 (hypergeometric given m0), c = likewise in component
     1, H+ = {a + c <= t[m0 + m1]}; ``lf`` is the table of log factorials
     (:func:`log_factorials`).
@@ -415,7 +415,7 @@ class LatticeDesign:
     Parameters
     ----------
     t : ndarray of int64, shape (n + 1,)
-        H+ = {a + c <= t[m0 + m1]} (``selbayes.adjustment.mixture._antidiagonal_prefix``).
+        H+ = {a + c <= t[m0 + m1]} (``selbayes.adjustment._mixture._antidiagonal_prefix``).
     theta, weights : ndarray of float64, shape (Q,)
         Theta rule.
     """
@@ -483,7 +483,7 @@ def _lattice_design(t: bytes, theta: bytes, weights: bytes) -> LatticeDesign | N
 
 
 class FastMixtureFactor(MixtureOmitFactor):
-    """:class:`~selbayes.adjustment.mixture.MixtureOmitFactor` evaluated in compiled code.
+    """:class:`~selbayes.adjustment.MixtureOmitFactor` evaluated in compiled code.
 
     Same parameters, attributes and values (to ~1e-13 nats); ``log_keep``, the label sweep
     (``selbayes.models._mixture_fast.z_sweep``) and the ``MixtureAdjustment`` Op share one

@@ -2,7 +2,7 @@
 
 The adjustment factors are tabulated once per fit (values and exact first and second
 derivatives) and evaluated through these pieces by the selection-adjustment Ops
-(:mod:`selbayes.adjustment.op`), which add the tails outside the table.
+(:mod:`selbayes.adjustment._op`), which add the tails outside the table.
 """
 
 from __future__ import annotations

@@ -3,26 +3,34 @@
 :func:`run_benchmark` cross-validates selbayes configurations and peers on the same repeated
 stratified folds, with every preprocessing, selection and tuning step inside the training
 folds, and writes per-fold results, a summary, a Markdown report and a reliability figure.
-The methods are listed in :data:`~selbayes.benchmark.methods.METHODS`.
+The methods are listed in :data:`METHODS`; :func:`paired_difference` and
+:func:`repeat_aware_mean_se` compare two methods on the same folds.
 
-The names are loaded on first use: the command line imports ``selbayes.benchmark.cli`` to
-build its parser, which must not import scikit-learn and SciPy (about 2 s) for
-``selbayes --help``.
+The modules are private; the names below are the public API. They are loaded on first use:
+the command line imports ``selbayes.benchmark._cli`` to build its parser, which must not import
+scikit-learn and SciPy (about 2 s) for ``selbayes --help``.
 """
 
 from importlib import import_module
 
-_NAMES = {"run_benchmark": "runner", "BenchmarkResult": "runner", "METHODS": "methods",
-          "PEERS": "methods", "SELBAYES_METHODS": "methods", "selbayes_default": "methods"}
+# public name -> its private module
+_NAMES = {"run_benchmark": "_runner", "BenchmarkResult": "_runner", "METHODS": "_methods",
+          "PEERS": "_methods", "SELBAYES_METHODS": "_methods", "QUICK_METHODS": "_methods",
+          "DEFAULT_METHODS": "_methods", "selbayes_default": "_methods",
+          "results_frame": "_report", "summary_frame": "_report", "mean_ranks": "_report",
+          "paired_difference": "_report", "clear_difference": "_report",
+          "repeat_aware_mean_se": "_report"}
 
-__all__ = ["run_benchmark", "BenchmarkResult", "METHODS", "PEERS", "SELBAYES_METHODS",
-           "selbayes_default"]
+__all__ = list(_NAMES)
 
 
 def __getattr__(name):
     if name in _NAMES:
         return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # selbayes.benchmark.runner, ...: the former public modules, for one release (warns)
+    from .._compat import old_module
+
+    return old_module(__name__, name)
 
 
 def __dir__():

@@ -1,14 +1,13 @@
 """Data: the paper data sets (loaders), their download from the original sources, and simulators.
 
-Public names of :mod:`~selbayes.datasets.loaders`, :mod:`~selbayes.datasets.download` and
-:mod:`~selbayes.datasets.simulate` are re-exported, so ``selbayes.datasets.load_dataset`` and
-``selbayes.datasets.gaussian_classification`` both work. ``registry.csv`` beside this file pins
-each downloadable data set to a URL and a SHA-256.
+The modules (:mod:`~selbayes.datasets._loaders`, :mod:`~selbayes.datasets._download`,
+:mod:`~selbayes.datasets._simulate`) are private; the names below are the public API
+(``selbayes.datasets.load_dataset``, ``selbayes.datasets.gaussian_classification``).
+``registry.csv`` beside this file pins each downloadable data set to a URL and a SHA-256.
 """
 
-from . import download, loaders, simulate
-from .download import DownloadError, default_download_dir, fetch, load_rdata, registry
-from .loaders import (
+from ._download import DownloadError, default_download_dir, fetch, load_rdata, registry
+from ._loaders import (
     BENCHMARK_SETS,
     PROVENANCE,
     BenchmarkDataset,
@@ -24,7 +23,7 @@ from .loaders import (
     read_table,
     read_xy,
 )
-from .simulate import (
+from ._simulate import (
     BinaryMixtureData,
     BinaryNaiveBayesData,
     GaussianClassificationData,
@@ -41,13 +40,15 @@ __all__ = [
     "registry", "fetch", "load_rdata", "default_download_dir", "DownloadError",
     "GaussianClassificationData", "BinaryNaiveBayesData", "BinaryMixtureData",
     "gaussian_classification", "binary_naive_bayes", "binary_mixture", "train_test_split",
-    "download", "loaders", "simulate",
 ]
 
 
 def __getattr__(name):
+    from .._compat import MOVED, forward_private, old_module
+
+    # selbayes.datasets.simulate, ...: the former public modules, for one release (warns)
+    if f"{__name__}.{name}" in MOVED:
+        return old_module(__name__, name)
     # selbayes.datasets was one module in earlier versions; its other names are forwarded
     # (with a FutureWarning) for one release so that old code keeps working
-    from .._compat import forward_private
-
-    return forward_private(__name__, "selbayes.datasets.loaders", name)
+    return forward_private(__name__, "selbayes.datasets._loaders", name)

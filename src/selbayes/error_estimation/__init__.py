@@ -4,13 +4,15 @@ For a classifier fixed by the training sample, the BEE is the posterior expected
 its conditional MSE is the posterior variance of the true error: "how wrong will this classifier
 be, and how sure are we?". Closed forms for discrete (binned) classifiers under Dirichlet priors
 and for linear classifiers under conjugate Gaussian priors; :func:`evaluate` puts the BEE beside
-resubstitution, cross-validation and the expected error from predictive probabilities.
+resubstitution, cross-validation and the expected error from predictive probabilities. The
+modules are private; the names below are the public API.
 """
 
+from .._compat import keep_public_names as _keep_public_names
 from ._common import BEEResult, ClassProbMoments, class_prob_moments
-from .discrete import discrete_bee, discrete_bee_result, discrete_conditional_mse
-from .evaluate import ErrorEvaluation, evaluate
-from .gaussian import (
+from ._discrete import discrete_bee, discrete_bee_result, discrete_conditional_mse
+from ._evaluate import ErrorEvaluation, evaluate
+from ._gaussian import (
     GaussianPosterior,
     GaussianPrior,
     ImproperPosteriorError,
@@ -41,3 +43,14 @@ __all__ = [
     "ErrorEvaluation",
     "evaluate",
 ]
+
+# the old module path selbayes.error_estimation.evaluate (warned by selbayes._compat) must not
+# replace the function of the same name
+_keep_public_names(__name__)
+
+
+def __getattr__(name):
+    # selbayes.error_estimation.gaussian, ...: the former public modules, for one release (warns)
+    from .._compat import old_module
+
+    return old_module(__name__, name)

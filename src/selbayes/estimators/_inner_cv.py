@@ -2,7 +2,7 @@
 
 The criterion is the inner cross-validated log score (mean -log p(true class), AMLP, in nats) of
 the classifier, with selection, standardisation and decorrelation redone on every inner training
-fold, and the fast plug-in predictive of :mod:`selbayes.models.gaussian_plugin` (Li 2009, eqs
+fold, and the fast plug-in predictive of :mod:`selbayes.models._gaussian_plugin` (Li 2009, eqs
 13-15 and 23-24) in place of MCMC. :func:`choose_k` is a pure function of explicit settings (as
 scikit-learn's ``lasso_path`` is for ``LassoCV``); the classifier passes its own.
 """
@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_labels, check_matrix, check_random_state
-from ..filters.selection import f_statistic, selection_from_scores
-from ..models.gaussian_plugin import (
+from ..filters._selection import f_statistic, selection_from_scores
+from ..models._gaussian_plugin import (
     correlation_temperature,
     default_label_noise,
     label_noise_log_proba,
     plugin_log_proba,
     temper_log_proba,
 )
-from ..models.gaussian_posterior import class_log_prior
-from ..models.priors import GaussianPriors
-from ..preprocessing.features import prepare_features
+from ..models._gaussian_posterior import class_log_prior
+from ..models._priors import GaussianPriors
+from ..preprocessing._features import prepare_features
 
 __all__ = ["KChoice", "choose_k", "pick_candidate", "choices_per_k", "grid_end_messages",
            "DEFAULT_K_GRID", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
@@ -54,7 +54,7 @@ class KChoice:
     temperature : float
         The chosen predictive temperature T (1: the model's own predictive); with
         ``temperature="correlation"`` the
-        :func:`~selbayes.models.gaussian_plugin.correlation_temperature` of the chosen
+        :func:`~selbayes.models.correlation_temperature` of the chosen
         candidate on all the training data.
     grid : list of tuple
         The (k, lambda, T) candidates, in the order of ``score`` and ``se``.
@@ -163,8 +163,8 @@ class KChoice:
 
 
 def _stratified_folds(y_index, n_splits, rng):
-    # the folds themselves come from selbayes.evaluation.folds, where every fold is made
-    from ..evaluation.folds import stratified_folds
+    # the folds themselves come from selbayes.evaluation._folds, where every fold is made
+    from ..evaluation._folds import stratified_folds
 
     seed = int(rng.integers(2 ** 31 - 1))
     min_count = np.bincount(y_index).min()
@@ -278,7 +278,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
 
     For every inner fold the feature preparation (standardisation, decorrelation) and the F
     ranking are fitted on the inner training cases only; every candidate is then scored by
-    :func:`~selbayes.models.gaussian_plugin.plugin_log_proba` on the inner test cases. The
+    :func:`~selbayes.models.plugin_log_proba` on the inner test cases. The
     candidate with the lowest mean -log p(true class) is chosen. A pure function of its
     arguments; the defaults are those of ``HierarchicalGaussianClassifier()``.
 
@@ -292,9 +292,9 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         Candidate lambdas (None: no decorrelation).
     temperature_grid : sequence of float or "correlation", default "correlation"
         Candidate predictive temperatures T
-        (:func:`~selbayes.models.gaussian_plugin.temper_log_proba`); "correlation": no grid,
+        (:func:`~selbayes.models.temper_log_proba`); "correlation": no grid,
         T of every candidate is
-        :func:`~selbayes.models.gaussian_plugin.correlation_temperature` of its (inner)
+        :func:`~selbayes.models.correlation_temperature` of its (inner)
         training data.
     priors : GaussianPriors or dict, optional
     corrected : bool, default True
@@ -302,7 +302,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     standardize : bool, default True
     decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
     label_noise : float or "auto", default "auto"
-        eps of :func:`~selbayes.models.gaussian_plugin.label_noise_log_proba` applied to every
+        eps of :func:`~selbayes.models.label_noise_log_proba` applied to every
         inner prediction (the criterion then scores the predictive the fitted classifier
         uses); "auto": ``default_label_noise`` of the inner training size.
     rule : {"best", "one_se"}, default "best"

@@ -73,7 +73,7 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
 
     from sklearn.base import clone
 
-    from .gaussian import _rank
+    from ._gaussian import _rank
 
     ks = list(dict.fromkeys(ks)) if ks is not None else []
     if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):

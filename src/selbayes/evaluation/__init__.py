@@ -1,25 +1,51 @@
 """Evaluating fitted classifiers: calibration and losses, sampler diagnostics, cross-validation
 and plots.
 
-Submodules: :mod:`~selbayes.evaluation.calibration`, :mod:`~selbayes.evaluation.diagnostics`,
-:mod:`~selbayes.evaluation.cross_validation`, :mod:`~selbayes.evaluation.folds` (every split of
-the package), :mod:`~selbayes.evaluation.ppc` and :mod:`~selbayes.evaluation.loo_check` (the
-checks ``fit`` runs), :mod:`~selbayes.evaluation.plots`. They are imported
-on first use (``selbayes.evaluation.plots``), so importing an estimator does not import
-xarray or matplotlib.
+The modules are private (:mod:`~selbayes.evaluation._calibration`,
+:mod:`~selbayes.evaluation._diagnostics`, :mod:`~selbayes.evaluation._cross_validation`,
+:mod:`~selbayes.evaluation._folds` (every split of the package), :mod:`~selbayes.evaluation._ppc`
+and :mod:`~selbayes.evaluation._loo_check` (the checks ``fit`` runs),
+:mod:`~selbayes.evaluation._prior_checks`, :mod:`~selbayes.evaluation._plots`); the names below
+are the public API. Each is imported on first use (``selbayes.evaluation.reliability_diagram``
+imports matplotlib then), so importing an estimator does not import xarray or matplotlib.
 """
 
 from importlib import import_module
 
-_SUBMODULES = ("calibration", "diagnostics", "cross_validation", "folds", "ppc", "loo_check",
-               "plots")
+# public name -> its private module (imported on first use)
+_NAMES = {
+    **dict.fromkeys(["reliability_table", "flag_miscalibrated_bins", "calibration_summary",
+                     "bayes_decision", "expected_vs_actual_loss", "random_loss_matrices",
+                     "check_loss", "check_proba", "encode_outcome", "case_losses"],
+                    "_calibration"),
+    **dict.fromkeys(["SamplingWarning", "PriorBoundaryWarning", "GridBoundaryWarning", "check",
+                     "sampler_summary", "warn_from_user_line"], "_diagnostics"),
+    **dict.fromkeys(["cross_validate", "CrossValidationResult", "fit_fold", "load_folds"],
+                    "_cross_validation"),
+    **dict.fromkeys(["make_folds", "check_splits", "stratified_folds", "stratified_splitter",
+                     "repeated_stratified_folds"], "_folds"),
+    # not the function loo_check: selbayes.evaluation.loo_check is the former public module for
+    # one more release (selbayes._compat)
+    **dict.fromkeys(["InfluentialCaseWarning", "PARETO_K_THRESHOLD"], "_loo_check"),
+    **dict.fromkeys(["reliability_diagram", "predictive_scatter", "error_vs_k", "trace_log_tau",
+                     "sbc_rank_plot", "sbc_histogram_band", "sbc_ecdf_band"], "_plots"),
+    **dict.fromkeys(["PriorDataConflictWarning", "f_statistic_check", "conflict_message",
+                     "check_fit", "FAMILY_LEVEL", "MAX_CHECKED", "MAX_DRAWS"], "_ppc"),
+    **dict.fromkeys(["PRIOR_TAIL", "prior_boundary_checks", "prior_boundary_messages"],
+                    "_prior_checks"),
+}
 
-__all__ = [*_SUBMODULES, "cross_validate"]
+__all__ = list(_NAMES)
 
 
 def __getattr__(name):
-    if name in _SUBMODULES:
-        return import_module(f"{__name__}.{name}")
-    if name == "cross_validate":
-        return import_module(f"{__name__}.cross_validation").cross_validate
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _NAMES:
+        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
+    # selbayes.evaluation.plots, ...: the former public modules, for one release (warns)
+    from .._compat import old_module
+
+    return old_module(__name__, name)
+
+
+def __dir__():
+    return sorted({*globals(), *__all__})

@@ -28,8 +28,11 @@ An experiment type is a module registered with :func:`register_experiment` that 
 ``report(spec, fits, out_dir, run_info) -> dict``
     evaluation, figures, ``report.md`` and ``results.json``; returns the results.
 
-"gaussian" (Li 2009, :mod:`selbayes.experiments.gaussian`) is built in; the naive Bayes and
-mixture models and real-data designs plug in the same way.
+"gaussian" (Li 2009, :mod:`selbayes.experiments._gaussian`) is built in; the naive Bayes and
+mixture models and real-data designs plug in the same way. The built-in experiment types are
+private modules (``selbayes.experiments._gaussian``, ...); the names below are the public API.
+The modules ``selbayes.experiments.plasmode`` and ``selbayes.experiments.correlated_omitted``
+are scripts (``python -m selbayes.experiments.plasmode``) and keep their public paths.
 
 Examples
 --------
@@ -49,7 +52,7 @@ from pathlib import Path
 
 from .._parallel import Task, TaskResult, TaskStore, check_n_jobs, check_scheduler, run_tasks
 from .._spec import load
-from .spec import (
+from ._spec import (
     COMMON_SCHEMA,
     Field,
     Spec,
@@ -120,14 +123,14 @@ def experiment_types() -> dict[str, str]:
     return {m: d for m, (_, d) in _EXPERIMENTS.items()}
 
 
-register_experiment("gaussian", "selbayes.experiments.gaussian",
+register_experiment("gaussian", "selbayes.experiments._gaussian",
                     "hierarchical Gaussian classifier with F selection (Li 2009)")
-register_experiment("mixture", "selbayes.experiments.mixture", "binary mixture (Li 2007, 2.4)")
-register_experiment("gaussian_cv", "selbayes.experiments.gaussian_cv",
+register_experiment("mixture", "selbayes.experiments._mixture", "binary mixture (Li 2007, 2.4)")
+register_experiment("gaussian_cv", "selbayes.experiments._gaussian_cv",
                     "CV on real data (Li 2009, 4.2)")
-register_experiment("naive_bayes", "selbayes.experiments.naive_bayes",
+register_experiment("naive_bayes", "selbayes.experiments._naive_bayes",
                     "binary naive Bayes with correlation selection (Li 2007, section 2.3.5)")
-register_experiment("naive_bayes_cv", "selbayes.experiments.naive_bayes_cv",
+register_experiment("naive_bayes_cv", "selbayes.experiments._naive_bayes_cv",
                     "colon CV (Li 2007, 2.3.6)")
 
 
@@ -362,3 +365,10 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     info["perf_start"] = start
     results = module.report(spec, fits, out_dir, info)
     return ReproductionResult(out_dir, out_dir / "report.md", out_dir / "results.json", results)
+
+
+def __getattr__(name):
+    # selbayes.experiments.gaussian, ...: the former public modules, for one release (warns)
+    from .._compat import old_module
+
+    return old_module(__name__, name)

@@ -5,8 +5,8 @@ The experiment types ``gaussian_cv`` (Li 2009, Experiment 4.2, SRBCT) and ``naiv
 the corrected and the uncorrected classifier within every group, and compare the two methods
 group by group as Li 2009 Fig 4 does. The spec checks, gene groups, cached data and folds,
 out-of-fold assembly, metrics, acceptance counts, paired t-tests and Fig 4 are defined here once
-and imported by both runners (:mod:`selbayes.experiments.gaussian_cv`,
-:mod:`selbayes.experiments.naive_bayes_cv`).
+and imported by both runners (:mod:`selbayes.experiments._gaussian_cv`,
+:mod:`selbayes.experiments._naive_bayes_cv`).
 
 The calibration gap of one group and method is ``gap = expected - actual error rate`` (expected
 error: mean of 1 - max probability; negative = overconfident). Two statistics with a derived
@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .report import Criterion, md_table
-from .spec import Field, Spec, SpecError
+from ._report import Criterion, md_table
+from ._spec import Field, Spec, SpecError
 
 __all__ = ["METHODS", "groups_run", "cv_schema", "check_cv_design", "data_settings",
            "gene_groups", "cv_data", "out_of_fold", "loss_matrices", "group_metrics", "evaluate",
@@ -116,7 +116,7 @@ def gene_groups(p: int, n_groups: int, seed: int) -> list[np.ndarray]:
 
 @functools.lru_cache(maxsize=2)
 def _cv_data_cached(key: str, matrix):
-    from ..evaluation.cross_validation import make_folds
+    from ..evaluation._cross_validation import make_folds
 
     s = json.loads(key)
     X, y, genes = matrix(s["data"])
@@ -158,7 +158,7 @@ def out_of_fold(fits: dict, group: int, method: str, n: int, G: int) -> np.ndarr
 def loss_matrices(spec: Spec, G: int) -> np.ndarray:
     """The spec's random loss matrices, shape (n_loss_matrices, G, G) (``[evaluation]``
     n_loss_matrices and loss_log_sd, seed ``seeds.loss``)."""
-    from ..evaluation.calibration import random_loss_matrices
+    from ..evaluation._calibration import random_loss_matrices
 
     ev = spec["evaluation"]
     return random_loss_matrices(G, ev["n_loss_matrices"], sigma=ev["loss_log_sd"],
@@ -180,7 +180,7 @@ def group_metrics(spec: Spec, fits: dict, y_index: np.ndarray, G: int, losses: n
 
 def evaluate(proba: np.ndarray, y_index: np.ndarray, losses: np.ndarray, n_bins: int) -> dict:
     """Error, expected error, AMLP, Brier, ECE and the average actual and expected loss."""
-    from ..evaluation.calibration import calibration_summary, expected_vs_actual_loss
+    from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
     s = calibration_summary(proba, y_index, n_bins=n_bins)
     loss = expected_vs_actual_loss(proba, y_index, losses)

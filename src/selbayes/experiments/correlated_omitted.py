@@ -11,7 +11,7 @@ change: the noise of the features is correlated in blocks.
 Design of one replicate
 -----------------------
 1. Draw tau_mu, tau_nu, tau_x (p,), nu (p,) and the class means mu (p, G) from the fitting
-   prior exactly as :class:`selbayes.sbc.gaussian.GaussianSBCSimulator` does (the t prior
+   prior exactly as :class:`selbayes.sbc.GaussianSBCSimulator` does (the t prior
    also draws lambda_j per feature); the class means are independent across features.
 2. Noise: features are cut into consecutive blocks of ``block`` features; within a block the
    standardised noise is equicorrelated with correlation ``rho`` (a shared normal factor of
@@ -20,7 +20,7 @@ Design of one replicate
 3. Keep the k features with the largest F; fit the corrected model twice to the same data:
    with the exponent p - k (``indep``) and with an effective number ``m_eff`` of the omitted
    features (``meff``, see :func:`effective_number`). The exponent is the ``n_omitted`` value
-   of :func:`selbayes.models.gaussian.model_data` (a ``pm.Data`` of the compiled model), so it
+   of :func:`selbayes.models.model_data` (a ``pm.Data`` of the compiled model), so it
    is set from outside without changing the model.
 4. Rank the true tau_mu and tau_nu among thinned posterior draws.
 
@@ -248,7 +248,7 @@ class CorrelatedGaussianSimulator:
     """The hierarchical Gaussian model's prior with block-equicorrelated noise.
 
     Hyperparameters, nu, lambda (t prior) and the class means are drawn from the fitting prior
-    as in :class:`selbayes.sbc.gaussian.GaussianSBCSimulator`; the noise of feature j is
+    as in :class:`selbayes.sbc.GaussianSBCSimulator`; the noise of feature j is
     (sqrt(rho) a_{i,b(j)} + sqrt(1 - rho) e_ij) / sqrt(tau_x_j) with a, e standard normal and
     b(j) = j // block, so features of one block share noise with correlation rho.
 
@@ -261,7 +261,7 @@ class CorrelatedGaussianSimulator:
     rho : float
         Within-block noise correlation, in [0, 1].
     priors : dict
-        Settings for :meth:`selbayes.models.priors.GaussianPriors.from_dict` (a w_x hyperprior
+        Settings for :meth:`selbayes.models.GaussianPriors.from_dict` (a w_x hyperprior
         or the two-groups prior are not simulated here and are refused).
 
     Examples
@@ -290,7 +290,7 @@ class CorrelatedGaussianSimulator:
                              f"n_classes = {self.n_classes}")
 
     def __call__(self, rng: np.random.Generator):
-        from ..models.priors import GaussianPriors
+        from ..models._priors import GaussianPriors
 
         pr = GaussianPriors.from_dict(dict(self.priors))
         if pr.two_groups or pr.w_x_alpha is not None:
@@ -373,7 +373,7 @@ def block_exponent(tau_mu: float, gamma: float | None, block: int, rho: float, *
     >>> bool(abs(r["per_feature"] - 1) < 4 * r["per_feature_se"] + 0.02)
     True
     """
-    from ..models.priors import GaussianPriors
+    from ..models._priors import GaussianPriors
 
     if (gamma is not None and gamma <= 0) or tau_mu <= 0 or not 0 < tail < 1:
         raise ValueError(f"gamma and tau_mu must be > 0 and tail in (0, 1); got {gamma}, "
@@ -531,10 +531,10 @@ def _fit_replicate(X, y, k, priors, draws, tune, chains, thin_to, seed, meff_met
     """Select, fit with both exponents, rank; returns one result row (without the truth)."""
     import warnings
 
-    from ..filters.selection import select_features
-    from ..models.gaussian import model_data, sample_nutpie
-    from ..models.priors import GaussianPriors
-    from ..sbc.core import thin_draws
+    from ..filters._selection import select_features
+    from ..models._gaussian import model_data, sample_nutpie
+    from ..models._priors import GaussianPriors
+    from ..sbc._core import thin_draws
 
     pr = GaussianPriors.from_dict(dict(priors))
     sel = select_features(X, y, k=k, statistic="f")
@@ -611,7 +611,7 @@ def run_cell(cell: Cell, n_replicates: int, random_state: int, *, n: int = 40, p
     >>> sorted(r["rep"] for r in rows)  # doctest: +SKIP
     [0, 1]
     """
-    from ..sbc.core import sbc_rank
+    from ..sbc._core import sbc_rank
 
     if not (isinstance(random_state, (int, np.integer)) and random_state >= 0):
         raise ValueError(f"random_state must be an int >= 0; got {random_state!r}")
@@ -696,7 +696,7 @@ def summarise(rows):
 
     Notes
     -----
-    The uniformity tests of :mod:`selbayes.sbc.core` need at least 2 replicates per cell and
+    The uniformity tests of :mod:`selbayes.sbc._core` need at least 2 replicates per cell and
     raise ValueError otherwise.
 
     Examples
@@ -719,7 +719,7 @@ def summarise(rows):
     """
     import pandas as pd
 
-    from ..sbc.core import chi2_uniformity, ecdf_uniformity
+    from ..sbc._core import chi2_uniformity, ecdf_uniformity
 
     df = _frame(rows)
     out = []

@@ -154,7 +154,7 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
     >>> make_candidate("sb_t_wide").effect_prior
     't'
     """
-    from ..benchmark.methods import make_method, selbayes_default
+    from ..benchmark._methods import make_method, selbayes_default
 
     if name in CANDIDATES:
         return selbayes_default(random_state, quick=quick, **CANDIDATES[name])
@@ -168,7 +168,7 @@ def _sigmoid(z):
 def _standardised_dataset(name: str) -> np.ndarray:
     """The development set's X (preprocessed as the benchmark does), genes standardised; genes
     with no variance dropped. Shape (n, p)."""
-    from ..datasets.loaders import load_dataset
+    from ..datasets._loaders import load_dataset
 
     X = np.asarray(load_dataset(name).X, dtype=np.float64)
     sd = X.std(axis=0)
@@ -328,7 +328,7 @@ def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick
 
 
 def _k_of(est):
-    from ..benchmark.methods import chosen_k
+    from ..benchmark._methods import chosen_k
 
     try:
         k = chosen_k(est)
@@ -344,7 +344,7 @@ def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
     Parameters
     ----------
     methods : sequence of str
-        Keys of :data:`CANDIDATES` or names from :data:`selbayes.benchmark.methods.METHODS`.
+        Keys of :data:`CANDIDATES` or names from :data:`selbayes.benchmark.METHODS`.
     scenarios : sequence of str, optional
         Names from :data:`SCENARIOS` (default: all).
     replicates : int

@@ -1,10 +1,39 @@
 """Feature filters: the F statistic and |correlation| selection of :func:`select_features`
-(:mod:`~selbayes.filters.selection`), OBF (:mod:`~selbayes.filters.obf`) and the probabilistic
-index (:mod:`~selbayes.filters.probabilistic_index`)."""
+(:mod:`~selbayes.filters._selection`), OBF (:func:`obf`, :mod:`~selbayes.filters._obf`) and the
+probabilistic index (:func:`probabilistic_index`, :mod:`~selbayes.filters._probabilistic_index`).
 
-from .obf import obf, obf_select
-from .probabilistic_index import probabilistic_index, tweedie_select
-from .selection import Selection, select_features
+The modules are private: the names below are the public API.
+"""
 
-__all__ = ["obf", "obf_select", "probabilistic_index", "tweedie_select", "select_features",
-           "Selection"]
+from .._compat import keep_public_names as _keep_public_names
+from ._obf import NIGPrior, OBFPrior, OBFResult, obf, obf_select
+from ._probabilistic_index import (
+    ProbabilisticIndexResult,
+    probabilistic_index,
+    tweedie_correct,
+    tweedie_select,
+)
+from ._selection import (
+    Selection,
+    abs_correlation,
+    binary_correlation,
+    f_statistic,
+    select_features,
+    selection_from_scores,
+)
+
+__all__ = ["obf", "obf_select", "OBFResult", "OBFPrior", "NIGPrior", "probabilistic_index",
+           "tweedie_select", "tweedie_correct", "ProbabilisticIndexResult", "select_features",
+           "Selection", "selection_from_scores", "f_statistic", "abs_correlation",
+           "binary_correlation"]
+
+# the old module paths selbayes.filters.obf and selbayes.filters.probabilistic_index (warned
+# by selbayes._compat) must not replace the functions of the same name
+_keep_public_names(__name__)
+
+
+def __getattr__(name):
+    # selbayes.filters.selection, ...: the former public modules, for one release (warns)
+    from .._compat import old_module
+
+    return old_module(__name__, name)

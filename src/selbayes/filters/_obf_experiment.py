@@ -21,7 +21,7 @@ import numpy as np
 
 from .._validation import check_random_state
 from ._obf_model import OBFPrior, class_stats, obf_log_h_from_stats
-from .selection import f_statistic
+from ._selection import f_statistic
 
 __all__ = ["GROUP_VARIANCES", "N_FEATURES", "make_synergetic_group", "run_replicate", "METHODS"]
 

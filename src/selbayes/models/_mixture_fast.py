@@ -4,10 +4,10 @@
 with the selection factor), which needs, for every case i, log P_keep(alpha; N) at the two count
 configurations N = (n00, n01, n10, n11) that assigning case i to component 0 or 1 would give;
 the per-case loop runs in numba and consumes the random numbers exactly as the Python reference
-(:class:`selbayes.models.mixture._Chain`): uniforms first, then the order.
+(:class:`selbayes.models._mixture._Chain`): uniforms first, then the order.
 :func:`conditional_sweep`: exact slice updates of theta, log alpha0 and log alpha given the
 labels. The factor is :class:`FastMixtureFactor` (equal to
-:class:`selbayes.adjustment.mixture.MixtureOmitFactor` to ~1e-13 nats, tested), whose kernels and
+:class:`selbayes.adjustment.MixtureOmitFactor` to ~1e-13 nats, tested), whose kernels and
 per-alpha weights live in a store per design shared with the ``MixtureAdjustment`` Op. The
 compiled code itself is in :mod:`selbayes.adjustment._mixture_nb` (one file for all of it, so
 that numba's on-disk cache stays consistent).

@@ -1,7 +1,7 @@
 """The one nutpie wrapper of the PyMC models: compile once per cache key, swap data, sample.
 
-The model-layer contract shared by :mod:`selbayes.models.gaussian` and
-:mod:`selbayes.models.naive_bayes`:
+The model-layer contract shared by :mod:`selbayes.models._gaussian` and
+:mod:`selbayes.models._naive_bayes`:
 
 - ``model_data(X_selected, y, ..., corrected=True)`` returns a dict. A name without a leading
   underscore is the value of the ``pm.Data`` of that name; a name with one (``_adj_op``,

@@ -1,11 +1,14 @@
 """Transforms applied before selection: log2 of raw intensities and decorrelation.
 
-Public names of :mod:`~selbayes.preprocessing.intensity` (raw microarray intensities) and
-:mod:`~selbayes.preprocessing.decorrelation` (standardization and whitening) are re-exported.
+The modules are private; the names below are the public API: those of
+:mod:`~selbayes.preprocessing._intensity` (raw microarray intensities),
+:mod:`~selbayes.preprocessing._decorrelation` (standardization and whitening) and
+:mod:`~selbayes.preprocessing._features` (the feature preparation of the Gaussian classifier).
 """
 
-from .decorrelation import Decorrelation, Standardization, pooled_within_residuals
-from .intensity import (
+from ._decorrelation import Decorrelation, Standardization, pooled_within_residuals
+from ._features import AffineFeatures, prepare_features
+from ._intensity import (
     RAW_SKEWNESS,
     RAW_TAIL_RATIO,
     IntensityLog2,
@@ -22,12 +25,16 @@ __all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensiti
            "RawIntensityWarning", "raw_intensity_stats",
            "log2_input_problem", "warn_if_not_intensities", "Log2InputWarning",
            "RAW_SKEWNESS", "RAW_TAIL_RATIO",
-           "Decorrelation", "Standardization", "pooled_within_residuals"]
+           "Decorrelation", "Standardization", "pooled_within_residuals",
+           "prepare_features", "AffineFeatures"]
 
 
 def __getattr__(name):
+    from .._compat import MOVED, forward_private, old_module
+
+    # selbayes.preprocessing.intensity, ...: the former public modules, for one release (warns)
+    if f"{__name__}.{name}" in MOVED:
+        return old_module(__name__, name)
     # selbayes.preprocessing was one module in earlier versions; its other names are forwarded
     # (with a FutureWarning) for one release so that old code keeps working
-    from .._compat import forward_private
-
-    return forward_private(__name__, "selbayes.preprocessing.intensity", name)
+    return forward_private(__name__, "selbayes.preprocessing._intensity", name)

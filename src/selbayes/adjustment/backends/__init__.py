@@ -1,16 +1,26 @@
-"""The selection-adjustment Ops' implementations, one module per backend (as pytensor's
+"""The selection-adjustment Ops' implementations, one private module per backend (as pytensor's
 ``link/<backend>/dispatch``).
 
-* :mod:`.numpy_kernels`: the NumPy evaluations behind ``perform`` (written against an array
+* :mod:`._numpy_kernels`: the NumPy evaluations behind ``perform`` (written against an array
   namespace, so the JAX implementation reuses them);
-* :mod:`.c`: the C code of the ``"table"`` evaluation (PyMC's default CVM backend);
-* :mod:`.numba`: compiled kernels registered with pytensor's numba dispatcher (NUMBA mode and
+* :mod:`._c`: the C code of the ``"table"`` evaluation (PyMC's default CVM backend);
+* :mod:`._numba`: compiled kernels registered with pytensor's numba dispatcher (NUMBA mode and
   nutpie never fall back to object mode);
-* :mod:`.jax`: the registration with pytensor's JAX dispatcher (when JAX is installed).
+* :mod:`._jax`: the registration with pytensor's JAX dispatcher (when JAX is installed).
 
-Import order inside :mod:`selbayes.adjustment`: ``numpy_kernels`` and ``c`` know nothing of the
-Op; :mod:`selbayes.adjustment.base` uses them; ``numba`` and ``jax`` register implementations for
-the base class; the statistic modules (``fstat_op``, ``corr_op``, ``mixture_op``) import the
-base and these two registrations. This package's ``__init__`` imports nothing, so that the base
-can import ``numpy_kernels`` without loading the registrations (which import the base).
+Import order inside :mod:`selbayes.adjustment`: ``_numpy_kernels`` and ``_c`` know nothing of the
+Op; :mod:`selbayes.adjustment._base` uses them; ``_numba`` and ``_jax`` register implementations
+for the base class; the statistic modules (``_fstat_op``, ``_corr_op``, ``_mixture_op``) import
+the base and these two registrations. This package's ``__init__`` imports nothing, so that the
+base can import ``_numpy_kernels`` without loading the registrations (which import the base).
+Nothing here is public API: the Ops are :mod:`selbayes.adjustment`'s.
 """
+
+__all__: list[str] = []
+
+
+def __getattr__(name):
+    # selbayes.adjustment.backends.numba, ...: the former public modules, for one release (warns)
+    from ..._compat import old_module
+
+    return old_module(__name__, name)

@@ -1,0 +1,215 @@
+"""The ``selbayes benchmark`` command.
+
+``selbayes benchmark [NAME ...] [--x X.csv --y y.csv --name NAME] [--transform none|log2]
+[--floor F] [--ceiling C] [--methods M1,M2,...] [--folds 5] [--repeats R] [--seed S]
+[--jobs J | --scheduler ADDRESS] [--quick] --out DIR``
+
+:func:`register` adds the sub-command to the ``selbayes`` parser; :func:`run` runs it. User
+errors (an unknown data set or method, a missing file, malformed CSV) print one line on stderr
+and return exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["register", "run", "main"]
+
+# The named sets, listed here so that building the parser does not import pandas (``selbayes
+# --help`` stays fast); a test checks it against selbayes.datasets.BENCHMARK_SETS.
+SET_NAMES = ("borovecki", "chowdary", "golub", "gravier", "nakayama", "pomeroy", "singh",
+             "sorlie", "subramanian", "srbct", "colon")
+
+# The method names, for the same reason (selbayes.benchmark._methods imports scikit-learn and
+# SciPy, about 2 s); the same test checks them against METHODS and DEFAULT_METHODS.
+METHOD_NAMES = (
+    "selbayes", "selbayes_uncorrected", "selbayes_uncorrected_same_choice", "selbayes_one_se",
+    "selbayes_uncorrected_one_se", "selbayes_uncorrected_same_choice_one_se", "selbayes_t_cv",
+    "selbayes_t_cv_uncorrected", "selbayes_t_prior", "selbayes_t_prior_uncorrected",
+    "selbayes_previous", "selbayes_normal_prior", "selbayes_normal_prior_uncorrected",
+    "selbayes_two_groups", "selbayes_two_groups_uncorrected", "selbayes_k10", "selbayes_k50",
+    "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
+    "svm_platt")
+DEFAULT_METHOD_NAMES = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",
+                        "lda_shrinkage", "gnb_calibrated", "random_forest", "svm_platt")
+
+
+def register(subparsers) -> argparse.ArgumentParser:
+    """Add the ``benchmark`` sub-command to ``subparsers`` (from ``add_subparsers``).
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The sub-command's parser; its default ``func`` is :func:`run`.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(); sub = p.add_subparsers(dest="command")
+    >>> _ = register(sub)
+    >>> a = p.parse_args(["benchmark", "golub", "--methods", "gnb", "--out", "o"])
+    >>> a.names, a.methods, a.folds
+    (['golub'], 'gnb', 5)
+    """
+    p = subparsers.add_parser(
+        "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
+        description="Repeated stratified K-fold benchmark of selbayes against scikit-learn "
+        "peers; every preprocessing, selection and tuning step runs inside the training "
+        "folds. Resumes from DIR. Data sets: " + ", ".join(SET_NAMES) + ". Methods: "
+        + ", ".join(METHOD_NAMES) + ".")
+    p.add_argument("names", nargs="*", metavar="NAME", help="named data sets")
+    p.add_argument("--x", default=None, help="your expression CSV (samples x genes; header of "
+                   "gene names; a first column of sample names is detected)")
+    p.add_argument("--y", default=None, help="your labels CSV: one column of class labels (row "
+                   "order of --x), or sample id and label (matched to --x by id)")
+    p.add_argument("--name", default=None, help="name of your data set (default: from --x)")
+    p.add_argument("--transform", choices=["none", "log2"], default=None,
+                   help="preprocessing of your data: log2 of values clipped to [floor, "
+                   "ceiling] (default: none, the values as given; named sets use their "
+                   "documented default). Warns when the values look log-scale or z-scored")
+    p.add_argument("--floor", type=float, default=None,
+                   help="floor before log2 (default 1.0 with --transform log2)")
+    p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
+    p.add_argument("--methods", default=None,
+                   help="comma-separated method names, or 'all' (default: "
+                   + ",".join(DEFAULT_METHOD_NAMES) + ": the recommended selbayes, its uncorrected "
+                   "twin and the peers)")
+    p.add_argument("--folds", type=int, default=5, help="folds per repeat (default 5)")
+    p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    group.add_argument("--scheduler", default=None,
+                       help="dask.distributed scheduler address (needs selbayes[distributed])")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke test: sorlie (unless named), 3 folds, 4 methods, few draws")
+    p.add_argument("--out", required=True, help="output folder (resumes when it exists)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+    return p
+
+
+def _read_user_data(args):
+    from pathlib import Path
+
+    from ..datasets._loaders import BenchmarkDataset, read_xy
+
+    for opt in ("x", "y"):
+        path = getattr(args, opt)
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"--{opt} {path}: no such file")
+    name = args.name or Path(args.x).name.split(".")[0]
+    # Labels matched to the samples of --x by id (or taken in row order from one column);
+    # ids that differ are an error naming them, never a silent re-pairing.
+    ds = read_xy(args.x, args.y, name=name)
+    transform = args.transform or "none"
+    if transform == "none" and (args.floor is not None or args.ceiling is not None):
+        raise ValueError("--floor/--ceiling need --transform log2")
+    pre = {"transform": transform,
+           "floor": (1.0 if args.floor is None else args.floor) if transform == "log2" else None,
+           "ceiling": args.ceiling}
+    if transform == "log2":
+        import warnings
+
+        from ..preprocessing._intensity import IntensityLog2, Log2InputWarning, log2_input_problem
+
+        IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
+        problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
+        if problem is not None:
+            warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
+    return BenchmarkDataset(X=ds.X, y=ds.y.astype(str), description=f"Read from {args.x}",
+                            name=name, preprocessing=pre)
+
+
+def run(args) -> int:
+    """Run ``selbayes benchmark`` from parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From the parser of :func:`register`.
+
+    Returns
+    -------
+    int
+        0 on success; 2 on a user error (one line on stderr).
+
+    Raises
+    ------
+    ValueError
+        Raised for user errors (unknown data set or method, bad option values) and caught
+        here: they become the one-line message and status 2. Errors inside the benchmark
+        that are not user errors propagate.
+
+    Examples
+    --------
+    >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
+    0
+    """
+    from ..datasets._loaders import BENCHMARK_SETS
+    from ._methods import METHODS
+    from ._runner import run_benchmark
+
+    try:
+        if (args.x is None) != (args.y is None):
+            raise ValueError("--x and --y go together")
+        unknown = [n for n in args.names if n.lower() not in BENCHMARK_SETS]
+        if unknown:
+            raise ValueError(f"unknown data set(s) {', '.join(unknown)}; known: "
+                             f"{', '.join(BENCHMARK_SETS)}")
+        if args.transform is not None and args.x is None:
+            raise ValueError("--transform/--floor/--ceiling apply to --x data only (named sets "
+                             "use their documented preprocessing)")
+        methods = [m.strip() for m in args.methods.split(",") if m.strip()] \
+            if args.methods else None
+        if methods == ["all"]:
+            methods = list(METHODS)
+        bad = [m for m in methods or [] if m not in METHODS]
+        if bad:
+            raise ValueError(f"unknown method(s) {', '.join(bad)}; known: {', '.join(METHODS)}")
+        datasets = [n.lower() for n in args.names]
+        if args.x is not None:
+            datasets.append(_read_user_data(args))
+        if not datasets and not args.quick:
+            raise ValueError("name at least one data set, or give --x and --y (or --quick)")
+        if args.folds < 2 or args.repeats < 1 or args.jobs == 0:
+            raise ValueError("--folds must be >= 2, --repeats >= 1 and --jobs not 0")
+        res = run_benchmark(datasets, methods, folds=args.folds, repeats=args.repeats,
+                            seed=args.seed, n_jobs=args.jobs, quick=args.quick, out=args.out,
+                            scheduler=args.scheduler, progress=not args.no_progress)
+    except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"selbayes benchmark: error: {msg}", file=sys.stderr)
+        return 2
+    print(f"wrote {res.out / 'report.md'}, results.csv and summary.csv "
+          f"({res.info['wall_seconds']:.0f} s)")
+    return 0
+
+
+def main(argv=None) -> int:
+    """Stand-alone entry point (``python -m selbayes.benchmark``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+
+    Returns
+    -------
+    int
+        Exit status.
+
+    Examples
+    --------
+    >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
+    0
+    """
+    parser = argparse.ArgumentParser(prog="selbayes")
+    sub = parser.add_subparsers(dest="command")
+    register(sub)
+    args = parser.parse_args(["benchmark", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))

@@ -1,0 +1,544 @@
+"""Tables, the Markdown report and the reliability figure of a benchmark run.
+
+References
+----------
+Li Y. (2009), Li 2009, section 3.4 (AMLP; expected against actual error; reliability tables).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._methods import PEERS
+
+__all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
+           "mean_ranks", "write_report_files", "repeat_aware_mean_se", "clear_difference",
+           "SE_METHOD", "reliability_figure"]
+
+_RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
+                   "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
+                   "fit_cpu_seconds", "predict_seconds", "k", "n_warnings", "error_message"]
+_SUMMARY_METRICS = ("amlp", "brier", "error", "expected_error", "gap")
+
+
+def results_frame(records: list[dict]) -> pd.DataFrame:
+    """One row per (data set, method, repeat, fold) from the fold records.
+
+    Parameters
+    ----------
+    records : list of dict
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, method, repeat, fold, n_test, amlp, brier, error,
+        expected_error, gap`` (expected minus actual error), ``n_over_5_nats,
+        max_case_loss, fit_seconds`` (wall), ``fit_cpu_seconds`` (CPU time of the fitting
+        process, all its threads), ``predict_seconds, k, n_warnings, error_message``.
+
+    Examples
+    --------
+    >>> results_frame([]).shape[0]
+    0
+    """
+    df = pd.DataFrame([{c: r.get(c) for c in _RESULT_COLUMNS} for r in records],
+                      columns=_RESULT_COLUMNS)
+    df["k"] = pd.array(df["k"], dtype="Int64")
+    return df.sort_values(["dataset", "method", "repeat", "fold"]).reset_index(drop=True)
+
+
+def _se(x: pd.Series) -> float:
+    x = x.to_numpy(dtype=float)
+    if len(x) < 2 or not np.all(np.isfinite(x)):
+        return np.nan
+    return float(np.std(x, ddof=1) / np.sqrt(len(x)))
+
+
+#: How the report's standard errors are computed (quoted in report.md).
+SE_METHOD = (
+    "Standard errors take the folds of one repeat as the unit. For a set and method, let "
+    "m_rf be the mean loss of the test cases of fold f in repeat r (K folds, R repeats). The "
+    "estimate is the mean over repeats of L_r, the mean loss over all cases of repeat r; its "
+    "standard error is SE = sqrt(mean_r SE_r^2), with SE_r = sd_f(m_rf) / sqrt(K). The R "
+    "repeats re-split the same cases, so they are not independent samples and SE is not "
+    "divided by sqrt(R) (averaging repeats removes only the noise of the fold assignment). "
+    "Paired differences between two methods use the same formula on the per-fold means of "
+    "the per-case differences (the same test cases for both methods). A difference counts as "
+    "a win only when it exceeds 2 SE.")
+
+
+def repeat_aware_mean_se(values, repeats, n_cases=None) -> tuple[float, float]:
+    """Mean and standard error of a per-fold metric with the folds of one repeat as the unit.
+
+    For each repeat r with fold means m_rf (f = 1..K_r) the repeat's mean is the case-weighted
+    L_r = sum_f n_rf m_rf / sum_f n_rf and its standard error SE_r = sd_f(m_rf) / sqrt(K_r)
+    (sample sd, ddof 1). The estimate is mean_r L_r and its standard error
+    sqrt(mean_r SE_r^2): the repeats share their cases, so the standard error is not divided
+    by sqrt(R) as it would be for independent repeats.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_folds_total,)
+        The metric of each fold (a mean over the fold's test cases), all repeats together.
+    repeats : array-like of shape (n_folds_total,)
+        The repeat of each fold.
+    n_cases : array-like of shape (n_folds_total,), optional
+        Test cases per fold (weights of the repeat means); default equal.
+
+    Returns
+    -------
+    mean, se : float, float
+        ``se`` is NaN when a repeat has fewer than 2 folds or a value is not finite (the mean
+        is then inf for an infinite loss, NaN when there is no value).
+
+    Examples
+    --------
+    >>> mean, se = repeat_aware_mean_se([1.0, 2.0, 3.0, 1.0, 2.0, 3.0], [0, 0, 0, 1, 1, 1])
+    >>> float(mean), round(float(se), 4)          # SE of one repeat: sd 1 / sqrt(3)
+    (2.0, 0.5774)
+    """
+    v = np.asarray(values, dtype=float)
+    r = np.asarray(repeats)
+    w = np.ones_like(v) if n_cases is None else np.asarray(n_cases, dtype=float)
+    if v.size == 0:
+        return np.nan, np.nan
+    means, var = [], []
+    for rep in np.unique(r):
+        m, wr = v[r == rep], w[r == rep]
+        with np.errstate(invalid="ignore"):
+            means.append(float(np.sum(wr * m) / np.sum(wr)) if np.all(np.isfinite(m))
+                         else float(np.mean(m)))
+        var.append(np.var(m, ddof=1) / len(m) if len(m) >= 2 and np.all(np.isfinite(m))
+                   else np.nan)
+    mean = float(np.mean(means))
+    se = float(np.sqrt(np.mean(var))) if np.all(np.isfinite(var)) else np.nan
+    return mean, se
+
+
+def summary_frame(results: pd.DataFrame) -> pd.DataFrame:
+    """Means and repeat-aware standard errors over folds, per data set and method.
+
+    Each mean is the average over repeats of the case-weighted mean of a repeat; each standard
+    error takes the folds of one repeat as the unit (:func:`repeat_aware_mean_se`,
+    :data:`SE_METHOD`).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        From :func:`results_frame`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, method, n_folds, n_failed`` and, per metric, ``<metric>`` and
+        ``<metric>_se``; ``n_over_5_nats`` (total), ``max_case_loss``, ``fit_seconds``
+        (wall, total), ``fit_cpu_seconds`` (total), ``fit_seconds_mean``, ``k_median``.
+
+    Examples
+    --------
+    >>> summary_frame(results_frame([])).shape[0]
+    0
+    """
+    rows = []
+    for (d, m), g in results.groupby(["dataset", "method"], sort=True):
+        ok = g[g["error_message"].isna()]
+        row = {"dataset": d, "method": m, "n_folds": int(len(ok)),
+               "n_failed": int(len(g) - len(ok))}
+        weights = pd.to_numeric(ok["n_test"], errors="coerce").fillna(1.0).to_numpy() \
+            if "n_test" in ok else None
+        for c in _SUMMARY_METRICS:
+            if len(ok):
+                row[c], row[f"{c}_se"] = repeat_aware_mean_se(ok[c], ok["repeat"], weights)
+            else:
+                row[c], row[f"{c}_se"] = np.nan, np.nan
+        row["n_over_5_nats"] = int(ok["n_over_5_nats"].sum())
+        row["max_case_loss"] = float(ok["max_case_loss"].max()) if len(ok) else np.nan
+        row["fit_seconds"] = float(ok["fit_seconds"].sum())
+        row["fit_cpu_seconds"] = float(pd.to_numeric(ok["fit_cpu_seconds"]).sum())
+        row["fit_seconds_mean"] = float(ok["fit_seconds"].mean()) if len(ok) else np.nan
+        ks = ok["k"].dropna()
+        row["k_median"] = float(np.median(ks.to_numpy(dtype=float))) if len(ks) else np.nan
+        rows.append(row)
+    cols = ["dataset", "method", "n_folds", "n_failed"]
+    for c in _SUMMARY_METRICS:
+        cols += [c, f"{c}_se"]
+    cols += ["n_over_5_nats", "max_case_loss", "fit_seconds", "fit_cpu_seconds",
+             "fit_seconds_mean", "k_median"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def cases_frame(records: list[dict], data: dict) -> pd.DataFrame:
+    """One row per (data set, method, repeat, test case).
+
+    Parameters
+    ----------
+    records : list of dict
+    data : dict
+        ``name -> (X, y_idx, classes, dataset)`` as built by the runner.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, method, repeat, fold, sample, true_class, p_true, confidence, correct,
+        loss`` (nats, never floored).
+
+    Examples
+    --------
+    >>> cases_frame([], {}).shape[0]
+    0
+    """
+    parts = []
+    for r in records:
+        if r.get("proba") is None:
+            continue
+        _, y_idx, classes, ds = data[r["dataset"]]
+        test = np.asarray(r["test"], dtype=int)
+        proba = np.asarray(r["proba"], dtype=float)
+        rows = np.arange(len(test))
+        yi = y_idx[test]
+        parts.append(pd.DataFrame({
+            "dataset": r["dataset"], "method": r["method"], "repeat": r["repeat"],
+            "fold": r["fold"], "sample": np.asarray(ds.X.index.astype(str))[test],
+            "true_class": classes[yi], "p_true": proba[rows, yi],
+            "confidence": proba.max(axis=1), "correct": proba.argmax(axis=1) == yi,
+            "loss": np.asarray(r["losses"], dtype=float)}))
+    cols = ["dataset", "method", "repeat", "fold", "sample", "true_class", "p_true",
+            "confidence", "correct", "loss"]
+    return pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+
+
+def paired_difference(results: pd.DataFrame, dataset: str, a: str, b: str,
+                      metric: str = "amlp") -> tuple[float, float, int]:
+    """Mean and repeat-aware standard error of ``metric(a) - metric(b)`` over matched folds.
+
+    Both methods are scored on the same test cases of each fold, so the fold's difference is
+    the mean of the per-case differences; :func:`repeat_aware_mean_se` then averages them
+    (case-weighted within a repeat) and takes the folds of one repeat as the unit.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+    dataset, a, b : str
+    metric : str, default "amlp"
+
+    Returns
+    -------
+    mean, se, n_pairs : float, float, int
+        NaN when no folds match (the se also when a repeat has fewer than 2 matched folds or
+        a difference is not finite).
+
+    Examples
+    --------
+    >>> paired_difference(results_frame([]), "x", "a", "b")
+    (nan, nan, 0)
+    """
+    sub = results[(results["dataset"] == dataset) & results["error_message"].isna()]
+    wide = sub.pivot_table(index=["repeat", "fold"], columns="method", values=metric,
+                           aggfunc="first")
+    if a not in wide or b not in wide:
+        return np.nan, np.nan, 0
+    d = (wide[a] - wide[b]).dropna()
+    if len(d) == 0:
+        return np.nan, np.nan, 0
+    n = None
+    if "n_test" in sub:
+        n_test = sub.pivot_table(index=["repeat", "fold"], values="n_test", aggfunc="first")
+        n = n_test["n_test"].reindex(d.index).fillna(1.0).to_numpy(dtype=float)
+    mean, se = repeat_aware_mean_se(d.to_numpy(), d.index.get_level_values("repeat"), n)
+    return mean, se, int(len(d))
+
+
+def clear_difference(mean: float, se: float, z: float = 2.0) -> int:
+    """-1 when ``mean`` is below 0 by more than ``z`` standard errors, +1 above, else 0.
+
+    Parameters
+    ----------
+    mean, se : float
+    z : float, default 2.0
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> clear_difference(-0.05, 0.02), clear_difference(-0.03, 0.02)
+    (-1, 0)
+    """
+    if not (np.isfinite(mean) and np.isfinite(se)):
+        return 0
+    return -1 if mean < -z * se else (1 if mean > z * se else 0)
+
+
+def mean_ranks(summary: pd.DataFrame, metric: str = "amlp") -> pd.Series:
+    """Mean rank of each method over data sets (1 = best mean ``metric``; ties averaged).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+    metric : str, default "amlp"
+
+    Returns
+    -------
+    pandas.Series
+        Indexed by method, sorted best first; only data sets where every method has a value.
+
+    Examples
+    --------
+    >>> mean_ranks(summary_frame(results_frame([]))).empty
+    True
+    """
+    if summary.empty:
+        return pd.Series(dtype=float)
+    wide = summary.pivot(index="dataset", columns="method", values=metric).dropna()
+    return wide.rank(axis=1, method="average").mean().sort_values()
+
+
+def _fmt(v, se=None, digits=3) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return "-"
+    if np.isinf(v):
+        return "inf"
+    s = f"{v:.{digits}f}"
+    if se is not None and np.isfinite(se):
+        s += f" ± {se:.{digits}f}"
+    return s
+
+
+def _table(summary: pd.DataFrame, metric: str, methods: list[str]) -> list[str]:
+    lines = ["| data set | " + " | ".join(methods) + " |",
+             "|---|" + "---|" * len(methods)]
+    for d, g in summary.groupby("dataset", sort=True):
+        g = g.set_index("method")
+        best = g[metric].abs().idxmin() if metric == "gap" else g[metric].idxmin()
+        cells = []
+        for m in methods:
+            if m not in g.index:
+                cells.append("-")
+                continue
+            c = _fmt(g.at[m, metric], g.at[m, f"{metric}_se"])
+            cells.append(f"**{c}**" if m == best else c)
+        lines.append(f"| {d} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
+    """The pooled reliability diagram as small multiples: one panel per method, shared axes.
+
+    Each panel plots the top-label predicted probability (bin mean, 10 bins) against the
+    fraction correct with ± 2 binomial standard errors, over all sets and folds, and the
+    diagonal of calibration; the legend sits below the panels, off the data.
+
+    Parameters
+    ----------
+    cases : pandas.DataFrame
+        From :func:`cases_frame` (``method``, ``confidence``, ``correct``).
+    methods : list of str
+        Panel order.
+    path : path-like
+        The PNG to write.
+
+    Returns
+    -------
+    bool
+        False (and nothing written) when there are no cases.
+
+    Examples
+    --------
+    >>> reliability_figure(pd.DataFrame(columns=["method"]), ["a"], "r.png")
+    False
+    """
+    shown = [m for m in methods if not cases.empty and (cases["method"] == m).any()]
+    if not shown:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from ..evaluation._calibration import reliability_table
+
+    ncols = min(4, len(shown))
+    nrows = int(np.ceil(len(shown) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols + 0.6, 2.5 * nrows + 0.9),
+                             sharex=True, sharey=True, squeeze=False)
+    handles = None
+    for ax, m in zip(axes.flat, shown, strict=False):
+        c = cases[cases["method"] == m]
+        t = reliability_table(c["confidence"].to_numpy(float), c["correct"].to_numpy(float))
+        t = t[t["count"] > 0]
+        diag, = ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
+        obs = ax.errorbar(t["mean_predicted"], t["observed_fraction"], yerr=2 * t["se"],
+                          marker="o", ms=3.5, lw=1.2, capsize=2, color="C0")
+        handles = (diag, obs)
+        ax.set_title(f"{m} (n={len(c)})", fontsize=8.5)
+        ax.set_xlim(0, 1.02)
+        ax.set_ylim(0, 1.02)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(shown):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("top-label probability", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("fraction correct", fontsize=8)
+    fig.suptitle("Pooled reliability over all data sets and folds", fontsize=10)
+    fig.legend(handles, ["calibrated", "observed (bin mean ± 2 binomial SE)"],
+               loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def _preprocessing_text(d: dict) -> str:
+    pre = d["preprocessing"]
+    if pre.get("transform", "none") != "none":
+        return f"log2 of values clipped to [{pre.get('floor')}, {pre.get('ceiling')}]"
+    # The harness cannot know the scale of data it was given; a named set's documented one
+    # is quoted.
+    scale = d.get("scale")
+    return f"none (values as given: {scale})" if scale else "none (values as given)"
+
+
+def write_report_files(res) -> str:
+    """Write ``report.md`` and ``reliability.png`` into ``res.out``.
+
+    Parameters
+    ----------
+    res : selbayes.benchmark.BenchmarkResult
+
+    Returns
+    -------
+    str
+        The Markdown text.
+
+    Examples
+    --------
+    >>> text = write_report_files(res)                                    # doctest: +SKIP
+    """
+    results, summary, cases, info = res.results, res.summary, res.cases, res.info
+    methods = [m for m in info["methods"] if m in set(summary["method"])]
+    peers = [m for m in methods if m in PEERS]
+    L = ["# Benchmark: selbayes against scikit-learn peers", ""]
+    if info.get("n_missing"):
+        L += [f"**Partial: {info['n_missing']} of {info['n_fits']} fits are not done yet; "
+              "tables use the folds that are.**", ""]
+    if info.get("quick"):
+        L += ["**Quick (smoke-test) design: 3 folds, few posterior draws. Not a result.**", ""]
+    L += [f"Repeated stratified {info['folds']}-fold cross-validation, {info['repeats']} "
+          f"repeat(s), seed {info['seed']}; the same folds for every method. Preprocessing, "
+          "feature selection and every tuning step run inside each training fold. AMLP is the "
+          "mean of -log p(true class) in nats, never floored (inf when a true class got "
+          "probability 0). Values are means ± standard errors; bold: best on the set "
+          "(smallest |expected - actual| for the gap).", "", SE_METHOD, "",
+          f"Wall time of this call: {info['wall_seconds']:.0f} s ({info['n_fitted']} fits run, "
+          f"{info['n_resumed']} resumed from disk; n_jobs = {info['n_jobs']}). Sum of fit "
+          f"times: {np.nansum(results['fit_seconds']):.0f} s.", "", "## Data sets", "",
+          "| data set | n | p | classes | preprocessing (inside folds) |", "|---|---|---|---|---|"]
+    for name, d in info["datasets"].items():
+        L.append(f"| {name} | {d['n']} | {d['p']} | {len(d['classes'])} | "
+                 f"{_preprocessing_text(d)} |")
+    for metric, title in (("amlp", "AMLP (nats; lower is better)"),
+                          ("brier", "Brier score (lower is better)"),
+                          ("error", "Error rate"),
+                          ("gap", "Expected minus actual error (0 is calibrated; < 0 "
+                                  "overconfident)")):
+        L += ["", f"## {title}", ""] + _table(summary, metric, methods)
+    ranks = mean_ranks(summary, "amlp")
+    gap = summary.assign(abs_gap=summary["gap"].abs()).groupby("method")["abs_gap"].mean()
+    L += ["", "## Mean rank over data sets (AMLP; 1 = best)", "",
+          "| method | mean AMLP rank | mean \\|expected - actual\\| error | data sets |",
+          "|---|---|---|---|"]
+    n_sets = summary.pivot(index="dataset", columns="method", values="amlp").dropna().shape[0]
+    for m, r in ranks.items():
+        L.append(f"| {m} | {r:.2f} | {gap.get(m, np.nan):.3f} | {n_sets} |")
+    if "selbayes" in methods and peers:
+        L += ["", "## selbayes against the best peer on each set (paired over folds)", "",
+              "Best peer: the peer with the smallest mean AMLP on the set. Difference = "
+              "selbayes - peer (negative: selbayes better).", "",
+              "| data set | best peer | AMLP difference ± SE | Brier difference ± SE | "
+              "AMLP better beyond 2 SE |",
+              "|---|---|---|---|---|"]
+        for d, g in summary.groupby("dataset", sort=True):
+            gp = g[g["method"].isin(peers)]
+            if gp.empty or gp["amlp"].isna().all():
+                continue
+            best = gp.set_index("method")["amlp"].idxmin()
+            a = paired_difference(results, d, "selbayes", best, "amlp")
+            b = paired_difference(results, d, "selbayes", best, "brier")
+            verdict = {-1: "selbayes", 1: best, 0: "neither"}[clear_difference(a[0], a[1])]
+            L.append(f"| {d} | {best} | {_fmt(a[0], a[1])} | {_fmt(b[0], b[1])} | "
+                     f"{verdict} |")
+    for other, what in (("selbayes_uncorrected", "its own choice of k and temperature"),
+                        ("selbayes_uncorrected_same_choice",
+                         "the k, temperature and label noise that selbayes chose")):
+        if "selbayes" not in methods or other not in methods:
+            continue
+        L += ["", f"## Corrected against uncorrected, {what} (paired over folds)", "",
+              f"Difference = selbayes - {other} (negative: the correction helps).",
+              "", "| data set | AMLP difference ± SE | beyond 2 SE | gap corrected | "
+              "gap uncorrected |", "|---|---|---|---|---|"]
+        wins = clear_wins = clear_losses = 0
+        for d, g in summary.groupby("dataset", sort=True):
+            a = paired_difference(results, d, "selbayes", other, "amlp")
+            g = g.set_index("method")
+            clear = clear_difference(a[0], a[1])
+            wins += bool(np.isfinite(a[0]) and a[0] < 0)
+            clear_wins += clear < 0
+            clear_losses += clear > 0
+            L.append(f"| {d} | {_fmt(a[0], a[1])} | "
+                     f"{ {-1: 'corrected', 1: 'uncorrected', 0: '-'}[clear] } | "
+                     f"{_fmt(g['gap'].get('selbayes'))} | "
+                     f"{_fmt(g['gap'].get(other))} |")
+        n_sets = summary["dataset"].nunique()
+        L += ["", f"Corrected has the lower AMLP on {wins} of {n_sets} sets; lower by more "
+              f"than 2 SE on {clear_wins}, higher by more than 2 SE on {clear_losses}."]
+    fig = res.out / "reliability.png"
+    if reliability_figure(cases, methods, fig):
+        L += ["", "## Pooled reliability", "", "![reliability](reliability.png)", "",
+              "One panel per method (shared axes): top-label predicted probability against "
+              "the fraction correct, pooled over all sets and folds (10 bins; bars ± 2 "
+              "binomial SE under calibration)."]
+    L += ["", "## Confident mistakes: the worst per-case losses", "",
+          "Cases with loss > 5 nats (true class probability < 0.0067), per set and method:", ""]
+    wide = summary.pivot(index="dataset", columns="method", values="n_over_5_nats")
+    L += ["| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+    for d, row in wide.iterrows():
+        L.append(f"| {d} | " + " | ".join(str(int(row[m])) if m in row and pd.notna(row[m])
+                                          else "-" for m in methods) + " |")
+    if not cases.empty:
+        L += ["", "The three worst cases of each method:", "",
+              "| method | data set | sample | true class | p(true) | loss (nats) |",
+              "|---|---|---|---|---|---|"]
+        for m in methods:
+            worst = cases[cases["method"] == m].nlargest(3, "loss")
+            for _, c in worst.iterrows():
+                L.append(f"| {m} | {c['dataset']} | {c['sample']} | {c['true_class']} | "
+                         f"{c['p_true']:.3g} | {_fmt(c['loss'], digits=2)} |")
+    ks = results.dropna(subset=["k"])
+    if not ks.empty:
+        L += ["", "## Chosen k per fold", "", "| data set | method | k per fold |",
+              "|---|---|---|"]
+        for (d, m), g in ks.groupby(["dataset", "method"], sort=True):
+            L.append(f"| {d} | {m} | {', '.join(str(int(v)) for v in g['k'])} |")
+    L += ["", "## Fit time (wall seconds, sum over folds; mean per fit in brackets)", "",
+          "Wall times depend on the machine's load; `summary.csv` also has CPU seconds.", "",
+          "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+    for d, g in summary.groupby("dataset", sort=True):
+        g = g.set_index("method")
+        L.append(f"| {d} | " + " | ".join(
+            f"{g.at[m, 'fit_seconds']:.1f} ({g.at[m, 'fit_seconds_mean']:.1f})"
+            if m in g.index else "-" for m in methods) + " |")
+    failed = results[results["error_message"].notna()]
+    if not failed.empty:
+        L += ["", "## Failed fits", ""]
+        for _, r in failed.iterrows():
+            L.append(f"- {r['dataset']} / {r['method']} repeat {r['repeat']} fold {r['fold']}: "
+                     f"{r['error_message']}")
+    L += ["", "## Settings", "", "```", f"methods: {', '.join(info['methods'])}",
+          f"folds: {info['folds']}  repeats: {info['repeats']}  seed: {info['seed']}  "
+          f"n_jobs: {info['n_jobs']}  quick: {info['quick']}", "```", ""]
+    text = "\n".join(L)
+    (res.out / "report.md").write_text(text)
+    return text

@@ -1,0 +1,380 @@
+"""Repeated stratified K-fold benchmark of selbayes configurations against scikit-learn peers.
+
+Every data set is split once per repeat (the same folds for every method); each method is
+fitted on the training fold from scratch, with its preprocessing (floor and log2, when the set
+needs it), feature selection and tuning inside ``fit``, and scored on the test fold. Each
+(data set, method, repeat, fold) is written to its own JSON file as soon as it finishes
+(atomically), so an interrupted run resumes where it stopped; a stored fold whose settings
+differ (other data, folds or method settings) is refitted.
+
+References
+----------
+Li Y. (2009), Li 2009, section 3.4: AMLP and the expected-vs-actual error check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._parallel import Task, TaskResult, TaskStore, run_tasks
+from ._methods import DEFAULT_METHODS, METHODS, QUICK_METHODS, chosen_k, make_method
+
+__all__ = ["run_benchmark", "BenchmarkResult", "resolve_dataset", "QUICK_DATASET", "METRICS"]
+
+QUICK_DATASET = "sorlie"
+#: Per-fold metrics written to results.csv (and averaged in summary.csv).
+METRICS = ("amlp", "brier", "error", "expected_error", "gap", "n_over_5_nats",
+           "max_case_loss")
+_FORMAT = 1
+
+
+@dataclass
+class BenchmarkResult:
+    """What :func:`run_benchmark` returns.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        One row per data set, method, repeat and fold (``results.csv``).
+    summary : pandas.DataFrame
+        One row per data set and method: means and standard errors over folds (``summary.csv``).
+    cases : pandas.DataFrame
+        One row per data set, method, repeat and test case: true class, probability of the
+        true class, top-label confidence, whether the guess was right, and the loss in nats.
+    out : pathlib.Path
+    info : dict
+        Settings and wall time.
+
+    Examples
+    --------
+    >>> res = run_benchmark(["sorlie"], ["gnb"], folds=3, out="bench_out")  # doctest: +SKIP
+    >>> res.results.shape[0], res.info["folds"]                            # doctest: +SKIP
+    (3, 3)
+    """
+
+    results: pd.DataFrame
+    summary: pd.DataFrame
+    cases: pd.DataFrame
+    out: Path
+    info: dict = field(default_factory=dict)
+
+
+def resolve_dataset(item, data_home=None):
+    """A named set (via :func:`selbayes.datasets.load_dataset`, stored scale) or a Dataset.
+
+    Parameters
+    ----------
+    item : str or selbayes.datasets.Dataset
+        A name from :data:`selbayes.datasets.BENCHMARK_SETS`, or a dataset object (its
+        ``preprocessing`` attribute, when present, says how to preprocess it).
+    data_home : path-like, optional
+
+    Returns
+    -------
+    selbayes.datasets.Dataset
+        With a ``preprocessing`` dict (``{"transform": "none"}`` when the object had none).
+
+    Raises
+    ------
+    ValueError, FileNotFoundError
+        From :func:`selbayes.datasets.load_dataset`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from selbayes.datasets import Dataset
+    >>> d = Dataset(X=pd.DataFrame({"g": [1.0, 2.0]}), y=pd.Series(["a", "b"]), name="toy")
+    >>> resolve_dataset(d).preprocessing["transform"]
+    'none'
+    """
+    from ..datasets._loaders import BenchmarkDataset, load_dataset
+
+    if isinstance(item, str):
+        return load_dataset(item, data_home, preprocess=False)
+    if not isinstance(item, BenchmarkDataset):
+        item = BenchmarkDataset(X=item.X, y=item.y, description=item.description,
+                                name=item.name or "data", genes=item.genes,
+                                preprocessing=dict(getattr(item, "preprocessing", None) or
+                                                   {"transform": "none", "floor": None,
+                                                    "ceiling": None}))
+    return item
+
+
+def _sha(*parts) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\x00")
+    return h.hexdigest()[:16]
+
+
+def _data_hash(X: np.ndarray, y: np.ndarray) -> str:
+    return _sha(X.shape, np.ascontiguousarray(X).tobytes(), "|".join(map(str, y)))
+
+
+def _settings(est) -> str:
+    params = est.get_params(deep=True)
+    params = {k: v for k, v in params.items() if not k.endswith(("progressbar", "verbose"))}
+    return json.dumps(params, sort_keys=True, default=lambda o: type(o).__name__)
+
+
+def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
+    from sklearn.pipeline import Pipeline
+
+    model = make_method(method, n_classes, seed, quick=quick, inner_folds=inner_folds)
+    if dataset_pre.get("transform", "none") == "none":
+        return model
+    from ..preprocessing._intensity import IntensityLog2
+
+    return Pipeline([("preprocess", IntensityLog2(floor=dataset_pre.get("floor"),
+                                                  ceiling=dataset_pre.get("ceiling"))),
+                     ("model", model)])
+
+
+def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
+    """Fit one method on one training fold and score its test fold (runs in a worker)."""
+    from ..evaluation._calibration import calibration_summary, case_losses
+
+    p, task_id = task.params, task.id
+    X, y_idx, n_classes = data[p["dataset"]]
+    train, test = splits[p["dataset"], p["repeat"]][p["fold"]]
+    task = {**p, "train": train, "test": test}
+    rec = {k: task[k] for k in ("dataset", "method", "repeat", "fold", "key")}
+    rec.update(n_test=int(len(test)), test=test.tolist(), worker_pid=os.getpid())
+    try:
+        est = _build(task["method"], task["preprocessing"], n_classes, task["seed"],
+                     task["quick"], task["inner_folds"])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            t0, c0 = time.perf_counter(), time.process_time()
+            est.fit(X[train], y_idx[train])
+            t1, c1 = time.perf_counter(), time.process_time()
+            raw = np.asarray(est.predict_proba(X[test]), dtype=np.float64)
+            t2 = time.perf_counter()
+        proba = np.zeros((len(test), n_classes))
+        proba[:, np.asarray(est.classes_, dtype=int)] = raw  # a class unseen in fit gets 0
+        s = calibration_summary(proba, y_idx[test])
+        rec.update(
+            amlp=s["amlp"], brier=s["brier"], error=s["error_rate"],
+            expected_error=s["expected_error_rate"],
+            gap=s["expected_error_rate"] - s["error_rate"],
+            n_over_5_nats=s["n_cases_over_5_nats"], max_case_loss=s["max_case_loss"],
+            fit_seconds=t1 - t0, fit_cpu_seconds=c1 - c0, predict_seconds=t2 - t1, k=chosen_k(est),
+            proba=proba.tolist(), losses=case_losses(proba, y_idx[test]).tolist(),
+            n_warnings=len(caught),
+            warnings=sorted({f"{w.category.__name__}: {str(w.message)[:200]}"
+                             for w in caught})[:5],
+            error_message=None)
+    except Exception as exc:  # one failing fit must not lose the rest of a long run
+        rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
+                   predict_seconds=np.nan,
+                   k=None, proba=None, losses=None, n_warnings=0, warnings=[],
+                   error_message=f"{type(exc).__name__}: {exc}",
+                   traceback=traceback.format_exc(limit=5))
+    return _to_result(task_id, rec)
+
+
+# Numbers that may be infinite (a certain mistake gives an infinite loss) travel as arrays,
+# which keep them exactly; JSON metadata would turn them into null.
+_FLOATS = (*(m for m in METRICS if m != "n_over_5_nats"), "fit_seconds", "fit_cpu_seconds",
+           "predict_seconds")
+_ARRAYS = ("proba", "losses")
+
+
+def _to_result(task_id: str, rec: dict) -> TaskResult:
+    arrays = {"floats": np.array([rec[k] for k in _FLOATS], dtype=np.float64)}
+    arrays.update({k: np.asarray(rec[k], dtype=np.float64) for k in _ARRAYS
+                   if rec[k] is not None})
+    meta = {k: v for k, v in rec.items() if k not in _FLOATS and k not in _ARRAYS}
+    return TaskResult(task_id, arrays, meta)
+
+
+def _to_record(result: TaskResult) -> dict:
+    """The flat record of one fit (as the report expects) from its stored form."""
+    rec = {k: v for k, v in result.meta.items() if k not in ("wall_s", "worker_pid")}
+    rec["worker_pid"] = result.meta.get("worker_pid")
+    rec.update(zip(_FLOATS, result.arrays["floats"].tolist(), strict=True))
+    rec.update({k: result.arrays[k].tolist() if k in result.arrays else None for k in _ARRAYS})
+    return rec
+
+
+def _task_id(dataset: str, method: str, repeat: int, fold: int) -> str:
+    return f"{dataset}/{method}/r{repeat:02d}_f{fold:02d}"
+
+
+def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
+    """Stratified folds per repeat, also when a class has fewer cases than folds
+    (:func:`selbayes.evaluation.repeated_stratified_folds`, where every fold of the
+    package is made)."""
+    from ..evaluation._folds import repeated_stratified_folds
+
+    return repeated_stratified_folds(y_idx, folds, repeats, seed)
+
+
+def _inner_folds(y_train: np.ndarray) -> int:
+    """3 inner folds, fewer when the smallest training class has fewer than 3 cases."""
+    return int(max(2, min(3, np.bincount(y_train).min())))
+
+
+def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed: int = 0,
+                  n_jobs: int = 1, quick: bool = False, out="benchmark_output",
+                  scheduler=None,
+                  progress: bool = True, data_home=None, write_report: bool = True,
+                  report_only: bool = False) -> BenchmarkResult:
+    """Cross-validate every method on every data set on the same folds, and report.
+
+    Parameters
+    ----------
+    datasets : list of (str or selbayes.datasets.Dataset)
+        Names from :data:`selbayes.datasets.BENCHMARK_SETS` (each preprocessed by its default
+        inside the folds) or dataset objects (a ``preprocessing`` attribute, as on
+        :class:`selbayes.datasets.BenchmarkDataset`, sets their preprocessing). Empty with
+        ``quick=True``: the sorlie set.
+    methods : list of str, optional
+        Keys of :data:`selbayes.benchmark.METHODS`; default
+        :data:`~selbayes.benchmark.DEFAULT_METHODS` (the recommended selbayes, its
+        uncorrected twin and the peers; ``quick``:
+        :data:`~selbayes.benchmark.QUICK_METHODS`).
+    folds : int, default 5
+        Stratified folds per repeat (``quick``: 3).
+    repeats : int, default 1
+        Independent fold assignments.
+    seed : int, default 0
+        Seeds the fold assignments and every method's ``random_state``.
+    n_jobs : int, default 1
+        Parallel joblib processes over the (data set, method, repeat, fold) fits.
+    quick : bool, default False
+        Smoke-test design: 3 folds, few posterior draws, the quick methods and set.
+    scheduler : str or distributed.Client, optional
+        Run the fits on a dask.distributed cluster instead of local processes (a scheduler
+        address such as ``"tcp://host:8786"``, or a client; needs ``selbayes[distributed]``).
+    out : path-like
+        Output folder: ``folds/`` (one JSON per fit; resumable), ``results.csv``,
+        ``summary.csv``, ``cases.csv``, ``report.md`` and ``reliability.png``.
+    progress : bool, default True
+        tqdm progress bar over fits.
+    data_home : path-like, optional
+        Where named sets are looked for (see :func:`selbayes.datasets.load_dataset`).
+    write_report : bool, default True
+        Write report.md and the figure (needs matplotlib).
+    report_only : bool, default False
+        Fit nothing: tabulate and report the fits already stored in ``out`` (for a partial
+        report of a run still going on elsewhere); ``info["n_missing"]`` counts the rest.
+
+    Returns
+    -------
+    BenchmarkResult
+
+    Raises
+    ------
+    ValueError
+        For an unknown method or data set name, ``folds < 2``, ``repeats < 1`` or ``n_jobs``
+        of 0.
+    FileNotFoundError
+        When a named set's files are missing.
+
+    Examples
+    --------
+    >>> res = run_benchmark(["sorlie"], ["gnb"], folds=3, out="bench_out")  # doctest: +SKIP
+    >>> res.summary[["dataset", "method", "amlp", "amlp_se"]]               # doctest: +SKIP
+    """
+    if quick:
+        datasets = list(datasets) or [QUICK_DATASET]
+        methods = list(methods or QUICK_METHODS)
+        folds = 3
+    methods = list(methods) if methods else list(DEFAULT_METHODS)
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; known: {', '.join(METHODS)}")
+    if not datasets:
+        raise ValueError("no data sets given")
+    if int(folds) < 2 or int(repeats) < 1:
+        raise ValueError(f"folds must be >= 2 and repeats >= 1; got {folds}, {repeats}")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must not be 0")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+
+    loaded = [resolve_dataset(d, data_home) for d in datasets]
+    names = [d.name for d in loaded]
+    if len(set(names)) != len(names):
+        raise ValueError(f"data set names must be unique; got {names}")
+    tasks, data, arrays, splits_of = [], {}, {}, {}
+    for ds in loaded:
+        X = ds.X.to_numpy(dtype=np.float64)
+        classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
+        data[ds.name] = (X, y_idx, classes, ds)
+        arrays[ds.name] = (X, y_idx, len(classes))
+        dhash = _data_hash(X, y_idx)
+        for r, splits in _make_splits(y_idx, int(folds), int(repeats), int(seed)):
+            splits_of[ds.name, r] = splits
+            for f, (train, test) in enumerate(splits):
+                fold_seed = int(np.random.SeedSequence([int(seed), r, f]).generate_state(1)[0]
+                                % (2**31 - 1))
+                inner = _inner_folds(y_idx[train])
+                for m in methods:
+                    est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
+                    key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick)
+                    tid = _task_id(ds.name, m, r, f)
+                    tasks.append(Task(tid, {
+                        "dataset": ds.name, "method": m, "repeat": r, "fold": f,
+                        "seed": fold_seed, "quick": quick, "inner_folds": inner, "key": key,
+                        "preprocessing": ds.preprocessing}))
+    # No run-wide settings: a folder collects data sets and methods run at different times;
+    # each fit's key (data, folds, method settings) decides whether its record is reused.
+    store = TaskStore(out / "folds", {"harness": "selbayes.benchmark"}, what="benchmark",
+                      changed_task="rerun",
+                      rerun_if=lambda result: bool(result.meta.get("error_message")))
+    stored = {t.id: store.load(t) for t in tasks} if report_only else {}
+    todo = [] if report_only else tasks
+    results, run_info = run_tasks(_fold_task, todo, store, args=(arrays, splits_of),
+                                  n_jobs=n_jobs, scheduler=scheduler, progressbar=progress,
+                                  desc="benchmark",
+                                  unit="fit")
+    n_missing = sum(r is None for r in stored.values())
+    n_resumed = run_info["n_resumed"] + len(stored) - n_missing
+    n_fitted = run_info["n_fitted"]
+    records = [_to_record(r) for r in (*results.values(), *stored.values()) if r is not None]
+    for rec in records:
+        if rec.get("error_message"):
+            warnings.warn(f"{rec['method']} failed on {rec['dataset']} repeat "
+                          f"{rec['repeat']} fold {rec['fold']}: {rec['error_message']}",
+                          RuntimeWarning, stacklevel=2)
+
+    from ._report import cases_frame, results_frame, summary_frame, write_report_files
+
+    results = results_frame(records)
+    summary = summary_frame(results)
+    cases = cases_frame(records, data)
+    from ..datasets._loaders import BENCHMARK_SETS
+
+    named = {d.lower() for d in datasets if isinstance(d, str)}
+    info = {"datasets": {n: {"n": int(data[n][0].shape[0]), "p": int(data[n][0].shape[1]),
+                             "classes": [str(c) for c in data[n][2]],
+                             "preprocessing": data[n][3].preprocessing,
+                             "scale": BENCHMARK_SETS[n]["scale"] if n in named else None}
+                         for n in names},
+            "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
+            "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
+            "quick": bool(quick), "n_fits": len(tasks),
+            "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
+            "wall_seconds": time.perf_counter() - start}
+    results.to_csv(out / "results.csv", index=False)
+    summary.to_csv(out / "summary.csv", index=False)
+    cases.to_csv(out / "cases.csv", index=False)
+    (out / "settings.json").write_text(json.dumps(info, indent=1, default=str))
+    res = BenchmarkResult(results=results, summary=summary, cases=cases, out=out, info=info)
+    if write_report:
+        write_report_files(res)
+    return res

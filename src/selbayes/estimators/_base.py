@@ -1,0 +1,987 @@
+"""The base classifier every selbayes estimator derives from.
+
+:class:`SelectionClassifier` owns, once for all models, what a scikit-learn classifier that
+conditions on feature selection has to do: declarative parameter validation, input validation
+(``n_features_in_`` and ``feature_names_in_`` with scikit-learn's semantics), the selection
+rule (``k``, ``"all"`` or ``threshold``), the NUTS dispatch, thinning of the predictive
+draws, provenance attributes, gene names and class labels as ``idata_`` coordinates,
+``predict`` / ``predict_proba`` / ``predict_log_proba`` / ``evaluate``, ``save`` / ``load`` and
+pickling. A model supplies hooks only (the pattern of scikit-learn's ``_BaseNB`` and of
+pymc-marketing's ``ModelBuilder``):
+
+``_prepare_features(X, y_index, classes, **given) -> (X, transform)``
+    Transform all p training features before selection (default: none); ``transform`` is
+    whatever the later hooks need from this step (default None).
+``_fit_selected(X_sel, y_index, selection, transform) -> Posterior``
+    Fit the posterior on the selected columns and return it (:class:`Posterior`: the ArviZ
+    result, the compiled model if any, and what the later hooks need from the fit).
+``_store_predictive(posterior)``
+    Derive from ``idata_`` and the posterior what prediction needs (thinned draws, tables).
+``_predict_log_proba_selected(X_sel)``
+    Log predictive probabilities from the selected test columns.
+``_predictive_state()`` / ``_restore_predictive(tree, constant_data)``
+    The predictive state written by ``save`` (extra groups) and read back by ``load``.
+
+Every hook returns what it computes and the next hook receives it as an argument: no state is
+handed from one hook to the next through private attributes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import multiprocessing
+import numbers
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import (
+    Interval,
+    InvalidParameterError,
+    Options,
+    StrOptions,
+)
+from sklearn.utils.validation import _check_feature_names, check_is_fitted
+
+from .._validation import check_binary, check_labels, check_matrix
+from .._version import __version__
+from ..evaluation._calibration import bayes_decision, check_loss
+from ..filters._selection import Selection, select_features
+
+__all__ = ["SelectionClassifier", "EvaluateMixin", "PersistenceMixin", "sanitize_attrs",
+           "Interval", "Options", "StrOptions", "check_loss", "SAMPLERS", "require_sampler",
+           "Posterior"]
+
+SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro",
+            "blackjax": "blackjax"}
+
+
+#: warnings name the first line outside this folder: the user's call, however deep inside fit
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` attributed to the first frame outside selbayes (the user's line)."""
+    warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
+
+
+def require_sampler(sampler: str) -> str:
+    """Return the NUTS implementation to use, raising if it is unknown or not installed."""
+    import importlib.util
+
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {sorted(SAMPLERS)}; got {sampler!r}")
+    if sampler == "auto":
+        return "nutpie" if importlib.util.find_spec("nutpie") is not None else "pymc"
+    module = SAMPLERS[sampler]
+    if module is None:
+        return sampler
+    if importlib.util.find_spec(module) is None:
+        raise ImportError(
+            f"sampler {sampler!r} needs the package {module!r}, which is not installed; "
+            f"install it with: pip install 'selbayes[{module}]'"
+        )
+    return sampler
+
+
+@dataclass(kw_only=True)
+class Posterior:
+    """What ``_fit_selected`` returns: the fitted posterior of the selected features.
+
+    A model subclasses it to add what its later hooks (``_store_predictive``, ``_add_checks``,
+    ``_check_diagnostics``) need from the fit.
+
+    Attributes
+    ----------
+    idata : xarray.DataTree
+        The ArviZ result; becomes ``idata_``.
+    model : pymc.Model, optional
+        The compiled model; becomes ``model_`` when not None.
+    X : ndarray of shape (n, k), optional
+        The selected training features in the units the model was fitted in.
+
+    Examples
+    --------
+    >>> Posterior(idata=None).model is None
+    True
+    """
+
+    idata: Any
+    model: Any = None
+    X: Any = None
+
+
+# ------------------------------------------------------------------------------ parameters
+#: The one constraint of ``random_state`` in every estimator: an int seed >= 0 or None. An int
+#: (not a Generator) is recorded in ``idata_.attrs``, so a saved fit says how to reproduce it,
+#: and every sampler takes it (NumPy and PyMC refuse negative seeds).
+RANDOM_STATE_CONSTRAINT = [Interval(numbers.Integral, 0, None, closed="left"), None]
+#: The one constraint of ``sampler`` in every estimator: the NUTS implementation.
+SAMPLER_CONSTRAINT = [StrOptions(set(SAMPLERS))]
+
+
+def priors_constraint(prior_class) -> list:
+    """The one constraint of ``priors``: the model's prior dataclass, a dict of its fields
+    (unknown fields are refused by ``prior_class.from_dict``), or None for the defaults.
+
+    Examples
+    --------
+    >>> from selbayes.models import NaiveBayesPrior
+    >>> priors_constraint(NaiveBayesPrior)[1:]
+    [<class 'dict'>, None]
+    """
+    return [prior_class, dict, None]
+
+
+def _describe(constraint) -> str:
+    """Plain-words description of one sklearn-style constraint, for error messages."""
+    if constraint is None:
+        return "None"
+    if isinstance(constraint, Options):
+        opts = sorted(constraint.options)
+        return repr(opts[0]) if len(opts) == 1 else f"one of {tuple(opts)}"
+    if isinstance(constraint, Interval):
+        kind = "an integer" if constraint.type is numbers.Integral else "a number"
+        left, right = constraint.left, constraint.right
+        if left is not None and left == right:
+            return f"{left}"
+        parts = []
+        if left is not None:
+            parts.append(f"{'>=' if constraint.closed in ('left', 'both') else '>'} {left}")
+        if right is not None:
+            parts.append(f"{'<=' if constraint.closed in ('right', 'both') else '<'} {right}")
+        return " ".join([kind, " and ".join(parts)]) if parts else kind
+    if constraint == "boolean":
+        return "a bool"
+    if isinstance(constraint, type):
+        return f"a {constraint.__name__}"
+    return str(constraint)
+
+
+def _satisfied(constraint, value) -> bool:
+    if constraint is None:
+        return value is None
+    if isinstance(constraint, Options):
+        return (isinstance(value, constraint.type) and not isinstance(value, bool)
+                and value in constraint.options)
+    if isinstance(constraint, Interval):
+        if isinstance(value, bool) or not isinstance(value, constraint.type):
+            return False
+        return constraint.is_satisfied_by(value)
+    if constraint == "boolean":
+        return isinstance(value, bool | np.bool_)
+    if isinstance(constraint, type):
+        return isinstance(value, constraint)
+    raise TypeError(f"unknown constraint {constraint!r}")  # pragma: no cover - programming error
+
+
+def validate_params(estimator, skip=()) -> None:
+    """Check every parameter against ``estimator._parameter_constraints``.
+
+    A small version of scikit-learn's ``_validate_params`` whose messages read
+    ``"<name> must be <allowed>; got <value>"``. Raises ``InvalidParameterError`` (a subclass
+    of both ``ValueError`` and ``TypeError``, as in scikit-learn). Parameters named in
+    ``skip`` are not checked (a deprecated value the caller has already warned about).
+    """
+    params = estimator.get_params(deep=False)
+    for name, constraints in estimator._parameter_constraints.items():
+        value = params[name]
+        if name in skip or constraints == "no_validation" \
+                or any(_satisfied(c, value) for c in constraints):
+            continue
+        allowed = [_describe(c) for c in constraints]
+        text = allowed[0] if len(allowed) == 1 else ", ".join(allowed[:-1]) + " or " + allowed[-1]
+        raise InvalidParameterError(f"{name} must be {text}; got {value!r}")
+
+
+# ------------------------------------------------------------------------------ mixins
+class EvaluateMixin:
+    """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data;
+    and the Bayes decision shared by every ``predict``."""
+
+    def _decide(self, proba: np.ndarray, loss=None) -> np.ndarray:
+        """Labels of least expected loss (the most probable when ``loss`` is None)."""
+        if loss is None:
+            return self.classes_[np.argmax(proba, axis=1)]
+        return self.classes_[bayes_decision(proba, check_loss(loss, len(self.classes_)))]
+
+    def evaluate(self, X, y, loss=None) -> dict:
+        """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+            Labels from ``classes_``; unseen labels raise ``ValueError``.
+        loss : array-like of shape (G, G), optional
+            Also report actual and expected loss of the Bayes decision under this loss;
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+
+        Returns
+        -------
+        dict
+            The keys of :func:`selbayes.evaluation.calibration_summary` (``error_rate``,
+            ``expected_error_rate``, ``amlp`` in nats, ``brier``, ``ece``, ``n``) and, when
+            ``loss`` is given, ``expected_loss`` and ``actual_loss`` (see
+            :func:`selbayes.evaluation.expected_vs_actual_loss`).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``y`` holds a label not in ``classes_``, or ``X``/``loss`` have the wrong shape.
+
+        Examples
+        --------
+        >>> from selbayes import BinaryNaiveBayesClassifier
+        >>> from selbayes.datasets import binary_naive_bayes
+        >>> d = binary_naive_bayes(None, 200, alpha=30.0, class_counts=(30, 30), random_state=0)
+        >>> clf = BinaryNaiveBayesClassifier(k=10).fit(d.X, d.y)
+        >>> summary = clf.evaluate(d.X, d.y, loss=[[0, 1], [5, 0]])
+        >>> sorted(summary)[:4]
+        ['actual_loss', 'amlp', 'brier', 'ece']
+        >>> 0 <= summary["error_rate"] <= 1
+        True
+        """
+        from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
+
+        check_is_fitted(self, "classes_")
+        y = np.asarray(y)
+        unseen = np.setdiff1d(np.unique(y), self.classes_)
+        if unseen.size:
+            raise ValueError(
+                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
+                f"(classes_: {self.classes_.tolist()})"
+            )
+        proba = self.predict_proba(X)
+        out = calibration_summary(proba, y, classes=self.classes_)
+        if loss is not None:
+            check_loss(loss, len(self.classes_))
+            out.update(expected_vs_actual_loss(proba, y, loss, classes=self.classes_))
+        return out
+
+
+class PersistenceMixin:
+    """Provenance attrs, model ids and the checked half of ``load``, shared by the classifiers.
+
+    A subclass provides ``_config()`` (its settings as a JSON-able dict) and the fitted
+    attributes ``classes_``, ``n_features_in_`` and ``selection_``.
+    """
+
+    def _model_id(self) -> str:
+        """A hash of the estimator's class, settings and the package version."""
+        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
+                           "version": __version__}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def _provenance_attrs(self) -> dict:
+        """Attributes recorded on ``idata_``: version, estimator, id, settings, selection."""
+        return {
+            "selbayes_version": __version__,
+            "selbayes_estimator": type(self).__name__,
+            "selbayes_model_id": self._model_id(),
+            "selbayes_config": json.dumps(self._config(), default=str),
+            "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
+                                            for c in self.classes_]),
+            "selbayes_n_features_in": int(self.n_features_in_),
+            "selbayes_has_feature_names": int(hasattr(self, "feature_names_in_")),
+            **self.selection_.to_attrs(),
+        }
+
+    def _selection_data(self) -> dict:
+        """The selection's arrays for the ``constant_data`` group, with gene names and labels.
+
+        ``selection_indices`` (dim ``feature``: the selected genes' names), ``selection_scores``
+        (dim ``all_features``: every gene's name) and ``selection_class_counts`` (dim ``class``:
+        the class labels).
+        """
+        import xarray as xr
+
+        sel = self.selection_
+        names = self._feature_names()
+        return {
+            "selection_indices": xr.DataArray(
+                sel.indices, dims=["feature"], coords={"feature": names[sel.indices]}),
+            "selection_scores": xr.DataArray(
+                sel.scores, dims=["all_features"], coords={"all_features": names}),
+            "selection_class_counts": xr.DataArray(
+                sel.class_counts, dims=["class"], coords={"class": self._class_labels()}),
+        }
+
+    @classmethod
+    def _open_saved(cls, path):
+        """Read a file written by ``save`` and rebuild the settings and the selection.
+
+        Returns
+        -------
+        (xarray.DataTree, estimator, xarray.Dataset)
+            The file's tree, a new estimator with ``classes_``, ``n_features_in_``,
+            ``feature_names_in_`` (if fitted with names) and ``selection_`` set, and the
+            ``constant_data`` group.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, its settings no longer match its model id, or it is not a
+            readable selbayes fit (damaged, truncated, or another kind of file).
+        FileNotFoundError
+            If ``path`` does not exist.
+        """
+        import xarray as xr
+
+        if not Path(path).exists():
+            raise FileNotFoundError(f"no such file: {path}")
+        try:
+            opened = xr.open_datatree(path, engine="h5netcdf")
+            try:
+                tree = opened.load()
+            finally:
+                # closed once in memory: a fit loaded from a file can be saved over it
+                opened.close()
+        except Exception as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit (the file is damaged, "
+                             f"truncated or not netCDF): {type(exc).__name__}: {exc}") from exc
+        attrs = tree.attrs
+        if attrs.get("selbayes_estimator") != cls.__name__:
+            raise ValueError(f"{path} does not hold a {cls.__name__} "
+                             f"(found {attrs.get('selbayes_estimator')!r})")
+        saved = str(attrs.get("selbayes_version", "unknown"))
+        if saved.split(".")[:2] != __version__.split(".")[:2]:
+            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
+                             "Refit the model.")
+        try:
+            obj = cls(**json.loads(attrs["selbayes_config"]))
+            if obj._model_id() != attrs["selbayes_model_id"]:
+                raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
+            cd = tree["constant_data"].to_dataset()
+            classes = np.asarray(json.loads(attrs["selbayes_classes"]))
+            obj.classes_ = classes
+            obj.n_features_in_ = int(attrs["selbayes_n_features_in"])
+            if int(attrs.get("selbayes_has_feature_names", 0)):
+                obj.feature_names_in_ = np.asarray(
+                    [str(v) for v in cd["all_features"].values], dtype=object)
+            obj.selection_ = Selection(
+                indices=cd["selection_indices"].values.astype(np.int64),
+                scores=cd["selection_scores"].values,
+                threshold=float(attrs["selection_threshold"]),
+                n_features=int(attrs["selection_n_features"]),
+                n_selected=int(attrs["selection_n_selected"]),
+                statistic=str(attrs["selection_statistic"]),
+                class_counts=cd["selection_class_counts"].values.astype(np.int64),
+                classes=classes,
+                rule=str(attrs["selection_rule"]),
+                n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
+            )
+        except (KeyError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        return tree, obj, cd
+
+
+def sanitize_attrs(tree) -> None:
+    """Make every attribute one netCDF stores natively, so files open in plain ArviZ/xarray.
+
+    Strings and numbers stay; booleans become 0/1; lists and tuples of strings or of numbers
+    become 1-D arrays (ArviZ's ``sample_dims`` must come back a list, not a JSON string);
+    empty lists are dropped; anything else (dicts, None, mixed lists) is JSON-encoded.
+    """
+    for node in tree.subtree:
+        for holder in (node, *node.variables.values()):
+            for key, value in list(holder.attrs.items()):
+                if isinstance(value, list | tuple) and not value:
+                    # netCDF cannot hold an empty list; ArviZ reads a missing sample_dims
+                    # as its default.
+                    del holder.attrs[key]
+                else:
+                    holder.attrs[key] = _native_attr(value)
+
+
+def _native_attr(value):
+    if isinstance(value, bool | np.bool_):
+        return int(value)
+    if isinstance(value, list | tuple) and value:
+        if all(isinstance(v, str) for v in value):
+            return list(value)
+        if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+            return np.asarray(value)
+    if isinstance(value, dict | list | tuple) or value is None:
+        return json.dumps(value, default=str)
+    return value
+
+
+# ------------------------------------------------------------------------------ base class
+class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, BaseEstimator):
+    """Base of the selbayes classifiers: select features, fit the selected, predict.
+
+    Subclasses set the class attributes and implement the hooks listed in the module
+    docstring. ``fit`` runs, in this order: :meth:`_validate_params`,
+    :meth:`_validate_training_data`, :meth:`_prepare_features`, :meth:`_resolve_selection`,
+    :meth:`_fit_selected`, :meth:`_label_coords`, :meth:`_store_predictive`,
+    :meth:`_add_checks`, :meth:`_record` and :meth:`_check_diagnostics`.
+    """
+
+    #: sklearn-style constraints, checked at the start of ``fit``; a model extends these.
+    _parameter_constraints: dict = {
+        "k": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"all"}), None],
+        "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
+        "correct_selection": ["boolean"],
+        "draws": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tune": [Interval(numbers.Integral, 0, None, closed="left")],
+        "chains": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_predict_draws": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "progressbar": ["boolean"],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+    #: the constraints of the NUTS settings, for models sampled with NUTS.
+    _nuts_constraints: dict = {
+        "sampler": SAMPLER_CONSTRAINT,
+        "target_accept": [Interval(numbers.Real, 0, 1, closed="neither")],
+    }
+    #: seeds other than an int that a model still takes for one release, with a
+    #: ``FutureWarning`` (its fit turns them into a ``numpy.random.Generator``).
+    _deprecated_seed_types: tuple = ()
+    #: the selection statistic (``"f"`` or ``"abs_corr"``).
+    _statistic = "f"
+    #: features must be 0/1.
+    _binary_features = False
+    #: exactly two classes.
+    _binary_classes = False
+    #: smallest number of training cases per class.
+    _min_per_class = 2
+    #: posterior variables checked by :func:`selbayes.evaluation.check` (None: no
+    #: check).
+    _diagnostic_vars: tuple | None = None
+    #: name of the constructor parameter holding the priors.
+    _priors_param = "priors"
+    #: extra groups ``save`` writes for prediction; ``load`` removes them again.
+    _internal_groups: tuple = ()
+
+    # ------------------------------------------------------------------ hooks
+    def _prepare_features(self, X, y_index, classes, **given):
+        """Transform all p training features before selection (default: unchanged).
+
+        Returns ``(X, transform)``: the features selection sees and whatever the later hooks
+        need from this step (handed to ``_resolve_selection`` and ``_fit_selected``).
+        ``given`` holds precomputed parts a caller may pass to ``_fit`` (default: none).
+        """
+        return X, None
+
+    def _fit_selected(self, X_sel, y_index, selection: Selection,
+                      transform) -> Posterior:  # pragma: no cover
+        raise NotImplementedError
+
+    def _store_predictive(self, posterior: Posterior) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _predict_log_proba_selected(self, X_sel) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def _predictive_state(self) -> dict:  # pragma: no cover
+        raise NotImplementedError
+
+    def _restore_predictive(self, tree, constant_data) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _add_checks(self, posterior: Posterior, y_index) -> None:
+        """Add ArviZ groups for model checking (``log_likelihood``, ``posterior_predictive``,
+        ``observed_data``) to ``idata_`` (default: none)."""
+
+    def _select_test_columns(self, X) -> np.ndarray:
+        """The selected columns of validated test features (default: by index), dense."""
+        return _dense(X[:, self.selection_.indices])
+
+    def _extra_attrs(self) -> dict:
+        """Model-specific attributes recorded on ``idata_`` (default: none)."""
+        return {}
+
+    def _extra_constant_data(self) -> dict:
+        """Model-specific arrays for the ``constant_data`` group (default: none)."""
+        return {}
+
+    def _prior_object(self):  # pragma: no cover
+        raise NotImplementedError
+
+    def _priors_dict(self) -> dict:
+        return self._prior_object().to_dict()
+
+    # ------------------------------------------------------------------ validation
+    def _validate_params(self, skip=()) -> None:
+        """Check the settings (``_parameter_constraints``), then build the prior, so that a bad
+        ``priors`` fails here, before any work, with the same message in every estimator
+        (``PriorBase.from_dict``: ``"unknown prior setting(s) [...]; known: [...]"``)."""
+        seed = self.get_params(deep=False).get("random_state")
+        if self._deprecated_seed_types and isinstance(seed, self._deprecated_seed_types) \
+                and not isinstance(seed, numbers.Integral):
+            warn_at_user(f"{type(self).__name__}(random_state=<{type(seed).__name__}>) is "
+                         "deprecated: give an int seed (recorded with the fit, as in the "
+                         "other classifiers) or None; other seeds will be refused in the "
+                         "next release", FutureWarning)
+            skip = (*skip, "random_state")
+        validate_params(self, skip=skip)
+        self._prior_object()
+
+    def _validate_training_data(self, X, y):
+        """Validate (X, y); record ``n_features_in_`` and ``feature_names_in_``."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        _check_target_type(y)
+        cols = getattr(X, "columns", None)
+        dup = pd_index_duplicates(cols) if cols is not None else []
+        if dup:
+            warn_at_user(f"X has duplicated column names {dup[:10]}: they cannot identify "
+                         "the columns, so feature_names_in_ is not recorded and predict "
+                         "cannot check the columns by name", UserWarning)
+        _check_feature_names(self, _names_view(X), reset=True)
+        X = check_matrix(X, accept_sparse=True)
+        self.n_features_in_ = X.shape[1]
+        classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class)
+        if self._binary_classes and classes.shape[0] != 2:
+            raise ValueError(f"Only binary classification is supported. y must be a binary "
+                             f"class (exactly 2 classes); got "
+                             f"{classes.shape[0]} classes {classes.tolist()[:10]}")
+        if self._binary_features:
+            check_binary(X, name="X")
+        return X, classes, y_index
+
+    def _check_test_names(self, X) -> None:
+        """Raise if a DataFrame's columns differ from those seen in ``fit``, naming them.
+
+        An ndarray after a DataFrame fit (or the reverse) warns as scikit-learn does.
+        """
+        fitted = getattr(self, "feature_names_in_", None)
+        cols = getattr(X, "columns", None)
+        if fitted is not None and cols is not None:
+            cols = np.asarray([str(c) for c in cols], dtype=object)
+            if len(cols) != len(fitted) or not np.array_equal(cols, fitted):
+                missing = [c for c in fitted if c not in set(cols)]
+                unseen = [c for c in cols if c not in set(fitted)]
+                parts = []
+                if missing:
+                    parts.append(f"missing column(s) seen at fit: {missing[:10]}")
+                if unseen:
+                    parts.append(f"column(s) not seen at fit: {unseen[:10]}")
+                if not parts:
+                    moved = [(i, c, f) for i, (c, f) in enumerate(zip(cols, fitted, strict=True))
+                             if c != f]
+                    desc = ", ".join(f"position {i} holds {c!r} (fit had {f!r})"
+                                     for i, c, f in moved[:5])
+                    parts.append(f"columns are in another order: {desc}")
+                raise ValueError("X's columns do not match those seen in fit: "
+                                 + "; ".join(parts) + ". Pass the columns of fit, in order.")
+        _check_feature_names(self, _names_view(X), reset=False)
+
+    def _validate_test(self, X) -> np.ndarray:
+        check_is_fitted(self, "selection_")
+        self._check_test_names(X)
+        X = check_matrix(X, accept_sparse=True)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input (those of fit); pass all features "
+                "(selection happens inside)")
+        if self._binary_features:
+            check_binary(X, name="X")
+        return X
+
+    # ------------------------------------------------------------------ names
+    def _feature_names(self) -> np.ndarray:
+        """Gene names: ``feature_names_in_``, or ``x0`` ... ``x{p-1}`` for array input."""
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            names = np.asarray([f"x{j}" for j in range(self.n_features_in_)], dtype=object)
+        return np.asarray(names, dtype=object)
+
+    def _class_labels(self) -> list[str]:
+        return [str(c) for c in self.classes_]
+
+    @property
+    def selected_features_(self) -> np.ndarray:
+        """Names of the selected features, best first (``feature_names_in_`` or ``x<j>``)."""
+        check_is_fitted(self, "selection_")
+        return self._feature_names()[self.selection_.indices]
+
+    # ------------------------------------------------------------------ fit
+    def _resolve_selection(self, X, y_index, classes, transform=None) -> Selection:
+        """Apply the selection rule: ``threshold`` if given, else ``k`` (an int or "all")."""
+        y_sel = classes[y_index] if self._statistic == "f" else y_index
+        threshold = getattr(self, "threshold", None)
+        if threshold is not None:
+            sel = select_features(X, y_sel, threshold=threshold, statistic=self._statistic)
+        elif isinstance(self.k, str):
+            sel = _select_all(X, y_sel, self._statistic)
+        else:
+            sel = select_features(X, y_sel, k=self.k, statistic=self._statistic)
+        self._check_selection(sel)
+        return sel
+
+    def _check_selection(self, sel: Selection) -> None:
+        """Clear errors for a selection with nothing (or nothing more) to select."""
+        if not np.any(sel.scores > 0):
+            raise ValueError(
+                f"no feature of X is related to the class at all: all {sel.n_features} scores "
+                "are 0 (every feature is constant, or has the same mean in every class); there "
+                "is nothing to select")
+        if self._statistic == "f" and not sel.threshold > 0:
+            m = int(np.sum(sel.scores > 0))
+            raise ValueError(
+                f"only {m} of the {sel.n_features} features have F > 0 (the others are "
+                f"constant or have equal class means), so k = {sel.n_selected} would keep "
+                f"features with F = 0; choose k <= {m} or a threshold > 0")
+
+    def fit(self, X, y):
+        """Select features on (X, y) and compute the posterior of the selected ones.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (a DataFrame's column names become ``feature_names_in_``).
+        y : array-like of shape (n_samples,)
+            Class labels (any sortable hashable values).
+
+        Returns
+        -------
+        self
+            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
+        """
+        return self._fit(X, y)
+
+    def _fit(self, X, y, **given):
+        """``fit``, with precomputed parts ``given`` to ``_prepare_features`` (for example the
+        shared ranking of a path of fits)."""
+        self._validate_params()
+        X, classes, y_index = self._validate_training_data(X, y)
+        if not self._binary_features and not hasattr(X, "toarray"):   # dense only
+            # Gaussian models on unlogged intensities give near-uniform probabilities.
+            from ..preprocessing._intensity import warn_if_raw_intensities
+
+            warn_if_raw_intensities(X, stacklevel=3)    # _fit <- fit or fit_path <- user
+        self.classes_ = classes
+        Xp, transform = self._prepare_features(X, y_index, classes, **given)
+        selection = self._resolve_selection(Xp, y_index, classes, transform)
+        self.selection_ = selection
+        X_sel = _dense(Xp[:, selection.indices])     # sparse input: densify the k kept only
+        posterior = self._fit_selected(X_sel, y_index, selection, transform)
+        if posterior.X is None:
+            posterior.X = X_sel
+        self.idata_ = posterior.idata
+        if posterior.model is not None:
+            self.model_ = posterior.model
+        self._label_coords()
+        self._store_predictive(posterior)
+        self._add_checks(posterior, y_index)
+        self._record()
+        self._check_diagnostics(posterior)
+        return self
+
+    def _label_coords(self) -> None:
+        """Gene names on the ``feature`` dim and class labels on the ``class`` dim of idata_."""
+        import xarray as xr
+
+        names = self.selected_features_.astype(str).tolist()
+        labels = self._class_labels()
+        for group in list(self.idata_.children):
+            # A deep copy: PyMC's multiprocess sampler can leave draws in shared-memory
+            # buffers, which joblib's worker-to-parent pickling cannot send.
+            ds = self.idata_[group].to_dataset().copy(deep=True)
+            new = {}
+            if "feature" in ds.dims and ds.sizes["feature"] == len(names):
+                new["feature"] = names
+            if "class" in ds.dims and ds.sizes["class"] == len(labels):
+                new["class"] = labels
+            self.idata_[group] = xr.DataTree(ds.assign_coords(new))
+
+    def _run_nuts(self, model, seed):
+        """Sample ``model`` with the chosen NUTS implementation other than nutpie."""
+        import pymc as pm
+
+        kwargs = dict(draws=self.draws, tune=self.tune, chains=self.chains,
+                      random_seed=seed, progressbar=self.progressbar,
+                      nuts={"target_accept": self.target_accept})
+        if self.sampler_used_ == "pymc":
+            # pymc 6 picks nutpie by itself when installed: name the sampler explicitly.
+            # Inside a worker process (joblib/loky, dask) the caller already runs in parallel,
+            # and PyMC cannot start its own chain processes there: sample chains in turn.
+            in_worker = multiprocessing.parent_process() is not None
+            cores = 1 if in_worker else min(self.chains, os.cpu_count() or 1)
+            kwargs.update(nuts_sampler="pymc", cores=cores)
+        else:
+            kwargs.update(nuts_sampler=self.sampler_used_)
+        with model, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
+            return pm.sample(**kwargs, compute_convergence_checks=False)
+
+    def _thin_index(self, n_draws: int) -> np.ndarray:
+        """Evenly spaced indices of at most ``max_predict_draws`` of ``n_draws`` draws."""
+        if self.max_predict_draws is not None and n_draws > self.max_predict_draws:
+            return np.linspace(0, n_draws - 1, self.max_predict_draws).round().astype(int)
+        return np.arange(n_draws)
+
+    def _check_diagnostics(self, posterior: Posterior | None = None) -> None:
+        """Convergence diagnostics of the posterior variables ``_diagnostic_vars``
+        (``diagnostics_``), and the PSIS-LOO Pareto k of every training case where the fit
+        stores a log likelihood (``loo_checks_``; :func:`selbayes.evaluation._loo_check.loo_check`
+        warns when single cases move the posterior)."""
+        if self._diagnostic_vars is None or "posterior" not in self.idata_.children:
+            return
+        from ..evaluation._diagnostics import check
+        from ..evaluation._loo_check import loo_check
+
+        # Optional variables (e.g. the two-groups prior's pi0) are checked when present.
+        present = self.idata_["posterior"].data_vars
+        # Independent draws given fixed hyperparameters (method "plugin") have no chain to
+        # converge: no R-hat or ESS to report.
+        self.diagnostics_ = (
+            None if getattr(self, "method", "mcmc") != "mcmc"
+            else check(self.idata_, var_names=[v for v in self._diagnostic_vars
+                                               if v in present]))
+        self.loo_checks_ = loo_check(self.idata_)
+
+    # ------------------------------------------------------------------ provenance
+    def _config(self) -> dict:
+        params = self.get_params(deep=False)
+        params[self._priors_param] = self._priors_dict()
+        if isinstance(params.get("random_state"), np.random.Generator | np.random.SeedSequence):
+            params["random_state"] = None
+        return params
+
+    def _record(self) -> None:
+        import xarray as xr
+
+        self.idata_.attrs.update({**self._provenance_attrs(), **self._extra_attrs()})
+        ds = xr.Dataset({**self._selection_data(), **self._extra_constant_data()})
+        if "constant_data" in self.idata_.children:
+            merged = self.idata_["constant_data"].to_dataset().merge(ds, compat="override")
+            self.idata_["constant_data"] = xr.DataTree(merged)
+        else:
+            self.idata_["constant_data"] = xr.DataTree(ds)
+
+    # ------------------------------------------------------------------ prediction
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log predictive class probabilities log P(y* = g | x*, training data, selection).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features, the columns of ``fit`` in the same order (selection happens
+            inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+            Natural-log probabilities, columns in ``classes_`` order.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``X`` is malformed, has another number of columns than in ``fit``, or is a
+            DataFrame whose columns differ from (or are reordered against) those of ``fit``.
+        """
+        return self._predict_log_proba_selected(self._select_test_columns(self._validate_test(X)))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Predictive class probabilities P(y* = g | x*, training data, selection).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (selection happens inside).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+            Probabilities in ``classes_`` order; rows sum to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            As :meth:`predict_log_proba`.
+        """
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X, loss=None) -> np.ndarray:
+        """Bayes decision: the class of least expected loss (the most probable without loss).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (selection happens inside).
+        loss : array-like of shape (G, G), optional
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j;
+            finite and non-negative.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted labels, drawn from ``classes_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If ``loss`` is not a finite, non-negative (G, G) matrix, or ``X`` is bad (see
+            :meth:`predict_log_proba`).
+        """
+        return self._decide(self.predict_proba(X), loss)
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, path) -> Path:
+        """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf).
+
+        The file holds ``idata_`` (with ``constant_data`` recording the selection), the
+        provenance attrs (version, settings, model id) and the model's predictive state, so
+        :meth:`load` can predict without refitting. Attributes are stored as netCDF-native
+        values, so the file opens with plain ArviZ/xarray and ArviZ's plots work on it.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path`` as a Path.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        """
+        import xarray as xr
+
+        check_is_fitted(self, "idata_")
+        path = Path(path)
+        tree = self.idata_.copy()
+        for name, ds in self._predictive_state().items():
+            tree[name] = xr.DataTree(ds)
+        sanitize_attrs(tree)
+        tree.to_netcdf(path, engine="h5netcdf")
+        return path
+
+    @classmethod
+    def load(cls, path):
+        """Read a classifier written by :meth:`save`, checking the version and model id.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A netCDF file written by :meth:`save`.
+
+        Returns
+        -------
+        SelectionClassifier
+            A fitted classifier whose predictions equal those of the saved one.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, its settings no longer match its model id, or it is not a
+            readable selbayes fit.
+        FileNotFoundError
+            If ``path`` does not exist.
+        """
+        tree, obj, cd = cls._open_saved(path)
+        try:
+            obj._restore_predictive(tree, cd)
+        except KeyError as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        for name in cls._internal_groups:
+            if name in tree.children:
+                del tree[name]
+        obj.idata_ = tree
+        return obj
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self):
+        """Drop the compiled model (``model_``) and any compiled function: they do not pickle,
+        and prediction needs only the stored predictive state."""
+        state = super().__getstate__()
+        return {k: v for k, v in state.items()
+                if k != "model_" and not isinstance(v, functools.partial)}
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = not self._binary_classes
+        tags.classifier_tags.poor_score = True     # tiny MCMC runs in sklearn's checks
+        return tags
+
+
+def _check_target_type(y) -> None:
+    """Reject a continuous target (scikit-learn's "Unknown label type"), and warn on a column
+    vector y as scikit-learn does; other label problems are left to ``check_labels``."""
+    from sklearn.exceptions import DataConversionWarning
+    from sklearn.utils.multiclass import type_of_target
+
+    shape = np.asarray(y).shape
+    if len(shape) == 2 and shape[1] == 1:
+        warn_at_user("A column-vector y was passed when a 1d array was expected. Please "
+                     "change the shape of y to (n_samples,), for example using ravel().",
+                     DataConversionWarning)
+    try:
+        kind = type_of_target(y)
+    except (ValueError, TypeError):          # NaN, mixed types: check_labels names them
+        return
+    if kind in ("continuous", "continuous-multioutput"):
+        raise ValueError(f"Unknown label type: {kind}. y holds real values; a classifier needs "
+                         "class labels (for example integers or strings)")
+
+
+def _dense(X) -> np.ndarray:
+    """A scipy.sparse matrix as a dense float64 ndarray; an ndarray unchanged."""
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
+def _names_view(X):
+    """``X`` for scikit-learn's feature-name check; a DataFrame with duplicated column names
+    (which scikit-learn rejects) counts as unnamed."""
+    cols = getattr(X, "columns", None)
+    if cols is not None and pd_index_duplicates(cols):
+        return np.empty((0, len(cols)))
+    return X
+
+
+def pd_index_duplicates(columns) -> list:
+    """Column names that occur more than once, in order of first occurrence."""
+    seen, dup = set(), []
+    for c in columns:
+        if c in seen and c not in dup:
+            dup.append(c)
+        seen.add(c)
+    return dup
+
+
+def _select_all(X, y, statistic: str) -> Selection:
+    """A Selection that keeps every feature (ranked by score, nothing omitted)."""
+    from ..filters._selection import _f_statistic_sparse, abs_correlation, f_statistic
+
+    p = X.shape[1]
+    classes, y_index, counts = check_labels(y, X.shape[0])
+    if statistic == "f":
+        scores = (_f_statistic_sparse if hasattr(X, "toarray") else f_statistic)(
+            X, y_index, len(classes))
+    else:
+        scores = abs_correlation(X, y_index)
+    order = np.lexsort((np.arange(p), -scores))
+    return Selection(indices=order.astype(np.int64), scores=scores,
+                     threshold=float(scores[order[-1]]), n_features=p, n_selected=p,
+                     statistic=statistic, class_counts=counts, classes=classes,
+                     rule="all", n_ties_at_threshold=0)

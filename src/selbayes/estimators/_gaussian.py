@@ -1,0 +1,717 @@
+"""scikit-learn style estimator: the hierarchical Gaussian classifier with selection correction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+
+from ..evaluation._prior_checks import PRIOR_TAIL, prior_boundary_checks  # noqa: F401 (old home)
+from ..filters._selection import Selection
+from ..models._priors import GaussianPriors
+from ..preprocessing._features import AffineFeatures
+from ._base import (
+    SAMPLERS,
+    Interval,
+    Posterior,
+    SelectionClassifier,
+    StrOptions,
+    require_sampler,
+)
+from ._path import KPath
+
+__all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
+
+#: Settings that make the classifier the exact model of Li (2009): data in their own units, the
+#: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
+#: ``HierarchicalGaussianClassifier(k=10, **EXACT_MODEL)`` is what simulation-based checks and
+#: paper reproductions need; the defaults are tuned for real data instead.
+EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
+               "decorrelation_method": "cholesky", "effect_prior": "normal"}
+
+# Kept one release for code that imported the private helper from here.
+_require_sampler = require_sampler
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """What ``_prepare_features`` hands to the selection and the fit."""
+
+    #: the fitted decorrelating map of all p features (None: not decorrelated; the kept
+    #: columns are then standardised in ``_fit_selected``)
+    features: AffineFeatures | None
+    #: F statistics of all p features of the X that selection sees (None: not computed yet)
+    ranking: Selection | None
+
+
+@dataclass(kw_only=True)
+class _GaussianPosterior(Posterior):
+    """The fitted posterior with the model data (sufficient statistics) it was fitted to."""
+
+    data: dict
+    #: median within-class variance of the kept features the model saw (for the advice of the
+    #: prior-boundary warning)
+    within_var: float
+
+
+def _rank(X, y_index, classes) -> Selection:
+    """F statistics of all p features (a Selection of the best one, with every score)."""
+    from ..filters._selection import select_features
+
+    return select_features(X, classes[y_index], k=1, statistic="f")
+
+
+class HierarchicalGaussianClassifier(SelectionClassifier):
+    """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
+
+    ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
+    internal to any cross-validation), and samples the posterior of the hierarchical Gaussian
+    model of Li (2009) [1]_ (see :mod:`selbayes.models._gaussian`). With
+    ``correct_selection=True`` the posterior also conditions on the p - k omitted features
+    having F <= gamma, which keeps the predictive probabilities calibrated.
+
+    Parameters
+    ----------
+    k : int, "auto" or "all", default "auto"
+        Number of features to keep (1 <= k < p); "auto" chooses it inside ``fit`` by inner
+        stratified cross-validated log score over ``k_grid``
+        (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``); "all" uses
+        every feature (nothing is omitted, so there is nothing to correct). ``threshold``
+        overrides ``k``.
+    threshold : float, optional
+        Keep features with F > threshold.
+    correct_selection : bool, default True
+        Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
+    priors : GaussianPriors or dict, optional
+        Prior settings; unset fields take the paper's fitting priors (Li 2009).
+    effect_prior : {"t", "two_groups", "normal"}, default "t"
+        Prior on the class means, filled into ``priors`` where they do not set it
+        (:func:`selbayes.models.with_effect_prior`). "t": multivariate t with 2 df
+        (BCBCSF, Li 2012), whose heavy tails hold a few strong markers and many null genes at
+        once (with the normal prior the correction then shrinks the markers to nothing);
+        "two_groups": a share pi0 ~ Beta(1, 1) of features with no class difference plus a
+        normal slab (``marker_probabilities_``); "normal": the paper's exchangeable prior.
+        The default was chosen on simulated and plasmode data (``reports/plasmode``).
+    decorrelate : float, "auto" or None, default None
+        If a number lambda, whiten all p features with the shrunk pooled within-class covariance
+        (Li 2009, eq 12) fitted on the training data before selecting; "auto" chooses lambda
+        from ``decorrelate_grid`` (None included) together with k.
+    decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
+        "symmetric": low-rank whitening with no p x p matrix (any p); "cholesky": the paper's
+        dense Cholesky whitening (p <= 20 000). See
+        :class:`selbayes.preprocessing.Decorrelation`.
+    standardize : bool, default True
+        Centre every feature and scale it by its pooled within-class standard deviation
+        (training statistics) before anything else, so predictions do not depend on the units
+        of X. The F statistics, hence the selection and its adjustment, are unchanged by this.
+        False fits the model to X in its own units (as in the paper).
+    temperature : float, "correlation" or "auto", default "correlation"
+        Predictive temperature T: P(g | x) proportional to pi_g p(x | g, data)^(1/T), a
+        correction for evidence counted several times by correlated features
+        (:func:`selbayes.models.temper_log_proba`); 1 is the model's own
+        predictive. "correlation" (default) computes T from the training data of the
+        selected features: the variance inflation of the naive log likelihood ratio along
+        the class-mean differences caused by the features' within-class correlation
+        (:func:`selbayes.models.correlation_temperature`), so the
+        temperature accounts for correlation and the selection correction for selection.
+        "auto" chooses T with k by inner cross-validated log score over
+        ``temperature_grid`` (it then also absorbs the overconfidence that ignoring the
+        selection causes).
+    k_grid, decorrelate_grid, temperature_grid : sequence, optional
+        Candidates for the "auto" choices (defaults ``DEFAULT_K_GRID``,
+        ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
+    inner_cv : int, default 5
+        Inner folds of the "auto" choices.
+    choice_rule : {"best", "one_se"}, default "best"
+        How the "auto" choices pick from the inner cross-validation curve: the lowest score,
+        or the smallest temperature within one paired standard error of it
+        (:func:`selbayes.estimators.choose_k`; tried on the benchmark, not
+        better).
+    label_noise : float or "auto", default "auto"
+        Probability eps that a case's label is unrelated to its features: the predictive is
+        (1 - eps) P(g | x) + eps pi_g
+        (:func:`selbayes.models.label_noise_log_proba`),
+        which bounds the loss of any one case; "auto" is 1 / (n + 2); 0 turns it off.
+    draws, tune, chains : int
+        MCMC settings per chain.
+    sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
+        NUTS implementation. "auto" (the default) is nutpie when installed (it is a dependency
+        of selbayes; several times faster here) and PyMC's own NUTS otherwise.
+    target_accept : float, default 0.9
+    max_predict_draws : int or None, default 1000
+        Posterior draws (evenly thinned) used for prediction; None uses all. Prediction
+        integrates the class means out per draw (Rao-Blackwellised), so far fewer draws are
+        needed than with sampled means when k is large.
+    random_state : int, optional
+    progressbar : bool, default True
+    parameterization : {"marginal", "noncentered"}, default "marginal"
+        "marginal" integrates the class means out analytically (NUTS sees only the k + 2
+        precisions; mu and nu are drawn exactly afterwards), which samples cleanly whether
+        the selected features are weak or strong. "noncentered" samples them directly.
+    method : {"mcmc", "plugin"}, default "mcmc"
+        "mcmc" samples the posterior with NUTS; predictions average each kept feature's
+        predictive density over its own draws within groups of draws of nearly equal tau_mu
+        (the features are independent given it:
+        :func:`selbayes.models.factorised_predictive_log_proba`), which
+        at k = 1000 cuts the Monte Carlo error of the log odds twelvefold against the
+        average of joint draws. "plugin" sets the hyperparameters (tau_mu,
+        tau_nu) at their posterior mode, selection factor included, and draws each kept
+        feature's precision (and t scale) from its posterior given them
+        (:func:`selbayes.models.plugin_posterior`): no sampler runs, ``draws``
+        draws in one chain, predictions averaged per feature, and the cost is O(k): under a
+        minute at k = 20 000 on 2 cores where NUTS takes 10 to 25
+        (``benchmarks/results/large_k_plugin.md``). With few features prefer "mcmc" (it
+        integrates over the hyperparameters). Not with ``effect_prior="two_groups"`` or a
+        hyperprior on w_x; no ``diagnostics_`` (nothing to converge) and no ``model_``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (G,)
+    selection_ : Selection
+        Integer positions of the selected features (``selection_.indices``), their scores
+        and gamma.
+    selected_features_ : ndarray of str, shape (k,)
+        Names of the selected features, best first.
+    prior_checks_ : pandas.DataFrame
+        :func:`selbayes.evaluation.prior_boundary_checks` of the posterior (a
+        :class:`~selbayes.evaluation.PriorBoundaryWarning` names the held ones).
+    feature_names_in_ : ndarray of str, shape (p,)
+        Column names of a DataFrame passed to ``fit`` (absent for array input, whose
+        features are named ``x0`` ... ``x{p-1}``).
+    n_features_in_ : int
+    k_, temperature_, decorrelate_ : int, float, float or None
+        The values used (chosen, computed or as given).
+    k_choice_ : KChoice or None
+        The inner cross-validation curve when something was "auto" (``print`` shows it as a
+        table; ``k_choice_.table()`` is the DataFrame).
+    idata_ : xarray.DataTree
+        The ArviZ result, with the selected features' names as the ``feature`` coordinate and
+        the class labels as the ``class`` coordinate. Groups:
+
+        ``posterior``
+            ``tau_mu``, ``tau_nu`` (scalars), ``tau_x``, ``nu`` (per feature) and ``mu``
+            (feature x class), per chain and draw.
+        ``sample_stats``
+            NUTS statistics (energy, divergences, tree depth, ...).
+        ``log_likelihood``
+            ``x`` (chain, draw, case): log p(x_i | y_i) of each training case's kept
+            features given its class, sum over features of log N(x_ij | mu_j,y_i, 1/tau_x_j)
+            (nats), so ``az.loo`` works. It is a density of the kept features, not a class
+            probability: its scale depends on k, on which features were kept and on their
+            units (standardisation, decorrelation). ``az.loo`` / ``az.compare`` may therefore
+            compare only fits with the same selected features (for example the corrected and
+            the uncorrected model at the same k); to compare k or selections, use the class
+            log score (``evaluate``, or cross-validation).
+        ``posterior_predictive``
+            ``f_statistic`` (chain, draw, feature): the one-way F statistic of each
+            selected feature in a replicated training set with the same class counts.
+        ``observed_data``
+            ``f_statistic`` (feature): the observed F statistics, the counterpart of the
+            posterior predictive, so ``az.plot_ppc_dist(idata_)`` works without arguments
+            (also after ``save`` / ``load``).
+        ``constant_data``
+            ``x`` (case, feature): the kept training features as the model saw them (after
+            standardisation or decorrelation); ``y`` (case): each case's class as an integer
+            index into the ``class`` coordinate (the class labels); the sufficient statistics
+            a PyMC-sampled model records (``ssw``, ``xbar``); the selection
+            (``selection_indices``, ``selection_scores`` of all p features,
+            ``selection_class_counts``); the feature transform and the inner
+            cross-validation curve.
+
+        ``idata_.attrs`` record the selection, the priors, the settings, the selbayes
+        version and a model id.
+
+    References
+    ----------
+    .. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+       Bayesian Gaussian classification models. Manuscript, University of Saskatchewan.
+    .. [2] Li, L. (2007). Bayesian classification and regression with high dimensional
+       features. PhD thesis, University of Toronto.
+
+    Examples
+    --------
+    >>> from selbayes import HierarchicalGaussianClassifier
+    >>> clf = HierarchicalGaussianClassifier(k=10, draws=500, chains=2)   # doctest: +SKIP
+    >>> clf.fit(X_train, y_train).predict_proba(X_test)                   # doctest: +SKIP
+    """
+
+
+    def __init__(self, k: int | str | None = "auto", threshold: float | None = None,
+                 correct_selection: bool = True, priors=None, effect_prior: str = "t",
+                 decorrelate: float | str | None = None,
+                 decorrelation_method: str = "symmetric", standardize: bool = True,
+                 temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
+                 temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
+                 label_noise: float | str = "auto",
+                 draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
+                 target_accept: float = 0.9, max_predict_draws: int | None = 1000,
+                 random_state: int | None = None, progressbar: bool = True,
+                 parameterization: str = "marginal", method: str = "mcmc"):
+        self.k = k
+        self.threshold = threshold
+        self.correct_selection = correct_selection
+        self.priors = priors
+        self.effect_prior = effect_prior
+        self.decorrelate = decorrelate
+        self.decorrelation_method = decorrelation_method
+        self.standardize = standardize
+        self.temperature = temperature
+        self.k_grid = k_grid
+        self.decorrelate_grid = decorrelate_grid
+        self.temperature_grid = temperature_grid
+        self.inner_cv = inner_cv
+        self.choice_rule = choice_rule
+        self.label_noise = label_noise
+        self.draws = draws
+        self.tune = tune
+        self.chains = chains
+        self.sampler = sampler
+        self.target_accept = target_accept
+        self.max_predict_draws = max_predict_draws
+        self.random_state = random_state
+        self.progressbar = progressbar
+        self.parameterization = parameterization
+        self.method = method
+
+    _parameter_constraints = {
+        **SelectionClassifier._parameter_constraints,
+        **SelectionClassifier._nuts_constraints,
+        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
+        "priors": [GaussianPriors, dict, None],
+        "effect_prior": [StrOptions({"t", "normal", "two_groups"})],
+        "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
+        "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
+        "standardize": ["boolean"],
+        "temperature": [Interval(Real, 0, None, closed="neither"),
+                        StrOptions({"auto", "correlation"})],
+        "k_grid": [list, tuple, np.ndarray, None],
+        "decorrelate_grid": [list, tuple, np.ndarray, None],
+        "temperature_grid": [list, tuple, np.ndarray, None],
+        "inner_cv": [Interval(Integral, 2, None, closed="left")],
+        "choice_rule": [StrOptions({"best", "one_se"})],
+        "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
+        "parameterization": [StrOptions({"marginal", "noncentered"})],
+        "method": [StrOptions({"mcmc", "plugin"})],
+    }
+    _statistic = "f"
+    _diagnostic_vars = ("tau_mu", "tau_nu", "tau_x", "pi0")
+    _internal_groups = ("predictive_draws",)
+
+
+    # ------------------------------------------------------------------ hooks
+    def _prior_object(self) -> GaussianPriors:
+        from ..models._priors import with_effect_prior
+
+        return with_effect_prior(self.priors, self.effect_prior)
+
+    _priors = _prior_object
+
+    def _validate_params(self, skip=()) -> None:
+        """The base checks, then the combinations the plug-in does not cover (before any work)."""
+        super()._validate_params(skip=skip)
+        if self.method == "plugin":
+            from ..models._gaussian_plugin import check_plugin_priors
+
+            check_plugin_priors(self._prior_object())
+
+    def _prepare_features(self, X, y_index, classes, ranking=None, choice=None):
+        """Resolve the "auto" settings (inner CV on the training data only), then standardise
+        and decorrelate all p features with training statistics.
+
+        ``ranking`` (the F statistics of all p features of X) and ``choice`` (the inner
+        cross-validation's :class:`KChoice`) are given by :meth:`fit_path`, which computes them
+        once for the whole path. Returns ``(X, _Prepared)``.
+        """
+        from ..models._gaussian_plugin import default_label_noise
+
+        self.sampler_used_ = require_sampler(self.sampler)
+        self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
+        self.k_choice_ = None
+        self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
+                             else float(self.label_noise))
+        sparse = hasattr(X, "toarray")
+        k_auto = self.k == "auto" and self.threshold is None
+        t_auto = self.temperature == "auto"
+        if k_auto or t_auto or self.decorrelate == "auto":
+            # Validate as the selection will (clear errors before any inner CV), and offer
+            # only k that keep features with F > 0.
+            if ranking is None:
+                ranking = _rank(X, y_index, classes)
+            if isinstance(self.k, Integral) or self.threshold is not None:
+                self._check_selection(self._selection_from_ranking(ranking, X))
+            n_positive = int(np.sum(ranking.scores > 0))
+            k_cap = min(n_positive, X.shape[1] - 1)
+            if k_auto:
+                from ._inner_cv import DEFAULT_K_GRID
+
+                grid = self.k_grid if self.k_grid is not None else DEFAULT_K_GRID
+                k_grid = [k for k in grid if k <= n_positive] or [n_positive]
+            else:
+                k_grid = [self.k if isinstance(self.k, Integral) else k_cap]
+            self.k_choice_ = choice if choice is not None else self._choose(
+                X.toarray() if sparse else X, classes[y_index], k_grid)
+            if k_auto:
+                self.k_ = self.k_choice_.k
+            if t_auto:
+                self.temperature_ = self.k_choice_.temperature
+            if self.decorrelate == "auto":
+                self.decorrelate_ = self.k_choice_.decorrelate
+            self._warn_grid_ends(k_cap)
+        if self.decorrelate_ is None:
+            # The F statistic is invariant to per-feature affine maps, so selection runs on X
+            # as given (sparse stays sparse); only the k selected columns are standardised,
+            # in _fit_selected.
+            return X, _Prepared(features=None, ranking=ranking)
+        from ..preprocessing._features import prepare_features
+
+        X = X.toarray() if sparse else X                 # whitening mixes every column
+        Xp, features = prepare_features(
+            X, y_index, len(classes), standardize=self.standardize,
+            decorrelate=self.decorrelate_, method=self.decorrelation_method)
+        # Selection ranks the whitened features afresh.
+        return Xp, _Prepared(features=features, ranking=None)
+
+    def _choose(self, X, y, k_grid):
+        """:func:`~selbayes.estimators.choose_k` over ``k_grid`` with this classifier's
+        settings (its "auto" grids, priors, correction, transforms and label noise)."""
+        from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID, choose_k
+
+        if self.decorrelate == "auto":
+            dec_grid = list(DEFAULT_DECORRELATE_GRID if self.decorrelate_grid is None
+                            else self.decorrelate_grid)
+        else:
+            dec_grid = [self.decorrelate if isinstance(self.decorrelate, int | float) else None]
+        if self.temperature == "auto":
+            t_grid = DEFAULT_T_GRID if self.temperature_grid is None else self.temperature_grid
+        elif self.temperature == "correlation":
+            t_grid = "correlation"
+        else:
+            t_grid = [float(self.temperature)]
+        return choose_k(
+            X, y, grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
+            priors=self._prior_object(), corrected=self.correct_selection,
+            standardize=self.standardize, decorrelation_method=self.decorrelation_method,
+            label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
+            random_state=self.random_state)
+
+    def _selection_from_ranking(self, ranking: Selection, X) -> Selection:
+        """The selection rule applied to the F statistics of ``ranking``."""
+        from ..filters._selection import selection_from_scores
+
+        if self.threshold is not None:
+            k, threshold = None, self.threshold
+        elif self.k == "auto":
+            k, threshold = min(int(self.k_), X.shape[1] - 1), None
+        else:
+            k, threshold = self.k, None
+        return selection_from_scores(ranking.scores, k, threshold, "f", ranking.class_counts,
+                                     ranking.classes)
+
+    def _resolve_selection(self, X, y_index, classes, transform=None) -> Selection:
+        if self.k == "all" and self.threshold is None:
+            return super()._resolve_selection(X, y_index, classes, transform)
+        ranking = transform.ranking if transform is not None else None
+        if ranking is None:
+            ranking = _rank(X, y_index, classes)
+        sel = self._selection_from_ranking(ranking, X)
+        self._check_selection(sel)
+        return sel
+
+    def fit_path(self, X, y, ks):
+        """Fit one model per k of ``ks`` with one F ranking of the features (Li 2009).
+
+        The reference R package accepts a vector of k; this is its equivalent. The F
+        statistics of all p features are computed once and every k keeps its k best; with
+        ``temperature="auto"`` (or ``decorrelate="auto"``) one inner cross-validation scores
+        every k of the path at once (each inner fold ranked once) and each k gets its own
+        best temperature. Each fit then samples its own posterior; models compiled for a k
+        (in this process or, through the on-disk cache, an earlier one) are reused, so a path
+        refitted on other folds or data of the same size compiles nothing. Different k need
+        different compiled models, since the number of parameters (tau_x has k) differs.
+
+        The result equals fitting ``clone(self).set_params(k=k)`` for each k separately with
+        the same ``random_state``, bit for bit: the same scores give the same selection, the
+        inner cross-validation uses the same folds and seeds for every candidate, and the
+        sampler the same seed.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+        ks : sequence of int
+            Numbers of features, each 1 <= k < p; duplicates are fitted once.
+
+        Returns
+        -------
+        KPath
+            Mapping k -> fitted :class:`HierarchicalGaussianClassifier` (``self`` is left
+            unfitted), with ``predict_proba(X)`` of shape (len(ks), n, G) and the shared
+            ``ranking`` (a :class:`~selbayes.filters.Selection`).
+
+        Raises
+        ------
+        ValueError
+            If ``ks`` is empty or not all integers, or ``threshold`` is set.
+
+        Examples
+        --------
+        >>> from selbayes import HierarchicalGaussianClassifier
+        >>> path = HierarchicalGaussianClassifier().fit_path(X, y, [5, 10, 50])  # doctest: +SKIP
+        >>> path[10].temperature_, path.predict_proba(X_test).shape              # doctest: +SKIP
+        """
+        from ._path import fit_k_path
+
+        return fit_k_path(self, X, y, ks)
+
+    def _fit_selected(self, X_sel, y_index, selection: Selection,
+                      transform: _Prepared) -> _GaussianPosterior:
+        """Standardise the kept columns (unless decorrelated: already mapped), set the
+        correlation temperature, and sample the posterior of the selected features."""
+        from ..models._gaussian import _model_from_data, model_data, sample_nutpie
+        from ..models._gaussian_posterior import draw_class_means
+
+        priors = self._prior_object()
+        y = self.classes_[y_index]
+        G = len(selection.class_counts)
+        if transform.features is not None:        # decorrelated: X_sel is already mapped
+            self.feature_center_, self.feature_scale_, self.transform_rows_ = (
+                transform.features.selected_affine(selection.indices))
+        else:
+            from ..preprocessing._features import prepare_features
+
+            X_sel, kept = prepare_features(X_sel, y_index, len(self.classes_),
+                                           standardize=self.standardize)
+            self.feature_center_, self.feature_scale_ = kept.mean, kept.scale
+            self.transform_rows_ = None
+        if self.temperature == "correlation":
+            from ..models._gaussian_plugin import correlation_temperature
+
+            self.temperature_ = correlation_temperature(X_sel, y_index, G)
+        coords = {"feature": [int(i) for i in selection.indices],
+                  "class": [str(c) for c in selection.classes]}
+        seed = self.random_state
+        data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
+        n = X_sel.shape[0]
+        within_var = float(np.median(data["ssw_obs"]) / max(n - G, 1))
+        if self.method == "plugin":
+            from ..models._gaussian_plugin import plugin_idata
+
+            idata = plugin_idata(X_sel, y_index, selection, priors, data, coords,
+                                 corrected=self.correct_selection, draws=self.draws,
+                                 random_state=seed)
+            return _GaussianPosterior(idata=idata, model=None, X=X_sel, data=data,
+                                      within_var=within_var)
+        if self.sampler_used_ == "nutpie":
+            # The compiled model is cached per shape and reused (numba compile dominates).
+            idata, model = sample_nutpie(
+                data, priors, coords, draws=self.draws, tune=self.tune, chains=self.chains,
+                seed=None if seed is None else int(seed), target_accept=self.target_accept,
+                progressbar=self.progressbar, parameterization=self.parameterization)
+        else:
+            model = _model_from_data(data, priors, coords, self.parameterization)
+            idata = self._run_nuts(model, seed)
+            if self.parameterization == "marginal":
+                draw_class_means(idata, data, priors, random_state=seed)
+        return _GaussianPosterior(idata=idata, model=model, X=X_sel, data=data,
+                                  within_var=within_var)
+
+    def _store_predictive(self, posterior: _GaussianPosterior) -> None:
+        """Per-draw predictive moments with mu integrated out (Rao-Blackwellised; see
+        :func:`selbayes.models.predictive_moments`), on evenly thinned draws."""
+        from ..models._gaussian_posterior import hyperparameter_groups, predictive_moments
+        from ..models._gaussian_two_groups import marker_probabilities, two_groups_predictive
+
+        data = posterior.data
+        post = self.idata_.posterior
+
+        def flat(name):
+            v = post[name].values
+            return v.reshape(-1, *v.shape[2:])
+
+        keep = self._thin_index(flat("tau_mu").shape[0])
+        lam = flat("lambda_mu")[keep] if "lambda_mu" in post else None
+        self.pred_null_ = None
+        self.marker_probabilities_ = None
+        if "pi0" in post:
+            # Two-groups prior: each kept feature is a marker with its per-draw probability;
+            # prediction averages the indicators out exactly.
+            pred = two_groups_predictive(
+                flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
+                flat("pi0")[keep], data["xbar_obs"], data["class_counts"], lambda_mu=lam)
+            self.pred_mean_, self.pred_precision_ = pred["mean"], pred["precision"]
+            self.pred_null_ = (pred["null_mean"], pred["null_precision"], pred["marker_prob"])
+            self.marker_probabilities_ = marker_probabilities(self.idata_, data)
+        else:
+            self.pred_mean_, self.pred_precision_ = predictive_moments(
+                flat("tau_x")[keep], flat("tau_mu")[keep], flat("tau_nu")[keep],
+                data["xbar_obs"], data["class_counts"], lambda_mu=lam)
+        # Draws of nearly equal globals (tau_mu; and pi0 under the two-groups prior) share a
+        # group: prediction averages each feature over its own draws within a group (the
+        # features are independent given the globals), which removes most of the Monte Carlo
+        # error of the joint average at large k.
+        self.pred_groups_ = None
+        if self.method == "mcmc":
+            self.pred_groups_ = hyperparameter_groups(
+                flat("tau_mu")[keep], pi0=flat("pi0")[keep] if "pi0" in post else None)
+
+    def _add_checks(self, posterior: _GaussianPosterior, y_index) -> None:
+        """``log_likelihood``, ``posterior_predictive``, ``observed_data`` and the training
+        data in ``constant_data``, for ArviZ
+        (:func:`selbayes.models._gaussian_checks.arviz_groups`)."""
+        import xarray as xr
+
+        from .._validation import check_random_state
+        from ..models._gaussian_checks import arviz_groups
+
+        seed = None if self.random_state is None else int(self.random_state) + 1
+        have = self.idata_.children
+        groups = arviz_groups(
+            self.idata_.posterior.to_dataset(), posterior.X, y_index, check_random_state(seed),
+            observed=have["observed_data"].to_dataset() if "observed_data" in have else None,
+            constant=have["constant_data"].to_dataset() if "constant_data" in have else None)
+        for name, ds in groups.items():
+            self.idata_[name] = xr.DataTree(ds)
+
+    def _check_diagnostics(self, posterior: _GaussianPosterior | None = None) -> None:
+        """Convergence diagnostics (base class), then
+        :func:`~selbayes.evaluation.prior_boundary_checks`: a
+        :class:`~selbayes.evaluation.PriorBoundaryWarning` names every
+        hyperparameter whose posterior the prior holds (``prior_checks_``); then the mixed
+        predictive check of the kept F statistics (:func:`selbayes.evaluation.check_fit`,
+        ``ppc_checks_``), which warns on a prior-data conflict."""
+        super()._check_diagnostics(posterior)
+        if "posterior" not in self.idata_.children:
+            return
+        from ..evaluation._diagnostics import PriorBoundaryWarning, warn_from_user_line
+        from ..evaluation._ppc import check_fit
+        from ..evaluation._prior_checks import prior_boundary_messages
+
+        # The within-class variance of the features the model saw (in its units).
+        scale = getattr(posterior, "within_var", float("nan"))
+        # Selection by F keeps the least noisy of p features: their tau_x may lie as far out
+        # as the largest of p prior draws (the paper's own model warned falsely otherwise).
+        table = prior_boundary_checks(self.idata_, self._prior_object(),
+                                      n_features=self.selection_.n_features)
+        self.prior_checks_ = table
+        if table["held"].any():
+            for msg in prior_boundary_messages(table, scale):
+                warn_from_user_line(msg, PriorBoundaryWarning)
+        self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._prior_object())
+
+    def _warn_grid_ends(self, k_cap: int) -> None:
+        """:class:`~selbayes.evaluation.GridBoundaryWarning` when a value chosen by
+        inner CV is at an end of its grid where the inner curve still falls
+        (:func:`selbayes.estimators._inner_cv.grid_end_messages`)."""
+        from ..evaluation._diagnostics import GridBoundaryWarning, warn_from_user_line
+        from ._inner_cv import grid_end_messages
+
+        for m in grid_end_messages(self.k_choice_, k_cap=k_cap,
+                                   k_auto=self.k == "auto" and self.threshold is None,
+                                   t_auto=self.temperature == "auto"):
+            warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
+                                GridBoundaryWarning)
+
+    def _extra_attrs(self) -> dict:
+        out = {"selbayes_method": self.method,      # as the naive Bayes classifier records
+               "selbayes_k_used": int(self.selection_.n_selected),
+               "selbayes_temperature": float(self.temperature_),
+               "selbayes_label_noise": float(self.label_noise_),
+               "selbayes_decorrelate": (-1.0 if self.decorrelate_ is None
+                                        else float(self.decorrelate_))}
+        if self.k_choice_ is not None:
+            out["selbayes_k_choice_criterion"] = self.k_choice_.criterion
+        return out
+
+    def _extra_constant_data(self) -> dict:
+        import xarray as xr
+
+        out = {"feature_center": xr.DataArray(self.feature_center_, dims=["feature"]),
+               "feature_scale": xr.DataArray(self.feature_scale_, dims=["feature"])}
+        if self.transform_rows_ is not None:
+            out["transform_rows"] = xr.DataArray(self.transform_rows_,
+                                                 dims=["feature", "all_features"])
+        if self.k_choice_ is not None:
+            out.update(self.k_choice_.to_constant_data())
+        return out
+
+    def _select_test_columns(self, X) -> np.ndarray:
+        """The same affine map as in training: z = (x - center) / scale on the selected
+        columns, or the stored rows of the (standardised) decorrelating transform."""
+        if self.transform_rows_ is not None:
+            Z = np.asarray(X @ self.transform_rows_.T)
+        else:
+            Z = super()._select_test_columns(X)
+        return (Z - self.feature_center_) / self.feature_scale_
+
+    def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
+        """Average the per-draw Gaussian predictive densities of the selected features (class
+        means integrated out) over the (thinned) posterior draws: feature by feature within
+        groups of draws of nearly equal globals (``pred_groups_``), then over groups."""
+        from ..models._gaussian_plugin import label_noise_log_proba, temper_log_proba
+        from ..models._gaussian_posterior import class_log_prior, predictive_log_proba
+        from ..models._gaussian_posterior import factorised_predictive_log_proba as fpl
+        from ..models._gaussian_two_groups import predictive_log_proba_two_groups
+
+        lp = class_log_prior(self.selection_.class_counts, self._prior_object().c)
+        if getattr(self, "pred_null_", None) is not None:
+            out = predictive_log_proba_two_groups(X_sel, self.pred_mean_, self.pred_precision_,
+                                                  *self.pred_null_, lp,
+                                                  groups=getattr(self, "pred_groups_", None))
+        elif self.method == "plugin":       # features independent given the hyperparameters
+            out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp)
+        elif getattr(self, "pred_groups_", None) is not None:
+            out = fpl(X_sel, self.pred_mean_, self.pred_precision_, lp, max_draws=None,
+                      groups=self.pred_groups_)
+        else:       # a fit saved before the grouped predictive: the joint average it used
+            out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
+        return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
+                                     self.label_noise_)
+
+    def _predictive_state(self) -> dict:
+        import xarray as xr
+
+        dims = ["sample", "selected", "class_index"]
+        ds = xr.Dataset({"mean": xr.DataArray(self.pred_mean_, dims=dims),
+                         "precision": xr.DataArray(self.pred_precision_, dims=dims)})
+        if getattr(self, "pred_null_", None) is not None:
+            for name, value in zip(("null_mean", "null_precision", "marker_prob"),
+                                   self.pred_null_, strict=True):
+                ds[name] = xr.DataArray(value, dims=dims[:2])
+        if getattr(self, "pred_groups_", None) is not None:
+            ds["group"] = xr.DataArray(self.pred_groups_, dims=dims[:1])
+        return {"predictive_draws": ds}
+
+    def _restore_predictive(self, tree, cd) -> None:
+        self.transform_rows_ = cd["transform_rows"].values if "transform_rows" in cd else None
+        k = self.selection_.n_selected
+        self.feature_center_ = (cd["feature_center"].values if "feature_center" in cd
+                                else np.zeros(k))
+        self.feature_scale_ = (cd["feature_scale"].values if "feature_scale" in cd
+                               else np.ones(k))
+        attrs = tree.attrs
+        self.temperature_ = float(attrs.get("selbayes_temperature", 1.0))
+        self.label_noise_ = float(attrs.get("selbayes_label_noise", 0.0))
+        dec = float(attrs.get("selbayes_decorrelate", -1.0))
+        self.decorrelate_ = None if dec < 0 else dec
+        self.k_ = int(attrs.get("selbayes_k_used", k))
+        self.k_choice_ = None
+        if "k_choice_score" in cd:
+            from ._inner_cv import KChoice
+
+            self.k_choice_ = KChoice.from_constant_data(
+                cd, k=self.k_, decorrelate=self.decorrelate_, temperature=self.temperature_,
+                criterion=str(attrs.get("selbayes_k_choice_criterion", "")),
+                n_splits=int(self.inner_cv))
+        draws = tree["predictive_draws"].to_dataset()
+        self.pred_mean_ = draws["mean"].values
+        self.pred_precision_ = draws["precision"].values
+        self.pred_null_ = None
+        self.pred_groups_ = draws["group"].values if "group" in draws else None
+        self.marker_probabilities_ = None
+        if "marker_prob" in draws:
+            from ..models._gaussian_two_groups import marker_probabilities
+
+            self.pred_null_ = (draws["null_mean"].values, draws["null_precision"].values,
+                               draws["marker_prob"].values)
+            self.marker_probabilities_ = marker_probabilities(tree)

@@ -1,0 +1,187 @@
+"""Prior-data conflict of the hierarchical Gaussian classifier: posteriors that the prior holds.
+
+A hyperparameter whose posterior median lies far in the tail of its own prior is set by the
+prior, not by the data: the data pull further than the prior lets the posterior go. Typically X
+is in other units than the priors assume; the sampler explores such a posterior without any
+divergence, so R-hat and ESS do not see it. :func:`prior_boundary_checks` tabulates the check;
+:func:`prior_boundary_messages` words it for the classifier's
+:class:`~selbayes.evaluation.PriorBoundaryWarning`.
+
+Selection is allowed for: the k kept features are the k best of p by F, and F favours features
+with little within-class noise, so a kept feature's noise precision tau_x can legitimately lie
+as far in its prior's upper tail as the largest of p draws from that prior. With ``n_features=p``
+the upper limit of each tau_x is therefore the 1 - tail quantile of the largest of p prior
+draws, not of one draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..models._priors import GaussianPriors
+
+__all__ = ["PRIOR_TAIL", "prior_boundary_checks", "prior_boundary_messages"]
+
+#: Tail probability of the prior beyond which a posterior median counts as "held by the prior"
+#: (:func:`prior_boundary_checks`).
+PRIOR_TAIL = 1e-3
+
+# What each hyperparameter is and what to do when its prior holds it (for the warning).
+_PRIOR_ADVICE = {
+    "tau_x": ("the per-feature noise precision",
+              "X is probably in other units than the prior assumes (variance about w_x): keep "
+              "standardize=True (the default), rescale X, or set priors w_x to about the "
+              "within-class variance of the selected features ({data_scale:.3g} here)"),
+    "w_x": ("the prior scale of the noise variance (hyperprior)",
+            "its Gamma hyperprior cannot reach the data's scale: keep standardize=True (the "
+            "default), rescale X, set priors w_x to about the within-class variance of the "
+            "selected features ({data_scale:.3g} here), or loosen the hyperprior (smaller "
+            "w_x_alpha)"),
+    "tau_mu": ("the precision of the class means around the feature means",
+               "the selected features separate the classes far more (or less) than the prior "
+               "allows: keep standardize=True, rescale X, or widen its prior (smaller alpha_mu, "
+               "or w_mu nearer the between-class variance)"),
+}
+
+_COLUMNS = ["parameter", "variable", "median", "prior_cdf", "prior_low", "prior_high",
+            "n_from", "held"]
+
+
+def _gamma_prior(name: str, priors: GaussianPriors):
+    """(shape, rate) of the Gamma prior of ``name`` (None when it has no fixed Gamma prior)."""
+    if name == "tau_mu":
+        return priors.alpha_mu / 2, priors.alpha_mu * priors.w_mu / 2
+    if name == "tau_x" and priors.w_x_alpha is None:
+        return priors.alpha_x / 2, priors.alpha_x * priors.w_x / 2
+    if name == "w_x" and priors.w_x_alpha is not None:
+        return priors.w_x_alpha / 2, priors.w_x_alpha / (2 * priors.w_x)
+    return None
+
+
+def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
+                          n_features: int | None = None):
+    """Hyperparameters whose posterior median lies far in the tail of their own prior.
+
+    A posterior median beyond the prior's ``tail`` or ``1 - tail`` quantile means the prior, not
+    the data, sets the value (prior-data conflict). Checked: ``tau_mu``, ``tau_x`` (per
+    feature; when ``w_x`` is fixed) and ``w_x`` (when it has a hyperprior), each against its
+    Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked: after standardisation the
+    feature means are all near 0, which sends tau_nu to its prior's upper tail harmlessly (it
+    does not enter the class predictions beyond a shared offset).
+
+    Parameters
+    ----------
+    posterior : xarray.Dataset or xarray.DataTree
+        Draws with ``chain`` and ``draw`` dimensions (a fit's ``idata_`` or its posterior).
+    priors : GaussianPriors or dict, optional
+    tail : float, default :data:`PRIOR_TAIL`
+        Prior tail probability that counts as "far".
+    n_features : int, optional
+        p, the number of features the checked ones were selected from by F. The upper limit
+        of each ``tau_x`` is then the ``1 - tail`` quantile of the largest of p draws from its
+        prior, ``F^-1((1 - tail)^(1/p))``: selection by F keeps the least noisy features, so
+        the kept ones may lie that far out (the lower limit is unchanged: selection does not
+        favour noisy features). None: the prior's own quantile (p = 1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per checked component: ``parameter``, ``variable``, ``median`` (posterior),
+        ``prior_cdf`` (prior CDF at that median), ``prior_low`` and ``prior_high`` (the limits
+        above), ``n_from`` (the p of the upper limit; 1 for the prior's own quantile) and
+        ``held`` (True when outside the limits).
+
+    Raises
+    ------
+    ValueError
+        If ``n_features`` is given and not a positive integer.
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau_mu": (("chain", "draw"), np.full((1, 4), 2.0)),
+    ...                    "tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e-4))})
+    >>> prior_boundary_checks(post)["held"].tolist()
+    [False, True, True]
+    >>> big = post.assign(tau_x=post["tau_x"] * 0 + 6.0)    # prior 99.9% quantile: 4.6
+    >>> prior_boundary_checks(big)["held"].tolist()
+    [False, True, True]
+    >>> prior_boundary_checks(big, n_features=4000)["held"].tolist()   # the best 2 of 4000
+    [False, False, False]
+    """
+    import pandas as pd
+    import xarray as xr
+    from scipy import stats
+
+    priors = GaussianPriors.from_dict(priors)
+    if isinstance(posterior, xr.DataTree):
+        posterior = posterior["posterior"].to_dataset()
+    if n_features is not None and int(n_features) < 1:
+        raise ValueError(f"n_features must be a positive integer; got {n_features!r}")
+    rows = []
+    for name in ("tau_mu", "w_x", "tau_x"):
+        ab = _gamma_prior(name, priors)
+        if ab is None or name not in posterior:
+            continue
+        da = posterior[name]
+        med = da.median(("chain", "draw")).values.reshape(-1)
+        labels = ([name] if da.ndim == 2 else
+                  [f"{name}[{c}]" for c in da[da.dims[-1]].values.tolist()])
+        dist = stats.gamma(ab[0], scale=1.0 / ab[1])
+        n_from = int(n_features) if (name == "tau_x" and n_features is not None) else 1
+        lo = dist.ppf(tail)
+        # 1 - (1 - tail)^(1/p), accurately for small tail / large p: the upper tail
+        # probability of the largest of p draws at the limit is then tail.
+        hi = dist.isf(-np.expm1(np.log1p(-tail) / n_from)) if n_from > 1 else dist.ppf(1 - tail)
+        cdf = dist.cdf(med)
+        rows.append(pd.DataFrame({"parameter": labels, "variable": name, "median": med,
+                                  "prior_cdf": cdf, "prior_low": lo, "prior_high": hi,
+                                  "n_from": n_from, "held": (med < lo) | (med > hi)}))
+    if not rows:
+        return pd.DataFrame(columns=_COLUMNS)
+    return pd.concat(rows, ignore_index=True)
+
+
+def prior_boundary_messages(table, data_scale: float, tail: float = PRIOR_TAIL) -> list[str]:
+    """One sentence per held variable: the parameter, its value, the prior's range, the fix.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The result of :func:`prior_boundary_checks`.
+    data_scale : float
+        The within-class variance of the features the model saw (in its units), quoted in the
+        advice.
+    tail : float, default :data:`PRIOR_TAIL`
+        The ``tail`` the table was computed with (for the quantiles named).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import numpy as np, xarray as xr
+    >>> post = xr.Dataset({"tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e-4))})
+    >>> prior_boundary_messages(prior_boundary_checks(post), 1e4)[0][:60]
+    'tau_x[0] (the per-feature noise precision) has posterior med'
+    """
+    out = []
+    for name, sub in table[table["held"]].groupby("variable", sort=False):
+        total = int((table["variable"] == name).sum())
+        worst = sub.iloc[int(np.argmax(np.abs(np.log(sub["median"] / np.sqrt(
+            sub["prior_low"] * sub["prior_high"])))))]
+        what, fix = _PRIOR_ADVICE[name]
+        side = "below" if worst["median"] < worst["prior_low"] else "above"
+        edge = worst["prior_low"] if side == "below" else worst["prior_high"]
+        q = f"{100 * tail:g}%" if side == "below" else f"{100 * (1 - tail):g}%"
+        n_from = int(worst.get("n_from", 1))
+        ref = (f"the {q} quantile {edge:.3g} of the largest of {n_from} draws from its prior "
+               f"(the selection by F kept the least noisy of {n_from} features)"
+               if side == "above" and n_from > 1 else f"its prior's {q} quantile {edge:.3g}")
+        count = f" ({len(sub)} of {total} features)" if total > 1 else ""
+        out.append(
+            f"{worst['parameter']} ({what}) has posterior median {worst['median']:.3g}, "
+            f"{side} {ref}{count}: the prior, not the data, sets it. "
+            f"{fix.format(data_scale=data_scale)}.")
+    return out

@@ -1,0 +1,547 @@
+"""Feature selection: the step every selbayes model conditions on.
+
+Two statistics:
+
+``"f"``
+    One-way ANOVA F statistic per feature (Li 2009, eq 25), df (G - 1, n - G).
+``"abs_corr"``
+    Absolute sample correlation between a binary feature and a binary class (Li 2007, eq 2.1),
+    defined as 0 for a constant feature. It is computed from the counts (I0, I1) by eq 2.46, so
+    two features with the same counts get bit-identical scores, and the adjustment factor
+    (:func:`selbayes.adjustment.corr_log_omit_prob`) classifies lattice points with the very
+    same function (so both sides of the comparison round alike).
+
+Tie rule
+--------
+Features are ranked by score, largest first; equal scores are ordered by column index (lowest
+first), so the result is deterministic. With ``k`` given, the k best are kept and the threshold
+gamma is the score of the weakest retained feature; omitted features may *equal* gamma. With
+``threshold`` given, features with score strictly greater than it are kept. Either way every
+omitted feature has score <= gamma, which is exactly the event the adjustment factor
+P(score <= gamma)^(p - k) conditions on (ties at gamma count as omitted, as in the thesis'
+regions L). ``Selection.n_ties_at_threshold`` records how many omitted features
+sit exactly at gamma.
+
+References
+----------
+.. [1] Li, L. (2009). Calibrating predictions based on a selected subset of features from
+   Bayesian Gaussian classification models. Manuscript, University of Saskatchewan.
+.. [2] Li, L. (2007). Bayesian classification and regression with high dimensional features.
+   PhD thesis, University of Toronto.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import check_binary, check_labels, check_matrix
+
+__all__ = [
+    "Selection",
+    "select_features",
+    "selection_from_scores",
+    "f_statistic",
+    "abs_correlation",
+    "binary_correlation",
+    "STATISTICS",
+]
+
+STATISTICS = ("f", "abs_corr")
+
+# Columns are processed in blocks so that temporaries stay in cache and memory stays bounded.
+_BLOCK = 2048
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The outcome of a selection step, with everything a corrected model conditions on.
+
+    Attributes
+    ----------
+    indices : ndarray of int, shape (k,)
+        Retained columns of the original X, best first.
+    scores : ndarray of float, shape (p,)
+        The statistic for every feature.
+    threshold : float
+        gamma: every omitted feature has score <= gamma.
+    n_features : int
+        p, the number of features screened.
+    n_selected : int
+        k, the number retained.
+    statistic : str
+        ``"f"``, ``"abs_corr"`` or the name of another filter.
+    class_counts : ndarray of int, shape (G,)
+        Training cases per class, in ``classes`` order.
+    classes : ndarray, shape (G,)
+        Sorted class labels.
+    rule : str
+        ``"k"`` (keep the k best) or ``"threshold"`` (keep score > threshold).
+    n_ties_at_threshold : int
+        Omitted features whose score equals gamma exactly.
+    extra : dict
+        Free-form additional information (not compared by ``==``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes import select_features
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 50)); y = np.repeat([0, 1], 15)
+    >>> sel = select_features(X, y, k=5)
+    >>> sel.n_omitted, sel.omitted_below_threshold
+    (45, True)
+    >>> sel.transform(X).shape
+    (30, 5)
+    """
+
+    indices: np.ndarray
+    scores: np.ndarray
+    threshold: float
+    n_features: int
+    n_selected: int
+    statistic: str
+    class_counts: np.ndarray
+    classes: np.ndarray
+    rule: str = "k"
+    n_ties_at_threshold: int = 0
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def n_omitted(self) -> int:
+        """p - k: how many features the adjustment factor is raised to."""
+        return self.n_features - self.n_selected
+
+    @property
+    def n_classes(self) -> int:
+        """G, the number of classes."""
+        return int(len(self.classes))
+
+    @property
+    def omitted_indices(self) -> np.ndarray:
+        """Columns not retained, ascending; ndarray of int, shape (p - k,)."""
+        mask = np.ones(self.n_features, dtype=bool)
+        mask[self.indices] = False
+        return np.flatnonzero(mask)
+
+    @property
+    def omitted_below_threshold(self) -> bool:
+        """True when every omitted feature scored <= gamma (the conditioning event)."""
+        om = self.omitted_indices
+        return bool(om.size == 0 or np.all(self.scores[om] <= self.threshold))
+
+    def transform(self, X) -> np.ndarray:
+        """Return the retained columns of ``X``, in ``indices`` order.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features, in the column order used for selection.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, k)
+            ``X[:, indices]`` as float64.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a finite 2-D array with ``n_features`` columns.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from selbayes import select_features
+        >>> X = np.random.default_rng(1).normal(size=(20, 8)); y = np.repeat([0, 1], 10)
+        >>> sel = select_features(X, y, k=3)
+        >>> bool(np.array_equal(sel.transform(X), X[:, sel.indices]))
+        True
+        """
+        X = check_matrix(X)
+        if X.shape[1] != self.n_features:
+            raise ValueError(
+                f"X has {X.shape[1]} columns but the selection was made on {self.n_features}"
+            )
+        return X[:, self.indices]
+
+    def to_attrs(self) -> dict:
+        """Flat, netCDF-safe description (for ArviZ result attrs).
+
+        Returns
+        -------
+        dict
+            Keys ``selection_statistic``, ``selection_rule``, ``selection_n_features``,
+            ``selection_n_selected``, ``selection_threshold``,
+            ``selection_n_ties_at_threshold``, ``selection_indices`` (list of int),
+            ``selection_class_counts`` (list of int) and ``selection_classes`` (list of str).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from selbayes import select_features
+        >>> X = np.random.default_rng(1).normal(size=(20, 8)); y = np.repeat([0, 1], 10)
+        >>> attrs = select_features(X, y, k=3).to_attrs()
+        >>> attrs["selection_n_selected"], attrs["selection_class_counts"]
+        (3, [10, 10])
+        """
+        return {
+            "selection_statistic": self.statistic,
+            "selection_rule": self.rule,
+            "selection_n_features": int(self.n_features),
+            "selection_n_selected": int(self.n_selected),
+            "selection_threshold": float(self.threshold),
+            "selection_n_ties_at_threshold": int(self.n_ties_at_threshold),
+            "selection_indices": np.asarray(self.indices, dtype=np.int64).tolist(),
+            "selection_class_counts": np.asarray(self.class_counts, dtype=np.int64).tolist(),
+            "selection_classes": [str(c) for c in self.classes],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Selection(statistic={self.statistic!r}, n_features={self.n_features}, "
+            f"n_selected={self.n_selected}, threshold={self.threshold:.6g}, "
+            f"indices={self.indices[:8].tolist()}{'...' if self.n_selected > 8 else ''})"
+        )
+
+
+def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """One-way ANOVA F per column of ``X`` (shape (n, p)); returns shape (p,).
+
+    Rows are put in class order once, so class sums are contiguous reductions (no BLAS call,
+    which stalls on small products when the cores are busy), and each block is shifted by its
+    first row, which leaves F unchanged but keeps full relative precision when a column's level
+    dwarfs its spread (expression data). A constant column scores 0; a column with zero
+    within-class spread but different class means scores +inf.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, p)
+        Features (already validated: finite, 2-D).
+    y_index : ndarray of int, shape (n,)
+        Class index of each row, in ``0 .. n_classes - 1``.
+    n_classes : int
+        G, the number of classes (``n > G`` is needed for a finite F).
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        F = (SSB / (G - 1)) / (SSW / (n - G)) per column (dimensionless).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0], [3.0, 1.0]])
+    >>> f_statistic(X, np.array([0, 0, 1, 1]), 2)
+    array([8., 0.])
+    """
+    n, p = X.shape
+    G = n_classes
+    order = np.argsort(y_index, kind="stable")
+    counts = np.bincount(y_index, minlength=G)
+    bounds = np.concatenate([[0], np.cumsum(counts)])
+    cf = counts.astype(np.float64)
+    out = np.empty(p)
+    means = np.empty((G, min(_BLOCK, p)))
+    for start in range(0, p, _BLOCK):
+        Xb = X[order, start:start + _BLOCK]                     # a copy, rows in class order
+        Xb -= Xb[0]
+        m = means[:, :Xb.shape[1]]
+        for g in range(G):                                      # loop over classes, not features
+            rows = Xb[bounds[g]:bounds[g + 1]]
+            np.sum(rows, axis=0, out=m[g])
+            m[g] /= cf[g]
+            rows -= m[g]                                        # residuals, in place
+        grand = cf @ m / n
+        ssb = cf @ (m - grand) ** 2
+        ssw = np.einsum("ij,ij->j", Xb, Xb)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = (ssb / (G - 1)) / (ssw / (n - G))
+        f[(ssw == 0) & (ssb == 0)] = 0.0
+        f[(ssw == 0) & (ssb > 0)] = np.inf
+        out[start:start + _BLOCK] = f
+    return out
+
+
+def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
+    """Signed sample correlation of a binary feature with a binary class from its counts.
+
+    Eq 2.46 of Li (2007): ``I0`` / ``I1`` are the numbers of ones among the ``n0`` cases of
+    class 0 and the ``n1`` cases of class 1. Broadcasts over ``I0`` and ``I1``. Returns 0 for
+    a constant feature (I0 + I1 in {0, n}).
+
+    Parameters
+    ----------
+    I0, I1 : array-like of int
+        Ones among the class-0 and class-1 cases (0 <= I0 <= n0, 0 <= I1 <= n1); any
+        broadcastable shapes.
+    n0, n1 : int
+        Cases in class 0 and class 1 (both >= 1).
+
+    Returns
+    -------
+    ndarray of float64
+        The correlation, in [-1, 1], with the broadcast shape of ``I0`` and ``I1``.
+
+    Examples
+    --------
+    >>> binary_correlation([0, 5, 2], [5, 0, 2], 5, 5)
+    array([ 1., -1.,  0.])
+    """
+    I0 = np.asarray(I0, dtype=np.float64)
+    I1 = np.asarray(I1, dtype=np.float64)
+    n = n0 + n1
+    ybar = n1 / n
+    m = I0 + I1
+    num = (0.0 - ybar) * I0 + (1.0 - ybar) * I1
+    den2 = m - m * m / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cor = num / (np.sqrt(n * ybar * (1.0 - ybar)) * np.sqrt(den2))
+    return np.where(den2 > 0, cor, 0.0)
+
+
+def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
+    """|correlation| of each binary column of ``X`` with a binary class (0/1 in ``y_index``).
+
+    Parameters
+    ----------
+    X : ndarray of 0/1, shape (n, p)
+        Binary features (already validated).
+    y_index : ndarray of int, shape (n,)
+        Class of each row, 0 or 1 (both present).
+
+    Returns
+    -------
+    ndarray of float64, shape (p,)
+        |COR| per column (Li 2007, eq 2.1), in [0, 1]; 0 for a constant column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1]])
+    >>> abs_correlation(X, np.array([0, 0, 1, 1]))
+    array([1., 0.])
+    """
+    in1 = y_index == 1
+    n1 = int(in1.sum())
+    n0 = int(y_index.shape[0] - n1)
+    # np.asarray(...).ravel(): scipy.sparse sums are (1, p) matrices
+    I1 = np.asarray(X[in1].sum(axis=0)).ravel()
+    I0 = np.asarray(X[~in1].sum(axis=0)).ravel()
+    return np.abs(binary_correlation(I0, I1, n0, n1))
+
+
+def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """:func:`f_statistic` of a scipy.sparse ``X`` from per-class sums and sums of squares,
+    without densifying it (memory O(G p) beyond ``X``)."""
+    n, p = X.shape
+    G = n_classes
+    E = sp.csr_matrix((np.ones(n), (y_index, np.arange(n))), shape=(G, n))
+    S = np.asarray((E @ X).todense())                          # (G, p) class sums
+    Q = np.asarray((E @ X.multiply(X)).todense())              # (G, p) sums of squares
+    cf = np.bincount(y_index, minlength=G).astype(np.float64)
+    m = S / cf[:, None]
+    grand = S.sum(axis=0) / n
+    ssb = cf @ (m - grand) ** 2
+    ssw = (Q - cf[:, None] * m ** 2).sum(axis=0)
+    # cancellation leaves rounding-level residue where the spread is zero
+    ssw[ssw <= 1e-12 * Q.sum(axis=0)] = 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (ssb / (G - 1)) / (ssw / (n - G))
+    f[(ssw == 0) & (ssb <= 1e-12 * Q.sum(axis=0))] = 0.0
+    f[(ssw == 0) & (ssb > 1e-12 * Q.sum(axis=0))] = np.inf
+    return f
+
+
+def _rank_top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k largest scores, best first, ties by lowest column index."""
+    p = scores.shape[0]
+    kth = np.partition(scores, p - k)[p - k]                 # k-th largest value
+    above = np.flatnonzero(scores > kth)
+    at = np.flatnonzero(scores == kth)[: k - above.size]     # lowest indices first
+    chosen = np.concatenate([above, at])
+    order = np.lexsort((chosen, -scores[chosen]))
+    return chosen[order]
+
+
+def select_features(X, y, k: int | None = None, threshold: float | None = None,
+                    statistic: str = "f") -> Selection:
+    """Score every feature against the class and keep the best.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        All p features (continuous for ``"f"``, 0/1 for ``"abs_corr"``).
+    y : array-like of shape (n_samples,)
+        Class labels, any hashable orderable values; ``"abs_corr"`` needs exactly two classes.
+    k : int, optional
+        Number of features to keep, 1 <= k < p. Exactly one of ``k`` and ``threshold``.
+    threshold : float, optional
+        Keep the features whose score is strictly greater than ``threshold``.
+    statistic : {"f", "abs_corr"}
+        The score (see module docstring).
+
+    Returns
+    -------
+    Selection
+        Frozen record of the retained indices (best first), all scores, gamma, p, k and the
+        class counts. Every omitted feature has score <= gamma.
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, non-finite values, fewer than two classes, a class with fewer than two
+        cases, k out of range, a threshold that keeps no or every feature, non-binary input to
+        ``"abs_corr"``.
+
+    Examples
+    --------
+    >>> import numpy as np, selbayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 500)); y = rng.integers(0, 3, size=40)
+    >>> sel = selbayes.select_features(X, y, k=10)
+    >>> sel.n_selected, sel.n_features
+    (10, 500)
+    """
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
+    if (k is None) == (threshold is None):
+        raise ValueError("give exactly one of k and threshold")
+    X = check_matrix(X, accept_sparse=True)
+    n, p = X.shape
+    classes, y_index, counts = check_labels(y, n)
+    G = classes.shape[0]
+    sparse = sp.issparse(X)
+    if statistic == "f":
+        if n - G < 1:
+            raise ValueError(f"the F statistic needs n - G >= 1; got n = {n}, G = {G}")
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = (_f_statistic_sparse if sparse else f_statistic)(X, y_index, G)
+        if np.isnan(scores).any():
+            big = float(abs(X).max())
+            raise ValueError(
+                f"the F statistic overflows float64: X holds values up to {big:.3g}, whose "
+                "sums of squares exceed the largest float; rescale X (for example divide by "
+                "its largest absolute value, or standardise each column)")
+    else:
+        if G != 2:
+            raise ValueError(
+                f"statistic 'abs_corr' needs a binary class; y has {G} classes ({classes.tolist()})"
+            )
+        check_binary(X, name="X (statistic 'abs_corr')")
+        scores = abs_correlation(X, y_index)
+
+    return selection_from_scores(scores, k, threshold, statistic, counts, classes)
+
+
+def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | None,
+                          statistic: str, class_counts, classes, extra: dict | None = None
+                          ) -> Selection:
+    """Apply the package's selection rule to precomputed scores (any filter's).
+
+    Keeps the k largest scores (ties by lowest column index; gamma = the weakest kept score)
+    or every score strictly above ``threshold``, so every omitted feature scores <= gamma.
+
+    Parameters
+    ----------
+    scores : ndarray of float, shape (p,)
+        The filter's score of every feature, larger = more relevant (stored, not copied).
+    k : int or None
+        Number of features to keep, 1 <= k < p; exactly one of ``k`` and ``threshold`` is
+        used (``k`` when given).
+    threshold : float or None
+        Keep the features scoring strictly above it (used when ``k`` is None); in the
+        scores' units.
+    statistic : str
+        Name recorded in the Selection.
+    class_counts : array-like of int, shape (G,)
+        Training cases per class, in ``classes`` order.
+    classes : ndarray, shape (G,)
+        Sorted class labels.
+    extra : dict, optional
+        Filter-specific arrays kept in ``Selection.extra``.
+
+    Returns
+    -------
+    Selection
+        Retained columns best first, gamma, and the counts the adjustment factor needs.
+
+    Raises
+    ------
+    TypeError
+        If ``k`` is not an integer.
+    ValueError
+        If both ``k`` and ``threshold`` are None, ``k`` is out of range, or ``threshold`` is
+        not finite or keeps no or every feature.
+
+    Examples
+    --------
+    Features 1 and 3 tie for the best score; with k = 1 the lower column wins, and the other
+    is omitted at exactly gamma:
+
+    >>> import numpy as np
+    >>> from selbayes.filters import selection_from_scores
+    >>> scores = np.array([0.1, 2.0, 0.5, 2.0, 1.5])
+    >>> sel = selection_from_scores(scores, k=1, threshold=None, statistic="my_filter",
+    ...                             class_counts=[3, 3], classes=np.array([0, 1]))
+    >>> sel.indices.tolist(), sel.threshold, sel.n_omitted, sel.n_ties_at_threshold
+    ([1], 2.0, 4, 1)
+    >>> sel = selection_from_scores(scores, k=None, threshold=1.0, statistic="my_filter",
+    ...                             class_counts=[3, 3], classes=np.array([0, 1]))
+    >>> sel.indices.tolist(), sel.threshold, sel.rule
+    ([1, 3, 4], 1.0, 'threshold')
+    """
+    p = scores.shape[0]
+    if k is not None:
+        if isinstance(k, bool) or not isinstance(k, int | np.integer):
+            raise TypeError(f"k must be an integer; got {k!r}")
+        if k < 1 or k >= p:
+            raise ValueError(f"k must satisfy 1 <= k < p = {p}; got k = {k}")
+        indices = _rank_top(scores, int(k))
+        gamma = float(scores[indices[-1]])
+        rule = "k"
+    else:
+        if threshold is None:
+            raise ValueError("give either k (keep the k best features) or threshold (keep "
+                             "the features scoring above it); both are None")
+        gamma = float(threshold)
+        if not np.isfinite(gamma):
+            raise ValueError(f"threshold must be finite; got {threshold!r}")
+        keep = np.flatnonzero(scores > gamma)
+        if keep.size == 0:
+            raise ValueError(
+                f"threshold {gamma:g} keeps no feature (largest score {scores.max():.6g})"
+            )
+        if keep.size == p:
+            raise ValueError(
+                f"threshold {gamma:g} keeps every feature (smallest score {scores.min():.6g}); "
+                "nothing is omitted"
+            )
+        indices = keep[np.lexsort((keep, -scores[keep]))]
+        rule = "threshold"
+    return selection_of(indices, scores, gamma, statistic, class_counts, classes, rule, extra)
+
+
+def selection_of(indices: np.ndarray, scores: np.ndarray, gamma: float, statistic: str,
+                 class_counts, classes, rule: str, extra: dict | None = None) -> Selection:
+    """The :class:`Selection` that keeps ``indices`` (best first) of the p = ``len(scores)``
+    features at threshold gamma; counts the omitted features that tie with gamma. Shared by
+    the selection rules of every filter (:func:`selection_from_scores`,
+    :func:`selbayes.filters.obf_select`); the rule itself has checked the choice."""
+    p = scores.shape[0]
+    omitted = np.ones(p, dtype=bool)
+    omitted[indices] = False
+    return Selection(
+        indices=indices.astype(np.int64),
+        scores=scores,
+        threshold=gamma,
+        n_features=p,
+        n_selected=int(indices.size),
+        statistic=statistic,
+        class_counts=np.asarray(class_counts),
+        classes=classes,
+        rule=rule,
+        n_ties_at_threshold=int(np.count_nonzero(scores[omitted] == gamma)),
+        extra=extra or {},
+    )
