@@ -267,7 +267,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
                              f"{arr.shape}")
     class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     grouped = groups is not None
-    parts = _group_weights(groups if grouped else np.arange(S), S)
+    parts = _group_weights(groups, S) if grouped else []
     with np.errstate(divide="ignore"):
         # log r = -inf (a sure null) is fine: logaddexp then keeps the other branch.
         log_r, log_1mr = np.log(r), np.log1p(-r)
