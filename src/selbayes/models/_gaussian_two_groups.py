@@ -30,8 +30,10 @@ from scipy.special import logsumexp
 
 from .._validation import check_matrix
 from ._gaussian_posterior import (
+    _check_groups,
     _check_prior_and_columns,
     _group_weights,
+    _log_mean_exp,
     marker_log_odds,
     null_predictive_moments,
     predictive_moments,
@@ -267,7 +269,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
                              f"{arr.shape}")
     class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
     grouped = groups is not None
-    parts = _group_weights(groups, S) if grouped else []
+    parts = _group_weights(_check_groups(groups, S)) if grouped else []
     with np.errstate(divide="ignore"):
         # log r = -inf (a sure null) is fine: logaddexp then keeps the other branch.
         log_r, log_1mr = np.log(r), np.log1p(-r)
@@ -294,8 +296,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
                 ll += per.sum(axis=2)
                 continue
             for b, (draws, _) in enumerate(parts):      # each feature averaged within a group
-                ll[:, b] += (logsumexp(per[:, draws], axis=1)
-                             - np.log(draws.sum())).sum(axis=1)
+                ll[:, b] += _log_mean_exp(per[:, draws], axis=1).sum(axis=1)
         if grouped:
             lp = logsumexp(ll + np.array([w for _, w in parts])[None, :, None], axis=1)
         else:
