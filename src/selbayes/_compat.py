@@ -30,8 +30,8 @@ import sys
 import types
 import warnings
 
-__all__ = ["MOVED", "install", "current_name", "forward_private", "old_module",
-           "keep_public_names"]
+__all__ = ["MOVED", "PRIVATE_NOW", "install", "current_name", "forward_private", "old_module",
+           "keep_public_names", "package_attributes"]
 
 #: old dotted module name -> new dotted module name
 MOVED: dict[str, str] = {
@@ -60,74 +60,32 @@ MOVED: dict[str, str] = {
     "selbayes._reproduce_mixture": "selbayes.experiments._mixture",
     "selbayes._reproduce_srbct": "selbayes.experiments._gaussian_cv",
     "selbayes._reproduce_colon": "selbayes.experiments._naive_bayes_cv",
-    # the implementation modules of the subpackages, private now: their public names are
-    # imported from the subpackage (selbayes.filters.select_features, ...); the scripts
-    # selbayes.experiments.plasmode and selbayes.experiments.correlated_omitted stay public
-    "selbayes.filters.obf": "selbayes.filters._obf",
-    "selbayes.filters.probabilistic_index": "selbayes.filters._probabilistic_index",
-    "selbayes.filters.selection": "selbayes.filters._selection",
-    "selbayes.adjustment.base": "selbayes.adjustment._base",
-    "selbayes.adjustment.corr": "selbayes.adjustment._corr",
-    "selbayes.adjustment.corr_op": "selbayes.adjustment._corr_op",
-    "selbayes.adjustment.fstat": "selbayes.adjustment._fstat",
-    "selbayes.adjustment.fstat_op": "selbayes.adjustment._fstat_op",
-    "selbayes.adjustment.mixture": "selbayes.adjustment._mixture",
-    "selbayes.adjustment.mixture_op": "selbayes.adjustment._mixture_op",
-    "selbayes.adjustment.op": "selbayes.adjustment._op",
-    "selbayes.adjustment.backends.c": "selbayes.adjustment.backends._c",
-    "selbayes.adjustment.backends.jax": "selbayes.adjustment.backends._jax",
-    "selbayes.adjustment.backends.numba": "selbayes.adjustment.backends._numba",
-    "selbayes.adjustment.backends.numpy_kernels": "selbayes.adjustment.backends._numpy_kernels",
-    "selbayes.models.gaussian": "selbayes.models._gaussian",
-    "selbayes.models.gaussian_checks": "selbayes.models._gaussian_checks",
-    "selbayes.models.gaussian_plugin": "selbayes.models._gaussian_plugin",
-    "selbayes.models.gaussian_posterior": "selbayes.models._gaussian_posterior",
-    "selbayes.models.gaussian_two_groups": "selbayes.models._gaussian_two_groups",
-    "selbayes.models.mixture": "selbayes.models._mixture",
-    "selbayes.models.mixture_pymc": "selbayes.models._mixture_pymc",
-    "selbayes.models.naive_bayes": "selbayes.models._naive_bayes",
-    "selbayes.models.naive_bayes_quadrature": "selbayes.models._naive_bayes_quadrature",
-    "selbayes.models.naive_bayes_two_groups": "selbayes.models._naive_bayes_two_groups",
-    "selbayes.models.priors": "selbayes.models._priors",
-    "selbayes.preprocessing.decorrelation": "selbayes.preprocessing._decorrelation",
-    "selbayes.preprocessing.features": "selbayes.preprocessing._features",
-    "selbayes.preprocessing.intensity": "selbayes.preprocessing._intensity",
-    "selbayes.datasets.download": "selbayes.datasets._download",
-    "selbayes.datasets.loaders": "selbayes.datasets._loaders",
-    "selbayes.datasets.simulate": "selbayes.datasets._simulate",
-    "selbayes.evaluation.calibration": "selbayes.evaluation._calibration",
-    "selbayes.evaluation.cross_validation": "selbayes.evaluation._cross_validation",
-    "selbayes.evaluation.diagnostics": "selbayes.evaluation._diagnostics",
-    "selbayes.evaluation.folds": "selbayes.evaluation._folds",
-    "selbayes.evaluation.loo_check": "selbayes.evaluation._loo_check",
-    "selbayes.evaluation.plots": "selbayes.evaluation._plots",
-    "selbayes.evaluation.ppc": "selbayes.evaluation._ppc",
-    "selbayes.evaluation.prior_checks": "selbayes.evaluation._prior_checks",
-    "selbayes.estimators.base": "selbayes.estimators._base",
-    "selbayes.estimators.gaussian": "selbayes.estimators._gaussian",
-    "selbayes.estimators.mixture": "selbayes.estimators._mixture",
-    "selbayes.estimators.model_selection": "selbayes.estimators._model_selection",
-    "selbayes.estimators.naive_bayes": "selbayes.estimators._naive_bayes",
-    "selbayes.error_estimation.discrete": "selbayes.error_estimation._discrete",
-    "selbayes.error_estimation.evaluate": "selbayes.error_estimation._evaluate",
-    "selbayes.error_estimation.gaussian": "selbayes.error_estimation._gaussian",
-    "selbayes.sbc.core": "selbayes.sbc._core",
-    "selbayes.sbc.gaussian": "selbayes.sbc._gaussian",
-    "selbayes.sbc.mixture": "selbayes.sbc._mixture",
-    "selbayes.sbc.naive_bayes": "selbayes.sbc._naive_bayes",
-    "selbayes.sbc.spec": "selbayes.sbc._spec",
-    "selbayes.benchmark.cli": "selbayes.benchmark._cli",
-    "selbayes.benchmark.methods": "selbayes.benchmark._methods",
-    "selbayes.benchmark.report": "selbayes.benchmark._report",
-    "selbayes.benchmark.runner": "selbayes.benchmark._runner",
-    "selbayes.experiments.gaussian": "selbayes.experiments._gaussian",
-    "selbayes.experiments.gaussian_cv": "selbayes.experiments._gaussian_cv",
-    "selbayes.experiments.mixture": "selbayes.experiments._mixture",
-    "selbayes.experiments.naive_bayes": "selbayes.experiments._naive_bayes",
-    "selbayes.experiments.naive_bayes_cv": "selbayes.experiments._naive_bayes_cv",
-    "selbayes.experiments.report": "selbayes.experiments._report",
-    "selbayes.experiments.spec": "selbayes.experiments._spec",
 }
+
+#: the subpackages' former public modules, private now: selbayes.<package>.<m> is
+#: selbayes.<package>._<m>, and its public names are imported from the subpackage
+#: (selbayes.filters.select_features, ...). The scripts selbayes.experiments.plasmode and
+#: selbayes.experiments.correlated_omitted stay public.
+PRIVATE_NOW: dict[str, tuple[str, ...]] = {
+    "filters": ("obf", "probabilistic_index", "selection"),
+    "adjustment": ("base", "corr", "corr_op", "fstat", "fstat_op", "mixture", "mixture_op", "op"),
+    "adjustment.backends": ("c", "jax", "numba", "numpy_kernels"),
+    "models": ("gaussian", "gaussian_checks", "gaussian_plugin", "gaussian_posterior",
+               "gaussian_two_groups", "mixture", "mixture_pymc", "naive_bayes",
+               "naive_bayes_quadrature", "naive_bayes_two_groups", "priors"),
+    "preprocessing": ("decorrelation", "features", "intensity"),
+    "datasets": ("download", "loaders", "simulate"),
+    "evaluation": ("calibration", "cross_validation", "diagnostics", "folds", "loo_check",
+                   "plots", "ppc", "prior_checks"),
+    "estimators": ("base", "gaussian", "mixture", "model_selection", "naive_bayes"),
+    "error_estimation": ("discrete", "evaluate", "gaussian"),
+    "sbc": ("core", "gaussian", "mixture", "naive_bayes", "spec"),
+    "benchmark": ("cli", "methods", "report", "runner"),
+    "experiments": ("gaussian", "gaussian_cv", "mixture", "naive_bayes", "naive_bayes_cv",
+                    "report", "spec"),
+}
+MOVED.update({f"selbayes.{package}.{m}": f"selbayes.{package}._{m}"
+              for package, modules in PRIVATE_NOW.items() for m in modules})
 
 # frames to skip so that the warning points at the line that imported the old name
 _SKIP = (os.path.dirname(__file__), os.path.dirname(importlib.__file__), "<frozen importlib")
@@ -178,6 +136,31 @@ def old_module(package: str, name: str):
     if old not in MOVED:
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
     return importlib.import_module(old)
+
+
+def package_attributes(package: str, lazy: dict | None = None, former_module: str | None = None):
+    """The module ``__getattr__`` and ``__dir__`` of a subpackage (PEP 562).
+
+    ``__getattr__`` resolves, in this order: a public name imported on first use (``lazy``:
+    name -> private module of the package); an old module path (:func:`old_module`, warns);
+    with ``former_module`` (a package that replaced a module of its name), any other name of
+    that module (:func:`forward_private`, warns). ``__dir__`` lists the package's globals and
+    its ``__all__``.
+    """
+    lazy = dict(lazy or {})
+
+    def __getattr__(name):
+        if name in lazy:
+            return getattr(importlib.import_module(f"{package}.{lazy[name]}"), name)
+        if former_module is None or f"{package}.{name}" in MOVED:
+            return old_module(package, name)
+        return forward_private(package, former_module, name)
+
+    def __dir__():
+        module = sys.modules[package]
+        return sorted({*vars(module), *getattr(module, "__all__", ())})
+
+    return __getattr__, __dir__
 
 
 class _PublicNamesPackage(types.ModuleType):

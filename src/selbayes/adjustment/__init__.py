@@ -17,6 +17,7 @@ Import order inside the package (each module imports only from those before it):
 ``_op`` (re-exports) and this ``__init__``.
 """
 
+from .._compat import package_attributes as _package_attributes
 from ._base import SelectionAdjustment
 from ._corr import corr_log_omit_prob, default_n_theta, lattice_theta_rule
 from ._corr_op import CorrAdjustment, CorrOmitLogProb, corr_parameters
@@ -31,8 +32,6 @@ __all__ = ["fstat_log_omit_prob", "FStatOmitLogProb", "corr_log_omit_prob", "Cor
            "fstat_parameters", "corr_parameters", "mixture_parameters", "mc_standard_error"]
 
 
-def __getattr__(name):
-    # selbayes.adjustment.fstat_op, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
+# the old module paths (selbayes.adjustment.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__)

@@ -11,7 +11,7 @@ the command line imports ``selbayes.benchmark._cli`` to build its parser, which 
 scikit-learn and SciPy (about 2 s) for ``selbayes --help``.
 """
 
-from importlib import import_module
+from .._compat import package_attributes as _package_attributes
 
 # public name -> its private module
 _NAMES = {"run_benchmark": "_runner", "BenchmarkResult": "_runner", "METHODS": "_methods",
@@ -24,14 +24,6 @@ _NAMES = {"run_benchmark": "_runner", "BenchmarkResult": "_runner", "METHODS": "
 __all__ = list(_NAMES)
 
 
-def __getattr__(name):
-    if name in _NAMES:
-        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
-    # selbayes.benchmark.runner, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
-
-
-def __dir__():
-    return sorted({*globals(), *__all__})
+# the names above imported on first use; the old module paths (selbayes.benchmark.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__, _NAMES)

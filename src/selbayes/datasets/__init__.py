@@ -6,6 +6,7 @@ The modules (:mod:`~selbayes.datasets._loaders`, :mod:`~selbayes.datasets._downl
 ``registry.csv`` beside this file pins each downloadable data set to a URL and a SHA-256.
 """
 
+from .._compat import package_attributes as _package_attributes
 from ._download import DownloadError, default_download_dir, fetch, load_rdata, registry
 from ._loaders import (
     BENCHMARK_SETS,
@@ -43,12 +44,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
-    from .._compat import MOVED, forward_private, old_module
-
-    # selbayes.datasets.simulate, ...: the former public modules, for one release (warns)
-    if f"{__name__}.{name}" in MOVED:
-        return old_module(__name__, name)
-    # selbayes.datasets was one module in earlier versions; its other names are forwarded
-    # (with a FutureWarning) for one release so that old code keeps working
-    return forward_private(__name__, "selbayes.datasets._loaders", name)
+# the old module paths (selbayes.datasets.<module>) for
+# one release, with a FutureWarning; selbayes.datasets was one module in earlier versions, and its
+# other names are forwarded too (warned)
+__getattr__, __dir__ = _package_attributes(__name__,
+                                           former_module="selbayes.datasets._loaders")

@@ -9,6 +9,7 @@ modules are private; the names below are the public API.
 """
 
 from .._compat import keep_public_names as _keep_public_names
+from .._compat import package_attributes as _package_attributes
 from ._common import BEEResult, ClassProbMoments, class_prob_moments
 from ._discrete import discrete_bee, discrete_bee_result, discrete_conditional_mse
 from ._evaluate import ErrorEvaluation, evaluate
@@ -49,8 +50,6 @@ __all__ = [
 _keep_public_names(__name__)
 
 
-def __getattr__(name):
-    # selbayes.error_estimation.gaussian, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
+# the old module paths (selbayes.error_estimation.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__)

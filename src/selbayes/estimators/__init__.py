@@ -9,8 +9,7 @@ function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 :class:`KChoice`. The modules are private; the names below are the public API.
 """
 
-from importlib import import_module
-
+from .._compat import package_attributes as _package_attributes
 from ._base import SelectionClassifier
 from ._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
 from ._mixture import BinaryMixtureClassifier
@@ -21,11 +20,7 @@ __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "EXACT_MODEL"]
 
 
-def __getattr__(name):
-    # The inner cross-validation imports the PyMC model module: loaded on first use.
-    if name in ("choose_k", "KChoice"):
-        return getattr(import_module(f"{__name__}._inner_cv"), name)
-    # selbayes.estimators.gaussian, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
+# The inner cross-validation imports the PyMC model module: loaded on first use. The old module
+# paths (selbayes.estimators.<module>) for one release, with a FutureWarning.
+__getattr__, __dir__ = _package_attributes(__name__, dict.fromkeys(["choose_k", "KChoice"],
+                                                                   "_inner_cv"))

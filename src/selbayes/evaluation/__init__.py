@@ -10,7 +10,7 @@ are the public API. Each is imported on first use (``selbayes.evaluation.reliabi
 imports matplotlib then), so importing an estimator does not import xarray or matplotlib.
 """
 
-from importlib import import_module
+from .._compat import package_attributes as _package_attributes
 
 # public name -> its private module (imported on first use)
 _NAMES = {
@@ -38,14 +38,6 @@ _NAMES = {
 __all__ = list(_NAMES)
 
 
-def __getattr__(name):
-    if name in _NAMES:
-        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
-    # selbayes.evaluation.plots, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
-
-
-def __dir__():
-    return sorted({*globals(), *__all__})
+# the names above imported on first use; the old module paths (selbayes.evaluation.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__, _NAMES)

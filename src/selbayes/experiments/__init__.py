@@ -50,6 +50,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._compat import package_attributes as _package_attributes
 from .._parallel import Task, TaskResult, TaskStore, check_n_jobs, check_scheduler, run_tasks
 from .._spec import load
 from ._spec import (
@@ -367,8 +368,6 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
     return ReproductionResult(out_dir, out_dir / "report.md", out_dir / "results.json", results)
 
 
-def __getattr__(name):
-    # selbayes.experiments.gaussian, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
+# the old module paths (selbayes.experiments.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__)

@@ -6,6 +6,7 @@ The modules are private: the names below are the public API.
 """
 
 from .._compat import keep_public_names as _keep_public_names
+from .._compat import package_attributes as _package_attributes
 from ._obf import NIGPrior, OBFPrior, OBFResult, obf, obf_select
 from ._probabilistic_index import (
     ProbabilisticIndexResult,
@@ -32,8 +33,6 @@ __all__ = ["obf", "obf_select", "OBFResult", "OBFPrior", "NIGPrior", "probabilis
 _keep_public_names(__name__)
 
 
-def __getattr__(name):
-    # selbayes.filters.selection, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
+# the old module paths (selbayes.filters.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__)

@@ -15,8 +15,7 @@ Everything but the priors is imported on first use (PyMC, pytensor), so that
 ``import selbayes`` stays light.
 """
 
-from importlib import import_module
-
+from .._compat import package_attributes as _package_attributes
 from ._priors import (
     EFFECT_PRIORS,
     GaussianPriors,
@@ -61,14 +60,6 @@ __all__ = ["GaussianPriors", "NaiveBayesPrior", "MixturePrior", "PriorBase", "EF
            "effect_prior_of", "with_effect_prior", *_NAMES]
 
 
-def __getattr__(name):
-    if name in _NAMES:
-        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
-    # selbayes.models.gaussian, ...: the former public modules, for one release (warns)
-    from .._compat import old_module
-
-    return old_module(__name__, name)
-
-
-def __dir__():
-    return sorted({*globals(), *__all__})
+# the names above imported on first use; the old module paths (selbayes.models.<module>)
+# for one release, with a FutureWarning
+__getattr__, __dir__ = _package_attributes(__name__, _NAMES)

@@ -6,6 +6,7 @@ The modules are private; the names below are the public API: those of
 :mod:`~selbayes.preprocessing._features` (the feature preparation of the Gaussian classifier).
 """
 
+from .._compat import package_attributes as _package_attributes
 from ._decorrelation import Decorrelation, Standardization, pooled_within_residuals
 from ._features import AffineFeatures, prepare_features
 from ._intensity import (
@@ -29,12 +30,8 @@ __all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensiti
            "prepare_features", "AffineFeatures"]
 
 
-def __getattr__(name):
-    from .._compat import MOVED, forward_private, old_module
-
-    # selbayes.preprocessing.intensity, ...: the former public modules, for one release (warns)
-    if f"{__name__}.{name}" in MOVED:
-        return old_module(__name__, name)
-    # selbayes.preprocessing was one module in earlier versions; its other names are forwarded
-    # (with a FutureWarning) for one release so that old code keeps working
-    return forward_private(__name__, "selbayes.preprocessing._intensity", name)
+# the old module paths (selbayes.preprocessing.<module>) for one release, with a FutureWarning;
+# selbayes.preprocessing was one module in earlier versions, and its other names are forwarded
+# too (warned)
+__getattr__, __dir__ = _package_attributes(__name__,
+                                           former_module="selbayes.preprocessing._intensity")

@@ -9,8 +9,7 @@ SBC specs in ``models/sbc/`` (``selbayes sbc SPEC``), :func:`sbc_schema`, :func:
 and :func:`run_sbc_spec`, shared by all three, are defined in :mod:`~selbayes.sbc._spec`.
 """
 
-from importlib import import_module
-
+from .._compat import package_attributes as _package_attributes
 from ._core import (
     SBCResult,
     chi2_uniformity,
@@ -33,18 +32,8 @@ __all__ = ["run_sbc", "load_sbc", "SBCResult", "sbc_rank", "thin_draws", "chi2_u
            *_NAMES]
 
 
-def __getattr__(name):
-    if name in _NAMES:
-        return getattr(import_module(f"{__name__}.{_NAMES[name]}"), name)
-    from .._compat import MOVED, forward_private, old_module
-
-    # selbayes.sbc.core, ...: the former public modules, for one release (warns)
-    if f"{__name__}.{name}" in MOVED:
-        return old_module(__name__, name)
-    # selbayes.sbc was one module in earlier versions; its other names are forwarded
-    # (with a FutureWarning) for one release so that old code keeps working
-    return forward_private(__name__, "selbayes.sbc._core", name)
-
-
-def __dir__():
-    return sorted({*globals(), *__all__})
+# the names above imported on first use; the old module paths (selbayes.sbc.<module>) for
+# one release, with a FutureWarning; selbayes.sbc was one module in earlier versions, and its
+# other names are forwarded too (warned)
+__getattr__, __dir__ = _package_attributes(__name__, _NAMES,
+                                           former_module="selbayes.sbc._core")

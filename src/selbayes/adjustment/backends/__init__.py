@@ -16,11 +16,9 @@ base can import ``_numpy_kernels`` without loading the registrations (which impo
 Nothing here is public API: the Ops are :mod:`selbayes.adjustment`'s.
 """
 
+from ..._compat import package_attributes as _package_attributes
+
 __all__: list[str] = []
 
-
-def __getattr__(name):
-    # selbayes.adjustment.backends.numba, ...: the former public modules, for one release (warns)
-    from ..._compat import old_module
-
-    return old_module(__name__, name)
+# selbayes.adjustment.backends.numba, ...: the former public modules, for one release (warns)
+__getattr__, __dir__ = _package_attributes(__name__)
