@@ -65,6 +65,7 @@ sbc: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_small.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_mixture_small.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_t.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_t_auto.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_two_groups.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_two_groups.toml --jobs 2 --update-report
 

@@ -297,7 +297,7 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     assert captured_fit["params"]["effect_prior"] == "t"          # the estimator's default
     main([*base, "--prior", "normal", "--k-grid", "20,5,10", "--k", "auto"])
     assert captured_fit["params"]["effect_prior"] == "normal"
-    assert set(PRIOR_FAMILIES) == {"t", "two_groups", "normal"}
+    assert set(PRIOR_FAMILIES) == {"t", "t_auto", "two_groups", "normal"}
     assert captured_fit["params"]["k_grid"] == [5, 10, 20]
     assert captured_fit["params"]["method"] == "mcmc"
     main([*base, "--plugin"])

@@ -288,7 +288,8 @@ def validate(raw: dict, schema: dict[str, dict[str, Field]], path, quick: bool, 
 
 
 _KINDS = {"int": "int", "float": "float", "str": "str", "bool": "bool",
-          "float | None": "float", "int | None": "int"}
+          "float | None": "float", "int | None": "int",
+          "tuple[float, ...] | None": "list[float]"}
 
 
 def dataclass_schema(cls, exclude: tuple = (), doc: str = "") -> dict[str, Field]:

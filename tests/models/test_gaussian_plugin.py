@@ -47,7 +47,7 @@ def test_hyper_mode_matches_the_pymc_model_logp(corrected):
     Xs = X[:, sel.indices]
     pri = GaussianPriors()
     counts, xbar, ssw = sufficient_statistics(Xs, y, 3)
-    u, v = _hyper_mode(xbar, ssw, counts.astype(float), sel, pri, corrected)
+    (u, v), _ = _hyper_mode(xbar, ssw, counts.astype(float), sel, pri, corrected)
     model = build_model(Xs, y, sel, pri, corrected=corrected)
     logp = model.compile_logp()
     n, G = 36, 3

@@ -115,6 +115,21 @@ def test_new_prior_specs_load():
         "tau_mu_corrected", "tau_mu_uncorrected")
 
 
+def test_t_auto_spec_loads_and_its_simulator_draws_df_from_the_grid():
+    """The spec's grid reaches the prior; df is drawn uniformly from it (chi-square on 600
+    draws)."""
+    from selbayes.models import GaussianPriors
+
+    spec = load_sbc_spec(SPEC.parent / "sbc_gaussian_t_auto.toml")
+    grid = GaussianPriors.from_dict(spec["priors"]).mu_t_df_grid
+    assert grid == (1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
+    sim = GaussianSBCSimulator(n=6, p=3, n_classes=2, priors={"mu_t_df_grid": grid})
+    rng = np.random.default_rng(3)
+    dfs = [sim(rng)[1]["t_df"] for _ in range(600)]
+    counts = np.array([dfs.count(d) for d in grid])
+    assert counts.sum() == 600 and stats.chisquare(counts).pvalue > 1e-3
+
+
 def test_two_groups_simulator_draws_pi0_and_null_features():
     """pi0 ~ Beta(pi0_a, pi0_b); a null feature's F is central F(G-1, n-G), a slab one's
     is not: with pi0 forced near 1 the F statistics of all p features pass a KS test against

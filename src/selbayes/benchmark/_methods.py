@@ -263,6 +263,9 @@ METHODS = {
     # The two-groups prior: a share pi0 of null features plus a normal slab.
     "selbayes_two_groups": _sb(effect_prior="two_groups"),
     "selbayes_two_groups_uncorrected": _sb(effect_prior="two_groups", correct_selection=False),
+    # The t prior with its df chosen by the data (empirical Bayes among T_DF_GRID).
+    "selbayes_t_auto": _sb(effect_prior="t_auto"),
+    "selbayes_t_auto_uncorrected": _sb(effect_prior="t_auto", correct_selection=False),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -85,14 +85,21 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
     priors : GaussianPriors or dict, optional
         Prior settings; unset fields take the paper's fitting priors (Li 2009).
-    effect_prior : {"t", "two_groups", "normal"}, default "t"
+    effect_prior : {"t", "t_auto", "two_groups", "normal"}, default "t"
         Prior on the class means, filled into ``priors`` where they do not set it
         (:func:`selbayes.models.with_effect_prior`). "t": multivariate t with 2 df
         (BCBCSF, Li 2012), whose heavy tails hold a few strong markers and many null genes at
         once (with the normal prior the correction then shrinks the markers to nothing);
         "two_groups": a share pi0 ~ Beta(1, 1) of features with no class difference plus a
-        normal slab (``marker_probabilities_``); "normal": the paper's exchangeable prior.
-        The default was chosen on simulated and plasmode data (``reports/plasmode``).
+        normal slab (``marker_probabilities_``); "normal": the paper's exchangeable prior;
+        "t_auto": the t prior with its degrees of freedom chosen by the data among
+        :data:`selbayes.models.T_DF_GRID` (1 to 64): the df of highest posterior density at
+        the plug-in mode of the training data (empirical Bayes, ``t_df_``), then NUTS at that
+        df (and in the inner cross-validation, per fold). The default was chosen on
+        simulated and plasmode data (``reports/plasmode``); "t_auto" was tested afterwards
+        and did not replace it: where effects are tiny and dense the data choose
+        near-normal tails, whose corrected predictions are more underconfident than
+        df = 2's (``reports/plasmode/t_auto``).
     decorrelate : float, "auto" or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
         (Li 2009, eq 12) fitted on the training data before selecting; "auto" chooses lambda
@@ -185,6 +192,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k_choice_ : KChoice or None
         The inner cross-validation curve when something was "auto" (``print`` shows it as a
         table; ``k_choice_.table()`` is the DataFrame).
+    t_df_ : float or None
+        With ``effect_prior="t_auto"``: the degrees of freedom of the t prior chosen on the
+        training data (recorded as ``idata_.attrs["selbayes_t_df"]``); None otherwise.
     idata_ : xarray.DataTree
         The ArviZ result, with the selected features' names as the ``feature`` coordinate and
         the class labels as the ``class`` coordinate. Groups:
@@ -279,7 +289,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         **SelectionClassifier._nuts_constraints,
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
         "priors": [GaussianPriors, dict, None],
-        "effect_prior": [StrOptions({"t", "normal", "two_groups"})],
+        "effect_prior": [StrOptions({"t", "t_auto", "normal", "two_groups"})],
         "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
         "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
         "standardize": ["boolean"],
@@ -306,6 +316,36 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         return with_effect_prior(self.priors, self.effect_prior)
 
     _priors = _prior_object
+
+    def _fitted_priors(self) -> GaussianPriors:
+        """The priors the posterior was fitted with: with ``effect_prior="t_auto"`` the t
+        prior at the df the data chose (``t_df_``), otherwise :meth:`_prior_object`."""
+        from dataclasses import replace
+
+        priors = self._prior_object()
+        t_df = getattr(self, "t_df_", None)
+        if priors.mu_t_df_grid is not None and t_df is not None:
+            priors = replace(priors, mu_t_df=float(t_df), mu_t_df_grid=None)
+        return priors
+
+    def _choose_t_df(self, X_sel, y_index, selection: Selection, priors) -> GaussianPriors:
+        """``t_df_``: with a grid of df (``effect_prior="t_auto"``), the df whose plug-in
+        mode of the hyperparameters has the highest posterior density on these training
+        data (an empirical-Bayes choice; :func:`selbayes.models.plugin_posterior`), so that
+        NUTS samples the t prior at one df. The full sum over df in one model
+        (:func:`selbayes.models.build_model` with ``mu_t_df_grid``) mixes badly between df
+        once k is in the hundreds: given hundreds of lambda_j the df is pinned, and moving
+        to another df moves them all (R-hat 1.7 at k = 300)."""
+        self.t_df_ = None
+        if priors.mu_t_df_grid is None:
+            return priors
+        from ..models._gaussian import sufficient_statistics
+        from ..models._gaussian_plugin import _t_df_mode
+
+        counts, xbar, ssw = sufficient_statistics(X_sel, y_index, len(selection.class_counts))
+        _, self.t_df_, _ = _t_df_mode(xbar, ssw, counts.astype(np.float64), selection, priors,
+                                      self.correct_selection)
+        return self._fitted_priors()
 
     def _validate_params(self, skip=()) -> None:
         """The base checks, then the combinations the plug-in does not cover (before any work)."""
@@ -491,6 +531,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
+        priors = self._choose_t_df(X_sel, y_index, selection, priors)
         data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
         n = X_sel.shape[0]
         within_var = float(np.median(data["ssw_obs"]) / max(n - G, 1))
@@ -591,13 +632,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         scale = getattr(posterior, "within_var", float("nan"))
         # Selection by F keeps the least noisy of p features: their tau_x may lie as far out
         # as the largest of p prior draws (the paper's own model warned falsely otherwise).
-        table = prior_boundary_checks(self.idata_, self._prior_object(),
+        table = prior_boundary_checks(self.idata_, self._fitted_priors(),
                                       n_features=self.selection_.n_features)
         self.prior_checks_ = table
         if table["held"].any():
             for msg in prior_boundary_messages(table, scale):
                 warn_from_user_line(msg, PriorBoundaryWarning)
-        self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._prior_object())
+        self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._fitted_priors())
 
     def _warn_grid_ends(self, k_cap: int) -> None:
         """:class:`~selbayes.evaluation.GridBoundaryWarning` when a value chosen by
@@ -619,6 +660,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                "selbayes_label_noise": float(self.label_noise_),
                "selbayes_decorrelate": (-1.0 if self.decorrelate_ is None
                                         else float(self.decorrelate_))}
+        if getattr(self, "t_df_", None) is not None:
+            out["selbayes_t_df"] = float(self.t_df_)
         if self.k_choice_ is not None:
             out["selbayes_k_choice_criterion"] = self.k_choice_.criterion
         return out
@@ -692,6 +735,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         attrs = tree.attrs
         self.temperature_ = float(attrs.get("selbayes_temperature", 1.0))
         self.label_noise_ = float(attrs.get("selbayes_label_noise", 0.0))
+        self.t_df_ = float(attrs["selbayes_t_df"]) if "selbayes_t_df" in attrs else None
         dec = float(attrs.get("selbayes_decorrelate", -1.0))
         self.decorrelate_ = None if dec < 0 else dec
         self.k_ = int(attrs.get("selbayes_k_used", k))

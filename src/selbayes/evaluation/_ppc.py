@@ -209,13 +209,18 @@ def check_fit(idata, selection, priors, *, warn: bool = True):
     log_x = np.log(post["tau_mu"].values.reshape(-1))
     log_x = log_x + (np.log(post["w_x"].values.reshape(-1)) if "w_x" in post
                      else np.log(priors.w_x))
+    mu_t_df = priors.mu_t_df
+    if priors.mu_t_df_grid is not None and "t_df_prob" in post:
+        # df unknown: the check uses the df of highest posterior probability
+        probs = post["t_df_prob"].values.reshape(-1, len(priors.mu_t_df_grid)).mean(0)
+        mu_t_df = priors.mu_t_df_grid[int(np.argmax(probs))]
     table = f_statistic_check(
         obs["f_statistic"].values, log_x, selection.class_counts, float(selection.threshold),
-        priors.alpha_x, mu_t_df=priors.mu_t_df,
+        priors.alpha_x, mu_t_df=mu_t_df,
         pi0=post["pi0"].values.reshape(-1) if "pi0" in post else None,
         features=obs["f_statistic"]["feature"].values)
     name = ("two-groups" if priors.two_groups else
-            "t" if priors.mu_t_df is not None else "normal")
+            "t" if priors.t_df_values is not None else "normal")
     msg = conflict_message(table, prior_name=name)
     if warn and msg is not None:
         warn_from_user_line(msg, PriorDataConflictWarning)

@@ -18,6 +18,7 @@ Everything but the priors is imported on first use (PyMC, pytensor), so that
 from .._compat import package_attributes as _package_attributes
 from ._priors import (
     EFFECT_PRIORS,
+    T_DF_GRID,
     GaussianPriors,
     MixturePrior,
     NaiveBayesPrior,
@@ -57,7 +58,7 @@ _NAMES = {
 }
 
 __all__ = ["GaussianPriors", "NaiveBayesPrior", "MixturePrior", "PriorBase", "EFFECT_PRIORS",
-           "effect_prior_of", "with_effect_prior", *_NAMES]
+           "T_DF_GRID", "effect_prior_of", "with_effect_prior", *_NAMES]
 
 
 # the names above imported on first use; the old module paths (selbayes.models.<module>)

@@ -228,16 +228,26 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                              f"selection; got statistic={selection.statistic!r} (use "
                              "select_features(..., statistic='f') or corrected=False)")
 
-        heavy = priors.mu_t_df is not None and priors.mu_t_df <= 2   # needs a longer table
+        dfs = priors.t_df_values or (None,)
+        heavy = dfs[0] is not None and min(dfs) <= 2              # needs a longer table
         table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] and not heavy
                        else None)
+        data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.
-        op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
-                                      method=adjustment_method, table_range=table_range,
-                                      spacing=_TABLE_SPACING, mu_t_df=priors.mu_t_df,
-                                      label=False)
-        data.update(n_omitted=np.float64(selection.n_omitted), _adj_op=op,
-                    **{f"adj_{name}": value for name, value in params.items()})
+        # With mu_t_df_grid, one table per df (each df has its own P(F <= gamma)): the
+        # parameters of the i-th are adj_<name>__t<i>, its Op the i-th of _adj_ops.
+        ops = []
+        for i, df in enumerate(dfs):
+            op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
+                                          method=adjustment_method, table_range=table_range,
+                                          spacing=_TABLE_SPACING, mu_t_df=df, label=False)
+            ops.append(op)
+            suffix = f"__t{i}" if priors.mu_t_df_grid is not None else ""
+            data.update({f"adj_{name}{suffix}": value for name, value in params.items()})
+        if priors.mu_t_df_grid is None:
+            data["_adj_op"] = ops[0]
+        else:
+            data["_adj_ops"] = tuple(ops)
         if priors.two_groups:
             data["log_p_null"] = null_log_prob(counts, selection.threshold)
     return data
@@ -278,8 +288,10 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     -------
     pymc.Model
         Free variables ``tau_mu``, ``tau_nu``, ``tau_x`` (k) (``w_x`` with a hyperprior,
-        ``lambda_mu`` (k) with the t prior, ``pi0`` and the deterministic ``marker_prob``
-        (k) with the two-groups prior); observed ``ssw`` (k); the Potential
+        ``lambda_mu`` (k) with the t prior, and with its df unknown (``mu_t_df_grid``) the
+        Potential ``t_df_mixture`` and the deterministic ``t_df_prob`` (one per df), ``pi0``
+        and the deterministic ``marker_prob`` (k) with the two-groups prior); observed
+        ``ssw`` (k); the Potential
         ``class_means_likelihood`` (marginal) or free ``z_nu``, ``z_mu``, deterministics
         ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and, when
         corrected, the Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
@@ -365,6 +377,12 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             lam = pm.Gamma("lambda_mu", alpha=priors.mu_t_df / 2, beta=priors.mu_t_df / 2,
                            dims="feature")
             scale = tau_mu * lam[:, None]
+        elif priors.mu_t_df_grid is not None:
+            # df unknown, uniform over the grid and summed out below (with the selection
+            # factor, which depends on df); here lambda_j gets a flat density on (0, inf),
+            # its prior given df enters the sum.
+            lam = pm.HalfFlat("lambda_mu", dims="feature")
+            scale = tau_mu * lam[:, None]
         # ssw[j] ~ Gamma((n - G)/2, rate tau_x[j]/2) carries the within-class part of the data.
         pm.Gamma("ssw", alpha=ssw_shape, beta=tau_x / 2, observed=ssw_obs, dims="feature")
         if parameterization == "noncentered":
@@ -398,23 +416,51 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                 pm.Deterministic("marker_prob", pt.sigmoid(
                     log_pi1 + log_slab - log_pi0 - log_null), dims="feature")
 
+        selection_terms = 0.0
         if data["n_omitted"] > 0:
             # Uncorrected (n_omitted = 0): no Potential and no table, so no table to evaluate.
             n_omitted = data_var("n_omitted")
-            # One FStatAdjustment Op (selbayes.adjustment._op); its numbers are data, so the
-            # design (G, gamma) is too.
-            params = [data_var(name) for name in data if name.startswith("adj_")]
-            log_p = data["_adj_op"](pt.log(tau_mu) + log_w_x, *params)
+            # One FStatAdjustment Op (selbayes.adjustment._op) per df of the t prior; its
+            # numbers are data, so the design (G, gamma) is too.
+            ops = data.get("_adj_ops", (data.get("_adj_op"),))
+            log_p = []
+            for i, op in enumerate(ops):
+                params = [data_var(name) for name in data if name.startswith("adj_")
+                          and (name.partition("__t")[2] or "0") == str(i)]
+                log_p.append(op(pt.log(tau_mu) + log_w_x, *params))
+            log_p = pt.stack(log_p) if len(ops) > 1 else log_p[0]
             if priors.two_groups:
                 # An omitted feature is null or slab: mix the two probabilities of F <= gamma.
                 log_p = pt.logaddexp(log_pi0 + data_var("log_p_null"), log_pi1 + log_p)
-            pm.Potential("selection_adjustment", n_omitted * log_p)
+            if priors.mu_t_df_grid is None:
+                pm.Potential("selection_adjustment", n_omitted * log_p)
+            else:
+                selection_terms = n_omitted * log_p                 # (m,), one per df
+        if priors.mu_t_df_grid is not None:
+            _t_df_mixture(lam, priors.mu_t_df_grid, selection_terms)
     return model
+
+
+def _t_df_mixture(lam, dfs, selection_terms) -> None:
+    """The t prior's unknown df summed out: log sum_d (1/m) prod_j Gamma(lambda_j | d/2,
+    rate d/2) P_d(F <= gamma)^(p - k), and the posterior probability of each df."""
+    from scipy.special import gammaln
+
+    a = np.asarray(dfs, dtype=np.float64) / 2                                # (m,)
+    k = lam.shape[0]
+    log_lam_sum, lam_sum = pt.sum(pt.log(lam)), pt.sum(lam)
+    log_prior = k * (a * np.log(a) - gammaln(a)) + (a - 1) * log_lam_sum - a * lam_sum
+    terms = log_prior + selection_terms - np.log(len(a))
+    pm.Potential("t_df_mixture", pt.logsumexp(terms))
+    model = pm.modelcontext(None)
+    model.add_coord("t_df", [float(d) for d in dfs])
+    pm.Deterministic("t_df_prob", pt.special.softmax(terms), dims="t_df")
 
 
 # ---------------------------------------------------------------------------- sampling
 def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tuple:
     return ("gaussian", parameterization, data["xbar_obs"].shape, data.get("_adj_op"),
+            data.get("_adj_ops"),
             tuple((name, value.shape) for name, value in data.items()
                   if name.startswith("adj_")),
             tuple(sorted(priors.to_dict().items())))

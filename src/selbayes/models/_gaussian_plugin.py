@@ -117,8 +117,13 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
 GRID_FEATURES = 2000
 
 
-def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None):
-    """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean."""
+def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, mu_t_df=None,
+                x0=None):
+    """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean, and the
+    objective's value there (minus the log density, up to a constant that does not depend on
+    the t prior's df ``mu_t_df``: values for different df can be compared). With ``x0`` (the
+    mode of a neighbouring df) the coarse grid is skipped and the search starts there."""
+    mu_t_df = priors.mu_t_df if mu_t_df is None else mu_t_df
     n, G = counts.sum(), counts.shape[0]
     a = priors.alpha_x / 2 + (n - G) / 2
     tau_x = a / (priors.alpha_x * priors.w_x / 2 + ssw / 2)
@@ -137,7 +142,7 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None):
         fine = np.arange(-10.0, 14.0 + 1e-9, 0.05)
         vals = selection.n_omitted * fstat_log_omit_prob(
             fine + np.log(priors.w_x), counts.astype(np.int64), selection.threshold,
-            priors.alpha_x, mu_t_df=priors.mu_t_df)
+            priors.alpha_x, mu_t_df=mu_t_df)
         adj = CubicSpline(fine, vals)
 
     def objective(uv, xbar=xbar, tau_x=tau_x, scale=1.0):
@@ -149,6 +154,11 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None):
             val = val + float(adj(np.clip(u, -10.0, 14.0)))
         return -float(val)
 
+    k = xbar.shape[0]
+    if x0 is not None:
+        res = optimize.minimize(objective, x0=x0, method="Nelder-Mead",
+                                options={"xatol": 1e-4, "fatol": 1e-6})
+        return res.x, float(res.fun)
     # A coarse grid first (the corrected objective can have a second, spurious mode at very
     # small tau_mu), then a local refinement.
     U, Vv = np.meshgrid(us, vs, indexing="ij")
@@ -159,7 +169,6 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None):
     # cut the mode search at k = 20 000 (t prior) from 38 s to 6 s; the refinement below uses
     # every feature. Up to
     # GRID_FEATURES (every k of the default grids) the grid is exact, as before.
-    k = xbar.shape[0]
     sub = (np.linspace(0, k - 1, GRID_FEATURES).round().astype(int) if k > GRID_FEATURES
            else slice(None))
     gx, gt, scale = xbar[sub], tau_x[sub], (k / GRID_FEATURES if k > GRID_FEATURES else 1.0)
@@ -180,10 +189,31 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None):
         x0 = optimize.minimize(objective, x0=x0, args=(gx, gt, scale), method="Nelder-Mead",
                                options={"xatol": 1e-3, "fatol": 1e-4}).x
         res = optimize.minimize(objective, x0=x0, method="BFGS", options={"gtol": 1e-3})
-        return res.x
+        return res.x, float(res.fun)
     res = optimize.minimize(objective, x0=x0, method="Nelder-Mead",
                             options={"xatol": 1e-4, "fatol": 1e-6})
-    return res.x
+    return res.x, float(res.fun)
+
+
+def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
+    """With the t prior's df unknown (``priors.mu_t_df_grid``): the df whose mode of the
+    hyperparameters has the highest posterior density (uniform prior over the grid), its
+    mode, and its quadrature nodes. With a fixed df (or none), that df."""
+    dfs = priors.mu_t_df_grid or (priors.mu_t_df,)
+    # The df nearest 2 (BCBCSF's) with the full search; the others start from the mode of
+    # their neighbour towards it (the mode moves little from one df to the next).
+    start = int(np.argmin([abs(np.log((df or 2.0) / 2.0)) for df in dfs]))
+    modes = {}
+    order = [start, *range(start + 1, len(dfs)), *range(start - 1, -1, -1)]
+    for i in order:
+        df = dfs[i]
+        t_nodes = None if df is None else _t_scale_nodes(df)
+        x0 = None if i == start else modes[i - 1 if i > start else i + 1][0]
+        uv, value = _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes,
+                                mu_t_df=df, x0=x0)
+        modes[i] = (uv, value, df, t_nodes)
+    uv, _, df, t_nodes = min(modes.values(), key=lambda m: m[1])
+    return uv, df, t_nodes
 
 
 def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Selection,
@@ -283,8 +313,10 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     -------
     dict
         ``tau_mu``, ``tau_nu`` (floats, 1 / (data units)^2), ``tau_x`` (S, k), ``lambda_mu``
-        (S, k) or None without the t prior, and the sufficient statistics ``counts`` (G,),
-        ``xbar`` (k, G) and ``ssw`` (k,).
+        (S, k) or None without the t prior, ``mu_t_df`` (the t prior's df; with
+        ``priors.mu_t_df_grid`` the df whose mode has the highest posterior density, a
+        plug-in choice as the mode itself is; None without the t prior), and the
+        sufficient statistics ``counts`` (G,), ``xbar`` (k, G) and ``ssw`` (k,).
 
     Examples
     --------
@@ -301,8 +333,7 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     G = len(selection.class_counts)
     counts, xbar, ssw = sufficient_statistics(X_train_selected, y_index, G)
     counts = counts.astype(np.float64)
-    t_nodes = None if priors.mu_t_df is None else _t_scale_nodes(priors.mu_t_df)
-    u, v = _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes)
+    (u, v), df, t_nodes = _t_df_mode(xbar, ssw, counts, selection, priors, corrected)
     n = counts.sum()
     a = priors.alpha_x / 2 + (n - G) / 2
     rate = priors.alpha_x * priors.w_x / 2 + ssw / 2
@@ -323,7 +354,7 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
                               for s in range(0, n_draws, step)])
         lam = t_nodes[0][np.minimum(idx, cdf.shape[1] - 1)]                  # (S, k)
     return {"tau_mu": float(np.exp(u)), "tau_nu": float(np.exp(v)), "tau_x": tau_x,
-            "lambda_mu": lam, "counts": counts, "xbar": xbar, "ssw": ssw}
+            "lambda_mu": lam, "mu_t_df": df, "counts": counts, "xbar": xbar, "ssw": ssw}
 
 
 def check_plugin_priors(priors: GaussianPriors) -> None:
@@ -342,6 +373,7 @@ def check_plugin_priors(priors: GaussianPriors) -> None:
     Examples
     --------
     >>> check_plugin_priors(GaussianPriors(mu_t_df=2.0))            # the t prior: covered
+    >>> check_plugin_priors(GaussianPriors(mu_t_df_grid=(1.0, 8.0)))  # its df chosen: too
     >>> check_plugin_priors(GaussianPriors(pi0_a=1.0, pi0_b=1.0))
     Traceback (most recent call last):
     ...

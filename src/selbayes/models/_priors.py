@@ -26,7 +26,7 @@ from typing import ClassVar
 from .._validation import check_positive
 
 __all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior", "EFFECT_PRIORS",
-           "effect_prior_of", "with_effect_prior"]
+           "T_DF_GRID", "effect_prior_of", "with_effect_prior"]
 
 
 class PriorBase:
@@ -178,6 +178,14 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
         lambda_j ~ Gamma(mu_t_df / 2, rate mu_t_df / 2). Heavy tails let a few features be
         strongly predictive without dragging tau_mu down. The adjustment factor then averages
         over lambda as well (one more 1-D quadrature, same accuracy).
+    mu_t_df_grid : tuple of float or None
+        If given (instead of ``mu_t_df``), the degrees of freedom of the t prior are unknown
+        with a uniform prior over these values, so the data choose the tails (sparse strong
+        markers: small df; effects spread thinly over many features: large df, close to the
+        normal prior). The discrete df is summed out exactly, the selection factor inside
+        the sum (each df has its own P(F <= gamma)), and NUTS samples the lambda_j; the
+        posterior probability of each df is the deterministic ``t_df_prob``.
+        ``effect_prior="t_auto"`` sets :data:`T_DF_GRID`.
     pi0_a, pi0_b : float or None
         If given (both or neither), the two-groups prior (Efron 2008): each feature is null
         (mu_j1 = ... = mu_jG = nu_j, no class difference) with probability pi0, and otherwise
@@ -198,6 +206,9 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
       paper's model, used by the reproductions.
     * t (``mu_t_df``, e.g. 2; BCBCSF): a few strong markers among many weak effects; its
       heavy tails let the strong ones escape the shrinkage that the many weak ones impose.
+    * t with unknown df (``mu_t_df_grid``): as the t prior, the tails chosen by the data.
+      Where effects are tiny and dense the data choose near-normal tails, which after the
+      selection correction over-shrink more than df = 2 does (reports/plasmode/t_auto).
     * two-groups (``pi0_a``, ``pi0_b``): most features have no class difference at all and a
       few are real markers (expression data with thousands of null genes); gives each kept
       feature a posterior marker probability. Combine with ``mu_t_df`` for a t slab.
@@ -238,16 +249,57 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     mu_t_df: float | None = None
     pi0_a: float | None = None
     pi0_b: float | None = None
+    mu_t_df_grid: tuple[float, ...] | None = None
 
     _label = "priors"
-    _optional = ("w_x_alpha", "mu_t_df", "pi0_a", "pi0_b")
+    _optional = ("w_x_alpha", "mu_t_df", "pi0_a", "pi0_b", "mu_t_df_grid")
+    _omit_when_none = ("mu_t_df_grid",)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.mu_t_df is not None and self.mu_t_df_grid is not None:
+            raise ValueError(f"{self._label}: give mu_t_df (a fixed df) or mu_t_df_grid (the "
+                             f"df chosen by the data among these values), not both; got "
+                             f"mu_t_df={self.mu_t_df!r}, mu_t_df_grid={self.mu_t_df_grid!r}")
+
+    def _check_field(self, name: str, value) -> None:
+        if name != "mu_t_df_grid":
+            return super()._check_field(name, value)
+        if (not isinstance(value, tuple) or len(value) < 2 or len(set(value)) != len(value)
+                or list(value) != sorted(value)):
+            raise ValueError(f"{self._label}.mu_t_df_grid must be two or more distinct "
+                             f"degrees of freedom in increasing order, e.g. {T_DF_GRID}; "
+                             f"got {value!r}")
+        for v in value:
+            check_positive(v, name=f"{self._label}.mu_t_df_grid")
+
+    @classmethod
+    def _coerce(cls, key: str, value):
+        if key == "mu_t_df_grid" and isinstance(value, (list, tuple)):
+            coerce = super()._coerce                                 # JSON gives a list
+            return tuple(coerce(key, v) for v in value)
+        return super()._coerce(key, value)
+
+    @property
+    def t_df_values(self) -> tuple | None:
+        """The degrees of freedom of the t prior: ``(mu_t_df,)``, ``mu_t_df_grid``, or None
+        without a t prior."""
+        if self.mu_t_df_grid is not None:
+            return self.mu_t_df_grid
+        return None if self.mu_t_df is None else (self.mu_t_df,)
+
+
+#: The degrees of freedom ``effect_prior="t_auto"`` chooses among (uniform prior): from the
+#: Cauchy (1) to nearly normal (64: lambda_j within 0.7 to 1.4 with 98% probability).
+T_DF_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 
 
 #: Families of the prior on the class means, and the settings each adds when ``priors`` does
 #: not set them: the t prior with 2 degrees of freedom (BCBCSF, Li 2012), the two-groups prior
-#: with pi0 ~ Beta(1, 1), or the paper's exchangeable normal prior (Li 2009).
-EFFECT_PRIORS = {"t": {"mu_t_df": 2.0}, "two_groups": {"pi0_a": 1.0, "pi0_b": 1.0},
-                 "normal": {}}
+#: with pi0 ~ Beta(1, 1), the t prior with its df chosen by the data among :data:`T_DF_GRID`,
+#: or the paper's exchangeable normal prior (Li 2009).
+EFFECT_PRIORS = {"t": {"mu_t_df": 2.0}, "t_auto": {"mu_t_df_grid": T_DF_GRID},
+                 "two_groups": {"pi0_a": 1.0, "pi0_b": 1.0}, "normal": {}}
 
 
 def effect_prior_of(priors) -> str:
@@ -259,15 +311,19 @@ def effect_prior_of(priors) -> str:
 
     Returns
     -------
-    {"normal", "t", "two_groups"}
+    {"normal", "t", "t_auto", "two_groups"}
 
     Examples
     --------
     >>> effect_prior_of({"mu_t_df": 4}), effect_prior_of(None)
     ('t', 'normal')
+    >>> effect_prior_of({"mu_t_df_grid": [1, 8]})
+    't_auto'
     """
     p = GaussianPriors.from_dict(priors)
-    return "two_groups" if p.two_groups else "t" if p.mu_t_df is not None else "normal"
+    if p.two_groups:
+        return "two_groups"
+    return "t" if p.mu_t_df is not None else "t_auto" if p.mu_t_df_grid else "normal"
 
 
 def with_effect_prior(priors, family: str) -> GaussianPriors:
@@ -281,7 +337,7 @@ def with_effect_prior(priors, family: str) -> GaussianPriors:
     ----------
     priors : GaussianPriors, dict or None
         Prior settings (None: the paper's fitting priors).
-    family : {"t", "two_groups", "normal"}
+    family : {"t", "t_auto", "two_groups", "normal"}
 
     Returns
     -------
@@ -291,7 +347,8 @@ def with_effect_prior(priors, family: str) -> GaussianPriors:
     ------
     ValueError
         If ``family`` is unknown, or ``priors`` sets the pi0 fields with "t" or "normal", or
-        ``mu_t_df`` with "normal".
+        ``mu_t_df`` or ``mu_t_df_grid`` with "normal", or one of them with the family of the
+        other ("t" is a fixed df, "t_auto" a grid).
 
     Examples
     --------
@@ -309,9 +366,13 @@ def with_effect_prior(priors, family: str) -> GaussianPriors:
         raise ValueError(f"priors set pi0_a/pi0_b (the two-groups prior) but effect_prior is "
                          f"{family!r}: pass effect_prior='two_groups' (with mu_t_df for a t "
                          f"slab)")
-    if p.mu_t_df is not None and family == "normal":
-        raise ValueError("priors set mu_t_df (a t prior on the class means) but effect_prior "
-                         "is 'normal': pass effect_prior='t', or drop mu_t_df")
+    if p.mu_t_df is not None and family in ("normal", "t_auto"):
+        raise ValueError(f"priors set mu_t_df (a t prior with fixed df) but effect_prior is "
+                         f"{family!r}: pass effect_prior='t', or drop mu_t_df")
+    if p.mu_t_df_grid is not None and family in ("normal", "t"):
+        raise ValueError(f"priors set mu_t_df_grid (a t prior whose df the data choose) but "
+                         f"effect_prior is {family!r}: pass effect_prior='t_auto', or drop "
+                         f"mu_t_df_grid")
     missing = {k: v for k, v in EFFECT_PRIORS[family].items() if getattr(p, k) is None}
     return replace(p, **missing) if missing else p
 

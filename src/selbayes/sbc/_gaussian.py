@@ -37,7 +37,8 @@ class GaussianSBCSimulator:
     parameter names of :class:`GaussianSBCFitter`.
 
     With a t prior (``mu_t_df``) every feature also draws its scale lambda_j ~ Gamma(df/2,
-    rate df/2); with the two-groups prior (``pi0_a``, ``pi0_b``) the null share pi0 ~
+    rate df/2) (with ``mu_t_df_grid`` the df is drawn first, uniformly from the grid); with
+    the two-groups prior (``pi0_a``, ``pi0_b``) the null share pi0 ~
     Beta(pi0_a, pi0_b) is drawn, then an indicator for every one of the p features (null:
     mu_jg = nu_j in every class), and ``truth`` also holds pi0 (``pi0_corrected``,
     ``pi0_uncorrected``). A hyperprior on w_x (``w_x_alpha``) is drawn from too. The paper's
@@ -84,7 +85,7 @@ class GaussianSBCSimulator:
         G = self.n_classes
         counts = np.full(G, self.n // G)
         counts[: self.n - counts.sum()] += 1
-        if pr.two_groups or pr.mu_t_df is not None or pr.w_x_alpha is not None:
+        if pr.two_groups or pr.t_df_values is not None or pr.w_x_alpha is not None:
             return self._simulate(pr, counts, rng)
         sim = gaussian_classification(
             None, self.p, G, tau_mu=None, tau_nu=None, alpha_x=pr.alpha_x, w_x=pr.w_x,
@@ -103,9 +104,12 @@ class GaussianSBCSimulator:
         w_x = (pr.w_x if pr.w_x_alpha is None
                else rng.gamma(pr.w_x_alpha / 2, 2 * pr.w_x / pr.w_x_alpha))
         tau_x = rng.gamma(pr.alpha_x / 2, 2 / (pr.alpha_x * w_x), size=p)
-        lam = (np.ones(p) if pr.mu_t_df is None
-               else rng.gamma(pr.mu_t_df / 2, 2 / pr.mu_t_df, size=p))
+        df = (None if pr.t_df_values is None
+              else rng.choice(pr.t_df_values))   # a fixed df, or one of the grid's
+        lam = np.ones(p) if df is None else rng.gamma(df / 2, 2 / df, size=p)
         truth = {"tau_mu_corrected": tau_mu, "tau_mu_uncorrected": tau_mu}
+        if pr.mu_t_df_grid is not None:
+            truth["t_df"] = float(df)                    # recorded, not ranked
         marker = np.ones(p, dtype=bool)
         if pr.two_groups:
             pi0 = rng.beta(pr.pi0_a, pr.pi0_b)

@@ -241,6 +241,10 @@ _PRIOR_NOTES = {
     ("gaussian", "mu_t_df"): (
         "The class means have the t prior (BCBCSF, Li 2012): the simulator draws a scale "
         "lambda_j ~ Gamma(df/2, rate df/2) for every feature, and the factor averages over it."),
+    ("gaussian", "mu_t_df_grid"): (
+        "The t prior with its df unknown: the simulator draws df uniformly from the grid, "
+        "then lambda_j ~ Gamma(df/2, rate df/2) for every feature; the model sums df out "
+        "with the selection factor of each df inside the sum."),
     ("gaussian", "pi0_a"): (
         "Two-groups prior (Efron 2008): the simulator draws pi0 ~ Beta(pi0_a, pi0_b), then for "
         "each of the p features whether it is null (equal class means) before selecting the "
