@@ -319,6 +319,11 @@ def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
                  "--k", "5", "--plugin", "--no-progress", "-o", str(out)]) == 0
     text = capsys.readouterr().out
     assert "diagnostics: none (plug-in" in text and out.is_file()
+    assert "t prior:" not in text                     # the default's df is fixed (2)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--k", "5", "--plugin", "--prior", "t_auto", "--no-progress",
+                 "-o", str(out)]) == 0
+    assert "degrees of freedom (chosen by the data)" in capsys.readouterr().out
 
 
 def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):

@@ -271,6 +271,8 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     names = [str(v) for v in clf.selected_features_]
     more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
     lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
+    if getattr(clf, "t_df_", None) is not None:
+        lines.append(f"t prior: {float(clf.t_df_):g} degrees of freedom (chosen by the data)")
     temp = getattr(clf, "temperature_", None)
     if isinstance(temp, int | float) and np.isfinite(temp) and float(temp) != 1.0:
         lines.append(f"temperature: {float(temp):.3g} (test-time log odds divided by it)")
