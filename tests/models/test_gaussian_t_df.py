@@ -154,6 +154,11 @@ def test_estimator_records_the_chosen_df_and_keeps_it_through_save(tmp_path):
                            n_draws=10, random_state=0)["mu_t_df"]
     assert clf.t_df_ == ref and clf.idata_.attrs["selbayes_t_df"] == ref
     assert clf._fitted_priors().mu_t_df == ref and clf._fitted_priors().mu_t_df_grid is None
+    # the predictive check needs the df the posterior has: the grid alone is refused
+    from selbayes.evaluation._ppc import check_fit
+
+    with pytest.raises(ValueError, match="no t_df_prob"):
+        check_fit(clf.idata_, clf.selection_, clf._prior_object(), warn=False)
     path = clf.save(tmp_path / "fit.nc")
     back = HierarchicalGaussianClassifier.load(path)
     assert back.t_df_ == ref

@@ -9,9 +9,11 @@ folder>``) and ``../grouped_predictive/results.jsonl`` (the default ``sb_t_wide`
 uncorrected twin and L2 logistic regression on the same replicates with the same code of the
 predictive), and writes ``report.md`` beside it. Paired differences t_auto - t (df = 2), mean
 over replicates ± its standard error (replicates are independent data sets); * beyond 2 SE.
-The rule, written before the run: t_auto replaces the default only if its KL is not worse
-beyond 2 SE in any scenario and better beyond 2 SE in at least one, with |expected - actual|
-not worse beyond 2 SE where the model holds.
+The rule is the suite's (``../PROTOCOL.md``, rule 2, committed 2026-11-25 before any
+result): t_auto replaces the default only if its paired KL is not worse beyond 2 SE in any
+scenario and better beyond 2 SE in at least one (and it must be admissible, rule 1). This
+script was written while the run was in progress, after its first sim_dense_weak fits; the
+rule it applies is the one committed before.
 """
 
 from __future__ import annotations

@@ -195,6 +195,12 @@ def check_fit(idata, selection, priors, *, warn: bool = True):
     pandas.DataFrame or None
         The table of :func:`f_statistic_check` (None when the fit stores no F statistics).
 
+    Raises
+    ------
+    ValueError
+        If ``priors`` set ``mu_t_df_grid`` (df unknown) but the posterior has no
+        ``t_df_prob`` (it was not sampled with those priors).
+
     Examples
     --------
     >>> clf = HierarchicalGaussianClassifier().fit(X, y)                  # doctest: +SKIP
@@ -210,8 +216,13 @@ def check_fit(idata, selection, priors, *, warn: bool = True):
     log_x = log_x + (np.log(post["w_x"].values.reshape(-1)) if "w_x" in post
                      else np.log(priors.w_x))
     mu_t_df = priors.mu_t_df
-    if priors.mu_t_df_grid is not None and "t_df_prob" in post:
+    if priors.mu_t_df_grid is not None:
         # df unknown: the check uses the df of highest posterior probability
+        if "t_df_prob" not in post:
+            raise ValueError("priors set mu_t_df_grid but the posterior has no t_df_prob: "
+                             "pass the priors the posterior was sampled with (an "
+                             "estimator's fit with effect_prior='t_auto' samples one df, "
+                             "its t_df_)")
         probs = post["t_df_prob"].values.reshape(-1, len(priors.mu_t_df_grid)).mean(0)
         mu_t_df = priors.mu_t_df_grid[int(np.argmax(probs))]
     table = f_statistic_check(

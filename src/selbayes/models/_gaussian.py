@@ -186,9 +186,10 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar), ``n_omitted`` (p - k,
         float; 0 when uncorrected); when ``n_omitted > 0`` also the Op's inputs
         ``adj_<name>`` (for the table ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and
-        ``_adj_op`` (the Op, a graph constant, not ``pm.Data``), with the two-groups prior
-        also ``log_p_null`` (log P(F <= gamma) of a null feature,
-        :func:`selbayes.models.null_log_prob`).
+        ``_adj_op`` (the Op, a graph constant, not ``pm.Data``; with ``mu_t_df_grid`` one
+        table per df instead, ``adj_<name>__t<i>``, and ``_adj_ops``, pairs of an Op and the
+        names of its parameters), with the two-groups prior also ``log_p_null`` (log
+        P(F <= gamma) of a null feature, :func:`selbayes.models.null_log_prob`).
 
     Raises
     ------
@@ -235,19 +236,21 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.
         # With mu_t_df_grid, one table per df (each df has its own P(F <= gamma)): the
-        # parameters of the i-th are adj_<name>__t<i>, its Op the i-th of _adj_ops.
-        ops = []
+        # parameters of the i-th are adj_<name>__t<i>; _adj_ops pairs each Op with the names
+        # of its parameters, in the Op's order.
+        tables = []
         for i, df in enumerate(dfs):
             op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
                                           method=adjustment_method, table_range=table_range,
                                           spacing=_TABLE_SPACING, mu_t_df=df, label=False)
-            ops.append(op)
             suffix = f"__t{i}" if priors.mu_t_df_grid is not None else ""
-            data.update({f"adj_{name}{suffix}": value for name, value in params.items()})
+            names = tuple(f"adj_{name}{suffix}" for name in params)
+            data.update(zip(names, params.values(), strict=True))
+            tables.append((op, names))
         if priors.mu_t_df_grid is None:
-            data["_adj_op"] = ops[0]
+            data["_adj_op"] = tables[0][0]
         else:
-            data["_adj_ops"] = tuple(ops)
+            data["_adj_ops"] = tuple(tables)
         if priors.two_groups:
             data["log_p_null"] = null_log_prob(counts, selection.threshold)
     return data
@@ -422,13 +425,11 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             n_omitted = data_var("n_omitted")
             # One FStatAdjustment Op (selbayes.adjustment._op) per df of the t prior; its
             # numbers are data, so the design (G, gamma) is too.
-            ops = data.get("_adj_ops", (data.get("_adj_op"),))
-            log_p = []
-            for i, op in enumerate(ops):
-                params = [data_var(name) for name in data if name.startswith("adj_")
-                          and (name.partition("__t")[2] or "0") == str(i)]
-                log_p.append(op(pt.log(tau_mu) + log_w_x, *params))
-            log_p = pt.stack(log_p) if len(ops) > 1 else log_p[0]
+            tables = data.get("_adj_ops") or (
+                (data["_adj_op"], tuple(name for name in data if name.startswith("adj_"))),)
+            log_p = [op(pt.log(tau_mu) + log_w_x, *map(data_var, names))
+                     for op, names in tables]
+            log_p = pt.stack(log_p) if len(tables) > 1 else log_p[0]
             if priors.two_groups:
                 # An omitted feature is null or slab: mix the two probabilities of F <= gamma.
                 log_p = pt.logaddexp(log_pi0 + data_var("log_p_null"), log_pi1 + log_p)

@@ -122,7 +122,7 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
     """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean, and the
     objective's value there (minus the log density, up to a constant that does not depend on
     the t prior's df ``mu_t_df``: values for different df can be compared). With ``x0`` (the
-    mode of a neighbouring df) the coarse grid is skipped and the search starts there."""
+    mode of a neighbouring df) the coarse grid is skipped and the refinement starts there."""
     mu_t_df = priors.mu_t_df if mu_t_df is None else mu_t_df
     n, G = counts.sum(), counts.shape[0]
     a = priors.alpha_x / 2 + (n - G) / 2
@@ -154,34 +154,30 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
             val = val + float(adj(np.clip(u, -10.0, 14.0)))
         return -float(val)
 
-    k = xbar.shape[0]
-    if x0 is not None:
-        res = optimize.minimize(objective, x0=x0, method="Nelder-Mead",
-                                options={"xatol": 1e-4, "fatol": 1e-6})
-        return res.x, float(res.fun)
-    # A coarse grid first (the corrected objective can have a second, spurious mode at very
-    # small tau_mu), then a local refinement.
-    U, Vv = np.meshgrid(us, vs, indexing="ij")
-    vals = (_log_gamma_density_log(U, priors.alpha_mu, priors.w_mu)
-            + _log_gamma_density_log(Vv, priors.alpha_nu, priors.w_nu))
     # The grid only finds the basin of the mode: above GRID_FEATURES features it sums over
     # an evenly spaced subset (every rank of the F ordering represented) scaled to k, which
     # cut the mode search at k = 20 000 (t prior) from 38 s to 6 s; the refinement below uses
-    # every feature. Up to
-    # GRID_FEATURES (every k of the default grids) the grid is exact, as before.
+    # every feature. Up to GRID_FEATURES (every k of the default grids) the grid is exact.
+    k = xbar.shape[0]
     sub = (np.linspace(0, k - 1, GRID_FEATURES).round().astype(int) if k > GRID_FEATURES
            else slice(None))
     gx, gt, scale = xbar[sub], tau_x[sub], (k / GRID_FEATURES if k > GRID_FEATURES else 1.0)
-    if t_nodes is None:
-        vals = vals + scale * _class_means_loglik(U, Vv, gx, counts, gt)
-    else:   # one row of the grid at a time: (len(vs), k, Q, G) values in memory
-        vals = vals + scale * np.stack([_class_means_loglik(U[i], Vv[i], gx, counts, gt,
-                                                            t_nodes)
-                                        for i in range(len(us))])
-    if adj is not None:
-        vals = vals + adj(us)[:, None]
-    i, j = np.unravel_index(np.argmax(vals), vals.shape)
-    x0 = [us[i], vs[j]]
+    if x0 is None:
+        # A coarse grid first (the corrected objective can have a second, spurious mode at
+        # very small tau_mu), then a local refinement.
+        U, Vv = np.meshgrid(us, vs, indexing="ij")
+        vals = (_log_gamma_density_log(U, priors.alpha_mu, priors.w_mu)
+                + _log_gamma_density_log(Vv, priors.alpha_nu, priors.w_nu))
+        if t_nodes is None:
+            vals = vals + scale * _class_means_loglik(U, Vv, gx, counts, gt)
+        else:   # one row of the grid at a time: (len(vs), k, Q, G) values in memory
+            vals = vals + scale * np.stack([_class_means_loglik(U[i], Vv[i], gx, counts, gt,
+                                                                t_nodes)
+                                            for i in range(len(us))])
+        if adj is not None:
+            vals = vals + adj(us)[:, None]
+        i, j = np.unravel_index(np.argmax(vals), vals.shape)
+        x0 = [us[i], vs[j]]
     if k > GRID_FEATURES:
         # Refine on the subset first (cheap), then on every feature by quasi-Newton steps
         # from there: with thousands of features the objective is close to quadratic near its

@@ -267,9 +267,9 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
             return super()._check_field(name, value)
         if (not isinstance(value, tuple) or len(value) < 2 or len(set(value)) != len(value)
                 or list(value) != sorted(value)):
-            raise ValueError(f"{self._label}.mu_t_df_grid must be two or more distinct "
-                             f"degrees of freedom in increasing order, e.g. {T_DF_GRID}; "
-                             f"got {value!r}")
+            raise ValueError(f"{self._label}.mu_t_df_grid must be a tuple of two or more "
+                             f"distinct degrees of freedom in increasing order, e.g. "
+                             f"{T_DF_GRID}; got {value!r}")
         for v in value:
             check_positive(v, name=f"{self._label}.mu_t_df_grid")
 

@@ -104,8 +104,9 @@ class GaussianSBCSimulator:
         w_x = (pr.w_x if pr.w_x_alpha is None
                else rng.gamma(pr.w_x_alpha / 2, 2 * pr.w_x / pr.w_x_alpha))
         tau_x = rng.gamma(pr.alpha_x / 2, 2 / (pr.alpha_x * w_x), size=p)
-        df = (None if pr.t_df_values is None
-              else rng.choice(pr.t_df_values))   # a fixed df, or one of the grid's
+        # a fixed df, or one drawn from the grid (only then is a random number used, so the
+        # fixed-df replicates are those from before the grid existed)
+        df = pr.mu_t_df if pr.mu_t_df_grid is None else rng.choice(pr.mu_t_df_grid)
         lam = np.ones(p) if df is None else rng.gamma(df / 2, 2 / df, size=p)
         truth = {"tau_mu_corrected": tau_mu, "tau_mu_uncorrected": tau_mu}
         if pr.mu_t_df_grid is not None:
