@@ -271,7 +271,11 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     names = [str(v) for v in clf.selected_features_]
     more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
     lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
-    if getattr(clf, "t_df_", None) is not None:
+    if getattr(clf, "prior_choice_", None) is not None:
+        pc = clf.prior_choice_
+        lines.append(f"prior on the class means: {pc.label} (chosen by inner CV from "
+                     f"{', '.join(pc.labels)})")
+    elif getattr(clf, "t_df_", None) is not None:
         lines.append(f"t prior: {float(clf.t_df_):g} degrees of freedom (chosen by the data)")
     temp = getattr(clf, "temperature_", None)
     if isinstance(temp, int | float) and np.isfinite(temp) and float(temp) != 1.0:
@@ -543,9 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--k-grid", default=None,
                      help="gaussian, --k auto: the k tried, comma-separated (default "
                      "5,10,20,50,100,200,500,1000,2000 where the data have that many)")
-    fit.add_argument("--prior", default=None, choices=list(PRIOR_FAMILIES),
+    fit.add_argument("--prior", default=None, choices=[*PRIOR_FAMILIES, "auto"],
                      help="gaussian: prior family of the class means: "
                      + "; ".join(f"{k} = priors {v}" for k, v in PRIOR_FAMILIES.items())
+                     + "; auto = chosen by inner CV among t (df 1, 2, 4) and normal"
                      + " (default: t)")
     fit.add_argument("--transform", default=None, choices=["none", "log2"],
                      help="preprocessing: log2 of the values clipped to [floor, ceiling], for "

@@ -29,7 +29,8 @@ METHOD_NAMES = (
     "selbayes_t_cv_uncorrected", "selbayes_t_prior", "selbayes_t_prior_uncorrected",
     "selbayes_previous", "selbayes_normal_prior", "selbayes_normal_prior_uncorrected",
     "selbayes_two_groups", "selbayes_two_groups_uncorrected", "selbayes_t_auto",
-    "selbayes_t_auto_uncorrected", "selbayes_k10", "selbayes_k50",
+    "selbayes_t_auto_uncorrected", "selbayes_prior_cv", "selbayes_prior_cv_uncorrected",
+    "selbayes_k10", "selbayes_k50",
     "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
     "svm_platt")
 DEFAULT_METHOD_NAMES = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",

@@ -266,6 +266,9 @@ METHODS = {
     # The t prior with its df chosen by the data (empirical Bayes among T_DF_GRID).
     "selbayes_t_auto": _sb(effect_prior="t_auto"),
     "selbayes_t_auto_uncorrected": _sb(effect_prior="t_auto", correct_selection=False),
+    # The prior on the class means chosen by inner cross-validation (t at df 1, 2, 4, normal).
+    "selbayes_prior_cv": _sb(effect_prior="auto"),
+    "selbayes_prior_cv_uncorrected": _sb(effect_prior="auto", correct_selection=False),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

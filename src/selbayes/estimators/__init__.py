@@ -6,7 +6,9 @@ section 2.3) and :class:`BinaryMixtureClassifier` (Li 2007, section 2.4) derive 
 input checks, persistence and evaluation are implemented once there. :func:`choose_k` picks the
 number of selected features of the Gaussian classifier by inner cross-validation (a pure
 function of its settings; the classifier's ``k="auto"`` calls it) and returns a
-:class:`KChoice`. The modules are private; the names below are the public API.
+:class:`KChoice`; :func:`choose_effect_prior` chooses the prior on the class means the same way
+(``effect_prior="auto"``) and returns a :class:`PriorChoice`. The modules are private; the names
+below are the public API.
 """
 
 from .._compat import package_attributes as _package_attributes
@@ -17,10 +19,11 @@ from ._naive_bayes import BinaryNaiveBayesClassifier
 
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
-           "EXACT_MODEL"]
+           "choose_effect_prior", "PriorChoice", "EXACT_MODEL"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
 # paths (selbayes.estimators.<module>) for one release, with a FutureWarning.
-__getattr__, __dir__ = _package_attributes(__name__, dict.fromkeys(["choose_k", "KChoice"],
-                                                                   "_inner_cv"))
+__getattr__, __dir__ = _package_attributes(__name__, {
+    **dict.fromkeys(["choose_k", "KChoice"], "_inner_cv"),
+    **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice")})

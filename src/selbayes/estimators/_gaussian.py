@@ -85,7 +85,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
     priors : GaussianPriors or dict, optional
         Prior settings; unset fields take the paper's fitting priors (Li 2009).
-    effect_prior : {"t", "t_auto", "two_groups", "normal"}, default "t"
+    effect_prior : {"t", "t_auto", "auto", "two_groups", "normal"}, default "t"
         Prior on the class means, filled into ``priors`` where they do not set it
         (:func:`selbayes.models.with_effect_prior`). "t": multivariate t with 2 df
         (BCBCSF, Li 2012), whose heavy tails hold a few strong markers and many null genes at
@@ -95,11 +95,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "t_auto": the t prior with its degrees of freedom chosen by the data among
         :data:`selbayes.models.T_DF_GRID` (1 to 64): the df of highest posterior density at
         the plug-in mode of the training data (empirical Bayes, ``t_df_``), then NUTS at that
-        df (and in the inner cross-validation, per fold). The default was chosen on
+        df (and in the inner cross-validation, per fold); "auto": the prior among
+        ``effect_prior_grid`` (t priors at a few df, and the normal prior) whose inner
+        cross-validated log score, each at its own best k and T, is lowest
+        (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`). The default was chosen on
         simulated and plasmode data (``reports/plasmode``); "t_auto" was tested afterwards
         and did not replace it: where effects are tiny and dense the data choose
         near-normal tails, whose corrected predictions are more underconfident than
         df = 2's (``reports/plasmode/t_auto``).
+    effect_prior_grid : sequence of (float or "normal"), optional
+        The candidates of ``effect_prior="auto"``: degrees of freedom of t priors (> 0) and
+        "normal"; None: ``(1, 2, 4, "normal")``
+        (``selbayes.estimators._prior_choice.DEFAULT_EFFECT_PRIOR_GRID``). Each candidate costs
+        one inner cross-validation (a t prior about five times a normal one).
     decorrelate : float, "auto" or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
         (Li 2009, eq 12) fitted on the training data before selecting; "auto" chooses lambda
@@ -193,8 +201,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         The inner cross-validation curve when something was "auto" (``print`` shows it as a
         table; ``k_choice_.table()`` is the DataFrame).
     t_df_ : float or None
-        With ``effect_prior="t_auto"``: the degrees of freedom of the t prior chosen on the
-        training data (recorded as ``idata_.attrs["selbayes_t_df"]``); None otherwise.
+        With ``effect_prior="t_auto"`` or ``"auto"``: the degrees of freedom of the t prior
+        chosen on the training data (recorded as ``idata_.attrs["selbayes_t_df"]``); None
+        otherwise (and when "auto" chose the normal prior).
+    prior_choice_ : PriorChoice or None
+        With ``effect_prior="auto"``: every candidate prior's inner cross-validated log score
+        at its own best k and T, and the paired difference to the chosen one (``print``
+        shows the table); None otherwise.
     idata_ : xarray.DataTree
         The ArviZ result, with the selected features' names as the ``feature`` coordinate and
         the class labels as the ``class`` coordinate. Groups:
@@ -249,7 +262,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def __init__(self, k: int | str | None = "auto", threshold: float | None = None,
                  correct_selection: bool = True, priors=None, effect_prior: str = "t",
-                 decorrelate: float | str | None = None,
+                 effect_prior_grid=None, decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
                  temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
@@ -263,6 +276,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.correct_selection = correct_selection
         self.priors = priors
         self.effect_prior = effect_prior
+        self.effect_prior_grid = effect_prior_grid
         self.decorrelate = decorrelate
         self.decorrelation_method = decorrelation_method
         self.standardize = standardize
@@ -289,7 +303,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         **SelectionClassifier._nuts_constraints,
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
         "priors": [GaussianPriors, dict, None],
-        "effect_prior": [StrOptions({"t", "t_auto", "normal", "two_groups"})],
+        "effect_prior": [StrOptions({"t", "t_auto", "normal", "two_groups", "auto"})],
+        "effect_prior_grid": [list, tuple, np.ndarray, None],
         "decorrelate": [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None],
         "decorrelation_method": [StrOptions({"symmetric", "cholesky"})],
         "standardize": ["boolean"],
@@ -311,8 +326,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     # ------------------------------------------------------------------ hooks
     def _prior_object(self) -> GaussianPriors:
+        """The priors the settings describe; with ``effect_prior="auto"`` (chosen in ``fit``)
+        the other settings alone, the prior on the class means left normal (the fitted one is
+        :meth:`_fitted_priors`)."""
         from ..models._priors import with_effect_prior
 
+        if self.effect_prior == "auto":
+            from ._prior_choice import effect_prior_candidates
+
+            effect_prior_candidates(self.priors, self.effect_prior_grid)  # its checks
+            return GaussianPriors.from_dict(self.priors)
         return with_effect_prior(self.priors, self.effect_prior)
 
     _priors = _prior_object
@@ -326,6 +349,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         t_df = getattr(self, "t_df_", None)
         if priors.mu_t_df_grid is not None and t_df is not None:
             priors = replace(priors, mu_t_df=float(t_df), mu_t_df_grid=None)
+        elif self.effect_prior == "auto" and t_df is not None:
+            priors = replace(priors, mu_t_df=float(t_df))
         return priors
 
     def _choose_t_df(self, X_sel, y_index, selection: Selection, priors) -> GaussianPriors:
@@ -336,6 +361,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         (:func:`selbayes.models.build_model` with ``mu_t_df_grid``) mixes badly between df
         once k is in the hundreds: given hundreds of lambda_j the df is pinned, and moving
         to another df moves them all (R-hat 1.7 at k = 300)."""
+        if self.effect_prior == "auto":         # chosen by the inner cross-validation
+            return self._fitted_priors()
         self.t_df_ = None
         if priors.mu_t_df_grid is None:
             return priors
@@ -367,13 +394,14 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
-        self.k_choice_ = None
+        self.k_choice_ = self.prior_choice_ = None
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
                              else float(self.label_noise))
         sparse = hasattr(X, "toarray")
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
-        if k_auto or t_auto or self.decorrelate == "auto":
+        prior_auto = self.effect_prior == "auto"
+        if k_auto or t_auto or self.decorrelate == "auto" or prior_auto:
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if ranking is None:
@@ -389,8 +417,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 k_grid = [k for k in grid if k <= n_positive] or [n_positive]
             else:
                 k_grid = [self.k if isinstance(self.k, Integral) else k_cap]
-            self.k_choice_ = choice if choice is not None else self._choose(
-                X.toarray() if sparse else X, classes[y_index], k_grid)
+            if prior_auto:
+                self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
+                                          k_grid)
+            else:
+                self.k_choice_ = choice if choice is not None else self._choose(
+                    X.toarray() if sparse else X, classes[y_index], k_grid)
             if k_auto:
                 self.k_ = self.k_choice_.k
             if t_auto:
@@ -412,10 +444,31 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         # Selection ranks the whitened features afresh.
         return Xp, _Prepared(features=features, ranking=None)
 
+    def _choose_effect_prior(self, X, y, k_grid) -> None:
+        """``effect_prior="auto"``: :func:`~selbayes.estimators.choose_effect_prior` over the
+        candidates of ``effect_prior_grid`` with this classifier's other settings; sets
+        ``prior_choice_``, ``t_df_`` and ``k_choice_`` (the chosen prior's curve)."""
+        from ._prior_choice import choose_effect_prior, effect_prior_candidates
+
+        candidates = effect_prior_candidates(self.priors, self.effect_prior_grid)
+        self.prior_choice_ = choose_effect_prior(
+            X, y, candidates, random_state=self.random_state,
+            **self._choice_settings(k_grid))
+        self.t_df_ = self.prior_choice_.t_df
+        self.k_choice_ = self.prior_choice_.k_choices[self.prior_choice_.chosen]
+
     def _choose(self, X, y, k_grid):
         """:func:`~selbayes.estimators.choose_k` over ``k_grid`` with this classifier's
         settings (its "auto" grids, priors, correction, transforms and label noise)."""
-        from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID, choose_k
+        from ._inner_cv import choose_k
+
+        return choose_k(X, y, priors=self._prior_object(), random_state=self.random_state,
+                        **self._choice_settings(k_grid))
+
+    def _choice_settings(self, k_grid) -> dict:
+        """The settings of :func:`~selbayes.estimators.choose_k` other than the priors and
+        the seed: the "auto" grids, correction, transforms, label noise, rule and folds."""
+        from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID
 
         if self.decorrelate == "auto":
             dec_grid = list(DEFAULT_DECORRELATE_GRID if self.decorrelate_grid is None
@@ -428,12 +481,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             t_grid = "correlation"
         else:
             t_grid = [float(self.temperature)]
-        return choose_k(
-            X, y, grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
-            priors=self._prior_object(), corrected=self.correct_selection,
-            standardize=self.standardize, decorrelation_method=self.decorrelation_method,
-            label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
-            random_state=self.random_state)
+        return dict(grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
+                    corrected=self.correct_selection, standardize=self.standardize,
+                    decorrelation_method=self.decorrelation_method,
+                    label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv)
 
     def _selection_from_ranking(self, ranking: Selection, X) -> Selection:
         """The selection rule applied to the F statistics of ``ranking``."""
@@ -664,6 +715,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             out["selbayes_t_df"] = float(self.t_df_)
         if self.k_choice_ is not None:
             out["selbayes_k_choice_criterion"] = self.k_choice_.criterion
+        if getattr(self, "prior_choice_", None) is not None:
+            out["selbayes_effect_prior_chosen"] = self.prior_choice_.label
         return out
 
     def _extra_constant_data(self) -> dict:
@@ -676,6 +729,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                                  dims=["feature", "all_features"])
         if self.k_choice_ is not None:
             out.update(self.k_choice_.to_constant_data())
+        if getattr(self, "prior_choice_", None) is not None:
+            out.update(self.prior_choice_.to_constant_data())
         return out
 
     def _select_test_columns(self, X) -> np.ndarray:
@@ -747,6 +802,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 cd, k=self.k_, decorrelate=self.decorrelate_, temperature=self.temperature_,
                 criterion=str(attrs.get("selbayes_k_choice_criterion", "")),
                 n_splits=int(self.inner_cv))
+        self.prior_choice_ = None
+        if "prior_choice_score" in cd:
+            from ._prior_choice import PriorChoice
+
+            self.prior_choice_ = PriorChoice.from_constant_data(
+                cd, chosen_label=str(attrs["selbayes_effect_prior_chosen"]))
         draws = tree["predictive_draws"].to_dataset()
         self.pred_mean_ = draws["mean"].values
         self.pred_precision_ = draws["precision"].values

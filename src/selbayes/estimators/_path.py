@@ -80,6 +80,10 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
         raise ValueError(f"ks must be a non-empty sequence of integers; got {ks!r}")
     if estimator.threshold is not None:
         raise ValueError("fit_path takes numbers of features ks; threshold must be None")
+    if estimator.effect_prior == "auto":
+        raise ValueError("fit_path shares one inner cross-validation over k, which "
+                         "effect_prior='auto' would need per prior: pass a fixed effect_prior "
+                         "(the one fit() chose is prior_choice_.family), or fit() each k")
     template = clone(estimator).set_params(k=int(ks[0]))
     template._validate_params()
     Xv, classes, y_index = template._validate_training_data(X, y)

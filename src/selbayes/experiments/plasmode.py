@@ -130,6 +130,7 @@ CANDIDATES = {
                               ("sb_normal_wide", "normal", WIDE_K_GRID),
                               ("sb_t_wide", "t", WIDE_K_GRID),
                               ("sb_t_auto_wide", "t_auto", WIDE_K_GRID),
+                              ("sb_prior_cv_wide", "auto", WIDE_K_GRID),
                               ("sb_two_groups_wide", "two_groups", WIDE_K_GRID))
     for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
 }
@@ -325,8 +326,10 @@ def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
                seconds=time.perf_counter() - t0, k=_k_of(est))
-    if getattr(est, "t_df_", None) is not None:          # effect_prior="t_auto"
+    if getattr(est, "t_df_", None) is not None:          # effect_prior="t_auto" or "auto"
         out["t_df"] = float(est.t_df_)
+    if getattr(est, "prior_choice_", None) is not None:  # effect_prior="auto"
+        out["prior"] = est.prior_choice_.label
     return out
 
 
