@@ -324,6 +324,11 @@ def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
                  "--k", "5", "--plugin", "--prior", "t_auto", "--no-progress",
                  "-o", str(out)]) == 0
     assert "degrees of freedom (chosen by the data)" in capsys.readouterr().out
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--k", "5", "--plugin", "--prior", "auto", "--no-progress",
+                 "-o", str(out)]) == 0
+    assert ("prior on the class means: " in (text := capsys.readouterr().out)
+            and "(chosen by inner CV from t (df = 1), t (df = 2), t (df = 4), normal)" in text)
 
 
 def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):

@@ -223,6 +223,20 @@ FAST = ["k4_default", "k6_correlated", "auto_k_T"]
 SLOW = ["k4_exact", "k4_decorrelated", "auto_dec", "k4_uncorrected_pymc"]
 
 
+@pytest.fixture(autouse=True)
+def _joint_inner_predictive(monkeypatch):
+    """The inner cross-validation's plug-in predictive as pinned: the average over joint
+    draws (the product of per-feature averages since 2026-11-27, the same quantity with less
+    Monte Carlo error; checked in tests/models/test_gaussian_plugin.py)."""
+    from functools import partial
+
+    from selbayes.estimators import _inner_cv
+    from selbayes.models._gaussian_plugin import plugin_log_proba
+
+    monkeypatch.setattr(_inner_cv, "plugin_log_proba",
+                        partial(plugin_log_proba, predictive="joint"))
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.parametrize("name", FAST + [pytest.param(n, marks=pytest.mark.slow) for n in SLOW])
 def test_seeded_gaussian_predictions_are_pinned(name):

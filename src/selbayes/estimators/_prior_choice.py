@@ -217,6 +217,13 @@ def choose_effect_prior(X, y, candidates, *, random_state=None, **choose_k_setti
     -------
     PriorChoice
 
+    Raises
+    ------
+    TypeError
+        If ``priors`` is passed (the candidates carry the priors).
+    ValueError
+        For the inputs and settings :func:`~selbayes.estimators.choose_k` refuses.
+
     Examples
     --------
     >>> import numpy as np
