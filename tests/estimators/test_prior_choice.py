@@ -155,6 +155,13 @@ def test_auto_refuses_what_it_cannot_choose():
         _fit(effect_prior="auto", effect_prior_grid=["cauchy"]).fit(X, y)
     with pytest.raises(ValueError, match="fit_path"):
         HierarchicalGaussianClassifier(effect_prior="auto").fit_path(X, y, [4, 8])
-    # a fixed k still chooses the prior (k_grid is then that k alone)
+    # a fixed k still chooses the prior (k_grid is then that k alone); so does a threshold,
+    # at the number of features it keeps
     clf = _fit(effect_prior="auto", effect_prior_grid=[2.0, "normal"], k=6).fit(X, y)
     assert clf.k_ == 6 and set(clf.prior_choice_.k) == {6}
+    from selbayes.filters import select_features
+
+    scores = np.sort(select_features(X, y, k=5).scores)[::-1]
+    clf = _fit(effect_prior="auto", effect_prior_grid=[2.0, "normal"],
+               threshold=float(scores[4] + scores[5]) / 2).fit(X, y)
+    assert clf.selection_.n_selected == 5 and set(clf.prior_choice_.k) == {5}

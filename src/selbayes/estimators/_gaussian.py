@@ -98,11 +98,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         df (and in the inner cross-validation, per fold); "auto": the prior among
         ``effect_prior_grid`` (t priors at a few df, and the normal prior) whose inner
         cross-validated log score, each at its own best k and T, is lowest
-        (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`). The default was chosen on
-        simulated and plasmode data (``reports/plasmode``); "t_auto" was tested afterwards
-        and did not replace it: where effects are tiny and dense the data choose
-        near-normal tails, whose corrected predictions are more underconfident than
-        df = 2's (``reports/plasmode/t_auto``).
+        (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`); tested and not
+        adopted either: with tens of training cases the inner scores do not separate the
+        priors, and the choice adds variance (``reports/plasmode/prior_cv``). The default was
+        chosen on simulated and plasmode data (``reports/plasmode``); "t_auto" was tested
+        afterwards and did not replace it: where effects are tiny and dense the data choose
+        near-normal tails, whose corrected predictions are more underconfident than df = 2's
+        (``reports/plasmode/t_auto``).
     effect_prior_grid : sequence of (float or "normal"), optional
         The candidates of ``effect_prior="auto"``: degrees of freedom of t priors (> 0) and
         "normal"; None: ``(1, 2, 4, "normal")``
@@ -406,8 +408,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # only k that keep features with F > 0.
             if ranking is None:
                 ranking = _rank(X, y_index, classes)
+            fixed = None                  # the selection when k or the threshold is given
             if isinstance(self.k, Integral) or self.threshold is not None:
-                self._check_selection(self._selection_from_ranking(ranking, X))
+                fixed = self._selection_from_ranking(ranking, X)
+                self._check_selection(fixed)
             n_positive = int(np.sum(ranking.scores > 0))
             k_cap = min(n_positive, X.shape[1] - 1)
             if k_auto:
@@ -416,7 +420,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 grid = self.k_grid if self.k_grid is not None else DEFAULT_K_GRID
                 k_grid = [k for k in grid if k <= n_positive] or [n_positive]
             else:
-                k_grid = [self.k if isinstance(self.k, Integral) else k_cap]
+                # T, lambda or the prior chosen at the k the fit will keep
+                k_grid = [int(fixed.n_selected) if fixed is not None else k_cap]
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
                                           k_grid)

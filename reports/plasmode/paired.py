@@ -1,0 +1,68 @@
+"""Paired comparison tables of one plasmode candidate against a reference on the same
+replicates, for the comparison scripts in this folder's subfolders (run from the repository
+root; they import this file by path).
+
+Mean over replicates; for the candidate also the paired difference candidate - reference ±
+its standard error over replicates (independent data sets), * beyond 2 SE.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "slope"),
+           ("k", "k chosen")]
+
+
+def read_rows(*paths) -> dict:
+    """(method, scenario, replicate) -> result row, later files overriding earlier ones."""
+    rows = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                rows[(r["method"], r["scenario"], r["replicate"])] = r
+    return rows
+
+
+def paired(rows, a, b, scenario, metric):
+    """Paired differences a - b over the replicates both have: (mean, se, n)."""
+    reps = sorted(r for (m, s, r) in rows if m == a and s == scenario)
+    d = np.array([rows[(a, scenario, r)].get(metric, np.nan)
+                  - rows.get((b, scenario, r), {}).get(metric, np.nan) for r in reps],
+                 dtype=float)
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return np.nan, np.nan, d.size
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size)), int(d.size)
+
+
+def tables(rows, candidate, reference, shown, scenarios, n_replicates=6) -> list[str]:
+    """Markdown tables, one per metric: rows ``shown`` (methods), columns ``scenarios``, over
+    the replicates the candidate has."""
+    lines = []
+    for metric, label in METRICS:
+        lines += [f"## {label}", "", "| method | " + " | ".join(scenarios) + " |",
+                  "|---|" + "---:|" * len(scenarios)]
+        for m in shown:
+            cells = []
+            for s in scenarios:
+                reps = sorted(r for (mm, ss, r) in rows if mm == candidate and ss == s)
+                a = np.array([rows.get((m, s, r), {}).get(metric, np.nan) for r in reps],
+                             dtype=float)
+                if not np.isfinite(a).any():
+                    cells.append("n/a")
+                    continue
+                cell = f"{np.nanmean(a):.3f}" if metric != "k" else f"{np.nanmedian(a):.0f}"
+                if m == candidate and metric != "k":
+                    mean, se, n = paired(rows, candidate, reference, s, metric)
+                    if n >= 2:
+                        star = "*" if abs(mean) > 2 * se else ""
+                        cell += f" ({mean:+.3f} ± {se:.3f}{star})"
+                cells.append(cell + ("" if len(reps) == n_replicates else f" [{len(reps)} reps]"))
+            lines.append(f"| {m} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
