@@ -99,8 +99,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``effect_prior_grid`` (t priors at a few df, and the normal prior) whose inner
         cross-validated log score, each at its own best k and T, is lowest
         (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`); tested and not
-        adopted either: with tens of training cases the inner scores do not separate the
-        priors, and the choice adds variance (``reports/plasmode/prior_cv``). The default was
+        adopted either: with tens of training cases the inner scores hardly separate the
+        priors, whose corrected fits then differ in calibration
+        (``reports/plasmode/prior_cv``). The default was
         chosen on simulated and plasmode data (``reports/plasmode``); "t_auto" was tested
         afterwards and did not replace it: where effects are tiny and dense the data choose
         near-normal tails, whose corrected predictions are more underconfident than df = 2's
