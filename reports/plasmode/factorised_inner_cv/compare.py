@@ -1,0 +1,46 @@
+"""The default refitted after the inner cross-validation's predictive became the product of
+per-feature averages, against the same default before (``../grouped_predictive/``), on the
+plasmode suite's replicates (seed 0).
+
+Usage (from the repository root): ``python reports/plasmode/factorised_inner_cv/compare.py``.
+Reads ``results.jsonl`` beside this script (the run in README.md; its rows are renamed
+``sb_t_wide_after`` here) and ``../grouped_predictive/results.jsonl``, and writes
+``report.md`` beside it. The rule is README.md's, written before the run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("paired", HERE.parent / "paired.py")
+paired = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(paired)
+
+AFTER, BEFORE = "sb_t_wide_after", "sb_t_wide"
+SHOWN = ["logreg_l2_cv", "sb_t_wide_uncorrected", BEFORE, AFTER]
+
+
+def main() -> None:
+    rows = paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl")
+    for (m, s, r), row in paired.read_rows(HERE / "results.jsonl").items():
+        rows[(AFTER, s, r)] = {**row, "method": AFTER}
+    scenarios = sorted({s for (m, s, _) in rows if m == AFTER},
+                       key=lambda s: (s.startswith("plasmode"), s))
+    lines = ["# The default with the inner predictive that the fit returns", "",
+             "Made by `compare.py`. Mean over replicates; for `sb_t_wide_after` (the default "
+             "after the change) also the paired difference after - before ± SE, * beyond "
+             "2 SE.", ""]
+    lines += paired.tables(rows, AFTER, BEFORE, SHOWN, scenarios)
+    lines += ["## k chosen (per replicate, before -> after)", "", "| scenario | k |", "|---|---|"]
+    for s in scenarios:
+        reps = sorted(r for (m, ss, r) in rows if m == AFTER and ss == s)
+        lines.append(f"| {s} | " + ", ".join(
+            f"{rows[(BEFORE, s, r)]['k']} -> {rows[(AFTER, s, r)]['k']}" for r in reps) + " |")
+    (HERE / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
