@@ -18,57 +18,29 @@ rule it applies is the one committed before.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-import numpy as np
 
 HERE = Path(__file__).resolve().parent
 NEW = HERE / "results.jsonl"
 OLD = HERE.parent / "grouped_predictive" / "results.jsonl"
 CANDIDATE, DEFAULT = "sb_t_auto_wide", "sb_t_wide"
 SHOWN = ["logreg_l2_cv", "sb_t_wide", "sb_t_wide_uncorrected", CANDIDATE]
-METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "slope"),
-           ("k", "k chosen")]
-
-
-def _read(path):
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return {(r["method"], r["scenario"], r["replicate"]): r for r in rows}
 
 
 def main() -> None:
-    rows = {**_read(OLD), **_read(NEW)}
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("paired", HERE.parent / "paired.py")
+    paired = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paired)
+    rows = paired.read_rows(OLD, NEW)
     scenarios = sorted({s for (m, s, _) in rows if m == CANDIDATE},
                        key=lambda s: (s.startswith("plasmode"), s))
     lines = ["# The t prior with its df chosen by the data (t_auto) on the plasmode suite", "",
              "Made by `compare.py` (its docstring has the commands and the decision rule). "
              "Mean over replicates; for t_auto also the paired difference t_auto - t (df = 2, "
              "the default) ± SE, * beyond 2 SE.", ""]
-    for metric, label in METRICS:
-        lines += [f"## {label}", "", "| method | " + " | ".join(scenarios) + " |",
-                  "|---|" + "---:|" * len(scenarios)]
-        for m in SHOWN:
-            cells = []
-            for s in scenarios:
-                reps = sorted(r for (mm, ss, r) in rows if mm == CANDIDATE and ss == s)
-                a = np.array([rows.get((m, s, r), {}).get(metric, np.nan) for r in reps],
-                             dtype=float)
-                if not np.isfinite(a).any():
-                    cells.append("n/a")
-                    continue
-                cell = f"{np.nanmean(a):.3f}" if metric != "k" else f"{np.nanmedian(a):.0f}"
-                if m == CANDIDATE and metric != "k":
-                    b = np.array([rows.get((DEFAULT, s, r), {}).get(metric, np.nan)
-                                  for r in reps], dtype=float)
-                    d = (a - b)[np.isfinite(a - b)]
-                    if d.size >= 2:
-                        se = d.std(ddof=1) / np.sqrt(d.size)
-                        star = "*" if abs(d.mean()) > 2 * se else ""
-                        cell += f" ({d.mean():+.3f} ± {se:.3f}{star})"
-                cells.append(cell + ("" if len(reps) == 6 else f" [{len(reps)} reps]"))
-            lines.append(f"| {m} | " + " | ".join(cells) + " |")
-        lines.append("")
+    lines += paired.tables(rows, CANDIDATE, DEFAULT, SHOWN, scenarios)
     lines += _chosen_df(rows, scenarios) + _tau_mu_by_k()
     (HERE / "report.md").write_text("\n".join(lines))
     print("\n".join(lines))
