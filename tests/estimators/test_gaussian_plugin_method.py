@@ -49,6 +49,8 @@ def test_plugin_fit_predicts_the_factorised_plugin_predictive(prior):
     ref = factorised_predictive_log_proba(Xt[:, sel.indices], mean, prec,
                                           class_log_prior(post["counts"], 1.0))
     np.testing.assert_allclose(clf.predict_log_proba(Xt), ref, rtol=0, atol=1e-10)
+    # of the 300 draws only the 200 evenly spaced ones the predictive averages are stored
+    assert clf.pred_mean_.shape[0] == 200 < clf.idata_.posterior.sizes["draw"]
 
 
 def test_factorised_predictive_is_the_product_of_per_feature_averages():

@@ -567,8 +567,13 @@ def _log_mean_exp(a: np.ndarray, axis: int) -> np.ndarray:
     return np.log(a.mean(axis=axis)) + np.squeeze(top, axis=axis)
 
 
+#: Draws :func:`factorised_predictive_log_proba` uses by default: per feature the average of a
+#: one-dimensional density over 200 evenly spaced draws is already precise.
+FACTORISED_MAX_DRAWS = 200
+
+
 def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
-                                    max_draws: int | None = 200, groups=None,
+                                    max_draws: int | None = FACTORISED_MAX_DRAWS, groups=None,
                                     max_bytes: float = 2e8) -> np.ndarray:
     """Predictive log probabilities when the features' parameters are independent given the
     global hyperparameters.
