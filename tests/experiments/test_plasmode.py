@@ -10,6 +10,7 @@ from selbayes.experiments.plasmode import (
     make_replicate,
     paired_differences,
     summarise,
+    write_report,
 )
 
 
@@ -101,3 +102,23 @@ def test_summary_and_paired_differences():
 def test_the_suite_has_both_kinds_of_scenario():
     assert any(s.model_holds for s in SCENARIOS.values())
     assert any(not s.model_holds for s in SCENARIOS.values())
+
+
+def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
+    """A README written by hand in the output folder (a rule written before the run) is kept;
+    the tables go beside it. The runner's own README is replaced on a rerun."""
+    import pandas as pd
+
+    rows = [{"method": m, "scenario": "sim_sparse_strong", "replicate": r,
+             "kl": 1.0 + r + (m == "b"),
+             "log_score": 0, "slope": 1, "expected_error": 0, "actual_error": 0,
+             "abs_gap": 0, "k": 5} for m in ("a", "b") for r in range(3)]
+    df = pd.DataFrame(rows)
+    fresh = write_report(df, tmp_path / "new", reference="a")
+    assert fresh.name == "README.md"
+    assert write_report(df, tmp_path / "new", reference="a") == fresh       # its own: replaced
+    (tmp_path / "rule").mkdir()
+    (tmp_path / "rule" / "README.md").write_text("# The rule, written before the run\n")
+    got = write_report(df, tmp_path / "rule", reference="a")
+    assert got.name == "suite.md" and "suite.md" in capsys.readouterr().out
+    assert (tmp_path / "rule" / "README.md").read_text() == "# The rule, written before the run\n"

@@ -498,9 +498,16 @@ def _fmt(mean, se, digits=3):
     return f"{mean:.{digits}f} ± {se:.{digits}f}"
 
 
+#: The last line of the tables :func:`write_report` writes: a README without it is not replaced.
+_REPORT_MARK = "<!-- tables written by selbayes.experiments.plasmode; rerun it to update -->"
+
+
 def write_report(results, out, *, reference: str = "sb_normal",
                  peer: str = "logreg_l2_cv", header: str = "") -> Path:
     """Write ``README.md`` (tables) and ``kl.png`` (one panel per scenario) into ``out``.
+
+    A ``README.md`` already there that this function did not write (a hand-written protocol
+    or notes) is kept, and the tables go to ``suite.md`` beside it, saying so.
 
     Parameters
     ----------
@@ -517,7 +524,7 @@ def write_report(results, out, *, reference: str = "sb_normal",
     Returns
     -------
     Path
-        The README's path.
+        The path the tables were written to.
 
     Examples
     --------
@@ -580,7 +587,13 @@ def write_report(results, out, *, reference: str = "sb_normal",
             lines.append(f"| {m} | " + " | ".join(cells) + " |")
         lines.append("")
     path = out / "README.md"
-    path.write_text("\n".join(lines))
+    if path.exists() and _REPORT_MARK not in path.read_text():
+        # A README written by hand there (a protocol, a rule written before the run, notes)
+        # is kept: the tables go beside it.
+        print(f"{path} was not written by this runner and is kept; the tables go to "
+              f"{out / 'suite.md'}")
+        path = out / "suite.md"
+    path.write_text("\n".join(lines) + f"\n\n{_REPORT_MARK}\n")
 
     fig, axes = plt.subplots(1, len(scen), figsize=(3.2 * len(scen), 0.35 * len(methods) + 1.5),
                              sharey=True, squeeze=False)
