@@ -1,6 +1,6 @@
 """Paired comparison tables of one plasmode candidate against a reference on the same
-replicates, for the comparison scripts in this folder's subfolders (run from the repository
-root; they import this file by path).
+replicates, for the comparison scripts in this folder's subfolders (they put this folder on
+``sys.path`` and import it).
 
 Mean over replicates; for the candidate also the paired difference candidate - reference ±
 its standard error over replicates (independent data sets), * beyond 2 SE.

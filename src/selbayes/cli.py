@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from ._version import __version__
+from .models._priors import EFFECT_PRIOR_CV_GRID
 from .models._priors import EFFECT_PRIORS as PRIOR_FAMILIES
 
 MODELS = {
@@ -550,7 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--prior", default=None, choices=[*PRIOR_FAMILIES, "auto"],
                      help="gaussian: prior family of the class means: "
                      + "; ".join(f"{k} = priors {v}" for k, v in PRIOR_FAMILIES.items())
-                     + "; auto = chosen by inner CV among t (df 1, 2, 4) and normal"
+                     + "; auto = chosen by inner CV among the t prior at df "
+                     + ", ".join(f"{v:g}" for v in EFFECT_PRIOR_CV_GRID if v != "normal")
+                     + " and the normal prior"
                      + " (default: t)")
     fit.add_argument("--transform", default=None, choices=["none", "log2"],
                      help="preprocessing: log2 of the values clipped to [floor, ceiling], for "

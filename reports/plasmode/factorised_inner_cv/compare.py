@@ -10,13 +10,12 @@ Reads ``results.jsonl`` beside this script (the run in README.md; its rows are r
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("paired", HERE.parent / "paired.py")
-paired = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(paired)
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables)
 
 AFTER, BEFORE = "sb_t_wide_after", "sb_t_wide"
 SHOWN = ["logreg_l2_cv", "sb_t_wide_uncorrected", BEFORE, AFTER]

@@ -10,13 +10,12 @@ README.md's, written before the run.
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("paired", HERE.parent / "paired.py")
-paired = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(paired)
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables)
 
 CANDIDATE, DEFAULT = "sb_prior_cv_wide", "sb_t_wide"
 SHOWN = ["logreg_l2_cv", "sb_t_wide", "sb_t_wide_uncorrected", CANDIDATE]

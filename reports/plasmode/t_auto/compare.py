@@ -28,11 +28,11 @@ SHOWN = ["logreg_l2_cv", "sb_t_wide", "sb_t_wide_uncorrected", CANDIDATE]
 
 
 def main() -> None:
-    import importlib.util
+    import sys
 
-    spec = importlib.util.spec_from_file_location("paired", HERE.parent / "paired.py")
-    paired = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(paired)
+    sys.path.insert(0, str(HERE.parent))
+    import paired      # reports/plasmode/paired.py, the shared tables
+
     rows = paired.read_rows(OLD, NEW)
     scenarios = sorted({s for (m, s, _) in rows if m == CANDIDATE},
                        key=lambda s: (s.startswith("plasmode"), s))

@@ -344,16 +344,15 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     _priors = _prior_object
 
     def _fitted_priors(self) -> GaussianPriors:
-        """The priors the posterior was fitted with: with ``effect_prior="t_auto"`` the t
-        prior at the df the data chose (``t_df_``), otherwise :meth:`_prior_object`."""
+        """The priors the posterior was fitted with: where the df of the t prior was chosen in
+        ``fit`` (``effect_prior="t_auto"`` or ``"auto"``; ``t_df_``) the t prior at that df,
+        otherwise :meth:`_prior_object`."""
         from dataclasses import replace
 
         priors = self._prior_object()
-        t_df = getattr(self, "t_df_", None)
-        if priors.mu_t_df_grid is not None and t_df is not None:
+        t_df = getattr(self, "t_df_", None)        # set only where fit chose the df
+        if t_df is not None:
             priors = replace(priors, mu_t_df=float(t_df), mu_t_df_grid=None)
-        elif self.effect_prior == "auto" and t_df is not None:
-            priors = replace(priors, mu_t_df=float(t_df))
         return priors
 
     def _choose_t_df(self, X_sel, y_index, selection: Selection, priors) -> GaussianPriors:
@@ -363,10 +362,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         NUTS samples the t prior at one df. The full sum over df in one model
         (:func:`selbayes.models.build_model` with ``mu_t_df_grid``) mixes badly between df
         once k is in the hundreds: given hundreds of lambda_j the df is pinned, and moving
-        to another df moves them all (R-hat 1.7 at k = 300)."""
-        if self.effect_prior == "auto":         # chosen by the inner cross-validation
-            return self._fitted_priors()
-        self.t_df_ = None
+        to another df moves them all (R-hat 1.7 at k = 300). Without a grid (a fixed df, or
+        one chosen already by ``effect_prior="auto"``) ``priors`` is returned as given."""
         if priors.mu_t_df_grid is None:
             return priors
         from ..models._gaussian import sufficient_statistics
@@ -397,7 +394,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
-        self.k_choice_ = self.prior_choice_ = None
+        self.k_choice_ = self.prior_choice_ = self.t_df_ = None
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
                              else float(self.label_noise))
         sparse = hasattr(X, "toarray")
@@ -568,7 +565,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from ..models._gaussian import _model_from_data, model_data, sample_nutpie
         from ..models._gaussian_posterior import draw_class_means
 
-        priors = self._prior_object()
+        priors = self._fitted_priors()       # with "auto", the prior its inner CV chose
         y = self.classes_[y_index]
         G = len(selection.class_counts)
         if transform.features is not None:        # decorrelated: X_sel is already mapped

@@ -14,17 +14,14 @@ from numbers import Real
 
 import numpy as np
 
-from ..models._priors import GaussianPriors
+from ..models._priors import EFFECT_PRIOR_CV_GRID, GaussianPriors
 
 __all__ = ["PriorChoice", "choose_effect_prior", "effect_prior_candidates",
            "DEFAULT_EFFECT_PRIOR_GRID"]
 
-#: Candidates of ``effect_prior="auto"``: the t prior at these degrees of freedom, and the
-#: normal prior. Set before any run of the plasmode suite with it (2026-11-27): 2 is the default
-#: t prior; 1 (Cauchy) and 4 the neighbours on the doubling grid of
-#: :data:`selbayes.models.T_DF_GRID`; the normal prior is df -> infinity. df 8 to 64 were left
-#: out to keep the inner cross-validation about four times that of one t prior.
-DEFAULT_EFFECT_PRIOR_GRID = (1.0, 2.0, 4.0, "normal")
+#: Candidates of ``effect_prior="auto"`` (why these: ``selbayes.models._priors``, where the
+#: command line reads them too).
+DEFAULT_EFFECT_PRIOR_GRID = EFFECT_PRIOR_CV_GRID
 
 
 def effect_prior_candidates(priors, grid=DEFAULT_EFFECT_PRIOR_GRID) -> list:

@@ -294,6 +294,14 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
 T_DF_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 
 
+#: Candidates of ``HierarchicalGaussianClassifier(effect_prior="auto")``, chosen among by inner
+#: cross-validation: the t prior at these degrees of freedom, and the normal prior. Set before
+#: any run of the plasmode suite with it (2026-11-27): 2 is the default t prior; 1 (Cauchy) and
+#: 4 the neighbours on :data:`T_DF_GRID`; the normal prior is df -> infinity. df 8 to 64 were
+#: left out to keep the inner cross-validation about four times that of one t prior.
+EFFECT_PRIOR_CV_GRID = (1.0, 2.0, 4.0, "normal")
+
+
 #: Families of the prior on the class means, and the settings each adds when ``priors`` does
 #: not set them: the t prior with 2 degrees of freedom (BCBCSF, Li 2012), the two-groups prior
 #: with pi0 ~ Beta(1, 1), the t prior with its df chosen by the data among :data:`T_DF_GRID`,
