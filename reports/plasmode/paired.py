@@ -28,6 +28,12 @@ def read_rows(*paths) -> dict:
     return rows
 
 
+def scenarios_of(rows, method) -> list[str]:
+    """The scenarios ``method`` has rows in: simulations first, then plasmode, by name."""
+    return sorted({s for (m, s, _) in rows if m == method},
+                  key=lambda s: (s.startswith("plasmode"), s))
+
+
 def paired(rows, a, b, scenario, metric):
     """Paired differences a - b over the replicates both have: (mean, se, n)."""
     reps = sorted(r for (m, s, r) in rows if m == a and s == scenario)

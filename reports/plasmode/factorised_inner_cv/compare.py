@@ -25,8 +25,7 @@ def main() -> None:
     rows = paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl")
     for (m, s, r), row in paired.read_rows(HERE / "results.jsonl").items():
         rows[(AFTER, s, r)] = {**row, "method": AFTER}
-    scenarios = sorted({s for (m, s, _) in rows if m == AFTER},
-                       key=lambda s: (s.startswith("plasmode"), s))
+    scenarios = paired.scenarios_of(rows, AFTER)
     lines = ["# The default with the inner predictive that the fit returns", "",
              "Made by `compare.py`. Mean over replicates; for `sb_t_wide_after` (the default "
              "after the change) also the paired difference after - before ± SE, * beyond "

@@ -24,8 +24,7 @@ SHOWN = ["logreg_l2_cv", "sb_t_wide", "sb_t_wide_uncorrected", CANDIDATE]
 def main() -> None:
     rows = paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl",
                             HERE / "results.jsonl")
-    scenarios = sorted({s for (m, s, _) in rows if m == CANDIDATE},
-                       key=lambda s: (s.startswith("plasmode"), s))
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
     lines = ["# The prior on the class means chosen by inner cross-validation", "",
              "Made by `compare.py`. Mean over replicates; for the candidate also the paired "
              "difference candidate - default (t prior, df = 2) ± SE, * beyond 2 SE.", ""]

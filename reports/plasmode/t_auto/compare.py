@@ -34,8 +34,7 @@ def main() -> None:
     import paired      # reports/plasmode/paired.py, the shared tables
 
     rows = paired.read_rows(OLD, NEW)
-    scenarios = sorted({s for (m, s, _) in rows if m == CANDIDATE},
-                       key=lambda s: (s.startswith("plasmode"), s))
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
     lines = ["# The t prior with its df chosen by the data (t_auto) on the plasmode suite", "",
              "Made by `compare.py` (its docstring has the commands and the decision rule). "
              "Mean over replicates; for t_auto also the paired difference t_auto - t (df = 2, "
