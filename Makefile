@@ -68,6 +68,7 @@ sbc: $(VENV)/.stamp-test
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_t_auto.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_two_groups.toml --jobs 2 --update-report
 	$(VENV)/bin/selbayes sbc models/sbc/sbc_naive_bayes_two_groups.toml --jobs 2 --update-report
+	$(VENV)/bin/selbayes sbc models/sbc/sbc_gaussian_centred.toml --jobs 2 --update-report
 
 # The plasmode and simulation suite that chose the defaults (reports/plasmode; protocol in
 # reports/plasmode/PROTOCOL.md; about 45 minutes on 2 cores; resumes from results.jsonl).

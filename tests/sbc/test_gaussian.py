@@ -175,3 +175,30 @@ def test_quick_two_groups_sbc_run(tmp_path):
     assert list(result.ranks.columns) == ["tau_mu_corrected", "tau_mu_uncorrected",
                                           "pi0_corrected", "pi0_uncorrected"]
     assert "Two-groups prior" in (tmp_path / "sbc" / "README.md").read_text()
+
+
+def test_centred_spec_fits_centred_features_with_the_flat_prior(monkeypatch):
+    """The fitter of sbc_gaussian_centred.toml hands the classifier centred features and the
+    flat prior on nu (the fit itself is replaced: only what it receives is checked here; the
+    200-replicate run is committed under reports/sbc_gaussian_centred)."""
+    from selbayes.estimators import _gaussian
+    from selbayes.models import GaussianPriors
+    from selbayes.sbc import GaussianSBCFitter
+
+    spec = load_sbc_spec(SPEC.parent / "sbc_gaussian_centred.toml")
+    assert spec["fit"]["centre"] is True
+    seen = []
+
+    def fake_fit(self, X, y):
+        seen.append((X, self._prior_object()))
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(_gaussian.HierarchicalGaussianClassifier, "fit", fake_fit)
+    (X, y), _ = GaussianSBCSimulator(**spec["design"], priors=spec["priors"])(
+        np.random.default_rng(0))
+    with pytest.raises(RuntimeError, match="stop"):
+        GaussianSBCFitter(**spec["fit"], priors=spec["priors"])((X, y), seed=1)
+    Xc, priors = seen[0]
+    np.testing.assert_allclose(Xc.mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(Xc, X - X.mean(axis=0))
+    assert priors.flat_nu and not GaussianPriors.from_dict(spec["priors"]).flat_nu

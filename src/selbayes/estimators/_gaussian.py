@@ -123,7 +123,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Centre every feature and scale it by its pooled within-class standard deviation
         (training statistics) before anything else, so predictions do not depend on the units
         of X. The F statistics, hence the selection and its adjustment, are unchanged by this.
-        False fits the model to X in its own units (as in the paper).
+        Centred features get a flat prior on their means nu_j in place of ``priors``'
+        ``alpha_nu``, ``w_nu`` (:func:`selbayes.models.for_centred_features`: under the normal
+        prior the zero means read as class means that barely vary, which shrank the
+        predictions the more the larger k). False fits the paper's model to X in its own
+        units.
     temperature : float, "correlation" or "auto", default "correlation"
         Predictive temperature T: P(g | x) proportional to pi_g p(x | g, data)^(1/T), a
         correction for evidence counted several times by correlated features
@@ -332,14 +336,18 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         """The priors the settings describe; with ``effect_prior="auto"`` (chosen in ``fit``)
         the other settings alone, the prior on the class means left normal (the fitted one is
         :meth:`_fitted_priors`)."""
-        from ..models._priors import with_effect_prior
+        from ..models._priors import for_centred_features, with_effect_prior
 
         if self.effect_prior == "auto":
             from ._prior_choice import effect_prior_candidates
 
             effect_prior_candidates(self.priors, self.effect_prior_grid)  # its checks
-            return GaussianPriors.from_dict(self.priors)
-        return with_effect_prior(self.priors, self.effect_prior)
+            priors = GaussianPriors.from_dict(self.priors)
+        else:
+            priors = with_effect_prior(self.priors, self.effect_prior)
+        # Standardised features are centred: a flat prior on their means (the normal one
+        # would read the zero means as class means that barely vary).
+        return for_centred_features(priors) if self.standardize else priors
 
     _priors = _prior_object
 
@@ -625,6 +633,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         post = self.idata_.posterior
 
         def flat(name):
+            if name == "tau_nu" and name not in post:      # a flat prior on nu: tau_nu = 0
+                return np.zeros(post["tau_mu"].size)
             v = post[name].values
             return v.reshape(-1, *v.shape[2:])
 

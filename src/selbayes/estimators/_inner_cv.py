@@ -23,7 +23,7 @@ from ..models._gaussian_plugin import (
     temper_log_proba,
 )
 from ..models._gaussian_posterior import class_log_prior
-from ..models._priors import GaussianPriors
+from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
 __all__ = ["KChoice", "choose_k", "pick_candidate", "choices_per_k", "grid_end_messages",
@@ -345,8 +345,10 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     G = len(classes)
     n, p = X.shape
     rng = check_random_state(random_state)
-    priors = GaussianPriors.from_dict(priors)
     corrected, standardize = bool(corrected), bool(standardize)
+    # Centred features: a flat prior on the feature means (for_centred_features says why).
+    priors = (for_centred_features(priors) if standardize
+              else GaussianPriors.from_dict(priors))
     grid = DEFAULT_K_GRID if grid is None else grid
     n_splits, folds = _stratified_folds(y_index, cv, rng)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.

@@ -65,9 +65,10 @@ def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
     A posterior median beyond the prior's ``tail`` or ``1 - tail`` quantile means the prior, not
     the data, sets the value (prior-data conflict). Checked: ``tau_mu``, ``tau_x`` (per
     feature; when ``w_x`` is fixed) and ``w_x`` (when it has a hyperprior), each against its
-    Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked: after standardisation the
-    feature means are all near 0, which sends tau_nu to its prior's upper tail harmlessly (it
-    does not enter the class predictions beyond a shared offset).
+    Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked: standardised (centred)
+    features have a flat prior on their means and no tau_nu
+    (:func:`selbayes.models.for_centred_features`), and on features as given it describes
+    their levels, which do not enter the class predictions beyond a shared offset.
 
     Parameters
     ----------

@@ -24,6 +24,7 @@ from ._priors import (
     NaiveBayesPrior,
     PriorBase,
     effect_prior_of,
+    for_centred_features,
     with_effect_prior,
 )
 
@@ -58,7 +59,8 @@ _NAMES = {
 }
 
 __all__ = ["GaussianPriors", "NaiveBayesPrior", "MixturePrior", "PriorBase", "EFFECT_PRIORS",
-           "T_DF_GRID", "effect_prior_of", "with_effect_prior", *_NAMES]
+           "T_DF_GRID", "effect_prior_of", "with_effect_prior", "for_centred_features",
+           *_NAMES]
 
 
 # the names above imported on first use; the old module paths (selbayes.models.<module>)

@@ -353,6 +353,9 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
     if priors.two_groups and parameterization != "marginal":
         raise NotImplementedError("the two-groups prior (pi0_a, pi0_b) sums its indicators "
                                   "out and needs parameterization='marginal'")
+    if priors.flat_nu and parameterization != "marginal":
+        raise NotImplementedError("a flat prior on nu (alpha_nu=None) leaves nu out of the "
+                                  "likelihood and needs parameterization='marginal'")
 
     def data_var(name, **kw):
         return pm.Data(name, data[name], **kw, **_static(data, name, static_shapes))
@@ -364,8 +367,11 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
         ssw_shape = data_var("ssw_shape")
         tau_mu = pm.Gamma("tau_mu", alpha=priors.alpha_mu / 2,
                           beta=priors.alpha_mu * priors.w_mu / 2)
-        tau_nu = pm.Gamma("tau_nu", alpha=priors.alpha_nu / 2,
-                          beta=priors.alpha_nu * priors.w_nu / 2)
+        # A flat prior on nu (alpha_nu=None, for centred features): no tau_nu, and the class
+        # means enter through their contrasts alone (s = None below).
+        tau_nu = None if priors.flat_nu else pm.Gamma(
+            "tau_nu", alpha=priors.alpha_nu / 2, beta=priors.alpha_nu * priors.w_nu / 2)
+        s_nu = None if priors.flat_nu else 1.0 / tau_nu
         if priors.w_x_alpha is None:
             w_x = priors.w_x
             log_w_x = np.log(priors.w_x)
@@ -404,7 +410,7 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
             # determinant lemma and Sherman-Morrison give its density in O(G). mu and nu are
             # drawn afterwards from their exact conditional (draw_class_means).
             v = 1.0 / (counts[None, :] * tau_x[:, None])                        # (k, G)
-            log_slab = class_means_log_density(1.0 / scale + v, 1.0 / tau_nu, xbar_obs,
+            log_slab = class_means_log_density(1.0 / scale + v, s_nu, xbar_obs,
                                                len(coords["class"]), xp=pt)
             if not priors.two_groups:
                 pm.Potential("class_means_likelihood", pt.sum(log_slab))
@@ -412,7 +418,7 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                 # A null feature has mu_jg = nu_j: its class means vary by noise alone.
                 pi0 = pm.Beta("pi0", alpha=priors.pi0_a, beta=priors.pi0_b)
                 log_pi0, log_pi1 = pt.log(pi0), pt.log1p(-pi0)
-                log_null = class_means_log_density(v, 1.0 / tau_nu, xbar_obs,
+                log_null = class_means_log_density(v, s_nu, xbar_obs,
                                                    len(coords["class"]), xp=pt)
                 pm.Potential("class_means_likelihood", pt.sum(
                     pt.logaddexp(log_pi0 + log_null, log_pi1 + log_slab)))

@@ -51,13 +51,20 @@ def _class_means_loglik(log_tau_mu, log_tau_nu, xbar, counts, tau_x, t_nodes=Non
     """log p(xbar | tau_mu, tau_nu, tau_x), mu and nu integrated out; vectorised over the
     leading shape of the two log precisions (the PyMC model's own formula). With
     ``t_nodes = (lam, log_w)`` (:func:`_t_scale_nodes`) each feature's scale lambda_j of the t
-    prior is integrated out too, by quadrature."""
+    prior is integrated out too, by quadrature. ``log_tau_nu = -inf`` (tau_nu = 0): a flat
+    prior on nu."""
     if t_nodes is not None:
         return _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, *t_nodes).sum(-1)
     u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
-    v = np.asarray(log_tau_nu, dtype=np.float64)[..., None]
     d = np.exp(-u) + 1.0 / (counts[None, :] * tau_x[:, None])                # (..., k, G)
-    return class_means_log_density(d, np.exp(-v), xbar, xbar.shape[1]).sum(-1)
+    s = None if _flat(log_tau_nu) else np.exp(
+        -np.asarray(log_tau_nu, dtype=np.float64))[..., None]
+    return class_means_log_density(d, s, xbar, xbar.shape[1]).sum(-1)
+
+
+def _flat(log_tau_nu) -> bool:
+    """Whether log tau_nu is -inf: the flat prior on nu (``GaussianPriors(alpha_nu=None)``)."""
+    return bool(np.all(np.isneginf(log_tau_nu)))
 
 
 def _t_scale_nodes(df: float) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +104,8 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
     from scipy.special import logsumexp
 
     u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
-    s = np.exp(-np.asarray(log_tau_nu, dtype=np.float64))[..., None, None]
+    flat = _flat(log_tau_nu)
+    s = None if flat else np.exp(-np.asarray(log_tau_nu, dtype=np.float64))[..., None, None]
     a = np.exp(-u) / lam                                                     # (..., 1, Q)
     noise = 1.0 / (counts[None, :] * tau_x[:, None])                         # (k, G)
     inv_sum = lin = quad = logdet = 0.0
@@ -108,9 +116,13 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
         lin = lin + xbar[:, g, None] * inv
         quad = quad + xbar[:, g, None] ** 2 * inv
         logdet = logdet + np.log(d)
-    one = 1.0 + s * inv_sum
-    ld = (-0.5 * (logdet + np.log(one) + quad - s * lin ** 2 / one)
-          - 0.5 * xbar.shape[1] * np.log(2 * np.pi) + log_w)
+    if flat:        # the contrasts' density (class_means_log_density with s=None)
+        ld = (-0.5 * (logdet + np.log(inv_sum) + quad - lin ** 2 / inv_sum)
+              - 0.5 * (xbar.shape[1] - 1) * np.log(2 * np.pi) + log_w)
+    else:
+        one = 1.0 + s * inv_sum
+        ld = (-0.5 * (logdet + np.log(one) + quad - s * lin ** 2 / one)
+              - 0.5 * xbar.shape[1] * np.log(2 * np.pi) + log_w)
     return ld if per_node else logsumexp(ld, axis=-1)
 
 
@@ -123,15 +135,23 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
     """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean, and the
     objective's value there (minus the log density, up to a constant that does not depend on
     the t prior's df ``mu_t_df``: values for different df can be compared). With ``x0`` (the
-    mode of a neighbouring df) the coarse grid is skipped and the refinement starts there."""
+    mode of a neighbouring df) the coarse grid is skipped and the refinement starts there.
+    With a flat prior on nu (``priors.flat_nu``) only log tau_mu is searched and log tau_nu
+    is returned as -inf (tau_nu = 0)."""
     mu_t_df = priors.mu_t_df if mu_t_df is None else mu_t_df
     n, G = counts.sum(), counts.shape[0]
     a = priors.alpha_x / 2 + (n - G) / 2
     tau_x = a / (priors.alpha_x * priors.w_x / 2 + ssw / 2)
     # With the t prior every grid point integrates over the nodes of each lambda_j: a coarser
     # first grid (the local refinement below finds the mode within it).
+    flat = priors.flat_nu
     us = np.linspace(-8.0, 12.0, 41 if t_nodes is None else 21)
-    vs = np.linspace(-8.0, 8.0, 17 if t_nodes is None else 9)
+    vs = (np.array([-np.inf]) if flat
+          else np.linspace(-8.0, 8.0, 17 if t_nodes is None else 9))
+
+    def log_prior_nu(v):
+        return 0.0 if flat else _log_gamma_density_log(v, priors.alpha_nu, priors.w_nu)
+
     adj = None
     if corrected and selection.n_omitted > 0:
         from scipy.interpolate import CubicSpline
@@ -147,9 +167,8 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
         adj = CubicSpline(fine, vals)
 
     def objective(uv, xbar=xbar, tau_x=tau_x, scale=1.0):
-        u, v = uv
-        val = (_log_gamma_density_log(u, priors.alpha_mu, priors.w_mu)
-               + _log_gamma_density_log(v, priors.alpha_nu, priors.w_nu)
+        u, v = (uv[0], -np.inf) if flat else uv
+        val = (_log_gamma_density_log(u, priors.alpha_mu, priors.w_mu) + log_prior_nu(v)
                + scale * _class_means_loglik(u, v, xbar, counts, tau_x, t_nodes))
         if adj is not None:
             val = val + float(adj(np.clip(u, -10.0, 14.0)))
@@ -167,8 +186,7 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
         # A coarse grid first (the corrected objective can have a second, spurious mode at
         # very small tau_mu), then a local refinement.
         U, Vv = np.meshgrid(us, vs, indexing="ij")
-        vals = (_log_gamma_density_log(U, priors.alpha_mu, priors.w_mu)
-                + _log_gamma_density_log(Vv, priors.alpha_nu, priors.w_nu))
+        vals = _log_gamma_density_log(U, priors.alpha_mu, priors.w_mu) + log_prior_nu(Vv)
         if t_nodes is None:
             vals = vals + scale * _class_means_loglik(U, Vv, gx, counts, gt)
         else:   # one row of the grid at a time: (len(vs), k, Q, G) values in memory
@@ -179,6 +197,11 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
             vals = vals + adj(us)[:, None]
         i, j = np.unravel_index(np.argmax(vals), vals.shape)
         x0 = [us[i], vs[j]]
+    x0 = list(x0)[:1] if flat else x0
+
+    def result(res):
+        return (np.array([res.x[0], -np.inf]) if flat else res.x), float(res.fun)
+
     if k > GRID_FEATURES:
         # Refine on the subset first (cheap), then on every feature by quasi-Newton steps
         # from there: with thousands of features the objective is close to quadratic near its
@@ -186,10 +209,10 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
         x0 = optimize.minimize(objective, x0=x0, args=(gx, gt, scale), method="Nelder-Mead",
                                options={"xatol": 1e-3, "fatol": 1e-4}).x
         res = optimize.minimize(objective, x0=x0, method="BFGS", options={"gtol": 1e-3})
-        return res.x, float(res.fun)
+        return result(res)
     res = optimize.minimize(objective, x0=x0, method="Nelder-Mead",
                             options={"xatol": 1e-4, "fatol": 1e-6})
-    return res.x, float(res.fun)
+    return result(res)
 
 
 def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
@@ -461,8 +484,9 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     post = plugin_posterior(X_train_selected, y_index, selection, priors, corrected=corrected,
                             n_draws=draws, random_state=rng)
     cd, fd = ("chain", "draw"), ("chain", "draw", "feature")
-    ds = xr.Dataset({"tau_mu": (cd, np.full((1, draws), post["tau_mu"])),
-                     "tau_nu": (cd, np.full((1, draws), post["tau_nu"])),
+    # As the PyMC model: no tau_nu under a flat prior on nu.
+    nu = {} if priors.flat_nu else {"tau_nu": (cd, np.full((1, draws), post["tau_nu"]))}
+    ds = xr.Dataset({"tau_mu": (cd, np.full((1, draws), post["tau_mu"])), **nu,
                      "tau_x": (fd, post["tau_x"][None])},
                     coords={"chain": [0], "draw": np.arange(draws), **coords})
     if post["lambda_mu"] is not None:

@@ -47,13 +47,17 @@ def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
     The determinant lemma and Sherman-Morrison give it in O(G) per feature. One formula for
     the PyMC model (``xp=pytensor.tensor``) and the fast plug-in predictive of
     :mod:`selbayes.models._gaussian_plugin` (``xp=numpy``, broadcast over leading axes).
+    With ``s=None`` (a flat prior on nu, ``GaussianPriors(alpha_nu=None)``) the limit s ->
+    infinity less its constant -log(2 pi s)/2 (the N(0, s) density of nu near 0 against a flat
+    one): the density of the G - 1 contrasts of xbar_j (the restricted likelihood), which does
+    not depend on the level of the feature.
 
     Parameters
     ----------
     d : array or tensor of shape (..., k, G)
         1/(tau_mu lambda_j) + 1/(n_g tau_x_j): the diagonal of the class means' covariance.
     s : array or tensor broadcasting against (..., k)
-        1/tau_nu.
+        1/tau_nu, or None for a flat prior on nu.
     xbar : array or tensor of shape (k, G)
         Class means of the selected features.
     n_classes : int
@@ -74,9 +78,16 @@ def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
     >>> ref = multivariate_normal(np.zeros(2), np.diag(d[0]) + s).logpdf(xbar[0])
     >>> bool(np.isclose(class_means_log_density(d, s, xbar, 2)[0], ref))
     True
+    >>> big = class_means_log_density(d, 1e8, xbar, 2) + 0.5 * np.log(2 * np.pi * 1e8)
+    >>> bool(np.isclose(class_means_log_density(d, None, xbar, 2)[0], big[0]))
+    True
     """
     inv_sum = (1.0 / d).sum(axis=-1)
     lin = (xbar / d).sum(axis=-1)
+    if s is None:
+        logdet = xp.log(d).sum(axis=-1) + xp.log(inv_sum)
+        quad = (xbar ** 2 / d).sum(axis=-1) - lin ** 2 / inv_sum
+        return -0.5 * (logdet + quad) - 0.5 * (n_classes - 1) * np.log(2 * np.pi)
     logdet = xp.log(d).sum(axis=-1) + xp.log1p(s * inv_sum)
     quad = (xbar ** 2 / d).sum(axis=-1) - s * lin ** 2 / (1.0 + s * inv_sum)
     return -0.5 * (logdet + quad) - 0.5 * n_classes * np.log(2 * np.pi)
@@ -141,8 +152,10 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     rng = check_random_state(random_state)
     post = idata["posterior"].to_dataset()
     tau_mu = post["tau_mu"].values[..., None]                       # (c, d, 1)
-    tau_nu = post["tau_nu"].values[..., None]
     tau_x = post["tau_x"].values                                    # (c, d, k)
+    # A flat prior on nu (no tau_nu in the posterior) is the limit tau_nu = 0.
+    tau_nu = (post["tau_nu"].values[..., None] if "tau_nu" in post
+              else np.zeros(tau_x.shape[:-1] + (1,)))
     a = 1.0 / tau_mu
     if "lambda_mu" in post:
         a = a / post["lambda_mu"].values
@@ -223,7 +236,9 @@ def marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu=No
     if lambda_mu is not None:
         a = a / np.asarray(lambda_mu, dtype=np.float64)
     v = 1.0 / (np.asarray(class_counts, dtype=np.float64) * tau_x[..., None])   # (..., k, G)
-    s = 1.0 / np.asarray(tau_nu, dtype=np.float64)[..., None]
+    tau_nu = np.asarray(tau_nu, dtype=np.float64)
+    # tau_nu = 0: a flat prior on nu (the same constant leaves both densities)
+    s = None if np.all(tau_nu == 0) else 1.0 / tau_nu[..., None]
     log_slab = class_means_log_density(a[..., None] + v, s, xbar, G)
     log_null = class_means_log_density(v, s, xbar, G)
     pi0 = np.asarray(pi0, dtype=np.float64)[..., None]

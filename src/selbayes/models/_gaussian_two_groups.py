@@ -134,7 +134,8 @@ def marker_probabilities(idata, data: dict | None = None) -> np.ndarray:
             raise ValueError("marker_probabilities needs the fit's model_data (xbar_obs, "
                              "class_counts) when the posterior holds no marker_prob")
         r = 1.0 / (1.0 + np.exp(-marker_log_odds(
-            post["tau_x"], post["tau_mu"], post["tau_nu"], post["pi0"], data["xbar_obs"],
+            post["tau_x"], post["tau_mu"], post.get("tau_nu", np.zeros_like(post["tau_mu"])),
+            post["pi0"], data["xbar_obs"],
             data["class_counts"], post.get("lambda_mu"))))
     else:
         raise ValueError("the posterior has no pi0 or marker_prob: marker probabilities "

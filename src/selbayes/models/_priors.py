@@ -26,7 +26,7 @@ from typing import ClassVar
 from .._validation import check_positive
 
 __all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior", "EFFECT_PRIORS",
-           "T_DF_GRID", "effect_prior_of", "with_effect_prior"]
+           "T_DF_GRID", "effect_prior_of", "with_effect_prior", "for_centred_features"]
 
 
 class PriorBase:
@@ -166,7 +166,14 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
         Prior of tau_mu, the precision of class means around the feature mean nu_j:
         small tau_mu means strongly predictive features.
     alpha_nu, w_nu : float
-        Prior of tau_nu, the precision of the feature means nu_j around 0.
+        Prior of tau_nu, the precision of the feature means nu_j around 0. ``alpha_nu=None``:
+        a flat (improper) prior on every nu_j instead, so only the contrasts of each
+        feature's class means inform the model (the restricted likelihood of Patterson and
+        Thompson 1971) and there is no tau_nu. That is the exact model for features centred
+        on their training means, as ``standardize=True`` centres them: centring sets every
+        feature's overall mean to 0, which the normal prior on nu would read as class means
+        that barely vary (tau_nu, then tau_mu, driven up: predictions shrunk towards the
+        class frequencies, the more the larger k).
     w_x_alpha : float or None
         If given, w_x becomes a parameter (a hyperprior, as in BCBCSF, Li 2012) with prior
         Gamma(shape w_x_alpha/2, rate (w_x_alpha/2) / w_x): mean ``w_x``, and the larger
@@ -229,6 +236,8 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
        subset of high-dimensional features. JASA 107, 120-134 (the t prior, BCBCSF).
     .. [3] Efron, B. (2008). Microarrays, empirical Bayes and the two-groups model.
        Statistical Science 23, 1-22.
+    .. [4] Patterson, H. D. and Thompson, R. (1971). Recovery of inter-block information
+       when block sizes are unequal. Biometrika 58, 545-554 (the restricted likelihood).
 
     Examples
     --------
@@ -252,7 +261,7 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     mu_t_df_grid: tuple[float, ...] | None = None
 
     _label = "priors"
-    _optional = ("w_x_alpha", "mu_t_df", "pi0_a", "pi0_b", "mu_t_df_grid")
+    _optional = ("w_x_alpha", "mu_t_df", "pi0_a", "pi0_b", "mu_t_df_grid", "alpha_nu")
     _omit_when_none = ("mu_t_df_grid",)
 
     def __post_init__(self):
@@ -279,6 +288,11 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
             coerce = super()._coerce                                 # JSON gives a list
             return tuple(coerce(key, v) for v in value)
         return super()._coerce(key, value)
+
+    @property
+    def flat_nu(self) -> bool:
+        """Whether the feature means nu_j have a flat prior (``alpha_nu=None``)."""
+        return self.alpha_nu is None
 
     @property
     def t_df_values(self) -> tuple | None:
@@ -332,6 +346,37 @@ def effect_prior_of(priors) -> str:
     if p.two_groups:
         return "two_groups"
     return "t" if p.mu_t_df is not None else "t_auto" if p.mu_t_df_grid else "normal"
+
+
+def for_centred_features(priors) -> GaussianPriors:
+    """``priors`` for features centred on their training means: a flat prior on the feature
+    means nu_j (``alpha_nu=None``; see :class:`GaussianPriors`).
+
+    Centring makes every feature's overall training mean exactly 0. Under the normal prior on
+    nu the model reads that as feature means with no spread and class means that barely
+    vary, so tau_mu is pushed up and predictions are shrunk towards the class frequencies,
+    the more the more features are kept: on simulated data with 2000 features of one effect
+    variance, the plug-in mode of tau_mu rose from 340 at k = 100 to 1980 at k = 1900 on
+    centred data, against 240 to 290 on the same data uncentred (truth 278). With the flat
+    prior only the contrasts of the class means enter, which centring does not change.
+
+    Parameters
+    ----------
+    priors : GaussianPriors, dict or None
+
+    Returns
+    -------
+    GaussianPriors
+
+    Examples
+    --------
+    >>> for_centred_features(None).flat_nu
+    True
+    """
+    from dataclasses import replace
+
+    priors = GaussianPriors.from_dict(priors)
+    return priors if priors.flat_nu else replace(priors, alpha_nu=None)
 
 
 def with_effect_prior(priors, family: str) -> GaussianPriors:

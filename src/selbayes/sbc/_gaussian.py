@@ -140,6 +140,13 @@ class GaussianSBCFitter:
         Features kept, 1 <= k < p.
     priors : dict
         Fitting-prior settings (as for :class:`GaussianSBCSimulator`); empty for the defaults.
+    centre : bool
+        Centre every feature on its mean before fitting, as ``standardize=True`` does, and
+        fit with the flat prior on the feature means that centred features get
+        (:func:`selbayes.models.for_centred_features`). The simulator still draws nu_j from
+        its normal prior: the flat-prior posterior of tau_mu uses only the contrasts of the
+        class means, whose distribution does not depend on nu, so it is an exact posterior
+        given those and must be calibrated.
     draws, tune, chains : int
         NUTS draws and tuning steps per chain, and the number of chains.
     sampler : str
@@ -163,6 +170,7 @@ class GaussianSBCFitter:
 
     k: int = 5
     priors: dict = field(default_factory=dict)
+    centre: bool = False
     draws: int = 1000
     tune: int = 1000
     chains: int = 2
@@ -181,13 +189,17 @@ class GaussianSBCFitter:
         import warnings
 
         from ..estimators._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
-        from ..models._priors import effect_prior_of
+        from ..models._priors import effect_prior_of, for_centred_features
 
         X, y = data
+        priors = dict(self.priors) or None
+        if self.centre:
+            X = X - X.mean(axis=0)
+            priors = for_centred_features(priors).to_dict()
         out = {}
         for corrected in (True, False):
             clf = HierarchicalGaussianClassifier(
-                k=self.k, correct_selection=corrected, priors=dict(self.priors) or None,
+                k=self.k, correct_selection=corrected, priors=priors,
                 draws=self.draws, tune=self.tune, chains=self.chains, sampler=self.sampler,
                 random_state=int(seed) + int(corrected), progressbar=False,
                 max_predict_draws=1,
