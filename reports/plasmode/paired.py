@@ -72,3 +72,13 @@ def tables(rows, candidate, reference, shown, scenarios, n_replicates=6) -> list
             lines.append(f"| {m} | " + " | ".join(cells) + " |")
         lines.append("")
     return lines
+
+
+def k_per_replicate(rows, after, before, scenarios) -> list[str]:
+    """A markdown table of the k chosen per replicate, ``before -> after``, by scenario."""
+    lines = ["## k chosen (per replicate, before -> after)", "", "| scenario | k |", "|---|---|"]
+    for s in scenarios:
+        reps = sorted(r for (m, ss, r) in rows if m == after and ss == s)
+        lines.append(f"| {s} | " + ", ".join(
+            f"{rows[(before, s, r)]['k']} -> {rows[(after, s, r)]['k']}" for r in reps) + " |")
+    return lines

@@ -31,11 +31,7 @@ def main() -> None:
              "after the change) also the paired difference after - before ± SE, * beyond "
              "2 SE.", ""]
     lines += paired.tables(rows, AFTER, BEFORE, SHOWN, scenarios)
-    lines += ["## k chosen (per replicate, before -> after)", "", "| scenario | k |", "|---|---|"]
-    for s in scenarios:
-        reps = sorted(r for (m, ss, r) in rows if m == AFTER and ss == s)
-        lines.append(f"| {s} | " + ", ".join(
-            f"{rows[(BEFORE, s, r)]['k']} -> {rows[(AFTER, s, r)]['k']}" for r in reps) + " |")
+    lines += paired.k_per_replicate(rows, AFTER, BEFORE, scenarios)
     (HERE / "report.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -46,12 +46,7 @@ def main() -> None:
             mean, se, _ = paired.paired(rows, AFTER, "sb_t_wide_uncorrected_after", s, metric)
             cells.append(f"{mean:+.3f} ± {se:.3f}{'*' if abs(mean) > 2 * se else ''}")
         lines.append(f"| {s} | " + " | ".join(cells) + " |")
-    lines += ["", "## k chosen (per replicate, before -> after)", "", "| scenario | k |",
-              "|---|---|"]
-    for s in scenarios:
-        reps = sorted(r for (m, ss, r) in rows if m == AFTER and ss == s)
-        lines.append(f"| {s} | " + ", ".join(
-            f"{rows[(BEFORE, s, r)]['k']} -> {rows[(AFTER, s, r)]['k']}" for r in reps) + " |")
+    lines += ["", *paired.k_per_replicate(rows, AFTER, BEFORE, scenarios)]
     (HERE / "report.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
