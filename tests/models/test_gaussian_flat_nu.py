@@ -19,18 +19,16 @@ from selbayes.models._gaussian_posterior import class_means_log_density
 FLAT = GaussianPriors(alpha_nu=None)
 
 
-def _helmert(G):
-    """G - 1 orthonormal contrasts (rows orthogonal to the ones vector)."""
-    q, _ = np.linalg.qr(np.column_stack([np.ones(G), np.eye(G)[:, : G - 1]]))
-    return q[:, 1:].T
-
-
 @pytest.mark.parametrize("G", [2, 3, 5])
 def test_flat_density_is_the_density_of_the_contrasts(G):
     """Second computation: the density of C xbar, C orthonormal contrasts, under N(0, C D C').
-    The two differ by one constant (the Jacobian) whatever d and xbar are."""
+    The two differ by one constant whatever d and xbar are: rotating xbar to (C xbar,
+    1'xbar / sqrt(G)) and integrating the last coordinate's density over nu (flat) leaves
+    1 / sqrt(G)."""
+    from scipy.linalg import helmert
+
     rng = np.random.default_rng(G)
-    C = _helmert(G)
+    C = helmert(G)                           # G - 1 orthonormal rows orthogonal to 1
     diffs = []
     for _ in range(6):
         d = rng.gamma(2.0, 0.5, size=(1, G))
@@ -38,7 +36,6 @@ def test_flat_density_is_the_density_of_the_contrasts(G):
         ref = multivariate_normal(np.zeros(G - 1), C @ np.diag(d[0]) @ C.T).logpdf(C @ xbar[0])
         diffs.append(class_means_log_density(d, None, xbar, G)[0] - ref)
     np.testing.assert_allclose(diffs, diffs[0], atol=1e-10)
-    # ... and the constant is the one of an orthonormal map: 0 up to log(G) / 2
     np.testing.assert_allclose(diffs[0], -0.5 * np.log(G), atol=1e-10)
 
 

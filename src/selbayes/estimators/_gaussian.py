@@ -626,6 +626,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             FACTORISED_MAX_DRAWS,
             hyperparameter_groups,
             predictive_moments,
+            tau_nu_draws,
         )
         from ..models._gaussian_two_groups import marker_probabilities, two_groups_predictive
 
@@ -633,9 +634,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         post = self.idata_.posterior
 
         def flat(name):
-            if name == "tau_nu" and name not in post:      # a flat prior on nu: tau_nu = 0
-                return np.zeros(post["tau_mu"].size)
-            v = post[name].values
+            v = tau_nu_draws(post) if name == "tau_nu" else post[name].values
             return v.reshape(-1, *v.shape[2:])
 
         keep = self._thin_index(flat("tau_mu").shape[0])

@@ -93,6 +93,15 @@ def class_means_log_density(d, s, xbar, n_classes: int, xp=np):
     return -0.5 * (logdet + quad) - 0.5 * n_classes * np.log(2 * np.pi)
 
 
+def tau_nu_draws(post) -> np.ndarray:
+    """Draws of tau_nu from a posterior (a Dataset or a mapping of arrays), shaped as tau_mu's:
+    zeros when it has none, the flat prior on nu (``GaussianPriors(alpha_nu=None)``) being the
+    limit tau_nu = 0 of every formula here."""
+    if "tau_nu" in post:
+        return np.asarray(post["tau_nu"], dtype=np.float64)
+    return np.zeros(np.shape(post["tau_mu"]))
+
+
 def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None):
     """Add exact draws of ``nu`` (k) and ``mu`` (k, G) to a marginal-model posterior.
 
@@ -152,10 +161,8 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     rng = check_random_state(random_state)
     post = idata["posterior"].to_dataset()
     tau_mu = post["tau_mu"].values[..., None]                       # (c, d, 1)
+    tau_nu = tau_nu_draws(post)[..., None]
     tau_x = post["tau_x"].values                                    # (c, d, k)
-    # A flat prior on nu (no tau_nu in the posterior) is the limit tau_nu = 0.
-    tau_nu = (post["tau_nu"].values[..., None] if "tau_nu" in post
-              else np.zeros(tau_x.shape[:-1] + (1,)))
     a = 1.0 / tau_mu
     if "lambda_mu" in post:
         a = a / post["lambda_mu"].values

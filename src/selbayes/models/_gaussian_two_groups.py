@@ -37,6 +37,7 @@ from ._gaussian_posterior import (
     marker_log_odds,
     null_predictive_moments,
     predictive_moments,
+    tau_nu_draws,
 )
 
 __all__ = ["null_log_prob", "marker_probabilities", "two_groups_predictive",
@@ -134,8 +135,7 @@ def marker_probabilities(idata, data: dict | None = None) -> np.ndarray:
             raise ValueError("marker_probabilities needs the fit's model_data (xbar_obs, "
                              "class_counts) when the posterior holds no marker_prob")
         r = 1.0 / (1.0 + np.exp(-marker_log_odds(
-            post["tau_x"], post["tau_mu"], post.get("tau_nu", np.zeros_like(post["tau_mu"])),
-            post["pi0"], data["xbar_obs"],
+            post["tau_x"], post["tau_mu"], tau_nu_draws(post), post["pi0"], data["xbar_obs"],
             data["class_counts"], post.get("lambda_mu"))))
     else:
         raise ValueError("the posterior has no pi0 or marker_prob: marker probabilities "
