@@ -1,0 +1,92 @@
+"""The t prior with its df chosen by the data (``sb_t_auto_wide``) against the default t prior
+with df = 2 (``sb_t_wide``), both with the flat prior on the means of centred features, on the
+plasmode suite's replicates (seed 0), and the verdict of the rule in README.md (written before
+the run, with this script).
+
+Usage (from the repository root): ``python reports/plasmode/t_auto_flat_nu/compare.py``. Reads
+``results.jsonl`` beside this script (the candidate), ``../flat_nu/results.jsonl`` (the default
+and its uncorrected twin on the same replicates) and ``../grouped_predictive/results.jsonl``
+(L2 logistic regression on the same replicates), and writes ``report.md`` beside it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables)
+
+CANDIDATE, DEFAULT, L2 = "sb_t_auto_wide", "sb_t_wide", "logreg_l2_cv"
+SHOWN = [L2, DEFAULT, "sb_t_wide_uncorrected", "sb_normal_wide", CANDIDATE]
+
+
+def _mean_se(rows, method, scenario, metric, reps):
+    a = np.array([rows[(method, scenario, r)][metric] for r in reps], dtype=float)
+    return float(a.mean()), float(a.std(ddof=1) / np.sqrt(a.size))
+
+
+def violations(rows, method, scenarios, reps_of) -> list[str]:
+    """Rule 1 of README.md: the targets ``method`` misses, one string per violation."""
+    out = []
+    for s in scenarios:
+        reps = reps_of[s]
+        if s.startswith("sim"):
+            gap, gap_se = _mean_se(rows, method, s, "abs_gap", reps)
+            if gap - 2 * gap_se > 0.02:
+                out.append(f"{s}: |expected - actual| {gap:.3f} ± {gap_se:.3f} > 0.02")
+            slope, slope_se = _mean_se(rows, method, s, "slope", reps)
+            if slope + 2 * slope_se < 0.9 or slope - 2 * slope_se > 1.1:
+                out.append(f"{s}: slope {slope:.2f} ± {slope_se:.2f} outside [0.9, 1.1]")
+        else:
+            mean, se, _ = paired.paired(rows, method, L2, s, "abs_gap")
+            if mean > 2 * se:
+                out.append(f"{s}: |expected - actual| worse than L2 by {mean:+.3f} ± {se:.3f}")
+    return out
+
+
+def main() -> None:
+    rows = {key: row for key, row in
+            paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl").items()
+            if key[0] == L2}
+    rows.update(paired.read_rows(HERE.parent / "flat_nu" / "results.jsonl",
+                                 HERE / "results.jsonl"))
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
+    reps_of = {s: sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+               for s in scenarios}
+    lines = ["# t_auto (df chosen by the data) against the default t prior (df = 2), "
+             "flat prior on the means of centred features", "",
+             "Made by `compare.py` (its docstring has the inputs; the rule is README.md's, "
+             "written before the run). Mean over replicates; for the candidate also the "
+             "paired difference candidate - default ± SE, * beyond 2 SE.", ""]
+    lines += paired.tables(rows, CANDIDATE, DEFAULT, SHOWN, scenarios)
+
+    lines += ["## df chosen (per replicate)", "", "| scenario | df |", "|---|---|"]
+    for s in scenarios:
+        dfs = [f"{rows[(CANDIDATE, s, r)].get('t_df', float('nan')):g}" for r in reps_of[s]]
+        lines.append(f"| {s} | {', '.join(dfs)} |")
+
+    kl = {s: paired.paired(rows, CANDIDATE, DEFAULT, s, "kl") for s in scenarios}
+    worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
+    better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
+    v_cand = violations(rows, CANDIDATE, scenarios, reps_of)
+    v_def = violations(rows, DEFAULT, scenarios, reps_of)
+    complete = all(len(reps_of[s]) == 6 for s in scenarios) and len(scenarios) == 5
+    adopted = not worse and bool(better) and len(v_cand) <= len(v_def)
+    lines += ["", "## The rule (README.md)", "",
+              f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; "
+              f"better beyond 2 SE in: {', '.join(better) or 'none'}.",
+              f"* Violations of the candidate ({len(v_cand)}): " + ("; ".join(v_cand) or "none"),
+              f"* Violations of the default ({len(v_def)}): " + ("; ".join(v_def) or "none"),
+              f"* Verdict: {'ADOPT (then rule 4, the development sets)' if adopted else 'keep the default'}"
+              + ("" if complete else " (INCOMPLETE run: not all 5 scenarios x 6 replicates)"),
+              ""]
+    (HERE / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
