@@ -81,7 +81,8 @@ def main() -> None:
               f"better beyond 2 SE in: {', '.join(better) or 'none'}.",
               f"* Violations of the candidate ({len(v_cand)}): " + ("; ".join(v_cand) or "none"),
               f"* Violations of the default ({len(v_def)}): " + ("; ".join(v_def) or "none"),
-              f"* Verdict: {'ADOPT (then rule 4, the development sets)' if adopted else 'keep the default'}"
+              "* Verdict: " + ("ADOPT (then rule 4, the development sets)" if adopted
+                               else "keep the default")
               + ("" if complete else " (INCOMPLETE run: not all 5 scenarios x 6 replicates)"),
               ""]
     (HERE / "report.md").write_text("\n".join(lines) + "\n")
