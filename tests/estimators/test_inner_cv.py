@@ -253,3 +253,53 @@ def test_choose_k_reads_no_estimator():
         choose_k(HierarchicalGaussianClassifier(), X, y)
     with pytest.raises(TypeError):
         choose_k(X, y, [5, 10])                       # settings are keyword-only
+
+
+def _spread(seed, p=300, n_effects=240):
+    """Weak effects on most features: the inner score keeps falling as k grows."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, p))
+    X[:, :n_effects] += 0.35 * y[:, None]
+    return X, y
+
+
+def test_next_k_continues_the_one_two_five_series_up_to_the_limit():
+    from selbayes.estimators._inner_cv import next_k
+
+    series, k = [], 1
+    while (k := next_k(k, 700)) is not None:
+        series.append(k)
+    assert series == [2, 5, 10, 20, 50, 100, 200, 500, 700]
+    assert next_k(3, 10 ** 6) == 5 and next_k(7, 10 ** 6) == 10 and next_k(10, 10) is None
+
+
+def test_extended_grid_equals_the_grid_written_out():
+    """Extension scores the next k on the same folds and seeds, so its curve is that of
+    choose_k over the grid with those values written out, bit for bit; it stops at the
+    first k that scores worse than the best, or at extend_to."""
+    X, y = _spread(0)
+    settings = dict(temperature_grid="correlation", label_noise="auto", random_state=2)
+    plain = choose_k(X, y, grid=[2, 5], **settings)
+    assert plain.k == 5                                 # the curve still falls at the end
+    ext = choose_k(X, y, grid=[2, 5], extend_to=299, **settings)
+    ks = ext.extra["k_grid"]
+    assert ks[:3] == [2, 5, 10] and len(ks) > 3 and ext.k > 5
+    # stopped because the last k scored worse than the best, or at the cap
+    assert ext.k != ks[-1] or ks[-1] == 299
+    _same_choice(ext, choose_k(X, y, grid=ks, **settings))
+    capped = choose_k(X, y, grid=[2, 5], extend_to=12, **settings)
+    assert capped.extra["k_grid"][-1] <= 12
+
+
+def test_default_grid_is_extended_and_a_given_grid_is_not(monkeypatch):
+    import selbayes.estimators._inner_cv as inner
+
+    X, y = _spread(1)
+    monkeypatch.setattr(inner, "DEFAULT_K_GRID", (2, 5))
+    clf = _fast(method="plugin").fit(X, y)
+    # the best of (2, 5) is at the end, so 10 is scored (and more while the best is last)
+    assert clf.k_choice_.extra["k_grid"][:3] == [2, 5, 10]
+    assert clf.k_ == clf.k_choice_.k
+    given = _fast(method="plugin", k_grid=(2, 5)).fit(X, y)
+    assert given.k_choice_.extra["k_grid"] == [2, 5] and given.k_ == 5

@@ -76,7 +76,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k : int, "auto" or "all", default "auto"
         Number of features to keep (1 <= k < p); "auto" chooses it inside ``fit`` by inner
         stratified cross-validated log score over ``k_grid``
-        (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``); "all" uses
+        (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``; the default grid
+        5, 10, ..., 2000 goes on along the 1-2-5 series, 5000, 10 000, ..., up to every
+        feature with F > 0, while the best inner score is at its largest k); "all" uses
         every feature (nothing is omitted, so there is nothing to correct). ``threshold``
         overrides ``k``.
     threshold : float, optional
@@ -143,6 +145,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k_grid, decorrelate_grid, temperature_grid : sequence, optional
         Candidates for the "auto" choices (defaults ``DEFAULT_K_GRID``,
         ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
+        A ``k_grid`` given here is used as given (not continued past its end).
     inner_cv : int, default 5
         Inner folds of the "auto" choices.
     choice_rule : {"best", "one_se"}, default "best"
@@ -428,12 +431,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             else:
                 # T, lambda or the prior chosen at the k the fit will keep
                 k_grid = [int(fixed.n_selected) if fixed is not None else k_cap]
+            # The default grid goes on past its end while the inner curve's best is there
+            # (k up to every feature with F > 0 where the data ask for it); a grid the user
+            # gives is taken as given.
+            extend_to = k_cap if k_auto and self.k_grid is None else None
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
-                                          k_grid)
+                                          k_grid, extend_to)
             else:
                 self.k_choice_ = choice if choice is not None else self._choose(
-                    X.toarray() if sparse else X, classes[y_index], k_grid)
+                    X.toarray() if sparse else X, classes[y_index], k_grid, extend_to)
             if k_auto:
                 self.k_ = self.k_choice_.k
             if t_auto:
@@ -455,7 +462,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         # Selection ranks the whitened features afresh.
         return Xp, _Prepared(features=features, ranking=None)
 
-    def _choose_effect_prior(self, X, y, k_grid) -> None:
+    def _choose_effect_prior(self, X, y, k_grid, extend_to=None) -> None:
         """``effect_prior="auto"``: :func:`~selbayes.estimators.choose_effect_prior` over the
         candidates of ``effect_prior_grid`` with this classifier's other settings; sets
         ``prior_choice_``, ``t_df_`` and ``k_choice_`` (the chosen prior's curve)."""
@@ -464,19 +471,20 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         candidates = effect_prior_candidates(self.priors, self.effect_prior_grid)
         self.prior_choice_ = choose_effect_prior(
             X, y, candidates, random_state=self.random_state,
-            **self._choice_settings(k_grid))
+            **self._choice_settings(k_grid, extend_to))
         self.t_df_ = self.prior_choice_.t_df
         self.k_choice_ = self.prior_choice_.k_choices[self.prior_choice_.chosen]
 
-    def _choose(self, X, y, k_grid):
-        """:func:`~selbayes.estimators.choose_k` over ``k_grid`` with this classifier's
-        settings (its "auto" grids, priors, correction, transforms and label noise)."""
+    def _choose(self, X, y, k_grid, extend_to=None):
+        """:func:`~selbayes.estimators.choose_k` over ``k_grid`` (continued up to
+        ``extend_to`` while its best is at the end) with this classifier's settings (its
+        "auto" grids, priors, correction, transforms and label noise)."""
         from ._inner_cv import choose_k
 
         return choose_k(X, y, priors=self._prior_object(), random_state=self.random_state,
-                        **self._choice_settings(k_grid))
+                        **self._choice_settings(k_grid, extend_to))
 
-    def _choice_settings(self, k_grid) -> dict:
+    def _choice_settings(self, k_grid, extend_to=None) -> dict:
         """The settings of :func:`~selbayes.estimators.choose_k` other than the priors and
         the seed: the "auto" grids, correction, transforms, label noise, rule and folds."""
         from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID
@@ -495,7 +503,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         return dict(grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
                     corrected=self.correct_selection, standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
-                    label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv)
+                    label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
+                    extend_to=extend_to)
 
     def _selection_from_ranking(self, ranking: Selection, X) -> Selection:
         """The selection rule applied to the F statistics of ``ranking``."""

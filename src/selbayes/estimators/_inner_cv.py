@@ -26,7 +26,8 @@ from ..models._gaussian_posterior import class_log_prior
 from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
-__all__ = ["KChoice", "choose_k", "pick_candidate", "choices_per_k", "grid_end_messages",
+__all__ = ["KChoice", "choose_k", "next_k", "pick_candidate", "choices_per_k",
+           "grid_end_messages",
            "DEFAULT_K_GRID", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
 #: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
@@ -273,7 +274,7 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
 def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
              temperature_grid="correlation", priors=None, corrected=True, standardize=True,
              decorrelation_method="symmetric", label_noise="auto", rule="best", cv=5,
-             random_state=None, n_jobs=1, n_draws=200) -> KChoice:
+             random_state=None, n_jobs=1, n_draws=200, extend_to=None) -> KChoice:
     """Choose k (and optionally lambda and T) by inner stratified cross-validated log score.
 
     For every inner fold the feature preparation (standardisation, decorrelation) and the F
@@ -318,6 +319,14 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         Folds run in parallel through joblib.
     n_draws : int, default 200
         tau_x draws of the fast predictive.
+    extend_to : int, optional
+        Continue the grid past its largest k while the chosen candidate is at that largest k:
+        the next value of the 1-2-5 series (5000, 10 000, 20 000, ...; :func:`next_k`) is
+        scored on the same inner folds and seeds, up to ``extend_to`` (and p - 1), so k can
+        grow to every feature where the data ask for it. The candidates do not interact, so
+        the result is what the grid with those values added would give whenever the inner
+        curve has no second minimum beyond the first value that scores worse. None (the
+        default): the grid as given.
 
     Returns
     -------
@@ -372,26 +381,62 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         return (default_label_noise(train.size) if label_noise == "auto"
                 else float(label_noise))
 
-    losses = Parallel(n_jobs=n_jobs)(
-        delayed(_fold_losses)(X, y_index, G, tr, te, candidates, standardize, priors,
-                              corrected, n_draws, seed, temperature_grid, eps_for(tr), method)
-        for tr, te in folds)
-    L = np.concatenate(losses, axis=2)                         # (candidates, T, n)
-    if by_corr:       # the T each candidate's fit on all the training data would use
-        full = [(k, lam, t) for (k, lam), t in zip(
-            candidates, _candidate_temperatures(X, y_index, G, candidates, standardize, method),
-            strict=True)]
-    else:
-        full = [(k, lam, t) for (k, lam) in candidates for t in temperature_grid]
-    L = L.reshape(len(full), -1)
+    def scored(cands) -> dict:
+        """(k, lambda) -> (its [(k, lambda, T)], its case losses of shape (n_T, n))."""
+        losses = Parallel(n_jobs=n_jobs)(
+            delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
+                                  corrected, n_draws, seed, temperature_grid, eps_for(tr),
+                                  method)
+            for tr, te in folds)
+        L = np.concatenate(losses, axis=2)                     # (candidates, T, n)
+        if by_corr:   # the T each candidate's fit on all the training data would use
+            temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
+                                                          method)]
+        else:
+            temps = [temperature_grid] * len(cands)
+        return {c: ([(*c, t) for t in ts], L[i]) for i, (c, ts) in enumerate(
+            zip(cands, temps, strict=True))}
+
+    def curve():
+        order = [(k, lam) for lam in decorrelate_grid for k in ks]
+        full = [g for c in order for g in results[c][0]]
+        return full, np.concatenate([results[c][1] for c in order], axis=0)
+
+    results = scored(candidates)
+    full, L = curve()
+    best = pick_candidate(L, [g[2] for g in full], rule)
+    limit = cap if extend_to is None else min(cap, int(extend_to))
+    while extend_to is not None and full[best][0] == ks[-1] and next_k(ks[-1], limit):
+        # The best k is the largest scored: score the next one (same folds and seeds).
+        ks.append(next_k(ks[-1], limit))
+        results.update(scored([(ks[-1], lam) for lam in decorrelate_grid]))
+        full, L = curve()
+        best = pick_candidate(L, [g[2] for g in full], rule)
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
-    best = pick_candidate(L, [g[2] for g in full], rule)
     k_best, lam_best, t_best = full[best]
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
                    score=score, se=se,
                    criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
                    n_splits=n_splits, extra={"k_grid": ks, "case_losses": L, "rule": rule})
+
+
+def next_k(k: int, limit: int) -> int | None:
+    """The value after ``k`` in the 1-2-5 series (..., 1000, 2000, 5000, 10 000, ...), or
+    ``limit`` where the series passes it; None when ``k >= limit``.
+
+    Examples
+    --------
+    >>> next_k(2000, 30000), next_k(5000, 30000), next_k(20000, 30000), next_k(30000, 30000)
+    (5000, 10000, 30000, None)
+    >>> next_k(700, 1e9)
+    1000
+    """
+    if k >= limit:
+        return None
+    decade = 10 ** int(np.floor(np.log10(k)))
+    nxt = next(m * decade for m in (1, 2, 5, 10, 20) if m * decade > k)
+    return int(min(nxt, limit))
 
 
 def choices_per_k(full: KChoice, ks) -> dict:

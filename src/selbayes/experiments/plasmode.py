@@ -131,7 +131,11 @@ CANDIDATES = {
                               ("sb_t_wide", "t", WIDE_K_GRID),
                               ("sb_t_auto_wide", "t_auto", WIDE_K_GRID),
                               ("sb_prior_cv_wide", "auto", WIDE_K_GRID),
-                              ("sb_two_groups_wide", "two_groups", WIDE_K_GRID))
+                              ("sb_two_groups_wide", "two_groups", WIDE_K_GRID),
+                              # k_grid None: the default grid, continued past 2000 while the
+                              # inner score is best at its end (since 2026-11-27)
+                              ("sb_t_extended", "t", None),
+                              ("sb_t_auto_extended", "t_auto", None))
     for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
 }
 
