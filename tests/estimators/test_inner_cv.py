@@ -292,11 +292,15 @@ def test_extended_grid_equals_the_grid_written_out():
     assert capped.extra["k_grid"][-1] <= 12
 
 
-def test_default_grid_is_extended_and_a_given_grid_is_not(monkeypatch):
+def test_default_grid_is_extended_when_switched_on_and_a_given_grid_never(monkeypatch):
+    import selbayes.estimators._gaussian as gauss
     import selbayes.estimators._inner_cv as inner
 
     X, y = _spread(1)
     monkeypatch.setattr(inner, "DEFAULT_K_GRID", (2, 5))
+    off = _fast(method="plugin").fit(X, y)
+    assert off.k_choice_.extra["k_grid"] == [2, 5] and not gauss.EXTEND_DEFAULT_K_GRID
+    monkeypatch.setattr(gauss, "EXTEND_DEFAULT_K_GRID", True)
     clf = _fast(method="plugin").fit(X, y)
     # the best of (2, 5) is at the end, so 10 is scored (and more while the best is last)
     assert clf.k_choice_.extra["k_grid"][:3] == [2, 5, 10]

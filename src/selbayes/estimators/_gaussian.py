@@ -27,6 +27,14 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 #: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
 #: ``HierarchicalGaussianClassifier(k=10, **EXACT_MODEL)`` is what simulation-based checks and
 #: paper reproductions need; the defaults are tuned for real data instead.
+#: Whether ``k="auto"`` continues the default k grid past 2000 (the 1-2-5 series, up to every
+#: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
+#: Off until the development-set check of the protocol (reports/plasmode/PROTOCOL.md, step 4)
+#: is complete: the plasmode suite kept it (reports/plasmode/extended_k_grid), the check on
+#: the eleven development sets was started on 2026-11-27 and not finished
+#: (reports/benchmark_microarray_t_auto_2026-11-27 on the branch t-auto-default).
+EXTEND_DEFAULT_K_GRID = False
+
 EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
                "decorrelation_method": "cholesky", "effect_prior": "normal"}
 
@@ -76,9 +84,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k : int, "auto" or "all", default "auto"
         Number of features to keep (1 <= k < p); "auto" chooses it inside ``fit`` by inner
         stratified cross-validated log score over ``k_grid``
-        (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``; the default grid
-        5, 10, ..., 2000 goes on along the 1-2-5 series, 5000, 10 000, ..., up to every
-        feature with F > 0, while the best inner score is at its largest k); "all" uses
+        (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``); "all" uses
         every feature (nothing is omitted, so there is nothing to correct). ``threshold``
         overrides ``k``.
     threshold : float, optional
@@ -145,7 +151,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k_grid, decorrelate_grid, temperature_grid : sequence, optional
         Candidates for the "auto" choices (defaults ``DEFAULT_K_GRID``,
         ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
-        A ``k_grid`` given here is used as given (not continued past its end).
+        A ``k_grid`` given here is used as given (not continued past its end, see
+        ``EXTEND_DEFAULT_K_GRID``).
     inner_cv : int, default 5
         Inner folds of the "auto" choices.
     choice_rule : {"best", "one_se"}, default "best"
@@ -431,10 +438,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             else:
                 # T, lambda or the prior chosen at the k the fit will keep
                 k_grid = [int(fixed.n_selected) if fixed is not None else k_cap]
-            # The default grid goes on past its end while the inner curve's best is there
-            # (k up to every feature with F > 0 where the data ask for it); a grid the user
-            # gives is taken as given.
-            extend_to = k_cap if k_auto and self.k_grid is None else None
+            # With EXTEND_DEFAULT_K_GRID the default grid goes on past its end while the inner
+            # curve's best is there (k up to every feature with F > 0 where the data ask for
+            # it); a grid the user gives is taken as given.
+            extend_to = (k_cap if EXTEND_DEFAULT_K_GRID and k_auto and self.k_grid is None
+                         else None)
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
                                           k_grid, extend_to)

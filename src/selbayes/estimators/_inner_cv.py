@@ -425,6 +425,17 @@ def next_k(k: int, limit: int) -> int | None:
     """The value after ``k`` in the 1-2-5 series (..., 1000, 2000, 5000, 10 000, ...), or
     ``limit`` where the series passes it; None when ``k >= limit``.
 
+    Parameters
+    ----------
+    k : int
+        The current largest candidate (>= 1).
+    limit : int
+        The largest k allowed (the features with F > 0, at most p - 1).
+
+    Returns
+    -------
+    int or None
+
     Examples
     --------
     >>> next_k(2000, 30000), next_k(5000, 30000), next_k(20000, 30000), next_k(30000, 30000)
