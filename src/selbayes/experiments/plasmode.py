@@ -133,7 +133,11 @@ CANDIDATES = {
                               ("sb_prior_cv_wide", "auto", WIDE_K_GRID),
                               ("sb_two_groups_wide", "two_groups", WIDE_K_GRID),
                               # k_grid None: the default grid, continued past 2000 while the
-                              # inner score is best at its end (since 2026-11-27)
+                              # inner score is best at its end; as run on 2026-11-27 (commit
+                              # 1ec743b). The continuation now follows the switch
+                              # selbayes.estimators._gaussian.EXTEND_DEFAULT_K_GRID (off on
+                              # main until its development-set check): with it off these
+                              # names fit the plain grid.
                               ("sb_t_extended", "t", None),
                               ("sb_t_auto_extended", "t_auto", None))
     for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
