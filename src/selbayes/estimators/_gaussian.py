@@ -23,10 +23,6 @@ from ._path import KPath
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 
-#: Settings that make the classifier the exact model of Li (2009): data in their own units, the
-#: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
-#: ``HierarchicalGaussianClassifier(k=10, **EXACT_MODEL)`` is what simulation-based checks and
-#: paper reproductions need; the defaults are tuned for real data instead.
 #: Whether ``k="auto"`` continues the default k grid past 2000 (the 1-2-5 series, up to every
 #: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
 #: Off until the development-set check of the protocol (reports/plasmode/PROTOCOL.md, step 4)
@@ -35,6 +31,10 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 #: (reports/benchmark_microarray_t_auto_2026-11-27 on the branch t-auto-default).
 EXTEND_DEFAULT_K_GRID = False
 
+#: Settings that make the classifier the exact model of Li (2009): data in their own units, the
+#: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
+#: ``HierarchicalGaussianClassifier(k=10, **EXACT_MODEL)`` is what simulation-based checks and
+#: paper reproductions need; the defaults are tuned for real data instead.
 EXACT_MODEL = {"standardize": False, "temperature": 1.0, "label_noise": 0.0,
                "decorrelation_method": "cholesky", "effect_prior": "normal"}
 

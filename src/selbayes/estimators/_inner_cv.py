@@ -405,11 +405,14 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     results = scored(candidates)
     full, L = curve()
     best = pick_candidate(L, [g[2] for g in full], rule)
-    limit = cap if extend_to is None else min(cap, int(extend_to))
-    while extend_to is not None and full[best][0] == ks[-1] and next_k(ks[-1], limit):
+    limit = None if extend_to is None else min(cap, int(extend_to))
+    while limit is not None and full[best][0] == ks[-1]:
         # The best k is the largest scored: score the next one (same folds and seeds).
-        ks.append(next_k(ks[-1], limit))
-        results.update(scored([(ks[-1], lam) for lam in decorrelate_grid]))
+        nxt = next_k(ks[-1], limit)
+        if nxt is None:
+            break
+        ks.append(nxt)
+        results.update(scored([(nxt, lam) for lam in decorrelate_grid]))
         full, L = curve()
         best = pick_candidate(L, [g[2] for g in full], rule)
     score = L.mean(axis=1)

@@ -28,6 +28,7 @@ from .._validation import check_random_state
 from ..filters._selection import Selection
 from ._gaussian import sufficient_statistics
 from ._gaussian_posterior import (
+    _log_mean_exp,
     class_log_prior,
     class_means_log_density,
     factorised_predictive_log_proba,
@@ -123,12 +124,10 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
               - 0.5 * xbar.shape[1] * np.log(2 * np.pi) + log_w)
     if per_node:
         return ld
-    # log-sum-exp over the nodes written out: scipy.special.logsumexp's argument handling
-    # cost more than the sum at the small k of the inner cross-validation (called thousands
-    # of times per fit by the mode search over df). The maximum is finite: every node has a
-    # finite density.
-    m = ld.max(axis=-1, keepdims=True)
-    return (m + np.log(np.exp(ld - m).sum(axis=-1, keepdims=True)))[..., 0]
+    # log-sum-exp over the nodes by the predictive's own helper (ld is a temporary here):
+    # scipy.special.logsumexp's argument handling cost more than the sum at the small k of
+    # the inner cross-validation, where the mode search over df calls this thousands of times.
+    return _log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
 
 
 #: Features above which the coarse grid of :func:`_hyper_mode` uses an evenly spaced subset.
