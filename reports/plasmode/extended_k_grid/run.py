@@ -18,8 +18,16 @@ HERE = Path(__file__).resolve().parent
 SOURCES = {"sb_t_wide": ("sb_t_extended", HERE.parent / "flat_nu" / "results.jsonl"),
            "sb_t_auto_wide": ("sb_t_auto_extended",
                               HERE.parent / "t_auto_flat_nu" / "results.jsonl")}
-P_OF = {"sim_dense_weak": 2000, "sim_sparse_strong": 2000, "plasmode_sparse": 2905,
-        "plasmode_dense": 2905, "plasmode_module": 12600}     # genes in each scenario's X
+SCENARIO_NAMES = ("sim_dense_weak", "sim_sparse_strong", "plasmode_sparse", "plasmode_dense",
+                  "plasmode_module")
+
+
+def n_genes(scenario: str) -> int:
+    """p of a scenario's X: the simulation's own, or the real set's genes the runner keeps."""
+    from selbayes.experiments.plasmode import SCENARIOS, _standardised_dataset
+
+    sc = SCENARIOS[scenario]
+    return sc.p if sc.kind == "simulation" else _standardised_dataset(sc.dataset).shape[1]
 
 
 def largest_usable(p: int) -> int:
@@ -42,13 +50,14 @@ def main() -> None:
     if out.exists():
         have = {(r["method"], r["scenario"], r["replicate"])
                 for r in map(json.loads, out.read_text().splitlines())}
+    p_of = {s: n_genes(s) for s in SCENARIO_NAMES}
     carried, refit = [], []
     for line in source.read_text().splitlines():
         r = json.loads(line)
         if r["method"] != a.reference:
             continue
         key = (name, r["scenario"], r["replicate"])
-        if int(r["k"]) == largest_usable(P_OF[r["scenario"]]):
+        if int(r["k"]) == largest_usable(p_of[r["scenario"]]):
             refit.append(key)
         elif key not in have:
             carried.append({**r, "method": name, "carried": True})
@@ -56,8 +65,8 @@ def main() -> None:
         for r in carried:
             fh.write(json.dumps(r) + "\n")
     print(f"carried over {len(carried)} rows; to refit: {sorted(refit)}", flush=True)
-    run(["--methods", name, "--scenarios", ",".join(P_OF), "--replicates", "6", "--seed", "0",
-         "--jobs", str(a.jobs), "--reference", name, "--out", str(HERE)])
+    run(["--methods", name, "--scenarios", ",".join(SCENARIO_NAMES), "--replicates", "6",
+         "--seed", "0", "--jobs", str(a.jobs), "--reference", name, "--out", str(HERE)])
 
 
 if __name__ == "__main__":
