@@ -62,7 +62,7 @@ def case_log_likelihood(X_selected, y_index, tau_x, mu) -> np.ndarray:
     return out
 
 
-def replicated_f_statistics(tau_x, mu, class_counts, rng) -> np.ndarray:
+def replicated_f_statistics(tau_x, mu, class_counts, rng, max_bytes: float = 2e8) -> np.ndarray:
     """One-way F statistics of the kept features in replicated training sets, one per draw.
 
     Drawn exactly from the sufficient statistics of a training set with the same class counts:
@@ -76,6 +76,8 @@ def replicated_f_statistics(tau_x, mu, class_counts, rng) -> np.ndarray:
     class_counts : ndarray of int, shape (G,)
         n_g; n = sum n_g > G.
     rng : numpy.random.Generator
+    max_bytes : float
+        Bytes (about) of the temporaries of one block of draws.
 
     Returns
     -------
@@ -94,11 +96,19 @@ def replicated_f_statistics(tau_x, mu, class_counts, rng) -> np.ndarray:
     m = np.asarray(mu, dtype=np.float64)
     counts = np.asarray(class_counts)
     n, G = int(counts.sum()), counts.shape[0]
-    sd = 1.0 / np.sqrt(counts[None, None, :] * t[:, :, None])
-    xbar = m + sd * rng.standard_normal(m.shape)
+    S, k = t.shape
+    # In blocks of draws (at k = 10 000, 10 classes and 4000 draws each (S, k, G) temporary
+    # is 3.2 GB); the normal draws come in the same order as in one piece, then the
+    # chi-squares, so the values do not depend on the block (tests/models/test_gaussian_checks.py).
+    step = max(1, int(min(S, max_bytes / (8 * k * G * 4))))
+    ssb = np.empty((S, k))
+    for s0 in range(0, S, step):
+        sl = slice(s0, s0 + step)
+        sd = 1.0 / np.sqrt(counts[None, None, :] * t[sl, :, None])
+        xbar = m[sl] + sd * rng.standard_normal(m[sl].shape)
+        grand = (xbar * counts).sum(axis=2, keepdims=True) / n
+        ssb[sl] = (counts * (xbar - grand) ** 2).sum(axis=2)
     ssw = rng.chisquare(n - G, size=t.shape) / t
-    grand = (xbar * counts).sum(axis=2, keepdims=True) / n
-    ssb = (counts * (xbar - grand) ** 2).sum(axis=2)
     return (ssb / (G - 1)) / (ssw / (n - G))
 
 

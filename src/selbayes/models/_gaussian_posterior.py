@@ -102,7 +102,8 @@ def tau_nu_draws(post) -> np.ndarray:
     return np.zeros(np.shape(post["tau_mu"]))
 
 
-def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None):
+def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None,
+                     max_bytes: float = 2e8):
     """Add exact draws of ``nu`` (k) and ``mu`` (k, G) to a marginal-model posterior.
 
     Given the precisions of one posterior draw, (nu_j, mu_j) is Gaussian: xbar_jg | nu_j ~
@@ -126,6 +127,9 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
         The fit's priors (unused by the draw itself; kept for a uniform signature).
     random_state : int, numpy.random.Generator or None
         Seed of the Gaussian draws.
+    max_bytes : float
+        Bytes (about) of the temporaries of one block of draws; the result, ``mu``, is
+        (chain, draw, k, G) float64 whatever the block.
 
     Returns
     -------
@@ -166,23 +170,44 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     a = 1.0 / tau_mu
     if "lambda_mu" in post:
         a = a / post["lambda_mu"].values
-    a = np.broadcast_to(a, tau_x.shape)[..., None]                  # (c, d, k, 1)
-    v = 1.0 / (data["class_counts"] * tau_x[..., None])             # (c, d, k, G)
+    a = np.broadcast_to(a, tau_x.shape)                             # (c, d, k)
     xbar = data["xbar_obs"]                                         # (k, G)
-    w = 1.0 / (a + v)
-    var_nu = 1.0 / (tau_nu + w.sum(-1))                             # (c, d, k)
-    mean_nu = var_nu * (w * xbar).sum(-1)
-    nu = mean_nu + np.sqrt(var_nu) * rng.standard_normal(var_nu.shape)
-    prec = 1.0 / a + 1.0 / v
-    mean_mu = (nu[..., None] / a + xbar / v) / prec
-    mu = mean_mu + rng.standard_normal(mean_mu.shape) / np.sqrt(prec)
+    counts = np.asarray(data["class_counts"], dtype=np.float64)
+    k, G = xbar.shape
+    # In blocks of draws: mu itself is (c, d, k, G), and written at once the formulas below
+    # held five more arrays of that size (at k = 10 000, 10 classes and 4 x 1000 draws,
+    # 3.2 GB each: a fit was killed for memory). The normal draws are taken in the same
+    # order as in one piece (all of nu's, then mu's draw by draw), so the values are
+    # identical to the unblocked formulas (tests/models/test_gaussian_posterior.py).
+    S = tau_x.shape[0] * tau_x.shape[1]
+    a2, tx = a.reshape(S, k), tau_x.reshape(S, k)
+    tn = np.broadcast_to(tau_nu, (*tau_x.shape[:2], 1)).reshape(S, 1)
+    step = max(1, int(min(S, max_bytes / (8 * k * G * 4))))
+    var_nu, mean_nu = np.empty((S, k)), np.empty((S, k))
+    for s0 in range(0, S, step):
+        sl = slice(s0, s0 + step)
+        v = 1.0 / (counts * tx[sl, :, None])                        # (block, k, G)
+        w = 1.0 / (a2[sl, :, None] + v)
+        var_nu[sl] = 1.0 / (tn[sl] + w.sum(-1))
+        mean_nu[sl] = var_nu[sl] * (w * xbar).sum(-1)
+    nu = (mean_nu + np.sqrt(var_nu) * rng.standard_normal(var_nu.shape)).reshape(tau_x.shape)
+    mu = np.empty((S, k, G))
+    nu2 = nu.reshape(S, k)
+    for s0 in range(0, S, step):
+        sl = slice(s0, s0 + step)
+        v = 1.0 / (counts * tx[sl, :, None])
+        a_b = a2[sl, :, None]
+        prec = 1.0 / a_b + 1.0 / v
+        mean_mu = (nu2[sl, :, None] / a_b + xbar / v) / prec
+        mu[sl] = mean_mu + rng.standard_normal(mean_mu.shape) / np.sqrt(prec)
+    mu = mu.reshape(*tau_x.shape, G)
     if "pi0" in post:
         # Draws for the default model stay bit-identical: these random numbers come after.
         log_odds = marker_log_odds(tau_x, tau_mu[..., 0], tau_nu[..., 0], post["pi0"].values,
                                    xbar, data["class_counts"],
                                    post["lambda_mu"].values if "lambda_mu" in post else None)
         marker = np.log(rng.uniform(size=log_odds.shape)) < -np.logaddexp(0.0, -log_odds)
-        w0 = 1.0 / v
+        w0 = 1.0 / (1.0 / (data["class_counts"] * tau_x[..., None]))  # 1 / v, as before
         var0 = 1.0 / (tau_nu + w0.sum(-1))
         nu0 = var0 * (w0 * xbar).sum(-1) + np.sqrt(var0) * rng.standard_normal(var0.shape)
         nu = np.where(marker, nu, nu0)

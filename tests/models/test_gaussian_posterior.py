@@ -1,0 +1,67 @@
+"""draw_class_means in blocks of draws: the same values as the formulas written in one piece.
+
+The exactness of the conditional itself is tested against a Gaussian-conditioning reference in
+tests/estimators/test_gaussian.py; here the reference is the unblocked computation (the code as
+it was before the blocks), so a block that reorders the random numbers or mixes draws fails.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import xarray as xr
+
+from selbayes.models import GaussianPriors
+from selbayes.models._gaussian_posterior import draw_class_means
+
+
+def _unblocked(post: dict, data: dict, seed: int):
+    """nu and mu as draw_class_means computed them before 2026-11-28 (one piece)."""
+    rng = np.random.default_rng(seed)
+    tau_mu = post["tau_mu"][..., None]
+    tau_nu = post.get("tau_nu", np.zeros(post["tau_mu"].shape))[..., None]
+    tau_x = post["tau_x"]
+    a = 1.0 / tau_mu
+    if "lambda_mu" in post:
+        a = a / post["lambda_mu"]
+    a = np.broadcast_to(a, tau_x.shape)[..., None]
+    v = 1.0 / (data["class_counts"] * tau_x[..., None])
+    xbar = data["xbar_obs"]
+    w = 1.0 / (a + v)
+    var_nu = 1.0 / (tau_nu + w.sum(-1))
+    mean_nu = var_nu * (w * xbar).sum(-1)
+    nu = mean_nu + np.sqrt(var_nu) * rng.standard_normal(var_nu.shape)
+    prec = 1.0 / a + 1.0 / v
+    mean_mu = (nu[..., None] / a + xbar / v) / prec
+    mu = mean_mu + rng.standard_normal(mean_mu.shape) / np.sqrt(prec)
+    return nu, mu
+
+
+def _posterior(rng, chains, draws, k, *, t_prior: bool, flat_nu: bool) -> dict:
+    post = {"tau_mu": rng.gamma(2.0, 1.0, (chains, draws)),
+            "tau_x": rng.gamma(3.0, 1.0, (chains, draws, k))}
+    if not flat_nu:
+        post["tau_nu"] = rng.gamma(2.0, 0.5, (chains, draws))
+    if t_prior:
+        post["lambda_mu"] = rng.gamma(1.0, 1.0, (chains, draws, k))
+    return post
+
+
+@pytest.mark.parametrize("t_prior", [False, True])
+@pytest.mark.parametrize("flat_nu", [False, True])
+@pytest.mark.parametrize("max_bytes", [1.0, 500.0, 2e8])    # one draw a block, a few, one
+def test_blocks_of_draws_give_the_unblocked_values(t_prior, flat_nu, max_bytes):
+    rng = np.random.default_rng(3)
+    chains, draws, k, G = 2, 7, 5, 3
+    post = _posterior(rng, chains, draws, k, t_prior=t_prior, flat_nu=flat_nu)
+    data = {"xbar_obs": rng.normal(size=(k, G)), "class_counts": np.array([4.0, 6.0, 9.0])}
+    dims = {"tau_mu": ("chain", "draw"), "tau_nu": ("chain", "draw"),
+            "tau_x": ("chain", "draw", "feature"), "lambda_mu": ("chain", "draw", "feature")}
+    ds = xr.Dataset({name: (dims[name], value) for name, value in post.items()})
+    tree = draw_class_means(xr.DataTree.from_dict({"posterior": ds}), data, GaussianPriors(),
+                            random_state=np.random.default_rng(11), max_bytes=max_bytes)
+    nu, mu = _unblocked(post, data, 11)
+    got = tree["posterior"]
+    assert got["mu"].shape == (chains, draws, k, G)
+    np.testing.assert_array_equal(got["nu"].values, nu)
+    np.testing.assert_array_equal(got["mu"].values, mu)
