@@ -7,19 +7,21 @@ input checks, persistence and evaluation are implemented once there. :func:`choo
 number of selected features of the Gaussian classifier by inner cross-validation (a pure
 function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 :class:`KChoice`; :func:`choose_effect_prior` chooses the prior on the class means the same way
-(``effect_prior="auto"``) and returns a :class:`PriorChoice`. The modules are private; the names
-below are the public API.
+(``effect_prior="auto"``) and returns a :class:`PriorChoice`. A fit whose posterior draws would
+fill more than half the available memory warns first (:class:`FitMemoryWarning`). The modules
+are private; the names below are the public API.
 """
 
 from .._compat import package_attributes as _package_attributes
 from ._base import SelectionClassifier
 from ._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
+from ._memory import FitMemoryWarning
 from ._mixture import BinaryMixtureClassifier
 from ._naive_bayes import BinaryNaiveBayesClassifier
 
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
-           "choose_effect_prior", "PriorChoice", "EXACT_MODEL"]
+           "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module

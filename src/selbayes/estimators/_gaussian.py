@@ -589,6 +589,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         correlation temperature, and sample the posterior of the selected features."""
         from ..models._gaussian import _model_from_data, model_data, sample_nutpie
         from ..models._gaussian_posterior import draw_class_means
+        from ._memory import check_fit_memory
 
         priors = self._fitted_priors()       # with "auto", the prior its inner CV chose
         y = self.classes_[y_index]
@@ -612,6 +613,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         seed = self.random_state
         priors = self._choose_t_df(X_sel, y_index, selection, priors)
         data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
+        # Warn before sampling when the draws kept would fill the machine (a kill for memory
+        # gives no message at all).
+        check_fit_memory(X_sel.shape[1], G, 1 if self.method == "plugin" else self.chains,
+                         self.draws, self.max_predict_draws,
+                         t_prior=priors.mu_t_df is not None)
         n = X_sel.shape[0]
         within_var = float(np.median(data["ssw_obs"]) / max(n - G, 1))
         if self.method == "plugin":
