@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._gaussian_posterior import draw_blocks
+
 __all__ = ["case_log_likelihood", "replicated_f_statistics", "arviz_groups"]
 
 
@@ -100,10 +102,8 @@ def replicated_f_statistics(tau_x, mu, class_counts, rng, max_bytes: float = 2e8
     # In blocks of draws (at k = 10 000, 10 classes and 4000 draws each (S, k, G) temporary
     # is 3.2 GB); the normal draws come in the same order as in one piece, then the
     # chi-squares, so the values do not depend on the block (tests/models/test_gaussian_checks.py).
-    step = max(1, int(min(S, max_bytes / (8 * k * G * 4))))
     ssb = np.empty((S, k))
-    for s0 in range(0, S, step):
-        sl = slice(s0, s0 + step)
+    for sl in draw_blocks(S, 8 * k * G * 4, max_bytes):     # four (block, k, G) temporaries
         sd = 1.0 / np.sqrt(counts[None, None, :] * t[sl, :, None])
         xbar = m[sl] + sd * rng.standard_normal(m[sl].shape)
         grand = (xbar * counts).sum(axis=2, keepdims=True) / n

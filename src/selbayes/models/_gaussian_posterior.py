@@ -102,6 +102,33 @@ def tau_nu_draws(post) -> np.ndarray:
     return np.zeros(np.shape(post["tau_mu"]))
 
 
+def draw_blocks(n_draws: int, bytes_per_draw: float, max_bytes: float) -> list:
+    """Slices of consecutive draws whose temporaries (``bytes_per_draw`` each) stay under
+    about ``max_bytes``: at least one draw per block, all draws in one block when they fit.
+
+    Parameters
+    ----------
+    n_draws : int
+    bytes_per_draw : float
+        Bytes of the temporaries one draw needs.
+    max_bytes : float
+        Budget of one block (``inf``: one block).
+
+    Returns
+    -------
+    list of slice
+
+    Examples
+    --------
+    >>> draw_blocks(5, 10.0, 25.0)
+    [slice(0, 2, None), slice(2, 4, None), slice(4, 6, None)]
+    >>> draw_blocks(5, 10.0, float("inf"))
+    [slice(0, 5, None)]
+    """
+    step = max(1, int(min(n_draws, max_bytes / bytes_per_draw)))
+    return [slice(s0, s0 + step) for s0 in range(0, n_draws, step)]
+
+
 def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=None,
                      max_bytes: float = 2e8):
     """Add exact draws of ``nu`` (k) and ``mu`` (k, G) to a marginal-model posterior.
@@ -181,11 +208,11 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     # identical to the unblocked formulas (tests/models/test_gaussian_posterior.py).
     S = tau_x.shape[0] * tau_x.shape[1]
     a2, tx = a.reshape(S, k), tau_x.reshape(S, k)
-    tn = np.broadcast_to(tau_nu, (*tau_x.shape[:2], 1)).reshape(S, 1)
-    step = max(1, int(min(S, max_bytes / (8 * k * G * 4))))
+    tn = tau_nu.reshape(S, 1)
+    # four (block, k, G) temporaries at a time
+    blocks = draw_blocks(S, 8 * k * G * 4, max_bytes)
     var_nu, mean_nu = np.empty((S, k)), np.empty((S, k))
-    for s0 in range(0, S, step):
-        sl = slice(s0, s0 + step)
+    for sl in blocks:
         v = 1.0 / (counts * tx[sl, :, None])                        # (block, k, G)
         w = 1.0 / (a2[sl, :, None] + v)
         var_nu[sl] = 1.0 / (tn[sl] + w.sum(-1))
@@ -193,8 +220,8 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     nu = (mean_nu + np.sqrt(var_nu) * rng.standard_normal(var_nu.shape)).reshape(tau_x.shape)
     mu = np.empty((S, k, G))
     nu2 = nu.reshape(S, k)
-    for s0 in range(0, S, step):
-        sl = slice(s0, s0 + step)
+    for sl in blocks:
+        # v again rather than kept: kept, it would be a full (S, k, G) array once more
         v = 1.0 / (counts * tx[sl, :, None])
         a_b = a2[sl, :, None]
         prec = 1.0 / a_b + 1.0 / v
