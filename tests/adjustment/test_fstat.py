@@ -22,9 +22,11 @@ from selbayes.adjustment._fstat import mc_n_terms
 from selbayes.adjustment._fstat_exact import (
     ExactTable,
     _log_cond_prob_series,
+    _PriorU,
     between_eigenvalues,
     f_terms,
     log_cond_prob,
+    prior_u,
 )
 from selbayes.adjustment._spline import quintic_hermite_coefficients
 
@@ -571,3 +573,16 @@ def test_op_with_t_prior(df):
     v, d = op.evaluate(np.array([hi - 1e-9, hi + 1e-9, hi + 50.0]), derivative=True)
     assert abs(v[1] - v[0]) < 1e-12 and abs(d[1] - d[0]) < 1e-12
     assert v[0] <= v[2] <= op.limit_high + 1e-12
+
+
+@pytest.mark.parametrize("df", [None, 2.0, 7.5])
+def test_tables_share_one_prior_per_alpha_and_df_with_the_values_of_a_new_one(df):
+    """The prior's tail limits (scipy root finding) are made once per (alpha, df)."""
+    a = ExactTable.build(PAPER["class_counts"], 3.15, 4.0, -5.0, 5.0, mu_t_df=df)
+    b = ExactTable.build(PAPER["class_counts"], 2.0, np.float64(4.0), -3.0, 8.0, mu_t_df=df)
+    assert a.prior is b.prior is prior_u(4.0, df)
+    fresh = _PriorU(4.0, df)
+    assert (a.prior.u_lo, a.prior.u_hi) == (fresh.u_lo, fresh.u_hi)
+    u = np.linspace(-10.0, 10.0, 7)
+    np.testing.assert_array_equal(a.prior.log_density(u), fresh.log_density(u))
+    assert prior_u(4.5, df) is not a.prior

@@ -43,6 +43,7 @@ Gamma(alpha_x/2, rate alpha_x/2), and the same convolution applies with pi the l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import special, stats
@@ -325,6 +326,18 @@ class _PriorU:
         return a2 - (a2 + self.d2) * sig, -(a2 + self.d2) * sig * (1.0 - sig)
 
 
+@lru_cache(maxsize=256)
+def prior_u(alpha: float, df: float | None) -> _PriorU:
+    """The :class:`_PriorU` of (alpha, df), made once per pair.
+
+    Its tail limits come from scipy's ppf/isf (root finding), and a fit evaluates the
+    adjustment at the same (alpha_x, df) many times: the t prior with its df chosen by the
+    data builds a table for every df of its grid in every gradient call. The object is not
+    changed after it is made, so sharing it gives the same values.
+    """
+    return _PriorU(alpha, df)
+
+
 @dataclass
 class ExactTable:
     """G(w) = log g(e^w) on an equispaced grid of w = log t, ready for the x-convolution.
@@ -343,7 +356,7 @@ class ExactTable:
     def build(cls, class_counts, threshold, alpha, x_min, x_max, step=DEFAULT_W_STEP,
               n_terms=None, mu_t_df=None):
         """Tabulate G on a w grid wide enough for every x in [x_min, x_max]."""
-        prior = _PriorU(alpha, mu_t_df)
+        prior = prior_u(float(alpha), None if mu_t_df is None else float(mu_t_df))
         # Lower end: the integrand decays like exp(alpha u / 2); u_lo covers that for x <= 0,
         # and for x > 0 the same u range is reached at w = u_lo - x.
         w_lo = prior.u_lo - max(x_max, 0.0) - 1.0
