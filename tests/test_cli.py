@@ -500,3 +500,15 @@ def test_rerunning_a_reproduction_leaves_committed_reports_alone(tmp_path, monke
     assert "hand-written" not in committed.read_text()
     with pytest.raises(SystemExit):                # --out and --update-report exclude
         build_parser().parse_args(["reproduce", str(spec), "--out", "o", "--update-report"])
+
+
+def test_a_killed_worker_exits_1_with_one_line_and_no_traceback(monkeypatch, capsys):
+    from selbayes._parallel import WorkerKilledError
+    from selbayes.benchmark import _cli as bench_cli
+
+    def killed(args):
+        raise WorkerKilledError("a worker process was killed by the operating system")
+
+    monkeypatch.setattr(bench_cli, "run", killed)
+    assert main(["benchmark", "golub", "--methods", "selbayes", "--out", "unused"]) == 1
+    assert "killed by the operating system" in _one_line_error(capsys)

@@ -42,6 +42,7 @@ from selbayes._parallel import (  # noqa: E402
     Task,
     TaskResult,
     TaskStore,
+    WorkerKilledError,
     run_tasks,
     write_atomic,
 )
@@ -162,6 +163,32 @@ def test_joblib_processes_give_the_serial_results(tmp_path):
     assert info["backend"] == "joblib (2 processes)"
     _same(par, serial)
     assert len({r.meta["worker_pid"] for r in par.values()} - {os.getpid()}) >= 1
+
+
+def _killed_in_a_worker(task: Task, parent_pid: int) -> TaskResult:
+    """t02 kills its own process when run in a worker, as the kernel's OOM killer would."""
+    if task.id == "t02" and os.getpid() != parent_pid:
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _draw(task, 1.0)
+
+
+def test_a_killed_worker_is_said_in_one_message_and_the_finished_tasks_resume(tmp_path):
+    with pytest.raises(WorkerKilledError) as info:
+        run_tasks(_killed_in_a_worker, _tasks(4), TaskStore(tmp_path, {}),
+                  args=(os.getpid(),), n_jobs=2, progressbar=False)
+    text = str(info.value)
+    assert "killed by the operating system" in text and "memory" in text
+    assert "t02" in text.split("not finished: ")[1]
+    assert "--jobs 1" in text
+    finished = TaskStore(tmp_path, {}).done(_tasks(4))
+    assert "t02" not in finished
+    # in process nothing is killed: the rerun fits only what is missing
+    results, run = run_tasks(_killed_in_a_worker, _tasks(4), TaskStore(tmp_path, {}),
+                             args=(os.getpid(),), progressbar=False)
+    assert run["n_resumed"] == len(finished) and run["n_fitted"] == 4 - len(finished)
+    _same(results, run_tasks(_draw, _tasks(4), args=(1.0,), progressbar=False)[0])
 
 
 def test_dask_cluster_gives_the_serial_results(tmp_path):

@@ -45,7 +45,7 @@ import numpy as np
 
 __all__ = ["Task", "TaskResult", "TaskStore", "run_tasks", "keep_worker_caches", "jsonable",
            "settings_hash", "dict_diff", "write_atomic", "check_n_jobs", "check_scheduler",
-           "import_distributed", "root_seed", "seed_state"]
+           "import_distributed", "root_seed", "seed_state", "WorkerKilledError"]
 
 #: Version of the on-disk layout (manifest and records); a folder of another format is refused.
 STORE_FORMAT = 1
@@ -435,16 +435,37 @@ def _call(fn, task: Task, args: tuple) -> TaskResult:
     return result
 
 
+class WorkerKilledError(RuntimeError):
+    """A worker process of a parallel run was killed by the operating system (most often for
+    memory): the tasks it had not finished are named, and the finished ones are kept."""
+
+
 def _run_joblib(fn, todo, args, n_jobs) -> Iterator[TaskResult]:
     if n_jobs == 1:  # in process: no pickling; compiled models and monkeypatches are kept
         for task in todo:
             yield _call(fn, task, args)
         return
     from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
-    # large numpy arguments are memory-mapped by joblib, not copied per task
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-        delayed(_call)(fn, task, args) for task in todo)
+    finished = set()
+    try:
+        # large numpy arguments are memory-mapped by joblib, not copied per task
+        for result in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                delayed(_call)(fn, task, args) for task in todo):
+            finished.add(result.id)
+            yield result
+    except TerminatedWorkerError as exc:
+        # joblib's own message is a traceback through its internals; say what happened in
+        # the user's terms, and what to do (the store keeps every finished task).
+        left = [t.id for t in todo if t.id not in finished]
+        shown = ", ".join(left[:4]) + (f" and {len(left) - 4} more" if len(left) > 4 else "")
+        raise WorkerKilledError(
+            f"a worker process was killed by the operating system while running "
+            f"{n_jobs} tasks at once (most often for memory); not finished: {shown}. Tasks "
+            f"that finished are kept where results are stored, and a rerun with the same "
+            f"settings resumes from them; run fewer at once (n_jobs / --jobs 1) if each task "
+            f"needs more than 1/{n_jobs} of the memory") from exc
 
 
 def import_distributed():

@@ -694,6 +694,7 @@ def main(argv: list[str] | None = None) -> int:
     2
     """
     from ._compile_cache import configure_pytensor
+    from ._parallel import WorkerKilledError
 
     configure_pytensor()         # before pytensor is imported: its caches in the cache folder
     parser = build_parser()
@@ -713,6 +714,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"selbayes: error: {_error_line(exc)} (run with --debug for the traceback)",
                   file=sys.stderr)
             return 2
+        except WorkerKilledError as exc:       # not the user's input: exit status 1
+            if args.debug:
+                raise
+            print(f"selbayes: error: {exc}", file=sys.stderr)
+            return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
