@@ -292,6 +292,21 @@ def test_extended_grid_equals_the_grid_written_out():
     assert capped.extra["k_grid"][-1] <= 12
 
 
+def test_progress_shows_each_pass_over_the_folds_and_changes_nothing(capsys):
+    """One bar for the grid and one per continued k, each over the inner folds; the choice
+    is the bar-less one, bit for bit."""
+    X, y = _spread(0)
+    settings = dict(temperature_grid="correlation", label_noise="auto", random_state=2,
+                    grid=[2, 5], extend_to=299, cv=3)
+    quiet = choose_k(X, y, **settings)
+    assert "choosing k" not in capsys.readouterr().err
+    shown = choose_k(X, y, progressbar=True, **settings)
+    err = capsys.readouterr().err
+    _same_choice(shown, quiet)
+    assert "choosing k: inner cross-validation, k = 2 to 5" in err and "3/3" in err
+    assert f"k = {quiet.extra['k_grid'][2]}:" in err           # the first continued k
+
+
 def test_default_grid_is_extended_when_switched_on_and_a_given_grid_never(monkeypatch):
     import selbayes.estimators._gaussian as gauss
     import selbayes.estimators._inner_cv as inner

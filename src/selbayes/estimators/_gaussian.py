@@ -178,6 +178,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         needed than with sampled means when k is large.
     random_state : int, optional
     progressbar : bool, default True
+        Show the sampler's progress and, with ``k="auto"``, the inner cross-validation's
+        folds as they are scored (:func:`~selbayes.estimators.choose_k`).
     parameterization : {"marginal", "noncentered"}, default "marginal"
         "marginal" integrates the class means out analytically (NUTS sees only the k + 2
         precisions; mu and nu are drawn exactly afterwards), which samples cleanly whether
@@ -513,7 +515,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     corrected=self.correct_selection, standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
-                    extend_to=extend_to)
+                    extend_to=extend_to, progressbar=self.progressbar)
 
     def _selection_from_ranking(self, ranking: Selection, X) -> Selection:
         """The selection rule applied to the F statistics of ``ranking``."""

@@ -274,7 +274,8 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
 def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
              temperature_grid="correlation", priors=None, corrected=True, standardize=True,
              decorrelation_method="symmetric", label_noise="auto", rule="best", cv=5,
-             random_state=None, n_jobs=1, n_draws=200, extend_to=None) -> KChoice:
+             random_state=None, n_jobs=1, n_draws=200, extend_to=None,
+             progressbar=False) -> KChoice:
     """Choose k (and optionally lambda and T) by inner stratified cross-validated log score.
 
     For every inner fold the feature preparation (standardisation, decorrelation) and the F
@@ -327,6 +328,10 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         the result is what the grid with those values added would give whenever the inner
         curve has no second minimum beyond the first value that scores worse. None (the
         default): the grid as given.
+    progressbar : bool, default False
+        Show the inner folds as they are scored, one bar per pass over the folds (the grid,
+        then each k of the continuation): at k in the tens of thousands with many classes
+        one pass takes many minutes.
 
     Returns
     -------
@@ -383,11 +388,21 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
 
     def scored(cands) -> dict:
         """(k, lambda) -> (its [(k, lambda, T)], its case losses of shape (n_T, n))."""
-        losses = Parallel(n_jobs=n_jobs)(
-            delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
-                                  corrected, n_draws, seed, temperature_grid, eps_for(tr),
-                                  method)
-            for tr, te in folds)
+        jobs = (delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
+                                      corrected, n_draws, seed, temperature_grid, eps_for(tr),
+                                      method)
+                for tr, te in folds)
+        if progressbar:
+            from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
+
+            kk = sorted({c[0] for c in cands})
+            what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
+            # In fold order (return_as="generator"), so the losses are those of the bar-less run.
+            losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
+                               total=len(folds), unit="fold",
+                               desc=f"choosing k: inner cross-validation, {what}"))
+        else:
+            losses = Parallel(n_jobs=n_jobs)(jobs)
         L = np.concatenate(losses, axis=2)                     # (candidates, T, n)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
