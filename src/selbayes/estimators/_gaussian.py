@@ -27,9 +27,9 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 #: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
 #: Off until the development-set check of the protocol (reports/plasmode/PROTOCOL.md, step 4)
 #: is complete: the plasmode suite kept it (reports/plasmode/extended_k_grid), the check on
-#: the eleven development sets has 53 of 55 folds (two killed for memory on 2026-11-28, run
-#: again one at a time; reports/benchmark_microarray_t_auto_2026-11-27 on the branch
-#: t-auto-default).
+#: the eleven development sets has 54 of 55 folds (two killed for memory on 2026-11-28, run
+#: again one at a time, an hour and 22 GB each; reports/benchmark_microarray_t_auto_2026-11-27
+#: on the branch t-auto-default).
 EXTEND_DEFAULT_K_GRID = False
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
