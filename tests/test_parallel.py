@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pytest
@@ -168,8 +169,6 @@ def test_joblib_processes_give_the_serial_results(tmp_path):
 def _killed_in_a_worker(task: Task, parent_pid: int) -> TaskResult:
     """t02 kills its own process when run in a worker, as the kernel's OOM killer would."""
     if task.id == "t02" and os.getpid() != parent_pid:
-        import signal
-
         os.kill(os.getpid(), signal.SIGKILL)
     return _draw(task, 1.0)
 

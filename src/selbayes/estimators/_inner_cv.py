@@ -353,6 +353,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     (True, (6,), (6, 5))
     """
     from joblib import Parallel, delayed
+    from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
 
     X = check_matrix(X)
     classes, y_index, _ = check_labels(y, X.shape[0])
@@ -392,17 +393,12 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                                       corrected, n_draws, seed, temperature_grid, eps_for(tr),
                                       method)
                 for tr, te in folds)
-        if progressbar:
-            from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
-
-            kk = sorted({c[0] for c in cands})
-            what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
-            # In fold order (return_as="generator"), so the losses are those of the bar-less run.
-            losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
-                               total=len(folds), unit="fold",
-                               desc=f"choosing k: inner cross-validation, {what}"))
-        else:
-            losses = Parallel(n_jobs=n_jobs)(jobs)
+        kk = sorted({c[0] for c in cands})
+        what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
+        # In fold order (return_as="generator"); without progressbar the bar passes through.
+        losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
+                           total=len(folds), unit="fold", disable=not progressbar,
+                           desc=f"choosing k: inner cross-validation, {what}"))
         L = np.concatenate(losses, axis=2)                     # (candidates, T, n)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
