@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from selbayes import HierarchicalGaussianClassifier
 from selbayes.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -294,7 +295,7 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     main(base)
     assert captured_fit["params"]["k"] == "auto"                   # the recommended default
     assert captured_fit["params"]["priors"] is None
-    assert captured_fit["params"]["effect_prior"] == "t"          # the estimator's default
+    assert captured_fit["params"]["effect_prior"] == HierarchicalGaussianClassifier().effect_prior
     main([*base, "--prior", "normal", "--k-grid", "20,5,10", "--k", "auto"])
     assert captured_fit["params"]["effect_prior"] == "normal"
     assert set(PRIOR_FAMILIES) == {"t", "t_auto", "two_groups", "normal"}
@@ -319,11 +320,11 @@ def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
                  "--k", "5", "--plugin", "--no-progress", "-o", str(out)]) == 0
     text = capsys.readouterr().out
     assert "diagnostics: none (plug-in" in text and out.is_file()
-    assert "t prior:" not in text                     # the default's df is fixed (2)
+    assert "degrees of freedom (chosen by the data)" in text     # the default, t_auto
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
-                 "--k", "5", "--plugin", "--prior", "t_auto", "--no-progress",
+                 "--k", "5", "--plugin", "--prior", "t", "--no-progress",
                  "-o", str(out)]) == 0
-    assert "degrees of freedom (chosen by the data)" in capsys.readouterr().out
+    assert "t prior:" not in capsys.readouterr().out     # df fixed at 2: nothing was chosen
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  "--k", "5", "--plugin", "--prior", "auto", "--no-progress",
                  "-o", str(out)]) == 0

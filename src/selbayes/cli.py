@@ -554,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
                      + "; auto = chosen by inner CV among the t prior at df "
                      + ", ".join(f"{v:g}" for v in EFFECT_PRIOR_CV_GRID if v != "normal")
                      + " and the normal prior"
-                     + " (default: t)")
+                     + " (default: t_auto)")
     fit.add_argument("--transform", default=None, choices=["none", "log2"],
                      help="preprocessing: log2 of the values clipped to [floor, ceiling], for "
                      "raw intensities (also applied by 'selbayes predict'); default none "

@@ -105,10 +105,12 @@ def test_effect_prior_fills_in_its_family_and_never_overrides_a_request():
         with_effect_prior(None, "laplace")
 
 
-def test_estimator_default_is_the_t_prior_and_exact_model_the_papers():
+def test_estimator_default_is_the_t_prior_with_its_df_chosen_and_exact_model_the_papers():
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators import EXACT_MODEL
-    from selbayes.models import GaussianPriors
+    from selbayes.models import T_DF_GRID, GaussianPriors
 
-    assert HierarchicalGaussianClassifier()._prior_object().mu_t_df == 2.0
+    default = HierarchicalGaussianClassifier()._prior_object()
+    assert default.mu_t_df is None and tuple(default.mu_t_df_grid) == T_DF_GRID
+    assert HierarchicalGaussianClassifier(effect_prior="t")._prior_object().mu_t_df == 2.0
     assert HierarchicalGaussianClassifier(**EXACT_MODEL)._prior_object() == GaussianPriors()

@@ -25,11 +25,10 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 
 #: Whether ``k="auto"`` continues the default k grid past 2000 (the 1-2-5 series, up to every
 #: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
-#: Off until the development-set check of the protocol (reports/plasmode/PROTOCOL.md, step 4)
-#: is complete: the plasmode suite kept it (reports/plasmode/extended_k_grid), the check on
-#: the eleven development sets has 54 of 55 folds (two killed for memory on 2026-11-28, run
-#: again one at a time, an hour and 22 GB each; reports/benchmark_microarray_t_auto_2026-11-27
-#: on the branch t-auto-default).
+#: Off, decided on 2026-11-28 on cost: the plasmode suite allowed it (KL not worse beyond 2 SE,
+#: reports/plasmode/extended_k_grid) but showed no gain either (paired KL within 0.002 nats in
+#: every scenario), and on a ten-class set of 22 283 genes it continued to k = 22 282, an hour
+#: and a 22 GB peak for one fit. Past 2000, give ``k_grid`` (or ``method="plugin"``).
 EXTEND_DEFAULT_K_GRID = False
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
@@ -94,27 +93,29 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
     priors : GaussianPriors or dict, optional
         Prior settings; unset fields take the paper's fitting priors (Li 2009).
-    effect_prior : {"t", "t_auto", "auto", "two_groups", "normal"}, default "t"
+    effect_prior : {"t_auto", "t", "auto", "two_groups", "normal"}, default "t_auto"
         Prior on the class means, filled into ``priors`` where they do not set it
-        (:func:`selbayes.models.with_effect_prior`). "t": multivariate t with 2 df
-        (BCBCSF, Li 2012), whose heavy tails hold a few strong markers and many null genes at
-        once (with the normal prior the correction then shrinks the markers to nothing);
+        (:func:`selbayes.models.with_effect_prior`). "t_auto" (default): the t prior with its
+        degrees of freedom chosen by the data among :data:`selbayes.models.T_DF_GRID` (1 to
+        64): the df of highest posterior density at the plug-in mode of the training data
+        (empirical Bayes, ``t_df_``), then NUTS at that df (and in the inner
+        cross-validation, per fold); it picks heavy tails (df = 2) for a few strong markers
+        and lighter ones (df 8-16) for effects spread thinly over many genes. "t":
+        multivariate t with 2 df (BCBCSF, Li 2012), whose heavy tails hold a few strong
+        markers and many null genes at once (with the normal prior the correction then
+        shrinks the markers to nothing); the default from 2026-11-25 to 2026-11-28.
         "two_groups": a share pi0 ~ Beta(1, 1) of features with no class difference plus a
         normal slab (``marker_probabilities_``); "normal": the paper's exchangeable prior;
-        "t_auto": the t prior with its degrees of freedom chosen by the data among
-        :data:`selbayes.models.T_DF_GRID` (1 to 64): the df of highest posterior density at
-        the plug-in mode of the training data (empirical Bayes, ``t_df_``), then NUTS at that
-        df (and in the inner cross-validation, per fold); "auto": the prior among
-        ``effect_prior_grid`` (t priors at a few df, and the normal prior) whose inner
-        cross-validated log score, each at its own best k and T, is lowest
-        (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`); tested and not
-        adopted either: with tens of training cases the inner scores hardly separate the
+        "auto": the prior among ``effect_prior_grid`` (t priors at a few df, and the normal
+        prior) whose inner cross-validated log score, each at its own best k and T, is
+        lowest (``prior_choice_``; :func:`~selbayes.estimators.choose_effect_prior`); tested
+        and not adopted: with tens of training cases the inner scores hardly separate the
         priors, whose corrected fits then differ in calibration
-        (``reports/plasmode/prior_cv``). The default was
-        chosen on simulated and plasmode data (``reports/plasmode``); "t_auto" was tested
-        afterwards and did not replace it: where effects are tiny and dense the data choose
-        near-normal tails, whose corrected predictions are more underconfident than df = 2's
-        (``reports/plasmode/t_auto``).
+        (``reports/plasmode/prior_cv``). The default was chosen on simulated and plasmode
+        data with a rule written before the run (``reports/plasmode/t_auto_flat_nu``) and
+        then checked, not chosen, on the eleven development sets
+        (``reports/benchmark_microarray_t_auto_2026-11-28``). The df search adds one plug-in
+        mode per df of the grid to each fit (and to each inner fold).
     effect_prior_grid : sequence of (float or "normal"), optional
         The candidates of ``effect_prior="auto"``: degrees of freedom of t priors (> 0) and
         "normal"; None: ``(1, 2, 4, "normal")``
@@ -281,7 +282,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
 
     def __init__(self, k: int | str | None = "auto", threshold: float | None = None,
-                 correct_selection: bool = True, priors=None, effect_prior: str = "t",
+                 correct_selection: bool = True, priors=None, effect_prior: str = "t_auto",
                  effect_prior_grid=None, decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,

@@ -135,9 +135,9 @@ CANDIDATES = {
                               # k_grid None: the default grid, continued past 2000 while the
                               # inner score is best at its end; as run on 2026-11-27 (commit
                               # 1ec743b). The continuation now follows the switch
-                              # selbayes.estimators._gaussian.EXTEND_DEFAULT_K_GRID (off on
-                              # main until its development-set check): with it off these
-                              # names fit the plain grid.
+                              # selbayes.estimators._gaussian.EXTEND_DEFAULT_K_GRID (off,
+                              # decided on cost on 2026-11-28): with it off these names fit
+                              # the plain grid.
                               ("sb_t_extended", "t", None),
                               ("sb_t_auto_extended", "t_auto", None))
     for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))

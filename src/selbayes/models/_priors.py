@@ -213,9 +213,11 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
       paper's model, used by the reproductions.
     * t (``mu_t_df``, e.g. 2; BCBCSF): a few strong markers among many weak effects; its
       heavy tails let the strong ones escape the shrinkage that the many weak ones impose.
-    * t with unknown df (``mu_t_df_grid``): as the t prior, the tails chosen by the data.
-      Where effects are tiny and dense the data choose near-normal tails, which after the
-      selection correction over-shrink more than df = 2 does (reports/plasmode/t_auto).
+    * t with unknown df (``mu_t_df_grid``): as the t prior, the tails chosen by the data
+      (summed over in the model; the estimator's default ``effect_prior="t_auto"`` picks
+      the df of highest plug-in posterior density instead): heavy tails for a few strong
+      markers, lighter ones (df 8 to 16) where effects are tiny and dense
+      (reports/plasmode/t_auto_flat_nu).
     * two-groups (``pi0_a``, ``pi0_b``): most features have no class difference at all and a
       few are real markers (expression data with thousands of null genes); gives each kept
       feature a posterior marker probability. Combine with ``mu_t_df`` for a t slab.
@@ -310,9 +312,10 @@ T_DF_GRID = (1.0, 2.0, 4.0, 8.0, 16.0, 64.0)
 
 #: Candidates of ``HierarchicalGaussianClassifier(effect_prior="auto")``, chosen among by inner
 #: cross-validation: the t prior at these degrees of freedom, and the normal prior. Set before
-#: any run of the plasmode suite with it (2026-11-27): 2 is the default t prior; 1 (Cauchy) and
-#: 4 the neighbours on :data:`T_DF_GRID`; the normal prior is df -> infinity. df 8 to 64 were
-#: left out to keep the inner cross-validation about four times that of one t prior.
+#: any run of the plasmode suite with it (2026-11-27): 2 is the fixed-df t prior (then the
+#: default); 1 (Cauchy) and 4 the neighbours on :data:`T_DF_GRID`; the normal prior is
+#: df -> infinity. df 8 to 64 were left out to keep the inner cross-validation about four
+#: times that of one t prior.
 EFFECT_PRIOR_CV_GRID = (1.0, 2.0, 4.0, "normal")
 
 
