@@ -278,9 +278,14 @@ def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):
     assert np.isfinite(res["amlp"]).all() and (res["amlp"] > 0).all()
     assert res.loc[res["method"] == "selbayes", "k"].isin(_quick_k_values()).all()
     assert "Quick (smoke-test) design" in (out / "report.md").read_text()
+    # the default's t prior df, chosen by the data in each training fold, is recorded
+    from selbayes.models import T_DF_GRID
+    assert res.loc[res["method"] == "selbayes", "t_df"].isin(T_DF_GRID).all()
+    assert res.loc[res["method"] == "gnb", "t_df"].isna().all()
+    assert "t prior's df per fold" in (out / "report.md").read_text()
     again = run_benchmark([], ["selbayes", "gnb"], quick=True, out=out, progress=False)
     assert again.info["n_fitted"] == 0
-    cols = ["amlp", "brier", "error", "expected_error", "fit_seconds"]
+    cols = ["amlp", "brier", "error", "expected_error", "fit_seconds", "t_df"]
     np.testing.assert_array_equal(again.results[cols].to_numpy(float),
                                   pd.read_csv(out / "results.csv")[cols].to_numpy(float))
 

@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
-           "selbayes_default", "make_method", "chosen_k", "K_GRID"]
+           "selbayes_default", "make_method", "chosen_k", "chosen_t_df", "K_GRID"]
 
 #: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
 K_GRID = (5, 10, 20, 50, 100, 200)
@@ -252,7 +252,7 @@ METHODS = {
     "selbayes_t_cv_uncorrected": _sb(temperature="auto", correct_selection=False),
     # A multivariate-t prior on the class means (heavy tails: a few strong genes among many
     # null ones need not drag tau_mu down; Li 2012), corrected and uncorrected: the default
-    # since 2026-11-25 (effect_prior="t"); kept under these names for older reports.
+    # from 2026-11-25 to 2026-11-28 (effect_prior="t", df = 2).
     "selbayes_t_prior": _sb(effect_prior="t"),
     "selbayes_t_prior_uncorrected": _sb(effect_prior="t", correct_selection=False),
     # The recommended configuration before 2026-11-25: the paper's exchangeable normal prior
@@ -263,7 +263,9 @@ METHODS = {
     # The two-groups prior: a share pi0 of null features plus a normal slab.
     "selbayes_two_groups": _sb(effect_prior="two_groups"),
     "selbayes_two_groups_uncorrected": _sb(effect_prior="two_groups", correct_selection=False),
-    # The t prior with its df chosen by the data (empirical Bayes among T_DF_GRID).
+    # The t prior with its df chosen by the data (empirical Bayes among T_DF_GRID): the
+    # default since 2026-11-28, so the same as "selbayes"; kept under these names for the
+    # reports that ran it as a variant.
     "selbayes_t_auto": _sb(effect_prior="t_auto"),
     "selbayes_t_auto_uncorrected": _sb(effect_prior="t_auto", correct_selection=False),
     # The prior on the class means chosen by inner cross-validation (t at df 1, 2, 4, normal).
@@ -342,8 +344,7 @@ def chosen_k(estimator):
     >>> chosen_k(object()) is None
     True
     """
-    est = estimator
-    for _ in range(5):
+    for est in _nested(estimator):
         best = getattr(est, "best_params_", None)
         if best:
             for key, v in best.items():
@@ -358,10 +359,46 @@ def chosen_k(estimator):
         sel = getattr(est, "selection_", None)
         if sel is not None and hasattr(sel, "indices"):
             return int(len(sel.indices))
+    return None
+
+
+def chosen_t_df(estimator) -> float | None:
+    """The degrees of freedom of the t prior that a fitted selbayes method chose from the data
+    (``t_df_``, with ``effect_prior="t_auto"``, the default), through pipelines and grid
+    searches; None where nothing was chosen (a fixed df, another prior, another method).
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> chosen_t_df(SimpleNamespace(steps=[("log", None), ("clf", SimpleNamespace(t_df_=8.0))]))
+    8.0
+    >>> chosen_t_df(object()) is None
+    True
+    """
+    for est in _nested(estimator):
+        v = getattr(est, "t_df_", None)
+        if v is not None:
+            return float(v)
+    return None
+
+
+def _nested(estimator, depth: int = 5):
+    """The estimator, then the last step of a pipeline or a grid search's best estimator, and
+    so on inward (at most ``depth`` levels)."""
+    est = estimator
+    for _ in range(depth):
+        yield est
         if hasattr(est, "steps"):
             est = est.steps[-1][1]
         elif hasattr(est, "best_estimator_"):
             est = est.best_estimator_
         else:
-            return None
-    return None
+            return

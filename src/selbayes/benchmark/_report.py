@@ -18,7 +18,8 @@ __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
-                   "fit_cpu_seconds", "predict_seconds", "k", "n_warnings", "error_message"]
+                   "fit_cpu_seconds", "predict_seconds", "k", "t_df", "n_warnings",
+                   "error_message"]
 _SUMMARY_METRICS = ("amlp", "brier", "error", "expected_error", "gap")
 
 
@@ -35,7 +36,9 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
         Columns ``dataset, method, repeat, fold, n_test, amlp, brier, error,
         expected_error, gap`` (expected minus actual error), ``n_over_5_nats,
         max_case_loss, fit_seconds`` (wall), ``fit_cpu_seconds`` (CPU time of the fitting
-        process, all its threads), ``predict_seconds, k, n_warnings, error_message``.
+        process, all its threads), ``predict_seconds, k, t_df`` (the t prior's degrees of
+        freedom where the data chose them, else NaN; NaN too in fold files written before
+        2026-11-28), ``n_warnings, error_message``.
 
     Examples
     --------
@@ -45,6 +48,7 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
     df = pd.DataFrame([{c: r.get(c) for c in _RESULT_COLUMNS} for r in records],
                       columns=_RESULT_COLUMNS)
     df["k"] = pd.array(df["k"], dtype="Int64")
+    df["t_df"] = pd.to_numeric(df["t_df"], errors="coerce").astype(float)
     return df.sort_values(["dataset", "method", "repeat", "fold"]).reset_index(drop=True)
 
 
@@ -518,10 +522,14 @@ def write_report_files(res) -> str:
                          f"{c['p_true']:.3g} | {_fmt(c['loss'], digits=2)} |")
     ks = results.dropna(subset=["k"])
     if not ks.empty:
-        L += ["", "## Chosen k per fold", "", "| data set | method | k per fold |",
-              "|---|---|---|"]
+        L += ["", "## Chosen k per fold", "",
+              "The t prior's degrees of freedom, where the data chose them (`effect_prior="
+              "\"t_auto\"`), beside it; '-' where nothing was chosen.", "",
+              "| data set | method | k per fold | t prior's df per fold |", "|---|---|---|---|"]
         for (d, m), g in ks.groupby(["dataset", "method"], sort=True):
-            L.append(f"| {d} | {m} | {', '.join(str(int(v)) for v in g['k'])} |")
+            dfs = ("-" if g["t_df"].isna().all()
+                   else ", ".join("-" if np.isnan(v) else f"{v:g}" for v in g["t_df"]))
+            L.append(f"| {d} | {m} | {', '.join(str(int(v)) for v in g['k'])} | {dfs} |")
     L += ["", "## Fit time (wall seconds, sum over folds; mean per fit in brackets)", "",
           "Wall times depend on the machine's load; `summary.csv` also has CPU seconds.", "",
           "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
