@@ -207,7 +207,8 @@ def from_import(repeats: int) -> list[str]:
         "",
         f"`python benchmarks/bench_first_fit.py --from-import --repeats {repeats}`, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
-        f"(load average {os.getloadavg()[0]:.1f} at the end: other jobs were running).",
+        f"(load average {os.getloadavg()[0]:.1f} at the end; above {os.cpu_count()}, other jobs "
+        "were running).",
         "",
         "A new process (cache warm from an earlier process): `import selbayes`, then the first "
         "fit (n = 40, p = 200, 4 chains x 1000 + 1000), the clock started before "
