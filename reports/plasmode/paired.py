@@ -82,3 +82,30 @@ def k_per_replicate(rows, after, before, scenarios) -> list[str]:
         lines.append(f"| {s} | " + ", ".join(
             f"{rows[(before, s, r)]['k']} -> {rows[(after, s, r)]['k']}" for r in reps) + " |")
     return lines
+
+
+def _mean_se(rows, method, scenario, metric, reps):
+    a = np.array([rows[(method, scenario, r)][metric] for r in reps], dtype=float)
+    return float(a.mean()), float(a.std(ddof=1) / np.sqrt(a.size))
+
+
+def violations(rows, method, scenarios, reps_of, l2="logreg_l2_cv") -> list[str]:
+    """Rule 1 of the protocol (PROTOCOL.md): the targets ``method`` misses, one string per
+    violation. In a simulation scenario (the model holds), |expected - actual| minus 2 SE above
+    0.02, or the slope ± 2 SE missing [0.9, 1.1]; in a plasmode scenario, |expected - actual|
+    worse than ``l2``'s (paired) beyond 2 SE. ``reps_of``: scenario -> replicates."""
+    out = []
+    for s in scenarios:
+        reps = reps_of[s]
+        if s.startswith("sim"):
+            gap, gap_se = _mean_se(rows, method, s, "abs_gap", reps)
+            if gap - 2 * gap_se > 0.02:
+                out.append(f"{s}: |expected - actual| {gap:.3f} ± {gap_se:.3f} > 0.02")
+            slope, slope_se = _mean_se(rows, method, s, "slope", reps)
+            if slope + 2 * slope_se < 0.9 or slope - 2 * slope_se > 1.1:
+                out.append(f"{s}: slope {slope:.2f} ± {slope_se:.2f} outside [0.9, 1.1]")
+        else:
+            mean, se, _ = paired(rows, method, l2, s, "abs_gap")
+            if mean > 2 * se:
+                out.append(f"{s}: |expected - actual| worse than L2 by {mean:+.3f} ± {se:.3f}")
+    return out

@@ -24,30 +24,6 @@ CANDIDATE, DEFAULT, L2 = "sb_t_auto_wide", "sb_t_wide", "logreg_l2_cv"
 SHOWN = [L2, DEFAULT, "sb_t_wide_uncorrected", "sb_normal_wide", CANDIDATE]
 
 
-def _mean_se(rows, method, scenario, metric, reps):
-    a = np.array([rows[(method, scenario, r)][metric] for r in reps], dtype=float)
-    return float(a.mean()), float(a.std(ddof=1) / np.sqrt(a.size))
-
-
-def violations(rows, method, scenarios, reps_of) -> list[str]:
-    """Rule 1 of README.md: the targets ``method`` misses, one string per violation."""
-    out = []
-    for s in scenarios:
-        reps = reps_of[s]
-        if s.startswith("sim"):
-            gap, gap_se = _mean_se(rows, method, s, "abs_gap", reps)
-            if gap - 2 * gap_se > 0.02:
-                out.append(f"{s}: |expected - actual| {gap:.3f} ± {gap_se:.3f} > 0.02")
-            slope, slope_se = _mean_se(rows, method, s, "slope", reps)
-            if slope + 2 * slope_se < 0.9 or slope - 2 * slope_se > 1.1:
-                out.append(f"{s}: slope {slope:.2f} ± {slope_se:.2f} outside [0.9, 1.1]")
-        else:
-            mean, se, _ = paired.paired(rows, method, L2, s, "abs_gap")
-            if mean > 2 * se:
-                out.append(f"{s}: |expected - actual| worse than L2 by {mean:+.3f} ± {se:.3f}")
-    return out
-
-
 def main() -> None:
     rows = {key: row for key, row in
             paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl").items()
@@ -72,8 +48,8 @@ def main() -> None:
     kl = {s: paired.paired(rows, CANDIDATE, DEFAULT, s, "kl") for s in scenarios}
     worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
     better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
-    v_cand = violations(rows, CANDIDATE, scenarios, reps_of)
-    v_def = violations(rows, DEFAULT, scenarios, reps_of)
+    v_cand = paired.violations(rows, CANDIDATE, scenarios, reps_of)
+    v_def = paired.violations(rows, DEFAULT, scenarios, reps_of)
     complete = all(len(reps_of[s]) == 6 for s in scenarios) and len(scenarios) == 5
     adopted = not worse and bool(better) and len(v_cand) <= len(v_def)
     lines += ["", "## The rule (README.md)", "",

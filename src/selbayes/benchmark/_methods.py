@@ -271,6 +271,8 @@ METHODS = {
     # The prior on the class means chosen by inner cross-validation (t at df 1, 2, 4, normal).
     "selbayes_prior_cv": _sb(effect_prior="auto"),
     "selbayes_prior_cv_uncorrected": _sb(effect_prior="auto", correct_selection=False),
+    # The default without its label-noise share 1/(n + 2) (reports/plasmode/label_noise_zero).
+    "selbayes_no_label_noise": _sb(label_noise=0.0),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -142,6 +142,14 @@ CANDIDATES = {
                               ("sb_t_auto_extended", "t_auto", None))
     for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
 }
+# The default (t_auto, grid to 2000) without its label-noise share: label_noise=0, so the
+# probabilities are the tempered posterior predictive alone (2026-11-28,
+# reports/plasmode/label_noise_zero).
+CANDIDATES.update({
+    f"sb_t_auto_wide_no_label_noise{suffix}": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
+                                               "label_noise": 0.0, **extra}
+    for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
+})
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):

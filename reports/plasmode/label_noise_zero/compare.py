@@ -1,0 +1,61 @@
+"""The default without its label-noise share (``sb_t_auto_wide_no_label_noise``) against the
+default (``sb_t_auto_wide``) on the plasmode suite's replicates (seed 0), and the verdict of
+the rule in README.md (written before the run, with this script).
+
+Usage (from the repository root): ``python reports/plasmode/label_noise_zero/compare.py``.
+Reads ``results.jsonl`` beside this script (the candidate), ``../t_auto_flat_nu/results.jsonl``
+(the default on the same replicates), ``../flat_nu/results.jsonl`` (df = 2 and the
+uncorrected twin, shown) and ``../grouped_predictive/results.jsonl`` (L2 logistic regression),
+and writes ``report.md`` beside it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
+
+CANDIDATE, DEFAULT, L2 = "sb_t_auto_wide_no_label_noise", "sb_t_auto_wide", "logreg_l2_cv"
+SHOWN = [L2, "sb_t_wide", DEFAULT, CANDIDATE]
+
+
+def main() -> None:
+    rows = {key: row for key, row in
+            paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl").items()
+            if key[0] == L2}
+    rows.update(paired.read_rows(HERE.parent / "flat_nu" / "results.jsonl",
+                                 HERE.parent / "t_auto_flat_nu" / "results.jsonl",
+                                 HERE / "results.jsonl"))
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
+    reps_of = {s: sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+               for s in scenarios}
+    lines = ["# The default without its label-noise share against the default", "",
+             "Made by `compare.py` (its docstring has the inputs; the rule is README.md's, "
+             "written before the run). Mean over replicates; for the candidate also the "
+             "paired difference candidate - default ± SE, * beyond 2 SE.", ""]
+    lines += paired.tables(rows, CANDIDATE, DEFAULT, SHOWN, scenarios)
+    kl = {s: paired.paired(rows, CANDIDATE, DEFAULT, s, "kl") for s in scenarios}
+    worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
+    better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
+    v_cand = paired.violations(rows, CANDIDATE, scenarios, reps_of, L2)
+    v_def = paired.violations(rows, DEFAULT, scenarios, reps_of, L2)
+    complete = all(len(reps_of[s]) == 6 for s in scenarios) and len(scenarios) == 5
+    adopted = not worse and bool(better) and len(v_cand) <= len(v_def)
+    lines += ["", "## The rule (README.md)", "",
+              f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; "
+              f"better beyond 2 SE in: {', '.join(better) or 'none'}.",
+              f"* Violations of the candidate ({len(v_cand)}): " + ("; ".join(v_cand) or "none"),
+              f"* Violations of the default ({len(v_def)}): " + ("; ".join(v_def) or "none"),
+              "* Verdict: " + ("ADOPT (then rule 4, the development sets)" if adopted
+                               else "keep the default")
+              + ("" if complete else " (INCOMPLETE run: not all 5 scenarios x 6 replicates)"),
+              ""]
+    (HERE / "report.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
