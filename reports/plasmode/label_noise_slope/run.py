@@ -23,8 +23,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from selbayes.experiments.plasmode import (SCENARIOS, calibration_scores, make_candidate,
-                                           make_replicate)
+from selbayes.experiments.plasmode import (
+    SCENARIOS,
+    calibration_scores,
+    make_candidate,
+    make_replicate,
+)
 
 HERE = Path(__file__).resolve().parent
 METHOD, SEED, REPLICATES = "sb_t_auto_wide", 0, 6
@@ -62,7 +66,8 @@ def report(df: pd.DataFrame) -> str:
          "slope is b of P(y = 1) = sigmoid(a + b logit p_hat) against the true probabilities",
          "(1 = calibrated, > 1 underconfident). The variants are the same fit, asked three",
          "ways, so their differences are paired.", "",
-         "| scenario | variant | KL (nats) | slope | \\|expected - actual\\| |", "|---|---|---|---|---|"]
+         "| scenario | variant | KL (nats) | slope | \\|expected - actual\\| |",
+         "|---|---|---|---|---|"]
     for (sc, var), g in df.groupby(["scenario", "variant"], sort=False):
         cells = [f"{m:.3f} ± {s:.3f}" for m, s in (_mean_se(g[c]) for c in
                                                   ("kl", "slope", "abs_gap"))]
