@@ -58,12 +58,13 @@ def one_fit(X, y, k, prior, settings):
         clf.fit(X, y)
         clf.predict_proba(X[:10])
     sec = time.perf_counter() - t0
+    label = prior if clf.t_df_ is None else f"{prior} (df {clf.t_df_:g})"   # df the data chose
     if "sample_stats" not in clf.idata_.children:        # plug-in: no sampler ran
-        return sec, float("nan"), float("nan")
+        return sec, float("nan"), float("nan"), label
     stats = clf.idata_["sample_stats"]
     steps = float(stats["n_steps"].mean()) if "n_steps" in stats else float("nan")
     ess = float(clf.diagnostics_["ess_bulk"].min()) if hasattr(clf, "diagnostics_") else np.nan
-    return sec, steps, ess
+    return sec, steps, ess, label
 
 
 def main(argv=None) -> int:
@@ -97,9 +98,10 @@ def main(argv=None) -> int:
                 # compile (cached by shape, not by draws) and import: a short one-chain fit,
                 # so the untimed warm-up does not cost as much as the timed fit at k = 20 000
                 one_fit(X, y, k, prior, dict(draws=20, tune=20, chains=1, method=inference))
-                sec, steps, ess = one_fit(X, y, k, prior, {**settings, "method": inference})
-                rows.append((prior, inference, k, sec, steps, ess))
-                print(f"{prior:>10} {inference:>6} k={k:>6}: {sec:7.2f} s, {steps:.1f} "
+                sec, steps, ess, label = one_fit(X, y, k, prior,
+                                                 {**settings, "method": inference})
+                rows.append((label, inference, k, sec, steps, ess))
+                print(f"{label:>10} {inference:>6} k={k:>6}: {sec:7.2f} s, {steps:.1f} "
                       f"steps/draw, min bulk ESS {ess:.0f}", flush=True)
                 _write(a, X, rows, t_start, out)
     print(out)
