@@ -109,3 +109,30 @@ def violations(rows, method, scenarios, reps_of, l2="logreg_l2_cv") -> list[str]
             if mean > 2 * se:
                 out.append(f"{s}: |expected - actual| worse than L2 by {mean:+.3f} ± {se:.3f}")
     return out
+
+
+def rule_verdict(rows, candidate, default, scenarios, reps_of, l2="logreg_l2_cv",
+                 n_scenarios=5, n_replicates=6) -> list[str]:
+    """Rules 1 to 3 of the protocol (PROTOCOL.md) as Markdown lines: the scenarios where the
+    candidate's paired KL is worse or better than the default's beyond 2 SE, both methods'
+    violations (:func:`violations`), and the verdict (adopt only if worse nowhere, better
+    somewhere, and no more violations than the default)."""
+    kl = {s: paired(rows, candidate, default, s, "kl") for s in scenarios}
+    worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
+    better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
+    v_cand = violations(rows, candidate, scenarios, reps_of, l2)
+    v_def = violations(rows, default, scenarios, reps_of, l2)
+    complete = (all(len(reps_of[s]) == n_replicates for s in scenarios)
+                and len(scenarios) == n_scenarios)
+    adopted = not worse and bool(better) and len(v_cand) <= len(v_def)
+    return ["", "## The rule (README.md)", "",
+            f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; "
+            f"better beyond 2 SE in: {', '.join(better) or 'none'}.",
+            f"* Violations of the candidate ({len(v_cand)}): " + ("; ".join(v_cand) or "none"),
+            f"* Violations of the default ({len(v_def)}): " + ("; ".join(v_def) or "none"),
+            "* Verdict: " + ("ADOPT (then rule 4, the development sets)" if adopted
+                             else "keep the default")
+            + ("" if complete else f" (INCOMPLETE run: not all {n_scenarios} scenarios x "
+                                   f"{n_replicates} replicates)"),
+            ""]
+

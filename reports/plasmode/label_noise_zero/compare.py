@@ -37,22 +37,7 @@ def main() -> None:
              "written before the run). Mean over replicates; for the candidate also the "
              "paired difference candidate - default ± SE, * beyond 2 SE.", ""]
     lines += paired.tables(rows, CANDIDATE, DEFAULT, SHOWN, scenarios)
-    kl = {s: paired.paired(rows, CANDIDATE, DEFAULT, s, "kl") for s in scenarios}
-    worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
-    better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
-    v_cand = paired.violations(rows, CANDIDATE, scenarios, reps_of, L2)
-    v_def = paired.violations(rows, DEFAULT, scenarios, reps_of, L2)
-    complete = all(len(reps_of[s]) == 6 for s in scenarios) and len(scenarios) == 5
-    adopted = not worse and bool(better) and len(v_cand) <= len(v_def)
-    lines += ["", "## The rule (README.md)", "",
-              f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; "
-              f"better beyond 2 SE in: {', '.join(better) or 'none'}.",
-              f"* Violations of the candidate ({len(v_cand)}): " + ("; ".join(v_cand) or "none"),
-              f"* Violations of the default ({len(v_def)}): " + ("; ".join(v_def) or "none"),
-              "* Verdict: " + ("ADOPT (then rule 4, the development sets)" if adopted
-                               else "keep the default")
-              + ("" if complete else " (INCOMPLETE run: not all 5 scenarios x 6 replicates)"),
-              ""]
+    lines += paired.rule_verdict(rows, CANDIDATE, DEFAULT, scenarios, reps_of, L2)
     (HERE / "report.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
