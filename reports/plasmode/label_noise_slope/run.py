@@ -23,12 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from selbayes.experiments.plasmode import (
-    SCENARIOS,
-    calibration_scores,
-    make_candidate,
-    make_replicate,
-)
+from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, fit_replicate
 
 HERE = Path(__file__).resolve().parent
 METHOD, SEED, REPLICATES = "sb_t_auto_wide", 0, 6
@@ -37,14 +32,12 @@ VARIANTS = ("default", "no_label_noise", "model_predictive")
 
 
 def _one(scenario, rep):
-    data = make_replicate(scenario, SEED + 1000 * rep)          # as the suite's _fit_one
-    est = make_candidate(METHOD, random_state=SEED + rep)
     t0 = time.perf_counter()
+    est, data = fit_replicate(METHOD, scenario, rep, SEED)      # the suite's seeds
+    rows = []
+    T, eps = est.temperature_, est.label_noise_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est.fit(data["X_train"], data["y_train"])
-        rows = []
-        T, eps = est.temperature_, est.label_noise_
         for variant, (t, e) in zip(VARIANTS, ((T, eps), (T, 0.0), (1.0, 0.0)), strict=True):
             est.temperature_, est.label_noise_ = t, e
             s = calibration_scores(est.predict_proba(data["X_test"]), data["p_test"])

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["SCENARIOS", "CANDIDATES", "WIDE_K_GRID", "Scenario", "make_replicate",
+__all__ = ["SCENARIOS", "CANDIDATES", "WIDE_K_GRID", "Scenario", "make_replicate", "fit_replicate",
            "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
 
@@ -124,32 +124,28 @@ WIDE_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 #: so a name means the same configuration before and after. Each candidate has an
 #: ``<name>_uncorrected`` twin, the same without the selection correction.
 _OLD_GRID = (5, 10, 20, 50, 100, 200, 500)
-CANDIDATES = {
-    f"{name}{suffix}": {"effect_prior": prior, "k_grid": grid, **extra}
-    for name, prior, grid in (("sb_normal", "normal", _OLD_GRID),
-                              ("sb_normal_wide", "normal", WIDE_K_GRID),
-                              ("sb_t_wide", "t", WIDE_K_GRID),
-                              ("sb_t_auto_wide", "t_auto", WIDE_K_GRID),
-                              ("sb_prior_cv_wide", "auto", WIDE_K_GRID),
-                              ("sb_two_groups_wide", "two_groups", WIDE_K_GRID),
-                              # k_grid None: the default grid, continued past 2000 while the
-                              # inner score is best at its end; as run on 2026-11-27 (commit
-                              # 1ec743b). The continuation now follows the switch
-                              # selbayes.estimators._gaussian.EXTEND_DEFAULT_K_GRID (off,
-                              # decided on cost on 2026-11-28): with it off these names fit
-                              # the plain grid.
-                              ("sb_t_extended", "t", None),
-                              ("sb_t_auto_extended", "t_auto", None))
-    for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
+_BASE_CANDIDATES = {
+    "sb_normal": {"effect_prior": "normal", "k_grid": _OLD_GRID},
+    "sb_normal_wide": {"effect_prior": "normal", "k_grid": WIDE_K_GRID},
+    "sb_t_wide": {"effect_prior": "t", "k_grid": WIDE_K_GRID},
+    "sb_t_auto_wide": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID},
+    "sb_prior_cv_wide": {"effect_prior": "auto", "k_grid": WIDE_K_GRID},
+    "sb_two_groups_wide": {"effect_prior": "two_groups", "k_grid": WIDE_K_GRID},
+    # k_grid None: the default grid, continued past 2000 while the inner score is best at its
+    # end; as run on 2026-11-27 (commit 1ec743b). The continuation now follows the switch
+    # selbayes.estimators._gaussian.EXTEND_DEFAULT_K_GRID (off, decided on cost on
+    # 2026-11-28): with it off these names fit the plain grid.
+    "sb_t_extended": {"effect_prior": "t", "k_grid": None},
+    "sb_t_auto_extended": {"effect_prior": "t_auto", "k_grid": None},
+    # The default (t_auto, grid to 2000) without its label-noise share: label_noise=0, so the
+    # probabilities are the tempered posterior predictive alone (2026-11-28,
+    # reports/plasmode/label_noise_zero).
+    "sb_t_auto_wide_no_label_noise": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
+                                      "label_noise": 0.0},
 }
-# The default (t_auto, grid to 2000) without its label-noise share: label_noise=0, so the
-# probabilities are the tempered posterior predictive alone (2026-11-28,
-# reports/plasmode/label_noise_zero).
-CANDIDATES.update({
-    f"sb_t_auto_wide_no_label_noise{suffix}": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
-                                               "label_noise": 0.0, **extra}
-    for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))
-})
+CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
+              for name, kwargs in _BASE_CANDIDATES.items()
+              for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))}
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):
@@ -329,15 +325,45 @@ def calibration_scores(proba, p_true) -> dict:
             "abs_gap": abs(expected - actual)}
 
 
-def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick: bool):
+def fit_replicate(method: str, scenario: Scenario, rep: int, seed: int = 0, *, X_real=None,
+                  quick: bool = False):
+    """Draw replicate ``rep`` of ``scenario`` and fit ``method`` to its training data, with the
+    suite's seeds (data ``seed + 1000 rep``, estimator ``seed + rep``), warnings silenced.
+
+    Parameters
+    ----------
+    method : str
+        A key of :data:`CANDIDATES` or a benchmark method.
+    scenario : Scenario
+    rep, seed : int
+    X_real : ndarray, optional
+        The standardised real X of a plasmode scenario (loaded when None).
+    quick : bool
+        Short MCMC.
+
+    Returns
+    -------
+    est : fitted estimator
+    data : dict
+        :func:`make_replicate`'s output.
+    """
     import warnings
 
     data = make_replicate(scenario, seed + 1000 * rep, X_real=X_real)
     est = make_candidate(method, random_state=seed + rep, quick=quick)
-    t0 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est.fit(data["X_train"], data["y_train"])
+    return est, data
+
+
+def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick: bool):
+    import warnings
+
+    t0 = time.perf_counter()
+    est, data = fit_replicate(method, scenario, rep, seed, X_real=X_real, quick=quick)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         proba = est.predict_proba(data["X_test"])
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
