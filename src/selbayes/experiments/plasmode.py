@@ -346,6 +346,12 @@ def fit_replicate(method: str, scenario: Scenario, rep: int, seed: int = 0, *, X
     est : fitted estimator
     data : dict
         :func:`make_replicate`'s output.
+
+    Examples
+    --------
+    >>> est, data = fit_replicate("gnb", SCENARIOS["sim_sparse_strong"], 0)
+    >>> data["X_train"].shape, est.predict_proba(data["X_test"]).shape
+    ((60, 2000), (400, 2))
     """
     import warnings
 
