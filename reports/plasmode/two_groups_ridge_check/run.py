@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from selbayes.evaluation._identification import two_groups_identification
+from identification import two_groups_identification   # beside this file
 from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, fit_replicate
 
 HERE = Path(__file__).resolve().parent
@@ -74,6 +74,24 @@ def report(df: pd.DataFrame) -> str:
                                                   ("kl", "slope", "abs_gap"))]
         L.append(f"| {sc} | " + " | ".join(cells)
                  + f" | {int(g['failure'].sum())} | {int(g['weak'].sum())} |")
+    ref_path = HERE.parent / "t_auto_flat_nu" / "results.jsonl"
+    if ref_path.is_file():
+        # the default's fits of the same replicates (same seeds), from that run
+        ref = pd.read_json(ref_path, lines=True).query("method == 'sb_t_auto_wide'")
+        both = df.merge(ref[["scenario", "replicate", "kl", "slope", "abs_gap"]],
+                        on=["scenario", "replicate"], suffixes=("", "_default"))
+        L += ["", "Against the default (`sb_t_auto_wide`, its rows in `../t_auto_flat_nu/`, "
+              "the same replicates and seeds), reported, not ruled on; paired differences "
+              "two-groups minus default, mean ± SE over replicates:", "",
+              "| scenario | KL two-groups | KL default | KL difference | slope two-groups | "
+              r"slope default | \|exp - act\| two-groups | \|exp - act\| default |",
+              "|---|---|---|---|---|---|---|---|"]
+        for sc, g in both.groupby("scenario", sort=False):
+            cells = [_mean_se(g[c]) for c in ("kl", "kl_default")]
+            cells.append(_mean_se(g["kl"] - g["kl_default"]))
+            cells += [_mean_se(g[c]) for c in ("slope", "slope_default", "abs_gap",
+                                               "abs_gap_default")]
+            L.append(f"| {sc} | " + " | ".join(f"{m:.3f} ± {s:.3f}" for m, s in cells) + " |")
     L += ["", "Per replicate:", "",
           "| scenario | replicate | k | KL | slope | pi0 90% interval | width | mean marker "
           "probability | failure | check fired | F-statistic check warned |",

@@ -1,4 +1,8 @@
-"""Is the two-groups prior's share of null genes identified by the data? Run by ``fit``.
+"""Is the two-groups prior's share of null genes identified by the data?
+
+The check tested by ``run.py`` beside this file (rule in README.md). Written as
+``selbayes.evaluation._identification`` before the run (commit b39bb81); not adopted by the
+rule, so it was moved here unchanged (it is not run by ``fit``).
 
 Under ``effect_prior="two_groups"`` a share pi0 of the genes has no class difference and the
 rest a normal slab of scale 1 / sqrt(tau_mu). When the real effects are tiny (noncentrality
@@ -38,7 +42,8 @@ MARKER_PROBABILITY = 0.1
 class WeakIdentificationWarning(UserWarning):
     """The data do not pin down a part of the model that the predictions depend on.
 
-    Emitted by the Gaussian classifier's ``fit`` under ``effect_prior="two_groups"`` when the
+    Proposed for the Gaussian classifier's ``fit`` under ``effect_prior="two_groups"`` (not
+    adopted: README.md beside this file), to be emitted when the
     share of null genes pi0 is spread over a wide interval and the kept genes are mostly
     called null: the posterior lies on a ridge along which the predictions range from
     sensible to coin flips (:func:`two_groups_identification`).
