@@ -273,6 +273,9 @@ METHODS = {
     "selbayes_prior_cv_uncorrected": _sb(effect_prior="auto", correct_selection=False),
     # The default without its label-noise share 1/(n + 2) (reports/plasmode/label_noise_zero).
     "selbayes_no_label_noise": _sb(label_noise=0.0),
+    # The default with the correction itself chosen by inner cross-validation against the
+    # uncorrected model (correct_selection="auto"; reports/plasmode/correction_cv).
+    "selbayes_correction_cv": _sb(correct_selection="auto"),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -89,8 +89,15 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         overrides ``k``.
     threshold : float, optional
         Keep features with F > threshold.
-    correct_selection : bool, default True
-        Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k).
+    correct_selection : bool or "auto", default True
+        Add the selection adjustment factor P(F <= gamma | tau_mu w_x)^(p - k). "auto":
+        the corrected or the uncorrected model, whichever scores better in the inner
+        cross-validation that chooses k (each at its own best k and T, on the same inner
+        folds; ``correction_choice_``,
+        :func:`selbayes.estimators._correction_choice.choose_correction`).
+        On data whose signal is spread over correlated genes the corrected model can read
+        the kept genes as noise (``reports/plasmode/correlated_underconfidence``). Not with
+        ``effect_prior="auto"``.
     priors : GaussianPriors or dict, optional
         Prior settings; unset fields take the paper's fitting priors (Li 2009).
     effect_prior : {"t_auto", "t", "auto", "two_groups", "normal"}, default "t_auto"
@@ -225,6 +232,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         With ``effect_prior="t_auto"`` or ``"auto"``: the degrees of freedom of the t prior
         chosen on the training data (recorded as ``idata_.attrs["selbayes_t_df"]``); None
         otherwise (and when "auto" chose the normal prior).
+    correct_selection_ : bool
+        Whether the fitted model has the selection correction (``correct_selection``, or
+        what "auto" chose).
+    correction_choice_ : CorrectionChoice or None
+        With ``correct_selection="auto"``: the corrected and the uncorrected model's inner
+        cross-validated log scores at their own best k and T, and their paired difference
+        (``print`` shows the table); None otherwise.
     prior_choice_ : PriorChoice or None
         With ``effect_prior="auto"``: every candidate prior's inner cross-validated log score
         at its own best k and T, and the paired difference to the chosen one (``print``
@@ -323,6 +337,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         **SelectionClassifier._parameter_constraints,
         **SelectionClassifier._nuts_constraints,
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all", "auto"}), None],
+        "correct_selection": ["boolean", StrOptions({"auto"})],
         "priors": [GaussianPriors, dict, None],
         "effect_prior": [StrOptions({"t", "t_auto", "normal", "two_groups", "auto"})],
         "effect_prior_grid": [list, tuple, np.ndarray, None],
@@ -393,12 +408,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         counts, xbar, ssw = sufficient_statistics(X_sel, y_index, len(selection.class_counts))
         _, self.t_df_, _ = _t_df_mode(xbar, ssw, counts.astype(np.float64), selection, priors,
-                                      self.correct_selection)
+                                      self.correct_selection_)
         return self._fitted_priors()
 
     def _validate_params(self, skip=()) -> None:
         """The base checks, then the combinations the plug-in does not cover (before any work)."""
         super()._validate_params(skip=skip)
+        if self.correct_selection == "auto" and self.effect_prior == "auto":
+            raise ValueError("correct_selection='auto' and effect_prior='auto' cannot be "
+                             "combined: choose the prior (effect_prior='t_auto', the "
+                             "default, or another) or give correct_selection=True/False")
         if self.method == "plugin":
             from ..models._gaussian_plugin import check_plugin_priors
 
@@ -416,14 +435,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
-        self.k_choice_ = self.prior_choice_ = self.t_df_ = None
+        self.k_choice_ = self.prior_choice_ = self.correction_choice_ = self.t_df_ = None
+        correction_auto = isinstance(self.correct_selection, str)      # "auto"
+        self.correct_selection_ = True if correction_auto else bool(self.correct_selection)
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
                              else float(self.label_noise))
         sparse = hasattr(X, "toarray")
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
         prior_auto = self.effect_prior == "auto"
-        if k_auto or t_auto or self.decorrelate == "auto" or prior_auto:
+        if k_auto or t_auto or self.decorrelate == "auto" or prior_auto or correction_auto:
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if ranking is None:
@@ -450,6 +471,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
                                           k_grid, extend_to)
+            elif correction_auto:
+                self._choose_correction(X.toarray() if sparse else X, classes[y_index],
+                                        k_grid, extend_to)
             else:
                 self.k_choice_ = choice if choice is not None else self._choose(
                     X.toarray() if sparse else X, classes[y_index], k_grid, extend_to)
@@ -487,6 +511,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.t_df_ = self.prior_choice_.t_df
         self.k_choice_ = self.prior_choice_.k_choices[self.prior_choice_.chosen]
 
+    def _choose_correction(self, X, y, k_grid, extend_to=None) -> None:
+        """``correct_selection="auto"``: :func:`choose_correction` with this classifier's
+        other settings; sets ``correction_choice_``, ``correct_selection_`` and
+        ``k_choice_`` (the chosen model's curve)."""
+        from ._correction_choice import choose_correction
+
+        settings = self._choice_settings(k_grid, extend_to)
+        del settings["corrected"]
+        self.correction_choice_ = choose_correction(
+            X, y, priors=self._prior_object(), random_state=self.random_state, **settings)
+        self.correct_selection_ = self.correction_choice_.corrected
+        self.k_choice_ = self.correction_choice_.k_choices[self.correction_choice_.chosen]
+
     def _choose(self, X, y, k_grid, extend_to=None):
         """:func:`~selbayes.estimators.choose_k` over ``k_grid`` (continued up to
         ``extend_to`` while its best is at the end) with this classifier's settings (its
@@ -513,7 +550,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         else:
             t_grid = [float(self.temperature)]
         return dict(grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
-                    corrected=self.correct_selection, standardize=self.standardize,
+                    corrected=self.correct_selection_, standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
                     extend_to=extend_to, progressbar=self.progressbar)
@@ -616,7 +653,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
         priors = self._choose_t_df(X_sel, y_index, selection, priors)
-        data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection)
+        data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection_)
         # Warn before sampling when the draws kept would fill the machine (a kill for memory
         # gives no message at all).
         check_fit_memory(X_sel.shape[1], G, 1 if self.method == "plugin" else self.chains,
@@ -628,7 +665,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             from ..models._gaussian_plugin import plugin_idata
 
             idata = plugin_idata(X_sel, y_index, selection, priors, data, coords,
-                                 corrected=self.correct_selection, draws=self.draws,
+                                 corrected=self.correct_selection_, draws=self.draws,
                                  random_state=seed)
             return _GaussianPosterior(idata=idata, model=None, X=X_sel, data=data,
                                       within_var=within_var)
@@ -766,6 +803,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             out["selbayes_k_choice_criterion"] = self.k_choice_.criterion
         if getattr(self, "prior_choice_", None) is not None:
             out["selbayes_effect_prior_chosen"] = self.prior_choice_.label
+        out["selbayes_corrected"] = int(self.correct_selection_)
+        if getattr(self, "correction_choice_", None) is not None:
+            out["selbayes_correction_chosen"] = self.correction_choice_.label
         return out
 
     def _extra_constant_data(self) -> dict:
@@ -780,6 +820,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             out.update(self.k_choice_.to_constant_data())
         if getattr(self, "prior_choice_", None) is not None:
             out.update(self.prior_choice_.to_constant_data())
+        if getattr(self, "correction_choice_", None) is not None:
+            out.update(self.correction_choice_.to_constant_data())
         return out
 
     def _select_test_columns(self, X) -> np.ndarray:
@@ -857,6 +899,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
             self.prior_choice_ = PriorChoice.from_constant_data(
                 cd, chosen_label=str(attrs["selbayes_effect_prior_chosen"]))
+        # files written before correct_selection="auto" existed: the parameter says it
+        self.correct_selection_ = (bool(attrs["selbayes_corrected"])
+                                   if "selbayes_corrected" in attrs
+                                   else bool(self.correct_selection))
+        self.correction_choice_ = None
+        if "correction_choice_score" in cd:
+            from ._correction_choice import CorrectionChoice
+
+            self.correction_choice_ = CorrectionChoice.from_constant_data(
+                cd, chosen_label=str(attrs["selbayes_correction_chosen"]))
         draws = tree["predictive_draws"].to_dataset()
         self.pred_mean_ = draws["mean"].values
         self.pred_precision_ = draws["precision"].values

@@ -116,6 +116,12 @@ class PriorChoice:
     ('t (df = 2)', 2.0, 't')
     """
 
+    #: names in tables and saved files (a subclass chooses among other candidates)
+    _column = "prior"
+    _what = "priors"
+    _prefix = "prior_choice"
+    _dim = "prior_candidate"
+
     labels: list
     df: np.ndarray
     k: np.ndarray
@@ -148,7 +154,7 @@ class PriorChoice:
         diff_se)."""
         import pandas as pd
 
-        return pd.DataFrame({"prior": self.labels, "k": self.k,
+        return pd.DataFrame({self._column: self.labels, "k": self.k,
                              "temperature": self.temperature, "score": self.score,
                              "se": self.se, "diff": self.diff, "diff_se": self.diff_se})
 
@@ -163,9 +169,9 @@ class PriorChoice:
                 "temperature": lambda v: f"{v:.4g}", "score": lambda v: f"{v:.4f}",
                 "se": lambda v: f"{v:.4f}", "diff": lambda v: f"{v:+.4f}",
                 "diff_se": lambda v: f"{v:.4f}"})
-        return (f"PriorChoice: {self.label} (the lowest inner cross-validated log score of "
-                f"{len(self.labels)} priors, each at its own best k and T; diff: paired "
-                f"difference to the chosen one)\n" + body)
+        return (f"{type(self).__name__}: {self.label} (the lowest inner cross-validated log "
+                f"score of {len(self.labels)} {self._what}, each at its own best k and T; "
+                f"diff: paired difference to the chosen one)\n" + body)
 
     __repr__ = __str__
 
@@ -174,17 +180,18 @@ class PriorChoice:
         read back by :meth:`from_constant_data`."""
         import xarray as xr
 
-        dim = ["prior_candidate"]
-        return {"prior_choice_label": xr.DataArray(np.asarray(self.labels, dtype=str), dims=dim),
-                **{f"prior_choice_{name}": xr.DataArray(np.asarray(getattr(self, name),
-                                                                   dtype=np.float64), dims=dim)
+        dim, pre = [self._dim], self._prefix
+        return {f"{pre}_label": xr.DataArray(np.asarray(self.labels, dtype=str), dims=dim),
+                **{f"{pre}_{name}": xr.DataArray(np.asarray(getattr(self, name),
+                                                            dtype=np.float64), dims=dim)
                    for name in ("df", "k", "temperature", "score", "se", "diff", "diff_se")}}
 
     @classmethod
     def from_constant_data(cls, cd, *, chosen_label: str) -> PriorChoice:
-        """The PriorChoice that :meth:`to_constant_data` wrote into ``cd``."""
-        labels = [str(v) for v in cd["prior_choice_label"].values]
-        arrays = {name: cd[f"prior_choice_{name}"].values
+        """The choice that :meth:`to_constant_data` wrote into ``cd``."""
+        pre = cls._prefix
+        labels = [str(v) for v in cd[f"{pre}_label"].values]
+        arrays = {name: cd[f"{pre}_{name}"].values
                   for name in ("df", "k", "temperature", "score", "se", "diff", "diff_se")}
         arrays["k"] = arrays["k"].astype(np.int64)
         return cls(labels=labels, chosen=labels.index(chosen_label), **arrays)
@@ -239,19 +246,32 @@ def choose_effect_prior(X, y, candidates, *, random_state=None, **choose_k_setti
     seed = int(check_random_state(random_state).integers(2 ** 31 - 1))
     fits = [choose_k(X, y, priors=pr, random_state=seed, **choose_k_settings)
             for _, _, pr in candidates]
-    rows = []
-    for ch in fits:
-        row = ch._chosen_row()
-        rows.append(ch.extra["case_losses"][row])
-    L = np.stack(rows)                                         # (candidates, inner cases)
-    score = L.mean(axis=1)
-    chosen = int(np.argmin(score))
-    d = L - L[chosen]
     return PriorChoice(
         labels=[label for label, _, _ in candidates],
         df=np.array([np.nan if df is None else df for _, df, _ in candidates]),
-        k=np.array([ch.k for ch in fits], dtype=np.int64),
-        temperature=np.array([ch.temperature for ch in fits], dtype=np.float64),
-        score=score, se=L.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
-        diff=d.mean(axis=1), diff_se=d.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
-        chosen=chosen, k_choices=fits)
+        **_paired_rows(fits))
+
+
+def _paired_rows(fits) -> dict:
+    """The columns of a choice among inner cross-validations run on the same inner cases.
+
+    Parameters
+    ----------
+    fits : list of KChoice
+        One per candidate, each with ``extra["case_losses"]`` (same folds and seeds).
+
+    Returns
+    -------
+    dict
+        ``k``, ``temperature``, ``score``, ``se``, ``diff``, ``diff_se`` (arrays over the
+        candidates), ``chosen`` (the lowest score; the first on ties) and ``k_choices``.
+    """
+    L = np.stack([ch.extra["case_losses"][ch._chosen_row()] for ch in fits])
+    score = L.mean(axis=1)                                     # (candidates,)
+    chosen = int(np.argmin(score))
+    d = L - L[chosen]
+    return dict(k=np.array([ch.k for ch in fits], dtype=np.int64),
+                temperature=np.array([ch.temperature for ch in fits], dtype=np.float64),
+                score=score, se=L.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
+                diff=d.mean(axis=1), diff_se=d.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
+                chosen=chosen, k_choices=fits)

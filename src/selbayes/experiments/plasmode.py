@@ -142,6 +142,11 @@ _BASE_CANDIDATES = {
     # reports/plasmode/label_noise_zero).
     "sb_t_auto_wide_no_label_noise": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
                                       "label_noise": 0.0},
+    # The default with the correction itself chosen by the inner cross-validation
+    # (correct_selection="auto"; 2026-11-28, reports/plasmode/correction_cv). Its
+    # "_uncorrected" twin is sb_t_auto_wide_uncorrected's configuration.
+    "sb_t_auto_wide_correction_cv": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
+                                     "correct_selection": "auto"},
 }
 CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
               for name, kwargs in _BASE_CANDIDATES.items()
@@ -378,6 +383,8 @@ def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick
         out["t_df"] = float(est.t_df_)
     if getattr(est, "prior_choice_", None) is not None:  # effect_prior="auto"
         out["prior"] = est.prior_choice_.label
+    if getattr(est, "correction_choice_", None) is not None:  # correct_selection="auto"
+        out["correction"] = est.correction_choice_.label
     return out
 
 
