@@ -84,6 +84,11 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
         raise ValueError("fit_path shares one inner cross-validation over k, which "
                          "effect_prior='auto' would need per prior: pass a fixed effect_prior "
                          "(the one fit() chose is prior_choice_.family), or fit() each k")
+    if isinstance(estimator.correct_selection, str):        # "auto"
+        raise ValueError("fit_path shares one inner cross-validation over k, which "
+                         "correct_selection='auto' would need per model: pass "
+                         "correct_selection=True or False (the one fit() chose is "
+                         "correct_selection_), or fit() each k")
     template = clone(estimator).set_params(k=int(ks[0]))
     template._validate_params()
     Xv, classes, y_index = template._validate_training_data(X, y)
