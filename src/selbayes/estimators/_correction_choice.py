@@ -28,7 +28,18 @@ CORRECTION_LABELS = ("corrected", "uncorrected")
 
 class CorrectionChoice(PriorChoice):
     """Outcome of :func:`choose_correction`: the corrected and the uncorrected model's inner
-    cross-validated log scores, each at its own best k and T (``df`` is NaN: not a prior).
+    cross-validated log scores, each at its own best k and T.
+
+    Attributes
+    ----------
+    labels : list of str
+        "corrected", "uncorrected".
+    df : ndarray of shape (2,)
+        NaN (the candidates differ in the correction, not in the prior).
+    k, temperature, score, se, diff, diff_se, chosen, k_choices
+        As in :class:`~selbayes.estimators._prior_choice.PriorChoice`: each model's own best
+        k and T, its inner cross-validated -log p(true class) (nats) and SE, the paired
+        difference to the chosen model and its SE, the chosen index, the inner curves.
 
     Examples
     --------
