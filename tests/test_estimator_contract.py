@@ -234,7 +234,8 @@ def test_naive_bayes_mcmc_fit_pickles(tmp_path):
     ("k", True, r"k must be an integer >= 1, (one of \('all', 'auto'\)|'all') or None; got True"),
     ("k", "most",
      r"k must be an integer >= 1, (one of \('all', 'auto'\)|'all') or None; got 'most'"),
-    ("correct_selection", "yes", "correct_selection must be a bool; got 'yes'"),
+    # the Gaussian model also takes correct_selection="auto" (chosen by inner CV)
+    ("correct_selection", "yes", "correct_selection must be a bool( or 'auto')?; got 'yes'"),
 ])
 def test_parameters_are_validated_declaratively(name, param, value, phrase):
     from sklearn.utils._param_validation import InvalidParameterError

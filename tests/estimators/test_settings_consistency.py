@@ -37,6 +37,8 @@ DEPRECATED = {"prior"}       # the mixture's old name of priors=, removed next r
 #: its own deterministic route, with its own default: the naive Bayes quadrature is exact (the
 #: default), the Gaussian plug-in fixes the hyperparameters at their mode (opt-in, for large k).
 METHOD_REASON = "each model's deterministic alternative to MCMC is its own"
+CORRECTION_REASON = ("the Gaussian classifier can also choose the correction itself by inner "
+                     "cross-validation ('auto')")
 
 
 def _signature_defaults(cls) -> dict:
@@ -109,6 +111,14 @@ def test_shared_parameters_have_identical_constraints():
                 ok = [any(_satisfied(c, v) for c in cls._parameter_constraints["k"])
                       for v in (1, 7, "all", None, 0, "most")]
                 assert ok == [True] * 4 + [False] * 2, cls
+            continue
+        if name == "correct_selection":     # CORRECTION_REASON: a bool, plus "auto" in one
+            for cls in having:
+                ok = [any(_satisfied(c, v) for c in cls._parameter_constraints[name])
+                      for v in (True, False, "yes")]
+                assert ok == [True, True, False], cls
+                auto = any(_satisfied(c, "auto") for c in cls._parameter_constraints[name])
+                assert auto is (cls.__name__ == "HierarchicalGaussianClassifier"), cls
             continue
         if name == "method":    # METHOD_REASON: "mcmc" everywhere, plus the model's own route
             for cls in having:

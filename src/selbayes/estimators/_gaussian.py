@@ -549,8 +549,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             t_grid = "correlation"
         else:
             t_grid = [float(self.temperature)]
+        # the correction fit resolved; before (fit_path, the old choose_k call) the parameter,
+        # "auto" scoring the corrected model as its corrected arm does
+        corrected = getattr(self, "correct_selection_", None)
+        if corrected is None:
+            corrected = self.correct_selection == "auto" or bool(self.correct_selection)
         return dict(grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
-                    corrected=self.correct_selection_, standardize=self.standardize,
+                    corrected=corrected, standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
                     extend_to=extend_to, progressbar=self.progressbar)
