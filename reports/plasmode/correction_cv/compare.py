@@ -5,8 +5,9 @@ run, with this script).
 
 Usage (from the repository root): ``python reports/plasmode/correction_cv/compare.py``.
 Reads ``results.jsonl`` beside this script (the candidate), ``../t_auto_flat_nu/results.jsonl``
-(the default on the same replicates), ``../flat_nu/results.jsonl`` (read, not shown) and ``../grouped_predictive/results.jsonl`` (L2 logistic regression),
-and writes ``report.md`` beside it.
+(the default on the same replicates), ``../flat_nu/results.jsonl`` (read, not shown) and
+``../grouped_predictive/results.jsonl`` (L2 logistic regression), and writes ``report.md``
+beside it (:func:`paired.against_default`).
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from identification import two_groups_identification  # beside this file
 
-from identification import two_groups_identification   # beside this file
 from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, fit_replicate
 
 HERE = Path(__file__).resolve().parent
