@@ -12,16 +12,13 @@ import xarray as xr
 from selbayes import HierarchicalGaussianClassifier
 from selbayes.estimators._correction_choice import CorrectionChoice, choose_correction
 from selbayes.estimators._inner_cv import choose_k
+from tests.estimators._data import sparse_strong
 
 QUICK = dict(temperature_grid=[1.0], label_noise=0.0, n_draws=50)
 
 
-def _data(seed=0, n=40, p=300, markers=3, effect=2.0):
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0, 1], n // 2)
-    X = rng.normal(size=(n, p))
-    X[:, :markers] += effect * y[:, None]
-    return X, y
+def _data(seed=0, p=300):
+    return sparse_strong(seed, n=40, p=p, markers=3)
 
 
 def test_both_models_are_scored_as_choose_k_scores_them_on_the_same_folds():
@@ -43,7 +40,7 @@ def test_both_models_are_scored_as_choose_k_scores_them_on_the_same_folds():
 
 
 def test_the_record_prints_as_a_table_and_reads_back():
-    ch = CorrectionChoice(labels=["corrected", "uncorrected"], df=np.full(2, np.nan),
+    ch = CorrectionChoice(labels=["corrected", "uncorrected"],
                           k=np.array([5, 500]), temperature=np.array([2.0, 60.0]),
                           score=np.array([0.62, 0.35]), se=np.array([0.04, 0.05]),
                           diff=np.array([0.27, 0.0]), diff_se=np.array([0.05, 0.0]), chosen=1)

@@ -14,18 +14,9 @@ from selbayes.estimators._prior_choice import (
     choose_effect_prior,
     effect_prior_candidates,
 )
+from tests.estimators._data import sparse_strong as _sparse_strong
 
 QUICK = dict(temperature_grid=[1.0], label_noise=0.0, n_draws=50)
-
-
-def _sparse_strong(seed, n=60, p=800, markers=4, effect=2.0):
-    """A few strong markers among many null genes: the normal prior's worst case (after the
-    correction its one scale cannot hold both), the t prior's design case."""
-    rng = np.random.default_rng(seed)
-    y = np.repeat([0, 1], n // 2)
-    X = rng.normal(size=(n, p))
-    X[:, :markers] += effect * y[:, None]
-    return X, y
 
 
 # ---------------------------------------------------------------------------- candidates

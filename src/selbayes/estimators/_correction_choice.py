@@ -14,11 +14,10 @@ corrected model scores better and is kept.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Integral
 
-import numpy as np
-
-from ._prior_choice import PriorChoice, _paired_rows
+from ._inner_choice import InnerChoice, paired_rows
 
 __all__ = ["CorrectionChoice", "choose_correction"]
 
@@ -26,7 +25,8 @@ __all__ = ["CorrectionChoice", "choose_correction"]
 CORRECTION_LABELS = ("corrected", "uncorrected")
 
 
-class CorrectionChoice(PriorChoice):
+@dataclass(frozen=True, kw_only=True)
+class CorrectionChoice(InnerChoice):
     """Outcome of :func:`choose_correction`: the corrected and the uncorrected model's inner
     cross-validated log scores, each at its own best k and T.
 
@@ -34,17 +34,15 @@ class CorrectionChoice(PriorChoice):
     ----------
     labels : list of str
         "corrected", "uncorrected".
-    df : ndarray of shape (2,)
-        NaN (the candidates differ in the correction, not in the prior).
     k, temperature, score, se, diff, diff_se, chosen, k_choices
-        As in :class:`~selbayes.estimators._prior_choice.PriorChoice`: each model's own best
+        As in :class:`~selbayes.estimators._inner_choice.InnerChoice`: each model's own best
         k and T, its inner cross-validated -log p(true class) (nats) and SE, the paired
         difference to the chosen model and its SE, the chosen index, the inner curves.
 
     Examples
     --------
     >>> import numpy as np
-    >>> ch = CorrectionChoice(labels=["corrected", "uncorrected"], df=np.full(2, np.nan),
+    >>> ch = CorrectionChoice(labels=["corrected", "uncorrected"],
     ...                       k=np.array([20, 500]), temperature=np.array([2.0, 40.0]),
     ...                       score=np.array([0.62, 0.35]), se=np.array([0.04, 0.05]),
     ...                       diff=np.array([0.27, 0.0]), diff_se=np.array([0.05, 0.0]),
@@ -92,6 +90,7 @@ def choose_correction(X, y, *, priors, random_state=None, **choose_k_settings
 
     Examples
     --------
+    >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :3] += 2.0 * y[:, None]
     >>> ch = choose_correction(X, y, priors=None, grid=[3, 30], random_state=0)
@@ -109,5 +108,4 @@ def choose_correction(X, y, *, priors, random_state=None, **choose_k_settings
         seed = int(check_random_state(random_state).integers(2 ** 31 - 1))
     fits = [choose_k(X, y, priors=priors, random_state=seed, corrected=label == "corrected",
                      **choose_k_settings) for label in CORRECTION_LABELS]
-    return CorrectionChoice(labels=list(CORRECTION_LABELS), df=np.full(2, np.nan),
-                            **_paired_rows(fits))
+    return CorrectionChoice(labels=list(CORRECTION_LABELS), **paired_rows(fits))

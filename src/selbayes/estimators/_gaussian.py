@@ -436,8 +436,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
         self.k_choice_ = self.prior_choice_ = self.correction_choice_ = self.t_df_ = None
-        correction_auto = isinstance(self.correct_selection, str)      # "auto"
-        self.correct_selection_ = True if correction_auto else bool(self.correct_selection)
+        correction_auto = self.correct_selection == "auto"
+        self.correct_selection_ = self._correction_until_chosen()
         self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
                              else float(self.label_noise))
         sparse = hasattr(X, "toarray")
@@ -524,6 +524,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.correct_selection_ = self.correction_choice_.corrected
         self.k_choice_ = self.correction_choice_.k_choices[self.correction_choice_.chosen]
 
+    def _correction_until_chosen(self) -> bool:
+        """The correction as the parameter gives it: ``correct_selection="auto"`` means the
+        corrected model until :meth:`_choose_correction` chooses (its corrected arm is the
+        inner cross-validation a corrected fit runs)."""
+        return self.correct_selection == "auto" or bool(self.correct_selection)
+
     def _choose(self, X, y, k_grid, extend_to=None):
         """:func:`~selbayes.estimators.choose_k` over ``k_grid`` (continued up to
         ``extend_to`` while its best is at the end) with this classifier's settings (its
@@ -549,13 +555,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             t_grid = "correlation"
         else:
             t_grid = [float(self.temperature)]
-        # the correction fit resolved; before (fit_path, the old choose_k call) the parameter,
-        # "auto" scoring the corrected model as its corrected arm does
-        corrected = getattr(self, "correct_selection_", None)
-        if corrected is None:
-            corrected = self.correct_selection == "auto" or bool(self.correct_selection)
         return dict(grid=k_grid, decorrelate_grid=dec_grid, temperature_grid=t_grid,
-                    corrected=corrected, standardize=self.standardize,
+                    corrected=self._correction_until_chosen(), standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
                     extend_to=extend_to, progressbar=self.progressbar)
@@ -907,7 +908,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         # files written before correct_selection="auto" existed: the parameter says it
         self.correct_selection_ = (bool(attrs["selbayes_corrected"])
                                    if "selbayes_corrected" in attrs
-                                   else bool(self.correct_selection))
+                                   else self._correction_until_chosen())
         self.correction_choice_ = None
         if "correction_choice_score" in cd:
             from ._correction_choice import CorrectionChoice

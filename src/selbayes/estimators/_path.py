@@ -84,7 +84,7 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
         raise ValueError("fit_path shares one inner cross-validation over k, which "
                          "effect_prior='auto' would need per prior: pass a fixed effect_prior "
                          "(the one fit() chose is prior_choice_.family), or fit() each k")
-    if isinstance(estimator.correct_selection, str):        # "auto"
+    if estimator.correct_selection == "auto":
         raise ValueError("fit_path shares one inner cross-validation over k, which "
                          "correct_selection='auto' would need per model: pass "
                          "correct_selection=True or False (the one fit() chose is "

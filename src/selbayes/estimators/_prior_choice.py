@@ -9,12 +9,13 @@ cross-validation; the t prior of BCBCSF, Li 2012, fixes its df).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from numbers import Real
 
 import numpy as np
 
 from ..models._priors import EFFECT_PRIOR_CV_GRID, GaussianPriors
+from ._inner_choice import InnerChoice, paired_rows
 
 __all__ = ["PriorChoice", "choose_effect_prior", "effect_prior_candidates",
            "DEFAULT_EFFECT_PRIOR_GRID"]
@@ -82,9 +83,10 @@ def effect_prior_candidates(priors, grid=DEFAULT_EFFECT_PRIOR_GRID) -> list:
     return out
 
 
-@dataclass(frozen=True)
-class PriorChoice:
-    """Outcome of :func:`choose_effect_prior`: one row per candidate prior.
+@dataclass(frozen=True, kw_only=True)
+class PriorChoice(InnerChoice):
+    """Outcome of :func:`choose_effect_prior`: one row per candidate prior
+    (:class:`~selbayes.estimators._inner_choice.InnerChoice`), with each candidate's df.
 
     Attributes
     ----------
@@ -92,18 +94,10 @@ class PriorChoice:
         "t (df = 2)", ..., "normal".
     df : ndarray of shape (n_candidates,)
         The t prior's degrees of freedom (NaN: the normal prior).
-    k, temperature : ndarray of shape (n_candidates,)
-        Each candidate's own best k and T in the inner cross-validation.
-    score, se : ndarray of shape (n_candidates,)
-        Its inner cross-validated -log p(true class) at that (k, T) (nats; lower is better)
-        and the standard error over the inner test cases.
-    diff, diff_se : ndarray of shape (n_candidates,)
-        Paired difference to the chosen candidate over the same inner test cases, and its
-        standard error (0 for the chosen one).
-    chosen : int
-        Index of the chosen candidate (the lowest score).
-    k_choices : list of KChoice
-        Each candidate's whole inner curve (not saved with a fit).
+    k, temperature, score, se, diff, diff_se, chosen, k_choices
+        As in :class:`~selbayes.estimators._inner_choice.InnerChoice`: each candidate's own
+        best k and T, its inner cross-validated -log p(true class) (nats) and SE, the paired
+        difference to the chosen one and its SE, the chosen index, the inner curves.
 
     Examples
     --------
@@ -116,27 +110,13 @@ class PriorChoice:
     ('t (df = 2)', 2.0, 't')
     """
 
-    #: names in tables and saved files (a subclass chooses among other candidates)
     _column = "prior"
     _what = "priors"
     _prefix = "prior_choice"
     _dim = "prior_candidate"
+    _extra = ("df",)
 
-    labels: list
     df: np.ndarray
-    k: np.ndarray
-    temperature: np.ndarray
-    score: np.ndarray
-    se: np.ndarray
-    diff: np.ndarray
-    diff_se: np.ndarray
-    chosen: int
-    k_choices: list = field(default_factory=list, compare=False)
-
-    @property
-    def label(self) -> str:
-        """The chosen prior, as a label."""
-        return self.labels[self.chosen]
 
     @property
     def t_df(self) -> float | None:
@@ -148,53 +128,6 @@ class PriorChoice:
     def family(self) -> str:
         """The chosen family: "t" or "normal"."""
         return "normal" if self.t_df is None else "t"
-
-    def table(self):
-        """The candidates as a pandas DataFrame (prior, k, temperature, score, se, diff,
-        diff_se)."""
-        import pandas as pd
-
-        return pd.DataFrame({self._column: self.labels, "k": self.k,
-                             "temperature": self.temperature, "score": self.score,
-                             "se": self.se, "diff": self.diff, "diff_se": self.diff_se})
-
-    def __str__(self) -> str:
-        """The chosen prior, then the candidates as a table (the chosen row starred)."""
-        import pandas as pd
-
-        tab = self.table()
-        tab.index = ["*" if i == self.chosen else "" for i in range(len(tab))]
-        with pd.option_context("display.width", 100):
-            body = tab.to_string(formatters={
-                "temperature": lambda v: f"{v:.4g}", "score": lambda v: f"{v:.4f}",
-                "se": lambda v: f"{v:.4f}", "diff": lambda v: f"{v:+.4f}",
-                "diff_se": lambda v: f"{v:.4f}"})
-        return (f"{type(self).__name__}: {self.label} (the lowest inner cross-validated log "
-                f"score of {len(self.labels)} {self._what}, each at its own best k and T; "
-                f"diff: paired difference to the chosen one)\n" + body)
-
-    __repr__ = __str__
-
-    def to_constant_data(self) -> dict:
-        """The rows as arrays on the ``prior_candidate`` dim, for a fit's ``constant_data``;
-        read back by :meth:`from_constant_data`."""
-        import xarray as xr
-
-        dim, pre = [self._dim], self._prefix
-        return {f"{pre}_label": xr.DataArray(np.asarray(self.labels, dtype=str), dims=dim),
-                **{f"{pre}_{name}": xr.DataArray(np.asarray(getattr(self, name),
-                                                            dtype=np.float64), dims=dim)
-                   for name in ("df", "k", "temperature", "score", "se", "diff", "diff_se")}}
-
-    @classmethod
-    def from_constant_data(cls, cd, *, chosen_label: str) -> PriorChoice:
-        """The choice that :meth:`to_constant_data` wrote into ``cd``."""
-        pre = cls._prefix
-        labels = [str(v) for v in cd[f"{pre}_label"].values]
-        arrays = {name: cd[f"{pre}_{name}"].values
-                  for name in ("df", "k", "temperature", "score", "se", "diff", "diff_se")}
-        arrays["k"] = arrays["k"].astype(np.int64)
-        return cls(labels=labels, chosen=labels.index(chosen_label), **arrays)
 
 
 def choose_effect_prior(X, y, candidates, *, random_state=None, **choose_k_settings
@@ -249,29 +182,5 @@ def choose_effect_prior(X, y, candidates, *, random_state=None, **choose_k_setti
     return PriorChoice(
         labels=[label for label, _, _ in candidates],
         df=np.array([np.nan if df is None else df for _, df, _ in candidates]),
-        **_paired_rows(fits))
+        **paired_rows(fits))
 
-
-def _paired_rows(fits) -> dict:
-    """The columns of a choice among inner cross-validations run on the same inner cases.
-
-    Parameters
-    ----------
-    fits : list of KChoice
-        One per candidate, each with ``extra["case_losses"]`` (same folds and seeds).
-
-    Returns
-    -------
-    dict
-        ``k``, ``temperature``, ``score``, ``se``, ``diff``, ``diff_se`` (arrays over the
-        candidates), ``chosen`` (the lowest score; the first on ties) and ``k_choices``.
-    """
-    L = np.stack([ch.extra["case_losses"][ch._chosen_row()] for ch in fits])
-    score = L.mean(axis=1)                                     # (candidates,)
-    chosen = int(np.argmin(score))
-    d = L - L[chosen]
-    return dict(k=np.array([ch.k for ch in fits], dtype=np.int64),
-                temperature=np.array([ch.temperature for ch in fits], dtype=np.float64),
-                score=score, se=L.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
-                diff=d.mean(axis=1), diff_se=d.std(axis=1, ddof=1) / np.sqrt(L.shape[1]),
-                chosen=chosen, k_choices=fits)
