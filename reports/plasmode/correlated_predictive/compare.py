@@ -1,0 +1,69 @@
+"""The correlated plug-in predictive (``pi_corr``) against its control (``pi_naive_T``: the
+default's predictive on the same plug-in posterior) and against the default and L2 logistic
+regression on the plasmode suite's replicates (seed 0), with the verdict of the rule in
+README.md (written before the run, with this script).
+
+Usage (from the repository root):
+``python reports/plasmode/correlated_predictive/compare.py``. Reads ``results.jsonl`` beside
+this script, ``../t_auto_flat_nu/results.jsonl`` (the default), ``../flat_nu/results.jsonl``
+(read, not shown) and ``../grouped_predictive/results.jsonl`` (L2), and writes ``report.md``
+(:func:`paired.against_default` for the default, then the paired table against the control).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
+
+CANDIDATE, CONTROL = "pi_corr", "pi_naive_T"
+
+
+def main() -> None:
+    text = paired.against_default(
+        HERE, CANDIDATE,
+        "A predictive with the kept genes' correlation (plug-in) against the default",
+        also_shown=(CONTROL, "pi_corr_unc"))
+    rows = paired.read_rows(HERE / "results.jsonl")
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
+    lines = ["", "## The rule of this check: pi_corr against its control pi_naive_T", "",
+             "Paired over the replicates, pi_corr - pi_naive_T (and pi_corr_unc - pi_naive_T), "
+             "mean ± SE, * beyond 2 SE.", "",
+             "| scenario | n | KL pi_corr - control | KL pi_corr_unc - control | slope control "
+             "| slope pi_corr | slope pi_corr_unc | a chosen (pi_corr) |",
+             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    better, worse = [], []
+    for s in scenarios:
+        cells = []
+        for m in (CANDIDATE, "pi_corr_unc"):
+            d, se, n = paired.paired(rows, m, CONTROL, s, "kl")
+            star = "*" if abs(d) > 2 * se else ""
+            cells.append(f"{d:+.3f} ± {se:.3f}{star}")
+            if m == CANDIDATE and d < -2 * se:
+                better.append(s)
+            if m == CANDIDATE and d > 2 * se:
+                worse.append(s)
+        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+        slope = {m: sorted(rows[(m, s, r)]["slope"] for r in reps)
+                 for m in (CONTROL, CANDIDATE, "pi_corr_unc")}
+        med = {m: v[len(v) // 2] for m, v in slope.items()}
+        alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
+        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
+                     f"{med[CANDIDATE]:.2f} | {med['pi_corr_unc']:.2f} | {alphas} |")
+    lines += ["", "Slopes: medians over the replicates (a mean is carried by single "
+              "collapsed replicates).", "",
+              f"- pi_corr better than its control beyond 2 SE in: {', '.join(better) or 'none'}; "
+              f"worse in: {', '.join(worse) or 'none'}.",
+              "- Verdict (README's rule): " + (
+                  "**promising**: build it into the estimator and run the protocol."
+                  if better and not worse else "**not promising** by the rule.")]
+    text += "\n".join(lines) + "\n"
+    (HERE / "report.md").write_text(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
