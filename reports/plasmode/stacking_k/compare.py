@@ -1,0 +1,64 @@
+"""Stacking over k (``pi_stack_k``) against choosing the best k (``pi_naive_T``), with
+``pi_stack_kc`` (stacked over k and the correction) beside, and against the default and L2
+logistic regression for information; the verdict of the rule in README.md (written before the
+run, with this script).
+
+Usage (from the repository root): ``python reports/plasmode/stacking_k/compare.py``. Reads
+``results.jsonl`` beside this script and through :func:`paired.against_default` the default's
+(``../t_auto_flat_nu/``) and L2's (``../grouped_predictive/``) rows; writes ``report.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
+
+CANDIDATE, CONTROL, OTHER = "pi_stack_k", "pi_naive_T", "pi_stack_kc"
+
+
+def main() -> None:
+    text = paired.against_default(
+        HERE, CANDIDATE, "Stacking over k (plug-in) against the default",
+        also_shown=(CONTROL, OTHER))
+    rows = paired.read_rows(HERE / "results.jsonl")
+    scenarios = paired.scenarios_of(rows, CANDIDATE)
+    lines = ["", "## The rule of this check: pi_stack_k against its control pi_naive_T", "",
+             "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
+             "replicates. Weights: the largest stacking weight of pi_stack_k and its k.", "",
+             "| scenario | n | KL pi_stack_k - control | KL pi_stack_kc - control | slope control "
+             "| slope pi_stack_k | largest weight (k) |",
+             "|---|---:|---:|---:|---:|---:|---|"]
+    better, worse = [], []
+    for s in scenarios:
+        cells = []
+        for m in (CANDIDATE, OTHER):
+            d, se, _ = paired.paired(rows, m, CONTROL, s, "kl")
+            cells.append(f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else ""))
+            if m == CANDIDATE:
+                (better if d < -2 * se else worse if d > 2 * se else []).append(s)
+        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+        med = {m: sorted(rows[(m, s, r)]["slope"] for r in reps)[len(reps) // 2]
+               for m in (CONTROL, CANDIDATE)}
+        top = []
+        for r in reps:
+            w = rows[(CANDIDATE, s, r)]["weights"]
+            kk = max(w, key=w.get)
+            top.append(f"{w[kk]:.2f} ({kk})")
+        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
+                     f"{med[CANDIDATE]:.2f} | {', '.join(top)} |")
+    lines += ["", f"- pi_stack_k better than its control beyond 2 SE in: "
+              f"{', '.join(better) or 'none'}; worse in: {', '.join(worse) or 'none'}.",
+              "- Verdict (README's rule): " + (
+                  "**promising**: build it into the estimator and run the protocol."
+                  if better and not worse else "**not promising** by the rule.")]
+    text += "\n".join(lines) + "\n"
+    (HERE / "report.md").write_text(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
