@@ -230,6 +230,12 @@ def _sb_same_choice_uncorrected_one_se(n_classes, random_state, *, quick=False,
     return SameChoiceUncorrected(random_state, quick, choice_rule="one_se")
 
 
+def _sb_stacked(n_classes, random_state, *, quick=False, inner_folds=3):
+    from ..estimators._stacking import StackedGaussianClassifier
+
+    return StackedGaussianClassifier(_selbayes(random_state, quick, inner_folds))
+
+
 def _sb(**kw):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         return _selbayes(random_state, quick, inner_folds, **kw)
@@ -276,6 +282,9 @@ METHODS = {
     # The default with the correction itself chosen by inner cross-validation against the
     # uncorrected model (correct_selection="auto"; reports/plasmode/correction_cv).
     "selbayes_correction_cv": _sb(correct_selection="auto"),
+    # The default's candidates of k stacked (Yao et al. 2018 weights from its inner CV), the
+    # three heaviest refitted (StackedGaussianClassifier; reports/plasmode/stacking_k).
+    "selbayes_stack_k": _sb_stacked,
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

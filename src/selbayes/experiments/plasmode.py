@@ -49,8 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["SCENARIOS", "CANDIDATES", "WIDE_K_GRID", "Scenario", "make_replicate", "fit_replicate",
-           "make_candidate", "calibration_scores", "run_suite", "summarise",
+__all__ = ["SCENARIOS", "CANDIDATES", "STACKED", "WIDE_K_GRID", "Scenario", "make_replicate",
+           "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
 
 
@@ -151,6 +151,9 @@ _BASE_CANDIDATES = {
 CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
               for name, kwargs in _BASE_CANDIDATES.items()
               for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))}
+#: Candidates that stack another candidate's k (StackedGaussianClassifier; 2026-11-28,
+#: reports/plasmode/stacking_k_mcmc): name -> the candidate whose inner CV is stacked.
+STACKED = {"sb_t_auto_wide_stack_k": "sb_t_auto_wide"}
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):
@@ -159,6 +162,7 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
     Parameters
     ----------
     name : str
+        A key of :data:`CANDIDATES` or :data:`STACKED`, or a benchmark method.
     random_state : int, optional
     quick : bool
         Short MCMC.
@@ -175,6 +179,11 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
     """
     from ..benchmark._methods import make_method, selbayes_default
 
+    if name in STACKED:
+        from ..estimators._stacking import StackedGaussianClassifier
+
+        return StackedGaussianClassifier(
+            selbayes_default(random_state, quick=quick, **CANDIDATES[STACKED[name]]))
     if name in CANDIDATES:
         return selbayes_default(random_state, quick=quick, **CANDIDATES[name])
     return make_method(name, 2, random_state=random_state, quick=quick)

@@ -1,0 +1,260 @@
+"""Stacking the Gaussian classifier's candidates of k instead of choosing one.
+
+``HierarchicalGaussianClassifier(k="auto")`` scores every candidate (k, lambda, T) by inner
+cross-validation and keeps the best. Where the inner curve is flat, that choice between very
+different models is decided by noise. :class:`StackedGaussianClassifier` weights the
+candidates' predictive distributions instead, by stacking (Yao, Vehtari, Simpson and Gelman
+2018): the weights on the simplex that maximise the inner cross-validated log score of the
+mixture, computed from the same inner test cases' probabilities of their own class
+(:func:`stacking_weights`); the heaviest candidates are refitted on all the training data and
+their predictive probabilities averaged with those weights.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import EvaluateMixin, Interval, validate_params
+
+__all__ = ["StackedGaussianClassifier", "stacking_weights"]
+
+
+def stacking_weights(log_p_true, *, max_iter=1000, tol=1e-10) -> np.ndarray:
+    """Stacking weights: w on the simplex maximising sum_i log sum_c w_c p_c(y_i | x_i).
+
+    The log score of a mixture of predictive distributions, evaluated on held-out cases (Yao
+    et al. 2018, eq. 4 with the log score). The objective is concave in w; it is maximised by
+    the EM iteration for mixture weights, w_c <- mean_i w_c p_ci / sum_d w_d p_di, which
+    increases it at every step, starting from equal weights.
+
+    Parameters
+    ----------
+    log_p_true : array-like of shape (n_candidates, n_cases)
+        Log probability (nats) each candidate gave each held-out case's own class.
+    max_iter : int, default 1000
+    tol : float, default 1e-10
+        Stop when no weight moves by more than this.
+
+    Returns
+    -------
+    ndarray of shape (n_candidates,)
+        Non-negative weights summing to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``log_p_true`` is not a non-empty 2-D array or holds NaN or +inf.
+
+    References
+    ----------
+    Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
+    Bayesian predictive distributions. Bayesian Analysis 13, 917-1007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.log([[0.9, 0.9, 0.1], [0.5, 0.5, 0.5]])
+    >>> stacking_weights(L).round(3)          # the second hedges the third case
+    array([0.417, 0.583])
+    >>> stacking_weights(np.log([[0.9, 0.8], [0.5, 0.5]])).round(3)   # one dominates
+    array([1., 0.])
+    """
+    L = np.asarray(log_p_true, dtype=np.float64)
+    if L.ndim != 2 or L.size == 0:
+        raise ValueError(f"log_p_true must be a non-empty 2-D array (candidates x cases); "
+                         f"got shape {L.shape}")
+    if np.isnan(L).any() or (L == np.inf).any():
+        raise ValueError("log_p_true holds NaN or +inf; log probabilities are <= 0")
+    w = np.full(L.shape[0], 1.0 / L.shape[0])
+    for _ in range(int(max_iter)):
+        with np.errstate(divide="ignore"):
+            a = np.log(w)[:, None] + L
+        r = np.exp(a - np.logaddexp.reduce(a, axis=0, keepdims=True))
+        new = r.mean(axis=1)
+        if np.max(np.abs(new - w)) < tol:
+            return new
+        w = new
+    return w
+
+
+class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
+    """The hierarchical Gaussian classifier with its candidates of k stacked, not chosen.
+
+    ``fit`` first fits ``estimator`` (``k="auto"``), whose inner cross-validation scores every
+    candidate (k, lambda, T) on the same inner test cases. The stacking weights of those
+    candidates (:func:`stacking_weights`) are computed from the inner test cases' probabilities
+    of their own class; the ``max_components`` heaviest candidates with weight at least
+    ``min_weight`` are kept (always at least the heaviest), their weights renormalised, and
+    each is fitted on all the training data with its k, lambda and T fixed (the inner
+    choice's own fit is reused where it is one of them). ``predict_proba`` is the weighted
+    average of the components' predictive probabilities. Each component is a full MCMC fit,
+    so a fit costs up to ``max_components`` times the chosen-k fit.
+
+    Parameters
+    ----------
+    estimator : HierarchicalGaussianClassifier, optional
+        The model whose candidates are stacked, with ``k="auto"`` (the default
+        ``HierarchicalGaussianClassifier()``). Its ``effect_prior`` and
+        ``correct_selection`` must not be ``"auto"`` (those choices are not stacked).
+    max_components : int, default 3
+        At most this many candidates are refitted.
+    min_weight : float, default 0.05
+        Candidates with a smaller stacking weight are dropped before renormalising.
+
+    Attributes
+    ----------
+    estimators_ : list of HierarchicalGaussianClassifier
+        The fitted components, heaviest first.
+    k_ : int
+        The k of the heaviest component.
+    weights_ : ndarray of shape (n_components,)
+        Their renormalised weights (sum 1).
+    stacking_ : pandas.DataFrame
+        Every candidate of the inner cross-validation: k, decorrelate, temperature, inner
+        score (nats), stacking weight, and whether it was kept.
+    k_choice_ : KChoice
+        The inner cross-validation of ``estimator`` (the single best candidate it would have
+        chosen is its ``k``).
+    classes_ : ndarray of shape (G,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X had string column names.
+
+    References
+    ----------
+    Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
+    Bayesian predictive distributions. Bayesian Analysis 13, 917-1007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from selbayes import HierarchicalGaussianClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :5] += 1.2 * y[:, None]
+    >>> base = HierarchicalGaussianClassifier(k_grid=(5, 20, 100), draws=200, tune=200,
+    ...                                       chains=2, progressbar=False, random_state=0)
+    >>> clf = StackedGaussianClassifier(base).fit(X, y)      # doctest: +SKIP
+    >>> clf.stacking_[["k", "weight", "kept"]]                # doctest: +SKIP
+    >>> clf.predict_proba(X[:3]).shape                        # doctest: +SKIP
+    (3, 2)
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": "no_validation",
+        "max_components": [Interval(Integral, 1, None, closed="left")],
+        "min_weight": [Interval(Real, 0, 1, closed="left")],
+    }
+
+    def __init__(self, estimator=None, *, max_components: int = 3, min_weight: float = 0.05):
+        self.estimator = estimator
+        self.max_components = max_components
+        self.min_weight = min_weight
+
+    def _base(self):
+        from ._gaussian import HierarchicalGaussianClassifier
+
+        if self.estimator is None:
+            return HierarchicalGaussianClassifier()
+        if not isinstance(self.estimator, HierarchicalGaussianClassifier):
+            raise TypeError(f"estimator must be a HierarchicalGaussianClassifier; got "
+                            f"{type(self.estimator).__name__}")
+        base = clone(self.estimator)
+        if base.k != "auto" or base.threshold is not None:
+            raise ValueError(f"estimator must choose k (k='auto', no threshold) for its "
+                             f"candidates to be stacked; got k={base.k!r}, "
+                             f"threshold={base.threshold!r}")
+        for name in ("effect_prior", "correct_selection"):
+            if getattr(base, name) == "auto":
+                raise ValueError(f"estimator.{name}='auto' is a choice that is not stacked; "
+                                 f"give it a value (the stacking is over k, lambda and T)")
+        return base
+
+    def fit(self, X, y):
+        """Fit the inner choice, stack its candidates, and refit the heaviest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : StackedGaussianClassifier
+
+        Raises
+        ------
+        ValueError
+            For a bad setting or input (named), as ``estimator.fit`` raises them.
+        """
+        import pandas as pd
+
+        validate_params(self)
+        base = self._base()
+        first = clone(base).fit(X, y)
+        choice = first.k_choice_
+        L = np.asarray(choice.extra["case_losses"], dtype=np.float64)   # (candidates, n)
+        w = stacking_weights(-L)
+        order = np.argsort(-w, kind="stable")
+        keep = [int(i) for i in order[: self.max_components] if w[i] >= self.min_weight]
+        keep = keep or [int(order[0])]
+        chosen_row = choice._chosen_row()
+        estimators = []
+        for i in keep:
+            k, lam, T = choice.grid[i]
+            if i == chosen_row:
+                estimators.append(first)
+                continue
+            params = {"k": int(k), "decorrelate": lam}
+            if base.temperature == "auto":
+                params["temperature"] = float(T)
+            estimators.append(clone(base).set_params(**params).fit(X, y))
+        self.estimators_ = estimators
+        self.k_ = int(estimators[0].k_)
+        self.weights_ = w[keep] / w[keep].sum()
+        self.k_choice_ = choice
+        self.stacking_ = pd.DataFrame({
+            "k": [int(g[0]) for g in choice.grid],
+            "decorrelate": [g[1] for g in choice.grid],
+            "temperature": [float(g[2]) for g in choice.grid],
+            "score": np.asarray(choice.score, dtype=np.float64), "weight": w,
+            "kept": [i in keep for i in range(len(choice.grid))]})
+        self.classes_ = first.classes_
+        self.n_features_in_ = first.n_features_in_
+        if hasattr(first, "feature_names_in_"):
+            self.feature_names_in_ = first.feature_names_in_
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The components' predictive probabilities averaged with ``weights_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+        """
+        check_is_fitted(self, "estimators_")
+        return sum(w * est.predict_proba(X)
+                   for w, est in zip(self.weights_, self.estimators_, strict=True))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log of :meth:`predict_proba` (nats), shape (n_samples, G)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X, loss=None) -> np.ndarray:
+        """The most probable class (or, with ``loss``, the Bayes decision), shape (n_samples,).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        loss : array-like of shape (G, G), optional
+            ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
+        """
+        return self._decide(self.predict_proba(X), loss)
