@@ -7,7 +7,10 @@ input checks, persistence and evaluation are implemented once there. :func:`choo
 number of selected features of the Gaussian classifier by inner cross-validation (a pure
 function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 :class:`KChoice`; :func:`choose_effect_prior` chooses the prior on the class means the same way
-(``effect_prior="auto"``) and returns a :class:`PriorChoice`. A fit whose posterior draws would
+(``effect_prior="auto"``) and returns a :class:`PriorChoice`;
+:class:`StackedGaussianClassifier` averages the predictives of the heaviest candidates of
+that inner cross-validation with stacking weights (:func:`stacking_weights`) instead of
+keeping one. A fit whose posterior draws would
 fill more than half the available memory warns first (:class:`FitMemoryWarning`). The modules
 are private; the names below are the public API.
 """
@@ -21,11 +24,13 @@ from ._naive_bayes import BinaryNaiveBayesClassifier
 
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
-           "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning"]
+           "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
+           "StackedGaussianClassifier", "stacking_weights"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
 # paths (selbayes.estimators.<module>) for one release, with a FutureWarning.
 __getattr__, __dir__ = _package_attributes(__name__, {
     **dict.fromkeys(["choose_k", "KChoice"], "_inner_cv"),
-    **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice")})
+    **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice"),
+    **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking")})

@@ -135,12 +135,16 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     >>> from selbayes import HierarchicalGaussianClassifier
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20); X = rng.normal(size=(40, 300)); X[:, :5] += 1.2 * y[:, None]
-    >>> base = HierarchicalGaussianClassifier(k_grid=(5, 20, 100), draws=200, tune=200,
-    ...                                       chains=2, progressbar=False, random_state=0)
-    >>> clf = StackedGaussianClassifier(base).fit(X, y)      # doctest: +SKIP
-    >>> clf.stacking_[["k", "weight", "kept"]]                # doctest: +SKIP
-    >>> clf.predict_proba(X[:3]).shape                        # doctest: +SKIP
-    (3, 2)
+    >>> base = HierarchicalGaussianClassifier(k_grid=(5, 20, 100), method="plugin",
+    ...                                       progressbar=False, random_state=0)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")                   # the fits' diagnostics
+    ...     clf = StackedGaussianClassifier(base).fit(X, y)
+    >>> list(clf.stacking_.columns)
+    ['k', 'decorrelate', 'temperature', 'score', 'weight', 'kept']
+    >>> clf.predict_proba(X[:3]).shape, round(float(clf.weights_.sum()), 12)
+    ((3, 2), 1.0)
     """
 
     _parameter_constraints: dict = {
