@@ -404,6 +404,8 @@ def _saved_fit(path: Path):
     if isinstance(estimator, bytes):
         estimator = estimator.decode()
     by_class = {cls_name: (module, cls_name) for module, cls_name in MODELS.values()}
+    # saved from Python only (the command line does not fit it)
+    by_class["StackedGaussianClassifier"] = ("selbayes.estimators", "StackedGaussianClassifier")
     if estimator not in by_class:
         raise UserError(f"{path}: not a saved selbayes classifier (write one with 'selbayes "
                         "fit' or a classifier's save())")

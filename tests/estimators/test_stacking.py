@@ -144,3 +144,39 @@ def test_unfitted_predict_says_so(data):
 
     with pytest.raises(NotFittedError):
         StackedGaussianClassifier().predict_proba(data[0])
+
+
+def test_pickles_with_its_predictions(stacked, data):
+    import pickle
+
+    again = pickle.loads(pickle.dumps(stacked))
+    np.testing.assert_array_equal(again.predict_proba(data[0]), stacked.predict_proba(data[0]))
+
+
+def test_save_load_round_trip_and_the_command_line_reads_it(stacked, data, tmp_path):
+    from selbayes.cli import main
+
+    path = stacked.save(tmp_path / "stacked.nc")
+    again = StackedGaussianClassifier.load(path)
+    X = data[0]
+    np.testing.assert_array_equal(again.predict_proba(X), stacked.predict_proba(X))
+    np.testing.assert_array_equal(again.weights_, stacked.weights_)
+    pd.testing.assert_frame_equal(again.stacking_, stacked.stacking_)
+    assert again.k_ == stacked.k_ and again.k_choice_ is None
+    # the same settings (as the Gaussian classifier's own load restores them: JSON lists for
+    # tuples, the priors spelled out)
+    assert again.estimator._model_id() == stacked.estimator._model_id()
+    pd.DataFrame(X[:4], columns=[f"x{i}" for i in range(X.shape[1])]).to_csv(
+        tmp_path / "x.csv")
+    assert main(["predict", str(path), "--x", str(tmp_path / "x.csv"), "-o",
+                 str(tmp_path / "p.csv")]) == 0
+    got = pd.read_csv(tmp_path / "p.csv", index_col=0)
+    np.testing.assert_allclose(got.iloc[:, -2:].to_numpy(), stacked.predict_proba(X[:4]),
+                               rtol=1e-6)
+
+
+def test_load_refuses_another_estimators_file(data, tmp_path):
+    one = _base(k=5).fit(*data)
+    path = one.save(tmp_path / "one.nc")
+    with pytest.raises(ValueError, match="does not hold a StackedGaussianClassifier"):
+        StackedGaussianClassifier.load(path)

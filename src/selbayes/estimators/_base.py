@@ -335,20 +335,12 @@ class PersistenceMixin:
         FileNotFoundError
             If ``path`` does not exist.
         """
-        import xarray as xr
+        return cls._from_tree(read_saved_tree(path), path)
 
-        if not Path(path).exists():
-            raise FileNotFoundError(f"no such file: {path}")
-        try:
-            opened = xr.open_datatree(path, engine="h5netcdf")
-            try:
-                tree = opened.load()
-            finally:
-                # closed once in memory: a fit loaded from a file can be saved over it
-                opened.close()
-        except Exception as exc:
-            raise ValueError(f"{path} is not a readable selbayes fit (the file is damaged, "
-                             f"truncated or not netCDF): {type(exc).__name__}: {exc}") from exc
+    @classmethod
+    def _from_tree(cls, tree, path):
+        """:meth:`_open_saved` on a tree already read (``path`` names it in messages; a
+        stacked classifier's file holds one such tree per component)."""
         attrs = tree.attrs
         if attrs.get("selbayes_estimator") != cls.__name__:
             raise ValueError(f"{path} does not hold a {cls.__name__} "
@@ -383,6 +375,32 @@ class PersistenceMixin:
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         return tree, obj, cd
+
+
+def read_saved_tree(path):
+    """The whole netCDF file written by a ``save``, read into memory and closed.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If it is not a readable netCDF file (damaged, truncated or another kind of file).
+    """
+    import xarray as xr
+
+    if not Path(path).exists():
+        raise FileNotFoundError(f"no such file: {path}")
+    try:
+        opened = xr.open_datatree(path, engine="h5netcdf")
+        try:
+            return opened.load()
+        finally:
+            # closed once in memory: a fit loaded from a file can be saved over it
+            opened.close()
+    except Exception as exc:
+        raise ValueError(f"{path} is not a readable selbayes fit (the file is damaged, "
+                         f"truncated or not netCDF): {type(exc).__name__}: {exc}") from exc
 
 
 def sanitize_attrs(tree) -> None:
@@ -860,16 +878,20 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         sklearn.exceptions.NotFittedError
             If the classifier has not been fitted.
         """
+        path = Path(path)
+        self._saved_tree().to_netcdf(path, engine="h5netcdf")
+        return path
+
+    def _saved_tree(self):
+        """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups."""
         import xarray as xr
 
         check_is_fitted(self, "idata_")
-        path = Path(path)
         tree = self.idata_.copy()
         for name, ds in self._predictive_state().items():
             tree[name] = xr.DataTree(ds)
         sanitize_attrs(tree)
-        tree.to_netcdf(path, engine="h5netcdf")
-        return path
+        return tree
 
     @classmethod
     def load(cls, path):
@@ -894,7 +916,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         FileNotFoundError
             If ``path`` does not exist.
         """
-        tree, obj, cd = cls._open_saved(path)
+        return cls._load_tree(*cls._open_saved(path), path)
+
+    @classmethod
+    def _load_tree(cls, tree, obj, cd, path):
+        """The fitted classifier from :meth:`_from_tree`'s result."""
         try:
             obj._restore_predictive(tree, cd)
         except KeyError as exc:

@@ -12,13 +12,16 @@ their predictive probabilities averaged with those weights.
 
 from __future__ import annotations
 
+import json
 from numbers import Integral, Real
+from pathlib import Path
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import EvaluateMixin, Interval, validate_params
+from .._version import __version__
+from ._base import EvaluateMixin, Interval, read_saved_tree, sanitize_attrs, validate_params
 
 __all__ = ["StackedGaussianClassifier", "stacking_weights"]
 
@@ -92,7 +95,9 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     each is fitted on all the training data with its k, lambda and T fixed (the inner
     choice's own fit is reused where it is one of them). ``predict_proba`` is the weighted
     average of the components' predictive probabilities. Each component is a full MCMC fit,
-    so a fit costs up to ``max_components`` times the chosen-k fit.
+    so a fit costs up to ``max_components`` times the chosen-k fit. :meth:`save` writes one
+    netCDF file (each component's saved fit as a group) that :meth:`load` and ``selbayes
+    predict`` read.
 
     Parameters
     ----------
@@ -116,9 +121,9 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     stacking_ : pandas.DataFrame
         Every candidate of the inner cross-validation: k, decorrelate, temperature, inner
         score (nats), stacking weight, and whether it was kept.
-    k_choice_ : KChoice
+    k_choice_ : KChoice or None
         The inner cross-validation of ``estimator`` (the single best candidate it would have
-        chosen is its ``k``).
+        chosen is its ``k``); None after :meth:`load` (``stacking_`` keeps its scores).
     classes_ : ndarray of shape (G,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -262,3 +267,116 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
         """
         return self._decide(self.predict_proba(X), loss)
+
+    def save(self, path) -> Path:
+        """Write the fitted classifier to one netCDF file (h5netcdf).
+
+        Each component's saved fit (what ``HierarchicalGaussianClassifier.save`` writes) is
+        the group ``component_<i>``, heaviest first; the weights and the stacking table are
+        the root's variables, the settings its attributes.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        """
+        import xarray as xr
+
+        check_is_fitted(self, "estimators_")
+        path = Path(path)
+        table = self.stacking_
+        root = xr.DataTree(xr.Dataset({
+            "weight": ("component", np.asarray(self.weights_, dtype=np.float64)),
+            "candidate_k": ("candidate", table["k"].to_numpy(np.int64)),
+            # None (no decorrelation) as NaN: netCDF has no missing object
+            "candidate_decorrelate": ("candidate", table["decorrelate"].astype(float)
+                                      .to_numpy(np.float64)),
+            "candidate_temperature": ("candidate", table["temperature"].to_numpy(np.float64)),
+            "candidate_score": ("candidate", table["score"].to_numpy(np.float64)),
+            "candidate_weight": ("candidate", table["weight"].to_numpy(np.float64)),
+            "candidate_kept": ("candidate", table["kept"].to_numpy(np.int8))}))
+        base = None if self.estimator is None else self._base()._config()
+        root.attrs = {"selbayes_version": __version__,
+                      "selbayes_estimator": type(self).__name__,
+                      "selbayes_config": json.dumps(
+                          {"max_components": int(self.max_components),
+                           "min_weight": float(self.min_weight), "estimator": base},
+                          default=str),
+                      "selbayes_n_components": len(self.estimators_)}
+        for i, est in enumerate(self.estimators_):
+            root[f"component_{i}"] = est._saved_tree()
+        sanitize_attrs(root)
+        root.to_netcdf(path, engine="h5netcdf")
+        return path
+
+    @classmethod
+    def load(cls, path):
+        """Read a classifier written by :meth:`save`; its predictions equal the saved one's.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Returns
+        -------
+        StackedGaussianClassifier
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, or is not a readable selbayes fit.
+        FileNotFoundError
+            If ``path`` does not exist.
+        """
+        import pandas as pd
+
+        from ._gaussian import HierarchicalGaussianClassifier as HGC
+
+        tree = read_saved_tree(path)
+        attrs = tree.attrs
+        if attrs.get("selbayes_estimator") != cls.__name__:
+            raise ValueError(f"{path} does not hold a {cls.__name__} "
+                             f"(found {attrs.get('selbayes_estimator')!r})")
+        saved = str(attrs.get("selbayes_version", "unknown"))
+        if saved.split(".")[:2] != __version__.split(".")[:2]:
+            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
+                             "Refit the model.")
+        try:
+            config = json.loads(attrs["selbayes_config"])
+            base = None if config["estimator"] is None else HGC(**config["estimator"])
+            obj = cls(base, max_components=config["max_components"],
+                      min_weight=config["min_weight"])
+            obj.estimators_ = []
+            for i in range(int(attrs["selbayes_n_components"])):
+                source = f"{path} (component_{i})"
+                sub = HGC._from_tree(tree[f"component_{i}"].copy(), source)
+                obj.estimators_.append(HGC._load_tree(*sub, source))
+            ds = tree.to_dataset()
+            obj.weights_ = ds["weight"].values
+            dec = ds["candidate_decorrelate"].values
+            obj.stacking_ = pd.DataFrame({
+                "k": ds["candidate_k"].values.astype(int),
+                "decorrelate": [None if np.isnan(d) else float(d) for d in dec],
+                "temperature": ds["candidate_temperature"].values,
+                "score": ds["candidate_score"].values, "weight": ds["candidate_weight"].values,
+                "kept": ds["candidate_kept"].values.astype(bool)})
+        except (KeyError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        first = obj.estimators_[0]
+        obj.k_choice_ = None
+        obj.k_ = int(first.k_)
+        obj.classes_ = first.classes_
+        obj.n_features_in_ = first.n_features_in_
+        if hasattr(first, "feature_names_in_"):
+            obj.feature_names_in_ = first.feature_names_in_
+        return obj
