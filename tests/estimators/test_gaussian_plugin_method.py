@@ -212,3 +212,34 @@ def test_plugin_against_nuts_at_k_1000():
     assert abs(np.log(plug.idata_.posterior["tau_mu"].values[0, 0]) - log_tau.mean()) \
         < 2 * log_tau.std()
     assert score_plug < score1 + 0.05
+
+
+def test_plugin_with_t_auto_reuses_the_mode_its_df_search_found():
+    """With effect_prior="t_auto" the df search finds the mode at every df; the fit uses the
+    chosen df's mode instead of searching it again. It must be that df's mode: a fresh search
+    at the fixed df finds the same (log tau_mu within the optimiser's tolerance). Data where
+    the chosen df is not 2, the df whose search starts from scratch in both."""
+    from dataclasses import replace
+
+    from ._data import sparse_strong
+
+    X, y = sparse_strong(2, n=60, p=800, effect=1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = HierarchicalGaussianClassifier(k=5, method="plugin", random_state=0,
+                                             progressbar=False).fit(X, y)
+    assert clf.t_df_ != 2.0
+    Z = (X[:, clf.selection_.indices] - clf.feature_center_) / clf.feature_scale_
+    fixed = replace(clf._prior_object(), mu_t_df=clf.t_df_, mu_t_df_grid=None)
+    fresh = gp.plugin_posterior(Z, y, clf.selection_, fixed, corrected=True, n_draws=5,
+                                random_state=0)
+    used = float(clf.idata_.posterior["tau_mu"].values.ravel()[0])
+    assert abs(np.log(used / fresh["tau_mu"])) < 1e-3
+
+
+def test_a_given_mode_needs_a_fixed_df():
+    X, y, _, _ = _data()
+    sel = select_features(X, y, k=5)
+    grid = GaussianPriors(mu_t_df_grid=(2.0, 4.0))
+    with pytest.raises(ValueError, match="fixed df"):
+        gp.plugin_posterior(X[:, sel.indices], y, sel, grid, mode=(0.0, 0.0))

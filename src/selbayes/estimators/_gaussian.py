@@ -392,7 +392,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             priors = replace(priors, mu_t_df=float(t_df), mu_t_df_grid=None)
         return priors
 
-    def _choose_t_df(self, X_sel, y_index, selection: Selection, priors) -> GaussianPriors:
+    def _choose_t_df(self, X_sel, y_index, selection: Selection, priors):
         """``t_df_``: with a grid of df (``effect_prior="t_auto"``), the df whose plug-in
         mode of the hyperparameters has the highest posterior density on these training
         data (an empirical-Bayes choice; :func:`selbayes.models.plugin_posterior`), so that
@@ -400,16 +400,20 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         (:func:`selbayes.models.build_model` with ``mu_t_df_grid``) mixes badly between df
         once k is in the hundreds: given hundreds of lambda_j the df is pinned, and moving
         to another df moves them all (R-hat 1.7 at k = 300). Without a grid (a fixed df, or
-        one chosen already by ``effect_prior="auto"``) ``priors`` is returned as given."""
+        one chosen already by ``effect_prior="auto"``) ``priors`` is returned as given.
+
+        Returns ``(priors, mode)``: the priors at the chosen df, and the plug-in mode of
+        (log tau_mu, log tau_nu) the search found at it (None without a grid), which
+        ``method="plugin"`` then uses instead of searching it again."""
         if priors.mu_t_df_grid is None:
-            return priors
+            return priors, None
         from ..models._gaussian import sufficient_statistics
         from ..models._gaussian_plugin import _t_df_mode
 
         counts, xbar, ssw = sufficient_statistics(X_sel, y_index, len(selection.class_counts))
-        _, self.t_df_, _ = _t_df_mode(xbar, ssw, counts.astype(np.float64), selection, priors,
-                                      self.correct_selection_)
-        return self._fitted_priors()
+        mode, self.t_df_, _ = _t_df_mode(xbar, ssw, counts.astype(np.float64), selection,
+                                         priors, self.correct_selection_)
+        return self._fitted_priors(), tuple(float(m) for m in mode)
 
     def _validate_params(self, skip=()) -> None:
         """The base checks, then the combinations the plug-in does not cover (before any work)."""
@@ -658,7 +662,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         coords = {"feature": [int(i) for i in selection.indices],
                   "class": [str(c) for c in selection.classes]}
         seed = self.random_state
-        priors = self._choose_t_df(X_sel, y_index, selection, priors)
+        priors, mode = self._choose_t_df(X_sel, y_index, selection, priors)
         data = model_data(X_sel, y, selection, priors, corrected=self.correct_selection_)
         # Warn before sampling when the draws kept would fill the machine (a kill for memory
         # gives no message at all).
@@ -672,7 +676,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
             idata = plugin_idata(X_sel, y_index, selection, priors, data, coords,
                                  corrected=self.correct_selection_, draws=self.draws,
-                                 random_state=seed)
+                                 random_state=seed, mode=mode)
             return _GaussianPosterior(idata=idata, model=None, X=X_sel, data=data,
                                       within_var=within_var)
         if self.sampler_used_ == "nutpie":

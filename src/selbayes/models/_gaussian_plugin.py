@@ -316,7 +316,7 @@ def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Sele
 
 
 def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=None,
-                     corrected=True, n_draws=200, random_state=None) -> dict:
+                     corrected=True, n_draws=200, random_state=None, mode=None) -> dict:
     """The plug-in posterior of the hierarchical Gaussian model: the hyperparameters at their
     mode, the per-feature precisions drawn.
 
@@ -351,6 +351,10 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     n_draws : int
         Draws S of the per-feature precisions.
     random_state : int or numpy.random.Generator, optional
+    mode : tuple of float, optional
+        (log tau_mu, log tau_nu) at the mode, when it is known already (the search over the
+        t prior's df that chose ``priors.mu_t_df`` found it on these data): not searched again.
+        Only with a fixed df (``priors.mu_t_df_grid`` None).
 
     Returns
     -------
@@ -376,7 +380,13 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     G = len(selection.class_counts)
     counts, xbar, ssw = sufficient_statistics(X_train_selected, y_index, G)
     counts = counts.astype(np.float64)
-    (u, v), df, t_nodes = _t_df_mode(xbar, ssw, counts, selection, priors, corrected)
+    if mode is None:
+        (u, v), df, t_nodes = _t_df_mode(xbar, ssw, counts, selection, priors, corrected)
+    else:
+        if priors.mu_t_df_grid:
+            raise ValueError("a given mode needs a fixed df of the t prior (mu_t_df_grid None)")
+        (u, v), df = mode, priors.mu_t_df
+        t_nodes = None if df is None else _t_scale_nodes(df)
     n = counts.sum()
     a = priors.alpha_x / 2 + (n - G) / 2
     rate = priors.alpha_x * priors.w_x / 2 + ssw / 2
@@ -431,7 +441,7 @@ def check_plugin_priors(priors: GaussianPriors) -> None:
 
 
 def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: dict,
-                 coords: dict, corrected=True, draws=1000, random_state=None):
+                 coords: dict, corrected=True, draws=1000, random_state=None, mode=None):
     """The plug-in posterior (:func:`plugin_posterior`) as an ArviZ ``posterior`` group.
 
     One chain of ``draws`` draws: ``tau_mu`` and ``tau_nu`` constant at their mode, ``tau_x``
@@ -453,6 +463,8 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     corrected : bool
     draws : int
     random_state : int, numpy.random.Generator or None
+    mode : tuple of float, optional
+        The hyperparameters' mode when known (see :func:`plugin_posterior`).
 
     Returns
     -------
@@ -486,7 +498,7 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     check_plugin_priors(priors)
     rng = check_random_state(random_state)
     post = plugin_posterior(X_train_selected, y_index, selection, priors, corrected=corrected,
-                            n_draws=draws, random_state=rng)
+                            n_draws=draws, random_state=rng, mode=mode)
     cd, fd = ("chain", "draw"), ("chain", "draw", "feature")
     # As the PyMC model: no tau_nu under a flat prior on nu.
     nu = {} if priors.flat_nu else {"tau_nu": (cd, np.full((1, draws), post["tau_nu"]))}
