@@ -17,6 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
 import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
 
 CANDIDATE, CONTROL = "pi_corr", "pi_naive_T"
@@ -54,12 +55,8 @@ def main() -> None:
         lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
                      f"{med[CANDIDATE]:.2f} | {med['pi_corr_unc']:.2f} | {alphas} |")
     lines += ["", "Slopes: medians over the replicates (a mean is carried by single "
-              "collapsed replicates).", "",
-              f"- pi_corr better than its control beyond 2 SE in: {', '.join(better) or 'none'}; "
-              f"worse in: {', '.join(worse) or 'none'}.",
-              "- Verdict (README's rule): " + (
-                  "**promising**: build it into the estimator and run the protocol."
-                  if better and not worse else "**not promising** by the rule.")]
+              "collapsed replicates)."]
+    lines += offline.control_verdict(CANDIDATE, better, worse)
     text += "\n".join(lines) + "\n"
     (HERE / "report.md").write_text(text)
     print(text, end="")

@@ -34,21 +34,16 @@ Run: ``python reports/plasmode/correlated_predictive/run.py`` (resumes from
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-SEED, REPLICATES = 0, 6
-SCENARIO_NAMES = ("sim_dense_weak", "sim_sparse_strong", "plasmode_sparse", "plasmode_dense",
-                  "plasmode_module")
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
+
 ALPHAS = (0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
-METHODS = ("pi_naive_T", "pi_corr", "pi_corr_unc")
 
 
 def standardised_residuals(X_sel, y_index, G):
@@ -124,86 +119,22 @@ def candidate_log_probas(Z_train, y_train, G, X_test, sel, priors, eps, seed):
 
 
 def one_replicate(scenario_name, rep):
-    from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators._inner_cv import (
-        DEFAULT_K_GRID,
-        _candidate_selections,
-        _stratified_folds,
-    )
-    from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, make_replicate
-    from selbayes.models._gaussian_plugin import default_label_noise
+    def describe(method, si, lps):
+        naive = method == "pi_naive_T"
+        return {"alpha": None if naive else float(ALPHAS[si]),
+                "temperature": float(lps["_T"]) if naive else 1.0}
 
-    warnings.simplefilter("ignore")
-    t0 = time.perf_counter()
-    data = make_replicate(SCENARIOS[scenario_name], SEED + 1000 * rep)
-    X, y = data["X_train"], data["y_train"]
-    classes, yi = np.unique(y, return_inverse=True)
-    G, (n, p) = len(classes), X.shape
-    priors = HierarchicalGaussianClassifier()._prior_object()      # the default's (t_auto)
-    rng = np.random.default_rng(SEED + rep)
-    ks = [k for k in DEFAULT_K_GRID if k <= p - 1]
-    _, folds = _stratified_folds(yi, 5, rng)
-    seed = int(rng.integers(2 ** 31 - 1))
-    n_set = {"pi_naive_T": 1, "pi_corr": len(ALPHAS), "pi_corr_unc": len(ALPHAS)}
-    loss = {mth: np.zeros((len(ks), n_set[mth], n)) for mth in METHODS}
-    for tr, te in folds:
-        eps = default_label_noise(tr.size)
-        for ki, (Z, feats, sel) in enumerate(_candidate_selections(
-                X[tr], yi[tr], G, [(k, None) for k in ks], True, "symmetric")):
-            lps = candidate_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                       priors, eps, seed)
-            for mth in METHODS:
-                loss[mth][ki][:, te] = -lps[mth][:, np.arange(te.size), yi[te]]
-    rows = []
-    eps = default_label_noise(n)
-    fits = {}
-    for mth in METHODS:
-        score = loss[mth].mean(-1)                                 # (k, settings)
-        ki, si = np.unravel_index(np.argmin(score), score.shape)
-        fits[mth] = (ks[ki], si, float(score[ki, si]))
-    for k in sorted({f[0] for f in fits.values()}):
-        (Z, feats, sel), = _candidate_selections(X, yi, G, [(k, None)], True, "symmetric")
-        lps = candidate_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
-                                   priors, eps, seed)
-        for mth in METHODS:
-            if fits[mth][0] != k:
-                continue
-            si = fits[mth][1]
-            out = calibration_scores(np.exp(lps[mth][si]), data["p_test"])
-            out.update(method=mth, scenario=scenario_name, replicate=rep, k=int(k),
-                       inner_score=fits[mth][2],
-                       alpha=None if mth == "pi_naive_T" else float(ALPHAS[si]),
-                       temperature=float(lps["_T"]) if mth == "pi_naive_T" else 1.0,
-                       inner_curve={str(kk): [float(s) for s in loss[mth][i].mean(-1)]
-                                    for i, kk in enumerate(ks)},
-                       seconds=time.perf_counter() - t0)
-            rows.append(out)
-    return rows
+    return offline.choose_and_score(
+        scenario_name, rep, {"pi_naive_T": 1, "pi_corr": len(ALPHAS),
+                             "pi_corr_unc": len(ALPHAS)}, candidate_log_probas, describe)
 
 
 def main() -> int:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from joblib import Parallel, delayed
-
-    path = HERE / "results.jsonl"
-    done = set()
-    if path.exists():
-        for line in path.read_text().splitlines():
-            r = json.loads(line)
-            done.add((r["scenario"], r["replicate"]))
-    todo = [(s, r) for s in SCENARIO_NAMES for r in range(REPLICATES) if (s, r) not in done]
-    print(f"{len(done)} replicates done, {len(todo)} to run", flush=True)
-    jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    for rows in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(one_replicate)(s, r) for s, r in todo):
-        with path.open("a") as fh:
-            for r in rows:
-                fh.write(json.dumps(r) + "\n")
-        r0 = rows[0]
-        print(f"{r0['scenario']} {r0['replicate']}: " + ", ".join(
-            f"{r['method']} k={r['k']} a={r['alpha']} KL={r['kl']:.3f} slope={r['slope']:.2f}"
-            for r in rows), flush=True)
-    return 0
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} k={r['k']} a={r['alpha']} KL={r['kl']:.3f} "
+                  f"slope={r['slope']:.2f}",
+        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
 
 
 if __name__ == "__main__":

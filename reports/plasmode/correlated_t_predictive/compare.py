@@ -17,6 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
 import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
 
 CANDIDATE, CONTROL = "pi_corr_t", "pi_naive_T"
@@ -55,11 +56,7 @@ def main() -> None:
         alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
         lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
                      f"{med[CANDIDATE]:.2f} | {ks} | {alphas} |")
-    lines += ["", f"- pi_corr_t better than its control beyond 2 SE in: "
-              f"{', '.join(better) or 'none'}; worse in: {', '.join(worse) or 'none'}.",
-              "- Verdict (README's rule): " + (
-                  "**promising**: build it into the estimator and run the protocol."
-                  if better and not worse else "**not promising** by the rule.")]
+    lines += offline.control_verdict(CANDIDATE, better, worse)
     text += "\n".join(lines) + "\n"
     (HERE / "report.md").write_text(text)
     print(text, end="")

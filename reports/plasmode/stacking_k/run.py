@@ -23,20 +23,15 @@ Run: ``python reports/plasmode/stacking_k/run.py`` (resumes from ``results.jsonl
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "correlated_predictive"))
-from run import REPLICATES, SCENARIO_NAMES, SEED  # noqa: E402
-
-METHODS = ("pi_naive_T", "pi_stack_k", "pi_stack_kc")
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
 
 def stacking_weights(log_p_true, iterations=500):
@@ -71,32 +66,17 @@ def naive_T(Z_train, y_train, G, X_test, sel, priors, eps, seed, corrected):
 
 
 def one_replicate(scenario_name, rep):
-    from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators._inner_cv import (
-        DEFAULT_K_GRID,
-        _candidate_selections,
-        _stratified_folds,
-    )
-    from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, make_replicate
+    from selbayes.experiments.plasmode import calibration_scores
     from selbayes.models._gaussian_plugin import default_label_noise
 
-    warnings.simplefilter("ignore")
-    t0 = time.perf_counter()
-    data = make_replicate(SCENARIOS[scenario_name], SEED + 1000 * rep)
-    X, y = data["X_train"], data["y_train"]
-    classes, yi = np.unique(y, return_inverse=True)
-    G, (n, p) = len(classes), X.shape
-    priors = HierarchicalGaussianClassifier()._prior_object()
-    rng = np.random.default_rng(SEED + rep)
-    ks = [k for k in DEFAULT_K_GRID if k <= p - 1]
-    _, folds = _stratified_folds(yi, 5, rng)
-    seed = int(rng.integers(2 ** 31 - 1))
+    R = offline.replicate(scenario_name, rep)
+    X, yi, G, ks, priors, seed, data = R.X, R.yi, R.G, R.ks, R.priors, R.seed, R.data
+    n = X.shape[0]
     cands = [(k, c) for c in (True, False) for k in ks]
     logp = np.zeros((len(cands), n))                      # inner log p(own class)
-    for tr, te in folds:
+    for tr, te in R.folds:
         eps = default_label_noise(tr.size)
-        sels = list(_candidate_selections(X[tr], yi[tr], G, [(k, None) for k in ks], True,
-                                          "symmetric"))
+        sels = list(offline.selections(R, tr, ks))
         for ci, (k, corrected) in enumerate(cands):
             Z, feats, sel = sels[ks.index(k)]
             lp = naive_T(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel, priors, eps,
@@ -111,7 +91,7 @@ def one_replicate(scenario_name, rep):
     need = {best} | set(np.flatnonzero(w_k > 1e-3)) | set(np.flatnonzero(w_kc > 1e-3))
     for ci in sorted(need):
         k, corrected = cands[ci]
-        (Z, feats, sel), = _candidate_selections(X, yi, G, [(k, None)], True, "symmetric")
+        (Z, feats, sel), = offline.selections(R, np.arange(n), [k])
         outer[ci] = np.exp(naive_T(Z, yi, G, feats.selected(data["X_test"], sel.indices),
                                    sel, priors, eps, seed, corrected))
 
@@ -134,34 +114,16 @@ def one_replicate(scenario_name, rep):
         kw = max(weights, key=weights.get)
         out.update(method=mth, scenario=scenario_name, replicate=rep,
                    k=int(kw.rstrip("u")), inner_score=score, weights=weights,
-                   seconds=time.perf_counter() - t0)
+                   seconds=time.perf_counter() - R.t0)
         rows.append(out)
     return rows
 
 
 def main() -> int:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from joblib import Parallel, delayed
-
-    path = HERE / "results.jsonl"
-    done = set()
-    if path.exists():
-        for line in path.read_text().splitlines():
-            r = json.loads(line)
-            done.add((r["scenario"], r["replicate"]))
-    todo = [(s, r) for s in SCENARIO_NAMES for r in range(REPLICATES) if (s, r) not in done]
-    print(f"{len(done)} replicates done, {len(todo)} to run", flush=True)
-    jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    for rows in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(one_replicate)(s, r) for s, r in todo):
-        with path.open("a") as fh:
-            for r in rows:
-                fh.write(json.dumps(r) + "\n")
-        r0 = rows[0]
-        print(f"{r0['scenario']} {r0['replicate']}: " + "; ".join(
-            f"{r['method']} KL={r['kl']:.3f} slope={r['slope']:.2f} w={r['weights']}"
-            for r in rows), flush=True)
-    return 0
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} KL={r['kl']:.3f} slope={r['slope']:.2f} w={r['weights']}",
+        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
 
 
 if __name__ == "__main__":

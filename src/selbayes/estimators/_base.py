@@ -342,13 +342,7 @@ class PersistenceMixin:
         """:meth:`_open_saved` on a tree already read (``path`` names it in messages; a
         stacked classifier's file holds one such tree per component)."""
         attrs = tree.attrs
-        if attrs.get("selbayes_estimator") != cls.__name__:
-            raise ValueError(f"{path} does not hold a {cls.__name__} "
-                             f"(found {attrs.get('selbayes_estimator')!r})")
-        saved = str(attrs.get("selbayes_version", "unknown"))
-        if saved.split(".")[:2] != __version__.split(".")[:2]:
-            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
-                             "Refit the model.")
+        check_saved_by(attrs, cls.__name__, path)
         try:
             obj = cls(**json.loads(attrs["selbayes_config"]))
             if obj._model_id() != attrs["selbayes_model_id"]:
@@ -375,6 +369,18 @@ class PersistenceMixin:
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         return tree, obj, cd
+
+
+def check_saved_by(attrs, estimator: str, path) -> None:
+    """Raise ``ValueError`` unless a saved file's root attributes say ``estimator`` wrote it
+    with this selbayes major.minor version (``path`` names the file in the message)."""
+    if attrs.get("selbayes_estimator") != estimator:
+        raise ValueError(f"{path} does not hold a {estimator} "
+                         f"(found {attrs.get('selbayes_estimator')!r})")
+    saved = str(attrs.get("selbayes_version", "unknown"))
+    if saved.split(".")[:2] != __version__.split(".")[:2]:
+        raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
+                         "Refit the model.")
 
 
 def read_saved_tree(path):

@@ -21,7 +21,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._version import __version__
-from ._base import EvaluateMixin, Interval, read_saved_tree, sanitize_attrs, validate_params
+from ._base import (
+    EvaluateMixin,
+    Interval,
+    check_saved_by,
+    read_saved_tree,
+    sanitize_attrs,
+    validate_params,
+)
 
 __all__ = ["StackedGaussianClassifier", "stacking_weights"]
 
@@ -344,13 +351,7 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
         tree = read_saved_tree(path)
         attrs = tree.attrs
-        if attrs.get("selbayes_estimator") != cls.__name__:
-            raise ValueError(f"{path} does not hold a {cls.__name__} "
-                             f"(found {attrs.get('selbayes_estimator')!r})")
-        saved = str(attrs.get("selbayes_version", "unknown"))
-        if saved.split(".")[:2] != __version__.split(".")[:2]:
-            raise ValueError(f"{path} was written by selbayes {saved}; this is {__version__}. "
-                             "Refit the model.")
+        check_saved_by(attrs, cls.__name__, path)
         try:
             config = json.loads(attrs["selbayes_config"])
             base = None if config["estimator"] is None else HGC(**config["estimator"])

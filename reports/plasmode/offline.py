@@ -1,0 +1,140 @@
+"""Shared plumbing of the offline checks on the plug-in posterior (``correlated_predictive/``,
+``correlated_t_predictive/``, ``stacking_k/``): the suite's replicates and inner folds as the
+default's inner cross-validation makes them, the choice of (k, setting) by inner score, the
+resumable parallel run, and the control rule's verdict lines. The scripts put this folder on
+``sys.path`` and import it, as they do ``paired.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+SEED, REPLICATES = 0, 6
+SCENARIO_NAMES = ("sim_dense_weak", "sim_sparse_strong", "plasmode_sparse", "plasmode_dense",
+                  "plasmode_module")
+
+
+@dataclass
+class Replicate:
+    """One replicate of the suite (seed ``SEED``) with the default's inner-CV setting."""
+
+    data: dict            # make_replicate's output
+    X: np.ndarray         # training X, (n, p)
+    yi: np.ndarray        # training class indices, (n,)
+    G: int
+    ks: list              # the default k grid below p
+    folds: list           # the inner (train, test) index pairs
+    seed: int             # the plug-in's draws
+    priors: object        # the default's priors (t_auto, centred features)
+    t0: float
+
+
+def replicate(scenario_name, rep) -> Replicate:
+    """Draw replicate ``rep`` of ``scenario_name`` and its inner folds, as the suite's fits."""
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.estimators._inner_cv import DEFAULT_K_GRID, _stratified_folds
+    from selbayes.experiments.plasmode import SCENARIOS, make_replicate
+
+    warnings.simplefilter("ignore")
+    t0 = time.perf_counter()
+    data = make_replicate(SCENARIOS[scenario_name], SEED + 1000 * rep)
+    X, y = data["X_train"], data["y_train"]
+    classes, yi = np.unique(y, return_inverse=True)
+    rng = np.random.default_rng(SEED + rep)
+    ks = [k for k in DEFAULT_K_GRID if k <= X.shape[1] - 1]
+    _, folds = _stratified_folds(yi, 5, rng)
+    seed = int(rng.integers(2 ** 31 - 1))
+    return Replicate(data, X, yi, len(classes), ks, folds, seed,
+                     HierarchicalGaussianClassifier()._prior_object(), t0)
+
+
+def selections(R: Replicate, train, ks):
+    """(Z, feats, sel) for every k of ``ks`` on the training cases ``train``."""
+    from selbayes.estimators._inner_cv import _candidate_selections
+
+    return _candidate_selections(R.X[train], R.yi[train], R.G, [(k, None) for k in ks], True,
+                                 "symmetric")
+
+
+def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, describe):
+    """Inner-CV choice of (k, setting) for every method, then the chosen fit's scores against
+    the truth. ``n_settings``: method -> number of settings; ``candidate_log_probas(Z, y,
+    G, X_test, sel, priors, eps, seed)``: method -> (settings, m, G) log probabilities (and
+    ``"_T"``); ``describe(method, setting index, log probas)``: the row's extra fields."""
+    from selbayes.experiments.plasmode import calibration_scores
+    from selbayes.models._gaussian_plugin import default_label_noise
+
+    R = replicate(scenario_name, rep)
+    n = R.X.shape[0]
+    loss = {m: np.zeros((len(R.ks), s, n)) for m, s in n_settings.items()}
+    for tr, te in R.folds:
+        eps = default_label_noise(tr.size)
+        for ki, (Z, feats, sel) in enumerate(selections(R, tr, R.ks)):
+            lps = candidate_log_probas(Z, R.yi[tr], R.G, feats.selected(R.X[te], sel.indices),
+                                       sel, R.priors, eps, R.seed)
+            for m in n_settings:
+                loss[m][ki][:, te] = -lps[m][:, np.arange(te.size), R.yi[te]]
+    fits = {}
+    for m in n_settings:
+        score = loss[m].mean(-1)                                   # (k, settings)
+        ki, si = np.unravel_index(np.argmin(score), score.shape)
+        fits[m] = (R.ks[ki], si, float(score[ki, si]))
+    rows = []
+    eps = default_label_noise(n)
+    everything = np.arange(n)
+    for k in sorted({f[0] for f in fits.values()}):
+        (Z, feats, sel), = selections(R, everything, [k])
+        lps = candidate_log_probas(Z, R.yi, R.G, feats.selected(R.data["X_test"], sel.indices),
+                                   sel, R.priors, eps, R.seed)
+        for m in n_settings:
+            if fits[m][0] != k:
+                continue
+            si = fits[m][1]
+            out = calibration_scores(np.exp(lps[m][si]), R.data["p_test"])
+            out.update(method=m, scenario=scenario_name, replicate=rep, k=int(k),
+                       inner_score=fits[m][2], **describe(m, si, lps),
+                       inner_curve={str(kk): [float(s) for s in loss[m][i].mean(-1)]
+                                    for i, kk in enumerate(R.ks)},
+                       seconds=time.perf_counter() - R.t0)
+            rows.append(out)
+    return rows
+
+
+def run_all(one_replicate, path, summary, jobs=2) -> int:
+    """Every (scenario, replicate) not yet in ``path`` (results.jsonl) through
+    ``one_replicate``, ``jobs`` processes, appending each replicate's rows as it finishes;
+    ``summary(row)`` is the progress line's text for a row."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    from joblib import Parallel, delayed
+
+    done = set()
+    if path.exists():
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["scenario"], r["replicate"]))
+    todo = [(s, r) for s in SCENARIO_NAMES for r in range(REPLICATES) if (s, r) not in done]
+    print(f"{len(done)} replicates done, {len(todo)} to run", flush=True)
+    for rows in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(one_replicate)(s, r) for s, r in todo):
+        with path.open("a") as fh:
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
+        print(f"{rows[0]['scenario']} {rows[0]['replicate']}: "
+              + "; ".join(summary(r) for r in rows), flush=True)
+    return 0
+
+
+def control_verdict(candidate, better, worse) -> list[str]:
+    """The control rule's closing lines: where the candidate is better or worse than its
+    control beyond 2 SE, and whether that is promising (better somewhere, worse nowhere)."""
+    return ["", f"- {candidate} better than its control beyond 2 SE in: "
+            f"{', '.join(better) or 'none'}; worse in: {', '.join(worse) or 'none'}.",
+            "- Verdict (README's rule): " + (
+                "**promising**: build it into the estimator and run the protocol."
+                if better and not worse else "**not promising** by the rule.")]
