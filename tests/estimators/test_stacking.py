@@ -180,3 +180,13 @@ def test_load_refuses_another_estimators_file(data, tmp_path):
     path = one.save(tmp_path / "one.nc")
     with pytest.raises(ValueError, match="does not hold a StackedGaussianClassifier"):
         StackedGaussianClassifier.load(path)
+
+
+def test_each_refit_is_announced_with_the_progress_bar(data, capsys):
+    clf = StackedGaussianClassifier(_base(progressbar=True), min_weight=0.0).fit(*data)
+    err = capsys.readouterr().err
+    kept = clf.stacking_["kept"].to_numpy()
+    # the inner choice's own fit is reused when it is kept; every other kept one is refitted
+    refits = int(kept.sum()) - int(kept[clf.k_choice_._chosen_row()])
+    assert refits >= 1
+    assert err.count("selbayes: stacking, fit") == refits

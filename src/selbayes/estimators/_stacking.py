@@ -13,6 +13,7 @@ their predictive probabilities averaged with those weights.
 from __future__ import annotations
 
 import json
+import sys
 from numbers import Integral, Real
 from pathlib import Path
 
@@ -219,11 +220,14 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         keep = keep or [int(order[0])]
         chosen_row = choice._chosen_row()
         estimators = []
-        for i in keep:
+        for n_done, i in enumerate(keep):
             k, lam, T = choice.grid[i]
             if i == chosen_row:
                 estimators.append(first)
                 continue
+            if base.progressbar:     # each refit is a full MCMC fit: say which one runs
+                print(f"selbayes: stacking, fit {n_done + 1} of {len(keep)}: k = {int(k)} "
+                      f"(weight {w[i]:.2f})", file=sys.stderr, flush=True)
             params = {"k": int(k), "decorrelate": lam}
             if base.temperature == "auto":
                 params["temperature"] = float(T)
