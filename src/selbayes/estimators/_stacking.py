@@ -171,6 +171,12 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         self.max_components = max_components
         self.min_weight = min_weight
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.input_tags.sparse = True          # as the Gaussian classifier it stacks
+        return tags
+
     def _base(self):
         from ._gaussian import HierarchicalGaussianClassifier
 
