@@ -365,6 +365,11 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
         plug-in choice as the mode itself is; None without the t prior), and the
         sufficient statistics ``counts`` (G,), ``xbar`` (k, G) and ``ssw`` (k,).
 
+    Raises
+    ------
+    ValueError
+        If ``mode`` is given with a grid of df (``priors.mu_t_df_grid``).
+
     Examples
     --------
     >>> import numpy as np, selbayes
