@@ -211,7 +211,10 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            For a bad setting or input (named), as ``estimator.fit`` raises them.
+            For a bad setting or input (named), as ``estimator.fit`` raises them, and for an
+            ``estimator`` that does not choose k or chooses its prior or correction.
+        TypeError
+            If ``estimator`` is not a HierarchicalGaussianClassifier.
         """
         import pandas as pd
 
