@@ -29,6 +29,9 @@ MODELS = {
     "naive-bayes": ("selbayes.estimators", "BinaryNaiveBayesClassifier"),
     "mixture": ("selbayes.estimators", "BinaryMixtureClassifier"),
 }
+#: every classifier whose save() ``selbayes predict`` reads: those ``fit`` makes, and the
+#: stacked one, fitted from Python only
+SAVED_CLASSES = (*MODELS.values(), ("selbayes.estimators", "StackedGaussianClassifier"))
 _FEATURES_ATTR = "selbayes_cli_feature_names"
 _MODEL_ATTR = "selbayes_cli_model"
 
@@ -403,9 +406,7 @@ def _saved_fit(path: Path):
     estimator = attrs.get("selbayes_estimator")
     if isinstance(estimator, bytes):
         estimator = estimator.decode()
-    by_class = {cls_name: (module, cls_name) for module, cls_name in MODELS.values()}
-    # saved from Python only (the command line does not fit it)
-    by_class["StackedGaussianClassifier"] = ("selbayes.estimators", "StackedGaussianClassifier")
+    by_class = {cls_name: (module, cls_name) for module, cls_name in SAVED_CLASSES}
     if estimator not in by_class:
         raise UserError(f"{path}: not a saved selbayes classifier (write one with 'selbayes "
                         "fit' or a classifier's save())")

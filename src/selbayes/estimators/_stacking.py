@@ -242,7 +242,6 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                 params["temperature"] = float(T)
             estimators.append(clone(base).set_params(**params).fit(X, y))
         self.estimators_ = estimators
-        self.k_ = int(estimators[0].k_)
         self.weights_ = w[keep] / w[keep].sum()
         self.k_choice_ = choice
         self.stacking_ = pd.DataFrame({
@@ -251,6 +250,13 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             "temperature": [float(g[2]) for g in choice.grid],
             "score": np.asarray(choice.score, dtype=np.float64), "weight": w,
             "kept": [i in keep for i in range(len(choice.grid))]})
+        return self._describe_data()
+
+    def _describe_data(self):
+        """``k_`` and the data attributes (classes, feature count and names), read off the
+        components (every one was fitted on the same X and y)."""
+        first = self.estimators_[0]
+        self.k_ = int(first.k_)
         self.classes_ = first.classes_
         self.n_features_in_ = first.n_features_in_
         if hasattr(first, "feature_names_in_"):
@@ -386,11 +392,5 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                 "kept": ds["candidate_kept"].values.astype(bool)})
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
-        first = obj.estimators_[0]
         obj.k_choice_ = None
-        obj.k_ = int(first.k_)
-        obj.classes_ = first.classes_
-        obj.n_features_in_ = first.n_features_in_
-        if hasattr(first, "feature_names_in_"):
-            obj.feature_names_in_ = first.feature_names_in_
-        return obj
+        return obj._describe_data()
