@@ -62,6 +62,36 @@ def selections(R: Replicate, train, ks):
                                  "symmetric")
 
 
+def plugin_moments(X_train, y_train, sel, priors, corrected, seed):
+    """Per-draw predictive moments (mean, precision), each (S, k, G), of the plug-in
+    posterior on the kept training columns (200 draws, as the inner cross-validation)."""
+    from selbayes.models._gaussian_plugin import plugin_posterior
+    from selbayes.models._gaussian_posterior import predictive_moments
+
+    post = plugin_posterior(X_train, y_train, sel, priors, corrected=corrected, n_draws=200,
+                            random_state=seed)
+    S = post["tau_x"].shape[0]
+    return predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
+                              np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
+                              lambda_mu=post["lambda_mu"])
+
+
+def naive_T(X_train, y_train, G, X_test, mean, prec, prior, eps):
+    """The default's predictive from the moments: genes averaged over their own draws
+    (factorised), log odds divided by the correlation temperature T of the kept training
+    columns, then the label-noise share ``eps``. Returns (log probabilities (m, G), T)."""
+    from selbayes.models._gaussian_plugin import (
+        correlation_temperature,
+        label_noise_log_proba,
+        temper_log_proba,
+    )
+    from selbayes.models._gaussian_posterior import factorised_predictive_log_proba
+
+    lp = factorised_predictive_log_proba(X_test, mean, prec, prior, max_draws=None)
+    T = correlation_temperature(X_train, y_train, G)
+    return label_noise_log_proba(temper_log_proba(lp, prior, T), prior, eps), T
+
+
 def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, describe):
     """Inner-CV choice of (k, setting) for every method, then the chosen fit's scores against
     the truth. ``n_settings``: method -> number of settings; ``candidate_log_probas(Z, y,
@@ -128,6 +158,28 @@ def run_all(one_replicate, path, summary, jobs=2) -> int:
         print(f"{rows[0]['scenario']} {rows[0]['replicate']}: "
               + "; ".join(summary(r) for r in rows), flush=True)
     return 0
+
+
+def control_cells(rows, methods, control, scenario):
+    """Paired KL differences against ``control`` in one scenario, as table cells
+    ("+0.012 ± 0.004", * beyond 2 SE), and where the first method stands: "better" or
+    "worse" beyond 2 SE, or None. ``rows``: :func:`paired.read_rows`' mapping."""
+    import paired
+
+    cells, where = [], None
+    for i, m in enumerate(methods):
+        d, se, _ = paired.paired(rows, m, control, scenario, "kl")
+        cells.append(f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else ""))
+        if i == 0:
+            where = "better" if d < -2 * se else "worse" if d > 2 * se else None
+    return cells, where
+
+
+def median_slopes(rows, methods, scenario, reps) -> dict:
+    """method -> its median calibration slope over ``reps`` (a mean is carried by single
+    collapsed replicates)."""
+    return {m: sorted(rows[(m, scenario, r)]["slope"] for r in reps)[len(reps) // 2]
+            for m in methods}
 
 
 def control_verdict(candidate, better, worse) -> list[str]:

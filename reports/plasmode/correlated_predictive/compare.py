@@ -36,27 +36,19 @@ def main() -> None:
              "| scenario | n | KL pi_corr - control | KL pi_corr_unc - control | slope control "
              "| slope pi_corr | slope pi_corr_unc | a chosen (pi_corr) |",
              "|---|---:|---:|---:|---:|---:|---:|---|"]
-    better, worse = [], []
+    found = {"better": [], "worse": []}
     for s in scenarios:
-        cells = []
-        for m in (CANDIDATE, "pi_corr_unc"):
-            d, se, n = paired.paired(rows, m, CONTROL, s, "kl")
-            star = "*" if abs(d) > 2 * se else ""
-            cells.append(f"{d:+.3f} ± {se:.3f}{star}")
-            if m == CANDIDATE and d < -2 * se:
-                better.append(s)
-            if m == CANDIDATE and d > 2 * se:
-                worse.append(s)
+        cells, where = offline.control_cells(rows, (CANDIDATE, "pi_corr_unc"), CONTROL, s)
+        if where:
+            found[where].append(s)
         reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
-        slope = {m: sorted(rows[(m, s, r)]["slope"] for r in reps)
-                 for m in (CONTROL, CANDIDATE, "pi_corr_unc")}
-        med = {m: v[len(v) // 2] for m, v in slope.items()}
+        med = offline.median_slopes(rows, (CONTROL, CANDIDATE, "pi_corr_unc"), s, reps)
         alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
         lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
                      f"{med[CANDIDATE]:.2f} | {med['pi_corr_unc']:.2f} | {alphas} |")
     lines += ["", "Slopes: medians over the replicates (a mean is carried by single "
               "collapsed replicates)."]
-    lines += offline.control_verdict(CANDIDATE, better, worse)
+    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
     text += "\n".join(lines) + "\n"
     (HERE / "report.md").write_text(text)
     print(text, end="")

@@ -55,17 +55,23 @@ def standardised_residuals(X_sel, y_index, G):
     return E / np.where(sd > 0, sd, 1.0)
 
 
+def standardised_deviations(E, X_test, mean, prec):
+    """The test cases' deviations from each class's predictive mean in units of its
+    predictive standard deviation (moments of the draws, moment-matched), as the correlated
+    predictives need them: ||z||^2 (m, G), E z (m, G, n), E E' (n, n), and half the log
+    determinant of the per-gene variances (G,)."""
+    m = mean.mean(0)                                       # (k, G)
+    v = (1.0 / prec).mean(0) + mean.var(0)                 # (k, G)
+    Z = (X_test[:, :, None] - m[None]) / np.sqrt(v)[None]  # (m, k, G)
+    return (np.einsum("mkg,mkg->mg", Z, Z), np.einsum("nk,mkg->mgn", E, Z), E @ E.T,
+            0.5 * np.log(v).sum(0))
+
+
 def correlated_log_proba(E, X_test, mean, prec, log_prior, alphas, n_minus_g):
     """Normalised log p(class | x) under the correlated predictive for every a: (len(a), m, G).
 
     mean, prec: the plug-in posterior's per-draw predictive moments, (S, k, G)."""
-    m = mean.mean(0)                                       # (k, G)
-    v = (1.0 / prec).mean(0) + mean.var(0)                 # (k, G)
-    Z = (X_test[:, :, None] - m[None]) / np.sqrt(v)[None]  # (m, k, G)
-    zz = np.einsum("mkg,mkg->mg", Z, Z)
-    EZ = np.einsum("nk,mkg->mgn", E, Z)                    # (m, G, n)
-    K = E @ E.T
-    half_logdet = 0.5 * np.log(v).sum(0)                   # (G,)
+    zz, EZ, K, half_logdet = standardised_deviations(E, X_test, mean, prec)
     out = []
     for a in alphas:
         if a >= 1.0:
@@ -82,48 +88,33 @@ def correlated_log_proba(E, X_test, mean, prec, log_prior, alphas, n_minus_g):
 
 def candidate_log_probas(Z_train, y_train, G, X_test, sel, priors, eps, seed):
     """{method: (n_settings, m, G) log probabilities} at one k (settings: T, or the a grid)."""
-    from selbayes.models._gaussian_plugin import (
-        correlation_temperature,
-        label_noise_log_proba,
-        plugin_posterior,
-        temper_log_proba,
-    )
-    from selbayes.models._gaussian_posterior import (
-        class_log_prior,
-        factorised_predictive_log_proba,
-        predictive_moments,
-    )
+    from selbayes.models._gaussian_plugin import label_noise_log_proba
+    from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
     E = standardised_residuals(Xtr, y_train, G)
     prior = class_log_prior(sel.class_counts, priors.c)
     out = {}
     for corrected in (True, False):
-        post = plugin_posterior(Xtr, y_train, sel, priors, corrected=corrected, n_draws=200,
-                                random_state=seed)
-        S = post["tau_x"].shape[0]
-        mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
-                                        np.full(S, post["tau_nu"]), post["xbar"],
-                                        post["counts"], lambda_mu=post["lambda_mu"])
+        mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, corrected, seed)
         lp_corr = correlated_log_proba(E, X_test, mean, prec, prior, ALPHAS,
                                        Xtr.shape[0] - G)
         out["pi_corr" if corrected else "pi_corr_unc"] = np.stack(
             [label_noise_log_proba(lp, prior, eps) for lp in lp_corr])
         if corrected:
-            lp = factorised_predictive_log_proba(X_test, mean, prec, prior, max_draws=None)
-            T = correlation_temperature(Xtr, y_train, G)
-            out["pi_naive_T"] = label_noise_log_proba(temper_log_proba(lp, prior, T), prior,
-                                                      eps)[None]
-            out["_T"] = T
+            lp, out["_T"] = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, eps)
+            out["pi_naive_T"] = lp[None]
     return out
 
 
-def one_replicate(scenario_name, rep):
-    def describe(method, si, lps):
-        naive = method == "pi_naive_T"
-        return {"alpha": None if naive else float(ALPHAS[si]),
-                "temperature": float(lps["_T"]) if naive else 1.0}
+def describe(method, si, lps):
+    """The row's setting: a for the correlated predictives, T for the control."""
+    naive = method == "pi_naive_T"
+    return {"alpha": None if naive else float(ALPHAS[si]),
+            "temperature": float(lps["_T"]) if naive else 1.0}
 
+
+def one_replicate(scenario_name, rep):
     return offline.choose_and_score(
         scenario_name, rep, {"pi_naive_T": 1, "pi_corr": len(ALPHAS),
                              "pi_corr_unc": len(ALPHAS)}, candidate_log_probas, describe)

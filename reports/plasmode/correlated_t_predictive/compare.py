@@ -41,22 +41,18 @@ def main() -> None:
              "| scenario | n | KL pi_corr_t - control | KL pi_corr - control | slope control "
              "| slope pi_corr_t | k (pi_corr_t) | a (pi_corr_t) |",
              "|---|---:|---:|---:|---:|---:|---|---|"]
-    better, worse = [], []
+    found = {"better": [], "worse": []}
     for s in scenarios:
-        cells = []
-        for m in (CANDIDATE, "pi_corr"):
-            d, se, _ = paired.paired(rows, m, CONTROL, s, "kl")
-            cells.append(f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else ""))
-            if m == CANDIDATE:
-                (better if d < -2 * se else worse if d > 2 * se else []).append(s)
+        cells, where = offline.control_cells(rows, (CANDIDATE, "pi_corr"), CONTROL, s)
+        if where:
+            found[where].append(s)
         reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
-        med = {m: sorted(rows[(m, s, r)]["slope"] for r in reps)[len(reps) // 2]
-               for m in (CONTROL, CANDIDATE)}
+        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         ks = ", ".join(str(rows[(CANDIDATE, s, r)]["k"]) for r in reps)
         alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
         lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
                      f"{med[CANDIDATE]:.2f} | {ks} | {alphas} |")
-    lines += offline.control_verdict(CANDIDATE, better, worse)
+    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
     text += "\n".join(lines) + "\n"
     (HERE / "report.md").write_text(text)
     print(text, end="")

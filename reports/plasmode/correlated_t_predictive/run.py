@@ -36,20 +36,19 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "correlated_predictive")]
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
-from run import ALPHAS, standardised_residuals  # noqa: E402  (the first check's)
+from run import (  # noqa: E402  (the first check's)
+    ALPHAS,
+    describe,
+    standardised_deviations,
+    standardised_residuals,
+)
 
 
 def correlated_t_log_proba(E, X_test, mean, prec, log_prior, alphas, n_minus_g):
     """Normalised log p(class | x) under the multivariate t predictive for every a:
     (len(a), m, G). mean, prec: per-draw predictive moments, (S, k, G)."""
-    m = mean.mean(0)
-    v = (1.0 / prec).mean(0) + mean.var(0)
-    Z = (X_test[:, :, None] - m[None]) / np.sqrt(v)[None]  # (m, k, G)
-    k = Z.shape[1]
-    zz = np.einsum("mkg,mkg->mg", Z, Z)
-    EZ = np.einsum("nk,mkg->mgn", E, Z)
-    EE = E @ E.T                                           # E'E's nonzero part, via n x n
-    half_logdet = 0.5 * np.log(v).sum(0)
+    zz, EZ, EE, half_logdet = standardised_deviations(E, X_test, mean, prec)
+    k = mean.shape[1]
     out = []
     for a in alphas:
         if a >= 1.0:
@@ -67,42 +66,20 @@ def correlated_t_log_proba(E, X_test, mean, prec, log_prior, alphas, n_minus_g):
 
 
 def candidate_log_probas(Z_train, y_train, G, X_test, sel, priors, eps, seed):
-    from selbayes.models._gaussian_plugin import (
-        correlation_temperature,
-        label_noise_log_proba,
-        plugin_posterior,
-        temper_log_proba,
-    )
-    from selbayes.models._gaussian_posterior import (
-        class_log_prior,
-        factorised_predictive_log_proba,
-        predictive_moments,
-    )
+    from selbayes.models._gaussian_plugin import label_noise_log_proba
+    from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
     E = standardised_residuals(Xtr, y_train, G)
     prior = class_log_prior(sel.class_counts, priors.c)
-    post = plugin_posterior(Xtr, y_train, sel, priors, corrected=True, n_draws=200,
-                            random_state=seed)
-    S = post["tau_x"].shape[0]
-    mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
-                                    np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
-                                    lambda_mu=post["lambda_mu"])
+    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, True, seed)
     lp_t = correlated_t_log_proba(E, X_test, mean, prec, prior, ALPHAS, Xtr.shape[0] - G)
-    lp = factorised_predictive_log_proba(X_test, mean, prec, prior, max_draws=None)
-    T = correlation_temperature(Xtr, y_train, G)
+    lp, T = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, eps)
     return {"pi_corr_t": np.stack([label_noise_log_proba(x, prior, eps) for x in lp_t]),
-            "pi_naive_T": label_noise_log_proba(temper_log_proba(lp, prior, T), prior,
-                                                eps)[None],
-            "_T": T}
+            "pi_naive_T": lp[None], "_T": T}
 
 
 def one_replicate(scenario_name, rep):
-    def describe(method, si, lps):
-        naive = method == "pi_naive_T"
-        return {"alpha": None if naive else float(ALPHAS[si]),
-                "temperature": float(lps["_T"]) if naive else 1.0}
-
     return offline.choose_and_score(scenario_name, rep,
                                     {"pi_naive_T": 1, "pi_corr_t": len(ALPHAS)},
                                     candidate_log_probas, describe)

@@ -33,17 +33,13 @@ def main() -> None:
              "| scenario | n | KL pi_stack_k - control | KL pi_stack_kc - control | slope control "
              "| slope pi_stack_k | largest weight (k) |",
              "|---|---:|---:|---:|---:|---:|---|"]
-    better, worse = [], []
+    found = {"better": [], "worse": []}
     for s in scenarios:
-        cells = []
-        for m in (CANDIDATE, OTHER):
-            d, se, _ = paired.paired(rows, m, CONTROL, s, "kl")
-            cells.append(f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else ""))
-            if m == CANDIDATE:
-                (better if d < -2 * se else worse if d > 2 * se else []).append(s)
+        cells, where = offline.control_cells(rows, (CANDIDATE, OTHER), CONTROL, s)
+        if where:
+            found[where].append(s)
         reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
-        med = {m: sorted(rows[(m, s, r)]["slope"] for r in reps)[len(reps) // 2]
-               for m in (CONTROL, CANDIDATE)}
+        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         top = []
         for r in reps:
             w = rows[(CANDIDATE, s, r)]["weights"]
@@ -51,7 +47,7 @@ def main() -> None:
             top.append(f"{w[kk]:.2f} ({kk})")
         lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
                      f"{med[CANDIDATE]:.2f} | {', '.join(top)} |")
-    lines += offline.control_verdict(CANDIDATE, better, worse)
+    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
     text += "\n".join(lines) + "\n"
     (HERE / "report.md").write_text(text)
     print(text, end="")

@@ -38,7 +38,9 @@ def stacking_weights(log_p_true, iterations=500):
     """Weights w on the simplex maximising sum_i log sum_c w_c exp(log_p_true[c, i]).
 
     log_p_true : (n_candidates, n_cases) log probability of each case's own class. EM for
-    mixture weights (each step increases the objective)."""
+    mixture weights (each step increases the objective). The package's
+    ``selbayes.estimators.stacking_weights`` came later and stops on convergence instead of
+    after a fixed count; this copy is kept so that the committed rows reproduce exactly."""
     L = np.asarray(log_p_true, dtype=np.float64)
     w = np.full(L.shape[0], 1.0 / L.shape[0])
     for _ in range(iterations):
@@ -49,20 +51,13 @@ def stacking_weights(log_p_true, iterations=500):
 
 
 def naive_T(Z_train, y_train, G, X_test, sel, priors, eps, seed, corrected):
-    from selbayes.models._gaussian_plugin import (
-        correlation_temperature,
-        label_noise_log_proba,
-        plugin_log_proba,
-        temper_log_proba,
-    )
+    """The default's predictive on the plug-in posterior (``offline.naive_T``)."""
     from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
-    prior = class_log_prior(sel.class_counts, priors.c)
-    lp = plugin_log_proba(Xtr, y_train, X_test, sel, priors, corrected, n_draws=200,
-                          random_state=seed)
-    T = correlation_temperature(Xtr, y_train, G)
-    return label_noise_log_proba(temper_log_proba(lp, prior, T), prior, eps)
+    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, corrected, seed)
+    return offline.naive_T(Xtr, y_train, G, X_test, mean, prec,
+                           class_log_prior(sel.class_counts, priors.c), eps)[0]
 
 
 def one_replicate(scenario_name, rep):
