@@ -278,12 +278,13 @@ def _compare_to_exact(corrected, z_update="exact", draws=1200, chains=4, seed=5,
     return zscores, (p_nz1, p_cut, mean_la)
 
 
-# make test keeps the corrected comparison (the only check of the classifier's mixture sampler
-# against the exact enumeration in the fast suite); the uncorrected one runs the same sampler
-# code with the adjustment switched off (test_factor_reduces_to_naive_bayes... and the
-# enumeration tests of the factor cover the adjustment itself): make slow, with
-# test_sampler_matches_exact_posterior_long.
-@pytest.mark.parametrize("corrected", [True, pytest.param(False, marks=pytest.mark.slow)])
+# The hand-written reference sampler against the exact enumeration: ~35 s of Python loops, so
+# make slow (with test_sampler_matches_exact_posterior_long). The classifier does not use this
+# sampler: its default route (pm.sample with the compiled z and slice steps) is compared with
+# the same enumeration in make test by tests/models/test_mixture_pymc.py
+# (test_default_route_matches_exact_posterior, corrected and uncorrected).
+@pytest.mark.slow
+@pytest.mark.parametrize("corrected", [True, False])
 def test_sampler_matches_exact_posterior(corrected):
     zscores, _ = _compare_to_exact(corrected)
     worst = max(zscores, key=lambda k: abs(zscores[k]))

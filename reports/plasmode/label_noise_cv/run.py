@@ -1,0 +1,83 @@
+"""The label-noise share chosen by the inner cross-validation: an offline check (plug-in
+posterior). The rule and the candidate are in README.md (written before the run).
+
+Methods, on the replicates, inner folds and seeds of ``../stacking_k/`` (``pi_naive_T``
+reproduces its rows): ``pi_naive_T`` (the control: the default's predictive, share 1/(n + 2),
+best k), ``pi_noise_cv`` (that k, then the share c/(n + 2), c in ``SHARES``, with the lowest
+inner log loss at that k) and ``pi_noise_cv_joint`` ((k, c) chosen together; reported).
+Run: ``python reports/plasmode/label_noise_cv/run.py [jobs]`` (resumes from
+``results.jsonl``), then ``compare.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
+
+SHARES = (1.0, 0.0, 0.25, 4.0)      # c of the share c / (n + 2); c = 1 (the default) first
+
+
+def shared_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
+    """(len(SHARES), m, G) log probabilities: the default's predictive on the plug-in
+    posterior without the share, then with each share c / (n + 2)."""
+    from selbayes.models._gaussian_plugin import label_noise_log_proba
+    from selbayes.models._gaussian_posterior import class_log_prior
+
+    Xtr = Z_train[:, sel.indices]
+    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, True, seed)
+    prior = class_log_prior(sel.class_counts, priors.c)
+    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
+    return np.stack([label_noise_log_proba(lp, prior, c / (n + 2.0)) for c in SHARES])
+
+
+def one_replicate(scenario_name, rep):
+    from selbayes.experiments.plasmode import calibration_scores
+
+    R = offline.replicate(scenario_name, rep)
+    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    n = X.shape[0]
+    loss = np.zeros((len(ks), len(SHARES), n))             # inner -log p(own class)
+    for tr, te in R.folds:
+        for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
+            lps = shared_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
+                                    R.priors, tr.size, R.seed)
+            loss[ki][:, te] = -lps[:, np.arange(te.size), yi[te]]
+    score = loss.mean(-1)                                  # (k, share)
+    k_default = int(np.argmin(score[:, 0]))
+    choices = {"pi_naive_T": (k_default, 0),
+               "pi_noise_cv": (k_default, int(np.argmin(score[k_default]))),
+               "pi_noise_cv_joint": tuple(int(i) for i in
+                                          np.unravel_index(np.argmin(score), score.shape))}
+    outer = {}
+    for ki in sorted({c[0] for c in choices.values()}):
+        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
+        outer[ki] = shared_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
+                                      sel, R.priors, n, R.seed)
+    rows = []
+    for method, (ki, si) in choices.items():
+        out = calibration_scores(np.exp(outer[ki][si]), data["p_test"])
+        out.update(method=method, scenario=scenario_name, replicate=rep, k=int(ks[ki]),
+                   share_c=SHARES[si], inner_score=float(score[ki, si]),
+                   inner_by_share={str(c): float(score[ki, j]) for j, c in enumerate(SHARES)},
+                   seconds=time.perf_counter() - R.t0)
+        rows.append(out)
+    return rows
+
+
+def main() -> int:
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} k={r['k']} c={r['share_c']} KL={r['kl']:.3f} "
+                  f"slope={r['slope']:.2f}",
+        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
