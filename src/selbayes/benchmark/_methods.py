@@ -279,6 +279,9 @@ METHODS = {
     "selbayes_prior_cv_uncorrected": _sb(effect_prior="auto", correct_selection=False),
     # The default without its label-noise share 1/(n + 2) (reports/plasmode/label_noise_zero).
     "selbayes_no_label_noise": _sb(label_noise=0.0),
+    # The default with its label-noise share chosen by the inner cross-validation
+    # (label_noise="cv"; reports/plasmode/label_noise_cv_mcmc).
+    "selbayes_noise_cv": _sb(label_noise="cv"),
     # The default with the correction itself chosen by inner cross-validation against the
     # uncorrected model (correct_selection="auto"; reports/plasmode/correction_cv).
     "selbayes_correction_cv": _sb(correct_selection="auto"),

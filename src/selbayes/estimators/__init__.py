@@ -25,12 +25,12 @@ from ._naive_bayes import BinaryNaiveBayesClassifier
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
            "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
-           "StackedGaussianClassifier", "stacking_weights"]
+           "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
 # paths (selbayes.estimators.<module>) for one release, with a FutureWarning.
 __getattr__, __dir__ = _package_attributes(__name__, {
-    **dict.fromkeys(["choose_k", "KChoice"], "_inner_cv"),
+    **dict.fromkeys(["choose_k", "KChoice", "LABEL_NOISE_SHARES"], "_inner_cv"),
     **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice"),
     **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking")})

@@ -169,11 +169,17 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         or the smallest temperature within one paired standard error of it
         (:func:`selbayes.estimators.choose_k`; tried on the benchmark, not
         better).
-    label_noise : float or "auto", default "auto"
+    label_noise : float, "auto" or "cv", default "auto"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
         (:func:`selbayes.models.label_noise_log_proba`),
-        which bounds the loss of any one case; "auto" is 1 / (n + 2); 0 turns it off.
+        which bounds the loss of any one case; "auto" is 1 / (n + 2) (Laplace's rule of
+        succession); 0 turns it off. "cv": c / (n + 2) with c in {1, 0, 1/4, 4}
+        (:data:`selbayes.estimators.LABEL_NOISE_SHARES`) chosen by the inner
+        cross-validation at the k it chooses (or at the given k), from the same inner test
+        cases: no share where the inner cases are all predicted well (a few strong markers),
+        a larger one where the model is overconfident out of sample. The chosen eps is
+        ``label_noise_``.
     draws, tune, chains : int
         MCMC settings per chain.
     sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
@@ -228,6 +234,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k_choice_ : KChoice or None
         The inner cross-validation curve when something was "auto" (``print`` shows it as a
         table; ``k_choice_.table()`` is the DataFrame).
+    label_noise_ : float
+        The label-noise probability eps of the predictive (``label_noise`` as given, 1 / (n
+        + 2) for "auto", the inner cross-validation's choice for "cv").
     t_df_ : float or None
         With ``effect_prior="t_auto"`` or ``"auto"``: the degrees of freedom of the t prior
         chosen on the training data (recorded as ``idata_.attrs["selbayes_t_df"]``); None
@@ -351,7 +360,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "choice_rule": [StrOptions({"best", "one_se"})],
-        "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
+        "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto", "cv"})],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
         "method": [StrOptions({"mcmc", "plugin"})],
     }
@@ -442,13 +451,15 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.k_choice_ = self.prior_choice_ = self.correction_choice_ = self.t_df_ = None
         correction_auto = self.correct_selection == "auto"
         self.correct_selection_ = self._correction_until_chosen()
-        self.label_noise_ = (default_label_noise(X.shape[0]) if self.label_noise == "auto"
-                             else float(self.label_noise))
+        noise_cv = self.label_noise == "cv"
+        self.label_noise_ = (default_label_noise(X.shape[0])
+                             if self.label_noise in ("auto", "cv") else float(self.label_noise))
         sparse = hasattr(X, "toarray")
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
         prior_auto = self.effect_prior == "auto"
-        if k_auto or t_auto or self.decorrelate == "auto" or prior_auto or correction_auto:
+        if (k_auto or t_auto or self.decorrelate == "auto" or prior_auto or correction_auto
+                or noise_cv):
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if ranking is None:
@@ -465,7 +476,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 grid = self.k_grid if self.k_grid is not None else DEFAULT_K_GRID
                 k_grid = [k for k in grid if k <= n_positive] or [n_positive]
             else:
-                # T, lambda or the prior chosen at the k the fit will keep
+                # T, lambda, the prior or the label-noise share chosen at the k the fit
+                # will keep
                 k_grid = [int(fixed.n_selected) if fixed is not None else k_cap]
             # With EXTEND_DEFAULT_K_GRID the default grid goes on past its end while the inner
             # curve's best is there (k up to every feature with F > 0 where the data ask for
@@ -487,6 +499,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.temperature_ = self.k_choice_.temperature
             if self.decorrelate == "auto":
                 self.decorrelate_ = self.k_choice_.decorrelate
+            if noise_cv:
+                from ._inner_cv import share_label_noise
+
+                self.label_noise_ = share_label_noise(self.k_choice_.extra["label_noise_c"],
+                                                      X.shape[0])
             self._warn_grid_ends(k_cap)
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X

@@ -27,8 +27,8 @@ from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
 __all__ = ["KChoice", "choose_k", "next_k", "pick_candidate", "choices_per_k",
-           "grid_end_messages",
-           "DEFAULT_K_GRID", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
+           "grid_end_messages", "share_label_noise", "chosen_share",
+           "DEFAULT_K_GRID", "LABEL_NOISE_SHARES", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
 #: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
 #: 2026-11-25: where the signal is spread over many genes a small k loses to linear models
@@ -40,6 +40,11 @@ PREVIOUS_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
 #: Candidate decorrelation strengths lambda of ``decorrelate="auto"`` (None: none).
 DEFAULT_DECORRELATE_GRID = (None, 10.0)
+#: ``label_noise="cv"``: the share c / (n + 2) of the label-noise component, c from this
+#: grid, chosen at the chosen candidate by the same inner test cases (c = 1, Laplace's rule
+#: of succession, first: it wins ties). Checked on the plasmode suite
+#: (reports/plasmode/label_noise_cv/), not on the development sets.
+LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
 
 @dataclass(frozen=True)
@@ -198,13 +203,18 @@ def _candidate_selections(X, y_index, G, candidates, standardize, method):
 
 
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
-                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric"):
+                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric",
+                 shares=None):
     """-log p(true class) of every test case of one inner fold, for every candidate and
     temperature: shape (len(candidates), len(temperatures), n_test); ``temperatures=
     "correlation"``: one temperature per candidate, :func:`correlation_temperature` of the
-    fold's training data at that candidate (shape (len(candidates), 1, n_test))."""
+    fold's training data at that candidate (shape (len(candidates), 1, n_test)). With
+    ``shares`` (label-noise probabilities), also the same losses with each of them in place
+    of ``label_noise``: a second array of shape (len(candidates), n_T, len(shares), n_test)."""
     by_corr = isinstance(temperatures, str)
     out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
+    by_share = (None if shares is None
+                else np.empty((*out.shape[:2], len(shares), test.size)))
     y_train = y_index[train]
     for ci, (Z, feats, sel) in enumerate(_candidate_selections(
             X[train], y_train, G, candidates, standardize, method)):
@@ -215,9 +225,13 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
         temps = ([correlation_temperature(Z[:, sel.indices], y_train, G)] if by_corr
                  else temperatures)
         for ti, T in enumerate(temps):
-            lt = label_noise_log_proba(temper_log_proba(lp, prior, T), prior, label_noise)
+            tempered = temper_log_proba(lp, prior, T)
+            lt = label_noise_log_proba(tempered, prior, label_noise)
             out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
-    return out
+            for si, eps in enumerate(shares or ()):
+                ls = label_noise_log_proba(tempered, prior, eps)
+                by_share[ci, ti, si] = -ls[np.arange(test.size), y_index[test]]
+    return out if shares is None else (out, by_share)
 
 
 def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> list:
@@ -303,10 +317,15 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         Score the selection-corrected model.
     standardize : bool, default True
     decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
-    label_noise : float or "auto", default "auto"
+    label_noise : float, "auto" or "cv", default "auto"
         eps of :func:`~selbayes.models.label_noise_log_proba` applied to every
         inner prediction (the criterion then scores the predictive the fitted classifier
-        uses); "auto": ``default_label_noise`` of the inner training size.
+        uses); "auto": ``default_label_noise`` of the inner training size. "cv": candidates
+        are scored and chosen as with "auto"; then, at the chosen candidate, the same inner
+        test cases also score the shares c / (n + 2) for c in :data:`LABEL_NOISE_SHARES`,
+        and the c with the lowest mean loss (c = 1 on ties) is returned in
+        ``extra["label_noise_c"]`` (the fit on all n training cases then uses c / (n + 2)),
+        the losses in ``extra["share_case_losses"]`` (len(grid), len(shares), n).
     rule : {"best", "one_se"}, default "best"
         "best": the candidate with the lowest score. "one_se": among the candidates whose
         score is within one paired standard error (over the inner test cases) of the best,
@@ -383,15 +402,24 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
 
+    noise_cv = isinstance(label_noise, str) and label_noise == "cv"
+    if isinstance(label_noise, str) and label_noise not in ("auto", "cv"):
+        raise ValueError(f"label_noise must be a number in [0, 1), 'auto' or 'cv'; got "
+                         f"{label_noise!r}")
+
     def eps_for(train):
-        return (default_label_noise(train.size) if label_noise == "auto"
+        return (default_label_noise(train.size) if isinstance(label_noise, str)
                 else float(label_noise))
+
+    def shares_for(train):
+        return (None if not noise_cv
+                else [share_label_noise(c, train.size) for c in LABEL_NOISE_SHARES])
 
     def scored(cands) -> dict:
         """(k, lambda) -> (its [(k, lambda, T)], its case losses of shape (n_T, n))."""
         jobs = (delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
                                       corrected, n_draws, seed, temperature_grid, eps_for(tr),
-                                      method)
+                                      method, shares_for(tr))
                 for tr, te in folds)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
@@ -399,19 +427,27 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
                            total=len(folds), unit="fold", disable=not progressbar,
                            desc=f"choosing k: inner cross-validation, {what}"))
+        if noise_cv:
+            by_share = np.concatenate([b for _, b in losses], axis=3)  # (cands, T, shares, n)
+            losses = [a for a, _ in losses]
         L = np.concatenate(losses, axis=2)                     # (candidates, T, n)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
                                                           method)]
         else:
             temps = [temperature_grid] * len(cands)
-        return {c: ([(*c, t) for t in ts], L[i]) for i, (c, ts) in enumerate(
-            zip(cands, temps, strict=True))}
+        return {c: ([(*c, t) for t in ts], L[i], by_share[i] if noise_cv else None)
+                for i, (c, ts) in enumerate(zip(cands, temps, strict=True))}
 
     def curve():
         order = [(k, lam) for lam in decorrelate_grid for k in ks]
         full = [g for c in order for g in results[c][0]]
         return full, np.concatenate([results[c][1] for c in order], axis=0)
+
+    def share_curve():
+        """(len(grid), len(shares), n): the losses with each share, in the curve's order."""
+        order = [(k, lam) for lam in decorrelate_grid for k in ks]
+        return np.concatenate([results[c][2] for c in order], axis=0)
 
     results = scored(candidates)
     full, L = curve()
@@ -429,10 +465,59 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     k_best, lam_best, t_best = full[best]
+    extra = {"k_grid": ks, "case_losses": L, "rule": rule}
+    if noise_cv:
+        S = share_curve()
+        extra.update(share_case_losses=S, label_noise_c=chosen_share(S[best]))
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
                    score=score, se=se,
                    criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
-                   n_splits=n_splits, extra={"k_grid": ks, "case_losses": L, "rule": rule})
+                   n_splits=n_splits, extra=extra)
+
+
+def share_label_noise(c: float, n: int) -> float:
+    """The label-noise probability c / (n + 2) for n training cases, at most 1/2.
+
+    Parameters
+    ----------
+    c : float
+        Multiple of Laplace's rule of succession 1 / (n + 2) (one of
+        :data:`LABEL_NOISE_SHARES` for ``label_noise="cv"``).
+    n : int
+        Training cases.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> share_label_noise(4.0, 38)
+    0.1
+    """
+    return min(0.5, float(c) * default_label_noise(n))
+
+
+def chosen_share(share_losses) -> float:
+    """The c of :data:`LABEL_NOISE_SHARES` whose inner losses have the lowest mean.
+
+    Parameters
+    ----------
+    share_losses : ndarray of shape (len(LABEL_NOISE_SHARES), n_cases)
+        -log p(true class) of each inner test case with each share (nats).
+
+    Returns
+    -------
+    float
+        c; the first of the grid (c = 1) on ties.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> chosen_share(np.array([[0.30, 0.30], [0.20, 0.25], [0.25, 0.27], [0.40, 0.35]]))
+    0.0
+    """
+    return float(LABEL_NOISE_SHARES[int(np.argmin(np.asarray(share_losses).mean(axis=-1)))])
 
 
 def next_k(k: int, limit: int) -> int | None:
@@ -502,10 +587,14 @@ def choices_per_k(full: KChoice, ks) -> dict:
             continue
         best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule)]
         _, lam, t = full.grid[best]
+        extra = {"k_grid": [int(k)], "case_losses": L[rows], "rule": rule}
+        if "share_case_losses" in full.extra:           # label_noise="cv": c at this k
+            S = full.extra["share_case_losses"]
+            extra.update(share_case_losses=S[rows], label_noise_c=chosen_share(S[best]))
         out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
                          grid=[full.grid[i] for i in rows], score=full.score[rows],
                          se=full.se[rows], criterion=full.criterion, n_splits=full.n_splits,
-                         extra={"k_grid": [int(k)], "case_losses": L[rows], "rule": rule})
+                         extra=extra)
     return out
 
 

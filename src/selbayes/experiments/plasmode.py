@@ -142,6 +142,11 @@ _BASE_CANDIDATES = {
     # reports/plasmode/label_noise_zero).
     "sb_t_auto_wide_no_label_noise": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
                                       "label_noise": 0.0},
+    # The default with its label-noise share c / (n + 2) chosen by the inner cross-validation
+    # at the chosen k, c in {1, 0, 1/4, 4} (label_noise="cv"; 2026-11-28,
+    # reports/plasmode/label_noise_cv_mcmc, after the offline check label_noise_cv).
+    "sb_t_auto_wide_noise_cv": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
+                                "label_noise": "cv"},
     # The default with the correction itself chosen by the inner cross-validation
     # (correct_selection="auto"; 2026-11-28, reports/plasmode/correction_cv). Its
     # "_uncorrected" twin is sb_t_auto_wide_uncorrected's configuration.
