@@ -150,6 +150,7 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "k: 4;" in printed and "threshold gamma:" in printed
     assert "selected (best first): gene" in printed and "diagnostics:" in printed
+    assert "label noise: " in printed and "chosen by inner CV" in printed
     # -o into a folder that does not exist yet: created
     assert main(["predict", str(tmp_path / "fit.nc"), "--x", str(tmp_path / "new.tsv"),
                  "-o", str(tmp_path / "new_folder" / "proba.csv")]) == 0

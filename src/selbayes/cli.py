@@ -284,6 +284,15 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     temp = getattr(clf, "temperature_", None)
     if isinstance(temp, int | float) and np.isfinite(temp) and float(temp) != 1.0:
         lines.append(f"temperature: {float(temp):.3g} (test-time log odds divided by it)")
+    eps = getattr(clf, "label_noise_", None)
+    if isinstance(eps, int | float) and float(eps) > 0:
+        how = (" (share chosen by inner CV)" if getattr(clf, "label_noise", None) == "cv"
+               else "")
+        lines.append(f"label noise: {float(eps):.3g}{how} (probabilities mixed with the class "
+                     "frequencies by this much)")
+    elif getattr(clf, "label_noise", None) == "cv":
+        lines.append("label noise: 0 (chosen by inner CV: no case predicted badly enough to "
+                     "need it)")
     diag = getattr(clf, "diagnostics_", None)
     if diag is None and getattr(clf, "method", None) == "plugin":
         lines.append("diagnostics: none (plug-in: hyperparameters at their mode, independent "

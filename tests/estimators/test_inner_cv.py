@@ -10,6 +10,7 @@ from selbayes.estimators._inner_cv import (
     KChoice,
     choices_per_k,
     choose_k,
+    share_label_noise,
 )
 from selbayes.models import correlation_temperature
 from tests.estimators._data import two_class_gaussian
@@ -118,7 +119,8 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     assert clf.k_ in (2, 4, 8) and clf.selection_.n_selected == clf.k_
     assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_
     assert len(clf.k_choice_.grid) == 3 * len(DEFAULT_T_GRID)
-    assert 0 < clf.label_noise_ == 1 / (len(y) + 2)
+    # the default label_noise="cv": the share c / (n + 2) that the same inner CV chose
+    assert clf.label_noise_ == share_label_noise(clf.k_choice_.extra["label_noise_c"], len(y))
     proba = clf.predict_proba(X)
     path = clf.save(tmp_path / "m.nc")
     back = HierarchicalGaussianClassifier.load(path)

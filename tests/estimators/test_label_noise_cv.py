@@ -6,9 +6,9 @@ import pytest
 
 from selbayes.estimators._inner_cv import (
     LABEL_NOISE_SHARES,
-    chosen_share,
     choices_per_k,
     choose_k,
+    chosen_share,
     share_label_noise,
 )
 from tests.estimators._data import sparse_strong, two_class_gaussian

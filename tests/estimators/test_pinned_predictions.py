@@ -170,6 +170,9 @@ def _gaussian(name):
         # The values were pinned with the normal prior on the class means (the default until
         # the t prior became it): refactors must keep that configuration's draws.
         kw.setdefault("effect_prior", "normal")
+        # and with Laplace's label-noise share 1/(n + 2) (the default until the share chosen
+        # by the inner cross-validation, label_noise="cv", became it)
+        kw.setdefault("label_noise", "auto")
         return HierarchicalGaussianClassifier(**kw)
 
     return {

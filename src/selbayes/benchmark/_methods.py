@@ -272,15 +272,18 @@ METHODS = {
     # The t prior with its df chosen by the data (empirical Bayes among T_DF_GRID): the
     # default since 2026-11-28, so the same as "selbayes"; kept under these names for the
     # reports that ran it as a variant.
-    "selbayes_t_auto": _sb(effect_prior="t_auto"),
-    "selbayes_t_auto_uncorrected": _sb(effect_prior="t_auto", correct_selection=False),
+    # Laplace's share spelled out: these names ran before label_noise="cv" became the default.
+    "selbayes_t_auto": _sb(effect_prior="t_auto", label_noise="auto"),
+    "selbayes_t_auto_uncorrected": _sb(effect_prior="t_auto", correct_selection=False,
+                                       label_noise="auto"),
     # The prior on the class means chosen by inner cross-validation (t at df 1, 2, 4, normal).
     "selbayes_prior_cv": _sb(effect_prior="auto"),
     "selbayes_prior_cv_uncorrected": _sb(effect_prior="auto", correct_selection=False),
     # The default without its label-noise share 1/(n + 2) (reports/plasmode/label_noise_zero).
     "selbayes_no_label_noise": _sb(label_noise=0.0),
     # The default with its label-noise share chosen by the inner cross-validation
-    # (label_noise="cv"; reports/plasmode/label_noise_cv_mcmc).
+    # (label_noise="cv"; reports/plasmode/label_noise_cv_mcmc): the default since 2026-11-28,
+    # so the same as "selbayes"; kept under this name for the report that ran it as a variant.
     "selbayes_noise_cv": _sb(label_noise="cv"),
     # The default with the correction itself chosen by inner cross-validation against the
     # uncorrected model (correct_selection="auto"; reports/plasmode/correction_cv).

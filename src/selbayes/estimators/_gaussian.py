@@ -169,7 +169,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         or the smallest temperature within one paired standard error of it
         (:func:`selbayes.estimators.choose_k`; tried on the benchmark, not
         better).
-    label_noise : float, "auto" or "cv", default "auto"
+    label_noise : float, "auto" or "cv", default "cv"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
         (:func:`selbayes.models.label_noise_log_proba`),
@@ -310,7 +310,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
                  temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
-                 label_noise: float | str = "auto",
+                 label_noise: float | str = "cv",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
                  random_state: int | None = None, progressbar: bool = True,

@@ -153,6 +153,10 @@ _BASE_CANDIDATES = {
     "sb_t_auto_wide_correction_cv": {"effect_prior": "t_auto", "k_grid": WIDE_K_GRID,
                                      "correct_selection": "auto"},
 }
+# Every candidate before label_noise="cv" became the default (2026-11-28,
+# reports/plasmode/label_noise_cv_mcmc) ran with Laplace's share 1/(n + 2): spelled out.
+for _kwargs in _BASE_CANDIDATES.values():
+    _kwargs.setdefault("label_noise", "auto")
 CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
               for name, kwargs in _BASE_CANDIDATES.items()
               for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))}
