@@ -1,8 +1,8 @@
 """Shared plumbing of the offline checks on the plug-in posterior (``correlated_predictive/``,
-``correlated_t_predictive/``, ``stacking_k/``): the suite's replicates and inner folds as the
-default's inner cross-validation makes them, the choice of (k, setting) by inner score, the
-resumable parallel run, and the control rule's verdict lines. The scripts put this folder on
-``sys.path`` and import it, as they do ``paired.py``.
+``correlated_t_predictive/``, ``stacking_k/``, ``label_noise_cv/``): the suite's replicates and
+inner folds as the default's inner cross-validation makes them, the choice of (k, setting) by
+inner score, the resumable parallel run, and the control rule's section of the report. The
+scripts put this folder on ``sys.path`` and import it, as they do ``paired.py``.
 """
 
 from __future__ import annotations
@@ -190,3 +190,30 @@ def control_verdict(candidate, better, worse) -> list[str]:
             "- Verdict (README's rule): " + (
                 "**promising**: build it into the estimator and run the protocol."
                 if better and not worse else "**not promising** by the rule.")]
+
+
+def control_section(rows, candidate, other, control, intro, header, align, extra_cells,
+                    after=()) -> list[str]:
+    """The report's section of the control rule: a table with one row per scenario (its
+    replicates, the KL differences of ``candidate`` and ``other`` against ``control``, then
+    ``extra_cells(scenario, replicates)``), the lines ``after`` it, and the verdict.
+    ``intro``: the paragraph above the table; ``header``, ``align``: its first two lines."""
+    import paired
+
+    lines = ["", f"## The rule of this check: {candidate} against its control {control}", "",
+             intro, "", header, align]
+    found = {"better": [], "worse": []}
+    for s in paired.scenarios_of(rows, candidate):
+        cells, where = control_cells(rows, (candidate, other), control, s)
+        if where:
+            found[where].append(s)
+        reps = sorted(r for (m, ss, r) in rows if m == candidate and ss == s)
+        lines.append("| " + " | ".join([s, str(len(reps)), *cells, *extra_cells(s, reps)])
+                     + " |")
+    return lines + list(after) + control_verdict(candidate, found["better"], found["worse"])
+
+
+def write_report(here, text) -> None:
+    """Write ``text`` to ``here/report.md`` and print it."""
+    (here / "report.md").write_text(text)
+    print(text, end="")

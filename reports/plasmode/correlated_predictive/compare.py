@@ -29,29 +29,23 @@ def main() -> None:
         "A predictive with the kept genes' correlation (plug-in) against the default",
         also_shown=(CONTROL, "pi_corr_unc"))
     rows = paired.read_rows(HERE / "results.jsonl")
-    scenarios = paired.scenarios_of(rows, CANDIDATE)
-    lines = ["", "## The rule of this check: pi_corr against its control pi_naive_T", "",
-             "Paired over the replicates, pi_corr - pi_naive_T (and pi_corr_unc - pi_naive_T), "
-             "mean ± SE, * beyond 2 SE.", "",
-             "| scenario | n | KL pi_corr - control | KL pi_corr_unc - control | slope control "
-             "| slope pi_corr | slope pi_corr_unc | a chosen (pi_corr) |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
-    found = {"better": [], "worse": []}
-    for s in scenarios:
-        cells, where = offline.control_cells(rows, (CANDIDATE, "pi_corr_unc"), CONTROL, s)
-        if where:
-            found[where].append(s)
-        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+
+    def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE, "pi_corr_unc"), s, reps)
         alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
-        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
-                     f"{med[CANDIDATE]:.2f} | {med['pi_corr_unc']:.2f} | {alphas} |")
-    lines += ["", "Slopes: medians over the replicates (a mean is carried by single "
-              "collapsed replicates)."]
-    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
-    text += "\n".join(lines) + "\n"
-    (HERE / "report.md").write_text(text)
-    print(text, end="")
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}", f"{med['pi_corr_unc']:.2f}",
+                alphas]
+
+    text += "\n".join(offline.control_section(
+        rows, CANDIDATE, "pi_corr_unc", CONTROL,
+        "Paired over the replicates, pi_corr - pi_naive_T (and pi_corr_unc - pi_naive_T), "
+        "mean ± SE, * beyond 2 SE.",
+        "| scenario | n | KL pi_corr - control | KL pi_corr_unc - control | slope control "
+        "| slope pi_corr | slope pi_corr_unc | a chosen (pi_corr) |",
+        "|---|---:|---:|---:|---:|---:|---:|---|", extra,
+        after=["", "Slopes: medians over the replicates (a mean is carried by single "
+               "collapsed replicates)."])) + "\n"
+    offline.write_report(HERE, text)
 
 
 if __name__ == "__main__":

@@ -33,29 +33,22 @@ def main() -> None:
              paired.read_rows(HERE.parent / "correlated_predictive" / "results.jsonl").items()
              if key[0] == "pi_corr"}
     rows.update(first)
-    scenarios = paired.scenarios_of(rows, CANDIDATE)
-    lines = ["", "## The rule of this check: pi_corr_t against its control pi_naive_T", "",
-             "Paired over the replicates, mean ± SE, * beyond 2 SE; pi_corr is the plain "
-             "correlated predictive of ../correlated_predictive/ (same folds and seeds). "
-             "Slopes: medians over the replicates.", "",
-             "| scenario | n | KL pi_corr_t - control | KL pi_corr - control | slope control "
-             "| slope pi_corr_t | k (pi_corr_t) | a (pi_corr_t) |",
-             "|---|---:|---:|---:|---:|---:|---|---|"]
-    found = {"better": [], "worse": []}
-    for s in scenarios:
-        cells, where = offline.control_cells(rows, (CANDIDATE, "pi_corr"), CONTROL, s)
-        if where:
-            found[where].append(s)
-        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+
+    def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         ks = ", ".join(str(rows[(CANDIDATE, s, r)]["k"]) for r in reps)
         alphas = ", ".join(f"{rows[(CANDIDATE, s, r)]['alpha']:g}" for r in reps)
-        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
-                     f"{med[CANDIDATE]:.2f} | {ks} | {alphas} |")
-    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
-    text += "\n".join(lines) + "\n"
-    (HERE / "report.md").write_text(text)
-    print(text, end="")
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}", ks, alphas]
+
+    text += "\n".join(offline.control_section(
+        rows, CANDIDATE, "pi_corr", CONTROL,
+        "Paired over the replicates, mean ± SE, * beyond 2 SE; pi_corr is the plain "
+        "correlated predictive of ../correlated_predictive/ (same folds and seeds). "
+        "Slopes: medians over the replicates.",
+        "| scenario | n | KL pi_corr_t - control | KL pi_corr - control | slope control "
+        "| slope pi_corr_t | k (pi_corr_t) | a (pi_corr_t) |",
+        "|---|---:|---:|---:|---:|---:|---|---|", extra)) + "\n"
+    offline.write_report(HERE, text)
 
 
 if __name__ == "__main__":

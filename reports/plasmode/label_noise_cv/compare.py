@@ -27,28 +27,21 @@ def main() -> None:
         HERE, CANDIDATE, "The label-noise share chosen by inner CV (plug-in) against the default",
         also_shown=(CONTROL, OTHER))
     rows = paired.read_rows(HERE / "results.jsonl")
-    scenarios = paired.scenarios_of(rows, CANDIDATE)
-    lines = ["", "## The rule of this check: pi_noise_cv against its control pi_naive_T", "",
-             "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
-             "replicates. Shares: how often each c of c/(n + 2) was chosen.", "",
-             "| scenario | n | KL pi_noise_cv - control | KL pi_noise_cv_joint - control "
-             "| slope control | slope pi_noise_cv | c chosen (pi_noise_cv) |",
-             "|---|---:|---:|---:|---:|---:|---|"]
-    found = {"better": [], "worse": []}
-    for s in scenarios:
-        cells, where = offline.control_cells(rows, (CANDIDATE, OTHER), CONTROL, s)
-        if where:
-            found[where].append(s)
-        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+
+    def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         shares = Counter(rows[(CANDIDATE, s, r)]["share_c"] for r in reps)
-        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
-                     f"{med[CANDIDATE]:.2f} | "
-                     f"{', '.join(f'{c:g}: {m}' for c, m in sorted(shares.items()))} |")
-    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
-    text += "\n".join(lines) + "\n"
-    (HERE / "report.md").write_text(text)
-    print(text, end="")
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
+                ", ".join(f"{c:g}: {m}" for c, m in sorted(shares.items()))]
+
+    text += "\n".join(offline.control_section(
+        rows, CANDIDATE, OTHER, CONTROL,
+        "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
+        "replicates. Shares: how often each c of c/(n + 2) was chosen.",
+        "| scenario | n | KL pi_noise_cv - control | KL pi_noise_cv_joint - control "
+        "| slope control | slope pi_noise_cv | c chosen (pi_noise_cv) |",
+        "|---|---:|---:|---:|---:|---:|---|", extra)) + "\n"
+    offline.write_report(HERE, text)
 
 
 if __name__ == "__main__":

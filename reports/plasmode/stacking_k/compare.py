@@ -26,31 +26,24 @@ def main() -> None:
         HERE, CANDIDATE, "Stacking over k (plug-in) against the default",
         also_shown=(CONTROL, OTHER))
     rows = paired.read_rows(HERE / "results.jsonl")
-    scenarios = paired.scenarios_of(rows, CANDIDATE)
-    lines = ["", "## The rule of this check: pi_stack_k against its control pi_naive_T", "",
-             "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
-             "replicates. Weights: the largest stacking weight of pi_stack_k and its k.", "",
-             "| scenario | n | KL pi_stack_k - control | KL pi_stack_kc - control | slope control "
-             "| slope pi_stack_k | largest weight (k) |",
-             "|---|---:|---:|---:|---:|---:|---|"]
-    found = {"better": [], "worse": []}
-    for s in scenarios:
-        cells, where = offline.control_cells(rows, (CANDIDATE, OTHER), CONTROL, s)
-        if where:
-            found[where].append(s)
-        reps = sorted(r for (m, ss, r) in rows if m == CANDIDATE and ss == s)
+
+    def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         top = []
         for r in reps:
             w = rows[(CANDIDATE, s, r)]["weights"]
             kk = max(w, key=w.get)
             top.append(f"{w[kk]:.2f} ({kk})")
-        lines.append(f"| {s} | {len(reps)} | {cells[0]} | {cells[1]} | {med[CONTROL]:.2f} | "
-                     f"{med[CANDIDATE]:.2f} | {', '.join(top)} |")
-    lines += offline.control_verdict(CANDIDATE, found["better"], found["worse"])
-    text += "\n".join(lines) + "\n"
-    (HERE / "report.md").write_text(text)
-    print(text, end="")
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}", ", ".join(top)]
+
+    text += "\n".join(offline.control_section(
+        rows, CANDIDATE, OTHER, CONTROL,
+        "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
+        "replicates. Weights: the largest stacking weight of pi_stack_k and its k.",
+        "| scenario | n | KL pi_stack_k - control | KL pi_stack_kc - control | slope control "
+        "| slope pi_stack_k | largest weight (k) |",
+        "|---|---:|---:|---:|---:|---:|---|", extra)) + "\n"
+    offline.write_report(HERE, text)
 
 
 if __name__ == "__main__":
