@@ -99,3 +99,29 @@ def test_classifier_uses_the_chosen_share_at_a_given_k():
     np.testing.assert_allclose(clf.predict_proba(X), same.predict_proba(X), rtol=1e-12)
     with pytest.raises(ValueError, match="label_noise"):
         HierarchicalGaussianClassifier(label_noise="xv", **kw).fit(X, y)
+
+
+def test_k_all_chooses_the_share_at_p_minus_1_and_one_feature_keeps_laplaces():
+    """k="all": the inner cross-validation keeps 1 <= k < p, so the share is chosen at p - 1;
+    with a single feature there is no k to fit and the share stays 1 / (n + 2) (it used to
+    fail with the selection's "1 <= k < p" message). The bar says what it does: no "choosing
+    k" when k is given."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = two_class_gaussian(seed=2, n=N, p=6)
+    clf = HierarchicalGaussianClassifier(k="all", method="plugin", random_state=0,
+                                         progressbar=False).fit(X, y)
+    assert [g[0] for g in clf.k_choice_.grid] == [5] and clf.n_features_in_ == 6
+    assert clf.label_noise_ == share_label_noise(clf.k_choice_.extra["label_noise_c"], N)
+    one = HierarchicalGaussianClassifier(k="all", method="plugin", random_state=0,
+                                         progressbar=False).fit(X[:, :1], y)
+    assert one.k_choice_ is None and one.label_noise_ == 1 / (N + 2)
+
+
+def test_the_bar_names_a_choice_of_k_only_when_k_is_chosen(capsys):
+    X, y = two_class_gaussian(seed=2, n=N, p=30)
+    choose_k(X, y, grid=[4], label_noise="cv", random_state=0, progressbar=True)
+    err = capsys.readouterr().err
+    assert "inner cross-validation, k = 4" in err and "choosing k" not in err
+    choose_k(X, y, grid=[2, 4], label_noise="cv", random_state=0, progressbar=True)
+    assert "choosing k: inner cross-validation, k = 2 to 4" in capsys.readouterr().err

@@ -281,9 +281,10 @@ def test_seeded_path_predictions_are_pinned():
     from selbayes import HierarchicalGaussianClassifier as H
 
     X, y, X_test = _data("path")
-    # the normal prior on the class means, as pinned (the default before the t prior)
-    path = H(effect_prior="normal", temperature="auto", temperature_grid=[1.0, 2.0], inner_cv=3,
-             **QUICK).fit_path(X, y, [2, 4])
+    # the normal prior on the class means and Laplace's label-noise share, as pinned (the
+    # defaults before the t prior and label_noise="cv")
+    path = H(effect_prior="normal", label_noise="auto", temperature="auto",
+             temperature_grid=[1.0, 2.0], inner_cv=3, **QUICK).fit_path(X, y, [2, 4])
     _check("path", _joint(path).predict_proba(X_test))
 
 

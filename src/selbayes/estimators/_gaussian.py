@@ -176,10 +176,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         which bounds the loss of any one case; "auto" is 1 / (n + 2) (Laplace's rule of
         succession); 0 turns it off. "cv": c / (n + 2) with c in {1, 0, 1/4, 4}
         (:data:`selbayes.estimators.LABEL_NOISE_SHARES`) chosen by the inner
-        cross-validation at the k it chooses (or at the given k), from the same inner test
-        cases: no share where the inner cases are all predicted well (a few strong markers),
-        a larger one where the model is overconfident out of sample. The chosen eps is
-        ``label_noise_``.
+        cross-validation at the k it chooses (or at the given k; with ``k="all"`` at p - 1,
+        the largest k it fits, and with a single feature Laplace's share), from the same
+        inner test cases: no share where the inner cases are all predicted well (a few
+        strong markers), a larger one where the model is overconfident out of sample. The
+        chosen eps is ``label_noise_``.
     draws, tune, chains : int
         MCMC settings per chain.
     sampler : {"auto", "nutpie", "pymc", "numpyro", "blackjax"}
@@ -458,6 +459,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
         prior_auto = self.effect_prior == "auto"
+        if noise_cv and self.k == "all" and self.threshold is None:
+            if X.shape[1] > 1 and ranking is None:
+                ranking = _rank(X, y_index, classes)
+            if X.shape[1] < 2 or not np.any(ranking.scores > 0):
+                # one feature (or none with F > 0): the inner cross-validation has no k to
+                # fit (it keeps 1 <= k < p), so the share stays Laplace's 1 / (n + 2)
+                noise_cv = False
         if (k_auto or t_auto or self.decorrelate == "auto" or prior_auto or correction_auto
                 or noise_cv):
             # Validate as the selection will (clear errors before any inner CV), and offer

@@ -384,6 +384,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     priors = (for_centred_features(priors) if standardize
               else GaussianPriors.from_dict(priors))
     grid = DEFAULT_K_GRID if grid is None else grid
+    given_k = len(grid) == 1 and extend_to is None
     n_splits, folds = _stratified_folds(y_index, cv, rng)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.
     cap = p - 1
@@ -423,10 +424,13 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                 for tr, te in folds)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
+        # a grid of one k with no extension: the settings at a given k (T, lambda, the
+        # label-noise share), not a choice of k
         # In fold order (return_as="generator"); without progressbar the bar passes through.
         losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
                            total=len(folds), unit="fold", disable=not progressbar,
-                           desc=f"choosing k: inner cross-validation, {what}"))
+                           desc=("" if given_k else "choosing k: ")
+                           + f"inner cross-validation, {what}"))
         if noise_cv:
             by_share = np.concatenate([b for _, b in losses], axis=3)  # (cands, T, shares, n)
             losses = [a for a, _ in losses]
