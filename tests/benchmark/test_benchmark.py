@@ -283,9 +283,17 @@ def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):
     assert res.loc[res["method"] == "selbayes", "t_df"].isin(T_DF_GRID).all()
     assert res.loc[res["method"] == "gnb", "t_df"].isna().all()
     assert "t prior's df per fold" in (out / "report.md").read_text()
+    # and so is the label-noise share that the inner cross-validation chose (label_noise="cv")
+    from selbayes.estimators import LABEL_NOISE_SHARES
+    sb = res[res["method"] == "selbayes"]
+    eps, n_train = sb["label_noise"], sb["n_test"].sum() - sb["n_test"]   # one repeat
+    c = np.round(eps * (n_train + 2), 9)
+    assert c.isin(LABEL_NOISE_SHARES).all(), c
+    assert res.loc[res["method"] == "gnb", "label_noise"].isna().all()
+    assert "label-noise eps per fold" in (out / "report.md").read_text()
     again = run_benchmark([], ["selbayes", "gnb"], quick=True, out=out, progress=False)
     assert again.info["n_fitted"] == 0
-    cols = ["amlp", "brier", "error", "expected_error", "fit_seconds", "t_df"]
+    cols = ["amlp", "brier", "error", "expected_error", "fit_seconds", "t_df", "label_noise"]
     np.testing.assert_array_equal(again.results[cols].to_numpy(float),
                                   pd.read_csv(out / "results.csv")[cols].to_numpy(float))
 

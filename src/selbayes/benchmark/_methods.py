@@ -20,7 +20,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
-           "selbayes_default", "make_method", "chosen_k", "chosen_t_df", "K_GRID"]
+           "selbayes_default", "make_method", "chosen_k", "chosen_t_df", "chosen_label_noise",
+           "K_GRID"]
 
 #: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
 K_GRID = (5, 10, 20, 50, 100, 200)
@@ -405,6 +406,35 @@ def chosen_t_df(estimator) -> float | None:
     """
     for est in _nested(estimator):
         v = getattr(est, "t_df_", None)
+        if v is not None:
+            return float(v)
+    return None
+
+
+def chosen_label_noise(estimator) -> float | None:
+    """The label-noise probability eps of a fitted selbayes method's predictive
+    (``label_noise_``: with ``label_noise="cv"``, the default, the share c / (n + 2) that the
+    inner cross-validation chose in this training fold), through pipelines and grid searches;
+    None for methods without one.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> chosen_label_noise(SimpleNamespace(steps=[("clf", SimpleNamespace(label_noise_=0.0))]))
+    0.0
+    >>> chosen_label_noise(object()) is None
+    True
+    """
+    for est in _nested(estimator):
+        v = getattr(est, "label_noise_", None)
         if v is not None:
             return float(v)
     return None

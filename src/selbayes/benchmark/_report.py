@@ -18,7 +18,7 @@ __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
-                   "fit_cpu_seconds", "predict_seconds", "k", "t_df", "n_warnings",
+                   "fit_cpu_seconds", "predict_seconds", "k", "t_df", "label_noise", "n_warnings",
                    "error_message"]
 _SUMMARY_METRICS = ("amlp", "brier", "error", "expected_error", "gap")
 
@@ -38,7 +38,10 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
         max_case_loss, fit_seconds`` (wall), ``fit_cpu_seconds`` (CPU time of the fitting
         process, all its threads), ``predict_seconds, k, t_df`` (the t prior's degrees of
         freedom where the data chose them, else NaN; NaN too in fold files written before
-        2026-11-28), ``n_warnings, error_message``.
+        2026-11-28), ``label_noise`` (the label-noise probability eps of a selbayes method's
+        predictive, with the default ``label_noise="cv"`` chosen in the training fold; NaN
+        for other methods and in fold files written before 2026-11-29), ``n_warnings,
+        error_message``.
 
     Examples
     --------
@@ -48,7 +51,8 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
     df = pd.DataFrame([{c: r.get(c) for c in _RESULT_COLUMNS} for r in records],
                       columns=_RESULT_COLUMNS)
     df["k"] = pd.array(df["k"], dtype="Int64")
-    df["t_df"] = pd.to_numeric(df["t_df"], errors="coerce").astype(float)
+    for c in ("t_df", "label_noise"):
+        df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
     return df.sort_values(["dataset", "method", "repeat", "fold"]).reset_index(drop=True)
 
 
@@ -524,12 +528,21 @@ def write_report_files(res) -> str:
     if not ks.empty:
         L += ["", "## Chosen k per fold", "",
               "The t prior's degrees of freedom, where the data chose them (`effect_prior="
-              "\"t_auto\"`), beside it; '-' where nothing was chosen.", "",
-              "| data set | method | k per fold | t prior's df per fold |", "|---|---|---|---|"]
+              "\"t_auto\"`), and the label-noise probability eps of the predictive (with "
+              "`label_noise=\"cv\"`, the default, the share c / (n + 2) with c in {0, 1/4, 1, "
+              "4} that the inner cross-validation chose, n the training fold's cases) beside "
+              "it; '-' where there is none.", "",
+              "| data set | method | k per fold | t prior's df per fold | label-noise eps per "
+              "fold |", "|---|---|---|---|---|"]
+
+        def per_fold(values, fmt):
+            return ("-" if values.isna().all()
+                    else ", ".join("-" if np.isnan(v) else fmt(v) for v in values))
+
         for (d, m), g in ks.groupby(["dataset", "method"], sort=True):
-            dfs = ("-" if g["t_df"].isna().all()
-                   else ", ".join("-" if np.isnan(v) else f"{v:g}" for v in g["t_df"]))
-            L.append(f"| {d} | {m} | {', '.join(str(int(v)) for v in g['k'])} | {dfs} |")
+            L.append(f"| {d} | {m} | {', '.join(str(int(v)) for v in g['k'])} | "
+                     f"{per_fold(g['t_df'], lambda v: f'{v:g}')} | "
+                     f"{per_fold(g['label_noise'], lambda v: f'{v:.3g}')} |")
     L += ["", "## Fit time (wall seconds, sum over folds; mean per fit in brackets)", "",
           "Wall times depend on the machine's load; `summary.csv` also has CPU seconds.", "",
           "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]

@@ -27,7 +27,15 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
-from ._methods import DEFAULT_METHODS, METHODS, QUICK_METHODS, chosen_k, chosen_t_df, make_method
+from ._methods import (
+    DEFAULT_METHODS,
+    METHODS,
+    QUICK_METHODS,
+    chosen_k,
+    chosen_label_noise,
+    chosen_t_df,
+    make_method,
+)
 
 __all__ = ["run_benchmark", "BenchmarkResult", "resolve_dataset", "QUICK_DATASET", "METRICS"]
 
@@ -170,7 +178,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             gap=s["expected_error_rate"] - s["error_rate"],
             n_over_5_nats=s["n_cases_over_5_nats"], max_case_loss=s["max_case_loss"],
             fit_seconds=t1 - t0, fit_cpu_seconds=c1 - c0, predict_seconds=t2 - t1, k=chosen_k(est),
-            t_df=chosen_t_df(est),
+            t_df=chosen_t_df(est), label_noise=chosen_label_noise(est),
             proba=proba.tolist(), losses=case_losses(proba, y_idx[test]).tolist(),
             n_warnings=len(caught),
             warnings=sorted({f"{w.category.__name__}: {str(w.message)[:200]}"
@@ -179,7 +187,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     except Exception as exc:  # one failing fit must not lose the rest of a long run
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
                    predict_seconds=np.nan,
-                   k=None, t_df=None, proba=None, losses=None, n_warnings=0, warnings=[],
+                   k=None, t_df=None, label_noise=None, proba=None, losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))
     return _to_result(task_id, rec)
