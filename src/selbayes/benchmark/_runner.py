@@ -186,8 +186,8 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             error_message=None)
     except Exception as exc:  # one failing fit must not lose the rest of a long run
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
-                   predict_seconds=np.nan,
-                   k=None, t_df=None, label_noise=None, proba=None, losses=None, n_warnings=0, warnings=[],
+                   predict_seconds=np.nan, k=None, t_df=None, label_noise=None, proba=None,
+                   losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))
     return _to_result(task_id, rec)
