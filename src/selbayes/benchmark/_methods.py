@@ -404,11 +404,7 @@ def chosen_t_df(estimator) -> float | None:
     >>> chosen_t_df(object()) is None
     True
     """
-    for est in _nested(estimator):
-        v = getattr(est, "t_df_", None)
-        if v is not None:
-            return float(v)
-    return None
+    return _fitted_number(estimator, "t_df_")
 
 
 def chosen_label_noise(estimator) -> float | None:
@@ -433,8 +429,13 @@ def chosen_label_noise(estimator) -> float | None:
     >>> chosen_label_noise(object()) is None
     True
     """
+    return _fitted_number(estimator, "label_noise_")
+
+
+def _fitted_number(estimator, attr: str) -> float | None:
+    """The first ``attr`` that is set, from the estimator inward (:func:`_nested`)."""
     for est in _nested(estimator):
-        v = getattr(est, "label_noise_", None)
+        v = getattr(est, attr, None)
         if v is not None:
             return float(v)
     return None
