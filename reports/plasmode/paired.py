@@ -139,18 +139,19 @@ def rule_verdict(rows, candidate, default, scenarios, reps_of, l2="logreg_l2_cv"
 
 
 def against_default(here: Path, candidate: str, title: str, *, also_shown=(),
-                    default="sb_t_auto_wide", l2="logreg_l2_cv") -> str:
+                    default="sb_t_auto_wide", l2="logreg_l2_cv", more=()) -> str:
     """The whole report of a candidate against the default by the protocol's rules, as the
     comparison scripts since the default became t_auto write it: reads L2 logistic
     regression's rows (``grouped_predictive/``), the earlier candidates' and the default's
     (``flat_nu/``, ``t_auto_flat_nu/``) and the candidate's (``here/results.jsonl``), writes
     ``here/report.md`` and returns its text. ``also_shown``: more methods' rows in the tables
-    (between L2 and the default)."""
+    (between L2 and the default); ``more``: further results files to read (a later
+    default's rows)."""
     root = Path(here).parent
     rows = {key: row for key, row in
             read_rows(root / "grouped_predictive" / "results.jsonl").items() if key[0] == l2}
     rows.update(read_rows(root / "flat_nu" / "results.jsonl",
-                          root / "t_auto_flat_nu" / "results.jsonl",
+                          root / "t_auto_flat_nu" / "results.jsonl", *more,
                           Path(here) / "results.jsonl"))
     scenarios = scenarios_of(rows, candidate)
     reps_of = {s: sorted(r for (m, ss, r) in rows if m == candidate and ss == s)

@@ -11,8 +11,8 @@ for its probabilities as fitted (T from the kept genes' correlation, the default
 1/sqrt(tau_mu), T, the sd of the predicted log odds (the true ones' sd beside it) and the
 calibration slope against the true probabilities.
 
-Run: ``python reports/plasmode/correlated_underconfidence/large_k.py`` (about 5 minutes on 2
-cores); writes ``large_k.md`` beside this file.
+Run: ``python reports/plasmode/correlated_underconfidence/large_k.py`` (under a minute);
+writes ``large_k.md`` beside this file.
 """
 
 from __future__ import annotations
