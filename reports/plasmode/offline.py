@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -136,10 +137,13 @@ def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, descr
     return rows
 
 
-def run_all(one_replicate, path, summary, jobs=2) -> int:
+def run_all(one_replicate, path, summary, jobs=None) -> int:
     """Every (scenario, replicate) not yet in ``path`` (results.jsonl) through
-    ``one_replicate``, ``jobs`` processes, appending each replicate's rows as it finishes;
-    ``summary(row)`` is the progress line's text for a row."""
+    ``one_replicate``, ``jobs`` processes (None: the script's first argument, else 2),
+    appending each replicate's rows as it finishes; ``summary(row)`` is the progress line's
+    text for a row."""
+    if jobs is None:
+        jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     from joblib import Parallel, delayed
 

@@ -89,8 +89,7 @@ def main() -> int:
     return offline.run_all(
         one_replicate, HERE / "results.jsonl",
         lambda r: f"{r['method']} k={r['k']} a={r['alpha']} KL={r['kl']:.3f} "
-                  f"slope={r['slope']:.2f}",
-        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+                  f"slope={r['slope']:.2f}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ SHOWN = ["logreg_l2_cv", "sb_t_wide_uncorrected", BEFORE, AFTER]
 
 def main() -> None:
     rows = paired.read_rows(HERE.parent / "grouped_predictive" / "results.jsonl")
-    for (m, s, r), row in paired.read_rows(HERE / "results.jsonl").items():
+    for (_m, s, r), row in paired.read_rows(HERE / "results.jsonl").items():
         rows[(AFTER, s, r)] = {**row, "method": AFTER}
     scenarios = paired.scenarios_of(rows, AFTER)
     lines = ["# The default with the inner predictive that the fit returns", "",

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 KS = (100, 500, 1000, 1900)
 

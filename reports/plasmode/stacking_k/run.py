@@ -117,8 +117,7 @@ def one_replicate(scenario_name, rep):
 def main() -> int:
     return offline.run_all(
         one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} KL={r['kl']:.3f} slope={r['slope']:.2f} w={r['weights']}",
-        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+        lambda r: f"{r['method']} KL={r['kl']:.3f} slope={r['slope']:.2f} w={r['weights']}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ def main() -> None:
     import sys
 
     sys.path.insert(0, str(HERE.parent))
-    import paired      # reports/plasmode/paired.py, the shared tables
+    import paired  # reports/plasmode/paired.py, the shared tables
 
     rows = paired.read_rows(OLD, NEW)
     scenarios = paired.scenarios_of(rows, CANDIDATE)

@@ -100,8 +100,7 @@ def main() -> int:
     return offline.run_all(
         one_replicate, HERE / "results.jsonl",
         lambda r: f"{r['method']} k={r['k']} T={r['temperature']:.1f} c={r['share_c']} "
-                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}",
-        jobs=int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}")
 
 
 if __name__ == "__main__":
