@@ -1,0 +1,102 @@
+"""The t prior's df chosen by the inner cross-validation instead of by the marginal likelihood:
+an offline check (plug-in posterior). The rule and the candidate are in README.md (written
+before the run).
+
+Methods, on the replicates, inner folds and seeds of ``../label_noise_cv/`` (``pi_noise_cv``
+reproduces its rows): ``pi_noise_cv`` (the control: the current default's predictive, k chosen
+with the share 1/(n + 2), then the share at that k) and ``pi_df_cv`` (that k, then the df
+option with the lowest inner loss, then the share). Run: ``python
+reports/plasmode/t_df_cv/run.py [jobs]`` (resumes from ``results.jsonl``), then ``compare.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
+
+SHARES = (1.0, 0.0, 0.25, 4.0)      # c of the share c / (n + 2), as label_noise="cv"
+DF_OPTIONS = ("auto", 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)   # "auto": the marginal likelihood's
+
+
+def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
+    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
+    plug-in posterior with ``priors``, and the df it used."""
+    from selbayes.models._gaussian_plugin import label_noise_log_proba, plugin_posterior
+    from selbayes.models._gaussian_posterior import class_log_prior, predictive_moments
+
+    Xtr = Z_train[:, sel.indices]
+    post = plugin_posterior(Xtr, y_train, sel, priors, corrected=True, n_draws=200,
+                            random_state=seed)
+    S = post["tau_x"].shape[0]
+    mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
+                                    np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
+                                    lambda_mu=post["lambda_mu"])
+    prior = class_log_prior(sel.class_counts, priors.c)
+    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
+    return (np.stack([label_noise_log_proba(lp, prior, c / (n + 2.0)) for c in SHARES]),
+            post["mu_t_df"])
+
+
+def priors_of(priors, option):
+    return priors if option == "auto" else replace(priors, mu_t_df=option, mu_t_df_grid=None)
+
+
+def one_replicate(scenario_name, rep):
+    from selbayes.experiments.plasmode import calibration_scores
+
+    R = offline.replicate(scenario_name, rep)
+    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    n = X.shape[0]
+    loss = np.zeros((len(ks), len(SHARES), n))               # the control's inner losses
+    for tr, te in R.folds:
+        for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
+            lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
+                                      R.priors, tr.size, R.seed)
+            loss[ki][..., te] = -lps[:, np.arange(te.size), yi[te]]
+    score = loss.mean(-1)                                    # (k, share)
+    ki = int(np.argmin(score[:, 0]))
+    k = ks[ki]
+    df_loss = np.zeros((len(DF_OPTIONS), len(SHARES), n))    # at the control's k
+    df_loss[0] = loss[ki]
+    for tr, te in R.folds:
+        (Z, feats, sel), = offline.selections(R, tr, [k])
+        for oi, option in enumerate(DF_OPTIONS[1:], 1):
+            lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
+                                      priors_of(R.priors, option), tr.size, R.seed)
+            df_loss[oi][..., te] = -lps[:, np.arange(te.size), yi[te]]
+    df_score = df_loss.mean(-1)                              # (df option, share)
+    oi = int(np.argmin(df_score[:, 0]))
+    chosen = {"pi_noise_cv": (0, int(np.argmin(df_score[0]))),
+              "pi_df_cv": (oi, int(np.argmin(df_score[oi])))}
+    (Z, feats, sel), = offline.selections(R, np.arange(n), [k])
+    rows = []
+    for method, (oi, si) in chosen.items():
+        lps, df = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
+                                   priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
+        out = calibration_scores(np.exp(lps[si]), data["p_test"])
+        out.update(method=method, scenario=scenario_name, replicate=rep, k=int(k),
+                   df_option=str(DF_OPTIONS[oi]), t_df=df, share_c=SHARES[si],
+                   inner_score=float(df_score[oi, si]),
+                   inner_by_df={str(o): float(df_score[j, 0]) for j, o in enumerate(DF_OPTIONS)},
+                   seconds=time.perf_counter() - R.t0)
+        rows.append(out)
+    return rows
+
+
+def main() -> int:
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} k={r['k']} df={r['df_option']}({r['t_df']}) "
+                  f"c={r['share_c']} KL={r['kl']:.3f} slope={r['slope']:.2f}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
