@@ -118,6 +118,21 @@ def test_k_all_chooses_the_share_at_p_minus_1_and_one_feature_keeps_laplaces():
     assert one.k_choice_ is None and one.label_noise_ == 1 / (N + 2)
 
 
+def test_settings_the_inner_cv_cannot_choose_are_named():
+    """One feature: every "auto" setting (not the share, which has Laplace's to fall back on)
+    is an error naming it; no feature with F > 0: the selection's own message, before any
+    inner cross-validation."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = two_class_gaussian(seed=2, n=N, p=6)
+    kw = dict(method="plugin", random_state=0, progressbar=False)
+    with pytest.raises(ValueError, match=r'k, temperature="auto" .* n_features = 1'):
+        HierarchicalGaussianClassifier(k="auto", temperature="auto", **kw).fit(X[:, :1], y)
+    flat = np.tile(X[: N // 2], (2, 1))               # both classes the same cases: F = 0
+    with pytest.raises(ValueError, match="no feature of X is related to the class"):
+        HierarchicalGaussianClassifier(k="auto", **kw).fit(flat, y)
+
+
 def test_the_bar_names_a_choice_of_k_only_when_k_is_chosen(capsys):
     X, y = two_class_gaussian(seed=2, n=N, p=30)
     choose_k(X, y, grid=[4], label_noise="cv", random_state=0, progressbar=True)

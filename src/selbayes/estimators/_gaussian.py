@@ -459,19 +459,25 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
         prior_auto = self.effect_prior == "auto"
-        if noise_cv and self.k == "all" and self.threshold is None:
-            if X.shape[1] > 1 and ranking is None:
-                ranking = _rank(X, y_index, classes)
-            if X.shape[1] < 2 or not np.any(ranking.scores > 0):
-                # one feature (or none with F > 0): the inner cross-validation has no k to
-                # fit (it keeps 1 <= k < p), so the share stays Laplace's 1 / (n + 2)
-                noise_cv = False
-        if (k_auto or t_auto or self.decorrelate == "auto" or prior_auto or correction_auto
-                or noise_cv):
+        chosen = [name for name, auto in (("k", k_auto), ("temperature", t_auto),
+                                          ("decorrelate", self.decorrelate == "auto"),
+                                          ("effect_prior", prior_auto),
+                                          ("correct_selection", correction_auto)) if auto]
+        inner_cv = bool(chosen) or noise_cv
+        if inner_cv and X.shape[1] < 2:
+            # The inner cross-validation fits 1 <= k < p features: with one there is none.
+            if chosen:
+                raise ValueError(
+                    f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation over "
+                    f"1 <= k < p kept features, but X has n_features = 1: give "
+                    f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
+            inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
+        if inner_cv:
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
             if ranking is None:
                 ranking = _rank(X, y_index, classes)
+            self._check_selection(ranking)
             fixed = None                  # the selection when k or the threshold is given
             if isinstance(self.k, Integral) or self.threshold is not None:
                 fixed = self._selection_from_ranking(ranking, X)
