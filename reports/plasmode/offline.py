@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from selbayes.estimators._inner_cv import LABEL_NOISE_SHARES
+
 SEED, REPLICATES = 0, 6
 SCENARIO_NAMES = ("sim_dense_weak", "sim_sparse_strong", "plasmode_sparse", "plasmode_dense",
                   "plasmode_module")
@@ -63,18 +65,46 @@ def selections(R: Replicate, train, ks):
                                  "symmetric")
 
 
-def plugin_moments(X_train, y_train, sel, priors, corrected, seed):
+def plugin_fit(X_train, y_train, sel, priors, corrected, seed):
     """Per-draw predictive moments (mean, precision), each (S, k, G), of the plug-in
-    posterior on the kept training columns (200 draws, as the inner cross-validation)."""
+    posterior on the kept training columns (200 draws, as the inner cross-validation), and
+    the t prior's df it used (None without the t prior)."""
     from selbayes.models._gaussian_plugin import plugin_posterior
     from selbayes.models._gaussian_posterior import predictive_moments
 
     post = plugin_posterior(X_train, y_train, sel, priors, corrected=corrected, n_draws=200,
                             random_state=seed)
     S = post["tau_x"].shape[0]
-    return predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
-                              np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
-                              lambda_mu=post["lambda_mu"])
+    mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
+                                    np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
+                                    lambda_mu=post["lambda_mu"])
+    return mean, prec, post["mu_t_df"]
+
+
+def plugin_moments(X_train, y_train, sel, priors, corrected, seed):
+    """The moments of :func:`plugin_fit` alone."""
+    return plugin_fit(X_train, y_train, sel, priors, corrected, seed)[:2]
+
+
+def with_shares(log_proba, prior, n):
+    """(len(LABEL_NOISE_SHARES), m, G): ``log_proba`` mixed with each label-noise share
+    c / (n + 2) that ``label_noise="cv"`` scores (the package's own shares and rule)."""
+    from selbayes.estimators._inner_cv import share_label_noise
+    from selbayes.models._gaussian_plugin import label_noise_log_proba
+
+    return np.stack([label_noise_log_proba(log_proba, prior, share_label_noise(c, n))
+                     for c in LABEL_NOISE_SHARES])
+
+
+def scored_row(R: Replicate, scenario_name, rep, method, log_proba, **fields) -> dict:
+    """One result row: the scores of ``exp(log_proba)`` against the replicate's true
+    probabilities, its identity, ``fields`` and the seconds since the replicate was drawn."""
+    from selbayes.experiments.plasmode import calibration_scores
+
+    out = calibration_scores(np.exp(log_proba), R.data["p_test"])
+    out.update(method=method, scenario=scenario_name, replicate=rep, **fields,
+               seconds=time.perf_counter() - R.t0)
+    return out
 
 
 def naive_T(X_train, y_train, G, X_test, mean, prec, prior, eps):
@@ -98,7 +128,6 @@ def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, descr
     the truth. ``n_settings``: method -> number of settings; ``candidate_log_probas(Z, y,
     G, X_test, sel, priors, eps, seed)``: method -> (settings, m, G) log probabilities (and
     ``"_T"``); ``describe(method, setting index, log probas)``: the row's extra fields."""
-    from selbayes.experiments.plasmode import calibration_scores
     from selbayes.models._gaussian_plugin import default_label_noise
 
     R = replicate(scenario_name, rep)
@@ -127,13 +156,11 @@ def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, descr
             if fits[m][0] != k:
                 continue
             si = fits[m][1]
-            out = calibration_scores(np.exp(lps[m][si]), R.data["p_test"])
-            out.update(method=m, scenario=scenario_name, replicate=rep, k=int(k),
-                       inner_score=fits[m][2], **describe(m, si, lps),
-                       inner_curve={str(kk): [float(s) for s in loss[m][i].mean(-1)]
-                                    for i, kk in enumerate(R.ks)},
-                       seconds=time.perf_counter() - R.t0)
-            rows.append(out)
+            rows.append(scored_row(
+                R, scenario_name, rep, m, lps[m][si], k=int(k), inner_score=fits[m][2],
+                **describe(m, si, lps),
+                inner_curve={str(kk): [float(s) for s in loss[m][i].mean(-1)]
+                             for i, kk in enumerate(R.ks)}))
     return rows
 
 

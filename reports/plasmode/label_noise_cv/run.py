@@ -12,7 +12,6 @@ Run: ``python reports/plasmode/label_noise_cv/run.py [jobs]`` (resumes from
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,25 +20,22 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
-SHARES = (1.0, 0.0, 0.25, 4.0)      # c of the share c / (n + 2); c = 1 (the default) first
+SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2); c = 1 (the default) first
 
 
 def shared_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
     """(len(SHARES), m, G) log probabilities: the default's predictive on the plug-in
     posterior without the share, then with each share c / (n + 2)."""
-    from selbayes.models._gaussian_plugin import label_noise_log_proba
     from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
     mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, True, seed)
     prior = class_log_prior(sel.class_counts, priors.c)
     lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return np.stack([label_noise_log_proba(lp, prior, c / (n + 2.0)) for c in SHARES])
+    return offline.with_shares(lp, prior, n)
 
 
 def one_replicate(scenario_name, rep):
-    from selbayes.experiments.plasmode import calibration_scores
-
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
@@ -60,15 +56,11 @@ def one_replicate(scenario_name, rep):
         (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
         outer[ki] = shared_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
                                       sel, R.priors, n, R.seed)
-    rows = []
-    for method, (ki, si) in choices.items():
-        out = calibration_scores(np.exp(outer[ki][si]), data["p_test"])
-        out.update(method=method, scenario=scenario_name, replicate=rep, k=int(ks[ki]),
-                   share_c=SHARES[si], inner_score=float(score[ki, si]),
-                   inner_by_share={str(c): float(score[ki, j]) for j, c in enumerate(SHARES)},
-                   seconds=time.perf_counter() - R.t0)
-        rows.append(out)
-    return rows
+    return [offline.scored_row(
+        R, scenario_name, rep, method, outer[ki][si], k=int(ks[ki]), share_c=SHARES[si],
+        inner_score=float(score[ki, si]),
+        inner_by_share={str(c): float(score[ki, j]) for j, c in enumerate(SHARES)})
+        for method, (ki, si) in choices.items()]
 
 
 def main() -> int:

@@ -12,7 +12,6 @@ reports/plasmode/t_df_cv/run.py [jobs]`` (resumes from ``results.jsonl``), then 
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,27 +21,20 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
-SHARES = (1.0, 0.0, 0.25, 4.0)      # c of the share c / (n + 2), as label_noise="cv"
+SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2), as label_noise="cv"
 DF_OPTIONS = ("auto", 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)   # "auto": the marginal likelihood's
 
 
 def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
     """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
     plug-in posterior with ``priors``, and the df it used."""
-    from selbayes.models._gaussian_plugin import label_noise_log_proba, plugin_posterior
-    from selbayes.models._gaussian_posterior import class_log_prior, predictive_moments
+    from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
-    post = plugin_posterior(Xtr, y_train, sel, priors, corrected=True, n_draws=200,
-                            random_state=seed)
-    S = post["tau_x"].shape[0]
-    mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
-                                    np.full(S, post["tau_nu"]), post["xbar"], post["counts"],
-                                    lambda_mu=post["lambda_mu"])
+    mean, prec, df = offline.plugin_fit(Xtr, y_train, sel, priors, True, seed)
     prior = class_log_prior(sel.class_counts, priors.c)
     lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return (np.stack([label_noise_log_proba(lp, prior, c / (n + 2.0)) for c in SHARES]),
-            post["mu_t_df"])
+    return offline.with_shares(lp, prior, n), df
 
 
 def priors_of(priors, option):
@@ -50,8 +42,6 @@ def priors_of(priors, option):
 
 
 def one_replicate(scenario_name, rep):
-    from selbayes.experiments.plasmode import calibration_scores
-
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
@@ -81,13 +71,10 @@ def one_replicate(scenario_name, rep):
     for method, (oi, si) in chosen.items():
         lps, df = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
                                    priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
-        out = calibration_scores(np.exp(lps[si]), data["p_test"])
-        out.update(method=method, scenario=scenario_name, replicate=rep, k=int(k),
-                   df_option=str(DF_OPTIONS[oi]), t_df=df, share_c=SHARES[si],
-                   inner_score=float(df_score[oi, si]),
-                   inner_by_df={str(o): float(df_score[j, 0]) for j, o in enumerate(DF_OPTIONS)},
-                   seconds=time.perf_counter() - R.t0)
-        rows.append(out)
+        rows.append(offline.scored_row(
+            R, scenario_name, rep, method, lps[si], k=int(k), df_option=str(DF_OPTIONS[oi]),
+            t_df=df, share_c=SHARES[si], inner_score=float(df_score[oi, si]),
+            inner_by_df={str(o): float(df_score[j, 0]) for j, o in enumerate(DF_OPTIONS)}))
     return rows
 
 

@@ -13,7 +13,6 @@ reported). Run: ``python reports/plasmode/temperature_cv/run.py [jobs]`` (resume
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -22,18 +21,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
-SHARES = (1.0, 0.0, 0.25, 4.0)      # c of the share c / (n + 2), as label_noise="cv"
+SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2), as label_noise="cv"
 T_OPTIONS = ("correlation", "1")    # the correlation T first: it wins ties
 
 
 def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
     """(len(T_OPTIONS), len(SHARES), m, G) log probabilities of the default's predictive on
     the plug-in posterior, and the correlation T of the kept training columns."""
-    from selbayes.models._gaussian_plugin import (
-        correlation_temperature,
-        label_noise_log_proba,
-        temper_log_proba,
-    )
+    from selbayes.models._gaussian_plugin import correlation_temperature, temper_log_proba
     from selbayes.models._gaussian_posterior import (
         class_log_prior,
         factorised_predictive_log_proba,
@@ -45,8 +40,7 @@ def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
     lp1 = factorised_predictive_log_proba(X_test, mean, prec, prior, max_draws=None)
     T = correlation_temperature(Xtr, y_train, G)
     per_T = (temper_log_proba(lp1, prior, T), lp1)
-    return np.stack([[label_noise_log_proba(lp, prior, c / (n + 2.0)) for c in SHARES]
-                     for lp in per_T]), float(T)
+    return np.stack([offline.with_shares(lp, prior, n) for lp in per_T]), float(T)
 
 
 def choices(score):
@@ -64,8 +58,6 @@ def choices(score):
 
 
 def one_replicate(scenario_name, rep):
-    from selbayes.experiments.plasmode import calibration_scores
-
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
@@ -85,14 +77,12 @@ def one_replicate(scenario_name, rep):
     rows = []
     for method, (ki, ti, si) in chosen.items():
         lps, T = outer[ki]
-        out = calibration_scores(np.exp(lps[ti, si]), data["p_test"])
-        out.update(method=method, scenario=scenario_name, replicate=rep, k=int(ks[ki]),
-                   t_option=T_OPTIONS[ti], temperature=T if ti == 0 else 1.0,
-                   correlation_T=T, share_c=SHARES[si], inner_score=float(score[ki, ti, si]),
-                   inner_by_T={o: [float(s) for s in score[:, j, 0]]
-                               for j, o in enumerate(T_OPTIONS)},
-                   seconds=time.perf_counter() - R.t0)
-        rows.append(out)
+        rows.append(offline.scored_row(
+            R, scenario_name, rep, method, lps[ti, si], k=int(ks[ki]),
+            t_option=T_OPTIONS[ti], temperature=T if ti == 0 else 1.0, correlation_T=T,
+            share_c=SHARES[si], inner_score=float(score[ki, ti, si]),
+            inner_by_T={o: [float(s) for s in score[:, j, 0]]
+                        for j, o in enumerate(T_OPTIONS)}))
     return rows
 
 
