@@ -384,6 +384,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     priors = (for_centred_features(priors) if standardize
               else GaussianPriors.from_dict(priors))
     grid = DEFAULT_K_GRID if grid is None else grid
+    # a grid of one k with no extension: the settings at a given k (T, lambda, the label-noise
+    # share) are chosen, not k (the progress bar says which)
     given_k = len(grid) == 1 and extend_to is None
     n_splits, folds = _stratified_folds(y_index, cv, rng)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.
@@ -424,8 +426,6 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                 for tr, te in folds)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
-        # a grid of one k with no extension: the settings at a given k (T, lambda, the
-        # label-noise share), not a choice of k
         # In fold order (return_as="generator"); without progressbar the bar passes through.
         losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
                            total=len(folds), unit="fold", disable=not progressbar,
