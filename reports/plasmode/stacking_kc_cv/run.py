@@ -1,0 +1,102 @@
+"""Stacking over k and the correction, each component with its own label-noise share: an
+offline check (plug-in posterior). The rule and the candidate are in README.md (written
+before the run).
+
+Methods, on the replicates, inner folds and seeds of ``../label_noise_cv/`` (``pi_noise_cv``
+reproduces its rows): ``pi_noise_cv`` (the control: the current default's predictive, k
+chosen with the share 1/(n + 2), then the share at that k), ``pi_stack_kc_cv`` (the
+candidate: corrected and uncorrected candidates of every k stacked, the package's component
+rule, each component's share chosen at its own (k, correction)) and ``pi_stack_k_cv`` (the
+same over the corrected candidates only; reported). Run: ``python
+reports/plasmode/stacking_kc_cv/run.py [jobs]`` (resumes from ``results.jsonl``), then
+``compare.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
+
+SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Laplace's) first
+MAX_COMPONENTS, MIN_WEIGHT = 3, 0.05  # StackedGaussianClassifier's defaults
+
+
+def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed, corrected):
+    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
+    plug-in posterior, corrected or not, with each share c / (n + 2)."""
+    from selbayes.models._gaussian_posterior import class_log_prior
+
+    Xtr = Z_train[:, sel.indices]
+    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, corrected, seed)
+    prior = class_log_prior(sel.class_counts, priors.c)
+    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
+    return offline.with_shares(lp, prior, n)
+
+
+def components(log_p_true):
+    """The package's component rule on the stacking weights of ``log_p_true`` (candidates,
+    n): the indices kept and their renormalised weights, and all weights."""
+    from selbayes.estimators import stacking_weights
+
+    w = stacking_weights(log_p_true)
+    order = np.argsort(-w, kind="stable")
+    keep = [int(i) for i in order[:MAX_COMPONENTS] if w[i] >= MIN_WEIGHT] or [int(order[0])]
+    return keep, w[keep] / w[keep].sum(), w
+
+
+def one_replicate(scenario_name, rep):
+    R = offline.replicate(scenario_name, rep)
+    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    n, nk = X.shape[0], len(ks)
+    cands = [(ki, c) for c in (True, False) for ki in range(nk)]   # corrected first
+    loss = np.zeros((len(cands), len(SHARES), n))                 # inner -log p(own class)
+    for tr, te in R.folds:
+        sels = list(offline.selections(R, tr, ks))
+        for ci, (ki, corrected) in enumerate(cands):
+            Z, feats, sel = sels[ki]
+            lps = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
+                                   R.priors, tr.size, R.seed, corrected)
+            loss[ci][:, te] = -lps[:, np.arange(te.size), yi[te]]
+    score = loss.mean(-1)                                         # (candidate, share)
+    best = int(np.argmin(score[:nk, 0]))                          # the control's k
+    mixtures = {"pi_noise_cv": ([best], np.ones(1), None),
+                "pi_stack_k_cv": components(-loss[:nk, 0]),
+                "pi_stack_kc_cv": components(-loss[:, 0])}
+    share_of = {ci: int(np.argmin(score[ci])) for ci in range(len(cands))}
+    outer = {}
+    for ci in sorted({ci for keep, _, _ in mixtures.values() for ci in keep}):
+        ki, corrected = cands[ci]
+        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
+        outer[ci] = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
+                                     sel, R.priors, n, R.seed, corrected)[share_of[ci]]
+    rows = []
+    for method, (keep, weights, w_all) in mixtures.items():
+        proba = sum(w * np.exp(outer[ci]) for w, ci in zip(weights, keep, strict=True))
+        label = {f"{ks[cands[ci][0]]}{'' if cands[ci][1] else 'u'}": float(w)
+                 for w, ci in zip(weights, keep, strict=True)}
+        own = loss[keep, [share_of[ci] for ci in keep]]          # (components, n)
+        mix_score = float(-np.mean(np.log(np.exp(-own).T @ weights)))
+        rows.append(offline.scored_row(
+            R, scenario_name, rep, method, np.log(proba), k=int(ks[cands[keep[0]][0]]),
+            corrected=bool(cands[keep[0]][1]), components=label,
+            shares={lab: SHARES[share_of[ci]] for lab, ci in zip(label, keep, strict=True)},
+            share_c=SHARES[share_of[keep[0]]], inner_score=mix_score,
+            uncorrected_weight=(None if w_all is None or len(w_all) == nk
+                                else float(w_all[nk:].sum()))))
+    return rows
+
+
+def main() -> int:
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} {r['components']} KL={r['kl']:.3f} slope={r['slope']:.2f}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
