@@ -161,8 +161,11 @@ CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
               for name, kwargs in _BASE_CANDIDATES.items()
               for suffix, extra in (("", {}), ("_uncorrected", {"correct_selection": False}))}
 #: Candidates that stack another candidate's k (StackedGaussianClassifier; 2026-11-28,
-#: reports/plasmode/stacking_k_mcmc): name -> the candidate whose inner CV is stacked.
-STACKED = {"sb_t_auto_wide_stack_k": "sb_t_auto_wide"}
+#: reports/plasmode/stacking_k_mcmc, with Laplace's share; 2026-11-29,
+#: reports/plasmode/stacking_k_noise_cv_mcmc, each component with its share chosen by inner
+#: CV, as label_noise="cv" does at a given k): name -> the candidate whose inner CV is stacked.
+STACKED = {"sb_t_auto_wide_stack_k": "sb_t_auto_wide",
+           "sb_t_auto_wide_noise_cv_stack_k": "sb_t_auto_wide_noise_cv"}
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):
