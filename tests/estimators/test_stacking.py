@@ -190,3 +190,13 @@ def test_each_refit_is_announced_with_the_progress_bar(data, capsys):
     refits = int(kept.sum()) - int(kept[clf.k_choice_._chosen_row()])
     assert refits >= 1
     assert err.count("selbayes: stacking, fit") == refits
+
+
+def test_kept_components_follow_the_rule_and_renormalise():
+    from selbayes.estimators._stacking import kept_components
+
+    keep, w = kept_components([0.1, 0.4, 0.03, 0.4, 0.07], max_components=3, min_weight=0.05)
+    assert keep == [1, 3, 0]                              # heaviest first, ties by position
+    np.testing.assert_allclose(w, np.array([0.4, 0.4, 0.1]) / 0.9)
+    keep, w = kept_components([0.04, 0.03, 0.02, 0.01], min_weight=0.05)
+    assert keep == [0] and w.tolist() == [1.0]            # none reaches min_weight: the heaviest

@@ -42,12 +42,10 @@ def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed, correcte
 def components(log_p_true):
     """The package's component rule on the stacking weights of ``log_p_true`` (candidates,
     n): the indices kept and their renormalised weights, and all weights."""
-    from selbayes.estimators import stacking_weights
+    from selbayes.estimators._stacking import kept_components, stacking_weights
 
     w = stacking_weights(log_p_true)
-    order = np.argsort(-w, kind="stable")
-    keep = [int(i) for i in order[:MAX_COMPONENTS] if w[i] >= MIN_WEIGHT] or [int(order[0])]
-    return keep, w[keep] / w[keep].sum(), w
+    return (*kept_components(w, max_components=MAX_COMPONENTS, min_weight=MIN_WEIGHT), w)
 
 
 def one_replicate(scenario_name, rep):

@@ -92,6 +92,39 @@ def stacking_weights(log_p_true, *, max_iter=1000, tol=1e-10) -> np.ndarray:
     return w
 
 
+def kept_components(weights, *, max_components: int = 3, min_weight: float = 0.05):
+    """Which stacked candidates are refitted: the ``max_components`` heaviest with weight at
+    least ``min_weight`` (always at least the heaviest; ties keep the earlier candidate).
+
+    Dropping the light candidates bounds the cost (each kept one is a full fit); their weight
+    is spread over the kept ones by renormalising.
+
+    Parameters
+    ----------
+    weights : array-like of shape (n_candidates,)
+        Stacking weights (:func:`stacking_weights`).
+    max_components : int, default 3
+    min_weight : float, default 0.05
+
+    Returns
+    -------
+    keep : list of int
+        The kept candidates' indices, heaviest first.
+    renormalised : ndarray of shape (len(keep),)
+        Their weights divided by their sum.
+
+    Examples
+    --------
+    >>> keep, w = kept_components([0.5, 0.02, 0.3, 0.18])
+    >>> keep, w.round(3)
+    ([0, 2, 3], array([0.51 , 0.306, 0.184]))
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    order = np.argsort(-w, kind="stable")
+    keep = [int(i) for i in order[:max_components] if w[i] >= min_weight] or [int(order[0])]
+    return keep, w[keep] / w[keep].sum()
+
+
 class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     """The hierarchical Gaussian classifier with its candidates of k stacked, not chosen.
 
@@ -224,9 +257,8 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         choice = first.k_choice_
         L = np.asarray(choice.extra["case_losses"], dtype=np.float64)   # (candidates, n)
         w = stacking_weights(-L)
-        order = np.argsort(-w, kind="stable")
-        keep = [int(i) for i in order[: self.max_components] if w[i] >= self.min_weight]
-        keep = keep or [int(order[0])]
+        keep, weights = kept_components(w, max_components=self.max_components,
+                                        min_weight=self.min_weight)
         chosen_row = choice._chosen_row()
         estimators = []
         for n_done, i in enumerate(keep):
@@ -242,7 +274,7 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                 params["temperature"] = float(T)
             estimators.append(clone(base).set_params(**params).fit(X, y))
         self.estimators_ = estimators
-        self.weights_ = w[keep] / w[keep].sum()
+        self.weights_ = weights
         self.k_choice_ = choice
         self.stacking_ = pd.DataFrame({
             "k": [int(g[0]) for g in choice.grid],
