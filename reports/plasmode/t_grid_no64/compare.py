@@ -1,0 +1,50 @@
+"""The t prior's df from a grid without df 64 (``pi_grid_no64``) against the current default's
+grid (``pi_noise_cv``), and against the default (MCMC) and L2 logistic regression for
+information; the verdict of the rule in README.md (written before the run, with this script).
+
+Usage (from the repository root): ``python reports/plasmode/t_grid_no64/compare.py``. Reads
+``results.jsonl`` beside this script and through :func:`paired.against_default` the default's
+(``../label_noise_cv_mcmc/``) and L2's (``../grouped_predictive/``) rows; writes ``report.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
+import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
+
+CANDIDATE, CONTROL = "pi_grid_no64", "pi_noise_cv"
+
+
+def main() -> None:
+    text = paired.against_default(
+        HERE, CANDIDATE, "The t prior's df from a grid without 64 (plug-in) against the default",
+        also_shown=(CONTROL,), default="sb_t_auto_wide_noise_cv",
+        more=(HERE.parent / "label_noise_cv_mcmc" / "results.jsonl",))
+    rows = paired.read_rows(HERE / "results.jsonl")
+
+    def extra(s, reps):
+        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
+        dfs = ", ".join(f"{rows[(CONTROL, s, r)]['t_df']:g}->{rows[(CANDIDATE, s, r)]['t_df']:g}"
+                        for r in reps)
+        ks = ", ".join(f"{rows[(CONTROL, s, r)]['k']}->{rows[(CANDIDATE, s, r)]['k']}"
+                       for r in reps)
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}", dfs, ks]
+
+    text += "\n".join(offline.control_section(
+        rows, CANDIDATE, CONTROL, CONTROL,
+        "Paired over the replicates, mean ± SE, * beyond 2 SE (the second KL column is the "
+        "control against itself, 0). Slopes: medians over the replicates. df and k: control "
+        "-> candidate per replicate.",
+        "| scenario | n | KL pi_grid_no64 - control | (control) | slope control "
+        "| slope pi_grid_no64 | df | k |",
+        "|---|---:|---:|---:|---:|---:|---|---|", extra)) + "\n"
+    offline.write_report(HERE, text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The t prior's df chosen by the marginal likelihood from a grid without df 64: an offline
+check (plug-in posterior). The rule and the candidate are in README.md (written before the
+run).
+
+Methods, on the replicates, inner folds and seeds of ``../label_noise_cv/`` (``pi_noise_cv``
+reproduces its rows): ``pi_noise_cv`` (the control: the current default's predictive, k
+chosen with the share 1/(n + 2), then the share at that k) and ``pi_grid_no64`` (the same
+procedure, every fit with ``mu_t_df_grid = GRID``). Run: ``python
+reports/plasmode/t_grid_no64/run.py [jobs]`` (resumes from ``results.jsonl``), then
+``compare.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
+
+SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Laplace's) first
+GRID = (1.0, 2.0, 4.0, 8.0, 16.0)     # T_DF_GRID without 64
+
+
+def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
+    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
+    corrected plug-in posterior with ``priors``, and the df it used."""
+    from selbayes.models._gaussian_posterior import class_log_prior
+
+    Xtr = Z_train[:, sel.indices]
+    mean, prec, df = offline.plugin_fit(Xtr, y_train, sel, priors, True, seed)
+    prior = class_log_prior(sel.class_counts, priors.c)
+    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
+    return offline.with_shares(lp, prior, n), df
+
+
+def one_replicate(scenario_name, rep):
+    R = offline.replicate(scenario_name, rep)
+    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    n = X.shape[0]
+    methods = {"pi_noise_cv": R.priors, "pi_grid_no64": replace(R.priors, mu_t_df_grid=GRID)}
+    rows = []
+    for method, priors in methods.items():
+        loss = np.zeros((len(ks), len(SHARES), n))        # inner -log p(own class)
+        for tr, te in R.folds:
+            for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
+                lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices),
+                                          sel, priors, tr.size, R.seed)
+                loss[ki][:, te] = -lps[:, np.arange(te.size), yi[te]]
+        score = loss.mean(-1)                              # (k, share)
+        ki = int(np.argmin(score[:, 0]))
+        si = int(np.argmin(score[ki]))
+        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
+        lps, df = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
+                                   priors, n, R.seed)
+        rows.append(offline.scored_row(R, scenario_name, rep, method, lps[si], k=int(ks[ki]),
+                                       t_df=df, share_c=SHARES[si],
+                                       inner_score=float(score[ki, si])))
+    return rows
+
+
+def main() -> int:
+    return offline.run_all(
+        one_replicate, HERE / "results.jsonl",
+        lambda r: f"{r['method']} k={r['k']} df={r['t_df']} c={r['share_c']} "
+                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
