@@ -96,6 +96,33 @@ def with_shares(log_proba, prior, n):
                      for c in LABEL_NOISE_SHARES])
 
 
+def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed, corrected=True):
+    """The default's predictive (correlation T) on the plug-in posterior with ``priors``,
+    corrected or not, mixed with each label-noise share: (len(LABEL_NOISE_SHARES), m, G) log
+    probabilities, and the t prior's df the fit used (None without the t prior)."""
+    from selbayes.models._gaussian_posterior import class_log_prior
+
+    Xtr = Z_train[:, sel.indices]
+    mean, prec, df = plugin_fit(Xtr, y_train, sel, priors, corrected, seed)
+    prior = class_log_prior(sel.class_counts, priors.c)
+    lp = naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
+    return with_shares(lp, prior, n), df
+
+
+def inner_losses(R: Replicate, ks, log_probas) -> np.ndarray:
+    """-log p(own class) of every inner test case at every k of ``ks``: shape
+    (len(ks), *settings, n). ``log_probas(Z, y_train, X_test, sel, n_train)`` gives the
+    (*settings, m, G) log probabilities of one inner fit at one k."""
+    out = None
+    for tr, te in R.folds:
+        for ki, (Z, feats, sel) in enumerate(selections(R, tr, ks)):
+            lps = log_probas(Z, R.yi[tr], feats.selected(R.X[te], sel.indices), sel, tr.size)
+            if out is None:
+                out = np.zeros((len(ks), *lps.shape[:-2], R.X.shape[0]))
+            out[ki][..., te] = -lps[..., np.arange(te.size), R.yi[te]]
+    return out
+
+
 def scored_row(R: Replicate, scenario_name, rep, method, log_proba, **fields) -> dict:
     """One result row: the scores of ``exp(log_proba)`` against the replicate's true
     probabilities, its identity, ``fields`` and the seconds since the replicate was drawn."""

@@ -23,28 +23,12 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner fo
 SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2); c = 1 (the default) first
 
 
-def shared_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(SHARES), m, G) log probabilities: the default's predictive on the plug-in
-    posterior without the share, then with each share c / (n + 2)."""
-    from selbayes.models._gaussian_posterior import class_log_prior
-
-    Xtr = Z_train[:, sel.indices]
-    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, True, seed)
-    prior = class_log_prior(sel.class_counts, priors.c)
-    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return offline.with_shares(lp, prior, n)
-
-
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
-    loss = np.zeros((len(ks), len(SHARES), n))             # inner -log p(own class)
-    for tr, te in R.folds:
-        for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
-            lps = shared_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                    R.priors, tr.size, R.seed)
-            loss[ki][:, te] = -lps[:, np.arange(te.size), yi[te]]
+    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
+        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, share, n)
     score = loss.mean(-1)                                  # (k, share)
     k_default = int(np.argmin(score[:, 0]))
     choices = {"pi_naive_T": (k_default, 0),
@@ -54,8 +38,8 @@ def one_replicate(scenario_name, rep):
     outer = {}
     for ki in sorted({c[0] for c in choices.values()}):
         (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        outer[ki] = shared_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                      sel, R.priors, n, R.seed)
+        outer[ki] = offline.share_log_probas(
+            Z, yi, G, feats.selected(data["X_test"], sel.indices), sel, R.priors, n, R.seed)[0]
     return [offline.scored_row(
         R, scenario_name, rep, method, outer[ki][si], k=int(ks[ki]), share_c=SHARES[si],
         inner_score=float(score[ki, si]),

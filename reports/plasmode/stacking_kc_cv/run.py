@@ -27,18 +27,6 @@ SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Lapla
 MAX_COMPONENTS, MIN_WEIGHT = 3, 0.05  # StackedGaussianClassifier's defaults
 
 
-def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed, corrected):
-    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
-    plug-in posterior, corrected or not, with each share c / (n + 2)."""
-    from selbayes.models._gaussian_posterior import class_log_prior
-
-    Xtr = Z_train[:, sel.indices]
-    mean, prec = offline.plugin_moments(Xtr, y_train, sel, priors, corrected, seed)
-    prior = class_log_prior(sel.class_counts, priors.c)
-    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return offline.with_shares(lp, prior, n)
-
-
 def components(log_p_true):
     """The package's component rule on the stacking weights of ``log_p_true`` (candidates,
     n): the indices kept and their renormalised weights, and all weights."""
@@ -53,14 +41,13 @@ def one_replicate(scenario_name, rep):
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n, nk = X.shape[0], len(ks)
     cands = [(ki, c) for c in (True, False) for ki in range(nk)]   # corrected first
-    loss = np.zeros((len(cands), len(SHARES), n))                 # inner -log p(own class)
-    for tr, te in R.folds:
-        sels = list(offline.selections(R, tr, ks))
-        for ci, (ki, corrected) in enumerate(cands):
-            Z, feats, sel = sels[ki]
-            lps = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                   R.priors, tr.size, R.seed, corrected)
-            loss[ci][:, te] = -lps[:, np.arange(te.size), yi[te]]
+    def both(Z, y_tr, X_te, sel, n_tr):                           # corrected, uncorrected
+        return np.stack([offline.share_log_probas(Z, y_tr, G, X_te, sel, R.priors, n_tr,
+                                                  R.seed, corrected)[0]
+                         for corrected in (True, False)])
+
+    # (k, correction, share, n) -> (candidate, share, n), candidates in the order of cands
+    loss = offline.inner_losses(R, ks, both).swapaxes(0, 1).reshape(len(cands), len(SHARES), n)
     score = loss.mean(-1)                                         # (candidate, share)
     best = int(np.argmin(score[:nk, 0]))                          # the control's k
     mixtures = {"pi_noise_cv": ([best], np.ones(1), None),
@@ -71,8 +58,9 @@ def one_replicate(scenario_name, rep):
     for ci in sorted({ci for keep, _, _ in mixtures.values() for ci in keep}):
         ki, corrected = cands[ci]
         (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        outer[ci] = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                     sel, R.priors, n, R.seed, corrected)[share_of[ci]]
+        outer[ci] = offline.share_log_probas(
+            Z, yi, G, feats.selected(data["X_test"], sel.indices), sel, R.priors, n, R.seed,
+            corrected)[0][share_of[ci]]
     rows = []
     for method, (keep, weights, w_all) in mixtures.items():
         proba = sum(w * np.exp(outer[ci]) for w, ci in zip(weights, keep, strict=True))

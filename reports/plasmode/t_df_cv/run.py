@@ -25,18 +25,6 @@ SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2), as label_nois
 DF_OPTIONS = ("auto", 1.0, 2.0, 4.0, 8.0, 16.0, 64.0)   # "auto": the marginal likelihood's
 
 
-def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
-    plug-in posterior with ``priors``, and the df it used."""
-    from selbayes.models._gaussian_posterior import class_log_prior
-
-    Xtr = Z_train[:, sel.indices]
-    mean, prec, df = offline.plugin_fit(Xtr, y_train, sel, priors, True, seed)
-    prior = class_log_prior(sel.class_counts, priors.c)
-    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return offline.with_shares(lp, prior, n), df
-
-
 def priors_of(priors, option):
     return priors if option == "auto" else replace(priors, mu_t_df=option, mu_t_df_grid=None)
 
@@ -45,23 +33,18 @@ def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
-    loss = np.zeros((len(ks), len(SHARES), n))               # the control's inner losses
-    for tr, te in R.folds:
-        for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
-            lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                      R.priors, tr.size, R.seed)
-            loss[ki][..., te] = -lps[:, np.arange(te.size), yi[te]]
+    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
+        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # the control's: (k, share, n)
     score = loss.mean(-1)                                    # (k, share)
     ki = int(np.argmin(score[:, 0]))
     k = ks[ki]
-    df_loss = np.zeros((len(DF_OPTIONS), len(SHARES), n))    # at the control's k
-    df_loss[0] = loss[ki]
-    for tr, te in R.folds:
-        (Z, feats, sel), = offline.selections(R, tr, [k])
-        for oi, option in enumerate(DF_OPTIONS[1:], 1):
-            lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                      priors_of(R.priors, option), tr.size, R.seed)
-            df_loss[oi][..., te] = -lps[:, np.arange(te.size), yi[te]]
+
+    def at_k(Z, y_tr, X_te, sel, n_tr):                      # every fixed df option
+        return np.stack([offline.share_log_probas(Z, y_tr, G, X_te, sel,
+                                                  priors_of(R.priors, option), n_tr, R.seed)[0]
+                         for option in DF_OPTIONS[1:]])
+
+    df_loss = np.concatenate([loss[ki][None], offline.inner_losses(R, [k], at_k)[0]])
     df_score = df_loss.mean(-1)                              # (df option, share)
     oi = int(np.argmin(df_score[:, 0]))
     chosen = {"pi_noise_cv": (0, int(np.argmin(df_score[0]))),
@@ -69,8 +52,8 @@ def one_replicate(scenario_name, rep):
     (Z, feats, sel), = offline.selections(R, np.arange(n), [k])
     rows = []
     for method, (oi, si) in chosen.items():
-        lps, df = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
-                                   priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
+        lps, df = offline.share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
+                                           sel, priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
         rows.append(offline.scored_row(
             R, scenario_name, rep, method, lps[si], k=int(k), df_option=str(DF_OPTIONS[oi]),
             t_df=df, share_c=SHARES[si], inner_score=float(df_score[oi, si]),

@@ -26,18 +26,6 @@ SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Lapla
 GRID = (1.0, 2.0, 4.0, 8.0, 16.0)     # T_DF_GRID without 64
 
 
-def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(SHARES), m, G) log probabilities of the default's predictive (correlation T) on the
-    corrected plug-in posterior with ``priors``, and the df it used."""
-    from selbayes.models._gaussian_posterior import class_log_prior
-
-    Xtr = Z_train[:, sel.indices]
-    mean, prec, df = offline.plugin_fit(Xtr, y_train, sel, priors, True, seed)
-    prior = class_log_prior(sel.class_counts, priors.c)
-    lp = offline.naive_T(Xtr, y_train, G, X_test, mean, prec, prior, 0.0)[0]
-    return offline.with_shares(lp, prior, n), df
-
-
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
@@ -45,18 +33,15 @@ def one_replicate(scenario_name, rep):
     methods = {"pi_noise_cv": R.priors, "pi_grid_no64": replace(R.priors, mu_t_df_grid=GRID)}
     rows = []
     for method, priors in methods.items():
-        loss = np.zeros((len(ks), len(SHARES), n))        # inner -log p(own class)
-        for tr, te in R.folds:
-            for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
-                lps, _ = share_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices),
-                                          sel, priors, tr.size, R.seed)
-                loss[ki][:, te] = -lps[:, np.arange(te.size), yi[te]]
+        loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr, pr=priors:
+                                    offline.share_log_probas(Z, y_tr, G, X_te, sel, pr, n_tr,
+                                                             R.seed)[0])   # (k, share, n)
         score = loss.mean(-1)                              # (k, share)
         ki = int(np.argmin(score[:, 0]))
         si = int(np.argmin(score[ki]))
         (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        lps, df = share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices), sel,
-                                   priors, n, R.seed)
+        lps, df = offline.share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
+                                           sel, priors, n, R.seed)
         rows.append(offline.scored_row(R, scenario_name, rep, method, lps[si], k=int(ks[ki]),
                                        t_df=df, share_c=SHARES[si],
                                        inner_score=float(score[ki, si])))

@@ -61,12 +61,8 @@ def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
     n = X.shape[0]
-    loss = np.zeros((len(ks), len(T_OPTIONS), len(SHARES), n))   # inner -log p(own class)
-    for tr, te in R.folds:
-        for ki, (Z, feats, sel) in enumerate(offline.selections(R, tr, ks)):
-            lps, _ = option_log_probas(Z, yi[tr], G, feats.selected(X[te], sel.indices), sel,
-                                       R.priors, tr.size, R.seed)
-            loss[ki][..., te] = -lps[..., np.arange(te.size), yi[te]]
+    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
+        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, T option, share, n)
     score = loss.mean(-1)                                         # (k, T option, share)
     chosen = choices(score)
     outer = {}
