@@ -1,7 +1,8 @@
 """Shared plumbing of the offline checks on the plug-in posterior (``correlated_predictive/``,
 ``correlated_t_predictive/``, ``stacking_k/``, ``label_noise_cv/``): the suite's replicates and
-inner folds as the default's inner cross-validation makes them, the choice of (k, setting) by
-inner score, the resumable parallel run, and the control rule's section of the report. The
+inner folds as the default's inner cross-validation makes them, the default's predictive with
+each label-noise share and its inner losses over k, the choice of (k, setting) by inner score,
+the resumable parallel run, and the control rule's section of the report. The
 scripts put this folder on ``sys.path`` and import it, as they do ``paired.py``.
 """
 
@@ -238,6 +239,13 @@ def median_slopes(rows, methods, scenario, reps) -> dict:
     collapsed replicates)."""
     return {m: sorted(rows[(m, scenario, r)]["slope"] for r in reps)[len(reps) // 2]
             for m in methods}
+
+
+def per_replicate(rows, control, candidate, scenario, reps, field, fmt="{}") -> str:
+    """A table cell "a->b, c->d, ...": ``field`` of ``control`` -> ``candidate`` in each
+    replicate of ``reps`` (each value written with ``fmt``)."""
+    return ", ".join(f"{fmt.format(rows[(control, scenario, r)][field])}->"
+                     f"{fmt.format(rows[(candidate, scenario, r)][field])}" for r in reps)
 
 
 def control_verdict(candidate, better, worse) -> list[str]:

@@ -32,8 +32,7 @@ def main() -> None:
     def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         options = Counter(rows[(CANDIDATE, s, r)]["df_option"] for r in reps)
-        dfs = ", ".join(f"{rows[(CONTROL, s, r)]['t_df']:g}->{rows[(CANDIDATE, s, r)]['t_df']:g}"
-                        for r in reps)
+        dfs = offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "t_df", "{:g}")
         return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
                 ", ".join(f"{o}: {m}" for o, m in sorted(options.items())), dfs]
 

@@ -29,11 +29,9 @@ def main() -> None:
 
     def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
-        dfs = ", ".join(f"{rows[(CONTROL, s, r)]['t_df']:g}->{rows[(CANDIDATE, s, r)]['t_df']:g}"
-                        for r in reps)
-        ks = ", ".join(f"{rows[(CONTROL, s, r)]['k']}->{rows[(CANDIDATE, s, r)]['k']}"
-                       for r in reps)
-        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}", dfs, ks]
+        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
+                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "t_df", "{:g}"),
+                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "k")]
 
     text += "\n".join(offline.control_section(
         rows, CANDIDATE, CONTROL, CONTROL,

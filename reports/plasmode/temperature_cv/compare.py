@@ -32,8 +32,7 @@ def main() -> None:
     def extra(s, reps):
         med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
         options = Counter(rows[(CANDIDATE, s, r)]["t_option"] for r in reps)
-        ks = ", ".join(f"{rows[(CONTROL, s, r)]['k']}->{rows[(CANDIDATE, s, r)]['k']}"
-                       for r in reps)
+        ks = offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "k")
         return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
                 ", ".join(f"{o}: {m}" for o, m in sorted(options.items())), ks]
 
