@@ -441,7 +441,7 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
     from selbayes import HierarchicalGaussianClassifier
 
     X, y = _two_class_files(tmp_path, n=20, p=8)
-    clf = HierarchicalGaussianClassifier(k=3, draws=100, tune=100, chains=1, random_state=0,
+    clf = HierarchicalGaussianClassifier(k=4, draws=100, tune=100, chains=1, random_state=0,
                                          progressbar=False)
     clf.fit(X if with_names else X.to_numpy(), y)
     clf.save(tmp_path / "py.nc")

@@ -263,13 +263,44 @@ def test_cli_bad_labels_file(tmp_path, capsys):
     assert "labels" in capsys.readouterr().err
 
 
+class _ChoosingNB(GaussianNB):
+    """A stand-in for the recommended selbayes fit: says which k, t df and label-noise share
+    it chose, as HierarchicalGaussianClassifier does (k_, t_df_, label_noise_)."""
+
+    def fit(self, X, y, sample_weight=None):
+        super().fit(X, y, sample_weight)
+        self.k_, self.t_df_, self.label_noise_ = 4, 8.0, 1.0 / (len(y) + 2)
+        return self
+
+
+def test_chosen_k_df_and_label_noise_are_recorded_per_fold(tmp_path, monkeypatch):
+    """What each training fold chose is read off the fitted estimator into results.csv and
+    the report (the real fit runs in make slow, test_quick_benchmark_selbayes_runs_and_resumes);
+    methods that choose nothing get empty cells."""
+    monkeypatch.setitem(bm.METHODS, "selbayes",
+                        lambda n_classes, random_state, **kw: _ChoosingNB())
+    out = tmp_path / "out"
+    res = run_benchmark([_toy()], ["selbayes", "gnb"], folds=3, out=out,
+                        progress=False).results
+    sb, gnb = res[res["method"] == "selbayes"], res[res["method"] == "gnb"]
+    n_train = len(_toy().y) - sb["n_test"]
+    assert (sb["k"] == 4).all() and (sb["t_df"] == 8.0).all()
+    np.testing.assert_allclose(sb["label_noise"], 1.0 / (n_train + 2))
+    assert gnb["t_df"].isna().all() and gnb["label_noise"].isna().all()
+    text = (out / "report.md").read_text()
+    assert "t prior's df per fold" in text and "label-noise eps per fold" in text
+
+
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_SORLIE, reason="sorlie not found in $SELBAYES_DATA")
 def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):
-    """The --quick design restricted to the recommended configuration and one peer (the
-    heavy part of the full --quick run is the uncorrected configuration, which chooses its own
-    k and so compiles other model shapes; it runs in make slow below): every fit succeeds, k
-    is chosen from the grid inside each fold, and a second run fits nothing and reads back
-    identical results."""
+    """The --quick design restricted to the recommended configuration and one peer: every
+    fit succeeds, k is chosen from the grid inside each fold, and a second run fits nothing
+    and reads back identical results. ~60 s from empty caches (three compiled models), so
+    make slow; make test keeps its parts: resuming
+    (test_resume_skips_done_and_retries_failures), the per-fold choices
+    (test_chosen_k_df_and_label_noise_are_recorded_per_fold) and the real fit's choices
+    (tests/estimators)."""
     out = tmp_path / "quick"
     argv = ["--quick", "--methods", "selbayes,gnb", "--out", str(out), "--no-progress"]
     assert cli_main(argv) == 0

@@ -24,7 +24,7 @@ def _fit(**kw):
     X, y = two_class_gaussian(3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return HierarchicalGaussianClassifier(k=6, **QUICK, **kw).fit(X, y), X
+        return HierarchicalGaussianClassifier(k=4, **QUICK, **kw).fit(X, y), X
 
 
 def _draws(clf, name):

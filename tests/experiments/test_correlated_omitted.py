@@ -137,6 +137,9 @@ def test_errors(bad, match):
         effective_number(X, np.zeros(3))
 
 
+# A real run end to end (MCMC fits of a model compiled only here, ~16 s from empty caches):
+# make slow; the experiment's parts are tested above.
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:expected count per bin")
 def test_smoke_run(tmp_path):
     rows = run_experiment(tmp_path, 3, 7, cells=[Cell("t", 5, 0.5)], quick=True,

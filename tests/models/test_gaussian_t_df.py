@@ -70,9 +70,9 @@ def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_
     X, y = _data()
     sel = select_features(X, y, k=6)
     Xs = X[:, sel.indices]
-    # df <= 2 throughout: each df's table then spans the same range in both models (a
-    # grid reaching df <= 2 gives every df the longer table), so the identity is exact.
-    grid = (0.5, 1.0, 2.0)
+    # each df's table spans the same range in both models (its own, fixed for n < e^15), so
+    # the identity is exact; df below and above 2 (the tables differ in length)
+    grid = (0.5, 1.0, 4.0)
     extra = {"pi0_a": 1.0, "pi0_b": 1.0} if two_groups else {}
     m_grid = build_model(Xs, y, sel, {"mu_t_df_grid": grid, **extra}, corrected=corrected)
     rng = np.random.default_rng(1)
@@ -97,6 +97,35 @@ def test_model_has_one_table_per_df_and_samples_lambda():
     names = {v.name for v in model.data_vars}
     assert {"adj_coef__t0", "adj_coef__t1"} <= names and "adj_coef" not in names
     assert list(model.coords["t_df"]) == [1.0, 8.0]
+
+
+def test_one_compiled_model_serves_every_n_and_every_df_of_a_tail_class():
+    """The t prior's df is a pm.Data and the adjustment table's length does not depend on n
+    (below e^15), so fits that differ in n or in a df >= 2 (the default chooses df per fit)
+    share one compiled model; df < 2 needs a longer table (the factor approaches its upper
+    limit more slowly), one more. The range still covers what the Op would choose itself,
+    log(n) + 60 / min(df, 2), at the largest n it is used for."""
+    from selbayes._compile_cache import _model_digest
+    from selbayes.models._gaussian import _model_from_data, model_data
+
+    rng = np.random.default_rng(4)
+    digests, data = {}, {}
+    for n in (24, 31, 200):
+        X, y = rng.normal(size=(n, 300)), np.arange(n) % 2
+        sel = select_features(X, y, k=4)
+        for df in (1.0, 4.0, 64.0):
+            priors = GaussianPriors(mu_t_df=df)
+            d = data[n, df] = model_data(X[:, sel.indices], y, sel, priors)
+            model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
+                                                  "class": ["0", "1"]}, static_shapes=True)
+            digests[n, df] = _model_digest(model)
+    assert len({digests[n, df] for n in (24, 31, 200) for df in (4.0, 64.0)}) == 1
+    assert len({digests[n, 1.0] for n in (24, 31, 200)}) == 1
+    assert digests[24, 1.0] != digests[24, 4.0]
+    for (n, df), d in data.items():
+        assert d["t_df"] == df
+        x_hi = -30.0 + 0.1 * d["adj_coef"].shape[1]
+        assert x_hi >= np.log(3e6) + 60.0 / min(df, 2.0) - 1e-9, (n, df, x_hi)
 
 
 # ---------------------------------------------------------------------------- plug-in

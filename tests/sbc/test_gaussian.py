@@ -15,6 +15,10 @@ from selbayes.sbc import GaussianSBCSimulator, load_sbc_spec, run_sbc_spec
 SPEC = Path(__file__).resolve().parents[2] / "models" / "sbc" / "sbc_gaussian_small.toml"
 
 
+# The quick SBC run end to end compiles two models used nowhere else in make test (~30 s from
+# empty caches): make slow, with the full runs below; make test keeps the simulator and the
+# spec checks here and the rank machinery in tests/sbc/test_core.py.
+@pytest.mark.slow
 def test_quick_sbc_run_shows_uncorrected_overconfidence(tmp_path):
     result = run_sbc_spec(SPEC, out=tmp_path / "sbc", quick=True, progressbar=False)
     frac = result.frac_ranks

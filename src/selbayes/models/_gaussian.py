@@ -122,12 +122,24 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
     return counts.astype(np.int64), means, ssw
 
 
-# The adjustment table spans log(tau_mu w_x) in [-30, 45] for every design with n < e^15, so its
-# shape, and with it the compiled graph, does not change between folds or SBC replicates. Knots
-# 0.1 apart keep the quintic interpolation error near 1e-11 (measured at construction, attribute
-# interp_error) while halving the table's cost, which matters for small fits.
-_TABLE_RANGE = (-30.0, 45.0)
+# The adjustment table spans log(tau_mu w_x) in [-30, 15 + margin] for every design with
+# n < e^15, margin = 30 (normal prior; t prior with df >= 2) or 60 / df (df < 2, whose approach
+# to the upper limit is slower; FStatOmitLogProb's own range is log(n) + margin), so its shape,
+# and with it the compiled graph, does not change between folds, SBC replicates or the t
+# prior's df of one tail class. Knots 0.1 apart keep the quintic interpolation error near
+# 1e-11 (measured at construction, attribute interp_error) while halving the table's cost,
+# which matters for small fits.
+_TABLE_X_LO = -30.0
+_TABLE_LOG_N_MAX = 15.0
 _TABLE_SPACING = 0.1
+
+
+def _table_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
+    """(x_lo, x_hi) of the adjustment table, fixed for every n < e^15 (None: the Op's own)."""
+    if np.log(n) > _TABLE_LOG_N_MAX:
+        return None
+    margin = 30.0 if mu_t_df is None else 30.0 / min(1.0, 0.5 * mu_t_df)
+    return (_TABLE_X_LO, _TABLE_LOG_N_MAX + margin)
 
 
 def _check_inputs(X_selected, y, selection: Selection):
@@ -184,7 +196,8 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     dict
         ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
         ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar), ``n_omitted`` (p - k,
-        float; 0 when uncorrected); when ``n_omitted > 0`` also the Op's inputs
+        float; 0 when uncorrected), with the t prior ``t_df`` (its df, scalar); when
+        ``n_omitted > 0`` also the Op's inputs
         ``adj_<name>`` (for the table ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and
         ``_adj_op`` (the Op, a graph constant, not ``pm.Data``; with ``mu_t_df_grid`` one
         table per df instead, ``adj_<name>__t<i>``, and ``_adj_ops``, pairs of an Op and the
@@ -221,6 +234,10 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     counts, xbar, ssw = sufficient_statistics(X_selected, y_index, G)
     data = {"xbar_obs": xbar, "ssw_obs": ssw, "class_counts": counts.astype(np.float64),
             "ssw_shape": np.float64((n - G) / 2), "n_omitted": np.float64(0.0)}
+    if priors.mu_t_df is not None:
+        # The t prior's df is data, not a graph constant: fits that differ only in it (the
+        # default chooses it per fit from T_DF_GRID) share one compiled model.
+        data["t_df"] = np.float64(priors.mu_t_df)
     if corrected and selection.n_omitted > 0:
         from ..adjustment._fstat_op import fstat_parameters
 
@@ -230,9 +247,6 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                              "select_features(..., statistic='f') or corrected=False)")
 
         dfs = priors.t_df_values or (None,)
-        heavy = dfs[0] is not None and min(dfs) <= 2              # needs a longer table
-        table_range = (_TABLE_RANGE if np.log(n) + 30.0 <= _TABLE_RANGE[1] and not heavy
-                       else None)
         data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.
         # With mu_t_df_grid, one table per df (each df has its own P(F <= gamma)): the
@@ -241,7 +255,8 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         tables = []
         for i, df in enumerate(dfs):
             op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
-                                          method=adjustment_method, table_range=table_range,
+                                          method=adjustment_method,
+                                          table_range=_table_range(n, df),
                                           spacing=_TABLE_SPACING, mu_t_df=df, label=False)
             suffix = f"__t{i}" if priors.mu_t_df_grid is not None else ""
             names = tuple(f"adj_{name}{suffix}" for name in params)
@@ -383,8 +398,8 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                          dims="feature")
         scale = tau_mu
         if priors.mu_t_df is not None:
-            lam = pm.Gamma("lambda_mu", alpha=priors.mu_t_df / 2, beta=priors.mu_t_df / 2,
-                           dims="feature")
+            t_df = data_var("t_df")
+            lam = pm.Gamma("lambda_mu", alpha=t_df / 2, beta=t_df / 2, dims="feature")
             scale = tau_mu * lam[:, None]
         elif priors.mu_t_df_grid is not None:
             # df unknown, uniform over the grid and summed out below (with the selection
@@ -470,7 +485,9 @@ def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tup
             data.get("_adj_ops"),
             tuple((name, value.shape) for name, value in data.items()
                   if name.startswith("adj_")),
-            tuple(sorted(priors.to_dict().items())))
+            # the t prior's df is data (model_data's "t_df"): its value is not part of the key
+            tuple(sorted({**priors.to_dict(), **({"mu_t_df": "data"} if priors.mu_t_df
+                                                 is not None else {})}.items())))
 
 
 def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: int, tune: int,
