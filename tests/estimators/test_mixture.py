@@ -54,11 +54,17 @@ def brute_force_keep(alpha, z, y, gamma):
     keep = np.abs(cor) <= gamma * (1 + 1e-12) + 1e-14
     nz = np.array([(z == 0).sum(), (z == 1).sum()])
     m = np.stack([(xs * (z == 0)).sum(1), (xs * (z == 1)).sum(1)], axis=1)   # (2^n, 2)
+    # P(x | alpha, z) depends on x only through its ones per group m: evaluate it once per
+    # distinct m (at most 25 of the 256 vectors) and count the kept vectors of each
+    ms, inv = np.unique(m, axis=0, return_inverse=True)
+    inv = inv.ravel()
     al = np.asarray(alpha, dtype=float)[:, None, None]
     a, b = al * GL_THETA[None, :, None], al * (1 - GL_THETA[None, :, None])
-    lp = sum(log_u(a, b, m[None, None, :, c], nz[c] - m[None, None, :, c]) for c in (0, 1))
-    p_x = np.einsum("aqx,q->ax", np.exp(lp), GL_W)                    # (A, 2^n)
-    return (p_x * keep).sum(1), p_x.sum(1)
+    lp = sum(log_u(a, b, ms[None, None, :, c], nz[c] - ms[None, None, :, c]) for c in (0, 1))
+    p_m = np.einsum("aqm,q->am", np.exp(lp), GL_W)                    # (A, distinct m)
+    n_kept = np.bincount(inv, weights=keep, minlength=ms.shape[0])
+    n_all = np.bincount(inv, minlength=ms.shape[0])
+    return p_m @ n_kept, p_m @ n_all
 
 
 def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=1092):
@@ -84,20 +90,25 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=1092)
     Xf = np.column_stack([y, X])
     zs = np.array(list(itertools.product((0, 1), repeat=n)))
     logw = np.empty((zs.shape[0], n_alpha))
-    keep_cache = {}
-    for r, z in enumerate(zs):
-        nz = np.array([(z == 0).sum(), (z == 1).sum()])
-        I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])          # (2, k + 1)
-        lz = log_u(prior.f1, prior.f0, nz[1], nz[0])
+    keep_cache, feat_cache = {}, {}
 
-        def feat(al, j, I=I, nz=nz):
+    def feat(al, counts, nz):
+        """log of one feature's marginal likelihood at each alpha: a function of its ones per
+        group (counts) and the group sizes nz only, so computed once per distinct pair."""
+        key = (al is alpha0, *counts, *nz)
+        if key not in feat_cache:
             a = al[:, None] * GL_THETA[None, :]
             b = al[:, None] - a
-            lp = sum(log_u(a, b, I[c, j], nz[c] - I[c, j]) for c in (0, 1))
-            return np.log(np.exp(lp) @ GL_W)
+            lp = sum(log_u(a, b, counts[c], nz[c] - counts[c]) for c in (0, 1))
+            feat_cache[key] = np.log(np.exp(lp) @ GL_W)
+        return feat_cache[key]
 
-        l0 = np.log(prior0 @ np.exp(feat(alpha0, 0)))
-        lf = sum(feat(alpha, j) for j in range(1, k + 1))
+    for r, z in enumerate(zs):
+        nz = ((z == 0).sum(), (z == 1).sum())
+        I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])          # (2, k + 1)
+        lz = log_u(prior.f1, prior.f0, nz[1], nz[0])
+        l0 = np.log(prior0 @ np.exp(feat(alpha0, tuple(I[:, 0]), nz)))
+        lf = sum(feat(alpha, tuple(I[:, j]), nz) for j in range(1, k + 1))
         lw = lz + l0 + lf + lprior
         if corrected:
             key = canonical_counts(mixture_counts(z, y))
