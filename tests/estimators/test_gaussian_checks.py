@@ -79,8 +79,8 @@ def test_loo_and_ppc_work_without_arguments_after_save_and_load(tmp_path, sample
     rng = np.random.default_rng(2)
     y = np.repeat(["a", "b"], 15)
     X = rng.normal(size=(30, 20))
-    X[y == "b", :3] += 2.0
-    clf = HierarchicalGaussianClassifier(k=3, draws=60, tune=60, chains=2, sampler=sampler,
+    X[y == "b", :4] += 2.0
+    clf = HierarchicalGaussianClassifier(k=4, draws=60, tune=60, chains=2, sampler=sampler,
                                          progressbar=False, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
