@@ -21,10 +21,12 @@ QUICK = dict(draws=150, tune=150, chains=2, random_state=2, progressbar=False,
 
 
 def _fit(**kw):
+    # k = 10 of two classes: the normal prior's model of tests/evaluation/test_ppc.py, so
+    # make test compiles it once
     X, y = two_class_gaussian(3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return HierarchicalGaussianClassifier(k=4, **QUICK, **kw).fit(X, y), X
+        return HierarchicalGaussianClassifier(k=10, **QUICK, **kw).fit(X, y), X
 
 
 def _draws(clf, name):
