@@ -66,6 +66,13 @@ def selections(R: Replicate, train, ks):
                                  "symmetric")
 
 
+def outer_selection(R: Replicate, k):
+    """(Z, X_test_kept, sel): the selection of k features on all training cases, with the test
+    cases' values of the kept features (prepared as the training ones)."""
+    (Z, feats, sel), = selections(R, np.arange(R.X.shape[0]), [k])
+    return Z, feats.selected(R.data["X_test"], sel.indices), sel
+
+
 def plugin_fit(X_train, y_train, sel, priors, corrected, seed):
     """Per-draw predictive moments (mean, precision), each (S, k, G), of the plug-in
     posterior on the kept training columns (200 draws, as the inner cross-validation), and

@@ -166,3 +166,11 @@ def against_default(here: Path, candidate: str, title: str, *, also_shown=(),
     text = "\n".join(lines) + "\n"
     (Path(here) / "report.md").write_text(text)
     return text
+
+
+def against_noise_cv_default(here: Path, candidate: str, title: str, *, also_shown=()) -> str:
+    """:func:`against_default` with the default of 2026-11-28 on (``label_noise="cv"``,
+    ``sb_t_auto_wide_noise_cv``), whose rows are in ``label_noise_cv_mcmc/``."""
+    return against_default(here, candidate, title, also_shown=also_shown,
+                           default="sb_t_auto_wide_noise_cv",
+                           more=(Path(here).parent / "label_noise_cv_mcmc" / "results.jsonl",))

@@ -25,7 +25,7 @@ SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2); c = 1 (the de
 
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
         Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, share, n)
@@ -37,9 +37,8 @@ def one_replicate(scenario_name, rep):
                                           np.unravel_index(np.argmin(score), score.shape))}
     outer = {}
     for ki in sorted({c[0] for c in choices.values()}):
-        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        outer[ki] = offline.share_log_probas(
-            Z, yi, G, feats.selected(data["X_test"], sel.indices), sel, R.priors, n, R.seed)[0]
+        Z, X_test, sel = offline.outer_selection(R, ks[ki])
+        outer[ki] = offline.share_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)[0]
     return [offline.scored_row(
         R, scenario_name, rep, method, outer[ki][si], k=int(ks[ki]), share_c=SHARES[si],
         inner_score=float(score[ki, si]),

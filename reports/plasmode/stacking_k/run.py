@@ -86,9 +86,8 @@ def one_replicate(scenario_name, rep):
     need = {best} | set(np.flatnonzero(w_k > 1e-3)) | set(np.flatnonzero(w_kc > 1e-3))
     for ci in sorted(need):
         k, corrected = cands[ci]
-        (Z, feats, sel), = offline.selections(R, np.arange(n), [k])
-        outer[ci] = np.exp(naive_T(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                   sel, priors, eps, seed, corrected))
+        Z, X_test, sel = offline.outer_selection(R, k)
+        outer[ci] = np.exp(naive_T(Z, yi, G, X_test, sel, priors, eps, seed, corrected))
 
     def mix(w):
         return sum(w[ci] * outer[ci] for ci in outer if w[ci] > 1e-3) / sum(

@@ -22,10 +22,9 @@ CANDIDATE = "sb_t_auto_wide_noise_cv_stack_k"
 
 
 def main() -> None:
-    print(paired.against_default(
+    print(paired.against_noise_cv_default(
         HERE, CANDIDATE, "The default with its candidates of k stacked (each with its own "
-        "share) against the default", default="sb_t_auto_wide_noise_cv",
-        more=(HERE.parent / "label_noise_cv_mcmc" / "results.jsonl",)), end="")
+        "share) against the default"), end="")
 
 
 if __name__ == "__main__":

@@ -22,10 +22,9 @@ CANDIDATE, CONTROL, OTHER = "pi_stack_kc_cv", "pi_noise_cv", "pi_stack_k_cv"
 
 
 def main() -> None:
-    text = paired.against_default(
+    text = paired.against_noise_cv_default(
         HERE, CANDIDATE, "Stacking over k and the correction (plug-in) against the default",
-        also_shown=(CONTROL, OTHER), default="sb_t_auto_wide_noise_cv",
-        more=(HERE.parent / "label_noise_cv_mcmc" / "results.jsonl",))
+        also_shown=(CONTROL, OTHER))
     rows = paired.read_rows(HERE / "results.jsonl")
 
     def extra(s, reps):

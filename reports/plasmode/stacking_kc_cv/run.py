@@ -38,7 +38,7 @@ def components(log_p_true):
 
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n, nk = X.shape[0], len(ks)
     cands = [(ki, c) for c in (True, False) for ki in range(nk)]   # corrected first
     def both(Z, y_tr, X_te, sel, n_tr):                           # corrected, uncorrected
@@ -57,9 +57,9 @@ def one_replicate(scenario_name, rep):
     outer = {}
     for ci in sorted({ci for keep, _, _ in mixtures.values() for ci in keep}):
         ki, corrected = cands[ci]
-        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
+        Z, X_test, sel = offline.outer_selection(R, ks[ki])
         outer[ci] = offline.share_log_probas(
-            Z, yi, G, feats.selected(data["X_test"], sel.indices), sel, R.priors, n, R.seed,
+            Z, yi, G, X_test, sel, R.priors, n, R.seed,
             corrected)[0][share_of[ci]]
     rows = []
     for method, (keep, weights, w_all) in mixtures.items():

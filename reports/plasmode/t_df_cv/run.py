@@ -31,7 +31,7 @@ def priors_of(priors, option):
 
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
         Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # the control's: (k, share, n)
@@ -49,11 +49,11 @@ def one_replicate(scenario_name, rep):
     oi = int(np.argmin(df_score[:, 0]))
     chosen = {"pi_noise_cv": (0, int(np.argmin(df_score[0]))),
               "pi_df_cv": (oi, int(np.argmin(df_score[oi])))}
-    (Z, feats, sel), = offline.selections(R, np.arange(n), [k])
+    Z, X_test, sel = offline.outer_selection(R, k)
     rows = []
     for method, (oi, si) in chosen.items():
-        lps, df = offline.share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                           sel, priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
+        lps, df = offline.share_log_probas(Z, yi, G, X_test, sel,
+                                           priors_of(R.priors, DF_OPTIONS[oi]), n, R.seed)
         rows.append(offline.scored_row(
             R, scenario_name, rep, method, lps[si], k=int(k), df_option=str(DF_OPTIONS[oi]),
             t_df=df, share_c=SHARES[si], inner_score=float(df_score[oi, si]),

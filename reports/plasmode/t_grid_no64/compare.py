@@ -21,10 +21,9 @@ CANDIDATE, CONTROL = "pi_grid_no64", "pi_noise_cv"
 
 
 def main() -> None:
-    text = paired.against_default(
+    text = paired.against_noise_cv_default(
         HERE, CANDIDATE, "The t prior's df from a grid without 64 (plug-in) against the default",
-        also_shown=(CONTROL,), default="sb_t_auto_wide_noise_cv",
-        more=(HERE.parent / "label_noise_cv_mcmc" / "results.jsonl",))
+        also_shown=(CONTROL,))
     rows = paired.read_rows(HERE / "results.jsonl")
 
     def extra(s, reps):

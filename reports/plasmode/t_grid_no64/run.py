@@ -28,7 +28,7 @@ GRID = (1.0, 2.0, 4.0, 8.0, 16.0)     # T_DF_GRID without 64
 
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     methods = {"pi_noise_cv": R.priors, "pi_grid_no64": replace(R.priors, mu_t_df_grid=GRID)}
     rows = []
@@ -39,9 +39,8 @@ def one_replicate(scenario_name, rep):
         score = loss.mean(-1)                              # (k, share)
         ki = int(np.argmin(score[:, 0]))
         si = int(np.argmin(score[ki]))
-        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        lps, df = offline.share_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                           sel, priors, n, R.seed)
+        Z, X_test, sel = offline.outer_selection(R, ks[ki])
+        lps, df = offline.share_log_probas(Z, yi, G, X_test, sel, priors, n, R.seed)
         rows.append(offline.scored_row(R, scenario_name, rep, method, lps[si], k=int(ks[ki]),
                                        t_df=df, share_c=SHARES[si],
                                        inner_score=float(score[ki, si])))

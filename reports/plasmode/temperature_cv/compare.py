@@ -23,10 +23,9 @@ CANDIDATE, CONTROL, OTHER = "pi_T_cv", "pi_noise_cv", "pi_T1"
 
 
 def main() -> None:
-    text = paired.against_default(
+    text = paired.against_noise_cv_default(
         HERE, CANDIDATE, "The temperature chosen by inner CV from {correlation T, 1} (plug-in) "
-        "against the default", also_shown=(CONTROL, OTHER), default="sb_t_auto_wide_noise_cv",
-        more=(HERE.parent / "label_noise_cv_mcmc" / "results.jsonl",))
+        "against the default", also_shown=(CONTROL, OTHER))
     rows = paired.read_rows(HERE / "results.jsonl")
 
     def extra(s, reps):

@@ -59,7 +59,7 @@ def choices(score):
 
 def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks, data = R.X, R.yi, R.G, R.ks, R.data
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
         Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, T option, share, n)
@@ -67,9 +67,8 @@ def one_replicate(scenario_name, rep):
     chosen = choices(score)
     outer = {}
     for ki in sorted({c[0] for c in chosen.values()}):
-        (Z, feats, sel), = offline.selections(R, np.arange(n), [ks[ki]])
-        outer[ki] = option_log_probas(Z, yi, G, feats.selected(data["X_test"], sel.indices),
-                                      sel, R.priors, n, R.seed)
+        Z, X_test, sel = offline.outer_selection(R, ks[ki])
+        outer[ki] = option_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
     rows = []
     for method, (ki, ti, si) in chosen.items():
         lps, T = outer[ki]
