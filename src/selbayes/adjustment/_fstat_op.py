@@ -71,6 +71,17 @@ DEFAULT_X_LO_MC = -10.0
 _X_HI_MARGIN = 30.0
 
 
+def _rate_high(mu_t_df) -> float:
+    """Rate of the approach to the +inf limit: e^{-x} (normal prior, E[T] finite), or
+    e^{-x df/2} for a t prior with df <= 2 (E[T / lambda] infinite)."""
+    return 1.0 if mu_t_df is None else min(1.0, 0.5 * mu_t_df)
+
+
+def upper_margin(mu_t_df=None) -> float:
+    """x_hi - log(n) of the table's default range: within ~1e-13 of the limit there."""
+    return _X_HI_MARGIN / _rate_high(mu_t_df)
+
+
 class FStatAdjustment(SelectionAdjustment):
     """log P(an omitted feature's F statistic <= gamma | x = log(tau_mu w_x)), elementwise.
 
@@ -241,9 +252,7 @@ class FStatOmitLogProb:
                  mu_t_df=None):
         counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
         mu_t_df = validate_t_df(mu_t_df)
-        # Rate of the approach to the +inf limit: e^{-x} (normal prior, E[T] finite), or
-        # e^{-x df/2} for a t prior with df <= 2 (E[T / lambda] infinite).
-        rate_hi = 1.0 if mu_t_df is None else min(1.0, 0.5 * mu_t_df)
+        rate_hi = _rate_high(mu_t_df)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}; got {method!r}")
         spacing = float(spacing)
@@ -254,7 +263,7 @@ class FStatOmitLogProb:
         if table_range is None:
             # The paper's estimator is useless (and wildly curved) far below tau_mu w_x ~ 1.
             x_lo = DEFAULT_X_LO if method == "exact" else DEFAULT_X_LO_MC
-            table_range = (x_lo, float(np.log(n)) + _X_HI_MARGIN / rate_hi)
+            table_range = (x_lo, float(np.log(n)) + upper_margin(mu_t_df))
         x_lo, x_hi = (float(v) for v in table_range)
         if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
             raise ValueError(

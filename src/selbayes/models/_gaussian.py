@@ -123,10 +123,10 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
 
 
 # The adjustment table spans log(tau_mu w_x) in [-30, 15 + margin] for every design with
-# n < e^15, margin = 30 (normal prior; t prior with df >= 2) or 60 / df (df < 2, whose approach
-# to the upper limit is slower; FStatOmitLogProb's own range is log(n) + margin), so its shape,
-# and with it the compiled graph, does not change between folds, SBC replicates or the t
-# prior's df of one tail class. Knots 0.1 apart keep the quintic interpolation error near
+# n < e^15, where FStatOmitLogProb's own range would end at log(n) + margin (margin 30 for the
+# normal prior and a t prior with df >= 2, 60 / df below: upper_margin), so its shape, and with
+# it the compiled graph, does not change between folds, SBC replicates or the t prior's df of
+# one tail class. Knots 0.1 apart keep the quintic interpolation error near
 # 1e-11 (measured at construction, attribute interp_error) while halving the table's cost,
 # which matters for small fits.
 _TABLE_X_LO = -30.0
@@ -136,10 +136,11 @@ _TABLE_SPACING = 0.1
 
 def _table_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
     """(x_lo, x_hi) of the adjustment table, fixed for every n < e^15 (None: the Op's own)."""
+    from ..adjustment._fstat_op import upper_margin
+
     if np.log(n) > _TABLE_LOG_N_MAX:
         return None
-    margin = 30.0 if mu_t_df is None else 30.0 / min(1.0, 0.5 * mu_t_df)
-    return (_TABLE_X_LO, _TABLE_LOG_N_MAX + margin)
+    return (_TABLE_X_LO, _TABLE_LOG_N_MAX + upper_margin(mu_t_df))
 
 
 def _check_inputs(X_selected, y, selection: Selection):
@@ -485,9 +486,9 @@ def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tup
             data.get("_adj_ops"),
             tuple((name, value.shape) for name, value in data.items()
                   if name.startswith("adj_")),
-            # the t prior's df is data (model_data's "t_df"): its value is not part of the key
-            tuple(sorted({**priors.to_dict(), **({"mu_t_df": "data"} if priors.mu_t_df
-                                                 is not None else {})}.items())))
+            # the t prior's df is data (model_data's "t_df"): only whether there is one is
+            # part of the key
+            tuple(sorted({**priors.to_dict(), "mu_t_df": priors.mu_t_df is not None}.items())))
 
 
 def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: int, tune: int,
