@@ -92,13 +92,14 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=1092)
     logw = np.empty((zs.shape[0], n_alpha))
     keep_cache, feat_cache = {}, {}
 
-    def feat(al, counts, nz):
-        """log of one feature's marginal likelihood at each alpha: a function of its ones per
-        group (counts) and the group sizes nz only, so computed once per distinct pair."""
-        key = (al is alpha0, *counts, *nz)
+    def feat(counts, nz):
+        """log of one feature's marginal likelihood at each node of the (alpha and alpha0)
+        grid: a function of its ones per group (counts) and the group sizes nz only, so
+        computed once per distinct pair."""
+        key = (*counts, *nz)
         if key not in feat_cache:
-            a = al[:, None] * GL_THETA[None, :]
-            b = al[:, None] - a
+            a = alpha[:, None] * GL_THETA[None, :]
+            b = alpha[:, None] - a
             lp = sum(log_u(a, b, counts[c], nz[c] - counts[c]) for c in (0, 1))
             feat_cache[key] = np.log(np.exp(lp) @ GL_W)
         return feat_cache[key]
@@ -107,8 +108,8 @@ def exact_posterior(X, y, n_omitted, gamma, corrected, prior=None, n_alpha=1092)
         nz = ((z == 0).sum(), (z == 1).sum())
         I = np.stack([Xf[z == 0].sum(0), Xf[z == 1].sum(0)])          # (2, k + 1)
         lz = log_u(prior.f1, prior.f0, nz[1], nz[0])
-        l0 = np.log(prior0 @ np.exp(feat(alpha0, tuple(I[:, 0]), nz)))
-        lf = sum(feat(alpha, tuple(I[:, j]), nz) for j in range(1, k + 1))
+        l0 = np.log(prior0 @ np.exp(feat(tuple(I[:, 0]), nz)))
+        lf = sum(feat(tuple(I[:, j]), nz) for j in range(1, k + 1))
         lw = lz + l0 + lf + lprior
         if corrected:
             key = canonical_counts(mixture_counts(z, y))
