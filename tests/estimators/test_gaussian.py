@@ -39,8 +39,13 @@ def test_model_has_named_variables_and_potential():
     names = set(model.named_vars)
     assert {"tau_x", "tau_mu", "tau_nu", "selection_adjustment", "class_means_likelihood"} <= names
     assert [p.name for p in model.potentials] == ["class_means_likelihood", "selection_adjustment"]
+    # uncorrected: the same graph with n_omitted = 0 (tests/models/test_nutpie_wrapper.py)
     uncorrected = build_model(X[:, sel.indices], y, sel, corrected=False)
-    assert [p.name for p in uncorrected.potentials] == ["class_means_likelihood"]
+    assert [p.name for p in uncorrected.potentials] == ["class_means_likelihood",
+                                                         "selection_adjustment"]
+    assert uncorrected["n_omitted"].get_value() == 0
+    exact = build_model(X[:, sel.indices], y, sel, corrected=False, adjustment_method="exact")
+    assert [p.name for p in exact.potentials] == ["class_means_likelihood"]
     nc = build_model(X[:, sel.indices], y, sel, corrected=True, parameterization="noncentered")
     assert {"mu", "nu", "z_mu", "z_nu"} <= set(nc.named_vars)
     assert nc["mu"].type.ndim == 2
@@ -237,10 +242,9 @@ def _batch_se(per_draw: np.ndarray, n_batches: int = 20) -> np.ndarray:
     return means.std(axis=0, ddof=1) / np.sqrt(n_batches)
 
 
-# The uncorrected variant is the corrected model without the selection Potential, whose value
-# test_potential_equals_n_omitted_times_reference_log_prob checks exactly; it compiles another
-# model shape (~30 s on 2 cores), so it runs in make slow and the corrected one in make test.
-@pytest.mark.parametrize("corrected", [pytest.param(False, marks=pytest.mark.slow), True])
+# The uncorrected variant is the corrected model with n_omitted = 0: one compiled model, so the
+# pair costs one compilation and two short samplings.
+@pytest.mark.parametrize("corrected", [True, False])
 def test_nuts_matches_grid_integration_k1(corrected):
     from selbayes.adjustment import fstat_log_omit_prob
 

@@ -69,11 +69,14 @@ def test_model_variables_and_noncentered_refused():
     two = build_model(Xs, y, sel, priors=TWO)
     assert sorted(v.name for v in two.free_RVs) == ["pi0", "tau_mu", "tau_nu", "tau_x"]
     assert [v.name for v in two.deterministics] == ["marker_prob"]
-    assert "log_p_null" in model_data(Xs, y, sel, TWO)
-    assert "log_p_null" not in model_data(Xs, y, sel, TWO, corrected=False)
+    assert model_data(Xs, y, sel, TWO)["log_p_null"] < 0
+    # uncorrected: the corrected graph with n_omitted = 0 and zero tables (one compiled model)
+    unc_data = model_data(Xs, y, sel, TWO, corrected=False)
+    assert unc_data["log_p_null"] == 0 and unc_data["n_omitted"] == 0
     assert "log_p_null" not in model_data(Xs, y, sel)
     unc = build_model(Xs, y, sel, priors=TWO, corrected=False)
-    assert [p.name for p in unc.potentials] == ["class_means_likelihood"]
+    assert [p.name for p in unc.potentials] == ["class_means_likelihood",
+                                                 "selection_adjustment"]
     with pytest.raises(NotImplementedError, match="marginal"):
         build_model(Xs, y, sel, priors=TWO, parameterization="noncentered")
 

@@ -4,9 +4,9 @@
   ``sample_compiled``;
 - a second fit of one shape reuses the compiled model and does not rebuild the pm.Model;
 - swapping data into a cached compiled model draws exactly what a fresh compilation draws
-  (same seed, bit for bit), for the Gaussian model (corrected and uncorrected) and naive Bayes
-  (whose corrected and uncorrected fits share one compiled model);
-- "uncorrected" means ``n_omitted == 0`` in the model data of both models.
+  (same seed, bit for bit), for the Gaussian model (corrected and uncorrected) and naive Bayes;
+- "uncorrected" means ``n_omitted == 0`` in the model data of both models, whose corrected and
+  uncorrected fits of one shape share one compiled model.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import ast
 from pathlib import Path
 
 import numpy as np
+import pytensor
 import pytest
 
 import selbayes
@@ -155,15 +156,24 @@ def test_uncorrected_means_no_omitted_features(binary, gaussian):
     assert off.keys() == none_omitted.keys() and off["n_omitted"] == 0
     for name in off:
         np.testing.assert_array_equal(off[name], none_omitted[name])
-    # Gaussian: the same n_omitted = 0; the adjustment's table is left out
+    # Gaussian: the same n_omitted = 0, with a table that is 0 everywhere, so the corrected
+    # and the uncorrected fits of one shape have one cache key (one compiled model)
     Xs, yg, sel, _ = gaussian
     on, off = g.model_data(Xs, yg, sel), g.model_data(Xs, yg, sel, corrected=False)
     assert on["n_omitted"] == sel.n_omitted > 0 and off["n_omitted"] == 0
-    assert set(off) == {"xbar_obs", "ssw_obs", "class_counts", "ssw_shape", "n_omitted"}
-    for name in off.keys() - {"n_omitted"}:
+    assert off.keys() == on.keys()
+    for name in off.keys() - {"n_omitted", "adj_coef", "adj_edges", "_adj_op"}:
         np.testing.assert_array_equal(off[name], on[name])
-    assert [p.name for p in g._model_from_data(off, g.GaussianPriors(), _coords(sel)).potentials
-            ] == ["class_means_likelihood"]
+    assert off["adj_coef"].shape == on["adj_coef"].shape and not off["adj_coef"].any()
+    priors = g.GaussianPriors()
+    assert g._cache_key(off, priors, "marginal") == g._cache_key(on, priors, "marginal")
+    # ... and the Potential is exactly 0, with gradient 0, wherever tau_mu is
+    model = g._model_from_data(off, priors, _coords(sel))
+    [pot] = model.replace_rvs_by_values([model["selection_adjustment"]])
+    log_tau = model.rvs_to_values[model["tau_mu"]]                 # log-transformed value
+    fn = pytensor.function([log_tau], [pot, pytensor.grad(pot, log_tau)])
+    for x in (-40.0, -3.0, 0.0, 5.0, 60.0):
+        assert [float(v) for v in fn(x)] == [0.0, 0.0]
 
 
 def _coords(sel):

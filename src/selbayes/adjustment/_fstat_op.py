@@ -62,7 +62,8 @@ from .backends import _jax as _jax_backend  # noqa: F401  (registers the JAX imp
 from .backends import _numba as _numba_backend  # noqa: F401  (registers the numba implementation)
 from .backends import _numpy_kernels as numpy_kernels
 
-__all__ = ["FStatAdjustment", "FStatOmitLogProb", "fstat_parameters", "mc_standard_error"]
+__all__ = ["FStatAdjustment", "FStatOmitLogProb", "fstat_parameters", "mc_standard_error",
+           "zero_table_parameters"]
 
 DEFAULT_SPACING = 0.05
 DEFAULT_X_LO = -30.0
@@ -80,6 +81,53 @@ def _rate_high(mu_t_df) -> float:
 def upper_margin(mu_t_df=None) -> float:
     """x_hi - log(n) of the table's default range: within ~1e-13 of the limit there."""
     return _X_HI_MARGIN / _rate_high(mu_t_df)
+
+
+def table_pieces(table_range, spacing) -> tuple[int, float]:
+    """(number of pieces, x_hi rounded up to a whole piece) of a table over ``table_range``
+    with knots ``spacing`` apart: the one rule of :class:`FStatOmitLogProb` and
+    :func:`zero_table_parameters`, so that their inputs have equal shapes."""
+    x_lo, x_hi = (float(v) for v in table_range)
+    n_int = int(np.ceil((x_hi - x_lo) / spacing))
+    return n_int, x_lo + n_int * spacing
+
+
+def zero_table_parameters(table_range, spacing) -> dict:
+    """The inputs of a ``"table"`` :class:`FStatAdjustment` that is 0, with slope 0, at every x.
+
+    A model that omits nothing (or is not corrected) keeps the adjustment's graph with this
+    table and ``n_omitted = 0``, so that it shares one compiled model with the corrected fits
+    of its shape instead of compiling its own.
+
+    Parameters
+    ----------
+    table_range : (float, float)
+        (x_lo, x_hi) of the corrected model's table.
+    spacing : float
+        Its knot spacing.
+
+    Returns
+    -------
+    dict
+        ``coef`` (6, n_pieces) zeros and ``edges`` (8,) in ``EDGE_KEYS`` order, with the
+        shapes of :meth:`FStatOmitLogProb.spline_parameters` for the same range and spacing.
+
+    Examples
+    --------
+    >>> import pytensor.tensor as pt
+    >>> params = zero_table_parameters((-30.0, 45.0), 0.1)
+    >>> params["coef"].shape, params["edges"][:2]
+    ((6, 750), array([-30.,  45.]))
+    >>> op = FStatAdjustment("table", 0.1, False, ())
+    >>> x = pt.dvector("x")
+    >>> op(x, params["coef"], params["edges"]).eval({x: [-40.0, 0.0, 60.0]})
+    array([0., 0., 0.])
+    """
+    n_int, x_hi = table_pieces(table_range, spacing)
+    edges = dict.fromkeys(numpy_kernels.EDGE_KEYS, 0.0)
+    edges.update(x_lo=float(table_range[0]), x_hi=x_hi)
+    return {"coef": np.zeros((6, n_int)),
+            "edges": np.array([edges[key] for key in numpy_kernels.EDGE_KEYS])}
 
 
 class FStatAdjustment(SelectionAdjustment):
@@ -270,8 +318,7 @@ class FStatOmitLogProb:
                 f"table_range must be two finite numbers (x_lo, x_hi) with x_hi - x_lo >= "
                 f"2 * spacing; got {table_range!r}"
             )
-        n_int = int(np.ceil((x_hi - x_lo) / spacing))
-        x_hi = x_lo + n_int * spacing
+        n_int, x_hi = table_pieces((x_lo, x_hi), spacing)
         knots = x_lo + spacing * np.arange(n_int + 1)
         mids = knots[:-1] + 0.5 * spacing
 

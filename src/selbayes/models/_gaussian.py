@@ -183,10 +183,11 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         Defaults to the paper's fitting priors; ``alpha_x`` and ``mu_t_df`` shape the
         adjustment table.
     corrected : bool
-        Include the selection adjustment's data (its spline table and p - k in
-        ``n_omitted``). Uncorrected, ``n_omitted`` is 0: the same data as a selection that
-        omitted nothing (the meaning naive Bayes gives it too, see
-        :mod:`selbayes.models._nutpie`).
+        Include the selection adjustment (its spline table and p - k in ``n_omitted``).
+        Uncorrected, ``n_omitted`` is 0: the same data as a selection that omitted nothing
+        (the meaning naive Bayes gives it too, see :mod:`selbayes.models._nutpie`), with a
+        table that is 0 everywhere, so that corrected and uncorrected fits of one shape share
+        one compiled model.
     adjustment_method : {"table", "exact", "mc"}
         Evaluation of the :class:`~selbayes.adjustment.FStatAdjustment` Op: the quintic table
         of the accurate function (default), the accurate log-t convolution itself, or the
@@ -197,8 +198,9 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     dict
         ``xbar_obs`` (k, G) class means, ``ssw_obs`` (k,) within-class sums of squares,
         ``class_counts`` (G,) float, ``ssw_shape`` ((n - G)/2, scalar), ``n_omitted`` (p - k,
-        float; 0 when uncorrected), with the t prior ``t_df`` (its df, scalar); when
-        ``n_omitted > 0`` also the Op's inputs
+        float; 0 when uncorrected), with the t prior ``t_df`` (its df, scalar); the Op's
+        inputs (with ``n_omitted = 0`` those of a table that is 0 everywhere, or none with
+        the ``"exact"`` and ``"mc"`` methods)
         ``adj_<name>`` (for the table ``adj_coef`` (6, m) and ``adj_edges`` (8,)) and
         ``_adj_op`` (the Op, a graph constant, not ``pm.Data``; with ``mu_t_df_grid`` one
         table per df instead, ``adj_<name>__t<i>``, and ``_adj_ops``, pairs of an Op and the
@@ -225,8 +227,8 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     >>> data["xbar_obs"].shape, data["ssw_shape"], data["n_omitted"]
     ((3, 2), np.float64(9.0), np.float64(47.0))
     >>> uncorrected = model_data(X[:, sel.indices], y, sel, corrected=False)
-    >>> uncorrected["n_omitted"], "adj_coef" in uncorrected
-    (np.float64(0.0), False)
+    >>> uncorrected["n_omitted"], float(abs(uncorrected["adj_coef"]).max())
+    (np.float64(0.0), 0.0)
     """
     priors = GaussianPriors.from_dict(priors)
     X_selected, classes, y_index = _check_inputs(X_selected, y, selection)
@@ -239,6 +241,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         # The t prior's df is data, not a graph constant: fits that differ only in it (the
         # default chooses it per fit from T_DF_GRID) share one compiled model.
         data["t_df"] = np.float64(priors.mu_t_df)
+    dfs = priors.t_df_values or (None,)
     if corrected and selection.n_omitted > 0:
         from ..adjustment._fstat_op import fstat_parameters
 
@@ -247,28 +250,40 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                              f"selection; got statistic={selection.statistic!r} (use "
                              "select_features(..., statistic='f') or corrected=False)")
 
-        dfs = priors.t_df_values or (None,)
         data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.
-        # With mu_t_df_grid, one table per df (each df has its own P(F <= gamma)): the
-        # parameters of the i-th are adj_<name>__t<i>; _adj_ops pairs each Op with the names
-        # of its parameters, in the Op's order.
-        tables = []
-        for i, df in enumerate(dfs):
-            op, params = fstat_parameters(counts, selection.threshold, priors.alpha_x,
-                                          method=adjustment_method,
-                                          table_range=_table_range(n, df),
-                                          spacing=_TABLE_SPACING, mu_t_df=df, label=False)
-            suffix = f"__t{i}" if priors.mu_t_df_grid is not None else ""
-            names = tuple(f"adj_{name}{suffix}" for name in params)
-            data.update(zip(names, params.values(), strict=True))
-            tables.append((op, names))
-        if priors.mu_t_df_grid is None:
-            data["_adj_op"] = tables[0][0]
-        else:
-            data["_adj_ops"] = tuple(tables)
-        if priors.two_groups:
-            data["log_p_null"] = null_log_prob(counts, selection.threshold)
+        tables = [fstat_parameters(counts, selection.threshold, priors.alpha_x,
+                                   method=adjustment_method, table_range=_table_range(n, df),
+                                   spacing=_TABLE_SPACING, mu_t_df=df, label=False)
+                  for df in dfs]
+        log_p_null = null_log_prob(counts, selection.threshold) if priors.two_groups else None
+    elif adjustment_method == "table" and _table_range(n, None) is not None:
+        from ..adjustment._fstat_op import FStatAdjustment, zero_table_parameters
+
+        # Uncorrected, or nothing omitted: the corrected model's graph with a table that is 0
+        # everywhere (and n_omitted = 0), so that the two share one compiled model of each
+        # shape instead of compiling two (the table's range no longer depends on n).
+        op = FStatAdjustment("table", _TABLE_SPACING, False, ())
+        tables = [(op, zero_table_parameters(_table_range(n, df), _TABLE_SPACING))
+                  for df in dfs]
+        log_p_null = np.float64(0.0) if priors.two_groups else None
+    else:
+        return data               # another evaluation method: no Potential and no table
+    # With mu_t_df_grid, one table per df (each df has its own P(F <= gamma)): the parameters
+    # of the i-th are adj_<name>__t<i>; _adj_ops pairs each Op with the names of its
+    # parameters, in the Op's order.
+    named = []
+    for i, (op, params) in enumerate(tables):
+        suffix = f"__t{i}" if priors.mu_t_df_grid is not None else ""
+        names = tuple(f"adj_{name}{suffix}" for name in params)
+        data.update(zip(names, params.values(), strict=True))
+        named.append((op, names))
+    if priors.mu_t_df_grid is None:
+        data["_adj_op"] = named[0][0]
+    else:
+        data["_adj_ops"] = tuple(named)
+    if log_p_null is not None:
+        data["log_p_null"] = log_p_null
     return data
 
 
@@ -289,7 +304,8 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     priors : GaussianPriors or dict, optional
         Defaults to the paper's fitting priors.
     corrected : bool
-        Add the selection adjustment Potential.
+        Give the selection adjustment Potential its p - k (uncorrected: ``n_omitted = 0``
+        and a table that is 0 everywhere, so the Potential is 0; see :func:`model_data`).
     adjustment_method : {"table", "exact", "mc"}
         Evaluation of the :class:`~selbayes.adjustment.FStatAdjustment` Op: the quintic table
         of the accurate function (default), the accurate log-t convolution itself, or the
@@ -312,8 +328,9 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
         and the deterministic ``marker_prob`` (k) with the two-groups prior); observed
         ``ssw`` (k); the Potential
         ``class_means_likelihood`` (marginal) or free ``z_nu``, ``z_mu``, deterministics
-        ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and, when
-        corrected, the Potential ``selection_adjustment``. All data enter through ``pm.Data`` (see
+        ``nu`` (k), ``mu`` (k, G) and observed ``xbar`` (k, G) (noncentered); and the Potential
+        ``selection_adjustment`` (0 when uncorrected; absent when uncorrected with the
+        ``"exact"`` or ``"mc"`` method). All data enter through ``pm.Data`` (see
         :func:`model_data`), so a compiled model can be reused with other data of equal shape.
 
     Raises
@@ -442,8 +459,9 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                     log_pi1 + log_slab - log_pi0 - log_null), dims="feature")
 
         selection_terms = 0.0
-        if data["n_omitted"] > 0:
-            # Uncorrected (n_omitted = 0): no Potential and no table, so no table to evaluate.
+        if "_adj_op" in data or "_adj_ops" in data:
+            # Uncorrected or nothing omitted: n_omitted = 0 and a zero table (model_data),
+            # except with the "mc" and "exact" methods, which then have no Potential.
             n_omitted = data_var("n_omitted")
             # One FStatAdjustment Op (selbayes.adjustment._op) per df of the t prior; its
             # numbers are data, so the design (G, gamma) is too.
@@ -499,8 +517,8 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
     numba compilation takes tens of seconds while a small fit samples in about one, so
     cross-validation folds and SBC replicates of one shape share a compiled model; only
     ``pm.Data`` values change between calls (:func:`selbayes.models._nutpie.sample_compiled`,
-    shared with naive Bayes). The uncorrected model has no adjustment Potential, so it is
-    compiled separately. The machine code is also kept on disk
+    shared with naive Bayes). The uncorrected model is the corrected one with ``n_omitted =
+    0`` and a zero table, so the two share one compiled model. The machine code is also kept on disk
     (:func:`selbayes._compile_cache.compile_pymc_model`), so a later process reuses it; with
     ``progressbar`` a line on stderr announces a compilation.
 

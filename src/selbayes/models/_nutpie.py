@@ -9,10 +9,11 @@ The model-layer contract shared by :mod:`selbayes.models._gaussian` and
 - ``n_omitted`` (float) is always present and multiplies the selection adjustment
   log P(statistic <= gamma | hyperparameters) (p - k omitted features). "Uncorrected" means
   ``n_omitted == 0``: ``corrected=False`` gives the same data as a selection that omitted
-  nothing. How a model represents the zero is its own compile-time choice: naive Bayes keeps
-  the Potential with a zero table, so the corrected and uncorrected fits share one compiled
-  model; the Gaussian model drops the Potential and its table (``n_omitted`` is then not a
-  ``pm.Data`` of the model), because its table's shape depends on the design anyway.
+  nothing. Both models keep the Potential with a table that is 0 everywhere, so the corrected
+  and uncorrected fits of one shape share one compiled model (the Gaussian model's table has
+  a fixed range for every n < e^15; beyond it, and with its ``"exact"`` and ``"mc"``
+  evaluations, the uncorrected Gaussian model drops the Potential and ``n_omitted`` is then
+  not a ``pm.Data`` of it).
 - ``_model_from_data(data, prior, coords, ..., static_shapes=False)`` builds the ``pm.Model``
   from that dict alone, so a fit builds its model data once.
 
