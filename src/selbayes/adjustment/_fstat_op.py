@@ -123,11 +123,8 @@ def zero_table_parameters(table_range, spacing) -> dict:
     >>> op(x, params["coef"], params["edges"]).eval({x: [-40.0, 0.0, 60.0]})
     array([0., 0., 0.])
     """
-    n_int, x_hi = table_pieces(table_range, spacing)
-    edges = dict.fromkeys(numpy_kernels.EDGE_KEYS, 0.0)
-    edges.update(x_lo=float(table_range[0]), x_hi=x_hi)
-    return {"coef": np.zeros((6, n_int)),
-            "edges": np.array([edges[key] for key in numpy_kernels.EDGE_KEYS])}
+    return numpy_kernels.zero_table(float(table_range[0]),
+                                    table_pieces(table_range, spacing)[0], spacing)
 
 
 class FStatAdjustment(SelectionAdjustment):

@@ -151,11 +151,10 @@ def count_statistics(X_selected, y01):
 
 
 def _zero_table() -> dict:
+    from ..adjustment.backends._numpy_kernels import zero_table
+
     lo, hi = DEFAULT_TABLE_RANGE
-    n_pieces = int(np.ceil((hi - lo) / DEFAULT_SPACING - 1e-9))
-    return {"coef": np.zeros((6, n_pieces)),
-            "edges": np.array([lo, lo + n_pieces * DEFAULT_SPACING, 0.0, 0.0, 0.0, 0.0, 0.0,
-                               0.0])}
+    return zero_table(lo, int(np.ceil((hi - lo) / DEFAULT_SPACING - 1e-9)), DEFAULT_SPACING)
 
 
 def _resolve(selection, k: int, class_counts, corrected: bool) -> tuple[int, float | None]:

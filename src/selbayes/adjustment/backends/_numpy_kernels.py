@@ -44,7 +44,7 @@ from .._mixture import _kernel_from_prefix
 from .._mixture_nb import lattice_design
 from .._spline import pieces_numpy
 
-__all__ = ["EDGE_KEYS", "INPUTS", "KERNELS", "evaluate", "table_edges"]
+__all__ = ["EDGE_KEYS", "INPUTS", "KERNELS", "evaluate", "table_edges", "zero_table"]
 
 #: Order of the scalars of the ``edges`` input (tails of "table", and of F's "exact").
 EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
@@ -82,6 +82,36 @@ def table_edges(x_lo, x_hi, values, slopes, r_lo, r_hi):
     """
     return np.array([x_lo, x_hi, values[0], slopes[0], r_lo, values[-1], slopes[-1], r_hi],
                     dtype=np.float64)
+
+
+def zero_table(x_lo, n_pieces, spacing) -> dict:
+    """The ``"table"`` inputs (``coef``, ``edges``) of a function that is 0, with slope 0, at
+    every x: a model that omits nothing keeps the adjustment's graph with it (and p - k = 0),
+    so that its corrected and uncorrected fits share one compiled model.
+
+    Parameters
+    ----------
+    x_lo : float
+        Start of the table it stands in for.
+    n_pieces : int
+        Its number of pieces (each table's own rule; the shapes must match).
+    spacing : float
+        Its knot spacing.
+
+    Returns
+    -------
+    dict
+        ``coef`` float64 zeros (6, n_pieces), ``edges`` float64 (8,).
+
+    Examples
+    --------
+    >>> t = zero_table(-1.0, 30, 0.1)
+    >>> t["coef"].shape, t["edges"].tolist()
+    ((6, 30), [-1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    """
+    x_hi = x_lo + n_pieces * spacing
+    return {"coef": np.zeros((6, n_pieces)),
+            "edges": table_edges(x_lo, x_hi, [0.0], [0.0], 0.0, 0.0)}
 
 
 def _tail(d, l0, dl, r, derivative, xp):
