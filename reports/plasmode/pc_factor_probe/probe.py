@@ -26,16 +26,9 @@ COLLAPSED = {("plasmode_module", 0), ("plasmode_module", 3), ("plasmode_sparse",
 SCENARIOS = ("plasmode_sparse", "plasmode_dense", "plasmode_module")
 
 
-def f_two_class(x, y):
-    """Two-class F statistics (= squared pooled t) of the columns of ``x`` (n, m)."""
-    a, b = x[y == 1], x[y == 0]
-    resid = np.concatenate([a - a.mean(0), b - b.mean(0)])
-    s2 = (resid ** 2).sum(0) / (y.size - 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (a.mean(0) - b.mean(0)) ** 2 / (s2 * (1 / len(a) + 1 / len(b)))
-
-
 def main() -> int:
+    from selbayes.filters import f_statistic  # the selection's own statistic
+
     warnings.simplefilter("ignore")
     lines = ["# Principal components of the training X in the plasmode replicates", "",
              f"Top {N_COMPONENTS} components of the training X as the default prepares it (the "
@@ -52,7 +45,7 @@ def main() -> int:
             y = R.yi
             (Z, _, sel), = offline.selections(R, np.arange(y.size), [5])
             U, s, _ = np.linalg.svd(Z - Z.mean(0), full_matrices=False)
-            f_pc = f_two_class(U[:, :N_COMPONENTS] * s[:N_COMPONENTS], y)
+            f_pc = f_statistic(U[:, :N_COMPONENTS] * s[:N_COMPONENTS], y, 2)
             null99 = stats.f.ppf(0.99 ** (1 / N_COMPONENTS), 1, y.size - 2)
             lines.append(f"| {name} | {rep} | {'yes' if (name, rep) in COLLAPSED else ''} | "
                          f"{sel.scores.max():.1f} | {f_pc.max():.1f} "
