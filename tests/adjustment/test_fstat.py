@@ -396,6 +396,34 @@ def test_op_value_matches_reference_over_table(counts, gamma, alpha):
     assert np.max(np.abs(op.evaluate(x) - ref)) <= op.error_bound
 
 
+@pytest.mark.parametrize("mu_t_df", [None, 4.0])
+def test_extended_table_is_the_same_function_as_the_exact_factor(mu_t_df):
+    """A table extended with pieces of its upper tail (so that tables of every df >= 1 have
+    one length) evaluates the exact factor as well as the table it extends, inside its old
+    range, over the added pieces (where the exact method is the reference) and beyond."""
+    from selbayes.adjustment._fstat_op import fstat_parameters
+    from selbayes.adjustment.backends._numpy_kernels import evaluate, extend_table
+
+    counts, gamma = np.array([12, 9]), 3.4
+    _, params = fstat_parameters(counts, gamma, 2.0, table_range=(-30.0, 45.0), spacing=0.1,
+                                 mu_t_df=mu_t_df, label=False)
+    longer = extend_table(params["coef"], params["edges"], 1050, 0.1)
+    assert longer["coef"].shape == (6, 1050) and longer["edges"][1] == pytest.approx(75.0)
+    np.testing.assert_array_equal(longer["coef"][:, :750], params["coef"])
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(-35.0, 90.0, 300), 45.0 + 0.1 * np.arange(300) + 0.05])
+    for derivative in (False, True):
+        short = evaluate("table", x, tuple(params.values()), spacing=0.1, derivative=derivative)
+        long_ = evaluate("table", x, tuple(longer.values()), spacing=0.1, derivative=derivative)
+        np.testing.assert_allclose(long_, short, rtol=0, atol=1e-15)
+    inside = x[(x > 45.0) & (x < 75.0)][:40]
+    exact = fstat_log_omit_prob(inside, counts, gamma, 2.0, mu_t_df=mu_t_df)
+    np.testing.assert_allclose(evaluate("table", inside, tuple(longer.values()), spacing=0.1),
+                               exact, rtol=0, atol=1e-10)
+    with pytest.raises(ValueError, match="n_pieces must be >= the table's 750 pieces"):
+        extend_table(params["coef"], params["edges"], 700, 0.1)
+
+
 def test_op_graph_equals_numpy_interpolant(op):
     import pytensor
     import pytensor.tensor as pt

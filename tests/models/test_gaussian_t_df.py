@@ -99,30 +99,37 @@ def test_model_has_one_table_per_df_and_samples_lambda():
     assert list(model.coords["t_df"]) == [1.0, 8.0]
 
 
-def test_one_compiled_model_serves_every_n_and_every_df_of_a_tail_class():
+def test_one_compiled_model_serves_every_n_and_every_df_of_the_default_grid():
     """The t prior's df is a pm.Data and the adjustment table's length does not depend on n
-    (below e^15), so fits that differ in n or in a df >= 2 (the default chooses df per fit)
-    share one compiled model; df < 2 needs a longer table (the factor approaches its upper
-    limit more slowly), one more. The range still covers what the Op would choose itself,
-    log(n) + 60 / min(df, 2), at the largest n it is used for."""
+    (below e^15), nor on a df >= 1 (a table for df >= 2 is extended with pieces of its upper
+    tail to df = 1's length), so fits that differ in n or in the df the default chooses per
+    fit (T_DF_GRID) share one compiled model; df < 1 needs a longer table (the factor
+    approaches its upper limit more slowly), one more. The range still covers what the Op
+    would choose itself, log(n) + 60 / min(df, 2), at the largest n it is used for."""
     from selbayes._compile_cache import _model_digest
     from selbayes.models._gaussian import _model_from_data, model_data
+    from selbayes.models._priors import T_DF_GRID
 
     rng = np.random.default_rng(4)
     digests, data = {}, {}
+    dfs = (0.5, *T_DF_GRID)
     for n in (24, 31, 200):
         X, y = rng.normal(size=(n, 300)), np.arange(n) % 2
         sel = select_features(X, y, k=4)
-        for df in (1.0, 4.0, 64.0):
+        for df in dfs:
             priors = GaussianPriors(mu_t_df=df)
-            d = data[n, df] = model_data(X[:, sel.indices], y, sel, priors)
-            model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
-                                                  "class": ["0", "1"]}, static_shapes=True)
-            digests[n, df] = _model_digest(model)
-    assert len({digests[n, df] for n in (24, 31, 200) for df in (4.0, 64.0)}) == 1
-    assert len({digests[n, 1.0] for n in (24, 31, 200)}) == 1
-    assert digests[24, 1.0] != digests[24, 4.0]
-    for (n, df), d in data.items():
+            for corrected in (True, False):
+                d = data[n, df, corrected] = model_data(X[:, sel.indices], y, sel, priors,
+                                                        corrected=corrected)
+                model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
+                                                      "class": ["0", "1"]}, static_shapes=True)
+                digests[n, df, corrected] = _model_digest(model)
+    assert min(T_DF_GRID) >= 1.0
+    assert len({digests[n, df, c] for n in (24, 31, 200) for df in T_DF_GRID
+                for c in (True, False)}) == 1
+    assert len({digests[n, 0.5, c] for n in (24, 31, 200) for c in (True, False)}) == 1
+    assert digests[24, 0.5, True] != digests[24, 1.0, True]
+    for (n, df, _), d in data.items():
         assert d["t_df"] == df
         x_hi = -30.0 + 0.1 * d["adj_coef"].shape[1]
         assert x_hi >= np.log(3e6) + 60.0 / min(df, 2.0) - 1e-9, (n, df, x_hi)

@@ -125,10 +125,11 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
 # The adjustment table spans log(tau_mu w_x) in [-30, 15 + margin] for every design with
 # n < e^15, where FStatOmitLogProb's own range would end at log(n) + margin (margin 30 for the
 # normal prior and a t prior with df >= 2, 60 / df below: upper_margin), so its shape, and with
-# it the compiled graph, does not change between folds, SBC replicates or the t prior's df of
-# one tail class. Knots 0.1 apart keep the quintic interpolation error near
-# 1e-11 (measured at construction, attribute interp_error) while halving the table's cost,
-# which matters for small fits.
+# it the compiled graph, does not change between folds or SBC replicates; a t prior's table of
+# any df >= 1 is then extended with pieces of its own upper tail to df = 1's length
+# (_shared_df), so neither does it change with the df the default chooses per fit. Knots 0.1
+# apart keep the quintic interpolation error near 1e-11 (measured at construction, attribute
+# interp_error) while halving the table's cost, which matters for small fits.
 _TABLE_X_LO = -30.0
 _TABLE_LOG_N_MAX = 15.0
 _TABLE_SPACING = 0.1
@@ -141,6 +142,20 @@ def _table_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
     if np.log(n) > _TABLE_LOG_N_MAX:
         return None
     return (_TABLE_X_LO, _TABLE_LOG_N_MAX + upper_margin(mu_t_df))
+
+
+def _shared_df(mu_t_df: float | None) -> float | None:
+    """The df whose table length a table of this df is extended to: every df >= 1 (the
+    default's T_DF_GRID) takes df = 1's, the longest of them, so that fits which choose
+    different df share one compiled model (the t prior's df is data); df < 1 keeps its own."""
+    return None if mu_t_df is None else min(float(mu_t_df), 1.0)
+
+
+def _shared_pieces(n: int, mu_t_df: float | None) -> int:
+    """Number of pieces of the adjustment table of a model with this df (see _shared_df)."""
+    from ..adjustment._fstat_op import table_pieces
+
+    return table_pieces(_table_range(n, _shared_df(mu_t_df)), _TABLE_SPACING)[0]
 
 
 def _check_inputs(X_selected, y, selection: Selection):
@@ -256,6 +271,12 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                                    method=adjustment_method, table_range=_table_range(n, df),
                                    spacing=_TABLE_SPACING, mu_t_df=df, label=False)
                   for df in dfs]
+        if adjustment_method == "table" and _table_range(n, None) is not None:
+            from ..adjustment.backends._numpy_kernels import extend_table
+
+            tables = [(op, extend_table(params["coef"], params["edges"],
+                                        _shared_pieces(n, df), _TABLE_SPACING))
+                      for (op, params), df in zip(tables, dfs, strict=True)]
         log_p_null = null_log_prob(counts, selection.threshold) if priors.two_groups else None
     elif adjustment_method == "table" and _table_range(n, None) is not None:
         from ..adjustment._fstat_op import FStatAdjustment, zero_table_parameters
@@ -264,7 +285,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         # everywhere (and n_omitted = 0), so that the two share one compiled model of each
         # shape instead of compiling two (the table's range no longer depends on n).
         op = FStatAdjustment("table", _TABLE_SPACING, False, ())
-        tables = [(op, zero_table_parameters(_table_range(n, df), _TABLE_SPACING))
+        tables = [(op, zero_table_parameters(_table_range(n, _shared_df(df)), _TABLE_SPACING))
                   for df in dfs]
         log_p_null = np.float64(0.0) if priors.two_groups else None
     else:
