@@ -18,6 +18,7 @@ from scipy.special import logsumexp
 from selbayes.filters import select_features
 from selbayes.models import T_DF_GRID, GaussianPriors, build_model, with_effect_prior
 from selbayes.models._gaussian import sufficient_statistics
+from tests._python_linker import python_linker  # noqa: F401  (fixture)
 
 
 def _data(seed=0, n=30, p=200, shift=1.2):
@@ -63,6 +64,7 @@ def test_families_do_not_silently_change_each_other():
 
 
 # ---------------------------------------------------------------------------- the model
+@pytest.mark.usefixtures("python_linker")
 @pytest.mark.parametrize("corrected, two_groups", [(True, False), (True, True)])
 def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_groups):
     """log p_grid(theta) = logsumexp_d log p_d(theta) - log m at any point: the fixed-df
@@ -70,8 +72,9 @@ def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_
     X, y = _data()
     sel = select_features(X, y, k=6)
     Xs = X[:, sel.indices]
-    # each df's table spans the same range in both models (its own, fixed for n < e^15), so
-    # the identity is exact; df below and above 2 (the tables differ in length)
+    # each df's table spans the same range in both models (fixed for n < e^15; df >= 1 at
+    # df = 1's length), so the identity is exact; df = 0.5 has a longer table, df = 4's is
+    # tabulated to x = 45 and extended to 75 with pieces of its upper tail
     grid = (0.5, 1.0, 4.0)
     extra = {"pi0_a": 1.0, "pi0_b": 1.0} if two_groups else {}
     m_grid = build_model(Xs, y, sel, {"mu_t_df_grid": grid, **extra}, corrected=corrected)
@@ -112,23 +115,24 @@ def test_one_compiled_model_serves_every_n_and_every_df_of_the_default_grid():
 
     rng = np.random.default_rng(4)
     digests, data = {}, {}
-    dfs = (0.5, *T_DF_GRID)
-    for n in (24, 31, 200):
+    # the grid's ends and both table classes of the Op's own range (df 1 and df >= 2)
+    assert 1.0 <= min(T_DF_GRID) and max(T_DF_GRID) <= 64.0
+    dfs, grid = (0.5, 1.0, 2.0, 64.0), (1.0, 2.0, 64.0)
+    ns = (24, 200)
+    for n in ns:
         X, y = rng.normal(size=(n, 300)), np.arange(n) % 2
         sel = select_features(X, y, k=4)
-        for df in dfs:
+        # the uncorrected model (a zero table of the same length) at one n
+        for df, corrected in [(df, True) for df in dfs] + [(1.0, False), (64.0, False)] * (n == 24):
             priors = GaussianPriors(mu_t_df=df)
-            for corrected in (True, False):
-                d = data[n, df, corrected] = model_data(X[:, sel.indices], y, sel, priors,
-                                                        corrected=corrected)
-                model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
-                                                      "class": ["0", "1"]}, static_shapes=True)
-                digests[n, df, corrected] = _model_digest(model)
-    assert min(T_DF_GRID) >= 1.0
-    assert len({digests[n, df, c] for n in (24, 31, 200) for df in T_DF_GRID
-                for c in (True, False)}) == 1
-    assert len({digests[n, 0.5, c] for n in (24, 31, 200) for c in (True, False)}) == 1
-    assert digests[24, 0.5, True] != digests[24, 1.0, True]
+            d = data[n, df, corrected] = model_data(X[:, sel.indices], y, sel, priors,
+                                                    corrected=corrected)
+            model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
+                                                  "class": ["0", "1"]}, static_shapes=True)
+            digests[n, df, corrected] = _model_digest(model)
+    shared = {key for key in digests if key[1] in grid}
+    assert len(shared) == 8 and len({digests[key] for key in shared}) == 1
+    assert digests[24, 0.5, True] == digests[200, 0.5, True] != digests[24, 1.0, True]
     for (n, df, _), d in data.items():
         assert d["t_df"] == df
         x_hi = -30.0 + 0.1 * d["adj_coef"].shape[1]
