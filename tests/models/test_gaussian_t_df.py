@@ -18,7 +18,6 @@ from scipy.special import logsumexp
 from selbayes.filters import select_features
 from selbayes.models import T_DF_GRID, GaussianPriors, build_model, with_effect_prior
 from selbayes.models._gaussian import sufficient_statistics
-from tests._python_linker import python_linker  # noqa: F401  (fixture)
 
 
 def _data(seed=0, n=30, p=200, shift=1.2):
@@ -64,7 +63,6 @@ def test_families_do_not_silently_change_each_other():
 
 
 # ---------------------------------------------------------------------------- the model
-@pytest.mark.usefixtures("python_linker")
 @pytest.mark.parametrize("corrected, two_groups", [(True, False), (True, True)])
 def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_groups):
     """log p_grid(theta) = logsumexp_d log p_d(theta) - log m at any point: the fixed-df
