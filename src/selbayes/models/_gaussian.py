@@ -127,7 +127,7 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
 # normal prior and a t prior with df >= 2, 60 / df below: upper_margin), so its shape, and with
 # it the compiled graph, does not change between folds or SBC replicates; a t prior's table of
 # any df >= 1 is then extended with pieces of its own upper tail to df = 1's length
-# (_shared_df), so neither does it change with the df the default chooses per fit. Knots 0.1
+# (_shared_range), so neither does it change with the df the default chooses per fit. Knots 0.1
 # apart keep the quintic interpolation error near 1e-11 (measured at construction, attribute
 # interp_error) while halving the table's cost, which matters for small fits.
 _TABLE_X_LO = -30.0
@@ -144,18 +144,11 @@ def _table_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
     return (_TABLE_X_LO, _TABLE_LOG_N_MAX + upper_margin(mu_t_df))
 
 
-def _shared_df(mu_t_df: float | None) -> float | None:
-    """The df whose table length a table of this df is extended to: every df >= 1 (the
-    default's T_DF_GRID) takes df = 1's, the longest of them, so that fits which choose
-    different df share one compiled model (the t prior's df is data); df < 1 keeps its own."""
-    return None if mu_t_df is None else min(float(mu_t_df), 1.0)
-
-
-def _shared_pieces(n: int, mu_t_df: float | None) -> int:
-    """Number of pieces of the adjustment table of a model with this df (see _shared_df)."""
-    from ..adjustment._fstat_op import table_pieces
-
-    return table_pieces(_table_range(n, _shared_df(mu_t_df)), _TABLE_SPACING)[0]
+def _shared_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
+    """(x_lo, x_hi) of the table a model with this df holds: every df >= 1 (the default's
+    T_DF_GRID) takes df = 1's range, the longest of them, so that fits which choose different
+    df share one compiled model (the t prior's df is data); df < 1 keeps its own."""
+    return _table_range(n, None if mu_t_df is None else min(float(mu_t_df), 1.0))
 
 
 def _check_inputs(X_selected, y, selection: Selection):
@@ -257,6 +250,9 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         # default chooses it per fit from T_DF_GRID) share one compiled model.
         data["t_df"] = np.float64(priors.mu_t_df)
     dfs = priors.t_df_values or (None,)
+    # the "table" evaluation over a range fixed for n < e^15: the graph every fit of a shape
+    # shares (tables extended to, or zero over, _shared_range)
+    shared_table = adjustment_method == "table" and _table_range(n, None) is not None
     if corrected and selection.n_omitted > 0:
         from ..adjustment._fstat_op import fstat_parameters
 
@@ -271,21 +267,23 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
                                    method=adjustment_method, table_range=_table_range(n, df),
                                    spacing=_TABLE_SPACING, mu_t_df=df, label=False)
                   for df in dfs]
-        if adjustment_method == "table" and _table_range(n, None) is not None:
+        if shared_table:
+            from ..adjustment._fstat_op import table_pieces
             from ..adjustment.backends._numpy_kernels import extend_table
 
             tables = [(op, extend_table(params["coef"], params["edges"],
-                                        _shared_pieces(n, df), _TABLE_SPACING))
+                                        table_pieces(_shared_range(n, df), _TABLE_SPACING)[0],
+                                        _TABLE_SPACING))
                       for (op, params), df in zip(tables, dfs, strict=True)]
         log_p_null = null_log_prob(counts, selection.threshold) if priors.two_groups else None
-    elif adjustment_method == "table" and _table_range(n, None) is not None:
+    elif shared_table:
         from ..adjustment._fstat_op import FStatAdjustment, zero_table_parameters
 
         # Uncorrected, or nothing omitted: the corrected model's graph with a table that is 0
         # everywhere (and n_omitted = 0), so that the two share one compiled model of each
         # shape instead of compiling two (the table's range no longer depends on n).
         op = FStatAdjustment("table", _TABLE_SPACING, False, ())
-        tables = [(op, zero_table_parameters(_table_range(n, _shared_df(df)), _TABLE_SPACING))
+        tables = [(op, zero_table_parameters(_shared_range(n, df), _TABLE_SPACING))
                   for df in dfs]
         log_p_null = np.float64(0.0) if priors.two_groups else None
     else:
