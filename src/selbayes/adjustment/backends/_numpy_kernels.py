@@ -149,12 +149,14 @@ def extend_table(coef, edges, n_pieces: int, spacing: float) -> dict:
 
     Examples
     --------
-    >>> coef = np.zeros((6, 2)); coef[0] = [0.0, 1.0]; coef[1] = 1.0     # l(x) = x on [0, 2]
-    >>> edges = table_edges(0.0, 2.0, [0.0, 2.0], [1.0, 1.0], 0.0, -1.0)
-    >>> longer = extend_table(coef, edges, 5, 1.0)
-    >>> x = np.array([-1.0, 1.5, 2.5, 4.0, 7.0])
-    >>> bool(np.allclose(evaluate("table", x, (coef, edges), spacing=1.0),
-    ...                  evaluate("table", x, tuple(longer.values()), spacing=1.0), atol=1e-3))
+    >>> coef = np.zeros((6, 4)); coef[0] = 0.5 * np.arange(4); coef[1] = 0.5  # l(x) = x, [0, 2]
+    >>> edges = table_edges(0.0, 2.0, [0.0, 2.0], [1.0, 1.0], 0.0, -1.0)     # tail 2 - expm1(-d)
+    >>> longer = extend_table(coef, edges, 12, 0.5)
+    >>> longer["coef"].shape, float(longer["edges"][1])
+    ((6, 12), 6.0)
+    >>> d = np.linspace(0.0, 6.0, 61)
+    >>> err = evaluate("table", 2.0 + d, tuple(longer.values()), spacing=0.5) - (2 - np.expm1(-d))
+    >>> bool(abs(err).max() <= 0.5 ** 6 / 720)      # the Taylor bound with |dl r^5| = 1
     True
     """
     coef = np.asarray(coef, dtype=np.float64)
