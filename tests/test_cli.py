@@ -144,11 +144,12 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     # columns in another order: predict must align them by name
     new[names[::-1]].to_csv(tmp_path / "new.tsv", sep="\t", index=False, float_format="%.17g")
 
-    settings = ["--k", "4", "--seed", "11", "--draws", "150", "--tune", "150", "--chains", "2"]
+    # k = 10: the model of that shape is compiled for tests/evaluation/test_ppc.py as well
+    settings = ["--k", "10", "--seed", "11", "--draws", "150", "--tune", "150", "--chains", "2"]
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  *settings, "--no-progress", "-o", str(tmp_path / "fit.nc")]) == 0
     printed = capsys.readouterr().out
-    assert "k: 4;" in printed and "threshold gamma:" in printed
+    assert "k: 10;" in printed and "threshold gamma:" in printed
     assert "selected (best first): gene" in printed and "diagnostics:" in printed
     assert "label noise: " in printed and "chosen by inner CV" in printed
     # -o into a folder that does not exist yet: created
@@ -156,7 +157,7 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
                  "-o", str(tmp_path / "new_folder" / "proba.csv")]) == 0
     got = pd.read_csv(tmp_path / "new_folder" / "proba.csv", index_col=0)
 
-    clf = HierarchicalGaussianClassifier(k=4, random_state=11, draws=150, tune=150, chains=2,
+    clf = HierarchicalGaussianClassifier(k=10, random_state=11, draws=150, tune=150, chains=2,
                                          progressbar=False)
     clf.fit(pd.read_csv(tmp_path / "X.csv", index_col=0).to_numpy(), y)
     want = clf.predict_proba(new.to_numpy())
@@ -440,8 +441,8 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
     an array takes the columns in file order, and says so."""
     from selbayes import HierarchicalGaussianClassifier
 
-    X, y = _two_class_files(tmp_path, n=20, p=8)
-    clf = HierarchicalGaussianClassifier(k=4, draws=100, tune=100, chains=1, random_state=0,
+    X, y = _two_class_files(tmp_path, n=20, p=12)
+    clf = HierarchicalGaussianClassifier(k=10, draws=100, tune=100, chains=1, random_state=0,
                                          progressbar=False)
     clf.fit(X if with_names else X.to_numpy(), y)
     clf.save(tmp_path / "py.nc")

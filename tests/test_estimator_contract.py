@@ -44,7 +44,10 @@ def _binary_data(seed=0):
 
 def _make(name):
     if name == "gaussian":
-        return HierarchicalGaussianClassifier(k=3, draws=40, tune=40, chains=2, sampler="pymc",
+        # the default sampler (nutpie): this shape's model is compiled for
+        # tests/evaluation/test_cross_validation.py too; PyMC's own sampler is exercised in
+        # tests/estimators/test_gaussian_checks.py
+        return HierarchicalGaussianClassifier(k=3, draws=40, tune=40, chains=2,
                                               progressbar=False, random_state=1,
                                               max_predict_draws=50)
     if name == "naive_bayes":
@@ -217,9 +220,12 @@ def test_loss_matrix_is_validated(fitted):
         clf.predict(X, loss=loss)
 
 
-def test_naive_bayes_mcmc_fit_pickles(tmp_path):
+# nutpie at k = 4, a model compiled for tests/estimators/test_naive_bayes.py too; PyMC's own
+# sampler compiles one of its own (20 s), so that run is in make slow
+@pytest.mark.parametrize("sampler", ["auto", pytest.param("pymc", marks=pytest.mark.slow)])
+def test_naive_bayes_mcmc_fit_pickles(sampler):
     X, y = _binary_data()
-    clf = BinaryNaiveBayesClassifier(k=3, method="mcmc", sampler="pymc", draws=30, tune=30,
+    clf = BinaryNaiveBayesClassifier(k=4, method="mcmc", sampler=sampler, draws=30, tune=30,
                                      chains=1, progressbar=False, random_state=3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

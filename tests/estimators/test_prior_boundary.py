@@ -18,13 +18,19 @@ def _fast(**kw):
     return HierarchicalGaussianClassifier(**{**base, **kw})
 
 
+def _other_units():
+    # the check is of tau_x, whatever the effect prior; the normal one's model at this shape is
+    # compiled for other tests (tests/estimators/test_inner_cv.py), so no compilation of its own
+    return _fast(k=4, temperature=1.0, standardize=False, effect_prior="normal")
+
+
 def test_fit_in_other_units_than_the_prior_warns_at_the_users_line():
     """X in thousands of the prior's units, not standardised: the Gamma(2, rate 2) prior of
     tau_x cannot reach the data's precision (~1e-6), and only this check says so."""
     X, y = two_class_gaussian(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = _fast(k=4, temperature=1.0, standardize=False).fit(1000.0 * X, y)
+        clf = _other_units().fit(1000.0 * X, y)
     ours = [w for w in caught if issubclass(w.category, PriorBoundaryWarning)]
     assert len(ours) == 1, [str(w.message) for w in caught]
     msg = str(ours[0].message)
@@ -39,7 +45,7 @@ def test_x_in_thousandths_still_warns_although_selection_is_allowed_for():
     X, y = two_class_gaussian(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = _fast(k=4, temperature=1.0, standardize=False).fit(X / 1000.0, y)
+        clf = _other_units().fit(X / 1000.0, y)
     msgs = [str(w.message) for w in caught if issubclass(w.category, PriorBoundaryWarning)]
     assert any("tau_x" in m and "largest of 120 draws" in m for m in msgs), msgs
     tab = clf.prior_checks_.query("variable == 'tau_x'")
@@ -50,7 +56,8 @@ def test_a_default_fit_does_not_warn():
     X, y = two_class_gaussian(1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = _fast(k=4, temperature=1.0).fit(1000.0 * X, y)
+        # k = 10: a model compiled for other tests too (tests/evaluation/test_ppc.py)
+        clf = _fast(k=10, temperature=1.0).fit(1000.0 * X, y)
     assert not [w for w in caught if issubclass(w.category, PriorBoundaryWarning)]
     assert not clf.prior_checks_["held"].any()
 

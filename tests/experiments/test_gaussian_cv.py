@@ -164,7 +164,7 @@ def test_report_matches_the_construction_and_resumes(tmp_path, fake_home, monkey
     assert again.results["run"]["n_resumed"] == 80 and again.results["run"]["n_fitted"] == 0
 
 
-def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch):
+def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch, no_figures):
     monkeypatch.setattr(rs, "fit_one", _stub("corrected"))
     res = run_reproduction(_fake_spec(tmp_path, fake_home), out=tmp_path / "out",
                            progressbar=False)
@@ -176,7 +176,7 @@ def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch):
     assert not res.results["acceptance_passed"]
 
 
-def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
+def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch, no_figures):
     import shutil
 
     from ..datasets.test_loaders import write_fake

@@ -206,7 +206,7 @@ def test_report_matches_the_construction_and_resumes(tmp_path, fake_home, monkey
     assert again.results["run"]["n_resumed"] == 40 and again.results["run"]["n_fitted"] == 0
 
 
-def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch):
+def test_overconfident_corrected_fails(tmp_path, fake_home, monkeypatch, no_figures):
     monkeypatch.setattr(rc, "fit_one", _stub("corrected"))
     spec = _fake_spec(tmp_path, fake_home, **{"gap_min_fraction = 0.0": "gap_min_fraction = 0.8"})
     res = run_reproduction(spec, out=tmp_path / "out", progressbar=False)
@@ -251,7 +251,7 @@ def test_fit_one_is_the_protocol_done_by_hand(tmp_path, fake_home, median_cases)
     assert np.allclose(res.arrays["proba"].sum(axis=1), 1.0)
 
 
-def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch):
+def test_changed_data_is_not_mixed(tmp_path, fake_home, monkeypatch, no_figures):
     import shutil
 
     from ..datasets.test_loaders import write_fake

@@ -225,7 +225,8 @@ POOLED_BINS = ("corrected: reliability bins within binomial SE (test cases poole
                "data sets)")
 
 
-def test_calibrated_stub_passes_and_overconfident_fails(tmp_path, stub_spec, monkeypatch):
+def test_calibrated_stub_passes_and_overconfident_fails(tmp_path, stub_spec, monkeypatch,
+                                                        no_figures):
     monkeypatch.setattr(rg, "fit_one", make_stub("corrected"))
     res = run_reproduction(stub_spec, out=tmp_path / "good", quick=True, progressbar=False)
     v = _verdicts(res.results)
@@ -256,7 +257,7 @@ def test_calibrated_stub_passes_and_overconfident_fails(tmp_path, stub_spec, mon
 
 
 def test_resume_skips_finished_fits_and_refuses_changed_settings(tmp_path, light_spec,
-                                                                  monkeypatch):
+                                                                  monkeypatch, no_figures):
     calls: list[str] = []
     monkeypatch.setattr(rg, "fit_one", make_stub(counter=calls))
     out = tmp_path / "run"
@@ -336,7 +337,7 @@ def test_report_and_results_json_agree(tmp_path, monkeypatch):
         (k, b) for k in (3, 8, "all") for b in ("gnb", "gnb_calibrated", "logistic")}
 
 
-def test_parallel_backends_match_in_process(tmp_path, light_spec, monkeypatch):
+def test_parallel_backends_match_in_process(tmp_path, light_spec, monkeypatch, no_figures):
     monkeypatch.setattr(rg, "fit_one", _module_stub)
     serial = run_reproduction(light_spec, out=tmp_path / "s", quick=True, progressbar=False)
     par = run_reproduction(light_spec, out=tmp_path / "p", quick=True, n_jobs=2,
