@@ -63,7 +63,7 @@ def test_families_do_not_silently_change_each_other():
 
 
 # ---------------------------------------------------------------------------- the model
-# the two-groups variant compiles five models of its own (15 s): make slow
+# the two-groups variant compiles five log densities of its own (15 s): make slow
 @pytest.mark.parametrize("corrected, two_groups",
                          [(True, False), pytest.param(True, True, marks=pytest.mark.slow)])
 def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_groups):
