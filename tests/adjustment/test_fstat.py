@@ -397,57 +397,27 @@ def test_op_value_matches_reference_over_table(counts, gamma, alpha):
     assert np.max(np.abs(op.evaluate(x) - ref)) <= op.error_bound
 
 
-@pytest.mark.parametrize("r", [-1.0, -0.25, 0.0])
-def test_extended_pieces_are_the_tail_within_the_taylor_bound(r):
-    """On a tail that is far from flat (slope 1 at the old end), the added pieces equal the
-    closed-form tail l + dl (exp(r d) - 1) / r within the degree-5 Taylor remainder
-    |dl| |r|^5 h^6 / 6! of each piece, values and slopes, and beyond the new end too."""
-    from selbayes.adjustment.backends._numpy_kernels import evaluate, extend_table, table_edges
-
-    h, l_hi, dl_hi = 0.5, 2.0, 1.0
-    coef = np.zeros((6, 4))
-    coef[0], coef[1] = np.arange(4) * h, h             # l(x) = x on [0, 2]
-    edges = table_edges(0.0, 2.0, [0.0, l_hi], [1.0, dl_hi], 0.0, r)
-    longer = extend_table(coef, edges, 12, h)
-    d = np.linspace(0.0, 6.0, 241)
-    tail = l_hi + (d if r == 0.0 else np.expm1(r * d) / r)
-    got = evaluate("table", 2.0 + d, tuple(longer.values()), spacing=h)
-    slope = evaluate("table", 2.0 + d, tuple(longer.values()), spacing=h, derivative=True)
-    bound = abs(dl_hi) * abs(r) ** 5 * h ** 6 / 720 + 1e-14
-    np.testing.assert_allclose(got, tail, rtol=0, atol=bound)
-    np.testing.assert_allclose(slope, np.exp(r * d), rtol=0, atol=6 * bound / h)
-
-
 @pytest.mark.parametrize("mu_t_df", [None, 4.0])
-def test_extended_table_is_the_same_function_as_the_exact_factor(mu_t_df):
-    """A table extended with pieces of its upper tail (so that tables of every df >= 1 have
-    one length) evaluates the exact factor as well as the table it extends, inside its old
-    range, over the added pieces (where the exact method is the reference) and beyond."""
-    from selbayes.adjustment.backends._numpy_kernels import evaluate, extend_table
+def test_table_past_its_own_range_is_the_exact_factor(mu_t_df):
+    """The models tabulate every df >= 1 over df = 1's range (to x = 75 at n < e^15, where
+    the Op's own range for df >= 2 ends at 45), so that fits of every df share one compiled
+    model: there too the table is the exact factor within its own error bound, and inside
+    the shorter range it is the shorter table's function within the two bounds."""
+    from selbayes.adjustment.backends._numpy_kernels import evaluate
 
     counts, gamma, h = np.array([12, 9]), 3.4, 0.1
-    table = FStatOmitLogProb(counts, gamma, 2.0, table_range=(-30.0, 45.0), spacing=h,
-                             mu_t_df=mu_t_df)
-    params = table.spline_parameters()
-    longer = extend_table(params["coef"], params["edges"], 1050, h)
-    assert longer["coef"].shape == (6, 1050) and longer["edges"][1] == pytest.approx(75.0)
-    np.testing.assert_array_equal(longer["coef"][:, :750], params["coef"])
-    # the added pieces' Taylor truncation, |dl / r| |r h|^6 / 6!, plus rounding of l_hi
-    _, _, _, _, _, l_hi, dl_hi, r_hi = params["edges"]
-    bound = abs(dl_hi / r_hi) * abs(r_hi * h) ** 6 / 720 + 8 * np.finfo(float).eps * abs(l_hi)
+    short, long_ = (FStatOmitLogProb(counts, gamma, 2.0, table_range=(-30.0, hi), spacing=h,
+                                     mu_t_df=mu_t_df) for hi in (45.0, 75.0))
+    params = long_.spline_parameters()
+    assert params["coef"].shape == (6, 1050)
     rng = np.random.default_rng(3)
-    x = np.concatenate([rng.uniform(-35.0, 90.0, 300), 45.0 + h * np.arange(300) + h / 2])
-    for derivative in (False, True):
-        short = evaluate("table", x, tuple(params.values()), spacing=h, derivative=derivative)
-        long_ = evaluate("table", x, tuple(longer.values()), spacing=h, derivative=derivative)
-        np.testing.assert_allclose(long_, short, rtol=0, atol=bound)
-    # over the added pieces the exact method is the reference, within the table's own bound
-    inside = x[(x > 45.0) & (x < 75.0)][:40]
-    exact = fstat_log_omit_prob(inside, counts, gamma, 2.0, mu_t_df=mu_t_df)
-    np.testing.assert_allclose(evaluate("table", inside, tuple(longer.values()), spacing=h),
-                               exact, rtol=0, atol=table.error_bound)
-    with pytest.raises(ValueError, match="n_pieces must be >= the table's 750 pieces"):
-        extend_table(params["coef"], params["edges"], 700, h)
+    past = rng.uniform(45.0, 75.0, 60)
+    exact = fstat_log_omit_prob(past, counts, gamma, 2.0, mu_t_df=mu_t_df)
+    np.testing.assert_allclose(evaluate("table", past, tuple(params.values()), spacing=h),
+                               exact, rtol=0, atol=long_.error_bound)
+    inside = rng.uniform(-35.0, 45.0, 300)
+    np.testing.assert_allclose(long_.evaluate(inside), short.evaluate(inside), rtol=0,
+                               atol=long_.error_bound + short.error_bound)
 
 
 def test_op_graph_equals_numpy_interpolant(op):

@@ -72,9 +72,9 @@ def test_model_density_is_the_sum_over_df_of_the_fixed_df_models(corrected, two_
     X, y = _data()
     sel = select_features(X, y, k=6)
     Xs = X[:, sel.indices]
-    # each df's table spans the same range in both models (fixed for n < e^15; df >= 1 at
-    # df = 1's length), so the identity is exact; df = 0.5 has a longer table, df = 4's is
-    # tabulated to x = 45 and extended to 75 with pieces of its upper tail
+    # each df's table spans the same range in both models (fixed for n < e^15; df >= 1 over
+    # df = 1's range), so the identity is exact; df = 0.5 has a longer table, df = 4's is
+    # tabulated past its own range (x = 45) to df = 1's end (75)
     grid = (0.5, 1.0, 4.0)
     extra = {"pi0_a": 1.0, "pi0_b": 1.0} if two_groups else {}
     m_grid = build_model(Xs, y, sel, {"mu_t_df_grid": grid, **extra}, corrected=corrected)
@@ -104,10 +104,10 @@ def test_model_has_one_table_per_df_and_samples_lambda():
 
 def test_one_compiled_model_serves_every_n_and_every_df_of_the_default_grid():
     """The t prior's df is a pm.Data and the adjustment table's length does not depend on n
-    (below e^15), nor on a df >= 1 (a table for df >= 2 is extended with pieces of its upper
-    tail to df = 1's length), so fits that differ in n or in the df the default chooses per
-    fit (T_DF_GRID) share one compiled model; df < 1 needs a longer table (the factor
-    approaches its upper limit more slowly), one more. The range still covers what the Op
+    (below e^15), nor on a df >= 1 (a table for df >= 2 is tabulated over df = 1's range),
+    so fits that differ in n or in the df the default chooses per fit (T_DF_GRID) share one
+    compiled model; df < 1 needs a longer table (the factor approaches its upper limit more
+    slowly), one more. The range still covers what the Op
     would choose itself, log(n) + 60 / min(df, 2), at the largest n it is used for."""
     from selbayes._compile_cache import _model_digest
     from selbayes.models._gaussian import _model_from_data, model_data

@@ -126,10 +126,11 @@ def sufficient_statistics(X_selected: np.ndarray, y_index: np.ndarray, n_classes
 # n < e^15, where FStatOmitLogProb's own range would end at log(n) + margin (margin 30 for the
 # normal prior and a t prior with df >= 2, 60 / df below: upper_margin), so its shape, and with
 # it the compiled graph, does not change between folds or SBC replicates; a t prior's table of
-# any df >= 1 is then extended with pieces of its own upper tail to df = 1's length
-# (_shared_range), so neither does it change with the df the default chooses per fit. Knots 0.1
-# apart keep the quintic interpolation error near 1e-11 (measured at construction, attribute
-# interp_error) while halving the table's cost, which matters for small fits.
+# any df >= 1 spans df = 1's range, the longest of them (_shared_range; tabulating df >= 2 past
+# its own end costs about 0.05 s), so neither does it change with the df the default chooses
+# per fit. Knots 0.1 apart keep the quintic interpolation error near 1e-11 (measured at
+# construction, attribute interp_error) while halving the table's cost, which matters for
+# small fits.
 _TABLE_X_LO = -30.0
 _TABLE_LOG_N_MAX = 15.0
 _TABLE_SPACING = 0.1
@@ -251,8 +252,9 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         data["t_df"] = np.float64(priors.mu_t_df)
     dfs = priors.t_df_values or (None,)
     # the "table" evaluation over a range fixed for n < e^15: the graph every fit of a shape
-    # shares (tables extended to, or zero over, _shared_range)
+    # shares (tables of the factor, or zero, over _shared_range)
     shared_table = adjustment_method == "table" and _table_range(n, None) is not None
+    table_range = _shared_range if shared_table else _table_range
     if corrected and selection.n_omitted > 0:
         from ..adjustment._fstat_op import fstat_parameters
 
@@ -264,17 +266,9 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.
         tables = [fstat_parameters(counts, selection.threshold, priors.alpha_x,
-                                   method=adjustment_method, table_range=_table_range(n, df),
+                                   method=adjustment_method, table_range=table_range(n, df),
                                    spacing=_TABLE_SPACING, mu_t_df=df, label=False)
                   for df in dfs]
-        if shared_table:
-            from ..adjustment._fstat_op import table_pieces
-            from ..adjustment.backends._numpy_kernels import extend_table
-
-            tables = [(op, extend_table(params["coef"], params["edges"],
-                                        table_pieces(_shared_range(n, df), _TABLE_SPACING)[0],
-                                        _TABLE_SPACING))
-                      for (op, params), df in zip(tables, dfs, strict=True)]
         log_p_null = null_log_prob(counts, selection.threshold) if priors.two_groups else None
     elif shared_table:
         from ..adjustment._fstat_op import FStatAdjustment, zero_table_parameters
@@ -283,7 +277,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
         # everywhere (and n_omitted = 0), so that the two share one compiled model of each
         # shape instead of compiling two (the table's range no longer depends on n).
         op = FStatAdjustment("table", _TABLE_SPACING, False, ())
-        tables = [(op, zero_table_parameters(_shared_range(n, df), _TABLE_SPACING))
+        tables = [(op, zero_table_parameters(table_range(n, df), _TABLE_SPACING))
                   for df in dfs]
         log_p_null = np.float64(0.0) if priors.two_groups else None
     else:

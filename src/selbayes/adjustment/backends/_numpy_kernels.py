@@ -44,8 +44,7 @@ from .._mixture import _kernel_from_prefix
 from .._mixture_nb import lattice_design
 from .._spline import pieces_numpy
 
-__all__ = ["EDGE_KEYS", "INPUTS", "KERNELS", "evaluate", "extend_table", "table_edges",
-           "zero_table"]
+__all__ = ["EDGE_KEYS", "INPUTS", "KERNELS", "evaluate", "table_edges", "zero_table"]
 
 #: Order of the scalars of the ``edges`` input (tails of "table", and of F's "exact").
 EDGE_KEYS = ("x_lo", "x_hi", "l_lo", "dl_lo", "r_lo", "l_hi", "dl_hi", "r_hi")
@@ -113,70 +112,6 @@ def zero_table(x_lo, n_pieces, spacing) -> dict:
     x_hi = x_lo + n_pieces * spacing
     return {"coef": np.zeros((6, n_pieces)),
             "edges": table_edges(x_lo, x_hi, [0.0], [0.0], 0.0, 0.0)}
-
-
-def extend_table(coef, edges, n_pieces: int, spacing: float) -> dict:
-    """The same ``"table"`` function with ``n_pieces`` pieces: pieces of its upper tail added.
-
-    Tables of one function class that differ only in length (the t prior's table for df >= 2
-    ends where the one for df = 1 is still tabulated) then have one shape, so the models that
-    hold them in ``pm.Data`` share one compiled graph. Each added piece is the degree-5 Taylor
-    polynomial in t = (x - knot) / spacing of the upper tail l + dl (exp(r d) - 1) / r, whose
-    truncation error is at most |dl / r| |r spacing|^6 / 720 (about 1e-9 |dl| for r = -1 and
-    spacing 0.1; dl is about 1e-13 where the tables end); the new end's tail continues the
-    same exponential, so beyond the table nothing changes either.
-
-    Parameters
-    ----------
-    coef : ndarray of float64, shape (6, m)
-        Power-basis coefficients of the pieces (value = sum_j coef[j] t^j, t in [0, 1]).
-    edges : ndarray of float64, shape (8,)
-        :data:`EDGE_KEYS`; the upper tail must be exponential (r_hi < 0) or linear (r_hi = 0).
-    n_pieces : int
-        Pieces wanted, >= m.
-    spacing : float
-        Knot spacing of the table (units of x), > 0.
-
-    Returns
-    -------
-    dict
-        ``coef`` (6, n_pieces) and ``edges`` (8,), x_hi, l_hi and dl_hi moved to the new end.
-
-    Raises
-    ------
-    ValueError
-        If ``n_pieces`` is below the table's number of pieces.
-
-    Examples
-    --------
-    >>> coef = np.zeros((6, 4)); coef[0] = 0.5 * np.arange(4); coef[1] = 0.5  # l(x) = x, [0, 2]
-    >>> edges = table_edges(0.0, 2.0, [0.0, 2.0], [1.0, 1.0], 0.0, -1.0)     # tail 2 - expm1(-d)
-    >>> longer = extend_table(coef, edges, 12, 0.5)
-    >>> longer["coef"].shape, float(longer["edges"][1])
-    ((6, 12), 6.0)
-    >>> d = np.linspace(0.0, 6.0, 61)
-    >>> err = evaluate("table", 2.0 + d, tuple(longer.values()), spacing=0.5) - (2 - np.expm1(-d))
-    >>> bool(abs(err).max() <= 0.5 ** 6 / 720)      # the Taylor bound with |dl r^5| = 1
-    True
-    """
-    coef = np.asarray(coef, dtype=np.float64)
-    edges = np.asarray(edges, dtype=np.float64)
-    m = coef.shape[1]
-    if n_pieces < m:
-        raise ValueError(f"n_pieces must be >= the table's {m} pieces; got {n_pieces}")
-    x_lo, x_hi, l_lo, dl_lo, r_lo, l_hi, dl_hi, r_hi = edges.tolist()
-    d = spacing * np.arange(n_pieces - m + 1)                 # new knots - x_hi, and new end
-    values = _tail(d, l_hi, dl_hi, r_hi, False, np)
-    slopes = _tail(d, l_hi, dl_hi, r_hi, True, np)
-    added = np.empty((6, n_pieces - m))
-    added[0] = values[:-1]
-    # j-th derivative of the tail at a knot is dl exp(r d) r^(j-1) (j >= 1): Taylor terms
-    # slope * r^(j-1) * spacing^j / j!
-    for j in range(1, 6):
-        added[j] = slopes[:-1] * r_hi ** (j - 1) * spacing ** j / math.factorial(j)
-    return {"coef": np.concatenate([coef, added], axis=1),
-            "edges": table_edges(x_lo, x_hi + d[-1], [l_lo, values[-1]], [dl_lo, slopes[-1]],
-                                 r_lo, r_hi)}
 
 
 def _tail(d, l0, dl, r, derivative, xp):
