@@ -4,15 +4,20 @@ For the hierarchical Gaussian classifier and the binary naive Bayes classifier (
 fresh Python processes (subprocesses of this script, so every number starts from a cold
 interpreter):
 
-0. empty caches, as before the compiled models' data got static shapes (a separate folder);
+0. empty caches, as before the compiled models' data were packed into one ``pm.Data``
+   (:mod:`selbayes.models._packed_data`): one ``pm.Data`` of static shape per array (a
+   separate folder);
 1. empty caches: a cache folder (``SELBAYES_CACHE_DIR``, pytensor's compiledir and numba's
    cache inside it) that does not exist yet;
 2. new process, cache disabled (``SELBAYES_NO_COMPILE_CACHE=1``): pytensor's own caches warm,
-   nutpie's wrappers compiled again, as before the cache existed;
+   nutpie's wrappers compiled again, as before the cache existed, and as every new shape
+   (a new k) compiles in a process that has compiled another; also for 0's data layout, in
+   0's folder;
 3. new process after an earlier process compiled the same shape (the cache's case);
 4. warm fit: the second and third fit in the process of 3 (median), the same shape.
 
-Reported as ratios within this one run (0 and 1 to each other, 2 and 3 to the warm fit).
+Reported as ratios within this one run (0 and 1 to each other, the two 2 to each other, 2 and
+3 to the warm fit).
 
 The second table (``--from-import``) measures the first fit as a user meets it: a new process
 runs ``import selbayes`` and fits the Gaussian classifier once, the compiled model already
@@ -55,13 +60,13 @@ import numpy as np
 import selbayes
 import arviz, nutpie, pymc, pytensor   # imports timed apart from the fit
 which = sys.argv[1]
-if len(sys.argv) > 2 and sys.argv[2] == "dynamic-shapes":
-    # as before the static data shapes: pm.Data of dynamic shape, so the compiled graph keeps
-    # PyMC's SpecifyShape checks (and their numba error-message code)
-    from selbayes.models import gaussian as _g, naive_bayes as _nb
-    for _mod in (_g, _nb):
-        _orig = _mod._model_from_data
-        _mod._model_from_data = (lambda f: lambda *a, static_shapes=False, **k: f(*a, **k))(_orig)
+if len(sys.argv) > 2 and sys.argv[2] == "unpacked":
+    # as before the packed data: one pm.Data of static shape per array of the model's data
+    from selbayes.models import _gaussian as _g, _naive_bayes as _nb
+    def _named(data):
+        return {name: pymc.Data(name, data[name], shape=np.shape(data[name]))
+                for name in sorted(data) if not name.startswith("_")}
+    _g.packed_views = _nb.packed_views = _named
 rng = np.random.default_rng(0)
 y = np.repeat([0, 1], 20)
 if which == "gaussian":
@@ -328,24 +333,31 @@ def main() -> int:
                         help="only the from-`import selbayes` section")
     parser.add_argument("--repeats", type=int, default=3,
                         help="new processes per variant for the from-import section (default 3)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="only the compiled-model section (not the from-import one)")
     args = parser.parse_args()
-    out = _write_section(from_import(args.repeats), FROM_IMPORT_HEADING)
-    if args.from_import:
-        print(out.read_text())
-        return 0
+    if not args.compile_only:
+        out = _write_section(from_import(args.repeats), FROM_IMPORT_HEADING)
+        if args.from_import:
+            print(out.read_text())
+            return 0
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for which in ("gaussian", "naive_bayes"):
             cache = Path(tmp) / which
-            # empty caches as before the static data shapes (own folder, thrown away)
-            before = _child(which, Path(tmp) / f"{which}-before", variant="dynamic-shapes")
+            # empty caches with the data unpacked, as before (own folder), then that folder's
+            # cache off: pytensor's caches warm, nutpie's wrappers compiled
+            unpacked = Path(tmp) / f"{which}-unpacked"
+            before = _child(which, unpacked, variant="unpacked")
+            disabled_before = _child(which, unpacked, disable=True, variant="unpacked")
             empty = _child(which, cache)                  # compiles and fills the cache
             disabled = _child(which, cache, disable=True)
             cached = _child(which, cache)
             warm = sorted(cached["fits"][1:])[len(cached["fits"][1:]) // 2]
-            rows.append((which, before, empty, disabled, cached, warm))
+            rows.append((which, before, empty, disabled_before, disabled, cached, warm))
             print(which, json.dumps({"before": before, "empty": empty, "disabled": disabled,
-                                     "cached": cached}), flush=True)
+                                     "disabled_before": disabled_before, "cached": cached}),
+                  flush=True)
     lines = [
         "# First fit in a new process (compiled-model cache)",
         "",
@@ -358,27 +370,31 @@ def main() -> int:
         "Times in seconds, for `fit` only; the imports of pymc, pytensor, nutpie and arviz are "
         "timed apart (column *imports*, in the cache-on process).",
         "",
-        "| model | imports | empty caches, before | empty caches | new process, cache off "
-        "| new process, cache on | warm fit "
-        "| empty after / before | cache off / warm | cache on / warm | cache on: hit? |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| model | imports | empty caches, unpacked | empty caches | cache off, unpacked "
+        "| new process, cache off | new process, cache on | warm fit "
+        "| empty: packed / unpacked | cache off: packed / unpacked | cache off / warm "
+        "| cache on / warm | cache on: hit? |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for which, before, empty, disabled, cached, warm in rows:
+    for which, before, empty, disabled_before, disabled, cached, warm in rows:
         lines.append(
             f"| {which} | {cached['import']:.2f} | {before['fits'][0]:.2f} | "
-            f"{empty['fits'][0]:.2f} | {disabled['fits'][0]:.2f} | "
+            f"{empty['fits'][0]:.2f} | {disabled_before['fits'][0]:.2f} | "
+            f"{disabled['fits'][0]:.2f} | "
             f"{cached['fits'][0]:.2f} | {warm:.2f} | {empty['fits'][0] / before['fits'][0]:.2f} | "
+            f"{disabled['fits'][0] / disabled_before['fits'][0]:.2f} | "
             f"{disabled['fits'][0] / warm:.1f} | "
             f"{cached['fits'][0] / warm:.1f} | {cached['event']} |")
     lines += [
         "",
         "- *empty caches*: a cache folder that did not exist (pytensor's compiledir, numba's "
-        "cache and selbayes's compiled models all start empty). *before*: the same, with the "
-        "models' `pm.Data` of dynamic shape as before this change, so the compiled graph keeps "
-        "PyMC's `SpecifyShape` checks, whose numba error-message code (string formatting) was "
-        "the largest avoidable part of numba's work in an empty-cache compile.",
+        "cache and selbayes's compiled models all start empty). *unpacked*: the same, with "
+        "one `pm.Data` of static shape per array of the model's data, as before the compiled "
+        "models' data were packed into one vector (`selbayes.models._packed_data`): nutpie's "
+        "C-callable wrappers unpack each `pm.Data`, and numba compiles that code per array.",
         "- *cache off*: `SELBAYES_NO_COMPILE_CACHE=1`, pytensor's caches warm: the situation "
-        "before the compiled-model cache (nutpie compiles its wrappers in every process).",
+        "before the compiled-model cache (nutpie compiles its wrappers in every process), and "
+        "the cost of each new shape (a new k) in a process that has compiled another.",
         "- *cache on*: a new process after an earlier one compiled the same shape. Target: "
         "at most 8 x the warm fit.",
         "- *warm*: median of the second and third fit in the same process.",

@@ -130,7 +130,7 @@ def test_one_compiled_model_serves_every_n_and_every_df_of_the_default_grid():
             d = data[n, df, corrected] = model_data(X[:, sel.indices], y, sel, priors,
                                                     corrected=corrected)
             model = _model_from_data(d, priors, {"feature": sel.indices.tolist(),
-                                                  "class": ["0", "1"]}, static_shapes=True)
+                                                  "class": ["0", "1"]}, packed=True)
             digests[n, df, corrected] = _model_digest(model)
     shared = {key for key in digests if key[1] in grid}
     assert len(shared) == 8 and len({digests[key] for key in shared}) == 1

@@ -75,6 +75,7 @@ from ._gaussian_two_groups import (  # noqa: F401 (old imports)
     predictive_log_proba_two_groups,
     two_groups_predictive,
 )
+from ._packed_data import packed_views
 from ._priors import GaussianPriors
 
 __all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie"]
@@ -382,17 +383,11 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
 PARAMETERIZATIONS = ("marginal", "noncentered")
 
 
-def _static(data: dict, name: str, static_shapes: bool) -> dict:
-    """``pm.Data`` keyword giving the container the static shape of its value: the compiled
-    model of one cache key never sees another shape, and a static shape lets pytensor drop
-    the runtime shape assertions (``SpecifyShape``) PyMC puts on observed data, whose numba
-    code (error-message formatting) costs seconds of every empty-cache compile."""
-    return {"shape": np.shape(data[name])} if static_shapes else {}
-
-
 def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                      parameterization: str = "marginal", *,
-                     static_shapes: bool = False) -> pm.Model:
+                     packed: bool = False) -> pm.Model:
+    """The ``pm.Model`` of ``data`` (see :func:`build_model`); ``packed``: the compiled form,
+    every array a static slice of one ``pm.Data`` (:mod:`selbayes.models._packed_data`)."""
     if parameterization not in PARAMETERIZATIONS:
         raise ValueError(f"parameterization must be one of {PARAMETERIZATIONS}; "
                          f"got {parameterization!r}")
@@ -403,10 +398,12 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
         raise NotImplementedError("a flat prior on nu (alpha_nu=None) leaves nu out of the "
                                   "likelihood and needs parameterization='marginal'")
 
-    def data_var(name, **kw):
-        return pm.Data(name, data[name], **kw, **_static(data, name, static_shapes))
-
     with pm.Model(coords=coords) as model:
+        views = packed_views(data) if packed else None
+
+        def data_var(name, **kw):
+            return views[name] if packed else pm.Data(name, data[name], **kw)
+
         xbar_obs = data_var("xbar_obs", dims=("feature", "class"))
         ssw_obs = data_var("ssw_obs", dims="feature")
         counts = data_var("class_counts", dims="class")
@@ -585,7 +582,7 @@ def sample_nutpie(data: dict, priors: GaussianPriors, coords: dict, *, draws: in
 
     idata, model = sample_compiled(
         _cache_key(data, priors, parameterization),
-        lambda: _model_from_data(data, priors, coords, parameterization, static_shapes=True),
+        lambda: _model_from_data(data, priors, coords, parameterization, packed=True),
         data, coords, draws=draws, tune=tune, chains=chains, seed=seed,
         target_accept=target_accept, progressbar=progressbar)
     if parameterization == "marginal":

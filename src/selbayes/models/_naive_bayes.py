@@ -46,6 +46,7 @@ from ..adjustment._corr_op import (
 )
 from ..filters._selection import Selection
 from ._naive_bayes_quadrature import NaiveBayesPrior, _resolve_selection
+from ._packed_data import packed_views
 
 __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statistics",
            "model_data", "build_model", "sample_nutpie", "predictive_log_proba"]
@@ -354,13 +355,15 @@ def build_model(X_selected, y, selection: Selection | tuple | None,
 
 
 def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
-                     static_shapes: bool = False) -> pm.Model:
-    def data_var(name, **kw):
-        # static shapes for the compiled model (see selbayes.models._gaussian._static)
-        shape = {"shape": np.shape(data[name])} if static_shapes else {}
-        return pm.Data(name, data[name], **kw, **shape)
-
+                     packed: bool = False) -> pm.Model:
+    """The ``pm.Model`` of ``data`` (see :func:`build_model`); ``packed``: the compiled form,
+    every array a static slice of one ``pm.Data`` (:mod:`selbayes.models._packed_data`)."""
     with pm.Model(coords=coords) as model:
+        views = packed_views(data) if packed else None
+
+        def data_var(name, **kw):
+            return views[name] if packed else pm.Data(name, data[name], **kw)
+
         counts = data_var("counts", dims=("feature", "class"))
         class_counts = data_var("class_counts", dims="class")
         n_omitted = data_var("n_omitted")
@@ -440,7 +443,7 @@ def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: in
 
     return sample_compiled(
         _cache_key(data, prior),
-        lambda: _model_from_data(data, prior, coords, static_shapes=True),
+        lambda: _model_from_data(data, prior, coords, packed=True),
         data, coords, draws=draws, tune=tune, chains=chains, seed=seed,
         target_accept=target_accept, progressbar=progressbar)
 

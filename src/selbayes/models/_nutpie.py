@@ -4,18 +4,22 @@ The model-layer contract shared by :mod:`selbayes.models._gaussian` and
 :mod:`selbayes.models._naive_bayes`:
 
 - ``model_data(X_selected, y, ..., corrected=True)`` returns a dict. A name without a leading
-  underscore is the value of the ``pm.Data`` of that name; a name with one (``_adj_op``,
-  ``_adj_spacing``) is a graph constant, part of the model's cache key, never swapped.
+  underscore is an array of the model's data; a name with one (``_adj_op``,
+  ``_adj_spacing``) is a graph constant, part of the model's cache key, never swapped. The
+  model built for reading holds each array in a ``pm.Data`` of its name; the compiled one
+  holds them all in one vector (:mod:`selbayes.models._packed_data`: nutpie's wrappers
+  compile in about half the time).
 - ``n_omitted`` (float) is always present and multiplies the selection adjustment
   log P(statistic <= gamma | hyperparameters) (p - k omitted features). "Uncorrected" means
   ``n_omitted == 0``: ``corrected=False`` gives the same data as a selection that omitted
   nothing. Both models keep the Potential with a table that is 0 everywhere, so the corrected
   and uncorrected fits of one shape share one compiled model (the Gaussian model's table has
   a fixed range for every n < e^15; beyond it, and with its ``"exact"`` and ``"mc"``
-  evaluations, the uncorrected Gaussian model drops the Potential and ``n_omitted`` is then
-  not a ``pm.Data`` of it).
-- ``_model_from_data(data, prior, coords, ..., static_shapes=False)`` builds the ``pm.Model``
-  from that dict alone, so a fit builds its model data once.
+  evaluations, the uncorrected Gaussian model drops the Potential and does not read
+  ``n_omitted``).
+- ``_model_from_data(data, prior, coords, ..., packed=False)`` builds the ``pm.Model`` from
+  that dict alone, so a fit builds its model data once; ``packed=True`` gives the compiled
+  form.
 
 numba compilation takes tens of seconds while a small fit samples in about one, so
 cross-validation folds, SBC replicates and, where the graph allows, the corrected/uncorrected
@@ -57,17 +61,19 @@ def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *,
     Parameters
     ----------
     key : hashable
-        Everything that changes the compiled code: the model's name, the shapes of its data,
-        its graph constants and its prior. Two calls with equal keys must build models that
-        differ only in their ``pm.Data`` values.
+        Everything that changes the compiled code: the model's name, its graph constants and
+        its prior (the names and shapes of the data's arrays are added here). Two calls with
+        equal keys must build models that differ only in their ``pm.Data`` values.
     build : callable
         ``build() -> pymc.Model``, called only when ``key`` is new; the model should give its
-        ``pm.Data`` static shapes (they are part of ``key``), which lets pytensor drop runtime
-        shape checks.
+        ``pm.Data`` static shapes (they are part of the key), which lets pytensor drop runtime
+        shape checks. A model whose data are packed (one ``pm.Data`` named
+        :data:`~selbayes.models._packed_data.PACKED_NAME`, from
+        :func:`~selbayes.models._packed_data.packed_views`) gets ``data`` packed the same way.
     data : dict
         The model's data (see the module docstring): the values of the model's ``pm.Data``
-        are taken from it by name; names the model does not hold (graph constants, and
-        ``n_omitted`` of a model without the adjustment) are not swapped.
+        are taken from it by name (or packed); names the model does not hold (graph
+        constants) are not swapped.
     coords : dict
         Coordinate labels by dimension name (e.g. ``{"feature": (k,), "class": (G,)}``) for
         the result; the compiled model keeps those of its first fit.
@@ -108,15 +114,21 @@ def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *,
     (1, 100)
     """
     from .._compile_cache import compile_pymc_model, import_nutpie
+    from ._packed_data import PACKED_NAME, pack, packed_layout
 
     nutpie = import_nutpie()
+    # the layout of the data is part of the key: a packed model reads its arrays at fixed
+    # offsets of one vector
+    key = (key, tuple((name, shape) for name, shape, _ in packed_layout(data)))
     cached = _COMPILED.get(key)
     if cached is None:
         model = build()
         # The machine code is also cached on disk, so a new process skips its compilation.
         cached = _COMPILED[key] = (compile_pymc_model(model, progress=progressbar), model)
     compiled, model = cached
-    compiled = compiled.with_data(**{v.name: data[v.name] for v in model.data_vars})
+    compiled = compiled.with_data(**{
+        v.name: pack(data) if v.name == PACKED_NAME else data[v.name]
+        for v in model.data_vars})
     idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
                           progress_bar=progressbar, save_warmup=False,
                           target_accept=target_accept)

@@ -1,0 +1,132 @@
+"""All of a compiled model's data in one ``pm.Data`` vector.
+
+nutpie calls a compiled model through a numba ``cfunc`` that unpacks every shared variable
+(``pm.Data``) of the model from its user-data record, once in the logp wrapper and once in the
+expand wrapper; numba types and compiles that unpacking code anew for every variable and
+every model. On the 2-core development machine a model with eight ``pm.Data`` compiled in
+7.4 to 8.2 s where the same graph reading the same eight arrays as slices of one ``pm.Data``
+compiled in 3.4 to 4.4 s (``benchmarks/bench_packed_data.py``). The models' compiled form
+(:func:`selbayes.models._nutpie.sample_compiled`) therefore holds every array of its data
+in one float64 vector named :data:`PACKED_NAME`, and reads each named array as a static slice
+of it, reshaped (and cast back where its dtype is not float64). Slices of constant bounds
+have static shapes, so pytensor needs no runtime shape checks for them.
+
+The models built for reading (``build_model``) keep one named ``pm.Data`` per array.
+
+The layout is the sorted names of the data dict that do not start with an underscore (the
+model-layer contract of :mod:`selbayes.models._nutpie`), each array raveled in C order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["PACKED_NAME", "packed_layout", "pack", "packed_views"]
+
+#: Name of the one ``pm.Data`` of a packed model.
+PACKED_NAME = "packed_data"
+
+# float64 holds integers exactly up to 2**53
+_EXACT_INT = 2 ** 53
+
+
+def packed_layout(data: dict) -> tuple:
+    """The arrays a packed model reads, in packing order.
+
+    Parameters
+    ----------
+    data : dict
+        A model's data (``model_data``): names without a leading underscore are arrays.
+
+    Returns
+    -------
+    tuple of (str, tuple of int, numpy.dtype)
+        Name, shape and dtype of each array, sorted by name.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> packed_layout({"b": np.zeros((2, 3)), "a": np.float64(1.0), "_op": None})
+    (('a', (), dtype('float64')), ('b', (2, 3), dtype('float64')))
+    """
+    return tuple((name, np.shape(data[name]), np.asarray(data[name]).dtype)
+                 for name in sorted(data) if not name.startswith("_"))
+
+
+def pack(data: dict) -> np.ndarray:
+    """The data's arrays as one float64 vector, in :func:`packed_layout` order.
+
+    Parameters
+    ----------
+    data : dict
+        A model's data.
+
+    Returns
+    -------
+    numpy.ndarray of shape (total size,), float64
+
+    Raises
+    ------
+    ValueError
+        If an array is neither numeric nor boolean, or holds integers that float64 cannot
+        represent exactly (|value| > 2**53).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pack({"b": np.array([[1, 2], [3, 4]]), "a": np.float64(0.5)})
+    array([0.5, 1. , 2. , 3. , 4. ])
+    """
+    parts = []
+    for name, _, dtype in packed_layout(data):
+        value = np.asarray(data[name])
+        if dtype.kind not in "biuf":
+            raise ValueError(f"model data {name!r} has dtype {dtype}; a packed model holds "
+                             "numbers only")
+        if dtype.kind in "iu" and value.size and np.abs(value).max() > _EXACT_INT:
+            raise ValueError(f"model data {name!r} holds integers beyond 2**53, which "
+                             "float64 cannot hold exactly")
+        parts.append(value.astype(np.float64).ravel())
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def packed_views(data: dict) -> dict:
+    """Create the one ``pm.Data`` of a packed model and return each array as a view of it.
+
+    Must be called inside the model's context.
+
+    Parameters
+    ----------
+    data : dict
+        A model's data; its values become the ``pm.Data``'s first value.
+
+    Returns
+    -------
+    dict
+        Name -> pytensor variable of the array's shape and dtype (named as the array), a
+        static slice of the ``pm.Data`` :data:`PACKED_NAME`.
+
+    Examples
+    --------
+    >>> import numpy as np, pymc as pm
+    >>> data = {"b": np.array([[1.0, 2.0], [3.0, 4.0]]), "a": np.float64(0.5)}
+    >>> with pm.Model() as model:
+    ...     views = packed_views(data)
+    >>> [v.name for v in model.data_vars], views["b"].type.shape, views["b"].eval()[1, 0]
+    (['packed_data'], (2, 2), np.float64(3.0))
+    """
+    import pymc as pm
+    import pytensor.tensor as pt
+
+    vector = pack(data)
+    packed = pm.Data(PACKED_NAME, vector, shape=vector.shape)
+    views, start = {}, 0
+    for name, shape, dtype in packed_layout(data):
+        size = int(np.prod(shape, dtype=np.int64))
+        view = packed[start] if shape == () else packed[start:start + size].reshape(shape)
+        if dtype != np.float64:
+            view = pt.cast(view, "bool" if dtype.kind == "b" else str(dtype))
+        view.name = name
+        views[name] = view
+        start += size
+    return views
