@@ -13,6 +13,8 @@ interpreter):
    nutpie's wrappers compiled again, as before the cache existed, and as every new shape
    (a new k) compiles in a process that has compiled another; also for 0's data layout, in
    0's folder;
+   Both 2 then fit three more shapes (k = 11, 12, 13): the cost of each new shape in a
+   process that has compiled one;
 3. new process after an earlier process compiled the same shape (the cache's case);
 4. warm fit: the second and third fit in the process of 3 (median), the same shape.
 
@@ -83,7 +85,15 @@ for seed in range(3):
     t = time.perf_counter()
     make(seed).fit(X, y)
     times.append(time.perf_counter() - t)
-print(json.dumps({"import": import_s, "fits": times, "event": _last_event.get("event")}))
+shapes = []
+if len(sys.argv) > 3 and sys.argv[3] == "new-shapes":
+    # each new shape in a process that has compiled one already (k = 11, 12, 13)
+    for k in (11, 12, 13):
+        t = time.perf_counter()
+        make(0).set_params(k=k).fit(X, y)
+        shapes.append(time.perf_counter() - t)
+print(json.dumps({"import": import_s, "fits": times, "event": _last_event.get("event"),
+                  "new_shapes": shapes}))
 """
 
 
@@ -310,7 +320,8 @@ def _write_section(lines: list[str], heading: str | None) -> Path:
     return out
 
 
-def _child(which: str, cache: Path, disable: bool = False, variant: str = "") -> dict:
+def _child(which: str, cache: Path, disable: bool = False, variant: str = "",
+           new_shapes: bool = False) -> dict:
     env = dict(os.environ, SELBAYES_CACHE_DIR=str(cache), NUMBA_CACHE_DIR=str(cache / "numba"),
                MPLBACKEND="Agg", PYTHONWARNINGS="ignore")
     env.pop("PYTENSOR_FLAGS", None)
@@ -320,7 +331,8 @@ def _child(which: str, cache: Path, disable: bool = False, variant: str = "") ->
     src = str(HERE.parent / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", CHILD, which, variant], env=env,
+    out = subprocess.run([sys.executable, "-c", CHILD, which, variant,
+                          "new-shapes" if new_shapes else ""], env=env,
                          capture_output=True, text=True, check=True)
     res = json.loads(out.stdout.strip().splitlines()[-1])
     res["process"] = time.perf_counter() - t
@@ -349,9 +361,10 @@ def main() -> int:
             # cache off: pytensor's caches warm, nutpie's wrappers compiled
             unpacked = Path(tmp) / f"{which}-unpacked"
             before = _child(which, unpacked, variant="unpacked")
-            disabled_before = _child(which, unpacked, disable=True, variant="unpacked")
+            disabled_before = _child(which, unpacked, disable=True, variant="unpacked",
+                                     new_shapes=True)
             empty = _child(which, cache)                  # compiles and fills the cache
-            disabled = _child(which, cache, disable=True)
+            disabled = _child(which, cache, disable=True, new_shapes=True)
             cached = _child(which, cache)
             warm = sorted(cached["fits"][1:])[len(cached["fits"][1:]) // 2]
             rows.append((which, before, empty, disabled_before, disabled, cached, warm))
@@ -385,6 +398,20 @@ def main() -> int:
             f"{disabled['fits'][0] / disabled_before['fits'][0]:.2f} | "
             f"{disabled['fits'][0] / warm:.1f} | "
             f"{cached['fits'][0] / warm:.1f} | {cached['event']} |")
+    lines += [
+        "",
+        "Each new shape in a process that has compiled another (k = 11, 12, 13 after the fits "
+        "above, cache off, pytensor's caches warm; what every new k costs in a session, and "
+        "what `make test` pays per distinct model), s:",
+        "",
+        "| model | unpacked | packed | median: packed / unpacked |",
+        "|---|---|---|---|",
+    ]
+    for which, _, _, disabled_before, disabled, _, _ in rows:
+        a, b = disabled_before["new_shapes"], disabled["new_shapes"]
+        lines.append(f"| {which} | {', '.join(f'{t:.1f}' for t in a)} | "
+                     f"{', '.join(f'{t:.1f}' for t in b)} | "
+                     f"{sorted(b)[1] / sorted(a)[1]:.2f} |")
     lines += [
         "",
         "- *empty caches*: a cache folder that did not exist (pytensor's compiledir, numba's "

@@ -6,6 +6,8 @@ graph (pytensor's own numba cache already makes that part fast) and ~8 s (18 s w
 caches) in ``numba.cfunc``, compiling nutpie's C-callable wrappers around the logp and expand
 functions. numba cannot cache those wrappers itself: nutpie keys the shared data by fresh
 ``uuid4`` names, so the closure (and with it numba's cache index) differs in every process.
+The wrappers unpack every shared variable with code numba compiles per variable, so the
+models hold all their data in one (:mod:`selbayes.models._packed_data`).
 
 This module therefore does what ``compile_pymc_model`` does, with the shared-data keys named
 by position, and stores the wrappers' machine code (numba's object-code serialisation, the
