@@ -34,9 +34,10 @@ inner cross-validation).
 A third table times the imports one stage at a time.
 
 Writes ``benchmarks/results/first_fit.md`` (each part rewrites only its own section). The
-full run takes ~3 minutes on an idle machine, ``--from-import`` alone ~2 min.
+full run takes ~12 minutes on an idle 2-core machine, ``--from-import`` alone ~2 min and
+``--compile-only`` (the first table and the new shapes) ~10 min.
 
-Usage: ``python benchmarks/bench_first_fit.py [--from-import] [--repeats N]``.
+Usage: ``python benchmarks/bench_first_fit.py [--from-import | --compile-only] [--repeats N]``.
 """
 
 from __future__ import annotations

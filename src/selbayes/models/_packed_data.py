@@ -3,9 +3,11 @@
 nutpie calls a compiled model through a numba ``cfunc`` that unpacks every shared variable
 (``pm.Data``) of the model from its user-data record, once in the logp wrapper and once in the
 expand wrapper; numba types and compiles that unpacking code anew for every variable and
-every model. On the 2-core development machine a model with eight ``pm.Data`` compiled in
-7.4 to 8.2 s where the same graph reading the same eight arrays as slices of one ``pm.Data``
-compiled in 3.4 to 4.4 s (``benchmarks/bench_packed_data.py``). The models' compiled form
+every model. The default Gaussian model has eight arrays of data; packed, each new shape in a
+process that has compiled another compiles in 0.64 of the time (7.6 to 9.3 s against 11.2
+to 12.3 s on the 2-core development machine; naive Bayes, five arrays: 0.85;
+``benchmarks/results/first_fit.md``, ``python benchmarks/bench_first_fit.py
+--compile-only``). The models' compiled form
 (:func:`selbayes.models._nutpie.sample_compiled`) therefore holds every array of its data
 in one float64 vector named :data:`PACKED_NAME`, and reads each named array as a static slice
 of it, reshaped (and cast back where its dtype is not float64). Slices of constant bounds
