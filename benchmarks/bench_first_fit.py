@@ -65,11 +65,10 @@ import arviz, nutpie, pymc, pytensor   # imports timed apart from the fit
 which = sys.argv[1]
 if len(sys.argv) > 2 and sys.argv[2] == "unpacked":
     # as before the packed data: one pm.Data of static shape per array of the model's data
-    from selbayes.models import _gaussian as _g, _naive_bayes as _nb
-    def _named(data):
-        return {name: pymc.Data(name, data[name], shape=np.shape(data[name]))
-                for name in sorted(data) if not name.startswith("_")}
-    _g.packed_views = _nb.packed_views = _named
+    from selbayes.models import _packed_data
+    _packed_data.packed_views = lambda data: {
+        name: pymc.Data(name, data[name], shape=shape)
+        for name, shape, _ in _packed_data.packed_layout(data)}
 rng = np.random.default_rng(0)
 y = np.repeat([0, 1], 20)
 if which == "gaussian":

@@ -75,7 +75,7 @@ from ._gaussian_two_groups import (  # noqa: F401 (old imports)
     predictive_log_proba_two_groups,
     two_groups_predictive,
 )
-from ._packed_data import packed_views
+from ._packed_data import data_reader
 from ._priors import GaussianPriors
 
 __all__ = ["sufficient_statistics", "model_data", "build_model", "sample_nutpie"]
@@ -399,11 +399,7 @@ def _model_from_data(data: dict, priors: GaussianPriors, coords: dict,
                                   "likelihood and needs parameterization='marginal'")
 
     with pm.Model(coords=coords) as model:
-        views = packed_views(data) if packed else None
-
-        def data_var(name, **kw):
-            return views[name] if packed else pm.Data(name, data[name], **kw)
-
+        data_var = data_reader(data, packed=packed)
         xbar_obs = data_var("xbar_obs", dims=("feature", "class"))
         ssw_obs = data_var("ssw_obs", dims="feature")
         counts = data_var("class_counts", dims="class")
@@ -510,10 +506,8 @@ def _t_df_mixture(lam, dfs, selection_terms) -> None:
 
 # ---------------------------------------------------------------------------- sampling
 def _cache_key(data: dict, priors: GaussianPriors, parameterization: str) -> tuple:
-    return ("gaussian", parameterization, data["xbar_obs"].shape, data.get("_adj_op"),
-            data.get("_adj_ops"),
-            tuple((name, value.shape) for name, value in data.items()
-                  if name.startswith("adj_")),
+    # the data's names and shapes are added by sample_compiled
+    return ("gaussian", parameterization, data.get("_adj_op"), data.get("_adj_ops"),
             # the t prior's df is data (model_data's "t_df"): only whether there is one is
             # part of the key
             tuple(sorted({**priors.to_dict(), "mu_t_df": priors.mu_t_df is not None}.items())))

@@ -46,7 +46,7 @@ from ..adjustment._corr_op import (
 )
 from ..filters._selection import Selection
 from ._naive_bayes_quadrature import NaiveBayesPrior, _resolve_selection
-from ._packed_data import packed_views
+from ._packed_data import data_reader
 
 __all__ = ["NaiveBayesPrior", "prior_from_dict", "prior_to_dict", "count_statistics",
            "model_data", "build_model", "sample_nutpie", "predictive_log_proba"]
@@ -359,11 +359,7 @@ def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
     """The ``pm.Model`` of ``data`` (see :func:`build_model`); ``packed``: the compiled form,
     every array a static slice of one ``pm.Data`` (:mod:`selbayes.models._packed_data`)."""
     with pm.Model(coords=coords) as model:
-        views = packed_views(data) if packed else None
-
-        def data_var(name, **kw):
-            return views[name] if packed else pm.Data(name, data[name], **kw)
-
+        data_var = data_reader(data, packed=packed)
         counts = data_var("counts", dims=("feature", "class"))
         class_counts = data_var("class_counts", dims="class")
         n_omitted = data_var("n_omitted")
@@ -386,8 +382,8 @@ def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
 
 # ---------------------------------------------------------------------------- sampling
 def _cache_key(data: dict, prior: NaiveBayesPrior) -> tuple:
-    return ("naive_bayes", data["counts"].shape, data["adj_coef"].shape, data["_adj_spacing"],
-            tuple(sorted(prior_to_dict(prior).items())))
+    # the data's names and shapes are added by sample_compiled
+    return ("naive_bayes", data["_adj_spacing"], tuple(sorted(prior_to_dict(prior).items())))
 
 
 def sample_nutpie(data: dict, prior: NaiveBayesPrior, coords: dict, *, draws: int, tune: int,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PACKED_NAME", "packed_layout", "pack", "packed_views"]
+__all__ = ["PACKED_NAME", "packed_layout", "pack", "packed_views", "data_reader"]
 
 #: Name of the one ``pm.Data`` of a packed model.
 PACKED_NAME = "packed_data"
@@ -132,3 +132,40 @@ def packed_views(data: dict) -> dict:
         views[name] = view
         start += size
     return views
+
+
+def data_reader(data: dict, *, packed: bool):
+    """How a model builder reads its data: ``read(name, **pm_data_kwargs)`` -> variable.
+
+    Must be called inside the model's context. Unpacked (the model built for reading), each
+    array becomes a ``pm.Data`` of its name with the keywords given (``dims``); packed (the
+    compiled form), all arrays are views of one ``pm.Data`` (:func:`packed_views`, created
+    here) and the keywords are not used.
+
+    Parameters
+    ----------
+    data : dict
+        A model's data.
+    packed : bool
+        Whether the model is the compiled form.
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> import numpy as np, pymc as pm
+    >>> data = {"v": np.arange(3.0), "n": np.float64(2.0)}
+    >>> with pm.Model() as model:
+    ...     read = data_reader(data, packed=True)
+    ...     v = read("v", dims="feature")
+    >>> [d.name for d in model.data_vars], v.name
+    (['packed_data'], 'v')
+    """
+    import pymc as pm
+
+    if not packed:
+        return lambda name, **kw: pm.Data(name, data[name], **kw)
+    views = packed_views(data)
+    return lambda name, **kw: views[name]
