@@ -81,11 +81,30 @@ def test_sparse_X_is_supported_and_matches_dense():
         BinaryNaiveBayesClassifier(k=3).fit(sp.csr_matrix(X * 2.0), y)
 
 
-def test_duplicated_column_names_warn():
+def test_duplicated_column_names_are_an_error_as_in_read_table():
     X, y = _binary(p=6)
     df = pd.DataFrame(X, columns=["a", "b", "a", "c", "d", "b"])
-    with pytest.warns(UserWarning, match=r"duplicated column names \['a', 'b'\]"):
+    with pytest.raises(ValueError, match=r"2 duplicated column name\(s\): \['a', 'b'\]"):
         BinaryNaiveBayesClassifier(k=2).fit(df, y)
+    BinaryNaiveBayesClassifier(k=2).fit(df.to_numpy(), y)          # the way out it names
+
+
+def test_labels_indexed_in_another_order_than_x_warn():
+    """Positional pairing (scikit-learn's) of a Series whose index lists X's samples in another
+    order is almost surely a mistake: it warns; an aligned or plain y does not."""
+    import warnings
+
+    X, y = _binary(p=6)
+    ids = [f"s{i}" for i in range(len(y))]
+    df = pd.DataFrame(X, index=ids)
+    shuffled = pd.Series(y, index=ids).iloc[::-1]
+    with pytest.warns(UserWarning, match=r"y's index holds the samples of X's index in "
+                                         r"another order .* X has 's0' first, y has 's"):
+        BinaryNaiveBayesClassifier(k=2).fit(df, shuffled)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        BinaryNaiveBayesClassifier(k=2).fit(df, shuffled.loc[df.index])
+        BinaryNaiveBayesClassifier(k=2).fit(df, shuffled.to_numpy())
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "foreign"])

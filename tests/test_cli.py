@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -163,6 +164,39 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     want = clf.predict_proba(new.to_numpy())
     assert list(got.columns) == ["a", "b"]
     np.testing.assert_array_equal(got.to_numpy(), want)
+    # clf.save into a folder that does not exist: one clear line, not h5py's flags
+    with pytest.raises(FileNotFoundError, match=r"no_such_folder: no such folder"):
+        clf.save(tmp_path / "no_such_folder" / "f.nc")
+    _saved_transform_warns_in_python_only(tmp_path, new)
+
+
+def _saved_transform_warns_in_python_only(tmp_path, new):
+    """A fit made by `selbayes fit --transform log2` (its attribute set on a copy of a CLI
+    fit) warns when loaded in Python, where predict_proba does not transform; the CLI's
+    predict, which applies the transform, does not warn; a fit without it does not warn."""
+    import shutil
+    import warnings
+
+    import h5py
+
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.cli import _TRANSFORM_ATTR
+    from selbayes.estimators._base import INPUT_TRANSFORM_ATTR, SavedTransformWarning
+
+    assert _TRANSFORM_ATTR == INPUT_TRANSFORM_ATTR
+    shutil.copy(tmp_path / "fit.nc", tmp_path / "log2.nc")
+    with h5py.File(tmp_path / "log2.nc", "a") as f:
+        f.attrs[_TRANSFORM_ATTR] = json.dumps({"transform": "log2", "floor": 1.0,
+                                               "ceiling": None})
+    with pytest.warns(SavedTransformWarning, match=r"--transform log2 --floor 1'.*"
+                                                   r"IntensityLog2\(floor=1\.0, ceiling=None\)"):
+        HierarchicalGaussianClassifier.load(tmp_path / "log2.nc")
+    (np.exp2(new) + 1.0).to_csv(tmp_path / "raw.csv")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SavedTransformWarning)
+        HierarchicalGaussianClassifier.load(tmp_path / "fit.nc")          # no transform
+        assert main(["predict", str(tmp_path / "log2.nc"), "--x", str(tmp_path / "raw.csv"),
+                     "-o", str(tmp_path / "raw_proba.csv")]) == 0
 
 
 def test_predict_reports_missing_features(tmp_path, capsys):
@@ -277,6 +311,46 @@ def test_mismatched_sample_ids_exit_2_naming_them(tmp_path, capsys):
     assert not (tmp_path / "f.nc").exists()
 
 
+def test_label_and_data_problems_name_the_file(tmp_path, capsys):
+    """Class problems name the label file (not 'y' or the X file), one line however many
+    classes; the binary models name the X file, a gene and a sample; the benchmark's folds
+    are checked against the classes before scikit-learn's splitter."""
+    X, y = _two_class_files(tmp_path)
+    base = ["fit", "--x", str(tmp_path / "X.csv"), "-o", str(tmp_path / "f.nc")]
+    one = y.copy()
+    one[-1] = "c"                                              # a class of one case
+    pd.DataFrame({"id": X.index, "label": one}).to_csv(tmp_path / "y_one.csv", index=False)
+    assert main([*base, "--y", str(tmp_path / "y_one.csv")]) == 2
+    line = _one_line_error(capsys)
+    assert line.startswith("selbayes: error: ") and "y_one.csv: every class needs" in line
+    many = [f"c{i}" for i in range(len(y))]                   # every case its own class
+    pd.DataFrame({"id": X.index, "label": many}).to_csv(tmp_path / "y_many.csv", index=False)
+    assert main([*base, "--y", str(tmp_path / "y_many.csv")]) == 2
+    line = _one_line_error(capsys)
+    assert "and 7 more of the 12 classes" in line and "'c9'" not in line
+    assert main([*base, "--y", str(tmp_path / "y.csv"), "--model", "naive-bayes"]) == 2
+    line = _one_line_error(capsys)
+    assert "X.csv: --model naive-bayes needs binary (0/1) values" in line
+    assert "for gene g0 in sample s0" in line
+    assert main(["benchmark", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--folds", "7", "--methods", "gnb", "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert "y.csv: class(es) with fewer samples than --folds 7: 'a' (6), 'b' (6)" in err
+    assert "--folds 6 or fewer" in err and "n_splits" not in err
+
+
+def test_label_ids_with_an_id_less_x_exit_2(tmp_path, capsys):
+    X, y = _two_class_files(tmp_path, ids=False)
+    order = np.random.default_rng(1).permutation(len(y))
+    pd.DataFrame({"id": X.index[order], "label": y[order]}).to_csv(tmp_path / "y_shuf.csv",
+                                                                    index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y_shuf.csv"),
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "X.csv has no sample ids" in line and "y_shuf.csv" in line
+    assert not (tmp_path / "f.nc").exists()
+
+
 def test_labels_are_aligned_by_id_in_any_order(tmp_path, captured_fit, capsys):
     X, y = _two_class_files(tmp_path)
     order = np.random.default_rng(1).permutation(len(y))
@@ -307,7 +381,7 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     assert captured_fit["params"]["method"] == "plugin"
     capsys.readouterr()
     assert main([*base, "--plugin", "--model", "naive-bayes", "--k", "5"]) == 2
-    assert "--plugin apply to the gaussian model only" in _one_line_error(capsys)
+    assert "--plugin applies to the gaussian model only" in _one_line_error(capsys)
     assert main([*base, "--floor", "2"]) == 2
     assert "--transform log2" in _one_line_error(capsys)
     assert main([*base, "--k-grid", "5,x"]) == 2
@@ -355,6 +429,34 @@ def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured
     assert "selbayes fit: Log2InputWarning: " in err and "z.csv" in err
     assert "do not look like intensities" in err and "--transform none" in err
     assert "sys.exit" not in err and "warnings.warn" not in err
+
+
+def test_log2_by_the_cli_silences_the_fits_raw_intensity_check(tmp_path, monkeypatch,
+                                                                capsys):
+    """Data the command logged itself are not called raw intensities by the fit (the audit
+    saw both warnings, the second saying 'inf x the median'); without --transform the fit's
+    check still speaks."""
+    from selbayes.estimators import HierarchicalGaussianClassifier
+    from selbayes.preprocessing._intensity import RawIntensityWarning, warn_if_raw_intensities
+
+    def fake_fit(self, X, y):
+        warn_if_raw_intensities(np.asarray(X))
+        raise _Stop("stopped by the test")
+
+    monkeypatch.setattr(HierarchicalGaussianClassifier, "fit", fake_fit)
+    rng = np.random.default_rng(4)
+    # z-scores: logged with the floor 1 they are mostly 0 with a right tail, which the
+    # fit's check reads as raw intensities
+    z = pd.DataFrame(rng.standard_normal((20, 30)), columns=[f"g{j}" for j in range(30)])
+    z.to_csv(tmp_path / "z.csv", index=False)
+    pd.DataFrame({"label": np.repeat(["a", "b"], 10)}).to_csv(tmp_path / "y.csv", index=False)
+    main(["fit", "--x", str(tmp_path / "z.csv"), "--y", str(tmp_path / "y.csv"),
+          "--transform", "log2", "-o", str(tmp_path / "f.nc")])
+    err = capsys.readouterr().err
+    assert "Log2InputWarning" in err and "RawIntensityWarning" not in err
+    with pytest.warns(RawIntensityWarning, match=r"median 0, 99th percentile") as rec:
+        assert warn_if_raw_intensities(np.log2(np.clip(z.to_numpy(), 1, None)))
+    assert "inf" not in str(rec[0].message)
 
 
 def test_warnings_name_the_command_not_a_source_line(tmp_path, monkeypatch, capsys):
@@ -455,6 +557,11 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
     np.testing.assert_array_equal(got.to_numpy(), want)
     assert list(got.index) == list(new.index)
     assert ("file order" in capsys.readouterr().err) is (not with_names)
+    if with_names:                     # genes as rows: the error says the file is transposed
+        new.T.to_csv(tmp_path / "new_t.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_t.csv"),
+                     "-o", str(tmp_path / "p_t.csv")]) == 2
+        assert "is the file transposed?" in _one_line_error(capsys)
 
 
 def test_dir_of_selbayes_lists_the_lazy_public_names():

@@ -146,9 +146,12 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
     small = [(c, n) for c, n in zip(classes.tolist(), counts.tolist(), strict=True)
              if n < min_per_class]
     if small:
-        desc = ", ".join(f"{c!r} ({n} case{'s' if n != 1 else ''})" for c, n in small)
+        desc = ", ".join(f"{c!r} ({n} case{'s' if n != 1 else ''})" for c, n in small[:5])
+        if len(small) > 5:            # one line, however many classes (a numeric column?)
+            desc += f" and {len(small) - 5} more of the {classes.shape[0]} classes"
         raise ValueError(
-            f"every class needs at least {min_per_class} cases; too few in class(es) {desc}"
+            f"{name}: every class needs at least {min_per_class} cases; too few in class(es) "
+            f"{desc}"
         )
     return classes, y_index.astype(np.int64).ravel(), counts.astype(np.int64)
 

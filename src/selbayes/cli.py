@@ -18,6 +18,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import warnings
 from pathlib import Path
 
 from ._version import __version__
@@ -125,6 +126,8 @@ def _cmd_cache(args) -> int:
 # in --prior's choices and help.
 # The --prior choices are the estimator's effect_prior families (settings in one place:
 # selbayes.models.EFFECT_PRIORS, imported above as PRIOR_FAMILIES).
+# The transform of `fit --transform` is saved under the attribute the classifiers' load()
+# reads (selbayes.estimators._base.INPUT_TRANSFORM_ATTR), to warn a Python user.
 _TRANSFORM_ATTR = "selbayes_cli_transform"
 
 
@@ -174,15 +177,7 @@ def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
     from .datasets._loaders import _read_labels_file, align_labels
 
     y, has_ids = _read_labels_file(Path(path), label_column, None)
-    if has_ids and X.index.equals(_row_numbers(len(X))) and len(y) == len(X):
-        X.index = y.index                 # X has no sample ids: the label file's name them
     return align_labels(X, y, has_ids, x_source=x_path, y_source=path)
-
-
-def _row_numbers(n: int):
-    import pandas as pd
-
-    return pd.Index([str(i) for i in range(n)], name="sample")
 
 
 def _os_reason(exc: OSError) -> str:
@@ -208,7 +203,8 @@ def _os_reason(exc: OSError) -> str:
 def _gaussian_only(args, *names) -> None:
     given = [n for n in names if getattr(args, n.replace("-", "_")) is not None]
     if given and args.model != "gaussian":
-        raise UserError(f"--{', --'.join(given)} apply to the gaussian model only (not "
+        verb = "applies" if len(given) == 1 else "apply"
+        raise UserError(f"--{', --'.join(given)} {verb} to the gaussian model only (not "
                         f"--model {args.model})")
 
 
@@ -237,6 +233,30 @@ def _apply_transform(pre: dict | None, X):
     from .preprocessing._intensity import IntensityLog2
 
     return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+
+
+def _seed(text: str) -> int:
+    """argparse type of --seed: the estimators' random_state, an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {text!r}")
+    return value
+
+
+def _check_binary_file(X, path: str, model: str) -> None:
+    """The binary models' check, naming the file, a gene and a sample."""
+    import numpy as np
+
+    values = X.to_numpy()
+    bad = ~((values == 0) | (values == 1))
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise UserError(f"{path}: --model {model} needs binary (0/1) values; {int(bad.sum())} "
+                        f"are not, e.g. {values[i, j]:g} for gene {X.columns[j]} in sample "
+                        f"{X.index[i]} (use --model gaussian for continuous data)")
 
 
 def _k_grid(text: str | None):
@@ -342,8 +362,17 @@ def _cmd_fit(args) -> int:
     if missing.any():
         raise UserError(f"{args.y or args.x}: {int(missing.sum())} missing label(s), e.g. "
                         f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}")
+    from ._validation import check_labels
+
+    try:                                # the classes' checks, naming the labels' file
+        check_labels(np.asarray([str(v) for v in y]), name=args.y or (
+            f"{args.x} (--label-key {args.label_key})"))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     pre = _transform_settings(args, X)
     Xt = _apply_transform(pre, X)
+    if args.model != "gaussian":
+        _check_binary_file(Xt, args.x, args.model)
     module, name = MODELS[args.model]
     cls = getattr(importlib.import_module(module), name)
     params = dict(random_state=args.seed, draws=args.draws, tune=args.tune,
@@ -354,8 +383,10 @@ def _cmd_fit(args) -> int:
             try:
                 k = int(k)
             except ValueError:
-                raise UserError(f"--k must be an integer, 'auto' or 'all'; got "
-                                f"{args.k!r}") from None
+                k = None
+            if k is None or k < 1:
+                raise UserError(f"--k must be an integer >= 1, 'auto' or 'all'; got "
+                                f"{args.k!r}")
         if k == "auto" and args.model != "gaussian":
             raise UserError(f"--k auto is offered by the gaussian model only; give --k N "
                             f"for --model {args.model}")
@@ -372,7 +403,13 @@ def _cmd_fit(args) -> int:
     clf = cls(**params)
     out = Path(args.output)
     _make_parent(out)                   # before the fit: a bad path fails at once
-    clf.fit(Xt, np.asarray([str(v) for v in y]))
+    with warnings.catch_warnings():
+        if pre is not None:
+            # the data were logged here; whether they should have been is Log2InputWarning's
+            from .preprocessing._intensity import RawIntensityWarning
+
+            warnings.simplefilter("ignore", RawIntensityWarning)
+        clf.fit(Xt, np.asarray([str(v) for v in y]))
     try:
         clf.save(out)
         with h5py.File(out, "a") as f:
@@ -432,15 +469,24 @@ def _cmd_predict(args) -> int:
 
     path = Path(args.fit)
     cls, features, pre = _saved_fit(path)
-    clf = cls.load(path)
+    with warnings.catch_warnings():
+        # load() warns a Python user that the fit expects transformed X; predict applies it
+        from .estimators._base import SavedTransformWarning
+
+        warnings.simplefilter("ignore", SavedTransformWarning)
+        clf = cls.load(path)
     X = _read_x(args.x, layer=args.layer)
     if features is None and getattr(clf, "feature_names_in_", None) is not None:
         features = [str(c) for c in clf.feature_names_in_]
     if features is not None:
         missing = [c for c in features if c not in X.columns]
         if missing:
+            transposed = (len(missing) == len(features)
+                          and X.index.isin(features).mean() > 0.5)
             raise UserError(f"{args.x} lacks {len(missing)} of the {len(features)} features "
-                            f"the fit was trained on, e.g. {', '.join(missing[:5])}")
+                            f"the fit was trained on, e.g. {', '.join(missing[:5])}"
+                            + ("; its rows are named like the features: is the file "
+                               "transposed? It must be samples x genes" if transposed else ""))
         X = X[features]                                     # aligned by name
     else:
         if X.shape[1] != clf.n_features_in_:
@@ -583,7 +629,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--plugin", action="store_true", default=None,
                      help="gaussian: hyperparameters at their posterior mode instead of NUTS "
                      "(method='plugin': seconds instead of minutes at k in the thousands)")
-    fit.add_argument("--seed", type=int, default=0, help="random_state (default: %(default)s)")
+    fit.add_argument("--seed", type=_seed, default=0,
+                     help="random seed, an integer >= 0 (default: %(default)s)")
     fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")
     fit.add_argument("--tune", type=int, default=1000, help="warm-up draws per chain")
     fit.add_argument("--chains", type=int, default=4, help="chains")

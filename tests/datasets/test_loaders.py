@@ -387,7 +387,9 @@ def test_read_xy_positional_labels_and_counts(tmp_path):
         read_xy(tmp_path / "X.csv", tmp_path / "y3.csv")
 
 
-def test_read_xy_x_without_ids_takes_the_label_files_ids(tmp_path):
+def test_read_xy_label_ids_need_ids_in_x(tmp_path):
+    """A label file's ids are never paired with an id-less X by row order (the audit's silent
+    mismatch); ids that are X's row numbers are matched as such, in any order."""
     from selbayes.datasets import read_xy
 
     _xy_files(tmp_path, x_ids=False)
@@ -395,8 +397,27 @@ def test_read_xy_x_without_ids_takes_the_label_files_ids(tmp_path):
                   "label": ["a", "a", "b", "b"]}).to_csv(tmp_path / "y.csv", index=False)
     with pytest.raises(ValueError, match="3 columns"):
         read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
-    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", label_column="label")
-    assert list(ds.X.index) == ["p1", "p2", "p3", "p4"] and ds.y.tolist() == list("aabb")
+    with pytest.raises(ValueError, match=r"X\.csv has no sample ids .* \('p1', 'p2', 'p3'"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv", label_column="label")
+    # ids 0..n-1, shuffled: X's row numbers, matched by number
+    pd.DataFrame({"id": [2, 0, 3, 1], "label": ["b", "a", "b", "a"]}).to_csv(
+        tmp_path / "y_rows.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y_rows.csv")
+    assert list(ds.X.index) == ["0", "1", "2", "3"] and ds.y.tolist() == list("aabb")
+
+
+def test_read_xy_ids_that_look_like_row_numbers_are_ids(tmp_path):
+    """X written by pandas' to_csv over a default index has the ids "0".."n-1" in its first
+    column: they are matched by name to a shuffled label file (not taken by row order)."""
+    from selbayes.datasets import read_xy
+
+    X = pd.DataFrame(np.arange(12.0).reshape(4, 3), columns=["g1", "g2", "g3"])
+    X.to_csv(tmp_path / "X.csv")
+    pd.DataFrame({"sample": ["3", "1", "0", "2"], "label": list("bbaa")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == ["0", "1", "2", "3"] and ds.y.tolist() == list("abab")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
 
 
 def test_read_xy_file_problems_are_one_sentence(tmp_path):

@@ -84,6 +84,18 @@ def _fast(**kw):
     return HierarchicalGaussianClassifier(**{**base, **kw})
 
 
+def test_k_auto_with_few_features_and_a_grid_above_p():
+    """Fewer features than the default grid's first k: the grid is the largest k there is
+    (the audit's 'no candidate k in [3] is below p = 3'); a given grid with no k below p is an
+    error naming that grid, not a clipped one."""
+    X, y = two_class_gaussian(n=30, p=3)
+    clf = _fast(method="plugin").fit(X, y)
+    assert clf.k_ == 2 and clf.k_choice_.k == 2
+    with pytest.raises(ValueError, match=r"k_grid \[500, 1000\] has no k up to 2 \(k must "
+                                         r"leave at least one of the 3 features omitted\)"):
+        _fast(method="plugin", k_grid=[1000, 500]).fit(X, y)
+
+
 def test_default_fit_is_invariant_to_units_and_shifts():
     """Standardisation makes the inputs identical up to rounding: with the same seed the inner
     choice (k, T), the standardised kept features the model sees and the predictions of the

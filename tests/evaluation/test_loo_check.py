@@ -34,6 +34,12 @@ def test_an_influential_case_is_named_and_clean_cases_pass():
         table = loo_check(_idata(ll))
     assert table["influential"].tolist() == [False] * 40 + [True]
     assert table["pareto_k"].iloc[:40].max() < 0.7
+    # the fit passes its sample ids (a DataFrame's index): the warning names the sample
+    ids = [f"patient_{i}" for i in range(n)]
+    with pytest.warns(InfluentialCaseWarning, match=r"training cases.*: patient_40 \(k = "):
+        named = loo_check(_idata(ll), case_names=ids)
+    assert named["sample"].tolist() == ids
+    np.testing.assert_array_equal(named["pareto_k"], table["pareto_k"])
 
     # without the outlier: no warning (an error if one were emitted)
     with warnings.catch_warnings():

@@ -125,6 +125,13 @@ def _read_user_data(args):
         problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
         if problem is not None:
             warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
+    counts = ds.y.astype(str).value_counts()
+    if counts.min() < args.folds:
+        # stratified folds need every class in every fold (scikit-learn's own message names
+        # neither the file nor the option)
+        small = ", ".join(f"{c!r} ({n})" for c, n in counts[counts < args.folds].items())
+        raise ValueError(f"{args.y}: class(es) with fewer samples than --folds {args.folds}: "
+                         f"{small}; give --folds {max(2, int(counts.min()))} or fewer")
     return BenchmarkDataset(X=ds.X, y=ds.y.astype(str), description=f"Read from {args.x}",
                             name=name, preprocessing=pre)
 

@@ -455,8 +455,9 @@ def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
 
 
 def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
-               description: str = "") -> Dataset:
-    """Check an expression frame and its labels; drop (and report) only when asked to."""
+               description: str = "", label_source: str | None = None) -> Dataset:
+    """Check an expression frame and its labels; drop (and report) only when asked to.
+    ``label_source`` names the labels in messages about classes (default: ``source``)."""
     _check_drop(drop_missing)
     X = _numeric_genes(X, source, " (is a label or annotation column among the genes? name it "
                                   "with label_column=)")
@@ -499,7 +500,7 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
         what = "; ".join(f"{len(v)} {k} ({_names(v)})" for k, v in dropped.items() if v)
         warnings.warn(f"{source}: drop_missing={drop_missing!r} dropped {what}; the list is in "
                       "Dataset.dropped", UserWarning, stacklevel=3)
-    _check_classes(y, source)
+    _check_classes(y, label_source or source)
     # one float64 block: a frame read from a wide file holds a block per column, which makes
     # every later pandas or scikit-learn step over it slow (seconds at 20 000 genes)
     X = pd.DataFrame(X.to_numpy(dtype=np.float64, na_value=np.nan), index=X.index,
@@ -1054,9 +1055,15 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
             raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s) "
                              f"in the first column: {_names(ids[ids.duplicated()].unique())}")
         frame.index = pd.Index(ids.to_numpy(), name="sample")
+        has_ids = True
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
-    return check_matrix_frame(frame, str(path))
+        has_ids = False
+    frame = check_matrix_frame(frame, str(path))
+    # Row numbers "0".."n-1" and ids "0".."n-1" (pandas' to_csv over a default index) look
+    # alike; align_labels must know which it has (a label file's ids can be matched to ids only)
+    frame.attrs[SAMPLE_IDS_ATTR] = has_ids
+    return frame
 
 
 def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
@@ -1165,8 +1172,9 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     Raises
     ------
     ValueError
-        When the ids of the two files differ (one line naming a few of each side), or the
-        counts differ.
+        When the ids of the two files differ (one line naming a few of each side), when the
+        label file has ids but ``X`` was read by :func:`read_matrix` from a file without
+        sample ids (unless the label ids are its row numbers), or the counts differ.
 
     Examples
     --------
@@ -1182,6 +1190,16 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
                              f"{x_source}")
         return pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
     x_ids = pd.Index([str(i) for i in X.index])
+    if not X.attrs.get(SAMPLE_IDS_ATTR, True) and not x_ids.sort_values().equals(
+            y.index.sort_values()):
+        # X's rows are numbered only; pairing the label file's ids with them by row order
+        # would be right only if both files list the samples in the same order, which
+        # nothing here can check (ids that are the row numbers themselves are matched)
+        raise ValueError(f"{x_source} has no sample ids (its first column is a gene), so the "
+                         f"sample ids of {y_source} ({_names(y.index, 3)}) cannot be matched "
+                         f"to its rows. Add the sample ids as the first column of {x_source}, "
+                         f"or give {y_source} one column of labels in the row order of "
+                         f"{x_source}")
     only_x = x_ids.difference(y.index, sort=False)
     only_y = y.index.difference(x_ids, sort=False)
     if len(only_x) or len(only_y):
@@ -1197,6 +1215,11 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     return pd.Series(y.loc[x_ids].to_numpy(), index=X.index, name=y.name or "class")
 
 
+#: ``DataFrame.attrs`` key set by :func:`read_matrix`: whether the file had sample ids (False:
+#: its rows are numbered "0".."n-1"). Frames from elsewhere have ids (their index).
+SAMPLE_IDS_ATTR = "selbayes_sample_ids"
+
+
 def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None = None,
             name: str = "", description: str = "") -> Dataset:
     """Read the common two-file layout: an expression matrix and a label file.
@@ -1204,7 +1227,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     ``x_path`` is read by :func:`read_matrix` (samples x genes, a header row of gene names,
     optionally sample ids in the first column). ``y_path`` holds either one column of labels,
     taken in the row order of ``x_path``, or two columns, sample id and label, matched to the
-    samples of ``x_path`` by id in any order. With ids, the two files must name the same
+    samples of ``x_path`` by id in any order. A label file with ids needs an ``x_path`` with
+    ids (or ids that are its row numbers 0..n-1). With ids, the two files must name the same
     samples: otherwise the error lists a few of the ids that differ, so labels are never
     assigned by row order behind the user's back.
 
@@ -1223,8 +1247,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     Returns
     -------
     Dataset
-        ``X`` indexed by the sample ids of ``x_path`` (or ``y_path``'s when ``x_path`` has none),
-        ``y`` aligned to it.
+        ``X`` indexed by the sample ids of ``x_path`` (its row numbers "0".."n-1" when it has
+        none), ``y`` aligned to it.
 
     Raises
     ------
@@ -1245,11 +1269,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     x_path, y_path = Path(x_path), Path(y_path)
     X = read_matrix(x_path, sep=sep)
     y, has_ids = _read_labels_file(y_path, label_column, sep)
-    x_has_ids = not X.index.equals(pd.Index([str(i) for i in range(len(X))], name="sample"))
-    if has_ids and not x_has_ids and len(y) == len(X):
-        # X's rows are numbered only: nothing to match, so the label file's ids name them
-        X.index = pd.Index(y.index, name="sample")
     y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
     y = y.astype(object).where(y.notna(), None)
-    return _validated(X, y, drop_missing=False, source=str(x_path), name=name or x_path.name,
+    return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
+                      name=name or x_path.name,
                       description=description or f"Read from {x_path} and {y_path}.")

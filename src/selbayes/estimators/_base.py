@@ -55,6 +55,7 @@ from ..evaluation._calibration import bayes_decision, check_loss
 from ..filters._selection import Selection, select_features
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "PersistenceMixin", "sanitize_attrs",
+           "checked_save_path", "SavedTransformWarning", "INPUT_TRANSFORM_ATTR",
            "Interval", "Options", "StrOptions", "check_loss", "SAMPLERS", "require_sampler",
            "Posterior"]
 
@@ -64,6 +65,16 @@ SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro"
 
 #: warnings name the first line outside this folder: the user's call, however deep inside fit
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+#: Root attribute of a file written by ``selbayes fit``: the input transform (JSON, "null"
+#: for none) the command applied before fitting, which ``selbayes predict`` applies again.
+INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
+
+
+class SavedTransformWarning(UserWarning):
+    """A loaded fit was made on transformed data (``selbayes fit --transform``): its
+    ``predict_proba`` expects X transformed the same way."""
 
 
 def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
@@ -105,6 +116,9 @@ class Posterior:
         The compiled model; becomes ``model_`` when not None.
     X : ndarray of shape (n, k), optional
         The selected training features in the units the model was fitted in.
+    case_names : sequence of length n, optional
+        The training cases' sample ids (a DataFrame's index), for the checks' messages; set
+        by ``fit``.
 
     Examples
     --------
@@ -115,6 +129,7 @@ class Posterior:
     idata: Any
     model: Any = None
     X: Any = None
+    case_names: Any = None
 
 
 # ------------------------------------------------------------------------------ parameters
@@ -368,7 +383,39 @@ class PersistenceMixin:
             )
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        _warn_saved_transform(attrs, path)
         return tree, obj, cd
+
+
+def checked_save_path(path) -> Path:
+    """``path`` as a Path, after checking that a file can be written there (h5py's own error
+    for a missing folder is a line of C-library flags)."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a folder; give a file name to save to")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"{path.parent}: no such folder (create it first)")
+    return path
+
+
+def _warn_saved_transform(attrs, path) -> None:
+    """Warn when ``selbayes fit --transform`` made the fit: the classifier alone does not
+    transform new data (``selbayes predict`` does)."""
+    text = attrs.get(INPUT_TRANSFORM_ATTR)
+    try:
+        pre = json.loads(text) if text is not None else None
+    except (TypeError, json.JSONDecodeError):
+        pre = None
+    if not isinstance(pre, dict) or pre.get("transform") != "log2":
+        return
+    floor, ceiling = pre.get("floor"), pre.get("ceiling")
+    flags = f"--transform log2 --floor {floor:g}" + (
+        f" --ceiling {ceiling:g}" if ceiling is not None else "")
+    warn_at_user(f"{path} was fitted by 'selbayes fit {flags}', on log2 of the clipped "
+                 "intensities; this classifier's predict_proba expects X transformed the "
+                 "same way: pass selbayes.preprocessing.IntensityLog2(floor="
+                 f"{floor!r}, ceiling={ceiling!r}).fit_transform(X), or use 'selbayes "
+                 "predict', which applies the transform itself", SavedTransformWarning)
 
 
 def check_saved_by(attrs, estimator: str, path) -> None:
@@ -560,10 +607,13 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         cols = getattr(X, "columns", None)
         dup = pd_index_duplicates(cols) if cols is not None else []
         if dup:
-            warn_at_user(f"X has duplicated column names {dup[:10]}: they cannot identify "
-                         "the columns, so feature_names_in_ is not recorded and predict "
-                         "cannot check the columns by name", UserWarning)
-        _check_feature_names(self, _names_view(X), reset=True)
+            # as read_table and the command line do: names that cannot identify a column
+            # would leave predict taking the columns by position, unchecked
+            raise ValueError(f"X has {len(dup)} duplicated column name(s): {dup[:10]}; gene "
+                             "names must be unique: rename or drop them (e.g. "
+                             "X.loc[:, ~X.columns.duplicated()]), or pass X.to_numpy()")
+        _warn_misaligned_index(X, y)
+        _check_feature_names(self, X, reset=True)
         X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
         classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class)
@@ -681,6 +731,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """``fit``, with precomputed parts ``given`` to ``_prepare_features`` (for example the
         shared ranking of a path of fits)."""
         self._validate_params()
+        case_names = getattr(X, "index", None)          # sample ids, for the checks' messages
         X, classes, y_index = self._validate_training_data(X, y)
         if not self._binary_features and not hasattr(X, "toarray"):   # dense only
             # Gaussian models on unlogged intensities give near-uniform probabilities.
@@ -695,6 +746,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         posterior = self._fit_selected(X_sel, y_index, selection, transform)
         if posterior.X is None:
             posterior.X = X_sel
+        posterior.case_names = case_names
         self.idata_ = posterior.idata
         if posterior.model is not None:
             self.model_ = posterior.model
@@ -766,7 +818,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             None if getattr(self, "method", "mcmc") != "mcmc"
             else check(self.idata_, var_names=[v for v in self._diagnostic_vars
                                                if v in present]))
-        self.loo_checks_ = loo_check(self.idata_)
+        self.loo_checks_ = loo_check(self.idata_, case_names=getattr(posterior, "case_names",
+                                                                     None))
 
     # ------------------------------------------------------------------ provenance
     def _config(self) -> dict:
@@ -883,8 +936,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         ------
         sklearn.exceptions.NotFittedError
             If the classifier has not been fitted.
+        FileNotFoundError, IsADirectoryError
+            If the folder of ``path`` does not exist, or ``path`` is a folder.
         """
-        path = Path(path)
+        path = checked_save_path(path)
         self._saved_tree().to_netcdf(path, engine="h5netcdf")
         return path
 
@@ -980,6 +1035,23 @@ def _check_target_type(y) -> None:
 def _dense(X) -> np.ndarray:
     """A scipy.sparse matrix as a dense float64 ndarray; an ndarray unchanged."""
     return X.toarray() if hasattr(X, "toarray") else X
+
+
+def _warn_misaligned_index(X, y) -> None:
+    """Warn when a DataFrame X and a Series y hold the same sample ids in another order: the
+    labels are paired with X's rows by position (scikit-learn's convention), which is then
+    almost surely not what the user meant."""
+    x_index, y_index = getattr(X, "index", None), getattr(y, "index", None)
+    if (x_index is None or y_index is None or len(x_index) != len(y_index)
+            or x_index.equals(y_index) or not (x_index.is_unique and y_index.is_unique)
+            or not x_index.isin(y_index).all()):
+        return
+    moved = int(np.sum(np.asarray(x_index) != np.asarray(y_index)))
+    warn_at_user(f"y's index holds the samples of X's index in another order ({moved} of "
+                 f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, y has "
+                 f"{y_index[0]!r}); labels are paired with X's rows by position, as in "
+                 "scikit-learn: pass y.loc[X.index] if the index is what pairs them",
+                 UserWarning)
 
 
 def _names_view(X):

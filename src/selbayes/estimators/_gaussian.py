@@ -487,8 +487,15 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             if k_auto:
                 from ._inner_cv import DEFAULT_K_GRID
 
+                if self.k_grid is not None and not any(k <= k_cap for k in self.k_grid):
+                    why = (f"k must leave at least one of the {X.shape[1]} features omitted"
+                           + (f", and only {n_positive} have F > 0"
+                              if n_positive < X.shape[1] - 1 else ""))
+                    raise ValueError(f"k_grid {sorted(int(k) for k in self.k_grid)} has no k "
+                                     f"up to {k_cap} ({why}); give smaller values")
                 grid = self.k_grid if self.k_grid is not None else DEFAULT_K_GRID
-                k_grid = [k for k in grid if k <= n_positive] or [n_positive]
+                # the default grid starts at 5: with fewer features, the largest k there is
+                k_grid = [k for k in grid if k <= k_cap] or [k_cap]
             else:
                 # T, lambda, the prior or the label-noise share chosen at the k the fit
                 # will keep

@@ -26,6 +26,7 @@ from ._base import (
     EvaluateMixin,
     Interval,
     check_saved_by,
+    checked_save_path,
     read_saved_tree,
     sanitize_attrs,
     validate_params,
@@ -346,11 +347,13 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         ------
         sklearn.exceptions.NotFittedError
             If the classifier has not been fitted.
+        FileNotFoundError, IsADirectoryError
+            If the folder of ``path`` does not exist, or ``path`` is a folder.
         """
         import xarray as xr
 
         check_is_fitted(self, "estimators_")
-        path = Path(path)
+        path = checked_save_path(path)
         table = self.stacking_
         root = xr.DataTree(xr.Dataset({
             "weight": ("component", np.asarray(self.weights_, dtype=np.float64)),

@@ -37,7 +37,7 @@ class InfluentialCaseWarning(UserWarning):
 
 
 def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD,
-              max_draws: int = 1000):
+              max_draws: int = 1000, case_names=None):
     """Pareto k of PSIS-LOO for every training case of a fit, warning on influential ones.
 
     Parameters
@@ -51,13 +51,16 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
         The Pareto k above which a case counts as influential.
     max_draws : int
         The posterior is thinned to at most this many draws (all chains together) first.
+    case_names : sequence, optional
+        The training cases' sample ids, in the order of the ``case`` dimension: the warning
+        names the cases by them, and the table gains a ``sample`` column.
 
     Returns
     -------
     pandas.DataFrame or None
-        One row per training case: ``case`` (its label in ``log_likelihood``), ``pareto_k``
-        and ``influential`` (k > threshold); None when the fit stores no log likelihood or
-        has fewer than :data:`MIN_DRAWS` draws.
+        One row per training case: ``case`` (its label in ``log_likelihood``), ``sample``
+        (with ``case_names``), ``pareto_k`` and ``influential`` (k > threshold); None when
+        the fit stores no log likelihood or has fewer than :data:`MIN_DRAWS` draws.
 
     Examples
     --------
@@ -100,6 +103,8 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
     cases = ll[var][dim[0]].values if dim and ll[var][dim[0]].size == k.size \
         else np.arange(k.size)
     table = pd.DataFrame({"case": cases, "pareto_k": k, "influential": k > threshold})
+    if case_names is not None and len(case_names) == len(table):
+        table.insert(1, "sample", np.asarray(case_names, dtype=object))
     if not warn or not table["influential"].any():
         return table
     from ._diagnostics import warn_from_user_line
@@ -118,8 +123,9 @@ def loo_check(idata, *, warn: bool = True, threshold: float = PARETO_K_THRESHOLD
             "loo_checks_).", InfluentialCaseWarning)
     else:
         bad = table[table["influential"]].sort_values("pareto_k", ascending=False)
+        label = bad["sample"] if "sample" in bad else bad["case"]
         names = ", ".join(f"{c} (k = {v:.2f})" for c, v in
-                          zip(bad["case"].head(5), bad["pareto_k"].head(5), strict=True))
+                          zip(label.head(5), bad["pareto_k"].head(5), strict=True))
         more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
         warn_from_user_line(
             f"{len(bad)} of {len(table)} training cases move the posterior alone "

@@ -274,9 +274,11 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
     s = raw_intensity_stats(X)               # once: quantiles of the whole matrix
     if not _raw_from_stats(s):
         return False
+    tail = (f"99th percentile {s['tail_ratio']:.0f} x the median" if np.isfinite(s["tail_ratio"])
+            else f"median 0, 99th percentile {s['q99']:.3g}")
     warnings.warn(
-        f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, 99th "
-        f"percentile {s['tail_ratio']:.0f} x the median): Gaussian models fitted on this scale "
+        f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, "
+        f"{tail}): Gaussian models fitted on this scale "
         "give near-uniform probabilities. Take logs first, e.g. "
         "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
         "ceiling 16000 for old Affymetrix average differences).",
