@@ -30,6 +30,18 @@ def _binary(p=30):
     return d.X, d.y
 
 
+def test_a_feature_constant_within_each_class_is_named():
+    """F = inf (the class read off one column) was a PriorBoundaryWarning advising to rescale,
+    then 'threshold must be > 0 and finite' from deep inside the selection factor."""
+    X, y = _gauss()
+    X[:, 7] = np.where(y == 0, 3.0, 4.0)
+    with pytest.raises(ValueError, match=r"1 column\(s\) of X \(positions \[7\]\) separate "
+                                         r"the classes with no variance"):
+        _plugin().fit(X, y)
+    with pytest.raises(ValueError, match=r"positions \[7\]"):
+        select_features(X, y, k=3)
+
+
 def test_overflowing_f_statistic():
     X, y = _gauss()
     with pytest.raises(ValueError, match="F statistic overflows float64.*rescale X"):
@@ -167,3 +179,105 @@ def test_sparse_gaussian_fit_with_mock_sampling():
                                       clf.predict_proba(X))
     finally:
         next(gen, None)
+
+
+# ------------------------------------------------- the second audit of the API (2026-11-29)
+def _plugin(**kw):
+    return HierarchicalGaussianClassifier(**{"k": 3, "method": "plugin", "random_state": 0,
+                                             "progressbar": False, **kw})
+
+
+def test_x_as_a_list_of_lists_fits_and_predicts():
+    """A list's ``index`` is a method, not sample ids (the audit's TypeError)."""
+    X, y = _gauss()
+    clf = _plugin().fit(X.tolist(), y.tolist())
+    np.testing.assert_array_equal(clf.predict_proba(X.tolist()), clf.predict_proba(X))
+
+
+def test_values_far_outside_the_training_data_are_an_error_not_a_non_distribution():
+    """At |x| of 1e17 and more float64 cannot resolve the classes' log densities: rows came out
+    [1, 1], [0.5, 0.5] or NaN. Now an error naming the rows; 1e12 still predicts, resolved."""
+    X, y = _gauss()
+    clf = _plugin().fit(X, y)
+    fine = X[:2].copy()
+    fine[0, 0] = 1e12
+    np.testing.assert_allclose(clf.predict_proba(fine).sum(axis=1), 1.0, rtol=1e-12)
+    assert clf.predict_proba(fine)[0].max() == 1.0        # resolved: one class, not 50/50
+    for big in (1e17, 1e20, 9.97e36, 1e200):
+        bad = X[:3].copy()
+        bad[1, 0] = big
+        with pytest.raises(ValueError, match=r"1 row\(s\) of X \(positions \[1\]\) give class "
+                                             r"probabilities that float64 cannot resolve"):
+            clf.predict_proba(bad)
+
+
+def test_evaluate_and_score_warn_on_a_misordered_y_and_check_its_length():
+    X, y = _gauss()
+    ids = [f"s{i}" for i in range(len(y))]
+    Xd = pd.DataFrame(X, index=ids, columns=[f"g{j}" for j in range(X.shape[1])])
+    ys = pd.Series(np.where(y == 0, "ctl", "case"), index=ids)
+    clf = _plugin().fit(Xd, ys)
+    shuffled = ys.iloc[::-1]
+    with pytest.warns(UserWarning, match="y's index holds the samples of X's index"):
+        clf.evaluate(Xd, shuffled)
+    with pytest.warns(UserWarning, match="y's index holds the samples of X's index"):
+        clf.score(Xd, shuffled)
+    with pytest.raises(ValueError, match=r"y has 29 label\(s\) for the 30 rows of X"):
+        clf.evaluate(Xd, ys.iloc[:-1])
+
+
+def test_a_loss_dataframe_is_read_by_its_labels():
+    """A DataFrame loss labelled by class is reordered to classes_ (it was read by position);
+    labels that are not the classes are an error."""
+    X, y = _gauss()
+    labels = np.where(y == 0, "ctl", "case")                 # classes_ = ['case', 'ctl']
+    clf = _plugin().fit(X, labels)
+    L = pd.DataFrame([[0.0, 10.0], [1.0, 0.0]], index=["ctl", "case"], columns=["ctl", "case"])
+    ordered = L.loc[list(clf.classes_), list(clf.classes_)].to_numpy()
+    np.testing.assert_array_equal(clf.predict(X, loss=L), clf.predict(X, loss=ordered))
+    assert clf.evaluate(X, labels, loss=L) == clf.evaluate(X, labels, loss=ordered)
+    with pytest.raises(ValueError, match=r"loss DataFrame's index \(true classes\) are "
+                                         r"\['ctl', 'other'\]"):
+        clf.predict(X, loss=L.rename(index={"case": "other"}))
+
+
+def test_two_cases_per_class_fit_with_the_default_share_and_auto_says_what_it_needs():
+    """The documented minimum of two cases per class fits with label_noise="cv" (Laplace's
+    share: an inner training fold would keep one case of a class); a setting chosen by the
+    inner cross-validation says it needs three per class (was an inner fold's 'n = 2')."""
+    X = np.random.default_rng(0).normal(size=(4, 50))
+    X[2:, :2] += 3.0
+    y = np.array([0, 0, 1, 1])
+    clf = _plugin(k=2).fit(X, y)
+    assert clf.label_noise_ == pytest.approx(1 / 6)
+    with pytest.raises(ValueError, match=r'k="auto" is chosen by inner cross-validation, which '
+                                         r"needs at least 3 cases in every class; the smallest "
+                                         r"class has 2: give k as values"):
+        _plugin(k="auto").fit(X, y)
+
+
+@pytest.mark.parametrize(("kw", "match"), [
+    ({"k": "auto", "k_grid": []}, "k_grid is empty"),
+    ({"k": "auto", "k_grid": [0, 5]}, r"k_grid must hold integers >= 1; got \[0\]"),
+    ({"k": "auto", "k_grid": [float("nan"), 5]}, "k_grid must hold integers >= 1"),
+    ({"k": "auto", "k_grid": [5.5, 7]}, r"k_grid must hold integers >= 1; got \[5.5\]"),
+    ({"temperature": "auto", "temperature_grid": []}, "temperature_grid is empty"),
+    ({"temperature": "auto", "temperature_grid": [0, 1]}, "temperature_grid must hold finite"),
+    ({"decorrelate": "auto", "decorrelate_grid": []}, "decorrelate_grid is empty"),
+    ({"decorrelate": "auto", "decorrelate_grid": [-1]}, "decorrelate_grid must hold finite"),
+])
+def test_bad_candidate_grids_name_the_grid(kw, match):
+    """Empty grids were bare numpy/IndexError messages, invalid k quietly dropped or
+    truncated, a bad T or lambda named the wrong parameter."""
+    X, y = _gauss()
+    with pytest.raises(ValueError, match=match):
+        _plugin(**kw).fit(X, y)
+
+
+def test_mcmc_diagnostics_of_a_plugin_fit_say_there_are_no_chains():
+    """check() on a plug-in fit reported 'R-hat > 1.01 for 26 of 26 components'."""
+    from selbayes.evaluation import check
+
+    X, y = _gauss()
+    with pytest.raises(ValueError, match=r"no MCMC draws: method='plugin'"):
+        check(_plugin().fit(X, y).idata_)

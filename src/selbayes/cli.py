@@ -230,9 +230,11 @@ def _transform_settings(args, X) -> dict | None:
 def _apply_transform(pre: dict | None, X):
     if pre is None:
         return X
-    from .preprocessing._intensity import IntensityLog2
+    from .preprocessing._intensity import IntensityLog2, Log2InputWarning
 
-    return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+    with warnings.catch_warnings():      # _transform_settings has warned, naming the file
+        warnings.simplefilter("ignore", Log2InputWarning)
+        return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
 
 
 def _seed(text: str) -> int:

@@ -118,6 +118,22 @@ def test_log2_input_check_flags_log_scale_and_z_scores_only():
         assert warn_if_not_intensities(raw, floor=1.0) is False
 
 
+def test_intensity_log2_fit_warns_on_logged_data_at_the_users_line():
+    """In Python, too (the audit: only the command line checked): fitting IntensityLog2 on
+    z-scores warns, from the user's line even inside a pipeline; intensities do not."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    z = np.random.default_rng(6).normal(size=(30, 50))
+    with pytest.warns(Log2InputWarning, match=r"IntensityLog2: the values do not look like "
+                                               r"intensities") as rec:
+        make_pipeline(IntensityLog2(), StandardScaler()).fit(z)
+    assert rec[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        IntensityLog2().fit(np.random.default_rng(6).lognormal(6, 1.5, size=(30, 50)))
+
+
 @needs_data
 @pytest.mark.parametrize("name", sorted(BENCHMARK_SETS))
 def test_log2_input_check_on_real_sets(name):

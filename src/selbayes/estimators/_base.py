@@ -224,7 +224,33 @@ class EvaluateMixin:
         """Labels of least expected loss (the most probable when ``loss`` is None)."""
         if loss is None:
             return self.classes_[np.argmax(proba, axis=1)]
-        return self.classes_[bayes_decision(proba, check_loss(loss, len(self.classes_)))]
+        return self.classes_[bayes_decision(proba, check_loss(self._loss_by_class(loss),
+                                                              len(self.classes_)))]
+
+    def _loss_by_class(self, loss):
+        """A loss DataFrame labelled by class, reordered to ``classes_`` (its labels must be
+        the classes); any other loss as given (rows and columns in ``classes_`` order)."""
+        import pandas as pd
+
+        if not isinstance(loss, pd.DataFrame):
+            return loss
+        classes = list(self.classes_)
+        for axis, labels in (("index (true classes)", loss.index),
+                             ("columns (decisions)", loss.columns)):
+            if sorted(map(str, labels)) != sorted(map(str, classes)) or labels.has_duplicates:
+                raise ValueError(f"the loss DataFrame's {axis} are {list(labels)}; they must "
+                                 f"be the classes {classes} (any order), or pass an array in "
+                                 "the order of classes_")
+        by_str = {str(c): c for c in classes}
+        relabel = {lab: by_str[str(lab)] for lab in [*loss.index, *loss.columns]}
+        loss = loss.rename(index=relabel, columns=relabel)
+        return loss.loc[classes, classes].to_numpy(dtype=np.float64)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Mean accuracy on (X, y) (scikit-learn's ``score``; labels paired by position,
+        with a warning when a Series ``y`` lists X's samples in another order)."""
+        _warn_misaligned_index(X, y)
+        return super().score(X, y, sample_weight=sample_weight)
 
     def evaluate(self, X, y, loss=None) -> dict:
         """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).
@@ -236,7 +262,8 @@ class EvaluateMixin:
             Labels from ``classes_``; unseen labels raise ``ValueError``.
         loss : array-like of shape (G, G), optional
             Also report actual and expected loss of the Bayes decision under this loss;
-            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j.
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j, in
+            the order of ``classes_``; a DataFrame labelled by class is reordered to it.
 
         Returns
         -------
@@ -268,7 +295,12 @@ class EvaluateMixin:
         from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
         check_is_fitted(self, "classes_")
+        _warn_misaligned_index(X, y)
         y = np.asarray(y)
+        n_rows = getattr(X, "shape", (len(X),))[0]
+        if y.ndim != 1 or y.shape[0] != n_rows:
+            raise ValueError(f"y has {y.shape[0] if y.ndim else 1} label(s) for the {n_rows} "
+                             "rows of X; give one label per row")
         unseen = np.setdiff1d(np.unique(y), self.classes_)
         if unseen.size:
             raise ValueError(
@@ -278,7 +310,7 @@ class EvaluateMixin:
         proba = self.predict_proba(X)
         out = calibration_summary(proba, y, classes=self.classes_)
         if loss is not None:
-            check_loss(loss, len(self.classes_))
+            loss = check_loss(self._loss_by_class(loss), len(self.classes_))
             out.update(expected_vs_actual_loss(proba, y, loss, classes=self.classes_))
         return out
 
@@ -731,7 +763,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """``fit``, with precomputed parts ``given`` to ``_prepare_features`` (for example the
         shared ranking of a path of fits)."""
         self._validate_params()
-        case_names = getattr(X, "index", None)          # sample ids, for the checks' messages
+        case_names = _sample_ids(X)                     # for the checks' messages
         X, classes, y_index = self._validate_training_data(X, y)
         if not self._binary_features and not hasattr(X, "toarray"):   # dense only
             # Gaussian models on unlogged intensities give near-uniform probabilities.
@@ -750,6 +782,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         self.idata_ = posterior.idata
         if posterior.model is not None:
             self.model_ = posterior.model
+        elif hasattr(self, "model_"):         # a refit without a model: no stale one from before
+            del self.model_
         self._label_coords()
         self._store_predictive(posterior)
         self._add_checks(posterior, y_index)
@@ -861,9 +895,13 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             If the classifier has not been fitted.
         ValueError
             If ``X`` is malformed, has another number of columns than in ``fit``, or is a
-            DataFrame whose columns differ from (or are reordered against) those of ``fit``.
+            DataFrame whose columns differ from (or are reordered against) those of ``fit``;
+            or if some rows hold values so far outside the training data that float64 cannot
+            tell the classes apart (non-finite log probabilities, or rows whose
+            probabilities do not sum to 1).
         """
-        return self._predict_log_proba_selected(self._select_test_columns(self._validate_test(X)))
+        X_sel = self._select_test_columns(self._validate_test(X))
+        return _checked_log_proba(self._predict_log_proba_selected(X_sel), X_sel)
 
     def predict_proba(self, X) -> np.ndarray:
         """Predictive class probabilities P(y* = g | x*, training data, selection).
@@ -895,7 +933,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         X : array-like of shape (n_samples, p)
             All p features (selection happens inside).
         loss : array-like of shape (G, G), optional
-            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j;
+            ``loss[i, j]`` is the loss when the truth is class i and the guess is class j, in
+            the order of ``classes_`` (a DataFrame labelled by class is reordered to it);
             finite and non-negative.
 
         Returns
@@ -1037,11 +1076,50 @@ def _dense(X) -> np.ndarray:
     return X.toarray() if hasattr(X, "toarray") else X
 
 
+#: Beyond this magnitude of a selected test feature (in the model's units) float64 cannot
+#: resolve the classes' log densities (squares of 1e30 and more against differences of 1e15).
+MAX_RESOLVED_VALUE = 1e15
+
+
+def _checked_log_proba(log_proba: np.ndarray, X_sel) -> np.ndarray:
+    """``log_proba`` (n, G) after checking that every row is a distribution.
+
+    Far outside the training data (values of 1e16 and more in the model's units, e.g. a
+    netCDF fill value of 9.97e36) each class's log density (of order -x^2) is so large in
+    magnitude that float64 loses the differences between them (of order x): the rows came out
+    [1, 1], [0.5, 0.5] or NaN. A ValueError naming the rows instead of a result that is not,
+    or is not truly, the predictive distribution. ``X_sel``: the selected test features as
+    the model reads them (standardised for the Gaussian model)."""
+    from scipy.special import logsumexp
+
+    with np.errstate(invalid="ignore"):
+        total = logsumexp(log_proba, axis=1)
+        extreme = np.abs(_dense(X_sel)).max(axis=1, initial=0.0) > MAX_RESOLVED_VALUE
+    bad = ~np.isfinite(log_proba).all(axis=1) | ~(np.abs(total) < 1e-6) | extreme
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        values = np.abs(_dense(X_sel[rows]))
+        raise ValueError(
+            f"{rows.size} row(s) of X (positions {rows[:5].tolist()}) give class "
+            f"probabilities that float64 cannot resolve: their selected features reach "
+            f"|x| = {values.max():.3g}, far outside the training data. Check the units of "
+            "X, and for fill values of missing data (netCDF's 9.97e36, -999, ...)")
+    return log_proba
+
+
+def _sample_ids(obj):
+    """A pandas object's index (its sample ids), else None (a list's ``index`` is a method)."""
+    import pandas as pd
+
+    index = getattr(obj, "index", None)
+    return index if isinstance(index, pd.Index) else None
+
+
 def _warn_misaligned_index(X, y) -> None:
     """Warn when a DataFrame X and a Series y hold the same sample ids in another order: the
     labels are paired with X's rows by position (scikit-learn's convention), which is then
     almost surely not what the user meant."""
-    x_index, y_index = getattr(X, "index", None), getattr(y, "index", None)
+    x_index, y_index = _sample_ids(X), _sample_ids(y)
     if (x_index is None or y_index is None or len(x_index) != len(y_index)
             or x_index.equals(y_index) or not (x_index.is_unique and y_index.is_unique)
             or not x_index.isin(y_index).all()):

@@ -23,6 +23,10 @@ from ._path import KPath
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 
+#: Cases the smallest class needs for any inner cross-validation: every inner training fold
+#: must keep two cases of each class (a within-class variance).
+MIN_CLASS_FOR_INNER_CV = 3
+
 #: Whether ``k="auto"`` continues the default k grid past 2000 (the 1-2-5 series, up to every
 #: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
 #: Off, decided on 2026-11-28 on cost: the plasmode suite allowed it (KL not worse beyond 2 SE,
@@ -61,6 +65,39 @@ class _GaussianPosterior(Posterior):
     #: median within-class variance of the kept features the model saw (for the advice of the
     #: prior-boundary warning)
     within_var: float
+
+
+def _check_grids(k_grid, temperature_grid, decorrelate_grid) -> None:
+    """Each candidate grid given is non-empty and holds what its parameter takes: k >= 1
+    integers, T > 0, lambda >= 0 (or None, no decorrelation); all finite."""
+    def values(name, grid):
+        if grid is None:
+            return None
+        items = list(grid)
+        if not items:
+            raise ValueError(f"{name} is empty; give at least one value, or None for the "
+                             "default")
+        return items
+
+    ks = values("k_grid", k_grid)
+    if ks is not None:
+        bad = [k for k in ks if isinstance(k, bool) or not isinstance(k, Real)
+               or not np.isfinite(k) or k != int(k) or k < 1]
+        if bad:
+            raise ValueError(f"k_grid must hold integers >= 1; got {bad[:5]} in {ks[:10]}")
+    ts = values("temperature_grid", temperature_grid)
+    if ts is not None:
+        bad = [t for t in ts if isinstance(t, bool) or not isinstance(t, Real)
+               or not np.isfinite(t) or t <= 0]
+        if bad:
+            raise ValueError(f"temperature_grid must hold finite numbers > 0; got {bad[:5]}")
+    ds = values("decorrelate_grid", decorrelate_grid)
+    if ds is not None:
+        bad = [d for d in ds if d is not None and (isinstance(d, bool) or not isinstance(d, Real)
+                                                   or not np.isfinite(d) or d < 0)]
+        if bad:
+            raise ValueError(f"decorrelate_grid must hold finite numbers >= 0 or None (no "
+                             f"decorrelation); got {bad[:5]}")
 
 
 def _rank(X, y_index, classes) -> Selection:
@@ -177,7 +214,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         succession); 0 turns it off. "cv": c / (n + 2) with c in {1, 0, 1/4, 4}
         (:data:`selbayes.estimators.LABEL_NOISE_SHARES`) chosen by the inner
         cross-validation at the k it chooses (or at the given k; with ``k="all"`` at p - 1,
-        the largest k it fits, and with a single feature Laplace's share), from the same
+        the largest k it fits, and with a single feature or a class of fewer than
+        :data:`MIN_CLASS_FOR_INNER_CV` cases Laplace's share), from the same
         inner test cases: no share where the inner cases are all predicted well (a few
         strong markers), a larger one where the model is overconfident out of sample. The
         chosen eps is ``label_noise_``.
@@ -231,7 +269,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         features are named ``x0`` ... ``x{p-1}``).
     n_features_in_ : int
     k_, temperature_, decorrelate_ : int, float, float or None
-        The values used (chosen, computed or as given).
+        The values used (chosen, computed or as given; ``k_`` is the number of features
+        kept, also with ``k="all"`` or a ``threshold``).
     k_choice_ : KChoice or None
         The inner cross-validation curve when something was "auto" (``print`` shows it as a
         table; ``k_choice_.table()`` is the DataFrame).
@@ -428,6 +467,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _validate_params(self, skip=()) -> None:
         """The base checks, then the combinations the plug-in does not cover (before any work)."""
         super()._validate_params(skip=skip)
+        _check_grids(self.k_grid, self.temperature_grid, self.decorrelate_grid)
         if self.correct_selection == "auto" and self.effect_prior == "auto":
             raise ValueError("correct_selection='auto' and effect_prior='auto' cannot be "
                              "combined: choose the prior (effect_prior='t_auto', the "
@@ -471,6 +511,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation over "
                     f"1 <= k < p kept features, but X has n_features = 1: give "
                     f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
+            inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
+        smallest = int(np.bincount(y_index).min())
+        if inner_cv and smallest < MIN_CLASS_FOR_INNER_CV:
+            # each inner training fold must keep two cases of every class (a within-class
+            # variance), so every class needs three
+            if chosen:
+                raise ValueError(
+                    f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, which "
+                    f"needs at least {MIN_CLASS_FOR_INNER_CV} cases in every class; the "
+                    f"smallest class has {smallest}: give {', '.join(chosen)} as values")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         if inner_cv:
             # Validate as the selection will (clear errors before any inner CV), and offer
@@ -681,6 +731,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from ._memory import check_fit_memory
 
         priors = self._fitted_priors()       # with "auto", the prior its inner CV chose
+        # the number kept, whatever chose it (k, "all", a threshold), as load() restores it
+        self.k_ = int(selection.n_selected)
         y = self.classes_[y_index]
         G = len(selection.class_counts)
         if transform.features is not None:        # decorrelated: X_sel is already mapped

@@ -126,9 +126,24 @@ def _groups(idata) -> tuple[xr.Dataset, xr.Dataset | None]:
             f"idata has no draws (no 'posterior' group); groups present: "
             f"{sorted(idata.children)}"
         )
+    if _fit_method(idata) == "plugin":
+        raise ValueError(
+            "this fit has no MCMC draws: method='plugin' fixes the hyperparameters at their "
+            "posterior mode and draws the rest independently, so there are no chains to "
+            "diagnose (R-hat, ESS); MCMC diagnostics apply to fits with method='mcmc'")
     post = idata["posterior"].to_dataset()
     stats = idata["sample_stats"].to_dataset() if "sample_stats" in idata.children else None
     return post, stats
+
+
+def _fit_method(idata) -> str | None:
+    """The ``method`` a selbayes classifier recorded in ``idata.attrs`` (None otherwise)."""
+    import json
+
+    try:
+        return json.loads(idata.attrs["selbayes_config"]).get("method")
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _select(post: xr.Dataset, var_names) -> xr.Dataset:

@@ -424,6 +424,13 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
                 f"the F statistic overflows float64: X holds values up to {big:.3g}, whose "
                 "sums of squares exceed the largest float; rescale X (for example divide by "
                 "its largest absolute value, or standardise each column)")
+        if np.isinf(scores).any():
+            cols = np.flatnonzero(np.isinf(scores))
+            raise ValueError(
+                f"{cols.size} column(s) of X (positions {cols[:5].tolist()}) separate the "
+                "classes with no variance within any class (F statistic infinite): a "
+                "Gaussian model of within-class noise cannot be fitted to them. Remove them "
+                "(a label or a batch code among the features?)")
     else:
         if G != 2:
             raise ValueError(

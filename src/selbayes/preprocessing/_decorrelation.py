@@ -58,6 +58,11 @@ class Standardization:
     the threshold gamma and hence the selection adjustment (Li 2009, eqs 23-24) are unchanged;
     only the scale the Gaussian priors see is fixed. Features with zero spread are left unscaled.
 
+    Not a scikit-learn transformer: ``fit(X, y_index, n_classes)`` needs the class index of
+    every case, so it cannot be a step of a ``Pipeline``; the classifiers apply it inside
+    ``fit`` (``standardize=True``, ``decorrelate=``). In a pipeline use
+    :class:`sklearn.preprocessing.StandardScaler` or :class:`IntensityLog2`.
+
     Parameters
     ----------
     scale : {"within", "total"}, default "within"
@@ -128,6 +133,11 @@ class Decorrelation:
     Sigma(lambda) = (S + lambda diag(S)) / (1 + lambda), where S is the pooled within-class
     covariance of the training cases. lambda = 0 whitens with S itself (needs n - G >= p);
     large lambda approaches per-feature standardisation.
+
+    Not a scikit-learn transformer: ``fit(X, y_index, n_classes)`` needs the class index of
+    every case, so it cannot be a step of a ``Pipeline``; the classifiers apply it inside
+    ``fit`` (``standardize=True``, ``decorrelate=``). In a pipeline use
+    :class:`sklearn.preprocessing.StandardScaler` or :class:`IntensityLog2`.
 
     Two whitening matrices W (with W Sigma W' = I):
 
