@@ -281,3 +281,12 @@ def test_mcmc_diagnostics_of_a_plugin_fit_say_there_are_no_chains():
     X, y = _gauss()
     with pytest.raises(ValueError, match=r"no MCMC draws: method='plugin'"):
         check(_plugin().fit(X, y).idata_)
+
+
+def test_fit_path_names_ks_and_a_singular_decorrelation_names_decorrelate():
+    X, y = _gauss()
+    with pytest.raises(ValueError, match=r"every k of ks must be >= 1; got \[0\]"):
+        _plugin().fit_path(X, y, ks=[0, 5])
+    wide = np.random.default_rng(1).normal(size=(30, 60))      # p > n - G: S is singular
+    with pytest.raises(ValueError, match=r"decorrelate=\); .* e\.g\. decorrelate=1 or 'auto'"):
+        _plugin(k=40, decorrelate=0.0).fit(wide, y)

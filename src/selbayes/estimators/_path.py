@@ -89,6 +89,8 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
                          "correct_selection='auto' would need per model: pass "
                          "correct_selection=True or False (the one fit() chose is "
                          "correct_selection_), or fit() each k")
+    if min(ks) < 1:                       # named as ks, before set_params names it k
+        raise ValueError(f"every k of ks must be >= 1; got {[k for k in ks if k < 1]}")
     template = clone(estimator).set_params(k=int(ks[0]))
     template._validate_params()
     Xv, classes, y_index = template._validate_training_data(X, y)

@@ -276,7 +276,9 @@ class Decorrelation:
             self.chol_ = cholesky(sigma, lower=True)
         except np.linalg.LinAlgError as exc:
             raise ValueError(
-                f"the shrunk covariance is singular (lambda = {self.lam}); use a larger lambda"
+                f"the shrunk covariance is singular (lambda = {self.lam}, the classifiers' "
+                "decorrelate=); with more kept features than within-class degrees of freedom "
+                "it needs lambda > 0: use a larger one, e.g. decorrelate=1 or 'auto'"
             ) from exc
         return self
 
