@@ -243,17 +243,22 @@ def test_a_loss_dataframe_is_read_by_its_labels():
 
 def test_two_cases_per_class_fit_with_the_default_share_and_auto_says_what_it_needs():
     """The documented minimum of two cases per class fits with label_noise="cv" (Laplace's
-    share: an inner training fold would keep one case of a class); a setting chosen by the
-    inner cross-validation says it needs three per class (was an inner fold's 'n = 2')."""
+    share: inner training folds of 2 cases for 2 classes have no within-class variance); a
+    setting chosen by the inner cross-validation says why it cannot (was an inner fold's
+    'n = 2')."""
     X = np.random.default_rng(0).normal(size=(4, 50))
     X[2:, :2] += 3.0
     y = np.array([0, 0, 1, 1])
     clf = _plugin(k=2).fit(X, y)
     assert clf.label_noise_ == pytest.approx(1 / 6)
-    with pytest.raises(ValueError, match=r'k="auto" is chosen by inner cross-validation, which '
-                                         r"needs at least 3 cases in every class; the smallest "
-                                         r"class has 2: give k as values"):
+    with pytest.raises(ValueError, match=r'k="auto" is chosen by inner cross-validation, whose '
+                                         r"training folds would hold 2 cases for 2 classes"):
         _plugin(k="auto").fit(X, y)
+    # a class of two among larger ones still has its inner cross-validation
+    X40 = np.random.default_rng(1).normal(size=(40, 50))
+    y40 = np.r_[np.zeros(38, int), 1, 1]
+    X40[y40 == 1, :2] += 3.0
+    assert _plugin(k="auto").fit(X40, y40).k_choice_ is not None
 
 
 @pytest.mark.parametrize(("kw", "match"), [

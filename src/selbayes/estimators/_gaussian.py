@@ -23,10 +23,6 @@ from ._path import KPath
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 
-#: Cases the smallest class needs for any inner cross-validation: every inner training fold
-#: must keep two cases of each class (a within-class variance).
-MIN_CLASS_FOR_INNER_CV = 3
-
 #: Whether ``k="auto"`` continues the default k grid past 2000 (the 1-2-5 series, up to every
 #: feature with F > 0) while the inner score is best at its end (``choose_k(extend_to=...)``).
 #: Off, decided on 2026-11-28 on cost: the plasmode suite allowed it (KL not worse beyond 2 SE,
@@ -65,6 +61,15 @@ class _GaussianPosterior(Posterior):
     #: median within-class variance of the kept features the model saw (for the advice of the
     #: prior-boundary warning)
     within_var: float
+
+
+def _smallest_inner_training_fold(y_index, inner_cv: int) -> int:
+    """Cases in the smallest training fold of the inner cross-validation (stratified, with
+    as many folds as the smallest class allows, at most ``inner_cv``): n minus the largest
+    test fold, which takes at most ceil(n_g / folds) cases of each class g."""
+    counts = np.bincount(y_index)
+    folds = max(2, min(int(inner_cv), int(counts.min())))
+    return int(counts.sum() - np.sum(-(-counts // folds)))
 
 
 def _check_grids(k_grid, temperature_grid, decorrelate_grid) -> None:
@@ -214,8 +219,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         succession); 0 turns it off. "cv": c / (n + 2) with c in {1, 0, 1/4, 4}
         (:data:`selbayes.estimators.LABEL_NOISE_SHARES`) chosen by the inner
         cross-validation at the k it chooses (or at the given k; with ``k="all"`` at p - 1,
-        the largest k it fits, and with a single feature or a class of fewer than
-        :data:`MIN_CLASS_FOR_INNER_CV` cases Laplace's share), from the same
+        the largest k it fits, and with a single feature, or inner training folds of no
+        more cases than classes, Laplace's share), from the same
         inner test cases: no share where the inner cases are all predicted well (a few
         strong markers), a larger one where the model is overconfident out of sample. The
         chosen eps is ``label_noise_``.
@@ -512,15 +517,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     f"1 <= k < p kept features, but X has n_features = 1: give "
                     f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
-        smallest = int(np.bincount(y_index).min())
-        if inner_cv and smallest < MIN_CLASS_FOR_INNER_CV:
-            # each inner training fold must keep two cases of every class (a within-class
-            # variance), so every class needs three
+        train_cases = _smallest_inner_training_fold(y_index, self.inner_cv)
+        if inner_cv and train_cases <= len(classes):
+            # a pooled within-class variance needs more cases than classes in every inner
+            # training fold (two cases per class in all: n = 4, G = 2 leaves folds of 2)
             if chosen:
                 raise ValueError(
-                    f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, which "
-                    f"needs at least {MIN_CLASS_FOR_INNER_CV} cases in every class; the "
-                    f"smallest class has {smallest}: give {', '.join(chosen)} as values")
+                    f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, whose "
+                    f"training folds would hold {train_cases} cases for {len(classes)} "
+                    "classes; a within-class variance needs more cases than classes: give "
+                    f"{', '.join(chosen)} as values")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         if inner_cv:
             # Validate as the selection will (clear errors before any inner CV), and offer
