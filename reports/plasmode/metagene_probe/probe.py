@@ -45,8 +45,8 @@ def cluster_means(Z, m, random_state=0):
 
 
 def truth(name, rep, y):
-    """The replicate's true linear predictor recomputed as ``make_replicate`` draws it (its
-    loop included), checked against the replicate's own true test probabilities. Returns the
+    """The replicate's true linear predictor (``true_logit``, as ``make_replicate`` draws it),
+    checked against the replicate's own true test probabilities. Returns the
     F statistic of the true predictor on the training cases (an oracle: the best any one
     derived feature could do), the share of test cases whose true P(class 1) lies within 0.1
     of its median, and the KL (nats) to the truth of the constant prediction at the training
@@ -56,26 +56,14 @@ def truth(name, rep, y):
         _sigmoid,
         _standardised_dataset,
         calibration_scores,
+        true_logit,
     )
     from selbayes.filters import f_statistic
 
     sc = SCENARIOS[name]
     X = _standardised_dataset(sc.dataset)
-    n, p = X.shape
-    rng = np.random.default_rng(offline.SEED + 1000 * rep)   # make_replicate's draws
-    for _ in range(100):
-        beta = np.zeros(p)
-        if sc.pattern == "module":
-            r = (X.T @ X[:, rng.integers(p)]) / n
-            idx = np.argsort(-np.abs(r))[: sc.n_effects]
-            beta[idx] = np.sign(r[idx])
-        else:
-            idx = rng.choice(p, sc.n_effects, replace=False)
-            beta[idx] = rng.standard_normal(sc.n_effects)
-        eta = X @ beta
-        if np.isfinite(eta).all() and eta.std() > 1e-8 * np.abs(beta).sum():
-            break
-    eta = sc.effect_sd * (eta - eta.mean()) / eta.std()
+    # make_replicate's own draws (its generator's first use)
+    eta = true_logit(sc, X, np.random.default_rng(offline.SEED + 1000 * rep))
     data = offline.replicate(name, rep).data
 
     def rows(Xpart):

@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["SCENARIOS", "CANDIDATES", "STACKED", "WIDE_K_GRID", "Scenario", "make_replicate",
+           "true_logit",
            "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
 
@@ -216,6 +217,39 @@ def _standardised_dataset(name: str) -> np.ndarray:
     return (X - X.mean(axis=0)) / X.std(axis=0)
 
 
+def true_logit(scenario: Scenario, X, rng) -> np.ndarray:
+    """The plasmode truth: log odds of class 1 for every row of the real X, a linear predictor
+    scaled to sd ``effect_sd`` (:func:`make_replicate`'s first draws from ``rng``).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A plasmode scenario (``pattern`` "random" or "module").
+    X : ndarray of shape (n, p)
+        The standardised real X.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (n,)
+    """
+    n, p = X.shape
+    for _ in range(100):                               # a non-degenerate linear predictor
+        beta = np.zeros(p)
+        if scenario.pattern == "module":
+            hub = rng.integers(p)
+            r = (X.T @ X[:, hub]) / n                  # correlation with the hub gene, O(np)
+            idx = np.argsort(-np.abs(r))[: scenario.n_effects]
+            beta[idx] = np.sign(r[idx])
+        else:
+            idx = rng.choice(p, scenario.n_effects, replace=False)
+            beta[idx] = rng.standard_normal(scenario.n_effects)
+        eta = X @ beta
+        if np.isfinite(eta).all() and eta.std() > 1e-8 * np.abs(beta).sum():
+            break
+    return scenario.effect_sd * (eta - eta.mean()) / eta.std()
+
+
 def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
     """Draw one replicate: training data, test data and the test cases' true probabilities.
 
@@ -263,22 +297,8 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
                 "X_test": Xt, "y_test": y[scenario.n_train:],
                 "p_test": np.column_stack([1 - p1, p1])}
     X = _standardised_dataset(scenario.dataset) if X_real is None else X_real
-    n, p = X.shape
-    for _ in range(100):                               # a non-degenerate linear predictor
-        beta = np.zeros(p)
-        if scenario.pattern == "module":
-            hub = rng.integers(p)
-            r = (X.T @ X[:, hub]) / n                  # correlation with the hub gene, O(np)
-            idx = np.argsort(-np.abs(r))[: scenario.n_effects]
-            beta[idx] = np.sign(r[idx])
-        else:
-            idx = rng.choice(p, scenario.n_effects, replace=False)
-            beta[idx] = rng.standard_normal(scenario.n_effects)
-        eta = X @ beta
-        if np.isfinite(eta).all() and eta.std() > 1e-8 * np.abs(beta).sum():
-            break
-    eta = scenario.effect_sd * (eta - eta.mean()) / eta.std()
-    p1 = _sigmoid(eta)
+    n = X.shape[0]
+    p1 = _sigmoid(true_logit(scenario, X, rng))
     # At least 5 cases of each class in training, so inner cross-validation can stratify.
     for _ in range(1000):
         perm = rng.permutation(n)
