@@ -897,8 +897,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             If ``X`` is malformed, has another number of columns than in ``fit``, or is a
             DataFrame whose columns differ from (or are reordered against) those of ``fit``;
             or if some rows hold values so far outside the training data that float64 cannot
-            tell the classes apart (non-finite log probabilities, or rows whose
-            probabilities do not sum to 1).
+            tell the classes apart (NaN log probabilities, or rows whose probabilities do not
+            sum to 1).
         """
         X_sel = self._select_test_columns(self._validate_test(X))
         return _checked_log_proba(self._predict_log_proba_selected(X_sel), X_sel)
@@ -1095,7 +1095,9 @@ def _checked_log_proba(log_proba: np.ndarray, X_sel) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         total = logsumexp(log_proba, axis=1)
         extreme = np.abs(_dense(X_sel)).max(axis=1, initial=0.0) > MAX_RESOLVED_VALUE
-    bad = ~np.isfinite(log_proba).all(axis=1) | ~(np.abs(total) < 1e-6) | extreme
+    # -inf is a class of probability 0 (a row may hold some); NaN or +inf never
+    bad = (np.isnan(log_proba) | np.isposinf(log_proba)).any(axis=1) \
+        | ~(np.abs(total) < 1e-6) | extreme
     if bad.any():
         rows = np.flatnonzero(bad)
         values = np.abs(_dense(X_sel[rows]))

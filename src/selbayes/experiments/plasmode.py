@@ -232,6 +232,14 @@ def true_logit(scenario: Scenario, X, rng) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n,)
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).standard_normal((30, 50))
+    >>> sc = Scenario("s", "plasmode", n_train=20, n_effects=5, effect_sd=3.0)
+    >>> eta = true_logit(sc, X, np.random.default_rng(1))
+    >>> eta.shape, round(float(eta.std()), 6)
+    ((30,), 3.0)
     """
     n, p = X.shape
     for _ in range(100):                               # a non-degenerate linear predictor
