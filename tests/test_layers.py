@@ -48,9 +48,6 @@ ALLOWED = {
     ("_compat", "*"): "the alias finder maps the old flat module paths (selbayes.sbc_models, "
                       "...) to their new homes in every layer; it imports one only when old "
                       "code imports its old path",
-    ("evaluation", "selbayes"): "diagnostics.warn_from_user_line reads selbayes.__file__ to skip "
-                                "the package's frames; the package is imported before any of "
-                                "its modules, so this loads nothing",
 }
 
 RANK = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}

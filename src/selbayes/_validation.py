@@ -1,16 +1,21 @@
 """Input validation shared by every public entry point.
 
 Every check raises a ``ValueError`` or ``TypeError`` whose message names the offending argument,
-so that users never see a NaN or a traceback from deep inside pytensor.
+so that users never see a NaN or a traceback from deep inside pytensor; and the warnings they
+give name the user's line (:func:`warn_at_user`).
 """
 
 from __future__ import annotations
 
+import functools
 import numbers
+import os
+import warnings
 
 import numpy as np
 
 __all__ = [
+    "warn_at_user",
     "check_matrix",
     "check_labels",
     "check_binary",
@@ -18,6 +23,36 @@ __all__ = [
     "check_class_counts",
     "check_random_state",
 ]
+
+
+@functools.cache
+def _not_the_user() -> tuple[str, ...]:
+    """Folders whose frames a warning skips to reach the user's line: selbayes's own, and
+    scikit-learn's and joblib's (pipelines, cross-validation and joblib's Memory call fit and
+    fit_transform). Located without importing them."""
+    import importlib.util
+
+    folders = [os.path.dirname(os.path.abspath(__file__))]
+    for name in ("sklearn", "joblib"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            folders.append(os.path.dirname(os.path.abspath(spec.origin)))
+    return tuple(folder + os.sep for folder in folders)
+
+
+def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` attributed to the first frame outside selbayes, scikit-learn and
+    joblib: the user's line, however deep inside a fit or a pipeline the warning arose.
+
+    Examples
+    --------
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_at_user("look", UserWarning)
+    >>> str(w[0].message)
+    'look'
+    """
+    warnings.warn(message, category, skip_file_prefixes=_not_the_user())
 
 
 def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,

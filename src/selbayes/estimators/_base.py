@@ -49,7 +49,7 @@ from sklearn.utils._param_validation import (
 )
 from sklearn.utils.validation import _check_feature_names, check_is_fitted
 
-from .._validation import check_binary, check_labels, check_matrix
+from .._validation import check_binary, check_labels, check_matrix, warn_at_user
 from .._version import __version__
 from ..evaluation._calibration import bayes_decision, check_loss
 from ..filters._selection import Selection, select_features
@@ -63,10 +63,6 @@ SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro"
             "blackjax": "blackjax"}
 
 
-#: warnings name the first line outside this folder: the user's call, however deep inside fit
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
 #: Root attribute of a file written by ``selbayes fit``: the input transform (JSON, "null"
 #: for none) the command applied before fitting, which ``selbayes predict`` applies again.
 INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
@@ -75,11 +71,6 @@ INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
 class SavedTransformWarning(UserWarning):
     """A loaded fit was made on transformed data (``selbayes fit --transform``): its
     ``predict_proba`` expects X transformed the same way."""
-
-
-def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
-    """``warnings.warn`` attributed to the first frame outside selbayes (the user's line)."""
-    warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
 
 
 def require_sampler(sampler: str) -> str:

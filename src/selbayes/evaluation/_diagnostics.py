@@ -14,7 +14,6 @@ divergence and BFMI checks are skipped and say so.
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
 from itertools import product
@@ -75,7 +74,8 @@ class GridBoundaryWarning(PriorBoundaryWarning):
 
 
 def warn_from_user_line(message: str, category: type[Warning]) -> None:
-    """``warnings.warn`` attributed to the first frame outside selbayes (the user's line).
+    """``warnings.warn`` attributed to the user's line
+    (:func:`selbayes._validation.warn_at_user`, under this module's older name).
 
     Parameters
     ----------
@@ -91,10 +91,9 @@ def warn_from_user_line(message: str, category: type[Warning]) -> None:
     >>> str(w[0].message)
     'look'
     """
-    import selbayes
+    from .._validation import warn_at_user
 
-    warnings.warn(message, category,
-                  skip_file_prefixes=(os.path.dirname(selbayes.__file__) + os.sep,))
+    warn_at_user(message, category)
 
 
 # ---------------------------------------------------------------------------------------------

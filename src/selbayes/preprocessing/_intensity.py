@@ -21,15 +21,13 @@ Golub T. R. et al. (1999), Molecular classification of cancer, Science 286:531-5
 
 from __future__ import annotations
 
-import os
-import sys
 import warnings
 
-import joblib
 import numpy as np
-import sklearn
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._validation import warn_at_user
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats", "RAW_SKEWNESS",
@@ -56,12 +54,6 @@ def _output_config(est) -> str:
 
 class RawIntensityWarning(UserWarning):
     """X looks like raw (unlogged) intensities; take logs first."""
-
-
-#: Frames a warning skips to reach the user's line: selbayes's own, scikit-learn's and
-#: joblib's (a pipeline calls fit_transform through joblib's Memory).
-_NOT_THE_USER = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
-                      for m in (sys.modules[__name__.split(".")[0]], sklearn, joblib))
 
 
 class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
@@ -126,10 +118,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         values = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         problem = log2_input_problem(values, self.floor, self.ceiling)
         if problem is not None:
-            # the transform would flatten X (already logged or z-scored); named at the user's
-            # line, past this package's frames and scikit-learn's pipeline
-            warnings.warn(f"IntensityLog2: {problem}", Log2InputWarning,
-                          skip_file_prefixes=_NOT_THE_USER)
+            # the transform would flatten X (already logged or z-scored); named at the
+            # user's line, past scikit-learn's pipeline
+            warn_at_user(f"IntensityLog2: {problem}", Log2InputWarning)
         return self
 
     def transform(self, X):
