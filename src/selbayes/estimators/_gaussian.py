@@ -63,46 +63,25 @@ class _GaussianPosterior(Posterior):
     within_var: float
 
 
-def _smallest_inner_training_fold(y_index, inner_cv: int) -> int:
-    """Cases in the smallest training fold of the inner cross-validation (stratified, with
-    as many folds as the smallest class allows, at most ``inner_cv``): n minus the largest
-    test fold, which takes at most ceil(n_g / folds) cases of each class g."""
-    counts = np.bincount(y_index)
-    folds = max(2, min(int(inner_cv), int(counts.min())))
-    return int(counts.sum() - np.sum(-(-counts // folds)))
-
-
 def _check_grids(k_grid, temperature_grid, decorrelate_grid) -> None:
     """Each candidate grid given is non-empty and holds what its parameter takes: k >= 1
     integers, T > 0, lambda >= 0 (or None, no decorrelation); all finite."""
-    def values(name, grid):
+    rules = (("k_grid", k_grid, False, lambda v: v == int(v) and v >= 1, "integers >= 1"),
+             ("temperature_grid", temperature_grid, False, lambda v: v > 0,
+              "finite numbers > 0"),
+             ("decorrelate_grid", decorrelate_grid, True, lambda v: v >= 0,
+              "finite numbers >= 0 or None (no decorrelation)"))
+    for name, grid, none_ok, ok, what in rules:
         if grid is None:
-            return None
+            continue
         items = list(grid)
         if not items:
             raise ValueError(f"{name} is empty; give at least one value, or None for the "
                              "default")
-        return items
-
-    ks = values("k_grid", k_grid)
-    if ks is not None:
-        bad = [k for k in ks if isinstance(k, bool) or not isinstance(k, Real)
-               or not np.isfinite(k) or k != int(k) or k < 1]
+        bad = [v for v in items if not (none_ok and v is None) and (
+            isinstance(v, bool) or not isinstance(v, Real) or not np.isfinite(v) or not ok(v))]
         if bad:
-            raise ValueError(f"k_grid must hold integers >= 1; got {bad[:5]} in {ks[:10]}")
-    ts = values("temperature_grid", temperature_grid)
-    if ts is not None:
-        bad = [t for t in ts if isinstance(t, bool) or not isinstance(t, Real)
-               or not np.isfinite(t) or t <= 0]
-        if bad:
-            raise ValueError(f"temperature_grid must hold finite numbers > 0; got {bad[:5]}")
-    ds = values("decorrelate_grid", decorrelate_grid)
-    if ds is not None:
-        bad = [d for d in ds if d is not None and (isinstance(d, bool) or not isinstance(d, Real)
-                                                   or not np.isfinite(d) or d < 0)]
-        if bad:
-            raise ValueError(f"decorrelate_grid must hold finite numbers >= 0 or None (no "
-                             f"decorrelation); got {bad[:5]}")
+            raise ValueError(f"{name} must hold {what}; got {bad[:5]}")
 
 
 def _rank(X, y_index, classes) -> Selection:
@@ -517,7 +496,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     f"1 <= k < p kept features, but X has n_features = 1: give "
                     f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
-        train_cases = _smallest_inner_training_fold(y_index, self.inner_cv)
+        from ._inner_cv import smallest_inner_training_fold
+
+        train_cases = smallest_inner_training_fold(y_index, self.inner_cv)
         if inner_cv and train_cases <= len(classes):
             # a pooled within-class variance needs more cases than classes in every inner
             # training fold (two cases per class in all: n = 4, G = 2 leaves folds of 2)

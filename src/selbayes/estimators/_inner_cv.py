@@ -168,13 +168,26 @@ class KChoice:
                    criterion=criterion, n_splits=n_splits)
 
 
+def _n_inner_folds(counts, n_splits: int) -> int:
+    """Folds of the inner cross-validation: ``n_splits``, at most the smallest class's size."""
+    return int(min(n_splits, np.min(counts)))
+
+
+def smallest_inner_training_fold(y_index, n_splits: int) -> int:
+    """Cases in the smallest training fold of the inner cross-validation
+    (:func:`_stratified_folds`): n minus the largest test fold, which takes at most
+    ceil(n_g / folds) cases of each class g."""
+    counts = np.bincount(y_index)
+    folds = max(2, _n_inner_folds(counts, n_splits))
+    return int(counts.sum() - np.sum(-(-counts // folds)))
+
+
 def _stratified_folds(y_index, n_splits, rng):
     # the folds themselves come from selbayes.evaluation._folds, where every fold is made
     from ..evaluation._folds import stratified_folds
 
     seed = int(rng.integers(2 ** 31 - 1))
-    min_count = np.bincount(y_index).min()
-    n_splits = int(min(n_splits, min_count))
+    n_splits = _n_inner_folds(np.bincount(y_index), n_splits)
     if n_splits < 2:
         raise ValueError("choosing k by inner cross-validation needs at least 2 cases in every "
                          "class of the training data")
