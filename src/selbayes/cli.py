@@ -208,33 +208,39 @@ def _gaussian_only(args, *names) -> None:
                         f"--model {args.model})")
 
 
-def _transform_settings(args, X) -> dict | None:
-    """The --transform/--floor/--ceiling settings, checked against the data."""
+def _transform_settings(args) -> dict | None:
+    """The --transform/--floor/--ceiling settings (checked; the data are checked by the
+    transform itself, :func:`_apply_transform`)."""
     if args.transform in (None, "none"):
         if args.floor is not None or args.ceiling is not None:
             raise UserError("--floor/--ceiling need --transform log2")
         return None
-    from .preprocessing._intensity import IntensityLog2, Log2InputWarning, log2_input_problem
+    from .preprocessing._intensity import IntensityLog2
 
     pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),
            "ceiling": None if args.ceiling is None else float(args.ceiling)}
     IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
-    problem = log2_input_problem(X, pre["floor"], pre["ceiling"])
-    if problem is not None:
-        import warnings
-
-        warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
     return pre
 
 
-def _apply_transform(pre: dict | None, X):
+def _apply_transform(pre: dict | None, X, source: str | None = None):
+    """X transformed as ``pre`` says. IntensityLog2's warning that the values do not look like
+    intensities is passed on naming ``source`` (the file), or dropped without one (predict:
+    the fit's settings, which the user cannot change there)."""
     if pre is None:
         return X
     from .preprocessing._intensity import IntensityLog2, Log2InputWarning
 
-    with warnings.catch_warnings():      # _transform_settings has warned, naming the file
-        warnings.simplefilter("ignore", Log2InputWarning)
-        return IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Log2InputWarning)
+        Xt = IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+    for w in caught:
+        if not issubclass(w.category, Log2InputWarning):
+            warnings.warn(w.message, w.category, stacklevel=2)
+        elif source is not None:
+            text = str(w.message).removeprefix("IntensityLog2: ")
+            warnings.warn(f"{source}: {text}", Log2InputWarning, stacklevel=2)
+    return Xt
 
 
 def _seed(text: str) -> int:
@@ -371,8 +377,8 @@ def _cmd_fit(args) -> int:
             f"{args.x} (--label-key {args.label_key})"))
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    pre = _transform_settings(args, X)
-    Xt = _apply_transform(pre, X)
+    pre = _transform_settings(args)
+    Xt = _apply_transform(pre, X, source=args.x)
     if args.model != "gaussian":
         _check_binary_file(Xt, args.x, args.model)
     module, name = MODELS[args.model]
