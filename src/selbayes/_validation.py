@@ -201,14 +201,23 @@ def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:
             raise ValueError(f"{name} must be binary (0/1); found {bad.size} other value(s), "
                              f"first {bad[0]!r}")
         return arr
-    ok = (arr == 0) | (arr == 1)
-    if not ok.all():
-        idx = tuple(int(v) for v in np.argwhere(~ok)[0])
+    found = first_non_binary(arr)
+    if found is not None:
+        count, idx = found
         raise ValueError(
-            f"{name} must be binary (0/1); found {int((~ok).sum())} other value(s), first "
+            f"{name} must be binary (0/1); found {count} other value(s), first "
             f"{arr[idx]!r} at {idx}"
         )
     return arr
+
+
+def first_non_binary(arr) -> tuple[int, tuple[int, ...]] | None:
+    """(how many entries of the dense ``arr`` are neither 0 nor 1, the index of the first),
+    or None when all are."""
+    ok = (arr == 0) | (arr == 1)
+    if ok.all():
+        return None
+    return int((~ok).sum()), tuple(int(v) for v in np.argwhere(~ok)[0])
 
 
 def check_positive(value, *, name: str, strict: bool = True) -> float:

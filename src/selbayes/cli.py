@@ -255,14 +255,15 @@ def _seed(text: str) -> int:
 
 
 def _check_binary_file(X, path: str, model: str) -> None:
-    """The binary models' check, naming the file, a gene and a sample."""
-    import numpy as np
+    """The binary models' check (:func:`selbayes._validation.first_non_binary`), naming the
+    file, a gene and a sample."""
+    from ._validation import first_non_binary
 
     values = X.to_numpy()
-    bad = ~((values == 0) | (values == 1))
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise UserError(f"{path}: --model {model} needs binary (0/1) values; {int(bad.sum())} "
+    found = first_non_binary(values)
+    if found is not None:
+        count, (i, j) = found
+        raise UserError(f"{path}: --model {model} needs binary (0/1) values; {count} "
                         f"are not, e.g. {values[i, j]:g} for gene {X.columns[j]} in sample "
                         f"{X.index[i]} (use --model gaussian for continuous data)")
 
