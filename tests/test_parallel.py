@@ -166,6 +166,33 @@ def test_joblib_processes_give_the_serial_results(tmp_path):
     assert len({r.meta["worker_pid"] for r in par.values()} - {os.getpid()}) >= 1
 
 
+def _warns(task: Task) -> TaskResult:
+    """Records whether a RuntimeWarning raised in the task reaches the warnings machinery."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as seen:   # keeps the filters as they are
+        warnings.warn("from a worker", RuntimeWarning, stacklevel=1)
+    return TaskResult(task.id, {}, {"seen": len(seen), "pid": os.getpid()})
+
+
+def test_workers_follow_the_callers_warning_filters(tmp_path):
+    """A warning the caller ignores is ignored in the worker processes too (joblib's own
+    Parallel starts workers with Python's default filters)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        results, _ = run_tasks(_warns, _tasks(4), TaskStore(tmp_path / "a", {}), n_jobs=2,
+                               progressbar=False)
+    assert any(r.meta["pid"] != os.getpid() for r in results.values())
+    assert [r.meta["seen"] for r in results.values()] == [0] * 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RuntimeWarning)
+        results, _ = run_tasks(_warns, _tasks(4), TaskStore(tmp_path / "b", {}), n_jobs=2,
+                               progressbar=False)
+    assert [r.meta["seen"] for r in results.values()] == [1] * 4
+
+
 def _killed_in_a_worker(task: Task, parent_pid: int) -> TaskResult:
     """t02 kills its own process when run in a worker, as the kernel's OOM killer would."""
     if task.id == "t02" and os.getpid() != parent_pid:

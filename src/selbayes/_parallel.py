@@ -445,8 +445,10 @@ def _run_joblib(fn, todo, args, n_jobs) -> Iterator[TaskResult]:
         for task in todo:
             yield _call(fn, task, args)
         return
-    from joblib import Parallel, delayed
     from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    # scikit-learn's Parallel hands the caller's warning filters to the workers
+    from sklearn.utils.parallel import Parallel, delayed
 
     finished = set()
     try:

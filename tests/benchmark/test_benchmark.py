@@ -235,7 +235,8 @@ def test_cli_user_csv_pair(tmp_path, capsys):
     assert {"amlp", "amlp_se", "brier_se", "error_se", "gap_se"} <= set(summary.columns)
     text = (out / "report.md").read_text()
     for section in ("## AMLP", "## Mean rank", "## Chosen k per fold", "## Pooled reliability",
-                    "log2 of values clipped to [1.0, None]"):
+                    "log2 of values clipped to [1.0, None]", "Whether a gap is more than chance",
+                    "Sets with a gap beyond chance (p < 0.05): gnb "):
         assert section in text
     assert (out / "reliability.png").stat().st_size > 1000
 

@@ -115,6 +115,11 @@ def test_names_and_labels_pass_through(data):
     labels = np.where(y == 1, "tumour", "normal")
     clf = StackedGaussianClassifier(_base(k_grid=(5, 20)), max_components=2).fit(frame, labels)
     assert clf.feature_names_in_[0] == "g0" and clf.n_features_in_ == X.shape[1]
+    # the union of the components' selections, in the F order of the largest one
+    largest = max(clf.estimators_, key=lambda e: e.k_)
+    assert clf.selected_features_.tolist() == largest.selected_features_.tolist()
+    for est in clf.estimators_:
+        assert set(est.selected_features_) <= set(clf.selected_features_)
     assert set(clf.predict(frame)) <= {"normal", "tumour"}
     assert clf.evaluate(frame, labels)["n"] == len(y)
     assert clone(clf).get_params()["max_components"] == 2

@@ -12,6 +12,7 @@ from selbayes.evaluation import (
     calibration_summary,
     case_losses,
     check_proba,
+    error_gap_test,
     expected_vs_actual_loss,
     flag_miscalibrated_bins,
     random_loss_matrices,
@@ -306,3 +307,85 @@ def test_reliability_table_accepts_pandas():
     p = pd.Series([0.1, 0.9])
     y = pd.Series([False, True])
     assert reliability_table(p, y)["count"].sum() == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# expected minus actual error against a calibrated predictor's scatter
+# ---------------------------------------------------------------------------------------------
+def _top_label_proba(conf):
+    return np.column_stack([conf, 1.0 - conf])
+
+
+def test_error_gap_test_matches_enumeration():
+    """The exact p-value is the enumerated probability of every outcome at least as far."""
+    rng = np.random.default_rng(1)
+    n = 10
+    conf = rng.uniform(0.5, 1.0, n)
+    y = (rng.random(n) > conf).astype(int)            # column 0 is every guess
+    t = error_gap_test(_top_label_proba(conf), y)
+    outcomes = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1   # 1 = guess right
+    prob = np.prod(np.where(outcomes == 1, conf, 1.0 - conf), axis=1)
+    dist = np.abs(outcomes.sum(axis=1) - conf.sum())
+    observed = abs(np.sum(y == 0) - conf.sum())
+    assert t["p_value"] == pytest.approx(prob[dist >= observed - 1e-12].sum(), rel=1e-12)
+    assert t["gap"] == pytest.approx(np.mean(1 - conf) - np.mean(y != 0))
+    assert t["se"] == pytest.approx(np.sqrt(np.sum(conf * (1 - conf))) / n)
+
+
+def test_error_gap_test_is_calibrated_under_calibration():
+    """Labels drawn from the predictions: the gap's spread is ``se``, and p < 0.05 in at
+    most 5% of the draws (a discrete test is conservative), within Monte Carlo error."""
+    rng = np.random.default_rng(2)
+    n, reps = 60, 2000
+    proba = rng.dirichlet([1.0, 1.0, 1.0], size=n)
+    gaps, pvals = [], []
+    for _ in range(reps):
+        y = np.array([rng.choice(3, p=row) for row in proba])
+        t = error_gap_test(proba, y)
+        gaps.append(t["gap"])
+        pvals.append(t["p_value"])
+    se = t["se"]
+    # sd of a sample sd: about sd / sqrt(2 reps) -> 4 of those as tolerance
+    assert np.std(gaps) == pytest.approx(se, rel=4 / np.sqrt(2 * reps))
+    assert abs(np.mean(gaps)) < 4 * se / np.sqrt(reps)
+    rate = np.mean(np.array(pvals) < 0.05)
+    assert rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def test_error_gap_test_flags_an_overconfident_predictor():
+    """Confidences 0.95 on cases right 75% of the time: gap -0.2, far beyond chance."""
+    rng = np.random.default_rng(3)
+    n = 100
+    y = (rng.random(n) > 0.75).astype(int)
+    t = error_gap_test(_top_label_proba(np.full(n, 0.95)), y)
+    assert t["gap"] < 0 and t["z"] < -4 and t["p_value"] < 1e-4
+
+
+def test_error_gap_test_normal_branch_agrees(monkeypatch):
+    from selbayes.evaluation import _calibration
+
+    rng = np.random.default_rng(4)
+    n = 3000
+    conf = rng.uniform(0.5, 1.0, n)
+    y = (rng.random(n) > conf - 0.02).astype(int)
+    exact = error_gap_test(_top_label_proba(conf), y)
+    monkeypatch.setattr(_calibration, "EXACT_GAP_TEST_MAX_N", 10)
+    approx = error_gap_test(_top_label_proba(conf), y)
+    assert approx["z"] == exact["z"]
+    # the normal approximation of a sum of 3000 Bernoullis: within a few 1e-3 in p
+    assert approx["p_value"] == pytest.approx(exact["p_value"], abs=5e-3)
+
+
+def test_error_gap_test_sure_predictions():
+    sure = _top_label_proba(np.ones(5))
+    right = error_gap_test(sure, [0, 0, 0, 0, 0])
+    assert np.isnan(right["z"]) and right["p_value"] == 1.0 and right["se"] == 0.0
+    wrong = error_gap_test(sure, [0, 0, 0, 0, 1])
+    assert wrong["z"] == -np.inf and wrong["p_value"] == 0.0 and wrong["gap"] == -0.2
+
+
+def test_calibration_summary_carries_the_gap_test():
+    proba = [[0.9, 0.1], [0.8, 0.2], [0.3, 0.7], [0.6, 0.4]]
+    s, t = calibration_summary(proba, [0, 0, 1, 0]), error_gap_test(proba, [0, 0, 1, 0])
+    assert s["expected_error_rate"] - s["error_rate"] == pytest.approx(t["gap"])
+    assert (s["error_gap_se"], s["error_gap_p_value"]) == (t["se"], t["p_value"])

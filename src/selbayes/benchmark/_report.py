@@ -14,7 +14,7 @@ from ._methods import PEERS
 
 __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
            "mean_ranks", "write_report_files", "repeat_aware_mean_se", "clear_difference",
-           "SE_METHOD", "reliability_figure"]
+           "SE_METHOD", "reliability_figure", "gap_tests"]
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
@@ -331,6 +331,92 @@ def _table(summary: pd.DataFrame, metric: str, methods: list[str]) -> list[str]:
     return lines
 
 
+def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
+    """Expected minus actual error per data set and method, against a calibrated predictor's
+    scatter (:func:`selbayes.evaluation.error_gap_test`).
+
+    With one repeat the test is exact (Poisson-binomial). With several, the gap is the mean
+    over repeats and its standard deviation under calibration is taken as the mean of the
+    repeats' own (what it is if the repeats' outcomes were perfectly correlated: the test is
+    then conservative) with a normal p-value.
+
+    Parameters
+    ----------
+    cases : pandas.DataFrame
+        From :func:`cases_frame` (``confidence`` and ``correct`` per test case).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, method, n, gap, se, z, p_value`` (``n`` cases per repeat).
+
+    Examples
+    --------
+    >>> cases = pd.DataFrame({"dataset": "a", "method": "m", "repeat": 0,
+    ...                       "confidence": [0.9, 0.8, 0.7, 0.6],
+    ...                       "correct": [True, True, True, True]})
+    >>> gap_tests(cases).round(3)[["gap", "se", "p_value"]].to_dict("records")
+    [{'gap': 0.25, 'se': 0.209, 'p_value': 0.56}]
+    """
+    from scipy.special import erfc
+
+    from ..evaluation._calibration import _gap_test
+
+    rows = []
+    for (d, m), g in cases.groupby(["dataset", "method"], sort=True):
+        per = [_gap_test(r["confidence"].to_numpy(dtype=float),
+                         r["correct"].to_numpy(dtype=bool))
+               for _, r in g.groupby("repeat", sort=True)]
+        if len(per) == 1:
+            t = per[0]
+        else:
+            gap = float(np.mean([t["gap"] for t in per]))
+            se = float(np.mean([t["se"] for t in per]))
+            z = gap / se if se > 0 else (np.nan if gap == 0 else np.copysign(np.inf, gap))
+            t = {"gap": gap, "se": se, "z": z, "n": per[0]["n"],
+                 "p_value": float(erfc(abs(z) / np.sqrt(2.0))) if np.isfinite(z)
+                 else (1.0 if gap == 0 else 0.0)}
+        rows.append({"dataset": d, "method": m, **{c: t[c] for c in
+                                                   ("n", "gap", "se", "z", "p_value")}})
+    return pd.DataFrame(rows, columns=["dataset", "method", "n", "gap", "se", "z", "p_value"])
+
+
+def _gap_test_lines(cases: pd.DataFrame, methods: list[str]) -> list[str]:
+    tests = gap_tests(cases)
+    if tests.empty:
+        return []
+    L = ["", "Whether a gap is more than chance: a calibrated predictor's actual error scatters "
+         "around its expected error with standard deviation sqrt(sum c (1 - c)) / n (c: each "
+         "test case's top-label probability), about 0.04 for 60 cases guessed with 85% "
+         "confidence. Each cell: gap (z = gap / that SD); * where a calibrated predictor gives "
+         "a gap this far from 0 with probability below 0.05 (`selbayes.evaluation."
+         "error_gap_test`: exact with one repeat; with several, normal with one repeat's SD, "
+         "conservative).", "",
+         "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+    wide = tests.set_index(["dataset", "method"])
+    for d in sorted(tests["dataset"].unique()):
+        cells = []
+        for m in methods:
+            if (d, m) not in wide.index:
+                cells.append("-")
+                continue
+            r = wide.loc[(d, m)]
+            star = "*" if r["p_value"] < 0.05 else ""
+            cells.append(f"{r['gap']:+.3f} ({r['z']:+.1f}){star}" if np.isfinite(r["z"])
+                         else f"{r['gap']:+.3f}{star}")
+        L.append(f"| {d} | " + " | ".join(cells) + " |")
+    counts = []
+    for m in methods:
+        t = tests[tests["method"] == m]
+        if len(t):
+            over = int(((t["p_value"] < 0.05) & (t["gap"] < 0)).sum())
+            under = int(((t["p_value"] < 0.05) & (t["gap"] > 0)).sum())
+            counts.append(f"{m} {over} overconfident, {under} underconfident of {len(t)}")
+        else:
+            counts.append(f"{m}: no cases")
+    return L + ["", "Sets with a gap beyond chance (p < 0.05): " + "; ".join(counts) + "."]
+
+
 def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
     """The pooled reliability diagram as small multiples: one panel per method, shared axes.
 
@@ -453,6 +539,8 @@ def write_report_files(res) -> str:
                           ("gap", "Expected minus actual error (0 is calibrated; < 0 "
                                   "overconfident)")):
         L += ["", f"## {title}", ""] + _table(summary, metric, methods)
+        if metric == "gap" and not cases.empty:
+            L += _gap_test_lines(cases, methods)
     ranks = mean_ranks(summary, "amlp")
     gap = summary.assign(abs_gap=summary["gap"].abs()).groupby("method")["abs_gap"].mean()
     L += ["", "## Mean rank over data sets (AMLP; 1 = best)", "",

@@ -260,7 +260,9 @@ class EvaluateMixin:
         -------
         dict
             The keys of :func:`selbayes.evaluation.calibration_summary` (``error_rate``,
-            ``expected_error_rate``, ``amlp`` in nats, ``brier``, ``ece``, ``n``) and, when
+            ``expected_error_rate``, ``amlp`` in nats, ``brier``, ``ece``, ``error_gap_se``
+            and ``error_gap_p_value`` (is the expected error further from the actual one than
+            chance? see :func:`selbayes.evaluation.error_gap_test`), ``n``) and, when
             ``loss`` is given, ``expected_loss`` and ``actual_loss`` (see
             :func:`selbayes.evaluation.expected_vs_actual_loss`).
 

@@ -184,7 +184,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         A ``k_grid`` given here is used as given (not continued past its end, see
         ``EXTEND_DEFAULT_K_GRID``).
     inner_cv : int, default 5
-        Inner folds of the "auto" choices.
+        Inner folds of the "auto" choices; at most the smallest class's number of training
+        cases (a class of 3 gives 3 folds). The number used is ``k_choice_.n_splits``.
     choice_rule : {"best", "one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
         or the smallest temperature within one paired standard error of it

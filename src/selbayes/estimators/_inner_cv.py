@@ -47,6 +47,16 @@ DEFAULT_DECORRELATE_GRID = (None, 10.0)
 LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
 
+#: How a :class:`KChoice` names its criterion when printed (the name itself is what fits save).
+_CRITERION_TEXT = {
+    "inner_cv_log_score_plugin": "mean -log p(true class) of the inner test cases, nats, "
+                                 "plug-in predictive",
+    "inner_cv_log_score_plugin_correlation_T": "mean -log p(true class) of the inner test "
+                                               "cases, nats, plug-in predictive, T from the "
+                                               "kept genes' correlation",
+}
+
+
 @dataclass(frozen=True)
 class KChoice:
     """Outcome of :func:`choose_k`.
@@ -86,7 +96,7 @@ class KChoice:
     0.3
     >>> print(ch)                        # the chosen row starred
     KChoice: k = 10, decorrelate = None, temperature = 3 (the lowest score of 2 candidates;
-    inner_cv_log_score_plugin, 5 inner folds)
+    score: mean -log p(true class) of the inner test cases, nats, plug-in predictive, 5 inner folds)
         k decorrelate temperature  score     se
         5        None           3 0.4000 0.0500
     *  10        None           3 0.3000 0.0500
@@ -125,9 +135,10 @@ class KChoice:
         rule = self.extra.get("rule", "best")
         how = ("the lowest score" if rule == "best"
                else "the smallest temperature within one paired SE of the best")
+        what = _CRITERION_TEXT.get(self.criterion, self.criterion)
         head = (f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
                 f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates;\n"
-                f"{self.criterion}, {self.n_splits} inner folds)")
+                f"score: {what}, {self.n_splits} inner folds)")
         tab = self.table()
         chosen = self._chosen_row()
         tab.index = ["*" if i == chosen else "" for i in range(len(tab))]
@@ -384,7 +395,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     >>> ch.k in (2, 8, 32), ch.score.shape, ch.table().shape
     (True, (6,), (6, 5))
     """
-    from joblib import Parallel, delayed
+    # scikit-learn's Parallel hands the caller's warning filters to the workers
+    from sklearn.utils.parallel import Parallel, delayed
     from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
 
     X = check_matrix(X)

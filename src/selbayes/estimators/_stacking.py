@@ -163,6 +163,9 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     stacking_ : pandas.DataFrame
         Every candidate of the inner cross-validation: k, decorrelate, temperature, inner
         score (nats), stacking weight, and whether it was kept.
+    selected_features_ : ndarray of str
+        The features any component uses (the union of their selections), in the F order of
+        the component with the largest k; ``feature_names_in_`` or ``x<j>``.
     k_choice_ : KChoice or None
         The inner cross-validation of ``estimator`` (the single best candidate it would have
         chosen is its ``k``); None after :meth:`load` (``stacking_`` keeps its scores).
@@ -295,6 +298,17 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         if hasattr(first, "feature_names_in_"):
             self.feature_names_in_ = first.feature_names_in_
         return self
+
+    @property
+    def selected_features_(self) -> np.ndarray:
+        """The features any component uses, in the F order of the component with the largest
+        k (the components of one decorrelation keep nested top-k sets of one ranking, so this
+        is that component's selection)."""
+        check_is_fitted(self, "estimators_")
+        names: dict = {}
+        for est in sorted(self.estimators_, key=lambda e: -int(e.k_)):
+            names.update(dict.fromkeys(est.selected_features_.tolist()))
+        return np.asarray(list(names), dtype=object)
 
     def predict_proba(self, X) -> np.ndarray:
         """The components' predictive probabilities averaged with ``weights_``.

@@ -15,6 +15,7 @@ from .._compat import package_attributes as _package_attributes
 # public name -> its private module (imported on first use)
 _NAMES = {
     **dict.fromkeys(["reliability_table", "flag_miscalibrated_bins", "calibration_summary",
+                     "error_gap_test",
                      "bayes_decision", "expected_vs_actual_loss", "random_loss_matrices",
                      "check_loss", "check_proba", "encode_outcome", "case_losses"],
                     "_calibration"),

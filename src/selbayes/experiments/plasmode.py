@@ -481,7 +481,7 @@ def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
     >>> res = run_suite(["logreg_l2_cv"], ["sim_sparse_strong"], replicates=2)  # doctest: +SKIP
     """
     import pandas as pd
-    from joblib import Parallel, delayed
+    from sklearn.utils.parallel import Parallel, delayed
 
     names = list(scenarios) if scenarios is not None else list(SCENARIOS)
     unknown = sorted(set(names) - set(SCENARIOS))
