@@ -241,11 +241,14 @@ def test_kchoice_prints_as_a_table_and_round_trips_through_constant_data():
                  criterion="inner_cv_log_score_plugin", n_splits=5)
     text = str(ch)
     assert repr(ch) == text and "array(" not in text
+    assert text.startswith("KChoice: k = 10, decorrelate = 5.0, temperature = 2")
+    # the criterion in words, not its internal name
+    assert "mean -log p(true class)" in text and "inner_cv_log_score" not in text
     lines = text.splitlines()
-    assert lines[0].startswith("KChoice: k = 10, decorrelate = 5.0, temperature = 2")
-    assert lines[2].split() == ["k", "decorrelate", "temperature", "score", "se"]
-    assert lines[3].split() == ["5", "None", "1", "0.4100", "0.0500"]
-    assert lines[4].split() == ["*", "10", "5", "2", "0.3000", "0.0400"]   # the chosen row
+    head = next(i for i, line in enumerate(lines) if line.split()[:1] == ["k"])
+    assert lines[head].split() == ["k", "decorrelate", "temperature", "score", "se"]
+    assert lines[head + 1].split() == ["5", "None", "1", "0.4100", "0.0500"]
+    assert lines[head + 2].split() == ["*", "10", "5", "2", "0.3000", "0.0400"]   # chosen
     back = KChoice.from_constant_data(xr.Dataset(ch.to_constant_data()), k=10, decorrelate=5.0,
                                       temperature=2.0, criterion=ch.criterion, n_splits=5)
     _same_choice(back, ch)

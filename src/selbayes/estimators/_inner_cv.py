@@ -9,6 +9,7 @@ scikit-learn's ``lasso_path`` is for ``LassoCV``); the classifier passes its own
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,11 +50,11 @@ LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
 #: How a :class:`KChoice` names its criterion when printed (the name itself is what fits save).
 _CRITERION_TEXT = {
-    "inner_cv_log_score_plugin": "mean -log p(true class) of the inner test cases, nats, "
+    "inner_cv_log_score_plugin": "the inner test cases' mean -log p(true class), nats, of the "
                                  "plug-in predictive",
-    "inner_cv_log_score_plugin_correlation_T": "mean -log p(true class) of the inner test "
-                                               "cases, nats, plug-in predictive, T from the "
-                                               "kept genes' correlation",
+    "inner_cv_log_score_plugin_correlation_T": "the inner test cases' mean -log p(true class), "
+                                               "nats, of the plug-in predictive with T from "
+                                               "the kept genes' correlation",
 }
 
 
@@ -95,8 +96,9 @@ class KChoice:
     >>> float(ch.table().loc[1, "score"])
     0.3
     >>> print(ch)                        # the chosen row starred
-    KChoice: k = 10, decorrelate = None, temperature = 3 (the lowest score of 2 candidates;
-    score: mean -log p(true class) of the inner test cases, nats, plug-in predictive, 5 inner folds)
+    KChoice: k = 10, decorrelate = None, temperature = 3 (the lowest score of 2 candidates, 5
+    inner folds; score: the inner test cases' mean -log p(true class), nats, of the plug-in
+    predictive)
         k decorrelate temperature  score     se
         5        None           3 0.4000 0.0500
     *  10        None           3 0.3000 0.0500
@@ -136,9 +138,10 @@ class KChoice:
         how = ("the lowest score" if rule == "best"
                else "the smallest temperature within one paired SE of the best")
         what = _CRITERION_TEXT.get(self.criterion, self.criterion)
-        head = (f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
-                f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates;\n"
-                f"score: {what}, {self.n_splits} inner folds)")
+        head = textwrap.fill(
+            f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
+            f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates, "
+            f"{self.n_splits} inner folds; score: {what})", width=92)
         tab = self.table()
         chosen = self._chosen_row()
         tab.index = ["*" if i == chosen else "" for i in range(len(tab))]
