@@ -24,4 +24,5 @@ def test_the_demo_fits_give_no_prior_boundary_warning(tmp_path, monkeypatch, cap
     out = capsys.readouterr()
     assert "PriorBoundaryWarning" not in out.out + out.err
     assert "Reliability of P(y = class 0)" in out.out
+    assert "error_gap_p_value" in out.out
     assert (tmp_path / "reliability.png").exists()

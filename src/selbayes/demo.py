@@ -138,9 +138,11 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
         print("\nReliability of P(y = class 0) on the test cases (cf. Li 2009 Table 1):")
         print(_side_by_side(tables).to_string(na_rep="-"))
         summary = pd.DataFrame(summaries).loc[
-            ["error_rate", "expected_error_rate", "amlp", "brier",
+            ["error_rate", "expected_error_rate", "error_gap_p_value", "amlp", "brier",
              "posterior median log tau_mu", "fit + predict seconds"]]
-        print("\nSummary (true log tau_mu = log 100 = 4.61):")
+        print("\nSummary (true log tau_mu = log 100 = 4.61; error_gap_p_value: the chance that "
+              "a calibrated\npredictor's expected error misses its actual one by as much, "
+              "selbayes.evaluation.error_gap_test):")
         print(summary.to_string(float_format=lambda v: f"{v:.3f}"))
     ax = plots.reliability_diagram(
         {name: (probas[name][:, 0], test.y == 0) for name in probas},
