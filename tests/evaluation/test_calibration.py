@@ -361,19 +361,30 @@ def test_error_gap_test_flags_an_overconfident_predictor():
     assert t["gap"] < 0 and t["z"] < -4 and t["p_value"] < 1e-4
 
 
-def test_error_gap_test_normal_branch_agrees(monkeypatch):
-    from selbayes.evaluation import _calibration
+def _pmf_by_recursion(p):
+    """The Poisson-binomial pmf one case at a time (the textbook recursion, O(n^2))."""
+    pmf = np.zeros(p.size + 1)
+    pmf[0] = 1.0
+    for i, c in enumerate(p):
+        pmf[1:i + 2] = pmf[1:i + 2] * (1.0 - c) + pmf[0:i + 1] * c
+        pmf[0] *= 1.0 - c
+    return pmf
 
-    rng = np.random.default_rng(4)
-    n = 3000
-    conf = rng.uniform(0.5, 1.0, n)
-    y = (rng.random(n) > conf - 0.02).astype(int)
-    exact = error_gap_test(_top_label_proba(conf), y)
-    monkeypatch.setattr(_calibration, "EXACT_GAP_TEST_MAX_N", 10)
-    approx = error_gap_test(_top_label_proba(conf), y)
-    assert approx["z"] == exact["z"]
-    # the normal approximation of a sum of 3000 Bernoullis: within a few 1e-3 in p
-    assert approx["p_value"] == pytest.approx(exact["p_value"], abs=5e-3)
+
+@pytest.mark.parametrize("n", [1, 63, 64, 65, 130, 3001])
+def test_poisson_binomial_by_blocks_and_fft_matches_the_recursion(n):
+    """Blocks of 64 and the FFT products between them, against the plain recursion; the
+    mean and variance against their closed forms."""
+    from selbayes.evaluation._calibration import _poisson_binomial_pmf
+
+    p = np.random.default_rng(n).uniform(0.0, 1.0, n)
+    p[: n // 7] = 1.0                      # sure cases, as near-certain predictions give
+    got = _poisson_binomial_pmf(p)
+    np.testing.assert_allclose(got, _pmf_by_recursion(p), rtol=0, atol=1e-13)
+    s = np.arange(n + 1)
+    assert got.sum() == pytest.approx(1.0, abs=1e-12)
+    assert got @ s == pytest.approx(p.sum(), rel=1e-10)
+    assert got @ (s - p.sum()) ** 2 == pytest.approx(np.sum(p * (1 - p)), rel=1e-8, abs=1e-12)
 
 
 def test_error_gap_test_sure_predictions():
