@@ -642,3 +642,63 @@ def test_cli_log2_on_z_scored_data_warns(tmp_path, capsys, monkeypatch):
     assert bcli.main(["--x", str(x), "--y", str(y), "--methods", "all", "--out",
                       str(tmp_path / "o")]) == 2
     assert seen["methods"] == list(bm.METHODS)
+
+
+# ---------------------------------------------------------------------------------------------
+# expected minus actual error against chance, per set and method (the report's gap test)
+# ---------------------------------------------------------------------------------------------
+def _cases(conf, correct, repeats=1):
+    n = len(conf)
+    return pd.DataFrame({"dataset": "a", "method": "m",
+                         "repeat": np.repeat(np.arange(repeats), n),
+                         "sample": np.tile([f"s{i}" for i in range(n)], repeats),
+                         "confidence": np.tile(conf, repeats),
+                         "correct": np.tile(np.asarray(correct, dtype=bool), repeats)})
+
+
+def test_gap_tests_with_identical_repeats_is_the_one_repeat_test():
+    """Repeats whose outcomes agree are one repeat: the exact p of 3 errors in 20 guesses at
+    0.95 (binomial, two-sided: P(S <= 17)), not a smaller normal one."""
+    from scipy import stats
+
+    from selbayes.benchmark._report import gap_tests
+
+    correct = [False] * 3 + [True] * 17
+    one = gap_tests(_cases(np.full(20, 0.95), correct))
+    two = gap_tests(_cases(np.full(20, 0.95), correct, repeats=2))
+    expected = stats.binom.cdf(17, 20, 0.95)     # 19 and 20 right are closer to the mean 19
+    assert one.loc[0, "p_value"] == pytest.approx(expected, rel=1e-10)
+    assert two.loc[0, "p_value"] == pytest.approx(expected, rel=1e-10)
+    assert two.loc[0, "gap"] == pytest.approx(0.05 - 0.15)
+
+
+def test_gap_tests_with_repeats_is_conservative_under_calibration():
+    """Calibrated outcomes that two repeats share (perfectly correlated repeats, the hardest
+    case): p < 0.05 in at most 5% of 2000 draws, within Monte Carlo error. A normal test of
+    the mean gap rejects about 9% here (confidences near 1, as on easy sets, make the
+    Poisson-binomial skewed)."""
+    from selbayes.benchmark._report import gap_tests
+
+    rng = np.random.default_rng(0)
+    n, reps = 100, 2000
+    rejected = 0
+    for _ in range(reps):
+        conf = rng.uniform(0.99, 1.0, n)
+        tests = gap_tests(_cases(conf, rng.random(n) < conf, repeats=2))
+        rejected += tests.loc[0, "p_value"] < 0.05
+    assert rejected / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda c: c.assign(confidence=[np.nan, 0.8, 0.7, 0.6]), "probabilities in"),
+    (lambda c: c.assign(confidence=[1.5, 0.8, 0.7, 0.6]), "probabilities in"),
+    (lambda c: c.assign(correct=["True", "False", "False", "False"]), "boolean"),
+    (lambda c: c.drop(columns="confidence"), "no column"),
+    (lambda c: pd.concat([c, c.assign(repeat=1)]).iloc[:-1], "same cases"),
+    (lambda c: pd.concat([c, c.assign(repeat=1)]).drop(columns="sample"), "'sample'"),
+])
+def test_gap_tests_refuses_what_it_cannot_test(change, match):
+    from selbayes.benchmark._report import gap_tests
+
+    with pytest.raises(ValueError, match=match):
+        gap_tests(change(_cases(np.array([0.9, 0.8, 0.7, 0.6]), [True] * 4)))

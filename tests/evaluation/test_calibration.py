@@ -222,6 +222,11 @@ def test_input_validation():
         reliability_table([0.2], [1], n_bins=0)
     # tolerance: rows summing to 1 within 1e-6 pass
     check_proba([[0.5, 0.5 + 5e-7]])
+    # labels numpy cannot order against the classes, and classes named twice
+    with pytest.raises(ValueError, match="cannot be compared"):
+        error_gap_test([[0.9, 0.1], [0.8, 0.2]], [1, None], classes=[1, 2])
+    with pytest.raises(ValueError, match="repeated labels"):
+        calibration_summary([[0.9, 0.1], [0.8, 0.2]], ["a", "a"], classes=["a", "a"])
 
 
 # ---------------------------------------------------------------------------------------------

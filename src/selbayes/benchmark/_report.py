@@ -335,20 +335,30 @@ def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
     """Expected minus actual error per data set and method, against a calibrated predictor's
     scatter (:func:`selbayes.evaluation.error_gap_test`).
 
-    With one repeat the test is exact (Poisson-binomial). With several, the gap is the mean
-    over repeats and its standard deviation under calibration is taken as the mean of the
-    repeats' own (what it is if the repeats' outcomes were perfectly correlated: the test is
-    then conservative) with a normal p-value.
+    With one repeat the test is exact (Poisson-binomial). With several, every case is tested
+    once: its confidence averaged over the repeats and its share of right guesses, i.e. the
+    exact test of repeats whose outcomes are perfectly correlated. The gap is then the mean
+    over repeats; as repeats of other fits are less than perfectly correlated, the test is
+    conservative.
 
     Parameters
     ----------
     cases : pandas.DataFrame
-        From :func:`cases_frame` (``confidence`` and ``correct`` per test case).
+        From :func:`cases_frame`: ``dataset``, ``method``, ``repeat``, ``confidence`` (in
+        [0, 1]), ``correct`` (bool) and, with several repeats, ``sample`` (each case once
+        per repeat).
 
     Returns
     -------
     pandas.DataFrame
-        ``dataset, method, n, gap, se, z, p_value`` (``n`` cases per repeat).
+        ``dataset, method, n, gap, se, z, p_value`` (``n`` cases; ``se``: the standard
+        deviation of the gap under calibration).
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a confidence is not a number in [0, 1], ``correct`` is not
+        boolean, or the repeats of a data set and method do not hold the same cases.
 
     Examples
     --------
@@ -358,40 +368,55 @@ def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
     >>> gap_tests(cases).round(3)[["gap", "se", "p_value"]].to_dict("records")
     [{'gap': 0.25, 'se': 0.209, 'p_value': 0.56}]
     """
-    from scipy.special import erfc
-
     from ..evaluation._calibration import _gap_test
 
+    columns = ["dataset", "method", "n", "gap", "se", "z", "p_value"]
+    needed = ["dataset", "method", "repeat", "confidence", "correct"]
+    missing = [c for c in needed if c not in cases.columns]
+    if missing:
+        raise ValueError(f"cases has no column(s) {missing}; gap_tests reads {needed} (and "
+                         f"'sample' with several repeats), as cases_frame writes them")
+    if cases.empty:
+        return pd.DataFrame(columns=columns)
+    conf = pd.to_numeric(cases["confidence"], errors="coerce").to_numpy(dtype=float)
+    if not np.all((conf >= 0) & (conf <= 1)):       # NaN fails both
+        bad = cases["confidence"][~((conf >= 0) & (conf <= 1))].head(3).tolist()
+        raise ValueError(f"confidence must be probabilities in [0, 1]; found {bad}")
+    if cases["correct"].dtype != bool:
+        raise ValueError(f"correct must be a boolean column (True where the guess was right); "
+                         f"got dtype {cases['correct'].dtype}")
     rows = []
     for (d, m), g in cases.groupby(["dataset", "method"], sort=True):
-        per = [_gap_test(r["confidence"].to_numpy(dtype=float),
-                         r["correct"].to_numpy(dtype=bool))
-               for _, r in g.groupby("repeat", sort=True)]
-        if len(per) == 1:
-            t = per[0]
+        if g["repeat"].nunique() == 1:
+            t = _gap_test(g["confidence"].to_numpy(dtype=float), g["correct"].to_numpy())
         else:
-            gap = float(np.mean([t["gap"] for t in per]))
-            se = float(np.mean([t["se"] for t in per]))
-            z = gap / se if se > 0 else (np.nan if gap == 0 else np.copysign(np.inf, gap))
-            t = {"gap": gap, "se": se, "z": z, "n": per[0]["n"],
-                 "p_value": float(erfc(abs(z) / np.sqrt(2.0))) if np.isfinite(z)
-                 else (1.0 if gap == 0 else 0.0)}
-        rows.append({"dataset": d, "method": m, **{c: t[c] for c in
-                                                   ("n", "gap", "se", "z", "p_value")}})
-    return pd.DataFrame(rows, columns=["dataset", "method", "n", "gap", "se", "z", "p_value"])
+            if "sample" not in g.columns:
+                raise ValueError("cases with several repeats need a 'sample' column (each "
+                                 "case once per repeat) to be tested together")
+            per = g.groupby("sample")["repeat"].agg(["size", "nunique"])
+            n_rep = g["repeat"].nunique()
+            if not ((per["size"] == n_rep) & (per["nunique"] == n_rep)).all():
+                raise ValueError(f"{d}, {m}: the repeats do not hold the same cases once each "
+                                 f"({n_rep} repeats; some samples appear "
+                                 f"{sorted(set(per['size']))} times)")
+            by_case = g.groupby("sample")[["confidence", "correct"]].mean()
+            t = _gap_test(by_case["confidence"].to_numpy(), by_case["correct"].to_numpy())
+        rows.append({"dataset": d, "method": m, **{c: t[c] for c in columns[2:]}})
+    return pd.DataFrame(rows, columns=columns)
 
 
 def _gap_test_lines(cases: pd.DataFrame, methods: list[str]) -> list[str]:
     tests = gap_tests(cases)
     if tests.empty:
         return []
-    L = ["", "Whether a gap is more than chance: a calibrated predictor's actual error scatters "
-         "around its expected error with standard deviation sqrt(sum c (1 - c)) / n (c: each "
-         "test case's top-label probability), about 0.04 for 60 cases guessed with 85% "
-         "confidence. Each cell: gap (z = gap / that SD); * where a calibrated predictor gives "
-         "a gap this far from 0 with probability below 0.05 (`selbayes.evaluation."
-         "error_gap_test`: exact with one repeat; with several, normal with one repeat's SD, "
-         "conservative).", "",
+    L = ["", "Whether a gap is more than chance (the ± above is the SE over folds; this is "
+         "another scale): a calibrated predictor's actual error scatters around its expected "
+         "error with standard deviation sqrt(sum c (1 - c)) / n (c: each test case's top-label "
+         "probability), 0.046 for 60 cases guessed with 85% confidence. Each cell: gap (z = "
+         "gap / that SD); * where a calibrated predictor gives a gap this far from 0 with "
+         "probability below 0.05 (`selbayes.evaluation.error_gap_test`, exact; with several "
+         "repeats each case is tested once with its mean confidence and share of right "
+         "guesses, which is conservative).", "",
          "| data set | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
     wide = tests.set_index(["dataset", "method"])
     for d in sorted(tests["dataset"].unique()):

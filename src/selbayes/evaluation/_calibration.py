@@ -170,8 +170,9 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     Raises
     ------
     ValueError
-        If ``y`` is not 1-D, holds labels not in ``classes``, non-integer floats, or indices
-        outside ``0..n_classes-1``; or ``classes`` does not have ``n_classes`` entries.
+        If ``y`` is not 1-D, holds labels not in ``classes`` (or that cannot be compared with
+        them), non-integer floats, or indices outside ``0..n_classes-1``; or ``classes`` does
+        not have ``n_classes`` distinct entries.
     TypeError
         If ``y`` holds non-integer labels and ``classes`` is not given.
 
@@ -190,8 +191,15 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
                 f"classes must be 1-D with one label per column ({n_classes}); got shape "
                 f"{classes.shape}"
             )
-        order = np.argsort(classes, kind="stable")
-        pos = np.searchsorted(classes[order], y)
+        try:
+            order = np.argsort(classes, kind="stable")
+            pos = np.searchsorted(classes[order], y)
+        except TypeError:      # e.g. None among integer labels: numpy cannot order them
+            raise ValueError(f"{name} holds labels that cannot be compared with classes "
+                             f"{classes.tolist()} (mixed types, or missing labels such as "
+                             f"None); give {name} the classes' own labels") from None
+        if np.unique(classes).size != classes.size:
+            raise ValueError(f"classes has repeated labels: {classes.tolist()}")
         pos = np.clip(pos, 0, n_classes - 1)
         idx = order[pos]
         unknown = classes[idx] != y
@@ -591,7 +599,7 @@ def error_gap_test(proba, y, classes=None) -> dict:
     ``sum_i c_i``: the *expected* error rate ``mean(1 - c)`` is its expectation, and the
     actual error rate scatters around it with standard deviation ``sqrt(sum_i c_i (1 - c_i))
     / n``. That scatter is large on the test sets of expression studies: with 60 cases and
-    confidences near 0.85 it is about 0.045, so an ``|expected - actual|`` of 0.05 is about
+    confidences of 0.85 it is 0.046, so an ``|expected - actual|`` of 0.05 is about
     one standard deviation and says little on its own. This is the test behind "calibrated"
     in the expected-vs-actual check of Li (2009), section 3.4, for the error rate (0-1 loss).
 
@@ -622,6 +630,8 @@ def error_gap_test(proba, y, classes=None) -> dict:
     ------
     ValueError
         If ``proba`` is not a valid (n, G) probability matrix or ``y`` does not match it.
+    TypeError
+        If ``y`` holds non-integer labels and ``classes`` is not given.
 
     Examples
     --------
@@ -639,10 +649,13 @@ def error_gap_test(proba, y, classes=None) -> dict:
 
 def _gap_test(conf: np.ndarray, correct: np.ndarray) -> dict:
     """:func:`error_gap_test` from the top-label confidences and whether each guess was
-    right (the columns ``confidence`` and ``correct`` of a benchmark's ``cases.csv``)."""
+    right (the columns ``confidence`` and ``correct`` of a benchmark's ``cases.csv``).
+    ``correct`` may hold fractions (a case's share of right guesses over repeats, with its
+    confidence averaged over them): the test is then the one of perfectly correlated
+    repeats, conservative for repeats that are not."""
     conf = np.asarray(conf, dtype=float)
     n = conf.size
-    n_right = int(np.sum(np.asarray(correct, dtype=bool)))
+    n_right = float(np.sum(np.asarray(correct, dtype=float)))
     mean_right = float(np.sum(conf))
     gap = (n_right - mean_right) / n          # = expected error - actual error
     se = float(np.sqrt(np.sum(conf * (1.0 - conf)))) / n
