@@ -702,3 +702,13 @@ def test_gap_tests_refuses_what_it_cannot_test(change, match):
 
     with pytest.raises(ValueError, match=match):
         gap_tests(change(_cases(np.array([0.9, 0.8, 0.7, 0.6]), [True] * 4)))
+
+
+def test_report_says_when_the_gap_test_cannot_run():
+    """Sample ids repeated in a user's file: the report says why, and is still written."""
+    from selbayes.benchmark._report import _gap_test_lines
+
+    cases = _cases(np.array([0.9, 0.8]), [True, True], repeats=2).assign(sample="same")
+    (line,) = [x for x in _gap_test_lines(cases, ["m"]) if x]
+    assert line.startswith("(The test of each gap against chance could not be run")
+    assert "same cases" in line

@@ -406,7 +406,10 @@ def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
 
 
 def _gap_test_lines(cases: pd.DataFrame, methods: list[str]) -> list[str]:
-    tests = gap_tests(cases)
+    try:
+        tests = gap_tests(cases)
+    except ValueError as exc:   # e.g. sample ids repeated in a user's file: say so, keep going
+        return ["", f"(The test of each gap against chance could not be run: {exc}.)"]
     if tests.empty:
         return []
     L = ["", "Whether a gap is more than chance (the ± above is the SE over folds; this is "
