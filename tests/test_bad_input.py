@@ -211,6 +211,31 @@ def test_values_far_outside_the_training_data_are_an_error_not_a_non_distributio
             clf.predict_proba(bad)
 
 
+def test_rows_on_another_scale_than_fit_warn():
+    """Raw intensities given to a fit on log2 values, or log2 taken twice: every probability
+    came out near 0 or 1 without a word. Rows like the training ones, and one outlying value,
+    do not warn."""
+    from selbayes.estimators import FarFromTrainingWarning
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 20)
+    logged = 8.0 + rng.normal(size=(40, 50))              # log2 intensities around 2^8
+    logged[y == 1, :5] += 1.5
+    clf = _plugin(k=10).fit(logged[::2], y[::2])
+    new = logged[1::2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FarFromTrainingWarning)
+        clf.predict_proba(new)                            # the same scale: silent
+        one_off = new.copy()
+        one_off[0, clf.selection_.indices[0]] = 1e6        # one outlying value: the median holds
+        clf.predict_proba(one_off)
+    with pytest.warns(FarFromTrainingWarning, match=r"20 of 20 rows of X \(positions "
+                                                    r"\[0, 1, 2, 3, 4\]\) lie far from"):
+        clf.predict_proba(2.0 ** new)                     # raw intensities
+    with pytest.warns(FarFromTrainingWarning, match="log2 taken once"):
+        clf.predict_proba(np.log2(new))                   # log2 taken twice
+
+
 def test_evaluate_and_score_warn_on_a_misordered_y_and_check_its_length():
     X, y = _gauss()
     ids = [f"s{i}" for i in range(len(y))]

@@ -386,6 +386,37 @@ def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, c
     assert "--transform log2" in _one_line_error(capsys)
     assert main([*base, "--k-grid", "5,x"]) == 2
     assert "--k-grid" in _one_line_error(capsys)
+    # options that would be ignored are refused, in command-line terms
+    assert main([*base, "--mcmc"]) == 2
+    assert "--mcmc applies to --model naive-bayes" in _one_line_error(capsys)
+    assert main([*base, "--k", "10", "--k-grid", "5,10"]) == 2
+    assert "--k-grid applies with --k auto" in _one_line_error(capsys)
+    assert main([*base, "--plugin", "--prior", "two_groups"]) == 2
+    assert "drop --plugin" in _one_line_error(capsys)
+
+
+def test_debug_works_after_the_command_too(tmp_path, capsys):
+    """The hint "(run with --debug ...)" is followed where users put the flag."""
+    _two_class_files(tmp_path)
+    argv = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "--mcmc",
+            "-o", str(tmp_path / "f.nc")]
+    assert main(argv) == 2
+    assert "(run with --debug for the traceback)" in _one_line_error(capsys)
+    for debug_argv in (["--debug", *argv], [*argv, "--debug"]):
+        with pytest.raises(Exception, match="--mcmc applies"):
+            main(debug_argv)
+
+
+def test_raw_intensity_advice_is_given_in_command_line_terms(capsys):
+    from selbayes.cli import _warning_printer
+    from selbayes.preprocessing import RawIntensityWarning
+
+    _warning_printer("fit")(RawIntensityWarning("X looks like raw intensities"),
+                            RawIntensityWarning, "f.py", 1)
+    assert "--transform log2 --floor 1" in capsys.readouterr().err
+    _warning_printer("predict")(RawIntensityWarning("X looks like raw intensities"),
+                                RawIntensityWarning, "f.py", 1)
+    assert "--transform" not in capsys.readouterr().err
 
 
 def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
@@ -562,6 +593,12 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_t.csv"),
                      "-o", str(tmp_path / "p_t.csv")]) == 2
         assert "is the file transposed?" in _one_line_error(capsys)
+        # genes the fit did not see are ignored, with a note
+        new.assign(extra_gene=1.0).to_csv(tmp_path / "new_x.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_x.csv"),
+                     "-o", str(tmp_path / "p_x.csv")]) == 0
+        assert "1 column(s) of" in capsys.readouterr().err
+        np.testing.assert_array_equal(pd.read_csv(tmp_path / "p_x.csv", index_col=0), want)
 
 
 def test_dir_of_selbayes_lists_the_lazy_public_names():
@@ -581,9 +618,13 @@ def test_rerunning_a_reproduction_leaves_committed_reports_alone(tmp_path, monke
                                                                   capsys):
     """A quick reproduction run twice from a checkout: nothing under reports/ changes (the
     default output is selbayes_runs/), the second run says it resumes; --update-report writes
-    into reports/ only when asked."""
-    spec = ROOT / "models" / "experiments" / "li2007_naive_bayes_simulation.toml"
+    into reports/ only when asked: the reports/ of the spec's project, from any folder."""
+    import shutil
+
     name = "li2007_naive_bayes_simulation"
+    spec = tmp_path / "models" / "experiments" / f"{name}.toml"   # a checkout of its own
+    spec.parent.mkdir(parents=True)
+    shutil.copy(ROOT / "models" / "experiments" / f"{name}.toml", spec)
     monkeypatch.chdir(tmp_path)
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
     subprocess.run([*git, "init", "-q"], check=True)
@@ -604,10 +645,21 @@ def test_rerunning_a_reproduction_leaves_committed_reports_alone(tmp_path, monke
                             text=True, check=True).stdout
     assert status == ""
     assert "hand-written" in committed.read_text()
-    # asked explicitly: the report in reports/ is regenerated
+    # asked explicitly, from another folder: the report in the spec's reports/ is regenerated
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
     assert main(["reproduce", str(spec), "--quick", "--no-progress", "--update-report"]) \
         in (0, 1)
     assert "hand-written" not in committed.read_text()
+    assert not (elsewhere / "reports").exists()
+    # a spec outside a checkout's models/ has no committed report to update: one line, exit 2
+    loose = elsewhere / f"{name}.toml"
+    shutil.copy(spec, loose)
+    capsys.readouterr()
+    assert main(["reproduce", str(loose), "--quick", "--no-progress", "--update-report"]) == 2
+    err = capsys.readouterr().err
+    assert "give --out" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     with pytest.raises(SystemExit):                # --out and --update-report exclude
         build_parser().parse_args(["reproduce", str(spec), "--out", "o", "--update-report"])
 
@@ -622,3 +674,21 @@ def test_a_killed_worker_exits_1_with_one_line_and_no_traceback(monkeypatch, cap
     monkeypatch.setattr(bench_cli, "run", killed)
     assert main(["benchmark", "golub", "--methods", "selbayes", "--out", "unused"]) == 1
     assert "killed by the operating system" in _one_line_error(capsys)
+
+
+def test_fit_summary_shows_marker_probabilities_and_one_parenthesis():
+    """The two-groups prior's P(real marker) of the kept genes is printed (it was available in
+    Python only); the label-noise line has one parenthetical."""
+    from types import SimpleNamespace as NS
+
+    from selbayes.cli import _fit_summary
+
+    clf = NS(selection_=NS(indices=np.array([2, 0]), statistic="f", threshold=3.5),
+             selected_features_=np.array(["g2", "g0"]), k="auto", k_choice_=None,
+             prior_choice_=None, t_df_=None, temperature_=1.0, label_noise="cv",
+             label_noise_=0.02, marker_probabilities_=np.array([0.97, 0.41]),
+             diagnostics_=None, method="plugin")
+    lines = _fit_summary(clf, NS(model="gaussian"), np.zeros((6, 5)), ["a"] * 3 + ["b"] * 3)
+    assert "P(real marker), two-groups prior: g2 0.97, g0 0.41" in lines
+    noise = next(line for line in lines if line.startswith("label noise"))
+    assert noise.count("(") == 1 and "share chosen by inner CV" in noise

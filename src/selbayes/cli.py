@@ -73,14 +73,14 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
-    from .experiments import RUNS_FOLDER, resume_message
+    from .experiments import RUNS_FOLDER, committed_reports, resume_message
     from .sbc._spec import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
     # A given --out is used as is; the default folders get "_quick" with --quick. Only
-    # --update-report writes into the committed reports/ folder.
-    out = Path(args.out) if args.out is not None else Path(
-        "reports" if args.update_report else RUNS_FOLDER) / (
+    # --update-report writes into the committed reports/ folder (the spec's project's).
+    out = Path(args.out) if args.out is not None else (
+        committed_reports(args.spec) if args.update_report else Path(RUNS_FOLDER)) / (
         spec.name + ("_quick" if args.quick else ""))
     replicates = out / "replicates"
     n_total = int(spec["sbc"]["n_replicates"]) if hasattr(spec, "__getitem__") else 0
@@ -304,6 +304,11 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     names = [str(v) for v in clf.selected_features_]
     more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
     lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
+    markers = getattr(clf, "marker_probabilities_", None)
+    if markers is not None:   # the two-groups prior: each kept gene's P(real marker | data)
+        shown = ", ".join(f"{n} {float(p):.2f}" for n, p in
+                          zip(names[:8], np.asarray(markers)[:8], strict=False))
+        lines.append(f"P(real marker), two-groups prior: {shown}{more}")
     if getattr(clf, "prior_choice_", None) is not None:
         pc = clf.prior_choice_
         lines.append(f"prior on the class means: {pc.label} (chosen by inner CV from "
@@ -315,9 +320,9 @@ def _fit_summary(clf, args, X, y) -> list[str]:
         lines.append(f"temperature: {float(temp):.3g} (test-time log odds divided by it)")
     eps = getattr(clf, "label_noise_", None)
     if isinstance(eps, int | float) and float(eps) > 0:
-        how = (" (share chosen by inner CV)" if getattr(clf, "label_noise", None) == "cv"
+        how = ("share chosen by inner CV; " if getattr(clf, "label_noise", None) == "cv"
                else "")
-        lines.append(f"label noise: {float(eps):.3g}{how} (probabilities mixed with the class "
+        lines.append(f"label noise: {float(eps):.3g} ({how}probabilities mixed with the class "
                      "frequencies by this much)")
     elif getattr(clf, "label_noise", None) == "cv":
         lines.append("label noise: 0 (chosen by inner CV: no case predicted badly enough to "
@@ -400,6 +405,16 @@ def _cmd_fit(args) -> int:
             raise UserError(f"--k auto is offered by the gaussian model only; give --k N "
                             f"for --model {args.model}")
         params["k"] = k
+    if args.mcmc and args.model != "naive-bayes":
+        raise UserError(f"--mcmc applies to --model naive-bayes (its default is a deterministic "
+                        f"quadrature); --model {args.model} samples by MCMC already"
+                        + (" unless --plugin" if args.model == "gaussian" else ""))
+    if args.k_grid is not None and params.get("k", "auto") != "auto":
+        raise UserError(f"--k-grid applies with --k auto (the default), where k is chosen "
+                        f"from it; --k {args.k} fits at that k")
+    if args.plugin and args.prior == "two_groups":
+        raise UserError("--prior two_groups is fitted by MCMC only: drop --plugin, or give "
+                        "--prior t or --prior normal with --plugin")
     if args.model == "gaussian":
         if args.k_grid is not None:
             params["k_grid"] = _k_grid(args.k_grid)
@@ -496,6 +511,11 @@ def _cmd_predict(args) -> int:
                             f"the fit was trained on, e.g. {', '.join(missing[:5])}"
                             + ("; its rows are named like the features: is the file "
                                "transposed? It must be samples x genes" if transposed else ""))
+        extra = X.shape[1] - len(features)
+        if extra > 0:
+            print(f"note: {extra} column(s) of {args.x} that the fit was not trained on are "
+                  f"ignored (e.g. {', '.join(str(c) for c in X.columns.difference(features)[:3])})",
+                  file=sys.stderr)
         X = X[features]                                     # aligned by name
     else:
         if X.shape[1] != clf.n_features_in_:
@@ -675,6 +695,11 @@ def build_parser() -> argparse.ArgumentParser:
             if bench is not None and bench.get_default("func") is None \
                     and hasattr(bench_cli, "run"):
                 bench.set_defaults(func=bench_cli.run)
+    # --debug also after the command ("selbayes fit ... --debug"), where users put it; the
+    # top-level value stands when it is not given there
+    for command in sub.choices.values():
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show the full traceback of an error")
     return parser
 
 
@@ -705,14 +730,24 @@ def plain_message(text: str) -> str:
     return re.sub(r"np\.(True|False)_", r"\1", text)
 
 
+#: What a warning's advice (written for the Python API) is on the command line, per command.
+_CLI_ADVICE = {
+    ("RawIntensityWarning", "fit"): "on the command line: --transform log2 --floor 1",
+    ("RawIntensityWarning", "benchmark"): "on the command line: --transform log2 --floor 1",
+}
+
+
 def _warning_printer(command: str):
     """A ``warnings.showwarning`` that names the user's command, not Python's source line
-    (which would be the console script's ``sys.exit(main())`` or a library's internals)."""
+    (which would be the console script's ``sys.exit(main())`` or a library's internals), and
+    adds the command-line form of advice written for the Python API."""
     def show(message, category, filename, lineno, file=None, line=None):
         stream = sys.stderr if file is None else file
+        advice = _CLI_ADVICE.get((category.__name__, command))
         try:
             stream.write(f"selbayes {command}: {category.__name__}: "
-                         f"{plain_message(str(message))}\n")
+                         f"{plain_message(str(message))}"
+                         + (f" ({advice})" if advice else "") + "\n")
         except OSError:  # pragma: no cover - stderr closed
             pass
     return show

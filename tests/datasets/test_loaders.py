@@ -433,3 +433,13 @@ def test_read_xy_file_problems_are_one_sentence(tmp_path):
         tmp_path / "y.csv", index=False)
     with pytest.raises(ValueError, match="duplicated sample id"):
         read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+
+
+def test_read_matrix_names_a_semicolon_separated_csv(tmp_path):
+    """A spreadsheet's ';'-separated export saved as .csv read as one column: it was "lacks 300
+    of the 300 features" or "no gene columns"; now the separator is named."""
+    path = tmp_path / "X.csv"
+    path.write_text("sample;g0;g1\ns1;0,5;1,25\ns2;0,75;2,5\n")
+    with pytest.raises(ValueError, match=r"one column when read comma-separated, and its "
+                                         r"header holds ';'"):
+        datasets.read_matrix(path)

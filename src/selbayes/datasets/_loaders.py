@@ -1043,6 +1043,13 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
         raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
     if not header or header == [""]:
         raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    other = [c for c in ";|" if c != sep and c in header[0]]
+    if len(header) == 1 and other:   # e.g. a spreadsheet's ";"-separated export as .csv
+        named = {",": "comma", "\t": "tab"}.get(sep, repr(sep))
+        raise ValueError(f"{path}: one column when read {named}-separated, and its header "
+                         f"holds {other[0]!r}: selbayes reads comma- or tab-separated tables "
+                         f"(.csv, .tsv; a .txt file's separator is sniffed among , tab ; | "
+                         f"and space); convert the file, with '.' as the decimal mark")
     frame = _read_csv(path, sep, header=None, names=[f"c{i}" for i in range(len(header))],
                       skiprows=1, skipinitialspace=True)
     frame.columns = header

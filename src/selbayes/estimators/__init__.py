@@ -16,7 +16,7 @@ are private; the names below are the public API.
 """
 
 from .._compat import package_attributes as _package_attributes
-from ._base import SelectionClassifier
+from ._base import FarFromTrainingWarning, SelectionClassifier
 from ._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
 from ._memory import FitMemoryWarning
 from ._mixture import BinaryMixtureClassifier
@@ -25,7 +25,8 @@ from ._naive_bayes import BinaryNaiveBayesClassifier
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
            "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
-           "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES"]
+           "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES",
+           "FarFromTrainingWarning"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module

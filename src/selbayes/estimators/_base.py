@@ -55,7 +55,8 @@ from ..evaluation._calibration import bayes_decision, check_loss
 from ..filters._selection import Selection, select_features
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "PersistenceMixin", "sanitize_attrs",
-           "checked_save_path", "SavedTransformWarning", "INPUT_TRANSFORM_ATTR",
+           "checked_save_path", "SavedTransformWarning", "FarFromTrainingWarning",
+           "INPUT_TRANSFORM_ATTR",
            "Interval", "Options", "StrOptions", "check_loss", "SAMPLERS", "require_sampler",
            "Posterior"]
 
@@ -71,6 +72,13 @@ INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
 class SavedTransformWarning(UserWarning):
     """A loaded fit was made on transformed data (``selbayes fit --transform``): its
     ``predict_proba`` expects X transformed the same way."""
+
+
+class FarFromTrainingWarning(UserWarning):
+    """Rows of X given to ``predict_proba`` lie far from the training data on most of the kept
+    features: most often data on another scale or transformed otherwise than in ``fit``
+    (raw intensities against a fit on log2 values, or log2 taken twice), or a strong batch
+    effect. Their probabilities are extrapolations of the model, typically near 0 or 1."""
 
 
 def require_sampler(sampler: str) -> str:
@@ -576,6 +584,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _store_predictive(self, posterior: Posterior) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    def _warn_far_from_training(self, X_sel) -> None:
+        """Hook: warn (:class:`FarFromTrainingWarning`) about rows of the selected test
+        features far from the training data; models whose inputs cannot be (0/1 data) do
+        nothing."""
+
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
@@ -759,7 +772,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         case_names = _sample_ids(X)                     # for the checks' messages
         X, classes, y_index = self._validate_training_data(X, y)
         if not self._binary_features and not hasattr(X, "toarray"):   # dense only
-            # Gaussian models on unlogged intensities give near-uniform probabilities.
+            # Gaussian models misread unlogged intensities (reports/raw_intensities).
             from ..preprocessing._intensity import warn_if_raw_intensities
 
             warn_if_raw_intensities(X, stacklevel=3)    # _fit <- fit or fit_path <- user
@@ -894,6 +907,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             sum to 1).
         """
         X_sel = self._select_test_columns(self._validate_test(X))
+        self._warn_far_from_training(X_sel)
         return _checked_log_proba(self._predict_log_proba_selected(X_sel), X_sel)
 
     def predict_proba(self, X) -> np.ndarray:

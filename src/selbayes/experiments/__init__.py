@@ -229,6 +229,34 @@ class ReproductionResult:
 RUNS_FOLDER = "selbayes_runs"
 
 
+def committed_reports(spec_path) -> Path:
+    """The committed ``reports/`` folder of the project a spec belongs to: beside the
+    ``models/`` folder that holds ``models/<kind>/<name>.toml``, wherever the command runs.
+
+    Raises
+    ------
+    ValueError
+        If the spec is not in ``models/<kind>/`` of a checkout that has a ``reports/`` folder
+        (a copied spec has no committed report to update: give an output folder instead).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "models" / "experiments").mkdir(parents=True); (root / "reports").mkdir()
+    >>> committed_reports(root / "models" / "experiments" / "x.toml") == root / "reports"
+    True
+    """
+    spec_path = Path(spec_path).resolve()
+    root = spec_path.parent.parent.parent
+    if spec_path.parent.parent.name != "models" or not (root / "reports").is_dir():
+        raise ValueError(f"--update-report writes into the committed reports/ of the project "
+                         f"the spec belongs to, but {spec_path} is not in models/<kind>/ of a "
+                         f"checkout with a reports/ folder; give --out (an output folder) "
+                         f"instead")
+    return root / "reports"
+
+
 def default_out(spec: Spec, update_report: bool = False) -> Path:
     """The default output folder of a spec.
 
@@ -237,24 +265,25 @@ def default_out(spec: Spec, update_report: bool = False) -> Path:
     spec : Spec
         A loaded spec (:func:`load_spec`).
     update_report : bool, default False
-        True: the committed report's folder, ``reports/<name>`` (the regeneration of the
-        project's reports, ``make reproduce``). False: ``selbayes_runs/<name>``, so that a
-        user's rerun never rewrites a committed file.
+        True: the committed report's folder, ``reports/<name>`` of the project the spec
+        belongs to (:func:`committed_reports`; the regeneration of the project's reports,
+        ``make reproduce``), from any working directory. False: ``selbayes_runs/<name>`` of
+        the working directory, so that a user's rerun never rewrites a committed file.
 
     Returns
     -------
     pathlib.Path
-        ``reports/<name>`` or ``selbayes_runs/<name>``, with ``_quick`` appended for a quick
-        run so that it never meets the fits of a full run (relative to the working directory).
+        ``<project>/reports/<name>`` or ``selbayes_runs/<name>``, with ``_quick`` appended for
+        a quick run so that it never meets the fits of a full run.
 
     Examples
     --------
     >>> from types import SimpleNamespace
     >>> spec = SimpleNamespace(name="li2009", quick=True)
-    >>> default_out(spec).as_posix(), default_out(spec, update_report=True).as_posix()
-    ('selbayes_runs/li2009_quick', 'reports/li2009_quick')
+    >>> default_out(spec).as_posix()
+    'selbayes_runs/li2009_quick'
     """
-    base = Path("reports") if update_report else Path(RUNS_FOLDER)
+    base = committed_reports(spec.path) if update_report else Path(RUNS_FOLDER)
     return base / (spec.name + ("_quick" if spec.quick else ""))
 
 

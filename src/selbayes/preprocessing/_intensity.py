@@ -2,8 +2,10 @@
 
 Microarray intensities (Affymetrix MAS5 signals, "average differences", two-colour channel
 intensities) are all positive with a long right tail: a few genes are thousands of times
-brighter than the median. Gaussian class models fitted to them are dominated by those few
-genes and give near-uniform, useless probabilities. The usual remedy (Dudoit, Fridlyand and
+brighter than the median. Gaussian class models misread them: in the data's own units those few
+genes dominate, and standardised each gene is still skewed, so the probabilities are
+miscalibrated in ways that depend on the data (on one development set 3.5 times the log score
+of log2 data, and overconfident). The usual remedy (Dudoit, Fridlyand and
 Speed 2002) is to floor small or negative values, optionally cap the largest, and take logs.
 
 :class:`IntensityLog2` does this as a stateless scikit-learn transformer (nothing is learned in
@@ -285,8 +287,8 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
             else f"median 0, 99th percentile {s['q99']:.3g}")
     warnings.warn(
         f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, "
-        f"{tail}): Gaussian models fitted on this scale "
-        "give near-uniform probabilities. Take logs first, e.g. "
+        f"{tail}): Gaussian models misread this scale (skewed genes, a few very bright ones) "
+        "and their probabilities can be badly calibrated. Take logs first, e.g. "
         "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
         "ceiling 16000 for old Affymetrix average differences).",
         RawIntensityWarning, stacklevel=stacklevel + 1)
