@@ -73,15 +73,12 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_sbc(args) -> int:
-    from .experiments import RUNS_FOLDER, committed_reports, resume_message
+    from .experiments import default_out, resume_message
     from .sbc._spec import load_sbc_spec, run_sbc_spec
 
     spec = load_sbc_spec(args.spec, quick=args.quick)
-    # A given --out is used as is; the default folders get "_quick" with --quick. Only
-    # --update-report writes into the committed reports/ folder (the spec's project's).
-    out = Path(args.out) if args.out is not None else (
-        committed_reports(args.spec) if args.update_report else Path(RUNS_FOLDER)) / (
-        spec.name + ("_quick" if args.quick else ""))
+    # A given --out is used as is; the default folders are the reproductions' (default_out)
+    out = Path(args.out) if args.out is not None else default_out(spec, args.update_report)
     replicates = out / "replicates"
     n_total = int(spec["sbc"]["n_replicates"]) if hasattr(spec, "__getitem__") else 0
     found = len(list(replicates.glob("rep_*.json"))) if replicates.is_dir() else 0
@@ -731,10 +728,8 @@ def plain_message(text: str) -> str:
 
 
 #: What a warning's advice (written for the Python API) is on the command line, per command.
-_CLI_ADVICE = {
-    ("RawIntensityWarning", "fit"): "on the command line: --transform log2 --floor 1",
-    ("RawIntensityWarning", "benchmark"): "on the command line: --transform log2 --floor 1",
-}
+_CLI_ADVICE = {("RawIntensityWarning", command): "on the command line: --transform log2 --floor 1"
+               for command in ("fit", "benchmark")}
 
 
 def _warning_printer(command: str):

@@ -368,7 +368,7 @@ def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
     >>> gap_tests(cases).round(3)[["gap", "se", "p_value"]].to_dict("records")
     [{'gap': 0.25, 'se': 0.209, 'p_value': 0.56}]
     """
-    from ..evaluation._calibration import _gap_test
+    from ..evaluation._calibration import _check_prob_vector, _gap_test
 
     columns = ["dataset", "method", "n", "gap", "se", "z", "p_value"]
     needed = ["dataset", "method", "repeat", "confidence", "correct"]
@@ -378,10 +378,10 @@ def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
                          f"'sample' with several repeats), as cases_frame writes them")
     if cases.empty:
         return pd.DataFrame(columns=columns)
-    conf = pd.to_numeric(cases["confidence"], errors="coerce").to_numpy(dtype=float)
-    if not np.all((conf >= 0) & (conf <= 1)):       # NaN fails both
-        bad = cases["confidence"][~((conf >= 0) & (conf <= 1))].head(3).tolist()
-        raise ValueError(f"confidence must be probabilities in [0, 1]; found {bad}")
+    try:
+        _check_prob_vector(cases["confidence"], name="confidence")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cases' confidence must be probabilities in [0, 1] ({exc})") from None
     if cases["correct"].dtype != bool:
         raise ValueError(f"correct must be a boolean column (True where the guess was right); "
                          f"got dtype {cases['correct'].dtype}")

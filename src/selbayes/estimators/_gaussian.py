@@ -33,10 +33,12 @@ EXTEND_DEFAULT_K_GRID = False
 
 #: A test row is far from the training data (:class:`FarFromTrainingWarning`) when the median
 #: over the kept features of its distance to the nearest class mean, in predictive standard
-#: deviations, exceeds this. A row like the training ones gives about 0.7 (half-normal); on
-#: the out-of-fold test samples of the eleven development sets (default settings, plug-in,
-#: 5 folds) at most 2.4; log2 applied twice about 6, raw intensities against a fit on log2
-#: values 100 and more.
+#: deviations, exceeds this. Set on the model, not on data: a row drawn from a class's
+#: predictive is at most |z| from the nearest class mean on each feature, so the median
+#: exceeds 4 with probability at most 2 P(z > 4) = 6e-5 at k = 1 and far less at larger k
+#: (about 0.7 typically). Checked, not chosen, on the out-of-fold test samples of the eleven
+#: development sets (at most 2.4, reports/far_from_training); log2 applied twice gives about
+#: 6, raw intensities against a fit on log2 values 100 and more.
 FAR_FROM_TRAINING = 4.0
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the

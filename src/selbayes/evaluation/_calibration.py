@@ -600,8 +600,8 @@ def error_gap_test(proba, y, classes=None) -> dict:
     actual error rate scatters around it with standard deviation ``sqrt(sum_i c_i (1 - c_i))
     / n``. That scatter is large on the test sets of expression studies: with 60 cases and
     confidences of 0.85 it is 0.046, so an ``|expected - actual|`` of 0.05 is about
-    one standard deviation and says little on its own. This is the test behind "calibrated"
-    in the expected-vs-actual check of Li (2009), section 3.4, for the error rate (0-1 loss).
+    one standard deviation and says little on its own. It gives the expected-vs-actual check of
+    Li (2009), section 3.4, a yardstick for the error rate (0-1 loss).
 
     Parameters
     ----------
