@@ -113,7 +113,9 @@ def test_names_and_labels_pass_through(data):
     X, y = data
     frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(X.shape[1])])
     labels = np.where(y == 1, "tumour", "normal")
-    clf = StackedGaussianClassifier(_base(k_grid=(5, 20)), max_components=2).fit(frame, labels)
+    # min_weight=0: both candidates kept (k = 5 has weight 0.95), so the union has two parts
+    clf = StackedGaussianClassifier(_base(k_grid=(5, 20)), max_components=2,
+                                    min_weight=0.0).fit(frame, labels)
     assert clf.feature_names_in_[0] == "g0" and clf.n_features_in_ == X.shape[1]
     # the union of the components' selections, in the F order of the largest one
     largest = max(clf.estimators_, key=lambda e: e.k_)
