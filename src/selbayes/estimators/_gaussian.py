@@ -162,7 +162,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     decorrelate : float, "auto" or None, default None
         If a number lambda, whiten all p features with the shrunk pooled within-class covariance
         (Li 2009, eq 12) fitted on the training data before selecting; "auto" chooses lambda
-        from ``decorrelate_grid`` (None included) together with k.
+        from ``decorrelate_grid`` (None included) together with k. Off by default: with tens
+        of cases and thousands of genes the whitened training cases are nearly separable and
+        new cases are not, so the fit is confidently wrong out of sample; on plasmode data
+        with a linear truth over correlated genes the inner cross-validation never chose it
+        (``reports/plasmode/decorrelate_auto``).
     decorrelation_method : {"symmetric", "cholesky"}, default "symmetric"
         "symmetric": low-rank whitening with no p x p matrix (any p); "cholesky": the paper's
         dense Cholesky whitening (p <= 20 000). See
@@ -229,8 +233,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Show the sampler's progress and, with ``k="auto"``, the inner cross-validation's
         folds as they are scored (:func:`~selbayes.estimators.choose_k`).
     parameterization : {"marginal", "noncentered"}, default "marginal"
-        "marginal" integrates the class means out analytically (NUTS sees only the k + 2
-        precisions; mu and nu are drawn exactly afterwards), which samples cleanly whether
+        "marginal" integrates the class means out analytically (NUTS sees only the
+        precisions tau_mu and tau_x, tau_nu when the features are not standardised, and the
+        t prior's k scales lambda_mu; mu and nu are drawn exactly afterwards), which samples cleanly whether
         the selected features are weak or strong. "noncentered" samples them directly.
     method : {"mcmc", "plugin"}, default "mcmc"
         "mcmc" samples the posterior with NUTS; predictions average each kept feature's
@@ -238,8 +243,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         (the features are independent given it:
         :func:`selbayes.models.factorised_predictive_log_proba`), which
         at k = 1000 cuts the Monte Carlo error of the log odds twelvefold against the
-        average of joint draws. "plugin" sets the hyperparameters (tau_mu,
-        tau_nu) at their posterior mode, selection factor included, and draws each kept
+        average of joint draws. "plugin" sets the hyperparameters (tau_mu, and
+        tau_nu when the features are not standardised) at their posterior mode, selection factor included, and draws each kept
         feature's precision (and t scale) from its posterior given them
         (:func:`selbayes.models.plugin_posterior`): no sampler runs, ``draws``
         draws in one chain, predictions averaged per feature, and the cost is O(k): under a
@@ -292,7 +297,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         the class labels as the ``class`` coordinate. Groups:
 
         ``posterior``
-            ``tau_mu``, ``tau_nu`` (scalars), ``tau_x``, ``nu`` (per feature) and ``mu``
+            ``tau_mu`` (scalar; ``tau_nu`` too with ``standardize=False``: standardised
+            features are centred and get a flat prior on their means), ``tau_x``, ``nu``
+            (per feature), ``lambda_mu`` (per feature, with a t prior) and ``mu``
             (feature x class), per chain and draw.
         ``sample_stats``
             NUTS statistics (energy, divergences, tree depth, ...).
