@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from selbayes.experiments.plasmode import (
+    HOLDOUT_SCENARIOS,
     SCENARIOS,
     Scenario,
     calibration_scores,
@@ -102,6 +103,18 @@ def test_summary_and_paired_differences():
 def test_the_suite_has_both_kinds_of_scenario():
     assert any(s.model_holds for s in SCENARIOS.values())
     assert any(not s.model_holds for s in SCENARIOS.values())
+
+
+def test_holdout_scenarios_use_other_genes_and_are_run_only_when_named(tmp_path):
+    """The validation scenarios keep the suite's mechanisms on X the suite never used, and an
+    unknown name is refused with the names that exist."""
+    from selbayes.experiments.plasmode import run_suite
+
+    used = {s.dataset for s in SCENARIOS.values()}
+    assert all(s.kind == "plasmode" and s.dataset not in used for s in HOLDOUT_SCENARIOS.values())
+    assert not set(HOLDOUT_SCENARIOS) & set(SCENARIOS)
+    with pytest.raises(ValueError, match="holdout_sparse"):
+        run_suite(["logreg_l2_cv"], ["no_such_scenario"], replicates=1, out=tmp_path)
 
 
 def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):

@@ -235,8 +235,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     parameterization : {"marginal", "noncentered"}, default "marginal"
         "marginal" integrates the class means out analytically (NUTS sees only the
         precisions tau_mu and tau_x, tau_nu when the features are not standardised, and the
-        t prior's k scales lambda_mu; mu and nu are drawn exactly afterwards), which samples cleanly whether
-        the selected features are weak or strong. "noncentered" samples them directly.
+        t prior's k scales lambda_mu; mu and nu are drawn exactly afterwards), which samples
+        cleanly whether the selected features are weak or strong. "noncentered" samples
+        them directly.
     method : {"mcmc", "plugin"}, default "mcmc"
         "mcmc" samples the posterior with NUTS; predictions average each kept feature's
         predictive density over its own draws within groups of draws of nearly equal tau_mu
@@ -244,8 +245,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         :func:`selbayes.models.factorised_predictive_log_proba`), which
         at k = 1000 cuts the Monte Carlo error of the log odds twelvefold against the
         average of joint draws. "plugin" sets the hyperparameters (tau_mu, and
-        tau_nu when the features are not standardised) at their posterior mode, selection factor included, and draws each kept
-        feature's precision (and t scale) from its posterior given them
+        tau_nu when the features are not standardised) at their posterior mode, selection
+        factor included, and draws each kept feature's precision (and t scale) from its
+        posterior given them
         (:func:`selbayes.models.plugin_posterior`): no sampler runs, ``draws``
         draws in one chain, predictions averaged per feature, and the cost is O(k): under a
         minute at k = 20 000 on 2 cores where NUTS takes 10 to 25
