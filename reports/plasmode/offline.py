@@ -286,6 +286,50 @@ def control_section(rows, candidate, other, control, intro, header, align, extra
     return lines + list(after) + control_verdict(candidate, found["better"], found["worse"])
 
 
+def changes(field, fmt="{}"):
+    """A column of :func:`control_report`: ``field`` control -> candidate per replicate."""
+    return lambda rows, control, candidate, s, reps: per_replicate(rows, control, candidate, s,
+                                                                   reps, field, fmt)
+
+
+def counts(field):
+    """A column of :func:`control_report`: how often the candidate took each value of
+    ``field`` ("a: 4, b: 2")."""
+    from collections import Counter
+
+    def cell(rows, control, candidate, s, reps):
+        seen = Counter(rows[(candidate, s, r)][field] for r in reps)
+        return ", ".join(f"{o}: {m}" for o, m in sorted(seen.items()))
+    return cell
+
+
+def control_report(here, candidate, control, title, intro, columns, *, other=None) -> None:
+    """The whole report of an offline check: the candidate against the default by the
+    protocol's rules (``paired.against_noise_cv_default``), then the check's own section (the
+    control rule: one row per scenario with the KL differences, the median slopes and
+    ``columns``), written to ``here/report.md``. ``columns``: (header, cell) pairs, ``cell(rows,
+    control, candidate, scenario, replicates)`` a string; ``other``: a second method whose KL
+    difference to the control is shown in place of the control's own (0)."""
+    import paired
+
+    shown = (control,) if other is None else (control, other)
+    text = paired.against_noise_cv_default(here, candidate, title, also_shown=shown)
+    rows = paired.read_rows(here / "results.jsonl")
+
+    def extra(s, reps):
+        med = median_slopes(rows, (control, candidate), s, reps)
+        return [f"{med[control]:.2f}", f"{med[candidate]:.2f}",
+                *(cell(rows, control, candidate, s, reps) for _, cell in columns)]
+
+    second = "(control)" if other is None else f"KL {other} - control"
+    header = (f"| scenario | n | KL {candidate} - control | {second} | slope control "
+              f"| slope {candidate} | " + " | ".join(h for h, _ in columns) + " |")
+    align = "|---|---:|---:|---:|---:|---:|" + "---|" * len(columns)
+    text += "\n".join(control_section(rows, candidate, other or control, control, intro,
+                                      header, align, extra)) + "\n"
+    write_report(here, text)
+
+
 def write_report(here, text) -> None:
     """Write ``text`` to ``here/report.md`` and print it."""
     (here / "report.md").write_text(text)

@@ -17,32 +17,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
-import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
 
 CANDIDATE, CONTROL = "pi_k_large_1se", "pi_noise_cv"
 
 
 def main() -> None:
-    text = paired.against_noise_cv_default(
-        HERE, CANDIDATE, "k: the largest within one SE of the best (plug-in) against the "
-        "default", also_shown=(CONTROL,))
-    rows = paired.read_rows(HERE / "results.jsonl")
-
-    def extra(s, reps):
-        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
-        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
-                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "k"),
-                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "kl", "{:.3f}")]
-
-    text += "\n".join(offline.control_section(
-        rows, CANDIDATE, CONTROL, CONTROL,
+    offline.control_report(
+        HERE, CANDIDATE, CONTROL,
+        "k: the largest within one SE of the best (plug-in) against the default",
         "Paired over the replicates, mean ± SE, * beyond 2 SE (the second KL column is the "
         "control against itself, 0). Slopes: medians over the replicates. k and KL: control "
         "-> candidate per replicate.",
-        "| scenario | n | KL pi_k_large_1se - control | (control) | slope control "
-        "| slope pi_k_large_1se | k | KL |",
-        "|---|---:|---:|---:|---:|---:|---|---|", extra)) + "\n"
-    offline.write_report(HERE, text)
+        [("k", offline.changes("k")), ("KL", offline.changes("kl", "{:.3f}"))])
 
 
 if __name__ == "__main__":

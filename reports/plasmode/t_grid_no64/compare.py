@@ -15,32 +15,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
-import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
 
 CANDIDATE, CONTROL = "pi_grid_no64", "pi_noise_cv"
 
 
 def main() -> None:
-    text = paired.against_noise_cv_default(
-        HERE, CANDIDATE, "The t prior's df from a grid without 64 (plug-in) against the default",
-        also_shown=(CONTROL,))
-    rows = paired.read_rows(HERE / "results.jsonl")
-
-    def extra(s, reps):
-        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
-        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
-                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "t_df", "{:g}"),
-                offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "k")]
-
-    text += "\n".join(offline.control_section(
-        rows, CANDIDATE, CONTROL, CONTROL,
+    offline.control_report(
+        HERE, CANDIDATE, CONTROL,
+        "The t prior's df from a grid without 64 (plug-in) against the default",
         "Paired over the replicates, mean ± SE, * beyond 2 SE (the second KL column is the "
         "control against itself, 0). Slopes: medians over the replicates. df and k: control "
         "-> candidate per replicate.",
-        "| scenario | n | KL pi_grid_no64 - control | (control) | slope control "
-        "| slope pi_grid_no64 | df | k |",
-        "|---|---:|---:|---:|---:|---:|---|---|", extra)) + "\n"
-    offline.write_report(HERE, text)
+        [("df", offline.changes("t_df", "{:g}")), ("k", offline.changes("k"))])
 
 
 if __name__ == "__main__":

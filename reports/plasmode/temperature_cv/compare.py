@@ -11,39 +11,25 @@ Usage (from the repository root): ``python reports/plasmode/temperature_cv/compa
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
-import paired  # noqa: E402  (reports/plasmode/paired.py, the shared tables and rule 1)
 
 CANDIDATE, CONTROL, OTHER = "pi_T_cv", "pi_noise_cv", "pi_T1"
 
 
 def main() -> None:
-    text = paired.against_noise_cv_default(
-        HERE, CANDIDATE, "The temperature chosen by inner CV from {correlation T, 1} (plug-in) "
-        "against the default", also_shown=(CONTROL, OTHER))
-    rows = paired.read_rows(HERE / "results.jsonl")
-
-    def extra(s, reps):
-        med = offline.median_slopes(rows, (CONTROL, CANDIDATE), s, reps)
-        options = Counter(rows[(CANDIDATE, s, r)]["t_option"] for r in reps)
-        ks = offline.per_replicate(rows, CONTROL, CANDIDATE, s, reps, "k")
-        return [f"{med[CONTROL]:.2f}", f"{med[CANDIDATE]:.2f}",
-                ", ".join(f"{o}: {m}" for o, m in sorted(options.items())), ks]
-
-    text += "\n".join(offline.control_section(
-        rows, CANDIDATE, OTHER, CONTROL,
+    offline.control_report(
+        HERE, CANDIDATE, CONTROL,
+        "The temperature chosen by inner CV from {correlation T, 1} (plug-in) against the "
+        "default",
         "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
         "replicates. T chosen: how often each option was; k: control -> candidate per "
         "replicate.",
-        "| scenario | n | KL pi_T_cv - control | KL pi_T1 - control | slope control "
-        "| slope pi_T_cv | T chosen (pi_T_cv) | k |",
-        "|---|---:|---:|---:|---:|---:|---|---|", extra)) + "\n"
-    offline.write_report(HERE, text)
+        [("T chosen (pi_T_cv)", offline.counts("t_option")), ("k", offline.changes("k"))],
+        other=OTHER)
 
 
 if __name__ == "__main__":
