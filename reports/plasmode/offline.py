@@ -117,6 +117,22 @@ def share_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed, correcte
     return with_shares(lp, prior, n), df
 
 
+def with_effective_exponent(Z, y, sel):
+    """``sel`` with n_features set so that n_omitted, the selection factor's exponent, is
+    round(m_eff) of its omitted genes (genes without within-class variation left out of
+    m_eff; ``effective_omitted/``), and m_eff itself."""
+    from dataclasses import replace
+
+    from selbayes.experiments.correlated_omitted import effective_number
+
+    Zo = Z[:, sel.omitted_indices]
+    resid = Zo - np.stack([Zo[y == g].mean(0) for g in np.unique(y)])[np.searchsorted(
+        np.unique(y), y)]
+    Zo = Zo[:, resid.std(axis=0) > 1e-12]
+    m_eff = effective_number(Zo, y, "bretherton")
+    return replace(sel, n_features=sel.n_selected + max(1, int(round(m_eff)))), m_eff
+
+
 def inner_losses(R: Replicate, ks, log_probas) -> np.ndarray:
     """-log p(own class) of every inner test case at every k of ``ks``: shape
     (len(ks), *settings, n). ``log_probas(Z, y_train, X_test, sel, n_train)`` gives the

@@ -12,7 +12,6 @@ then ``compare.py``.
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -24,22 +23,9 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner fo
 SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Laplace's) first
 
 
-def with_effective_exponent(Z, y, sel):
-    """``sel`` with n_features set so that n_omitted = round(m_eff) of its omitted genes
-    (genes without within-class variation left out of m_eff), and m_eff itself."""
-    from selbayes.experiments.correlated_omitted import effective_number
-
-    Zo = Z[:, sel.omitted_indices]
-    resid = Zo - np.stack([Zo[y == g].mean(0) for g in np.unique(y)])[np.searchsorted(
-        np.unique(y), y)]
-    Zo = Zo[:, resid.std(axis=0) > 1e-12]
-    m_eff = effective_number(Zo, y, "bretherton")
-    return replace(sel, n_features=sel.n_selected + max(1, int(round(m_eff)))), m_eff
-
-
 def fits(Z, y, G, X_test, sel, priors, n, seed):
     """method -> (shares, m, G) log probabilities of one fit, and the m_eff used."""
-    sel_eff, m_eff = with_effective_exponent(Z, y, sel)
+    sel_eff, m_eff = offline.with_effective_exponent(Z, y, sel)
     return {"pi_noise_cv": offline.share_log_probas(Z, y, G, X_test, sel, priors, n, seed)[0],
             "pi_meff": offline.share_log_probas(Z, y, G, X_test, sel_eff, priors, n, seed)[0]
             }, m_eff
