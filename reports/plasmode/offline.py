@@ -215,11 +215,19 @@ def choose_and_score(scenario_name, rep, n_settings, candidate_log_probas, descr
     return rows
 
 
-def run_all(one_replicate, path, summary, jobs=None) -> int:
-    """Every (scenario, replicate) not yet in ``path`` (results.jsonl) through
-    ``one_replicate``, ``jobs`` processes (None: the script's first argument, else 2),
-    appending each replicate's rows as it finishes; ``summary(row)`` is the progress line's
-    text for a row."""
+def _progress(row, fields) -> str:
+    """A result row's progress text: its method, ``fields`` as name=value, KL and slope."""
+    def shown(v):
+        return f"{v:.3g}" if isinstance(v, float) else str(v)
+    return " ".join([str(row.get("method", "")), *(f"{f}={shown(row[f])}" for f in fields),
+                     *(f"{m}={row[m]:.3f}" for m in ("kl", "slope") if m in row)]).strip()
+
+
+def run_all(one_replicate, path, fields=(), jobs=None, scenarios=SCENARIO_NAMES) -> int:
+    """Every (scenario, replicate) of ``scenarios`` not yet in ``path`` (results.jsonl)
+    through ``one_replicate`` (a row or a list of rows), ``jobs`` processes (None: the
+    script's first argument, else 2), appending each replicate's rows as it finishes; the
+    progress line shows each row's method, ``fields``, KL and slope."""
     if jobs is None:
         jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -230,15 +238,16 @@ def run_all(one_replicate, path, summary, jobs=None) -> int:
         for line in path.read_text().splitlines():
             r = json.loads(line)
             done.add((r["scenario"], r["replicate"]))
-    todo = [(s, r) for s in SCENARIO_NAMES for r in range(REPLICATES) if (s, r) not in done]
+    todo = [(s, r) for s in scenarios for r in range(REPLICATES) if (s, r) not in done]
     print(f"{len(done)} replicates done, {len(todo)} to run", flush=True)
     for rows in Parallel(n_jobs=jobs, return_as="generator_unordered")(
             delayed(one_replicate)(s, r) for s, r in todo):
+        rows = [rows] if isinstance(rows, dict) else rows
         with path.open("a") as fh:
             for r in rows:
                 fh.write(json.dumps(r) + "\n")
         print(f"{rows[0]['scenario']} {rows[0]['replicate']}: "
-              + "; ".join(summary(r) for r in rows), flush=True)
+              + "; ".join(_progress(r, fields) for r in rows), flush=True)
     return 0
 
 

@@ -86,10 +86,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} a={r['alpha']} KL={r['kl']:.3f} "
-                  f"slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("k", "alpha"))
 
 
 if __name__ == "__main__":

@@ -68,10 +68,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} lam={r['decorrelate']} c={r['share_c']} "
-                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("k", "decorrelate", "share_c"))
 
 
 if __name__ == "__main__":

@@ -61,10 +61,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} c={r['share_c']} KL={r['kl']:.3f} "
-                  f"slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("k", "share_c"))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ per replicate, resumable) and ``report.md``.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -21,10 +20,13 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 SUITE = HERE.parent
+sys.path.insert(0, str(SUITE))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
+
 METHOD = "sb_t_auto_wide_noise_cv"
 SCENARIOS = ("sim_sparse_strong", "sim_dense_weak", "plasmode_sparse", "plasmode_dense",
              "plasmode_module", "holdout_sparse", "holdout_dense", "holdout_module")
-REPLICATES, SEED = 6, 0
+SEED = 0
 
 
 def no_signal_z(choice, y_index, G):
@@ -103,23 +105,9 @@ def report(rows):
 
 
 def main() -> int:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from joblib import Parallel, delayed
-
-    jobs = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     path = HERE / "results.jsonl"
-    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
-    done = {(r["scenario"], r["replicate"]) for r in rows}
-    todo = [(s, r) for s in SCENARIOS for r in range(REPLICATES) if (s, r) not in done]
-    print(f"{len(done)} replicates done, {len(todo)} to run", flush=True)
-    for row in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(one)(s, r) for s, r in todo):
-        rows.append(row)
-        with path.open("a") as fh:
-            fh.write(json.dumps(row) + "\n")
-        print(f"{row['scenario']} {row['replicate']}: k={row['k']} z={row['z']:.1f}",
-              flush=True)
-    report(rows)
+    offline.run_all(one, path, ("k", "z"), scenarios=SCENARIOS)
+    report([json.loads(line) for line in path.read_text().splitlines()])
     return 0
 
 

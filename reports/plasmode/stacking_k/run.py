@@ -114,9 +114,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} KL={r['kl']:.3f} slope={r['slope']:.2f} w={r['weights']}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("weights",))
 
 
 if __name__ == "__main__":

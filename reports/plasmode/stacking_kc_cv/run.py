@@ -79,9 +79,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} {r['components']} KL={r['kl']:.3f} slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("components",))
 
 
 if __name__ == "__main__":

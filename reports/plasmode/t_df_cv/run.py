@@ -62,10 +62,8 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} df={r['df_option']}({r['t_df']}) "
-                  f"c={r['share_c']} KL={r['kl']:.3f} slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl",
+                           ("k", "df_option", "t_df", "share_c"))
 
 
 if __name__ == "__main__":

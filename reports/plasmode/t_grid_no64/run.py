@@ -48,10 +48,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} df={r['t_df']} c={r['share_c']} "
-                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("k", "t_df", "share_c"))
 
 
 if __name__ == "__main__":

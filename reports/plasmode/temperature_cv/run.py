@@ -82,10 +82,7 @@ def one_replicate(scenario_name, rep):
 
 
 def main() -> int:
-    return offline.run_all(
-        one_replicate, HERE / "results.jsonl",
-        lambda r: f"{r['method']} k={r['k']} T={r['temperature']:.1f} c={r['share_c']} "
-                  f"KL={r['kl']:.3f} slope={r['slope']:.2f}")
+    return offline.run_all(one_replicate, HERE / "results.jsonl", ("k", "temperature", "share_c"))
 
 
 if __name__ == "__main__":
