@@ -24,18 +24,9 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner fo
 SHARES = offline.LABEL_NOISE_SHARES   # c of the share c / (n + 2); c = 1 (Laplace's) first
 
 
-def largest_within_one_se(case_losses) -> int:
-    """Index of the largest candidate (the last row) whose mean loss is at most the lowest
-    mean loss plus the paired SE of its per-case difference to the best. ``case_losses``:
-    (n_candidates, n_cases), candidates in increasing k."""
-    L = np.asarray(case_losses, dtype=float)
-    score = L.mean(axis=1)
-    best = int(np.argmin(score))
-    d_se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
-    return int(np.flatnonzero(score <= score[best] + d_se).max())
-
-
 def one_replicate(scenario_name, rep):
+    from selbayes.estimators._inner_cv import pick_candidate
+
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
@@ -44,7 +35,8 @@ def one_replicate(scenario_name, rep):
                                                          n_tr, R.seed)[0])   # (k, share, n)
     score = loss.mean(-1)                                                  # (k, share)
     chosen = {"pi_noise_cv": int(np.argmin(score[:, 0])),
-              "pi_k_large_1se": largest_within_one_se(loss[:, 0, :])}
+              # the package's one-SE rule, its "smallest temperature" read as the largest k
+              "pi_k_large_1se": pick_candidate(loss[:, 0, :], [-k for k in ks], "one_se")}
     curve = {str(k): float(score[i, 0]) for i, k in enumerate(ks)}
     rows = []
     for ki in sorted(set(chosen.values())):
