@@ -386,6 +386,11 @@ def test_poisson_binomial_by_blocks_and_fft_matches_the_recursion(n):
     p[: n // 7] = 1.0                      # sure cases, as near-certain predictions give
     got = _poisson_binomial_pmf(p)
     np.testing.assert_allclose(got, _pmf_by_recursion(p), rtol=0, atol=1e-13)
+    if n <= 130:                           # a second, independent implementation (slow)
+        from scipy.stats import poisson_binom
+
+        np.testing.assert_allclose(got, poisson_binom.pmf(np.arange(n + 1), p), rtol=0,
+                                   atol=1e-13)
     s = np.arange(n + 1)
     assert got.sum() == pytest.approx(1.0, abs=1e-12)
     assert got @ s == pytest.approx(p.sum(), rel=1e-10)

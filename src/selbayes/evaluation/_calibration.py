@@ -565,7 +565,8 @@ def _poisson_binomial_pmf(p: np.ndarray) -> np.ndarray:
     once; the blocks' polynomials are then multiplied pairwise by FFT, all pairs of a level at
     once (O(n log^2 n) for n cases; n <= 64 is the recursion alone). FFT rounding leaves
     absolute errors of about 1e-15 on the probabilities, so tail sums below about 1e-12 are
-    noise."""
+    noise. Not ``scipy.stats.poisson_binom``: its pmf evaluates each s on its own, 11 s for
+    the whole pmf of 2000 cases and out of memory at 10^5, where this takes milliseconds."""
     p = np.asarray(p, dtype=float)
     n = p.size
     B = _PMF_BLOCK
