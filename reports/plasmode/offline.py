@@ -158,6 +158,41 @@ def scored_row(R: Replicate, scenario_name, rep, method, log_proba, **fields) ->
     return out
 
 
+def one_option_each(scenario_name, rep, methods, option_log_probas, describe,
+                    curve_field="inner_by_option", curve_names=None):
+    """Rows of methods that each use one option of a predictive: method i scores option i of
+    ``option_log_probas(Z, y_train, G, X_test, sel, priors, n_train, seed)``, which returns
+    ((options, len(LABEL_NOISE_SHARES), m, G) log probabilities, info). Each method's k is
+    the lowest mean inner loss with the share 1/(n + 2), then the share at that k (as
+    ``label_noise="cv"`` chooses them); the final fits use all training cases.
+    ``describe(option index, info)``: the row's extra fields; ``curve_field``: the name of
+    the field holding every option's inner curve over k, keyed by ``curve_names`` (default
+    the methods)."""
+    R = replicate(scenario_name, rep)
+    X, yi, G, ks = R.X, R.yi, R.G, R.ks
+    n = X.shape[0]
+    loss = inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
+        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])   # (k, option, share, n)
+    score = loss.mean(-1)                                        # (k, option, share)
+    chosen = {}
+    for oi, method in enumerate(methods):
+        ki = int(np.argmin(score[:, oi, 0]))
+        chosen[method] = (ki, oi, int(np.argmin(score[ki, oi])))
+    outer = {}
+    for ki in sorted({c[0] for c in chosen.values()}):
+        Z, X_test, sel = outer_selection(R, ks[ki])
+        outer[ki] = option_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
+    rows = []
+    for method, (ki, oi, si) in chosen.items():
+        lps, info = outer[ki]
+        rows.append(scored_row(
+            R, scenario_name, rep, method, lps[oi, si], k=int(ks[ki]), **describe(oi, info),
+            share_c=LABEL_NOISE_SHARES[si], inner_score=float(score[ki, oi, si]),
+            **{curve_field: {m: [float(v) for v in score[:, j, 0]]
+                             for j, m in enumerate(curve_names or methods)}}))
+    return rows
+
+
 def naive_T(X_train, y_train, G, X_test, mean, prec, prior, eps):
     """The default's predictive from the moments: genes averaged over their own draws
     (factorised), log odds divided by the correlation temperature T of the kept training

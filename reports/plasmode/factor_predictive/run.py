@@ -45,7 +45,6 @@ _spec = importlib.util.spec_from_file_location("correlated_predictive_run",
 correlated = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(correlated)   # its standardised residuals, one definition
 
-SHARES = offline.LABEL_NOISE_SHARES
 OPTIONS = ("control", "factor", "factor_r0")
 METHODS = ("pi_noise_cv", "pi_factor", "pi_factor_r0")
 
@@ -93,7 +92,8 @@ def factor_log_proba(E, X_test, mean, prec, log_prior, dof, rank_zero=False):
 
 
 def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(OPTIONS), len(SHARES), m, G) log probabilities, the correlation T and r."""
+    """(len(OPTIONS), len(offline.LABEL_NOISE_SHARES), m, G) log probabilities, and (the
+    correlation T, r)."""
     from selbayes.models._gaussian_posterior import class_log_prior
 
     Xtr = Z_train[:, sel.indices]
@@ -109,30 +109,11 @@ def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
 
 
 def one_replicate(scenario_name, rep):
-    R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks = R.X, R.yi, R.G, R.ks
-    n = X.shape[0]
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, option, share, n)
-    score = loss.mean(-1)                                         # (k, option, share)
-    chosen = {}
-    for oi, method in enumerate(METHODS):
-        ki = int(np.argmin(score[:, oi, 0]))
-        chosen[method] = (ki, oi, int(np.argmin(score[ki, oi])))
-    outer = {}
-    for ki in sorted({c[0] for c in chosen.values()}):
-        Z, X_test, sel = offline.outer_selection(R, ks[ki])
-        outer[ki] = option_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
-    rows = []
-    for method, (ki, oi, si) in chosen.items():
-        lps, (T, r) = outer[ki]
-        rows.append(offline.scored_row(
-            R, scenario_name, rep, method, lps[oi, si], k=int(ks[ki]),
-            temperature=T if oi == 0 else 1.0, factors=r if oi == 1 else 0,
-            share_c=SHARES[si], inner_score=float(score[ki, oi, si]),
-            inner_by_option={o: [float(s) for s in score[:, j, 0]]
-                             for j, o in enumerate(OPTIONS)}))
-    return rows
+    return offline.one_option_each(
+        scenario_name, rep, METHODS, option_log_probas,
+        lambda oi, info: {"temperature": info[0] if oi == 0 else 1.0,
+                          "factors": info[1] if oi == 1 else 0},
+        curve_names=OPTIONS)
 
 
 def main() -> int:

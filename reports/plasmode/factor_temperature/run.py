@@ -42,7 +42,6 @@ _spec = importlib.util.spec_from_file_location("factor_predictive_run",
 factor = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(factor)   # its spikes, predictive and residuals, one definition
 
-SHARES = offline.LABEL_NOISE_SHARES
 METHODS = ("pi_noise_cv", "pi_factor_T")
 
 
@@ -69,7 +68,8 @@ def model_temperature(E, y_index, G, X_selected, U, eta) -> float:
 
 
 def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(METHODS), len(SHARES), m, G) log probabilities, the correlation T, T_R and r."""
+    """(len(METHODS), len(offline.LABEL_NOISE_SHARES), m, G) log probabilities, and (the
+    correlation T, T_R, r)."""
     from selbayes.models._gaussian_plugin import temper_log_proba
     from selbayes.models._gaussian_posterior import class_log_prior
 
@@ -88,30 +88,11 @@ def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
 
 
 def one_replicate(scenario_name, rep):
-    R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks = R.X, R.yi, R.G, R.ks
-    n = X.shape[0]
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, method, share, n)
-    score = loss.mean(-1)
-    chosen = {}
-    for oi, method in enumerate(METHODS):
-        ki = int(np.argmin(score[:, oi, 0]))
-        chosen[method] = (ki, oi, int(np.argmin(score[ki, oi])))
-    outer = {}
-    for ki in sorted({c[0] for c in chosen.values()}):
-        Z, X_test, sel = offline.outer_selection(R, ks[ki])
-        outer[ki] = option_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
-    rows = []
-    for method, (ki, oi, si) in chosen.items():
-        lps, (T, T_R, r) = outer[ki]
-        rows.append(offline.scored_row(
-            R, scenario_name, rep, method, lps[oi, si], k=int(ks[ki]),
-            temperature=(T, T_R)[oi], correlation_T=T, factors=r if oi == 1 else 0,
-            share_c=SHARES[si], inner_score=float(score[ki, oi, si]),
-            inner_by_method={o: [float(s) for s in score[:, j, 0]]
-                             for j, o in enumerate(METHODS)}))
-    return rows
+    return offline.one_option_each(
+        scenario_name, rep, METHODS, option_log_probas,
+        lambda oi, info: {"temperature": info[oi], "correlation_T": info[0],
+                          "factors": info[2] if oi == 1 else 0},
+        curve_field="inner_by_method")
 
 
 def main() -> int:

@@ -21,8 +21,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
-SHARES = offline.LABEL_NOISE_SHARES  # c of the share c / (n + 2), as label_noise="cv"
 T_OPTIONS = ("sample", "shrunk")     # the differences the temperature is computed from
+METHODS = ("pi_noise_cv", "pi_T_shrunk")
 
 
 def temperature_from(X_selected, y_index, G, class_means) -> float:
@@ -48,8 +48,9 @@ def temperature_from(X_selected, y_index, G, class_means) -> float:
 
 
 def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
-    """(len(T_OPTIONS), len(SHARES), m, G) log probabilities of the default's predictive on
-    the plug-in posterior with each temperature, and the two temperatures."""
+    """(len(T_OPTIONS), len(offline.LABEL_NOISE_SHARES), m, G) log probabilities of the
+    default's predictive on the plug-in posterior with each temperature, and the two
+    temperatures."""
     from selbayes.models._gaussian_plugin import correlation_temperature, temper_log_proba
     from selbayes.models._gaussian_posterior import (
         class_log_prior,
@@ -66,43 +67,19 @@ def option_log_probas(Z_train, y_train, G, X_test, sel, priors, n, seed):
     return np.stack([offline.with_shares(lp, prior, n) for lp in per_T]), (T, T_shrunk)
 
 
-def choices(score):
-    """method -> (k index, T option index, share index) from the inner scores (k, T, c)."""
-    out = {}
-    for ti, method in enumerate(("pi_noise_cv", "pi_T_shrunk")):
-        ki = int(np.argmin(score[:, ti, 0]))
-        out[method] = (ki, ti, int(np.argmin(score[ki, ti])))
-    return out
-
-
 def one_replicate(scenario_name, rep):
     from selbayes.models._gaussian_plugin import correlation_temperature
 
-    R = offline.replicate(scenario_name, rep)
-    X, yi, G, ks = R.X, R.yi, R.G, R.ks
-    n = X.shape[0]
-    Z, _, sel = offline.outer_selection(R, ks[0])          # temperature_from's own check
+    R = offline.replicate(scenario_name, rep)               # temperature_from's own check
+    Z, _, sel = offline.outer_selection(R, R.ks[0])
     Xs = Z[:, sel.indices]
-    sample = np.stack([Xs[yi == g].mean(0) for g in range(G)])
-    assert np.isclose(temperature_from(Xs, yi, G, sample), correlation_temperature(Xs, yi, G))
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: option_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, T option, share, n)
-    score = loss.mean(-1)                                         # (k, T option, share)
-    chosen = choices(score)
-    outer = {}
-    for ki in sorted({c[0] for c in chosen.values()}):
-        Z, X_test, sel = offline.outer_selection(R, ks[ki])
-        outer[ki] = option_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
-    rows = []
-    for method, (ki, ti, si) in chosen.items():
-        lps, (T, T_shrunk) = outer[ki]
-        rows.append(offline.scored_row(
-            R, scenario_name, rep, method, lps[ti, si], k=int(ks[ki]),
-            temperature=(T, T_shrunk)[ti], correlation_T=T, shrunk_T=T_shrunk,
-            share_c=SHARES[si], inner_score=float(score[ki, ti, si]),
-            inner_by_T={o: [float(s) for s in score[:, j, 0]]
-                        for j, o in enumerate(T_OPTIONS)}))
-    return rows
+    sample = np.stack([Xs[R.yi == g].mean(0) for g in range(R.G)])
+    assert np.isclose(temperature_from(Xs, R.yi, R.G, sample),
+                      correlation_temperature(Xs, R.yi, R.G))
+    return offline.one_option_each(
+        scenario_name, rep, METHODS, option_log_probas,
+        lambda ti, Ts: {"temperature": Ts[ti], "correlation_T": Ts[0], "shrunk_T": Ts[1]},
+        curve_field="inner_by_T", curve_names=T_OPTIONS)
 
 
 def main() -> int:
