@@ -254,7 +254,8 @@ def _progress(row, fields) -> str:
     """A result row's progress text: its method, ``fields`` as name=value, KL and slope."""
     def shown(v):
         return f"{v:.3g}" if isinstance(v, float) else str(v)
-    return " ".join([str(row.get("method", "")), *(f"{f}={shown(row[f])}" for f in fields),
+    return " ".join([str(row.get("method", "")),
+                     *(f"{f}={shown(row[f])}" for f in fields if f in row),
                      *(f"{m}={row[m]:.3f}" for m in ("kl", "slope") if m in row)]).strip()
 
 
@@ -363,30 +364,34 @@ def counts(field):
     return cell
 
 
-def control_report(here, candidate, control, title, intro, columns, *, other=None) -> None:
+def control_report(here, candidate, control, title, intro, columns, *, other=None,
+                   more_candidates=()) -> None:
     """The whole report of an offline check: the candidate against the default by the
     protocol's rules (``paired.against_noise_cv_default``), then the check's own section (the
     control rule: one row per scenario with the KL differences, the median slopes and
     ``columns``), written to ``here/report.md``. ``columns``: (header, cell) pairs, ``cell(rows,
     control, candidate, scenario, replicates)`` a string; ``other``: a second method whose KL
-    difference to the control is shown in place of the control's own (0)."""
+    difference to the control is shown in place of the control's own (0);
+    ``more_candidates``: (candidate, other) pairs that the rule judges as well, each with its
+    own section after the first."""
     import paired
 
     shown = (control,) if other is None else (control, other)
     text = paired.against_noise_cv_default(here, candidate, title, also_shown=shown)
     rows = paired.read_rows(here / "results.jsonl")
 
-    def extra(s, reps):
-        med = median_slopes(rows, (control, candidate), s, reps)
-        return [f"{med[control]:.2f}", f"{med[candidate]:.2f}",
-                *(cell(rows, control, candidate, s, reps) for _, cell in columns)]
+    for cand, oth in ((candidate, other), *more_candidates):
+        def extra(s, reps, cand=cand):
+            med = median_slopes(rows, (control, cand), s, reps)
+            return [f"{med[control]:.2f}", f"{med[cand]:.2f}",
+                    *(cell(rows, control, cand, s, reps) for _, cell in columns)]
 
-    second = "(control)" if other is None else f"KL {other} - control"
-    header = (f"| scenario | n | KL {candidate} - control | {second} | slope control "
-              f"| slope {candidate} | " + " | ".join(h for h, _ in columns) + " |")
-    align = "|---|---:|---:|---:|---:|---:|" + "---|" * len(columns)
-    text += "\n".join(control_section(rows, candidate, other or control, control, intro,
-                                      header, align, extra)) + "\n"
+        second = "(control)" if oth is None else f"KL {oth} - control"
+        header = (f"| scenario | n | KL {cand} - control | {second} | slope control "
+                  f"| slope {cand} | " + " | ".join(h for h, _ in columns) + " |")
+        align = "|---|---:|---:|---:|---:|---:|" + "---|" * len(columns)
+        text += "\n".join(control_section(rows, cand, oth or control, control, intro,
+                                          header, align, extra)) + "\n"
     write_report(here, text)
 
 
