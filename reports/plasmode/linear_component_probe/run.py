@@ -48,7 +48,13 @@ def l2_log_proba(rep, X_train, y_train, X_test):
     return np.log(np.clip(p, 1e-300, 1.0))
 
 
-def one_replicate(scenario_name, rep):
+def stacked_rows(scenario_name, rep, component_log_proba, names, label):
+    """The rows of one replicate: the control, the control or ``component`` chosen by inner
+    log loss, their inner-CV stack, and the component refitted on all training cases, named
+    ``names`` = (choose, stack, refit); ``label``: the component's name in the choice's
+    ``chose`` field. ``component_log_proba(rep, X_train, y_train, X_test)``: (m, G) log
+    probabilities of the all-genes component."""
+    choose, stack, refit = names
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
@@ -58,29 +64,34 @@ def one_replicate(scenario_name, rep):
     ki = int(np.argmin(score[:, 0]))
     si = int(np.argmin(score[ki]))
     control_loss = loss[ki, si]                                   # (n,)
-    l2_loss = np.zeros(n)
+    comp_loss = np.zeros(n)
     for tr, te in R.folds:
-        lp = l2_log_proba(rep, X[tr], yi[tr], X[te])
-        l2_loss[te] = -lp[np.arange(te.size), yi[te]]
-    pc, pl = np.exp(-control_loss), np.exp(-l2_loss)
+        lp = component_log_proba(rep, X[tr], yi[tr], X[te])
+        comp_loss[te] = -lp[np.arange(te.size), yi[te]]
+    pc, pl = np.exp(-control_loss), np.exp(-comp_loss)
     stack_score = [np.mean(np.log(w * pc + (1 - w) * pl)) for w in WEIGHTS]
     w = float(WEIGHTS[int(np.argmax(stack_score))])
-    use_l2 = l2_loss.mean() < control_loss.mean()
+    use_comp = comp_loss.mean() < control_loss.mean()
 
     Z, X_test, sel = offline.outer_selection(R, ks[ki])
     lp_control = offline.share_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)[0][si]
-    lp_l2 = l2_log_proba(rep, X, yi, R.data["X_test"])
+    lp_comp = component_log_proba(rep, X, yi, R.data["X_test"])
     lp_stack = np.logaddexp(np.log(w) + lp_control if w > 0 else -np.inf,
-                            np.log1p(-w) + lp_l2 if w < 1 else -np.inf)
+                            np.log1p(-w) + lp_comp if w < 1 else -np.inf)
     common = dict(k=int(ks[ki]), share_c=offline.LABEL_NOISE_SHARES[si],
-                  inner_control=float(control_loss.mean()), inner_l2=float(l2_loss.mean()))
+                  inner_control=float(control_loss.mean()), inner_l2=float(comp_loss.mean()))
     return [offline.scored_row(R, scenario_name, rep, "pi_noise_cv", lp_control, **common),
-            offline.scored_row(R, scenario_name, rep, "choose_l2",
-                               lp_l2 if use_l2 else lp_control, chose="l2" if use_l2 else
-                               "control", **common),
-            offline.scored_row(R, scenario_name, rep, "stack_l2", lp_stack, weight=w,
+            offline.scored_row(R, scenario_name, rep, choose,
+                               lp_comp if use_comp else lp_control,
+                               chose=label if use_comp else "control", **common),
+            offline.scored_row(R, scenario_name, rep, stack, lp_stack, weight=w,
                                inner_stack=float(-max(stack_score)), **common),
-            offline.scored_row(R, scenario_name, rep, "l2_refit", lp_l2, **common)]
+            offline.scored_row(R, scenario_name, rep, refit, lp_comp, **common)]
+
+
+def one_replicate(scenario_name, rep):
+    return stacked_rows(scenario_name, rep, l2_log_proba, ("choose_l2", "stack_l2", "l2_refit"),
+                        "l2")
 
 
 def main() -> int:
