@@ -1,0 +1,37 @@
+"""The Bayesian all-genes probit component (EP) stacked (``stack_blep``) or chosen
+(``choose_blep``) beside the default, against the default's predictive (``pi_noise_cv``); the
+verdict of the rule in README.md (written before the run, with this script).
+
+Usage (from the repository root): ``python reports/plasmode/bayes_linear_ep/compare.py``.
+Reads ``results.jsonl`` beside this script and through :func:`paired.against_default` the
+default's (``../label_noise_cv_mcmc/``) and L2's (``../grouped_predictive/``) rows; writes
+``report.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's verdict)
+
+
+def main() -> None:
+    offline.control_report(
+        HERE, "stack_blep", "pi_noise_cv",
+        "The Bayesian all-genes probit component (EP) stacked beside the default (plug-in) "
+        "against the default",
+        "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
+        "replicates. Weight: stack_blep's weight on the default per replicate; chosen: how "
+        "often choose_blep took each.",
+        [("weight", lambda rows, c, cand, s, reps: ", ".join(
+            f"{rows[('stack_blep', s, r)]['weight']:.2f}" for r in reps)),
+         ("chosen", lambda rows, c, cand, s, reps: offline.counts("chose")(
+             rows, c, "choose_blep", s, reps))],
+        other="blep", more_candidates=(("choose_blep", "blep"),))
+
+
+if __name__ == "__main__":
+    main()
