@@ -39,18 +39,19 @@ class Replicate:
     t0: float
 
 
-def replicate(scenario_name, rep) -> Replicate:
-    """Draw replicate ``rep`` of ``scenario_name`` and its inner folds, as the suite's fits."""
+def replicate(scenario_name, rep, seed=SEED) -> Replicate:
+    """Draw replicate ``rep`` of ``scenario_name`` (a suite or held-out scenario) and its inner
+    folds, as the suite's fits with run seed ``seed`` make them."""
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators._inner_cv import DEFAULT_K_GRID, _stratified_folds
-    from selbayes.experiments.plasmode import SCENARIOS, make_replicate
+    from selbayes.experiments.plasmode import HOLDOUT_SCENARIOS, SCENARIOS, make_replicate
 
     warnings.simplefilter("ignore")
     t0 = time.perf_counter()
-    data = make_replicate(SCENARIOS[scenario_name], SEED + 1000 * rep)
+    data = make_replicate({**SCENARIOS, **HOLDOUT_SCENARIOS}[scenario_name], seed + 1000 * rep)
     X, y = data["X_train"], data["y_train"]
     classes, yi = np.unique(y, return_inverse=True)
-    rng = np.random.default_rng(SEED + rep)
+    rng = np.random.default_rng(seed + rep)
     ks = [k for k in DEFAULT_K_GRID if k <= X.shape[1] - 1]
     _, folds = _stratified_folds(yi, 5, rng)
     seed = int(rng.integers(2 ** 31 - 1))

@@ -48,14 +48,14 @@ def l2_log_proba(rep, X_train, y_train, X_test):
     return np.log(np.clip(p, 1e-300, 1.0))
 
 
-def stacked_rows(scenario_name, rep, component_log_proba, names, label):
+def stacked_rows(scenario_name, rep, component_log_proba, names, label, seed=offline.SEED):
     """The rows of one replicate: the control, the control or ``component`` chosen by inner
     log loss, their inner-CV stack, and the component refitted on all training cases, named
     ``names`` = (choose, stack, refit); ``label``: the component's name in the choice's
     ``chose`` field. ``component_log_proba(rep, X_train, y_train, X_test)``: (m, G) log
-    probabilities of the all-genes component."""
+    probabilities of the all-genes component; ``seed``: the run seed of the replicates."""
     choose, stack, refit = names
-    R = offline.replicate(scenario_name, rep)
+    R = offline.replicate(scenario_name, rep, seed)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
