@@ -39,13 +39,24 @@ def main() -> None:
              "held-out X", "",
              "Made by `compare.py`; the rule is README.md's, written before the run. Paired "
              "over the replicates, mean ± SE, * beyond 2 SE; slopes are medians.", ""]
+    found = {}
     for title, keep in (("Suite scenarios, run seed 1",
                          lambda s: not s.startswith("holdout")),
                         ("Held-out scenarios, run seed 0", lambda s: s.startswith("holdout"))):
         sub = {key: r for key, r in rows.items() if keep(key[1])}
         section = offline.control_section(sub, CANDIDATE, OTHER, CONTROL, title, header,
                                           align, extra)
-        lines += section[1:]
+        lines += section[1:-1]      # the generic verdict line is replaced by the one below
+        where = [offline.control_cells(sub, (CANDIDATE,), CONTROL, s)[1]
+                 for s in paired.scenarios_of(sub, CANDIDATE)]
+        found[title] = (where.count("better"), where.count("worse"))
+    (b1, w1), (_, w2) = found.values()
+    confirmed = b1 >= 1 and w1 == 0 and w2 == 0
+    lines += ["", "## Verdict (README's rule)", "",
+              f"- Suite, run seed 1: better beyond 2 SE in {b1} scenario(s), worse in {w1}.",
+              f"- Held-out scenarios: worse beyond 2 SE in {w2}.",
+              "- " + ("**Confirmed**: the package build and the protocol with MCMC are next."
+                      if confirmed else "**Not confirmed**: the component is not pursued.")]
     offline.write_report(HERE, "\n".join(lines) + "\n")
 
 
