@@ -32,7 +32,8 @@ MODELS = {
 }
 #: every classifier whose save() ``selbayes predict`` reads: those ``fit`` makes, and the
 #: stacked one, fitted from Python only
-SAVED_CLASSES = (*MODELS.values(), ("selbayes.estimators", "StackedGaussianClassifier"))
+SAVED_CLASSES = (*MODELS.values(), ("selbayes.estimators", "StackedGaussianClassifier"),
+                 ("selbayes.estimators", "LinearStackedClassifier"))
 _FEATURES_ATTR = "selbayes_cli_feature_names"
 _MODEL_ATTR = "selbayes_cli_model"
 

@@ -237,6 +237,12 @@ def _sb_stacked(n_classes, random_state, *, quick=False, inner_folds=3):
     return StackedGaussianClassifier(_selbayes(random_state, quick, inner_folds))
 
 
+def _sb_linear_stack(n_classes, random_state, *, quick=False, inner_folds=3):
+    from ..estimators._linear_stack import LinearStackedClassifier
+
+    return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds))
+
+
 def _sb(**kw):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         return _selbayes(random_state, quick, inner_folds, **kw)
@@ -292,6 +298,9 @@ METHODS = {
     # The default's candidates of k stacked (Yao et al. 2018 weights from its inner CV), the
     # three heaviest refitted (StackedGaussianClassifier; reports/plasmode/stacking_k).
     "selbayes_stack_k": _sb_stacked,
+    # The default stacked with a Bayesian probit regression of all genes (two classes;
+    # LinearStackedClassifier; reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm).
+    "selbayes_linear_stack": _sb_linear_stack,
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

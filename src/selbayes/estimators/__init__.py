@@ -10,7 +10,8 @@ function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 (``effect_prior="auto"``) and returns a :class:`PriorChoice`;
 :class:`StackedGaussianClassifier` averages the predictives of the heaviest candidates of
 that inner cross-validation with stacking weights (:func:`stacking_weights`) instead of
-keeping one. A fit whose posterior draws would
+keeping one; :class:`LinearStackedClassifier` stacks the Gaussian classifier with a Bayesian
+probit regression of all features (two classes). A fit whose posterior draws would
 fill more than half the available memory warns first (:class:`FitMemoryWarning`). The modules
 are private; the names below are the public API.
 """
@@ -26,7 +27,7 @@ __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
            "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
            "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES",
-           "FarFromTrainingWarning"]
+           "FarFromTrainingWarning", "LinearStackedClassifier"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
@@ -34,4 +35,5 @@ __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
 __getattr__, __dir__ = _package_attributes(__name__, {
     **dict.fromkeys(["choose_k", "KChoice", "LABEL_NOISE_SHARES"], "_inner_cv"),
     **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice"),
-    **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking")})
+    **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking"),
+    "LinearStackedClassifier": "_linear_stack"})

@@ -497,7 +497,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     k_best, lam_best, t_best = full[best]
-    extra = {"k_grid": ks, "case_losses": L, "rule": rule}
+    # the inner folds themselves, for a stack that scores another model on the same cases
+    extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds}
     if noise_cv:
         S = share_curve()
         extra.update(share_case_losses=S, label_noise_c=chosen_share(S[best]))

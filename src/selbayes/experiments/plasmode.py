@@ -49,8 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "CANDIDATES", "STACKED", "WIDE_K_GRID",
-           "Scenario", "make_replicate", "true_logit",
+__all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "CANDIDATES", "STACKED", "LINEAR_STACKED",
+           "WIDE_K_GRID", "Scenario", "make_replicate", "true_logit",
            "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
 
@@ -181,6 +181,10 @@ CANDIDATES = {f"{name}{suffix}": {**kwargs, **extra}
 #: CV, as label_noise="cv" does at a given k): name -> the candidate whose inner CV is stacked.
 STACKED = {"sb_t_auto_wide_stack_k": "sb_t_auto_wide",
            "sb_t_auto_wide_noise_cv_stack_k": "sb_t_auto_wide_noise_cv"}
+#: Candidates that stack another candidate with a Bayesian probit regression of all genes
+#: (LinearStackedClassifier; 2026-12-02, offline in reports/plasmode/bayes_linear_ep and
+#: bayes_linear_ep_confirm): name -> the candidate stacked.
+LINEAR_STACKED = {"sb_t_auto_wide_noise_cv_linear_stack": "sb_t_auto_wide_noise_cv"}
 
 
 def make_candidate(name: str, random_state=None, *, quick: bool = False):
@@ -189,7 +193,8 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
     Parameters
     ----------
     name : str
-        A key of :data:`CANDIDATES` or :data:`STACKED`, or a benchmark method.
+        A key of :data:`CANDIDATES`, :data:`STACKED` or :data:`LINEAR_STACKED`, or a benchmark
+        method.
     random_state : int, optional
     quick : bool
         Short MCMC.
@@ -211,6 +216,11 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
 
         return StackedGaussianClassifier(
             selbayes_default(random_state, quick=quick, **CANDIDATES[STACKED[name]]))
+    if name in LINEAR_STACKED:
+        from ..estimators._linear_stack import LinearStackedClassifier
+
+        return LinearStackedClassifier(
+            selbayes_default(random_state, quick=quick, **CANDIDATES[LINEAR_STACKED[name]]))
     if name in CANDIDATES:
         return selbayes_default(random_state, quick=quick, **CANDIDATES[name])
     return make_method(name, 2, random_state=random_state, quick=quick)
@@ -442,6 +452,9 @@ def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
                seconds=time.perf_counter() - t0, k=_k_of(est))
+    if hasattr(est, "linear_"):                          # LinearStackedClassifier
+        out["linear_weight"] = float(est.weights_[1])
+        est = est.estimator_
     if getattr(est, "t_df_", None) is not None:          # effect_prior="t_auto" or "auto"
         out["t_df"] = float(est.t_df_)
     if getattr(est, "prior_choice_", None) is not None:  # effect_prior="auto"

@@ -6,6 +6,8 @@ Gaussian classifier (F-statistic selection): its data (:func:`model_data`) and g
 class means and new cases (:func:`predictive_moments`, :func:`draw_class_means`, ...);
 ``_gaussian_two_groups``: the two-groups prior's null factor, marker probabilities and
 predictive; ``_gaussian_plugin``: the fast plug-in predictive (:func:`plugin_posterior`);
+``_linear_probit``: a Bayesian probit regression on all features by expectation propagation
+(the all-genes component stacked beside the Gaussian classifier);
 ``_naive_bayes``, ``_naive_bayes_quadrature``, ``_naive_bayes_two_groups``: the binary naive
 Bayes model (PyMC, quadrature, two-groups prior); ``_mixture_pymc`` and ``_mixture``: the
 binary mixture model (PyMC model and step methods; the exact Gibbs sampler); ``_priors``: the
@@ -56,6 +58,9 @@ _NAMES = {
     "sample_mixture": "_mixture", "MixtureSamples": "_mixture",
     "build_mixture_model": "_mixture_pymc", "CollapsedZGibbs": "_mixture_pymc",
     "ConditionalSlice": "_mixture_pymc",
+    # the all-features Bayesian probit regression (expectation propagation)
+    "ep_probit": "_linear_probit", "fit_linear_probit": "_linear_probit",
+    "LinearProbitFit": "_linear_probit",
 }
 
 __all__ = ["GaussianPriors", "NaiveBayesPrior", "MixturePrior", "PriorBase", "EFFECT_PRIORS",
