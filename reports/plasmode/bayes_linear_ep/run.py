@@ -1,7 +1,8 @@
-"""A Bayesian probit regression on all genes (``bayes_linear_ep.py``: normal prior on the
-weights, their scale integrated over its prior with expectation propagation's marginal
-likelihood) stacked beside the default by the inner cross-validation: an offline check
-(plug-in posterior for the default). The rule is in README.md (written before the run).
+"""A Bayesian probit regression on all genes (``selbayes.models.fit_linear_probit``, first
+written beside this script as ``bayes_linear_ep.py``: normal prior on the weights, their
+scale integrated over its prior with expectation propagation's marginal likelihood) stacked
+beside the default by the inner cross-validation: an offline check (plug-in posterior for the
+default). The rule is in README.md (written before the run).
 
 The same rows as ``../linear_component_probe/`` (its ``stacked_rows``, one definition) with
 this component in place of L2 logistic regression: ``pi_noise_cv`` (the control, reproducing
@@ -19,8 +20,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-import bayes_linear_ep  # noqa: E402  (the component, beside this script)
 import offline  # noqa: E402  (reports/plasmode/offline.py: replicates, inner folds, the run)
 
 _spec = importlib.util.spec_from_file_location(
@@ -32,7 +31,9 @@ _spec.loader.exec_module(probe)   # its stacked_rows, one definition
 def blep_log_proba(rep, X_train, y_train, X_test):
     """(m, 2) log probabilities of the Bayesian all-genes component (no random state: the
     fit is deterministic)."""
-    return bayes_linear_ep.BayesLinearEPClassifier().fit(X_train, y_train).predict_log_proba(X_test)
+    from selbayes.models import fit_linear_probit
+
+    return fit_linear_probit(X_train, y_train).predict_log_proba(X_test)
 
 
 def one_replicate(scenario_name, rep):
