@@ -24,14 +24,15 @@ SET_NAMES = ("borovecki", "chowdary", "golub", "gravier", "nakayama", "pomeroy",
 # The method names, for the same reason (selbayes.benchmark._methods imports scikit-learn and
 # SciPy, about 2 s); the same test checks them against METHODS and DEFAULT_METHODS.
 METHOD_NAMES = (
-    "selbayes", "selbayes_uncorrected", "selbayes_uncorrected_same_choice", "selbayes_one_se",
+    "selbayes", "selbayes_uncorrected", "selbayes_gaussian", "selbayes_gaussian_uncorrected",
+    "selbayes_uncorrected_same_choice", "selbayes_one_se",
     "selbayes_uncorrected_one_se", "selbayes_uncorrected_same_choice_one_se", "selbayes_t_cv",
     "selbayes_t_cv_uncorrected", "selbayes_t_prior", "selbayes_t_prior_uncorrected",
     "selbayes_previous", "selbayes_normal_prior", "selbayes_normal_prior_uncorrected",
     "selbayes_two_groups", "selbayes_two_groups_uncorrected", "selbayes_t_auto",
     "selbayes_t_auto_uncorrected", "selbayes_prior_cv", "selbayes_prior_cv_uncorrected",
     "selbayes_no_label_noise", "selbayes_noise_cv", "selbayes_correction_cv", "selbayes_stack_k",
-    "selbayes_k10", "selbayes_k50",
+    "selbayes_linear_stack", "selbayes_k10", "selbayes_k50",
     "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
     "svm_platt")
 DEFAULT_METHOD_NAMES = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",

@@ -249,10 +249,29 @@ def _sb(**kw):
     return factory
 
 
+def _sb_recommended(**kw):
+    """The recommended selbayes model: for two classes the Gaussian classifier stacked with
+    the Bayesian probit regression of all genes (LinearStackedClassifier; since 2026-12-02,
+    reports/plasmode/linear_stack_mcmc), for more classes the Gaussian classifier alone (the
+    probit model is binary)."""
+    def factory(n_classes, random_state, *, quick=False, inner_folds=3):
+        from ..estimators._linear_stack import LinearStackedClassifier
+
+        base = _selbayes(random_state, quick, inner_folds, **kw)
+        return LinearStackedClassifier(base) if n_classes == 2 else base
+    return factory
+
+
 #: name -> factory(n_classes, random_state, *, quick=False, inner_folds=3)
 METHODS = {
-    "selbayes": _sb(),
-    "selbayes_uncorrected": _sb(correct_selection=False),
+    # For two classes the Gaussian classifier stacked with a Bayesian probit regression of all
+    # genes (since 2026-12-02: reports/plasmode/linear_stack_mcmc, the development sets in
+    # reports/benchmark_microarray_linear_stack_2026-12-02); the Gaussian classifier alone for
+    # more classes, and as "selbayes_gaussian" (the default until then).
+    "selbayes": _sb_recommended(),
+    "selbayes_uncorrected": _sb_recommended(correct_selection=False),
+    "selbayes_gaussian": _sb(),
+    "selbayes_gaussian_uncorrected": _sb(correct_selection=False),
     "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
     # The one-standard-error rule toward T = 1 for the inner choices (tried; see the
     # benchmark README's "tried and rejected" section).

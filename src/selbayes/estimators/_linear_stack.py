@@ -189,6 +189,18 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         return self
 
     @property
+    def t_df_(self):
+        """The Gaussian model's t prior degrees of freedom (its ``t_df_``)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.t_df_
+
+    @property
+    def label_noise_(self):
+        """The Gaussian model's label-noise share (its ``label_noise_``)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.label_noise_
+
+    @property
     def selected_features_(self) -> np.ndarray:
         """The Gaussian model's selected features (the probit model uses all of them)."""
         check_is_fitted(self, "estimator_")
