@@ -24,23 +24,15 @@ import json
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._version import __version__
-from ._base import (
-    EvaluateMixin,
-    check_saved_by,
-    checked_save_path,
-    read_saved_tree,
-    sanitize_attrs,
-    validate_params,
-)
+from ._around_gaussian import AroundGaussian
+from ._base import validate_params
 
 __all__ = ["LinearStackedClassifier"]
 
 
-class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
+class LinearStackedClassifier(AroundGaussian):
     """The hierarchical Gaussian classifier stacked with a Bayesian probit regression of all
     features (module docstring).
 
@@ -102,27 +94,12 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, estimator=None):
         self.estimator = estimator
 
+    _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        tags.input_tags.sparse = True          # as the Gaussian classifier
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = False      # the probit model is binary
         return tags
-
-    def _base(self):
-        from ._gaussian import HierarchicalGaussianClassifier
-
-        if self.estimator is None:
-            return HierarchicalGaussianClassifier()
-        if not isinstance(self.estimator, HierarchicalGaussianClassifier):
-            raise TypeError(f"estimator must be a HierarchicalGaussianClassifier; got "
-                            f"{type(self.estimator).__name__}")
-        base = clone(self.estimator)
-        if base.k != "auto" or base.threshold is not None:
-            raise ValueError(f"estimator must choose k (k='auto', no threshold): its inner "
-                             f"cross-validation gives the cases the stack is weighted on; got "
-                             f"k={base.k!r}, threshold={base.threshold!r}")
-        return base
 
     def fit(self, X, y):
         """Fit the Gaussian model, the probit model of all features, and their weights.
@@ -177,16 +154,7 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         self.inner_scores_ = {"gaussian": float(gauss_loss.mean()),
                               "linear": float(lin_loss.mean()),
                               "stack": float(-np.mean(np.log(w @ np.exp(-L))))}
-        return self._describe_data()
-
-    def _describe_data(self):
-        first = self.estimator_
-        self.k_ = int(first.k_)
-        self.classes_ = first.classes_
-        self.n_features_in_ = first.n_features_in_
-        if hasattr(first, "feature_names_in_"):
-            self.feature_names_in_ = first.feature_names_in_
-        return self
+        return self._describe_data(first)
 
     @property
     def t_df_(self):
@@ -222,22 +190,6 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         p_lin = np.exp(self.linear_.predict_log_proba(_dense(X)))
         return self.weights_[0] * p_gauss + self.weights_[1] * p_lin
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log of :meth:`predict_proba` (nats), shape (n_samples, 2)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
-
-    def predict(self, X, loss=None) -> np.ndarray:
-        """The most probable class (or, with ``loss``, the Bayes decision), shape (n_samples,).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-        loss : array-like of shape (2, 2), optional
-            ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
-        """
-        return self._decide(self.predict_proba(X), loss)
-
     def save(self, path) -> Path:
         """Write the fitted classifier to one netCDF file (h5netcdf).
 
@@ -263,7 +215,6 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         import xarray as xr
 
         check_is_fitted(self, "estimator_")
-        path = checked_save_path(path)
         lin = self.linear_
         nan = np.full(lin.Z.shape[0], np.nan)
         sites = [s if s is not None else (nan, nan) for s in lin.sites]
@@ -275,17 +226,9 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             "site_nu": (("grid", "case"), np.stack([s[0] for s in sites])),
             "site_tau": (("grid", "case"), np.stack([s[1] for s in sites]))})
         root = xr.DataTree(xr.Dataset({"weight": ("model", self.weights_)}))
-        root.attrs = {"selbayes_version": __version__,
-                      "selbayes_estimator": type(self).__name__,
-                      "selbayes_config": json.dumps(
-                          {"estimator": None if self.estimator is None
-                           else self._base()._config()}, default=str),
-                      "selbayes_inner_scores": json.dumps(self.inner_scores_)}
-        root["gaussian"] = self.estimator_._saved_tree()
-        root["linear"] = xr.DataTree(linear)
-        sanitize_attrs(root)
-        root.to_netcdf(path, engine="h5netcdf")
-        return path
+        root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_)}
+        return self._write(path, root, {}, {"gaussian": self.estimator_._saved_tree(),
+                                            "linear": xr.DataTree(linear)})
 
     @classmethod
     def load(cls, path):
@@ -308,18 +251,11 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             If ``path`` does not exist.
         """
         from ..models._linear_probit import LinearProbitFit
-        from ._gaussian import HierarchicalGaussianClassifier as HGC
 
-        tree = read_saved_tree(path)
-        attrs = tree.attrs
-        check_saved_by(attrs, cls.__name__, path)
+        tree, attrs, _, base = cls._read(path)
         try:
-            config = json.loads(attrs["selbayes_config"])
-            base = None if config["estimator"] is None else HGC(**config["estimator"])
             obj = cls(base)
-            source = f"{path} (gaussian)"
-            sub = HGC._from_tree(tree["gaussian"].copy(), source)
-            obj.estimator_ = HGC._load_tree(*sub, source)
+            obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
             ds = tree["linear"].to_dataset()
             nu, tau = ds["site_nu"].values, ds["site_tau"].values
             obj.linear_ = LinearProbitFit(
@@ -332,7 +268,7 @@ class LinearStackedClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             obj.inner_scores_ = json.loads(attrs["selbayes_inner_scores"])
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
-        return obj._describe_data()
+        return obj._describe_data(obj.estimator_)
 
 
 def _dense(X) -> np.ndarray:

@@ -12,25 +12,16 @@ their predictive probabilities averaged with those weights.
 
 from __future__ import annotations
 
-import json
 import sys
 from numbers import Integral, Real
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._version import __version__
-from ._base import (
-    EvaluateMixin,
-    Interval,
-    check_saved_by,
-    checked_save_path,
-    read_saved_tree,
-    sanitize_attrs,
-    validate_params,
-)
+from ._around_gaussian import AroundGaussian
+from ._base import Interval, validate_params
 
 __all__ = ["StackedGaussianClassifier", "stacking_weights"]
 
@@ -126,7 +117,7 @@ def kept_components(weights, *, max_components: int = 3, min_weight: float = 0.0
     return keep, w[keep] / w[keep].sum()
 
 
-class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
+class StackedGaussianClassifier(AroundGaussian):
     """The hierarchical Gaussian classifier with its candidates of k stacked, not chosen.
 
     ``fit`` first fits ``estimator`` (``k="auto"``), whose inner cross-validation scores every
@@ -208,25 +199,10 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         self.max_components = max_components
         self.min_weight = min_weight
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False
-        tags.input_tags.sparse = True          # as the Gaussian classifier it stacks
-        return tags
+    _WHY_K_AUTO = "its candidates are stacked"
 
     def _base(self):
-        from ._gaussian import HierarchicalGaussianClassifier
-
-        if self.estimator is None:
-            return HierarchicalGaussianClassifier()
-        if not isinstance(self.estimator, HierarchicalGaussianClassifier):
-            raise TypeError(f"estimator must be a HierarchicalGaussianClassifier; got "
-                            f"{type(self.estimator).__name__}")
-        base = clone(self.estimator)
-        if base.k != "auto" or base.threshold is not None:
-            raise ValueError(f"estimator must choose k (k='auto', no threshold) for its "
-                             f"candidates to be stacked; got k={base.k!r}, "
-                             f"threshold={base.threshold!r}")
+        base = super()._base()
         for name in ("effect_prior", "correct_selection"):
             if getattr(base, name) == "auto":
                 raise ValueError(f"estimator.{name}='auto' is a choice that is not stacked; "
@@ -286,18 +262,7 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             "temperature": [float(g[2]) for g in choice.grid],
             "score": np.asarray(choice.score, dtype=np.float64), "weight": w,
             "kept": [i in keep for i in range(len(choice.grid))]})
-        return self._describe_data()
-
-    def _describe_data(self):
-        """``k_`` and the data attributes (classes, feature count and names), read off the
-        components (every one was fitted on the same X and y)."""
-        first = self.estimators_[0]
-        self.k_ = int(first.k_)
-        self.classes_ = first.classes_
-        self.n_features_in_ = first.n_features_in_
-        if hasattr(first, "feature_names_in_"):
-            self.feature_names_in_ = first.feature_names_in_
-        return self
+        return self._describe_data(estimators[0])
 
     @property
     def selected_features_(self) -> np.ndarray:
@@ -325,22 +290,6 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         return sum(w * est.predict_proba(X)
                    for w, est in zip(self.weights_, self.estimators_, strict=True))
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log of :meth:`predict_proba` (nats), shape (n_samples, G)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
-
-    def predict(self, X, loss=None) -> np.ndarray:
-        """The most probable class (or, with ``loss``, the Bayes decision), shape (n_samples,).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-        loss : array-like of shape (G, G), optional
-            ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
-        """
-        return self._decide(self.predict_proba(X), loss)
-
     def save(self, path) -> Path:
         """Write the fitted classifier to one netCDF file (h5netcdf).
 
@@ -367,7 +316,6 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         import xarray as xr
 
         check_is_fitted(self, "estimators_")
-        path = checked_save_path(path)
         table = self.stacking_
         root = xr.DataTree(xr.Dataset({
             "weight": ("component", np.asarray(self.weights_, dtype=np.float64)),
@@ -379,19 +327,11 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
             "candidate_score": ("candidate", table["score"].to_numpy(np.float64)),
             "candidate_weight": ("candidate", table["weight"].to_numpy(np.float64)),
             "candidate_kept": ("candidate", table["kept"].to_numpy(np.int8))}))
-        base = None if self.estimator is None else self._base()._config()
-        root.attrs = {"selbayes_version": __version__,
-                      "selbayes_estimator": type(self).__name__,
-                      "selbayes_config": json.dumps(
-                          {"max_components": int(self.max_components),
-                           "min_weight": float(self.min_weight), "estimator": base},
-                          default=str),
-                      "selbayes_n_components": len(self.estimators_)}
-        for i, est in enumerate(self.estimators_):
-            root[f"component_{i}"] = est._saved_tree()
-        sanitize_attrs(root)
-        root.to_netcdf(path, engine="h5netcdf")
-        return path
+        root.attrs = {"selbayes_n_components": len(self.estimators_)}
+        return self._write(path, root, {"max_components": int(self.max_components),
+                                        "min_weight": float(self.min_weight)},
+                           {f"component_{i}": est._saved_tree()
+                            for i, est in enumerate(self.estimators_)})
 
     @classmethod
     def load(cls, path):
@@ -415,21 +355,12 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
         """
         import pandas as pd
 
-        from ._gaussian import HierarchicalGaussianClassifier as HGC
-
-        tree = read_saved_tree(path)
-        attrs = tree.attrs
-        check_saved_by(attrs, cls.__name__, path)
+        tree, attrs, config, base = cls._read(path)
         try:
-            config = json.loads(attrs["selbayes_config"])
-            base = None if config["estimator"] is None else HGC(**config["estimator"])
             obj = cls(base, max_components=config["max_components"],
                       min_weight=config["min_weight"])
-            obj.estimators_ = []
-            for i in range(int(attrs["selbayes_n_components"])):
-                source = f"{path} (component_{i})"
-                sub = HGC._from_tree(tree[f"component_{i}"].copy(), source)
-                obj.estimators_.append(HGC._load_tree(*sub, source))
+            obj.estimators_ = [cls._load_gaussian(tree, f"component_{i}", path)
+                               for i in range(int(attrs["selbayes_n_components"]))]
             ds = tree.to_dataset()
             obj.weights_ = ds["weight"].values
             dec = ds["candidate_decorrelate"].values
@@ -439,7 +370,7 @@ class StackedGaussianClassifier(EvaluateMixin, ClassifierMixin, BaseEstimator):
                 "temperature": ds["candidate_temperature"].values,
                 "score": ds["candidate_score"].values, "weight": ds["candidate_weight"].values,
                 "kept": ds["candidate_kept"].values.astype(bool)})
-        except (KeyError, json.JSONDecodeError) as exc:
+        except KeyError as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         obj.k_choice_ = None
-        return obj._describe_data()
+        return obj._describe_data(obj.estimators_[0])

@@ -1,0 +1,128 @@
+"""What the classifiers built around a HierarchicalGaussianClassifier share.
+
+:class:`~selbayes.estimators.StackedGaussianClassifier` (its candidates of k stacked) and
+:class:`~selbayes.estimators.LinearStackedClassifier` (it and a probit model of all genes
+stacked) both take a Gaussian classifier that chooses k, fit it, and average predictive
+distributions. The checks of that estimator, the data attributes read off a fitted
+Gaussian classifier, the predictions derived from ``predict_proba``, and the writing and
+reading of one netCDF file with a group per Gaussian fit are written once here; each
+subclass adds its ``fit``, ``predict_proba`` and what it saves besides.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+
+from .._version import __version__
+from ._base import EvaluateMixin, check_saved_by, checked_save_path, read_saved_tree, sanitize_attrs
+
+__all__ = ["AroundGaussian"]
+
+
+class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
+    """Base of the classifiers that wrap a HierarchicalGaussianClassifier (module docstring).
+
+    Subclasses set ``_WHY_K_AUTO`` (why the wrapped estimator must choose k) and may extend
+    :meth:`_base`'s checks.
+
+    Examples
+    --------
+    >>> from selbayes.estimators import StackedGaussianClassifier
+    >>> issubclass(StackedGaussianClassifier, AroundGaussian)
+    True
+    """
+
+    #: The end of the error for a wrapped estimator that does not choose k.
+    _WHY_K_AUTO = "the wrapper needs its inner cross-validation"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.input_tags.sparse = True          # as the Gaussian classifier it wraps
+        return tags
+
+    def _base(self):
+        """A clone of ``estimator`` (the default Gaussian classifier when None), checked."""
+        from ._gaussian import HierarchicalGaussianClassifier
+
+        if self.estimator is None:
+            return HierarchicalGaussianClassifier()
+        if not isinstance(self.estimator, HierarchicalGaussianClassifier):
+            raise TypeError(f"estimator must be a HierarchicalGaussianClassifier; got "
+                            f"{type(self.estimator).__name__}")
+        base = clone(self.estimator)
+        if base.k != "auto" or base.threshold is not None:
+            raise ValueError(f"estimator must choose k (k='auto', no threshold): "
+                             f"{self._WHY_K_AUTO}; got k={base.k!r}, "
+                             f"threshold={base.threshold!r}")
+        return base
+
+    def _describe_data(self, first):
+        """``k_`` and the data attributes (classes, feature count and names), read off the
+        fitted Gaussian classifier ``first`` (all fits saw the same X and y)."""
+        self.k_ = int(first.k_)
+        self.classes_ = first.classes_
+        self.n_features_in_ = first.n_features_in_
+        if hasattr(first, "feature_names_in_"):
+            self.feature_names_in_ = first.feature_names_in_
+        return self
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log of :meth:`predict_proba` (nats), shape (n_samples, G)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X, loss=None) -> np.ndarray:
+        """The most probable class (or, with ``loss``, the Bayes decision), shape (n_samples,).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+        loss : array-like of shape (G, G), optional
+            ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
+        """
+        return self._decide(self.predict_proba(X), loss)
+
+    def _write(self, path, root, settings: dict, groups: dict):
+        """Write ``root`` (an xarray.DataTree of the subclass's own variables) with the
+        settings and version as its attributes and ``groups`` (name -> DataTree, e.g. a
+        Gaussian fit's ``_saved_tree()``) below it, to one netCDF file; the path written."""
+        path = checked_save_path(path)
+        base = None if self.estimator is None else self._base()._config()
+        root.attrs = {"selbayes_version": __version__,
+                      "selbayes_estimator": type(self).__name__,
+                      "selbayes_config": json.dumps({**settings, "estimator": base},
+                                                    default=str),
+                      **root.attrs}
+        for name, tree in groups.items():
+            root[name] = tree
+        sanitize_attrs(root)
+        root.to_netcdf(path, engine="h5netcdf")
+        return path
+
+    @classmethod
+    def _read(cls, path):
+        """(tree, its root attributes, the settings, the wrapped estimator or None) of a file
+        written by :meth:`_write` for this class; errors name the file."""
+        from ._gaussian import HierarchicalGaussianClassifier as HGC
+
+        tree = read_saved_tree(path)
+        attrs = tree.attrs
+        check_saved_by(attrs, cls.__name__, path)
+        try:
+            config = json.loads(attrs["selbayes_config"])
+        except (KeyError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        base = None if config.get("estimator") is None else HGC(**config["estimator"])
+        return tree, attrs, config, base
+
+    @staticmethod
+    def _load_gaussian(tree, group: str, path):
+        """The Gaussian classifier saved as group ``group`` of ``tree``."""
+        from ._gaussian import HierarchicalGaussianClassifier as HGC
+
+        source = f"{path} ({group})"
+        return HGC._load_tree(*HGC._from_tree(tree[group].copy(), source), source)
