@@ -692,3 +692,49 @@ def test_fit_summary_shows_marker_probabilities_and_one_parenthesis():
     assert "P(real marker), two-groups prior: g2 0.97, g0 0.41" in lines
     noise = next(line for line in lines if line.startswith("label noise"))
     assert noise.count("(") == 1 and "share chosen by inner CV" in noise
+
+
+def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
+    """`selbayes fit --linear-stack` (plug-in, for speed) fits LinearStackedClassifier, says its
+    weights, and `selbayes predict` gives its predict_proba; --k N and three classes are
+    refused with a line that names the problem."""
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.estimators import LinearStackedClassifier
+
+    rng = np.random.default_rng(4)
+    n, p = 40, 60
+    y = np.repeat(["a", "b"], n // 2)
+    X = rng.normal(size=(n, p)) + (y == "b")[:, None] * np.r_[np.ones(5), np.zeros(p - 5)]
+    names = [f"gene{j}" for j in range(p)]
+    frame = pd.DataFrame(X, columns=names, index=pd.Index([f"s{i}" for i in range(n)],
+                                                          name="sample"))
+    frame.to_csv(tmp_path / "X.csv", float_format="%.17g")
+    pd.DataFrame({"id": frame.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    common = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+              "--plugin", "--k-grid", "5,20", "--seed", "3", "--no-progress"]
+    assert main([*common, "--linear-stack", "-o", str(tmp_path / "stack.nc")]) == 0
+    printed = capsys.readouterr().out
+    assert "stacked with a Bayesian probit regression of all 60 features: weights" in printed
+    assert "k: " in printed and "saved:" in printed
+    again = LinearStackedClassifier.load(tmp_path / "stack.nc")
+    want = LinearStackedClassifier(HierarchicalGaussianClassifier(
+        k_grid=(5, 20), method="plugin", random_state=3, progressbar=False)).fit(
+        frame.to_numpy(), y)
+    np.testing.assert_array_equal(again.weights_, want.weights_)
+    frame.iloc[:5].to_csv(tmp_path / "new.csv", float_format="%.17g")
+    assert main(["predict", str(tmp_path / "stack.nc"), "--x", str(tmp_path / "new.csv"),
+                 "-o", str(tmp_path / "p.csv")]) == 0
+    got = pd.read_csv(tmp_path / "p.csv", index_col=0)
+    np.testing.assert_allclose(got.to_numpy()[:, -2:], want.predict_proba(X[:5]), rtol=1e-9)
+
+    no_grid = [c for c in common if c not in ("--k-grid", "5,20")]
+    assert main([*no_grid, "--linear-stack", "--k", "10", "-o", str(tmp_path / "x.nc")]) == 2
+    assert "--linear-stack needs --k auto" in capsys.readouterr().err
+    pd.DataFrame({"id": frame.index, "label": np.resize(["a", "b", "c"], n)}).to_csv(
+        tmp_path / "y3.csv", index=False)
+    three = [c if c != str(tmp_path / "y.csv") else str(tmp_path / "y3.csv") for c in common]
+    assert main([*three, "--linear-stack", "-o", str(tmp_path / "x.nc")]) == 2
+    assert "--linear-stack is for two classes" in capsys.readouterr().err
+    assert main([*common[:5], "--model", "naive-bayes", "--linear-stack", "-o",
+                 str(tmp_path / "x.nc")]) == 2
+    assert "gaussian model only" in capsys.readouterr().err

@@ -346,7 +346,7 @@ def _cmd_fit(args) -> int:
     import h5py
     import numpy as np
 
-    _gaussian_only(args, "k-grid", "prior", "plugin")
+    _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack")
     if args.model != "gaussian" and args.transform not in (None, "none"):
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
@@ -423,6 +423,16 @@ def _cmd_fit(args) -> int:
     if args.model == "naive-bayes":
         params["method"] = "mcmc" if args.mcmc else "quadrature"
     clf = cls(**params)
+    if args.linear_stack:
+        if params.get("k", "auto") != "auto":
+            raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
+                            f"on the inner cases that chose k; got --k {args.k}")
+        if len(set(map(str, y))) != 2:
+            raise UserError(f"--linear-stack is for two classes (its probit model of all genes is "
+                            f"binary); {args.y or args.x} has {len(set(map(str, y)))}")
+        from .estimators import LinearStackedClassifier
+
+        clf = LinearStackedClassifier(clf)
     out = Path(args.output)
     _make_parent(out)                   # before the fit: a bad path fails at once
     with warnings.catch_warnings():
@@ -438,8 +448,15 @@ def _cmd_fit(args) -> int:
             f.attrs[_TRANSFORM_ATTR] = json.dumps(pre)
     except OSError as exc:
         raise UserError(f"{out}: cannot write the fit ({_os_reason(exc)})") from None
-    for line in _fit_summary(clf, args, X, y):
+    stacked = getattr(clf, "linear_", None) is not None
+    for line in _fit_summary(clf.estimator_ if stacked else clf, args, X, y):
         print(line)
+    if stacked:
+        w, sc = clf.weights_, clf.inner_scores_
+        print(f"stacked with a Bayesian probit regression of all {clf.linear_.Z.shape[1]} "
+              f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "
+              f"model); inner log loss {sc['gaussian']:.3f}, {sc['linear']:.3f} and "
+              f"{sc['stack']:.3f} (the stack), nats")
     print(f"saved: {out}")
     return 0
 
@@ -656,6 +673,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--plugin", action="store_true", default=None,
                      help="gaussian: hyperparameters at their posterior mode instead of NUTS "
                      "(method='plugin': seconds instead of minutes at k in the thousands)")
+    fit.add_argument("--linear-stack", action="store_true", default=None,
+                     help="gaussian, two classes: stack the model with a Bayesian probit "
+                     "regression of all features, weighted on the inner cases that chose k "
+                     "(LinearStackedClassifier; the recommended model for two classes)")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")
     fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")
