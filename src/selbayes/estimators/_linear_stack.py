@@ -128,11 +128,14 @@ class LinearStackedClassifier(AroundGaussian):
 
         validate_params(self)
         base = self._base()
-        first = base.fit(X, y)
-        if len(first.classes_) != 2:
+        labels = np.asarray(y)
+        n_classes = len(np.unique(labels))
+        missing = labels.dtype.kind == "f" and bool(np.isnan(labels).any())
+        if n_classes > 2 and not missing:   # before the Gaussian fit (missing labels: its error)
             raise ValueError(f"LinearStackedClassifier has two classes only (its probit model "
-                             f"of all features is binary); got {len(first.classes_)} classes. "
+                             f"of all features is binary); got {n_classes} classes. "
                              "Use HierarchicalGaussianClassifier for more.")
+        first = base.fit(X, y)
         choice = first.k_choice_
         row = choice._chosen_row()
         if "share_case_losses" in choice.extra:
