@@ -266,11 +266,13 @@ def test_cli_bad_labels_file(tmp_path, capsys):
 
 class _ChoosingNB(GaussianNB):
     """A stand-in for the recommended selbayes fit: says which k, t df and label-noise share
-    it chose, as HierarchicalGaussianClassifier does (k_, t_df_, label_noise_)."""
+    it chose, as HierarchicalGaussianClassifier does (k_, t_df_, label_noise_), and the weight
+    of the all-genes model, as LinearStackedClassifier does (linear_weight_)."""
 
     def fit(self, X, y, sample_weight=None):
         super().fit(X, y, sample_weight)
         self.k_, self.t_df_, self.label_noise_ = 4, 8.0, 1.0 / (len(y) + 2)
+        self.linear_weight_ = 0.25
         return self
 
 
@@ -288,6 +290,7 @@ def test_chosen_k_df_and_label_noise_are_recorded_per_fold(tmp_path, monkeypatch
     assert (sb["k"] == 4).all() and (sb["t_df"] == 8.0).all()
     np.testing.assert_allclose(sb["label_noise"], 1.0 / (n_train + 2))
     assert gnb["t_df"].isna().all() and gnb["label_noise"].isna().all()
+    assert (sb["linear_weight"] == 0.25).all() and gnb["linear_weight"].isna().all()
     text = (out / "report.md").read_text()
     assert "t prior's df per fold" in text and "label-noise eps per fold" in text
 

@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
            "selbayes_default", "make_method", "chosen_k", "chosen_t_df", "chosen_label_noise",
+           "chosen_linear_weight",
            "K_GRID"]
 
 #: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
@@ -458,6 +459,31 @@ def chosen_label_noise(estimator) -> float | None:
     True
     """
     return _fitted_number(estimator, "label_noise_")
+
+
+def chosen_linear_weight(estimator) -> float | None:
+    """The stacking weight of the probit model of all genes in a fitted
+    :class:`~selbayes.estimators.LinearStackedClassifier` (``linear_weight_``: the
+    recommended selbayes for two classes), through pipelines and grid searches; None for
+    other methods.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> chosen_linear_weight(SimpleNamespace(linear_weight_=0.25))
+    0.25
+    >>> chosen_linear_weight(object()) is None
+    True
+    """
+    return _fitted_number(estimator, "linear_weight_")
 
 
 def _fitted_number(estimator, attr: str) -> float | None:

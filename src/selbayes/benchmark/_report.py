@@ -18,8 +18,8 @@ __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
-                   "fit_cpu_seconds", "predict_seconds", "k", "t_df", "label_noise", "n_warnings",
-                   "error_message"]
+                   "fit_cpu_seconds", "predict_seconds", "k", "t_df", "label_noise",
+                   "linear_weight", "n_warnings", "error_message"]
 _SUMMARY_METRICS = ("amlp", "brier", "error", "expected_error", "gap")
 
 
@@ -40,7 +40,9 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
         freedom where the data chose them, else NaN; NaN too in fold files written before
         2026-11-28), ``label_noise`` (the label-noise probability eps of a selbayes method's
         predictive, with the default ``label_noise="cv"`` chosen in the training fold; NaN
-        for other methods and in fold files written before 2026-11-29), ``n_warnings,
+        for other methods and in fold files written before 2026-11-29), ``linear_weight``
+        (the stacking weight of the probit model of all genes in the two-class stack; NaN for
+        other methods and in fold files written before 2026-12-02), ``n_warnings,
         error_message``.
 
     Examples
@@ -51,7 +53,7 @@ def results_frame(records: list[dict]) -> pd.DataFrame:
     df = pd.DataFrame([{c: r.get(c) for c in _RESULT_COLUMNS} for r in records],
                       columns=_RESULT_COLUMNS)
     df["k"] = pd.array(df["k"], dtype="Int64")
-    for c in ("t_df", "label_noise"):
+    for c in ("t_df", "label_noise", "linear_weight"):
         df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
     return df.sort_values(["dataset", "method", "repeat", "fold"]).reset_index(drop=True)
 

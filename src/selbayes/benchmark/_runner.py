@@ -33,6 +33,7 @@ from ._methods import (
     QUICK_METHODS,
     chosen_k,
     chosen_label_noise,
+    chosen_linear_weight,
     chosen_t_df,
     make_method,
 )
@@ -179,14 +180,16 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             n_over_5_nats=s["n_cases_over_5_nats"], max_case_loss=s["max_case_loss"],
             fit_seconds=t1 - t0, fit_cpu_seconds=c1 - c0, predict_seconds=t2 - t1, k=chosen_k(est),
             t_df=chosen_t_df(est), label_noise=chosen_label_noise(est),
-            proba=proba.tolist(), losses=case_losses(proba, y_idx[test]).tolist(),
+            linear_weight=chosen_linear_weight(est), proba=proba.tolist(),
+            losses=case_losses(proba, y_idx[test]).tolist(),
             n_warnings=len(caught),
             warnings=sorted({f"{w.category.__name__}: {str(w.message)[:200]}"
                              for w in caught})[:5],
             error_message=None)
     except Exception as exc:  # one failing fit must not lose the rest of a long run
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
-                   predict_seconds=np.nan, k=None, t_df=None, label_noise=None, proba=None,
+                   predict_seconds=np.nan, k=None, t_df=None, label_noise=None,
+                   linear_weight=None, proba=None,
                    losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))

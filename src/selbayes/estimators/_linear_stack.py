@@ -160,6 +160,12 @@ class LinearStackedClassifier(AroundGaussian):
         return self._describe_data(first)
 
     @property
+    def linear_weight_(self) -> float:
+        """The stacking weight of the probit model of all features (``weights_[1]``)."""
+        check_is_fitted(self, "weights_")
+        return float(self.weights_[1])
+
+    @property
     def t_df_(self):
         """The Gaussian model's t prior degrees of freedom (its ``t_df_``)."""
         check_is_fitted(self, "estimator_")
