@@ -427,9 +427,10 @@ def _cmd_fit(args) -> int:
         if params.get("k", "auto") != "auto":
             raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
                             f"on the inner cases that chose k; got --k {args.k}")
-        if len(set(map(str, y))) != 2:
+        n_classes = len(set(map(str, y)))
+        if n_classes != 2:
             raise UserError(f"--linear-stack is for two classes (its probit model of all genes is "
-                            f"binary); {args.y or args.x} has {len(set(map(str, y)))}")
+                            f"binary); {args.y or args.x} has {n_classes}")
         from .estimators import LinearStackedClassifier
 
         clf = LinearStackedClassifier(clf)
@@ -448,10 +449,9 @@ def _cmd_fit(args) -> int:
             f.attrs[_TRANSFORM_ATTR] = json.dumps(pre)
     except OSError as exc:
         raise UserError(f"{out}: cannot write the fit ({_os_reason(exc)})") from None
-    stacked = getattr(clf, "linear_", None) is not None
-    for line in _fit_summary(clf.estimator_ if stacked else clf, args, X, y):
+    for line in _fit_summary(clf.estimator_ if args.linear_stack else clf, args, X, y):
         print(line)
-    if stacked:
+    if args.linear_stack:
         w, sc = clf.weights_, clf.inner_scores_
         print(f"stacked with a Bayesian probit regression of all {clf.linear_.Z.shape[1]} "
               f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "

@@ -50,24 +50,35 @@ def stacked(sparse):
     return LinearStackedClassifier(_base()).fit(*sparse)
 
 
-def test_it_is_its_parts_weighted_by_the_inner_cases(stacked, sparse):
-    X, y = sparse
-    alone = clone(_base()).fit(X, y)
-    np.testing.assert_array_equal(stacked.estimator_.predict_proba(X), alone.predict_proba(X))
-    choice = alone.k_choice_
-    row = choice._chosen_row()
+def _inner_losses(gaussian, X, y):
+    """The inner test cases' -log p(true class) of a fitted Gaussian classifier's chosen
+    candidate (with its chosen label-noise share) and of the probit model of all genes refitted
+    on the same inner folds: (gauss, lin), each (n,). Written out here, not read from the
+    stack."""
     from selbayes.estimators import LABEL_NOISE_SHARES
 
+    choice = gaussian.k_choice_
+    row = choice._chosen_row()
     c = choice.extra["label_noise_c"]
     gauss = choice.extra["share_case_losses"][row][LABEL_NOISE_SHARES.index(c)]
     lin = np.zeros(len(y))
     for tr, te in choice.extra["folds"]:
         lp = fit_linear_probit(X[tr], y[tr]).predict_log_proba(X[te])
         lin[te] = -lp[np.arange(te.size), y[te]]
+    return gauss, lin
+
+
+def test_it_is_its_parts_weighted_by_the_inner_cases(stacked, sparse):
+    X, y = sparse
+    alone = clone(_base()).fit(X, y)
+    np.testing.assert_array_equal(stacked.estimator_.predict_proba(X), alone.predict_proba(X))
+    gauss, lin = _inner_losses(alone, X, y)
     w = stacking_weights(-np.vstack([gauss, lin]))
     np.testing.assert_allclose(stacked.weights_, w)
     assert stacked.inner_scores_["gaussian"] == pytest.approx(gauss.mean())
     assert stacked.inner_scores_["linear"] == pytest.approx(lin.mean())
+    mixture = -np.log(w[0] * np.exp(-gauss) + w[1] * np.exp(-lin))
+    assert stacked.inner_scores_["stack"] == pytest.approx(mixture.mean())
     expected = (w[0] * alone.predict_proba(X)
                 + w[1] * np.exp(fit_linear_probit(X, y).predict_log_proba(X)))
     np.testing.assert_allclose(stacked.predict_proba(X), expected, rtol=1e-10)
@@ -77,14 +88,19 @@ def test_it_is_its_parts_weighted_by_the_inner_cases(stacked, sparse):
 def test_the_weight_goes_where_the_model_fits():
     """A few strong markers: the Gaussian model keeps most of the weight (the probit model of
     all genes is far worse there). A linear signal spread over all genes: the probit model
-    gets a real share (on seeds 3 to 6 of this design 0.42 to 0.62; neither model is good with
-    80 cases and 400 random weights, and their mixture beats both)."""
+    gets a share. Where the optimum of the mixture's mean log score lies follows from its
+    derivative at the ends (the reference, from the inner losses written out here): the
+    probit model's weight is positive exactly when mean(p_lin / p_gauss) > 1 over the inner
+    cases, and below 1 exactly when mean(p_gauss / p_lin) > 1."""
     X, y = sparse_strong(2, n=60, p=400, markers=4, effect=2.0)
     few = LinearStackedClassifier(_base()).fit(X, y)
     assert few.weights_[0] > 0.8, few.weights_
     X, y = _spread(3)
     spread = LinearStackedClassifier(_base()).fit(X, y)
-    assert spread.weights_[1] > 0.2, spread.weights_
+    gauss, lin = _inner_losses(spread.estimator_, X, y)
+    ratio = np.exp(gauss - lin)                                  # p_lin / p_gauss per case
+    assert ratio.mean() > 1 and (1 / ratio).mean() > 1           # an interior optimum
+    assert 1e-6 < spread.weights_[1] < 1 - 1e-6, spread.weights_
     assert spread.inner_scores_["stack"] <= min(spread.inner_scores_["gaussian"],
                                                 spread.inner_scores_["linear"]) + 1e-9
 

@@ -238,28 +238,23 @@ def _sb_stacked(n_classes, random_state, *, quick=False, inner_folds=3):
     return StackedGaussianClassifier(_selbayes(random_state, quick, inner_folds))
 
 
-def _sb_linear_stack(n_classes, random_state, *, quick=False, inner_folds=3):
-    from ..estimators._linear_stack import LinearStackedClassifier
-
-    return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds))
-
-
 def _sb(**kw):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         return _selbayes(random_state, quick, inner_folds, **kw)
     return factory
 
 
-def _sb_recommended(**kw):
-    """The recommended selbayes model: for two classes the Gaussian classifier stacked with
-    the Bayesian probit regression of all genes (LinearStackedClassifier; since 2026-12-02,
-    reports/plasmode/linear_stack_mcmc), for more classes the Gaussian classifier alone (the
-    probit model is binary)."""
+def _sb_linear_stack(*, fall_back: bool, **kw):
+    """The Gaussian classifier stacked with the Bayesian probit regression of all genes
+    (LinearStackedClassifier, two classes). With ``fall_back``, the recommended selbayes
+    model: the stack for two classes (since 2026-12-02, reports/plasmode/linear_stack_mcmc),
+    the Gaussian classifier alone for more (the probit model is binary); without it the stack
+    always (it refuses more than two classes)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 
         base = _selbayes(random_state, quick, inner_folds, **kw)
-        return LinearStackedClassifier(base) if n_classes == 2 else base
+        return base if fall_back and n_classes != 2 else LinearStackedClassifier(base)
     return factory
 
 
@@ -269,8 +264,8 @@ METHODS = {
     # genes (since 2026-12-02: reports/plasmode/linear_stack_mcmc, the development sets in
     # reports/benchmark_microarray_linear_stack_2026-12-02); the Gaussian classifier alone for
     # more classes, and as "selbayes_gaussian" (the default until then).
-    "selbayes": _sb_recommended(),
-    "selbayes_uncorrected": _sb_recommended(correct_selection=False),
+    "selbayes": _sb_linear_stack(fall_back=True),
+    "selbayes_uncorrected": _sb_linear_stack(fall_back=True, correct_selection=False),
     "selbayes_gaussian": _sb(),
     "selbayes_gaussian_uncorrected": _sb(correct_selection=False),
     "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
@@ -320,7 +315,7 @@ METHODS = {
     "selbayes_stack_k": _sb_stacked,
     # The default stacked with a Bayesian probit regression of all genes (two classes;
     # LinearStackedClassifier; reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm).
-    "selbayes_linear_stack": _sb_linear_stack,
+    "selbayes_linear_stack": _sb_linear_stack(fall_back=False),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -130,6 +130,16 @@ class KChoice:
                 return i
         return None
 
+    def _chosen_case_losses(self) -> np.ndarray:
+        """-log p(true class) of every inner test case under the chosen candidate, with the
+        label-noise share the fit on all cases uses (the chosen c with ``label_noise="cv"``),
+        shape (n,): what another model is stacked against."""
+        row = self._chosen_row()
+        if "share_case_losses" in self.extra:
+            c = LABEL_NOISE_SHARES.index(self.extra["label_noise_c"])
+            return np.asarray(self.extra["share_case_losses"][row][c], dtype=np.float64)
+        return np.asarray(self.extra["case_losses"][row], dtype=np.float64)
+
     def __str__(self) -> str:
         """The chosen values, then the curve as a table (the chosen row starred)."""
         import pandas as pd

@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
-from ._base import validate_params
+from ._base import _dense, validate_params
 
 __all__ = ["LinearStackedClassifier"]
 
@@ -122,29 +123,23 @@ class LinearStackedClassifier(AroundGaussian):
         TypeError
             If ``estimator`` is not a HierarchicalGaussianClassifier.
         """
+        from scipy.special import logsumexp
+
+        from .._validation import check_labels
         from ..models._linear_probit import fit_linear_probit
-        from ._inner_cv import LABEL_NOISE_SHARES
         from ._stacking import stacking_weights
 
         validate_params(self)
         base = self._base()
-        labels = np.asarray(y)
-        n_classes = len(np.unique(labels))
-        missing = labels.dtype.kind == "f" and bool(np.isnan(labels).any())
-        if n_classes > 2 and not missing:   # before the Gaussian fit (missing labels: its error)
+        Xd = _dense(check_matrix(X, accept_sparse=True))
+        classes, yi, _ = check_labels(y, Xd.shape[0])
+        if classes.size != 2:       # before the Gaussian fit, which would be wasted
             raise ValueError(f"LinearStackedClassifier has two classes only (its probit model "
-                             f"of all features is binary); got {n_classes} classes. "
+                             f"of all features is binary); got {classes.size} classes. "
                              "Use HierarchicalGaussianClassifier for more.")
         first = base.fit(X, y)
         choice = first.k_choice_
-        row = choice._chosen_row()
-        if "share_case_losses" in choice.extra:
-            c = choice.extra["label_noise_c"]
-            gauss_loss = choice.extra["share_case_losses"][row][LABEL_NOISE_SHARES.index(c)]
-        else:
-            gauss_loss = choice.extra["case_losses"][row]
-        Xd = _dense(X)
-        yi = np.searchsorted(first.classes_, np.asarray(y))
+        gauss_loss = choice._chosen_case_losses()
         lin_loss = np.zeros(yi.size)
         for tr, te in choice.extra["folds"]:
             lp = fit_linear_probit(Xd[tr], yi[tr]).predict_log_proba(Xd[te])
@@ -154,9 +149,9 @@ class LinearStackedClassifier(AroundGaussian):
         self.estimator_ = first
         self.linear_ = fit_linear_probit(Xd, yi)
         self.weights_ = np.asarray(w, dtype=np.float64)
+        stack = -logsumexp(-L, b=self.weights_[:, None], axis=0)    # the mixture's losses
         self.inner_scores_ = {"gaussian": float(gauss_loss.mean()),
-                              "linear": float(lin_loss.mean()),
-                              "stack": float(-np.mean(np.log(w @ np.exp(-L))))}
+                              "linear": float(lin_loss.mean()), "stack": float(stack.mean())}
         return self._describe_data(first)
 
     @property
@@ -196,7 +191,7 @@ class LinearStackedClassifier(AroundGaussian):
         """
         check_is_fitted(self, "estimator_")
         p_gauss = self.estimator_.predict_proba(X)
-        p_lin = np.exp(self.linear_.predict_log_proba(_dense(X)))
+        p_lin = np.exp(self.linear_.predict_log_proba(_dense(check_matrix(X, accept_sparse=True))))
         return self.weights_[0] * p_gauss + self.weights_[1] * p_lin
 
     def save(self, path) -> Path:
@@ -279,10 +274,3 @@ class LinearStackedClassifier(AroundGaussian):
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         return obj._describe_data(obj.estimator_)
 
-
-def _dense(X) -> np.ndarray:
-    """X as a dense float array (a sparse matrix densified: the probit model works with its
-    n x n Gram matrix, and n is small). DataFrames give their values."""
-    if hasattr(X, "toarray"):
-        X = X.toarray()
-    return np.asarray(X, dtype=np.float64)

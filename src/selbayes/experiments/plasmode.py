@@ -452,8 +452,8 @@ def _fit_one(method: str, scenario: Scenario, rep: int, seed: int, X_real, quick
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
                seconds=time.perf_counter() - t0, k=_k_of(est))
-    if hasattr(est, "linear_"):                          # LinearStackedClassifier
-        out["linear_weight"] = float(est.weights_[1])
+    if getattr(est, "linear_weight_", None) is not None:  # LinearStackedClassifier
+        out["linear_weight"] = est.linear_weight_
         est = est.estimator_
     if getattr(est, "t_df_", None) is not None:          # effect_prior="t_auto" or "auto"
         out["t_df"] = float(est.t_df_)

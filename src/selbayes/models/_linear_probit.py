@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import log_ndtr, ndtr
+from scipy.special import log_ndtr, logsumexp
 
 __all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "LOG_S_GRID", "LOG_S_SD",
            "INTERCEPT_VARIANCE"]
@@ -205,7 +205,7 @@ class LinearProbitFit:
         G0s = Zs @ self.Z.T / p                                   # (m, n)
         g0ss = (Zs ** 2).sum(1) / p
         G0 = self.Z @ self.Z.T / p
-        p1, total = np.zeros(Zs.shape[0]), 0.0
+        terms, total = [], 0.0    # log(weight x P(class | x, s)) at each s of the grid
         for log_s, wt, site in zip(self.log_s, self.weights, self.sites, strict=True):
             if site is None:
                 continue
@@ -219,12 +219,11 @@ class LinearProbitFit:
             mean = Ks @ (nu - z)
             v = np.linalg.solve(L, sq[:, None] * Ks.T)
             var = np.maximum(s * g0ss + INTERCEPT_VARIANCE - (v ** 2).sum(0), 0.0)
-            p1 += wt * ndtr(mean / np.sqrt(1.0 + var))
+            t = mean / np.sqrt(1.0 + var)
+            # both classes in log space: 1 - Phi(t) would round to 0 where Phi(t) rounds to 1
+            terms.append(np.log(wt) + np.column_stack([log_ndtr(-t), log_ndtr(t)]))
             total += wt
-        t = p1 / total
-        # log P(class 0) from the complement, kept finite where t rounds to 1
-        return np.column_stack([np.log(np.clip(1.0 - t, 1e-300, 1.0)),
-                                np.log(np.clip(t, 1e-300, 1.0))])
+        return logsumexp(np.stack(terms), axis=0) - np.log(total)
 
 
 def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
