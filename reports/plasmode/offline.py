@@ -365,6 +365,18 @@ def counts(field):
     return cell
 
 
+def stack_columns(stack, choose) -> dict:
+    """The :func:`control_report` columns of the checks that stack or choose a second model
+    beside the default (``../linear_component_probe/``'s rows): ``"weight"``, the stack's
+    weight on the default per replicate, and ``"chosen"``, how often the choice took each."""
+    def weight(rows, control, candidate, s, reps):
+        return ", ".join(f"{rows[(stack, s, r)]['weight']:.2f}" for r in reps)
+
+    def chosen(rows, control, candidate, s, reps):
+        return counts("chose")(rows, control, choose, s, reps)
+    return {"weight": weight, "chosen": chosen}
+
+
 def control_report(here, candidate, control, title, intro, columns, *, other=None,
                    more_candidates=()) -> None:
     """The whole report of an offline check: the candidate against the default by the

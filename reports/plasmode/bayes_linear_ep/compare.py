@@ -19,6 +19,7 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's v
 
 
 def main() -> None:
+    columns = offline.stack_columns("stack_blep", "choose_blep")
     offline.control_report(
         HERE, "stack_blep", "pi_noise_cv",
         "The Bayesian all-genes probit component (EP) stacked beside the default (plug-in) "
@@ -26,10 +27,7 @@ def main() -> None:
         "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
         "replicates. Weight: stack_blep's weight on the default per replicate; chosen: how "
         "often choose_blep took each.",
-        [("weight", lambda rows, c, cand, s, reps: ", ".join(
-            f"{rows[('stack_blep', s, r)]['weight']:.2f}" for r in reps)),
-         ("chosen", lambda rows, c, cand, s, reps: offline.counts("chose")(
-             rows, c, "choose_blep", s, reps))],
+        [("weight", columns["weight"]), ("chosen", columns["chosen"])],
         other="blep", more_candidates=(("choose_blep", "blep"),))
 
 

@@ -19,6 +19,7 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's v
 
 
 def main() -> None:
+    columns = offline.stack_columns("stack_blin", "choose_blin")
     offline.control_report(
         HERE, "stack_blin", "pi_noise_cv",
         "The Bayesian all-genes linear component stacked beside the default (plug-in) "
@@ -26,10 +27,7 @@ def main() -> None:
         "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
         "replicates. Weight: stack_blin's weight on the default per replicate; chosen: how "
         "often choose_blin took each.",
-        [("weight", lambda rows, c, cand, s, reps: ", ".join(
-            f"{rows[('stack_blin', s, r)]['weight']:.2f}" for r in reps)),
-         ("chosen", lambda rows, c, cand, s, reps: offline.counts("chose")(
-             rows, c, "choose_blin", s, reps))],
+        [("weight", columns["weight"]), ("chosen", columns["chosen"])],
         other="blin", more_candidates=(("choose_blin", "blin"),))
 
 

@@ -20,6 +20,7 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: the control rule's v
 
 
 def main() -> None:
+    columns = offline.stack_columns("stack_l2", "choose_l2")
     offline.control_report(
         HERE, "choose_l2", "pi_noise_cv",
         "L2 logistic regression on all genes chosen or stacked beside the default (plug-in) "
@@ -27,10 +28,7 @@ def main() -> None:
         "Paired over the replicates, mean ± SE, * beyond 2 SE. Slopes: medians over the "
         "replicates. Chosen: how often choose_l2 took each; weight: stack_l2's weight on the "
         "default per replicate.",
-        [("chosen", lambda rows, c, cand, s, reps: offline.counts("chose")(
-            rows, c, "choose_l2", s, reps)),
-         ("weight", lambda rows, c, cand, s, reps: ", ".join(
-             f"{rows[('stack_l2', s, r)]['weight']:.2f}" for r in reps))],
+        [("chosen", columns["chosen"]), ("weight", columns["weight"])],
         other="stack_l2", more_candidates=(("stack_l2", "l2_refit"),))
 
 
