@@ -696,8 +696,8 @@ def test_fit_summary_shows_marker_probabilities_and_one_parenthesis():
 
 def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     """`selbayes fit --linear-stack` (plug-in, for speed) fits LinearStackedClassifier, says its
-    weights, and `selbayes predict` gives its predict_proba; --k N and three classes are
-    refused with a line that names the problem."""
+    weights, and `selbayes predict` gives its predict_proba; three classes fit (nested
+    dichotomies); --k N is refused with a line that names the problem."""
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators import LinearStackedClassifier
 
@@ -733,8 +733,13 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     pd.DataFrame({"id": frame.index, "label": np.resize(["a", "b", "c"], n)}).to_csv(
         tmp_path / "y3.csv", index=False)
     three = [c if c != str(tmp_path / "y.csv") else str(tmp_path / "y3.csv") for c in common]
-    assert main([*three, "--linear-stack", "-o", str(tmp_path / "x.nc")]) == 2
-    assert "--linear-stack is for two classes" in capsys.readouterr().err
+    assert main([*three, "--linear-stack", "-o", str(tmp_path / "three.nc")]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(tmp_path / "three.nc"), "--x", str(tmp_path / "new.csv"),
+                 "-o", str(tmp_path / "p3.csv")]) == 0
+    got = pd.read_csv(tmp_path / "p3.csv", index_col=0)
+    np.testing.assert_allclose(got.to_numpy()[:, -3:].astype(float).sum(axis=1), 1.0,
+                               atol=1e-9)
     assert main([*common[:5], "--model", "naive-bayes", "--linear-stack", "-o",
                  str(tmp_path / "x.nc")]) == 2
     assert "gaussian model only" in capsys.readouterr().err

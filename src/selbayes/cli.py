@@ -427,10 +427,6 @@ def _cmd_fit(args) -> int:
         if params.get("k", "auto") != "auto":
             raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
                             f"on the inner cases that chose k; got --k {args.k}")
-        n_classes = len(set(map(str, y)))
-        if n_classes != 2:
-            raise UserError(f"--linear-stack is for two classes (its probit model of all genes is "
-                            f"binary); {args.y or args.x} has {n_classes}")
         from .estimators import LinearStackedClassifier
 
         clf = LinearStackedClassifier(clf)
@@ -674,8 +670,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="gaussian: hyperparameters at their posterior mode instead of NUTS "
                      "(method='plugin': seconds instead of minutes at k in the thousands)")
     fit.add_argument("--linear-stack", action="store_true", default=None,
-                     help="gaussian, two classes: stack the model with a Bayesian probit "
-                     "regression of all features, weighted on the inner cases that chose k "
+                     help="gaussian: stack the model with a Bayesian probit regression of "
+                     "all features (for more than two classes, an ensemble of nested "
+                     "dichotomies), weighted on the inner cases that chose k "
                      "(LinearStackedClassifier; the recommended model for two classes)")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")

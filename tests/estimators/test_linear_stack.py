@@ -125,11 +125,59 @@ def test_refuses_what_it_cannot_stack(sparse, estimator, error, match):
         LinearStackedClassifier(estimator).fit(*sparse)
 
 
-def test_refuses_more_than_two_classes():
-    rng = np.random.default_rng(0)
-    X, y = rng.normal(size=(45, 50)), np.repeat([0, 1, 2], 15)
-    with pytest.raises(ValueError, match="two classes only"):
-        LinearStackedClassifier(_base(k_grid=(5, 10))).fit(X, y)
+def _three_classes(seed, n=45, p=200):
+    """Three classes, the class means apart on 5 genes."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1, 2], n // 3)
+    X = rng.normal(size=(n, p))
+    X[:, :5] += 1.5 * (y[:, None] == np.array([0, 1, 2, 0, 1])) - 0.5
+    return X, y
+
+
+@pytest.fixture(scope="module")
+def three():
+    X, y = _three_classes(4)
+    return X, y, LinearStackedClassifier(_base(k_grid=(5, 20))).fit(X, y)
+
+
+def test_more_classes_stack_the_nested_dichotomies(three):
+    """Three classes: the probit model is the nested dichotomies, refitted on the same inner
+    folds here, and the stack is its parts weighted as stacking_weights weights them."""
+    from selbayes.models import fit_nested_probit
+
+    X, y, clf = three
+    alone = clone(_base(k_grid=(5, 20))).fit(X, y)
+    choice = alone.k_choice_
+    gauss = choice._chosen_case_losses()
+    lin = np.zeros(len(y))
+    for tr, te in choice.extra["folds"]:
+        lp = fit_nested_probit(X[tr], y[tr]).predict_log_proba(X[te])
+        lin[te] = -lp[np.arange(te.size), y[te]]
+    w = stacking_weights(-np.vstack([gauss, lin]))
+    np.testing.assert_allclose(clf.weights_, w)
+    expected = (w[0] * alone.predict_proba(X)
+                + w[1] * np.exp(fit_nested_probit(X, y).predict_log_proba(X)))
+    np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-10)
+    assert clf.predict_proba(X).shape == (len(y), 3)
+
+
+def test_more_classes_save_load_round_trip(three, tmp_path):
+    X, y, clf = three
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "three.nc"))
+    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+    assert again.linear_.splits == clf.linear_.splits and again.linear_.trees == clf.linear_.trees
+
+
+def test_five_classes_draw_the_same_trees_in_every_fit():
+    """Five classes have 105 trees; 15 are drawn, from the Gaussian model's random_state, the
+    same for the inner folds and the final fit, and again on a refit."""
+    rng = np.random.default_rng(5)
+    y = np.repeat(np.arange(5), 8)
+    X = rng.normal(size=(40, 60)) + 0.8 * (y[:, None] == np.arange(60) % 5)
+    a = LinearStackedClassifier(_base(k_grid=(5, 20), random_state=3)).fit(X, y)
+    b = LinearStackedClassifier(_base(k_grid=(5, 20), random_state=3)).fit(X, y)
+    assert len(a.linear_.trees) == 15 and a.linear_.splits == b.linear_.splits
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
 
 
 def test_unfitted_predict_says_so(sparse):

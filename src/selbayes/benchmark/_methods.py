@@ -246,10 +246,10 @@ def _sb(**kw):
 
 def _sb_linear_stack(*, fall_back: bool, **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier, two classes). With ``fall_back``, the recommended selbayes
-    model: the stack for two classes (since 2026-12-02, reports/plasmode/linear_stack_mcmc),
-    the Gaussian classifier alone for more (the probit model is binary); without it the stack
-    always (it refuses more than two classes)."""
+    (LinearStackedClassifier). With ``fall_back``, the recommended selbayes model: the stack
+    for two classes (since 2026-12-02, reports/plasmode/linear_stack_mcmc), the Gaussian
+    classifier alone for more; without it the stack always (for more than two classes its
+    probit model is an ensemble of nested dichotomies)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 

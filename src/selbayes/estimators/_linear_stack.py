@@ -15,7 +15,12 @@ near a coin flip there); where the signal is spread it moves to the linear model
 the plug-in posterior, this was better than the Gaussian model alone beyond 2 SE in
 plasmode_dense, worse nowhere, and confirmed on new replicates and on held-out X
 (reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm). Not the default until the
-protocol with MCMC has run. Two classes only.
+protocol with MCMC has run.
+
+With more than two classes the probit model is an ensemble of nested dichotomies
+(:func:`selbayes.models.fit_nested_probit`): each tree's predictive is the product of binary
+probit regressions of all features, one per split of the classes, and the trees are averaged
+with equal weights.
 """
 
 from __future__ import annotations
@@ -30,7 +35,49 @@ from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
 from ._base import _dense, validate_params
 
-__all__ = ["LinearStackedClassifier"]
+__all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
+
+
+def fit_all_features_probit(X, y, random_state=None):
+    """The probit model of all features: :func:`selbayes.models.fit_linear_probit` for two
+    classes, :func:`selbayes.models.fit_nested_probit` for more.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+    y : ndarray of int, shape (n,)
+        Class indices 0 .. K-1, every class present.
+    random_state : int or None
+        For the nested dichotomies' trees (drawn only for five classes or more).
+
+    Returns
+    -------
+    LinearProbitFit or NestedProbitFit
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(30, 20)), np.repeat([0, 1, 2], 10)
+    >>> type(fit_all_features_probit(X, y)).__name__
+    'NestedProbitFit'
+    """
+    from ..models._linear_probit import fit_linear_probit
+    from ..models._nested_probit import fit_nested_probit
+
+    if np.max(y) == 1:
+        return fit_linear_probit(X, y)
+    return fit_nested_probit(X, y, random_state=random_state)
+
+
+def _tree_seed(random_state):
+    """One integer seed from the Gaussian model's ``random_state``, so that the inner folds'
+    and the final fit's drawn trees are the same."""
+    from sklearn.utils import check_random_state
+
+    if isinstance(random_state, (int, np.integer)):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(2 ** 31 - 1))
 
 
 class LinearStackedClassifier(AroundGaussian):
@@ -55,14 +102,15 @@ class LinearStackedClassifier(AroundGaussian):
     ----------
     estimator_ : HierarchicalGaussianClassifier
         The fitted Gaussian model.
-    linear_ : selbayes.models.LinearProbitFit
-        The probit model of all features, fitted on all training cases.
+    linear_ : selbayes.models.LinearProbitFit or selbayes.models.NestedProbitFit
+        The probit model of all features, fitted on all training cases (two classes: one
+        binary regression; more: the nested dichotomies).
     weights_ : ndarray of shape (2,)
         Stacking weights of the Gaussian model and of the probit model (sum 1).
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (its chosen candidate and share),
         ``"linear"`` and ``"stack"``.
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X had string column names.
@@ -73,7 +121,8 @@ class LinearStackedClassifier(AroundGaussian):
     ----------
     Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
     Bayesian predictive distributions. Bayesian Analysis 13, 917-1007. Rasmussen, C. E. and
-    Williams, C. K. I. (2006). Gaussian Processes for Machine Learning, ch. 3.
+    Williams, C. K. I. (2006). Gaussian Processes for Machine Learning, ch. 3. Frank, E. and
+    Kramer, S. (2004). Ensembles of nested dichotomies for multi-class problems. ICML.
 
     Examples
     --------
@@ -97,11 +146,6 @@ class LinearStackedClassifier(AroundGaussian):
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False      # the probit model is binary
-        return tags
-
     def fit(self, X, y):
         """Fit the Gaussian model, the probit model of all features, and their weights.
 
@@ -109,7 +153,7 @@ class LinearStackedClassifier(AroundGaussian):
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
-            Two classes.
+            Two classes or more.
 
         Returns
         -------
@@ -118,36 +162,33 @@ class LinearStackedClassifier(AroundGaussian):
         Raises
         ------
         ValueError
-            For a bad setting or input (named), as ``estimator.fit`` raises them; for more
-            than two classes; for an ``estimator`` that does not choose k.
+            For a bad setting or input (named), as ``estimator.fit`` raises them; for an
+            ``estimator`` that does not choose k.
         TypeError
             If ``estimator`` is not a HierarchicalGaussianClassifier.
         """
         from scipy.special import logsumexp
 
         from .._validation import check_labels
-        from ..models._linear_probit import fit_linear_probit
         from ._stacking import stacking_weights
 
         validate_params(self)
         base = self._base()
         Xd = _dense(check_matrix(X, accept_sparse=True))
-        classes, yi, _ = check_labels(y, Xd.shape[0])
-        if classes.size != 2:       # before the Gaussian fit, which would be wasted
-            raise ValueError(f"LinearStackedClassifier has two classes only (its probit model "
-                             f"of all features is binary); got {classes.size} classes. "
-                             "Use HierarchicalGaussianClassifier for more.")
+        _, yi, _ = check_labels(y, Xd.shape[0])
         first = base.fit(X, y)
+        seed = _tree_seed(base.random_state)
         choice = first.k_choice_
         gauss_loss = choice._chosen_case_losses()
         lin_loss = np.zeros(yi.size)
         for tr, te in choice.extra["folds"]:
-            lp = fit_linear_probit(Xd[tr], yi[tr]).predict_log_proba(Xd[te])
+            # stratified inner folds: every class is in every inner training fold
+            lp = fit_all_features_probit(Xd[tr], yi[tr], seed).predict_log_proba(Xd[te])
             lin_loss[te] = -lp[np.arange(te.size), yi[te]]
         L = np.vstack([gauss_loss, lin_loss])
         w = stacking_weights(-L)
         self.estimator_ = first
-        self.linear_ = fit_linear_probit(Xd, yi)
+        self.linear_ = fit_all_features_probit(Xd, yi, seed)
         self.weights_ = np.asarray(w, dtype=np.float64)
         stack = -logsumexp(-L, b=self.weights_[:, None], axis=0)    # the mixture's losses
         self.inner_scores_ = {"gaussian": float(gauss_loss.mean()),
@@ -187,7 +228,7 @@ class LinearStackedClassifier(AroundGaussian):
 
         Returns
         -------
-        ndarray of shape (n_samples, 2)
+        ndarray of shape (n_samples, n_classes)
         """
         check_is_fitted(self, "estimator_")
         p_gauss = self.estimator_.predict_proba(X)
@@ -198,7 +239,8 @@ class LinearStackedClassifier(AroundGaussian):
         """Write the fitted classifier to one netCDF file (h5netcdf).
 
         The Gaussian model's saved fit is the group ``gaussian``; the probit model's training
-        values, grid and sites are the group ``linear``; the weights are the root's.
+        values, grid and sites are the group ``linear`` (with more than two classes, per split
+        of the classes, and the trees); the weights are the root's.
 
         Parameters
         ----------
@@ -219,20 +261,10 @@ class LinearStackedClassifier(AroundGaussian):
         import xarray as xr
 
         check_is_fitted(self, "estimator_")
-        lin = self.linear_
-        nan = np.full(lin.Z.shape[0], np.nan)
-        sites = [s if s is not None else (nan, nan) for s in lin.sites]
-        linear = xr.Dataset({
-            "mean": ("feature", lin.mean), "sd": ("feature", lin.sd),
-            "keep": ("feature", lin.keep.astype(np.int8)),
-            "Z": (("case", "kept"), lin.Z), "y": ("case", lin.y),
-            "log_s": ("grid", lin.log_s), "grid_weight": ("grid", lin.weights),
-            "site_nu": (("grid", "case"), np.stack([s[0] for s in sites])),
-            "site_tau": (("grid", "case"), np.stack([s[1] for s in sites]))})
         root = xr.DataTree(xr.Dataset({"weight": ("model", self.weights_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_)}
         return self._write(path, root, {}, {"gaussian": self.estimator_._saved_tree(),
-                                            "linear": xr.DataTree(linear)})
+                                            "linear": xr.DataTree(_probit_dataset(self.linear_))})
 
     @classmethod
     def load(cls, path):
@@ -254,23 +286,79 @@ class LinearStackedClassifier(AroundGaussian):
         FileNotFoundError
             If ``path`` does not exist.
         """
-        from ..models._linear_probit import LinearProbitFit
-
         tree, attrs, _, base = cls._read(path)
         try:
             obj = cls(base)
             obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
-            ds = tree["linear"].to_dataset()
-            nu, tau = ds["site_nu"].values, ds["site_tau"].values
-            obj.linear_ = LinearProbitFit(
-                mean=ds["mean"].values, sd=ds["sd"].values, keep=ds["keep"].values.astype(bool),
-                Z=ds["Z"].values, y=ds["y"].values, log_s=ds["log_s"].values,
-                weights=ds["grid_weight"].values,
-                sites=[None if np.isnan(a).all() else (a, b)
-                       for a, b in zip(nu, tau, strict=True)])
+            obj.linear_ = _probit_fit(tree["linear"].to_dataset())
             obj.weights_ = tree.to_dataset()["weight"].values
             obj.inner_scores_ = json.loads(attrs["selbayes_inner_scores"])
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         return obj._describe_data(obj.estimator_)
 
+
+
+def _sites_array(sites, n):
+    """(n_grid, 2, n): nu and tau per grid point, NaN where the grid point has no sites."""
+    nan = np.full(n, np.nan)
+    return np.stack([np.stack(site if site is not None else (nan, nan)) for site in sites])
+
+
+def _sites_list(arr, cases=None):
+    """The inverse of :func:`_sites_array`, on the columns ``cases`` (all when None)."""
+    arr = arr if cases is None else arr[:, :, cases]
+    return [None if np.isnan(a[0]).all() else (a[0], a[1]) for a in arr]
+
+
+def _probit_dataset(lin):
+    """The probit model of all features as one xarray Dataset (for
+    :meth:`LinearStackedClassifier.save`)."""
+    import xarray as xr
+
+    from ..models._nested_probit import NestedProbitFit
+
+    data = {"mean": ("feature", lin.mean), "sd": ("feature", lin.sd),
+            "keep": ("feature", lin.keep.astype(np.int8)),
+            "Z": (("case", "kept"), lin.Z), "y": ("case", lin.y), "log_s": ("grid", lin.log_s)}
+    n = lin.Z.shape[0]
+    if not isinstance(lin, NestedProbitFit):
+        sites = _sites_array(lin.sites, n)
+        data.update(grid_weight=("grid", lin.weights), site_nu=(("grid", "case"), sites[:, 0]),
+                    site_tau=(("grid", "case"), sites[:, 1]))
+        return xr.Dataset(data)
+    # per split: which side each class is on (0 absent, 1 left, 2 right), and its sites on
+    # all training cases (NaN off the split's classes)
+    side = np.zeros((len(lin.splits), lin.n_classes), dtype=np.int8)
+    sites = np.full((len(lin.splits), lin.log_s.size, 2, n), np.nan)
+    for j, (left, right) in enumerate(lin.splits):
+        side[j, list(left)], side[j, list(right)] = 1, 2
+        sites[j][..., lin.split_cases(j)] = _sites_array(lin.sites[j], lin.split_cases(j).size)
+    data.update(split_side=(("split", "class"), side),
+                grid_weight=(("split", "grid"), lin.weights),
+                site_nu=(("split", "grid", "case"), sites[:, :, 0]),
+                site_tau=(("split", "grid", "case"), sites[:, :, 1]),
+                tree_split=(("tree", "position"), np.asarray(lin.trees, dtype=np.int64)))
+    return xr.Dataset(data)
+
+
+def _probit_fit(ds):
+    """The inverse of :func:`_probit_dataset`."""
+    from ..models._linear_probit import LinearProbitFit
+    from ..models._nested_probit import NestedProbitFit
+
+    common = dict(mean=ds["mean"].values, sd=ds["sd"].values,
+                  keep=ds["keep"].values.astype(bool), Z=ds["Z"].values, y=ds["y"].values,
+                  log_s=ds["log_s"].values, weights=ds["grid_weight"].values)
+    sites = np.stack([ds["site_nu"].values, ds["site_tau"].values], axis=-2)
+    if "split_side" not in ds:
+        return LinearProbitFit(**common, sites=_sites_list(sites))
+    side = ds["split_side"].values
+    splits = [(tuple(np.flatnonzero(row == 1).tolist()), tuple(np.flatnonzero(row == 2).tolist()))
+              for row in side]
+    y = common["y"]
+    return NestedProbitFit(
+        **common, n_classes=side.shape[1], splits=splits,
+        sites=[_sites_list(sites[j], np.isin(y, left + right))
+               for j, (left, right) in enumerate(splits)],
+        trees=[tuple(int(j) for j in row) for row in ds["tree_split"].values])

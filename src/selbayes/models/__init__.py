@@ -61,6 +61,9 @@ _NAMES = {
     # the all-features Bayesian probit regression (expectation propagation)
     "ep_probit": "_linear_probit", "fit_linear_probit": "_linear_probit",
     "LinearProbitFit": "_linear_probit",
+    # more than two classes: nested dichotomies of the probit regression
+    "fit_nested_probit": "_nested_probit", "NestedProbitFit": "_nested_probit",
+    "nested_dichotomies": "_nested_probit",
 }
 
 __all__ = ["GaussianPriors", "NaiveBayesPrior", "MixturePrior", "PriorBase", "EFFECT_PRIORS",

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
-__all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "LOG_S_GRID", "LOG_S_SD",
-           "INTERCEPT_VARIANCE"]
+__all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "standardise_features",
+           "fit_gram", "gram_log_proba", "LOG_S_GRID", "LOG_S_SD", "INTERCEPT_VARIANCE"]
 
 #: Prior variance s_b of the intercept (probit units).
 INTERCEPT_VARIANCE = 4.0
@@ -202,28 +202,133 @@ class LinearProbitFit:
         """
         Zs = self.standardise(X)
         p = self.Z.shape[1]
-        G0s = Zs @ self.Z.T / p                                   # (m, n)
-        g0ss = (Zs ** 2).sum(1) / p
-        G0 = self.Z @ self.Z.T / p
-        terms, total = [], 0.0    # log(weight x P(class | x, s)) at each s of the grid
-        for log_s, wt, site in zip(self.log_s, self.weights, self.sites, strict=True):
-            if site is None:
-                continue
-            nu, tau = site
-            s = np.exp(log_s)
-            K = s * G0 + INTERCEPT_VARIANCE
-            sq = np.sqrt(tau)
-            L = np.linalg.cholesky(np.eye(tau.size) + sq[:, None] * K * sq[None, :])
-            Ks = s * G0s + INTERCEPT_VARIANCE
-            z = sq * np.linalg.solve(L.T, np.linalg.solve(L, sq * (K @ nu)))
-            mean = Ks @ (nu - z)
-            v = np.linalg.solve(L, sq[:, None] * Ks.T)
-            var = np.maximum(s * g0ss + INTERCEPT_VARIANCE - (v ** 2).sum(0), 0.0)
-            t = mean / np.sqrt(1.0 + var)
-            # both classes in log space: 1 - Phi(t) would round to 0 where Phi(t) rounds to 1
-            terms.append(np.log(wt) + np.column_stack([log_ndtr(-t), log_ndtr(t)]))
-            total += wt
-        return logsumexp(np.stack(terms), axis=0) - np.log(total)
+        return gram_log_proba(self.Z @ self.Z.T / p, Zs @ self.Z.T / p, (Zs ** 2).sum(1) / p,
+                              self.log_s, self.weights, self.sites)
+
+
+def standardise_features(X):
+    """Training means and standard deviations of every feature, which features vary, and the
+    standardised values of those.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p_all)
+
+    Returns
+    -------
+    mean : ndarray of shape (p_all,)
+    sd : ndarray of shape (p_all,)
+        1 where the feature is constant.
+    keep : ndarray of bool, shape (p_all,)
+    Z : ndarray of shape (n, p)
+
+    Raises
+    ------
+    ValueError
+        If no feature varies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mean, sd, keep, Z = standardise_features(np.array([[1.0, 2.0], [3.0, 2.0]]))
+    >>> keep.tolist(), Z.ravel().round(3).tolist()
+    ([True, False], [-0.707, 0.707])
+    """
+    X = np.asarray(X, dtype=np.float64)
+    mean = X.mean(axis=0)
+    sd = X.std(axis=0, ddof=1)
+    keep = sd > 0
+    if not keep.any():
+        raise ValueError("no feature varies over the training cases")
+    Z = (X[:, keep] - mean[keep]) / sd[keep]
+    return mean, np.where(keep, sd, 1.0), keep, Z
+
+
+def fit_gram(G0, y_pm, *, min_weight: float = 1e-8):
+    """EP at every log s of :data:`LOG_S_GRID` for the kernel s G0 + s_b, and the posterior
+    weights of the grid (prior x EP marginal likelihood).
+
+    Parameters
+    ----------
+    G0 : ndarray of shape (n, n)
+        Z Z' / p of the training cases.
+    y_pm : ndarray of shape (n,)
+        Labels in {-1, 1}.
+    min_weight : float
+        Grid points with a smaller posterior weight get no sites (None).
+
+    Returns
+    -------
+    weights : ndarray of shape (n_grid,)
+    sites : list of (nu, tau) or None
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> w, sites = fit_gram(np.eye(4), np.array([1.0, 1.0, -1.0, -1.0]))
+    >>> w.shape, bool(abs(w.sum() - 1) < 1e-12)
+    ((37,), True)
+    """
+    log_post, sites = [], []
+    for log_s in LOG_S_GRID:
+        nu, tau, _, log_z = ep_probit(np.exp(log_s) * G0 + INTERCEPT_VARIANCE, y_pm)
+        sites.append((nu, tau))
+        log_post.append(log_z - 0.5 * (log_s / LOG_S_SD) ** 2)
+    log_post = np.asarray(log_post)
+    w = np.exp(log_post - log_post.max())
+    w /= w.sum()
+    return w, [site if wt >= min_weight else None for site, wt in zip(sites, w, strict=True)]
+
+
+def gram_log_proba(G0, G0s, g0ss, log_s, weights, sites) -> np.ndarray:
+    """log P(class | x) of test cases from Gram matrices: Algorithm 3.6 of Rasmussen and
+    Williams at each s of the grid, averaged with the posterior weights (in log space).
+
+    Parameters
+    ----------
+    G0 : ndarray of shape (n, n)
+        Z Z' / p of the training cases.
+    G0s : ndarray of shape (m, n)
+        Zs Z' / p, test against training cases.
+    g0ss : ndarray of shape (m,)
+        Each test case's z'z / p.
+    log_s, weights : ndarray of shape (n_grid,)
+    sites : list of (nu, tau) or None
+        :func:`fit_gram`'s sites (None: skipped).
+
+    Returns
+    -------
+    ndarray of shape (m, 2)
+        log P(y = -1), log P(y = 1) (nats).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([1.0, 1.0, -1.0, -1.0]); G0 = np.eye(4)
+    >>> w, sites = fit_gram(G0, y)
+    >>> lp = gram_log_proba(G0, G0[:1], np.ones(1), LOG_S_GRID, w, sites)
+    >>> bool(lp[0, 1] > lp[0, 0]), float(np.exp(lp).sum().round(12))
+    (True, 1.0)
+    """
+    terms, total = [], 0.0    # log(weight x P(class | x, s)) at each s of the grid
+    for log_s_i, wt, site in zip(log_s, weights, sites, strict=True):
+        if site is None:
+            continue
+        nu, tau = site
+        s = np.exp(log_s_i)
+        K = s * G0 + INTERCEPT_VARIANCE
+        sq = np.sqrt(tau)
+        L = np.linalg.cholesky(np.eye(tau.size) + sq[:, None] * K * sq[None, :])
+        Ks = s * G0s + INTERCEPT_VARIANCE
+        z = sq * np.linalg.solve(L.T, np.linalg.solve(L, sq * (K @ nu)))
+        mean = Ks @ (nu - z)
+        v = np.linalg.solve(L, sq[:, None] * Ks.T)
+        var = np.maximum(s * g0ss + INTERCEPT_VARIANCE - (v ** 2).sum(0), 0.0)
+        t = mean / np.sqrt(1.0 + var)
+        # both classes in log space: 1 - Phi(t) would round to 0 where Phi(t) rounds to 1
+        terms.append(np.log(wt) + np.column_stack([log_ndtr(-t), log_ndtr(t)]))
+        total += wt
+    return logsumexp(np.stack(terms), axis=0) - np.log(total)
 
 
 def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
@@ -256,27 +361,12 @@ def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
     >>> fit.Z.shape, bool(abs(fit.weights.sum() - 1) < 1e-12)
     ((30, 50), True)
     """
-    X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y)
     if not np.isin(y, (0, 1)).all() or np.unique(y).size != 2:
         raise ValueError("the all-features probit regression needs class indices 0 and 1, "
                          "both present (two classes only)")
-    mean = X.mean(axis=0)
-    sd = X.std(axis=0, ddof=1)
-    keep = sd > 0
-    if not keep.any():
-        raise ValueError("no feature varies over the training cases")
-    Z = (X[:, keep] - mean[keep]) / sd[keep]
-    G0 = Z @ Z.T / Z.shape[1]
+    mean, sd, keep, Z = standardise_features(X)
     y_pm = 2.0 * y.astype(np.float64) - 1.0
-    log_post, sites = [], []
-    for log_s in LOG_S_GRID:
-        nu, tau, _, log_z = ep_probit(np.exp(log_s) * G0 + INTERCEPT_VARIANCE, y_pm)
-        sites.append((nu, tau))
-        log_post.append(log_z - 0.5 * (log_s / LOG_S_SD) ** 2)
-    log_post = np.asarray(log_post)
-    w = np.exp(log_post - log_post.max())
-    w /= w.sum()
-    sites = [site if wt >= min_weight else None for site, wt in zip(sites, w, strict=True)]
-    return LinearProbitFit(mean=mean, sd=np.where(keep, sd, 1.0), keep=keep, Z=Z, y=y_pm,
-                           log_s=LOG_S_GRID.copy(), weights=w, sites=sites)
+    w, sites = fit_gram(Z @ Z.T / Z.shape[1], y_pm, min_weight=min_weight)
+    return LinearProbitFit(mean=mean, sd=sd, keep=keep, Z=Z, y=y_pm, log_s=LOG_S_GRID.copy(),
+                           weights=w, sites=sites)

@@ -1,0 +1,107 @@
+"""The nested-dichotomy probit regressions (more than two classes) against independent
+references: Monte Carlo over the joint prior of a tree's splits (no factorisation assumed), the
+binary fit at two classes, and the count of trees, (2K - 3)!!."""
+
+import numpy as np
+import pytest
+from scipy.special import ndtr
+
+from selbayes.models import fit_linear_probit, fit_nested_probit, nested_dichotomies
+from selbayes.models._linear_probit import INTERCEPT_VARIANCE, LOG_S_SD
+
+N, P, DRAWS = 6, 20, 400_000
+
+
+def test_two_classes_is_the_binary_fit():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 12)
+    X = rng.normal(size=(24, 60)) + 0.8 * y[:, None]
+    Xt = rng.normal(size=(5, 60))
+    np.testing.assert_allclose(fit_nested_probit(X, y).predict_log_proba(Xt),
+                               fit_linear_probit(X, y).predict_log_proba(Xt), atol=1e-12)
+
+
+@pytest.mark.parametrize("k, count", [(2, 1), (3, 3), (4, 15), (5, 105)])
+def test_every_tree_once(k, count):
+    """(2K - 3)!! trees, none twice, each a partition of the classes down to single ones."""
+    trees = nested_dichotomies(k, max_trees=10 ** 6)
+    assert len(trees) == count
+    assert len({tuple(sorted(t)) for t in trees}) == count
+    for tree in trees:
+        _check_tree(tree, k)
+
+
+def _check_tree(tree, k):
+    assert len(tree) == k - 1
+    root = tree[0]
+    assert sorted(root[0] + root[1]) == list(range(k))
+    groups = {root[0] + root[1]}
+    for left, right in tree:
+        assert left and right and not set(left) & set(right)
+        assert tuple(sorted(left + right)) in {tuple(sorted(g)) for g in groups}
+        groups |= {left, right}
+    leaves = [g for g in groups if len(g) == 1]
+    assert sorted(g[0] for g in leaves) == list(range(k))
+
+
+def test_drawn_trees_are_distinct_valid_and_reproducible():
+    a = nested_dichotomies(7, max_trees=12, random_state=3)
+    b = nested_dichotomies(7, max_trees=12, random_state=3)
+    assert a == b and len({tuple(sorted(t)) for t in a}) == 12
+    for tree in a:
+        _check_tree(tree, 7)
+
+
+def test_three_classes_predictive_matches_monte_carlo_over_the_joint_prior():
+    """Reference: for each tree, the two splits' (log s, latent values) drawn jointly from
+    their independent priors, weighted by the likelihood of all labels under the tree, and
+    the test case's class probabilities averaged with those weights; then the equal-weight
+    average over the three trees. Nothing here factorises the posterior."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(N + 1, P))
+    y = np.array([0, 0, 1, 1, 2, 2])
+    X[:N, 0] += 1.5 * y
+    fit = fit_nested_probit(X[:N], y)
+    p_ep = np.exp(fit.predict_log_proba(X[N:])[0])
+    Z = (X - X[:N].mean(0)) / X[:N].std(0, ddof=1)
+    e, V = np.linalg.eigh(Z @ Z.T / P)
+    root = V * np.sqrt(np.clip(e, 0, None))
+
+    def draw(m):
+        """Latent values of all N + 1 cases under one split's prior, (m, N + 1)."""
+        s = np.exp(rng.normal(scale=LOG_S_SD, size=m))
+        f = np.sqrt(s)[:, None] * (rng.normal(size=(m, N + 1)) @ root.T)
+        return f + rng.normal(scale=np.sqrt(INTERCEPT_VARIANCE), size=(m, 1))
+
+    p_mc = np.zeros(3)
+    for tree in nested_dichotomies(3):
+        num, den = np.zeros(3), 0.0
+        for _ in range(10):
+            m = DRAWS // 10
+            lik, prob = np.ones(m), np.ones((m, 3))
+            for left, right in tree:
+                f = draw(m)
+                cases = np.isin(y, left + right)
+                sign = np.where(np.isin(y, right), 1.0, -1.0)
+                lik *= ndtr(sign[cases] * f[:, :N][:, cases]).prod(1)
+                p_right = ndtr(f[:, N])
+                prob[:, list(left)] *= (1 - p_right)[:, None]
+                prob[:, list(right)] *= p_right[:, None]
+            num += (lik[:, None] * prob).sum(0)
+            den += lik.sum()
+        p_mc += num / den / 3
+    np.testing.assert_allclose(p_ep, p_mc, atol=0.01)
+    assert p_ep.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_bad_labels_and_constant_features():
+    X = np.random.default_rng(0).normal(size=(12, 4))
+    for bad in (np.zeros(12, int), np.arange(12) % 3 * 2, np.where(np.arange(12) % 2, 0.5, 0.0)):
+        with pytest.raises(ValueError, match="class indices 0 .. K-1"):
+            fit_nested_probit(X, bad)
+    with pytest.raises(ValueError, match="no feature varies"):
+        fit_nested_probit(np.ones((12, 4)), np.arange(12) % 3)
+    with pytest.raises(ValueError, match="two classes or more"):
+        nested_dichotomies(1)
+    with pytest.raises(ValueError, match="max_trees"):
+        nested_dichotomies(3, max_trees=0)
