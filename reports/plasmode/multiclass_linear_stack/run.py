@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -30,11 +29,15 @@ SCENARIOS = {
 EFFECT_SD = 3.0
 
 
-@lru_cache(maxsize=2)
+_X_CACHE: dict = {}     # a plain dict: joblib's workers cannot unpickle an lru_cache here
+
+
 def _X(dataset):
     from selbayes.experiments.plasmode import _standardised_dataset
 
-    return _standardised_dataset(dataset)
+    if dataset not in _X_CACHE:
+        _X_CACHE[dataset] = _standardised_dataset(dataset)
+    return _X_CACHE[dataset]
 
 
 def replicate(name: str, rep: int) -> dict:
