@@ -47,9 +47,24 @@ def test_weights_match_a_constrained_optimiser():
 
 def test_weights_of_a_dominated_candidate_vanish_and_copies_share():
     L = np.log([[0.9, 0.8, 0.7], [0.5, 0.4, 0.3]])
-    np.testing.assert_allclose(stacking_weights(L), [1.0, 0.0], atol=1e-6)
+    # exactly: the optimum is on the boundary (the second's derivative at w = (1, 0) is
+    # mean(0.5/0.9, 0.4/0.8, 0.3/0.7) < 1), where EM alone only comes near it
+    np.testing.assert_array_equal(stacking_weights(L), [1.0, 0.0])
     twice = np.log([[0.9, 0.6, 0.2], [0.9, 0.6, 0.2]])
     np.testing.assert_allclose(stacking_weights(twice), [0.5, 0.5])
+
+
+def test_zeroing_is_kept_only_where_it_is_optimal(monkeypatch):
+    """Zeroing is proposed for the weights EM leaves small and kept only where the
+    derivative condition holds. With the proposal threshold raised to 0.5 it is proposed for
+    the closed-form case's first candidate, whose optimum is 0.2 / 0.48 > 0: its derivative at
+    w = (0, 1) is mean(0.9/0.5, 0.9/0.5, 0.1/0.5) = 1.27 > 1, so the proposal is refused and
+    the closed form still comes back."""
+    from selbayes.estimators import _stacking
+
+    monkeypatch.setattr(_stacking, "_PROPOSE_ZERO", 0.5)
+    w = stacking_weights(np.log([[0.9, 0.9, 0.1], [0.5, 0.5, 0.5]]))
+    np.testing.assert_allclose(w, [0.2 / 0.48, 1 - 0.2 / 0.48], atol=1e-6)
 
 
 @pytest.mark.parametrize("bad, match", [(np.zeros(3), "2-D"), (np.zeros((0, 3)), "2-D"),

@@ -32,7 +32,12 @@ def stacking_weights(log_p_true, *, max_iter=1000, tol=1e-10) -> np.ndarray:
     The log score of a mixture of predictive distributions, evaluated on held-out cases (Yao
     et al. 2018, eq. 4 with the log score). The objective is concave in w; it is maximised by
     the EM iteration for mixture weights, w_c <- mean_i w_c p_ci / sum_d w_d p_di, which
-    increases it at every step, starting from equal weights.
+    increases it at every step, starting from equal weights. EM reaches an optimum on the
+    boundary of the simplex only in the limit (a dominated candidate keeps a weight like
+    1e-10), so the candidates it leaves below 1e-6 are then set to exactly 0 and the others
+    re-optimised, provided that is the optimum: by concavity, exactly when every zeroed
+    candidate's derivative mean_i p_ci / sum_d w_d p_di is at most 1 there (the
+    Karush-Kuhn-Tucker conditions); otherwise EM's weights are returned.
 
     Parameters
     ----------
@@ -72,6 +77,26 @@ def stacking_weights(log_p_true, *, max_iter=1000, tol=1e-10) -> np.ndarray:
                          f"got shape {L.shape}")
     if np.isnan(L).any() or (L == np.inf).any():
         raise ValueError("log_p_true holds NaN or +inf; log probabilities are <= 0")
+    w = _em_weights(L, max_iter, tol)
+    zero = w < _PROPOSE_ZERO
+    if not zero.any() or zero.all():
+        return w
+    rest = _em_weights(L[~zero], max_iter, tol)
+    log_mix = np.logaddexp.reduce(np.log(rest)[:, None] + L[~zero], axis=0)
+    slope = np.exp(L[zero] - log_mix).mean(axis=1)       # d objective / d w_c, per case
+    if np.all(slope <= 1.0 + 1e-9):
+        out = np.zeros_like(w)
+        out[~zero] = rest
+        return out
+    return w
+
+
+#: Weights EM leaves below this are tried at exactly 0 (kept at 0 only if that is optimal).
+_PROPOSE_ZERO = 1e-6
+
+
+def _em_weights(L, max_iter, tol) -> np.ndarray:
+    """The EM iteration of :func:`stacking_weights` from equal weights."""
     w = np.full(L.shape[0], 1.0 / L.shape[0])
     for _ in range(int(max_iter)):
         with np.errstate(divide="ignore"):
