@@ -244,28 +244,28 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(*, fall_back: bool, **kw):
+def _sb_linear_stack(**kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier). With ``fall_back``, the recommended selbayes model: the stack
-    for two classes (since 2026-12-02, reports/plasmode/linear_stack_mcmc), the Gaussian
-    classifier alone for more; without it the stack always (for more than two classes its
-    probit model is an ensemble of nested dichotomies)."""
+    (LinearStackedClassifier; for more than two classes its probit model is an ensemble of
+    nested dichotomies): the recommended selbayes model since 2026-12-02 (two classes:
+    reports/plasmode/linear_stack_mcmc; more: reports/plasmode/multiclass_linear_stack)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 
-        base = _selbayes(random_state, quick, inner_folds, **kw)
-        return base if fall_back and n_classes != 2 else LinearStackedClassifier(base)
+        return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw))
     return factory
 
 
 #: name -> factory(n_classes, random_state, *, quick=False, inner_folds=3)
 METHODS = {
-    # For two classes the Gaussian classifier stacked with a Bayesian probit regression of all
-    # genes (since 2026-12-02: reports/plasmode/linear_stack_mcmc, the development sets in
-    # reports/benchmark_microarray_linear_stack_2026-12-02); the Gaussian classifier alone for
-    # more classes, and as "selbayes_gaussian" (the default until then).
-    "selbayes": _sb_linear_stack(fall_back=True),
-    "selbayes_uncorrected": _sb_linear_stack(fall_back=True, correct_selection=False),
+    # The Gaussian classifier stacked with a Bayesian probit regression of all genes, for any
+    # number of classes (since 2026-12-02. Two classes: reports/plasmode/linear_stack_mcmc and
+    # reports/benchmark_microarray_linear_stack_2026-12-02; more:
+    # reports/plasmode/multiclass_linear_stack and
+    # reports/benchmark_microarray_linear_stack_multiclass_2026-12-02). The Gaussian classifier
+    # alone, the default until then, is "selbayes_gaussian".
+    "selbayes": _sb_linear_stack(),
+    "selbayes_uncorrected": _sb_linear_stack(correct_selection=False),
     "selbayes_gaussian": _sb(),
     "selbayes_gaussian_uncorrected": _sb(correct_selection=False),
     "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
@@ -313,9 +313,8 @@ METHODS = {
     # The default's candidates of k stacked (Yao et al. 2018 weights from its inner CV), the
     # three heaviest refitted (StackedGaussianClassifier; reports/plasmode/stacking_k).
     "selbayes_stack_k": _sb_stacked,
-    # The default stacked with a Bayesian probit regression of all genes (two classes;
-    # LinearStackedClassifier; reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm).
-    "selbayes_linear_stack": _sb_linear_stack(fall_back=False),
+    # The same as "selbayes", under the name the reports that checked it use.
+    "selbayes_linear_stack": _sb_linear_stack(),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),
@@ -459,7 +458,7 @@ def chosen_label_noise(estimator) -> float | None:
 def chosen_linear_weight(estimator) -> float | None:
     """The stacking weight of the probit model of all genes in a fitted
     :class:`~selbayes.estimators.LinearStackedClassifier` (``linear_weight_``: the
-    recommended selbayes for two classes), through pipelines and grid searches; None for
+    recommended selbayes), through pipelines and grid searches; None for
     other methods.
 
     Parameters

@@ -14,8 +14,9 @@ carry strong effects the weight stays on the Gaussian model (the probit model of
 near a coin flip there); where the signal is spread it moves to the linear model. Offline, on
 the plug-in posterior, this was better than the Gaussian model alone beyond 2 SE in
 plasmode_dense, worse nowhere, and confirmed on new replicates and on held-out X
-(reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm). Not the default until the
-protocol with MCMC has run.
+(reports/plasmode/bayes_linear_ep, bayes_linear_ep_confirm), and with MCMC fits
+(reports/plasmode/linear_stack_mcmc, multiclass_linear_stack): the recommended selbayes model
+since 2026-12-02.
 
 With more than two classes the probit model is an ensemble of nested dichotomies
 (:func:`selbayes.models.fit_nested_probit`): each tree's predictive is the product of binary
