@@ -696,8 +696,10 @@ def test_fit_summary_shows_marker_probabilities_and_one_parenthesis():
 
 def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     """`selbayes fit --linear-stack` (plug-in, for speed) fits LinearStackedClassifier, says its
-    weights, and `selbayes predict` gives its predict_proba; three classes fit (nested
-    dichotomies); --k N is refused with a line that names the problem."""
+    weights, and `selbayes predict` gives its predict_proba; without the flag (k auto) it is
+    the same fit, and --no-linear-stack fits the Gaussian model alone; three classes fit
+    (nested dichotomies); --k N with the flag is refused with a line that names the
+    problem."""
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators import LinearStackedClassifier
 
@@ -727,6 +729,17 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     got = pd.read_csv(tmp_path / "p.csv", index_col=0)
     np.testing.assert_allclose(got.to_numpy()[:, -2:], want.predict_proba(X[:5]), rtol=1e-9)
 
+    # the default, with k auto: the same stack; --no-linear-stack: the Gaussian model alone
+    assert main([*common, "-o", str(tmp_path / "default.nc")]) == 0
+    assert "stacked with a Bayesian probit regression" in capsys.readouterr().out
+    np.testing.assert_array_equal(
+        LinearStackedClassifier.load(tmp_path / "default.nc").weights_, want.weights_)
+    assert main([*common, "--no-linear-stack", "-o", str(tmp_path / "alone.nc")]) == 0
+    assert "stacked with" not in capsys.readouterr().out
+    alone = HierarchicalGaussianClassifier.load(tmp_path / "alone.nc")
+    np.testing.assert_array_equal(alone.predict_proba(X[:5]),
+                                  want.estimator_.predict_proba(X[:5]))
+
     no_grid = [c for c in common if c not in ("--k-grid", "5,20")]
     assert main([*no_grid, "--linear-stack", "--k", "10", "-o", str(tmp_path / "x.nc")]) == 2
     assert "--linear-stack needs --k auto" in capsys.readouterr().err
@@ -740,6 +753,7 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     got = pd.read_csv(tmp_path / "p3.csv", index_col=0)
     np.testing.assert_allclose(got.to_numpy()[:, -3:].astype(float).sum(axis=1), 1.0,
                                atol=1e-9)
-    assert main([*common[:5], "--model", "naive-bayes", "--linear-stack", "-o",
-                 str(tmp_path / "x.nc")]) == 2
-    assert "gaussian model only" in capsys.readouterr().err
+    for flag in ("--linear-stack", "--no-linear-stack"):
+        assert main([*common[:5], "--model", "naive-bayes", flag, "-o",
+                     str(tmp_path / "x.nc")]) == 2
+        assert "gaussian model only" in capsys.readouterr().err

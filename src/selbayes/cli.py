@@ -423,10 +423,14 @@ def _cmd_fit(args) -> int:
     if args.model == "naive-bayes":
         params["method"] = "mcmc" if args.mcmc else "quadrature"
     clf = cls(**params)
-    if args.linear_stack:
-        if params.get("k", "auto") != "auto":
-            raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
-                            f"on the inner cases that chose k; got --k {args.k}")
+    k_auto = args.model == "gaussian" and params.get("k", "auto") == "auto"
+    if args.linear_stack and not k_auto:
+        raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
+                        f"on the inner cases that chose k; got --k {args.k}")
+    # the recommended model by default: the stack wherever k is chosen by inner CV (a fixed
+    # --k gives no inner cases to weight it on, and fits the Gaussian classifier alone)
+    stacked = k_auto if args.linear_stack is None else args.linear_stack
+    if stacked:
         from .estimators import LinearStackedClassifier
 
         clf = LinearStackedClassifier(clf)
@@ -445,9 +449,9 @@ def _cmd_fit(args) -> int:
             f.attrs[_TRANSFORM_ATTR] = json.dumps(pre)
     except OSError as exc:
         raise UserError(f"{out}: cannot write the fit ({_os_reason(exc)})") from None
-    for line in _fit_summary(clf.estimator_ if args.linear_stack else clf, args, X, y):
+    for line in _fit_summary(clf.estimator_ if stacked else clf, args, X, y):
         print(line)
-    if args.linear_stack:
+    if stacked:
         w, sc = clf.weights_, clf.inner_scores_
         print(f"stacked with a Bayesian probit regression of all {clf.linear_.Z.shape[1]} "
               f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "
@@ -627,9 +631,10 @@ def build_parser() -> argparse.ArgumentParser:
     fit = sub.add_parser(
         "fit", help="fit a classifier to a matrix and labels; save it (.nc)",
         description="Fit a classifier (by default the recommended one: the hierarchical "
-        "Gaussian model, k chosen by inner cross-validation) and save it for 'selbayes "
-        "predict'. Prints k, the first selected features, the threshold gamma, the "
-        "temperature and the MCMC diagnostics verdict.")
+        "Gaussian model, k chosen by inner cross-validation, stacked with a Bayesian probit "
+        "regression of all features) and save it for 'selbayes predict'. Prints k, the "
+        "first selected features, the threshold gamma, the temperature, the MCMC "
+        "diagnostics verdict and the two models' stacking weights.")
     fit.add_argument("--x", required=True,
                      help="samples x features: CSV/TSV with a header row of feature names "
                      "(optional first column of sample ids), or .h5ad")
@@ -669,11 +674,12 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--plugin", action="store_true", default=None,
                      help="gaussian: hyperparameters at their posterior mode instead of NUTS "
                      "(method='plugin': seconds instead of minutes at k in the thousands)")
-    fit.add_argument("--linear-stack", action="store_true", default=None,
+    fit.add_argument("--linear-stack", action=argparse.BooleanOptionalAction, default=None,
                      help="gaussian: stack the model with a Bayesian probit regression of "
                      "all features (for more than two classes, an ensemble of nested "
                      "dichotomies), weighted on the inner cases that chose k "
-                     "(LinearStackedClassifier; the recommended model for two classes)")
+                     "(LinearStackedClassifier, the recommended model; the default with "
+                     "--k auto). --no-linear-stack: the Gaussian classifier alone")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")
     fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")
