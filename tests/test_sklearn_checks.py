@@ -3,8 +3,8 @@
 The binary models (naive Bayes, mixture) accept only 0/1 features, and scikit-learn's checks
 fit continuous X: every check that fits continuous data fails with "X must be binary", which
 is the intended behaviour. The Gaussian classifier samples a posterior in every fit, so its
-run (with PyMC's mocked sampling, prior draws instead of NUTS) is marked slow, and so is the
-stacked classifier's (over the plug-in posterior; k="auto" must leave a feature out, which
+run (with PyMC's mocked sampling, prior draws instead of NUTS) is marked slow, and so are the
+two stacked classifiers' (over the plug-in posterior; k="auto" must leave a feature out, which
 scikit-learn's one- and two-feature data do not allow).
 """
 
@@ -20,7 +20,7 @@ from selbayes import (
     BinaryNaiveBayesClassifier,
     HierarchicalGaussianClassifier,
 )
-from selbayes.estimators import StackedGaussianClassifier
+from selbayes.estimators import LinearStackedClassifier, StackedGaussianClassifier
 
 _BINARY_X = ("binary-only model: scikit-learn's checks fit continuous X, which the model "
              "rejects with 'X must be binary (0/1)' by design")
@@ -43,6 +43,10 @@ _LEAVES_ONE_OUT = ("k='auto' keeps k < p features (at least one is omitted, or t
 
 
 def _expected_failed_checks(estimator):
+    if isinstance(estimator, LinearStackedClassifier):
+        # passes: where k = 1 of 2 features is all k="auto" may keep, the probit model of
+        # both features gives the stack the accuracy check_classifiers_train asks for
+        return {}
     if isinstance(estimator, StackedGaussianClassifier):
         # (check_fit2d_1feature passes: one feature is refused with "n_features = 1")
         return dict.fromkeys(["check_classifiers_train",
@@ -95,7 +99,9 @@ def test_sklearn_compatible_gaussian(estimator, check, mock_sampling):
 @pytest.mark.slow
 @parametrize_with_checks(
     [StackedGaussianClassifier(HierarchicalGaussianClassifier(
-        k_grid=(1, 2), method="plugin", draws=20, progressbar=False, random_state=0))],
+        k_grid=(1, 2), method="plugin", draws=20, progressbar=False, random_state=0)),
+     LinearStackedClassifier(HierarchicalGaussianClassifier(
+         k_grid=(1, 2), method="plugin", draws=20, progressbar=False, random_state=0))],
     expected_failed_checks=_expected_failed_checks)
 def test_sklearn_compatible_stacked(estimator, check):
     # the plug-in posterior: no sampler, so no mocking is needed

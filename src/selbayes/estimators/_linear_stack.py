@@ -175,9 +175,9 @@ class LinearStackedClassifier(AroundGaussian):
 
         validate_params(self)
         base = self._base()
+        first = base.fit(X, y)          # its checks of X and y first, with their messages
         Xd = _dense(check_matrix(X, accept_sparse=True))
         _, yi, _ = check_labels(y, Xd.shape[0])
-        first = base.fit(X, y)
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
         gauss_loss = choice._chosen_case_losses()

@@ -7,7 +7,8 @@ class means and new cases (:func:`predictive_moments`, :func:`draw_class_means`,
 ``_gaussian_two_groups``: the two-groups prior's null factor, marker probabilities and
 predictive; ``_gaussian_plugin``: the fast plug-in predictive (:func:`plugin_posterior`);
 ``_linear_probit``: a Bayesian probit regression on all features by expectation propagation
-(the all-genes component stacked beside the Gaussian classifier);
+(the all-genes component stacked beside the Gaussian classifier); ``_nested_probit``: its
+form for more than two classes, an ensemble of nested dichotomies;
 ``_naive_bayes``, ``_naive_bayes_quadrature``, ``_naive_bayes_two_groups``: the binary naive
 Bayes model (PyMC, quadrature, two-groups prior); ``_mixture_pymc`` and ``_mixture``: the
 binary mixture model (PyMC model and step methods; the exact Gibbs sampler); ``_priors``: the

@@ -16,7 +16,8 @@ levels off as s grows, so its maximum runs to the end of any range.
 
 This is the all-genes linear component that :class:`selbayes.estimators.LinearStackedClassifier`
 stacks beside the selection-corrected model (reports/plasmode/bayes_linear_ep and
-bayes_linear_ep_confirm). Two classes only.
+bayes_linear_ep_confirm). Two classes; for more,
+:func:`selbayes.models.fit_nested_probit` combines binary fits of this model.
 
 References
 ----------
@@ -364,7 +365,7 @@ def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
     y = np.asarray(y)
     if not np.isin(y, (0, 1)).all() or np.unique(y).size != 2:
         raise ValueError("the all-features probit regression needs class indices 0 and 1, "
-                         "both present (two classes only)")
+                         "both present (two classes only; fit_nested_probit takes more)")
     mean, sd, keep, Z = standardise_features(X)
     y_pm = 2.0 * y.astype(np.float64) - 1.0
     w, sites = fit_gram(Z @ Z.T / Z.shape[1], y_pm, min_weight=min_weight)
