@@ -299,7 +299,6 @@ class LinearStackedClassifier(AroundGaussian):
         return obj._describe_data(obj.estimator_)
 
 
-
 def _sites_array(sites, n):
     """(n_grid, 2, n): nu and tau per grid point, NaN where the grid point has no sites."""
     nan = np.full(n, np.nan)

@@ -82,7 +82,8 @@ def stacking_weights(log_p_true, *, max_iter=1000, tol=1e-10) -> np.ndarray:
     if not zero.any() or zero.all():
         return w
     rest = _em_weights(L[~zero], max_iter, tol)
-    log_mix = np.logaddexp.reduce(np.log(rest)[:, None] + L[~zero], axis=0)
+    with np.errstate(divide="ignore"):               # a weight of 0 is log 0 = -inf
+        log_mix = np.logaddexp.reduce(np.log(rest)[:, None] + L[~zero], axis=0)
     slope = np.exp(L[zero] - log_mix).mean(axis=1)       # d objective / d w_c, per case
     if np.all(slope <= 1.0 + 1e-9):
         out = np.zeros_like(w)
