@@ -4,17 +4,20 @@
 :class:`~selbayes.estimators.LinearStackedClassifier` (it and a probit model of all genes
 stacked) both take a Gaussian classifier that chooses k, fit it, and average predictive
 distributions. The checks of that estimator, the data attributes read off a fitted
-Gaussian classifier, the predictions derived from ``predict_proba``, and the writing and
-reading of one netCDF file with a group per Gaussian fit are written once here; each
-subclass adds its ``fit``, ``predict_proba`` and what it saves besides.
+Gaussian classifier, the predictions derived from ``predict_proba``, and ``save`` and
+``load`` (one netCDF file with a group per Gaussian fit) are written once here; each subclass
+adds its ``fit``, ``predict_proba`` and two hooks: what it saves (:meth:`_saved_parts`) and
+how it is rebuilt from that (:meth:`_restore`).
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.validation import check_is_fitted
 
 from .._version import __version__
 from ._base import EvaluateMixin, check_saved_by, checked_save_path, read_saved_tree, sanitize_attrs
@@ -25,8 +28,9 @@ __all__ = ["AroundGaussian"]
 class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
     """Base of the classifiers that wrap a HierarchicalGaussianClassifier (module docstring).
 
-    Subclasses set ``_WHY_K_AUTO`` (why the wrapped estimator must choose k) and may extend
-    :meth:`_base`'s checks.
+    Subclasses set ``_WHY_K_AUTO`` (why the wrapped estimator must choose k) and
+    ``_FITTED`` (the attribute ``fit`` sets), may extend :meth:`_base`'s checks, and implement
+    :meth:`_saved_parts` and :meth:`_restore` for :meth:`save` and :meth:`load`.
 
     Examples
     --------
@@ -37,6 +41,8 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
     #: The end of the error for a wrapped estimator that does not choose k.
     _WHY_K_AUTO = "the wrapper needs its inner cross-validation"
+    #: The attribute a fitted classifier has (checked before predicting or saving).
+    _FITTED = "estimator_"
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -85,6 +91,71 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
             ``loss[i, j]``: the loss when the truth is class i and the guess is class j.
         """
         return self._decide(self.predict_proba(X), loss)
+
+    def save(self, path) -> Path:
+        """Write the fitted classifier to one netCDF file (h5netcdf).
+
+        Each Gaussian fit is a group of the file, as ``HierarchicalGaussianClassifier.save``
+        writes it; what the classifier computed besides (weights, scores, another model) is
+        the root's variables or a group of its own, and its settings and the wrapped
+        estimator's are the root's attributes. The subclass's Notes list the
+        groups.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination file (conventionally ``*.nc``); overwritten if it exists.
+
+        Returns
+        -------
+        pathlib.Path
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        FileNotFoundError, IsADirectoryError
+            If the folder of ``path`` does not exist, or ``path`` is a folder.
+        """
+        check_is_fitted(self, self._FITTED)
+        return self._write(path, *self._saved_parts())
+
+    @classmethod
+    def load(cls, path):
+        """Read a classifier written by :meth:`save`; its predictions equal the saved one's.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+
+        Returns
+        -------
+        The subclass's instance, fitted.
+
+        Raises
+        ------
+        ValueError
+            If the file holds another estimator, was written by a selbayes version with a
+            different major.minor, or is not a readable selbayes fit.
+        FileNotFoundError
+            If ``path`` does not exist.
+        """
+        tree, attrs, config, base = cls._read(path)
+        try:
+            return cls._restore(tree, attrs, config, base, path)
+        except (KeyError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+
+    def _saved_parts(self):
+        """(root, settings, groups) for :meth:`_write`: an xarray.DataTree of the subclass's
+        own variables, its settings (dict), and name -> DataTree of the groups below."""
+        raise NotImplementedError
+
+    @classmethod
+    def _restore(cls, tree, attrs: dict, config: dict, base, path):
+        """The fitted classifier from :meth:`_read`'s output (a missing entry raises
+        KeyError, which :meth:`load` reports naming ``path``)."""
+        raise NotImplementedError
 
     def _write(self, path, root, settings: dict, groups: dict):
         """Write ``root`` (an xarray.DataTree of the subclass's own variables) with the

@@ -27,7 +27,6 @@ with equal weights.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -118,6 +117,12 @@ class LinearStackedClassifier(AroundGaussian):
     k_ : int
         The Gaussian model's k.
 
+    Notes
+    -----
+    ``save`` writes the Gaussian model's saved fit as the group ``gaussian`` and the probit
+    model's training values, grid and sites as the group ``linear`` (with more than two
+    classes, per split of the classes, and the trees); the weights are the root's.
+
     References
     ----------
     Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
@@ -205,19 +210,19 @@ class LinearStackedClassifier(AroundGaussian):
     @property
     def t_df_(self):
         """The Gaussian model's t prior degrees of freedom (its ``t_df_``)."""
-        check_is_fitted(self, "estimator_")
+        check_is_fitted(self, self._FITTED)
         return self.estimator_.t_df_
 
     @property
     def label_noise_(self):
         """The Gaussian model's label-noise share (its ``label_noise_``)."""
-        check_is_fitted(self, "estimator_")
+        check_is_fitted(self, self._FITTED)
         return self.estimator_.label_noise_
 
     @property
     def selected_features_(self) -> np.ndarray:
         """The Gaussian model's selected features (the probit model uses all of them)."""
-        check_is_fitted(self, "estimator_")
+        check_is_fitted(self, self._FITTED)
         return self.estimator_.selected_features_
 
     def predict_proba(self, X) -> np.ndarray:
@@ -231,71 +236,26 @@ class LinearStackedClassifier(AroundGaussian):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        check_is_fitted(self, "estimator_")
+        check_is_fitted(self, self._FITTED)
         p_gauss = self.estimator_.predict_proba(X)
         p_lin = np.exp(self.linear_.predict_log_proba(_dense(check_matrix(X, accept_sparse=True))))
         return self.weights_[0] * p_gauss + self.weights_[1] * p_lin
 
-    def save(self, path) -> Path:
-        """Write the fitted classifier to one netCDF file (h5netcdf).
-
-        The Gaussian model's saved fit is the group ``gaussian``; the probit model's training
-        values, grid and sites are the group ``linear`` (with more than two classes, per split
-        of the classes, and the trees); the weights are the root's.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-            Destination file (conventionally ``*.nc``); overwritten if it exists.
-
-        Returns
-        -------
-        pathlib.Path
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-        FileNotFoundError, IsADirectoryError
-            If the folder of ``path`` does not exist, or ``path`` is a folder.
-        """
+    def _saved_parts(self):
         import xarray as xr
 
-        check_is_fitted(self, "estimator_")
         root = xr.DataTree(xr.Dataset({"weight": ("model", self.weights_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_)}
-        return self._write(path, root, {}, {"gaussian": self.estimator_._saved_tree(),
-                                            "linear": xr.DataTree(_probit_dataset(self.linear_))})
+        return root, {}, {"gaussian": self.estimator_._saved_tree(),
+                          "linear": xr.DataTree(_probit_dataset(self.linear_))}
 
     @classmethod
-    def load(cls, path):
-        """Read a classifier written by :meth:`save`; its predictions equal the saved one's.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-
-        Returns
-        -------
-        LinearStackedClassifier
-
-        Raises
-        ------
-        ValueError
-            If the file holds another estimator, was written by a selbayes version with a
-            different major.minor, or is not a readable selbayes fit.
-        FileNotFoundError
-            If ``path`` does not exist.
-        """
-        tree, attrs, _, base = cls._read(path)
-        try:
-            obj = cls(base)
-            obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
-            obj.linear_ = _probit_fit(tree["linear"].to_dataset())
-            obj.weights_ = tree.to_dataset()["weight"].values
-            obj.inner_scores_ = json.loads(attrs["selbayes_inner_scores"])
-        except (KeyError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+    def _restore(cls, tree, attrs, config, base, path):
+        obj = cls(base)
+        obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
+        obj.linear_ = _probit_fit(tree["linear"].to_dataset())
+        obj.weights_ = tree.to_dataset()["weight"].values
+        obj.inner_scores_ = json.loads(attrs["selbayes_inner_scores"])
         return obj._describe_data(obj.estimator_)
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from numbers import Integral, Real
-from pathlib import Path
 
 import numpy as np
 from sklearn.base import clone
@@ -191,6 +190,12 @@ class StackedGaussianClassifier(AroundGaussian):
     feature_names_in_ : ndarray of str
         Only when X had string column names.
 
+    Notes
+    -----
+    ``save`` writes each component's saved fit (what ``HierarchicalGaussianClassifier.save``
+    writes) as the group ``component_<i>``, heaviest first; the weights and the stacking table
+    are the root's variables, the settings its attributes.
+
     References
     ----------
     Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
@@ -226,6 +231,7 @@ class StackedGaussianClassifier(AroundGaussian):
         self.min_weight = min_weight
 
     _WHY_K_AUTO = "its candidates are stacked"
+    _FITTED = "estimators_"
 
     def _base(self):
         base = super()._base()
@@ -295,7 +301,7 @@ class StackedGaussianClassifier(AroundGaussian):
         """The features any component uses, in the F order of the component with the largest
         k (the components of one decorrelation keep nested top-k sets of one ranking, so this
         is that component's selection)."""
-        check_is_fitted(self, "estimators_")
+        check_is_fitted(self, self._FITTED)
         names: dict = {}
         for est in sorted(self.estimators_, key=lambda e: -int(e.k_)):
             names.update(dict.fromkeys(est.selected_features_.tolist()))
@@ -312,36 +318,13 @@ class StackedGaussianClassifier(AroundGaussian):
         -------
         ndarray of shape (n_samples, G)
         """
-        check_is_fitted(self, "estimators_")
+        check_is_fitted(self, self._FITTED)
         return sum(w * est.predict_proba(X)
                    for w, est in zip(self.weights_, self.estimators_, strict=True))
 
-    def save(self, path) -> Path:
-        """Write the fitted classifier to one netCDF file (h5netcdf).
-
-        Each component's saved fit (what ``HierarchicalGaussianClassifier.save`` writes) is
-        the group ``component_<i>``, heaviest first; the weights and the stacking table are
-        the root's variables, the settings its attributes.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-            Destination file (conventionally ``*.nc``); overwritten if it exists.
-
-        Returns
-        -------
-        pathlib.Path
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the classifier has not been fitted.
-        FileNotFoundError, IsADirectoryError
-            If the folder of ``path`` does not exist, or ``path`` is a folder.
-        """
+    def _saved_parts(self):
         import xarray as xr
 
-        check_is_fitted(self, "estimators_")
         table = self.stacking_
         root = xr.DataTree(xr.Dataset({
             "weight": ("component", np.asarray(self.weights_, dtype=np.float64)),
@@ -354,49 +337,26 @@ class StackedGaussianClassifier(AroundGaussian):
             "candidate_weight": ("candidate", table["weight"].to_numpy(np.float64)),
             "candidate_kept": ("candidate", table["kept"].to_numpy(np.int8))}))
         root.attrs = {"selbayes_n_components": len(self.estimators_)}
-        return self._write(path, root, {"max_components": int(self.max_components),
-                                        "min_weight": float(self.min_weight)},
-                           {f"component_{i}": est._saved_tree()
-                            for i, est in enumerate(self.estimators_)})
+        return (root, {"max_components": int(self.max_components),
+                       "min_weight": float(self.min_weight)},
+                {f"component_{i}": est._saved_tree() for i, est in enumerate(self.estimators_)})
 
     @classmethod
-    def load(cls, path):
-        """Read a classifier written by :meth:`save`; its predictions equal the saved one's.
-
-        Parameters
-        ----------
-        path : str or os.PathLike
-
-        Returns
-        -------
-        StackedGaussianClassifier
-
-        Raises
-        ------
-        ValueError
-            If the file holds another estimator, was written by a selbayes version with a
-            different major.minor, or is not a readable selbayes fit.
-        FileNotFoundError
-            If ``path`` does not exist.
-        """
+    def _restore(cls, tree, attrs, config, base, path):
         import pandas as pd
 
-        tree, attrs, config, base = cls._read(path)
-        try:
-            obj = cls(base, max_components=config["max_components"],
-                      min_weight=config["min_weight"])
-            obj.estimators_ = [cls._load_gaussian(tree, f"component_{i}", path)
-                               for i in range(int(attrs["selbayes_n_components"]))]
-            ds = tree.to_dataset()
-            obj.weights_ = ds["weight"].values
-            dec = ds["candidate_decorrelate"].values
-            obj.stacking_ = pd.DataFrame({
-                "k": ds["candidate_k"].values.astype(int),
-                "decorrelate": [None if np.isnan(d) else float(d) for d in dec],
-                "temperature": ds["candidate_temperature"].values,
-                "score": ds["candidate_score"].values, "weight": ds["candidate_weight"].values,
-                "kept": ds["candidate_kept"].values.astype(bool)})
-        except KeyError as exc:
-            raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        obj = cls(base, max_components=config["max_components"],
+                  min_weight=config["min_weight"])
+        obj.estimators_ = [cls._load_gaussian(tree, f"component_{i}", path)
+                           for i in range(int(attrs["selbayes_n_components"]))]
+        ds = tree.to_dataset()
+        obj.weights_ = ds["weight"].values
+        dec = ds["candidate_decorrelate"].values
+        obj.stacking_ = pd.DataFrame({
+            "k": ds["candidate_k"].values.astype(int),
+            "decorrelate": [None if np.isnan(d) else float(d) for d in dec],
+            "temperature": ds["candidate_temperature"].values,
+            "score": ds["candidate_score"].values, "weight": ds["candidate_weight"].values,
+            "kept": ds["candidate_kept"].values.astype(bool)})
         obj.k_choice_ = None
         return obj._describe_data(obj.estimators_[0])
