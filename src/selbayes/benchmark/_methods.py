@@ -20,9 +20,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
-           "selbayes_default", "make_method", "chosen_k", "chosen_t_df", "chosen_label_noise",
-           "chosen_linear_weight",
-           "K_GRID"]
+           "selbayes_default", "make_method", "chosen_k", "chosen_numbers",
+           "CHOSEN_NUMBERS", "K_GRID"]
 
 #: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
 K_GRID = (5, 10, 20, 50, 100, 200)
@@ -406,10 +405,19 @@ def chosen_k(estimator):
     return None
 
 
-def chosen_t_df(estimator) -> float | None:
-    """The degrees of freedom of the t prior that a fitted selbayes method chose from the data
-    (``t_df_``, with ``effect_prior="t_auto"``, the default), through pipelines and grid
-    searches; None where nothing was chosen (a fixed df, another prior, another method).
+#: What a fitted selbayes method chose in one training fold, recorded per fold by the
+#: runner: results.csv column -> the fitted attribute (searched from the estimator inward,
+#: through pipelines and grid searches; None where a method has none).
+#: ``t_df``: the t prior's degrees of freedom chosen from the data (``effect_prior="t_auto"``,
+#: the default). ``label_noise``: the label-noise share eps = c / (n + 2) of the predictive
+#: (``label_noise="cv"``, the default). ``linear_weight``: the stacking weight of the probit
+#: model of all genes in a LinearStackedClassifier (the recommended selbayes).
+CHOSEN_NUMBERS = {"t_df": "t_df_", "label_noise": "label_noise_",
+                  "linear_weight": "linear_weight_"}
+
+
+def chosen_numbers(estimator) -> dict:
+    """The numbers of :data:`CHOSEN_NUMBERS` of a fitted estimator, column -> float or None.
 
     Parameters
     ----------
@@ -417,67 +425,16 @@ def chosen_t_df(estimator) -> float | None:
 
     Returns
     -------
-    float or None
+    dict
 
     Examples
     --------
     >>> from types import SimpleNamespace
-    >>> chosen_t_df(SimpleNamespace(steps=[("log", None), ("clf", SimpleNamespace(t_df_=8.0))]))
-    8.0
-    >>> chosen_t_df(object()) is None
-    True
+    >>> fitted = SimpleNamespace(steps=[("log", None), ("clf", SimpleNamespace(t_df_=8.0))])
+    >>> chosen_numbers(fitted)
+    {'t_df': 8.0, 'label_noise': None, 'linear_weight': None}
     """
-    return _fitted_number(estimator, "t_df_")
-
-
-def chosen_label_noise(estimator) -> float | None:
-    """The label-noise probability eps of a fitted selbayes method's predictive
-    (``label_noise_``: with ``label_noise="cv"``, the default, the share c / (n + 2) that the
-    inner cross-validation chose in this training fold), through pipelines and grid searches;
-    None for methods without one.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-
-    Returns
-    -------
-    float or None
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> chosen_label_noise(SimpleNamespace(steps=[("clf", SimpleNamespace(label_noise_=0.0))]))
-    0.0
-    >>> chosen_label_noise(object()) is None
-    True
-    """
-    return _fitted_number(estimator, "label_noise_")
-
-
-def chosen_linear_weight(estimator) -> float | None:
-    """The stacking weight of the probit model of all genes in a fitted
-    :class:`~selbayes.estimators.LinearStackedClassifier` (``linear_weight_``: the
-    recommended selbayes), through pipelines and grid searches; None for
-    other methods.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-
-    Returns
-    -------
-    float or None
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> chosen_linear_weight(SimpleNamespace(linear_weight_=0.25))
-    0.25
-    >>> chosen_linear_weight(object()) is None
-    True
-    """
-    return _fitted_number(estimator, "linear_weight_")
+    return {col: _fitted_number(estimator, attr) for col, attr in CHOSEN_NUMBERS.items()}
 
 
 def _fitted_number(estimator, attr: str) -> float | None:

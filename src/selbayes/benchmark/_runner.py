@@ -28,13 +28,12 @@ import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
 from ._methods import (
+    CHOSEN_NUMBERS,
     DEFAULT_METHODS,
     METHODS,
     QUICK_METHODS,
     chosen_k,
-    chosen_label_noise,
-    chosen_linear_weight,
-    chosen_t_df,
+    chosen_numbers,
     make_method,
 )
 
@@ -179,8 +178,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             gap=s["expected_error_rate"] - s["error_rate"],
             n_over_5_nats=s["n_cases_over_5_nats"], max_case_loss=s["max_case_loss"],
             fit_seconds=t1 - t0, fit_cpu_seconds=c1 - c0, predict_seconds=t2 - t1, k=chosen_k(est),
-            t_df=chosen_t_df(est), label_noise=chosen_label_noise(est),
-            linear_weight=chosen_linear_weight(est), proba=proba.tolist(),
+            **chosen_numbers(est), proba=proba.tolist(),
             losses=case_losses(proba, y_idx[test]).tolist(),
             n_warnings=len(caught),
             warnings=sorted({f"{w.category.__name__}: {str(w.message)[:200]}"
@@ -188,8 +186,8 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             error_message=None)
     except Exception as exc:  # one failing fit must not lose the rest of a long run
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
-                   predict_seconds=np.nan, k=None, t_df=None, label_noise=None,
-                   linear_weight=None, proba=None,
+                   predict_seconds=np.nan, k=None, **dict.fromkeys(CHOSEN_NUMBERS),
+                   proba=None,
                    losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))
