@@ -18,6 +18,7 @@ from selbayes import HierarchicalGaussianClassifier
 from selbayes.estimators import LinearStackedClassifier, stacking_weights
 from selbayes.models import fit_linear_probit
 
+from ._command_line import assert_command_line_predicts
 from ._data import sparse_strong
 
 
@@ -188,21 +189,13 @@ def test_unfitted_predict_says_so(sparse):
 
 
 def test_save_load_round_trip_and_the_command_line_reads_it(stacked, sparse, tmp_path):
-    from selbayes.cli import main
-
     path = stacked.save(tmp_path / "linear_stack.nc")
     again = LinearStackedClassifier.load(path)
     X = sparse[0]
     np.testing.assert_array_equal(again.predict_proba(X), stacked.predict_proba(X))
     np.testing.assert_array_equal(again.weights_, stacked.weights_)
     assert again.inner_scores_ == stacked.inner_scores_ and again.k_ == stacked.k_
-    pd.DataFrame(X[:4], columns=[f"x{i}" for i in range(X.shape[1])]).to_csv(
-        tmp_path / "x.csv")
-    assert main(["predict", str(path), "--x", str(tmp_path / "x.csv"), "-o",
-                 str(tmp_path / "p.csv")]) == 0
-    got = pd.read_csv(tmp_path / "p.csv", index_col=0)
-    np.testing.assert_allclose(got.iloc[:, -2:].to_numpy(), stacked.predict_proba(X[:4]),
-                               rtol=1e-6)
+    assert_command_line_predicts(path, X[:4], stacked.predict_proba(X[:4]), tmp_path)
 
 
 def test_load_refuses_another_estimators_file(sparse, tmp_path):

@@ -15,6 +15,7 @@ from sklearn.linear_model import LogisticRegression
 from selbayes import HierarchicalGaussianClassifier
 from selbayes.estimators._stacking import StackedGaussianClassifier, stacking_weights
 
+from ._command_line import assert_command_line_predicts
 from ._data import sparse_strong
 
 
@@ -176,8 +177,6 @@ def test_pickles_with_its_predictions(stacked, data):
 
 
 def test_save_load_round_trip_and_the_command_line_reads_it(stacked, data, tmp_path):
-    from selbayes.cli import main
-
     path = stacked.save(tmp_path / "stacked.nc")
     again = StackedGaussianClassifier.load(path)
     X = data[0]
@@ -188,13 +187,7 @@ def test_save_load_round_trip_and_the_command_line_reads_it(stacked, data, tmp_p
     # the same settings (as the Gaussian classifier's own load restores them: JSON lists for
     # tuples, the priors spelled out)
     assert again.estimator._model_id() == stacked.estimator._model_id()
-    pd.DataFrame(X[:4], columns=[f"x{i}" for i in range(X.shape[1])]).to_csv(
-        tmp_path / "x.csv")
-    assert main(["predict", str(path), "--x", str(tmp_path / "x.csv"), "-o",
-                 str(tmp_path / "p.csv")]) == 0
-    got = pd.read_csv(tmp_path / "p.csv", index_col=0)
-    np.testing.assert_allclose(got.iloc[:, -2:].to_numpy(), stacked.predict_proba(X[:4]),
-                               rtol=1e-6)
+    assert_command_line_predicts(path, X[:4], stacked.predict_proba(X[:4]), tmp_path)
 
 
 def test_load_refuses_another_estimators_file(data, tmp_path):
