@@ -7,7 +7,6 @@ Reads ``results.jsonl`` beside this script; writes ``report.md`` beside it.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,20 +15,17 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: write_report)
+import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows, paired)
 
 SCENARIOS = ("multi3_sparse", "multi3_dense", "multi3_module")
 
 
-def _paired(rows, a, b, scenario, score="kl"):
-    """Mean of a - b over the scenario's replicates, its SE (sd / sqrt(n)), and n."""
-    va = {r["replicate"]: r[score] for r in rows if r["scenario"] == scenario and r["method"] == a}
-    vb = {r["replicate"]: r[score] for r in rows if r["scenario"] == scenario and r["method"] == b}
-    d = np.array([va[i] - vb[i] for i in sorted(va.keys() & vb.keys())])
-    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size)), d.size
+def _values(rows, method, scenario, metric):
+    return [r[metric] for (m, s, _), r in rows.items() if m == method and s == scenario]
 
 
 def main() -> None:
-    rows = [json.loads(x) for x in (HERE / "results.jsonl").read_text().splitlines()]
+    rows = paired.read_rows(HERE / "results.jsonl")
     out = ["# The three-class stack against the default, with MCMC: rule M1", "",
            "Paired over replicates (mean ± SE; * beyond 2 SE). KL to the true probabilities "
            "(nats); the rule: stack - default not above 0 beyond 2 SE in any scenario.", "",
@@ -38,18 +34,17 @@ def main() -> None:
            "|---|---|---|---|---|---|---|---|---|---|"]
     verdict = []
     for sc in SCENARIOS:
-        mean = {m: np.mean([r["kl"] for r in rows if r["scenario"] == sc and r["method"] == m])
-                for m in ("default", "stack", "logreg_l2_cv")}
-        gap = {m: np.mean([r["abs_gap"] for r in rows if r["scenario"] == sc
-                           and r["method"] == m]) for m in ("default", "stack", "logreg_l2_cv")}
-        d, se, n = _paired(rows, "stack", "default", sc)
-        dl, sel, _ = _paired(rows, "stack", "logreg_l2_cv", sc)
-        st = [r for r in rows if r["scenario"] == sc and r["method"] == "stack"]
+        methods = ("default", "stack", "logreg_l2_cv")
+        mean = {m: np.mean(_values(rows, m, sc, "kl")) for m in methods}
+        gap = {m: np.mean(_values(rows, m, sc, "abs_gap")) for m in methods}
+        d, se, n = paired.paired(rows, "stack", "default", sc, "kl")
+        dl, sel, _ = paired.paired(rows, "stack", "logreg_l2_cv", sc, "kl")
         out.append(
             f"| {sc} | {n} | {mean['default']:.3f} | {mean['stack']:.3f} | "
             f"{mean['logreg_l2_cv']:.3f} | {d:+.3f} ± {se:.3f}{'*' if abs(d) > 2 * se else ''} "
             f"| {dl:+.3f} ± {sel:.3f}{'*' if abs(dl) > 2 * sel else ''} "
-            f"| {np.median([r['weight'] for r in st]):.2f} | {np.median([r['k'] for r in st]):.0f} "
+            f"| {np.median(_values(rows, 'stack', sc, 'weight')):.2f} "
+            f"| {np.median(_values(rows, 'stack', sc, 'k')):.0f} "
             f"| {gap['default']:.3f} / {gap['stack']:.3f} / {gap['logreg_l2_cv']:.3f} |")
         verdict.append(d > 2 * se)
     worse = [s for s, v in zip(SCENARIOS, verdict, strict=True) if v]

@@ -66,17 +66,13 @@ def replicate(name: str, rep: int) -> dict:
 
 
 def scores(proba, p_true) -> dict:
-    """KL to the true probabilities, log score, and expected / actual error (nats, shares)."""
-    proba = np.clip(np.asarray(proba, dtype=np.float64), 1e-300, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ent = np.where(p_true > 0, p_true * np.log(p_true), 0.0).sum(axis=1)
-    cross = -(p_true * np.log(proba)).sum(axis=1)
-    pick = proba.argmax(axis=1)
-    expected = float(np.mean(1 - proba.max(axis=1)))
-    actual = float(np.mean(1 - p_true[np.arange(len(pick)), pick]))
-    return {"kl": float(np.mean(cross + ent)), "log_score": float(np.mean(cross)),
-            "expected_error": expected, "actual_error": actual,
-            "abs_gap": abs(expected - actual)}
+    """The suite's scores (``calibration_scores``) but its slope, which is binary: KL to the
+    true probabilities, log score (nats), expected and actual error and their gap."""
+    from selbayes.experiments.plasmode import calibration_scores
+
+    out = calibration_scores(proba, p_true)
+    del out["slope"]
+    return out
 
 
 def one_replicate(name: str, rep: int) -> list:
