@@ -9,7 +9,9 @@ from scipy.special import ndtr
 from selbayes.models import fit_linear_probit, fit_nested_probit, nested_dichotomies
 from selbayes.models._linear_probit import INTERCEPT_VARIANCE, LOG_S_SD
 
-N, P, DRAWS = 6, 20, 400_000
+from ._importance import BATCH, DRAWS, EP_PREDICTIVE_ALLOWANCE, WeightedMean
+
+N, P = 6, 20
 
 
 def test_two_classes_is_the_binary_fit():
@@ -73,24 +75,24 @@ def test_three_classes_predictive_matches_monte_carlo_over_the_joint_prior():
         f = np.sqrt(s)[:, None] * (rng.normal(size=(m, N + 1)) @ root.T)
         return f + rng.normal(scale=np.sqrt(INTERCEPT_VARIANCE), size=(m, 1))
 
-    p_mc = np.zeros(3)
-    for tree in nested_dichotomies(3):
-        num, den = np.zeros(3), 0.0
-        for _ in range(10):
-            m = DRAWS // 10
-            lik, prob = np.ones(m), np.ones((m, 3))
+    p_mc, var = np.zeros(3), np.zeros(3)
+    trees = nested_dichotomies(3)
+    for tree in trees:
+        mc = WeightedMean()
+        for _ in range(DRAWS // BATCH):
+            lik, prob = np.ones(BATCH), np.ones((BATCH, 3))
             for left, right in tree:
-                f = draw(m)
+                f = draw(BATCH)
                 cases = np.isin(y, left + right)
                 sign = np.where(np.isin(y, right), 1.0, -1.0)
                 lik *= ndtr(sign[cases] * f[:, :N][:, cases]).prod(1)
                 p_right = ndtr(f[:, N])
                 prob[:, list(left)] *= (1 - p_right)[:, None]
                 prob[:, list(right)] *= p_right[:, None]
-            num += (lik[:, None] * prob).sum(0)
-            den += lik.sum()
-        p_mc += num / den / 3
-    np.testing.assert_allclose(p_ep, p_mc, atol=0.01)
+            mc.add(lik, prob)
+        p_mc += mc.mean / len(trees)
+        var += mc.se ** 2 / len(trees) ** 2          # the trees' draws are independent
+    assert np.all(np.abs(p_ep - p_mc) < 4 * np.sqrt(var) + EP_PREDICTIVE_ALLOWANCE)
     assert p_ep.sum() == pytest.approx(1.0, abs=1e-12)
 
 

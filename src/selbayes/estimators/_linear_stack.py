@@ -293,7 +293,8 @@ def _probit_dataset(lin):
     sites = np.full((len(lin.splits), lin.log_s.size, 2, n), np.nan)
     for j, (left, right) in enumerate(lin.splits):
         side[j, list(left)], side[j, list(right)] = 1, 2
-        sites[j][..., lin.split_cases(j)] = _sites_array(lin.sites[j], lin.split_cases(j).size)
+        cases = lin.split_cases(j)
+        sites[j][..., cases] = _sites_array(lin.sites[j], cases.size)
     data.update(split_side=(("split", "class"), side),
                 grid_weight=(("split", "grid"), lin.weights),
                 site_nu=(("split", "grid", "case"), sites[:, :, 0]),
