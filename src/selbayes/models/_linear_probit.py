@@ -195,11 +195,11 @@ class LinearProbitFit:
         Examples
         --------
         >>> import numpy as np
-        >>> rng = np.random.default_rng(0)
-        >>> y = np.repeat([0, 1], 15); X = rng.normal(size=(30, 50)) + y[:, None]
-        >>> fit = fit_linear_probit(X, y)
-        >>> np.exp(fit.predict_log_proba(X[:2])).sum(axis=1).round(12)
-        array([1., 1.])
+        >>> X = np.random.default_rng(1).normal(size=(20, 30)); y = np.arange(20) % 2
+        >>> X[:, 0] += 3 * y
+        >>> lp = fit_linear_probit(X, y).predict_log_proba(X[:2])
+        >>> np.exp(lp).sum(axis=1).round(12), lp.argmax(axis=1)
+        (array([1., 1.]), array([0, 1]))
         """
         Zs = self.standardise(X)
         p = self.Z.shape[1]
