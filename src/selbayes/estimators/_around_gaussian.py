@@ -6,8 +6,9 @@ stacked) both take a Gaussian classifier that chooses k, fit it, and average pre
 distributions. The checks of that estimator, the data attributes read off a fitted
 Gaussian classifier, the predictions derived from ``predict_proba``, and ``save`` and
 ``load`` (one netCDF file with a group per Gaussian fit) are written once here; each subclass
-adds its ``fit``, ``predict_proba`` and two hooks: what it saves (:meth:`_saved_parts`) and
-how it is rebuilt from that (:meth:`_restore`).
+adds its ``fit`` and three hooks: the stacked models' probabilities
+(:meth:`_component_probas`), what it saves (:meth:`_saved_parts`) and how it is rebuilt from
+that (:meth:`_restore`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
     Subclasses set ``_WHY_K_AUTO`` (why the wrapped estimator must choose k) and
     ``_FITTED`` (the attribute ``fit`` sets), may extend :meth:`_base`'s checks, and implement
-    :meth:`_saved_parts` and :meth:`_restore` for :meth:`save` and :meth:`load`.
+    :meth:`_component_probas` for :meth:`predict_proba`, and :meth:`_saved_parts` and
+    :meth:`_restore` for :meth:`save` and :meth:`load`.
 
     Examples
     --------
@@ -75,6 +77,25 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         if hasattr(first, "feature_names_in_"):
             self.feature_names_in_ = first.feature_names_in_
         return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The stacked models' predictive probabilities averaged with ``weights_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+        """
+        check_is_fitted(self, self._FITTED)
+        return sum(w * p for w, p in zip(self.weights_, self._component_probas(X), strict=True))
+
+    def _component_probas(self, X) -> list:
+        """Each stacked model's predictive probabilities of ``X``, (n_samples, G), in the
+        order of ``weights_``."""
+        raise NotImplementedError
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log of :meth:`predict_proba` (nats), shape (n_samples, G)."""

@@ -225,21 +225,9 @@ class LinearStackedClassifier(AroundGaussian):
         check_is_fitted(self, self._FITTED)
         return self.estimator_.selected_features_
 
-    def predict_proba(self, X) -> np.ndarray:
-        """The two models' predictive probabilities averaged with ``weights_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        check_is_fitted(self, self._FITTED)
-        p_gauss = self.estimator_.predict_proba(X)
-        p_lin = np.exp(self.linear_.predict_log_proba(_dense(check_matrix(X, accept_sparse=True))))
-        return self.weights_[0] * p_gauss + self.weights_[1] * p_lin
+    def _component_probas(self, X) -> list:
+        Xd = _dense(check_matrix(X, accept_sparse=True))
+        return [self.estimator_.predict_proba(X), np.exp(self.linear_.predict_log_proba(Xd))]
 
     def _saved_parts(self):
         import xarray as xr

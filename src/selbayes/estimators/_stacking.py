@@ -307,20 +307,8 @@ class StackedGaussianClassifier(AroundGaussian):
             names.update(dict.fromkeys(est.selected_features_.tolist()))
         return np.asarray(list(names), dtype=object)
 
-    def predict_proba(self, X) -> np.ndarray:
-        """The components' predictive probabilities averaged with ``weights_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, p)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, G)
-        """
-        check_is_fitted(self, self._FITTED)
-        return sum(w * est.predict_proba(X)
-                   for w, est in zip(self.weights_, self.estimators_, strict=True))
+    def _component_probas(self, X) -> list:
+        return [est.predict_proba(X) for est in self.estimators_]
 
     def _saved_parts(self):
         import xarray as xr
