@@ -40,7 +40,8 @@ __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
 
 def fit_all_features_probit(X, y, random_state=None):
     """The probit model of all features: :func:`selbayes.models.fit_linear_probit` for two
-    classes, :func:`selbayes.models.fit_nested_probit` for more.
+    classes, :func:`selbayes.models.fit_nested_probit` for more. (At two classes the nested
+    fit is the same model, to 1e-12; the binary fit keeps its own, smaller saved layout.)
 
     Parameters
     ----------
