@@ -341,3 +341,25 @@ def test_default_grid_is_extended_when_switched_on_and_a_given_grid_never(monkey
     assert clf.k_ == clf.k_choice_.k
     given = _fast(method="plugin", k_grid=(2, 5)).fit(X, y)
     assert given.k_choice_.extra["k_grid"] == [2, 5] and given.k_ == 5
+
+
+@pytest.mark.parametrize("label_noise", ["auto", "cv"])
+def test_inner_scores_are_in_the_order_of_the_cases(label_noise):
+    """The inner test cases' losses and log probabilities are stored case by case in the order
+    of y (another model's losses on the same folds are paired with them): a mislabelled case
+    has the largest loss at its own index, not at its place among the concatenated folds."""
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 20)
+    X = rng.normal(size=(40, 200))
+    X[:, :10] += 2.5 * y[:, None]
+    wrong = 7                                   # a class-0 case with class-1 expression
+    y_obs = y.copy()
+    y_obs[wrong] = 1 - y[wrong]
+    ch = choose_k(X, y_obs, grid=[10], label_noise=label_noise, random_state=0)
+    order = np.concatenate([te for _, te in ch.extra["folds"]])
+    assert np.flatnonzero(order == wrong)[0] != wrong    # the check can tell the two apart
+    losses, logp = ch._chosen_case_losses(), ch._chosen_case_log_proba()
+    assert int(np.argmax(losses)) == wrong
+    np.testing.assert_allclose(losses, -logp[np.arange(40), y_obs], rtol=1e-12)
+    np.testing.assert_allclose(np.exp(logp).sum(axis=1), 1.0, rtol=1e-12)
+    assert ch.extra["case_log_proba"].shape == (1, 40, 2)

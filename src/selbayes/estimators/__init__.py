@@ -11,7 +11,8 @@ function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 :class:`StackedGaussianClassifier` averages the predictives of the heaviest candidates of
 that inner cross-validation with stacking weights (:func:`stacking_weights`) instead of
 keeping one; :class:`LinearStackedClassifier` stacks the Gaussian classifier with a Bayesian
-probit regression of all features (two classes). A fit whose posterior draws would
+probit regression of all features, averaging the two predictives or pooling them in log space
+(:func:`log_pool`, :func:`log_pool_weights`). A fit whose posterior draws would
 fill more than half the available memory warns first (:class:`FitMemoryWarning`). The modules
 are private; the names below are the public API.
 """
@@ -27,7 +28,7 @@ __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
            "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
            "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES",
-           "FarFromTrainingWarning", "LinearStackedClassifier"]
+           "FarFromTrainingWarning", "LinearStackedClassifier", "log_pool", "log_pool_weights"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
@@ -36,4 +37,5 @@ __getattr__, __dir__ = _package_attributes(__name__, {
     **dict.fromkeys(["choose_k", "KChoice", "LABEL_NOISE_SHARES"], "_inner_cv"),
     **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice"),
     **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking"),
-    "LinearStackedClassifier": "_linear_stack"})
+    "LinearStackedClassifier": "_linear_stack",
+    **dict.fromkeys(["log_pool", "log_pool_weights"], "_pooling")})

@@ -130,6 +130,15 @@ class KChoice:
                 return i
         return None
 
+    def _chosen_case_log_proba(self) -> np.ndarray:
+        """Log probabilities (nats) of every class for every inner test case under the
+        chosen candidate and label-noise share, as :meth:`_chosen_case_losses`, shape (n, G)."""
+        row = self._chosen_row()
+        if "share_case_log_proba" in self.extra:
+            c = LABEL_NOISE_SHARES.index(self.extra["label_noise_c"])
+            return np.asarray(self.extra["share_case_log_proba"][row][c], dtype=np.float64)
+        return np.asarray(self.extra["case_log_proba"][row], dtype=np.float64)
+
     def _chosen_case_losses(self) -> np.ndarray:
         """-log p(true class) of every inner test case under the chosen candidate, with the
         label-noise share the fit on all cases uses (the chosen c with ``label_noise="cv"``),
@@ -241,17 +250,24 @@ def _candidate_selections(X, y_index, G, candidates, standardize, method):
 
 def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
                  n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric",
-                 shares=None):
+                 shares=None, log_proba=False):
     """-log p(true class) of every test case of one inner fold, for every candidate and
     temperature: shape (len(candidates), len(temperatures), n_test); ``temperatures=
     "correlation"``: one temperature per candidate, :func:`correlation_temperature` of the
     fold's training data at that candidate (shape (len(candidates), 1, n_test)). With
     ``shares`` (label-noise probabilities), also the same losses with each of them in place
-    of ``label_noise``: a second array of shape (len(candidates), n_T, len(shares), n_test)."""
+    of ``label_noise``: a second array of shape (len(candidates), n_T, len(shares), n_test).
+    With ``log_proba``, the log probabilities of every class as well (a model pooled with
+    another in log space needs them all): (losses, share losses or None, log probabilities
+    of shape (len(candidates), n_T, n_test, G), those with each share (len(candidates), n_T,
+    len(shares), n_test, G) or None)."""
     by_corr = isinstance(temperatures, str)
     out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
     by_share = (None if shares is None
                 else np.empty((*out.shape[:2], len(shares), test.size)))
+    full = np.empty((*out.shape, G)) if log_proba else None
+    full_share = (np.empty((*by_share.shape, G)) if log_proba and shares is not None
+                  else None)
     y_train = y_index[train]
     for ci, (Z, feats, sel) in enumerate(_candidate_selections(
             X[train], y_train, G, candidates, standardize, method)):
@@ -265,9 +281,15 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
             tempered = temper_log_proba(lp, prior, T)
             lt = label_noise_log_proba(tempered, prior, label_noise)
             out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
+            if log_proba:
+                full[ci, ti] = lt
             for si, eps in enumerate(shares or ()):
                 ls = label_noise_log_proba(tempered, prior, eps)
                 by_share[ci, ti, si] = -ls[np.arange(test.size), y_index[test]]
+                if log_proba:
+                    full_share[ci, ti, si] = ls
+    if log_proba:
+        return out, by_share, full, full_share
     return out if shares is None else (out, by_share)
 
 
@@ -392,6 +414,12 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     Returns
     -------
     KChoice
+        Its ``extra`` holds the inner scores case by case, in the order of the cases of
+        ``y``: ``"case_losses"`` (-log p(true class), (len(grid), n)), ``"case_log_proba"``
+        (every class, (len(grid), n, G)), with ``label_noise="cv"`` the same per share
+        (``"share_case_losses"``, ``"share_case_log_proba"``), and the inner ``"folds"``
+        ((train, test) index pairs), so that another model scored on the same folds can be
+        paired with them case by case.
 
     Raises
     ------
@@ -460,7 +488,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         """(k, lambda) -> (its [(k, lambda, T)], its case losses of shape (n_T, n))."""
         jobs = (delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
                                       corrected, n_draws, seed, temperature_grid, eps_for(tr),
-                                      method, shares_for(tr))
+                                      method, shares_for(tr), log_proba=True)
                 for tr, te in folds)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
@@ -469,27 +497,38 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                            total=len(folds), unit="fold", disable=not progressbar,
                            desc=("" if given_k else "choosing k: ")
                            + f"inner cross-validation, {what}"))
-        if noise_cv:
-            by_share = np.concatenate([b for _, b in losses], axis=3)  # (cands, T, shares, n)
-            losses = [a for a, _ in losses]
-        L = np.concatenate(losses, axis=2)                     # (candidates, T, n)
+        # The folds' test cases, concatenated, put back in the order of the cases (the arrays
+        # are paired case by case with other models' losses on the same folds).
+        order = np.argsort(np.concatenate([te for _, te in folds]), kind="stable")
+        by_share = (np.concatenate([b for _, b, _, _ in losses], axis=3)[..., order]
+                    if noise_cv else None)                     # (cands, T, shares, n)
+        P = np.concatenate([a for _, _, a, _ in losses], axis=2)[:, :, order]  # (.., n, G)
+        P_share = (np.concatenate([a for _, _, _, a in losses], axis=3)[:, :, :, order]
+                   if noise_cv else None)                      # (cands, T, shares, n, G)
+        L = np.concatenate([a for a, _, _, _ in losses], axis=2)[..., order]  # (cands, T, n)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
                                                           method)]
         else:
             temps = [temperature_grid] * len(cands)
-        return {c: ([(*c, t) for t in ts], L[i], by_share[i] if noise_cv else None)
+        return {c: ([(*c, t) for t in ts], L[i], by_share[i] if noise_cv else None, P[i],
+                    P_share[i] if noise_cv else None)
                 for i, (c, ts) in enumerate(zip(cands, temps, strict=True))}
+
+    def in_curve_order(part):
+        """The ``part``-th entry of every candidate's scores, concatenated in the curve's
+        order (grid rows first)."""
+        order = [(k, lam) for lam in decorrelate_grid for k in ks]
+        return np.concatenate([results[c][part] for c in order], axis=0)
 
     def curve():
         order = [(k, lam) for lam in decorrelate_grid for k in ks]
         full = [g for c in order for g in results[c][0]]
-        return full, np.concatenate([results[c][1] for c in order], axis=0)
+        return full, in_curve_order(1)
 
     def share_curve():
         """(len(grid), len(shares), n): the losses with each share, in the curve's order."""
-        order = [(k, lam) for lam in decorrelate_grid for k in ks]
-        return np.concatenate([results[c][2] for c in order], axis=0)
+        return in_curve_order(2)
 
     results = scored(candidates)
     full, L = curve()
@@ -508,10 +547,12 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     k_best, lam_best, t_best = full[best]
     # the inner folds themselves, for a stack that scores another model on the same cases
-    extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds}
+    extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds,
+             "case_log_proba": in_curve_order(3)}
     if noise_cv:
         S = share_curve()
-        extra.update(share_case_losses=S, label_noise_c=chosen_share(S[best]))
+        extra.update(share_case_losses=S, label_noise_c=chosen_share(S[best]),
+                     share_case_log_proba=in_curve_order(4))
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
                    score=score, se=se,
                    criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
@@ -631,9 +672,16 @@ def choices_per_k(full: KChoice, ks) -> dict:
         best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule)]
         _, lam, t = full.grid[best]
         extra = {"k_grid": [int(k)], "case_losses": L[rows], "rule": rule}
+        # the inner folds and every class's log probabilities, where the full curve has them
+        extra.update({key: full.extra[key][rows] for key in ("case_log_proba",)
+                      if key in full.extra})
+        if "folds" in full.extra:
+            extra["folds"] = full.extra["folds"]
         if "share_case_losses" in full.extra:           # label_noise="cv": c at this k
             S = full.extra["share_case_losses"]
             extra.update(share_case_losses=S[rows], label_noise_c=chosen_share(S[best]))
+            if "share_case_log_proba" in full.extra:
+                extra["share_case_log_proba"] = full.extra["share_case_log_proba"][rows]
         out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
                          grid=[full.grid[i] for i in rows], score=full.score[rows],
                          se=full.se[rows], criterion=full.criterion, n_splits=full.n_splits,

@@ -33,7 +33,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
-from ._base import _dense, validate_params
+from ._base import StrOptions, _dense, validate_params
 
 __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
 
@@ -87,17 +87,25 @@ class LinearStackedClassifier(AroundGaussian):
 
     ``fit`` fits ``estimator`` (``k="auto"``; its inner cross-validation chooses k and the
     label-noise share), then the probit model of all features on each of the same inner
-    training folds, and computes the stacking weights of the two from the inner test cases'
-    probabilities of their own class (:func:`selbayes.estimators.stacking_weights`). The probit
-    model is refitted on all training cases; ``predict_proba`` is the weighted average of the
-    two predictive distributions. The probit model costs a few seconds (n x n matrices
-    whatever the number of features).
+    training folds, and computes the weights of the two from the inner test cases'
+    predictive probabilities, paired case by case. The probit model is refitted on all
+    training cases; ``predict_proba`` pools the two predictive distributions with those
+    weights. The probit model costs a few seconds (n x n matrices whatever the number of
+    features).
 
     Parameters
     ----------
     estimator : HierarchicalGaussianClassifier, optional
         The selection-corrected model, with ``k="auto"`` (the default
         ``HierarchicalGaussianClassifier()``).
+    pooling : {"linear", "log"}, default "linear"
+        "linear": the weighted average of the two predictive distributions, weights on the
+        simplex by stacking (:func:`selbayes.estimators.stacking_weights`). "log": the
+        logarithmic pool, p(c) proportional to p_gauss(c)^w1 p_probit(c)^w2 with each weight
+        in [0, 1] by the same inner log score (:func:`selbayes.estimators.log_pool_weights`):
+        a weighted sum of the two models' log odds, which unlike an average can be as sharp
+        as the two models' evidence together (an average of two calibrated predictives that
+        differ is underconfident; Ranjan and Gneiting 2010).
 
     Attributes
     ----------
@@ -107,10 +115,15 @@ class LinearStackedClassifier(AroundGaussian):
         The probit model of all features, fitted on all training cases (two classes: one
         binary regression; more: the nested dichotomies).
     weights_ : ndarray of shape (2,)
-        Stacking weights of the Gaussian model and of the probit model (sum 1).
+        Weights of the Gaussian model and of the probit model (``pooling="linear"``: sum 1;
+        ``"log"``: each in [0, 1], the powers of the two predictives).
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (its chosen candidate and share),
-        ``"linear"`` and ``"stack"``.
+        ``"linear"`` and ``"stack"`` (the pool).
+    inner_log_proba_ : ndarray of shape (2, n_samples, n_classes)
+        The inner test cases' log predictive probabilities (nats) the weights were fitted on:
+        the Gaussian model's (its plug-in predictive at the chosen candidate and share) and
+        the probit model's, in the order of the training cases.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -127,7 +140,8 @@ class LinearStackedClassifier(AroundGaussian):
     References
     ----------
     Yao, Y., Vehtari, A., Simpson, D. and Gelman, A. (2018). Using stacking to average
-    Bayesian predictive distributions. Bayesian Analysis 13, 917-1007. Rasmussen, C. E. and
+    Bayesian predictive distributions. Bayesian Analysis 13, 917-1007. Ranjan, R. and
+    Gneiting, T. (2010). Combining probability forecasts. JRSS B 72, 71-91. Rasmussen, C. E. and
     Williams, C. K. I. (2006). Gaussian Processes for Machine Learning, ch. 3. Frank, E. and
     Kramer, S. (2004). Ensembles of nested dichotomies for multi-class problems. ICML.
 
@@ -146,10 +160,12 @@ class LinearStackedClassifier(AroundGaussian):
     ((3, 2), 1.0)
     """
 
-    _parameter_constraints: dict = {"estimator": "no_validation"}
+    _parameter_constraints: dict = {"estimator": "no_validation",
+                                    "pooling": [StrOptions({"linear", "log"})]}
 
-    def __init__(self, estimator=None):
+    def __init__(self, estimator=None, pooling="linear"):
         self.estimator = estimator
+        self.pooling = pooling
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
@@ -174,10 +190,7 @@ class LinearStackedClassifier(AroundGaussian):
         TypeError
             If ``estimator`` is not a HierarchicalGaussianClassifier.
         """
-        from scipy.special import logsumexp
-
         from .._validation import check_labels
-        from ._stacking import stacking_weights
 
         validate_params(self)
         base = self._base()
@@ -186,21 +199,32 @@ class LinearStackedClassifier(AroundGaussian):
         _, yi, _ = check_labels(y, Xd.shape[0])
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
-        gauss_loss = choice._chosen_case_losses()
-        lin_loss = np.zeros(yi.size)
+        # the Gaussian model's inner scores are stored in the order of the cases
+        gauss_lp = choice._chosen_case_log_proba()
+        lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
             # stratified inner folds: every class is in every inner training fold
-            lp = fit_all_features_probit(Xd[tr], yi[tr], seed).predict_log_proba(Xd[te])
-            lin_loss[te] = -lp[np.arange(te.size), yi[te]]
-        L = np.vstack([gauss_loss, lin_loss])
-        w = stacking_weights(-L)
+            lin_lp[te] = fit_all_features_probit(Xd[tr], yi[tr], seed).predict_log_proba(Xd[te])
+        A = np.stack([gauss_lp, lin_lp])                            # (2, n, G)
+        w, pooled = _weights_and_pool(A, yi, self.pooling)
         self.estimator_ = first
         self.linear_ = fit_all_features_probit(Xd, yi, seed)
         self.weights_ = np.asarray(w, dtype=np.float64)
-        stack = -logsumexp(-L, b=self.weights_[:, None], axis=0)    # the mixture's losses
-        self.inner_scores_ = {"gaussian": float(gauss_loss.mean()),
-                              "linear": float(lin_loss.mean()), "stack": float(stack.mean())}
+        self.inner_log_proba_ = A
+        own = np.arange(yi.size), yi
+        self.inner_scores_ = {"gaussian": float(-gauss_lp[own].mean()),
+                              "linear": float(-lin_lp[own].mean()),
+                              "stack": float(-pooled[own].mean())}
         return self._describe_data(first)
+
+    def _pool(self, probas) -> np.ndarray:
+        if self.pooling == "linear":
+            return super()._pool(probas)
+        from ._pooling import log_pool
+
+        with np.errstate(divide="ignore"):
+            A = _floored(np.log(np.stack(probas)))
+        return np.exp(log_pool(A, self.weights_))
 
     @property
     def linear_weight_(self) -> float:
@@ -233,19 +257,52 @@ class LinearStackedClassifier(AroundGaussian):
     def _saved_parts(self):
         import xarray as xr
 
-        root = xr.DataTree(xr.Dataset({"weight": ("model", self.weights_)}))
+        root = xr.DataTree(xr.Dataset({
+            "weight": ("model", self.weights_),
+            "inner_log_proba": (("model", "inner_case", "class"), self.inner_log_proba_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_)}
-        return root, {}, {"gaussian": self.estimator_._saved_tree(),
-                          "linear": xr.DataTree(_probit_dataset(self.linear_))}
+        return root, {"pooling": self.pooling}, {
+            "gaussian": self.estimator_._saved_tree(),
+            "linear": xr.DataTree(_probit_dataset(self.linear_))}
 
     @classmethod
     def _restore(cls, tree, attrs, config, base, path):
-        obj = cls(base)
+        # files written before the pooling setting existed hold a linear pool
+        obj = cls(base, pooling=config.get("pooling", "linear"))
         obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
         obj.linear_ = _probit_fit(tree["linear"].to_dataset())
-        obj.weights_ = tree.to_dataset()["weight"].values
+        root = tree.to_dataset()
+        obj.weights_ = root["weight"].values
+        if "inner_log_proba" in root:
+            obj.inner_log_proba_ = root["inner_log_proba"].values
         obj.inner_scores_ = json.loads(attrs["selbayes_inner_scores"])
         return obj._describe_data(obj.estimator_)
+
+
+#: log of the smallest positive double: a probability that underflowed to 0 is pooled as this
+#: (the logarithmic pool is undefined at log 0 = -inf with a weight of 0).
+_LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
+
+
+def _floored(log_proba):
+    return np.maximum(log_proba, _LOG_TINY)
+
+
+def _weights_and_pool(A, y, pooling):
+    """The weights of the pool ``pooling`` fitted on the inner log probabilities ``A``
+    (models x cases x classes) of the cases of class ``y``, and the pool's log probabilities of
+    those cases, (cases, classes)."""
+    from scipy.special import logsumexp
+
+    from ._pooling import log_pool, log_pool_weights
+    from ._stacking import stacking_weights
+
+    A = _floored(A)
+    if pooling == "log":
+        w = log_pool_weights(A, y)
+        return w, log_pool(A, w)
+    w = stacking_weights(A[:, np.arange(y.size), y])
+    return w, logsumexp(A, b=np.asarray(w)[:, None, None], axis=0)
 
 
 def _sites_array(sites, n):

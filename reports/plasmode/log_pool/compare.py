@@ -1,0 +1,159 @@
+"""The rules of README.md (written before the run, with this script) on ``results.jsonl``.
+
+Part A: ``linear_pool`` (the stack with its inner cases paired correctly) against the
+committed mispaired stack rows (``../linear_stack_mcmc/``, ``../../plasmode_holdout_linear_stack/``,
+``../multiclass_linear_stack/``). Part B: ``log_pool`` against ``linear_pool``, rules B1-B3;
+L2 logistic regression's rows from ``../grouped_predictive/``, ``../../plasmode_holdout/`` and
+``../multiclass_linear_stack/``.
+
+Usage (from the repository root): ``python reports/plasmode/log_pool/compare.py``; writes
+``report.md`` beside this script.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPORTS = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: write_report)
+import paired  # noqa: E402  (reports/plasmode/paired.py: rows, paired differences, rule 1)
+
+SUITE = offline.SCENARIO_NAMES
+HOLDOUT = ("holdout_sparse", "holdout_dense", "holdout_module")
+THREE_CLASS = ("multi3_sparse", "multi3_dense", "multi3_module")
+L2 = "logreg_l2_cv"
+#: committed rows of the mispaired stack, by file, and the method name they have there
+MISPAIRED = [(HERE.parent / "linear_stack_mcmc" / "results.jsonl",
+              "sb_t_auto_wide_noise_cv_linear_stack"),
+             (REPORTS / "plasmode_holdout_linear_stack" / "results.jsonl",
+              "sb_t_auto_wide_noise_cv_linear_stack"),
+             (HERE.parent / "multiclass_linear_stack" / "results.jsonl", "stack")]
+L2_ROWS = [HERE.parent / "grouped_predictive" / "results.jsonl",
+           REPORTS / "plasmode_holdout" / "results.jsonl",
+           HERE.parent / "multiclass_linear_stack" / "results.jsonl"]
+
+
+def all_rows() -> dict:
+    rows = {}
+    for path in L2_ROWS:
+        rows.update({key: r for key, r in paired.read_rows(path).items() if key[0] == L2})
+    for path, name in MISPAIRED:
+        rows.update({("mispaired", s, r): row for (m, s, r), row
+                     in paired.read_rows(path).items() if m == name})
+    if (HERE / "results.jsonl").exists():
+        rows.update(paired.read_rows(HERE / "results.jsonl"))
+    return rows
+
+
+def _mean(rows, method, scenario, metric):
+    a = [rows[(method, scenario, r)].get(metric, np.nan) for r in range(6)
+         if (method, scenario, r) in rows]
+    return float(np.mean(a)) if a else np.nan
+
+
+def point_misses(rows, method, scenarios) -> list[str]:
+    """README's point misses of the issue's targets (means, no SE)."""
+    out = []
+    for s in scenarios:
+        gap = _mean(rows, method, s, "abs_gap")
+        if s.startswith("sim"):
+            slope = _mean(rows, method, s, "slope")
+            if gap > 0.02:
+                out.append(f"{s}: |expected - actual| {gap:.3f} > 0.02")
+            if not 0.9 <= slope <= 1.1:
+                out.append(f"{s}: slope {slope:.2f} outside [0.9, 1.1]")
+        elif gap > _mean(rows, L2, s, "abs_gap"):
+            out.append(f"{s}: |expected - actual| {gap:.3f} above L2's "
+                       f"{_mean(rows, L2, s, 'abs_gap'):.3f}")
+    return out
+
+
+def kl_beyond(rows, a, b, scenarios):
+    kl = {s: paired.paired(rows, a, b, s, "kl") for s in scenarios}
+    worse = [s for s, (m, se, _) in kl.items() if m > 2 * se]
+    better = [s for s, (m, se, _) in kl.items() if m < -2 * se]
+    return worse, better
+
+
+def weights_table(rows, scenarios) -> list[str]:
+    lines = ["| scenario | linear pool: probit weight | log pool: w_gauss | log pool: w_probit |",
+             "|---|---:|---:|---:|"]
+    for s in scenarios:
+        lines.append(f"| {s} | {_mean(rows, 'linear_pool', s, 'linear_weight'):.2f} | "
+                     f"{_mean(rows, 'log_pool', s, 'w_gauss'):.2f} | "
+                     f"{_mean(rows, 'log_pool', s, 'w_probit'):.2f} |")
+    return lines + [""]
+
+
+def main() -> None:
+    rows = all_rows()
+    have = {s for (m, s, _) in rows if m == "log_pool"}
+    reps_of = {s: sorted(r for (m, ss, r) in rows if m == "log_pool" and ss == s)
+               for s in have}
+    complete = all(len(reps_of.get(s, [])) == 6 for s in SUITE + HOLDOUT + THREE_CLASS)
+    shown = [L2, "mispaired", "default", "linear_pool", "log_pool"]
+    out = ["# The stack's two models pooled in log space, and paired correctly", "",
+           "Made by `compare.py` from `results.jsonl` (README.md: the rules, written before "
+           "the run). Mean over replicates; for `log_pool` also the paired difference "
+           "log_pool - linear_pool ± SE (* beyond 2 SE). `mispaired`: the committed stack "
+           "rows of the same replicates, fitted before the pairing fix.", ""]
+    if not complete:
+        out += ["**INCOMPLETE run**: not every scenario has six replicates.", ""]
+    out += ["# Part A: the pairing fix (linear_pool - mispaired, paired)", "",
+            "| scenario | KL | \\|expected - actual\\| | slope (mispaired -> linear_pool) "
+            "| probit weight (mispaired -> linear_pool) |", "|---|---:|---:|---:|---:|"]
+    for s in SUITE + HOLDOUT + THREE_CLASS:
+        if s not in have:
+            continue
+        cells = []
+        for metric in ("kl", "abs_gap"):
+            d, se, _ = paired.paired(rows, "linear_pool", "mispaired", s, metric)
+            cells.append(f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else ""))
+        slope = (f"{_mean(rows, 'mispaired', s, 'slope'):.2f} -> "
+                 f"{_mean(rows, 'linear_pool', s, 'slope'):.2f}" if s not in THREE_CLASS
+                 else "n/a")
+        weight = _mean(rows, "mispaired", s, "linear_weight")
+        if np.isnan(weight):
+            weight = _mean(rows, "mispaired", s, "weight")
+        cells += [slope, f"{weight:.2f} -> {_mean(rows, 'linear_pool', s, 'linear_weight'):.2f}"]
+        out.append(f"| {s} | " + " | ".join(cells) + " |")
+    out += ["", "# Part B: the log pool against the linear pool", ""]
+    verdicts = []
+    for title, scenarios in (("B1, the suite", SUITE), ("B2, the held-out X", HOLDOUT),
+                             ("B3, three classes", THREE_CLASS)):
+        scen = [s for s in scenarios if s in have]
+        out += [f"## {title}", ""]
+        out += paired.tables(rows, "log_pool", "linear_pool", shown, scen)
+        out += weights_table(rows, scen)
+        worse, better = kl_beyond(rows, "log_pool", "linear_pool", scen)
+        out += [f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; better beyond 2 SE "
+                f"in: {', '.join(better) or 'none'}."]
+        ok = not worse
+        if scenarios is SUITE:
+            v_log = paired.violations(rows, "log_pool", scen, reps_of, L2)
+            v_lin = paired.violations(rows, "linear_pool", scen, reps_of, L2)
+            m_log = point_misses(rows, "log_pool", scen)
+            m_lin = point_misses(rows, "linear_pool", scen)
+            out += [f"* Violations (protocol rule 1) of log_pool ({len(v_log)}): "
+                    + ("; ".join(v_log) or "none"),
+                    f"* Violations of linear_pool ({len(v_lin)}): " + ("; ".join(v_lin) or "none"),
+                    f"* Point misses of log_pool ({len(m_log)}): " + ("; ".join(m_log) or "none"),
+                    f"* Point misses of linear_pool ({len(m_lin)}): "
+                    + ("; ".join(m_lin) or "none")]
+            ok = ok and len(v_log) <= len(v_lin) and (bool(better) or len(m_log) < len(m_lin))
+        out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
+        verdicts.append(ok)
+    out += ["## Verdict", "",
+            ("B1-B3 pass: run B4, the development sets." if all(verdicts)
+             else "B1-B3 do not all pass: the linear pool (paired correctly) stays.")
+            + ("" if complete else " (INCOMPLETE run)"), ""]
+    offline.write_report(HERE, "\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
