@@ -243,15 +243,17 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(**kw):
+def _sb_linear_stack(pooling="linear", **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier; for more than two classes its probit model is an ensemble of
-    nested dichotomies): the recommended selbayes model since 2026-12-02 (two classes:
-    reports/plasmode/linear_stack_mcmc; more: reports/plasmode/multiclass_linear_stack)."""
+    (LinearStackedClassifier with ``pooling``; for more than two classes its probit model is
+    an ensemble of nested dichotomies): the recommended selbayes model since 2026-12-02 (two
+    classes: reports/plasmode/linear_stack_mcmc; more: reports/plasmode/multiclass_linear_stack;
+    the pooling: reports/plasmode/log_pool)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 
-        return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw))
+        return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw),
+                                       pooling=pooling)
     return factory
 
 
@@ -314,6 +316,8 @@ METHODS = {
     "selbayes_stack_k": _sb_stacked,
     # The same as "selbayes", under the name the reports that checked it use.
     "selbayes_linear_stack": _sb_linear_stack(),
+    # The same two models pooled in log space (pooling="log"; reports/plasmode/log_pool).
+    "selbayes_log_pool": _sb_linear_stack(pooling="log"),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),
