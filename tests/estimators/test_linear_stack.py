@@ -276,3 +276,27 @@ def test_log_pool_of_three_classes_pools_the_nested_dichotomies():
     proba = clf.predict_proba(X)
     assert proba.shape == (len(y), 3)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+
+
+def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp_path):
+    """inner_predictive="refit": the Gaussian model's inner log probabilities are those of the
+    model refitted at its chosen k and share on each inner training fold (written out here).
+    With the plug-in method they are the predictive the inner cross-validation scored, by a
+    second code path: equal up to the tau_x draws of the two."""
+    from selbayes.estimators._inner_cv import share_label_noise
+
+    X, y = _spread(3)
+    clf = LinearStackedClassifier(_base(), inner_predictive="refit").fit(X, y)
+    first = clf.estimator_
+    c = first.k_choice_.extra["label_noise_c"]
+    ref = np.empty((y.size, 2))
+    for tr, te in first.k_choice_.extra["folds"]:
+        fold = clone(first).set_params(k=int(first.k_),
+                                       label_noise=share_label_noise(c, tr.size))
+        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
+    plugin = first.k_choice_._chosen_case_log_proba()
+    assert np.max(np.abs(np.exp(ref) - np.exp(plugin))) < 0.02
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
+    assert again.inner_predictive == "refit"
+    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))

@@ -106,6 +106,15 @@ class LinearStackedClassifier(AroundGaussian):
         a weighted sum of the two models' log odds, which unlike an average can be as sharp
         as the two models' evidence together (an average of two calibrated predictives that
         differ is underconfident; Ranjan and Gneiting 2010).
+    inner_predictive : {"plugin", "refit"}, default "plugin"
+        The Gaussian model's predictive on the inner test cases that the weights are fitted
+        on. "plugin": the fast plug-in predictive its inner cross-validation scored k with
+        (no extra fit). "refit": the Gaussian model refitted at its chosen k and label-noise
+        share on each inner training fold, with its own ``method`` (MCMC by default), so that
+        the weights are fitted on the predictive the stack predicts with: the plug-in is
+        sharper than the MCMC predictive (it fixes the hyperparameters at their mode), and
+        weights fitted on it hedge an overconfidence the final model does not have. Costs one
+        Gaussian fit at fixed k per inner fold.
 
     Attributes
     ----------
@@ -161,11 +170,13 @@ class LinearStackedClassifier(AroundGaussian):
     """
 
     _parameter_constraints: dict = {"estimator": "no_validation",
-                                    "pooling": [StrOptions({"linear", "log"})]}
+                                    "pooling": [StrOptions({"linear", "log"})],
+                                    "inner_predictive": [StrOptions({"plugin", "refit"})]}
 
-    def __init__(self, estimator=None, pooling="linear"):
+    def __init__(self, estimator=None, pooling="linear", inner_predictive="plugin"):
         self.estimator = estimator
         self.pooling = pooling
+        self.inner_predictive = inner_predictive
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
@@ -200,7 +211,8 @@ class LinearStackedClassifier(AroundGaussian):
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
         # the Gaussian model's inner scores are stored in the order of the cases
-        gauss_lp = choice._chosen_case_log_proba()
+        gauss_lp = (choice._chosen_case_log_proba() if self.inner_predictive == "plugin"
+                    else _refitted_inner_log_proba(first, Xd, yi, choice.extra["folds"]))
         lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
             # stratified inner folds: every class is in every inner training fold
@@ -261,14 +273,15 @@ class LinearStackedClassifier(AroundGaussian):
             "weight": ("model", self.weights_),
             "inner_log_proba": (("model", "inner_case", "class"), self.inner_log_proba_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_)}
-        return root, {"pooling": self.pooling}, {
+        return root, {"pooling": self.pooling, "inner_predictive": self.inner_predictive}, {
             "gaussian": self.estimator_._saved_tree(),
             "linear": xr.DataTree(_probit_dataset(self.linear_))}
 
     @classmethod
     def _restore(cls, tree, attrs, config, base, path):
         # files written before the pooling setting existed hold a linear pool
-        obj = cls(base, pooling=config.get("pooling", "linear"))
+        obj = cls(base, pooling=config.get("pooling", "linear"),
+                  inner_predictive=config.get("inner_predictive", "plugin"))
         obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
         obj.linear_ = _probit_fit(tree["linear"].to_dataset())
         root = tree.to_dataset()
@@ -286,6 +299,39 @@ _LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
 
 def _floored(log_proba):
     return np.maximum(log_proba, _LOG_TINY)
+
+
+def _refitted_inner_log_proba(first, X, y, folds):
+    """Every class's log probabilities (n, G) of the inner test cases under the Gaussian
+    model ``first`` refitted on each inner training fold at its chosen k and label-noise
+    share (its own method and seed), in the order of the cases. The share is what the
+    plug-in inner scores used on that fold: c / (n_fold + 2) for the chosen c with
+    ``label_noise="cv"``, else the estimator's own setting."""
+    import warnings
+
+    from sklearn.base import clone
+
+    from ._inner_cv import share_label_noise
+
+    c = first.k_choice_.extra.get("label_noise_c")
+    fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
+    out = np.empty((y.size, first.classes_.size))
+    for tr, te in tqdm_folds(folds, first.progressbar):
+        fold = (fixed if c is None
+                else clone(fixed).set_params(label_noise=share_label_noise(c, tr.size)))
+        with warnings.catch_warnings():
+            # these fits only weight the stack; the final fit's diagnostics are the user's
+            warnings.simplefilter("ignore")
+            out[te] = clone(fold).fit(X[tr], y[tr]).predict_log_proba(X[te])
+    return out
+
+
+def tqdm_folds(folds, show):
+    """``folds`` with a progress bar when ``show`` (each refit takes seconds to minutes)."""
+    from tqdm import tqdm
+
+    return tqdm(folds, unit="fold", disable=not show,
+                desc="stack: the Gaussian model refitted on the inner folds")
 
 
 def _weights_and_pool(A, y, pooling):

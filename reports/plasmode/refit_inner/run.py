@@ -1,0 +1,68 @@
+"""One MCMC fit of LinearStackedClassifier(inner_predictive="refit") per replicate (README.md:
+the candidate, the data and the rules, written before the run), scored against the true
+probabilities. The replicates are those of ``../log_pool/run.py`` (its ``replicate``).
+
+Run from the repository root: ``python reports/plasmode/refit_inner/run.py [jobs]`` (resumes
+from ``results.jsonl``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
+
+SEED = 0
+STACK = "sb_t_auto_wide_noise_cv_linear_stack"
+
+
+def _log_pool_run():
+    """``../log_pool/run.py``, loaded by path (its name is this script's)."""
+    spec = importlib.util.spec_from_file_location("log_pool_run",
+                                                  HERE.parent / "log_pool" / "run.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def one_replicate(name: str, rep: int) -> dict:
+    import warnings
+
+    from selbayes.experiments.plasmode import _calibration_slope, calibration_scores, make_candidate
+
+    data, binary = _log_pool_run().replicate(name, rep)
+    t0 = time.perf_counter()
+    clf = make_candidate(STACK, random_state=SEED + rep).set_params(inner_predictive="refit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(data["X_train"], data["y_train"])
+        seconds = time.perf_counter() - t0
+        proba = clf.predict_proba(data["X_test"])
+    s = calibration_scores(proba, data["p_test"])
+    row = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"]), "method": "refit",
+           **s, "linear_weight": float(clf.weights_[1]), "k": int(clf.k_), "seconds": seconds,
+           "inner": clf.inner_scores_}
+    if binary:
+        yi = np.searchsorted(clf.classes_, data["y_train"]).astype(float)
+        row["inner_gauss_slope"] = _calibration_slope(np.exp(clf.inner_log_proba_[0][:, 1]), yi)
+    else:
+        del row["slope"]            # the suite's slope is binary
+    return row
+
+
+def main() -> int:
+    lp = _log_pool_run()
+    return offline.run_all(one_replicate, HERE / "results.jsonl",
+                           ("linear_weight", "k", "inner_gauss_slope"),
+                           scenarios=lp.SUITE + lp.HOLDOUT + lp.THREE_CLASS)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
