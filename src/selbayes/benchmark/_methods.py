@@ -243,17 +243,18 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(pooling="linear", **kw):
+def _sb_linear_stack(pooling="linear", inner_predictive="plugin", **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier with ``pooling``; for more than two classes its probit model is
-    an ensemble of nested dichotomies): the recommended selbayes model since 2026-12-02 (two
-    classes: reports/plasmode/linear_stack_mcmc; more: reports/plasmode/multiclass_linear_stack;
-    the pooling: reports/plasmode/log_pool)."""
+    (LinearStackedClassifier with ``pooling`` and ``inner_predictive``; for more than two
+    classes its probit model is an ensemble of nested dichotomies): the recommended selbayes
+    model since 2026-12-02 (two classes: reports/plasmode/linear_stack_mcmc; more:
+    reports/plasmode/multiclass_linear_stack; the pooling: reports/plasmode/log_pool; the
+    inner predictive: reports/plasmode/refit_inner)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 
         return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw),
-                                       pooling=pooling)
+                                       pooling=pooling, inner_predictive=inner_predictive)
     return factory
 
 
@@ -318,6 +319,9 @@ METHODS = {
     "selbayes_linear_stack": _sb_linear_stack(),
     # The same two models pooled in log space (pooling="log"; reports/plasmode/log_pool).
     "selbayes_log_pool": _sb_linear_stack(pooling="log"),
+    # The stack's weights fitted on the Gaussian model refitted with MCMC on each inner fold
+    # (inner_predictive="refit"; reports/plasmode/refit_inner).
+    "selbayes_refit_inner": _sb_linear_stack(inner_predictive="refit"),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -131,8 +131,9 @@ class LinearStackedClassifier(AroundGaussian):
         ``"linear"`` and ``"stack"`` (the pool).
     inner_log_proba_ : ndarray of shape (2, n_samples, n_classes)
         The inner test cases' log predictive probabilities (nats) the weights were fitted on:
-        the Gaussian model's (its plug-in predictive at the chosen candidate and share) and
-        the probit model's, in the order of the training cases.
+        the Gaussian model's (at the chosen candidate and share; plug-in or refitted, as
+        ``inner_predictive`` says) and the probit model's, in the order of the training
+        cases.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -279,7 +280,7 @@ class LinearStackedClassifier(AroundGaussian):
 
     @classmethod
     def _restore(cls, tree, attrs, config, base, path):
-        # files written before the pooling setting existed hold a linear pool
+        # files written before these settings existed hold a linear pool of plug-in weights
         obj = cls(base, pooling=config.get("pooling", "linear"),
                   inner_predictive=config.get("inner_predictive", "plugin"))
         obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
@@ -316,7 +317,7 @@ def _refitted_inner_log_proba(first, X, y, folds):
     c = first.k_choice_.extra.get("label_noise_c")
     fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
     out = np.empty((y.size, first.classes_.size))
-    for tr, te in tqdm_folds(folds, first.progressbar):
+    for tr, te in _tqdm_folds(folds, first.progressbar):
         fold = (fixed if c is None
                 else clone(fixed).set_params(label_noise=share_label_noise(c, tr.size)))
         with warnings.catch_warnings():
@@ -326,7 +327,7 @@ def _refitted_inner_log_proba(first, X, y, folds):
     return out
 
 
-def tqdm_folds(folds, show):
+def _tqdm_folds(folds, show):
     """``folds`` with a progress bar when ``show`` (each refit takes seconds to minutes)."""
     from tqdm import tqdm
 
