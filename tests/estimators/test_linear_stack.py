@@ -48,7 +48,11 @@ def sparse():
 
 @pytest.fixture(scope="module")
 def stacked(sparse):
-    return LinearStackedClassifier(_base()).fit(*sparse)
+    return LinearStackedClassifier(_base(), inner_predictive="plugin").fit(*sparse)
+
+
+# The tests below that check the weights against the plug-in inner scores written out here
+# ask for inner_predictive="plugin"; refitting on the inner folds has its own test.
 
 
 def _inner_losses(gaussian, X, y):
@@ -95,10 +99,10 @@ def test_the_weight_goes_where_the_model_fits():
     cases, and below 1 exactly when mean(p_gauss / p_lin) > 1 (the two models' losses paired
     case by case: paired wrongly, the optimum here was inside the simplex)."""
     X, y = sparse_strong(2, n=60, p=400, markers=4, effect=2.0)
-    few = LinearStackedClassifier(_base()).fit(X, y)
+    few = LinearStackedClassifier(_base(), inner_predictive="plugin").fit(X, y)
     assert few.weights_[0] > 0.8, few.weights_
     X, y = _spread(3)
-    spread = LinearStackedClassifier(_base()).fit(X, y)
+    spread = LinearStackedClassifier(_base(), inner_predictive="plugin").fit(X, y)
     gauss, lin = _inner_losses(spread.estimator_, X, y)
     ratio = np.exp(gauss - lin)                                  # p_lin / p_gauss per case
     assert ratio.mean() > 1                                      # the probit model gets weight
@@ -115,7 +119,7 @@ def test_names_and_labels_pass_through(sparse):
     X, y = sparse
     frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(X.shape[1])])
     labels = np.where(y == 1, "tumour", "normal")
-    clf = LinearStackedClassifier(_base()).fit(frame, labels)
+    clf = LinearStackedClassifier(_base(), inner_predictive="plugin").fit(frame, labels)
     assert clf.feature_names_in_[0] == "g0" and clf.n_features_in_ == X.shape[1]
     assert set(clf.predict(frame)) <= {"normal", "tumour"}
     assert clf.selected_features_.tolist() == clf.estimator_.selected_features_.tolist()
@@ -143,7 +147,8 @@ def _three_classes(seed, n=45, p=200):
 @pytest.fixture(scope="module")
 def three():
     X, y = _three_classes(4)
-    return X, y, LinearStackedClassifier(_base(k_grid=(5, 20))).fit(X, y)
+    return X, y, LinearStackedClassifier(_base(k_grid=(5, 20)),
+                                         inner_predictive="plugin").fit(X, y)
 
 
 def test_more_classes_stack_the_nested_dichotomies(three):
@@ -227,7 +232,8 @@ def _inner_log_proba(gaussian, X, y, fit_probit=fit_linear_probit):
 @pytest.fixture(scope="module")
 def log_pooled():
     X, y = _spread(3)
-    return X, y, LinearStackedClassifier(_base(), pooling="log").fit(X, y)
+    return X, y, LinearStackedClassifier(_base(), pooling="log",
+                                         inner_predictive="plugin").fit(X, y)
 
 
 def test_log_pool_is_its_parts_pooled_with_weights_from_the_inner_cases(log_pooled):
@@ -269,7 +275,8 @@ def test_log_pool_of_three_classes_pools_the_nested_dichotomies():
     from selbayes.models import fit_nested_probit
 
     X, y = _three_classes(4)
-    clf = LinearStackedClassifier(_base(k_grid=(5, 20)), pooling="log").fit(X, y)
+    clf = LinearStackedClassifier(_base(k_grid=(5, 20)), pooling="log",
+                                  inner_predictive="plugin").fit(X, y)
     A = _inner_log_proba(clone(_base(k_grid=(5, 20))).fit(X, y), X, y,
                          fit_probit=fit_nested_probit)
     np.testing.assert_allclose(clf.weights_, log_pool_weights(A, y))
