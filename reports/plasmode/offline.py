@@ -408,6 +408,17 @@ def control_report(here, candidate, control, title, intro, columns, *, other=Non
     write_report(here, text)
 
 
+def load_script(path, name):
+    """The script at ``path`` as a module named ``name``: another check's ``run.py`` or
+    ``compare.py``, whose file name is the importing script's own."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def write_report(here, text) -> None:
     """Write ``text`` to ``here/report.md`` and print it."""
     (here / "report.md").write_text(text)

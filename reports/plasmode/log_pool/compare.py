@@ -80,6 +80,22 @@ def kl_beyond(rows, a, b, scenarios):
     return worse, better
 
 
+def suite_rule(rows, candidate, baseline, scenarios, reps_of, better, label=""):
+    """The suite's rule of README.md (B1; R1 of ``../refit_inner/``) past its KL part: the
+    Markdown lines of both methods' violations (protocol rule 1) and point misses, and
+    whether the candidate passes (no more violations, and KL better beyond 2 SE somewhere,
+    ``better``, or fewer point misses)."""
+    v_c = paired.violations(rows, candidate, scenarios, reps_of, L2)
+    v_b = paired.violations(rows, baseline, scenarios, reps_of, L2)
+    m_c = point_misses(rows, candidate, scenarios)
+    m_b = point_misses(rows, baseline, scenarios)
+    lines = [f"* Violations{label} of {candidate} ({len(v_c)}): " + ("; ".join(v_c) or "none"),
+             f"* Violations of {baseline} ({len(v_b)}): " + ("; ".join(v_b) or "none"),
+             f"* Point misses of {candidate} ({len(m_c)}): " + ("; ".join(m_c) or "none"),
+             f"* Point misses of {baseline} ({len(m_b)}): " + ("; ".join(m_b) or "none")]
+    return lines, len(v_c) <= len(v_b) and (bool(better) or len(m_c) < len(m_b))
+
+
 def weights_table(rows, scenarios) -> list[str]:
     lines = ["| scenario | linear pool: probit weight | log pool: w_gauss | log pool: w_probit |",
              "|---|---:|---:|---:|"]
@@ -135,17 +151,10 @@ def main() -> None:
                 f"in: {', '.join(better) or 'none'}."]
         ok = not worse
         if scenarios is SUITE:
-            v_log = paired.violations(rows, "log_pool", scen, reps_of, L2)
-            v_lin = paired.violations(rows, "linear_pool", scen, reps_of, L2)
-            m_log = point_misses(rows, "log_pool", scen)
-            m_lin = point_misses(rows, "linear_pool", scen)
-            out += [f"* Violations (protocol rule 1) of log_pool ({len(v_log)}): "
-                    + ("; ".join(v_log) or "none"),
-                    f"* Violations of linear_pool ({len(v_lin)}): " + ("; ".join(v_lin) or "none"),
-                    f"* Point misses of log_pool ({len(m_log)}): " + ("; ".join(m_log) or "none"),
-                    f"* Point misses of linear_pool ({len(m_lin)}): "
-                    + ("; ".join(m_lin) or "none")]
-            ok = ok and len(v_log) <= len(v_lin) and (bool(better) or len(m_log) < len(m_lin))
+            lines, suite_ok = suite_rule(rows, "log_pool", "linear_pool", scen, reps_of, better,
+                                         " (protocol rule 1)")
+            out += lines
+            ok = ok and suite_ok
         out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
         verdicts.append(ok)
     out += ["## Verdict", "",

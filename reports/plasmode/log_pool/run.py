@@ -12,7 +12,6 @@ from ``results.jsonl``).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -31,12 +30,9 @@ THREE_CLASS = ("multi3_sparse", "multi3_dense", "multi3_module")
 
 
 def _three_class_module():
-    """``../multiclass_linear_stack/run.py``, loaded by path (its name is this script's)."""
-    path = HERE.parent / "multiclass_linear_stack" / "run.py"
-    spec = importlib.util.spec_from_file_location("multiclass_linear_stack_run", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """``../multiclass_linear_stack/run.py`` (its name is this script's)."""
+    return offline.load_script(HERE.parent / "multiclass_linear_stack" / "run.py",
+                               "multiclass_linear_stack_run")
 
 
 def replicate(name: str, rep: int) -> tuple[dict, bool]:

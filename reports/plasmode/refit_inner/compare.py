@@ -8,7 +8,6 @@ Usage (from the repository root): ``python reports/plasmode/refit_inner/compare.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -19,11 +18,7 @@ import paired  # noqa: E402  (reports/plasmode/paired.py: rows, paired differenc
 
 
 def _log_pool_compare():
-    spec = importlib.util.spec_from_file_location("log_pool_compare",
-                                                  HERE.parent / "log_pool" / "compare.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return offline.load_script(HERE.parent / "log_pool" / "compare.py", "log_pool_compare")
 
 
 def main() -> None:
@@ -57,16 +52,9 @@ def main() -> None:
                 f"in: {', '.join(better) or 'none'}."]
         ok = not worse
         if scenarios is lp.SUITE:
-            v_new = paired.violations(rows, "refit", scen, reps_of, lp.L2)
-            v_old = paired.violations(rows, "linear_pool", scen, reps_of, lp.L2)
-            m_new = lp.point_misses(rows, "refit", scen)
-            m_old = lp.point_misses(rows, "linear_pool", scen)
-            out += [f"* Violations of refit ({len(v_new)}): " + ("; ".join(v_new) or "none"),
-                    f"* Violations of linear_pool ({len(v_old)}): " + ("; ".join(v_old) or "none"),
-                    f"* Point misses of refit ({len(m_new)}): " + ("; ".join(m_new) or "none"),
-                    f"* Point misses of linear_pool ({len(m_old)}): "
-                    + ("; ".join(m_old) or "none")]
-            ok = ok and len(v_new) <= len(v_old) and (bool(better) or len(m_new) < len(m_old))
+            lines, suite_ok = lp.suite_rule(rows, "refit", "linear_pool", scen, reps_of, better)
+            out += lines
+            ok = ok and suite_ok
         out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
         verdicts.append(ok)
     done = [v for v in verdicts if v is not None]

@@ -8,7 +8,6 @@ from ``results.jsonl``).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -24,12 +23,8 @@ STACK = "sb_t_auto_wide_noise_cv_linear_stack"
 
 
 def _log_pool_run():
-    """``../log_pool/run.py``, loaded by path (its name is this script's)."""
-    spec = importlib.util.spec_from_file_location("log_pool_run",
-                                                  HERE.parent / "log_pool" / "run.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """``../log_pool/run.py`` (its name is this script's)."""
+    return offline.load_script(HERE.parent / "log_pool" / "run.py", "log_pool_run")
 
 
 def one_replicate(name: str, rep: int) -> dict:
