@@ -485,7 +485,9 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                 else [share_label_noise(c, train.size) for c in LABEL_NOISE_SHARES])
 
     def scored(cands) -> dict:
-        """(k, lambda) -> (its [(k, lambda, T)], its case losses of shape (n_T, n))."""
+        """(k, lambda) -> (its [(k, lambda, T)], its case losses (n_T, n), those per share
+        (n_T, n_shares, n) or None, every class's log probabilities (n_T, n, G), those per
+        share or None), the cases in the order of y."""
         jobs = (delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
                                       corrected, n_draws, seed, temperature_grid, eps_for(tr),
                                       method, shares_for(tr), log_proba=True)
