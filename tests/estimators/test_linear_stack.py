@@ -307,3 +307,17 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
     assert again.inner_predictive == "refit"
     np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+
+
+def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_case():
+    """A class of two training cases: the inner folds (reduced to two) each keep one of its
+    cases, which the classifier cannot be refitted on; those folds keep their plug-in inner
+    log probabilities and the fit goes through."""
+    X, y = _three_classes(6)
+    keep = np.r_[np.flatnonzero(y != 2), np.flatnonzero(y == 2)[:2]]
+    X, y = X[keep], y[keep]
+    clf = LinearStackedClassifier(_base(k_grid=(5, 20)), inner_predictive="refit").fit(X, y)
+    choice = clf.estimator_.k_choice_
+    assert len(choice.extra["folds"]) == 2
+    np.testing.assert_array_equal(clf.inner_log_proba_[0], choice._chosen_case_log_proba())
+    assert clf.predict_proba(X).shape == (y.size, 3)

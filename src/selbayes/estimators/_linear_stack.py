@@ -307,7 +307,10 @@ def _refitted_inner_log_proba(first, X, y, folds):
     model ``first`` refitted on each inner training fold at its chosen k and label-noise
     share (its own method and seed), in the order of the cases. The share is what the
     plug-in inner scores used on that fold: c / (n_fold + 2) for the chosen c with
-    ``label_noise="cv"``, else the estimator's own setting."""
+    ``label_noise="cv"``, else the estimator's own setting. A fold whose training part keeps a
+    single case of a class (a rare class split two ways) cannot be refitted (the classifier
+    needs two cases per class; the plug-in inner scores do not): its cases keep their plug-in
+    inner log probabilities."""
     import warnings
 
     from sklearn.base import clone
@@ -316,8 +319,11 @@ def _refitted_inner_log_proba(first, X, y, folds):
 
     c = first.k_choice_.extra.get("label_noise_c")
     fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
-    out = np.empty((y.size, first.classes_.size))
+    G = first.classes_.size
+    out = first.k_choice_._chosen_case_log_proba().copy()
     for tr, te in _tqdm_folds(folds, first.progressbar):
+        if np.bincount(y[tr], minlength=G).min() < 2:
+            continue
         fold = (fixed if c is None
                 else clone(fixed).set_params(label_noise=share_label_noise(c, tr.size)))
         with warnings.catch_warnings():
