@@ -243,7 +243,7 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(pooling="linear", inner_predictive="plugin", **kw):
+def _sb_linear_stack(pooling="linear", inner_predictive="refit", **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
     (LinearStackedClassifier with ``pooling`` and ``inner_predictive``; for more than two
     classes its probit model is an ensemble of nested dichotomies): the recommended selbayes
@@ -315,12 +315,15 @@ METHODS = {
     # The default's candidates of k stacked (Yao et al. 2018 weights from its inner CV), the
     # three heaviest refitted (StackedGaussianClassifier; reports/plasmode/stacking_k).
     "selbayes_stack_k": _sb_stacked,
-    # The same as "selbayes", under the name the reports that checked it use.
-    "selbayes_linear_stack": _sb_linear_stack(),
+    # The stack with its weights fitted on the plug-in inner scores: "selbayes" until the
+    # refit became the default (reports/plasmode/refit_inner), under the name the reports that
+    # checked it use.
+    "selbayes_linear_stack": _sb_linear_stack(inner_predictive="plugin"),
     # The same two models pooled in log space (pooling="log"; reports/plasmode/log_pool).
     "selbayes_log_pool": _sb_linear_stack(pooling="log"),
     # The stack's weights fitted on the Gaussian model refitted with MCMC on each inner fold
-    # (inner_predictive="refit"; reports/plasmode/refit_inner).
+    # (inner_predictive="refit"; reports/plasmode/refit_inner): the same as "selbayes" since
+    # then, under the name that report uses.
     "selbayes_refit_inner": _sb_linear_stack(inner_predictive="refit"),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),

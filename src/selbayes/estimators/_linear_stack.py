@@ -106,15 +106,17 @@ class LinearStackedClassifier(AroundGaussian):
         a weighted sum of the two models' log odds, which unlike an average can be as sharp
         as the two models' evidence together (an average of two calibrated predictives that
         differ is underconfident; Ranjan and Gneiting 2010).
-    inner_predictive : {"plugin", "refit"}, default "plugin"
+    inner_predictive : {"refit", "plugin"}, default "refit"
         The Gaussian model's predictive on the inner test cases that the weights are fitted
-        on. "plugin": the fast plug-in predictive its inner cross-validation scored k with
-        (no extra fit). "refit": the Gaussian model refitted at its chosen k and label-noise
-        share on each inner training fold, with its own ``method`` (MCMC by default), so that
-        the weights are fitted on the predictive the stack predicts with: the plug-in is
-        sharper than the MCMC predictive (it fixes the hyperparameters at their mode), and
-        weights fitted on it hedge an overconfidence the final model does not have. Costs one
-        Gaussian fit at fixed k per inner fold.
+        on. "refit": the Gaussian model refitted at its chosen k and label-noise share on each
+        inner training fold, with its own ``method`` (MCMC by default), so that the weights
+        are fitted on the predictive the stack predicts with: the plug-in is sharper than the
+        MCMC predictive (it fixes the hyperparameters at their mode), and weights fitted on it
+        hedge an overconfidence the final model does not have (reports/plasmode/refit_inner:
+        the default since 2026-12-02). Costs one Gaussian fit at fixed k per inner fold. An
+        inner fold that keeps a single case of a class keeps its plug-in scores. "plugin":
+        the fast plug-in predictive the inner cross-validation scored k with (no extra fit;
+        the default before).
 
     Attributes
     ----------
@@ -174,7 +176,7 @@ class LinearStackedClassifier(AroundGaussian):
                                     "pooling": [StrOptions({"linear", "log"})],
                                     "inner_predictive": [StrOptions({"plugin", "refit"})]}
 
-    def __init__(self, estimator=None, pooling="linear", inner_predictive="plugin"):
+    def __init__(self, estimator=None, pooling="linear", inner_predictive="refit"):
         self.estimator = estimator
         self.pooling = pooling
         self.inner_predictive = inner_predictive
