@@ -316,6 +316,7 @@ def _refitted_inner_log_proba(first, X, y, folds):
     import warnings
 
     from sklearn.base import clone
+    from tqdm import tqdm
 
     from ._inner_cv import share_label_noise
 
@@ -323,24 +324,17 @@ def _refitted_inner_log_proba(first, X, y, folds):
     fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
     G = first.classes_.size
     out = first.k_choice_._chosen_case_log_proba().copy()
-    for tr, te in _tqdm_folds(folds, first.progressbar):
+    for tr, te in tqdm(folds, unit="fold", disable=not first.progressbar,
+                       desc="stack: the Gaussian model refitted on the inner folds"):
         if np.bincount(y[tr], minlength=G).min() < 2:
             continue
-        fold = (fixed if c is None
-                else clone(fixed).set_params(label_noise=share_label_noise(c, tr.size)))
+        share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         with warnings.catch_warnings():
             # these fits only weight the stack; the final fit's diagnostics are the user's
             warnings.simplefilter("ignore")
-            out[te] = clone(fold).fit(X[tr], y[tr]).predict_log_proba(X[te])
+            fold = clone(fixed).set_params(**share).fit(X[tr], y[tr])
+            out[te] = fold.predict_log_proba(X[te])
     return out
-
-
-def _tqdm_folds(folds, show):
-    """``folds`` with a progress bar when ``show`` (each refit takes seconds to minutes)."""
-    from tqdm import tqdm
-
-    return tqdm(folds, unit="fold", disable=not show,
-                desc="stack: the Gaussian model refitted on the inner folds")
 
 
 def _weights_and_pool(A, y, pooling):
