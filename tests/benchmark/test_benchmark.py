@@ -145,6 +145,41 @@ def test_resume_skips_done_and_retries_failures(tmp_path, monkeypatch):
     np.testing.assert_array_equal(g1, g2)
 
 
+class _NarrowNB(GaussianNB):
+    """GaussianNB that fails on data with more than 50 features (a method that cannot run on
+    one of the sets)."""
+
+    def fit(self, X, y, sample_weight=None):
+        if X.shape[1] > 50:
+            raise RuntimeError("too many features")
+        return super().fit(X, y, sample_weight)
+
+
+def test_report_survives_a_set_where_every_fit_failed(tmp_path, monkeypatch):
+    """A method that fails on every fold of a set (or every method on a set) still gives a
+    report: its cells say so, the ranks compare methods on the sets where all have results."""
+    monkeypatch.setitem(bm.METHODS, "narrow", lambda n_classes, random_state, **kw: _NarrowNB())
+    wide, narrow = _toy(p=60), _toy(p=40, seed=1)
+    narrow.name = "toy_narrow"
+    with pytest.warns(RuntimeWarning, match="narrow failed on toy"):
+        res = run_benchmark([wide, narrow], ["narrow", "gnb"], folds=3, out=tmp_path / "a",
+                            progress=False)
+    text = (tmp_path / "a" / "report.md").read_text()
+    assert "| toy | failed (3 of 3 fits) | **" in text
+    assert "Ranked on 1 of 2 sets" in text
+    ranks = text.split("## Mean rank")[1].split("##")[0]
+    # one set ranked (toy_narrow): the method with the lower AMLP there has mean rank 1
+    amlp = res.summary[res.summary["dataset"] == "toy_narrow"].set_index("method")["amlp"]
+    assert amlp["gnb"] != amlp["narrow"]
+    assert f"| {amlp.idxmin()} | 1.00 |" in ranks and f"| {amlp.idxmax()} | 2.00 |" in ranks
+    # the only method fails on the only set: before, the report step stopped on all-NA values
+    with pytest.warns(RuntimeWarning, match="narrow failed on toy"):
+        run_benchmark([wide], ["narrow"], folds=3, out=tmp_path / "b", progress=False)
+    text = (tmp_path / "b" / "report.md").read_text()
+    assert "Not ranked (every fit failed): narrow." in text
+    assert "| toy | failed (3 of 3 fits) |" in text and "## Failed fits" in text
+
+
 def test_honest_amlp_with_a_certain_mistake(tmp_path):
     """GaussianNB with tiny variances on well separated classes, labels swapped in one case:
     that case's loss is enormous (or inf) and must show up unfloored."""

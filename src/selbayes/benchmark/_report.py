@@ -321,16 +321,27 @@ def _table(summary: pd.DataFrame, metric: str, methods: list[str]) -> list[str]:
              "|---|" + "---|" * len(methods)]
     for d, g in summary.groupby("dataset", sort=True):
         g = g.set_index("method")
-        best = g[metric].abs().idxmin() if metric == "gap" else g[metric].idxmin()
+        # A set where every method failed has no best: idxmin of all-NA values raises.
+        values = g[metric].abs() if metric == "gap" else g[metric]
+        best = values.idxmin() if values.notna().any() else None
         cells = []
         for m in methods:
             if m not in g.index:
                 cells.append("-")
                 continue
-            c = _fmt(g.at[m, metric], g.at[m, f"{metric}_se"])
-            cells.append(f"**{c}**" if m == best else c)
+            cells.append(_cell(g.loc[m], _fmt(g.at[m, metric], g.at[m, f"{metric}_se"]),
+                               bold=m == best))
         lines.append(f"| {d} | " + " | ".join(cells) + " |")
     return lines
+
+
+def _cell(row: pd.Series, text: str, bold: bool = False) -> str:
+    """A table cell that says when some or all of a method's fits on the set failed."""
+    n_failed = int(row.get("n_failed", 0))
+    if n_failed and not int(row.get("n_folds", 0)):
+        return f"failed ({n_failed} of {n_failed} fits)"
+    text = f"**{text}**" if bold else text
+    return f"{text} ({n_failed} failed)" if n_failed else text
 
 
 def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
@@ -525,6 +536,32 @@ def _preprocessing_text(d: dict) -> str:
     return f"none (values as given: {scale})" if scale else "none (values as given)"
 
 
+def _rank_lines(summary: pd.DataFrame) -> list[str]:
+    """The mean-rank table, over the sets where every method with any result has one.
+
+    A method that failed on every fold of every set is left out of the ranks (and named);
+    a set where another method failed is left out of them (and counted), so that the ranks
+    compare the methods on the same sets.
+    """
+    wide = summary.pivot(index="dataset", columns="method", values="amlp")
+    dead = [m for m in wide.columns if wide[m].isna().all()]
+    ranked = summary[~summary["method"].isin(dead)]
+    ranks = mean_ranks(ranked, "amlp")
+    n_sets = wide.drop(columns=dead).dropna().shape[0]
+    gap = summary.assign(abs_gap=summary["gap"].abs()).groupby("method")["abs_gap"].mean()
+    lines = ["| method | mean AMLP rank | mean \\|expected - actual\\| error | data sets |",
+             "|---|---|---|---|"]
+    lines += [f"| {m} | {r:.2f} | {gap.get(m, np.nan):.3f} | {n_sets} |"
+              for m, r in ranks.items()]
+    notes = []
+    if n_sets < len(wide):
+        notes.append(f"Ranked on {n_sets} of {len(wide)} sets: on the others a method's fits "
+                     "all failed (see Failed fits).")
+    if dead:
+        notes.append(f"Not ranked (every fit failed): {', '.join(dead)}.")
+    return lines + ([""] + [" ".join(notes)] if notes else [])
+
+
 def write_report_files(res) -> str:
     """Write ``report.md`` and ``reliability.png`` into ``res.out``.
 
@@ -571,14 +608,7 @@ def write_report_files(res) -> str:
         L += ["", f"## {title}", ""] + _table(summary, metric, methods)
         if metric == "gap" and not cases.empty:
             L += _gap_test_lines(cases, methods)
-    ranks = mean_ranks(summary, "amlp")
-    gap = summary.assign(abs_gap=summary["gap"].abs()).groupby("method")["abs_gap"].mean()
-    L += ["", "## Mean rank over data sets (AMLP; 1 = best)", "",
-          "| method | mean AMLP rank | mean \\|expected - actual\\| error | data sets |",
-          "|---|---|---|---|"]
-    n_sets = summary.pivot(index="dataset", columns="method", values="amlp").dropna().shape[0]
-    for m, r in ranks.items():
-        L.append(f"| {m} | {r:.2f} | {gap.get(m, np.nan):.3f} | {n_sets} |")
+    L += ["", "## Mean rank over data sets (AMLP; 1 = best)", ""] + _rank_lines(summary)
     if "selbayes" in methods and peers:
         L += ["", "## selbayes against the best peer on each set (paired over folds)", "",
               "Best peer: the peer with the smallest mean AMLP on the set. Difference = "
@@ -667,7 +697,7 @@ def write_report_files(res) -> str:
     for d, g in summary.groupby("dataset", sort=True):
         g = g.set_index("method")
         L.append(f"| {d} | " + " | ".join(
-            f"{g.at[m, 'fit_seconds']:.1f} ({g.at[m, 'fit_seconds_mean']:.1f})"
+            _cell(g.loc[m], f"{g.at[m, 'fit_seconds']:.1f} ({g.at[m, 'fit_seconds_mean']:.1f})")
             if m in g.index else "-" for m in methods) + " |")
     failed = results[results["error_message"].notna()]
     if not failed.empty:
