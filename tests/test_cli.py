@@ -717,6 +717,7 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     assert main([*common, "--linear-stack", "-o", str(tmp_path / "stack.nc")]) == 0
     printed = capsys.readouterr().out
     assert "stacked with a Bayesian probit regression of all 60 features: weights" in printed
+    assert "inner predictions: refitted on each inner fold" in printed
     assert "k: " in printed and "saved:" in printed
     again = LinearStackedClassifier.load(tmp_path / "stack.nc")
     want = LinearStackedClassifier(HierarchicalGaussianClassifier(
@@ -740,9 +741,24 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     np.testing.assert_array_equal(alone.predict_proba(X[:5]),
                                   want.estimator_.predict_proba(X[:5]))
 
+    # --inner-predictive plugin: the stack weighted on the inner CV's plug-in predictions
+    assert main([*common, "--inner-predictive", "plugin", "-o", str(tmp_path / "pi.nc")]) == 0
+    assert "inner predictions: the inner cross-validation's plug-in" in capsys.readouterr().out
+    plug = LinearStackedClassifier.load(tmp_path / "pi.nc")
+    want_plug = LinearStackedClassifier(HierarchicalGaussianClassifier(
+        k_grid=(5, 20), method="plugin", random_state=3, progressbar=False),
+        inner_predictive="plugin").fit(frame.to_numpy(), y)
+    assert plug.inner_predictive == "plugin"
+    np.testing.assert_array_equal(plug.weights_, want_plug.weights_)
+    np.testing.assert_array_equal(plug.inner_log_proba_, want_plug.inner_log_proba_)
+
     no_grid = [c for c in common if c not in ("--k-grid", "5,20")]
     assert main([*no_grid, "--linear-stack", "--k", "10", "-o", str(tmp_path / "x.nc")]) == 2
     assert "--linear-stack needs --k auto" in capsys.readouterr().err
+    for argv in (["--k", "10"], ["--no-linear-stack"]):
+        assert main([*no_grid, *argv, "--inner-predictive", "plugin", "-o",
+                     str(tmp_path / "x.nc")]) == 2
+        assert "without the stack" in capsys.readouterr().err
     pd.DataFrame({"id": frame.index, "label": np.resize(["a", "b", "c"], n)}).to_csv(
         tmp_path / "y3.csv", index=False)
     three = [c if c != str(tmp_path / "y.csv") else str(tmp_path / "y3.csv") for c in common]

@@ -346,7 +346,7 @@ def _cmd_fit(args) -> int:
     import h5py
     import numpy as np
 
-    _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack")
+    _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive")
     if args.model != "gaussian" and args.transform not in (None, "none"):
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
@@ -430,10 +430,14 @@ def _cmd_fit(args) -> int:
     # the recommended model by default: the stack wherever k is chosen by inner CV (a fixed
     # --k gives no inner cases to weight it on, and fits the Gaussian classifier alone)
     stacked = k_auto if args.linear_stack is None else args.linear_stack
+    if args.inner_predictive is not None and not stacked:
+        raise UserError("--inner-predictive chooses how the stack's weights are fitted; "
+                        "without the stack (" + ("--no-linear-stack" if k_auto else
+                                                 f"--k {args.k}") + ") there are none")
     if stacked:
         from .estimators import LinearStackedClassifier
 
-        clf = LinearStackedClassifier(clf)
+        clf = LinearStackedClassifier(clf, inner_predictive=args.inner_predictive or "refit")
     out = Path(args.output)
     _make_parent(out)                   # before the fit: a bad path fails at once
     with warnings.catch_warnings():
@@ -456,7 +460,9 @@ def _cmd_fit(args) -> int:
         print(f"stacked with a Bayesian probit regression of all {clf.linear_.Z.shape[1]} "
               f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "
               f"model); inner log loss {sc['gaussian']:.3f}, {sc['linear']:.3f} and "
-              f"{sc['stack']:.3f} (the stack), nats")
+              f"{sc['stack']:.3f} (the stack), nats; the gaussian model's inner predictions: "
+              + ("refitted on each inner fold" if clf.inner_predictive == "refit"
+                 else "the inner cross-validation's plug-in"))
     print(f"saved: {out}")
     return 0
 
@@ -680,6 +686,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "dichotomies), weighted on the inner cases that chose k "
                      "(LinearStackedClassifier, the recommended model; the default with "
                      "--k auto). --no-linear-stack: the Gaussian classifier alone")
+    fit.add_argument("--inner-predictive", default=None, choices=["refit", "plugin"],
+                     help="gaussian, with the stack: the inner predictions its weights are "
+                     "fitted on. 'refit' (the default): the model refitted with its own method "
+                     "on each inner fold (one more fit per fold); 'plugin': the inner "
+                     "cross-validation's plug-in predictions (no extra fits; overconfident "
+                     "where effects are many and weak, which leaves the stack underconfident)")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")
     fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")
