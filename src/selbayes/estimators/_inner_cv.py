@@ -248,26 +248,21 @@ def _candidate_selections(X, y_index, G, candidates, standardize, method):
         yield Z, feats, selection_from_scores(scores, k_eff, None, "f", counts, classes)
 
 
-def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
-                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric",
-                 shares=None, log_proba=False):
-    """-log p(true class) of every test case of one inner fold, for every candidate and
-    temperature: shape (len(candidates), len(temperatures), n_test); ``temperatures=
-    "correlation"``: one temperature per candidate, :func:`correlation_temperature` of the
-    fold's training data at that candidate (shape (len(candidates), 1, n_test)). With
-    ``shares`` (label-noise probabilities), also the same losses with each of them in place
-    of ``label_noise``: a second array of shape (len(candidates), n_T, len(shares), n_test).
-    With ``log_proba``, the log probabilities of every class as well (a model pooled with
-    another in log space needs them all): (losses, share losses or None, log probabilities
-    of shape (len(candidates), n_T, n_test, G), those with each share (len(candidates), n_T,
-    len(shares), n_test, G) or None)."""
+def _fold_log_proba(X, y_index, G, train, test, candidates, standardize, priors, corrected,
+                    n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric",
+                    shares=None):
+    """Every class's log probability for every test case of one inner fold, for every
+    candidate and temperature: shape (len(candidates), len(temperatures), n_test, G);
+    ``temperatures="correlation"``: one temperature per candidate,
+    :func:`correlation_temperature` of the fold's training data at that candidate (shape
+    (len(candidates), 1, n_test, G)). Returns ``(log_proba, share_log_proba)``, the second
+    with each label-noise probability of ``shares`` in place of ``label_noise`` (shape
+    (len(candidates), n_T, len(shares), n_test, G)), or None without ``shares``."""
     by_corr = isinstance(temperatures, str)
-    out = np.empty((len(candidates), 1 if by_corr else len(temperatures), test.size))
-    by_share = (None if shares is None
-                else np.empty((*out.shape[:2], len(shares), test.size)))
-    full = np.empty((*out.shape, G)) if log_proba else None
-    full_share = (np.empty((*by_share.shape, G)) if log_proba and shares is not None
-                  else None)
+    n_t = 1 if by_corr else len(temperatures)
+    full = np.empty((len(candidates), n_t, test.size, G))
+    full_share = None if shares is None else np.empty((*full.shape[:2], len(shares),
+                                                        test.size, G))
     y_train = y_index[train]
     for ci, (Z, feats, sel) in enumerate(_candidate_selections(
             X[train], y_train, G, candidates, standardize, method)):
@@ -279,18 +274,32 @@ def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, co
                  else temperatures)
         for ti, T in enumerate(temps):
             tempered = temper_log_proba(lp, prior, T)
-            lt = label_noise_log_proba(tempered, prior, label_noise)
-            out[ci, ti] = -lt[np.arange(test.size), y_index[test]]
-            if log_proba:
-                full[ci, ti] = lt
+            full[ci, ti] = label_noise_log_proba(tempered, prior, label_noise)
             for si, eps in enumerate(shares or ()):
-                ls = label_noise_log_proba(tempered, prior, eps)
-                by_share[ci, ti, si] = -ls[np.arange(test.size), y_index[test]]
-                if log_proba:
-                    full_share[ci, ti, si] = ls
-    if log_proba:
-        return out, by_share, full, full_share
-    return out if shares is None else (out, by_share)
+                full_share[ci, ti, si] = label_noise_log_proba(tempered, prior, eps)
+    return full, full_share
+
+
+def _true_class_loss(log_proba, y_test) -> np.ndarray:
+    """-log p(true class) from log probabilities of shape (..., n_test, G): shape
+    (..., n_test)."""
+    idx = np.asarray(y_test).reshape((1,) * (log_proba.ndim - 2) + (-1, 1))
+    return -np.take_along_axis(log_proba, idx, axis=-1)[..., 0]
+
+
+def _fold_losses(X, y_index, G, train, test, candidates, standardize, priors, corrected,
+                 n_draws, seed, temperatures=(1.0,), label_noise=0.0, method="symmetric",
+                 shares=None):
+    """-log p(true class) of every test case of one inner fold, for every candidate and
+    temperature: shape (len(candidates), len(temperatures), n_test) (see
+    :func:`_fold_log_proba`). With ``shares``, also the same losses with each of them in
+    place of ``label_noise``: a second array of shape (len(candidates), n_T, len(shares),
+    n_test)."""
+    full, full_share = _fold_log_proba(X, y_index, G, train, test, candidates, standardize,
+                                       priors, corrected, n_draws, seed, temperatures,
+                                       label_noise, method, shares)
+    out = _true_class_loss(full, y_index[test])
+    return out if shares is None else (out, _true_class_loss(full_share, y_index[test]))
 
 
 def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> list:
@@ -488,26 +497,25 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         """(k, lambda) -> (its [(k, lambda, T)], its case losses (n_T, n), those per share
         (n_T, n_shares, n) or None, every class's log probabilities (n_T, n, G), those per
         share or None), the cases in the order of y."""
-        jobs = (delayed(_fold_losses)(X, y_index, G, tr, te, cands, standardize, priors,
-                                      corrected, n_draws, seed, temperature_grid, eps_for(tr),
-                                      method, shares_for(tr), log_proba=True)
+        jobs = (delayed(_fold_log_proba)(X, y_index, G, tr, te, cands, standardize, priors,
+                                         corrected, n_draws, seed, temperature_grid,
+                                         eps_for(tr), method, shares_for(tr))
                 for tr, te in folds)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
         # In fold order (return_as="generator"); without progressbar the bar passes through.
-        losses = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
-                           total=len(folds), unit="fold", disable=not progressbar,
-                           desc=("" if given_k else "choosing k: ")
-                           + f"inner cross-validation, {what}"))
+        per_fold = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
+                             total=len(folds), unit="fold", disable=not progressbar,
+                             desc=("" if given_k else "choosing k: ")
+                             + f"inner cross-validation, {what}"))
         # The folds' test cases, concatenated, put back in the order of the cases (the arrays
         # are paired case by case with other models' losses on the same folds).
         order = np.argsort(np.concatenate([te for _, te in folds]), kind="stable")
-        by_share = (np.concatenate([b for _, b, _, _ in losses], axis=3)[..., order]
-                    if noise_cv else None)                     # (cands, T, shares, n)
-        P = np.concatenate([a for _, _, a, _ in losses], axis=2)[:, :, order]  # (.., n, G)
-        P_share = (np.concatenate([a for _, _, _, a in losses], axis=3)[:, :, :, order]
+        P = np.concatenate([a for a, _ in per_fold], axis=2)[:, :, order]  # (cands, T, n, G)
+        P_share = (np.concatenate([a for _, a in per_fold], axis=3)[:, :, :, order]
                    if noise_cv else None)                      # (cands, T, shares, n, G)
-        L = np.concatenate([a for a, _, _, _ in losses], axis=2)[..., order]  # (cands, T, n)
+        L = _true_class_loss(P, y_index)                       # (cands, T, n)
+        by_share = _true_class_loss(P_share, y_index) if noise_cv else None
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
                                                           method)]
