@@ -255,6 +255,8 @@ def test_log_pool_is_its_parts_pooled_with_weights_from_the_inner_cases(log_pool
     parts = np.log(np.stack([alone.predict_proba(X),
                              np.exp(fit_linear_probit(X, y).predict_log_proba(X))]))
     np.testing.assert_allclose(clf.predict_proba(X), np.exp(log_pool(parts, w)), rtol=1e-10)
+    # in log space throughout: the same pool's logs, not the logs of its probabilities
+    np.testing.assert_allclose(clf.predict_log_proba(X), log_pool(parts, w), rtol=1e-10)
 
 
 def test_log_pool_survives_save_and_load(log_pooled, tmp_path):

@@ -79,8 +79,7 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X) -> np.ndarray:
-        """The stacked models' predictive probabilities pooled with ``weights_`` (averaged,
-        unless the subclass pools otherwise: :meth:`_pool`).
+        """The stacked models' predictive probabilities averaged with ``weights_``.
 
         Parameters
         ----------
@@ -91,11 +90,7 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, G)
         """
         check_is_fitted(self, self._FITTED)
-        return self._pool(self._component_probas(X))
-
-    def _pool(self, probas) -> np.ndarray:
-        """The pool of the stacked models' probabilities (a list of (n_samples, G) arrays in
-        the order of ``weights_``): their average with ``weights_``."""
+        probas = self._component_probas(X)
         return sum(w * p for w, p in zip(self.weights_, probas, strict=True))
 
     def _component_probas(self, X) -> list:

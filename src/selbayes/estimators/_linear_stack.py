@@ -232,14 +232,31 @@ class LinearStackedClassifier(AroundGaussian):
                               "stack": float(-pooled[own].mean())}
         return self._describe_data(first)
 
-    def _pool(self, probas) -> np.ndarray:
+    def predict_proba(self, X) -> np.ndarray:
+        """The two models' predictive probabilities pooled with ``weights_``: averaged
+        (``pooling="linear"``) or multiplied as powers and normalised (``pooling="log"``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, G)
+        """
         if self.pooling == "linear":
-            return super()._pool(probas)
+            return super().predict_proba(X)
+        return np.exp(self.predict_log_proba(X))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log of :meth:`predict_proba` (nats), shape (n_samples, G); the log pool is computed
+        from the two models' log probabilities, never exponentiated in between."""
+        if self.pooling == "linear":
+            return super().predict_log_proba(X)
         from ._pooling import log_pool
 
-        with np.errstate(divide="ignore"):
-            A = _floored(np.log(np.stack(probas)))
-        return np.exp(log_pool(A, self.weights_))
+        check_is_fitted(self, self._FITTED)
+        return log_pool(_floored(np.stack(self._component_log_probas(X))), self.weights_)
 
     @property
     def linear_weight_(self) -> float:
@@ -265,9 +282,14 @@ class LinearStackedClassifier(AroundGaussian):
         check_is_fitted(self, self._FITTED)
         return self.estimator_.selected_features_
 
-    def _component_probas(self, X) -> list:
+    def _component_log_probas(self, X) -> list:
+        """Each model's log predictive probabilities of ``X``, (n_samples, G), in the order of
+        ``weights_``."""
         Xd = _dense(check_matrix(X, accept_sparse=True))
-        return [self.estimator_.predict_proba(X), np.exp(self.linear_.predict_log_proba(Xd))]
+        return [self.estimator_.predict_log_proba(X), self.linear_.predict_log_proba(Xd)]
+
+    def _component_probas(self, X) -> list:
+        return [np.exp(lp) for lp in self._component_log_probas(X)]
 
     def _saved_parts(self):
         import xarray as xr
