@@ -35,6 +35,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from _notes import write_keeping_notes
 
 from selbayes import HierarchicalGaussianClassifier, __version__
 
@@ -108,10 +109,6 @@ def main(argv=None) -> int:
     return 0
 
 
-# A hand-written section after the table (its reading), kept when the table is rewritten.
-NOTES_HEADING = "## Notes"
-
-
 def _write(a, X, rows, t_start, out):
     """The table of the rows measured so far (rewritten after every row), keeping the notes."""
     base = rows[0][3]
@@ -140,8 +137,7 @@ def _write(a, X, rows, t_start, out):
               + ("-" if np.isnan(e) else f"{e:.0f}") + " |"
               for p, i, k, s, st, e in rows]
     lines += ["", "Python " + sys.version.split()[0]]
-    _, sep, notes = (out.read_text() if out.is_file() else "").partition(NOTES_HEADING)
-    out.write_text("\n".join(lines) + "\n" + ("\n" + sep + notes if sep else ""))
+    write_keeping_notes(out, lines)
 
 
 if __name__ == "__main__":
