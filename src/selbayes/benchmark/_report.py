@@ -555,8 +555,8 @@ def _rank_lines(summary: pd.DataFrame) -> list[str]:
               for m, r in ranks.items()]
     notes = []
     if n_sets < len(wide):
-        notes.append(f"Ranked on {n_sets} of {len(wide)} sets: on the others a method's fits "
-                     "all failed (see Failed fits).")
+        notes.append(f"Ranked on {n_sets} of {len(wide)} sets: on the others a method has no "
+                     "result (its fits failed, see Failed fits, or are not done yet).")
     if dead:
         notes.append(f"Not ranked (every fit failed): {', '.join(dead)}.")
     return lines + ([""] + [" ".join(notes)] if notes else [])
