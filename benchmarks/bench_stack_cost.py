@@ -14,6 +14,8 @@ features shifted by 0.25). Default settings everywhere (k chosen by inner 5-fold
 default grid, NUTS 4 chains x 1000 tuning + 1000 draws, nutpie). Before the timed fits of a
 scenario, an untimed fit of the Gaussian model compiles and caches the models, so the first
 timed fit does not pay for compilation. Each timed fit includes the prediction of 10 cases.
+The three classifiers are timed in turn, ``--repeats`` times (default 3), and the table gives
+each one's median and range; the ratio is of the medians.
 
 Run: ``.venv/bin/python benchmarks/bench_stack_cost.py [--quick]`` (``--quick``: n = 40,
 p = 300, 100 draws; a smoke test, not a result). Writes benchmarks/results/stack_cost.md after
@@ -65,6 +67,7 @@ def timed_fit(make, X, y):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small data, 100 draws (smoke test)")
+    ap.add_argument("--repeats", type=int, default=3, help="timed fits per classifier")
     a = ap.parse_args(argv)
     n, p = (40, 300) if a.quick else (60, 2000)
     settings = dict(draws=100, tune=100, chains=2) if a.quick else {}
@@ -84,16 +87,19 @@ def main(argv=None) -> int:
     for scenario, (n_signal, shift) in SCENARIOS.items():
         X, y = data(n, p, min(n_signal, p), shift)
         timed_fit(gaussian, X, y)                   # compile and cache, untimed
-        base = None
-        for name, make in variants.items():
-            sec, clf = timed_fit(make, X, y)
-            base = sec if base is None else base
-            est = getattr(clf, "estimator_", clf)
-            n_inner = len(est.k_choice_.extra["folds"])
-            rows.append((scenario, name, int(est.k_), n_inner, sec, sec / base))
-            print(f"{scenario:>14} | {name:<44}: {sec:7.1f} s, ratio {sec / base:.2f}",
-                  flush=True)
-            _write(a, n, p, rows, t_start)
+        seconds, fitted = {name: [] for name in variants}, {}
+        for _ in range(a.repeats):                  # in turn, so a slow spell hits all three
+            for name, make in variants.items():
+                sec, clf = timed_fit(make, X, y)
+                seconds[name].append(sec)
+                fitted[name] = getattr(clf, "estimator_", clf)
+                print(f"{scenario:>14} | {name:<44}: {sec:7.1f} s", flush=True)
+        base = float(np.median(seconds[next(iter(variants))]))
+        for name, secs in seconds.items():
+            est, med = fitted[name], float(np.median(secs))
+            rows.append((scenario, name, int(est.k_), len(est.k_choice_.extra["folds"]), med,
+                         min(secs), max(secs), med / base))
+        _write(a, n, p, rows, t_start)
     print(OUT)
     return 0
 
@@ -104,7 +110,8 @@ def _write(a, n, p, rows, t_start):
     lines = [
         "# What the stack's weights cost",
         "",
-        f"`python benchmarks/bench_stack_cost.py{' --quick' if a.quick else ''}`, {now}, "
+        f"`python benchmarks/bench_stack_cost.py{' --quick' if a.quick else ''} --repeats "
+        f"{a.repeats}`, {now}, "
         f"selbayes {__version__}, {platform.machine()}, {os.cpu_count()} cores, load average "
         f"at the end {os.getloadavg()[0]:.1f} (other jobs may have run: compare the ratios "
         f"within this table); {time.perf_counter() - t_start:.0f} s in all.",
@@ -114,12 +121,12 @@ def _write(a, n, p, rows, t_start):
                                                    if a.quick else "")
         + "; models compiled before the timed fits; fit + prediction of 10 cases.",
         "",
-        "| scenario | classifier | chosen k | inner folds | seconds | ratio to the Gaussian "
-        "model alone |",
+        f"| scenario | classifier | chosen k | inner folds | seconds, median of {a.repeats} "
+        "(range) | ratio to the Gaussian model alone |",
         "|---|---|---:|---:|---:|---:|",
     ]
-    lines += [f"| {s} | {c} | {k} | {f} | {sec:.1f} | {r:.2f} |"
-              for s, c, k, f, sec, r in rows]
+    lines += [f"| {s} | {c} | {k} | {f} | {med:.1f} ({lo:.1f} to {hi:.1f}) | {r:.2f} |"
+              for s, c, k, f, med, lo, hi, r in rows]
     lines += ["", "Python " + sys.version.split()[0]]
     write_keeping_notes(OUT, lines)
 
