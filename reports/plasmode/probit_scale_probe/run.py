@@ -31,11 +31,14 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-from selbayes.experiments.plasmode import (_ALL_SCENARIOS, _standardised_dataset,
-                                           calibration_scores, make_replicate)
+from selbayes.experiments.plasmode import (
+    _ALL_SCENARIOS,
+    _standardised_dataset,
+    calibration_scores,
+    make_replicate,
+)
 from selbayes.models import fit_linear_probit
-from selbayes.models._linear_probit import (INTERCEPT_VARIANCE, LOG_S_GRID, ep_probit,
-                                            gram_log_proba)
+from selbayes.models._linear_probit import INTERCEPT_VARIANCE, LOG_S_GRID, ep_probit, gram_log_proba
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = ("sim_sparse_strong", "sim_dense_weak", "plasmode_sparse", "plasmode_dense",
