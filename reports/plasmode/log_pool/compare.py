@@ -96,6 +96,34 @@ def suite_rule(rows, candidate, baseline, scenarios, reps_of, better, label=""):
     return lines, len(v_c) <= len(v_b) and (bool(better) or len(m_c) < len(m_b))
 
 
+def rule_sections(rows, candidate, baseline, groups, reps_of, shown, extra=None):
+    """The Markdown sections of rules like R1-R3 of ``../refit_inner/``: for each (title,
+    scenarios) of ``groups`` run so far, the tables of ``shown``, ``extra(scenarios)``'s lines
+    (if given), KL worse or better beyond 2 SE (``candidate`` against ``baseline``), the
+    suite's rule (:func:`suite_rule`) for the suite's group, and the group's verdict. Returns
+    (lines, verdicts: True/False per group, None where no scenario has been run)."""
+    out, verdicts = [], []
+    for title, scenarios in groups:
+        scen = [s for s in scenarios if s in reps_of]
+        if not scen:
+            verdicts.append(None)
+            continue
+        out += [f"# {title}", ""]
+        out += paired.tables(rows, candidate, baseline, shown, scen)
+        out += extra(scen) if extra else []
+        worse, better = kl_beyond(rows, candidate, baseline, scen)
+        out += [f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; better beyond 2 SE "
+                f"in: {', '.join(better) or 'none'}."]
+        ok = not worse
+        if scenarios is SUITE:
+            lines, suite_ok = suite_rule(rows, candidate, baseline, scen, reps_of, better)
+            out += lines
+            ok = ok and suite_ok
+        out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
+        verdicts.append(ok)
+    return out, verdicts
+
+
 def weights_table(rows, scenarios) -> list[str]:
     lines = ["| scenario | linear pool: probit weight | log pool: w_gauss | log pool: w_probit |",
              "|---|---:|---:|---:|"]

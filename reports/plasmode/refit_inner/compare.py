@@ -39,24 +39,8 @@ def main() -> None:
     if not complete:
         out += ["**INCOMPLETE run**: not every scenario has six replicates; the verdicts "
                 "below cover the scenarios run so far.", ""]
-    verdicts = []
-    for title, scenarios in groups:
-        scen = [s for s in scenarios if s in have]
-        if not scen:
-            verdicts.append(None)
-            continue
-        out += [f"# {title}", ""]
-        out += paired.tables(rows, "refit", "linear_pool", shown, scen)
-        worse, better = lp.kl_beyond(rows, "refit", "linear_pool", scen)
-        out += [f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; better beyond 2 SE "
-                f"in: {', '.join(better) or 'none'}."]
-        ok = not worse
-        if scenarios is lp.SUITE:
-            lines, suite_ok = lp.suite_rule(rows, "refit", "linear_pool", scen, reps_of, better)
-            out += lines
-            ok = ok and suite_ok
-        out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
-        verdicts.append(ok)
+    lines, verdicts = lp.rule_sections(rows, "refit", "linear_pool", groups, reps_of, shown)
+    out += lines
     done = [v for v in verdicts if v is not None]
     out += ["# Verdict", "",
             ("R1-R3 pass: run R4, the development sets." if complete and all(done)

@@ -44,34 +44,20 @@ def main() -> None:
     if not complete:
         out += ["**INCOMPLETE run**: not every scenario has six replicates; the verdicts "
                 "below cover the scenarios run so far.", ""]
-    verdicts = []
-    for title, scenarios in groups:
-        scen = [s for s in scenarios if s in have]
-        if not scen:
-            verdicts.append(None)
-            continue
-        out += [f"# {title}", ""]
-        out += paired.tables(rows, "sharpened", "linear_refit", shown, scen)
-        out += ["| scenario | gamma (median, range) | probit weight: linear_refit -> sharpened |",
-                "|---|---:|---:|"]
+    def gamma_table(scen):
+        lines = ["| scenario | gamma (median, range) | probit weight: linear_refit -> "
+                 "sharpened |", "|---|---:|---:|"]
         for s in scen:
             g = [rows[("sharpened", s, r)]["gamma"] for r in reps_of[s]]
             w0 = np.mean([rows[("linear_refit", s, r)]["linear_weight"] for r in reps_of[s]])
             w1 = np.mean([rows[("sharpened", s, r)]["linear_weight"] for r in reps_of[s]])
-            out.append(f"| {s} | {np.median(g):.2f} ({min(g):.2f} to {max(g):.2f}) | "
-                       f"{w0:.2f} -> {w1:.2f} |")
-        out.append("")
-        worse, better = lp.kl_beyond(rows, "sharpened", "linear_refit", scen)
-        out += [f"* KL worse beyond 2 SE in: {', '.join(worse) or 'none'}; better beyond 2 SE "
-                f"in: {', '.join(better) or 'none'}."]
-        ok = not worse
-        if scenarios is lp.SUITE:
-            lines, suite_ok = lp.suite_rule(rows, "sharpened", "linear_refit", scen, reps_of,
-                                            better)
-            out += lines
-            ok = ok and suite_ok
-        out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
-        verdicts.append(ok)
+            lines.append(f"| {s} | {np.median(g):.2f} ({min(g):.2f} to {max(g):.2f}) | "
+                         f"{w0:.2f} -> {w1:.2f} |")
+        return lines + [""]
+
+    lines, verdicts = lp.rule_sections(rows, "sharpened", "linear_refit", groups, reps_of,
+                                       shown, gamma_table)
+    out += lines
     done = [v for v in verdicts if v is not None]
     out += ["# Verdict", "",
             ("S1-S3 pass: run S4, the development sets." if complete and all(done)
