@@ -348,8 +348,8 @@ def _refitted_inner_log_proba(first, X, y, folds):
     out = first.k_choice_._chosen_case_log_proba().copy()
     for tr, te in tqdm(folds, unit="fold", disable=not first.progressbar,
                        desc="stack: the Gaussian model refitted on the inner folds"):
-        if np.bincount(y[tr], minlength=G).min() < 2:
-            continue
+        if np.bincount(y[tr], minlength=G).min() < first._min_per_class:
+            continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         with warnings.catch_warnings():
             # these fits only weight the stack; the final fit's diagnostics are the user's
