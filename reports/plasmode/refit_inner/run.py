@@ -27,10 +27,12 @@ def _log_pool_run():
     return offline.load_script(HERE.parent / "log_pool" / "run.py", "log_pool_run")
 
 
-def one_replicate(name: str, rep: int) -> dict:
+def fit_stack(name: str, rep: int):
+    """Replicate ``rep`` of scenario ``name`` and the refit stack fitted to it (warnings
+    silenced): (data, whether it has two classes, the fitted classifier, fit seconds)."""
     import warnings
 
-    from selbayes.experiments.plasmode import _calibration_slope, calibration_scores, make_candidate
+    from selbayes.experiments.plasmode import make_candidate
 
     data, binary = _log_pool_run().replicate(name, rep)
     t0 = time.perf_counter()
@@ -38,7 +40,17 @@ def one_replicate(name: str, rep: int) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(data["X_train"], data["y_train"])
-        seconds = time.perf_counter() - t0
+    return data, binary, clf, time.perf_counter() - t0
+
+
+def one_replicate(name: str, rep: int) -> dict:
+    import warnings
+
+    from selbayes.experiments.plasmode import _calibration_slope, calibration_scores
+
+    data, binary, clf, seconds = fit_stack(name, rep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         proba = clf.predict_proba(data["X_test"])
     s = calibration_scores(proba, data["p_test"])
     row = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"]), "method": "refit",

@@ -14,7 +14,6 @@ from ``results.jsonl``).
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,8 +24,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
 
-SEED = 0
-STACK = "sb_t_auto_wide_noise_cv_linear_stack"
 #: The candidate's bounds on the sharpening power gamma.
 GAMMA_BOUNDS = (0.25, 4.0)
 _LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
@@ -65,18 +62,19 @@ def _log_pool_run():
     return offline.load_script(HERE.parent / "log_pool" / "run.py", "log_pool_run")
 
 
+def _refit_inner_run():
+    """``../refit_inner/run.py``: its ``fit_stack`` fits the default as that run did."""
+    return offline.load_script(HERE.parent / "refit_inner" / "run.py", "refit_inner_run")
+
+
 def one_replicate(name: str, rep: int) -> list:
     import warnings
 
-    from selbayes.experiments.plasmode import calibration_scores, make_candidate
+    from selbayes.experiments.plasmode import calibration_scores
 
-    data, binary = _log_pool_run().replicate(name, rep)
-    t0 = time.perf_counter()
-    clf = make_candidate(STACK, random_state=SEED + rep).set_params(inner_predictive="refit")
+    data, binary, clf, seconds = _refit_inner_run().fit_stack(name, rep)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        clf.fit(data["X_train"], data["y_train"])
-        seconds = time.perf_counter() - t0
         proba = clf.predict_proba(data["X_test"])
         test_lp = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
     yi = np.searchsorted(clf.classes_, data["y_train"])
