@@ -124,6 +124,15 @@ def rule_sections(rows, candidate, baseline, groups, reps_of, shown, extra=None)
     return out, verdicts
 
 
+def verdict_lines(verdicts, complete, passed, failed) -> list[str]:
+    """The "# Verdict" section after :func:`rule_sections`: ``passed`` when the run is
+    complete and every group passes, ``failed`` when a group fails, else that no rule has
+    failed so far."""
+    done = [v for v in verdicts if v is not None]
+    return ["# Verdict", "", (passed if complete and all(done) else failed if not all(done)
+                              else "So far no rule fails (run incomplete)."), ""]
+
+
 def weights_table(rows, scenarios) -> list[str]:
     lines = ["| scenario | linear pool: probit weight | log pool: w_gauss | log pool: w_probit |",
              "|---|---:|---:|---:|"]

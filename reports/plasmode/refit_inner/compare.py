@@ -41,11 +41,8 @@ def main() -> None:
                 "below cover the scenarios run so far.", ""]
     lines, verdicts = lp.rule_sections(rows, "refit", "linear_pool", groups, reps_of, shown)
     out += lines
-    done = [v for v in verdicts if v is not None]
-    out += ["# Verdict", "",
-            ("R1-R3 pass: run R4, the development sets." if complete and all(done)
-             else "Not all of R1-R3 pass: the plug-in inner predictive stays."
-             if not all(done) else "So far no rule fails (run incomplete)."), ""]
+    out += lp.verdict_lines(verdicts, complete, "R1-R3 pass: run R4, the development sets.",
+                            "Not all of R1-R3 pass: the plug-in inner predictive stays.")
     offline.write_report(HERE, "\n".join(out))
 
 

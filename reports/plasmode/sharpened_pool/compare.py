@@ -58,11 +58,8 @@ def main() -> None:
     lines, verdicts = lp.rule_sections(rows, "sharpened", "linear_refit", groups, reps_of,
                                        shown, gamma_table)
     out += lines
-    done = [v for v in verdicts if v is not None]
-    out += ["# Verdict", "",
-            ("S1-S3 pass: run S4, the development sets." if complete and all(done)
-             else "Not all of S1-S3 pass: the linear pool stays."
-             if not all(done) else "So far no rule fails (run incomplete)."), ""]
+    out += lp.verdict_lines(verdicts, complete, "S1-S3 pass: run S4, the development sets.",
+                            "Not all of S1-S3 pass: the linear pool stays.")
     offline.write_report(HERE, "\n".join(out))
 
 
