@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -680,6 +681,31 @@ def test_cli_log2_on_z_scored_data_warns(tmp_path, capsys, monkeypatch):
     assert bcli.main(["--x", str(x), "--y", str(y), "--methods", "all", "--out",
                       str(tmp_path / "o")]) == 2
     assert seen["methods"] == list(bm.METHODS)
+
+
+def test_cli_raw_intensities_without_transform_warn_once_before_the_fits(tmp_path, monkeypatch):
+    # the fits silence their warnings (and run in other processes with --jobs): the check on
+    # the user's values is made once when they are read, and only where they look raw
+    from selbayes.benchmark import _cli as bcli
+    from selbayes.preprocessing import RawIntensityWarning
+
+    def fake_run(datasets, methods, **kw):
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr("selbayes.benchmark._runner.run_benchmark", fake_run)
+    x, y = _write_pair(tmp_path, raw=False)
+    X = pd.read_csv(x, index_col=0)
+    (2.0 ** (2 * X + 8)).to_csv(x)        # intensities of a log2 sd of 2: 99th pct 25 x median
+    with pytest.warns(RawIntensityWarning, match="raw intensities"):
+        assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RawIntensityWarning)   # logged: no warning
+        assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "log2",
+                          "--out", str(tmp_path / "o")]) == 2
+    x, y = _write_pair(tmp_path, raw=False)                  # standard normal values
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RawIntensityWarning)
+        assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -76,7 +76,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--transform", choices=["none", "log2"], default=None,
                    help="preprocessing of your data: log2 of values clipped to [floor, "
                    "ceiling] (default: none, the values as given; named sets use their "
-                   "documented default). Warns when the values look log-scale or z-scored")
+                   "documented default). Warns when the values look log-scale or z-scored "
+                   "(log2), or raw intensities (none)")
     p.add_argument("--floor", type=float, default=None,
                    help="floor before log2 (default 1.0 with --transform log2)")
     p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
@@ -127,6 +128,13 @@ def _read_user_data(args):
         problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
         if problem is not None:
             warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
+    else:
+        # Once, here: the fits run with their warnings silenced (and in other processes with
+        # --jobs), so the classifier's own check would not reach the user. Every method is
+        # given the values as they are; the comparison stays fair, the Gaussian models suffer.
+        from ..preprocessing._intensity import warn_if_raw_intensities
+
+        warn_if_raw_intensities(ds.X, stacklevel=2)
     counts = ds.y.astype(str).value_counts()
     if counts.min() < args.folds:
         # stratified folds need every class in every fold (scikit-learn's own message names
