@@ -1,0 +1,122 @@
+"""The candidate of README.md, ``three_way``, scored from the default's stored fits (no MCMC):
+the default stack's two components (``../sharpened_pool/fits/``) plus the probit model of the
+Gaussian model's k top genes by F, the three weighted by the stack's ``stacking_weights`` on
+the inner cases. Also ``linear_refit``, the default's two-way pool recomputed from the same
+stored log probabilities (checked against the committed rows by ``compare.py``).
+
+Run from the repository root: ``python reports/plasmode/kept_genes_probit/run.py [jobs]``
+(resumes from ``results.jsonl``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy.special import logsumexp
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
+
+SEED = 0                     # the run seed of ../refit_inner and ../sharpened_pool
+FITS = HERE.parent / "sharpened_pool" / "fits"
+_LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
+
+
+def _log_pool_run():
+    return offline.load_script(HERE.parent / "log_pool" / "run.py", "log_pool_run")
+
+
+def _committed_k(name: str, rep: int) -> int:
+    """The Gaussian model's chosen k in that fit (``../refit_inner/results.jsonl``)."""
+    for line in (HERE.parent / "refit_inner" / "results.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        if (r["scenario"], r["replicate"]) == (name, rep):
+            return int(r["k"])
+    raise KeyError((name, rep))
+
+
+def inner_folds(y_index, random_state, n_splits=5):
+    """The Gaussian model's inner folds, as its k search makes them from its seed."""
+    from selbayes._validation import check_random_state
+    from selbayes.estimators._inner_cv import _stratified_folds
+
+    return _stratified_folds(y_index, n_splits, check_random_state(random_state))[1]
+
+
+def top_k_by_f(X, y, k):
+    """Indices of the k columns with the largest ANOVA F statistic (constant ones last)."""
+    import warnings
+
+    from sklearn.feature_selection import f_classif
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")           # constant genes: F undefined
+        F, _ = f_classif(X, y)
+    F = np.where(np.isfinite(F), F, -np.inf)
+    return np.argsort(-F, kind="stable")[:k]
+
+
+def linear_pool(A, w):
+    """log of sum_m w_m p_m from log probabilities A (M, n, G), floored as the stack floors."""
+    with np.errstate(divide="ignore"):
+        return logsumexp(np.maximum(A, _LOG_TINY), b=np.asarray(w)[:, None, None], axis=0)
+
+
+def one_replicate(name: str, rep: int) -> list:
+    from selbayes.estimators._linear_stack import fit_all_features_probit
+    from selbayes.estimators._stacking import stacking_weights
+    from selbayes.experiments.plasmode import calibration_scores
+
+    data, binary = _log_pool_run().replicate(name, rep)
+    stored = np.load(FITS / f"{name}_{rep}.npz")
+    A, yi, T = stored["inner"], stored["y_inner"], stored["test"]
+    classes = np.unique(data["y_train"])
+    assert np.array_equal(np.searchsorted(classes, data["y_train"]), yi)
+    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
+    random_state = SEED + rep                     # the Gaussian model's, as in fit_stack
+    tree_seed = random_state                      # _tree_seed of an int
+    folds = inner_folds(yi, random_state)
+    k = _committed_k(name, rep)
+    sel_inner = np.empty_like(A[0])
+    max_check = 0.0
+    for tr, te in folds:
+        # the folds are the default's: its all-genes probit's inner scores come back
+        check = fit_all_features_probit(X[tr], yi[tr], tree_seed).predict_log_proba(X[te])
+        max_check = max(max_check, float(np.max(np.abs(check - A[1][te]))))
+        genes = top_k_by_f(X[tr], yi[tr], k)
+        sel_inner[te] = fit_all_features_probit(X[tr][:, genes], yi[tr],
+                                                tree_seed).predict_log_proba(X[te][:, genes])
+    genes = top_k_by_f(X, yi, k)
+    sel_test = fit_all_features_probit(X[:, genes], yi, tree_seed).predict_log_proba(Xt[:, genes])
+    own = np.arange(yi.size), yi
+    A3 = np.concatenate([A, sel_inner[None]])
+    T3 = np.concatenate([T, sel_test[None]])
+    w2 = np.asarray(stored["weights"], float)
+    w3 = np.asarray(stacking_weights(np.maximum(A3, _LOG_TINY)[:, own[0], own[1]]), float)
+    common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"]), "k": k}
+    rows = []
+    for method, lp, w, inner in (("linear_refit", linear_pool(T, w2), w2, linear_pool(A, w2)),
+                                 ("three_way", linear_pool(T3, w3), w3, linear_pool(A3, w3))):
+        s = calibration_scores(np.exp(lp), data["p_test"])
+        if not binary:
+            del s["slope"]          # the suite's slope is binary
+        rows.append({**common, "method": method, **s, "weights": [float(v) for v in w],
+                     "linear_weight": float(w[1]), "inner_stack": -float(inner[own].mean())})
+    rows[1].update(kept_weight=float(w3[2]), fold_check=max_check,
+                   inner_kept=-float(sel_inner[own].mean()))
+    return rows
+
+
+def main() -> int:
+    lp = _log_pool_run()
+    return offline.run_all(one_replicate, HERE / "results.jsonl",
+                           ("kept_weight", "k", "fold_check"),
+                           scenarios=lp.SUITE + lp.HOLDOUT + lp.THREE_CLASS)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
