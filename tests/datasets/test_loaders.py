@@ -193,8 +193,28 @@ def test_read_table_non_numeric(tmp_path):
     df.to_csv(tmp_path / "t.csv", index=False)
     with pytest.raises(TypeError, match="non-numeric gene column.*'annotation'"):
         read_table(tmp_path / "t.csv", label_column="tissue", index_column="sample")
-    with pytest.raises(TypeError, match="'sample'"):  # forgot index_column
+    df = df.drop(columns="annotation").rename(columns={"sample": "patient"})
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(TypeError, match="'patient'.*looks like sample ids: give "
+                                        "index_column='patient'"):      # forgot index_column
         read_table(tmp_path / "t.csv", label_column="tissue")
+
+
+@pytest.mark.parametrize("written_by", ["pandas", "named"])
+def test_read_table_finds_a_first_column_of_sample_ids(tmp_path, written_by):
+    # pandas' to_csv over an index writes an empty header; a column named "sample" with
+    # numeric ids would otherwise be read as a gene, silently
+    df = _frame().set_index("sample")
+    df.index = [str(100 + i) for i in range(len(df))]                  # numbers as ids
+    path = tmp_path / "t.csv"
+    if written_by == "pandas":
+        df.to_csv(path)
+    else:
+        df.rename_axis("sample").reset_index().to_csv(path, index=False)
+    ds = read_table(path, label_column="tissue")
+    assert list(ds.X.columns) == ["gene0", "gene1", "gene2", "gene3"]
+    assert list(ds.X.index) == [str(100 + i) for i in range(len(df))]
+    assert ds.y.tolist() == df["tissue"].tolist()
 
 
 def test_read_table_missing_values(tmp_path):
@@ -443,3 +463,11 @@ def test_read_matrix_names_a_semicolon_separated_csv(tmp_path):
     with pytest.raises(ValueError, match=r"one column when read comma-separated, and its "
                                          r"header holds ';'"):
         datasets.read_matrix(path)
+
+
+def test_read_table_names_duplicated_sample_ids(tmp_path):
+    df = _frame()
+    df.loc[3, "sample"] = "s0"
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match=r"1 duplicated sample id.*'sample'.*'s0'"):
+        read_table(tmp_path / "t.csv", label_column="tissue")

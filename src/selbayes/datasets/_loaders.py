@@ -569,7 +569,10 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     sep : str, optional
         Column separator; by default from the file extension, or sniffed from the header.
     index_column : str, optional
-        Column of sample names (default: the row numbers).
+        Column of sample names. Default: the first column when its header is empty (what
+        pandas' ``to_csv`` and R's ``write.csv`` write over row names) or one of ``sample``,
+        ``id``, ``sample_id``, ``name``, ``cell``, ``barcode`` (as :func:`read_matrix`), else
+        the row numbers.
     drop_missing : {False, "genes", "samples"}
         False (default): missing values are an error. "genes": drop the genes with any missing
         value; "samples": drop the samples with any missing value or a missing label. What was
@@ -614,12 +617,30 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
                          "must be unique (rename or aggregate the repeated probes)")
     frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
                         dtype={label_column: str}, keep_default_na=True, skipinitialspace=True)
+    first = str(header[0]).strip()
+    if index_column is None and label_column != header[0] and (
+            first.lower() in _ID_HEADERS or first.startswith("Unnamed:")):
+        # A first column without a name (what pandas' to_csv and R's write.csv put over the
+        # row names) or named like sample ids holds ids, as read_matrix reads it; read as a
+        # gene it would be a silent wrong feature when its ids are numbers.
+        index_column = header[0]
     if index_column is not None:
-        frame = frame.set_index(index_column)
-        frame.index = frame.index.astype(str)
+        ids = frame[index_column].astype(str)
+        if ids.duplicated().any():
+            dup = ids[ids.duplicated()].unique()
+            raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s) "
+                             f"in column {index_column!r}: {_names(dup)}")
+        frame = frame.drop(columns=index_column)
+        frame.index = pd.Index(ids.to_numpy(), name="sample")
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
     y = frame.pop(label_column)
+    if index_column is None and header[0] != label_column and _is_id_column(
+            header[0], frame[header[0]]):
+        # e.g. a "sample" column of names: say which option reads it, not only that it is
+        # not numeric
+        _numeric_genes(frame, str(path), f" (the first column, {header[0]!r}, looks like sample "
+                                         f"ids: give index_column={header[0]!r})")
     return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
                       path.name, description=description or f"Read from {path}.")
 
