@@ -331,6 +331,47 @@ def test_chosen_k_df_and_label_noise_are_recorded_per_fold(tmp_path, monkeypatch
     assert "t prior's df per fold" in text and "label-noise eps per fold" in text
 
 
+class _TwoPartStack(GaussianNB):
+    """A stand-in for LinearStackedClassifier: two components (the naive Bayes fit and a
+    flat one), their inner log probabilities on the training cases and an equal-weight pool."""
+
+    def fit(self, X, y, sample_weight=None):
+        super().fit(X, y, sample_weight)
+        flat = np.full((len(y), len(self.classes_)), -np.log(len(self.classes_)))
+        self.inner_log_proba_ = np.stack([super().predict_log_proba(X), flat])
+        return self
+
+    def _component_log_probas(self, X):
+        flat = np.full((len(X), len(self.classes_)), -np.log(len(self.classes_)))
+        return [super().predict_log_proba(X), flat]
+
+    def predict_proba(self, X):
+        return np.mean(np.exp(np.stack(self._component_log_probas(X))), axis=0)
+
+
+@pytest.mark.parametrize("transform", ["none", "log2"])
+def test_a_stack_stores_its_components_log_probabilities_per_fold(tmp_path, monkeypatch,
+                                                                   transform):
+    """Each fold of a stack keeps its components' inner and test log probabilities (so
+    another pool can be scored later without refitting), through a preprocessing pipeline
+    too; the stored test components pool back to the stored probabilities; other methods
+    store none."""
+    monkeypatch.setitem(bm.METHODS, "selbayes",
+                        lambda n_classes, random_state, **kw: _TwoPartStack())
+    out = tmp_path / "out"
+    ds = _toy(raw=transform == "log2", transform=transform)
+    run_benchmark([ds], ["selbayes", "gnb"], folds=3, out=out, progress=False)
+    n, G = len(ds.y), ds.y.nunique()
+    for f in range(3):
+        a = np.load(out / "folds" / "toy" / "selbayes" / f"r00_f{f:02d}.npz")
+        inner, test = a["stack_inner_log_proba"], a["stack_test_log_proba"]
+        n_test = len(a["proba"])
+        assert inner.shape == (2, n - n_test, G) and test.shape == (2, n_test, G)
+        np.testing.assert_allclose(np.exp(test).mean(axis=0), a["proba"], rtol=1e-12)
+        assert "stack_test_log_proba" not in np.load(
+            out / "folds" / "toy" / "gnb" / f"r00_f{f:02d}.npz")
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not HAVE_SORLIE, reason="sorlie not found in $SELBAYES_DATA")
 def test_quick_benchmark_selbayes_runs_and_resumes(tmp_path):

@@ -178,7 +178,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
             gap=s["expected_error_rate"] - s["error_rate"],
             n_over_5_nats=s["n_cases_over_5_nats"], max_case_loss=s["max_case_loss"],
             fit_seconds=t1 - t0, fit_cpu_seconds=c1 - c0, predict_seconds=t2 - t1, k=chosen_k(est),
-            **chosen_numbers(est), proba=proba.tolist(),
+            **chosen_numbers(est), proba=proba.tolist(), stack_arrays=_stack_arrays(est, X[test]),
             losses=case_losses(proba, y_idx[test]).tolist(),
             n_warnings=len(caught),
             warnings=sorted({f"{w.category.__name__}: {str(w.message)[:200]}"
@@ -187,7 +187,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     except Exception as exc:  # one failing fit must not lose the rest of a long run
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
                    predict_seconds=np.nan, k=None, **dict.fromkeys(CHOSEN_NUMBERS),
-                   proba=None,
+                   proba=None, stack_arrays={},
                    losses=None, n_warnings=0, warnings=[],
                    error_message=f"{type(exc).__name__}: {exc}",
                    traceback=traceback.format_exc(limit=5))
@@ -201,11 +201,29 @@ _FLOATS = (*(m for m in METRICS if m != "n_over_5_nats"), "fit_seconds", "fit_cp
 _ARRAYS = ("proba", "losses")
 
 
+def _stack_arrays(est, X_test) -> dict:
+    """For a stack (``LinearStackedClassifier``, alone or last in a pipeline): its
+    components' log probabilities of the inner test cases its weights were fitted on
+    (``stack_inner_log_proba``, (M, n_train, G), in the order of the training cases) and of
+    the test cases (``stack_test_log_proba``, (M, n_test, G)), columns in the stack's
+    ``classes_`` order. Stored beside the fold's probabilities so that another pool of the
+    same components can be scored later without refitting (reports/plasmode/README.md,
+    "offline"). Empty for other methods."""
+    stack = est[-1] if hasattr(est, "steps") else est
+    if not hasattr(stack, "inner_log_proba_") or not hasattr(stack, "_component_log_probas"):
+        return {}
+    Xt = est[:-1].transform(X_test) if hasattr(est, "steps") else X_test
+    return {"stack_inner_log_proba": np.asarray(stack.inner_log_proba_, dtype=np.float64),
+            "stack_test_log_proba": np.stack(stack._component_log_probas(Xt)).astype(np.float64)}
+
+
 def _to_result(task_id: str, rec: dict) -> TaskResult:
     arrays = {"floats": np.array([rec[k] for k in _FLOATS], dtype=np.float64)}
     arrays.update({k: np.asarray(rec[k], dtype=np.float64) for k in _ARRAYS
                    if rec[k] is not None})
-    meta = {k: v for k, v in rec.items() if k not in _FLOATS and k not in _ARRAYS}
+    arrays.update(rec.get("stack_arrays") or {})
+    meta = {k: v for k, v in rec.items()
+            if k not in _FLOATS and k not in _ARRAYS and k != "stack_arrays"}
     return TaskResult(task_id, arrays, meta)
 
 
