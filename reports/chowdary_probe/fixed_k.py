@@ -23,9 +23,12 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
-from selbayes.benchmark._runner import _build, _inner_folds, _make_splits, resolve_dataset
+from selbayes.benchmark._runner import _build, _inner_folds, resolve_dataset
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "plasmode"))
+import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
+
 KS = (5, 50, 500, 2000)
 
 
@@ -63,12 +66,10 @@ def main() -> int:
     ds = resolve_dataset("chowdary")
     X = ds.X.to_numpy(dtype=np.float64)
     classes, y = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
-    jobs = []
-    for r, splits in _make_splits(y, 5, 1, 0):
-        for f, (train, test) in enumerate(splits):
-            seed = int(np.random.SeedSequence([0, r, f]).generate_state(1)[0] % (2**31 - 1))
-            for k in ("auto", *KS):
-                jobs.append((f, train, test, seed, k))
+    # run.py's folds and seeds (the benchmark's), through the reports' shared script loader
+    folds = offline.load_script(HERE / "run.py", "chowdary_probe_run").benchmark_folds(y)
+    jobs = [(f, train, test, seed, k) for _, f, train, test, seed in folds
+            for k in ("auto", *KS)]
     rows = Parallel(n_jobs=2)(delayed(one)(f, tr, te, X, y, s, len(classes), ds.preprocessing, k)
                               for f, tr, te, s, k in jobs)
     table = pd.DataFrame(rows)

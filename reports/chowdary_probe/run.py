@@ -28,32 +28,39 @@ STORED = HERE.parent / "benchmark_microarray_refit_inner_2026-12-02" / "folds" /
     / "selbayes_refit_inner"
 
 
+def benchmark_folds(y):
+    """(repeat, fold, train, test, seed) of the benchmark run's five folds (5 folds, 1 repeat,
+    seed 0), the seed of each fit as ``selbayes.benchmark`` derives it."""
+    for r, splits in _make_splits(y, 5, 1, 0):
+        for f, (train, test) in enumerate(splits):
+            seed = int(np.random.SeedSequence([0, r, f]).generate_state(1)[0] % (2**31 - 1))
+            yield r, f, train, test, seed
+
+
 def main(argv) -> int:
     ds = resolve_dataset("chowdary")
     X = ds.X.to_numpy(dtype=np.float64)
     classes, y = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
     rows = []
-    for r, splits in _make_splits(y, 5, 1, 0):
-        for f, (train, test) in enumerate(splits):
-            seed = int(np.random.SeedSequence([0, r, f]).generate_state(1)[0] % (2**31 - 1))
-            est = _build("selbayes_refit_inner", ds.preprocessing, len(classes), seed, False,
-                         _inner_folds(y[train]))
-            est.fit(X[train], y[train])
-            stack = est[-1] if hasattr(est, "steps") else est
-            Xt = est[:-1].transform(X[test]) if hasattr(est, "steps") else X[test]
-            parts = stack._component_probas(Xt)
-            pooled = est.predict_proba(X[test])
-            stored = np.load(STORED / f"r{r:02d}_f{f:02d}.npz")["proba"]
-            row = {"fold": f, "n_test": len(test), "k": int(stack.estimator_.k_),
-                   "share": float(stack.label_noise_), "w_gaussian": stack.weights_[0],
-                   "w_probit": stack.weights_[1],
-                   "max_abs_diff_to_stored": float(np.abs(pooled - stored).max())}
-            for name, P in (("gaussian", parts[0]), ("probit", parts[1]), ("stack", pooled)):
-                row[f"{name}_confidence"] = float(P.max(axis=1).mean())
-                row[f"{name}_right"] = float(np.mean(P.argmax(axis=1) == y[test]))
-                row[f"{name}_amlp"] = float(-np.mean(np.log(P[np.arange(len(test)), y[test]])))
-            rows.append(row)
-            print(pd.DataFrame([row]).round(3).to_string(index=False), flush=True)
+    for r, f, train, test, seed in benchmark_folds(y):
+        est = _build("selbayes_refit_inner", ds.preprocessing, len(classes), seed, False,
+                     _inner_folds(y[train]))
+        est.fit(X[train], y[train])
+        stack = est[-1] if hasattr(est, "steps") else est
+        Xt = est[:-1].transform(X[test]) if hasattr(est, "steps") else X[test]
+        parts = stack._component_probas(Xt)
+        pooled = est.predict_proba(X[test])
+        stored = np.load(STORED / f"r{r:02d}_f{f:02d}.npz")["proba"]
+        row = {"fold": f, "n_test": len(test), "k": int(stack.estimator_.k_),
+               "share": float(stack.label_noise_), "w_gaussian": stack.weights_[0],
+               "w_probit": stack.weights_[1],
+               "max_abs_diff_to_stored": float(np.abs(pooled - stored).max())}
+        for name, P in (("gaussian", parts[0]), ("probit", parts[1]), ("stack", pooled)):
+            row[f"{name}_confidence"] = float(P.max(axis=1).mean())
+            row[f"{name}_right"] = float(np.mean(P.argmax(axis=1) == y[test]))
+            row[f"{name}_amlp"] = float(-np.mean(np.log(P[np.arange(len(test)), y[test]])))
+        rows.append(row)
+        print(pd.DataFrame([row]).round(3).to_string(index=False), flush=True)
     table = pd.DataFrame(rows)
     table.to_csv(HERE / "results.csv", index=False)
     print(table.round(3).to_string(index=False))

@@ -50,6 +50,25 @@ def all_rows() -> dict:
     return rows
 
 
+def candidate_rows(here: Path, candidate: str, groups):
+    """The rows a comparison against the default needs: :func:`all_rows` plus ``here``'s
+    ``results.jsonl``; the replicates of ``candidate`` per scenario; whether every scenario
+    of ``groups`` has six; and, per replicate run, |KL of ``linear_refit`` (the default
+    re-scored there) - KL of the committed default (``../refit_inner/``, ``refit``)|.
+    Returns (rows, reps_of, complete, same)."""
+    rows = all_rows()
+    if (here / "results.jsonl").exists():
+        rows.update(paired.read_rows(here / "results.jsonl"))
+    committed = paired.read_rows(HERE.parent / "refit_inner" / "results.jsonl")
+    have = {s for (m, s, _) in rows if m == candidate}
+    reps_of = {s: sorted(r for (m, ss, r) in rows if m == candidate and ss == s)
+               for s in have}
+    complete = all(len(reps_of.get(s, [])) == 6 for _, g in groups for s in g)
+    same = [abs(rows[("linear_refit", s, r)]["kl"] - committed[("refit", s, r)]["kl"])
+            for s in have for r in reps_of[s] if ("refit", s, r) in committed]
+    return rows, reps_of, complete, same
+
+
 def _mean(rows, method, scenario, metric):
     a = [rows[(method, scenario, r)].get(metric, np.nan) for r in range(6)
          if (method, scenario, r) in rows]

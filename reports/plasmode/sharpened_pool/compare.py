@@ -16,23 +16,13 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: write_report, load_script)
-import paired  # noqa: E402  (reports/plasmode/paired.py: rows, paired differences, rule 1)
 
 
 def main() -> None:
     lp = offline.load_script(HERE.parent / "log_pool" / "compare.py", "log_pool_compare")
-    rows = lp.all_rows()
-    if (HERE / "results.jsonl").exists():
-        rows.update(paired.read_rows(HERE / "results.jsonl"))
-    committed = paired.read_rows(HERE.parent / "refit_inner" / "results.jsonl")
-    have = {s for (m, s, _) in rows if m == "sharpened"}
-    reps_of = {s: sorted(r for (m, ss, r) in rows if m == "sharpened" and ss == s)
-               for s in have}
     groups = (("S1, the suite", lp.SUITE), ("S2, the held-out X", lp.HOLDOUT),
               ("S3, three classes", lp.THREE_CLASS))
-    complete = all(len(reps_of.get(s, [])) == 6 for _, g in groups for s in g)
-    same = [abs(rows[("linear_refit", s, r)]["kl"] - committed[("refit", s, r)]["kl"])
-            for s in have for r in reps_of[s] if ("refit", s, r) in committed]
+    rows, reps_of, complete, same = lp.candidate_rows(HERE, "sharpened", groups)
     shown = [lp.L2, "linear_refit", "sharpened"]
     out = ["# The stack's linear pool sharpened by a power fitted on the inner cases", "",
            "Made by `compare.py` (README.md: the rules, written before the run). Mean over "
