@@ -7,8 +7,9 @@ and the largest difference of the stored probabilities from the committed run of
 configuration (``../benchmark_microarray_refit_inner_2026-12-02/``, method
 ``selbayes_refit_inner``, the same folds and seeds).
 
-Run from the repository root: ``python reports/benchmark_microarray_components_2026-12-03/components.py``;
-writes ``components.md`` beside it.
+Run from the repository root:
+``python reports/benchmark_microarray_components_2026-12-03/components.py``; writes
+``components.md`` beside it.
 """
 
 from __future__ import annotations
