@@ -3,9 +3,11 @@
 For each set: the default's AMLP as stored; the two components' own AMLP and the weight of
 the probit model (mean over folds); the pool of the stored components with the stored weight,
 which must give the stored probabilities (the check that the arrays are what the stack used);
-and the largest difference of the stored probabilities from the committed run of the same
-configuration (``../benchmark_microarray_refit_inner_2026-12-02/``, method
-``selbayes_refit_inner``, the same folds and seeds).
+the AMLP of the linear pool at the one weight per set that is best on the set's own test
+cases (an oracle: a bound on what any rule for the two-way weight could reach); and the largest
+difference of the stored probabilities from the committed run of the same configuration
+(``../benchmark_microarray_refit_inner_2026-12-02/``, method ``selbayes_refit_inner``, the
+same folds and seeds).
 
 Run from the repository root:
 ``python reports/benchmark_microarray_components_2026-12-03/components.py``; writes
@@ -31,6 +33,7 @@ def per_set(name: str) -> dict:
     _, y_idx = np.unique(resolve_dataset(name).y.astype(str).to_numpy(), return_inverse=True)
     amlp = {"stack": [], "gaussian": [], "probit": []}
     w_probit, pool_diff, before_diff, n = [], 0.0, 0.0, []
+    true_parts = []                                    # (2, n_test) log p(true class), per fold
     for npz in sorted((HERE / "folds" / name / "selbayes").glob("*.npz")):
         a = np.load(npz)
         meta = json.loads(npz.with_suffix(".json").read_text())["meta"]
@@ -47,13 +50,20 @@ def per_set(name: str) -> dict:
         amlp["stack"].append(float(losses.sum()))
         for m, key in enumerate(("gaussian", "probit")):
             amlp[key].append(float(-T[m][np.arange(len(test)), true].sum()))
+        true_parts.append(T[:, np.arange(len(test)), true])
         w_probit.append(w)
         n.append(len(test))
         old = BEFORE / name / "selbayes_refit_inner" / npz.name
         if old.exists():
             before_diff = max(before_diff, float(np.abs(np.load(old)["proba"] - proba).max()))
     total = sum(n)
+    L = np.concatenate(true_parts, axis=1)                                  # (2, n)
+    grid = np.linspace(0, 1, 1001)
+    L = np.maximum(L, np.log(np.finfo(float).tiny))                       # as the stack floors
+    pooled = [-np.mean(logsumexp(L, b=np.array([[1 - w], [w]]), axis=0)) for w in grid]
+    best = int(np.argmin(pooled))
     return {k: sum(v) / total for k, v in amlp.items()} | {
+        "oracle": float(pooled[best]), "oracle_w": float(grid[best]),
         "w_probit": float(np.mean(w_probit)), "pool_diff": pool_diff, "before_diff": before_diff,
         "n": total}
 
@@ -65,15 +75,18 @@ def main() -> None:
              "over folds. 'pool check': the largest |pool of the stored components with the "
              "stored weight - stored probability|; 'vs 2026-12-02': the largest |stored "
              "probability - the committed run's| (same configuration, folds and seeds).", "",
-             "| set | stack | Gaussian alone | probit alone | probit weight | pool check | "
-             "vs 2026-12-02 |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "| set | stack | Gaussian alone | probit alone | probit weight | oracle pool "
+             "(its weight) | pool check | vs 2026-12-02 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     rows = {s: per_set(s) for s in sets}
     for s, r in rows.items():
         lines.append(f"| {s} | {r['stack']:.3f} | {r['gaussian']:.3f} | {r['probit']:.3f} | "
-                     f"{r['w_probit']:.2f} | {r['pool_diff']:.1e} | {r['before_diff']:.1e} |")
-    mean = {k: np.mean([r[k] for r in rows.values()]) for k in ("stack", "gaussian", "probit")}
+                     f"{r['w_probit']:.2f} | {r['oracle']:.3f} ({r['oracle_w']:.2f}) | "
+                     f"{r['pool_diff']:.1e} | {r['before_diff']:.1e} |")
+    keys = ("stack", "gaussian", "probit", "oracle")
+    mean = {k: np.mean([r[k] for r in rows.values()]) for k in keys}
     lines += [f"| mean over sets | {mean['stack']:.3f} | {mean['gaussian']:.3f} | "
-              f"{mean['probit']:.3f} | | | |", ""]
+              f"{mean['probit']:.3f} | | {mean['oracle']:.3f} | | |", ""]
     (HERE / "components.md").write_text("\n".join(lines))
     print("\n".join(lines))
 
