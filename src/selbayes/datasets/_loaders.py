@@ -590,8 +590,8 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
         When ``path`` does not exist.
     ValueError
         A ``label_column``/``index_column`` that is not in the header, or equal to each other;
-        missing values (unless dropped), duplicated gene names, infinite values, fewer than 2
-        classes, or a class with one sample; the message names them.
+        missing values (unless dropped), duplicated gene names or sample ids, infinite values,
+        fewer than 2 classes, or a class with one sample; the message names them.
     TypeError
         Non-numeric gene columns.
 
