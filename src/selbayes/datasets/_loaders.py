@@ -455,12 +455,15 @@ def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
 
 
 def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
-               description: str = "", label_source: str | None = None) -> Dataset:
+               description: str = "", label_source: str | None = None,
+               genes_hint: str | None = None) -> Dataset:
     """Check an expression frame and its labels; drop (and report) only when asked to.
-    ``label_source`` names the labels in messages about classes (default: ``source``)."""
+    ``label_source`` names the labels in messages about classes (default: ``source``);
+    ``genes_hint`` ends the message about non-numeric genes (default: a label column among
+    them)."""
     _check_drop(drop_missing)
-    X = _numeric_genes(X, source, " (is a label or annotation column among the genes? name it "
-                                  "with label_column=)")
+    X = _numeric_genes(X, source, genes_hint or " (is a label or annotation column among the "
+                                                "genes? name it with label_column=)")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{source}: no data (shape {X.shape})")
     if len(y) != X.shape[0]:
@@ -617,32 +620,26 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
                          "must be unique (rename or aggregate the repeated probes)")
     frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
                         dtype={label_column: str}, keep_default_na=True, skipinitialspace=True)
-    first = str(header[0]).strip()
-    if index_column is None and label_column != header[0] and (
-            first.lower() in _ID_HEADERS or first.startswith("Unnamed:")):
+    if index_column is None and label_column != header[0] and _is_id_header(header[0]):
         # A first column without a name (what pandas' to_csv and R's write.csv put over the
         # row names) or named like sample ids holds ids, as read_matrix reads it; read as a
         # gene it would be a silent wrong feature when its ids are numbers.
         index_column = header[0]
+    hint = None
     if index_column is not None:
-        ids = frame[index_column].astype(str)
-        if ids.duplicated().any():
-            dup = ids[ids.duplicated()].unique()
-            raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s) "
-                             f"in column {index_column!r}: {_names(dup)}")
-        frame = frame.drop(columns=index_column)
-        frame.index = pd.Index(ids.to_numpy(), name="sample")
+        index = _sample_index(frame.pop(index_column), path, f" in column {index_column!r}")
+        frame.index = index
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
+        if header[0] != label_column and _is_id_column(header[0], frame[header[0]]):
+            # e.g. a "patient" column of names: say which option reads it, not only that it
+            # is not numeric
+            hint = (f" (the first column, {header[0]!r}, looks like sample ids: give "
+                    f"index_column={header[0]!r})")
     y = frame.pop(label_column)
-    if index_column is None and header[0] != label_column and _is_id_column(
-            header[0], frame[header[0]]):
-        # e.g. a "sample" column of names: say which option reads it, not only that it is
-        # not numeric
-        _numeric_genes(frame, str(path), f" (the first column, {header[0]!r}, looks like sample "
-                                         f"ids: give index_column={header[0]!r})")
     return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
-                      path.name, description=description or f"Read from {path}.")
+                      path.name, description=description or f"Read from {path}.",
+                      genes_hint=hint)
 
 
 def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dense: bool = True,
@@ -1013,10 +1010,24 @@ def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
         raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
 
 
-def _is_id_column(header: str, values: pd.Series) -> bool:
+def _is_id_header(header) -> bool:
+    """A first column's header that names sample ids (or no name at all), not a gene."""
     name = str(header).strip()
-    return (name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
-            or not pd.api.types.is_numeric_dtype(values))
+    return name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
+
+
+def _is_id_column(header: str, values: pd.Series) -> bool:
+    return _is_id_header(header) or not pd.api.types.is_numeric_dtype(values)
+
+
+def _sample_index(ids: pd.Series, source, where: str = "") -> pd.Index:
+    """The sample ids as the frames' index (str, named "sample"); duplicated ids are a
+    ValueError naming them (``where``: which column of ``source`` held them)."""
+    ids = ids.astype(str)
+    if ids.duplicated().any():
+        raise ValueError(f"{source}: {int(ids.duplicated().sum())} duplicated sample id(s)"
+                         f"{where}: {_names(ids[ids.duplicated()].unique())}")
+    return pd.Index(ids.to_numpy(), name="sample")
 
 
 def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
@@ -1077,12 +1088,9 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no samples")
     if _is_id_column(header[0], frame.iloc[:, 0]):
-        ids = frame.iloc[:, 0].astype(str)
+        index = _sample_index(frame.iloc[:, 0], path, " in the first column")
         frame = frame.iloc[:, 1:]
-        if ids.duplicated().any():
-            raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s) "
-                             f"in the first column: {_names(ids[ids.duplicated()].unique())}")
-        frame.index = pd.Index(ids.to_numpy(), name="sample")
+        frame.index = index
         has_ids = True
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
@@ -1169,11 +1177,7 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
     # numbers, not sample ids
     if str(cols[0]).startswith("Unnamed:") and list(ids) == [str(i) for i in range(len(ids))]:
         return labels.reset_index(drop=True), False
-    ids = ids.astype(str).str.strip()
-    if ids.duplicated().any():
-        raise ValueError(f"{path}: {int(ids.duplicated().sum())} duplicated sample id(s): "
-                         f"{_names(ids[ids.duplicated()].unique())}")
-    return pd.Series(labels.to_numpy(), index=pd.Index(ids.to_numpy(), name="sample"),
+    return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
                      name=labels.name), True
 
 
