@@ -425,25 +425,32 @@ def bayes_optimal_log_odds(scenario: Scenario, X_train, y_train, X_test, *, gene
     return (f1 - f0).sum(axis=1)
 
 
+def _logistic_calibration(z, target):
+    """(a, b) of P(y = 1) = sigmoid(a + b z) fitted to outcomes ``target`` (labels, or
+    fractional: true probabilities) by maximum likelihood, Newton's method on a 2-parameter
+    concave problem; and the Fisher information at the fit, (2, 2), whose inverse is the
+    covariance of (a, b) when ``target`` are labels."""
+    A = np.column_stack([np.ones_like(z), z])
+    w = np.zeros(2)
+    for _ in range(100):
+        m = _sigmoid(A @ w)
+        H = (A * (m * (1 - m))[:, None]).T @ A + 1e-10 * np.eye(2)
+        step = np.linalg.solve(H, A.T @ (target - m))
+        w += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return w, H
+
+
 def _calibration_slope(p_hat1, p_true1) -> float:
     """b of sigmoid(a + b logit p_hat) fitted to fractional outcomes p_true by maximum
-    likelihood (Newton's method on a 2-parameter concave problem)."""
+    likelihood (:func:`_logistic_calibration`)."""
     eps = 1e-12
     z = np.log(np.clip(p_hat1, eps, 1)) - np.log(np.clip(1 - p_hat1, eps, 1))
     z = np.clip(z, -30, 30)
     if np.ptp(z) < 1e-9:                               # constant predictions: no slope
         return float("nan")
-    A = np.column_stack([np.ones_like(z), z])
-    w = np.zeros(2)
-    for _ in range(100):
-        m = _sigmoid(A @ w)
-        grad = A.T @ (p_true1 - m)
-        H = (A * (m * (1 - m))[:, None]).T @ A + 1e-10 * np.eye(2)
-        step = np.linalg.solve(H, grad)
-        w += step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    return float(w[1])
+    return float(_logistic_calibration(z, p_true1)[0][1])
 
 
 def calibration_scores(proba, p_true) -> dict:
