@@ -20,7 +20,6 @@ import json
 from pathlib import Path
 
 import numpy as np
-from scipy.special import logsumexp
 
 HERE = Path(__file__).resolve().parent
 BEFORE = HERE.parent / "benchmark_microarray_refit_inner_2026-12-02" / "folds"
@@ -28,6 +27,7 @@ BEFORE = HERE.parent / "benchmark_microarray_refit_inner_2026-12-02" / "folds"
 
 def per_set(name: str) -> dict:
     from selbayes.benchmark._runner import resolve_dataset
+    from selbayes.estimators._linear_stack import _linear_pool
 
     # class indices as the benchmark makes them (sorted labels)
     _, y_idx = np.unique(resolve_dataset(name).y.astype(str).to_numpy(), return_inverse=True)
@@ -42,8 +42,7 @@ def per_set(name: str) -> dict:
         proba = a["proba"]
         w = float(meta["linear_weight"])
         T = a["stack_test_log_proba"]
-        pooled = np.exp(logsumexp(np.maximum(T, np.log(np.finfo(float).tiny)),
-                                  b=np.array([1 - w, w])[:, None, None], axis=0))
+        pooled = np.exp(_linear_pool(T, [1 - w, w]))
         pool_diff = max(pool_diff, float(np.abs(pooled - proba).max()))
         true = y_idx[test]
         assert np.allclose(losses, -np.log(proba[np.arange(len(test)), true]))
@@ -59,8 +58,7 @@ def per_set(name: str) -> dict:
     total = sum(n)
     L = np.concatenate(true_parts, axis=1)                                  # (2, n)
     grid = np.linspace(0, 1, 1001)
-    L = np.maximum(L, np.log(np.finfo(float).tiny))                       # as the stack floors
-    pooled = [-np.mean(logsumexp(L, b=np.array([[1 - w], [w]]), axis=0)) for w in grid]
+    pooled = [-np.mean(_linear_pool(L[:, :, None], [1 - w, w])) for w in grid]
     best = int(np.argmin(pooled))
     return {k: sum(v) / total for k, v in amlp.items()} | {
         "oracle": float(pooled[best]), "oracle_w": float(grid[best]),

@@ -33,8 +33,11 @@ PEERS = HERE.parents[1] / "calibration_gap" / "peers" / "summary.csv"
 
 def one_fold(name: str, fold: int) -> dict:
     from selbayes.benchmark._runner import _make_splits, resolve_dataset
-    from selbayes.estimators._linear_stack import fit_all_features_probit
-    from selbayes.estimators._stacking import stacking_weights
+    from selbayes.estimators._linear_stack import (
+        _linear_pool,
+        _weights_and_pool,
+        fit_all_features_probit,
+    )
     from selbayes.preprocessing import IntensityLog2
 
     run = offline.load_script(HERE / "run.py", "kept_genes_run")
@@ -65,9 +68,8 @@ def one_fold(name: str, fold: int) -> dict:
     genes = run.top_k_by_f(Xtr, ytr, k)
     sel_test = fit_all_features_probit(Xtr[:, genes], ytr, seed).predict_log_proba(Xte[:, genes])
     A3, T3 = np.concatenate([A, sel_inner[None]]), np.concatenate([T, sel_test[None]])
-    own = np.arange(ytr.size), ytr
-    w3 = np.asarray(stacking_weights(np.maximum(A3, run._LOG_TINY)[:, own[0], own[1]]))
-    p3 = np.exp(run.linear_pool(T3, w3))
+    w3, _ = _weights_and_pool(A3, ytr, "linear")         # the stack's own weights
+    p3 = np.exp(_linear_pool(T3, w3))
     yt = y[test]
     loss3 = -np.log(p3[np.arange(len(test)), yt])
     loss2 = stored["losses"]

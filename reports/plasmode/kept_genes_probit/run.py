@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.special import logsumexp
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -23,7 +22,6 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parall
 
 SEED = 0                     # the run seed of ../refit_inner and ../sharpened_pool
 FITS = HERE.parent / "sharpened_pool" / "fits"
-_LOG_TINY = float(np.log(np.finfo(np.float64).tiny))
 
 
 def _log_pool_run():
@@ -60,15 +58,12 @@ def top_k_by_f(X, y, k):
     return np.argsort(-F, kind="stable")[:k]
 
 
-def linear_pool(A, w):
-    """log of sum_m w_m p_m from log probabilities A (M, n, G), floored as the stack floors."""
-    with np.errstate(divide="ignore"):
-        return logsumexp(np.maximum(A, _LOG_TINY), b=np.asarray(w)[:, None, None], axis=0)
-
-
 def one_replicate(name: str, rep: int) -> list:
-    from selbayes.estimators._linear_stack import fit_all_features_probit
-    from selbayes.estimators._stacking import stacking_weights
+    from selbayes.estimators._linear_stack import (
+        _linear_pool,
+        _weights_and_pool,
+        fit_all_features_probit,
+    )
     from selbayes.experiments.plasmode import calibration_scores
 
     data, binary = _log_pool_run().replicate(name, rep)
@@ -96,11 +91,11 @@ def one_replicate(name: str, rep: int) -> list:
     A3 = np.concatenate([A, sel_inner[None]])
     T3 = np.concatenate([T, sel_test[None]])
     w2 = np.asarray(stored["weights"], float)
-    w3 = np.asarray(stacking_weights(np.maximum(A3, _LOG_TINY)[:, own[0], own[1]]), float)
+    w3, inner3 = _weights_and_pool(A3, yi, "linear")       # the stack's own weights and pool
     common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"]), "k": k}
     rows = []
-    for method, lp, w, inner in (("linear_refit", linear_pool(T, w2), w2, linear_pool(A, w2)),
-                                 ("three_way", linear_pool(T3, w3), w3, linear_pool(A3, w3))):
+    for method, lp, w, inner in (("linear_refit", _linear_pool(T, w2), w2, _linear_pool(A, w2)),
+                                 ("three_way", _linear_pool(T3, w3), w3, inner3)):
         s = calibration_scores(np.exp(lp), data["p_test"])
         if not binary:
             del s["slope"]          # the suite's slope is binary

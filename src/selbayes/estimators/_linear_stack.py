@@ -359,12 +359,18 @@ def _refitted_inner_log_proba(first, X, y, folds):
     return out
 
 
+def _linear_pool(A, w):
+    """log sum_m w_m p_m from the models' log probabilities ``A`` (models x cases x classes),
+    floored as the stack floors them: (cases, classes)."""
+    from scipy.special import logsumexp
+
+    return logsumexp(_floored(A), b=np.asarray(w)[:, None, None], axis=0)
+
+
 def _weights_and_pool(A, y, pooling):
     """The weights of the pool ``pooling`` fitted on the inner log probabilities ``A``
     (models x cases x classes) of the cases of class ``y``, and the pool's log probabilities of
     those cases, (cases, classes)."""
-    from scipy.special import logsumexp
-
     from ._pooling import log_pool, log_pool_weights
     from ._stacking import stacking_weights
 
@@ -373,7 +379,7 @@ def _weights_and_pool(A, y, pooling):
         w = log_pool_weights(A, y)
         return w, log_pool(A, w)
     w = stacking_weights(A[:, np.arange(y.size), y])
-    return w, logsumexp(A, b=np.asarray(w)[:, None, None], axis=0)
+    return w, _linear_pool(A, w)
 
 
 def _sites_array(sites, n):
