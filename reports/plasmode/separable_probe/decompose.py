@@ -14,7 +14,6 @@ Run from the repository root: ``python reports/plasmode/separable_probe/decompos
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -25,30 +24,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
 
-GAUSSIAN = "sb_t_auto_wide_noise_cv"        # the stack's Gaussian model (run.py's STACK)
 VARIANTS = {"as is": {}, "T = 1": {"temperature_": 1.0}, "eps = 0": {"label_noise_": 0.0},
             "T = 1, eps = 0": {"temperature_": 1.0, "label_noise_": 0.0}}
 
 
 def one(name: str, rep: int) -> list:
-    from selbayes.experiments.plasmode import calibration_scores, make_candidate, make_replicate
-
-    run = offline.load_script(HERE / "run.py", "separable_run")
-    data = make_replicate(run.scenarios()[name], run.SEED + 1000 * rep)
-    clf = make_candidate(GAUSSIAN, random_state=run.SEED + rep)
-    rows = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        clf.fit(data["X_train"], data["y_train"])
-        kept = {a: getattr(clf, a) for a in ("temperature_", "label_noise_")}
-        for variant, attrs in VARIANTS.items():
-            for a, v in {**kept, **attrs}.items():
-                setattr(clf, a, v)
-            s = calibration_scores(clf.predict_proba(data["X_test"]), data["p_test"])
-            rows.append({"scenario": name, "replicate": rep, "variant": variant, "k": clf.k_,
-                         "T": kept["temperature_"], "eps": kept["label_noise_"],
-                         "slope": s["slope"], "kl": s["kl"], "abs_gap": s["abs_gap"]})
-    return rows
+    # the fit and the scoring under each variant: ../temperature_probe/run.py's
+    probe = offline.load_script(HERE.parent / "temperature_probe" / "run.py",
+                                "temperature_probe_run")
+    fitted, k, scores = probe.predictive_scores(name, rep, lambda f: VARIANTS)
+    return [{"scenario": name, "replicate": rep, "variant": variant, "k": k,
+             "T": fitted["temperature_"], "eps": fitted["label_noise_"], "slope": s["slope"],
+             "kl": s["kl"], "abs_gap": s["abs_gap"]} for variant, s in scores.items()]
 
 
 def main() -> int:

@@ -41,22 +41,34 @@ def _replicate(name: str, rep: int) -> dict:
     return plasmode.make_replicate(sc, SEED + 1000 * rep)
 
 
-def one_replicate(name: str, rep: int) -> list:
+def predictive_scores(name: str, rep: int, variants) -> tuple:
+    """The default's Gaussian model fitted on replicate ``rep`` of ``name`` and its predictive
+    scored against the truth under each variant, changing fitted attributes for prediction
+    only: ``variants(fitted)`` maps a label to attribute values, given the fitted
+    ``temperature_`` and ``label_noise_`` (dict). Returns (fitted, k, {label: scores})."""
     from selbayes.experiments.plasmode import calibration_scores, make_candidate
 
     data = _replicate(name, rep)
     clf = make_candidate(GAUSSIAN, random_state=SEED + rep)
-    rows = []
+    scores = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(data["X_train"], data["y_train"])
-        T = float(clf.temperature_)
-        for a in POWERS:
-            clf.temperature_ = T ** a
-            s = calibration_scores(clf.predict_proba(data["X_test"]), data["p_test"])
-            rows.append({"scenario": name, "replicate": rep, "method": f"a={a:g}", **s,
-                         "T": T, "k": int(clf.k_), "eps": float(clf.label_noise_)})
-    return rows
+        fitted = {a: float(getattr(clf, a)) for a in ("temperature_", "label_noise_")}
+        for label, attrs in variants(fitted).items():
+            for a, v in {**fitted, **attrs}.items():
+                setattr(clf, a, v)
+            scores[label] = calibration_scores(clf.predict_proba(data["X_test"]), data["p_test"])
+    return fitted, int(clf.k_), scores
+
+
+def one_replicate(name: str, rep: int) -> list:
+    fitted, k, scores = predictive_scores(
+        name, rep, lambda f: {f"a={a:g}": {"temperature_": f["temperature_"] ** a}
+                              for a in POWERS})
+    return [{"scenario": name, "replicate": rep, "method": label, **s,
+             "T": fitted["temperature_"], "k": k, "eps": fitted["label_noise_"]}
+            for label, s in scores.items()]
 
 
 def main() -> int:
