@@ -10,7 +10,6 @@ Run from the repository root: ``python reports/plasmode/kept_genes_probit/run.py
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -30,11 +29,10 @@ def _log_pool_run():
 
 def _committed_k(name: str, rep: int) -> int:
     """The Gaussian model's chosen k in that fit (``../refit_inner/results.jsonl``)."""
-    for line in (HERE.parent / "refit_inner" / "results.jsonl").read_text().splitlines():
-        r = json.loads(line)
-        if (r["scenario"], r["replicate"]) == (name, rep):
-            return int(r["k"])
-    raise KeyError((name, rep))
+    import paired  # reports/plasmode/paired.py (on the path above)
+
+    return int(paired.read_rows(HERE.parent / "refit_inner" / "results.jsonl")
+               [("refit", name, rep)]["k"])
 
 
 def inner_folds(y_index, random_state, n_splits=5):
@@ -46,15 +44,16 @@ def inner_folds(y_index, random_state, n_splits=5):
 
 
 def top_k_by_f(X, y, k):
-    """Indices of the k columns with the largest ANOVA F statistic (constant ones last)."""
-    import warnings
+    """Indices of the k genes with the largest ANOVA F statistic, best first (ties by lowest
+    index): the package's own F (``selbayes.filters.f_statistic``), so the genes the Gaussian
+    model keeps; unlike ``select_features`` it accepts an inner training fold that keeps one
+    case of a class. (The first run used scikit-learn's ``f_classif``, which gives F = n - G to
+    some near-constant genes of singh's standardised X and ranked them first; README.md,
+    "Correction".)"""
+    from selbayes.filters import f_statistic
 
-    from sklearn.feature_selection import f_classif
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")           # constant genes: F undefined
-        F, _ = f_classif(X, y)
-    F = np.where(np.isfinite(F), F, -np.inf)
+    y = np.asarray(y)
+    F = f_statistic(np.asarray(X, dtype=np.float64), y, int(y.max()) + 1)
     return np.argsort(-F, kind="stable")[:k]
 
 
