@@ -57,7 +57,13 @@ def top_k_by_f(X, y, k):
     return np.argsort(-F, kind="stable")[:k]
 
 
-def one_replicate(name: str, rep: int) -> list:
+def scored_rows(data, binary, A, yi, T, w2, random_state, k, common) -> list:
+    """The rows of ``linear_refit`` (the default's two-way pool, weights ``w2``) and
+    ``three_way`` for one fitted default: ``A`` (2, n, G) and ``T`` (2, m, G) its components'
+    inner and test log probabilities, ``yi`` the training class indices, ``random_state`` the
+    Gaussian model's seed (its inner folds), ``k`` its chosen k, ``common`` fields of both
+    rows. The kept-genes probit is fitted here on each inner training fold (genes re-selected
+    there) and on all training cases."""
     from selbayes.estimators._linear_stack import (
         _linear_pool,
         _weights_and_pool,
@@ -65,16 +71,9 @@ def one_replicate(name: str, rep: int) -> list:
     )
     from selbayes.experiments.plasmode import calibration_scores
 
-    data, binary = _log_pool_run().replicate(name, rep)
-    stored = np.load(FITS / f"{name}_{rep}.npz")
-    A, yi, T = stored["inner"], stored["y_inner"], stored["test"]
-    classes = np.unique(data["y_train"])
-    assert np.array_equal(np.searchsorted(classes, data["y_train"]), yi)
     X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
-    random_state = SEED + rep                     # the Gaussian model's, as in fit_stack
     tree_seed = random_state                      # _tree_seed of an int
     folds = inner_folds(yi, random_state)
-    k = _committed_k(name, rep)
     sel_inner = np.empty_like(A[0])
     max_check = 0.0
     for tr, te in folds:
@@ -89,9 +88,9 @@ def one_replicate(name: str, rep: int) -> list:
     own = np.arange(yi.size), yi
     A3 = np.concatenate([A, sel_inner[None]])
     T3 = np.concatenate([T, sel_test[None]])
-    w2 = np.asarray(stored["weights"], float)
+    w2 = np.asarray(w2, float)
     w3, inner3 = _weights_and_pool(A3, yi, "linear")       # the stack's own weights and pool
-    common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"]), "k": k}
+    common = {**common, "k": k}
     rows = []
     for method, lp, w, inner in (("linear_refit", _linear_pool(T, w2), w2, _linear_pool(A, w2)),
                                  ("three_way", _linear_pool(T3, w3), w3, inner3)):
@@ -103,6 +102,18 @@ def one_replicate(name: str, rep: int) -> list:
     rows[1].update(kept_weight=float(w3[2]), fold_check=max_check,
                    inner_kept=-float(sel_inner[own].mean()))
     return rows
+
+
+def one_replicate(name: str, rep: int) -> list:
+    data, binary = _log_pool_run().replicate(name, rep)
+    stored = np.load(FITS / f"{name}_{rep}.npz")
+    A, yi, T = stored["inner"], stored["y_inner"], stored["test"]
+    classes = np.unique(data["y_train"])
+    assert np.array_equal(np.searchsorted(classes, data["y_train"]), yi)
+    common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
+    # SEED + rep: the Gaussian model's seed, as in fit_stack
+    return scored_rows(data, binary, A, yi, T, stored["weights"], SEED + rep,
+                       _committed_k(name, rep), common)
 
 
 def main() -> int:

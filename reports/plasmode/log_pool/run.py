@@ -35,14 +35,17 @@ def _three_class_module():
                                "multiclass_linear_stack_run")
 
 
-def replicate(name: str, rep: int) -> tuple[dict, bool]:
-    """(the replicate's data, whether it has two classes)."""
+def replicate(name: str, rep: int, seed: int = SEED) -> tuple[dict, bool]:
+    """(the replicate's data, whether it has two classes); ``seed`` the run seed (data seed
+    ``seed + 1000 rep``; the three-class scenarios have run seed 0 only)."""
     from selbayes.experiments import plasmode
 
     if name in THREE_CLASS:
+        if seed != SEED:
+            raise ValueError(f"the three-class scenarios have run seed {SEED} only, not {seed}")
         return _three_class_module().replicate(name, rep), False
     sc = {**plasmode.SCENARIOS, **plasmode.HOLDOUT_SCENARIOS}[name]
-    return plasmode.make_replicate(sc, SEED + 1000 * rep), True
+    return plasmode.make_replicate(sc, seed + 1000 * rep), True
 
 
 def one_replicate(name: str, rep: int) -> list:

@@ -27,16 +27,17 @@ def _log_pool_run():
     return offline.load_script(HERE.parent / "log_pool" / "run.py", "log_pool_run")
 
 
-def fit_stack(name: str, rep: int):
+def fit_stack(name: str, rep: int, seed: int = SEED):
     """Replicate ``rep`` of scenario ``name`` and the refit stack fitted to it (warnings
-    silenced): (data, whether it has two classes, the fitted classifier, fit seconds)."""
+    silenced), ``seed`` the run seed (data seed ``seed + 1000 rep``, estimator seed
+    ``seed + rep``): (data, whether it has two classes, the fitted classifier, fit seconds)."""
     import warnings
 
     from selbayes.experiments.plasmode import make_candidate
 
-    data, binary = _log_pool_run().replicate(name, rep)
+    data, binary = _log_pool_run().replicate(name, rep, seed)
     t0 = time.perf_counter()
-    clf = make_candidate(STACK, random_state=SEED + rep).set_params(inner_predictive="refit")
+    clf = make_candidate(STACK, random_state=seed + rep).set_params(inner_predictive="refit")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf.fit(data["X_train"], data["y_train"])

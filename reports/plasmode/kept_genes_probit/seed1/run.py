@@ -1,0 +1,71 @@
+"""Rule T5 of ``../README.md``: the default (``LinearStackedClassifier``, refitted inner
+predictions) fitted with MCMC on new replicates of the suite's five scenarios (run seed 1: data
+seeds 1 + 1000 r, estimator seeds 1 + r, none shared with the seed-0 replicates of T1-T4),
+scored as it predicts (``linear_refit``, checked against its own ``predict_proba``) and as the
+candidate ``three_way`` (``../run.py``'s ``scored_rows``: the kept-genes probit added, three
+weights on the same inner cases); and L2 logistic regression (``logreg_l2_cv``, the protocol's
+rule 1) on the same replicates. Each fit's components are kept in ``fits/`` (npz) as in
+``../../sharpened_pool/``.
+
+Run from the repository root: ``python reports/plasmode/kept_genes_probit/seed1/run.py [jobs]``
+(resumes from ``results.jsonl``), then ``compare.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+PLASMODE = HERE.parent.parent
+sys.path.insert(0, str(PLASMODE))
+import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
+
+SEED = 1
+
+
+def one_replicate(name: str, rep: int) -> list:
+    import warnings
+
+    from selbayes.estimators._linear_stack import _linear_pool
+    from selbayes.experiments.plasmode import calibration_scores, make_candidate
+
+    kept = offline.load_script(HERE.parent / "run.py", "kept_genes_probit_run")
+    refit = offline.load_script(PLASMODE / "refit_inner" / "run.py", "refit_inner_run")
+    data, binary, clf, seconds = refit.fit_stack(name, rep, seed=SEED)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        proba = clf.predict_proba(data["X_test"])
+        T = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
+    yi = np.searchsorted(clf.classes_, data["y_train"])
+    A = clf.inner_log_proba_                                          # (2, n, G)
+    (HERE / "fits").mkdir(exist_ok=True)
+    np.savez_compressed(HERE / "fits" / f"{name}_{rep}.npz", inner=A, y_inner=yi, test=T,
+                        p_test=data["p_test"], weights=clf.weights_)
+    common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
+    rows = kept.scored_rows(data, binary, A, yi, T, clf.weights_, SEED + rep, int(clf.k_),
+                            common)
+    # the two-way pool recomputed from the components is what the default predicts
+    rows[0].update(seconds=seconds, predict_check=float(np.max(np.abs(
+        proba - np.exp(_linear_pool(T, np.asarray(clf.weights_, float)))))))
+    t0 = time.perf_counter()
+    l2 = make_candidate("logreg_l2_cv", random_state=SEED + rep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        l2.fit(data["X_train"], data["y_train"])
+        s = calibration_scores(l2.predict_proba(data["X_test"]), data["p_test"])
+    rows.append({**common, "method": "logreg_l2_cv", **s, "seconds": time.perf_counter() - t0})
+    return rows
+
+
+def main() -> int:
+    return offline.run_all(one_replicate, HERE / "results.jsonl",
+                           ("kept_weight", "k", "predict_check"),
+                           scenarios=offline.SCENARIO_NAMES)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
