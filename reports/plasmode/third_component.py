@@ -1,0 +1,198 @@
+"""Shared plumbing of the offline checks of a third stack component (``kept_genes_probit/``,
+``l1_stack/``): a candidate that keeps the default's two components (the Gaussian model and
+the probit model of all genes, their inner and test log probabilities stored by an earlier
+fit) and adds a third, fitted here on the same inner folds, with the three weights fitted by
+the stack's own ``stacking_weights``. Because the two stored components are the default's,
+the candidate's score on a replicate (or a development-set fold) is exactly what fitting it
+would give there.
+
+A component is a function ``component(X_train, y_train, X_test, seed, k)`` -> the test cases'
+log probabilities (n_test, G), with ``y_train`` class indices, ``seed`` the Gaussian model's
+random_state and ``k`` its chosen k. The scripts put this folder on ``sys.path`` and import
+this module, as they do ``offline.py`` and ``paired.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+REPORTS = Path(__file__).resolve().parents[1]
+#: The default's run on the development sets with its components stored per fold.
+DEV_RUN = REPORTS / "benchmark_microarray_components_2026-12-03"
+#: L1 and L2 logistic regression's AMLP on the development sets.
+DEV_PEERS = REPORTS / "calibration_gap" / "peers" / "summary.csv"
+
+
+def inner_folds(y_index, random_state, n_splits=5):
+    """The Gaussian model's inner folds, as its k search makes them from its seed."""
+    from selbayes._validation import check_random_state
+    from selbayes.estimators._inner_cv import _stratified_folds
+
+    return _stratified_folds(y_index, n_splits, check_random_state(random_state))[1]
+
+
+def third_log_proba(X, yi, Xt, A, random_state, k, component):
+    """The third component's inner log probabilities (n, G), on the Gaussian model's inner
+    folds re-made from ``random_state``, and its test log probabilities (m, G), fitted on all
+    of ``X``; and the largest |difference| between the stored all-genes probit's inner log
+    probabilities ``A[1]`` and that model refitted on the re-made folds (0 when the folds
+    are the default's)."""
+    from selbayes.estimators._linear_stack import fit_all_features_probit
+
+    inner, check = np.empty_like(A[0]), 0.0
+    for tr, te in inner_folds(yi, random_state):
+        lin = fit_all_features_probit(X[tr], yi[tr], random_state).predict_log_proba(X[te])
+        check = max(check, float(np.max(np.abs(lin - A[1][te]))))
+        inner[te] = component(X[tr], yi[tr], X[te], random_state, k)
+    return inner, component(X, yi, Xt, random_state, k), check
+
+
+def scored_rows(data, binary, A, yi, T, w2, random_state, k, common, component,
+                label) -> list:
+    """The rows of ``linear_refit`` (the default's two-way pool, weights ``w2``) and
+    ``three_way`` for one fitted default: ``A`` (2, n, G) and ``T`` (2, m, G) its components'
+    inner and test log probabilities, ``yi`` the training class indices, ``random_state``
+    the Gaussian model's seed (its inner folds), ``k`` its chosen k, ``common`` fields of
+    both rows; ``three_way`` also has ``{label}_weight``, ``fold_check`` and
+    ``inner_{label}``."""
+    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    from selbayes.experiments.plasmode import calibration_scores
+
+    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
+    inner, test, check = third_log_proba(X, yi, Xt, A, random_state, k, component)
+    own = np.arange(yi.size), yi
+    A3, T3 = np.concatenate([A, inner[None]]), np.concatenate([T, test[None]])
+    w2 = np.asarray(w2, float)
+    w3, inner3 = _weights_and_pool(A3, yi, "linear")       # the stack's own weights and pool
+    common = {**common, "k": k}
+    rows = []
+    for method, lp, w, pooled in (("linear_refit", _linear_pool(T, w2), w2,
+                                   _linear_pool(A, w2)),
+                                  ("three_way", _linear_pool(T3, w3), w3, inner3)):
+        s = calibration_scores(np.exp(lp), data["p_test"])
+        if not binary:
+            del s["slope"]          # the suite's slope is binary
+        rows.append({**common, "method": method, **s, "weights": [float(v) for v in w],
+                     "linear_weight": float(w[1]), "inner_stack": -float(pooled[own].mean())})
+    rows[1].update({f"{label}_weight": float(w3[2]), "fold_check": check,
+                    f"inner_{label}": -float(inner[own].mean())})
+    return rows
+
+
+def stored_rows(name: str, rep: int, seed: int, fits: Path, k: int, component,
+                label: str) -> list:
+    """:func:`scored_rows` for replicate ``rep`` of scenario ``name`` drawn with run seed
+    ``seed`` (``log_pool/run.py``'s ``replicate``), from the default's components stored in
+    ``fits`` (``{name}_{rep}.npz``: ``inner``, ``y_inner``, ``test``, ``weights``; as
+    ``sharpened_pool/run.py`` and ``kept_genes_probit/seed1/run.py`` store them), ``k`` the
+    Gaussian model's chosen k in that fit, its seed ``seed + rep``."""
+    import offline  # reports/plasmode/offline.py (this folder is on the path)
+
+    lp = offline.load_script(Path(__file__).resolve().parent / "log_pool" / "run.py",
+                             "log_pool_run")
+    data, binary = lp.replicate(name, rep, seed)
+    stored = np.load(fits / f"{name}_{rep}.npz")
+    A, yi, T = stored["inner"], stored["y_inner"], stored["test"]
+    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
+    return scored_rows(data, binary, A, yi, T, stored["weights"], seed + rep, k, common,
+                       component, label)
+
+
+def dev_fold(name: str, fold: int, component, label: str) -> dict:
+    """One fold of :data:`DEV_RUN` (5 folds, 1 repeat, seed 0): the fold's training cases
+    preprocessed as the benchmark's pipeline does, the third component on the Gaussian
+    model's inner folds (re-made from the fold's seed and checked) and on the whole training
+    fold, the three weights, and the test cases' mean log loss of the default, the three-way
+    stack and the third component alone (``{label}_alone``)."""
+    from selbayes.benchmark._runner import _make_splits, resolve_dataset
+    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    from selbayes.preprocessing import IntensityLog2
+
+    ds = resolve_dataset(name)
+    X = ds.X.to_numpy(dtype=np.float64)
+    _, y = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
+    (_, splits), = _make_splits(y, 5, 1, 0)
+    train, test = splits[fold]
+    stem = DEV_RUN / "folds" / name / "selbayes" / f"r00_f{fold:02d}"
+    record = json.loads(stem.with_suffix(".json").read_text())
+    stored = np.load(stem.with_suffix(".npz"))
+    assert record["meta"]["test"] == test.tolist()
+    pre = record["task"]["preprocessing"]
+    if pre.get("transform", "none") != "none":
+        t = IntensityLog2(floor=pre.get("floor"), ceiling=pre.get("ceiling")).fit(X[train])
+        Xtr, Xte = t.transform(X[train]), t.transform(X[test])
+    else:
+        Xtr, Xte = X[train], X[test]
+    ytr, seed, k = y[train], int(record["task"]["seed"]), int(record["meta"]["k"])
+    A, T = stored["stack_inner_log_proba"], stored["stack_test_log_proba"]
+    inner, third_test, check = third_log_proba(Xtr, ytr, Xte, A, seed, k, component)
+    A3, T3 = np.concatenate([A, inner[None]]), np.concatenate([T, third_test[None]])
+    w3, _ = _weights_and_pool(A3, ytr, "linear")         # the stack's own weights
+    p3 = np.exp(_linear_pool(T3, w3))
+    yt = y[test]
+    loss3 = -np.log(p3[np.arange(len(test)), yt])
+    return {"dataset": name, "fold": fold, "n_test": len(test), "k": k,
+            "default": float(stored["losses"].mean()), "three_way": float(loss3.mean()),
+            f"{label}_alone": float(-third_test[np.arange(len(test)), yt].mean()),
+            f"w_{label}": float(w3[2]), "fold_check": check,
+            "err_default": float(np.mean(stored["proba"].argmax(1) != yt)),
+            "err_three_way": float(np.mean(p3.argmax(1) != yt)),
+            "exp_err_three_way": float(np.mean(1 - p3.max(1)))}
+
+
+def dev_sets(component, label: str, jobs: int = 2):
+    """:func:`dev_fold` for every fold of every set of :data:`DEV_RUN`: a DataFrame."""
+    import pandas as pd
+    from sklearn.utils.parallel import Parallel, delayed
+
+    sets = sorted(p.name for p in (DEV_RUN / "folds").iterdir() if p.is_dir())
+    return pd.DataFrame(Parallel(n_jobs=jobs)(
+        delayed(dev_fold)(s, f, component, label) for s in sets for f in range(5)))
+
+
+def dev_sets_report(df, label: str, title: str, alone: str, weight: str) -> list[str]:
+    """Rule T4's Markdown (AMLP not worse beyond 2 SE than the default's on any set or in the
+    mean over the sets) from :func:`dev_sets`'s rows; ``alone`` and ``weight`` name the third
+    component's columns in the table."""
+    import pandas as pd
+
+    peers = pd.read_csv(DEV_PEERS).pivot(index="dataset", columns="method", values="amlp")
+    lines = [title, "",
+             "AMLP per set (case-weighted over the 5 folds); the difference three_way - default "
+             "paired over folds, ± SE with the folds as the unit (* beyond 2 SE); the mean "
+             "over the sets with its SE from the sets' SEs (sets independent).", "",
+             f"Inner folds re-made from each fold's seed: the stored all-genes probit's inner "
+             f"log probabilities come back to {df.fold_check.max():.1e}.", "",
+             f"| set | default | three_way | difference | {alone} | {weight} "
+             "(mean) | L1 | L2 |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    ses, worse = [], []
+    for s, g in df.groupby("dataset"):
+        w = g.n_test / g.n_test.sum()
+        d = (g.three_way - g.default).to_numpy()
+        se = d.std(ddof=1) / np.sqrt(len(d))
+        diff = float((w * (g.three_way - g.default)).sum())
+        star = "*" if abs(d.mean()) > 2 * se else ""
+        ses.append(se)
+        if star and d.mean() > 0:
+            worse.append(s)
+        lines.append(f"| {s} | {(w * g.default).sum():.3f} | {(w * g.three_way).sum():.3f} | "
+                     f"{diff:+.3f} ± {se:.3f}{star} | {(w * g[f'{label}_alone']).sum():.3f} | "
+                     f"{g[f'w_{label}'].mean():.2f} | {peers.loc[s, 'logreg_l1_cv']:.3f} | "
+                     f"{peers.loc[s, 'logreg_l2_cv']:.3f} |")
+    cols = ("default", "three_way", f"{label}_alone")
+    means = df.assign(w=df.n_test).groupby("dataset").apply(
+        lambda g: pd.Series({c: np.average(g[c], weights=g.w) for c in cols}))
+    mean_diff = means.three_way.mean() - means.default.mean()
+    mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
+    lines += [f"| mean over sets | {means.default.mean():.3f} | {means.three_way.mean():.3f} | "
+              f"{mean_diff:+.3f} ± {mean_se:.3f} | "
+              f"{means[f'{label}_alone'].mean():.3f} | | {peers.logreg_l1_cv.mean():.3f} | "
+              f"{peers.logreg_l2_cv.mean():.3f} |", "",
+              f"* Worse beyond 2 SE on: {', '.join(worse) or 'none'}; the mean "
+              + ("worse beyond 2 SE." if mean_diff > 2 * mean_se else "not worse beyond 2 SE."),
+              "* T4: " + ("pass" if not worse and mean_diff <= 2 * mean_se else "FAIL"), ""]
+    return lines
