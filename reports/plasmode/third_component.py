@@ -102,6 +102,26 @@ def stored_rows(name: str, rep: int, seed: int, fits: Path, k: int, component,
                        component, label)
 
 
+def report_header(title: str, same, folds, complete: bool) -> list[str]:
+    """The opening lines of a third component's ``report.md``: ``title``, how to read the
+    tables, the reproduction checks (``same``: |KL of the recomputed default - KL of its
+    committed row| per fit; ``folds``: each replicate's ``fold_check``), and a warning when
+    the run is not ``complete``."""
+    out = [title, "", "Made by `compare.py` (README.md: the rules, written before the run). "
+           "Mean over replicates; for `three_way` also the paired difference three_way - "
+           "linear_refit ± SE (* beyond 2 SE). `linear_refit` is the default, recomputed from "
+           "the stored fits.", "",
+           f"Reproduction: `linear_refit` against the committed default rows "
+           f"(`../refit_inner/`), {len(same)} fits: largest |KL difference| "
+           f"{max(same) if same else float('nan'):.2e}. Inner folds: the default's all-genes "
+           f"probit recomputed on the re-made folds, largest |log-probability difference| "
+           f"{max(folds) if folds else float('nan'):.2e}.", ""]
+    if not complete:
+        out += ["**INCOMPLETE run**: not every scenario has six replicates; the verdicts "
+                "below cover the scenarios run so far.", ""]
+    return out
+
+
 def dev_fold(name: str, fold: int, component, label: str) -> dict:
     """One fold of :data:`DEV_RUN` (5 folds, 1 repeat, seed 0): the fold's training cases
     preprocessed as the benchmark's pipeline does, the third component on the Gaussian

@@ -17,6 +17,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: write_report, load_script)
+import third_component  # noqa: E402  (reports/plasmode/third_component.py: report_header)
 
 
 def main() -> None:
@@ -26,18 +27,9 @@ def main() -> None:
     rows, reps_of, complete, same = lp.candidate_rows(HERE, "three_way", groups)
     folds = [rows[("three_way", s, r)]["fold_check"] for s in reps_of for r in reps_of[s]]
     shown = [lp.L2, "linear_refit", "three_way"]
-    out = ["# A third model in the stack: the probit model of the Gaussian model's kept genes",
-           "", "Made by `compare.py` (README.md: the rules, written before the run). Mean over "
-           "replicates; for `three_way` also the paired difference three_way - linear_refit ± "
-           "SE (* beyond 2 SE). `linear_refit` is the default, recomputed from the stored fits.",
-           "", f"Reproduction: `linear_refit` against the committed default rows "
-           f"(`../refit_inner/`), {len(same)} fits: largest |KL difference| "
-           f"{max(same) if same else float('nan'):.2e}. Inner folds: the default's all-genes "
-           f"probit recomputed on the re-made folds, largest |log-probability difference| "
-           f"{max(folds) if folds else float('nan'):.2e}.", ""]
-    if not complete:
-        out += ["**INCOMPLETE run**: not every scenario has six replicates; the verdicts "
-                "below cover the scenarios run so far.", ""]
+    out = third_component.report_header(
+        "# A third model in the stack: the probit model of the Gaussian model's kept genes",
+        same, folds, complete)
 
     def weight_table(scen):
         lines = ["| scenario | weights Gaussian / all genes / kept genes (mean) | kept-genes "

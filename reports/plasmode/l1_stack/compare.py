@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: write_report, load_script)
 import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows, violations)
+import third_component  # noqa: E402  (reports/plasmode/third_component.py: report_header)
 
 SEED1 = HERE.parent / "kept_genes_probit" / "seed1"
 
@@ -79,18 +80,9 @@ def main() -> None:
     reps1 = _reps(rows1)
     complete = complete and all(len(reps1.get(s, [])) == 6 for s in lp.SUITE)
     folds += [rows1[("three_way", s, r)]["fold_check"] for s in reps1 for r in reps1[s]]
-    out = ["# A third model in the stack: L1 logistic regression", "",
-           "Made by `compare.py` (README.md: the rules, written before the run). Mean over "
-           "replicates; for `three_way` also the paired difference three_way - linear_refit ± "
-           "SE (* beyond 2 SE). `linear_refit` is the default, recomputed from the stored fits.",
-           "", f"Reproduction: `linear_refit` against the committed default rows "
-           f"(`../refit_inner/`), {len(same)} fits: largest |KL difference| "
-           f"{max(same) if same else float('nan'):.2e}. Inner folds: the default's all-genes "
-           f"probit recomputed on the re-made folds, largest |log-probability difference| "
-           f"{max(folds) if folds else float('nan'):.2e}.", ""]
-    if not complete:
-        out += ["**INCOMPLETE run**: not every scenario has six replicates; the verdicts "
-                "below cover the scenarios run so far.", ""]
+    out = third_component.report_header(
+        "# A third model in the stack: L1 logistic regression",
+        same, folds, complete)
     verdicts = []
     for (title, scen), suite_like in zip(groups, (True, False, False), strict=True):
         lines, ok = _section(lp, rows, reps_of, title, scen, suite_like)
