@@ -44,12 +44,10 @@ def main() -> int:
             (worse if d.mean() > 0 else better).append(s)
         ses.append(se)
         diffs.append(diff)
-
-        def gap(col):
-            return abs(float((w * g[f"expected_error_{col}"]).sum())
-                       - float((w * g[f"error_{col}"]).sum()))
+        gap = {c: abs(float((w * (g[f"expected_error_{c}"] - g[f"error_{c}"])).sum()))
+               for c in "cu"}
         lines.append(f"| {s} | {(w * g.amlp_c).sum():.3f} | {(w * g.amlp_u).sum():.3f} | "
-                     f"{diff:+.3f} ± {se:.3f}{star} | {gap('c'):.3f} | {gap('u'):.3f} |")
+                     f"{diff:+.3f} ± {se:.3f}{star} | {gap['c']:.3f} | {gap['u']:.3f} |")
     mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
     lines += [f"| mean over sets | | | {np.mean(diffs):+.3f} ± {mean_se:.3f} | | |", "",
               f"* Corrected worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "
