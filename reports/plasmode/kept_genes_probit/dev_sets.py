@@ -26,15 +26,20 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
 import third_component  # noqa: E402  (reports/plasmode/third_component.py: the scoring)
 
 
-def main() -> int:
-    run = offline.load_script(HERE / "run.py", "kept_genes_run")
-    df = third_component.dev_sets(run.kept_probit, "kept")
-    df.to_csv(HERE / "dev_sets.csv", index=False)
+def write(df) -> list[str]:
+    """``dev_sets.md`` (and its lines) from the folds' rows."""
     lines = third_component.dev_sets_report(
         df, "kept", "# Rule T4: the three-way stack on the development sets (made by "
         "dev_sets.py)", "kept genes alone", "kept-genes weight")
     (HERE / "dev_sets.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    return lines
+
+
+def main() -> int:
+    run = offline.load_script(HERE / "run.py", "kept_genes_run")
+    df = third_component.dev_sets(run.kept_probit, "kept")
+    df.to_csv(HERE / "dev_sets.csv", index=False)
+    print("\n".join(write(df)))
     return 0
 
 

@@ -51,16 +51,16 @@ def l1_logistic(X, y, Xt, seed, k):
     return np.log(np.maximum(p, _TINY))
 
 
-def uniform_folds(y, seed) -> int:
-    """How many of the Gaussian model's inner folds give L1 no fit (README.md)."""
-    return sum(not l1_fits(y[tr]) for tr, _ in third_component.inner_folds(y, seed))
+def uniform_folds(y, seed) -> dict:
+    """``l1_uniform_folds``: how many of the Gaussian model's inner folds (re-made from
+    ``seed``) give L1 no fit (README.md), for class indices ``y``."""
+    return {"l1_uniform_folds": sum(not l1_fits(y[tr])
+                                    for tr, _ in third_component.inner_folds(y, seed))}
 
 
 def _rows(name, rep, seed, fits, k) -> list:
-    rows = third_component.stored_rows(name, rep, seed, fits, k, l1_logistic, "l1")
-    y = np.load(fits / f"{name}_{rep}.npz")["y_inner"]
-    rows[1]["l1_uniform_folds"] = uniform_folds(y, seed + rep)
-    return rows
+    return third_component.stored_rows(name, rep, seed, fits, k, l1_logistic, "l1",
+                                       extra=uniform_folds)
 
 
 def seed0_replicate(name: str, rep: int) -> list:

@@ -99,28 +99,34 @@ def kl_beyond(rows, a, b, scenarios):
     return worse, better
 
 
-def suite_rule(rows, candidate, baseline, scenarios, reps_of, better, label=""):
+def suite_rule(rows, candidate, baseline, scenarios, reps_of, better, label="",
+               require_gain=True):
     """The suite's rule of README.md (B1; R1 of ``../refit_inner/``) past its KL part: the
     Markdown lines of both methods' violations (protocol rule 1) and point misses, and
     whether the candidate passes (no more violations, and KL better beyond 2 SE somewhere,
-    ``better``, or fewer point misses)."""
+    ``better``, or fewer point misses). ``require_gain=False``: no more violations suffices
+    (the point misses are then reported only, as ``../l1_stack/``'s rule has it)."""
     v_c = paired.violations(rows, candidate, scenarios, reps_of, L2)
     v_b = paired.violations(rows, baseline, scenarios, reps_of, L2)
     m_c = point_misses(rows, candidate, scenarios)
     m_b = point_misses(rows, baseline, scenarios)
+    misses = "Point misses" if require_gain else "Point misses (reported)"
     lines = [f"* Violations{label} of {candidate} ({len(v_c)}): " + ("; ".join(v_c) or "none"),
              f"* Violations of {baseline} ({len(v_b)}): " + ("; ".join(v_b) or "none"),
-             f"* Point misses of {candidate} ({len(m_c)}): " + ("; ".join(m_c) or "none"),
-             f"* Point misses of {baseline} ({len(m_b)}): " + ("; ".join(m_b) or "none")]
-    return lines, len(v_c) <= len(v_b) and (bool(better) or len(m_c) < len(m_b))
+             f"* {misses} of {candidate} ({len(m_c)}): " + ("; ".join(m_c) or "none"),
+             f"* {misses} of {baseline} ({len(m_b)}): " + ("; ".join(m_b) or "none")]
+    gain = bool(better) or len(m_c) < len(m_b) or not require_gain
+    return lines, len(v_c) <= len(v_b) and gain
 
 
-def rule_sections(rows, candidate, baseline, groups, reps_of, shown, extra=None):
+def rule_sections(rows, candidate, baseline, groups, reps_of, shown, extra=None,
+                  require_gain=True):
     """The Markdown sections of rules like R1-R3 of ``../refit_inner/``: for each (title,
     scenarios) of ``groups`` run so far, the tables of ``shown``, ``extra(scenarios)``'s lines
     (if given), KL worse or better beyond 2 SE (``candidate`` against ``baseline``), the
-    suite's rule (:func:`suite_rule`) for the suite's group, and the group's verdict. Returns
-    (lines, verdicts: True/False per group, None where no scenario has been run)."""
+    suite's rule (:func:`suite_rule`, with ``require_gain``) for the suite's group, and the
+    group's verdict. Returns (lines, verdicts: True/False per group, None where no scenario
+    has been run)."""
     out, verdicts = [], []
     for title, scenarios in groups:
         scen = [s for s in scenarios if s in reps_of]
@@ -135,7 +141,8 @@ def rule_sections(rows, candidate, baseline, groups, reps_of, shown, extra=None)
                 f"in: {', '.join(better) or 'none'}."]
         ok = not worse
         if scenarios is SUITE:
-            lines, suite_ok = suite_rule(rows, candidate, baseline, scen, reps_of, better)
+            lines, suite_ok = suite_rule(rows, candidate, baseline, scen, reps_of, better,
+                                         require_gain=require_gain)
             out += lines
             ok = ok and suite_ok
         out += [f"* {title.split(',')[0]}: " + ("pass" if ok else "FAIL"), ""]
