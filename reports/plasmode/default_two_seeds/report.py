@@ -61,20 +61,19 @@ def main() -> None:
     for s in offline.SCENARIO_NAMES:
         get = {m: {f: [rows[(m, s, r)][f] for r in reps] for f in ("kl", "abs_gap", "slope")}
                for m in ("default", L2)}
-        d = np.subtract(get["default"]["abs_gap"], get[L2]["abs_gap"])
-        se = d.std(ddof=1) / np.sqrt(d.size)
-        star = "*" if abs(d.mean()) > 2 * se else ""
+        diff, se, _ = paired.paired(rows, "default", L2, s, "abs_gap")
+        star = "*" if abs(diff) > 2 * se else ""
         gap, slope = np.mean(get["default"]["abs_gap"]), np.mean(get["default"]["slope"])
         if s.startswith("sim"):
             misses = ([f"gap {gap:.3f} > 0.02"] if gap > 0.02 else []) + (
                 [f"slope {slope:.2f}"] if not 0.9 <= slope <= 1.1 else [])
             target = "point miss: " + ", ".join(misses) if misses else "met"
         else:
-            target = ("worse than L2 beyond 2 SE" if star and d.mean() > 0 else
-                      "met" if d.mean() <= 0 else "point miss (within 2 SE)")
+            target = ("worse than L2 beyond 2 SE" if star and diff > 0 else
+                      "met" if diff <= 0 else "point miss (within 2 SE)")
         out.append(f"| {s} | {_mean_se(get['default']['kl'])} | {_mean_se(get[L2]['kl'])} | "
                    f"{_mean_se(get['default']['abs_gap'])} | {_mean_se(get[L2]['abs_gap'])} | "
-                   f"{d.mean():+.3f} ± {se:.3f}{star} | {_mean_se(get['default']['slope'])} | "
+                   f"{diff:+.3f} ± {se:.3f}{star} | {_mean_se(get['default']['slope'])} | "
                    f"{_mean_se(get[L2]['slope'])} | {target} |")
     out += ["", "For scale, the scenarios' Bayes-optimal predictor on 400 replicates "
             "(`../bayes_oracle_probe/report.md`): sim_dense_weak |expected - actual| 0.017 ± "
