@@ -44,6 +44,28 @@ def fit_stack(name: str, rep: int, seed: int = SEED):
     return data, binary, clf, time.perf_counter() - t0
 
 
+def fit_components(name: str, rep: int, fits, seed: int = SEED):
+    """:func:`fit_stack`, then the stack's predictive of the test cases and its two
+    components' log probabilities, kept in ``fits/{name}_{rep}.npz`` (``inner`` (2, n, G),
+    ``y_inner``, ``test`` (2, m, G), ``p_test``, ``weights``) so that other pools or a third
+    component can be scored later without refitting. Returns (data, whether it has two
+    classes, the fitted classifier, fit seconds, its predict_proba of the test cases, inner
+    log probabilities A, test log probabilities T, training class indices)."""
+    import warnings
+
+    data, binary, clf, seconds = fit_stack(name, rep, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        proba = clf.predict_proba(data["X_test"])
+        T = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
+    yi = np.searchsorted(clf.classes_, data["y_train"])
+    A = clf.inner_log_proba_                                          # (2, n, G)
+    fits.mkdir(exist_ok=True)
+    np.savez_compressed(fits / f"{name}_{rep}.npz", inner=A, y_inner=yi, test=T,
+                        p_test=data["p_test"], weights=clf.weights_)
+    return data, binary, clf, seconds, proba, A, T, yi
+
+
 def one_replicate(name: str, rep: int) -> dict:
     import warnings
 

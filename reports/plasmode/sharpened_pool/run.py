@@ -63,27 +63,18 @@ def _log_pool_run():
 
 
 def _refit_inner_run():
-    """``../refit_inner/run.py``: its ``fit_stack`` fits the default as that run did."""
+    """``../refit_inner/run.py``: its ``fit_components`` fits the default as that run did
+    and keeps the components."""
     return offline.load_script(HERE.parent / "refit_inner" / "run.py", "refit_inner_run")
 
 
 def one_replicate(name: str, rep: int) -> list:
-    import warnings
-
     from selbayes.experiments.plasmode import calibration_scores
 
-    data, binary, clf, seconds = _refit_inner_run().fit_stack(name, rep)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        proba = clf.predict_proba(data["X_test"])
-        test_lp = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
-    yi = np.searchsorted(clf.classes_, data["y_train"])
-    A = clf.inner_log_proba_                                               # (2, n, G)
+    data, binary, clf, seconds, proba, A, test_lp, yi = _refit_inner_run().fit_components(
+        name, rep, HERE / "fits")
     w, gamma = fit_sharpened(A, yi)
     sharp = np.exp(sharpened_log_pool(test_lp, w, gamma))
-    (HERE / "fits").mkdir(exist_ok=True)
-    np.savez_compressed(HERE / "fits" / f"{name}_{rep}.npz", inner=A, y_inner=yi, test=test_lp,
-                        p_test=data["p_test"], weights=clf.weights_)
     common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
     rows = []
     for method, p in (("linear_refit", proba), ("sharpened", sharp)):

@@ -35,16 +35,8 @@ def one_replicate(name: str, rep: int) -> list:
 
     kept = offline.load_script(HERE.parent / "run.py", "kept_genes_probit_run")
     refit = offline.load_script(PLASMODE / "refit_inner" / "run.py", "refit_inner_run")
-    data, binary, clf, seconds = refit.fit_stack(name, rep, seed=SEED)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        proba = clf.predict_proba(data["X_test"])
-        T = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
-    yi = np.searchsorted(clf.classes_, data["y_train"])
-    A = clf.inner_log_proba_                                          # (2, n, G)
-    (HERE / "fits").mkdir(exist_ok=True)
-    np.savez_compressed(HERE / "fits" / f"{name}_{rep}.npz", inner=A, y_inner=yi, test=T,
-                        p_test=data["p_test"], weights=clf.weights_)
+    data, binary, clf, seconds, proba, A, T, yi = refit.fit_components(name, rep,
+                                                                       HERE / "fits", SEED)
     common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
     rows = kept.scored_rows(data, binary, A, yi, T, clf.weights_, SEED + rep, int(clf.k_),
                             common)
