@@ -21,7 +21,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from selbayes.benchmark._runner import _build, _inner_folds, _make_splits, resolve_dataset
+from selbayes.benchmark._runner import (
+    _build,
+    _fold_seed,
+    _inner_folds,
+    _make_splits,
+    resolve_dataset,
+)
 
 HERE = Path(__file__).resolve().parent
 STORED = HERE.parent / "benchmark_microarray_refit_inner_2026-12-02" / "folds" / "chowdary" \
@@ -33,8 +39,7 @@ def benchmark_folds(y):
     seed 0), the seed of each fit as ``selbayes.benchmark`` derives it."""
     for r, splits in _make_splits(y, 5, 1, 0):
         for f, (train, test) in enumerate(splits):
-            seed = int(np.random.SeedSequence([0, r, f]).generate_state(1)[0] % (2**31 - 1))
-            yield r, f, train, test, seed
+            yield r, f, train, test, _fold_seed(0, r, f)
 
 
 def main(argv) -> int:

@@ -133,9 +133,8 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None) -> dict:
     fold, the three weights, and the test cases' mean log loss of the default, the three-way
     stack and the third component alone (``{label}_alone``); ``extra(y_train, seed)``, when
     given, adds fields (as in :func:`stored_rows`)."""
-    from selbayes.benchmark._runner import _make_splits, resolve_dataset
+    from selbayes.benchmark._runner import _make_splits, _preprocessor, resolve_dataset
     from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
-    from selbayes.preprocessing import IntensityLog2
 
     ds = resolve_dataset(name)
     X = ds.X.to_numpy(dtype=np.float64)
@@ -146,10 +145,10 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None) -> dict:
     record = json.loads(stem.with_suffix(".json").read_text())
     stored = np.load(stem.with_suffix(".npz"))
     assert record["meta"]["test"] == test.tolist()
-    pre = record["task"]["preprocessing"]
-    if pre.get("transform", "none") != "none":
-        t = IntensityLog2(floor=pre.get("floor"), ceiling=pre.get("ceiling")).fit(X[train])
-        Xtr, Xte = t.transform(X[train]), t.transform(X[test])
+    pre = _preprocessor(record["task"]["preprocessing"])     # as the benchmark's pipeline
+    if pre is not None:
+        pre.fit(X[train])
+        Xtr, Xte = pre.transform(X[train]), pre.transform(X[test])
     else:
         Xtr, Xte = X[train], X[test]
     ytr, seed, k = y[train], int(record["task"]["seed"]), int(record["meta"]["k"])

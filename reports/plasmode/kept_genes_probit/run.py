@@ -44,10 +44,10 @@ def top_k_by_f(X, y, k):
     some near-constant genes of singh's standardised X and ranked them first; README.md,
     "Correction".)"""
     from selbayes.filters import f_statistic
+    from selbayes.filters._selection import _rank_top  # the selection's own ranking
 
     y = np.asarray(y)
-    F = f_statistic(np.asarray(X, dtype=np.float64), y, int(y.max()) + 1)
-    return np.argsort(-F, kind="stable")[:k]
+    return _rank_top(f_statistic(np.asarray(X, dtype=np.float64), y, int(y.max()) + 1), k)
 
 
 def kept_probit(X, y, Xt, seed, k):

@@ -136,17 +136,29 @@ def _settings(est) -> str:
     return json.dumps(params, sort_keys=True, default=lambda o: type(o).__name__)
 
 
+def _preprocessor(dataset_pre):
+    """The unfitted preprocessing step a data set's ``preprocessing`` dict asks for (fitted on
+    each training fold inside the pipeline), or None for ``{"transform": "none"}``."""
+    if dataset_pre.get("transform", "none") == "none":
+        return None
+    from ..preprocessing._intensity import IntensityLog2
+
+    return IntensityLog2(floor=dataset_pre.get("floor"), ceiling=dataset_pre.get("ceiling"))
+
+
+def _fold_seed(seed, repeat: int, fold: int) -> int:
+    """The random_state of every fit on fold ``fold`` of repeat ``repeat`` in a run seeded
+    ``seed`` (one per fold, shared by the methods, so that they are paired)."""
+    return int(np.random.SeedSequence([int(seed), repeat, fold]).generate_state(1)[0]
+               % (2**31 - 1))
+
+
 def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
     from sklearn.pipeline import Pipeline
 
     model = make_method(method, n_classes, seed, quick=quick, inner_folds=inner_folds)
-    if dataset_pre.get("transform", "none") == "none":
-        return model
-    from ..preprocessing._intensity import IntensityLog2
-
-    return Pipeline([("preprocess", IntensityLog2(floor=dataset_pre.get("floor"),
-                                                  ceiling=dataset_pre.get("ceiling"))),
-                     ("model", model)])
+    pre = _preprocessor(dataset_pre)
+    return model if pre is None else Pipeline([("preprocess", pre), ("model", model)])
 
 
 def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
@@ -348,8 +360,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         for r, splits in _make_splits(y_idx, int(folds), int(repeats), int(seed)):
             splits_of[ds.name, r] = splits
             for f, (train, test) in enumerate(splits):
-                fold_seed = int(np.random.SeedSequence([int(seed), r, f]).generate_state(1)[0]
-                                % (2**31 - 1))
+                fold_seed = _fold_seed(seed, r, f)
                 inner = _inner_folds(y_idx[train])
                 for m in methods:
                     est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
