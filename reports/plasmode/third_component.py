@@ -50,15 +50,29 @@ def third_log_proba(X, yi, Xt, A, random_state, k, component):
     return inner, component(X, yi, Xt, random_state, k), check
 
 
+def stack_weights(A3, yi, random_state):
+    """The stack's own weights of the three components (``stacking_weights`` on the inner
+    cases, as ``LinearStackedClassifier`` fits them) and no extra fields: the default
+    ``weights`` of :func:`scored_rows` and :func:`dev_fold`. A candidate that chooses the
+    weights otherwise passes its own function of the same signature: ``A3`` (3, n, G) the
+    components' inner log probabilities, ``yi`` the class indices, ``random_state`` the
+    Gaussian model's seed (its inner folds: :func:`inner_folds`) -> (weights (3,), dict of
+    fields added to the row)."""
+    from selbayes.estimators._linear_stack import _weights_and_pool
+
+    return _weights_and_pool(A3, yi, "linear")[0], {}
+
+
 def scored_rows(data, binary, A, yi, T, w2, random_state, k, common, component,
-                label) -> list:
+                label, weights=stack_weights) -> list:
     """The rows of ``linear_refit`` (the default's two-way pool, weights ``w2``) and
     ``three_way`` for one fitted default: ``A`` (2, n, G) and ``T`` (2, m, G) its components'
     inner and test log probabilities, ``yi`` the training class indices, ``random_state``
     the Gaussian model's seed (its inner folds), ``k`` its chosen k, ``common`` fields of
     both rows; ``three_way`` also has ``{label}_weight``, ``fold_check`` and
-    ``inner_{label}``."""
-    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    ``inner_{label}``, and the fields of ``weights`` (:func:`stack_weights`: the three
+    weights)."""
+    from selbayes.estimators._linear_stack import _linear_pool
     from selbayes.experiments.plasmode import calibration_scores
 
     X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
@@ -66,7 +80,8 @@ def scored_rows(data, binary, A, yi, T, w2, random_state, k, common, component,
     own = np.arange(yi.size), yi
     A3, T3 = np.concatenate([A, inner[None]]), np.concatenate([T, test[None]])
     w2 = np.asarray(w2, float)
-    w3, inner3 = _weights_and_pool(A3, yi, "linear")       # the stack's own weights and pool
+    w3, fields = weights(A3, yi, random_state)
+    inner3 = _linear_pool(A3, w3)
     common = {**common, "k": k}
     rows = []
     for method, lp, w, pooled in (("linear_refit", _linear_pool(T, w2), w2,
@@ -78,19 +93,19 @@ def scored_rows(data, binary, A, yi, T, w2, random_state, k, common, component,
         rows.append({**common, "method": method, **s, "weights": [float(v) for v in w],
                      "linear_weight": float(w[1]), "inner_stack": -float(pooled[own].mean())})
     rows[1].update({f"{label}_weight": float(w3[2]), "fold_check": check,
-                    f"inner_{label}": -float(inner[own].mean())})
+                    f"inner_{label}": -float(inner[own].mean()), **fields})
     return rows
 
 
 def stored_rows(name: str, rep: int, seed: int, fits: Path, k: int, component,
-                label: str, extra=None) -> list:
+                label: str, extra=None, weights=stack_weights) -> list:
     """:func:`scored_rows` for replicate ``rep`` of scenario ``name`` drawn with run seed
     ``seed`` (``log_pool/run.py``'s ``replicate``), from the default's components stored in
     ``fits`` (``{name}_{rep}.npz``: ``inner``, ``y_inner``, ``test``, ``weights``; as
     ``sharpened_pool/run.py`` and ``kept_genes_probit/seed1/run.py`` store them), ``k`` the
     Gaussian model's chosen k in that fit, its seed ``seed + rep``; ``extra(y, seed)``, when
     given, adds fields to the ``three_way`` row from the training class indices and the
-    Gaussian model's seed."""
+    Gaussian model's seed; ``weights`` as in :func:`scored_rows`."""
     import offline  # reports/plasmode/offline.py (this folder is on the path)
 
     lp = offline.load_script(Path(__file__).resolve().parent / "log_pool" / "run.py",
@@ -101,7 +116,7 @@ def stored_rows(name: str, rep: int, seed: int, fits: Path, k: int, component,
     assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
     common = {"scenario": name, "replicate": rep, "n_test": len(data["p_test"])}
     rows = scored_rows(data, binary, A, yi, T, stored["weights"], seed + rep, k, common,
-                       component, label)
+                       component, label, weights)
     rows[1].update(extra(yi, seed + rep) if extra else {})
     return rows
 
@@ -126,15 +141,17 @@ def report_header(title: str, same, folds, complete: bool) -> list[str]:
     return out
 
 
-def dev_fold(name: str, fold: int, component, label: str, extra=None) -> dict:
+def dev_fold(name: str, fold: int, component, label: str, extra=None,
+             weights=stack_weights) -> dict:
     """One fold of :data:`DEV_RUN` (5 folds, 1 repeat, seed 0): the fold's training cases
     preprocessed as the benchmark's pipeline does, the third component on the Gaussian
     model's inner folds (re-made from the fold's seed and checked) and on the whole training
     fold, the three weights, and the test cases' mean log loss of the default, the three-way
     stack and the third component alone (``{label}_alone``); ``extra(y_train, seed)``, when
-    given, adds fields (as in :func:`stored_rows`)."""
+    given, adds fields (as in :func:`stored_rows`); ``weights`` chooses the three weights
+    (:func:`stack_weights`: the stack's own) and adds its fields."""
     from selbayes.benchmark._runner import _make_splits, _preprocessor, resolve_dataset
-    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    from selbayes.estimators._linear_stack import _linear_pool
 
     ds = resolve_dataset(name)
     X = ds.X.to_numpy(dtype=np.float64)
@@ -155,7 +172,7 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None) -> dict:
     A, T = stored["stack_inner_log_proba"], stored["stack_test_log_proba"]
     inner, third_test, check = third_log_proba(Xtr, ytr, Xte, A, seed, k, component)
     A3, T3 = np.concatenate([A, inner[None]]), np.concatenate([T, third_test[None]])
-    w3, _ = _weights_and_pool(A3, ytr, "linear")         # the stack's own weights
+    w3, fields = weights(A3, ytr, seed)
     p3 = np.exp(_linear_pool(T3, w3))
     yt = y[test]
     loss3 = -np.log(p3[np.arange(len(test)), yt])
@@ -166,17 +183,18 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None) -> dict:
             "err_default": float(np.mean(stored["proba"].argmax(1) != yt)),
             "err_three_way": float(np.mean(p3.argmax(1) != yt)),
             "exp_err_three_way": float(np.mean(1 - p3.max(1))),
-            **(extra(ytr, seed) if extra else {})}
+            **fields, **(extra(ytr, seed) if extra else {})}
 
 
-def dev_sets(component, label: str, jobs: int = 2, extra=None):
+def dev_sets(component, label: str, jobs: int = 2, extra=None, weights=stack_weights):
     """:func:`dev_fold` for every fold of every set of :data:`DEV_RUN`: a DataFrame."""
     import pandas as pd
     from sklearn.utils.parallel import Parallel, delayed
 
     sets = sorted(p.name for p in (DEV_RUN / "folds").iterdir() if p.is_dir())
     return pd.DataFrame(Parallel(n_jobs=jobs)(
-        delayed(dev_fold)(s, f, component, label, extra) for s in sets for f in range(5)))
+        delayed(dev_fold)(s, f, component, label, extra, weights)
+        for s in sets for f in range(5)))
 
 
 def dev_sets_differences(df):

@@ -23,11 +23,10 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
 import third_component  # noqa: E402  (reports/plasmode/third_component.py: the scoring)
 
 
-def write(df) -> list[str]:
-    """``dev_sets.md`` (and its lines) from the folds' rows."""
-    lines = third_component.dev_sets_report(
-        df, "l1", "# Rule T4: the stack with L1 logistic regression on the development sets "
-        "(made by dev_sets.py)", "L1 alone (refitted here)", "L1 weight", better_mean=True)
+def report_lines(df, title: str) -> list[str]:
+    """T4's Markdown lines from the folds' rows of a stack with L1 as its third model."""
+    lines = third_component.dev_sets_report(df, "l1", title, "L1 alone (refitted here)",
+                                            "L1 weight", better_mean=True)
     peers = pd.read_csv(third_component.DEV_PEERS).pivot(index="dataset", columns="method",
                                                          values="amlp")
     easy = peers.index[peers.logreg_l1_cv < 0.25]
@@ -39,6 +38,13 @@ def write(df) -> list[str]:
               f"{peers.loc[easy, 'logreg_l1_cv'].mean():.3f}. "
               f"Inner folds without an L1 fit: {int(df.l1_uniform_folds.sum())} (of "
               f"{5 * len(df)}).", ""]
+    return lines
+
+
+def write(df) -> list[str]:
+    """``dev_sets.md`` (and its lines) from the folds' rows."""
+    lines = report_lines(df, "# Rule T4: the stack with L1 logistic regression on the "
+                         "development sets (made by dev_sets.py)")
     (HERE / "dev_sets.md").write_text("\n".join(lines))
     return lines
 

@@ -63,15 +63,23 @@ def _rows(name, rep, seed, fits, k) -> list:
                                        extra=uniform_folds)
 
 
+def seed0_k(name: str, rep: int) -> int:
+    """The Gaussian model's chosen k in the default's seed-0 fit of the replicate."""
+    return int(paired.read_rows(HERE.parent / "refit_inner" / "results.jsonl")
+               [("refit", name, rep)]["k"])
+
+
+def seed1_k(name: str, rep: int) -> int:
+    """The Gaussian model's chosen k in the default's seed-1 fit of the replicate."""
+    return int(paired.read_rows(SEED1 / "results.jsonl")[("linear_refit", name, rep)]["k"])
+
+
 def seed0_replicate(name: str, rep: int) -> list:
-    k = int(paired.read_rows(HERE.parent / "refit_inner" / "results.jsonl")
-            [("refit", name, rep)]["k"])
-    return _rows(name, rep, 0, SEED0_FITS, k)
+    return _rows(name, rep, 0, SEED0_FITS, seed0_k(name, rep))
 
 
 def seed1_replicate(name: str, rep: int) -> list:
-    k = int(paired.read_rows(SEED1 / "results.jsonl")[("linear_refit", name, rep)]["k"])
-    return _rows(name, rep, 1, SEED1 / "fits", k)
+    return _rows(name, rep, 1, SEED1 / "fits", seed1_k(name, rep))
 
 
 def main() -> int:
