@@ -39,8 +39,9 @@ def gated_weights(A3, yi, random_state):
     weights are fitted on the other folds' cases and both pools score the fold's cases; ``d``
     the per-case difference of log scores three-way - two-way. Where mean(d) exceeds
     ``GATE_Z`` standard errors (sd(d) / sqrt(n), cases as the unit), the three-way weights
-    fitted on all inner cases; otherwise the two-way ones with L1 at 0. Fields: ``gate_gain``
-    (mean d, nats per case), ``gate_z``, ``gate_open``."""
+    fitted on all inner cases; otherwise the two-way ones with L1 at 0. On a fold where the
+    three-way weights give L1 0 the two pools are the same and d is 0 there. Fields:
+    ``gate_gain`` (mean d, nats per case), ``gate_z``, ``gate_open``."""
     from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
 
     def own(lp, y):
@@ -50,6 +51,9 @@ def gated_weights(A3, yi, random_state):
     for tr, te in third_component.inner_folds(yi, random_state):
         w2 = _weights_and_pool(A3[:2, tr], yi[tr], "linear")[0]
         w3 = _weights_and_pool(A3[:, tr], yi[tr], "linear")[0]
+        if w3[2] == 0:      # the same pool: 0, not the rounding of two sums of the same terms
+            d[te] = 0.0
+            continue
         d[te] = (own(_linear_pool(A3[:, te], w3), yi[te])
                  - own(_linear_pool(A3[:2, te], w2), yi[te]))
     se = float(d.std(ddof=1) / np.sqrt(d.size))
