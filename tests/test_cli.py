@@ -696,10 +696,13 @@ def test_fit_summary_shows_marker_probabilities_and_one_parenthesis():
 
 def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     """`selbayes fit --linear-stack` (plug-in, for speed) fits LinearStackedClassifier, says its
-    weights, and `selbayes predict` gives its predict_proba; without the flag (k auto) it is
+    weights and the L1 model's gate, and `selbayes predict` gives its predict_proba;
+    --l1-gate off fits the two-model stack; without the flag (k auto) it is
     the same fit, and --no-linear-stack fits the Gaussian model alone; three classes fit
     (nested dichotomies); --k N with the flag is refused with a line that names the
     problem."""
+    from sklearn.base import clone
+
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators import LinearStackedClassifier
 
@@ -752,13 +755,29 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
     np.testing.assert_array_equal(plug.weights_, want_plug.weights_)
     np.testing.assert_array_equal(plug.inner_log_proba_, want_plug.inner_log_proba_)
 
+    # the L1 model's gate: reported by default; --l1-gate off: the two-model stack
+    assert "L1 logistic regression: inner log loss" in printed
+    assert main([*common, "--l1-gate", "off", "-o", str(tmp_path / "two.nc")]) == 0
+    assert "L1 logistic regression" not in capsys.readouterr().out
+    two = LinearStackedClassifier.load(tmp_path / "two.nc")
+    assert two.l1_gate is None and two.weights_.size == 2
+    want_two = clone(want).set_params(l1_gate=None).fit(frame.to_numpy(), y)
+    np.testing.assert_array_equal(two.weights_, want_two.weights_)
+    assert main([*common, "--l1-gate=-1e9", "-o", str(tmp_path / "open.nc")]) == 0
+    assert "z" in capsys.readouterr().out
+    assert LinearStackedClassifier.load(tmp_path / "open.nc").l1_gate_["open"]
+    with pytest.raises(SystemExit):                 # argparse's usage error, exit 2
+        main([*common, "--l1-gate", "high", "-o", str(tmp_path / "x.nc")])
+    assert "must be a number or 'off'; got 'high'" in capsys.readouterr().err
+
     no_grid = [c for c in common if c not in ("--k-grid", "5,20")]
     assert main([*no_grid, "--linear-stack", "--k", "10", "-o", str(tmp_path / "x.nc")]) == 2
     assert "--linear-stack needs --k auto" in capsys.readouterr().err
     for argv in (["--k", "10"], ["--no-linear-stack"]):
-        assert main([*no_grid, *argv, "--inner-predictive", "plugin", "-o",
-                     str(tmp_path / "x.nc")]) == 2
-        assert "without the stack" in capsys.readouterr().err
+        for flag in (["--inner-predictive", "plugin"], ["--l1-gate", "3"]):
+            assert main([*no_grid, *argv, *flag, "-o", str(tmp_path / "x.nc")]) == 2
+            assert f"{flag[0]} chooses how the stack is fitted; without the stack" in (
+                capsys.readouterr().err)
     pd.DataFrame({"id": frame.index, "label": np.resize(["a", "b", "c"], n)}).to_csv(
         tmp_path / "y3.csv", index=False)
     three = [c if c != str(tmp_path / "y.csv") else str(tmp_path / "y3.csv") for c in common]

@@ -252,6 +252,21 @@ def _seed(text: str) -> int:
     return value
 
 
+def _l1_gate(text: str):
+    """argparse type of --l1-gate: a finite number (the gate's z) or "off" (no L1 model)."""
+    import math
+
+    if text.strip().lower() == "off":
+        return "off"
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a number or 'off'; got {text!r}")
+    return value
+
+
 def _check_binary_file(X, path: str, model: str) -> None:
     """The binary models' check (:func:`selbayes._validation.first_non_binary`), naming the
     file, a gene and a sample."""
@@ -346,7 +361,8 @@ def _cmd_fit(args) -> int:
     import h5py
     import numpy as np
 
-    _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive")
+    _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
+                   "l1-gate")
     if args.model != "gaussian" and args.transform not in (None, "none"):
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
@@ -430,14 +446,18 @@ def _cmd_fit(args) -> int:
     # the recommended model by default: the stack wherever k is chosen by inner CV (a fixed
     # --k gives no inner cases to weight it on, and fits the Gaussian classifier alone)
     stacked = k_auto if args.linear_stack is None else args.linear_stack
-    if args.inner_predictive is not None and not stacked:
-        raise UserError("--inner-predictive chooses how the stack's weights are fitted; "
-                        "without the stack (" + ("--no-linear-stack" if k_auto else
-                                                 f"--k {args.k}") + ") there are none")
+    for flag, value in (("--inner-predictive", args.inner_predictive),
+                        ("--l1-gate", args.l1_gate)):
+        if value is not None and not stacked:
+            raise UserError(f"{flag} chooses how the stack is fitted; without the stack ("
+                            + ("--no-linear-stack" if k_auto else f"--k {args.k}")
+                            + ") there is none")
     if stacked:
         from .estimators import LinearStackedClassifier
 
-        clf = LinearStackedClassifier(clf, inner_predictive=args.inner_predictive or "refit")
+        gate = {None: 2.0, "off": None}.get(args.l1_gate, args.l1_gate)
+        clf = LinearStackedClassifier(clf, inner_predictive=args.inner_predictive or "refit",
+                                      l1_gate=gate)
     out = Path(args.output)
     _make_parent(out)                   # before the fit: a bad path fails at once
     with warnings.catch_warnings():
@@ -463,6 +483,12 @@ def _cmd_fit(args) -> int:
               f"{sc['stack']:.3f} (the stack), nats; the gaussian model's inner predictions: "
               + ("refitted on each inner fold" if clf.inner_predictive == "refit"
                  else "the inner cross-validation's plug-in"))
+        if clf.l1_gate_ is not None:
+            g = clf.l1_gate_
+            print(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats; its "
+                  f"cross-validated gain in the stack {g['gain']:+.4f} nats per case, z "
+                  f"{g['z']:.2f} against the gate's {clf.l1_gate:g}: "
+                  + (f"in the stack, weight {w[2]:.2f}" if g["open"] else "not in the stack"))
     print(f"saved: {out}")
     return 0
 
@@ -692,6 +718,10 @@ def build_parser() -> argparse.ArgumentParser:
                      "on each inner fold (one more fit per fold); 'plugin': the inner "
                      "cross-validation's plug-in predictions (no extra fits; overconfident "
                      "where effects are many and weak, which leaves the stack underconfident)")
+    fit.add_argument("--l1-gate", type=_l1_gate, default=None, metavar="Z",
+                     help="gaussian, with the stack: L1 logistic regression joins it as a "
+                     "third model only where its cross-validated gain on the inner cases "
+                     "exceeds Z standard errors (default 2); 'off': the two-model stack")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")
     fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")

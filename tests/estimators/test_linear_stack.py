@@ -1,10 +1,13 @@
 """LinearStackedClassifier (selbayes/estimators/_linear_stack.py): the Gaussian classifier
-stacked with the Bayesian probit regression of all features.
+stacked with the Bayesian probit regression of all features and, behind a gate, L1 logistic
+regression.
 
 Checked against its parts fitted separately (the Gaussian model alone, the probit model on the
 same inner folds, the package's stacking weights), on data where each model should win (a few
 strong markers; a linear signal spread over many correlated genes), and for save, load and the
-command line. The Gaussian model uses the plug-in posterior, so every fit is deterministic and
+command line. The two-model stack's checks ask for ``l1_gate=None``; the L1 model is checked
+against scikit-learn's fit of the same recipe, its gate against the weights and scores
+written out here. The Gaussian model uses the plug-in posterior, so every fit is deterministic and
 fast.
 """
 
@@ -48,7 +51,8 @@ def sparse():
 
 @pytest.fixture(scope="module")
 def stacked(sparse):
-    return LinearStackedClassifier(_base(), inner_predictive="plugin").fit(*sparse)
+    return LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=None).fit(
+        *sparse)
 
 
 # The tests below that check the weights against the plug-in inner scores written out here
@@ -99,10 +103,11 @@ def test_the_weight_goes_where_the_model_fits():
     cases, and below 1 exactly when mean(p_gauss / p_lin) > 1 (the two models' losses paired
     case by case: paired wrongly, the optimum here was inside the simplex)."""
     X, y = sparse_strong(2, n=60, p=400, markers=4, effect=2.0)
-    few = LinearStackedClassifier(_base(), inner_predictive="plugin").fit(X, y)
+    few = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=None).fit(X, y)
     assert few.weights_[0] > 0.8, few.weights_
     X, y = _spread(3)
-    spread = LinearStackedClassifier(_base(), inner_predictive="plugin").fit(X, y)
+    spread = LinearStackedClassifier(_base(), inner_predictive="plugin",
+                                     l1_gate=None).fit(X, y)
     gauss, lin = _inner_losses(spread.estimator_, X, y)
     ratio = np.exp(gauss - lin)                                  # p_lin / p_gauss per case
     assert ratio.mean() > 1                                      # the probit model gets weight
@@ -147,8 +152,8 @@ def _three_classes(seed, n=45, p=200):
 @pytest.fixture(scope="module")
 def three():
     X, y = _three_classes(4)
-    return X, y, LinearStackedClassifier(_base(k_grid=(5, 20)),
-                                         inner_predictive="plugin").fit(X, y)
+    return X, y, LinearStackedClassifier(_base(k_grid=(5, 20)), inner_predictive="plugin",
+                                         l1_gate=None).fit(X, y)
 
 
 def test_more_classes_stack_the_nested_dichotomies(three):
@@ -232,8 +237,8 @@ def _inner_log_proba(gaussian, X, y, fit_probit=fit_linear_probit):
 @pytest.fixture(scope="module")
 def log_pooled():
     X, y = _spread(3)
-    return X, y, LinearStackedClassifier(_base(), pooling="log",
-                                         inner_predictive="plugin").fit(X, y)
+    return X, y, LinearStackedClassifier(_base(), pooling="log", inner_predictive="plugin",
+                                         l1_gate=None).fit(X, y)
 
 
 def test_log_pool_is_its_parts_pooled_with_weights_from_the_inner_cases(log_pooled):
@@ -278,7 +283,7 @@ def test_log_pool_of_three_classes_pools_the_nested_dichotomies():
 
     X, y = _three_classes(4)
     clf = LinearStackedClassifier(_base(k_grid=(5, 20)), pooling="log",
-                                  inner_predictive="plugin").fit(X, y)
+                                  inner_predictive="plugin", l1_gate=None).fit(X, y)
     A = _inner_log_proba(clone(_base(k_grid=(5, 20))).fit(X, y), X, y,
                          fit_probit=fit_nested_probit)
     np.testing.assert_allclose(clf.weights_, log_pool_weights(A, y))
@@ -337,3 +342,147 @@ def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_ca
     assert len(choice.extra["folds"]) == 2
     np.testing.assert_array_equal(clf.inner_log_proba_[0], choice._chosen_case_log_proba())
     assert clf.predict_proba(X).shape == (y.size, 3)
+    # nor can L1's search for C split one case: 1/3 on every inner case
+    np.testing.assert_array_equal(clf.inner_log_proba_[2], -np.log(3.0))
+    assert clf.weights_[2] == 0 and clf.l1_ is None
+
+
+# ---- the third model, L1 logistic regression, and its gate ----------------------------------
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_the_l1_model_predicts_what_scikit_learn_fits(n_classes):
+    """The stored numbers of the L1 fit predict what scikit-learn's pipeline of the same
+    recipe predicts (the benchmark's logreg_l1_cv), in log space, far from the training
+    cases too."""
+    from selbayes.benchmark._methods import make_method
+    from selbayes.estimators._l1_logistic import fit_l1_logistic
+
+    rng = np.random.default_rng(n_classes)
+    y = np.repeat(np.arange(n_classes), 15)
+    X = rng.normal(size=(y.size, 60))
+    X[:, :3] += 1.5 * y[:, None]
+    Xt = 3 * rng.normal(size=(25, 60))
+    ref = make_method("logreg_l1_cv", n_classes, random_state=7).fit(X, y).predict_proba(Xt)
+    fit = fit_l1_logistic(X, y, random_state=7)
+    np.testing.assert_allclose(np.exp(fit.predict_log_proba(Xt)), ref, rtol=1e-10,
+                               atol=1e-15)
+    with pytest.raises(ValueError, match="two cases of every class"):
+        fit_l1_logistic(X[:16], y[:16], random_state=0)
+
+
+def _gate_reference(A, y, folds):
+    """The gate's mean gain and z written out: per fold, two- and three-model weights by
+    stacking_weights on the other folds' cases, the log score difference on the fold's."""
+    d = np.zeros(y.size)
+    for tr, te in folds:
+        own_tr, own_te = A[:, tr, y[tr]], A[:, te, y[te]]
+        w3 = stacking_weights(own_tr)
+        w2 = stacking_weights(own_tr[:2])
+        if w3[2] > 0:
+            d[te] = (np.log(w3 @ np.exp(own_te)) - np.log(w2 @ np.exp(own_te[:2])))
+    return d.mean(), d.mean() / (d.std(ddof=1) / np.sqrt(y.size))
+
+
+def _gate_case(seed, p_l1, n=60):
+    """Inner log probabilities of three models for n two-class cases: the Gaussian and probit
+    models give each case's own class 0.6 to 0.8, the L1 model ``p_l1`` (a scalar or per
+    case); and five folds."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    own = np.stack([rng.uniform(0.6, 0.8, n), rng.uniform(0.6, 0.8, n),
+                    np.broadcast_to(p_l1, (n,))])
+    P = np.empty((3, n, 2))
+    P[:, np.arange(n), y], P[:, np.arange(n), 1 - y] = own, 1 - own
+    folds = [(np.setdiff1d(np.arange(n), np.arange(f, n, 5)), np.arange(f, n, 5))
+             for f in range(5)]
+    return np.log(P), y, folds
+
+
+def test_the_gate_opens_on_a_clear_inner_gain_and_only_then():
+    from selbayes.estimators._linear_stack import _gated_weights
+
+    # L1 sharper on every inner case: a clear gain, the three weights fitted on all cases
+    A, y, folds = _gate_case(0, 0.97)
+    w, gate = _gated_weights(A, y, folds, 2.0)
+    gain, z = _gate_reference(A, y, folds)
+    assert gate["open"] and gate["gain"] == pytest.approx(gain) and gate["z"] == pytest.approx(z)
+    np.testing.assert_allclose(w, stacking_weights(A[:, np.arange(y.size), y]))
+    assert w[2] > 0.5
+    # the same gain with a threshold above its z: closed, the two-model weights and 0
+    w, gate = _gated_weights(A, y, folds, z + 1)
+    assert not gate["open"]
+    np.testing.assert_allclose(w[:2], stacking_weights(A[:2, np.arange(y.size), y]))
+    assert w[2] == 0
+    # L1 worse on every case: no fold gives it weight, the gain is exactly 0 (not rounding)
+    A, y, folds = _gate_case(1, 0.5)
+    w, gate = _gated_weights(A, y, folds, 2.0)
+    assert gate == {"gain": 0.0, "z": 0.0, "open": False} and w[2] == 0
+    # L1 sharp on half the cases and a coin flip on the rest: a gain, but within its noise
+    p = np.where(np.arange(60) % 4 < 2, 0.99, 0.5)
+    A, y, folds = _gate_case(2, p)
+    w, gate = _gated_weights(A, y, folds, 2.0)
+    gain, z = _gate_reference(A, y, folds)
+    assert gain > 0 and 0 < z < 2
+    assert gate["z"] == pytest.approx(z) and not gate["open"] and w[2] == 0
+
+
+def _one_clean_marker(seed=0):
+    """One gene separates the classes cleanly, the 299 others are heavy-tailed noise (t, 3
+    df): the L1 model is a real contender here (forced into the stack it wins most of the
+    weight), while the gate at its default finds no clear gain."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], 20)
+    X = rng.standard_t(3, size=(40, 300))
+    X[:, 0] = 0.3 * rng.normal(size=40) + 1.5 * y
+    return X, y
+
+
+def test_an_open_gate_stacks_the_l1_model_fitted_on_the_same_inner_folds(tmp_path):
+    """With the gate forced open (a threshold far below any z) the stack is its three parts:
+    the L1 model refitted here on the Gaussian model's inner folds and on all cases, weighted
+    by stacking_weights on the inner cases; it survives save and load."""
+    from selbayes.estimators._l1_logistic import fit_l1_logistic
+
+    X, y = _one_clean_marker()
+    clf = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=-1e9).fit(X, y)
+    two = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=None).fit(X, y)
+    np.testing.assert_array_equal(clf.inner_log_proba_[:2], two.inner_log_proba_)
+    l1 = np.empty_like(clf.inner_log_proba_[2])
+    for tr, te in clf.estimator_.k_choice_.extra["folds"]:
+        l1[te] = fit_l1_logistic(X[tr], y[tr], 0).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[2], l1, rtol=1e-12)
+    w = stacking_weights(clf.inner_log_proba_[:, np.arange(y.size), y])
+    np.testing.assert_allclose(clf.weights_, w)
+    assert clf.l1_gate_["open"] and clf.l1_weight_ == w[2] and w[2] > 0
+    expected = (w[0] * clf.estimator_.predict_proba(X)
+                + w[1] * np.exp(two.linear_.predict_log_proba(X))
+                + w[2] * np.exp(fit_l1_logistic(X, y, 0).predict_log_proba(X)))
+    np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-10)
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "l1.nc"))
+    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+    assert again.l1_gate == -1e9 and again.l1_gate_ == clf.l1_gate_
+    np.testing.assert_array_equal(again.l1_.coef, clf.l1_.coef)
+
+
+def test_a_closed_gate_is_the_two_model_stack(sparse, tmp_path):
+    X, y = sparse
+    clf = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=1e9).fit(X, y)
+    two = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=None).fit(X, y)
+    assert not clf.l1_gate_["open"] and clf.l1_ is None and clf.l1_weight_ == 0.0
+    np.testing.assert_array_equal(clf.weights_[:2], two.weights_)
+    np.testing.assert_allclose(clf.predict_proba(X), two.predict_proba(X), rtol=1e-12)
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "closed.nc"))
+    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+    assert two.l1_gate_ is None and two.weights_.size == 2 and "l1" not in two.inner_scores_
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"pooling": "log"}, "l1_gate=None"),
+    ({"l1_gate": "high"}, "l1_gate"),
+    ({"l1_gate": float("nan")}, "l1_gate must be a number or None; got nan"),
+    ({"l1_gate": float("inf")}, "l1_gate must be a number or None; got inf"),
+])
+def test_a_gate_it_cannot_use_is_named(sparse, params, match):
+    with pytest.raises(ValueError, match=match):
+        LinearStackedClassifier(_base(), **params).fit(*sparse)

@@ -24,7 +24,8 @@ SET_NAMES = ("borovecki", "chowdary", "golub", "gravier", "nakayama", "pomeroy",
 # The method names, for the same reason (selbayes.benchmark._methods imports scikit-learn and
 # SciPy, about 2 s); the same test checks them against METHODS and DEFAULT_METHODS.
 METHOD_NAMES = (
-    "selbayes", "selbayes_uncorrected", "selbayes_gaussian", "selbayes_gaussian_uncorrected",
+    "selbayes", "selbayes_uncorrected", "selbayes_two_model_stack",
+    "selbayes_two_model_stack_uncorrected", "selbayes_gaussian", "selbayes_gaussian_uncorrected",
     "selbayes_uncorrected_same_choice", "selbayes_one_se",
     "selbayes_uncorrected_one_se", "selbayes_uncorrected_same_choice_one_se", "selbayes_t_cv",
     "selbayes_t_cv_uncorrected", "selbayes_t_prior", "selbayes_t_prior_uncorrected",

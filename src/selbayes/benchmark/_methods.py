@@ -28,8 +28,6 @@ K_GRID = (5, 10, 20, 50, 100, 200)
 # Penalty grid of the logistic regressions: 7 values on a log grid (wide enough to reach both
 # the near-unpenalised and the all-shrunk ends on standardised expression data).
 _CS = np.logspace(-4, 2, 7)
-# L1: below C = 0.01 every coefficient is zero on standardised data with n ~ 100.
-_CS_L1 = np.logspace(-2, 1, 5)
 
 
 def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
@@ -92,9 +90,10 @@ def _logreg(penalty):
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from sklearn.decomposition import PCA
         from sklearn.linear_model import LogisticRegressionCV
-        from sklearn.multiclass import OneVsRestClassifier
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
+
+        from ..estimators._l1_logistic import l1_logistic_pipeline
 
         cv = _inner_cv(inner_folds, random_state)
         if penalty == "l2":
@@ -105,14 +104,10 @@ def _logreg(penalty):
                                          scoring="neg_log_loss", tol=1e-4, max_iter=2000,
                                          random_state=random_state)
             return make_pipeline(StandardScaler(), PCA(svd_solver="full"), model)
-        # L1 has no such shortcut; liblinear (coordinate descent) is 5-10x faster than saga
-        # here. It is binary only, so several classes are one-vs-rest, renormalised.
-        model = LogisticRegressionCV(Cs=_CS_L1[::2] if quick else _CS_L1, penalty="l1",
-                                     solver="liblinear", cv=cv, scoring="neg_log_loss",
-                                     tol=1e-3, max_iter=500, random_state=random_state)
-        if n_classes > 2:
-            model = OneVsRestClassifier(model)
-        return make_pipeline(StandardScaler(), model)
+        # L1 has no such shortcut; its recipe (liblinear, one-vs-rest for several classes) is
+        # the stack's third model's, defined once there
+        return l1_logistic_pipeline(n_classes, random_state, quick=quick,
+                                    inner_folds=inner_folds)
     return factory
 
 
@@ -243,18 +238,20 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(pooling="linear", inner_predictive="refit", **kw):
+def _sb_linear_stack(pooling="linear", inner_predictive="refit", l1_gate=2.0, **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier with ``pooling`` and ``inner_predictive``; for more than two
-    classes its probit model is an ensemble of nested dichotomies): the recommended selbayes
-    model since 2026-12-02 (two classes: reports/plasmode/linear_stack_mcmc; more:
+    (LinearStackedClassifier with ``pooling``, ``inner_predictive`` and ``l1_gate``; for more
+    than two classes its probit model is an ensemble of nested dichotomies): the recommended
+    selbayes model since 2026-12-02 (two classes: reports/plasmode/linear_stack_mcmc; more:
     reports/plasmode/multiclass_linear_stack; the pooling: reports/plasmode/log_pool; the
-    inner predictive: reports/plasmode/refit_inner)."""
+    inner predictive: reports/plasmode/refit_inner), with the gated L1 model as a third since
+    2026-12-03 (reports/plasmode/gated_l1_stack)."""
     def factory(n_classes, random_state, *, quick=False, inner_folds=3):
         from ..estimators._linear_stack import LinearStackedClassifier
 
         return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw),
-                                       pooling=pooling, inner_predictive=inner_predictive)
+                                       pooling=pooling, inner_predictive=inner_predictive,
+                                       l1_gate=l1_gate)
     return factory
 
 
@@ -265,9 +262,14 @@ METHODS = {
     # reports/benchmark_microarray_linear_stack_2026-12-02; more:
     # reports/plasmode/multiclass_linear_stack and
     # reports/benchmark_microarray_linear_stack_multiclass_2026-12-02). The Gaussian classifier
-    # alone, the default until then, is "selbayes_gaussian".
+    # alone, the default until then, is "selbayes_gaussian". Since 2026-12-03 with L1 logistic
+    # regression as a third model behind a gate (reports/plasmode/gated_l1_stack); the
+    # two-model stack, the default before, is "selbayes_two_model_stack".
     "selbayes": _sb_linear_stack(),
     "selbayes_uncorrected": _sb_linear_stack(correct_selection=False),
+    "selbayes_two_model_stack": _sb_linear_stack(l1_gate=None),
+    "selbayes_two_model_stack_uncorrected": _sb_linear_stack(l1_gate=None,
+                                                             correct_selection=False),
     "selbayes_gaussian": _sb(),
     "selbayes_gaussian_uncorrected": _sb(correct_selection=False),
     "selbayes_uncorrected_same_choice": _sb_same_choice_uncorrected,
@@ -318,13 +320,13 @@ METHODS = {
     # The stack with its weights fitted on the plug-in inner scores: "selbayes" until the
     # refit became the default (reports/plasmode/refit_inner), under the name the reports that
     # checked it use.
-    "selbayes_linear_stack": _sb_linear_stack(inner_predictive="plugin"),
+    "selbayes_linear_stack": _sb_linear_stack(inner_predictive="plugin", l1_gate=None),
     # The same two models pooled in log space (pooling="log"; reports/plasmode/log_pool).
-    "selbayes_log_pool": _sb_linear_stack(pooling="log"),
+    "selbayes_log_pool": _sb_linear_stack(pooling="log", l1_gate=None),
     # The stack's weights fitted on the Gaussian model refitted with MCMC on each inner fold
     # (inner_predictive="refit"; reports/plasmode/refit_inner): the same as "selbayes" since
     # then, under the name that report uses.
-    "selbayes_refit_inner": _sb_linear_stack(inner_predictive="refit"),
+    "selbayes_refit_inner": _sb_linear_stack(inner_predictive="refit", l1_gate=None),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),

@@ -12,7 +12,8 @@ function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 that inner cross-validation with stacking weights (:func:`stacking_weights`) instead of
 keeping one; :class:`LinearStackedClassifier` stacks the Gaussian classifier with a Bayesian
 probit regression of all features, averaging the two predictives or pooling them in log space
-(:func:`log_pool`, :func:`log_pool_weights`). A fit whose posterior draws would
+(:func:`log_pool`, :func:`log_pool_weights`), and takes L1-penalised logistic regression as a
+third model where its inner cases show a clear gain (``l1_gate``). A fit whose posterior draws would
 fill more than half the available memory warns first (:class:`FitMemoryWarning`). The modules
 are private; the names below are the public API.
 """

@@ -219,8 +219,11 @@ def make_candidate(name: str, random_state=None, *, quick: bool = False):
     if name in LINEAR_STACKED:
         from ..estimators._linear_stack import LinearStackedClassifier
 
+        # the reports' two-model stack (the gated L1 model, since 2026-12-03, is scored
+        # offline from these fits: reports/plasmode/gated_l1_stack)
         return LinearStackedClassifier(
-            selbayes_default(random_state, quick=quick, **CANDIDATES[LINEAR_STACKED[name]]))
+            selbayes_default(random_state, quick=quick, **CANDIDATES[LINEAR_STACKED[name]]),
+            l1_gate=None)
     if name in CANDIDATES:
         return selbayes_default(random_state, quick=quick, **CANDIDATES[name])
     return make_method(name, 2, random_state=random_state, quick=quick)
