@@ -1,7 +1,7 @@
 """The new default (``selbayes`` with the gated L1 model, this run) against the default before
 it (the two-model stack, ``../benchmark_microarray_components_2026-12-03/``) on the same folds
 and seeds: per set, AMLP paired over folds ± SE (folds as the unit; * beyond 2 SE; the
-benchmark report's own ``paired_difference``), |expected - actual error| of both, L1 and L2
+benchmark report's own ``paired_by_set``), |expected - actual error| of both, L1 and L2
 logistic regression's AMLP (``../calibration_gap/peers/``); and whether each fold's AMLP is
 what ``../plasmode/gated_l1_stack/dev_sets.csv`` computed offline from the stored components.
 
@@ -24,7 +24,7 @@ PEERS = HERE.parent / "calibration_gap" / "peers" / "summary.csv"
 
 
 def main() -> int:
-    from selbayes.benchmark._report import clear_difference, paired_difference
+    from selbayes.benchmark._report import paired_by_set
 
     new = pd.read_csv(HERE / "results.csv").assign(method="gated")
     old = pd.read_csv(BEFORE)
@@ -42,26 +42,14 @@ def main() -> int:
              "error| case-weighted over the folds.", "",
              "| set | gated (new default) | two-model (before) | difference | \\|e - a\\| gated "
              "| \\|e - a\\| two-model | L1 | L2 |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    worse, better, ses, diffs, amlp, gaps, names = [], [], [], [], [], [], []
-    for s, g in results.groupby("dataset"):
-        diff, se, _ = paired_difference(results, s, "gated", "two_model")
-        clear = clear_difference(diff, se)
-        if clear:
-            (worse if clear > 0 else better).append(s)
-        ses.append(se)
-        diffs.append(diff)
-        cells = []
-        for m in ("gated", "two_model"):
-            f = g[g.method == m]
-            w = f.n_test / f.n_test.sum()
-            cells.append(((w * f.amlp).sum(), abs((w * (f.expected_error - f.error)).sum())))
-        amlp.append(cells[0][0])
-        names.append(s)
-        gaps.append(cells[0][1])
-        lines.append(f"| {s} | {cells[0][0]:.3f} | {cells[1][0]:.3f} | "
-                     f"{diff:+.3f} ± {se:.3f}{'*' if clear else ''} | {cells[0][1]:.3f} | "
-                     f"{cells[1][1]:.3f} | {peers.loc[s, 'logreg_l1_cv']:.3f} | "
+    per = paired_by_set(results, "gated", "two_model")
+    for s, r in per.iterrows():
+        lines.append(f"| {s} | {r.amlp_a:.3f} | {r.amlp_b:.3f} | "
+                     f"{r['diff']:+.3f} ± {r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | "
+                     f"{r.gap_b:.3f} | {peers.loc[s, 'logreg_l1_cv']:.3f} | "
                      f"{peers.loc[s, 'logreg_l2_cv']:.3f} |")
+    worse, better = list(per.index[per.clear > 0]), list(per.index[per.clear < 0])
+    diffs, ses, amlp, gaps = per["diff"], per.se, per.amlp_a, per.gap_a
     mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
     lines += [f"| mean over sets | {np.mean(amlp):.3f} | | {np.mean(diffs):+.4f} ± "
               f"{mean_se:.4f} | | | {peers.logreg_l1_cv.mean():.3f} | "
@@ -69,7 +57,7 @@ def main() -> int:
               f"* Gated worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "
               f"2 SE on: {', '.join(better) or 'none'}.",
               f"* Largest |expected - actual error| of the new default: {max(gaps):.3f} "
-              f"({names[int(np.argmax(gaps))]}).", ""]
+              f"({gaps.idxmax()}).", ""]
     (HERE / "comparison.md").write_text("\n".join(lines))
     print("\n".join(lines))
     return 0

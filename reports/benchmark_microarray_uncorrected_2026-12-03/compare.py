@@ -2,7 +2,7 @@
 uncorrected twin (``selbayes_uncorrected``, this run) on the same folds: per set, AMLP
 corrected - uncorrected paired over folds ± SE (folds as the unit; * beyond 2 SE), and both
 methods' |expected - actual error| (case-weighted over the folds); the pairing is the
-benchmark report's own (``selbayes.benchmark``'s ``paired_difference``). README.md says why.
+benchmark report's own (``selbayes.benchmark``'s ``paired_by_set``). README.md says why.
 
 Usage (from the repository root):
 ``python reports/benchmark_microarray_uncorrected_2026-12-03/compare.py``; writes
@@ -21,7 +21,7 @@ DEFAULT = HERE.parent / "benchmark_microarray_components_2026-12-03" / "results.
 
 
 def main() -> int:
-    from selbayes.benchmark._report import clear_difference, paired_difference
+    from selbayes.benchmark._report import paired_by_set
 
     a = pd.read_csv(DEFAULT)
     results = pd.concat([a[a.method == "selbayes"], pd.read_csv(HERE / "results.csv")])
@@ -32,22 +32,13 @@ def main() -> int:
              "|expected - actual error| case-weighted over the folds.", "",
              "| set | corrected | uncorrected | difference | \\|e - a\\| corrected | "
              "\\|e - a\\| uncorrected |", "|---|---:|---:|---:|---:|---:|"]
-    worse, better, ses, diffs = [], [], [], []
-    for s, g in results.groupby("dataset"):
-        diff, se, _ = paired_difference(results, s, "selbayes", "selbayes_uncorrected")
-        clear = clear_difference(diff, se)
-        if clear:
-            (worse if clear > 0 else better).append(s)
-        ses.append(se)
-        diffs.append(diff)
-        cells = []
-        for m in ("selbayes", "selbayes_uncorrected"):
-            f = g[g.method == m]
-            w = f.n_test / f.n_test.sum()
-            cells.append(((w * f.amlp).sum(), abs((w * (f.expected_error - f.error)).sum())))
-        lines.append(f"| {s} | {cells[0][0]:.3f} | {cells[1][0]:.3f} | "
-                     f"{diff:+.3f} ± {se:.3f}{'*' if clear else ''} | {cells[0][1]:.3f} | "
-                     f"{cells[1][1]:.3f} |")
+    per = paired_by_set(results, "selbayes", "selbayes_uncorrected")
+    for s, r in per.iterrows():
+        lines.append(f"| {s} | {r.amlp_a:.3f} | {r.amlp_b:.3f} | "
+                     f"{r['diff']:+.3f} ± {r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | "
+                     f"{r.gap_b:.3f} |")
+    worse, better = list(per.index[per.clear > 0]), list(per.index[per.clear < 0])
+    diffs, ses = per["diff"].to_numpy(), per.se.to_numpy()
     mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
     lines += [f"| mean over sets | | | {np.mean(diffs):+.3f} ± {mean_se:.3f} | | |", "",
               f"* Corrected worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "

@@ -159,6 +159,24 @@ def scored_row(R: Replicate, scenario_name, rep, method, log_proba, **fields) ->
     return out
 
 
+def l2_row(data, common, random_state) -> dict:
+    """The protocol's rule-1 peer on one replicate: L2 logistic regression (``logreg_l2_cv``,
+    seeded ``random_state``) fitted on ``data``'s training cases and scored against its true
+    probabilities, as a row with the fields ``common`` and the fit's seconds."""
+    import time
+    import warnings
+
+    from selbayes.experiments.plasmode import calibration_scores, make_candidate
+
+    t0 = time.perf_counter()
+    l2 = make_candidate("logreg_l2_cv", random_state=random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        l2.fit(data["X_train"], data["y_train"])
+        s = calibration_scores(l2.predict_proba(data["X_test"]), data["p_test"])
+    return {**common, "method": "logreg_l2_cv", **s, "seconds": time.perf_counter() - t0}
+
+
 def one_option_each(scenario_name, rep, methods, option_log_probas, describe,
                     curve_field="inner_by_option", curve_names=None):
     """Rows of methods that each use one option of a predictive: method i scores option i of

@@ -14,7 +14,6 @@ Run from the repository root: ``python reports/plasmode/default_seed7/run.py [jo
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +27,8 @@ SEED = 7
 
 
 def one_replicate(name: str, rep: int) -> list:
-    import warnings
-
     from selbayes.estimators._linear_stack import _linear_pool
-    from selbayes.experiments.plasmode import calibration_scores, make_candidate
+    from selbayes.experiments.plasmode import calibration_scores
 
     refit = offline.load_script(PLASMODE / "refit_inner" / "run.py", "refit_inner_run")
     data, binary, clf, seconds, proba, A, T, yi = refit.fit_components(name, rep,
@@ -41,14 +38,7 @@ def one_replicate(name: str, rep: int) -> list:
     rows = [{**common, "method": "default", **calibration_scores(proba, data["p_test"]),
              "weights": [float(v) for v in w], "k": int(clf.k_), "seconds": seconds,
              "predict_check": float(np.max(np.abs(proba - np.exp(_linear_pool(T, w)))))}]
-    t0 = time.perf_counter()
-    l2 = make_candidate("logreg_l2_cv", random_state=SEED + rep)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        l2.fit(data["X_train"], data["y_train"])
-        s = calibration_scores(l2.predict_proba(data["X_test"]), data["p_test"])
-    rows.append({**common, "method": "logreg_l2_cv", **s, "seconds": time.perf_counter() - t0})
-    return rows
+    return rows + [offline.l2_row(data, common, SEED + rep)]
 
 
 def main() -> int:

@@ -16,8 +16,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
@@ -41,27 +39,15 @@ def gated_weights(A3, yi, random_state):
     ``GATE_Z`` standard errors (sd(d) / sqrt(n), cases as the unit), the three-way weights
     fitted on all inner cases; otherwise the two-way ones with L1 at 0. On a fold where the
     three-way weights give L1 0 the two pools are the same and d is 0 there. Fields:
-    ``gate_gain`` (mean d, nats per case), ``gate_z``, ``gate_open``."""
-    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    ``gate_gain`` (mean d, nats per case), ``gate_z``, ``gate_open``.
 
-    def own(lp, y):
-        return lp[np.arange(y.size), y]
+    Since its adoption this is the package's own gate (``LinearStackedClassifier``'s
+    ``_gated_weights``, written from this definition; the results here regenerate
+    identically through it)."""
+    from selbayes.estimators._linear_stack import _gated_weights
 
-    d = np.empty(yi.size)
-    for tr, te in third_component.inner_folds(yi, random_state):
-        w2 = _weights_and_pool(A3[:2, tr], yi[tr], "linear")[0]
-        w3 = _weights_and_pool(A3[:, tr], yi[tr], "linear")[0]
-        if w3[2] == 0:      # the same pool: 0, not the rounding of two sums of the same terms
-            d[te] = 0.0
-            continue
-        d[te] = (own(_linear_pool(A3[:, te], w3), yi[te])
-                 - own(_linear_pool(A3[:2, te], w2), yi[te]))
-    se = float(d.std(ddof=1) / np.sqrt(d.size))
-    z = float(d.mean() / se) if se > 0 else 0.0
-    gate = z > GATE_Z
-    w = (_weights_and_pool(A3, yi, "linear")[0] if gate
-         else np.append(_weights_and_pool(A3[:2], yi, "linear")[0], 0.0))
-    return w, {"gate_gain": float(d.mean()), "gate_z": z, "gate_open": bool(gate)}
+    w, gate = _gated_weights(A3, yi, third_component.inner_folds(yi, random_state), GATE_Z)
+    return w, {"gate_gain": gate["gain"], "gate_z": gate["z"], "gate_open": gate["open"]}
 
 
 def _rows(name, rep, seed, fits, k) -> list:

@@ -13,8 +13,8 @@ import pandas as pd
 from ._methods import PEERS
 
 __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
-           "mean_ranks", "write_report_files", "repeat_aware_mean_se", "clear_difference",
-           "SE_METHOD", "reliability_figure", "gap_tests"]
+           "paired_by_set", "mean_ranks", "write_report_files", "repeat_aware_mean_se",
+           "clear_difference", "SE_METHOD", "reliability_figure", "gap_tests"]
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
@@ -279,6 +279,44 @@ def clear_difference(mean: float, se: float, z: float = 2.0) -> int:
     if not (np.isfinite(mean) and np.isfinite(se)):
         return 0
     return -1 if mean < -z * se else (1 if mean > z * se else 0)
+
+
+def paired_by_set(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Two methods run on the same folds, set by set: the AMLP difference ``a - b`` paired
+    over folds (:func:`paired_difference`), whether it is beyond 2 SE
+    (:func:`clear_difference`), and each method's AMLP and |expected - actual error|,
+    case-weighted over its folds.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Fold rows (``results.csv``) of both methods.
+    a, b : str
+        The two methods' names in ``results["method"]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per set (sorted), columns ``diff``, ``se``, ``clear`` (-1, 0, +1), ``amlp_a``,
+        ``amlp_b``, ``gap_a``, ``gap_b``.
+
+    Examples
+    --------
+    >>> paired_by_set(results_frame([]), "a", "b").columns.tolist()
+    ['diff', 'se', 'clear', 'amlp_a', 'amlp_b', 'gap_a', 'gap_b']
+    """
+    rows = {}
+    for s, g in results.groupby("dataset"):
+        diff, se, _ = paired_difference(results, s, a, b)
+        row = {"diff": diff, "se": se, "clear": clear_difference(diff, se)}
+        for m, tag in ((a, "a"), (b, "b")):
+            f = g[g.method == m]
+            w = f.n_test / f.n_test.sum()
+            row[f"amlp_{tag}"] = float((w * f.amlp).sum())
+            row[f"gap_{tag}"] = float(abs((w * (f.expected_error - f.error)).sum()))
+        rows[s] = row
+    return pd.DataFrame.from_dict(rows, orient="index", columns=[
+        "diff", "se", "clear", "amlp_a", "amlp_b", "gap_a", "gap_b"])
 
 
 def mean_ranks(summary: pd.DataFrame, metric: str = "amlp") -> pd.Series:

@@ -14,7 +14,6 @@ Run from the repository root: ``python reports/plasmode/kept_genes_probit/seed1/
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +27,7 @@ SEED = 1
 
 
 def one_replicate(name: str, rep: int) -> list:
-    import warnings
-
     from selbayes.estimators._linear_stack import _linear_pool
-    from selbayes.experiments.plasmode import calibration_scores, make_candidate
 
     kept = offline.load_script(HERE.parent / "run.py", "kept_genes_probit_run")
     refit = offline.load_script(PLASMODE / "refit_inner" / "run.py", "refit_inner_run")
@@ -43,14 +39,7 @@ def one_replicate(name: str, rep: int) -> list:
     # the two-way pool recomputed from the components is what the default predicts
     rows[0].update(seconds=seconds, predict_check=float(np.max(np.abs(
         proba - np.exp(_linear_pool(T, np.asarray(clf.weights_, float)))))))
-    t0 = time.perf_counter()
-    l2 = make_candidate("logreg_l2_cv", random_state=SEED + rep)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        l2.fit(data["X_train"], data["y_train"])
-        s = calibration_scores(l2.predict_proba(data["X_test"]), data["p_test"])
-    rows.append({**common, "method": "logreg_l2_cv", **s, "seconds": time.perf_counter() - t0})
-    return rows
+    return rows + [offline.l2_row(data, common, SEED + rep)]
 
 
 def main() -> int:
