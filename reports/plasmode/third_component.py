@@ -142,8 +142,9 @@ def report_header(title: str, same, folds, complete: bool) -> list[str]:
 
 
 def dev_fold(name: str, fold: int, component, label: str, extra=None,
-             weights=stack_weights) -> dict:
-    """One fold of :data:`DEV_RUN` (5 folds, 1 repeat, seed 0): the fold's training cases
+             weights=stack_weights, run=DEV_RUN, method="selbayes") -> dict:
+    """One fold of a benchmark run with stored stack components (``run``, default
+    :data:`DEV_RUN`; 5 folds, 1 repeat, seed 0; the stack ``method``): the fold's training cases
     preprocessed as the benchmark's pipeline does, the third component on the Gaussian
     model's inner folds (re-made from the fold's seed and checked) and on the whole training
     fold, the three weights, and the test cases' mean log loss of the default, the three-way
@@ -158,7 +159,7 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None,
     _, y = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
     (_, splits), = _make_splits(y, 5, 1, 0)
     train, test = splits[fold]
-    stem = DEV_RUN / "folds" / name / "selbayes" / f"r00_f{fold:02d}"
+    stem = run / "folds" / name / method / f"r00_f{fold:02d}"
     record = json.loads(stem.with_suffix(".json").read_text())
     stored = np.load(stem.with_suffix(".npz"))
     assert record["meta"]["test"] == test.tolist()
@@ -186,14 +187,16 @@ def dev_fold(name: str, fold: int, component, label: str, extra=None,
             **fields, **(extra(ytr, seed) if extra else {})}
 
 
-def dev_sets(component, label: str, jobs: int = 2, extra=None, weights=stack_weights):
-    """:func:`dev_fold` for every fold of every set of :data:`DEV_RUN`: a DataFrame."""
+def dev_sets(component, label: str, jobs: int = 2, extra=None, weights=stack_weights,
+             run=DEV_RUN, method="selbayes"):
+    """:func:`dev_fold` for every fold of every set of ``run`` (default :data:`DEV_RUN`): a
+    DataFrame."""
     import pandas as pd
     from sklearn.utils.parallel import Parallel, delayed
 
-    sets = sorted(p.name for p in (DEV_RUN / "folds").iterdir() if p.is_dir())
+    sets = sorted(p.name for p in (run / "folds").iterdir() if p.is_dir())
     return pd.DataFrame(Parallel(n_jobs=jobs)(
-        delayed(dev_fold)(s, f, component, label, extra, weights)
+        delayed(dev_fold)(s, f, component, label, extra, weights, run, method)
         for s in sets for f in range(5)))
 
 
