@@ -36,15 +36,21 @@ def _long(df, method) -> pd.DataFrame:
 
 
 def main() -> int:
-    from selbayes.benchmark._report import paired_by_set
-
     run = offline.load_script(HERE / "run.py", "gated_l1_stack_run")
     l1 = run._l1_stack()
     unc = third_component.dev_sets(l1.l1_logistic, "l1", extra=l1.uniform_folds,
                                    weights=run.gated_weights, run=UNCORRECTED_RUN,
                                    method="selbayes_uncorrected")
     unc.to_csv(HERE / "uncorrected_twin.csv", index=False)
-    cor = pd.read_csv(HERE / "dev_sets.csv")
+    print("\n".join(write(pd.read_csv(HERE / "dev_sets.csv"), unc)))
+    return 0
+
+
+def write(cor, unc) -> list[str]:
+    """``uncorrected_twin.md`` (and its lines) from the corrected and uncorrected folds' rows
+    (``dev_sets.csv``, ``uncorrected_twin.csv``)."""
+    from selbayes.benchmark._report import paired_by_set
+
     per = paired_by_set(pd.concat([_long(cor, "corrected"), _long(unc, "uncorrected")]),
                         "corrected", "uncorrected")
     lines = ["# The gated L1 stack, corrected against uncorrected, on the development sets "
@@ -70,8 +76,7 @@ def main() -> int:
               f"* Corrected worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "
               f"2 SE on: {', '.join(better) or 'none'}.", ""]
     (HERE / "uncorrected_twin.md").write_text("\n".join(lines))
-    print("\n".join(lines))
-    return 0
+    return lines
 
 
 if __name__ == "__main__":

@@ -284,8 +284,9 @@ def clear_difference(mean: float, se: float, z: float = 2.0) -> int:
 def paired_by_set(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """Two methods run on the same folds, set by set: the AMLP difference ``a - b`` paired
     over folds (:func:`paired_difference`), whether it is beyond 2 SE
-    (:func:`clear_difference`), and each method's AMLP and |expected - actual error|,
-    case-weighted over its folds.
+    (:func:`clear_difference`), and each method's AMLP and |expected - actual error| as
+    :func:`summary_frame` averages them (:func:`repeat_aware_mean_se`: case-weighted within a
+    repeat, failed folds left out).
 
     Parameters
     ----------
@@ -310,10 +311,10 @@ def paired_by_set(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         diff, se, _ = paired_difference(results, s, a, b)
         row = {"diff": diff, "se": se, "clear": clear_difference(diff, se)}
         for m, tag in ((a, "a"), (b, "b")):
-            f = g[g.method == m]
-            w = f.n_test / f.n_test.sum()
-            row[f"amlp_{tag}"] = float((w * f.amlp).sum())
-            row[f"gap_{tag}"] = float(abs((w * (f.expected_error - f.error)).sum()))
+            f = g[(g.method == m) & g["error_message"].isna()]
+            row[f"amlp_{tag}"] = repeat_aware_mean_se(f.amlp, f.repeat, f.n_test)[0]
+            row[f"gap_{tag}"] = abs(repeat_aware_mean_se(f.expected_error - f.error, f.repeat,
+                                                         f.n_test)[0])
         rows[s] = row
     return pd.DataFrame.from_dict(rows, orient="index", columns=[
         "diff", "se", "clear", "amlp_a", "amlp_b", "gap_a", "gap_b"])
