@@ -455,9 +455,11 @@ def _cmd_fit(args) -> int:
     if stacked:
         from .estimators import LinearStackedClassifier
 
-        gate = {None: 2.0, "off": None}.get(args.l1_gate, args.l1_gate)
+        # --l1-gate not given: the estimator's own default
+        gate = {} if args.l1_gate is None else {
+            "l1_gate": None if args.l1_gate == "off" else args.l1_gate}
         clf = LinearStackedClassifier(clf, inner_predictive=args.inner_predictive or "refit",
-                                      l1_gate=gate)
+                                      **gate)
     out = Path(args.output)
     _make_parent(out)                   # before the fit: a bad path fails at once
     with warnings.catch_warnings():
