@@ -104,11 +104,6 @@ class L1LogisticFit:
     intercept: np.ndarray
     C: np.ndarray
 
-    @property
-    def n_classes(self) -> int:
-        """Number of classes G."""
-        return 2 if self.coef.shape[0] == 1 else self.coef.shape[0]
-
     def predict_log_proba(self, X) -> np.ndarray:
         """Log probabilities (nats) of each class, shape (n_samples, G), computed in log
         space (a probability that would round to 0 keeps its log)."""
