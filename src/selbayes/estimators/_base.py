@@ -118,6 +118,8 @@ class Posterior:
     case_names : sequence of length n, optional
         The training cases' sample ids (a DataFrame's index), for the checks' messages; set
         by ``fit``.
+    y_index : ndarray of int, shape (n,), optional
+        The training cases' class indices into ``classes_``, for the checks; set by ``fit``.
 
     Examples
     --------
@@ -129,6 +131,7 @@ class Posterior:
     model: Any = None
     X: Any = None
     case_names: Any = None
+    y_index: Any = None
 
 
 # ------------------------------------------------------------------------------ parameters
@@ -784,7 +787,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         posterior = self._fit_selected(X_sel, y_index, selection, transform)
         if posterior.X is None:
             posterior.X = X_sel
-        posterior.case_names = case_names
+        posterior.case_names, posterior.y_index = case_names, y_index
         self.idata_ = posterior.idata
         if posterior.model is not None:
             self.model_ = posterior.model
@@ -843,8 +846,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _check_diagnostics(self, posterior: Posterior | None = None) -> None:
         """Convergence diagnostics of the posterior variables ``_diagnostic_vars``
         (``diagnostics_``), and the PSIS-LOO Pareto k of every training case where the fit
-        stores a log likelihood (``loo_checks_``; :func:`selbayes.evaluation._loo_check.loo_check`
-        warns when single cases move the posterior)."""
+        stores a log likelihood (``loo_checks_``, :func:`selbayes.evaluation._loo_check.loo_check`).
+        The Pareto k is reported, not warned on: with many kept features every case's
+        likelihood sums them all and k exceeds 0.7 in almost every fit of expression data, which
+        says nothing about single cases (:mod:`selbayes.evaluation._label_check`, the check
+        that warns)."""
         if self._diagnostic_vars is None or "posterior" not in self.idata_.children:
             return
         from ..evaluation._diagnostics import check
@@ -858,8 +864,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             None if getattr(self, "method", "mcmc") != "mcmc"
             else check(self.idata_, var_names=[v for v in self._diagnostic_vars
                                                if v in present]))
-        self.loo_checks_ = loo_check(self.idata_, case_names=getattr(posterior, "case_names",
-                                                                     None))
+        self.loo_checks_ = loo_check(self.idata_, warn=False,
+                                     case_names=getattr(posterior, "case_names", None))
 
     # ------------------------------------------------------------------ provenance
     def _config(self) -> dict:

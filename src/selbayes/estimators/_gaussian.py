@@ -864,8 +864,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names every
         hyperparameter whose posterior the prior holds (``prior_checks_``); then the mixed
         predictive check of the kept F statistics (:func:`selbayes.evaluation.check_fit`,
-        ``ppc_checks_``), which warns on a prior-data conflict."""
+        ``ppc_checks_``), which warns on a prior-data conflict; and the held-out check of the
+        training labels (:meth:`_check_labels`)."""
         super()._check_diagnostics(posterior)
+        self._check_labels(posterior)
         if "posterior" not in self.idata_.children:
             return
         from ..evaluation._diagnostics import PriorBoundaryWarning, warn_from_user_line
@@ -883,6 +885,47 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             for msg in prior_boundary_messages(table, scale):
                 warn_from_user_line(msg, PriorBoundaryWarning)
         self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._fitted_priors())
+
+    def _held_out_log_proba(self) -> np.ndarray | None:
+        """Every training case's held-out log probabilities (n, G) under the chosen candidate
+        of the inner cross-validation, without a label-noise share; None without inner CV
+        (a fixed k) or when only a share above 0 was scored."""
+        from ._inner_cv import LABEL_NOISE_SHARES
+
+        choice = self.k_choice_
+        row = None if choice is None else choice._chosen_row()
+        if row is None:
+            return None
+        if "share_case_log_proba" in choice.extra:
+            shares = choice.extra["share_case_log_proba"][row]
+            return np.asarray(shares[LABEL_NOISE_SHARES.index(0.0)], dtype=np.float64)
+        if "case_log_proba" in choice.extra and self.label_noise_ == 0.0:
+            return np.asarray(choice.extra["case_log_proba"][row], dtype=np.float64)
+        return None
+
+    def _check_labels(self, posterior) -> None:
+        """:func:`selbayes.evaluation._label_check.held_out_label_check` on the inner
+        cross-validation's held-out predictions: a
+        :class:`~selbayes.evaluation.SuspectLabelWarning` names every training case whose
+        own label the model, fitted without it, finds implausible; the columns join
+        ``loo_checks_``."""
+        import pandas as pd
+
+        from ..evaluation._label_check import held_out_label_check
+
+        log_proba = self._held_out_log_proba()
+        if log_proba is None or posterior is None or posterior.y_index is None:
+            return
+        table = held_out_label_check(
+            log_proba, posterior.y_index, case_names=posterior.case_names,
+            source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
+                   f"{self.k_choice_.k}, genes selected inside the folds")
+        if self.loo_checks_ is not None and len(self.loo_checks_) == len(table):
+            extra = table[["held_out_proba", "label_p_value", "suspect_label"]]
+            self.loo_checks_ = pd.concat([self.loo_checks_.reset_index(drop=True),
+                                          extra.reset_index(drop=True)], axis=1)
+        else:
+            self.loo_checks_ = table
 
     def _warn_grid_ends(self, k_cap: int) -> None:
         """:class:`~selbayes.evaluation.GridBoundaryWarning` when a value chosen by
