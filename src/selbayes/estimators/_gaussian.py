@@ -889,7 +889,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _held_out_log_proba(self) -> np.ndarray | None:
         """Every training case's held-out log probabilities (n, G) under the chosen candidate
         of the inner cross-validation, without a label-noise share; None without inner CV
-        (a fixed k) or when only a share above 0 was scored."""
+        (a fixed k with a fixed ``label_noise``, as a rule) or when only a share
+        above 0 was scored."""
         from ._inner_cv import LABEL_NOISE_SHARES
 
         choice = self.k_choice_
