@@ -668,9 +668,10 @@ def build_parser() -> argparse.ArgumentParser:
         "fit", help="fit a classifier to a matrix and labels; save it (.nc)",
         description="Fit a classifier (by default the recommended one: the hierarchical "
         "Gaussian model, k chosen by inner cross-validation, stacked with a Bayesian probit "
-        "regression of all features) and save it for 'selbayes predict'. Prints k, the "
+        "regression of all features and, where the inner cases show a clear gain (--l1-gate), "
+        "L1 logistic regression) and save it for 'selbayes predict'. Prints k, the "
         "first selected features, the threshold gamma, the temperature, the MCMC "
-        "diagnostics verdict and the two models' stacking weights.")
+        "diagnostics verdict, the stacking weights and the L1 model's gate.")
     fit.add_argument("--x", required=True,
                      help="samples x features: CSV/TSV with a header row of feature names "
                      "(optional first column of sample ids), or .h5ad")
