@@ -153,6 +153,7 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     assert "k: 10;" in printed and "threshold gamma:" in printed
     assert "selected (best first): gene" in printed and "diagnostics:" in printed
     assert "label noise: " in printed and "chosen by inner CV" in printed
+    assert "labels: none contradicted by the held-out predictions" in printed
     # -o into a folder that does not exist yet: created
     assert main(["predict", str(tmp_path / "fit.nc"), "--x", str(tmp_path / "new.tsv"),
                  "-o", str(tmp_path / "new_folder" / "proba.csv")]) == 0
@@ -793,3 +794,25 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
         assert main([*common[:5], "--model", "naive-bayes", flag, "-o",
                      str(tmp_path / "x.nc")]) == 2
         assert "gaussian model only" in capsys.readouterr().err
+
+
+def test_fit_names_training_labels_its_inner_cv_contradicts(tmp_path, capsys):
+    """Two labels exchanged among cases that eight strong markers (3.5 SD) separate: the fit
+    summary names both sample ids in its labels line, and the SuspectLabelWarning is
+    printed (selbayes.evaluation._label_check)."""
+    rng = np.random.default_rng(3)
+    n, p = 60, 200
+    y = np.repeat(["a", "b"], n // 2)
+    X = rng.normal(size=(n, p)) + 3.5 * (y == "b")[:, None] * (np.arange(p) < 8)
+    y[[5, 40]] = y[[40, 5]]
+    frame = pd.DataFrame(X, columns=[f"g{j}" for j in range(p)],
+                         index=pd.Index([f"s{i}" for i in range(n)], name="sample"))
+    frame.to_csv(tmp_path / "X.csv")
+    pd.DataFrame({"id": frame.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--plugin", "--no-linear-stack", "--k-grid", "2,5,20", "--seed", "0",
+                 "--no-progress", "-o", str(tmp_path / "fit.nc")]) == 0
+    out, err = capsys.readouterr()
+    line = next(t for t in out.splitlines() if t.startswith("labels:"))
+    assert line.startswith("labels: 2 contradicted") and "s5" in line and "s40" in line
+    assert "selbayes fit: SuspectLabelWarning: 2 of 60 training cases" in err

@@ -352,6 +352,20 @@ def _fit_summary(clf, args, X, y) -> list[str]:
         failures = diag.attrs.get("failures") or ["see clf.diagnostics_"]
         lines.append(f"diagnostics: FAIL: {failures[0]} (more draws or chains: --draws, "
                      "--chains)")
+    checks = getattr(clf, "loo_checks_", None)
+    if checks is not None and "suspect_label" in checks:
+        # selbayes.evaluation._label_check: the inner CV's held-out probability of each label
+        bad = checks[checks["suspect_label"]].sort_values("held_out_proba")
+        if bad.empty:
+            lines.append("labels: none contradicted by the held-out predictions (the inner "
+                         "CV without label noise; a case is named when (classes - 1) x its "
+                         "probability of its own class is below 0.05 / samples)")
+        else:
+            named = bad["sample"] if "sample" in bad else bad["case"]
+            lines.append(f"labels: {len(bad)} contradicted by their held-out predictions: "
+                         f"{', '.join(map(str, named.head(5)))}"
+                         f"{' and more' if len(bad) > 5 else ''} (check for a sample swap or "
+                         "a wrong label)")
     return lines
 
 
@@ -671,7 +685,8 @@ def build_parser() -> argparse.ArgumentParser:
         "regression of all features and, where the inner cases show a clear gain (--l1-gate), "
         "L1 logistic regression) and save it for 'selbayes predict'. Prints k, the "
         "first selected features, the threshold gamma, the temperature, the MCMC "
-        "diagnostics verdict, the stacking weights and the L1 model's gate.")
+        "diagnostics verdict, the training labels its held-out predictions contradict, the "
+        "stacking weights and the L1 model's gate.")
     fit.add_argument("--x", required=True,
                      help="samples x features: CSV/TSV with a header row of feature names "
                      "(optional first column of sample ids), or .h5ad")
