@@ -266,6 +266,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     prior_checks_ : pandas.DataFrame
         :func:`selbayes.evaluation.prior_boundary_checks` of the posterior (a
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names the held ones).
+    loo_checks_ : pandas.DataFrame or None
+        One row per training case: ``held_out_proba`` (the inner cross-validation's
+        probability of its own class, without label noise), ``label_p_value`` and
+        ``suspect_label`` (:func:`selbayes.evaluation.held_out_label_check`; a
+        :class:`~selbayes.evaluation.SuspectLabelWarning` names the flagged cases), and the
+        Pareto k of PSIS-LOO on its likelihood of the kept features (``pareto_k``,
+        ``influential``; reported, not warned on). Set by ``fit``; not saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
