@@ -272,7 +272,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``suspect_label`` (:func:`selbayes.evaluation.held_out_label_check`; a
         :class:`~selbayes.evaluation.SuspectLabelWarning` names the flagged cases), and the
         Pareto k of PSIS-LOO on its likelihood of the kept features (``pareto_k``,
-        ``influential``; reported, not warned on). Set by ``fit``; not saved.
+        ``influential``; reported, not warned on). The label columns need the inner
+        cross-validation's probabilities without label noise (``label_noise="cv"``, the
+        default, or 0). Set by ``fit``; not saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
