@@ -924,8 +924,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from ..evaluation._label_check import held_out_label_check
 
         log_proba = self._held_out_log_proba()
-        if log_proba is None or posterior is None or posterior.y_index is None:
-            return
+        if log_proba is None or posterior is None or posterior.y_index is None \
+                or np.isnan(log_proba).any():
+            return        # a diagnostic never stops a fit that has otherwise succeeded
         table = held_out_label_check(
             log_proba, posterior.y_index, case_names=posterior.case_names,
             source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
