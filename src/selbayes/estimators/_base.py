@@ -851,6 +851,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         likelihood sums them all and k exceeds 0.7 in almost every fit of expression data, which
         says nothing about single cases (:mod:`selbayes.evaluation._label_check`, the check
         that warns)."""
+        self.loo_checks_ = None                  # no table left over from an earlier fit
         if self._diagnostic_vars is None or "posterior" not in self.idata_.children:
             return
         from ..evaluation._diagnostics import check

@@ -931,9 +931,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             log_proba, posterior.y_index, case_names=posterior.case_names,
             source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
                    f"{self.k_choice_.k}, genes selected inside the folds")
-        if self.loo_checks_ is not None and len(self.loo_checks_) == len(table):
+        pareto = getattr(self, "loo_checks_", None)     # the base class's PSIS-LOO table
+        if pareto is not None and len(pareto) == len(table):
             extra = table[["held_out_proba", "label_p_value", "suspect_label"]]
-            self.loo_checks_ = pd.concat([self.loo_checks_.reset_index(drop=True),
+            self.loo_checks_ = pd.concat([pareto.reset_index(drop=True),
                                           extra.reset_index(drop=True)], axis=1)
         else:
             self.loo_checks_ = table
