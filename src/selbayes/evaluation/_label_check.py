@@ -69,7 +69,9 @@ def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA
     pandas.DataFrame
         One row per case: ``case`` (0..n-1), ``sample`` (with ``case_names``),
         ``held_out_proba`` (the probability of its own label), ``label_p_value``
-        (min(1, (G - 1) held_out_proba)) and ``suspect_label`` (p-value below alpha / n).
+        (min(1, (G - 1) held_out_proba): a valid p-value where it is below (G - 1) / G, which
+        covers every bar alpha / n the check uses) and ``suspect_label`` (p-value below
+        alpha / n).
 
     Raises
     ------
