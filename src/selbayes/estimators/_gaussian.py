@@ -900,17 +900,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         of the inner cross-validation, without a label-noise share; None without inner CV
         (a fixed k with a fixed ``label_noise``, as a rule) or when only a share
         above 0 was scored."""
-        from ._inner_cv import LABEL_NOISE_SHARES
-
         choice = self.k_choice_
-        row = None if choice is None else choice._chosen_row()
-        if row is None:
+        if choice is None or choice._chosen_row() is None:
             return None
-        if "share_case_log_proba" in choice.extra:
-            shares = choice.extra["share_case_log_proba"][row]
-            return np.asarray(shares[LABEL_NOISE_SHARES.index(0.0)], dtype=np.float64)
+        if "share_case_log_proba" in choice.extra:          # label_noise="cv": every share
+            return choice._chosen_case_log_proba(share=0.0)
         if "case_log_proba" in choice.extra and self.label_noise_ == 0.0:
-            return np.asarray(choice.extra["case_log_proba"][row], dtype=np.float64)
+            return choice._chosen_case_log_proba()
         return None
 
     def _check_labels(self, posterior) -> None:

@@ -130,12 +130,15 @@ class KChoice:
                 return i
         return None
 
-    def _chosen_case_log_proba(self) -> np.ndarray:
+    def _chosen_case_log_proba(self, share: float | None = None) -> np.ndarray:
         """Log probabilities (nats) of every class for every inner test case under the
-        chosen candidate and label-noise share, as :meth:`_chosen_case_losses`, shape (n, G)."""
+        chosen candidate and label-noise share, as :meth:`_chosen_case_losses`, shape (n, G);
+        with ``share`` (one of :data:`LABEL_NOISE_SHARES`, when the curve scored every
+        share: ``"share_case_log_proba"`` in ``extra``), under that share instead."""
         row = self._chosen_row()
         if "share_case_log_proba" in self.extra:
-            c = LABEL_NOISE_SHARES.index(self.extra["label_noise_c"])
+            c = LABEL_NOISE_SHARES.index(self.extra["label_noise_c"] if share is None
+                                         else share)
             return np.asarray(self.extra["share_case_log_proba"][row][c], dtype=np.float64)
         return np.asarray(self.extra["case_log_proba"][row], dtype=np.float64)
 
