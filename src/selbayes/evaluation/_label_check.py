@@ -113,18 +113,24 @@ def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA
     return table
 
 
+def flagged_cases(table: pd.DataFrame, limit: int = 5, with_p: bool = True) -> str:
+    """The flagged rows of a :func:`held_out_label_check` table as text, least probable
+    first: at most ``limit`` sample ids (case numbers without them), each with its held-out
+    probability when ``with_p``, then how many more; "" when none is flagged."""
+    bad = table[table["suspect_label"]].sort_values("held_out_proba")
+    label = bad["sample"] if "sample" in bad else bad["case"]
+    names = ", ".join(f"{c} (p = {p:.1e})" if with_p else str(c) for c, p in
+                      zip(label.head(limit), bad["held_out_proba"].head(limit), strict=True))
+    return names + (f" and {len(bad) - limit} more" if len(bad) > limit else "")
+
+
 def label_message(table: pd.DataFrame, alpha: float = LABEL_CHECK_ALPHA,
                   source: str = "") -> str:
     """The warning's text for the flagged rows of a :func:`held_out_label_check` table."""
-    bad = table[table["suspect_label"]].sort_values("held_out_proba")
-    label = bad["sample"] if "sample" in bad else bad["case"]
-    names = ", ".join(f"{c} (p = {p:.1e})" for c, p in
-                      zip(label.head(5), bad["held_out_proba"].head(5), strict=True))
-    more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
-    n = len(table)
     where = f" ({source})" if source else ""
-    return (f"{len(bad)} of {n} training cases have a label that the model, fitted without "
-            f"them{where}, finds implausible: {names}{more} (p: the held-out probability of "
+    return (f"{int(table['suspect_label'].sum())} of {len(table)} training cases have a label "
+            f"that the model, fitted without them{where}, finds implausible: "
+            f"{flagged_cases(table)} (p: the held-out probability of "
             f"the case's own class). A calibrated model gives any such warning in at most "
             f"{alpha:.0%} of fits. Check these cases for a sample swap, a wrong label or a "
             "different tissue; the table is in loo_checks_ (estimator_.loo_checks_ of a "
