@@ -3,12 +3,14 @@ bootstrap of the inner cases), against ``default2`` (the stored weights), offlin
 stored components of the suite, the held-out X, the three-class scenarios and the development
 sets; writes ``results.jsonl`` and ``report.md`` beside this script.
 
-Usage (from the repository root): ``python reports/plasmode/bagged_weights/run.py``.
+Usage (from the repository root): ``python reports/plasmode/bagged_weights/run.py``
+(``--report``: only ``report.md`` again, from ``results.jsonl``).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +18,9 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 PLASMODE = HERE.parent
+sys.path.insert(0, str(PLASMODE))
+import paired  # noqa: E402  (reports/plasmode/paired.py: paired differences over replicates)
+
 REPORTS = PLASMODE.parent
 B, ITERS, TOL = 400, 2000, 1e-9
 SUITE = ("sim_dense_weak", "sim_sparse_strong", "plasmode_sparse", "plasmode_dense",
@@ -112,15 +117,20 @@ def dev_rows():
     return rows
 
 
-def paired(df, col, by):
-    """bagged - default2 of ``col`` paired by ``by``: (mean, se)."""
-    a = df[df.method == "bagged"].set_index(by)[col]
-    b = df[df.method == "default2"].set_index(by)[col]
-    d = (a - b).dropna()
-    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+def keyed(rows) -> dict:
+    """(method, scenario, replicate) -> row, as ``../paired.py`` reads results: the suite's
+    replicates numbered across the run seeds (seed 0: 0-5, 1: 6-11, 7: 12-17), the
+    development sets' methods named by arm (``corrected_bagged``, ...) and their folds as
+    replicates."""
+    seeds = list(FITS)
+    return {((r["method"], r["scenario"], 6 * seeds.index(r["seed"]) + r["replicate"])
+             if r["part"] == "suite" else
+             (f"{r['arm']}_{r['method']}", r["scenario"], r["fold"])): r for r in rows}
 
 
-BY = ["seed", "replicate"]
+def diff(rows, a, b, scenario, metric):
+    """``paired.paired`` (mean, se) of a - b."""
+    return paired.paired(rows, a, b, scenario, metric)[:2]
 
 
 def star(m, se):
@@ -137,10 +147,12 @@ def report(rows) -> list[str]:
            "| scenario | KL | \\|e - a\\| | slope default2 -> bagged "
            "| mean probit weight default2 -> bagged |",
            "|---|---:|---:|---:|---:|"]
+    rk = keyed(rows)
     w1_worse, w1_better, misses = False, False, {"default2": 0, "bagged": 0}
     for s in SUITE:
         g = suite[suite.scenario == s]
-        kl, gap = paired(g, "kl", BY), paired(g, "abs_gap", BY)
+        kl, gap = diff(rk, "bagged", "default2", s, "kl"), diff(rk, "bagged", "default2", s,
+                                                                  "abs_gap")
         w1_worse |= kl[0] > 2 * kl[1] or gap[0] > 2 * gap[1]
         w1_better |= kl[0] < -2 * kl[1]
         sl = {m: g[g.method == m]["slope"].mean() for m in ("default2", "bagged")}
@@ -158,8 +170,8 @@ def report(rows) -> list[str]:
             "| scenario | KL | \\|e - a\\| |", "|---|---:|---:|"]
     w2_ok = True
     for s in OTHER:
-        g = suite[suite.scenario == s]
-        kl, gap = paired(g, "kl", BY), paired(g, "abs_gap", BY)
+        kl, gap = diff(rk, "bagged", "default2", s, "kl"), diff(rk, "bagged", "default2", s,
+                                                                  "abs_gap")
         w2_ok &= not kl[0] > 2 * kl[1]
         out.append(f"| {s} | {star(*kl)} | {star(*gap)} |")
     out += ["", f"W2: **{'pass' if w2_ok else 'fail'}**.", "",
@@ -171,16 +183,13 @@ def report(rows) -> list[str]:
     w3_ok, diffs, ses = True, [], []
     for s in sorted(dev.scenario.unique()):
         c = dev[(dev.scenario == s) & (dev.arm == "corrected")]
-        u = dev[(dev.scenario == s) & (dev.arm == "uncorrected")]
-        dc, du = paired(c, "amlp", ["fold"]), paired(u, "amlp", ["fold"])
+        dc = diff(rk, "corrected_bagged", "corrected_default2", s, "amlp")
+        du = diff(rk, "uncorrected_bagged", "uncorrected_default2", s, "amlp")
         w3_ok &= not dc[0] > 2 * dc[1]
         diffs.append(dc[0])
         ses.append(dc[1])
-        cell = {}
-        for m in ("default2", "bagged"):
-            x = (c[c.method == m].set_index("fold")["amlp"]
-                 - u[u.method == m].set_index("fold")["amlp"])
-            cell[m] = star(float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x))))
+        cell = {m: star(*diff(rk, f"corrected_{m}", f"uncorrected_{m}", s, "amlp"))
+                for m in ("default2", "bagged")}
         am = {m: np.average(c[c.method == m]["amlp"], weights=c[c.method == m]["n_test"])
               for m in ("default2", "bagged")}
         out.append(f"| {s} | {am['default2']:.3f} | {am['bagged']:.3f} | {star(*dc)} | "
@@ -196,15 +205,19 @@ def report(rows) -> list[str]:
     return out
 
 
-def main() -> None:
-    rows = suite_rows() + dev_rows()
-    with (HERE / "results.jsonl").open("w") as fh:
-        for r in rows:
-            fh.write(json.dumps(r) + "\n")
+def main(report_only: bool = False) -> None:
+    if report_only:          # the tables again from the stored rows
+        rows = [json.loads(line) for line in
+                (HERE / "results.jsonl").read_text().splitlines() if line]
+    else:
+        rows = suite_rows() + dev_rows()
+        with (HERE / "results.jsonl").open("w") as fh:
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
     text = "\n".join(report(rows)) + "\n"
     (HERE / "report.md").write_text(text)
     print(text)
 
 
 if __name__ == "__main__":
-    main()
+    main(report_only="--report" in sys.argv[1:])
