@@ -72,6 +72,7 @@ def test_loo_and_ppc_work_without_arguments_after_save_and_load(tmp_path, sample
     statistics in observed_data too)."""
     import arviz as az
     import matplotlib
+    import pandas as pd
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -86,6 +87,9 @@ def test_loo_and_ppc_work_without_arguments_after_save_and_load(tmp_path, sample
         warnings.simplefilter("ignore")
         clf.fit(X, y)
     back = HierarchicalGaussianClassifier.load(clf.save(tmp_path / "fit.nc"))
+    for name in ("diagnostics_", "prior_checks_", "ppc_checks_", "loo_checks_"):  # saved too
+        pd.testing.assert_frame_equal(getattr(back, name), getattr(clf, name),
+                                      check_exact=False, rtol=1e-14)
     for tree in (clf.idata_, back.idata_):
         obs = tree["observed_data"].to_dataset()
         assert set(obs.data_vars) == set(tree["posterior_predictive"].data_vars) == {
@@ -107,3 +111,36 @@ def test_loo_and_ppc_work_without_arguments_after_save_and_load(tmp_path, sample
         np.testing.assert_allclose(obs["f_statistic"].values,
                                    f_statistic(X[:, clf.selection_.indices],
                                                (y == "b").astype(int), 2), rtol=1e-10)
+
+
+def test_the_checks_tables_are_saved_with_the_fit(tmp_path):
+    """save writes the tables of fit's checks and load restores them (column types, index and
+    values to 15 significant digits), None where the fit set None (the plug-in method has no
+    convergence diagnostics); the attribute that carries them is not left in idata_. A file
+    written before the tables were saved loads without them."""
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    y = np.repeat(["a", "b"], 20)
+    X = rng.normal(size=(40, 60))
+    X[y == "b", :3] += 1.5
+    clf = HierarchicalGaussianClassifier(k_grid=(5, 20), method="plugin", progressbar=False,
+                                         random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    assert clf.diagnostics_ is None and "suspect_label" in clf.loo_checks_
+    path = clf.save(tmp_path / "fit.nc")
+    back = HierarchicalGaussianClassifier.load(path)
+    assert back.diagnostics_ is None
+    for name in ("prior_checks_", "ppc_checks_", "loo_checks_"):
+        pd.testing.assert_frame_equal(getattr(back, name), getattr(clf, name),
+                                      check_exact=False, rtol=1e-14)
+    assert not any("check" in key for key in back.idata_.attrs)
+
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    del tree.attrs["selbayes_check_tables"]
+    tree.to_netcdf(tmp_path / "old.nc", engine="h5netcdf")
+    old = HierarchicalGaussianClassifier.load(tmp_path / "old.nc")
+    assert not hasattr(old, "loo_checks_") and not hasattr(old, "ppc_checks_")
+    np.testing.assert_array_equal(old.predict_proba(X), clf.predict_proba(X))

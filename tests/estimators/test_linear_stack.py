@@ -216,6 +216,8 @@ def test_save_load_round_trip_and_the_command_line_reads_it(stacked, sparse, tmp
     np.testing.assert_array_equal(again.predict_proba(X), stacked.predict_proba(X))
     np.testing.assert_array_equal(again.weights_, stacked.weights_)
     assert again.inner_scores_ == stacked.inner_scores_ and again.k_ == stacked.k_
+    pd.testing.assert_frame_equal(again.estimator_.loo_checks_,        # the checks, saved
+                                  stacked.estimator_.loo_checks_, check_exact=False, rtol=1e-14)
     assert_command_line_predicts(path, X[:4], stacked.predict_proba(X[:4]), tmp_path)
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import multiprocessing
 import numbers
@@ -67,6 +68,11 @@ SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro"
 #: Root attribute of a file written by ``selbayes fit``: the input transform (JSON, "null"
 #: for none) the command applied before fitting, which ``selbayes predict`` applies again.
 INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
+
+#: The tables of fit's checks that ``save`` writes and ``load`` restores, and the root
+#: attribute that holds them (a JSON object of pandas' JSON tables).
+_CHECK_TABLES = ("diagnostics_", "prior_checks_", "ppc_checks_", "loo_checks_")
+_CHECK_TABLES_ATTR = "selbayes_check_tables"
 
 
 class SavedTransformWarning(UserWarning):
@@ -971,9 +977,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """Write the fitted classifier (its ArviZ result, with attrs) to netCDF (h5netcdf).
 
         The file holds ``idata_`` (with ``constant_data`` recording the selection), the
-        provenance attrs (version, settings, model id) and the model's predictive state, so
-        :meth:`load` can predict without refitting. Attributes are stored as netCDF-native
-        values, so the file opens with plain ArviZ/xarray and ArviZ's plots work on it.
+        provenance attrs (version, settings, model id), the model's predictive state, so
+        :meth:`load` can predict without refitting, and the tables of fit's checks
+        (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``, ``loo_checks_``). Attributes
+        are stored as netCDF-native values, so the file opens with plain ArviZ/xarray and
+        ArviZ's plots work on it.
 
         Parameters
         ----------
@@ -997,13 +1005,21 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         return path
 
     def _saved_tree(self):
-        """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups."""
+        """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups, and
+        the tables of fit's checks (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``,
+        ``loo_checks_``, those the fit set, None included) in one attribute of the root, as
+        pandas' JSON table schema (types and index kept; floats to 15 significant digits)."""
+        import pandas as pd
         import xarray as xr
 
         check_is_fitted(self, "idata_")
         tree = self.idata_.copy()
         for name, ds in self._predictive_state().items():
             tree[name] = xr.DataTree(ds)
+        tables = {name: (table.to_json(orient="table", double_precision=15)
+                         if isinstance(table := getattr(self, name), pd.DataFrame) else None)
+                  for name in _CHECK_TABLES if hasattr(self, name)}
+        tree.attrs = {**tree.attrs, _CHECK_TABLES_ATTR: json.dumps(tables)}
         sanitize_attrs(tree)
         return tree
 
@@ -1042,6 +1058,14 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         for name in cls._internal_groups:
             if name in tree.children:
                 del tree[name]
+        import pandas as pd
+
+        attrs = dict(tree.attrs)
+        # the checks' tables (files written before 2026-12-03 have none: left unset)
+        for name, table in json.loads(attrs.pop(_CHECK_TABLES_ATTR, "{}")).items():
+            setattr(obj, name, None if table is None
+                    else pd.read_json(io.StringIO(table), orient="table"))
+        tree.attrs = attrs
         obj.idata_ = tree
         return obj
 

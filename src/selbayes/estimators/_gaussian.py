@@ -274,7 +274,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Pareto k of PSIS-LOO on its likelihood of the kept features (``pareto_k``,
         ``influential``; reported, not warned on). The label columns need the inner
         cross-validation's probabilities without label noise (``label_noise="cv"``, the
-        default, or 0). Set by ``fit``; not saved.
+        default, or 0). Set by ``fit``; saved and loaded with it.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
