@@ -117,7 +117,8 @@ def test_the_checks_tables_are_saved_with_the_fit(tmp_path):
     """save writes the tables of fit's checks and load restores them (column types, index and
     values to 15 significant digits), None where the fit set None (the plug-in method has no
     convergence diagnostics); the attribute that carries them is not left in idata_. A file
-    written before the tables were saved loads without them."""
+    written before the tables were saved loads without them; a damaged one is refused by
+    name."""
     import pandas as pd
 
     rng = np.random.default_rng(3)
@@ -144,3 +145,9 @@ def test_the_checks_tables_are_saved_with_the_fit(tmp_path):
     old = HierarchicalGaussianClassifier.load(tmp_path / "old.nc")
     assert not hasattr(old, "loo_checks_") and not hasattr(old, "ppc_checks_")
     np.testing.assert_array_equal(old.predict_proba(X), clf.predict_proba(X))
+
+    tree.attrs["selbayes_check_tables"] = '{"loo_checks_": "not a table"'
+    tree.to_netcdf(tmp_path / "bad.nc", engine="h5netcdf")
+    with pytest.raises(ValueError, match="bad.nc is not a readable selbayes fit: its "
+                                         "attribute 'selbayes_check_tables' does not hold"):
+        HierarchicalGaussianClassifier.load(tmp_path / "bad.nc")

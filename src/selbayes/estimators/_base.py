@@ -1051,6 +1051,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     @classmethod
     def _load_tree(cls, tree, obj, cd, path):
         """The fitted classifier from :meth:`_from_tree`'s result."""
+        import pandas as pd
+
         try:
             obj._restore_predictive(tree, cd)
         except KeyError as exc:
@@ -1058,13 +1060,16 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         for name in cls._internal_groups:
             if name in tree.children:
                 del tree[name]
-        import pandas as pd
-
         attrs = dict(tree.attrs)
         # the checks' tables (files written before 2026-12-03 have none: left unset)
-        for name, table in json.loads(attrs.pop(_CHECK_TABLES_ATTR, "{}")).items():
-            setattr(obj, name, None if table is None
-                    else pd.read_json(io.StringIO(table), orient="table"))
+        try:
+            for name, table in json.loads(attrs.pop(_CHECK_TABLES_ATTR, "{}")).items():
+                setattr(obj, name, None if table is None
+                        else pd.read_json(io.StringIO(table), orient="table"))
+        except ValueError as exc:         # json's and pandas' parse errors are ValueErrors
+            raise ValueError(f"{path} is not a readable selbayes fit: its attribute "
+                             f"{_CHECK_TABLES_ATTR!r} does not hold the checks' tables "
+                             f"({exc})") from exc
         tree.attrs = attrs
         obj.idata_ = tree
         return obj
