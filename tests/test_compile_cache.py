@@ -321,3 +321,72 @@ def test_compile_line_then_hit_in_process(tmp_path, monkeypatch, capsys):
     a = nutpie.sample(first.with_data(d=np.array([3.0, 2.0])), **kw)
     b = nutpie.sample(second, **kw)
     np.testing.assert_array_equal(a.posterior["s"].values, b.posterior["s"].values)
+
+
+FASTMATH = r"""
+import sys
+if sys.argv[1] == "pytensor first":
+    import pytensor  # noqa: F401
+import selbayes  # noqa: F401  (its import configures pytensor)
+from pytensor import config
+from selbayes import _compile_cache as cc
+cc.configure_pytensor()                 # again, as each compile does: nothing changes
+print(config.numba__fastmath)
+"""
+
+
+@pytest.mark.parametrize("order, flags, want", [
+    ("selbayes first", "", "False"),
+    ("pytensor first", "", "False"),         # set on the live config
+    ("selbayes first", "numba__fastmath=True", "True"),      # an explicit setting wins
+    ("pytensor first", "numba__fastmath=True", "True"),
+])
+def test_numba_fast_math_is_off_unless_the_environment_asks_for_it(order, flags, want):
+    """Fast math is off in a process that imported selbayes, whichever of pytensor and
+    selbayes came first, unless PYTENSOR_FLAGS sets it (test_a_seeded_fit_is_the_same_in_the
+    process_that_compiled_its_model says why)."""
+    res = subprocess.run([sys.executable, "-c", FASTMATH, order],
+                         env=_env({"PYTENSOR_FLAGS": flags or None}), capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.split()[-1] == want
+
+
+SEEDED = r"""
+import sys, warnings
+import numpy as np
+from selbayes import HierarchicalGaussianClassifier
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(0)
+y = np.repeat([0, 1], 30)
+X = rng.normal(size=(60, 500))
+X[:, :10] += y[:, None]
+clf = HierarchicalGaussianClassifier(k=10, draws=1000, tune=1000, chains=2, random_state=1,
+                                     progressbar=False).fit(X, y)
+np.save(sys.argv[1], clf.predict_proba(X))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fastmath", [False, True])
+def test_a_seeded_fit_is_the_same_in_the_process_that_compiled_its_model(tmp_path, fastmath):
+    """Every cache empty: a seeded fit in the process that compiles the model, then the same
+    fit in a later process that reads it from the caches. With numba's fast math off (the
+    default) the two agree (to 1e-10, _assert_same_as_compiled's allowance for CPUs whose
+    stored code differs in the last bits); with it on, the freshly compiled code rounds
+    otherwise and the chains part: the probabilities differ by Monte Carlo error (0.016 on the
+    machine this was written on), which this test also asserts there (skipped where the two
+    codes agree), so that the comparison is shown able to fail."""
+    env = {"SELBAYES_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTENSOR_FLAGS": "numba__fastmath=True" if fastmath else None}
+    for name in ("compiled", "loaded"):
+        res = subprocess.run([sys.executable, "-c", SEEDED, str(tmp_path / f"{name}.npy")],
+                             env=_env(env), capture_output=True, text=True, timeout=900)
+        assert res.returncode == 0, res.stderr[-3000:]
+    compiled, loaded = np.load(tmp_path / "compiled.npy"), np.load(tmp_path / "loaded.npy")
+    if fastmath:
+        if np.array_equal(compiled, loaded):
+            pytest.skip("on this CPU the fresh and the stored fast-math code agree")
+        assert np.abs(compiled - loaded).max() > 1e-4
+    else:
+        _assert_same_as_compiled(loaded, compiled)

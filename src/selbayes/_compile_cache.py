@@ -53,6 +53,7 @@ __all__ = ["cache_dir", "configure_pytensor", "compile_pymc_model", "cache_info"
 
 _FORMAT = 1                      # bump when the entry layout changes
 _last_event: dict = {}           # for tests: "hit" / "miss" of the last compile
+_fastmath_done = False           # configure_pytensor has set numba's fast math in this process
 _memo: dict = {}
 
 
@@ -74,13 +75,15 @@ def cache_dir() -> Path:
 
 
 def configure_pytensor() -> None:
-    """Point pytensor's compiledir and generated-source folder into :func:`cache_dir`.
+    """Point pytensor's compiledir and generated-source folder into :func:`cache_dir`, and turn
+    numba's fast math off.
 
     Without this pytensor writes one generated ``.py`` file per compiled function into the
     system temporary folder and never removes it. An explicit ``PYTENSOR_FLAGS`` setting of
-    ``base_compiledir`` or ``generated_src_dir`` wins. The compiledir can only be moved before
-    pytensor is imported (selbayes imports it lazily, after calling this); the source folder is
-    set on the live config otherwise.
+    ``base_compiledir``, ``generated_src_dir`` or ``numba__fastmath`` wins. The compiledir can
+    only be moved before pytensor is imported (selbayes imports it lazily, after calling this);
+    the source folder and fast math are set on the live config otherwise (fast math once per
+    process).
     """
     root = cache_dir()
     flags = os.environ.get("PYTENSOR_FLAGS", "")
@@ -88,24 +91,45 @@ def configure_pytensor() -> None:
         extra = []
         if "base_compiledir" not in flags and "compiledir" not in flags:
             extra.append(f"base_compiledir={root / 'pytensor'}")
-        if "generated_src_dir" not in flags and _pytensor_has_generated_src_dir():
+        if "generated_src_dir" not in flags and _pytensor_has_option("generated_src_dir"):
             extra.append(f"generated_src_dir={root / 'generated_src'}")
+        # numba's fast math lets the freshly compiled code of a model differ in the last bits
+        # from the same code read back from the cache, so a seeded fit in the process that
+        # compiled its model drew other samples than every later one (predicted probabilities
+        # apart by 0.01 to 0.03); without it the two are bit-identical. The Gaussian models
+        # sample as fast; the binary naive Bayes model by MCMC slower, where fast math had
+        # made a quarter of its transitions divergent (benchmarks/results/fastmath.md). An
+        # explicit setting wins.
+        if "numba__fastmath" not in flags and _pytensor_has_option("numba__fastmath"):
+            extra.append("numba__fastmath=False")
         if extra:
             os.environ["PYTENSOR_FLAGS"] = ",".join([f for f in [flags, *extra] if f])
+        _mark_fastmath_done()
         return
-    if "generated_src_dir" not in flags:
-        from pytensor import config
+    from pytensor import config
 
+    if "generated_src_dir" not in flags:
         try:
             if not config.generated_src_dir:
                 config.generated_src_dir = str(root / "generated_src")
         except AttributeError:          # a pytensor without the option: nothing to move
             pass
+    if "numba__fastmath" not in flags and not _fastmath_done and hasattr(
+            config, "numba__fastmath"):
+        # pytensor imported before selbayes: set on the live config, once per process (a
+        # later change by the user's own code stands)
+        config.numba__fastmath = False
+    _mark_fastmath_done()
 
 
-def _pytensor_has_generated_src_dir() -> bool:
-    """Whether the installed pytensor knows the option (an unknown flag would be an error),
-    found without importing pytensor (which would fix its compiledir)."""
+def _mark_fastmath_done() -> None:
+    global _fastmath_done
+    _fastmath_done = True
+
+
+def _pytensor_has_option(name: str) -> bool:
+    """Whether the installed pytensor knows the option ``name`` (an unknown flag would be an
+    error), found without importing pytensor (which would fix its compiledir)."""
     import importlib.util
 
     spec = importlib.util.find_spec("pytensor")
@@ -113,7 +137,7 @@ def _pytensor_has_generated_src_dir() -> bool:
         return False
     path = Path(next(iter(spec.submodule_search_locations))) / "configdefaults.py"
     try:
-        return '"generated_src_dir"' in path.read_text()
+        return f'"{name}"' in path.read_text()
     except OSError:
         return False
 
