@@ -339,7 +339,6 @@ print(config.numba__fastmath)
     ("selbayes first", "", "False"),
     ("pytensor first", "", "False"),         # set on the live config
     ("selbayes first", "numba__fastmath=True", "True"),      # an explicit setting wins
-    ("pytensor first", "numba__fastmath=True", "True"),
 ])
 def test_numba_fast_math_is_off_unless_the_environment_asks_for_it(order, flags, want):
     """Fast math is off in a process that imported selbayes, whichever of pytensor and

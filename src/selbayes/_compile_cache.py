@@ -85,6 +85,7 @@ def configure_pytensor() -> None:
     the source folder and fast math are set on the live config otherwise (fast math once per
     process).
     """
+    global _fastmath_done
     root = cache_dir()
     flags = os.environ.get("PYTENSOR_FLAGS", "")
     if "pytensor" not in sys.modules:
@@ -104,7 +105,7 @@ def configure_pytensor() -> None:
             extra.append("numba__fastmath=False")
         if extra:
             os.environ["PYTENSOR_FLAGS"] = ",".join([f for f in [flags, *extra] if f])
-        _mark_fastmath_done()
+        _fastmath_done = True
         return
     from pytensor import config
 
@@ -119,11 +120,6 @@ def configure_pytensor() -> None:
         # pytensor imported before selbayes: set on the live config, once per process (a
         # later change by the user's own code stands)
         config.numba__fastmath = False
-    _mark_fastmath_done()
-
-
-def _mark_fastmath_done() -> None:
-    global _fastmath_done
     _fastmath_done = True
 
 
