@@ -355,13 +355,14 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     checks = getattr(clf, "loo_checks_", None)
     if checks is not None and "suspect_label" in checks:
         # selbayes.evaluation._label_check: the inner CV's held-out probability of each label
-        from .evaluation._label_check import flagged_cases
+        from .evaluation._label_check import LABEL_CHECK_ALPHA, flagged_cases
 
         n_bad = int(checks["suspect_label"].sum())
         if n_bad == 0:
             lines.append("labels: none contradicted by the held-out predictions (the inner "
                          "CV without label noise; a case is named when (classes - 1) x its "
-                         "probability of its own class is below 0.05 / samples)")
+                         f"probability of its own class is below {LABEL_CHECK_ALPHA:g} / "
+                         "samples)")
         else:
             lines.append(f"labels: {n_bad} contradicted by their held-out predictions: "
                          f"{flagged_cases(checks, with_p=False)} (check for a sample swap or "
