@@ -19,17 +19,13 @@ Run: ``.venv/bin/python benchmarks/bench_ep_probit.py``. Writes benchmarks/resul
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from _notes import write_keeping_notes
+from _notes import run_line, write_results
 
-from selbayes import __version__
 from selbayes.models import ep_probit
 from selbayes.models._linear_probit import (
     INTERCEPT_VARIANCE,
@@ -83,13 +79,10 @@ def main(argv=None) -> int:
                      float(np.max(np.abs(log_z["numpy"] - log_z["compiled"])))))
         print(f"n = {n}: numpy {med['numpy']:.3f} s, compiled {med['compiled']:.3f} s",
               flush=True)
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# The probit model's EP: compiled against numpy",
         "",
-        f"`python benchmarks/bench_ep_probit.py --repeats {a.repeats}`, {now}, selbayes "
-        f"{__version__}, {platform.machine()}, {os.cpu_count()} cores, load average at the end "
-        f"{os.getloadavg()[0]:.1f}; {time.perf_counter() - t_start:.0f} s in all.",
+        run_line(f"python benchmarks/bench_ep_probit.py --repeats {a.repeats}", t_start),
         "",
         f"EP at all {LOG_S_GRID.size} points of the grid of s (what one fit of the probit model "
         "runs), p = 2000 features, two classes of n / 2 (see the script).",
@@ -100,9 +93,7 @@ def main(argv=None) -> int:
     ]
     lines += [f"| {n} | {t_np:.3f} | {t_c:.4f} | {r:.1f} | {d:.1e} |"
               for n, t_np, t_c, r, d in rows]
-    lines += ["", "Python " + sys.version.split()[0]]
-    write_keeping_notes(OUT, lines)
-    print(OUT)
+    write_results(OUT, lines)
     return 0
 
 

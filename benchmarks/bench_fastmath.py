@@ -21,10 +21,8 @@ benchmarks/results/fastmath.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -32,9 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _notes import write_keeping_notes
-
-from selbayes import __version__
+from _notes import run_line, write_results
 
 OUT = Path(__file__).resolve().parent / "results" / "fastmath.md"
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,13 +95,10 @@ def main(argv=None) -> int:
             rows.append((which, k, med[True], med[False], med[False] / med[True], diff[True],
                          diff[False], *stats[True], *stats[False]))
             print(rows[-1], flush=True)
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "# numba's fast math: sampling time, and the first process against later ones",
         "",
-        f"`python benchmarks/bench_fastmath.py --repeats {a.repeats}`, {now}, selbayes "
-        f"{__version__}, {platform.machine()}, {os.cpu_count()} cores, load average at the end "
-        f"{os.getloadavg()[0]:.1f}; {time.perf_counter() - t_start:.0f} s in all.",
+        run_line(f"python benchmarks/bench_fastmath.py --repeats {a.repeats}", t_start),
         "",
         "Default settings (4 chains x 1000 + 1000, nutpie); two classes, n = 60, p = 500 (see "
         "the script). Seconds of a warm `fit` (model read from the cache), median of "
@@ -121,9 +114,7 @@ def main(argv=None) -> int:
     lines += [f"| {w} | {k} | {on:.1f} | {off:.1f} | {r:.2f} | {d_on:.1e} | {d_off:.1e} | "
               f"{v_on:.3f} / {v_off:.3f} | {t_on:.1f} / {t_off:.1f} |"
               for w, k, on, off, r, d_on, d_off, v_on, t_on, v_off, t_off in rows]
-    lines += ["", "Python " + sys.version.split()[0]]
-    write_keeping_notes(OUT, lines)
-    print(OUT)
+    write_results(OUT, lines)
     return 0
 
 
