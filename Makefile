@@ -25,15 +25,25 @@ XDIST ?= -n 2 --dist loadfile
 
 .PHONY: demo test slow bench bench-microarray plasmode correlated-omitted sbc reproduce notebooks lint clean venv
 
+# Packages are installed with uv where it can be had (itself a small wheel from the package
+# index): into a new virtualenv it takes about 15 s where pip takes about 50 s, the same versions
+# (measured 2026-12-03). Where uv cannot be installed or fails, pip does the install.
+# `make ... INSTALLER=pip` always uses pip.
+INSTALLER ?= uv
+install = if [ "$(INSTALLER)" = uv ] && $(PY) -m pip install --quiet uv >/dev/null 2>&1 \
+	  && $(PY) -m uv pip install --quiet --python $(PY) -e '$(1)'; then :; \
+	else echo "installing with pip" >&2; $(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '$(1)'; fi
+BASE_EXTRAS := .[nutpie,notebook]
+TEST_EXTRAS := .[test,dev,nutpie,notebook,anndata]
+
 $(VENV)/.stamp-base: pyproject.toml
 	@test -n "$(PYTHON)" || { echo "error: Python >= 3.12 not found (tried python3.12, python3.13, pyenv)"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[nutpie,notebook]'
+	$(call install,$(BASE_EXTRAS))
 	touch $@
 
 $(VENV)/.stamp-test: $(VENV)/.stamp-base pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test,dev,nutpie,notebook,anndata]'
+	$(call install,$(TEST_EXTRAS))
 	touch $@
 
 venv: $(VENV)/.stamp-test
