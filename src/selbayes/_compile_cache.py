@@ -254,10 +254,12 @@ def _source_hash() -> str:
     if "_source" not in _memo:
         root = Path(__file__).resolve().parent
         h = hashlib.sha256()
+        paths = [root / "_special.py"]          # numba functions the Ops' kernels call
         for sub in ("models", "adjustment"):
-            for path in sorted((root / sub).rglob("*.py")):
-                h.update(path.name.encode())
-                h.update(path.read_bytes())
+            paths += sorted((root / sub).rglob("*.py"))
+        for path in paths:
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
         _memo["_source"] = h.hexdigest()
     return _memo["_source"]
 

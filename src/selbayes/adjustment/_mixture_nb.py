@@ -32,6 +32,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from .._special import log_rising_nb
 from ._mixture import MixtureOmitFactor, _antidiagonal_prefix
 
 __all__ = ["FastMixtureFactor", "LatticeDesign", "compiled_factor", "lattice_design",
@@ -280,13 +281,12 @@ _LOG_ALPHA_MAX = 690.0   # exp(u) stays finite; beyond, BB is at its binomial li
 @numba.njit(cache=True, error_model="numpy")
 def _log_u_theta(a, th, I0, O0, I1, O1):
     """sum over the two components of log U(a th, a (1 - th), I_c, O_c) less the terms free
-    of th (log Gamma(a) - log Gamma(a + n_c))."""
+    of th (log Gamma(a) - log Gamma(a + n_c)). Log rising factorials: a difference of log
+    Gamma values cancels catastrophically at large a (:mod:`selbayes._special`)."""
     A = a * th
-    B = a * (1.0 - th)
-    la = math.lgamma(A)
-    lb = math.lgamma(B)
-    return (math.lgamma(A + I0) + math.lgamma(A + I1) - 2.0 * la
-            + math.lgamma(B + O0) + math.lgamma(B + O1) - 2.0 * lb)
+    B = a - A
+    return (log_rising_nb(A, I0) + log_rising_nb(A, I1)
+            + log_rising_nb(B, O0) + log_rising_nb(B, O1))
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -301,8 +301,7 @@ def _log_cond_alpha(u, first, stop, theta, I, nz, shape, scale, n_omitted, use_a
     s = -shape * u - scale * math.exp(-u)
     for j in range(first, stop):
         s += _log_u_theta(a, theta[j], I[0, j], nz[0] - I[0, j], I[1, j], nz[1] - I[1, j])
-    s += (stop - first) * (2.0 * math.lgamma(a) - math.lgamma(a + nz[0])
-                           - math.lgamma(a + nz[1]))
+    s -= (stop - first) * (log_rising_nb(a, nz[0]) + log_rising_nb(a, nz[1]))
     if use_adj:
         s += n_omitted * _log_keep(a, N[0], N[1], N[2], N[3], *fa)
     return s

@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 
+from .._special import log_rising
 from .._validation import check_random_state
 from ._priors import MixturePrior  # noqa: F401 - its home is models.priors
 
@@ -103,17 +104,16 @@ def _log_u_theta(alpha_j, theta, I, O):
     alpha_j, theta: (m,); I, O: (2, m). Returns (m,).
     """
     a = alpha_j * theta
-    b = alpha_j - a
-    return (gammaln(a + I).sum(0) + gammaln(b + O).sum(0) - 2.0 * (gammaln(a) + gammaln(b)))
+    # log rising factorials: a difference of log Gamma values cancels at large alpha
+    return log_rising(a, I).sum(0) + log_rising(alpha_j - a, O).sum(0)
 
 
 def _log_u_alpha(alpha, theta, I, O, nz):
     """sum_j sum_z log U(alpha theta_j, alpha (1 - theta_j), I_zj, O_zj) for scalar alpha."""
     a = alpha * theta
-    b = alpha - a
     m = theta.shape[0]
-    return float(gammaln(a + I).sum() + gammaln(b + O).sum() - 2.0 * (gammaln(a).sum()
-                 + gammaln(b).sum()) + m * (2.0 * gammaln(alpha) - gammaln(alpha + nz).sum()))
+    return float(log_rising(a, I).sum() + log_rising(alpha - a, O).sum()
+                 - m * log_rising(alpha, nz).sum())
 
 
 def _slice(logf, x0, f0, rng, width=_SLICE_WIDTH, max_steps=_SLICE_MAX_STEPS):
@@ -284,9 +284,8 @@ class _Chain:
         av = self.alpha_vec()
         nz, I = self.nz, self.I
         O = nz[:, None] - I
-        a, b = av * self.theta, av * (1.0 - self.theta)
-        lu = (gammaln(a + I) - gammaln(a) + gammaln(b + O) - gammaln(b)
-              + gammaln(av) - gammaln(av + nz[:, None])).sum()
+        a = av * self.theta
+        lu = (log_rising(a, I) + log_rising(av - a, O) - log_rising(av, nz[:, None])).sum()
         lz = (gammaln(pr.f1 + nz[1]) + gammaln(pr.f0 + nz[0]) - gammaln(pr.f0 + pr.f1 + self.n)
               + gammaln(pr.f0 + pr.f1) - gammaln(pr.f0) - gammaln(pr.f1))
         al, al0 = math.exp(self.log_alpha), math.exp(self.log_alpha0)

@@ -35,15 +35,19 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
+from .._special import log_rising_pt
 from ._mixture import MixturePrior, MixtureSamples
 
 __all__ = ["build_mixture_model", "CollapsedZGibbs", "ConditionalSlice", "sample_pymc"]
 
 
-def _log_u(a, b, I, O, nz):
-    """sum over z and features of log U(a, b, I_z, O_z); a, b: (m,), I, O: (2, m), nz: (2,)."""
-    return (pt.gammaln(a + I) - pt.gammaln(a) + pt.gammaln(b + O) - pt.gammaln(b)
-            + pt.gammaln(a + b) - pt.gammaln(a + b + nz[:, None])).sum()
+def _log_u(av, theta, I, O, nz):
+    """sum over z and features of log U(av theta, av (1 - theta), I_z, O_z); av, theta: (m,),
+    I, O: (2, m), nz: (2,). Log rising factorials, not log Gamma differences, which cancel
+    catastrophically at large alpha (:mod:`selbayes._special`)."""
+    a = av * theta
+    return (log_rising_pt(a, I) + log_rising_pt(av - a, O)
+            - log_rising_pt(av, nz[:, None])).sum()
 
 
 def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, priors=None,
@@ -117,7 +121,7 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
         O = nz[:, None] - I
         av = pt.concatenate([alpha0[None], pt.repeat(alpha, m - 1)])
         pm.Potential("polya_urn", pt.gammaln(prior.f1 + nz[1]) + pt.gammaln(prior.f0 + nz[0]))
-        pm.Potential("collapsed_lik", _log_u(av * theta, av * (1.0 - theta), I, O, nz))
+        pm.Potential("collapsed_lik", _log_u(av, theta, I, O, nz))
         if use_adj:
             from ..adjustment._mixture_op import mixture_parameters
 
@@ -405,6 +409,8 @@ def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None
     """
     from scipy.special import gammaln
 
+    from .._special import log_rising
+
     n = Xf.shape[0]
     y = Xf[:, 0].astype(np.int64)
     zf = z.astype(np.float64)
@@ -417,11 +423,10 @@ def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None
     agree = (counts[..., 0] + counts[..., 3]) / n
     av = np.repeat(alpha[..., None], Xf.shape[1], axis=-1)
     av[..., 0] = alpha0
-    a, b = av * theta, av * (1.0 - theta)
+    a = av * theta
     O = nz[..., None] - I
-    lu = (gammaln(a[..., None, :] + I) - gammaln(a[..., None, :])
-          + gammaln(b[..., None, :] + O) - gammaln(b[..., None, :])
-          + gammaln(av[..., None, :]) - gammaln(av[..., None, :] + nz[..., None])).sum((-1, -2))
+    lu = (log_rising(a[..., None, :], I) + log_rising((av - a)[..., None, :], O)
+          - log_rising(av[..., None, :], nz[..., None])).sum((-1, -2))
     pr = prior
     lz = (gammaln(pr.f1 + nz1) + gammaln(pr.f0 + n - nz1) - gammaln(pr.f0 + pr.f1 + n)
           + gammaln(pr.f0 + pr.f1) - gammaln(pr.f0) - gammaln(pr.f1))

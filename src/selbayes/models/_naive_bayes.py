@@ -35,8 +35,10 @@ import warnings
 import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
+from pymc.distributions.dist_math import binomln
 from scipy.special import logsumexp
 
+from .._special import log_rising_pt
 from .._validation import check_binary, check_matrix
 from ..adjustment._corr_op import (
     DEFAULT_SPACING,
@@ -354,6 +356,20 @@ def build_model(X_selected, y, selection: Selection | tuple | None,
     return _model_from_data(data, prior, coords)
 
 
+def _beta_binomial_logp(value, n, a, b, a_plus_b):
+    """log BetaBinomial(value | n, a, b) through log rising factorials (exact at any alpha).
+
+    ``a_plus_b`` is alpha itself, passed so that a + b is not rounded.
+    """
+    return (binomln(n, value) + log_rising_pt(a, value) + log_rising_pt(b, n - value)
+            - log_rising_pt(a_plus_b, n))
+
+
+def _beta_binomial_random(n, a, b, a_plus_b, rng=None, size=None):
+    """Draws of the counts (prior and posterior predictive), as pm.BetaBinomial draws them."""
+    return rng.binomial(n, rng.beta(a, b, size=size), size=size)
+
+
 def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
                      packed: bool = False) -> pm.Model:
     """The ``pm.Model`` of ``data`` (see :func:`build_model`); ``packed``: the compiled form,
@@ -369,9 +385,12 @@ def _model_from_data(data: dict, prior: NaiveBayesPrior, coords: dict, *,
         theta = pm.Uniform("theta", 0.0, 1.0, dims="feature")
         a = alpha * theta
         # Beta-binomial = prod_y U(alpha theta, alpha (1 - theta), I_y, O_y) (eq 2.33) times a
-        # binomial coefficient that does not involve the parameters.
-        pm.BetaBinomial("I", n=class_counts[None, :], alpha=a[:, None],
-                        beta=(alpha - a)[:, None], observed=counts, dims=("feature", "class"))
+        # binomial coefficient that does not involve the parameters. Not pm.BetaBinomial: its
+        # betaln differences cancel at large alpha (+507 nats at alpha = 1e16 where the exact
+        # value is -72, a spurious mode NUTS found); see selbayes._special.
+        pm.CustomDist("I", class_counts[None, :], a[:, None], (alpha - a)[:, None],
+                      alpha[None, None], logp=_beta_binomial_logp, random=_beta_binomial_random,
+                      observed=counts, dims=("feature", "class"))
         # One CorrAdjustment Op (selbayes.adjustment._op); the table is data, so the design
         # (n0, n1, gamma) is too.
         op = CorrAdjustment("table", data["_adj_spacing"])
