@@ -47,9 +47,10 @@ import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import expit, gammaln, logsumexp
+from scipy.special import expit, logsumexp
 from scipy.stats import invgamma
 
+from .._special import log_rising
 from .._validation import check_binary, check_matrix, labels_1d
 from ..adjustment._corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters._selection import Selection
@@ -174,13 +175,6 @@ def retained_theta_rule(rule: str, n_theta: int, pooled_freq=None):
     return theta, weights
 
 
-def _log_rising(a, m):
-    """log Gamma(a + m) / Gamma(a) for a >= 0 and integer m >= 0 (0 at m = 0, -inf at a = 0)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = gammaln(a + m) - gammaln(a)
-    return np.where(m == 0, 0.0, np.where(a == 0, -np.inf, out))
-
-
 def _cum_log_rising(c, N: int):
     """Table log Gamma(c + j) / Gamma(c) for j = 0..N as cumulative sums of log(c + l).
 
@@ -262,8 +256,9 @@ def log_marginal_and_theta_mean(alpha, counts, n0: int, n1: int, theta_rule: str
         else:
             a = alpha[:, None, None] * theta[None, sl]
             b = alpha[:, None, None] * (1.0 - theta[None, sl])
-            lu = (_log_rising(a, I0[sl, None]) + _log_rising(b, O0[sl, None])
-                  + _log_rising(a, I1[sl, None]) + _log_rising(b, O1[sl, None]))
+            # exact at every alpha (a log Gamma difference cancels at large alpha)
+            lu = (log_rising(a, I0[sl, None]) + log_rising(b, O0[sl, None])
+                  + log_rising(a, I1[sl, None]) + log_rising(b, O1[sl, None]))
         lw = lu + (logw if shared else logw[None, sl])
         # One exponentiation serves the three integrals (B, E[theta] B, E[1 - theta] B).
         mx = lw.max(axis=-1, keepdims=True)
