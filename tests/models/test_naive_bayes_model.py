@@ -122,3 +122,23 @@ def test_model_log_density_is_exact_at_every_alpha(problem, corrected):
         got = observed({"alpha_log__": math.log(alpha),
                         "theta_interval__": np.log(theta / (1.0 - theta))})
         assert abs(float(got) - ref) < 1e-9 * max(1.0, abs(ref)), (log10_alpha, got, ref)
+
+
+def test_prior_predictive_counts_are_beta_binomial(problem):
+    """The counts' draws (the model's own random function, not PyMC's BetaBinomial): within
+    0..n_c, and E[I / n_c | theta] = theta, checked on the draws' mean residual."""
+    import pymc as pm
+
+    X, y, sel = problem
+    model = nb.build_model(X, y, sel)
+    with model, warnings.catch_warnings():
+        # the selection Potential is not part of prior draws (expected here), and the random
+        # function runs in Python (numba's object mode): neither matters for this check
+        warnings.simplefilter("ignore", UserWarning)
+        prior = pm.sample_prior_predictive(draws=2000, random_seed=1)
+    counts = prior.prior_predictive["I"].values.reshape(-1, 4, 2)
+    theta = prior.prior["theta"].values.reshape(-1, 4)
+    n_c = np.array([13, 17])
+    assert counts.min() >= 0 and np.all(counts <= n_c) and np.all(counts == np.round(counts))
+    resid = (counts / n_c - theta[..., None]).ravel()
+    assert abs(resid.mean()) < 4 * resid.std() / np.sqrt(resid.size)
