@@ -46,10 +46,14 @@ A_SWITCH = 1000.0
 
 
 def _s(z):
-    """Stirling's series of log Gamma after its leading terms, three terms."""
+    """Stirling's series of log Gamma after its leading terms, three terms (numpy arrays,
+    pytensor tensors and, compiled as :func:`_s_nb`, numba floats)."""
     r = 1.0 / z
     r2 = r * r
     return r * (1.0 / 12.0 - r2 * (1.0 / 360.0 - r2 / 1260.0))
+
+
+_s_nb = numba.njit(cache=True, error_model="numpy")(_s)
 
 
 def log_rising(a, m):
@@ -87,7 +91,6 @@ def log_rising(a, m):
     large = a >= A_SWITCH
     if large.any():               # only where needed: the gammaln difference is the hot path
         al, ml = a[large], m[large]
-        out = np.array(out, copy=True)
         out[large] = ((al - 0.5) * np.log1p(ml / al) + ml * np.log(al + ml) - ml
                       + (_s(al + ml) - _s(al)))
     return out
@@ -147,8 +150,4 @@ def log_rising_nb(a, m):
         return 0.0
     if a < A_SWITCH:
         return math.lgamma(a + m) - math.lgamma(a)
-    r0 = 1.0 / a
-    r1 = 1.0 / (a + m)
-    s0 = r0 * (1.0 / 12.0 - r0 * r0 * (1.0 / 360.0 - r0 * r0 / 1260.0))
-    s1 = r1 * (1.0 / 12.0 - r1 * r1 * (1.0 / 360.0 - r1 * r1 / 1260.0))
-    return (a - 0.5) * math.log1p(m / a) + m * math.log(a + m) - m + (s1 - s0)
+    return (a - 0.5) * math.log1p(m / a) + m * math.log(a + m) - m + (_s_nb(a + m) - _s_nb(a))
