@@ -35,7 +35,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
-from .._special import log_rising_pt
+from .._special import log_rising, log_rising_pt
 from ._mixture import MixturePrior, MixtureSamples
 
 __all__ = ["build_mixture_model", "CollapsedZGibbs", "ConditionalSlice", "sample_pymc"]
@@ -408,8 +408,6 @@ def summarise_draws(z, theta, alpha, alpha0, Xf, prior, n_omitted=0, factor=None
         ``psi_hat`` (chains, draws), ``phi_hat`` (chains, draws, 2, k + 1).
     """
     from scipy.special import gammaln
-
-    from .._special import log_rising
 
     n = Xf.shape[0]
     y = Xf[:, 0].astype(np.int64)
