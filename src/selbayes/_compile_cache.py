@@ -97,10 +97,8 @@ def configure_pytensor() -> None:
         # numba's fast math lets the freshly compiled code of a model differ in the last bits
         # from the same code read back from the cache, so a seeded fit in the process that
         # compiled its model drew other samples than every later one (predicted probabilities
-        # apart by 0.01 to 0.03); without it the two are bit-identical. The Gaussian models
-        # sample as fast; the binary naive Bayes model by MCMC slower, where fast math had
-        # made a quarter of its transitions divergent (benchmarks/results/fastmath.md). An
-        # explicit setting wins.
+        # apart by 0.01 to 0.03); without it the two are bit-identical, and the models sample
+        # as fast (benchmarks/results/fastmath.md). An explicit setting wins.
         if "numba__fastmath" not in flags and _pytensor_has_option("numba__fastmath"):
             extra.append("numba__fastmath=False")
         if extra:
