@@ -42,3 +42,39 @@ def test_the_spec_module_loads_no_model_module_on_import():
                          check=True).stdout
     # importing the package loads core; the model modules wait for a spec that needs them
     assert "selbayes.sbc._naive_bayes" not in out and "selbayes.sbc._mixture" not in out
+
+
+
+def _spec_with(tmp_path, line):
+    """A small mixture SBC spec with ``line`` added to its [sbc] section."""
+    path = tmp_path / "sbc_note.toml"
+    path.write_text('[sbc]\nmodel = "mixture"\nn_replicates = 4\n' + line + "\n\n"
+                    "[design]\nn = 30\np = 100\n\n[fit]\nk = 3\n")
+    return path
+
+def test_the_spec_note_reaches_the_regenerated_readme(tmp_path):
+    """A paragraph about a run lives in the spec, so ``--update-report`` keeps it."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    path = _spec_with(tmp_path, 'note = "Run on a rainy day; same verdict as before."')
+    loaded = spec.load_sbc_spec(path)
+    assert loaded["sbc"]["note"] == "Run on a rainy day; same verdict as before."
+    result = SimpleNamespace(ranks=pd.DataFrame(columns=["alpha_corrected"]))
+    spec._write_readme(tmp_path, path, loaded, result)
+    readme = (tmp_path / "README.md").read_text()
+    assert "Run on a rainy day; same verdict as before." in readme
+    assert "CollapsedZGibbs" in readme                  # the mixture's own note
+    # without a note, no stray paragraph
+    bare = spec.load_sbc_spec(_spec_with(tmp_path, ""))
+    assert bare["sbc"]["note"] is None
+    spec._write_readme(tmp_path, path, bare, result)
+    assert "rainy" not in (tmp_path / "README.md").read_text()
+
+
+def test_a_note_that_is_not_text_is_refused_by_name(tmp_path):
+    from selbayes._spec import SpecError
+
+    with pytest.raises(SpecError, match="note"):
+        spec.load_sbc_spec(_spec_with(tmp_path, "note = 3"))

@@ -50,6 +50,10 @@ _SBC_SECTION = {
                   minimum=0),
     "thin_to": Field("int", "posterior draws kept per replicate (default: thin by ESS)",
                      default=None, minimum=1),
+    # Kept in the spec, not added to the README by hand: ``--update-report`` rewrites the
+    # README, and a paragraph written there would be lost at the next rerun.
+    "note": Field("str", "a paragraph for the report's README (this run's sampler, history)",
+                  default=None),
 }
 
 
@@ -94,7 +98,8 @@ def sbc_schema(model: str) -> dict:
 def load_sbc_spec(path, quick: bool = False) -> Spec:
     """Read and validate an SBC spec (TOML) such as ``models/sbc/sbc_gaussian_small.toml``.
 
-    Sections: ``[sbc]`` (``model``, ``n_replicates``, optional ``seed`` and ``thin_to``),
+    Sections: ``[sbc]`` (``model``, ``n_replicates``, optional ``seed``, ``thin_to`` and
+    ``note``, a paragraph for the report's README),
     ``[design]`` (simulator settings), ``[fit]`` (fitter settings), optional ``[priors]``
     (shared by both) and optional ``[quick]`` (per-section overrides and a free-text
     ``note``). The keys of ``[design]``, ``[fit]`` and ``[priors]`` are those of the model's
@@ -227,6 +232,12 @@ _README_NOTES = {
         "information the correction ignores). The uncorrected posterior should fail with a "
         "mean fractional rank above 0.5: it sits too low, i.e. it believes the features are "
         "more relevant than they are."),
+    "mixture": (
+        "Sampler: `BinaryMixtureClassifier`'s default, `pm.sample` with two compiled exact "
+        "step methods, CollapsedZGibbs (the labels z) and ConditionalSlice (theta, alpha0 and "
+        "alpha by slice updates from their conditionals). The sharper check of the sampler is "
+        "the comparison with the exact posterior of an n = 8 problem "
+        "(`tests/models/test_mixture_pymc.py`, `tests/estimators/test_mixture.py`)."),
 }
 
 
@@ -272,6 +283,7 @@ def _write_readme(out: Path, spec_path, spec, result) -> None:
         + "".join(" " + note for (model, key), note in _PRIOR_NOTES.items()
                   if model == spec.model and (spec["priors"] or {}).get(key) is not None),
         "",
+        *([spec["sbc"]["note"], ""] if spec["sbc"].get("note") else []),
         (out / "sbc_summary.md").read_text() if (out / "sbc_summary.md").exists() else "",
         "",
         "![ranks](sbc_ranks.png)",
