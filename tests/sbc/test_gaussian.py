@@ -90,7 +90,7 @@ def test_spec_missing_required_key_and_defaults(tmp_path):
     spec = load_sbc_spec(bad)
     # [sbc] defaults filled; model settings left out take the simulator's/fitter's defaults
     assert spec["sbc"] == {"model": "naive_bayes", "n_replicates": 4, "seed": 0,
-                           "thin_to": None}
+                           "thin_to": None, "note": None}
     assert spec["design"] == {} and spec["priors"] == {} and spec.name == "bad"
 
 
