@@ -49,7 +49,7 @@ print("{marker}" + json.dumps({{
     "prefix": sys.prefix,
     "data": DATA,
     "n_classes": int(len(clf.classes_)),
-    "error_rate": float(summary.loc["error_rate", "corrected"]),
+    "error_rate": float(summary.loc["error_rate", "stack"]),
     "reload_same": bool(same),
     "png": bool(reliability_png.is_file() and reliability_png.stat().st_size > 1000),
     "bayes_ok": bool(np.all(risk[rows, [col[c] for c in cautious]]
