@@ -254,6 +254,35 @@ def test_kchoice_prints_as_a_table_and_round_trips_through_constant_data():
     _same_choice(back, ch)
 
 
+
+def test_kchoice_plot_draws_the_profile_in_k_and_marks_the_chosen_k():
+    """Each k's point is the best of its settings, with its own SE as the error bar."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ch = KChoice(k=20, decorrelate=None, temperature=2.0,
+                 grid=[(50, None, 1.0), (5, None, 1.0), (20, None, 1.0), (20, None, 2.0),
+                       (5, None, 2.0)],
+                 score=np.array([0.5, 0.45, 0.41, 0.3, 0.6]),
+                 se=np.array([0.01, 0.02, 0.03, 0.04, 0.05]),
+                 criterion="inner_cv_log_score_plugin", n_splits=5)
+    ax = ch.plot()
+    line = ax.lines[0]
+    assert line.get_xdata().tolist() == [5, 20, 50]                  # sorted by k
+    assert line.get_ydata().tolist() == [0.45, 0.3, 0.5]             # the best T at each k
+    bars = ax.collections[0].get_segments()                          # +-1 SE of those rows
+    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars], [0.04, 0.08, 0.02])
+    marks = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
+    assert len(marks) == 1 and marks[0].get_xdata()[0] == 20        # the chosen k
+    assert ax.get_xscale() == "log" and "best setting at each k" in [
+        t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(ax.figure)
+    fig, given = plt.subplots()
+    assert ch.plot(ax=given) is given
+    plt.close(fig)
+
 def _same_choice(a, b):
     assert (a.k, a.decorrelate, a.temperature, a.grid, a.criterion, a.n_splits) == (
         b.k, b.decorrelate, b.temperature, b.grid, b.criterion, b.n_splits)

@@ -123,6 +123,50 @@ class KChoice:
                              "temperature": [g[2] for g in self.grid],
                              "score": self.score, "se": self.se})
 
+    def plot(self, ax=None):
+        """The curve as a figure: the inner log score against k, +-1 standard error, the
+        chosen k marked.
+
+        Where a k was tried with several settings (lambda, T), the point is the best of them,
+        so the line is the score profile in k.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; default a new figure.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> ch = KChoice(k=10, decorrelate=None, temperature=3.0,
+        ...              grid=[(5, None, 3.0), (10, None, 3.0), (10, None, 5.0)],
+        ...              score=np.array([0.4, 0.3, 0.35]), se=np.array([0.05, 0.05, 0.05]),
+        ...              criterion="inner_cv_log_score_plugin", n_splits=5)
+        >>> ax = ch.plot()
+        >>> ax.lines[0].get_ydata().tolist()          # at k = 10 the better of its two T
+        [0.4, 0.3]
+        """
+        import matplotlib.pyplot as plt
+
+        tab = self.table()
+        profile = tab.loc[tab.groupby("k")["score"].idxmin()].sort_values("k")
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.5, 3.2))
+        ax.errorbar(profile["k"], profile["score"], yerr=profile["se"], marker="o", capsize=3,
+                    label="best setting at each k" if len(profile) < len(tab) else None)
+        ax.axvline(self.k, color="grey", linestyle=":", label=f"chosen k = {self.k}")
+        if profile["k"].max() >= 10 * profile["k"].min():
+            ax.set_xscale("log")
+        ax.set_xlabel("k (features kept)")
+        ax.set_ylabel("inner log score (nats; lower is better)")
+        ax.set_title(f"k chosen by {self.n_splits}-fold inner cross-validation")
+        ax.legend()
+        return ax
+
 
     def _chosen_row(self) -> int | None:
         for i, g in enumerate(self.grid):
