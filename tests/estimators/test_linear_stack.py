@@ -140,6 +140,19 @@ def test_refuses_what_it_cannot_stack(sparse, estimator, error, match):
         LinearStackedClassifier(estimator).fit(*sparse)
 
 
+
+def test_too_few_cases_for_the_inner_folds_get_the_stacks_advice():
+    """The Gaussian model alone would say "give k as a value", which the stack refuses; the
+    stack says what works (the Gaussian model with k given); a class of one case keeps the
+    general message."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 30))
+    with pytest.raises(ValueError, match=r"class counts are \{'a': 2, 'b': 3\}.*with k given"):
+        LinearStackedClassifier(_base()).fit(X, np.array(["a", "a", "b", "b", "b"]))
+    HierarchicalGaussianClassifier(k=5, method="plugin").fit(X, ["a", "a", "b", "b", "b"])
+    with pytest.raises(ValueError, match="every class needs at least 2 cases"):
+        LinearStackedClassifier(_base()).fit(X[:4], np.array(["a", "b", "b", "b"]))
+
 def _three_classes(seed, n=45, p=200):
     """Three classes, the class means apart on 5 genes."""
     rng = np.random.default_rng(seed)
@@ -378,6 +391,34 @@ def test_the_l1_model_predicts_what_scikit_learn_fits(n_classes):
     with pytest.raises(ValueError, match="two cases of every class"):
         fit_l1_logistic(X[:16], y[:16], random_state=0)
 
+
+
+def test_l1_search_for_c_is_skipped_where_every_class_has_fewer_cases_than_its_folds():
+    """scikit-learn's stratified 3-fold split refuses classes that all have fewer than three
+    cases; a class with one case cannot be in both parts. Those folds give the L1 model 1/G
+    (it was a traceback from inside scikit-learn for three cases per class)."""
+    from selbayes.estimators._l1_logistic import can_fit_l1_logistic, fit_l1_logistic
+
+    assert not can_fit_l1_logistic(np.array([0, 0, 1, 1]))
+    assert not can_fit_l1_logistic(np.array([0, 1, 1, 1]))
+    assert can_fit_l1_logistic(np.array([0, 0, 0, 1, 1]))
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 8))
+    fit_l1_logistic(X, np.array([0, 0, 0, 1, 1]), random_state=0)      # splits: no error
+    with pytest.raises(ValueError, match="three of one"):
+        fit_l1_logistic(X[:4], np.array([0, 0, 1, 1]), random_state=0)
+
+    y = np.repeat([0, 1], 3)
+    X = rng.normal(size=(6, 50))
+    X[y == 1, :3] += 3.0
+    clf = LinearStackedClassifier(_base(k_grid=(2, 5))).fit(X, y)     # default gate
+    folds = clf.estimator_.k_choice_.extra["folds"]
+    unsplittable = [te for tr, te in folds if not can_fit_l1_logistic(y[tr])]
+    assert unsplittable                                  # the case this test is about
+    for te in unsplittable:
+        np.testing.assert_allclose(clf.inner_log_proba_[2][te], np.log(0.5))
+    P = clf.predict_proba(X)
+    assert np.isfinite(P).all() and np.allclose(P.sum(axis=1), 1.0)
 
 def _gate_reference(A, y, folds):
     """The gate's mean gain and z written out: per fold, two- and three-model weights by

@@ -145,10 +145,13 @@ class L1LogisticFit:
                       for name in ("mean", "scale", "coef", "intercept", "C")})
 
 
-def can_fit_l1_logistic(y) -> bool:
-    """Whether the search for C can split class indices ``y``: every class needs two cases
-    (a class with one case cannot be in both parts of a 3-fold stratified split)."""
-    return int(np.bincount(y).min()) >= 2
+def can_fit_l1_logistic(y, inner_folds: int = 3) -> bool:
+    """Whether the search for C can split class indices ``y`` into ``inner_folds`` stratified
+    folds: every class needs two cases (a class with one case cannot be in both parts of a
+    split), and some class as many cases as there are folds (scikit-learn's
+    ``StratifiedKFold`` refuses to split when every class has fewer)."""
+    counts = np.bincount(y)
+    return int(counts.min()) >= 2 and int(counts.max()) >= inner_folds
 
 
 def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
@@ -158,7 +161,7 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
     ----------
     X : ndarray of shape (n, p)
     y : ndarray of int, shape (n,)
-        Class indices 0 .. G-1, every class with two cases or more.
+        Class indices 0 .. G-1, every class with two cases or more and one with three.
     random_state : int or None
 
     Returns
@@ -168,7 +171,7 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
     Raises
     ------
     ValueError
-        If a class has fewer than two cases.
+        If a class has fewer than two cases, or every class fewer than three.
 
     Examples
     --------
@@ -182,7 +185,8 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
 
     y = np.asarray(y)
     if not can_fit_l1_logistic(y):
-        raise ValueError(f"L1 logistic regression needs two cases of every class; the "
+        raise ValueError(f"L1 logistic regression needs two cases of every class and three "
+                         f"of one (its penalty is chosen by 3-fold cross-validation); the "
                          f"class counts are {np.bincount(y).tolist()}")
     G = int(y.max()) + 1
     with warnings.catch_warnings():

@@ -167,8 +167,8 @@ class LinearStackedClassifier(AroundGaussian):
         The inner test cases' log predictive probabilities (nats) the weights were fitted on:
         the Gaussian model's (at the chosen candidate and share; plug-in or refitted, as
         ``inner_predictive`` says), the probit model's and the L1 model's (1/G on an inner
-        fold where a class has fewer than two training cases), in the order of the training
-        cases.
+        fold whose training cases its search for C cannot split: a class with fewer than two
+        cases, or every class fewer than three), in the order of the training cases.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -251,7 +251,15 @@ class LinearStackedClassifier(AroundGaussian):
             raise ValueError("pooling='log' pools the two Bayesian models only; the L1 "
                              "model's gate needs pooling='linear' (or set l1_gate=None)")
         base = self._base()
-        first = base.fit(X, y)          # its checks of X and y first, with their messages
+        try:
+            first = base.fit(X, y)      # its checks of X and y first, with their messages
+        except ValueError:
+            # where the cause is too few cases for the inner folds, the Gaussian model's
+            # advice (give k as a value) is one the stack cannot take: say what can be done
+            message = _few_cases_message(y, base.inner_cv)
+            if message is not None:
+                raise ValueError(message) from None
+            raise
         Xd = _dense(check_matrix(X, accept_sparse=True))
         _, yi, _ = check_labels(y, Xd.shape[0])
         seed = _tree_seed(base.random_state)
@@ -457,10 +465,32 @@ def _weights_and_pool(A, y, pooling):
     return w, _linear_pool(A, w)
 
 
+def _few_cases_message(y, n_splits):
+    """The stack's message where labels ``y`` have too few cases for the inner cross-validation
+    that chooses k and the weights (None where they have enough, or are not valid labels)."""
+    from .._validation import check_labels
+    from ._inner_cv import smallest_inner_training_fold
+
+    try:
+        classes, y_index, _ = check_labels(y, len(y))
+    except (ValueError, TypeError):
+        return None
+    counts = np.bincount(y_index)
+    if counts.min() >= 2 and smallest_inner_training_fold(y_index, n_splits) > len(classes):
+        return None
+    per_class = dict(zip(map(str, classes), counts.tolist(), strict=True))
+    return ("LinearStackedClassifier chooses k and weighs its models on the cases of an inner "
+            "cross-validation, which needs two cases of every class and, in every inner "
+            "training fold, more cases than classes (for a within-class variance); the class "
+            f"counts are {per_class}. With this few cases "
+            "fit selbayes.HierarchicalGaussianClassifier with k given (k=5, say) alone (on the "
+            "command line: --k 5)")
+
 def _l1_inner_log_proba(X, y, folds, seed, progressbar=False):
     """The L1 model's log probabilities (n, G) of the inner test cases, fitted on each inner
-    training fold (seed ``seed``), in the order of the cases; 1/G on a fold where a class has
-    fewer than two training cases (its search for C cannot split them)."""
+    training fold (seed ``seed``), in the order of the cases; 1/G on a fold whose training cases
+    its search for C cannot split (a class with fewer than two cases, or every class fewer
+    than three)."""
     from tqdm import tqdm
 
     G = int(y.max()) + 1
