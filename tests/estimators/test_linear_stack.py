@@ -141,10 +141,10 @@ def test_refuses_what_it_cannot_stack(sparse, estimator, error, match):
 
 
 
-def test_too_few_cases_for_the_inner_folds_get_the_stacks_advice():
+def test_data_the_inner_folds_cannot_split_get_the_stacks_advice():
     """The Gaussian model alone would say "give k as a value", which the stack refuses; the
-    stack says what works (the Gaussian model with k given); a class of one case keeps the
-    general message."""
+    stack says what works (the Gaussian model with k given), for too few cases and for one
+    feature; a class of one case keeps the general message."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(5, 30))
     with pytest.raises(ValueError, match=r"class counts are \{'a': 2, 'b': 3\}.*with k given"):
@@ -152,6 +152,9 @@ def test_too_few_cases_for_the_inner_folds_get_the_stacks_advice():
     HierarchicalGaussianClassifier(k=5, method="plugin").fit(X, ["a", "a", "b", "b", "b"])
     with pytest.raises(ValueError, match="every class needs at least 2 cases"):
         LinearStackedClassifier(_base()).fit(X[:4], np.array(["a", "b", "b", "b"]))
+    y = np.repeat([0, 1], 10)
+    with pytest.raises(ValueError, match=r"X has one feature.*k=\"all\""):
+        LinearStackedClassifier(_base()).fit(rng.normal(size=(20, 1)), y)
 
 def _three_classes(seed, n=45, p=200):
     """Three classes, the class means apart on 5 genes."""

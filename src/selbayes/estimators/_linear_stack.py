@@ -256,7 +256,7 @@ class LinearStackedClassifier(AroundGaussian):
         except ValueError:
             # where the cause is too few cases for the inner folds, the Gaussian model's
             # advice (give k as a value) is one the stack cannot take: say what can be done
-            message = _few_cases_message(y, base.inner_cv)
+            message = _inner_cv_impossible_message(X, y, base.inner_cv)
             if message is not None:
                 raise ValueError(message) from None
             raise
@@ -465,12 +465,18 @@ def _weights_and_pool(A, y, pooling):
     return w, _linear_pool(A, w)
 
 
-def _few_cases_message(y, n_splits):
-    """The stack's message where labels ``y`` have too few cases for the inner cross-validation
-    that chooses k and the weights (None where they have enough, or are not valid labels)."""
+def _inner_cv_impossible_message(X, y, n_splits):
+    """The stack's message where (X, y) cannot have the inner cross-validation that chooses k
+    and the weights: one feature, or too few cases (None where they can, or where y is not
+    valid labels: the Gaussian model's message says why)."""
     from .._validation import check_labels
     from ._inner_cv import smallest_inner_training_fold
 
+    shape = getattr(X, "shape", None) or np.shape(X)
+    if len(shape) == 2 and shape[1] == 1:
+        return ("LinearStackedClassifier chooses k among 1 <= k < p by inner cross-validation, "
+                "and X has one feature: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
+                "alone (on the command line: --k all)")
     try:
         classes, y_index, _ = check_labels(y, len(y))
     except (ValueError, TypeError):
