@@ -120,6 +120,12 @@ def test_the_weight_goes_where_the_model_fits():
                                                 spread.inner_scores_["linear"]) + 1e-9
 
 
+def test_a_matrix_of_another_width_is_refused_in_the_stacks_name(stacked, sparse):
+    X, _ = sparse
+    with pytest.raises(ValueError, match=f"X has {X.shape[1] - 1} features, but "
+                                         f"LinearStackedClassifier is expecting {X.shape[1]}"):
+        stacked.predict_proba(X[:3, 1:])
+
 def test_names_and_labels_pass_through(sparse):
     X, y = sparse
     frame = pd.DataFrame(X, columns=[f"g{i}" for i in range(X.shape[1])])
@@ -153,7 +159,7 @@ def test_data_the_inner_folds_cannot_split_get_the_stacks_advice():
     with pytest.raises(ValueError, match="every class needs at least 2 cases"):
         LinearStackedClassifier(_base()).fit(X[:4], np.array(["a", "b", "b", "b"]))
     y = np.repeat([0, 1], 10)
-    with pytest.raises(ValueError, match=r"X has one feature.*k=\"all\""):
+    with pytest.raises(ValueError, match=r"X has n_features = 1.*k=\"all\""):
         LinearStackedClassifier(_base()).fit(rng.normal(size=(20, 1)), y)
 
 def _three_classes(seed, n=45, p=200):

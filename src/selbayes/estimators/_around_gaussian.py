@@ -20,8 +20,16 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import check_matrix
 from .._version import __version__
-from ._base import EvaluateMixin, check_saved_by, checked_save_path, read_saved_tree, sanitize_attrs
+from ._base import (
+    EvaluateMixin,
+    check_saved_by,
+    check_width,
+    checked_save_path,
+    read_saved_tree,
+    sanitize_attrs,
+)
 
 __all__ = ["AroundGaussian"]
 
@@ -90,6 +98,9 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, G)
         """
         check_is_fitted(self, self._FITTED)
+        if not hasattr(X, "columns"):        # a frame's columns are checked by name, below
+            check_width(check_matrix(X, accept_sparse=True), self.n_features_in_,
+                        type(self).__name__)
         probas = self._component_probas(X)
         return sum(w * p for w, p in zip(self.weights_, probas, strict=True))
 

@@ -703,11 +703,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         check_is_fitted(self, "selection_")
         self._check_test_names(X)
         X = check_matrix(X, accept_sparse=True)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input (those of fit); pass all features "
-                "(selection happens inside)")
+        check_width(X, self.n_features_in_, type(self).__name__)
         if self._binary_features:
             check_binary(X, name="X")
         return X
@@ -1113,6 +1109,14 @@ def _check_target_type(y) -> None:
         raise ValueError(f"Unknown label type: {kind}. y holds real values; a classifier needs "
                          "class labels (for example integers or strings)")
 
+
+def check_width(X, n_features_in: int, who: str) -> None:
+    """Raise if the 2-D ``X`` has another number of columns than the ``n_features_in`` that
+    the classifier named ``who`` was fitted on."""
+    if X.shape[1] != n_features_in:
+        raise ValueError(
+            f"X has {X.shape[1]} features, but {who} is expecting {n_features_in} features as "
+            "input (those of fit); pass all features (selection happens inside)")
 
 def _dense(X) -> np.ndarray:
     """A scipy.sparse matrix as a dense float64 ndarray; an ndarray unchanged."""

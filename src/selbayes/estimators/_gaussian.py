@@ -517,22 +517,22 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                           ("effect_prior", prior_auto),
                                           ("correct_selection", correction_auto)) if auto]
         inner_cv = bool(chosen) or noise_cv
+        from ._inner_cv import InnerCVImpossibleError, smallest_inner_training_fold
+
         if inner_cv and X.shape[1] < 2:
             # The inner cross-validation fits 1 <= k < p features: with one there is none.
             if chosen:
-                raise ValueError(
+                raise InnerCVImpossibleError(
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation over "
                     f"1 <= k < p kept features, but X has n_features = 1: give "
                     f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
-        from ._inner_cv import smallest_inner_training_fold
-
         train_cases = smallest_inner_training_fold(y_index, self.inner_cv)
         if inner_cv and train_cases <= len(classes):
             # a pooled within-class variance needs more cases than classes in every inner
             # training fold (two cases per class in all: n = 4, G = 2 leaves folds of 2)
             if chosen:
-                raise ValueError(
+                raise InnerCVImpossibleError(
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, whose "
                     f"training folds would hold {train_cases} cases for {len(classes)} "
                     "classes; a within-class variance needs more cases than classes: give "

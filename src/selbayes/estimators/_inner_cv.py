@@ -28,7 +28,7 @@ from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
 __all__ = ["KChoice", "choose_k", "next_k", "pick_candidate", "choices_per_k",
-           "grid_end_messages", "share_label_noise", "chosen_share",
+           "grid_end_messages", "share_label_noise", "chosen_share", "InnerCVImpossibleError",
            "DEFAULT_K_GRID", "LABEL_NOISE_SHARES", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
 #: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
@@ -47,6 +47,13 @@ DEFAULT_DECORRELATE_GRID = (None, 10.0)
 #: (reports/plasmode/label_noise_cv/), not on the development sets.
 LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
+
+
+class InnerCVImpossibleError(ValueError):
+    """A setting that inner cross-validation chooses (k="auto", ...) on data it cannot split:
+    one feature, or inner training folds with no more cases than classes. A ValueError; its
+    own class so that a caller whose advice differs (the stack cannot take k as a value) can
+    tell it from the other errors of ``fit``."""
 
 #: How a :class:`KChoice` names its criterion when printed (the name itself is what fits save).
 _CRITERION_TEXT = {

@@ -46,6 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
 from ._base import Interval, StrOptions, _dense, validate_params
+from ._inner_cv import InnerCVImpossibleError
 from ._l1_logistic import L1LogisticFit, can_fit_l1_logistic, fit_l1_logistic
 
 __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
@@ -253,13 +254,9 @@ class LinearStackedClassifier(AroundGaussian):
         base = self._base()
         try:
             first = base.fit(X, y)      # its checks of X and y first, with their messages
-        except ValueError:
-            # where the cause is too few cases for the inner folds, the Gaussian model's
-            # advice (give k as a value) is one the stack cannot take: say what can be done
-            message = _inner_cv_impossible_message(X, y, base.inner_cv)
-            if message is not None:
-                raise ValueError(message) from None
-            raise
+        except InnerCVImpossibleError:
+            # the Gaussian model's advice (give k as a value) is one the stack cannot take
+            raise InnerCVImpossibleError(_inner_cv_impossible_message(X, y)) from None
         Xd = _dense(check_matrix(X, accept_sparse=True))
         _, yi, _ = check_labels(y, Xd.shape[0])
         seed = _tree_seed(base.random_state)
@@ -465,32 +462,22 @@ def _weights_and_pool(A, y, pooling):
     return w, _linear_pool(A, w)
 
 
-def _inner_cv_impossible_message(X, y, n_splits):
-    """The stack's message where (X, y) cannot have the inner cross-validation that chooses k
-    and the weights: one feature, or too few cases (None where they can, or where y is not
-    valid labels: the Gaussian model's message says why)."""
+def _inner_cv_impossible_message(X, y) -> str:
+    """The stack's message where the Gaussian model raised :class:`InnerCVImpossibleError` on
+    (X, y), which it has checked: one feature, or too few cases for the inner folds."""
     from .._validation import check_labels
-    from ._inner_cv import smallest_inner_training_fold
 
-    shape = getattr(X, "shape", None) or np.shape(X)
-    if len(shape) == 2 and shape[1] == 1:
+    if check_matrix(X, accept_sparse=True).shape[1] == 1:
         return ("LinearStackedClassifier chooses k among 1 <= k < p by inner cross-validation, "
-                "and X has one feature: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
+                "and X has n_features = 1: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
                 "alone (on the command line: --k all)")
-    try:
-        classes, y_index, _ = check_labels(y, len(y))
-    except (ValueError, TypeError):
-        return None
-    counts = np.bincount(y_index)
-    if counts.min() >= 2 and smallest_inner_training_fold(y_index, n_splits) > len(classes):
-        return None
-    per_class = dict(zip(map(str, classes), counts.tolist(), strict=True))
+    classes, y_index, _ = check_labels(y, len(y))
+    per_class = dict(zip(map(str, classes), np.bincount(y_index).tolist(), strict=True))
     return ("LinearStackedClassifier chooses k and weighs its models on the cases of an inner "
-            "cross-validation, which needs two cases of every class and, in every inner "
-            "training fold, more cases than classes (for a within-class variance); the class "
-            f"counts are {per_class}. With this few cases "
-            "fit selbayes.HierarchicalGaussianClassifier with k given (k=5, say) alone (on the "
-            "command line: --k 5)")
+            "cross-validation, which needs more cases than classes in every inner training "
+            f"fold (for a within-class variance); the class counts are {per_class}. With this "
+            "few cases fit selbayes.HierarchicalGaussianClassifier with k given (k=5, say) "
+            "alone (on the command line: --k 5)")
 
 def _l1_inner_log_proba(X, y, folds, seed, progressbar=False):
     """The L1 model's log probabilities (n, G) of the inner test cases, fitted on each inner
