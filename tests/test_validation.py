@@ -76,8 +76,13 @@ def test_check_labels_errors(y, n, exc, phrase):
 
 def test_check_binary():
     arr = np.array([[0.0, 1.0], [1.0, 0.5]])
-    with pytest.raises(ValueError, match=r"Z must be binary.*1 other value.*0.5.*\(1, 1\)"):
-        check_binary(arr, name="Z")
+    with pytest.raises(ValueError, match=r"Z must be binary.*1 other value\(s\), first 0\.5 at "
+                                         r"row 1, column 1$"):
+        check_binary(arr, name="Z")                     # the value as a number, not np.float64
+    import scipy.sparse as sp
+
+    with pytest.raises(ValueError, match=r"1 other value\(s\), first 0\.5$"):
+        check_binary(sp.csr_matrix(arr), name="Z")
     assert check_binary(np.array([[0, 1]]), name="Z") is not None
 
 

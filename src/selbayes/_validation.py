@@ -199,14 +199,15 @@ def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:
         bad = arr.data[(arr.data != 0) & (arr.data != 1)]
         if bad.size:
             raise ValueError(f"{name} must be binary (0/1); found {bad.size} other value(s), "
-                             f"first {bad[0]!r}")
+                             f"first {bad[0].item()!r}")
         return arr
     found = first_non_binary(arr)
     if found is not None:
         count, idx = found
         raise ValueError(
             f"{name} must be binary (0/1); found {count} other value(s), first "
-            f"{arr[idx]!r} at {idx}"
+            f"{arr[idx].item()!r} at "
+            + (f"row {idx[0]}, column {idx[1]}" if len(idx) == 2 else f"position {idx}")
         )
     return arr
 

@@ -504,7 +504,8 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         if isinstance(k, bool) or not isinstance(k, int | np.integer):
             raise TypeError(f"k must be an integer; got {k!r}")
         if k < 1 or k >= p:
-            raise ValueError(f"k must satisfy 1 <= k < p = {p}; got k = {k}")
+            raise ValueError(f"k must satisfy 1 <= k < p = {p}; got k = {k} (the classifiers "
+                             f"keep all {p} features, with no selection, with k='all')")
         indices = _rank_top(scores, int(k))
         gamma = float(scores[indices[-1]])
         rule = "k"
