@@ -1118,6 +1118,7 @@ def check_width(X, n_features_in: int, who: str) -> None:
             f"X has {X.shape[1]} features, but {who} is expecting {n_features_in} features as "
             "input (those of fit); pass all features (selection happens inside)")
 
+
 def _dense(X) -> np.ndarray:
     """A scipy.sparse matrix as a dense float64 ndarray; an ndarray unchanged."""
     return X.toarray() if hasattr(X, "toarray") else X

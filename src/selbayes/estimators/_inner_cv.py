@@ -48,12 +48,12 @@ DEFAULT_DECORRELATE_GRID = (None, 10.0)
 LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
 
-
 class InnerCVImpossibleError(ValueError):
     """A setting that inner cross-validation chooses (k="auto", ...) on data it cannot split:
     one feature, or inner training folds with no more cases than classes. A ValueError; its
     own class so that a caller whose advice differs (the stack cannot take k as a value) can
     tell it from the other errors of ``fit``."""
+
 
 #: How a :class:`KChoice` names its criterion when printed (the name itself is what fits save).
 _CRITERION_TEXT = {
@@ -173,7 +173,6 @@ class KChoice:
         ax.set_title(f"k chosen by {self.n_splits}-fold inner cross-validation")
         ax.legend()
         return ax
-
 
     def _chosen_row(self) -> int | None:
         for i, g in enumerate(self.grid):

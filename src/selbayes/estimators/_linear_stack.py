@@ -479,6 +479,7 @@ def _inner_cv_impossible_message(X, y) -> str:
             "few cases fit selbayes.HierarchicalGaussianClassifier with k given (k=5, say) "
             "alone (on the command line: --k 5)")
 
+
 def _l1_inner_log_proba(X, y, folds, seed, progressbar=False):
     """The L1 model's log probabilities (n, G) of the inner test cases, fitted on each inner
     training fold (seed ``seed``), in the order of the cases; 1/G on a fold whose training cases
