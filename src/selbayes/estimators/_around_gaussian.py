@@ -20,7 +20,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_matrix
 from .._version import __version__
 from ._base import (
     EvaluateMixin,
@@ -98,9 +97,13 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, G)
         """
         check_is_fitted(self, self._FITTED)
-        if not hasattr(X, "columns"):        # a frame's columns are checked by name, below
-            check_width(check_matrix(X, accept_sparse=True), self.n_features_in_,
-                        type(self).__name__)
+        # the components validate X (ragged lists, ...); only its width is checked here
+        try:
+            shape = np.shape(X)
+        except ValueError:
+            shape = ()
+        if not hasattr(X, "columns") and len(shape) == 2:   # a frame's columns: by name
+            check_width(shape[1], self.n_features_in_, type(self).__name__)
         probas = self._component_probas(X)
         return sum(w * p for w, p in zip(self.weights_, probas, strict=True))
 

@@ -703,7 +703,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         check_is_fitted(self, "selection_")
         self._check_test_names(X)
         X = check_matrix(X, accept_sparse=True)
-        check_width(X, self.n_features_in_, type(self).__name__)
+        check_width(X.shape[1], self.n_features_in_, type(self).__name__)
         if self._binary_features:
             check_binary(X, name="X")
         return X
@@ -1110,12 +1110,12 @@ def _check_target_type(y) -> None:
                          "class labels (for example integers or strings)")
 
 
-def check_width(X, n_features_in: int, who: str) -> None:
-    """Raise if the 2-D ``X`` has another number of columns than the ``n_features_in`` that
-    the classifier named ``who`` was fitted on."""
-    if X.shape[1] != n_features_in:
+def check_width(n_columns: int, n_features_in: int, who: str) -> None:
+    """Raise if X's ``n_columns`` differ from the ``n_features_in`` that the classifier named
+    ``who`` was fitted on."""
+    if n_columns != n_features_in:
         raise ValueError(
-            f"X has {X.shape[1]} features, but {who} is expecting {n_features_in} features as "
+            f"X has {n_columns} features, but {who} is expecting {n_features_in} features as "
             "input (those of fit); pass all features (selection happens inside)")
 
 

@@ -22,14 +22,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["L1_CS", "l1_logistic_pipeline", "L1LogisticFit", "fit_l1_logistic"]
+__all__ = ["L1_CS", "L1_INNER_FOLDS", "l1_logistic_pipeline", "L1LogisticFit", "fit_l1_logistic"]
 
 #: The penalty grid: below C = 0.01 every coefficient is zero on standardised data with
 #: n ~ 100 cases.
 L1_CS = np.logspace(-2, 1, 5)
+#: Folds of the search for C (the recipe's; :func:`can_fit_l1_logistic` checks them).
+L1_INNER_FOLDS = 3
 
 
-def l1_logistic_pipeline(n_classes, random_state=None, *, quick=False, inner_folds=3):
+def l1_logistic_pipeline(n_classes, random_state=None, *, quick=False,
+                         inner_folds=L1_INNER_FOLDS):
     """The unfitted scikit-learn pipeline of the recipe (module docstring).
 
     Parameters
@@ -145,7 +148,7 @@ class L1LogisticFit:
                       for name in ("mean", "scale", "coef", "intercept", "C")})
 
 
-def can_fit_l1_logistic(y, inner_folds: int = 3) -> bool:
+def can_fit_l1_logistic(y, inner_folds: int = L1_INNER_FOLDS) -> bool:
     """Whether the search for C can split class indices ``y`` into ``inner_folds`` stratified
     folds: every class needs two cases (a class with one case cannot be in both parts of a
     split), and some class as many cases as there are folds (scikit-learn's
