@@ -97,10 +97,11 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, G)
         """
         check_is_fitted(self, self._FITTED)
-        # the components validate X (ragged lists, ...); only its width is checked here
+        # the components validate X (ragged lists, objects that refuse numpy's functions,
+        # ...); only its width is checked here
         try:
             shape = np.shape(X)
-        except ValueError:
+        except (ValueError, TypeError):
             shape = ()
         if not hasattr(X, "columns") and len(shape) == 2:   # a frame's columns: by name
             check_width(shape[1], self.n_features_in_, type(self).__name__)

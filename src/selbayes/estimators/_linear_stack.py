@@ -467,7 +467,7 @@ def _inner_cv_impossible_message(X, y) -> str:
     (X, y), which it has checked: one feature, or too few cases for the inner folds."""
     from .._validation import check_labels
 
-    if np.shape(X)[1] == 1:
+    if check_matrix(X, accept_sparse=True).shape[1] == 1:      # an error path: X is valid
         return ("LinearStackedClassifier chooses k among 1 <= k < p by inner cross-validation, "
                 "and X has n_features = 1: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
                 "alone (on the command line: --k all)")
