@@ -142,3 +142,12 @@ def test_prior_predictive_counts_are_beta_binomial(problem):
     assert counts.min() >= 0 and np.all(counts <= n_c) and np.all(counts == np.round(counts))
     resid = (counts / n_c - theta[..., None]).ravel()
     assert abs(resid.mean()) < 4 * resid.std() / np.sqrt(resid.size)
+    # and their spread is the beta-binomial's, Var = n theta (1 - theta) (alpha + n) / (alpha + 1),
+    # not the binomial's (the draws' alpha reach down to ~3, where the two differ by a factor
+    # of 2 or more): the scaled squared residuals average 1 given (alpha, theta)
+    alpha = prior.prior["alpha"].values.reshape(-1)[:, None, None]
+    th = theta[..., None]
+    sq = (counts - n_c * th) ** 2 / (n_c * th * (1.0 - th))
+    ratio = sq / ((alpha + n_c) / (alpha + 1.0))
+    assert abs(ratio.mean() - 1.0) < 4 * ratio.std() / np.sqrt(ratio.size)
+    assert sq.mean() - 1.0 > 4 * sq.std() / np.sqrt(sq.size)      # the binomial's: refused
