@@ -340,6 +340,33 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     assert "--folds 6 or fewer" in err and "n_splits" not in err
 
 
+def test_benchmark_without_out_writes_to_a_folder_per_data_set(tmp_path, monkeypatch, capsys):
+    """`selbayes benchmark --x X.csv --y y.csv --folds 5 --repeats 2` (the command users and
+    the issue write, without --out) runs, into selbayes_runs/benchmark_<name> of the working
+    directory, which it names; another data set goes to another folder, so no report is
+    overwritten."""
+    _two_class_files(tmp_path, n=20)
+    monkeypatch.chdir(tmp_path)
+    assert main(["benchmark", "--x", "X.csv", "--y", "y.csv", "--folds", "5", "--repeats", "2",
+                 "--methods", "gnb", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    folder = tmp_path / "selbayes_runs" / "benchmark_X"
+    assert f"writing to {Path('selbayes_runs') / 'benchmark_X'}/" in err
+    assert (folder / "report.md").is_file() and (folder / "summary.csv").is_file()
+    (tmp_path / "my data.csv").write_text((tmp_path / "X.csv").read_text())
+    assert main(["benchmark", "--x", "my data.csv", "--y", "y.csv", "--methods", "gnb",
+                 "--no-progress", "--folds", "2"]) == 0
+    assert (tmp_path / "selbayes_runs" / "benchmark_my_data" / "report.md").is_file()
+    assert (folder / "report.md").is_file()
+    capsys.readouterr()
+    # a name that cannot name a folder is refused by name, not by the store's task ids
+    assert main(["benchmark", "--x", "X.csv", "--y", "y.csv", "--name", "my set/2",
+                 "--methods", "gnb", "--no-progress", "--folds", "2"]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert "data set name 'my set/2': use letters, digits" in line and "task id" not in line
+    assert not (tmp_path / "selbayes_runs" / "benchmark_my set").exists()
+
+
 def test_label_ids_with_an_id_less_x_exit_2(tmp_path, capsys):
     X, y = _two_class_files(tmp_path, ids=False)
     order = np.random.default_rng(1).permutation(len(y))

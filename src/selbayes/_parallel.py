@@ -50,6 +50,9 @@ __all__ = ["Task", "TaskResult", "TaskStore", "run_tasks", "keep_worker_caches",
 #: Version of the on-disk layout (manifest and records); a folder of another format is refused.
 STORE_FORMAT = 1
 _MANIFEST = "manifest.json"
+#: Where the command-line runners (reproductions, SBC, the benchmark) write unless told
+#: otherwise: a folder of the working directory, never the committed ``reports/``.
+RUNS_FOLDER = "selbayes_runs"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -73,7 +73,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "gene names; a first column of sample names is detected)")
     p.add_argument("--y", default=None, help="your labels CSV: one column of class labels (row "
                    "order of --x), or sample id and label (matched to --x by id)")
-    p.add_argument("--name", default=None, help="name of your data set (default: from --x)")
+    p.add_argument("--name", default=None, help="name of your data set: letters, digits, '_', "
+                   "'-', '.' (default: the --x file's name)")
     p.add_argument("--transform", choices=["none", "log2"], default=None,
                    help="preprocessing of your data: log2 of values clipped to [floor, "
                    "ceiling] (default: none, the values as given; named sets use their "
@@ -95,22 +96,64 @@ def register(subparsers) -> argparse.ArgumentParser:
                        help="dask.distributed scheduler address (needs selbayes[distributed])")
     p.add_argument("--quick", action="store_true",
                    help="smoke test: sorlie (unless named), 3 folds, 4 methods, few draws")
-    p.add_argument("--out", required=True, help="output folder (resumes when it exists)")
+    p.add_argument("--out", default=None,
+                   help="output folder, resumed when it exists (default: "
+                   "selbayes_runs/benchmark_<data set names>, in the working directory)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
     return p
+
+
+def default_out(datasets, quick: bool = False) -> str:
+    """The output folder of a run not given ``--out``: ``selbayes_runs/benchmark_<names>``.
+
+    One folder per combination of data sets, so that a run on another set never overwrites
+    the report of an earlier one (the fits a folder holds are reused only where their data,
+    folds and settings match, so resuming into it is safe). Like the other runners, it lies
+    in the working directory's ``selbayes_runs/``.
+
+    Parameters
+    ----------
+    datasets : list of (str or dataset object)
+        Named sets (str) and a user's set (its ``name``), as passed to the runner.
+    quick : bool, default False
+        A smoke test: ``_quick`` is appended (and the quick set named when none is given).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> default_out(["golub", "sorlie"])
+    'selbayes_runs/benchmark_golub_sorlie'
+    >>> default_out([], quick=True)
+    'selbayes_runs/benchmark_sorlie_quick'
+    """
+    from .._parallel import RUNS_FOLDER
+    from ._runner import QUICK_DATASET
+
+    names = [d if isinstance(d, str) else d.name for d in datasets]
+    if quick and not names:
+        names = [QUICK_DATASET]
+    return f"{RUNS_FOLDER}/benchmark_{'_'.join(map(str, names))}{'_quick' if quick else ''}"
 
 
 def _read_user_data(args):
     from pathlib import Path
 
     from ..datasets._loaders import BenchmarkDataset, read_xy
+    from ._runner import check_dataset_name
 
     for opt in ("x", "y"):
         path = getattr(args, opt)
         if not Path(path).is_file():
             raise FileNotFoundError(f"--{opt} {path}: no such file")
-    name = args.name or Path(args.x).name.split(".")[0]
+    # the default name is the file's, made folder-safe ("my data.csv" -> "my_data"); a --name
+    # given is kept as written, and the runner refuses one that cannot name a folder
+    name = args.name or "".join(c if c.isalnum() or c in "-_" else "_"
+                                for c in Path(args.x).name.split(".")[0]) or "data"
+    check_dataset_name(name)
     # Labels matched to the samples of --x by id (or taken in row order from one column);
     # ids that differ are an error naming them, never a silent re-pairing.
     ds = read_xy(args.x, args.y, name=name)
@@ -200,8 +243,11 @@ def run(args) -> int:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
         if args.folds < 2 or args.repeats < 1 or args.jobs == 0:
             raise ValueError("--folds must be >= 2, --repeats >= 1 and --jobs not 0")
+        out = args.out or default_out(datasets, quick=args.quick)
+        if args.out is None:
+            print(f"selbayes benchmark: writing to {out}/ (choose with --out)", file=sys.stderr)
         res = run_benchmark(datasets, methods, folds=args.folds, repeats=args.repeats,
-                            seed=args.seed, n_jobs=args.jobs, quick=args.quick, out=args.out,
+                            seed=args.seed, n_jobs=args.jobs, quick=args.quick, out=out,
                             scheduler=args.scheduler, progress=not args.no_progress)
     except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -266,6 +266,30 @@ def _inner_folds(y_train: np.ndarray) -> int:
     return int(max(2, min(3, np.bincount(y_train).min())))
 
 
+def check_dataset_name(name) -> None:
+    """Refuse a data set name that cannot name a folder.
+
+    Each data set's fits are stored in ``out/folds/<name>/`` (the name is part of every fit's
+    task id), so it may hold letters, digits, ``_``, ``-`` and ``.`` only.
+
+    Raises
+    ------
+    ValueError
+        Naming the data set and the characters allowed.
+
+    Examples
+    --------
+    >>> check_dataset_name("golub_2")
+    >>> check_dataset_name("my set")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: data set name 'my set': use letters, digits, '_', '-' and '.' only (...)
+    """
+    if name in ("", ".", "..") or not all(c.isalnum() or c in "_-." for c in str(name)):
+        raise ValueError(f"data set name {name!r}: use letters, digits, '_', '-' and '.' only "
+                         f"(it names the folder of its fits)")
+
+
 def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed: int = 0,
                   n_jobs: int = 1, quick: bool = False, out="benchmark_output",
                   scheduler=None,
@@ -342,14 +366,17 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         raise ValueError(f"folds must be >= 2 and repeats >= 1; got {folds}, {repeats}")
     if n_jobs == 0:
         raise ValueError("n_jobs must not be 0")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
 
     loaded = [resolve_dataset(d, data_home) for d in datasets]
     names = [d.name for d in loaded]
     if len(set(names)) != len(names):
         raise ValueError(f"data set names must be unique; got {names}")
+    for name in names:
+        check_dataset_name(name)
+    # made only once the data are known good: a refused run leaves no folder behind
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     tasks, data, arrays, splits_of = [], {}, {}, {}
     for ds in loaded:
         X = ds.X.to_numpy(dtype=np.float64)

@@ -51,7 +51,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._compat import package_attributes as _package_attributes
-from .._parallel import Task, TaskResult, TaskStore, check_n_jobs, check_scheduler, run_tasks
+from .._parallel import (
+    RUNS_FOLDER,
+    Task,
+    TaskResult,
+    TaskStore,
+    check_n_jobs,
+    check_scheduler,
+    run_tasks,
+)
 from .._spec import load
 from ._spec import (
     COMMON_SCHEMA,
@@ -224,9 +232,8 @@ class ReproductionResult:
     results: dict
 
 
-#: Where reproductions write unless told otherwise: a folder of the working directory, never
-#: the committed ``reports/`` (only ``update_report=True`` / ``--update-report`` writes there).
-RUNS_FOLDER = "selbayes_runs"
+# RUNS_FOLDER (imported above): where reproductions write unless told otherwise, never the
+# committed ``reports/`` (only ``update_report=True`` / ``--update-report`` writes there).
 
 
 def committed_reports(spec_path) -> Path:
