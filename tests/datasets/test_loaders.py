@@ -440,6 +440,57 @@ def test_read_xy_ids_that_look_like_row_numbers_are_ids(tmp_path):
     np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
 
 
+def test_read_xy_transposes_genes_by_samples_when_the_ids_say_so(tmp_path):
+    """A matrix of genes x samples (a GEO series matrix's layout) whose column names are
+    exactly the label file's ids is transposed, with a warning; when the ids are only among
+    its columns the error says to transpose, and so does a count that equals its width."""
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    X.T.rename_axis("gene").to_csv(tmp_path / "Xt.csv")
+    pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": list("baba")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.warns(UserWarning, match=r"Xt\.csv: its column names are the sample ids of "
+                                         r".*y\.csv, so it is read as genes x samples \(3 genes, "
+                                         r"4 samples\) and transposed"):
+        ds = read_xy(tmp_path / "Xt.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == list(X.index) and list(ds.X.columns) == list(X.columns)
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+    assert ds.y.tolist() == list("aabb")
+    # labels of three of the four samples: no transposition, an error that names it
+    pd.DataFrame({"id": ["s3", "s1", "s4"], "label": list("bab")}).to_csv(
+        tmp_path / "y3.csv", index=False)
+    with pytest.raises(ValueError, match=r"Xt\.csv has the sample ids of .*y3\.csv .* as its "
+                                         r"column names: it is genes x samples.*transpose it"):
+        read_xy(tmp_path / "Xt.csv", tmp_path / "y3.csv")
+    # one column of labels, as many as Xt's columns
+    pd.DataFrame({"label": list("aabb")}).to_csv(tmp_path / "y1.csv", index=False)
+    X.T.iloc[:2].to_csv(tmp_path / "Xt2.csv")             # 2 genes x 4 samples
+    with pytest.raises(ValueError, match=r"4 labels for the 2 samples of .*Xt2\.csv \(.*has 4 "
+                                         r"columns: if its rows are genes .* transpose it"):
+        read_xy(tmp_path / "Xt2.csv", tmp_path / "y1.csv")
+
+
+def test_read_xy_label_file_without_a_header_row(tmp_path):
+    """A label file without a header (its first label is one of the labels) keeps its first
+    sample, with ids or without; when the first label is unique nothing can tell, and the
+    count error says what to do."""
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    (tmp_path / "y1.csv").write_text("0\n0\n1\n1\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y1.csv").y.tolist() == ["0", "0", "1", "1"]
+    (tmp_path / "y2.csv").write_text("s3,b\ns1,a\ns4,b\ns2,a\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y2.csv").y.tolist() == list("aabb")
+    (tmp_path / "yh.csv").write_text("class\na\na\nb\nb\n")        # a real header is kept
+    assert read_xy(tmp_path / "X.csv", tmp_path / "yh.csv").y.tolist() == list("aabb")
+    (tmp_path / "y_odd.csv").write_text("c\na\na\nb\nb\n")           # 'c' once: ambiguous
+    pd.DataFrame(np.eye(5)[:, :2], index=[f"s{i}" for i in range(5)]).to_csv(tmp_path / "X5.csv")
+    with pytest.raises(ValueError, match=r"4 labels for the 5 samples .*no header row, its "
+                                         r"first label was read as one"):
+        read_xy(tmp_path / "X5.csv", tmp_path / "y_odd.csv")
+
+
 def test_read_xy_file_problems_are_one_sentence(tmp_path):
     from selbayes.datasets import read_matrix, read_xy
 

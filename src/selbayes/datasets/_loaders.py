@@ -1157,6 +1157,11 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
     frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no labels")
+    if label_column is None and frame.shape[1] in (1, 2) and str(frame.columns[-1]).strip() \
+            in set(frame.iloc[:, -1].dropna().str.strip()):
+        # The "header" is itself one of the labels ("0" over 0/1 labels, "tumour" over
+        # tumour/normal): a file without a header row, whose first sample was read as one
+        frame = _read_csv(path, sep, dtype=str, keep_default_na=True, header=None)
     cols = [str(c) for c in frame.columns]
     if label_column is not None:
         if label_column not in cols:
@@ -1218,10 +1223,24 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     """
     if not has_ids:
         if len(y) != X.shape[0]:
+            hint = ""
+            if len(y) == X.shape[1]:
+                hint = (f" ({x_source} has {X.shape[1]} columns: if its rows are genes and its "
+                        f"columns samples, transpose it; selbayes reads samples x genes)")
+            elif len(y) == X.shape[0] - 1:
+                hint = (f" (if {y_source} has no header row, its first label was read as "
+                        f"one: add a header such as 'class')")
             raise ValueError(f"{y_source}: {len(y)} labels for the {X.shape[0]} samples of "
-                             f"{x_source}")
+                             f"{x_source}{hint}")
         return pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
     x_ids = pd.Index([str(i) for i in X.index])
+    in_columns = y.index.isin([str(c) for c in X.columns])
+    if in_columns.all() and not y.index.isin(x_ids).any():
+        # e.g. a GEO series matrix, genes in rows (read_xy transposes the exact case itself)
+        raise ValueError(f"{x_source} has the sample ids of {y_source} ({_names(y.index, 3)}) "
+                         f"as its column names: it is genes x samples, and selbayes reads "
+                         f"samples x genes; transpose it (in pandas: "
+                         f"pd.read_csv(path, index_col=0).T.to_csv(new_path))")
     if not X.attrs.get(SAMPLE_IDS_ATTR, True) and not x_ids.sort_values().equals(
             y.index.sort_values()):
         # X's rows are numbered only; pairing the label file's ids with them by row order
@@ -1259,7 +1278,10 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     ``x_path`` is read by :func:`read_matrix` (samples x genes, a header row of gene names,
     optionally sample ids in the first column). ``y_path`` holds either one column of labels,
     taken in the row order of ``x_path``, or two columns, sample id and label, matched to the
-    samples of ``x_path`` by id in any order. A label file with ids needs an ``x_path`` with
+    samples of ``x_path`` by id in any order; its header row may be left out (a header that is
+    one of the labels is read as the first label). An ``x_path`` of genes x samples (the
+    layout of GEO series matrices) is transposed, with a ``UserWarning``, when the label
+    file's ids are exactly its column names. A label file with ids needs an ``x_path`` with
     ids (or ids that are its row numbers 0..n-1). With ids, the two files must name the same
     samples: otherwise the error lists a few of the ids that differ, so labels are never
     assigned by row order behind the user's back.
@@ -1301,6 +1323,15 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     x_path, y_path = Path(x_path), Path(y_path)
     X = read_matrix(x_path, sep=sep)
     y, has_ids = _read_labels_file(y_path, label_column, sep)
+    if has_ids and X.attrs.get(SAMPLE_IDS_ATTR, True) and X.shape[1] == len(y) \
+            and set(map(str, X.columns)) == set(y.index) and not y.index.isin(X.index).any():
+        # Genes in rows, samples in columns (a GEO series matrix's layout): the label file's
+        # ids are exactly X's column names and none of its row names, which leaves no doubt
+        warnings.warn(f"{x_path}: its column names are the sample ids of {y_path}, so it is "
+                      f"read as genes x samples ({X.shape[0]} genes, {X.shape[1]} samples) "
+                      f"and transposed", UserWarning, stacklevel=2)
+        X = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), str(x_path))
+        X.attrs[SAMPLE_IDS_ATTR] = True
     y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
     y = y.astype(object).where(y.notna(), None)
     return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
