@@ -390,6 +390,21 @@ def test_labels_are_aligned_by_id_in_any_order(tmp_path, captured_fit, capsys):
     assert list(captured_fit["X"].columns) == list(X.columns)     # names reach the classifier
 
 
+def test_fit_transposes_a_genes_by_samples_x_as_read_xy_does(tmp_path, captured_fit, capsys):
+    """selbayes fit and selbayes benchmark read X and labels alike: a genes x samples X whose
+    column names are the label file's ids reaches the classifier as samples x genes, with the
+    warning printed."""
+    X, y = _two_class_files(tmp_path)
+    X.T.to_csv(tmp_path / "Xt.csv")
+    main(["fit", "--x", str(tmp_path / "Xt.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+          str(tmp_path / "f.nc")])
+    assert list(captured_fit["X"].columns) == list(X.columns)
+    np.testing.assert_array_equal(np.asarray(captured_fit["X"], dtype=float), X.to_numpy())
+    np.testing.assert_array_equal(captured_fit["y"], y)
+    assert "read as genes x samples (6 genes, 12 samples) and transposed" in \
+        capsys.readouterr().err
+
+
 def test_fit_defaults_and_options_reach_the_classifier(tmp_path, captured_fit, capsys):
     from selbayes.cli import PRIOR_FAMILIES
 

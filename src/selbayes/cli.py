@@ -170,12 +170,14 @@ def _read_h5ad(p: Path):
 
 
 def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
-    """Labels for the rows of ``X`` from a label file: by sample id when the file has ids (any
-    order; the ids must match), else by row order."""
-    from .datasets._loaders import _read_labels_file, align_labels
+    """``(X, labels for its rows)`` from a label file: by sample id when the file has ids (any
+    order; the ids must match), else by row order; ``X`` transposed when the ids are exactly
+    its column names (genes x samples, as in ``datasets.read_xy``)."""
+    from .datasets._loaders import _read_labels_file, align_labels, orient_by_labels
 
     y, has_ids = _read_labels_file(Path(path), label_column, None)
-    return align_labels(X, y, has_ids, x_source=x_path, y_source=path)
+    X = orient_by_labels(X, y, has_ids, x_source=x_path, y_source=path)
+    return X, align_labels(X, y, has_ids, x_source=x_path, y_source=path)
 
 
 def _os_reason(exc: OSError) -> str:
@@ -398,7 +400,7 @@ def _cmd_fit(args) -> int:
         if args.y is None:
             raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
                             "file)")
-        y = _read_labels(args.y, X, x_path=args.x, label_column=args.label_column)
+        X, y = _read_labels(args.y, X, x_path=args.x, label_column=args.label_column)
         y = y.to_numpy(dtype=object)
     missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
                         or not str(v).strip() for v in y])

@@ -491,6 +491,33 @@ def test_read_xy_label_file_without_a_header_row(tmp_path):
         read_xy(tmp_path / "X5.csv", tmp_path / "y_odd.csv")
 
 
+def test_read_xy_separators_padding_and_missing_labels(tmp_path):
+    """A tab-separated table saved as .csv is read as such (X: was "no gene columns"); a label
+    file separated by ';' or tabs too (was every line one class of one sample); padded labels
+    are one class with the unpadded; a missing label names the label file and says what to do
+    (read_xy has no drop_missing to suggest)."""
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    X.to_csv(tmp_path / "X_tab.csv", sep="\t")
+    labels = pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": list("baba")})
+    labels.to_csv(tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X_tab.csv", tmp_path / "y.csv")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+    for sep in (";", "\t"):
+        labels.to_csv(tmp_path / "y_sep.csv", index=False, sep=sep)
+        assert read_xy(tmp_path / "X.csv", tmp_path / "y_sep.csv").y.tolist() == list("aabb")
+        labels[["label"]].to_csv(tmp_path / "y_sep1.csv", index=False, sep=sep)
+        assert read_xy(tmp_path / "X.csv", tmp_path / "y_sep1.csv").y.tolist() == list("baba")
+    (tmp_path / "y_pad.csv").write_text("id,label\ns1, a\ns2,a \ns3,b\ns4,b\n")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y_pad.csv")
+    assert ds.y.tolist() == list("aabb")
+    (tmp_path / "y_na.csv").write_text("id,label\ns1,a\ns2,a\ns3,\ns4,b\n")
+    with pytest.raises(ValueError, match=r"y_na\.csv: 1 missing label\(s\) \(samples 's3'\); "
+                                         r"give every sample a label, or remove"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv")
+
+
 def test_read_xy_file_problems_are_one_sentence(tmp_path):
     from selbayes.datasets import read_matrix, read_xy
 

@@ -456,11 +456,12 @@ def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
 
 def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
                description: str = "", label_source: str | None = None,
-               genes_hint: str | None = None) -> Dataset:
+               genes_hint: str | None = None, can_drop: bool = True) -> Dataset:
     """Check an expression frame and its labels; drop (and report) only when asked to.
     ``label_source`` names the labels in messages about classes (default: ``source``);
     ``genes_hint`` ends the message about non-numeric genes (default: a label column among
-    them)."""
+    them); ``can_drop=False`` (a caller without ``drop_missing``) names the label file in the
+    message about missing labels instead of suggesting the option."""
     _check_drop(drop_missing)
     X = _numeric_genes(X, source, genes_hint or " (is a label or annotation column among the "
                                                 "genes? name it with label_column=)")
@@ -495,6 +496,10 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
             if y_missing.any():
                 parts.append(f"{int(y_missing.sum())} missing label(s) (samples "
                              f"{_names(X.index[y_missing])})")
+            if not can_drop:
+                # read_xy: the labels come from their own file, and it drops nothing
+                raise ValueError(f"{label_source or source}: {'; '.join(parts)}; give every "
+                                 f"sample a label, or remove those samples from both files")
             hint = ("drop_missing='samples' drops the samples" if y_missing.any() else
                     "drop_missing='genes' or 'samples' drops them (and reports what it dropped)")
             raise ValueError(f"{source}: {'; '.join(parts)}. Impute them first, or {hint}.")
@@ -1075,6 +1080,9 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
         raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
     if not header or header == [""]:
         raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    if len(header) == 1 and sep != "\t" and "\t" in header[0]:
+        # a tab-separated table saved as .csv: unambiguous (gene names hold no tabs)
+        header, sep = _header(path, "\t")
     other = [c for c in ";|" if c != sep and c in header[0]]
     if len(header) == 1 and other:   # e.g. a spreadsheet's ";"-separated export as .csv
         named = {",": "comma", "\t": "tab"}.get(sep, repr(sep))
@@ -1157,12 +1165,25 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
     frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no labels")
+    if frame.shape[1] == 1:
+        # one column when read with the extension's separator, but every line holds another
+        # (a spreadsheet's ";" export, a tab-separated file saved as .csv): read with that one
+        first = str(frame.columns[0])
+        for other in "\t;|":
+            if other != sep and other in first and frame.iloc[:, 0].fillna("").str.contains(
+                    other, regex=False).all():
+                sep = other
+                frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
+                break
     if label_column is None and frame.shape[1] in (1, 2) and str(frame.columns[-1]).strip() \
             in set(frame.iloc[:, -1].dropna().str.strip()):
         # The "header" is itself one of the labels ("0" over 0/1 labels, "tumour" over
         # tumour/normal): a file without a header row, whose first sample was read as one
         frame = _read_csv(path, sep, dtype=str, keep_default_na=True, header=None)
-    cols = [str(c) for c in frame.columns]
+    # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped too)
+    frame = frame.apply(lambda col: col.str.strip())
+    cols = [str(c).strip() for c in frame.columns]
+    frame.columns = cols
     if label_column is not None:
         if label_column not in cols:
             raise ValueError(f"{path}: no column {label_column!r}; its columns are "
@@ -1184,6 +1205,56 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
         return labels.reset_index(drop=True), False
     return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
                      name=labels.name), True
+
+
+def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
+                     y_source: str) -> pd.DataFrame:
+    """``X`` transposed when it is genes x samples by the label file's own evidence.
+
+    A matrix with genes in rows and samples in columns (the layout of GEO series matrices)
+    read as samples x genes has the label file's sample ids as its column names. When they are
+    exactly its column names and none of its row names, nothing else fits: ``X`` is transposed,
+    with a ``UserWarning``. Otherwise ``X`` is returned as it is (:func:`align_labels` then says
+    to transpose it where the ids are only among its columns).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        As read by :func:`read_matrix`.
+    y : pandas.Series
+        Labels, indexed by sample id when ``has_ids``.
+    has_ids : bool
+    x_source, y_source : str
+        File names for the warning.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, n_genes)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> Xt = pd.DataFrame({"s1": [1.0, 2.0], "s2": [3.0, 4.0], "s3": [5.0, 6.0]},
+    ...                   index=["g1", "g2"])
+    >>> y = pd.Series(["a", "b", "a"], index=["s2", "s1", "s3"])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     X = orient_by_labels(Xt, y, True, x_source="X.csv", y_source="y.csv")
+    >>> X.shape, list(X.index)
+    ((3, 2), ['s1', 's2', 's3'])
+    """
+    if not (has_ids and X.attrs.get(SAMPLE_IDS_ATTR, True) and X.shape[1] == len(y)
+            and set(map(str, X.columns)) == set(y.index)
+            and not y.index.isin([str(i) for i in X.index]).any()):
+        return X
+    warnings.warn(f"{x_source}: its column names are the sample ids of {y_source}, so it is "
+                  f"read as genes x samples ({X.shape[0]} genes, {X.shape[1]} samples) and "
+                  f"transposed", UserWarning, stacklevel=3)
+    Xt = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), x_source)
+    Xt.index = pd.Index([str(i) for i in Xt.index], name="sample")
+    Xt.attrs[SAMPLE_IDS_ATTR] = True
+    return Xt
 
 
 def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
@@ -1323,17 +1394,10 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     x_path, y_path = Path(x_path), Path(y_path)
     X = read_matrix(x_path, sep=sep)
     y, has_ids = _read_labels_file(y_path, label_column, sep)
-    if has_ids and X.attrs.get(SAMPLE_IDS_ATTR, True) and X.shape[1] == len(y) \
-            and set(map(str, X.columns)) == set(y.index) and not y.index.isin(X.index).any():
-        # Genes in rows, samples in columns (a GEO series matrix's layout): the label file's
-        # ids are exactly X's column names and none of its row names, which leaves no doubt
-        warnings.warn(f"{x_path}: its column names are the sample ids of {y_path}, so it is "
-                      f"read as genes x samples ({X.shape[0]} genes, {X.shape[1]} samples) "
-                      f"and transposed", UserWarning, stacklevel=2)
-        X = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), str(x_path))
-        X.attrs[SAMPLE_IDS_ATTR] = True
+    X = orient_by_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
     y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
     y = y.astype(object).where(y.notna(), None)
     return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
+                      can_drop=False,
                       name=name or x_path.name,
                       description=description or f"Read from {x_path} and {y_path}.")
