@@ -479,7 +479,8 @@ def test_read_xy_label_file_without_a_header_row(tmp_path):
 
     _xy_files(tmp_path)
     (tmp_path / "y1.csv").write_text("0\n0\n1\n1\n")
-    assert read_xy(tmp_path / "X.csv", tmp_path / "y1.csv").y.tolist() == ["0", "0", "1", "1"]
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y1.csv")
+    assert ds.y.tolist() == ["0", "0", "1", "1"] and ds.y.name == "class"
     (tmp_path / "y2.csv").write_text("s3,b\ns1,a\ns4,b\ns2,a\n")
     assert read_xy(tmp_path / "X.csv", tmp_path / "y2.csv").y.tolist() == list("aabb")
     (tmp_path / "yh.csv").write_text("class\na\na\nb\nb\n")        # a real header is kept

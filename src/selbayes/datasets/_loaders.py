@@ -1180,6 +1180,7 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
         # The "header" is itself one of the labels ("0" over 0/1 labels, "tumour" over
         # tumour/normal): a file without a header row, whose first sample was read as one
         frame = _read_csv(path, sep, dtype=str, keep_default_na=True, header=None)
+        frame.columns = ["sample", "class"][-frame.shape[1]:]
     # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped too)
     frame = frame.apply(lambda col: col.str.strip())
     cols = [str(c).strip() for c in frame.columns]
