@@ -336,8 +336,19 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     assert main(["benchmark", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  "--folds", "7", "--methods", "gnb", "--out", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err
-    assert "y.csv: class(es) with fewer samples than --folds 7: 'a' (6), 'b' (6)" in err
+    assert "y.csv: every class has fewer samples than --folds 7 (the largest 6)" in err
     assert "--folds 6 or fewer" in err and "n_splits" not in err
+    # a class smaller than the folds, another that fills them: run (as the named sets' are),
+    # each small-class sample tested once, with a warning
+    pd.DataFrame({"id": X.index, "label": ["a"] * 3 + ["b"] * 9}).to_csv(
+        tmp_path / "y_small.csv", index=False)
+    assert main(["benchmark", "--x", str(tmp_path / "X.csv"), "--y",
+                 str(tmp_path / "y_small.csv"), "--folds", "5", "--methods", "gnb",
+                 "--no-progress", "--out", str(tmp_path / "b2")]) == 0
+    err = capsys.readouterr().err
+    assert "y_small.csv: class(es) with fewer samples than --folds 5: 'a' (3)" in err
+    cases = pd.read_csv(tmp_path / "b2" / "cases.csv")
+    assert sorted(cases["sample"].astype(str)) == sorted(X.index)      # every case tested once
 
 
 def test_benchmark_without_out_writes_to_a_folder_per_data_set(tmp_path, monkeypatch, capsys):
