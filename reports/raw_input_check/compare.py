@@ -76,8 +76,52 @@ def main():
               f"- Mean AMLP beyond 2 SE above the better peer: {'yes' if fail_amlp else 'no'}.",
               f"- Sets with \\|e - a\\| > 0.05 raw but not logged: {new_gaps or 'none'}.",
               f"- Rule: **{'fails' if fail_amlp or new_gaps else 'passes'}**."]
+    lines += step2(raw, logged, sets)
     (HERE / "comparison.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
+
+
+def step2(raw, logged, sets):
+    """README's step 2: --transform auto, scored from the fits in hand."""
+    from selbayes.datasets import load_dataset
+    from selbayes.preprocessing import looks_like_raw_intensities
+
+    flagged = [s for s in sets if looks_like_raw_intensities(
+        load_dataset(s, preprocess=False).X)]
+    auto = pd.concat([logged[logged.dataset.isin(flagged)],
+                      raw[~raw.dataset.isin(flagged)]])
+    auto = auto[auto.method.isin(["selbayes", *PEERS])]
+    a = per_set(auto)
+    mean_auto = a.groupby(level="method").amlp.mean()
+    better = min(PEERS, key=lambda m: mean_auto[m])
+    d1, se1, _, _ = paired(auto, "selbayes", better)
+    both = pd.concat([auto[auto.method == "selbayes"].assign(method="auto"),
+                      raw[raw.method == "selbayes"].assign(method="raw")])
+    d3, se3, m3, s3 = paired(both, "auto", "raw")
+    ls = per_set(logged)
+    new_gaps = [s for s in sets if a.loc[(s, "selbayes")].abs_gap > 0.05
+                and ls.loc[(s, "selbayes")].abs_gap <= 0.05]
+    ok = d1 <= 2 * se1 and not new_gaps and d3 <= 2 * se3
+    out = ["", "## Step 2: --transform auto", "",
+           f"Logged by the criterion (looks_like_raw_intensities on the whole stored matrix): "
+           f"{', '.join(flagged)}; as given: "
+           f"{', '.join(s for s in sets if s not in flagged)}.", "",
+           "| set | selbayes | logreg_l2_cv | logreg_l1_cv | selbayes \\|e - a\\| |",
+           "|---|---:|---:|---:|---:|"]
+    out += [f"| {s} | {a.loc[(s, 'selbayes')].amlp:.3f} | {a.loc[(s, PEERS[0])].amlp:.3f} | "
+            f"{a.loc[(s, PEERS[1])].amlp:.3f} | {a.loc[(s, 'selbayes')].abs_gap:.3f} |"
+            for s in sets]
+    out += ["", "Mean AMLP under auto: " + ", ".join(
+        f"{m} {mean_auto[m]:.3f}" for m in ["selbayes", *PEERS]) + f"; the better peer: "
+        f"{better}.", "",
+        f"- (1) selbayes - {better} (auto): {d1:+.4f} +- {se1:.4f} "
+        f"({'beyond' if d1 > 2 * se1 else 'within'} 2 SE above).",
+        f"- (2) sets with \\|e - a\\| > 0.05 under auto but not logged: {new_gaps or 'none'}.",
+        f"- (3) selbayes auto - raw: {d3:+.4f} +- {se3:.4f} "
+        f"({'worse beyond 2 SE' if d3 > 2 * se3 else 'not worse beyond 2 SE'}; per set: "
+        + ", ".join(f"{s} {m3[s]:+.3f}" for s in m3.index) + ").",
+        f"- Step 2: **{'adopted' if ok else 'not adopted'}**."]
+    return out
 
 
 if __name__ == "__main__":

@@ -738,7 +738,8 @@ def test_cli_raw_intensities_without_transform_warn_once_before_the_fits(tmp_pat
     X = pd.read_csv(x, index_col=0)
     (2.0 ** (2 * X + 8)).to_csv(x)        # intensities of a log2 sd of 2: 99th pct 25 x median
     with pytest.warns(RawIntensityWarning, match="raw intensities"):
-        assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
+        assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "none",
+                          "--out", str(tmp_path / "o")]) == 2
     with warnings.catch_warnings():
         warnings.simplefilter("error", RawIntensityWarning)   # logged: no warning
         assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "log2",
@@ -746,7 +747,42 @@ def test_cli_raw_intensities_without_transform_warn_once_before_the_fits(tmp_pat
     x, y = _write_pair(tmp_path, raw=False)                  # standard normal values
     with warnings.catch_warnings():
         warnings.simplefilter("error", RawIntensityWarning)
+        assert bcli.main(["--x", str(x), "--y", str(y), "--transform", "none",
+                          "--out", str(tmp_path / "o")]) == 2
+
+
+def test_cli_transform_auto_logs_raw_intensities_only(tmp_path, monkeypatch, capsys):
+    """The default --transform auto gives every method log2 (floor 1) of values that look like
+    raw intensities, and says so; other values (log-scale, z-scores) as given, and says so;
+    the report's data table names the choice. --floor needs --transform log2."""
+    from selbayes.benchmark import _cli as bcli
+    from selbayes.benchmark._report import _preprocessing_text
+    from selbayes.preprocessing import RawIntensityWarning
+
+    seen = {}
+
+    def fake_run(datasets, methods, **kw):
+        seen["pre"] = datasets[-1].preprocessing
+        raise ValueError("stopped by the test")
+
+    monkeypatch.setattr("selbayes.benchmark._runner.run_benchmark", fake_run)
+    x, y = _write_pair(tmp_path, raw=False)
+    X = pd.read_csv(x, index_col=0)
+    (2.0 ** (2 * X + 8)).to_csv(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RawIntensityWarning)   # acted on, not warned about
         assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
+    assert seen["pre"] == {"transform": "log2", "floor": 1.0, "ceiling": None, "auto": True}
+    assert "look like raw intensities: every method gets log2" in capsys.readouterr().err
+    assert "auto: the values look like raw intensities" in _preprocessing_text(
+        {"preprocessing": seen["pre"]})
+    X.to_csv(x)                                              # log-scale values
+    assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
+    assert seen["pre"] == {"transform": "none", "floor": None, "ceiling": None, "auto": True}
+    assert "do not look like raw intensities" in capsys.readouterr().err
+    assert bcli.main(["--x", str(x), "--y", str(y), "--floor", "1",
+                      "--out", str(tmp_path / "o")]) == 2
+    assert "--floor/--ceiling need --transform log2" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------------------------

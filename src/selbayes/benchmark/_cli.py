@@ -75,11 +75,14 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "order of --x), or sample id and label (matched to --x by id)")
     p.add_argument("--name", default=None, help="name of your data set: letters, digits, '_', "
                    "'-', '.' (default: the --x file's name)")
-    p.add_argument("--transform", choices=["none", "log2"], default=None,
-                   help="preprocessing of your data: log2 of values clipped to [floor, "
-                   "ceiling] (default: none, the values as given; named sets use their "
-                   "documented default). Warns when the values look log-scale or z-scored "
-                   "(log2), or raw intensities (none)")
+    p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
+                   help="preprocessing of your data, the same for every method: log2 of "
+                   "values clipped to [floor, ceiling]; none, the values as given; auto "
+                   "(default), log2 with floor 1 when the values look like raw intensities "
+                   "(all >= 0, strongly right-skewed), as given otherwise, and says which. "
+                   "Named sets use their documented preprocessing. log2 warns when the "
+                   "values look log-scale or z-scored, none when they look like raw "
+                   "intensities")
     p.add_argument("--floor", type=float, default=None,
                    help="floor before log2 (default 1.0 with --transform log2)")
     p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
@@ -157,13 +160,29 @@ def _read_user_data(args):
     # Labels matched to the samples of --x by id (or taken in row order from one column);
     # ids that differ are an error naming them, never a silent re-pairing.
     ds = read_xy(args.x, args.y, name=name)
-    transform = args.transform or "none"
-    if transform == "none" and (args.floor is not None or args.ceiling is not None):
+    transform = args.transform or "auto"
+    if transform != "log2" and (args.floor is not None or args.ceiling is not None):
         raise ValueError("--floor/--ceiling need --transform log2")
+    auto = transform == "auto"
+    if auto:
+        # Decided once on the whole matrix, without the labels (like a user who looks at the
+        # values before choosing): log2 with the usual floor for intensities where they look
+        # raw, so that no method is handed a scale the Gaussian models misread
+        # (reports/raw_input_check); the values as given otherwise
+        from ..preprocessing._intensity import looks_like_raw_intensities
+
+        transform = "log2" if looks_like_raw_intensities(ds.X) else "none"
+        print(f"selbayes benchmark: {args.x}: " + (
+            "the values look like raw intensities: every method gets log2 of them, floored "
+            "at 1 (--transform none keeps them as given)" if transform == "log2" else
+            "the values do not look like raw intensities: every method gets them as given "
+            "(--transform log2 takes logs)"), file=sys.stderr)
     pre = {"transform": transform,
            "floor": (1.0 if args.floor is None else args.floor) if transform == "log2" else None,
            "ceiling": args.ceiling}
-    if transform == "log2":
+    if auto:
+        pre["auto"] = True
+    if transform == "log2" and not auto:
         import warnings
 
         from ..preprocessing._intensity import IntensityLog2, Log2InputWarning, log2_input_problem
@@ -172,7 +191,7 @@ def _read_user_data(args):
         problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
         if problem is not None:
             warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
-    else:
+    elif transform == "none" and not auto:
         # Once, here: the fits run with their warnings silenced (and in other processes with
         # --jobs), so the classifier's own check would not reach the user. Every method is
         # given the values as they are; the comparison stays fair, the Gaussian models suffer.

@@ -568,7 +568,11 @@ def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
 def _preprocessing_text(d: dict) -> str:
     pre = d["preprocessing"]
     if pre.get("transform", "none") != "none":
-        return f"log2 of values clipped to [{pre.get('floor')}, {pre.get('ceiling')}]"
+        why = " (--transform auto: the values look like raw intensities)" if pre.get("auto") \
+            else ""
+        return f"log2 of values clipped to [{pre.get('floor')}, {pre.get('ceiling')}]{why}"
+    if pre.get("auto"):
+        return "none (values as given; --transform auto: they do not look like raw intensities)"
     # The harness cannot know the scale of data it was given; a named set's documented one
     # is quoted.
     scale = d.get("scale")
