@@ -516,6 +516,39 @@ def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured
     assert "sys.exit" not in err and "warnings.warn" not in err
 
 
+def test_fit_transform_auto_logs_raw_intensities_as_the_benchmark_does(tmp_path,
+                                                                       captured_fit, capsys):
+    """By default (--transform auto) values that look like raw intensities are fitted as
+    log2 floored at 1, and the command says so; --transform none keeps them; values that do
+    not look raw are fitted as given, without a word; the binary models are never logged."""
+    rng = np.random.default_rng(2)
+    y = np.repeat(["a", "b"], 10)
+    raw = pd.DataFrame(rng.lognormal(6, 1.5, size=(20, 30)),
+                       columns=[f"g{j}" for j in range(30)])
+    raw.to_csv(tmp_path / "raw.csv", index=False)
+    pd.DataFrame({"label": y}).to_csv(tmp_path / "y.csv", index=False)
+    base = ["fit", "--y", str(tmp_path / "y.csv"), "-o", str(tmp_path / "f.nc")]
+    main([*base, "--x", str(tmp_path / "raw.csv")])
+    np.testing.assert_allclose(captured_fit["X"].to_numpy(),
+                               np.log2(np.clip(raw.to_numpy(), 1, None)), rtol=1e-12)
+    assert "the values look like raw intensities: fitting log2 of them, floored at 1" in \
+        capsys.readouterr().err
+    main([*base, "--x", str(tmp_path / "raw.csv"), "--transform", "none"])
+    np.testing.assert_array_equal(captured_fit["X"].to_numpy(), raw.to_numpy())
+    assert "fitting log2" not in capsys.readouterr().err
+    logged = np.log2(raw)
+    logged.to_csv(tmp_path / "logged.csv", index=False)
+    main([*base, "--x", str(tmp_path / "logged.csv")])
+    np.testing.assert_allclose(captured_fit["X"].to_numpy(), logged.to_numpy(), rtol=1e-12)
+    assert "log2" not in capsys.readouterr().err
+    main([*base, "--x", str(tmp_path / "raw.csv"), "--floor", "2"])
+    assert "--floor/--ceiling need --transform log2" in _one_line_error(capsys)
+    # a binary model with the default: no transform (and the binary check speaks)
+    main([*base, "--x", str(tmp_path / "raw.csv"), "--model", "naive-bayes"])
+    err = capsys.readouterr().err
+    assert "fitting log2" not in err and "needs binary (0/1) values" in err
+
+
 def test_log2_by_the_cli_silences_the_fits_raw_intensity_check(tmp_path, monkeypatch,
                                                                 capsys):
     """Data the command logged itself are not called raw intensities by the fit (the audit

@@ -208,13 +208,26 @@ def _gaussian_only(args, *names) -> None:
                         f"--model {args.model})")
 
 
-def _transform_settings(args) -> dict | None:
+def _transform_settings(args, X=None) -> dict | None:
     """The --transform/--floor/--ceiling settings (checked; the data are checked by the
-    transform itself, :func:`_apply_transform`)."""
-    if args.transform in (None, "none"):
+    transform itself, :func:`_apply_transform`). ``auto`` (the default) is log2 floored at 1
+    where ``X`` looks like raw intensities, as ``selbayes benchmark`` decides, and none
+    otherwise (and for the binary models)."""
+    if args.transform != "log2":
         if args.floor is not None or args.ceiling is not None:
             raise UserError("--floor/--ceiling need --transform log2")
-        return None
+        if args.transform == "none" or args.model != "gaussian" or X is None:
+            return None
+        from .preprocessing._intensity import looks_like_raw_intensities
+
+        if not looks_like_raw_intensities(X):
+            return None
+        # the same choice, on the same criterion, as the benchmark's default; saved with the
+        # fit, so that 'selbayes predict' applies it to new samples
+        print(f"selbayes fit: {args.x}: the values look like raw intensities: fitting log2 of "
+              f"them, floored at 1 (saved with the fit; 'selbayes predict' applies it; "
+              f"--transform none keeps them as given)", file=sys.stderr)
+        return {"transform": "log2", "floor": 1.0, "ceiling": None}
     from .preprocessing._intensity import IntensityLog2
 
     pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),
@@ -380,7 +393,7 @@ def _cmd_fit(args) -> int:
 
     _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
                    "l1-gate")
-    if args.model != "gaussian" and args.transform not in (None, "none"):
+    if args.model != "gaussian" and args.transform == "log2":
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
     p = Path(args.x)
@@ -414,7 +427,7 @@ def _cmd_fit(args) -> int:
             f"{args.x} (--label-key {args.label_key})"))
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    pre = _transform_settings(args)
+    pre = _transform_settings(args, X)
     Xt = _apply_transform(pre, X, source=args.x)
     if args.model != "gaussian":
         _check_binary_file(Xt, args.x, args.model)
@@ -713,10 +726,12 @@ def build_parser() -> argparse.ArgumentParser:
                      + ", ".join(f"{v:g}" for v in EFFECT_PRIOR_CV_GRID if v != "normal")
                      + " and the normal prior"
                      + " (default: t_auto)")
-    fit.add_argument("--transform", default=None, choices=["none", "log2"],
-                     help="preprocessing: log2 of the values clipped to [floor, ceiling], for "
-                     "raw intensities (also applied by 'selbayes predict'); default none "
-                     "(values as given)")
+    fit.add_argument("--transform", default=None, choices=["auto", "none", "log2"],
+                     help="preprocessing, saved with the fit and applied by 'selbayes "
+                     "predict': log2 of the values clipped to [floor, ceiling]; none, the "
+                     "values as given; auto (default), log2 floored at 1 when the values look "
+                     "like raw intensities (all >= 0, strongly right-skewed; said when it "
+                     "happens), as given otherwise, as 'selbayes benchmark' does")
     fit.add_argument("--floor", type=float, default=None,
                      help="--transform log2: floor (default 1.0; 100 for Affymetrix average "
                      "differences)")
