@@ -493,13 +493,19 @@ def test_a_plugin_fit_runs_and_says_what_it_is(tmp_path, capsys):
             and "(chosen by inner CV from t (df = 1), t (df = 2), t (df = 4), normal)" in text)
 
 
-def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):
+def _raw_intensity_files(tmp_path) -> pd.DataFrame:
+    """raw.csv (20 samples x 30 genes of log-normal intensities, no ids) and y.csv (one
+    column of labels); returns the intensities."""
     rng = np.random.default_rng(2)
-    y = np.repeat(["a", "b"], 10)
     raw = pd.DataFrame(rng.lognormal(6, 1.5, size=(20, 30)),
                        columns=[f"g{j}" for j in range(30)])
     raw.to_csv(tmp_path / "raw.csv", index=False)
-    pd.DataFrame({"label": y}).to_csv(tmp_path / "y.csv", index=False)
+    pd.DataFrame({"label": np.repeat(["a", "b"], 10)}).to_csv(tmp_path / "y.csv", index=False)
+    return raw
+
+
+def test_log2_on_intensities_transforms_and_on_z_scores_warns(tmp_path, captured_fit, capsys):
+    raw = _raw_intensity_files(tmp_path)
     main(["fit", "--x", str(tmp_path / "raw.csv"), "--y", str(tmp_path / "y.csv"),
           "--transform", "log2", "--floor", "1", "-o", str(tmp_path / "f.nc")])
     np.testing.assert_allclose(captured_fit["X"].to_numpy(),
@@ -521,12 +527,7 @@ def test_fit_transform_auto_logs_raw_intensities_as_the_benchmark_does(tmp_path,
     """By default (--transform auto) values that look like raw intensities are fitted as
     log2 floored at 1, and the command says so; --transform none keeps them; values that do
     not look raw are fitted as given, without a word; the binary models are never logged."""
-    rng = np.random.default_rng(2)
-    y = np.repeat(["a", "b"], 10)
-    raw = pd.DataFrame(rng.lognormal(6, 1.5, size=(20, 30)),
-                       columns=[f"g{j}" for j in range(30)])
-    raw.to_csv(tmp_path / "raw.csv", index=False)
-    pd.DataFrame({"label": y}).to_csv(tmp_path / "y.csv", index=False)
+    raw = _raw_intensity_files(tmp_path)
     base = ["fit", "--y", str(tmp_path / "y.csv"), "-o", str(tmp_path / "f.nc")]
     main([*base, "--x", str(tmp_path / "raw.csv")])
     np.testing.assert_allclose(captured_fit["X"].to_numpy(),
