@@ -218,16 +218,17 @@ def _transform_settings(args, X=None) -> dict | None:
             raise UserError("--floor/--ceiling need --transform log2")
         if args.transform == "none" or args.model != "gaussian" or X is None:
             return None
-        from .preprocessing._intensity import looks_like_raw_intensities
+        from .preprocessing._intensity import auto_log2_settings
 
-        if not looks_like_raw_intensities(X):
+        # the benchmark's default rule; saved with the fit, so that 'selbayes predict' applies
+        # it to new samples
+        auto = auto_log2_settings(X)
+        if auto["transform"] == "none":
             return None
-        # the same choice, on the same criterion, as the benchmark's default; saved with the
-        # fit, so that 'selbayes predict' applies it to new samples
         print(f"selbayes fit: {args.x}: the values look like raw intensities: fitting log2 of "
-              f"them, floored at 1 (saved with the fit; 'selbayes predict' applies it; "
-              f"--transform none keeps them as given)", file=sys.stderr)
-        return {"transform": "log2", "floor": 1.0, "ceiling": None}
+              f"them, floored at {auto['floor']:g} (saved with the fit; 'selbayes predict' "
+              f"applies it; --transform none keeps them as given)", file=sys.stderr)
+        return {"transform": "log2", "floor": auto["floor"], "ceiling": None}
     from .preprocessing._intensity import IntensityLog2
 
     pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),

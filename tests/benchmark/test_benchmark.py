@@ -751,6 +751,23 @@ def test_cli_raw_intensities_without_transform_warn_once_before_the_fits(tmp_pat
                           "--out", str(tmp_path / "o")]) == 2
 
 
+def test_run_benchmark_resolves_transform_auto_on_the_whole_matrix():
+    """A data set whose preprocessing says {"transform": "auto"} (the Python spelling of the
+    command's default) gets log2 floored at 1 where its values look like raw intensities, and
+    keeps them as given otherwise."""
+    from selbayes.benchmark._runner import resolve_dataset
+    from selbayes.datasets import BenchmarkDataset
+
+    rng = np.random.default_rng(0)
+    raw = pd.DataFrame(rng.lognormal(4, 1.5, size=(20, 50)))
+    y = pd.Series(np.repeat(["a", "b"], 10))
+    for X, want in ((raw, {"transform": "log2", "floor": 1.0}),
+                    (np.log2(raw), {"transform": "none", "floor": None})):
+        ds = BenchmarkDataset(X=X, y=y, name="toy", preprocessing={"transform": "auto"})
+        pre = resolve_dataset(ds).preprocessing
+        assert {k: pre[k] for k in want} == want and pre["auto"] is True
+
+
 def test_cli_transform_auto_logs_raw_intensities_only(tmp_path, monkeypatch, capsys):
     """The default --transform auto gives every method log2 (floor 1) of values that look like
     raw intensities, and says so; other values (log-scale, z-scores) as given, and says so;

@@ -169,19 +169,20 @@ def _read_user_data(args):
         # values before choosing): log2 with the usual floor for intensities where they look
         # raw, so that no method is handed a scale the Gaussian models misread
         # (reports/raw_input_check); the values as given otherwise
-        from ..preprocessing._intensity import looks_like_raw_intensities
+        from ..preprocessing._intensity import auto_log2_settings
 
-        transform = "log2" if looks_like_raw_intensities(ds.X) else "none"
+        pre = auto_log2_settings(ds.X)
+        transform = pre["transform"]
         print(f"selbayes benchmark: {args.x}: " + (
-            "the values look like raw intensities: every method gets log2 of them, floored "
-            "at 1 (--transform none keeps them as given)" if transform == "log2" else
-            "the values do not look like raw intensities: every method gets them as given "
-            "(--transform log2 takes logs)"), file=sys.stderr)
-    pre = {"transform": transform,
-           "floor": (1.0 if args.floor is None else args.floor) if transform == "log2" else None,
-           "ceiling": args.ceiling}
-    if auto:
-        pre["auto"] = True
+            f"the values look like raw intensities: every method gets log2 of them, floored "
+            f"at {pre['floor']:g} (--transform none keeps them as given)" if transform == "log2"
+            else "the values do not look like raw intensities: every method gets them as "
+            "given (--transform log2 takes logs)"), file=sys.stderr)
+    else:
+        pre = {"transform": transform,
+               "floor": (1.0 if args.floor is None else args.floor) if transform == "log2"
+               else None,
+               "ceiling": args.ceiling}
     if transform == "log2" and not auto:
         import warnings
 

@@ -90,7 +90,9 @@ def resolve_dataset(item, data_home=None):
     Returns
     -------
     selbayes.datasets.Dataset
-        With a ``preprocessing`` dict (``{"transform": "none"}`` when the object had none).
+        With a ``preprocessing`` dict (``{"transform": "none"}`` when the object had none;
+        ``{"transform": "auto"}`` is resolved here, on the whole matrix, by
+        :func:`selbayes.preprocessing.auto_log2_settings`).
 
     Raises
     ------
@@ -115,6 +117,12 @@ def resolve_dataset(item, data_home=None):
                                 preprocessing=dict(getattr(item, "preprocessing", None) or
                                                    {"transform": "none", "floor": None,
                                                     "ceiling": None}))
+    if item.preprocessing.get("transform") == "auto":
+        from ..preprocessing._intensity import auto_log2_settings
+
+        item = BenchmarkDataset(X=item.X, y=item.y, description=item.description,
+                                name=item.name, genes=item.genes,
+                                preprocessing=auto_log2_settings(item.X))
     return item
 
 
@@ -302,7 +310,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     datasets : list of (str or selbayes.datasets.Dataset)
         Names from :data:`selbayes.datasets.BENCHMARK_SETS` (each preprocessed by its default
         inside the folds) or dataset objects (a ``preprocessing`` attribute, as on
-        :class:`selbayes.datasets.BenchmarkDataset`, sets their preprocessing). Empty with
+        :class:`selbayes.datasets.BenchmarkDataset`, sets their preprocessing;
+        ``{"transform": "auto"}`` chooses as ``selbayes benchmark --x`` does by default, see
+        :func:`selbayes.preprocessing.auto_log2_settings`). Empty with
         ``quick=True``: the sorlie set.
     methods : list of str, optional
         Keys of :data:`selbayes.benchmark.METHODS`; default

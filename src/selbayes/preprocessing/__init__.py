@@ -10,11 +10,13 @@ from .._compat import package_attributes as _package_attributes
 from ._decorrelation import Decorrelation, Standardization, pooled_within_residuals
 from ._features import AffineFeatures, prepare_features
 from ._intensity import (
+    AUTO_FLOOR,
     RAW_SKEWNESS,
     RAW_TAIL_RATIO,
     IntensityLog2,
     Log2InputWarning,
     RawIntensityWarning,
+    auto_log2_settings,
     log2_input_problem,
     looks_like_raw_intensities,
     raw_intensity_stats,
@@ -22,7 +24,8 @@ from ._intensity import (
     warn_if_raw_intensities,
 )
 
-__all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensities",
+__all__ = ["IntensityLog2", "looks_like_raw_intensities", "auto_log2_settings", "AUTO_FLOOR",
+           "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats",
            "log2_input_problem", "warn_if_not_intensities", "Log2InputWarning",
            "RAW_SKEWNESS", "RAW_TAIL_RATIO",

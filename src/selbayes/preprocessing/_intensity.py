@@ -31,7 +31,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._validation import warn_at_user
 
-__all__ = ["IntensityLog2", "looks_like_raw_intensities", "warn_if_raw_intensities",
+__all__ = ["IntensityLog2", "looks_like_raw_intensities", "auto_log2_settings", "AUTO_FLOOR",
+           "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats", "RAW_SKEWNESS",
            "RAW_TAIL_RATIO", "log2_input_problem", "warn_if_not_intensities",
            "Log2InputWarning", "LOG2_BELOW_FLOOR_SHARE", "LOG2_MIN_RANGE"]
@@ -252,6 +253,42 @@ def looks_like_raw_intensities(X) -> bool:
     (True, False)
     """
     return _raw_from_stats(raw_intensity_stats(X))
+
+
+#: The floor of ``transform="auto"``'s log2: the usual floor for MAS5-style intensities (the
+#: documented preprocessing of the development sets stored as such); not fitted to data.
+AUTO_FLOOR = 1.0
+
+
+def auto_log2_settings(X) -> dict:
+    """The preprocessing ``transform="auto"`` chooses for ``X``: log2 floored at
+    :data:`AUTO_FLOOR` where it looks like raw intensities, the values as given otherwise.
+
+    The one rule behind the default of ``selbayes benchmark --x`` and ``selbayes fit`` (and of
+    a benchmark data set whose ``preprocessing`` says ``{"transform": "auto"}``). It reads the
+    values only, never the labels, so deciding it once on the whole matrix leaks nothing from
+    test folds; the transform itself is elementwise.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    dict
+        ``{"transform": "log2" | "none", "floor": float | None, "ceiling": None,
+        "auto": True}``, the shape of a benchmark data set's ``preprocessing``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> raw = np.random.default_rng(0).lognormal(4, 1.5, size=(20, 500))
+    >>> auto_log2_settings(raw)["transform"], auto_log2_settings(np.log2(raw))["transform"]
+    ('log2', 'none')
+    """
+    raw = looks_like_raw_intensities(X)
+    return {"transform": "log2" if raw else "none", "floor": AUTO_FLOOR if raw else None,
+            "ceiling": None, "auto": True}
 
 
 def _raw_from_stats(s: dict) -> bool:
