@@ -217,6 +217,29 @@ def test_read_table_finds_a_first_column_of_sample_ids(tmp_path, written_by):
     assert ds.y.tolist() == df["tissue"].tolist()
 
 
+def test_read_matrix_numbered_patients_are_ids_not_a_gene(tmp_path):
+    """A first column named as an identifier ("patient_id", "Case No") holding distinct whole
+    numbers is sample ids: read as a gene it would track the file's order (often the class
+    order), a silent leak. A gene symbol that is one word (ID1) or values that are not
+    distinct whole numbers stay a gene."""
+    from selbayes.datasets import read_matrix
+
+    rng = np.random.default_rng(0)
+    genes = pd.DataFrame(rng.normal(size=(6, 2)), columns=["g1", "g2"])
+    for header in ("patient_id", "Case No", "subject"):
+        genes.assign(**{header: np.arange(101, 107)})[[header, "g1", "g2"]].to_csv(
+            tmp_path / "X.csv", index=False)
+        X = read_matrix(tmp_path / "X.csv")
+        assert list(X.columns) == ["g1", "g2"] and list(X.index) == [str(i) for i in
+                                                                       range(101, 107)]
+    for header, values in (("ID1", np.arange(101, 107)),                # a gene symbol
+                           ("patient_score", np.linspace(0, 1, 6)),     # not whole numbers
+                           ("case", np.array([1, 1, 2, 2, 3, 3]))):     # not distinct
+        genes.assign(**{header: values})[[header, "g1", "g2"]].to_csv(
+            tmp_path / "X.csv", index=False)
+        assert list(read_matrix(tmp_path / "X.csv").columns) == [header, "g1", "g2"]
+
+
 def test_read_table_missing_values(tmp_path):
     df = _frame(n=10)
     df.loc[2, "gene1"] = np.nan

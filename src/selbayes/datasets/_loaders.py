@@ -1021,8 +1021,22 @@ def _is_id_header(header) -> bool:
     return name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
 
 
+#: Words that, as a whole word of a first column's header ("patient_id", "Case No"), name an
+#: identifier; with distinct whole-number values the column holds ids, not a gene (a gene
+#: symbol such as ID1 is one word, not the word "id").
+_ID_WORDS = frozenset({"id", "ids", "sample", "patient", "subject", "case", "index", "idx",
+                       "no", "nr", "number", "num"})
+
+
 def _is_id_column(header: str, values: pd.Series) -> bool:
-    return _is_id_header(header) or not pd.api.types.is_numeric_dtype(values)
+    if _is_id_header(header) or not pd.api.types.is_numeric_dtype(values):
+        return True
+    # Numbered patients ("patient_id" 101, 102, ...) read as a gene would be a feature that
+    # tracks the file's order, which is often the class order: a silent leak
+    words = {w for w in "".join(c if c.isalnum() else " " for c in str(header).lower()).split()}
+    v = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    return bool(words & _ID_WORDS) and bool(np.all(np.isfinite(v))) \
+        and bool(np.all(v == np.round(v))) and len(np.unique(v)) == len(v)
 
 
 def _sample_index(ids: pd.Series, source, where: str = "") -> pd.Index:
@@ -1040,8 +1054,10 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
 
     The first column holds sample ids when its header is empty (what pandas' ``to_csv`` writes
     over an index) or one of ``sample``, ``id``, ``sample_id``, ``name``, ``cell``,
-    ``barcode``, or when its values are not numbers; otherwise the samples are numbered
-    ``"0"``, ``"1"``, ... in file order.
+    ``barcode``, or when its values are not numbers, or when its header has a word such as
+    ``id``, ``patient``, ``case`` or ``no`` and its values are distinct whole numbers
+    (``patient_id`` 101, 102, ...; read as a gene, it would track the file's order);
+    otherwise the samples are numbered ``"0"``, ``"1"``, ... in file order.
 
     Parameters
     ----------
