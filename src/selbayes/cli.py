@@ -173,11 +173,19 @@ def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
     """``(X, labels for its rows)`` from a label file: by sample id when the file has ids (any
     order; the ids must match), else by row order; ``X`` transposed when the ids are exactly
     its column names (genes x samples, as in ``datasets.read_xy``)."""
-    from .datasets._loaders import _read_labels_file, align_labels, orient_by_labels
+    from .datasets._loaders import (
+        _read_labels_file,
+        align_labels,
+        orient_by_labels,
+        warn_if_labels_among_genes,
+    )
 
     y, has_ids = _read_labels_file(Path(path), label_column, None)
     X = orient_by_labels(X, y, has_ids, x_source=x_path, y_source=path)
-    return X, align_labels(X, y, has_ids, x_source=x_path, y_source=path)
+    y = align_labels(X, y, has_ids, x_source=x_path, y_source=path)
+    if y.notna().all():
+        warn_if_labels_among_genes(X, y, x_source=x_path, y_source=path)
+    return X, y
 
 
 def _os_reason(exc: OSError) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -540,6 +541,32 @@ def test_read_xy_separators_padding_and_missing_labels(tmp_path):
     with pytest.raises(ValueError, match=r"y_na\.csv: 1 missing label\(s\) \(samples 's3'\); "
                                          r"give every sample a label, or remove"):
         read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv")
+
+
+def test_read_xy_warns_of_a_label_column_among_the_genes(tmp_path):
+    """A column of X that is the labels recoded (0/1 for a/b, or the class names' codes of
+    three classes) is named in a warning; continuous genes, and a binary matrix where a gene
+    can match the classes by chance, are not."""
+    from selbayes.datasets import read_xy
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(["a", "b", "c"], 4)
+    X = pd.DataFrame(rng.normal(size=(12, 5)), columns=[f"g{j}" for j in range(5)],
+                     index=pd.Index([f"s{i}" for i in range(12)], name="sample"))
+    pd.DataFrame({"id": X.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    X.assign(group=np.repeat([2.0, 7.0, 5.0], 4)).to_csv(tmp_path / "X_leak.csv")
+    with pytest.warns(UserWarning, match=r"X_leak\.csv: column\(s\) 'group' hold the labels of "
+                                         r".*y\.csv recoded"):
+        read_xy(tmp_path / "X_leak.csv", tmp_path / "y.csv")
+    X.to_csv(tmp_path / "X.csv")
+    binary = (X > 0).astype(float).assign(g_match=np.repeat([0.0, 1.0, 1.0], 4))
+    binary.to_csv(tmp_path / "X_bin.csv")
+    pd.DataFrame({"id": X.index, "label": np.repeat(["a", "b"], 6)}).to_csv(
+        tmp_path / "y2.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+        read_xy(tmp_path / "X_bin.csv", tmp_path / "y2.csv")
 
 
 def test_read_xy_file_problems_are_one_sentence(tmp_path):

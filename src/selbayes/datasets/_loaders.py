@@ -1274,6 +1274,62 @@ def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: 
     return Xt
 
 
+def warn_if_labels_among_genes(X: pd.DataFrame, y, *, x_source: str, y_source: str) -> list:
+    """Warn when a column of ``X`` is the labels recoded (a label column left among the
+    genes: every method would read the answer from it).
+
+    A column counts when it takes exactly as many distinct values as there are classes and
+    each value belongs to one class. Continuous expression values never do; in a matrix of
+    few distinct values (binary features) such a column can arise by chance, so nothing is
+    said there.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+    y : array-like of shape (n_samples,)
+        Labels in the row order of ``X``.
+    x_source, y_source : str
+        File names for the warning.
+
+    Returns
+    -------
+    list of str
+        The columns named in the warning (empty when none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g1": [0.1, 0.5, 0.2, 0.9], "status": [0, 0, 1, 1]})
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     warn_if_labels_among_genes(X, ["a", "a", "b", "b"], x_source="X.csv",
+    ...                                y_source="y.csv")
+    ['status']
+    """
+    labels = pd.Series(np.asarray(y, dtype=object)).astype(str).to_numpy()
+    n_classes = len(np.unique(labels))
+    values = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    if values.size == 0 or 2 * n_classes > len(labels) \
+            or len(np.unique(values[:, : min(values.shape[1], 50)])) <= n_classes:
+        # classes of about one case each (any column of distinct values maps onto them), or
+        # binary/ordinal features (a gene can match the classes by chance)
+        return []
+    ordered = np.sort(values, axis=0)
+    distinct = 1 + (np.diff(ordered, axis=0) != 0).sum(axis=0)
+    hits = []
+    for j in np.flatnonzero(distinct == n_classes):     # few candidates, if any
+        pairs = pd.DataFrame({"v": values[:, j], "c": labels}).drop_duplicates()
+        if len(pairs) == n_classes:                      # one class per value
+            hits.append(str(X.columns[j]))
+    if hits:
+        warnings.warn(f"{x_source}: column(s) {_names(hits)} hold the labels of {y_source} "
+                      f"recoded (one value per class): a label column left among the genes? "
+                      f"Every method would read the answer from it; remove it from "
+                      f"{x_source}", UserWarning, stacklevel=3)
+    return hits
+
+
 def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
                  y_source: str) -> pd.Series:
     """Labels in the row order of ``X``: by sample id when the label file has ids, else by
@@ -1413,6 +1469,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     y, has_ids = _read_labels_file(y_path, label_column, sep)
     X = orient_by_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
     y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
+    if y.notna().all():
+        warn_if_labels_among_genes(X, y, x_source=str(x_path), y_source=str(y_path))
     y = y.astype(object).where(y.notna(), None)
     return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
                       can_drop=False,
