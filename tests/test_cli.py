@@ -347,6 +347,14 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
                  "--no-progress", "--out", str(tmp_path / "b2")]) == 0
     err = capsys.readouterr().err
     assert "y_small.csv: class(es) with fewer samples than --folds 5: 'a' (3)" in err
+    assert "need 2 cases" not in err
+    pd.DataFrame({"id": X.index, "label": ["a"] * 2 + ["b"] * 10}).to_csv(
+        tmp_path / "y_two.csv", index=False)
+    assert main(["benchmark", "--x", str(tmp_path / "X.csv"), "--y",
+                 str(tmp_path / "y_two.csv"), "--folds", "5", "--methods", "gnb",
+                 "--no-progress", "--out", str(tmp_path / "b3")]) == 0
+    assert "'a' has 2, so the training folds of the two folds that test one of them keep 1" \
+        in capsys.readouterr().err
     cases = pd.read_csv(tmp_path / "b2" / "cases.csv")
     assert sorted(cases["sample"].astype(str)) == sorted(X.index)      # every case tested once
 
