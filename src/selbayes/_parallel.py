@@ -45,7 +45,8 @@ import numpy as np
 
 __all__ = ["Task", "TaskResult", "TaskStore", "run_tasks", "keep_worker_caches", "jsonable",
            "settings_hash", "dict_diff", "write_atomic", "check_n_jobs", "check_scheduler",
-           "import_distributed", "root_seed", "seed_state", "WorkerKilledError"]
+           "import_distributed", "root_seed", "seed_state", "WorkerKilledError",
+           "is_file_name_safe", "file_name_safe", "RUNS_FOLDER"]
 
 #: Version of the on-disk layout (manifest and records); a folder of another format is refused.
 STORE_FORMAT = 1
@@ -190,11 +191,35 @@ def _write_json(path: Path, obj) -> None:
 # ---------------------------------------------------------------------------------------------
 # tasks and their store
 # ---------------------------------------------------------------------------------------------
+def is_file_name_safe(part) -> bool:
+    """Whether ``part`` can name a file or folder of a store: letters, digits, ``_``, ``-``
+    and ``.``, not empty, not ``.`` or ``..``.
+
+    Examples
+    --------
+    >>> is_file_name_safe("golub_2"), is_file_name_safe("my set"), is_file_name_safe("..")
+    (True, False, False)
+    """
+    return (isinstance(part, str) and part not in ("", ".", "..")
+            and all(c.isalnum() or c in "_-." for c in part))
+
+
+def file_name_safe(text: str, default: str = "data") -> str:
+    """``text`` made file-name-safe: every other character replaced by ``_``.
+
+    Examples
+    --------
+    >>> file_name_safe("my data (v2)")
+    'my_data__v2_'
+    """
+    out = "".join(c if c.isalnum() or c in "_-." else "_" for c in str(text))
+    return out if is_file_name_safe(out) else default
+
+
 def _check_id(task_id: str) -> None:
     # '/' makes sub-folders (the benchmark files fits by data set and method)
     parts = task_id.split("/") if isinstance(task_id, str) else [None]
-    if not all(p and p not in (".", "..") and all(c.isalnum() or c in "_-." for c in p)
-               for p in parts):
+    if not all(is_file_name_safe(p) for p in parts):
         raise ValueError("a task id must be a file-name-safe identifier (letters, digits, "
                          f"'_', '-', '.', and '/' between parts); got {task_id!r}")
 

@@ -145,6 +145,7 @@ def default_out(datasets, quick: bool = False) -> str:
 def _read_user_data(args):
     from pathlib import Path
 
+    from .._parallel import file_name_safe
     from ..datasets._loaders import BenchmarkDataset, read_xy
     from ._runner import check_dataset_name
 
@@ -154,8 +155,7 @@ def _read_user_data(args):
             raise FileNotFoundError(f"--{opt} {path}: no such file")
     # the default name is the file's, made folder-safe ("my data.csv" -> "my_data"); a --name
     # given is kept as written, and the runner refuses one that cannot name a folder
-    name = args.name or "".join(c if c.isalnum() or c in "-_" else "_"
-                                for c in Path(args.x).name.split(".")[0]) or "data"
+    name = args.name or file_name_safe(Path(args.x).name.split(".")[0])
     check_dataset_name(name)
     # Labels matched to the samples of --x by id (or taken in row order from one column);
     # ids that differ are an error naming them, never a silent re-pairing.

@@ -293,7 +293,9 @@ def check_dataset_name(name) -> None:
     ...
     ValueError: data set name 'my set': use letters, digits, '_', '-' and '.' only (...)
     """
-    if name in ("", ".", "..") or not all(c.isalnum() or c in "_-." for c in str(name)):
+    from .._parallel import is_file_name_safe
+
+    if not is_file_name_safe(name):
         raise ValueError(f"data set name {name!r}: use letters, digits, '_', '-' and '.' only "
                          f"(it names the folder of its fits)")
 
