@@ -169,25 +169,6 @@ def _read_h5ad(p: Path):
         raise UserError(f"{p}: not a readable .h5ad file ({_os_reason(exc)})") from None
 
 
-def _read_labels(path: str, X, *, x_path: str, label_column: str | None = None):
-    """``(X, labels for its rows)`` from a label file: by sample id when the file has ids (any
-    order; the ids must match), else by row order; ``X`` transposed when the ids are exactly
-    its column names (genes x samples, as in ``datasets.read_xy``)."""
-    from .datasets._loaders import (
-        _read_labels_file,
-        align_labels,
-        orient_by_labels,
-        warn_if_labels_among_genes,
-    )
-
-    y, has_ids = _read_labels_file(Path(path), label_column, None)
-    X = orient_by_labels(X, y, has_ids, x_source=x_path, y_source=path)
-    y = align_labels(X, y, has_ids, x_source=x_path, y_source=path)
-    if y.notna().all():
-        warn_if_labels_among_genes(X, y, x_source=x_path, y_source=path)
-    return X, y
-
-
 def _os_reason(exc: OSError) -> str:
     """A sentence for an OSError, without h5py's internals (flags, o_flags, ...)."""
     import errno
@@ -422,7 +403,11 @@ def _cmd_fit(args) -> int:
         if args.y is None:
             raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
                             "file)")
-        X, y = _read_labels(args.y, X, x_path=args.x, label_column=args.label_column)
+        from .datasets._loaders import labels_for_matrix
+
+        # by sample id when the label file has ids (any order; the ids must match), else by
+        # row order; X transposed where it is plainly genes x samples, as read_xy does
+        X, y = labels_for_matrix(X, args.y, label_column=args.label_column, x_source=args.x)
         y = y.to_numpy(dtype=object)
     missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
                         or not str(v).strip() for v in y])

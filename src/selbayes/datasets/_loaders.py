@@ -1176,31 +1176,35 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
+    def read(sep, **kwargs):
+        # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped
+        # too), and so are a padded header and the label it may be
+        frame = _read_csv(path, sep, dtype=str, keep_default_na=True, **kwargs)
+        frame = frame.apply(lambda col: col.str.strip())
+        frame.columns = [str(c).strip() for c in frame.columns]
+        return frame
+
     if sep is None:
         sep = _sep_for(path)
-    frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
+    frame = read(sep)
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no labels")
     if frame.shape[1] == 1:
         # one column when read with the extension's separator, but every line holds another
         # (a spreadsheet's ";" export, a tab-separated file saved as .csv): read with that one
-        first = str(frame.columns[0])
         for other in "\t;|":
-            if other != sep and other in first and frame.iloc[:, 0].fillna("").str.contains(
-                    other, regex=False).all():
+            if other != sep and other in frame.columns[0] and frame.iloc[:, 0].fillna(
+                    "").str.contains(other, regex=False).all():
                 sep = other
-                frame = _read_csv(path, sep, dtype=str, keep_default_na=True)
+                frame = read(sep)
                 break
-    if label_column is None and frame.shape[1] in (1, 2) and str(frame.columns[-1]).strip() \
-            in set(frame.iloc[:, -1].dropna().str.strip()):
+    if label_column is None and frame.shape[1] in (1, 2) \
+            and frame.columns[-1] in set(frame.iloc[:, -1].dropna()):
         # The "header" is itself one of the labels ("0" over 0/1 labels, "tumour" over
         # tumour/normal): a file without a header row, whose first sample was read as one
-        frame = _read_csv(path, sep, dtype=str, keep_default_na=True, header=None)
+        frame = read(sep, header=None)
         frame.columns = ["sample", "class"][-frame.shape[1]:]
-    # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped too)
-    frame = frame.apply(lambda col: col.str.strip())
-    cols = [str(c).strip() for c in frame.columns]
-    frame.columns = cols
+    cols = list(frame.columns)
     if label_column is not None:
         if label_column not in cols:
             raise ValueError(f"{path}: no column {label_column!r}; its columns are "
@@ -1222,6 +1226,50 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
         return labels.reset_index(drop=True), False
     return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
                      name=labels.name), True
+
+
+def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = None,
+                      sep: str | None = None, x_source: str) -> tuple[pd.DataFrame, pd.Series]:
+    """``(X, labels for its rows)`` from a label file, for a matrix read from ``x_source``.
+
+    The labels are read (:func:`_read_labels_file`), ``X`` is transposed where it is plainly
+    genes x samples (:func:`orient_by_labels`), the labels are put in ``X``'s row order
+    (:func:`align_labels`) and a column of ``X`` that is the labels recoded is warned of
+    (:func:`warn_if_labels_among_genes`): what :func:`read_xy` and ``selbayes fit`` do.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        As read by :func:`read_matrix` (or from an ``.h5ad`` file).
+    y_path : path-like
+    label_column, sep : str, optional
+        As in :func:`read_xy`.
+    x_source : str
+        ``X``'s file, for the messages.
+
+    Returns
+    -------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+    y : pandas.Series
+        Indexed like ``X``; missing labels stay missing (the callers check them).
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        As :func:`read_xy`.
+
+    Examples
+    --------
+    >>> X, y = labels_for_matrix(read_matrix("X.csv"), "y.csv",
+    ...                          x_source="X.csv")                       # doctest: +SKIP
+    """
+    y_source = str(y_path)
+    y, has_ids = _read_labels_file(Path(y_path), label_column, sep)
+    X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
+    y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
+    if y.notna().all():
+        warn_if_labels_among_genes(X, y, x_source=x_source, y_source=y_source)
+    return X, y
 
 
 def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
@@ -1465,12 +1513,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
     """
     x_path, y_path = Path(x_path), Path(y_path)
-    X = read_matrix(x_path, sep=sep)
-    y, has_ids = _read_labels_file(y_path, label_column, sep)
-    X = orient_by_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
-    y = align_labels(X, y, has_ids, x_source=str(x_path), y_source=str(y_path))
-    if y.notna().all():
-        warn_if_labels_among_genes(X, y, x_source=str(x_path), y_source=str(y_path))
+    X, y = labels_for_matrix(read_matrix(x_path, sep=sep), y_path, label_column=label_column,
+                             sep=sep, x_source=str(x_path))
     y = y.astype(object).where(y.notna(), None)
     return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
                       can_drop=False,
