@@ -111,19 +111,16 @@ def resolve_dataset(item, data_home=None):
 
     if isinstance(item, str):
         return load_dataset(item, data_home, preprocess=False)
-    if not isinstance(item, BenchmarkDataset):
-        item = BenchmarkDataset(X=item.X, y=item.y, description=item.description,
-                                name=item.name or "data", genes=item.genes,
-                                preprocessing=dict(getattr(item, "preprocessing", None) or
-                                                   {"transform": "none", "floor": None,
-                                                    "ceiling": None}))
-    if item.preprocessing.get("transform") == "auto":
+    pre = getattr(item, "preprocessing", None) or {"transform": "none", "floor": None,
+                                                   "ceiling": None}
+    if pre.get("transform") == "auto":
         from ..preprocessing._intensity import auto_log2_settings
 
-        item = BenchmarkDataset(X=item.X, y=item.y, description=item.description,
-                                name=item.name, genes=item.genes,
-                                preprocessing=auto_log2_settings(item.X))
-    return item
+        pre = auto_log2_settings(item.X)
+    elif isinstance(item, BenchmarkDataset):
+        return item
+    return BenchmarkDataset(X=item.X, y=item.y, description=item.description,
+                            name=item.name or "data", genes=item.genes, preprocessing=dict(pre))
 
 
 def _sha(*parts) -> str:
