@@ -321,7 +321,11 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     one = y.copy()
     one[-1] = "c"                                              # a class of one case
     pd.DataFrame({"id": X.index, "label": one}).to_csv(tmp_path / "y_one.csv", index=False)
-    assert main([*base, "--y", str(tmp_path / "y_one.csv")]) == 2
+    # the Gaussian model fits a class of one case (its mean is that case), and says so; the
+    # mixture model needs two
+    assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--plugin", "--k", "3"]) == 0
+    assert "'c' have a single training case" in capsys.readouterr().err
+    assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--model", "mixture"]) == 2
     line = _one_line_error(capsys)
     assert line.startswith("selbayes: error: ") and "y_one.csv: every class needs" in line
     many = [f"c{i}" for i in range(len(y))]                   # every case its own class
@@ -353,7 +357,8 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     assert main(["benchmark", "--x", str(tmp_path / "X.csv"), "--y",
                  str(tmp_path / "y_two.csv"), "--folds", "5", "--methods", "gnb",
                  "--no-progress", "--out", str(tmp_path / "b3")]) == 0
-    assert "'a' has 2, so the training folds of the two folds that test one of them keep 1" \
+    assert "'a' has 2, so the training folds of the two folds that test one of them keep 1: "\
+        "there the selbayes models make their inner choices on the other classes" \
         in capsys.readouterr().err
     cases = pd.read_csv(tmp_path / "b2" / "cases.csv")
     assert sorted(cases["sample"].astype(str)) == sorted(X.index)      # every case tested once

@@ -142,8 +142,12 @@ def labels_1d(y, name: str = "y") -> np.ndarray:
 
 
 def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classes: int = 2,
-                 min_per_class: int = 2):
+                 min_per_class: int = 2, min_classes_of_two: int = 0):
     """Encode class labels.
+
+    ``min_per_class`` cases are needed in every class, and two or more in at least
+    ``min_classes_of_two`` classes (a model that fits a class of one case still needs
+    classes it can estimate a spread from and inner folds can split).
 
     Returns
     -------
@@ -178,16 +182,21 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
             f"{name} has {classes.shape[0]} class(es) ({classes.tolist()}); at least {min_classes} "
             "are needed"
         )
-    small = [(c, n) for c, n in zip(classes.tolist(), counts.tolist(), strict=True)
-             if n < min_per_class]
-    if small:
+    def described(too_few):
+        small = [(c, n) for c, n in zip(classes.tolist(), counts.tolist(), strict=True)
+                 if n < too_few]
         desc = ", ".join(f"{c!r} ({n} case{'s' if n != 1 else ''})" for c, n in small[:5])
         if len(small) > 5:            # one line, however many classes (a numeric column?)
             desc += f" and {len(small) - 5} more of the {classes.shape[0]} classes"
-        raise ValueError(
-            f"{name}: every class needs at least {min_per_class} cases; too few in class(es) "
-            f"{desc}"
-        )
+        return desc
+
+    if np.any(counts < min_per_class):
+        raise ValueError(f"{name}: every class needs at least {min_per_class} cases; too few "
+                         f"in class(es) {described(min_per_class)}")
+    if np.sum(counts >= 2) < min_classes_of_two:
+        raise ValueError(f"{name}: at least {min_classes_of_two} classes need 2 cases or more "
+                         f"({int(np.sum(counts >= 2))} have them; a class of one case is "
+                         f"fitted beside them); one case in class(es) {described(2)}")
     return classes, y_index.astype(np.int64).ravel(), counts.astype(np.int64)
 
 

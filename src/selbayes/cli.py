@@ -416,17 +416,18 @@ def _cmd_fit(args) -> int:
                         f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}")
     from ._validation import check_labels
 
+    module, name = MODELS[args.model]
+    cls = getattr(importlib.import_module(module), name)
     try:                                # the classes' checks, naming the labels' file
         check_labels(np.asarray([str(v) for v in y]), name=args.y or (
-            f"{args.x} (--label-key {args.label_key})"))
+            f"{args.x} (--label-key {args.label_key})"), min_per_class=cls._min_per_class,
+            min_classes_of_two=cls._min_classes_of_two)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     pre = _transform_settings(args, X)
     Xt = _apply_transform(pre, X, source=args.x)
     if args.model != "gaussian":
         _check_binary_file(Xt, args.x, args.model)
-    module, name = MODELS[args.model]
-    cls = getattr(importlib.import_module(module), name)
     params = dict(random_state=args.seed, draws=args.draws, tune=args.tune,
                   chains=args.chains, progressbar=not args.no_progress)
     if args.k is not None:

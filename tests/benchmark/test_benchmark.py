@@ -870,3 +870,33 @@ def test_report_says_when_the_gap_test_cannot_run():
     (line,) = [x for x in _gap_test_lines(cases, ["m"]) if x]
     assert line.startswith("(The test of each gap against chance could not be run")
     assert "same cases" in line
+
+
+@pytest.mark.slow
+def test_a_class_of_two_samples_is_fitted_by_selbayes_in_every_fold(tmp_path):
+    """A class of 2 samples in 5-fold cross-validation: the two folds that test one of them
+    train on the other alone. The default fits those folds (its inner choices are made on the
+    other classes) and, where the rare class has markers of its own, gives its held-out
+    samples a high probability of their class; scikit-learn's L1 search cannot fit them
+    (counted as failures). About 30 s on 2 cores (MCMC fits), so make slow."""
+    rng = np.random.default_rng(1)
+    y = np.array(["a"] * 2 + ["b"] * 14 + ["c"] * 14)
+    X = rng.normal(size=(y.size, 200))
+    X[y == "b", :5] += 1.5
+    X[y == "a", 5:10] += 3.0
+    ds = BenchmarkDataset(X=pd.DataFrame(X, index=[f"s{i}" for i in range(y.size)],
+                                         columns=[f"g{j}" for j in range(200)]),
+                          y=pd.Series(y, index=[f"s{i}" for i in range(y.size)]),
+                          description="a class of two", name="rare")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = run_benchmark([ds], ["selbayes", "logreg_l1_cv"], folds=5, repeats=1, seed=0,
+                            out=tmp_path, progress=False, write_report=False)
+    r = res.results.set_index("method")
+    assert r.loc["selbayes", "error_message"].isna().all()
+    assert np.isfinite(r.loc["selbayes", "amlp"]).all()
+    failed = r.loc["logreg_l1_cv", "error_message"].notna()
+    assert failed.sum() == 2                  # the two folds with one training case of "a"
+    cases = res.cases
+    rare = cases[(cases["method"] == "selbayes") & (cases["true_class"] == "a")]
+    assert len(rare) == 2 and (rare["p_true"] > 0.5).all()

@@ -348,9 +348,9 @@ def test_bad_input(mock_pymc_sample):
     Xn[3, 7] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         clf.fit(Xn, y)
-    y1 = y.copy()
-    y1[0] = 99
-    with pytest.raises(ValueError, match="at least 2 cases"):
+    y1 = np.ones_like(y)
+    y1[0] = 0                   # a class of one case beside a single class to spread from
+    with pytest.raises(ValueError, match="at least 2 classes need 2 cases or more"):
         clf.fit(X, y1)
     with pytest.raises(ValueError, match="sampler must be one of"):
         HierarchicalGaussianClassifier(sampler="stan").fit(X, y)

@@ -7,9 +7,11 @@ import pytest
 
 from selbayes.estimators._inner_cv import (
     DEFAULT_T_GRID,
+    InnerCVImpossibleError,
     KChoice,
     choices_per_k,
     choose_k,
+    inner_cv_cases,
     share_label_noise,
 )
 from selbayes.models import correlation_temperature
@@ -70,10 +72,32 @@ def test_choose_k_rejects_bad_grids_and_tiny_classes():
     X, y = _redundant(5, copies=3)
     with pytest.raises(ValueError, match="no candidate k"):
         choose_k(X, y, grid=[400, 1000], **OWN)
-    y_bad = y.copy()
-    y_bad[0] = 2
-    with pytest.raises(ValueError, match="at least 2 cases"):
-        choose_k(X, y_bad, **OWN)
+    # one class with two cases or more: nothing for inner folds to split
+    with pytest.raises(InnerCVImpossibleError, match=r"only 1 of the 3 classes.*\{'0': 1"):
+        choose_k(X, np.r_[0, 1, np.full(y.size - 2, 2)], **OWN)
+
+
+def test_a_class_of_one_case_is_left_out_of_the_inner_folds():
+    """A class with a single case cannot be on both sides of an inner split: choose_k scores
+    the other classes' cases on their own folds, exactly as it does given only those cases,
+    and says which cases its arrays and folds are of."""
+    X, y = _redundant(5, copies=3)
+    y = y.copy()
+    y[7] = 2                                     # class 2: one case
+    assert inner_cv_cases(y).tolist() == [i for i in range(y.size) if i != 7]
+    ch = choose_k(X, y, grid=[3, 20], random_state=0, label_noise="cv")
+    rest = np.flatnonzero(y != 2)
+    alone = choose_k(X[rest], y[rest], grid=[3, 20], random_state=0, label_noise="cv")
+    np.testing.assert_array_equal(ch.extra["cases"], rest)
+    assert "cases" not in alone.extra and ch.k == alone.k
+    np.testing.assert_array_equal(ch.score, alone.score)
+    np.testing.assert_array_equal(ch.extra["case_log_proba"], alone.extra["case_log_proba"])
+    assert ch.extra["label_noise_c"] == alone.extra["label_noise_c"]
+    for (tr, te), (tr2, te2) in zip(ch.extra["folds"], alone.extra["folds"], strict=True):
+        np.testing.assert_array_equal(tr, tr2)
+        np.testing.assert_array_equal(te, te2)
+    # the per-k split of the curve keeps the cases with the folds
+    np.testing.assert_array_equal(choices_per_k(ch, [3])[3].extra["cases"], rest)
 
 
 # --------------------------------------------------------------------------- the estimator
@@ -122,6 +146,27 @@ def test_default_fit_is_invariant_to_units_and_shifts():
         np.testing.assert_allclose(kept(clf, c * X + shift), kept(ref_clf, X), atol=1e-9)
         plugin = _fast(k_grid=[2, 4], method="plugin").fit(c * X + shift, y)
         np.testing.assert_allclose(plugin.predict_proba(c * X + shift), ref_plugin, atol=1e-9)
+
+
+def test_a_class_of_one_training_case_is_fitted_and_survives_save_load(tmp_path):
+    """The Gaussian classifier fits a class with a single training case (its mean is that
+    case; the pooled within-class variance comes from the others), warns, chooses its inner
+    settings on the other classes, and the fit survives save and load."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = _redundant(5, copies=3)
+    y = y.copy()
+    y[7] = 2
+    X = X.copy()
+    X[7, 100:110] += 6.0                         # its own markers, far out
+    with pytest.warns(UserWarning, match="2 have a single training case"):
+        clf = _fast(method="plugin", k_grid=[3, 20]).fit(X, y)
+    rest = np.flatnonzero(y != 2)
+    assert clf.k_ == _fast(method="plugin", k_grid=[3, 20]).fit(X[rest], y[rest]).k_
+    proba = clf.predict_proba(X)
+    assert proba.shape == (y.size, 3)
+    back = HierarchicalGaussianClassifier.load(clf.save(tmp_path / "one.nc"))
+    np.testing.assert_allclose(back.predict_proba(X), proba, atol=1e-12)
 
 
 def test_auto_choice_is_stored_and_survives_save_load(tmp_path):

@@ -156,7 +156,8 @@ def test_data_the_inner_folds_cannot_split_get_the_stacks_advice():
     with pytest.raises(ValueError, match=r"class counts are \{'a': 2, 'b': 3\}.*with k given"):
         LinearStackedClassifier(_base()).fit(X, np.array(["a", "a", "b", "b", "b"]))
     HierarchicalGaussianClassifier(k=5, method="plugin").fit(X, ["a", "a", "b", "b", "b"])
-    with pytest.raises(ValueError, match="every class needs at least 2 cases"):
+    # a class of one case is fitted beside two classes of two cases or more, not beside one
+    with pytest.raises(ValueError, match=r"at least 2 classes need 2 cases or more \(1 have"):
         LinearStackedClassifier(_base()).fit(X[:4], np.array(["a", "b", "b", "b"]))
     y = np.repeat([0, 1], 10)
     with pytest.raises(ValueError, match=r"X has n_features = 1.*k=\"all\""):
@@ -375,6 +376,50 @@ def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_ca
     # nor can L1's search for C split one case: 1/3 on every inner case
     np.testing.assert_array_equal(clf.inner_log_proba_[2], -np.log(3.0))
     assert clf.weights_[2] == 0 and clf.l1_ is None
+
+
+def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices():
+    """A class with a single training case (a rare class of a benchmark's training fold)
+    cannot be on both sides of an inner split. The stack makes every inner choice (k, the
+    label-noise share, the Gaussian model's inner scores, the probit and L1 inner fits, the
+    gate and the weights) exactly as a fit on the other classes' cases alone makes it, then
+    fits its models on every case: the class has its own column, and its case, far out on
+    its own genes, is predicted to be of it."""
+    X, y = _three_classes(6)
+    keep = np.r_[np.flatnonzero(y != 2), np.flatnonzero(y == 2)[0]]
+    X, y = X[keep].copy(), y[keep]
+    X[-1, 5:10] += 4.0                                  # the single case's own markers
+    with pytest.warns(UserWarning, match=r"class\(es\) 2 have a single training case.*"
+                                         r"other classes' cases"):
+        clf = LinearStackedClassifier(_base(k_grid=(5, 20))).fit(X, y)
+    alone = LinearStackedClassifier(_base(k_grid=(5, 20))).fit(X[:-1], y[:-1])
+    choice = clf.estimator_.k_choice_
+    np.testing.assert_array_equal(choice.extra["cases"], np.arange(y.size - 1))
+    assert clf.estimator_.k_ == alone.estimator_.k_
+    np.testing.assert_array_equal(choice.score, alone.estimator_.k_choice_.score)
+    np.testing.assert_array_equal(clf.inner_log_proba_, alone.inner_log_proba_)
+    np.testing.assert_array_equal(clf.weights_, alone.weights_)
+    assert clf.l1_gate_ == alone.l1_gate_
+    proba = clf.predict_proba(X)
+    assert proba.shape == (y.size, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert proba[-1, 2] > 0.5
+
+
+def test_l1_stays_out_where_it_cannot_be_fitted_to_a_class_of_one_case():
+    """The gate forced open where L1 wins weight on the inner cases (the other classes'):
+    its search for C cannot split the class of one case, so it is not fitted to all the
+    training cases, and the two models keep the two-model weights."""
+    X, y = _one_clean_marker()
+    rng = np.random.default_rng(1)
+    X, y = np.vstack([X, rng.standard_t(3, size=(1, X.shape[1]))]), np.append(y, 2)
+    forced = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y)
+    alone = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X[:-1], y[:-1])
+    assert alone.weights_[2] > 0.5                   # L1 wins where it can be fitted
+    inner = forced.inner_log_proba_[:2, np.arange(y.size - 1), y[:-1]]
+    np.testing.assert_allclose(forced.weights_, np.append(stacking_weights(inner), 0.0))
+    assert forced.l1_ is None and not forced.l1_gate_["open"]
+    assert forced.predict_proba(X).shape == (y.size, 3)
 
 
 # ---- the third model, L1 logistic regression, and its gate ----------------------------------

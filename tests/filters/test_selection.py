@@ -321,11 +321,18 @@ def test_fewer_than_two_classes(data):
         select_features(X, ["only"] * 10, k=1)
 
 
-def test_class_with_fewer_than_two_cases_is_named(data):
+def test_a_class_of_one_case_has_the_one_way_anova_f(data):
+    """A class of one case adds to the between-class spread and nothing to the within-class
+    df (n - G): the F statistic is scipy's one-way ANOVA F with that group of one."""
+    from scipy.stats import f_oneway
+
     X, _ = data
-    y = ["a"] * 5 + ["b"] * 4 + ["lonely"]
-    with pytest.raises(ValueError, match=r"at least 2 cases.*lonely.*\(1 case\)"):
-        select_features(X, y, k=1)
+    y = np.array(["a"] * 5 + ["b"] * 4 + ["lonely"])
+    sel = select_features(X, y, k=1)
+    expected = f_oneway(*(X[y == g] for g in ("a", "b", "lonely"))).statistic
+    np.testing.assert_allclose(sel.scores, expected, rtol=1e-10)
+    with pytest.raises(ValueError, match=r"n - G >= 1"):
+        select_features(X[:3], ["a", "b", "c"], k=1)
 
 
 @pytest.mark.parametrize("k", [0, -1, 6, 7])

@@ -216,9 +216,10 @@ def _read_user_data(args):
         two = [str(c) for c, n in counts.items() if n == 2]
         tail = ("" if not two else
                 f"; {', '.join(map(repr, two))} ha{'s' if len(two) == 1 else 've'} 2, so the "
-                f"training folds of the two folds that test one of them keep 1, where the "
-                f"selbayes models, which need 2 cases of every class, fail (the report counts "
-                f"those folds as failures; the other methods fit)")
+                f"training folds of the two folds that test one of them keep 1: there the "
+                f"selbayes models make their inner choices on the other classes, and L1 "
+                f"logistic regression, whose search for its penalty cannot split that "
+                f"class, fails (the report counts those folds as failures)")
         warnings.warn(f"{args.y}: class(es) with fewer samples than --folds {args.folds}: "
                       f"{small}; each of their samples is tested in its own fold, and some test "
                       f"folds hold none of them{tail}", UserWarning, stacklevel=2)

@@ -568,6 +568,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     _binary_classes = False
     #: smallest number of training cases per class.
     _min_per_class = 2
+    #: classes that need two training cases or more (where ``_min_per_class`` is 1).
+    _min_classes_of_two = 0
     #: posterior variables checked by :func:`selbayes.evaluation.check` (None: no
     #: check).
     _diagnostic_vars: tuple | None = None
@@ -663,7 +665,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         _check_feature_names(self, X, reset=True)
         X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
-        classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class)
+        classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class,
+                                           min_classes_of_two=self._min_classes_of_two)
         if self._binary_classes and classes.shape[0] != 2:
             raise ValueError(f"Only binary classification is supported. y must be a binary "
                              f"class (exactly 2 classes); got "
@@ -1206,7 +1209,7 @@ def _select_all(X, y, statistic: str) -> Selection:
     from ..filters._selection import _f_statistic_sparse, abs_correlation, f_statistic
 
     p = X.shape[1]
-    classes, y_index, counts = check_labels(y, X.shape[0])
+    classes, y_index, counts = check_labels(y, X.shape[0], min_per_class=1)
     if statistic == "f":
         scores = (_f_statistic_sparse if hasattr(X, "toarray") else f_statistic)(
             X, y_index, len(classes))

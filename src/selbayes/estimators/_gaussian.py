@@ -199,7 +199,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``EXTEND_DEFAULT_K_GRID``).
     inner_cv : int, default 5
         Inner folds of the "auto" choices; at most the smallest class's number of training
-        cases (a class of 3 gives 3 folds). The number used is ``k_choice_.n_splits``.
+        cases (a class of 3 gives 3 folds). The number used is ``k_choice_.n_splits``. A
+        class with a single training case (a rare class in a cross-validation fold) is
+        fitted, its mean that case, but not split: the inner folds hold the other classes'
+        cases (``k_choice_.extra["cases"]``), which choose the settings, and ``fit`` warns.
     choice_rule : {"best", "one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
         or the smallest temperature within one paired standard error of it
@@ -419,6 +422,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     }
     _statistic = "f"
     _diagnostic_vars = ("tau_mu", "tau_nu", "tau_x", "pi0")
+    # A class of one case has its mean and no within-class variance (the pooled variance's
+    # df are n - G); inner cross-validation leaves it out (_inner_cv.inner_cv_cases), and
+    # needs two classes it can split.
+    _min_per_class = 1
+    _min_classes_of_two = 2
     _internal_groups = ("predictive_draws",)
 
 
@@ -517,7 +525,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                           ("effect_prior", prior_auto),
                                           ("correct_selection", correction_auto)) if auto]
         inner_cv = bool(chosen) or noise_cv
-        from ._inner_cv import InnerCVImpossibleError, smallest_inner_training_fold
+        from ._inner_cv import InnerCVImpossibleError, inner_cv_cases, smallest_inner_training_fold
 
         if inner_cv and X.shape[1] < 2:
             # The inner cross-validation fits 1 <= k < p features: with one there is none.
@@ -528,16 +536,33 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         train_cases = smallest_inner_training_fold(y_index, self.inner_cv)
-        if inner_cv and train_cases <= len(classes):
+        # a class with a single training case is not split by the inner folds (its case joins
+        # only the fit on all the data: inner_cv_cases)
+        inner_classes = np.unique(y_index[inner_cv_cases(y_index)]).size
+        if inner_cv and (train_cases <= inner_classes or inner_classes < 2):
             # a pooled within-class variance needs more cases than classes in every inner
             # training fold (two cases per class in all: n = 4, G = 2 leaves folds of 2)
             if chosen:
+                counts = dict(zip(map(str, classes), np.bincount(y_index).tolist(),
+                                  strict=True))
                 raise InnerCVImpossibleError(
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, whose "
-                    f"training folds would hold {train_cases} cases for {len(classes)} "
-                    "classes; a within-class variance needs more cases than classes: give "
+                    f"training folds would hold {train_cases} cases for {inner_classes} "
+                    "classes (it splits the classes with two cases or more; class counts "
+                    f"{counts}); it needs two such classes and more cases than classes: give "
                     f"{', '.join(chosen)} as values")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
+        single = classes[np.bincount(y_index) == 1]
+        if single.size:
+            from ..evaluation._diagnostics import warn_from_user_line
+
+            warn_from_user_line(
+                f"class(es) {', '.join(map(repr, single.tolist()))} have a single training "
+                "case: its values are the class mean (the within-class variance comes from "
+                "the other classes)" + (f", and inner cross-validation chooses "
+                                        f"{', '.join(chosen) or 'the label-noise share'} on "
+                                        "the other classes' cases" if inner_cv else ""),
+                UserWarning)
         if inner_cv:
             # Validate as the selection will (clear errors before any inner CV), and offer
             # only k that keep features with F > 0.
@@ -923,8 +948,18 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         if log_proba is None or posterior is None or posterior.y_index is None \
                 or np.isnan(log_proba).any():
             return        # a diagnostic never stops a fit that has otherwise succeeded
+        y_index, names = posterior.y_index, posterior.case_names
+        cases = self.k_choice_.extra.get("cases")
+        if cases is not None:
+            # inner CV left out the single cases of their classes (inner_cv_cases): check the
+            # others, a left-out class's column at probability 0
+            kept = np.unique(y_index[cases])
+            full = np.full((cases.size, self.classes_.size), -np.inf)
+            full[:, kept] = log_proba
+            log_proba, y_index = full, y_index[cases]
+            names = None if names is None else [names[i] for i in cases]
         table = held_out_label_check(
-            log_proba, posterior.y_index, case_names=posterior.case_names,
+            log_proba, y_index, case_names=names,
             source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
                    f"{self.k_choice_.k}, genes selected inside the folds")
         pareto = getattr(self, "loo_checks_", None)     # the base class's PSIS-LOO table

@@ -259,11 +259,43 @@ def _n_inner_folds(counts, n_splits: int) -> int:
     return int(min(n_splits, np.min(counts)))
 
 
+def inner_cv_cases(y_index) -> np.ndarray:
+    """Indices of the training cases the inner cross-validation splits: every case of a class
+    with two cases or more.
+
+    A class with a single training case (a rare class of a benchmark's small data split two
+    ways) cannot be on both sides of an inner split: in an inner test fold its class would be
+    missing from the inner training fold. Its case joins only the fit on all the training
+    data; the settings inner cross-validation chooses (k, T, the label-noise share, the
+    stack's weights) are chosen on the other classes.
+
+    Parameters
+    ----------
+    y_index : int array-like of shape (n_samples,)
+        Class index of every training case.
+
+    Returns
+    -------
+    ndarray of int64
+        Increasing case indices; all of them when every class has two cases or more.
+
+    Examples
+    --------
+    >>> inner_cv_cases([0, 0, 1, 2, 2]).tolist()
+    [0, 1, 3, 4]
+    """
+    y_index = np.asarray(y_index)
+    return np.flatnonzero(np.bincount(y_index)[y_index] >= 2)
+
+
 def smallest_inner_training_fold(y_index, n_splits: int) -> int:
     """Cases in the smallest training fold of the inner cross-validation
-    (:func:`_stratified_folds`): n minus the largest test fold, which takes at most
-    ceil(n_g / folds) cases of each class g."""
-    counts = np.bincount(y_index)
+    (:func:`_stratified_folds`) of the cases of :func:`inner_cv_cases`: their number minus
+    the largest test fold, which takes at most ceil(n_g / folds) cases of each class g."""
+    counts = np.bincount(np.asarray(y_index)[inner_cv_cases(y_index)])
+    counts = counts[counts > 0]
+    if counts.size == 0:
+        return 0
     folds = max(2, _n_inner_folds(counts, n_splits))
     return int(counts.sum() - np.sum(-(-counts // folds)))
 
@@ -453,7 +485,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         the one with the smallest temperature, then the lowest score (the
         one-standard-error rule of Breiman et al. 1984, toward the model's own predictive).
     cv : int, default 5
-        Inner folds (reduced to the smallest class count when needed).
+        Inner folds (reduced to the smallest count of a class with two cases or more when
+        needed).
     random_state : int or numpy.random.Generator, optional
         Seeds the inner folds and the tau_x draws.
     n_jobs : int, default 1
@@ -481,13 +514,16 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         (every class, (len(grid), n, G)), with ``label_noise="cv"`` the same per share
         (``"share_case_losses"``, ``"share_case_log_proba"``), and the inner ``"folds"``
         ((train, test) index pairs), so that another model scored on the same folds can be
-        paired with them case by case.
+        paired with them case by case. Where a class has a single case, the folds split the
+        others (:func:`inner_cv_cases`): the arrays and folds are then of the cases
+        ``extra["cases"]`` of X, and their columns the classes with two cases or more.
 
     Raises
     ------
     ValueError
-        If a class has fewer than 2 cases, the grid is empty after capping, or
-        ``temperature_grid`` is a string other than "correlation".
+        If fewer than 2 classes have 2 cases or more (an :class:`InnerCVImpossibleError`),
+        the grid is empty after capping, or ``temperature_grid`` is a string other than
+        "correlation".
 
     Examples
     --------
@@ -503,7 +539,18 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
 
     X = check_matrix(X)
-    classes, y_index, _ = check_labels(y, X.shape[0])
+    classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=1)
+    # a class with one case is not split (inner_cv_cases): the inner folds hold the others
+    cases = inner_cv_cases(y_index)
+    subset = cases.size < y_index.size
+    if subset:
+        kept = np.unique(y_index[cases])
+        if kept.size < 2:
+            raise InnerCVImpossibleError(
+                "inner cross-validation splits the classes with two training cases or more, "
+                f"and only {kept.size} of the {len(classes)} classes has them (class counts "
+                f"{dict(zip(map(str, classes), np.bincount(y_index).tolist(), strict=True))})")
+        X, classes, y_index = X[cases], classes[kept], np.searchsorted(kept, y_index[cases])
     G = len(classes)
     n, p = X.shape
     rng = check_random_state(random_state)
@@ -612,6 +659,10 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     # the inner folds themselves, for a stack that scores another model on the same cases
     extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds,
              "case_log_proba": in_curve_order(3)}
+    if subset:
+        # the folds and the case-by-case arrays are of these cases of X (their classes, in
+        # order, are the classes of y with two cases or more)
+        extra["cases"] = cases
     if noise_cv:
         S = share_curve()
         extra.update(share_case_losses=S, label_noise_c=chosen_share(S[best]),
@@ -738,8 +789,7 @@ def choices_per_k(full: KChoice, ks) -> dict:
         # the inner folds and every class's log probabilities, where the full curve has them
         extra.update({key: full.extra[key][rows] for key in ("case_log_proba",)
                       if key in full.extra})
-        if "folds" in full.extra:
-            extra["folds"] = full.extra["folds"]
+        extra.update({key: full.extra[key] for key in ("folds", "cases") if key in full.extra})
         if "share_case_losses" in full.extra:           # label_noise="cv": c at this k
             S = full.extra["share_case_losses"]
             extra.update(share_case_losses=S[rows], label_noise_c=chosen_share(S[best]))

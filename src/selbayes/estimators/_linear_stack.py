@@ -169,7 +169,11 @@ class LinearStackedClassifier(AroundGaussian):
         the Gaussian model's (at the chosen candidate and share; plug-in or refitted, as
         ``inner_predictive`` says), the probit model's and the L1 model's (1/G on an inner
         fold whose training cases its search for C cannot split: a class with fewer than two
-        cases, or every class fewer than three), in the order of the training cases.
+        cases, or every class fewer than three), in the order of the training cases. Where a
+        class has a single training case the inner folds split the other classes' cases
+        (``estimator_.k_choice_.extra["cases"]``) and the columns are those classes; the
+        weights are fitted on them, and the L1 model stays out where it cannot be fitted
+        to all training cases.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -258,29 +262,40 @@ class LinearStackedClassifier(AroundGaussian):
             # the Gaussian model's advice (give k as a value) is one the stack cannot take
             raise InnerCVImpossibleError(_inner_cv_impossible_message(X, y)) from None
         Xd = _dense(check_matrix(X, accept_sparse=True))
-        _, yi, _ = check_labels(y, Xd.shape[0])
+        _, y_all, _ = check_labels(y, Xd.shape[0], min_per_class=1)
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
+        # The weights are fitted on the cases the Gaussian model's inner folds split: all of
+        # them, or (a class with a single training case) the other classes' cases, indexed
+        # as the folds index them (_inner_cv.inner_cv_cases).
+        cases = choice.extra.get("cases")
+        Xi, yi = ((Xd, y_all) if cases is None
+                  else (Xd[cases], np.unique(y_all[cases], return_inverse=True)[1]))
         # the Gaussian model's inner scores are stored in the order of the cases
         gauss_lp = (choice._chosen_case_log_proba() if self.inner_predictive == "plugin"
-                    else _refitted_inner_log_proba(first, Xd, yi, choice.extra["folds"]))
+                    else _refitted_inner_log_proba(first, Xi, yi, choice.extra["folds"]))
         lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
             # stratified inner folds: every class is in every inner training fold
-            lin_lp[te] = fit_all_features_probit(Xd[tr], yi[tr], seed).predict_log_proba(Xd[te])
+            lin_lp[te] = fit_all_features_probit(Xi[tr], yi[tr], seed).predict_log_proba(Xi[te])
         A = np.stack([gauss_lp, lin_lp])                            # (2, n, G)
         self.l1_, self.l1_gate_ = None, None
         if self.l1_gate is None:
             w, pooled = _weights_and_pool(A, yi, self.pooling)
         else:
-            A = np.concatenate([A, _l1_inner_log_proba(Xd, yi, choice.extra["folds"], seed,
+            A = np.concatenate([A, _l1_inner_log_proba(Xi, yi, choice.extra["folds"], seed,
                                                        first.progressbar)[None]])  # (3, n, G)
             w, self.l1_gate_ = _gated_weights(A, yi, choice.extra["folds"], self.l1_gate)
+            if w[2] > 0 and not can_fit_l1_logistic(y_all):
+                # the gate opened on the other classes, but L1's search for C cannot split a
+                # class of one case: the two-model weights, as with the gate closed
+                w = np.append(_weights_and_pool(A[:2], yi, "linear")[0], 0.0)
+                self.l1_gate_["open"] = False
             pooled = _linear_pool(A, w)
             if w[2] > 0:
-                self.l1_ = fit_l1_logistic(Xd, yi, seed)
+                self.l1_ = fit_l1_logistic(Xd, y_all, seed)
         self.estimator_ = first
-        self.linear_ = fit_all_features_probit(Xd, yi, seed)
+        self.linear_ = fit_all_features_probit(Xd, y_all, seed)
         self.weights_ = np.asarray(w, dtype=np.float64)
         self.inner_log_proba_ = A
         own = np.arange(yi.size), yi
@@ -424,11 +439,11 @@ def _refitted_inner_log_proba(first, X, y, folds):
 
     c = first.k_choice_.extra.get("label_noise_c")
     fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
-    G = first.classes_.size
     out = first.k_choice_._chosen_case_log_proba().copy()
+    G = out.shape[1]                    # the classes the inner folds split
     for tr, te in tqdm(folds, unit="fold", disable=not first.progressbar,
                        desc="stack: the Gaussian model refitted on the inner folds"):
-        if np.bincount(y[tr], minlength=G).min() < first._min_per_class:
+        if np.bincount(y[tr], minlength=G).min() < 2:
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         with warnings.catch_warnings():
@@ -471,11 +486,12 @@ def _inner_cv_impossible_message(X, y) -> str:
         return ("LinearStackedClassifier chooses k among 1 <= k < p by inner cross-validation, "
                 "and X has n_features = 1: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
                 "alone (on the command line: --k all)")
-    classes, y_index, _ = check_labels(y, len(y))
+    classes, y_index, _ = check_labels(y, len(y), min_per_class=1)
     per_class = dict(zip(map(str, classes), np.bincount(y_index).tolist(), strict=True))
     return ("LinearStackedClassifier chooses k and weighs its models on the cases of an inner "
-            "cross-validation, which needs more cases than classes in every inner training "
-            f"fold (for a within-class variance); the class counts are {per_class}. With this "
+            "cross-validation, which splits the classes with two cases or more and needs two "
+            "such classes and more cases than classes in every inner training fold (for a "
+            f"within-class variance); the class counts are {per_class}. With this "
             "few cases fit selbayes.HierarchicalGaussianClassifier with k given (k=5, say) "
             "alone (on the command line: --k 5)")
 

@@ -155,7 +155,8 @@ def _shared_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
 
 def _check_inputs(X_selected, y, selection: Selection):
     X_selected = check_matrix(X_selected, name="X_selected")
-    classes, y_index, _ = check_labels(y, X_selected.shape[0])
+    # a class of one case has a mean and no within-class df (checked below: n - G >= 1)
+    classes, y_index, _ = check_labels(y, X_selected.shape[0], min_per_class=1)
     if not np.array_equal(np.asarray(classes), np.asarray(selection.classes)):
         raise ValueError(
             f"the classes of y {classes.tolist()} differ from the selection's "
