@@ -169,6 +169,27 @@ def test_a_class_of_one_training_case_is_fitted_and_survives_save_load(tmp_path)
     np.testing.assert_allclose(back.predict_proba(X), proba, atol=1e-12)
 
 
+def test_the_label_check_beside_a_class_of_one_case_names_cases_by_their_own_numbers():
+    """The held-out label check runs on the cases the inner folds split: a mislabelled case
+    is named by its own case number (not its place among those cases), and the single
+    case's row of loo_checks_ is empty beside its PSIS-LOO row."""
+    from selbayes.evaluation import SuspectLabelWarning
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 200))
+    y = np.repeat([0, 1], 20)
+    X[y == 1, :20] += 5.0
+    y[7], y[12] = 2, 1                         # 7: a class of its own; 12: a wrong label
+    X[7, 100:110] += 6.0
+    with pytest.warns(SuspectLabelWarning, match=r"1 of 39 training cases .*: 12 \(p ="):
+        clf = _fast(method="plugin", k_grid=[3, 20]).fit(X, y)
+    table = clf.loo_checks_
+    assert len(table) == 40 and np.isfinite(table["pareto_k"]).all()
+    assert np.isnan(table.loc[7, "held_out_proba"])
+    assert bool(table.loc[12, "suspect_label"])
+    assert table["suspect_label"].eq(True).sum() == 1
+
+
 def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     from selbayes import HierarchicalGaussianClassifier
 

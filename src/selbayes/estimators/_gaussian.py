@@ -942,26 +942,36 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``loo_checks_``."""
         import pandas as pd
 
-        from ..evaluation._label_check import held_out_label_check
+        from ..evaluation._diagnostics import warn_from_user_line
+        from ..evaluation._label_check import (
+            SuspectLabelWarning,
+            held_out_label_check,
+            label_message,
+        )
 
         log_proba = self._held_out_log_proba()
         if log_proba is None or posterior is None or posterior.y_index is None \
                 or np.isnan(log_proba).any():
             return        # a diagnostic never stops a fit that has otherwise succeeded
         y_index, names = posterior.y_index, posterior.case_names
+        n = y_index.size
+        source = (f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
+                  f"{self.k_choice_.k}, genes selected inside the folds")
         cases = self.k_choice_.extra.get("cases")
-        if cases is not None:
-            # inner CV left out the single cases of their classes (inner_cv_cases): check the
-            # others, a left-out class's column at probability 0
-            kept = np.unique(y_index[cases])
-            full = np.full((cases.size, self.classes_.size), -np.inf)
-            full[:, kept] = log_proba
-            log_proba, y_index = full, y_index[cases]
-            names = None if names is None else [names[i] for i in cases]
-        table = held_out_label_check(
-            log_proba, y_index, case_names=names,
-            source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
-                   f"{self.k_choice_.k}, genes selected inside the folds")
+        if cases is None:
+            table = held_out_label_check(log_proba, y_index, case_names=names, source=source)
+        else:
+            # inner CV left out the single cases of their classes (inner_cv_cases): the
+            # others are checked among the classes the inner folds split, under their own
+            # case numbers; the left-out cases' rows stay empty
+            table = held_out_label_check(
+                log_proba, np.unique(y_index[cases], return_inverse=True)[1],
+                case_names=None if names is None else [names[i] for i in cases], warn=False)
+            table["case"] = cases
+            if table["suspect_label"].any():
+                warn_from_user_line(label_message(table, source=source), SuspectLabelWarning)
+            table = table.set_index("case").reindex(pd.RangeIndex(n, name="case"))
+            table = table.reset_index()
         pareto = getattr(self, "loo_checks_", None)     # the base class's PSIS-LOO table
         if pareto is not None and len(pareto) == len(table):
             extra = table[["held_out_proba", "label_p_value", "suspect_label"]]
