@@ -413,8 +413,9 @@ def test_l1_stays_out_where_it_cannot_be_fitted_to_a_class_of_one_case():
     X, y = _one_clean_marker()
     rng = np.random.default_rng(1)
     X, y = np.vstack([X, rng.standard_t(3, size=(1, X.shape[1]))]), np.append(y, 2)
-    forced = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y)
-    alone = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X[:-1], y[:-1])
+    forced = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=-1e9).fit(X, y)
+    alone = LinearStackedClassifier(_base(), inner_predictive="plugin",
+                                    l1_gate=-1e9).fit(X[:-1], y[:-1])
     assert alone.weights_[2] > 0.5                   # L1 wins where it can be fitted
     inner = forced.inner_log_proba_[:2, np.arange(y.size - 1), y[:-1]]
     np.testing.assert_allclose(forced.weights_, np.append(stacking_weights(inner), 0.0))
