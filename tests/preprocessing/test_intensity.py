@@ -165,6 +165,35 @@ def test_intensity_log2_rejects_bad_input():
         t.transform(np.ones((2, 4)))
 
 
+def test_only_if_raw_logs_raw_intensities_and_passes_logged_values_through():
+    """IntensityLog2(only_if_raw=True) decides at fit, on the training values alone, with the
+    rule of the commands' --transform auto (auto_log2_settings): raw intensities get the
+    floored log2 of IntensityLog2(floor=AUTO_FLOOR), logged values pass unchanged (no
+    warning: nothing is logged twice), and transform follows the decision made at fit."""
+    from selbayes.preprocessing import AUTO_FLOOR, auto_log2_settings
+
+    rng = np.random.default_rng(3)
+    raw = rng.lognormal(5.0, 1.5, size=(30, 2000))
+    raw[0, :5] = 0.0                                   # absent calls: floored, not -inf
+    t = IntensityLog2(floor=AUTO_FLOOR, only_if_raw=True).fit(raw[:20])
+    assert t.applied_ and auto_log2_settings(raw[:20])["transform"] == "log2"
+    np.testing.assert_array_equal(t.transform(raw[20:]),
+                                  np.log2(np.clip(raw[20:], AUTO_FLOOR, None)))
+    logged = np.log2(raw + 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # no Log2InputWarning: it is not logged
+        t = IntensityLog2(only_if_raw=True).fit(logged[:20])
+    assert not t.applied_ and auto_log2_settings(logged[:20])["transform"] == "none"
+    out = t.transform(logged[20:])
+    np.testing.assert_array_equal(out, logged[20:])
+    assert not np.shares_memory(out, logged)
+    frame = pd.DataFrame(logged, columns=[f"g{j}" for j in range(2000)])
+    back = IntensityLog2(only_if_raw=True).fit(frame).transform(frame)
+    assert list(back.columns) == list(frame.columns)
+    with pytest.raises(ValueError, match="only_if_raw must be True or False"):
+        IntensityLog2(only_if_raw="yes").fit(raw)
+
+
 def test_raw_check_on_simulated_intensities():
     rng = np.random.default_rng(1)
     raw = rng.lognormal(5.0, 1.5, size=(30, 2000))     # Affymetrix-like: median ~150

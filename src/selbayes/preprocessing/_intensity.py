@@ -62,8 +62,9 @@ class RawIntensityWarning(UserWarning):
 class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Floor, optionally cap, and take log2 of intensity data: ``log2(clip(X, floor, ceiling))``.
 
-    Stateless: ``fit`` only checks the input and records the number (and names) of features, so
-    the transformer can be fitted inside every cross-validation fold at no cost.
+    Stateless unless ``only_if_raw``: ``fit`` only checks the input and records the number (and
+    names) of features, so the transformer can be fitted inside every cross-validation fold at
+    no cost.
 
     Parameters
     ----------
@@ -74,25 +75,43 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     ceiling : float or None, default None
         Values above ``ceiling`` are lowered to it (Golub data: 16000, the scanner's
         saturation). Must exceed ``floor``.
+    only_if_raw : bool, default False
+        Take logs only where the training matrix looks like raw intensities
+        (:func:`looks_like_raw_intensities`, the values alone, never the labels); otherwise
+        pass the values through. ``fit`` decides (``applied_``) and ``transform`` follows it.
+        ``IntensityLog2(only_if_raw=True)`` in front of a classifier is the rule of the
+        commands' ``--transform auto`` (:func:`auto_log2_settings`), decided on each
+        training fold instead of once on the whole matrix.
 
     Attributes
     ----------
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
+    applied_ : bool
+        Whether ``transform`` takes logs (always True unless ``only_if_raw``).
 
     Examples
     --------
     >>> import numpy as np
     >>> IntensityLog2(floor=100, ceiling=16000).fit_transform(np.array([[-5.0, 400.0, 1e5]]))
     array([[ 6.64385619,  8.64385619, 13.96578428]])
+    >>> raw = np.random.default_rng(0).lognormal(4, 1.5, size=(20, 500))
+    >>> IntensityLog2(only_if_raw=True).fit(raw).applied_
+    True
+    >>> IntensityLog2(only_if_raw=True).fit(np.log2(raw)).applied_
+    False
     """
 
-    def __init__(self, floor: float | None = 1.0, ceiling: float | None = None):
+    def __init__(self, floor: float | None = 1.0, ceiling: float | None = None,
+                 only_if_raw: bool = False):
         self.floor = floor
         self.ceiling = ceiling
+        self.only_if_raw = only_if_raw
 
     def _check_params(self) -> None:
+        if not isinstance(self.only_if_raw, bool | np.bool_):
+            raise ValueError(f"only_if_raw must be True or False; got {self.only_if_raw!r}")
         for name, v in (("floor", self.floor), ("ceiling", self.ceiling)):
             if v is not None and not (np.isscalar(v) and np.isfinite(v) and v > 0):
                 raise ValueError(f"{name} must be a positive finite number or None; got {v!r}")
@@ -119,7 +138,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """
         self._check_params()
         values = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
-        problem = log2_input_problem(values, self.floor, self.ceiling)
+        self.applied_ = not self.only_if_raw or looks_like_raw_intensities(values)
+        problem = (log2_input_problem(values, self.floor, self.ceiling) if self.applied_
+                   else None)
         if problem is not None:
             # the transform would flatten X (already logged or z-scored); named at the
             # user's line, past scikit-learn's pipeline
@@ -137,8 +158,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Returns
         -------
         ndarray or pandas.DataFrame of shape (n_samples, n_features)
-            log2 values: a DataFrame with the input's columns and index when ``X`` is a
-            DataFrame (or under ``set_output(transform="pandas")``), else an ndarray.
+            log2 values (the values as given where ``applied_`` is False): a DataFrame with
+            the input's columns and index when ``X`` is a DataFrame (or under
+            ``set_output(transform="pandas")``), else an ndarray.
 
         Raises
         ------
@@ -152,13 +174,16 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             columns, index = X.columns, X.index
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False,
                           copy=True)
-        if self.floor is None:
+        # a transformer fitted before only_if_raw existed took logs always
+        applied = getattr(self, "applied_", True)
+        if applied and self.floor is None:
             if (X <= 0).any():
                 raise ValueError(f"IntensityLog2(floor=None) needs positive values; X has "
                                  f"{int((X <= 0).sum())} value(s) <= 0 (min {X.min():.4g}); "
                                  "set a floor")
-        np.clip(X, self.floor, self.ceiling, out=X)
-        out = np.log2(X, out=X)
+        if applied:
+            np.clip(X, self.floor, self.ceiling, out=X)
+        out = np.log2(X, out=X) if applied else X
         if columns is not None and _output_config(self) == "default":
             # A DataFrame in, a DataFrame out (same columns and index), so that the next step
             # of a pipeline records the gene names without set_output(transform="pandas").
@@ -184,7 +209,7 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.requires_fit = False
+        tags.requires_fit = bool(self.only_if_raw)      # then fit decides
         return tags
 
 
@@ -327,7 +352,8 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
         f"{tail}): Gaussian models misread this scale (skewed genes, a few very bright ones) "
         "and their probabilities can be badly calibrated. Take logs first, e.g. "
         "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
-        "ceiling 16000 for old Affymetrix average differences).",
+        "ceiling 16000 for old Affymetrix average differences), or "
+        "IntensityLog2(only_if_raw=True), the rule of the commands' --transform auto.",
         RawIntensityWarning, stacklevel=stacklevel + 1)
     return True
 
