@@ -391,8 +391,9 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
     Raises
     ------
     ValueError
-        Bad shapes, non-finite values, fewer than two classes, a class with fewer than two
-        cases, k out of range, a threshold that keeps no or every feature, non-binary input to
+        Bad shapes, non-finite values, fewer than two classes, no more cases than classes
+        (``"f"``: a class of one case is allowed, the within-class df are n - G), k out of
+        range, a threshold that keeps no or every feature, non-binary input to
         ``"abs_corr"``.
 
     Examples
