@@ -1,13 +1,17 @@
 """Probe (not a decision): nakayama, 5 outer folds (seed 0), the Gaussian model with the plug-in
 posterior (fast), inner folds as now (at most the smallest class: 2 here) against 5 inner folds
 with small classes spread (each case of a class of 2 in its own inner test fold)."""
-import sys, time, warnings
+import sys
+import time
+import warnings
+
 import numpy as np
+
 warnings.simplefilter("ignore")
-from selbayes.datasets import load_dataset
-from selbayes.evaluation._folds import stratified_folds
 import selbayes.estimators._inner_cv as IC
 from selbayes import HierarchicalGaussianClassifier
+from selbayes.datasets import load_dataset
+from selbayes.evaluation._folds import stratified_folds
 
 mode = sys.argv[1]
 if mode == "spread":
