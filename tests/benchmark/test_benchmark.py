@@ -146,6 +146,25 @@ def test_resume_skips_done_and_retries_failures(tmp_path, monkeypatch):
     np.testing.assert_array_equal(g1, g2)
 
 
+def test_a_failure_on_a_fold_with_a_single_case_of_a_class_says_so(tmp_path, monkeypatch):
+    """A fit that fails where its training part keeps one case of a class (a class of 2
+    samples in 5 folds) says so after the method's own message; elsewhere nothing is added."""
+    marker = tmp_path / "fail"
+    marker.touch()
+    monkeypatch.setitem(bm.METHODS, "flaky", lambda n_classes, random_state, **kw:
+                        _MarkerNB(marker=str(marker)))
+    ds = _toy()
+    y = ds.y.copy()
+    y.iloc[:] = np.where(np.arange(y.size) < 2, "rare", np.asarray(y, dtype=object))
+    ds.y = y
+    with pytest.warns(RuntimeWarning, match="flaky failed on toy"):
+        res = run_benchmark([ds], ["flaky"], folds=5, out=tmp_path / "o", progress=False,
+                            write_report=False)
+    messages = res.results.sort_values("fold")["error_message"]
+    hinted = messages.str.contains("holds a single case of 1 class")
+    assert messages.str.startswith("RuntimeError: interrupted").all() and hinted.sum() == 2
+
+
 class _NarrowNB(GaussianNB):
     """GaussianNB that fails on data with more than 50 features (a method that cannot run on
     one of the sets)."""
@@ -895,8 +914,9 @@ def test_a_class_of_two_samples_is_fitted_by_selbayes_in_every_fold(tmp_path):
     r = res.results.set_index("method")
     assert r.loc["selbayes", "error_message"].isna().all()
     assert np.isfinite(r.loc["selbayes", "amlp"]).all()
-    failed = r.loc["logreg_l1_cv", "error_message"].notna()
-    assert failed.sum() == 2                  # the two folds with one training case of "a"
+    failed = r.loc["logreg_l1_cv", "error_message"].dropna()
+    assert len(failed) == 2                   # the two folds with one training case of "a"
+    assert failed.str.contains("holds a single case of 1 class").all()     # said why
     cases = res.cases
     rare = cases[(cases["method"] == "selbayes") & (cases["true_class"] == "a")]
     assert len(rare) == 2 and (rare["p_true"] > 0.5).all()

@@ -202,11 +202,16 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
                              for w in caught})[:5],
             error_message=None)
     except Exception as exc:  # one failing fit must not lose the rest of a long run
+        # a rare class left with one training case is the usual cause on small data, and the
+        # dependency's own message rarely says so
+        single = int(np.sum(np.bincount(y_idx[train], minlength=n_classes) == 1))
+        hint = (f" (this fold's training part holds a single case of {single} class(es), "
+                "which a search over inner folds cannot split)" if single else "")
         rec.update({m: np.nan for m in METRICS}, fit_seconds=np.nan, fit_cpu_seconds=np.nan,
                    predict_seconds=np.nan, k=None, **dict.fromkeys(CHOSEN_NUMBERS),
                    proba=None, stack_arrays={},
                    losses=None, n_warnings=0, warnings=[],
-                   error_message=f"{type(exc).__name__}: {exc}",
+                   error_message=f"{type(exc).__name__}: {exc}{hint}",
                    traceback=traceback.format_exc(limit=5))
     return _to_result(task_id, rec)
 
