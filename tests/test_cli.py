@@ -323,8 +323,11 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     pd.DataFrame({"id": X.index, "label": one}).to_csv(tmp_path / "y_one.csv", index=False)
     # the Gaussian model fits a class of one case (its mean is that case), and says so; the
     # mixture model needs two
-    assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--plugin", "--k", "3"]) == 0
+    assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--plugin"]) == 0   # the stack
     assert "'c' have a single training case" in capsys.readouterr().err
+    assert main(["predict", str(tmp_path / "f.nc"), "--x", str(tmp_path / "X.csv"), "-o",
+                 str(tmp_path / "p.csv")]) == 0
+    assert list(pd.read_csv(tmp_path / "p.csv").columns[1:]) == ["a", "b", "c"]
     assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--model", "mixture"]) == 2
     line = _one_line_error(capsys)
     assert line.startswith("selbayes: error: ") and "y_one.csv: every class needs" in line

@@ -378,7 +378,7 @@ def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_ca
     assert clf.weights_[2] == 0 and clf.l1_ is None
 
 
-def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices():
+def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices(tmp_path):
     """A class with a single training case (a rare class of a benchmark's training fold)
     cannot be on both sides of an inner split. The stack makes every inner choice (k, the
     label-noise share, the Gaussian model's inner scores, the probit and L1 inner fits, the
@@ -404,6 +404,10 @@ def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices()
     assert proba.shape == (y.size, 3)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert proba[-1, 2] > 0.5
+    # the inner arrays have fewer classes than the fit: save and load keep both
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "one.nc"))
+    np.testing.assert_array_equal(again.predict_proba(X), proba)
+    np.testing.assert_array_equal(again.inner_log_proba_, clf.inner_log_proba_)
 
 
 def test_l1_stays_out_where_it_cannot_be_fitted_to_a_class_of_one_case():

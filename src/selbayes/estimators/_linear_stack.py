@@ -380,9 +380,12 @@ class LinearStackedClassifier(AroundGaussian):
     def _saved_parts(self):
         import xarray as xr
 
+        # its own class dimension: beside a class of one training case the inner columns are
+        # the other classes, fewer than the Gaussian group's "class" (files before read alike)
         root = xr.DataTree(xr.Dataset({
             "weight": ("model", self.weights_),
-            "inner_log_proba": (("model", "inner_case", "class"), self.inner_log_proba_)}))
+            "inner_log_proba": (("model", "inner_case", "inner_class"),
+                                self.inner_log_proba_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_),
                       "selbayes_l1_gate": json.dumps(self.l1_gate_)}
         groups = {"gaussian": self.estimator_._saved_tree(),
