@@ -920,3 +920,8 @@ def test_a_class_of_two_samples_is_fitted_by_selbayes_in_every_fold(tmp_path):
     cases = res.cases
     rare = cases[(cases["method"] == "selbayes") & (cases["true_class"] == "a")]
     assert len(rare) == 2 and (rare["p_true"] > 0.5).all()
+    # the stored stack arrays say which training cases the inner arrays are of
+    for f in rare["fold"]:
+        with np.load(tmp_path / "folds" / "rare" / "selbayes" / f"r00_f{int(f):02d}.npz") as z:
+            inner, idx = z["stack_inner_log_proba"], z["stack_inner_cases"]
+        assert inner.shape[1:] == (y.size - 6 - 1, 2) and idx.size == inner.shape[1]

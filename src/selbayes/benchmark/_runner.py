@@ -230,13 +230,20 @@ def _stack_arrays(est, X_test) -> dict:
     the test cases (``stack_test_log_proba``, (M, n_test, G)), columns in the stack's
     ``classes_`` order. Stored beside the fold's probabilities so that another pool of the
     same components can be scored later without refitting (reports/plasmode/README.md,
-    "offline"). Empty for other methods."""
+    "offline"). Where a class has a single training case the inner arrays are of the other
+    classes' cases (``stack_inner_cases``, their indices among the training cases) and
+    columns. Empty for other methods."""
     stack = est[-1] if hasattr(est, "steps") else est
     if not hasattr(stack, "inner_log_proba_") or not hasattr(stack, "_component_log_probas"):
         return {}
     Xt = est[:-1].transform(X_test) if hasattr(est, "steps") else X_test
-    return {"stack_inner_log_proba": np.asarray(stack.inner_log_proba_, dtype=np.float64),
-            "stack_test_log_proba": np.stack(stack._component_log_probas(Xt)).astype(np.float64)}
+    out = {"stack_inner_log_proba": np.asarray(stack.inner_log_proba_, dtype=np.float64),
+           "stack_test_log_proba": np.stack(stack._component_log_probas(Xt)).astype(np.float64)}
+    choice = getattr(stack.estimator_, "k_choice_", None)
+    cases = None if choice is None else choice.extra.get("cases")
+    if cases is not None:
+        out["stack_inner_cases"] = np.asarray(cases, dtype=np.int64)
+    return out
 
 
 def _to_result(task_id: str, rec: dict) -> TaskResult:
