@@ -239,7 +239,7 @@ def _stack_arrays(est, X_test) -> dict:
     Xt = est[:-1].transform(X_test) if hasattr(est, "steps") else X_test
     out = {"stack_inner_log_proba": np.asarray(stack.inner_log_proba_, dtype=np.float64),
            "stack_test_log_proba": np.stack(stack._component_log_probas(Xt)).astype(np.float64)}
-    choice = getattr(stack.estimator_, "k_choice_", None)
+    choice = getattr(getattr(stack, "estimator_", None), "k_choice_", None)
     cases = None if choice is None else choice.extra.get("cases")
     if cases is not None:
         out["stack_inner_cases"] = np.asarray(cases, dtype=np.int64)
