@@ -423,7 +423,7 @@ def test_l1_stays_out_where_it_cannot_be_fitted_to_a_class_of_one_case():
     assert alone.weights_[2] > 0.5                   # L1 wins where it can be fitted
     inner = forced.inner_log_proba_[:2, np.arange(y.size - 1), y[:-1]]
     np.testing.assert_allclose(forced.weights_, np.append(stacking_weights(inner), 0.0))
-    assert forced.l1_ is None and not forced.l1_gate_["open"]
+    assert forced.l1_ is None and not forced.l1_gate_["open"] and forced.l1_gate_["unfittable"]
     assert forced.predict_proba(X).shape == (y.size, 3)
 
 

@@ -160,7 +160,9 @@ class LinearStackedClassifier(AroundGaussian):
     l1_gate_ : dict or None
         ``"gain"`` (the mean cross-validated gain in inner log score of the three-model
         pool over the two-model pool, nats per case), ``"z"`` (gain / its SE) and
-        ``"open"``; None with ``l1_gate=None``.
+        ``"open"``; ``"unfittable": True`` where the gate opened on the inner cases but L1
+        cannot be fitted to a class of one training case (then ``"open"`` is False); None
+        with ``l1_gate=None``.
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (its chosen candidate and share),
         ``"linear"``, ``"l1"`` (unless ``l1_gate`` is None) and ``"stack"`` (the pool).
@@ -290,7 +292,7 @@ class LinearStackedClassifier(AroundGaussian):
                 # the gate opened on the other classes, but L1's search for C cannot split a
                 # class of one case: the two-model weights, as with the gate closed
                 w = np.append(_weights_and_pool(A[:2], yi, "linear")[0], 0.0)
-                self.l1_gate_["open"] = False
+                self.l1_gate_.update(open=False, unfittable=True)
             pooled = _linear_pool(A, w)
             if w[2] > 0:
                 self.l1_ = fit_l1_logistic(Xd, y_all, seed)
