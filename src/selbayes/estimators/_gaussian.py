@@ -942,12 +942,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``loo_checks_``."""
         import pandas as pd
 
-        from ..evaluation._diagnostics import warn_from_user_line
-        from ..evaluation._label_check import (
-            SuspectLabelWarning,
-            held_out_label_check,
-            label_message,
-        )
+        from ..evaluation._label_check import held_out_label_check
 
         log_proba = self._held_out_log_proba()
         if log_proba is None or posterior is None or posterior.y_index is None \
@@ -955,21 +950,17 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             return        # a diagnostic never stops a fit that has otherwise succeeded
         y_index, names = posterior.y_index, posterior.case_names
         n = y_index.size
-        source = (f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
-                  f"{self.k_choice_.k}, genes selected inside the folds")
-        cases = self.k_choice_.extra.get("cases")
-        if cases is None:
-            table = held_out_label_check(log_proba, y_index, case_names=names, source=source)
-        else:
-            # inner CV left out the single cases of their classes (inner_cv_cases): the
-            # others are checked among the classes the inner folds split, under their own
-            # case numbers; the left-out cases' rows stay empty
-            table = held_out_label_check(
-                log_proba, np.unique(y_index[cases], return_inverse=True)[1],
-                case_names=None if names is None else [names[i] for i in cases], warn=False)
-            table["case"] = cases
-            if table["suspect_label"].any():
-                warn_from_user_line(label_message(table, source=source), SuspectLabelWarning)
+        # inner CV may have left out the single cases of their classes (inner_cv_cases): the
+        # others are checked among the classes the inner folds split, under their own case
+        # numbers, and the left-out cases' rows stay empty
+        cases = self.k_choice_.extra.get("cases", np.arange(n))
+        table = held_out_label_check(
+            log_proba, np.unique(y_index[cases], return_inverse=True)[1],
+            case_names=None if names is None else [names[i] for i in cases],
+            case_numbers=cases,
+            source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
+                   f"{self.k_choice_.k}, genes selected inside the folds")
+        if cases.size < n:
             table = table.set_index("case").reindex(pd.RangeIndex(n, name="case"))
             table = table.reset_index()
         pareto = getattr(self, "loo_checks_", None)     # the base class's PSIS-LOO table

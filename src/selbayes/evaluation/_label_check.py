@@ -45,7 +45,8 @@ class SuspectLabelWarning(UserWarning):
 
 
 def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA,
-                         case_names=None, warn: bool = True, source: str = ""):
+                         case_names=None, case_numbers=None, warn: bool = True,
+                         source: str = ""):
     """Flag training cases whose held-out probability of their own label is implausibly low.
 
     Parameters
@@ -59,6 +60,9 @@ def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA
         The largest share of calibrated fits with a false alarm, in (0, 1).
     case_names : sequence, optional
         The cases' sample ids: the warning names them, and the table gains ``sample``.
+    case_numbers : sequence of int, optional
+        The cases' numbers in ``case`` (default 0..n-1), for cases that are some of a fit's
+        training cases: the warning names a case without a sample id by its number.
     warn : bool
         Emit :class:`SuspectLabelWarning` when a case is flagged.
     source : str
@@ -67,7 +71,8 @@ def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA
     Returns
     -------
     pandas.DataFrame
-        One row per case: ``case`` (0..n-1), ``sample`` (with ``case_names``),
+        One row per case: ``case`` (0..n-1, or ``case_numbers``), ``sample`` (with
+        ``case_names``),
         ``held_out_proba`` (the probability of its own label), ``label_p_value``
         (min(1, (G - 1) held_out_proba): a valid p-value where it is below (G - 1) / G, which
         covers every bar alpha / n the check uses) and ``suspect_label`` (p-value below
@@ -102,7 +107,10 @@ def held_out_label_check(log_proba, y_index, *, alpha: float = LABEL_CHECK_ALPHA
     n, G = lp.shape
     own = np.exp(np.minimum(lp[np.arange(n), y], 0.0))
     p_value = np.minimum(1.0, (G - 1) * own)
-    table = pd.DataFrame({"case": np.arange(n), "held_out_proba": own,
+    numbers = np.arange(n) if case_numbers is None else np.asarray(case_numbers)
+    if numbers.shape != (n,):
+        raise ValueError(f"case_numbers must have shape ({n},); got {numbers.shape}")
+    table = pd.DataFrame({"case": numbers, "held_out_proba": own,
                           "label_p_value": p_value, "suspect_label": p_value < alpha / n})
     if case_names is not None and len(case_names) == n:
         table.insert(1, "sample", np.asarray(case_names, dtype=object))
