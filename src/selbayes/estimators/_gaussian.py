@@ -525,7 +525,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                           ("effect_prior", prior_auto),
                                           ("correct_selection", correction_auto)) if auto]
         inner_cv = bool(chosen) or noise_cv
-        from ._inner_cv import InnerCVImpossibleError, inner_cv_cases, smallest_inner_training_fold
+        from ._inner_cv import InnerCVImpossibleError, class_counts, smallest_inner_training_fold
 
         if inner_cv and X.shape[1] < 2:
             # The inner cross-validation fits 1 <= k < p features: with one there is none.
@@ -538,19 +538,17 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         train_cases = smallest_inner_training_fold(y_index, self.inner_cv)
         # a class with a single training case is not split by the inner folds (its case joins
         # only the fit on all the data: inner_cv_cases)
-        inner_classes = np.unique(y_index[inner_cv_cases(y_index)]).size
+        inner_classes = int(np.sum(np.bincount(y_index) >= 2))
         if inner_cv and (train_cases <= inner_classes or inner_classes < 2):
             # a pooled within-class variance needs more cases than classes in every inner
             # training fold (two cases per class in all: n = 4, G = 2 leaves folds of 2)
             if chosen:
-                counts = dict(zip(map(str, classes), np.bincount(y_index).tolist(),
-                                  strict=True))
                 raise InnerCVImpossibleError(
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation, whose "
                     f"training folds would hold {train_cases} cases for {inner_classes} "
                     "classes (it splits the classes with two cases or more; class counts "
-                    f"{counts}); it needs two such classes and more cases than classes: give "
-                    f"{', '.join(chosen)} as values")
+                    f"{class_counts(classes, y_index)}); it needs two such classes and more "
+                    f"cases than classes: give {', '.join(chosen)} as values")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         single = classes[np.bincount(y_index) == 1]
         if single.size:

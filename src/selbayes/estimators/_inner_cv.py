@@ -288,6 +288,12 @@ def inner_cv_cases(y_index) -> np.ndarray:
     return np.flatnonzero(np.bincount(y_index)[y_index] >= 2)
 
 
+def class_counts(classes, y_index) -> dict:
+    """``{class name: cases}``, for the messages that say why inner folds cannot split."""
+    return dict(zip(map(str, classes), np.bincount(y_index, minlength=len(classes)).tolist(),
+                    strict=True))
+
+
 def smallest_inner_training_fold(y_index, n_splits: int) -> int:
     """Cases in the smallest training fold of the inner cross-validation
     (:func:`_stratified_folds`) of the cases of :func:`inner_cv_cases`: their number minus
@@ -549,7 +555,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
             raise InnerCVImpossibleError(
                 "inner cross-validation splits the classes with two training cases or more, "
                 f"and only {kept.size} of the {len(classes)} classes has them (class counts "
-                f"{dict(zip(map(str, classes), np.bincount(y_index).tolist(), strict=True))})")
+                f"{class_counts(classes, y_index)})")
         X, classes, y_index = X[cases], classes[kept], np.searchsorted(kept, y_index[cases])
     G = len(classes)
     n, p = X.shape

@@ -46,7 +46,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
 from ._base import Interval, StrOptions, _dense, validate_params
-from ._inner_cv import InnerCVImpossibleError
+from ._inner_cv import InnerCVImpossibleError, class_counts
 from ._l1_logistic import L1LogisticFit, can_fit_l1_logistic, fit_l1_logistic
 
 __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
@@ -492,7 +492,7 @@ def _inner_cv_impossible_message(X, y) -> str:
                 "and X has n_features = 1: fit selbayes.HierarchicalGaussianClassifier(k=\"all\") "
                 "alone (on the command line: --k all)")
     classes, y_index, _ = check_labels(y, len(y), min_per_class=1)
-    per_class = dict(zip(map(str, classes), np.bincount(y_index).tolist(), strict=True))
+    per_class = class_counts(classes, y_index)
     return ("LinearStackedClassifier chooses k and weighs its models on the cases of an inner "
             "cross-validation, which splits the classes with two cases or more and needs two "
             "such classes and more cases than classes in every inner training fold (for a "
