@@ -174,8 +174,7 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             columns, index = X.columns, X.index
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False,
                           copy=True)
-        # a transformer fitted before only_if_raw existed took logs always
-        applied = getattr(self, "applied_", True)
+        applied = self.applied_
         if applied and self.floor is None:
             if (X <= 0).any():
                 raise ValueError(f"IntensityLog2(floor=None) needs positive values; X has "
