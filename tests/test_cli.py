@@ -550,6 +550,13 @@ def test_fit_transform_auto_logs_raw_intensities_as_the_benchmark_does(tmp_path,
                                np.log2(np.clip(raw.to_numpy(), 1, None)), rtol=1e-12)
     assert "the values look like raw intensities: fitting log2 of them, floored at 1" in \
         capsys.readouterr().err
+    (raw / 1000).to_csv(tmp_path / "thousands.csv", index=False)   # other units: own floor
+    main([*base, "--x", str(tmp_path / "thousands.csv")])
+    floor = np.quantile(raw.to_numpy() / 1000, 0.1)
+    assert floor < 1
+    np.testing.assert_allclose(captured_fit["X"].to_numpy(),
+                               np.log2(np.clip(raw.to_numpy() / 1000, floor, None)), rtol=1e-9)
+    assert f"floored at {floor:.3g} (the 10th percentile" in capsys.readouterr().err
     main([*base, "--x", str(tmp_path / "raw.csv"), "--transform", "none"])
     np.testing.assert_array_equal(captured_fit["X"].to_numpy(), raw.to_numpy())
     assert "fitting log2" not in capsys.readouterr().err

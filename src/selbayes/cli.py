@@ -207,7 +207,7 @@ def _transform_settings(args, X=None) -> dict | None:
             raise UserError("--floor/--ceiling need --transform log2")
         if args.transform == "none" or args.model != "gaussian" or X is None:
             return None
-        from .preprocessing._intensity import auto_log2_settings
+        from .preprocessing._intensity import auto_log2_settings, lowered_floor_note
 
         # the benchmark's default rule; saved with the fit, so that 'selbayes predict' applies
         # it to new samples
@@ -215,8 +215,9 @@ def _transform_settings(args, X=None) -> dict | None:
         if auto["transform"] == "none":
             return None
         print(f"selbayes fit: {args.x}: the values look like raw intensities: fitting log2 of "
-              f"them, floored at {auto['floor']:g} (saved with the fit; 'selbayes predict' "
-              f"applies it; --transform none keeps them as given)", file=sys.stderr)
+              f"them, floored at {auto['floor']:.3g}{lowered_floor_note(auto)} (saved with the "
+              f"fit; 'selbayes predict' applies it; --transform none keeps them as given)",
+              file=sys.stderr)
         return {"transform": "log2", "floor": auto["floor"], "ceiling": None}
     from .preprocessing._intensity import IntensityLog2
 
@@ -726,7 +727,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--transform", default=None, choices=["auto", "none", "log2"],
                      help="preprocessing, saved with the fit and applied by 'selbayes "
                      "predict': log2 of the values clipped to [floor, ceiling]; none, the "
-                     "values as given; auto (default), log2 floored at 1 when the values look "
+                     "values as given; auto (default), log2 floored at 1 (lower for values on "
+                     "a smaller scale: their 10th percentile) when the values look "
                      "like raw intensities (all >= 0, strongly right-skewed; said when it "
                      "happens), as given otherwise, as 'selbayes benchmark' does")
     fit.add_argument("--floor", type=float, default=None,

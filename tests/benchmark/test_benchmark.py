@@ -812,6 +812,12 @@ def test_cli_transform_auto_logs_raw_intensities_only(tmp_path, monkeypatch, cap
     assert "look like raw intensities: every method gets log2" in capsys.readouterr().err
     assert "auto: the values look like raw intensities" in _preprocessing_text(
         {"preprocessing": seen["pre"]})
+    (2.0 ** (2 * X + 8) / 1e4).to_csv(x)                    # the same, in other units
+    assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
+    values = (2.0 ** (2 * X + 8) / 1e4).to_numpy()
+    assert seen["pre"]["floor"] == pytest.approx(np.quantile(values, 0.1), rel=1e-9)
+    assert seen["pre"]["floor"] < 1
+    assert "floored at" in (err := capsys.readouterr().err) and "10th percentile" in err
     X.to_csv(x)                                              # log-scale values
     assert bcli.main(["--x", str(x), "--y", str(y), "--out", str(tmp_path / "o")]) == 2
     assert seen["pre"] == {"transform": "none", "floor": None, "ceiling": None, "auto": True}

@@ -194,6 +194,51 @@ def test_only_if_raw_logs_raw_intensities_and_passes_logged_values_through():
         IntensityLog2(only_if_raw="yes").fit(raw)
 
 
+def test_auto_floor_follows_the_units_of_intensities():
+    """transform="auto"'s floor is 1 on the usual intensity scale and the 10th percentile of
+    the positive values where that is lower, so intensities in other units (thousands, or
+    divided by their maximum) are not flattened: after the floor and log2, data in thousands
+    are the same matrix as in the original units shifted by log2(1000), except the lowest
+    tenth; with floor 1 (the rule before) about 90% of them were one value."""
+    from selbayes.preprocessing import AUTO_FLOOR, auto_floor, auto_log2_settings
+
+    rng = np.random.default_rng(4)
+    raw = rng.lognormal(5.0, 1.5, size=(30, 2000))      # median ~150: floor 1 raises ~0.02%
+    raw[0, :50] = 0.0                                   # absent calls
+    assert auto_floor(raw) == AUTO_FLOOR == auto_log2_settings(raw)["floor"]
+    for unit in (1000.0, raw.max()):
+        scaled = raw / unit
+        floor = auto_log2_settings(scaled)["floor"]
+        assert auto_log2_settings(scaled)["transform"] == "log2"
+        assert floor == auto_floor(scaled) == np.quantile(scaled[scaled > 0], 0.1)
+        out = IntensityLog2(floor=floor).fit_transform(scaled)
+        kept = scaled >= floor                          # at least 90% of the positive values
+        assert kept.sum() >= 0.9 * (scaled > 0).sum()
+        np.testing.assert_allclose(out[kept], np.log2(raw[kept]) - np.log2(unit), atol=1e-12)
+        assert np.mean(IntensityLog2(floor=AUTO_FLOOR).fit_transform(scaled) == 0) > 0.85
+    assert auto_floor(np.zeros((3, 4))) == AUTO_FLOOR      # nothing positive: no quantile
+
+
+def test_floor_auto_is_decided_at_fit():
+    """IntensityLog2(floor="auto") takes auto_floor of the training values (floor_) and
+    applies that floor to later data; with only_if_raw=True it is the commands' rule."""
+    from selbayes.preprocessing import auto_floor, auto_log2_settings
+
+    rng = np.random.default_rng(5)
+    raw = rng.lognormal(5.0, 1.5, size=(30, 500)) / 1000
+    t = IntensityLog2(floor="auto", only_if_raw=True).fit(raw[:20])
+    assert t.applied_ and t.floor_ == auto_floor(raw[:20]) == auto_log2_settings(raw[:20])[
+        "floor"]
+    np.testing.assert_array_equal(t.transform(raw[20:]),
+                                  np.log2(np.clip(raw[20:], t.floor_, None)))
+    assert IntensityLog2(floor=3.0).fit(raw).floor_ == 3.0
+    assert IntensityLog2(floor=None).fit(raw).floor_ is None
+    with pytest.raises(ValueError, match="floor must be a positive finite number, None or"):
+        IntensityLog2(floor="lowest").fit(raw)
+    with pytest.raises(ValueError, match="must exceed the floor"):
+        IntensityLog2(floor="auto", ceiling=1e-9).fit(raw)
+
+
 def test_raw_check_on_simulated_intensities():
     rng = np.random.default_rng(1)
     raw = rng.lognormal(5.0, 1.5, size=(30, 2000))     # Affymetrix-like: median ~150

@@ -78,7 +78,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
                    help="preprocessing of your data, the same for every method: log2 of "
                    "values clipped to [floor, ceiling]; none, the values as given; auto "
-                   "(default), log2 with floor 1 when the values look like raw intensities "
+                   "(default), log2 with floor 1 (lower for values on a smaller scale: "
+                   "their 10th percentile) when the values look like raw intensities "
                    "(all >= 0, strongly right-skewed), as given otherwise, and says which. "
                    "Named sets use their documented preprocessing. log2 warns when the "
                    "values look log-scale or z-scored, none when they look like raw "
@@ -169,13 +170,15 @@ def _read_user_data(args):
         # values before choosing): log2 with the usual floor for intensities where they look
         # raw, so that no method is handed a scale the Gaussian models misread
         # (reports/raw_input_check); the values as given otherwise
-        from ..preprocessing._intensity import auto_log2_settings
+        from ..preprocessing._intensity import auto_log2_settings, lowered_floor_note
 
         pre = auto_log2_settings(ds.X)
         transform = pre["transform"]
         print(f"selbayes benchmark: {args.x}: " + (
             f"the values look like raw intensities: every method gets log2 of them, floored "
-            f"at {pre['floor']:g} (--transform none keeps them as given)" if transform == "log2"
+            f"at {pre['floor']:.3g}{lowered_floor_note(pre)} (--transform none keeps them as "
+            "given)"
+            if transform == "log2"
             else "the values do not look like raw intensities: every method gets them as "
             "given (--transform log2 takes logs)"), file=sys.stderr)
     else:

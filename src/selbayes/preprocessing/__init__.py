@@ -11,11 +11,13 @@ from ._decorrelation import Decorrelation, Standardization, pooled_within_residu
 from ._features import AffineFeatures, prepare_features
 from ._intensity import (
     AUTO_FLOOR,
+    AUTO_FLOOR_SHARE,
     RAW_SKEWNESS,
     RAW_TAIL_RATIO,
     IntensityLog2,
     Log2InputWarning,
     RawIntensityWarning,
+    auto_floor,
     auto_log2_settings,
     log2_input_problem,
     looks_like_raw_intensities,
@@ -25,6 +27,7 @@ from ._intensity import (
 )
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "auto_log2_settings", "AUTO_FLOOR",
+           "AUTO_FLOOR_SHARE", "auto_floor",
            "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats",
            "log2_input_problem", "warn_if_not_intensities", "Log2InputWarning",

@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._validation import warn_at_user
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "auto_log2_settings", "AUTO_FLOOR",
+           "AUTO_FLOOR_SHARE", "auto_floor",
            "warn_if_raw_intensities",
            "RawIntensityWarning", "raw_intensity_stats", "RAW_SKEWNESS",
            "RAW_TAIL_RATIO", "log2_input_problem", "warn_if_not_intensities",
@@ -68,9 +69,12 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    floor : float or None, default 1.0
+    floor : float, "auto" or None, default 1.0
         Values below ``floor`` (including zeros and the negative "average differences" of old
-        Affymetrix software) are raised to it before the log. Must be > 0. None applies no
+        Affymetrix software) are raised to it before the log. Must be > 0. ``"auto"``: the
+        floor of the commands' ``--transform auto`` (:func:`auto_floor`: 1, or the 10th
+        percentile of the training values that are positive where that is lower, so that
+        intensities in other units are not flattened), decided at ``fit``. None applies no
         floor, and then every value must be positive.
     ceiling : float or None, default None
         Values above ``ceiling`` are lowered to it (Golub data: 16000, the scanner's
@@ -79,9 +83,9 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Take logs only where the training matrix looks like raw intensities
         (:func:`looks_like_raw_intensities`, the values alone, never the labels); otherwise
         pass the values through. ``fit`` decides (``applied_``) and ``transform`` follows it.
-        ``IntensityLog2(only_if_raw=True)`` in front of a classifier is the rule of the
-        commands' ``--transform auto`` (:func:`auto_log2_settings`), decided on each
-        training fold instead of once on the whole matrix.
+        ``IntensityLog2(only_if_raw=True, floor="auto")`` in front of a classifier is the
+        rule of the commands' ``--transform auto`` (:func:`auto_log2_settings`), decided on
+        each training fold instead of once on the whole matrix.
 
     Attributes
     ----------
@@ -90,6 +94,8 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Only when ``X`` was a DataFrame with string column names.
     applied_ : bool
         Whether ``transform`` takes logs (always True unless ``only_if_raw``).
+    floor_ : float or None
+        The floor ``transform`` applies (``floor``, or the one ``"auto"`` chose).
 
     Examples
     --------
@@ -101,9 +107,11 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     True
     >>> IntensityLog2(only_if_raw=True).fit(np.log2(raw)).applied_
     False
+    >>> float(IntensityLog2(floor="auto").fit(raw / 1000).floor_) < 1
+    True
     """
 
-    def __init__(self, floor: float | None = 1.0, ceiling: float | None = None,
+    def __init__(self, floor: float | str | None = 1.0, ceiling: float | None = None,
                  only_if_raw: bool = False):
         self.floor = floor
         self.ceiling = ceiling
@@ -112,10 +120,14 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     def _check_params(self) -> None:
         if not isinstance(self.only_if_raw, bool | np.bool_):
             raise ValueError(f"only_if_raw must be True or False; got {self.only_if_raw!r}")
-        for name, v in (("floor", self.floor), ("ceiling", self.ceiling)):
-            if v is not None and not (np.isscalar(v) and np.isfinite(v) and v > 0):
-                raise ValueError(f"{name} must be a positive finite number or None; got {v!r}")
-        if self.floor is not None and self.ceiling is not None and self.ceiling <= self.floor:
+        auto = isinstance(self.floor, str) and self.floor == "auto"
+        for name, v in (("floor", None if auto else self.floor), ("ceiling", self.ceiling)):
+            if v is not None and not (np.isscalar(v) and not isinstance(v, str)
+                                      and np.isfinite(v) and v > 0):
+                also = ", None or 'auto'" if name == "floor" else " or None"
+                raise ValueError(f"{name} must be a positive finite number{also}; got {v!r}")
+        if (not auto and self.floor is not None and self.ceiling is not None
+                and self.ceiling <= self.floor):
             raise ValueError(f"ceiling ({self.ceiling}) must exceed floor ({self.floor})")
 
     def fit(self, X, y=None):
@@ -133,13 +145,18 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            If ``floor``/``ceiling`` are not positive, ``ceiling <= floor``, or ``X`` holds
-            NaN/inf.
+            If ``floor``/``ceiling`` are not positive, ``ceiling <= floor`` (the floor
+            ``"auto"`` chose included), or ``X`` holds NaN/inf.
         """
         self._check_params()
         values = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         self.applied_ = not self.only_if_raw or looks_like_raw_intensities(values)
-        problem = (log2_input_problem(values, self.floor, self.ceiling) if self.applied_
+        self.floor_ = (auto_floor(values) if isinstance(self.floor, str)
+                       else None if self.floor is None else float(self.floor))
+        if self.ceiling is not None and self.floor_ is not None and self.ceiling <= self.floor_:
+            raise ValueError(f"ceiling ({self.ceiling}) must exceed the floor ({self.floor_:g}, "
+                             f"chosen by floor='auto')")
+        problem = (log2_input_problem(values, self.floor_, self.ceiling) if self.applied_
                    else None)
         if problem is not None:
             # the transform would flatten X (already logged or z-scored); named at the
@@ -175,13 +192,13 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite=True, reset=False,
                           copy=True)
         applied = self.applied_
-        if applied and self.floor is None:
+        if applied and self.floor_ is None:
             if (X <= 0).any():
                 raise ValueError(f"IntensityLog2(floor=None) needs positive values; X has "
                                  f"{int((X <= 0).sum())} value(s) <= 0 (min {X.min():.4g}); "
                                  "set a floor")
         if applied:
-            np.clip(X, self.floor, self.ceiling, out=X)
+            np.clip(X, self.floor_, self.ceiling, out=X)
         out = np.log2(X, out=X) if applied else X
         if columns is not None and _output_config(self) == "default":
             # A DataFrame in, a DataFrame out (same columns and index), so that the next step
@@ -281,12 +298,59 @@ def looks_like_raw_intensities(X) -> bool:
 
 #: The floor of ``transform="auto"``'s log2: the usual floor for MAS5-style intensities (the
 #: documented preprocessing of the development sets stored as such); not fitted to data.
+#: Lowered on data of a smaller scale (:data:`AUTO_FLOOR_SHARE`, :func:`auto_floor`).
 AUTO_FLOOR = 1.0
+#: The largest share of the positive values that ``transform="auto"`` raises to its floor:
+#: where more than this share lie below :data:`AUTO_FLOOR` (intensities in other units, e.g.
+#: thousands, or scaled into [0, 1]), the floor is their 10th percentile instead, so that a
+#: change of units cannot flatten the matrix. Floor 1 raises 0 to 8% of the positive values
+#: on the development sets stored as intensities (a statistic of the values only; these sets'
+#: results do not depend on it).
+AUTO_FLOOR_SHARE = 0.1
+
+
+def auto_floor(X) -> float:
+    """The floor of ``transform="auto"``: :data:`AUTO_FLOOR` (1), or the
+    :data:`AUTO_FLOOR_SHARE` (10th) percentile of the positive values where that is lower.
+
+    Floor 1 suits intensities on the usual scanner scale (medians of tens to hundreds). The
+    same intensities in other units (thousands, or divided by their maximum) lie mostly below
+    1, and flooring them at 1 would set most of the matrix to one value; their own 10th
+    percentile keeps the floor below all but a tenth of them, whatever the unit.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Non-negative values (NaN and inf are ignored).
+
+    Returns
+    -------
+    float
+        The floor, > 0 (:data:`AUTO_FLOOR` when ``X`` has no positive value).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> raw = np.random.default_rng(0).lognormal(5, 1.5, size=(20, 500))
+    >>> auto_floor(raw)
+    1.0
+    >>> bool(np.isclose(auto_floor(raw / 1000), np.quantile(raw / 1000, 0.1)))
+    True
+    """
+    return _auto_floor_of(_values(X))
+
+
+def _auto_floor_of(v: np.ndarray) -> float:
+    positive = v[v > 0]
+    if positive.size == 0:
+        return AUTO_FLOOR
+    return float(min(AUTO_FLOOR, np.quantile(positive, AUTO_FLOOR_SHARE)))
 
 
 def auto_log2_settings(X) -> dict:
     """The preprocessing ``transform="auto"`` chooses for ``X``: log2 floored at
-    :data:`AUTO_FLOOR` where it looks like raw intensities, the values as given otherwise.
+    :func:`auto_floor` (1 on the usual intensity scale) where it looks like raw intensities,
+    the values as given otherwise.
 
     The one rule behind the default of ``selbayes benchmark --x`` and ``selbayes fit`` (and of
     a benchmark data set whose ``preprocessing`` says ``{"transform": "auto"}``). It reads the
@@ -310,9 +374,20 @@ def auto_log2_settings(X) -> dict:
     >>> auto_log2_settings(raw)["transform"], auto_log2_settings(np.log2(raw))["transform"]
     ('log2', 'none')
     """
-    raw = looks_like_raw_intensities(X)
-    return {"transform": "log2" if raw else "none", "floor": AUTO_FLOOR if raw else None,
+    v = _values(X)
+    raw = _raw_from_stats(raw_intensity_stats(v))
+    return {"transform": "log2" if raw else "none", "floor": _auto_floor_of(v) if raw else None,
             "ceiling": None, "auto": True}
+
+
+def lowered_floor_note(settings: dict) -> str:
+    """Why :func:`auto_log2_settings` chose a floor below :data:`AUTO_FLOOR` (for the commands'
+    messages), or "" where it did not."""
+    floor = settings.get("floor")
+    if settings.get("transform") != "log2" or floor is None or floor >= AUTO_FLOOR:
+        return ""
+    return (f" (the 10th percentile of the positive values: floor {AUTO_FLOOR:g} would raise "
+            f"more than a tenth of them, the values being on a smaller scale)")
 
 
 def _raw_from_stats(s: dict) -> bool:
@@ -352,7 +427,8 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
         "and their probabilities can be badly calibrated. Take logs first, e.g. "
         "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
         "ceiling 16000 for old Affymetrix average differences), or "
-        "IntensityLog2(only_if_raw=True), the rule of the commands' --transform auto.",
+        "IntensityLog2(only_if_raw=True, floor='auto'), the rule of the commands' "
+        "--transform auto.",
         RawIntensityWarning, stacklevel=stacklevel + 1)
     return True
 
