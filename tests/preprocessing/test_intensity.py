@@ -23,8 +23,10 @@ from selbayes.preprocessing import (
     IntensityLog2,
     Log2InputWarning,
     RawIntensityWarning,
+    auto_log2_settings,
     log2_input_problem,
     looks_like_raw_intensities,
+    raw_intensity_stats,
     warn_if_not_intensities,
     warn_if_raw_intensities,
 )
@@ -217,6 +219,25 @@ def test_auto_floor_follows_the_units_of_intensities():
         np.testing.assert_allclose(out[kept], np.log2(raw[kept]) - np.log2(unit), atol=1e-12)
         assert np.mean(IntensityLog2(floor=AUTO_FLOOR).fit_transform(scaled) == 0) > 0.85
     assert auto_floor(np.zeros((3, 4))) == AUTO_FLOOR      # nothing positive: no quantile
+
+
+@pytest.mark.parametrize("zero_share", [0.5, 0.8, 0.95])
+def test_logged_sparse_counts_are_not_raw_and_sparse_counts_are(zero_share):
+    """The raw-intensity criterion reads the positive values: log2(x + 1) of counts with many
+    zeros is log-scale data (it was logged again by --transform auto once zeros passed about
+    70%: the spike at 0 read as a long right tail), the counts themselves are raw, and so are
+    intensities with absent calls."""
+    rng = np.random.default_rng(6)
+    counts = (rng.poisson(rng.lognormal(1.0, 1.5, size=2000), size=(100, 2000))
+              * (rng.random((100, 2000)) > zero_share)).astype(float)
+    assert not looks_like_raw_intensities(np.log2(counts + 1.0))
+    assert auto_log2_settings(np.log2(counts + 1.0))["transform"] == "none"
+    assert looks_like_raw_intensities(counts)
+    raw = rng.lognormal(5.0, 1.5, size=(30, 500)) * (rng.random((30, 500)) > zero_share)
+    assert looks_like_raw_intensities(raw)
+    stats = raw_intensity_stats(raw)
+    positive = raw[raw > 0]
+    assert stats["median"] == np.median(positive) and stats["min"] == 0.0
 
 
 def test_floor_auto_is_decided_at_fit():
