@@ -218,6 +218,11 @@ def test_auto_floor_follows_the_units_of_intensities():
         assert kept.sum() >= 0.9 * (scaled > 0).sum()
         np.testing.assert_allclose(out[kept], np.log2(raw[kept]) - np.log2(unit), atol=1e-12)
         assert np.mean(IntensityLog2(floor=AUTO_FLOOR).fit_transform(scaled) == 0) > 0.85
+        with pytest.warns(RawIntensityWarning, match=r"IntensityLog2\(floor='auto'\) in a "
+                          r"pipeline \(here a floor of"):
+            warn_if_raw_intensities(scaled)              # not floor 1, which would flatten
+    with pytest.warns(RawIntensityWarning, match=r"IntensityLog2\(floor=1.0\) in a pipeline"):
+        warn_if_raw_intensities(raw)
     assert auto_floor(np.zeros((3, 4))) == AUTO_FLOOR      # nothing positive: no quantile
 
 

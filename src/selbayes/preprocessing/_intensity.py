@@ -422,18 +422,25 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
     >>> warn_if_raw_intensities(np.zeros((3, 4)))
     False
     """
-    s = raw_intensity_stats(X)               # once: quantiles of the whole matrix
+    v = _values(X)
+    s = raw_intensity_stats(v)               # once: quantiles of the whole matrix
     if not _raw_from_stats(s):
         return False
     tail = f"99th percentile {s['tail_ratio']:.0f} x the median of the positive values"
+    floor = _auto_floor_of(v)
+    # on a smaller scale (other units) floor 1 would flatten the values: name the floor that
+    # would not
+    first = ("IntensityLog2(floor=1.0) in a pipeline (floor 100 and ceiling 16000 for old "
+             "Affymetrix average differences)" if floor >= AUTO_FLOOR else
+             f"IntensityLog2(floor='auto') in a pipeline (here a floor of {floor:.3g}, the "
+             f"10th percentile of the positive values: floor {AUTO_FLOOR:g} would raise more "
+             "than a tenth of them)")
     warnings.warn(
         f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, "
         f"{tail}): Gaussian models misread this scale (skewed genes, a few very bright ones) "
-        "and their probabilities can be badly calibrated. Take logs first, e.g. "
-        "selbayes.preprocessing.IntensityLog2(floor=1.0) in a pipeline (floor 100 and "
-        "ceiling 16000 for old Affymetrix average differences), or "
-        "IntensityLog2(only_if_raw=True, floor='auto'), the rule of the commands' "
-        "--transform auto.",
+        f"and their probabilities can be badly calibrated. Take logs first, e.g. "
+        f"selbayes.preprocessing.{first}, or IntensityLog2(only_if_raw=True, floor='auto'), "
+        "the rule of the commands' --transform auto.",
         RawIntensityWarning, stacklevel=stacklevel + 1)
     return True
 
