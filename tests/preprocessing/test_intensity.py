@@ -218,6 +218,8 @@ def test_auto_floor_follows_the_units_of_intensities():
         assert kept.sum() >= 0.9 * (scaled > 0).sum()
         np.testing.assert_allclose(out[kept], np.log2(raw[kept]) - np.log2(unit), atol=1e-12)
         assert np.mean(IntensityLog2(floor=AUTO_FLOOR).fit_transform(scaled) == 0) > 0.85
+        assert "raw intensities on a smaller scale" in log2_input_problem(scaled, AUTO_FLOOR)
+        assert log2_input_problem(scaled, floor) is None
         with pytest.warns(RawIntensityWarning, match=r"IntensityLog2\(floor='auto'\) in a "
                           r"pipeline \(here a floor of"):
             warn_if_raw_intensities(scaled)              # not floor 1, which would flatten

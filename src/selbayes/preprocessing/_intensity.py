@@ -500,6 +500,15 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     if floor is not None and q99 >= LOG2_MIN_RANGE * lo:
         return None
     where = f"below the floor {lo:g}" if floor is not None else "<= 0"
+    if floor is not None and _raw_from_stats(raw_intensity_stats(v)):
+        # skewed and non-negative: intensities in other units (thousands, or scaled into
+        # [0, 1]), not logged values
+        auto = _auto_floor_of(v)
+        return (f"{below:.0%} of the values are {where}, so log2(clip(X, {lo:g}, ...)) would "
+                f"set {below:.0%} of the matrix to one value; they look like raw intensities "
+                f"on a smaller scale (99th percentile {q99:.3g}): use a floor near their low "
+                f"end, e.g. {auto:.3g} (their 10th percentile; --floor {auto:.3g}, "
+                "IntensityLog2(floor='auto') or --transform auto)")
     return (f"the values do not look like intensities: {below:.0%} of them are {where} "
             f"({negative:.0%} negative) and the 99th percentile is {q99:.3g}, so "
             f"log2(clip(X, {lo:g}, ...)) would set {below:.0%} of the matrix to one value. They "
