@@ -17,7 +17,7 @@ from joblib import Parallel, delayed
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from simulation import REPLICATES, SCENARIOS, draw  # noqa: E402
+from simulation import REPLICATES, SCENARIOS, draw, paired_difference  # noqa: E402
 
 UNITS = (100.0, 1000.0)          # the intensities are divided by these
 
@@ -67,14 +67,13 @@ def main():
         for u in UNITS:
             w = res[(res.scenario == s) & (res.unit == u)].pivot(
                 index="replicate", columns="variant", values="kl")
-            d = w["auto_floor"] - w["floor_1"]
-            m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-            verdict = "new better" if m < -2 * se else "new worse" if m > 2 * se else "-"
-            better += verdict == "new better"
-            worse += verdict == "new worse"
-            e = w["auto_floor"] - ref.loc[s].reindex(w.index)
-            lines.append(f"| {s} | {u:g} | {m:+.4f} | {se:.4f} | {verdict} | {e.mean():+.4f} | "
-                         f"{e.std(ddof=1) / np.sqrt(len(e)):.4f} |")
+            m, se, sign = paired_difference(w["auto_floor"] - w["floor_1"])
+            verdict = {-1: "new better", 1: "new worse", 0: "-"}[sign]
+            better += sign < 0
+            worse += sign > 0
+            em, ese, _ = paired_difference(w["auto_floor"] - ref.loc[s].reindex(w.index))
+            lines.append(f"| {s} | {u:g} | {m:+.4f} | {se:.4f} | {verdict} | {em:+.4f} | "
+                         f"{ese:.4f} |")
     ok = better >= 1 and worse == 0
     lines += ["", f"Rule: **{'supports' if ok else 'does not support'}** the new floor "
               f"(better beyond 2 SE in {better} cells, worse in {worse})."]

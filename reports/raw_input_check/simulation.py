@@ -36,6 +36,13 @@ def draw(scenario: str, rep: int):
     return Xtr, ytr, Xte, 1.0 / (1.0 + np.exp(-log_odds))
 
 
+def paired_difference(d: pd.Series) -> tuple[float, float, int]:
+    """Mean and SE (sd / sqrt(replicates)) of paired differences, and -1 / +1 / 0 where the
+    mean is below / above 0 beyond 2 SE or within."""
+    m, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(len(d)))
+    return m, se, -1 if m < -2 * se else 1 if m > 2 * se else 0
+
+
 def fit_one(scenario: str, rep: int, variant: str) -> dict:
     from selbayes.benchmark._methods import make_method
     from selbayes.experiments.plasmode import calibration_scores
@@ -74,11 +81,10 @@ def main():
     lines += ["", "| scenario | KL auto - raw | SE | beyond 2 SE |", "|---|---:|---:|---|"]
     for s in SCENARIOS:
         w = res[res.scenario == s].pivot(index="replicate", columns="variant", values="kl")
-        d = w["auto"] - w["raw"]
-        m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
-        verdict = "auto better" if m < -2 * se else "auto worse" if m > 2 * se else "-"
-        better += verdict == "auto better"
-        worse += verdict == "auto worse"
+        m, se, sign = paired_difference(w["auto"] - w["raw"])
+        verdict = {-1: "auto better", 1: "auto worse", 0: "-"}[sign]
+        better += sign < 0
+        worse += sign > 0
         lines.append(f"| {s} | {m:+.4f} | {se:.4f} | {verdict} |")
     ok = better >= 1 and worse == 0
     lines += ["", f"Rule: **{'supports' if ok else 'does not support'}** the default "
