@@ -217,6 +217,9 @@ def test_auto_floor_follows_the_units_of_intensities():
         kept = scaled >= floor                          # at least 90% of the positive values
         assert kept.sum() >= 0.9 * (scaled > 0).sum()
         np.testing.assert_allclose(out[kept], np.log2(raw[kept]) - np.log2(unit), atol=1e-12)
+        # floor 1 (the rule before): in thousands P(lognormal(5, 1.5) < 1000) =
+        # Phi((ln 1000 - 5) / 1.5) = 0.898 of the entries become 0 (all but one divided by the
+        # maximum); over 60 000 entries its SE is 0.0012, so 0.85 is 40 SE below
         assert np.mean(IntensityLog2(floor=AUTO_FLOOR).fit_transform(scaled) == 0) > 0.85
         assert "raw intensities on a smaller scale" in log2_input_problem(scaled, AUTO_FLOOR)
         assert log2_input_problem(scaled, floor) is None

@@ -386,14 +386,19 @@ def auto_log2_settings(X) -> dict:
             "ceiling": None, "auto": True}
 
 
+def _lowered_floor_why() -> str:
+    """The one wording, for every message, of why :func:`auto_floor` is below AUTO_FLOOR."""
+    return (f"the {AUTO_FLOOR_SHARE * 100:g}th percentile of the positive values: floor "
+            f"{AUTO_FLOOR:g} would raise more than {AUTO_FLOOR_SHARE:.0%} of them")
+
+
 def lowered_floor_note(settings: dict) -> str:
     """Why :func:`auto_log2_settings` chose a floor below :data:`AUTO_FLOOR` (for the commands'
     messages), or "" where it did not."""
     floor = settings.get("floor")
     if settings.get("transform") != "log2" or floor is None or floor >= AUTO_FLOOR:
         return ""
-    return (f" (the 10th percentile of the positive values: floor {AUTO_FLOOR:g} would raise "
-            f"more than a tenth of them, the values being on a smaller scale)")
+    return f" ({_lowered_floor_why()}, the values being on a smaller scale)"
 
 
 def _raw_from_stats(s: dict) -> bool:
@@ -432,9 +437,8 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
     # would not
     first = ("IntensityLog2(floor=1.0) in a pipeline (floor 100 and ceiling 16000 for old "
              "Affymetrix average differences)" if floor >= AUTO_FLOOR else
-             f"IntensityLog2(floor='auto') in a pipeline (here a floor of {floor:.3g}, the "
-             f"10th percentile of the positive values: floor {AUTO_FLOOR:g} would raise more "
-             "than a tenth of them)")
+             f"IntensityLog2(floor='auto') in a pipeline (here a floor of {floor:.3g}, "
+             f"{_lowered_floor_why()})")
     warnings.warn(
         f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, "
         f"{tail}): Gaussian models misread this scale (skewed genes, a few very bright ones) "
@@ -507,7 +511,7 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
         return (f"{below:.0%} of the values are {where}, so log2(clip(X, {lo:g}, ...)) would "
                 f"set {below:.0%} of the matrix to one value; they look like raw intensities "
                 f"on a smaller scale (99th percentile {q99:.3g}): use a floor near their low "
-                f"end, e.g. {auto:.3g} (their 10th percentile; --floor {auto:.3g}, "
+                f"end, e.g. {auto:.3g} ({_lowered_floor_why()}; --floor {auto:.3g}, "
                 "IntensityLog2(floor='auto') or --transform auto)")
     return (f"the values do not look like intensities: {below:.0%} of them are {where} "
             f"({negative:.0%} negative) and the 99th percentile is {q99:.3g}, so "
