@@ -17,7 +17,7 @@ from joblib import Parallel, delayed
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from simulation import REPLICATES, SCENARIOS, draw, paired_difference  # noqa: E402
+from simulation import REPLICATES, SCENARIOS, draw, finish, paired_difference  # noqa: E402
 
 UNITS = (100.0, 1000.0)          # the intensities are divided by these
 
@@ -49,6 +49,12 @@ def main():
             for v in ("floor_1", "auto_floor")]
     res = pd.DataFrame(Parallel(n_jobs=2)(delayed(fit_one)(*j) for j in jobs))
     res.to_csv(HERE / "scale_check.csv", index=False)
+    report(res)
+
+
+def report(res: pd.DataFrame):
+    """scale_check.md from the fits' scores and step 3's (``python scale_check.py --report``
+    rereads the stored scale_check.csv)."""
     ref = pd.read_csv(HERE / "simulation.csv")
     ref = ref[ref.variant == "auto"].set_index(["scenario", "replicate"]).kl
     lines = ["# Step 4: intensities in other units (made by scale_check.py)", "",
@@ -60,7 +66,7 @@ def main():
     for (s, u, v), g in res.groupby(["scenario", "unit", "variant"], sort=False):
         lines.append(f"| {s} | {u:g} | {v} | {g.floor.median():.3g} | {g.share_floored.mean():.2f} "
                      f"| {g.kl.mean():.4f} | {g.abs_gap.mean():.3f} | {g.slope.median():.2f} |")
-    better = worse = 0
+    signs = []
     lines += ["", "| scenario | unit | KL new - old floor | SE | beyond 2 SE | KL new - original "
               "units | SE |", "|---|---:|---:|---:|---|---:|---:|"]
     for s in SCENARIOS:
@@ -69,17 +75,15 @@ def main():
                 index="replicate", columns="variant", values="kl")
             m, se, sign = paired_difference(w["auto_floor"] - w["floor_1"])
             verdict = {-1: "new better", 1: "new worse", 0: "-"}[sign]
-            better += sign < 0
-            worse += sign > 0
+            signs.append(sign)
             em, ese, _ = paired_difference(w["auto_floor"] - ref.loc[s].reindex(w.index))
             lines.append(f"| {s} | {u:g} | {m:+.4f} | {se:.4f} | {verdict} | {em:+.4f} | "
                          f"{ese:.4f} |")
-    ok = better >= 1 and worse == 0
-    lines += ["", f"Rule: **{'supports' if ok else 'does not support'}** the new floor "
-              f"(better beyond 2 SE in {better} cells, worse in {worse})."]
-    (HERE / "scale_check.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    finish(HERE / "scale_check.md", lines, signs, "the new floor", " cells")
 
 
 if __name__ == "__main__":
-    main()
+    if "--report" in sys.argv:
+        report(pd.read_csv(HERE / "scale_check.csv"))
+    else:
+        main()

@@ -8,6 +8,7 @@ default classifier as intensities 2^x, or as ``auto_log2_settings`` decides (log
     python reports/raw_input_check/simulation.py
 """
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,17 @@ def paired_difference(d: pd.Series) -> tuple[float, float, int]:
     return m, se, -1 if m < -2 * se else 1 if m > 2 * se else 0
 
 
+def finish(path: Path, lines: list[str], signs: list[int], subject: str, cells: str = ""):
+    """Append the rule's verdict (supported: better beyond 2 SE somewhere, worse nowhere) to
+    ``lines``, write them to ``path`` and print them."""
+    better, worse = sum(x < 0 for x in signs), sum(x > 0 for x in signs)
+    ok = better >= 1 and worse == 0
+    lines += ["", f"Rule: **{'supports' if ok else 'does not support'}** {subject} "
+              f"(better beyond 2 SE in {better}{cells}, worse in {worse})."]
+    path.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def fit_one(scenario: str, rep: int, variant: str) -> dict:
     from selbayes.benchmark._methods import make_method
     from selbayes.experiments.plasmode import calibration_scores
@@ -69,6 +81,12 @@ def main():
     rows = Parallel(n_jobs=2)(delayed(fit_one)(*j) for j in jobs)
     res = pd.DataFrame(rows)
     res.to_csv(HERE / "simulation.csv", index=False)
+    report(res)
+
+
+def report(res: pd.DataFrame):
+    """simulation.md from the fits' scores (``python simulation.py --report`` rereads the
+    stored simulation.csv)."""
     lines = ["# Step 3: simulated intensities (made by simulation.py)", "",
              f"{P} genes, {N_TRAIN} training and {N_TEST} test cases, {REPLICATES} replicates "
              f"per scenario, seed {SEED}. Means over replicates; differences paired (auto - "
@@ -77,21 +95,19 @@ def main():
     for (s, v), g in res.groupby(["scenario", "variant"], sort=False):
         lines.append(f"| {s} | {v} | {g.kl.mean():.4f} | {g.abs_gap.mean():.3f} | "
                      f"{g.slope.median():.2f} (median) |")
-    better = worse = 0
+    signs = []
     lines += ["", "| scenario | KL auto - raw | SE | beyond 2 SE |", "|---|---:|---:|---|"]
     for s in SCENARIOS:
         w = res[res.scenario == s].pivot(index="replicate", columns="variant", values="kl")
         m, se, sign = paired_difference(w["auto"] - w["raw"])
-        verdict = {-1: "auto better", 1: "auto worse", 0: "-"}[sign]
-        better += sign < 0
-        worse += sign > 0
-        lines.append(f"| {s} | {m:+.4f} | {se:.4f} | {verdict} |")
-    ok = better >= 1 and worse == 0
-    lines += ["", f"Rule: **{'supports' if ok else 'does not support'}** the default "
-              f"(better beyond 2 SE in {better}, worse in {worse})."]
-    (HERE / "simulation.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+        signs.append(sign)
+        lines.append(f"| {s} | {m:+.4f} | {se:.4f} | "
+                     f"{ {-1: 'auto better', 1: 'auto worse', 0: '-'}[sign]} |")
+    finish(HERE / "simulation.md", lines, signs, "the default")
 
 
 if __name__ == "__main__":
-    main()
+    if "--report" in sys.argv:
+        report(pd.read_csv(HERE / "simulation.csv"))
+    else:
+        main()
