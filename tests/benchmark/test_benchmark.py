@@ -864,11 +864,18 @@ def test_gap_tests_with_repeats_is_conservative_under_calibration():
 
     rng = np.random.default_rng(0)
     n, reps = 100, 2000
-    rejected = 0
-    for _ in range(reps):
-        conf = rng.uniform(0.99, 1.0, n)
-        tests = gap_tests(_cases(conf, rng.random(n) < conf, repeats=2))
-        rejected += tests.loc[0, "p_value"] < 0.05
+    conf = rng.uniform(0.99, 1.0, (reps, n))
+    right = rng.random((reps, n)) < conf
+    both = lambda a: np.repeat(a[:, None, :], 2, axis=1).ravel()   # noqa: E731 (repeat 0, 1)
+    draws = pd.DataFrame({"dataset": np.repeat([f"d{r:04d}" for r in range(reps)], 2 * n),
+                          "method": "m", "repeat": np.tile(np.repeat([0, 1], n), reps),
+                          "sample": np.tile([f"s{i}" for i in range(n)], 2 * reps),
+                          "confidence": both(conf), "correct": both(right)})
+    tests = gap_tests(draws)                # each draw its own data set, tested on its own
+    for r in (0, 1, reps - 1):
+        alone = gap_tests(_cases(conf[r], right[r], repeats=2))
+        assert tests.loc[r, "p_value"] == alone.loc[0, "p_value"]
+    rejected = int((tests["p_value"] < 0.05).sum())
     assert rejected / reps <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
 
 
