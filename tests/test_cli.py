@@ -126,6 +126,27 @@ def test_cache_info_and_clear(tmp_path, monkeypatch, capsys):
     assert not (tmp_path / "cache" / "models").exists()
 
 
+def test_cache_info_says_when_every_process_compiles_the_dependencies(tmp_path, monkeypatch,
+                                                                     capsys):
+    """Without the dependencies' bytecode, where Python may not write it, `selbayes cache info`
+    says why a new process starts slowly and how to fix the install."""
+    import importlib.util
+
+    monkeypatch.setenv("SELBAYES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(importlib.util, "cache_from_source",
+                        lambda path: str(tmp_path / "nowhere.pyc"))
+    for dont_write, said in ((True, "missing, and not written here (PYTHONDONTWRITEBYTECODE)"),
+                             (False, "written on first import")):
+        monkeypatch.setattr(sys, "dont_write_bytecode", dont_write)
+        assert main(["cache", "info"]) == 0
+        assert f"Python bytecode of the dependencies: {said}" in capsys.readouterr().out
+    (tmp_path / "here.pyc").touch()
+    monkeypatch.setattr(importlib.util, "cache_from_source",
+                        lambda path: str(tmp_path / "here.pyc"))
+    assert main(["cache", "info"]) == 0
+    assert "Python bytecode of the dependencies: present" in capsys.readouterr().out
+
+
 @pytest.mark.filterwarnings("ignore:MCMC diagnostics failed")
 def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     """`selbayes fit` then `selbayes predict` equals predict_proba of the Python API."""

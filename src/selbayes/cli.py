@@ -112,6 +112,13 @@ def _cmd_cache(args) -> int:
         print(f"total size: {info['bytes'] / 2**20:.1f} MiB")
         for name, size in info["folders"].items():
             print(f"  {name}/: {size / 2**20:.1f} MiB")
+        if info["bytecode"] == "missing":
+            print("Python bytecode of the dependencies: missing, and not written here "
+                  "(PYTHONDONTWRITEBYTECODE), so every new process compiles pymc, scipy, "
+                  "pandas, ... again (about 5 s each); reinstall with pip, or with "
+                  "`uv pip install --compile-bytecode`")
+        else:
+            print(f"Python bytecode of the dependencies: {info['bytecode']}")
     else:
         n = cc.clear_cache()
         print(f"removed {n} files from {cc.cache_dir()}")
@@ -780,7 +787,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "are created)")
     pred.set_defaults(func=_cmd_predict)
 
-    cache = sub.add_parser("cache", help="the compiled-model cache: where it is, or empty it")
+    cache = sub.add_parser("cache", help="the compiled-model cache: where it is (and whether "
+                           "the dependencies' Python bytecode is there), or empty it")
     cache.add_argument("action", choices=["info", "clear"])
     cache.set_defaults(func=_cmd_cache)
 
