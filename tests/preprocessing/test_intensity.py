@@ -268,6 +268,8 @@ def test_floor_auto_is_decided_at_fit():
         IntensityLog2(floor="lowest").fit(raw)
     with pytest.raises(ValueError, match="must exceed the floor"):
         IntensityLog2(floor="auto", ceiling=1e-9).fit(raw)
+    with pytest.raises(ValueError, match=r"ceiling \(50\) must exceed the floor \(100\)$"):
+        IntensityLog2(floor=100, ceiling=50).fit(raw)
 
 
 def test_raw_check_on_simulated_intensities():

@@ -127,12 +127,10 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                                       and np.isfinite(v) and v > 0):
                 also = ", None or 'auto'" if name == "floor" else " or None"
                 raise ValueError(f"{name} must be a positive finite number{also}; got {v!r}")
-        if (not auto and self.floor is not None and self.ceiling is not None
-                and self.ceiling <= self.floor):
-            raise ValueError(f"ceiling ({self.ceiling}) must exceed floor ({self.floor})")
 
     def fit(self, X, y=None):
-        """Check the parameters and ``X``; nothing is learned.
+        """Check the parameters and ``X``; decide whether to take logs (``applied_``, with
+        ``only_if_raw``) and the floor (``floor_``, chosen from ``X`` with ``floor="auto"``).
 
         Parameters
         ----------
@@ -154,9 +152,11 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         self.applied_ = not self.only_if_raw or looks_like_raw_intensities(values)
         self.floor_ = (auto_floor(values) if isinstance(self.floor, str)
                        else None if self.floor is None else float(self.floor))
+        # one check for a given floor and the one "auto" chose from X
         if self.ceiling is not None and self.floor_ is not None and self.ceiling <= self.floor_:
-            raise ValueError(f"ceiling ({self.ceiling}) must exceed the floor ({self.floor_:g}, "
-                             f"chosen by floor='auto')")
+            chosen = ", chosen by floor='auto'" if isinstance(self.floor, str) else ""
+            raise ValueError(f"ceiling ({self.ceiling:g}) must exceed the floor "
+                             f"({self.floor_:g}{chosen})")
         problem = (log2_input_problem(values, self.floor_, self.ceiling) if self.applied_
                    else None)
         if problem is not None:
