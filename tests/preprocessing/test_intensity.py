@@ -20,9 +20,11 @@ from sklearn.pipeline import make_pipeline
 
 from selbayes.datasets import BENCHMARK_SETS, load_dataset
 from selbayes.preprocessing import (
+    AUTO_FLOOR,
     IntensityLog2,
     Log2InputWarning,
     RawIntensityWarning,
+    auto_floor,
     auto_log2_settings,
     log2_input_problem,
     looks_like_raw_intensities,
@@ -172,7 +174,6 @@ def test_only_if_raw_logs_raw_intensities_and_passes_logged_values_through():
     rule of the commands' --transform auto (auto_log2_settings): raw intensities get the
     floored log2 of IntensityLog2(floor=AUTO_FLOOR), logged values pass unchanged (no
     warning: nothing is logged twice), and transform follows the decision made at fit."""
-    from selbayes.preprocessing import AUTO_FLOOR, auto_log2_settings
 
     rng = np.random.default_rng(3)
     raw = rng.lognormal(5.0, 1.5, size=(30, 2000))
@@ -202,7 +203,6 @@ def test_auto_floor_follows_the_units_of_intensities():
     divided by their maximum) are not flattened: after the floor and log2, data in thousands
     are the same matrix as in the original units shifted by log2(1000), except the lowest
     tenth; with floor 1 (the rule before) about 90% of them were one value."""
-    from selbayes.preprocessing import AUTO_FLOOR, auto_floor, auto_log2_settings
 
     rng = np.random.default_rng(4)
     raw = rng.lognormal(5.0, 1.5, size=(30, 2000))      # median ~150: floor 1 raises ~0.02%
@@ -253,7 +253,6 @@ def test_logged_sparse_counts_are_not_raw_and_sparse_counts_are(zero_share):
 def test_floor_auto_is_decided_at_fit():
     """IntensityLog2(floor="auto") takes auto_floor of the training values (floor_) and
     applies that floor to later data; with only_if_raw=True it is the commands' rule."""
-    from selbayes.preprocessing import auto_floor, auto_log2_settings
 
     rng = np.random.default_rng(5)
     raw = rng.lognormal(5.0, 1.5, size=(30, 500)) / 1000
@@ -330,7 +329,6 @@ def test_gaussian_fit_warns_on_raw_intensities_at_the_users_line(monkeypatch):
     import warnings
 
     from selbayes import BinaryNaiveBayesClassifier, HierarchicalGaussianClassifier
-    from selbayes.preprocessing import RawIntensityWarning
 
     rng = np.random.default_rng(0)
     raw = rng.lognormal(6, 1.5, size=(20, 50))
