@@ -136,15 +136,18 @@ def test_default_fit_is_invariant_to_units_and_shifts():
         return (X[:, idx] - clf.feature_center_) / clf.feature_scale_
 
     # the default configuration (k by inner CV, the correlation temperature, label noise);
-    # a grid of the shapes other tests compile (make test's time is mostly compiling)
-    ref_clf = _fast(k_grid=[2, 4]).fit(X, y)
-    ref_plugin = _fast(k_grid=[2, 4], method="plugin").fit(X, y).predict_proba(X)
+    # the grid's choice here, k = 10 with two classes, is the model tests/test_cli.py samples
+    # (make test's time is mostly compiling; each k is a model of its own)
+    grid = [4, 10]
+    ref_clf = _fast(k_grid=grid).fit(X, y)
+    assert ref_clf.k_ == 10
+    ref_plugin = _fast(k_grid=grid, method="plugin").fit(X, y).predict_proba(X)
     for c in (1e-4, 1e4):
-        clf = _fast(k_grid=[2, 4]).fit(c * X + shift, y)
+        clf = _fast(k_grid=grid).fit(c * X + shift, y)
         assert clf.k_ == ref_clf.k_
         assert np.isclose(clf.temperature_, ref_clf.temperature_, rtol=1e-9)
         np.testing.assert_allclose(kept(clf, c * X + shift), kept(ref_clf, X), atol=1e-9)
-        plugin = _fast(k_grid=[2, 4], method="plugin").fit(c * X + shift, y)
+        plugin = _fast(k_grid=grid, method="plugin").fit(c * X + shift, y)
         np.testing.assert_allclose(plugin.predict_proba(c * X + shift), ref_plugin, atol=1e-9)
 
 
