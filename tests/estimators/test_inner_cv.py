@@ -136,8 +136,9 @@ def test_default_fit_is_invariant_to_units_and_shifts():
         return (X[:, idx] - clf.feature_center_) / clf.feature_scale_
 
     # the default configuration (k by inner CV, the correlation temperature, label noise);
-    # the grid's choice here, k = 10 with two classes, is the model tests/test_cli.py samples
-    # (make test's time is mostly compiling; each k is a model of its own)
+    # the grid's choice here, k = 10 with two classes, is the t-prior model tests/test_cli.py
+    # and tests/evaluation/test_ppc.py sample (make test's time is mostly compiling; each k
+    # is a model of its own)
     grid = [4, 10]
     ref_clf = _fast(k_grid=grid).fit(X, y)
     assert ref_clf.k_ == 10
