@@ -8,8 +8,11 @@ strong markers; a linear signal spread over many correlated genes), and for save
 command line. The two-model stack's checks ask for ``l1_gate=None``; the L1 model is checked
 against scikit-learn's fit of the same recipe, its gate against the weights and scores
 written out here. The Gaussian model uses the plug-in posterior, so every fit is deterministic and
-fast.
+fast (one test compares an MCMC fit without checks, as the inner refits are made, with a
+checked one).
 """
+
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -359,6 +362,26 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
     assert again.inner_predictive == "refit"
     np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+
+
+def test_the_inner_refits_skip_the_checks_and_predict_as_a_checked_fit():
+    """The stack's refits on its inner folds are fitted without checks (``_fit(...,
+    checks=False)``: no ArviZ check groups, diagnostics or model checks, a fifth of an MCMC
+    fit's time at k = 2000); an MCMC fit so made has the same draws and predictions as a
+    checked one, and none of the checks."""
+    X, y = _spread(3)
+    est = HierarchicalGaussianClassifier(k=10, draws=100, tune=100, chains=2, random_state=0,
+                                         progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # a short chain: the diagnostics warn
+        checked = clone(est).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # nothing is checked, so nothing warns
+        bare = clone(est)._fit(X, y, checks=False)
+    np.testing.assert_array_equal(bare.predict_proba(X), checked.predict_proba(X))
+    assert "log_likelihood" in checked.idata_.children
+    assert "log_likelihood" not in bare.idata_.children
+    assert checked.diagnostics_ is not None and not hasattr(bare, "diagnostics_")
 
 
 def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_case():

@@ -773,9 +773,13 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """
         return self._fit(X, y)
 
-    def _fit(self, X, y, **given):
+    def _fit(self, X, y, *, checks: bool = True, **given):
         """``fit``, with precomputed parts ``given`` to ``_prepare_features`` (for example the
-        shared ranking of a path of fits)."""
+        shared ranking of a path of fits). ``checks=False``: a fit kept only for its
+        predictions (the stack's refits on its inner folds) skips the ArviZ check groups, the
+        convergence diagnostics and the model checks, which change no prediction
+        (``benchmarks/results/stack_cost.md``); its ``diagnostics_`` and the other check
+        attributes are not set."""
         self._validate_params()
         case_names = _sample_ids(X)                     # for the checks' messages
         X, classes, y_index = self._validate_training_data(X, y)
@@ -800,9 +804,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             del self.model_
         self._label_coords()
         self._store_predictive(posterior)
-        self._add_checks(posterior, y_index)
+        if checks:
+            self._add_checks(posterior, y_index)
         self._record()
-        self._check_diagnostics(posterior)
+        if checks:
+            self._check_diagnostics(posterior)
         return self
 
     def _label_coords(self) -> None:

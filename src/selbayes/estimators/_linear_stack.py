@@ -452,9 +452,9 @@ def _refitted_inner_log_proba(first, X, y, folds):
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         with warnings.catch_warnings():
-            # these fits only weight the stack; the final fit's diagnostics are the user's
+            # these fits only weight the stack: no checks (the final fit's are the user's)
             warnings.simplefilter("ignore")
-            fold = clone(fixed).set_params(**share).fit(X[tr], y[tr])
+            fold = clone(fixed).set_params(**share)._fit(X[tr], y[tr], checks=False)
             out[te] = fold.predict_log_proba(X[te])
     return out
 
