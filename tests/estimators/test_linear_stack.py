@@ -366,9 +366,9 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
 
 def test_the_inner_refits_skip_the_checks_and_predict_as_a_checked_fit():
     """The stack's refits on its inner folds are fitted without checks (``_fit(...,
-    checks=False)``: no ArviZ check groups, diagnostics or model checks, a fifth of an MCMC
-    fit's time at k = 2000); an MCMC fit so made has the same draws and predictions as a
-    checked one, and none of the checks."""
+    checks=False)``: no ArviZ check groups, diagnostics or model checks, whose cost is in
+    benchmarks/results/stack_cost.md); an MCMC fit so made has the same draws and predictions
+    as a checked one, and none of the checks."""
     X, y = _spread(3)
     est = HierarchicalGaussianClassifier(k=10, draws=100, tune=100, chains=2, random_state=0,
                                          progressbar=False)
