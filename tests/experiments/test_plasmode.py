@@ -5,6 +5,7 @@ import pytest
 
 from selbayes.experiments.plasmode import (
     HOLDOUT_SCENARIOS,
+    IMBALANCED_SCENARIOS,
     SCENARIOS,
     Scenario,
     bayes_optimal_log_odds,
@@ -80,6 +81,37 @@ def test_plasmode_labels_follow_the_logistic_truth():
         # the linear predictor has the requested spread
         eta = np.log(p1) - np.log1p(-p1)
         assert 1.6 < eta.std() < 2.4
+
+
+def test_a_prevalence_sets_the_share_of_class_1_and_the_truth_follows_it():
+    """prevalence=0.25: a simulation's training set holds that share of class 1, and its test
+    labels and true probabilities average it (within 4 binomial SE) and agree with each other;
+    a plasmode truth averages it exactly over all cases, so over the test cases within
+    n_train / n_cases of it. The named scenarios are the suite's with only that changed."""
+    sc = Scenario("t", "simulation", n_train=40, p=50, n_effects=5, effect_sd=1.0,
+                  n_test=20000, prevalence=0.25)
+    d = make_replicate(sc, 3)
+    assert d["y_train"].sum() == 10
+    p1, y = d["p_test"][:, 1], d["y_test"]
+    assert abs(np.sum(y - p1)) < 4 * np.sqrt(np.sum(p1 * (1 - p1)))
+    assert abs(y.mean() - 0.25) < 4 * np.sqrt(0.25 * 0.75 / y.size)
+    assert abs(p1.mean() - 0.25) < 4 * p1.std() / np.sqrt(p1.size)
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((3000, 40))
+    X = (X - X.mean(0)) / X.std(0)
+    pl = Scenario("t", "plasmode", n_train=100, n_effects=3, effect_sd=2.0, dataset="none",
+                  prevalence=0.25)
+    d = make_replicate(pl, 1, X_real=X)
+    p1, y = d["p_test"][:, 1], d["y_test"]
+    assert abs(p1.mean() - 0.25) <= 100 / 2900 + 1e-12
+    assert abs(np.sum(y - p1)) < 4 * np.sqrt(np.sum(p1 * (1 - p1)))
+
+    from dataclasses import replace
+
+    assert all(s.prevalence is None for s in SCENARIOS.values())
+    for name, s in IMBALANCED_SCENARIOS.items():
+        assert s == replace(SCENARIOS[name.removesuffix("_q")], name=name, prevalence=0.25)
 
 
 def _logistic_fit(z, y):

@@ -17,48 +17,15 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 METHODS = ("selbayes", "logreg_l2_cv", "logreg_l1_cv")
 SCENARIOS = ("sim_sparse_strong_q", "sim_dense_weak_q", "plasmode_sparse_q")
-REPLICATES, PREVALENCE, DATA_SEED = 6, 0.25, 500
-
-
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
+REPLICATES, DATA_SEED = 6, 500
 
 
 def make_data(name: str, rep: int) -> dict:
-    """Replicate ``rep`` of scenario ``name`` (README.md): training and test X and labels and
-    the true test probabilities, (n_test, 2)."""
-    from scipy.optimize import brentq
-
+    """Replicate ``rep`` of scenario ``name`` (README.md;
+    ``selbayes.experiments.plasmode.IMBALANCED_SCENARIOS``)."""
     from selbayes.experiments import plasmode
 
-    rng = np.random.default_rng(DATA_SEED + 1000 * rep)
-    if name.startswith("sim_"):
-        sc = plasmode.SCENARIOS[name[:-2]]
-        n1 = round(PREVALENCE * sc.n_train)
-        y = np.zeros(sc.n_train + sc.n_test, dtype=int)
-        y[:n1] = 1
-        y[sc.n_train:] = rng.random(sc.n_test) < PREVALENCE
-        delta = np.zeros(sc.p)
-        idx = rng.choice(sc.p, sc.n_effects, replace=False)
-        delta[idx] = sc.effect_sd * rng.standard_normal(sc.n_effects)
-        X = rng.standard_normal((y.size, sc.p)) + np.outer(y - 0.5, delta)
-        Xt = X[sc.n_train:]
-        p1 = _sigmoid(Xt @ delta + np.log(PREVALENCE / (1 - PREVALENCE)))
-        return {"X_train": X[: sc.n_train], "y_train": y[: sc.n_train], "X_test": Xt,
-                "y_test": y[sc.n_train:], "p_test": np.column_stack([1 - p1, p1])}
-    sc = plasmode.SCENARIOS[name[:-2]]
-    X = plasmode._standardised_dataset(sc.dataset)
-    eta = plasmode.true_logit(sc, X, rng)
-    shift = brentq(lambda b: _sigmoid(eta + b).mean() - PREVALENCE, -50, 50)
-    p1 = _sigmoid(eta + shift)
-    for _ in range(1000):
-        perm = rng.permutation(X.shape[0])
-        y = (rng.random(X.shape[0]) < p1).astype(int)
-        tr, te = perm[: sc.n_train], perm[sc.n_train:]
-        if 5 <= y[tr].sum() <= sc.n_train - 5:
-            break
-    return {"X_train": X[tr], "y_train": y[tr], "X_test": X[te], "y_test": y[te],
-            "p_test": np.column_stack([1 - p1[te], p1[te]])}
+    return plasmode.make_replicate(plasmode.IMBALANCED_SCENARIOS[name], DATA_SEED + 1000 * rep)
 
 
 def fit_one(method: str, name: str, rep: int) -> dict:

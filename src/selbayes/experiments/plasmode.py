@@ -44,12 +44,13 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "CANDIDATES", "STACKED", "LINEAR_STACKED",
+__all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "IMBALANCED_SCENARIOS", "CANDIDATES", "STACKED",
+           "LINEAR_STACKED",
            "WIDE_K_GRID", "Scenario", "make_replicate", "true_logit", "bayes_optimal_log_odds",
            "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
@@ -82,6 +83,13 @@ class Scenario:
         Simulated test cases (simulation only).
     model_holds : bool
         Whether the Gaussian model's assumptions hold (decides which acceptance applies).
+    prevalence : float or None
+        Share of class 1 in training and test cases. None: as the suite draws them
+        (simulation: half of the training cases, test labels at 1/2; plasmode: as the true log
+        odds, centred over the cases, make them). A number: simulation, that share of the
+        training cases, test labels Bernoulli(prevalence) and the true log odds shifted by its
+        log odds; plasmode, the true log odds shifted so that the true probabilities average
+        ``prevalence`` over all cases.
 
     Examples
     --------
@@ -99,6 +107,7 @@ class Scenario:
     dataset: str | None = None
     n_test: int = 400
     model_holds: bool = False
+    prevalence: float | None = None
 
 
 #: The suite. Fixed before any run (see reports/plasmode/README.md, "Protocol").
@@ -128,7 +137,12 @@ HOLDOUT_SCENARIOS = {
     "holdout_module": Scenario("holdout_module", "plasmode", n_train=70, n_effects=40,
                                effect_sd=3.0, pattern="module", dataset="chowdary"),
 }
-_ALL_SCENARIOS = {**SCENARIOS, **HOLDOUT_SCENARIOS}
+#: Unequal classes (2026-12-04, reports/plasmode/imbalance_probe, rule written first): three of
+#: the suite's scenarios with class 1 at a quarter of the cases. Not run unless named.
+IMBALANCED_SCENARIOS = {
+    f"{name}_q": replace(SCENARIOS[name], name=f"{name}_q", prevalence=0.25)
+    for name in ("sim_sparse_strong", "sim_dense_weak", "plasmode_sparse")}
+_ALL_SCENARIOS = {**SCENARIOS, **HOLDOUT_SCENARIOS, **IMBALANCED_SCENARIOS}
 
 #: The k grid of the "wide" candidates: the default grid continued to 2000 (dense signal).
 WIDE_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
@@ -316,24 +330,34 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
     if scenario.kind == "simulation":
         n = scenario.n_train + scenario.n_test
         y = np.zeros(n, dtype=int)
-        # balanced training set, test classes at the same prior 1/2
-        y[: scenario.n_train // 2] = 1
-        y[scenario.n_train:] = rng.integers(0, 2, scenario.n_test)
+        prior = 0.5 if scenario.prevalence is None else scenario.prevalence
+        if scenario.prevalence is None:
+            # balanced training set, test classes at the same prior 1/2
+            y[: scenario.n_train // 2] = 1
+            y[scenario.n_train:] = rng.integers(0, 2, scenario.n_test)
+        else:
+            y[: round(prior * scenario.n_train)] = 1
+            y[scenario.n_train:] = rng.random(scenario.n_test) < prior
         delta = np.zeros(scenario.p)
         idx = rng.choice(scenario.p, scenario.n_effects, replace=False)
         delta[idx] = scenario.effect_sd * rng.standard_normal(scenario.n_effects)
         # class means +/- delta/2; unit within-class variance; independent features
         X = rng.standard_normal((n, scenario.p)) + np.outer(y - 0.5, delta)
         Xt = X[scenario.n_train:]
-        # exact log odds of class 1 under the true model (equal priors)
-        logit = Xt @ delta
+        # exact log odds of class 1 under the true model (its prior odds added)
+        logit = Xt @ delta + np.log(prior / (1 - prior))
         p1 = _sigmoid(logit)
         return {"X_train": X[: scenario.n_train], "y_train": y[: scenario.n_train],
                 "X_test": Xt, "y_test": y[scenario.n_train:],
                 "p_test": np.column_stack([1 - p1, p1])}
     X = _standardised_dataset(scenario.dataset) if X_real is None else X_real
     n = X.shape[0]
-    p1 = _sigmoid(true_logit(scenario, X, rng))
+    eta = true_logit(scenario, X, rng)
+    if scenario.prevalence is not None:
+        from scipy.optimize import brentq
+
+        eta = eta + brentq(lambda b: _sigmoid(eta + b).mean() - scenario.prevalence, -50, 50)
+    p1 = _sigmoid(eta)
     # At least 5 cases of each class in training, so inner cross-validation can stratify.
     for _ in range(1000):
         perm = rng.permutation(n)
@@ -574,7 +598,8 @@ def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
     methods : sequence of str
         Keys of :data:`CANDIDATES` or names from :data:`selbayes.benchmark.METHODS`.
     scenarios : sequence of str, optional
-        Names from :data:`SCENARIOS` or :data:`HOLDOUT_SCENARIOS` (default: all of
+        Names from :data:`SCENARIOS`, :data:`HOLDOUT_SCENARIOS` or
+        :data:`IMBALANCED_SCENARIOS` (default: all of
         :data:`SCENARIOS`).
     replicates : int
     seed : int
@@ -846,8 +871,9 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", default="logreg_l2_cv,logreg_l1_cv,sb_normal,sb_t_wide,"
                     "sb_t_wide_uncorrected", help="comma-separated method names")
     ap.add_argument("--scenarios", default=",".join(SCENARIOS),
-                    help="comma-separated names of SCENARIOS (default: all of them) or "
-                    f"HOLDOUT_SCENARIOS ({', '.join(HOLDOUT_SCENARIOS)})")
+                    help="comma-separated names of SCENARIOS (default: all of them), "
+                    f"HOLDOUT_SCENARIOS ({', '.join(HOLDOUT_SCENARIOS)}) or "
+                    f"IMBALANCED_SCENARIOS ({', '.join(IMBALANCED_SCENARIOS)})")
     ap.add_argument("--replicates", type=int, default=6)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
