@@ -15,6 +15,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py: the suite's paired differences)
+
 METHODS = ("selbayes", "logreg_l2_cv", "logreg_l1_cv")
 SCENARIOS = ("sim_sparse_strong_q", "sim_dense_weak_q", "plasmode_sparse_q")
 REPLICATES, DATA_SEED = 6, 500
@@ -69,9 +72,7 @@ def report(rows: dict) -> str:
                 m, se = _mean_se(v)
                 cell = f"{m:+.3f} ± {se:.3f}" if key == "in_the_large" else f"{m:.3f} ± {se:.3f}"
                 if method == "selbayes" and key != "in_the_large":
-                    d = np.subtract(v, [rows[("logreg_l2_cv", name, r)][key]
-                                        for r in range(REPLICATES)])
-                    dm, dse = _mean_se(d)
+                    dm, dse, _ = paired.paired(rows, "selbayes", "logreg_l2_cv", name, key)
                     star = "*" if abs(dm) > 2 * dse else ""
                     cell += f" ({dm:+.3f} ± {dse:.3f}{star})"
                     if key in ("kl", "abs_gap") and dm > 2 * dse:
