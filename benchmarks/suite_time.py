@@ -14,13 +14,14 @@ from __future__ import annotations
 import collections
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _notes import run_line, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "benchmarks" / "results" / "suite_time.md"
@@ -56,6 +57,7 @@ def per(events, key) -> dict:
 
 
 def main() -> int:
+    t_start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "cache"
         print("suite with empty caches ...", flush=True)
@@ -63,10 +65,9 @@ def main() -> int:
         print("suite with the caches it filled ...", flush=True)
         warm = run(cache, Path(tmp) / "warm.jsonl")
     lines = ["# Where make test's time goes: empty caches against warm ones", "",
-             f"`python benchmarks/suite_time.py` ({time.strftime('%Y-%m-%d')}, "
-             f"{platform.machine()}, {os.cpu_count()} CPUs; the suite as `make test` runs "
-             "it, without the install). One run each, back to back; the host's speed varies, "
-             "so compare within this file.", "",
+             run_line("python benchmarks/suite_time.py", t_start), "",
+             "The suite as `make test` runs it, without the install. One run each, back to "
+             "back; the host's speed varies, so compare within this file.", "",
              "| caches | wall (s) | CPU (s) | pytest's summary |", "|---|---|---|---|"]
     for name, r in (("empty (a clean clone)", cold), ("warm (the second run)", warm)):
         lines.append(f"| {name} | {r['wall']:.0f} | {r['cpu']:.0f} | {r['summary']} |")
@@ -91,8 +92,7 @@ def main() -> int:
         lines.append(f"| {w[k]:.1f} | `{k}` |")
     lines += ["", f"Sum of test times: {sum(c.values()):.0f} s with empty caches, "
               f"{sum(w.values()):.0f} s warm (over both workers).", ""]
-    OUT.write_text("\n".join(lines))
-    print(f"wrote {OUT.relative_to(ROOT)}")
+    write_results(OUT, lines)
     return 1 if cold["rc"] or warm["rc"] else 0
 
 
