@@ -1,0 +1,124 @@
+"""The plumbing of the probes that run the default and its peers on scenarios the suite never
+had (``imbalance_probe/``, ``small_n_probe/``): each probe's ``run.py`` names its scenarios,
+methods, replicates and rule and calls :func:`main` (the folder's scripts put this folder on
+``sys.path`` and import it).
+
+Each fit is scored against the true class probabilities with the suite's
+``selbayes.experiments.plasmode.calibration_scores`` (KL, |expected - actual error|, the
+calibration slope) and calibration in the large, the mean over test cases of (predicted -
+true) P(class 1). The report gives means ± SE over replicates and, for the default, paired
+differences (``paired.py``) to L2 logistic regression in the table and to the probe's other
+references below it; a finding is a difference beyond 2 SE that the probe's rule names.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import paired
+
+DEFAULT, L2 = "selbayes", "logreg_l2_cv"
+METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "slope"),
+           ("in_the_large", "mean (predicted - true) P(1)")]
+
+
+def fit_one(scenario, method: str, rep: int, data_seed: int) -> dict:
+    """Fit ``method`` (a name of ``selbayes.benchmark.METHODS``, estimator seed ``rep``) to
+    replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it."""
+    from selbayes.benchmark._methods import make_method
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate
+
+    warnings.simplefilter("ignore")
+    t0 = time.perf_counter()
+    data = make_replicate(scenario, data_seed + 1000 * rep)
+    est = make_method(method, 2, random_state=rep)
+    est.fit(data["X_train"], data["y_train"])
+    proba = est.predict_proba(data["X_test"])
+    out = calibration_scores(proba, data["p_test"])
+    out.update(method=method, scenario=scenario.name, replicate=rep,
+               in_the_large=float(np.mean(proba[:, 1] - data["p_test"][:, 1])),
+               train_share=float(data["y_train"].mean()),
+               seconds=round(time.perf_counter() - t0, 1))
+    return out
+
+
+def _mean_se(x):
+    x = np.asarray(x, float)
+    return x.mean(), x.std(ddof=1) / np.sqrt(x.size)
+
+
+def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_finding: str,
+           also_against: tuple = ()) -> str:
+    """The probe's report: a table per scenario (the default's cells with its paired
+    difference to L2), its paired KL differences to each method of ``also_against``, and the
+    verdict. Findings: the default worse than L2 beyond 2 SE in KL or |expected - actual|,
+    worse than a method of ``also_against`` beyond 2 SE in KL, or its calibration in the large
+    beyond 2 SE from 0 where L2's is not."""
+    lines = [f"# {title}", "",
+             "Made by `run.py`; the rule is README.md's, written before the run. Means over "
+             f"{replicates} replicates ± SE over replicates; for the default also the paired "
+             f"difference to `{L2}` (* beyond 2 SE).", ""]
+    findings = []
+    for name in scenarios:
+        lines += [f"## {name}", "", "| method | " + " | ".join(m[1] for m in METRICS) + " |",
+                  "|---|" + "---|" * len(METRICS)]
+        for method in methods:
+            cells = []
+            for key, _ in METRICS:
+                m, se = _mean_se([rows[(method, name, r)][key] for r in range(replicates)])
+                cell = f"{m:+.3f} ± {se:.3f}" if key == "in_the_large" else f"{m:.3f} ± {se:.3f}"
+                if method == DEFAULT and key != "in_the_large":
+                    dm, dse, _ = paired.paired(rows, DEFAULT, L2, name, key)
+                    star = "*" if abs(dm) > 2 * dse else ""
+                    cell += f" ({dm:+.3f} ± {dse:.3f}{star})"
+                    if key in ("kl", "abs_gap") and dm > 2 * dse:
+                        findings.append(f"{name}: {key} worse than L2 by {dm:.3f} ± {dse:.3f}")
+                cells.append(cell)
+            lines.append(f"| {method} | " + " | ".join(cells) + " |")
+        big = {}
+        for method in (DEFAULT, L2):
+            m, se = _mean_se([rows[(method, name, r)]["in_the_large"]
+                              for r in range(replicates)])
+            big[method] = abs(m) > 2 * se
+        if big[DEFAULT] and not big[L2]:
+            findings.append(f"{name}: calibration in the large beyond 2 SE from 0 (L2's not)")
+        if also_against:
+            parts = []
+            for other in also_against:
+                dm, dse, _ = paired.paired(rows, DEFAULT, other, name, "kl")
+                star = "*" if abs(dm) > 2 * dse else ""
+                parts.append(f"`{other}` {dm:+.3f} ± {dse:.3f}{star}")
+                if dm > 2 * dse:
+                    findings.append(f"{name}: KL worse than {other} by {dm:.3f} ± {dse:.3f}")
+            lines += ["", "The default's KL minus: " + "; ".join(parts) + "."]
+        lines.append("")
+    lines += ["## Verdict (README.md's rule)", ""]
+    lines += [f"- finding: {f}" for f in findings] if findings else [no_finding]
+    seconds = {m: np.mean([rows[k]["seconds"] for k in rows if k[0] == m]) for m in methods}
+    lines += ["", "Mean seconds per fit: " + ", ".join(f"{m} {s:.0f}"
+                                                       for m, s in seconds.items()), ""]
+    return "\n".join(lines)
+
+
+def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
+         jobs: int = 2, **report_args) -> None:
+    """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per
+    fit, appended as each ends, so a run resumes), then write ``here/report.md``."""
+    from joblib import Parallel, delayed
+
+    path = here / "results.jsonl"
+    rows = paired.read_rows(path) if path.exists() else {}
+    todo = [(m, s, r) for s in scenarios for r in range(replicates) for m in methods
+            if (m, s, r) not in rows]
+    for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(fit_one)(scenarios[s], m, r, data_seed) for m, s, r in todo):
+        rows[(out["method"], out["scenario"], out["replicate"])] = out
+        with path.open("a") as f:
+            f.write(json.dumps(out) + "\n")
+        print(out["method"], out["scenario"], out["replicate"], out["seconds"], flush=True)
+    (here / "report.md").write_text(report(rows, scenarios=list(scenarios), methods=methods,
+                                           replicates=replicates, **report_args))
