@@ -7,6 +7,7 @@ from selbayes.experiments.plasmode import (
     HOLDOUT_SCENARIOS,
     IMBALANCED_SCENARIOS,
     SCENARIOS,
+    SMALL_SAMPLE_SCENARIOS,
     Scenario,
     bayes_optimal_log_odds,
     calibration_scores,
@@ -222,6 +223,20 @@ def test_holdout_scenarios_use_other_genes_and_are_run_only_when_named(tmp_path)
     assert not set(HOLDOUT_SCENARIOS) & set(SCENARIOS)
     with pytest.raises(ValueError, match="holdout_sparse"):
         run_suite(["logreg_l2_cv"], ["no_such_scenario"], replicates=1, out=tmp_path)
+
+
+def test_small_sample_scenarios_are_the_suites_with_40_training_cases():
+    """Each small-sample scenario is its suite scenario with n_train = 40 and nothing else
+    changed; a simulation replicate then has 20 training cases of each class and the suite's
+    400 test cases."""
+    from dataclasses import replace
+
+    assert len(SMALL_SAMPLE_SCENARIOS) == 4
+    for name, s in SMALL_SAMPLE_SCENARIOS.items():
+        assert s == replace(SCENARIOS[name.removesuffix("_n40")], name=name, n_train=40)
+    d = make_replicate(SMALL_SAMPLE_SCENARIOS["sim_sparse_strong_n40"], 3)
+    assert d["X_train"].shape == (40, 2000) and d["y_train"].sum() == 20
+    assert d["X_test"].shape == (400, 2000)
 
 
 def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
