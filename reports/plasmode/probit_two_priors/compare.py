@@ -1,0 +1,205 @@
+"""The offline check of README.md (rule written before the run): ``probit_two_priors``
+against the default on the stored fits of three run seeds.
+
+Run from the repository root: ``python reports/plasmode/probit_two_priors/compare.py [jobs]``;
+writes ``results.jsonl`` (one row per fit) and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import offline  # noqa: E402  (reports/plasmode/offline.py: load_script, SCENARIO_NAMES)
+import paired  # noqa: E402  (reports/plasmode/paired.py: paired, read_rows)
+import third_component  # noqa: E402  (reports/plasmode/third_component.py: inner_folds)
+
+PLASMODE = HERE.parent
+SHARPENED = offline.load_script(PLASMODE / "probit_sharpened" / "compare.py",
+                                "probit_sharpened_compare")
+FITS = SHARPENED.FITS
+HOLDOUT = ("holdout_sparse", "holdout_dense", "holdout_module")
+NAME = "probit_two_priors"
+
+
+def _fit_kernel(G, y):
+    """EP on the grid of log s for the kernel s G + s_b (``fit_gram``'s loop): the posterior
+    weights of the grid, the sites, and the log marginal likelihood with s integrated over
+    its prior (up to a constant common to every kernel)."""
+    from scipy.special import logsumexp
+
+    from selbayes.models._linear_probit import (
+        INTERCEPT_VARIANCE,
+        LOG_S_GRID,
+        LOG_S_SD,
+        ep_probit,
+    )
+
+    log_post, sites = [], []
+    for log_s in LOG_S_GRID:
+        nu, tau, _, log_z = ep_probit(np.exp(log_s) * G + INTERCEPT_VARIANCE, y)
+        sites.append((nu, tau))
+        log_post.append(log_z - 0.5 * (log_s / LOG_S_SD) ** 2)
+    log_post = np.asarray(log_post)
+    evidence = float(logsumexp(log_post))
+    w = np.exp(log_post - evidence)
+    return w, [site if wt >= 1e-8 else None for site, wt in zip(sites, w, strict=True)], evidence
+
+
+def two_priors(X, y, Xt):
+    """The candidate's log probabilities of ``Xt`` (m, 2), the posterior probability of the
+    covariance prior, and the isotropic prior's log probabilities alone (the default's
+    component, for the fold check). ``y`` class indices 0/1."""
+    from scipy.special import logsumexp
+
+    from selbayes.models._linear_probit import LOG_S_GRID, gram_log_proba, standardise_features
+
+    mean, sd, keep, Z = standardise_features(X)
+    Zs = (np.asarray(Xt, float)[:, keep] - mean[keep]) / sd[keep]
+    n, p = Z.shape
+    G, Gs = Z @ Z.T / p, Zs @ Z.T / p
+    kernels = {"iso": (G, Gs, (Zs ** 2).sum(axis=1) / p)}
+    # the covariance prior: Z S Z' / p with S = Z'Z / n, never p x p
+    Gc, Gcs, gcss = G @ G * p / n, Gs @ G * p / n, ((Zs @ Z.T) ** 2).sum(axis=1) / (n * p)
+    scale = np.mean(np.diag(Gc)) / np.mean(np.diag(G))
+    kernels["cov"] = (Gc / scale, Gcs / scale, gcss / scale)
+    y_pm = 2.0 * np.asarray(y, float) - 1.0
+    parts, evidence = {}, {}
+    for name, (K, Ks, kss) in kernels.items():
+        w, sites, evidence[name] = _fit_kernel(K, y_pm)
+        parts[name] = gram_log_proba(K, Ks, kss, LOG_S_GRID, w, sites)
+    log_w = np.array([evidence["iso"], evidence["cov"]])
+    log_w -= logsumexp(log_w)
+    mixed = logsumexp(np.stack([log_w[0] + parts["iso"], log_w[1] + parts["cov"]]), axis=0)
+    return mixed, float(np.exp(log_w[1])), parts["iso"]
+
+
+def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
+    """The candidate's scores on one stored fit (the default's where its gate opened)."""
+    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
+    from selbayes.experiments.plasmode import calibration_scores
+
+    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
+    stored = np.load(FITS[seed] / f"{name}_{rep}.npz")
+    A, yi, T = _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
+    base = {"scenario": name, "replicate": rep, "seed": seed, "method": NAME}
+    if default_row.get("gate_open"):
+        return {**{k: default_row[k] for k in ("kl", "abs_gap", "slope", "expected_error",
+                                              "actual_error")}, **base, "gate_open": True}
+    data, _ = lp.replicate(name, rep, seed)
+    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
+    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    inner, check, p_cov_inner = np.empty_like(A[1]), 0.0, []
+    for tr, te in third_component.inner_folds(yi, seed + rep):
+        mixed, p_cov, iso = two_priors(X[tr], yi[tr], X[te])
+        inner[te] = mixed
+        p_cov_inner.append(p_cov)
+        check = max(check, float(np.max(np.abs(iso - stored["inner"][1][te]))))
+    test, p_cov, _ = two_priors(X, yi, Xt)
+    A2, T2 = np.stack([A[0], _floored(inner)]), np.stack([T[0], _floored(test)])
+    w, _ = _weights_and_pool(A2, yi, "linear")
+    s = calibration_scores(np.exp(_linear_pool(T2, w)), stored["p_test"])
+    alone = calibration_scores(np.exp(test), stored["p_test"])
+    return {**s, **base, "p_cov": p_cov, "p_cov_inner_mean": float(np.mean(p_cov_inner)),
+            "weights": w.tolist(), "default_weights": stored["weights"].tolist(),
+            "fold_check": check, "probit_alone_kl": alone["kl"],
+            "probit_alone_slope": alone["slope"]}
+
+
+def rows(jobs: int = 2) -> dict:
+    """(method, scenario, replicate) -> row for ``default``, the candidate and L2: the
+    suite's replicates of seeds 0, 1, 7 numbered 0-5, 6-11, 12-17; the held-out scenarios
+    (seed 0) 0-5, without L2."""
+    from joblib import Parallel, delayed
+
+    three = offline.load_script(PLASMODE / "default_three_seeds" / "report.py",
+                                "default_three_seeds_report")
+    out = three.rows_of_three_seeds()
+    gated = paired.read_rows(PLASMODE / "gated_l1_stack" / "results.jsonl")
+    for r in range(6):
+        for s in HOLDOUT:
+            out[("default", s, r)] = gated[("three_way", s, r)]
+    tasks = [(seed, s, r, 6 * i + r if s in offline.SCENARIO_NAMES else r)
+             for i, seed in enumerate(FITS)
+             for s in offline.SCENARIO_NAMES + (HOLDOUT if seed == 0 else ())
+             for r in range(6)]
+    done = Parallel(n_jobs=jobs)(delayed(candidate_row)(seed, s, r, out[("default", s, rep)])
+                                 for seed, s, r, rep in tasks)
+    for (_, s, _, rep), row in zip(tasks, done, strict=True):
+        out[(NAME, s, rep)] = {**row, "replicate": rep}
+    return out
+
+
+def report(rows) -> str:
+    ms = SHARPENED._ms
+    checks = [r["fold_check"] for k, r in rows.items() if k[0] == NAME and "fold_check" in r]
+    lines = [f"# {NAME} against the default, offline (stored fits)", "",
+             "Made by `compare.py`; README.md's rule, written before the run. Paired "
+             "differences candidate - default over replicates (* beyond 2 SE).", "",
+             f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
+             f"probabilities against the stored ones, largest difference {max(checks):.1e}.",
+             "", "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
+             "\\|e - a\\| candidate | difference | slope default | slope candidate | "
+             "P(cov prior) mean | probit weight default → candidate | misses default / "
+             "candidate |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    worse, better, gap_worse = [], [], []
+    misses = {"default": 0, NAME: 0}
+    for s in offline.SCENARIO_NAMES + HOLDOUT:
+        n = 18 if s in offline.SCENARIO_NAMES else 6
+        d, se, _ = paired.paired(rows, NAME, "default", s, "kl")
+        g, gse, _ = paired.paired(rows, NAME, "default", s, "abs_gap")
+        (worse if d > 2 * se else better if d < -2 * se else []).append(s)
+        if g > 2 * gse:
+            gap_worse.append(s)
+        get = {m: [rows[(m, s, r)] for r in range(n)] for m in misses}
+        pc = [r["p_cov"] for r in get[NAME] if "p_cov" in r]
+        wd = np.mean([r["weights"][1] for r in get["default"]])
+        wc = np.mean([r["weights"][1] for r in get[NAME]
+                      if "p_cov" in r])
+        miss = "-"
+        if s in offline.SCENARIO_NAMES:
+            counts = {m: SHARPENED.point_misses(rows, m, s, n) for m in misses}
+            for m in misses:
+                misses[m] += counts[m]
+            miss = f"{counts['default']} / {counts[NAME]}"
+        star = "*" if abs(d) > 2 * se else ""
+        gstar = "*" if abs(g) > 2 * gse else ""
+        lines.append(
+            f"| {s} | {n} | {ms([r['kl'] for r in get['default']])} | "
+            f"{ms([r['kl'] for r in get[NAME]])} | {d:+.3f} ± {se:.3f}{star} | "
+            f"{ms([r['abs_gap'] for r in get['default']])} | "
+            f"{ms([r['abs_gap'] for r in get[NAME]])} | {g:+.3f} ± {gse:.3f}{gstar} | "
+            f"{ms([r['slope'] for r in get['default']])} | "
+            f"{ms([r['slope'] for r in get[NAME]])} | {np.mean(pc):.2f} | "
+            f"{wd:.2f} → {wc:.2f} | {miss} |")
+    rule = {1: not worse, 2: bool(better), 3: misses[NAME] <= misses["default"],
+            4: not gap_worse}
+    lines += ["", "## Verdict (README.md's rule)", "",
+              f"1. KL worse beyond 2 SE nowhere: {'pass' if rule[1] else 'fail'} "
+              f"({', '.join(worse) or 'none'})",
+              f"2. KL better beyond 2 SE somewhere: {'pass' if rule[2] else 'fail'} "
+              f"({', '.join(better) or 'none'})",
+              f"3. Point misses no more than the default's: {'pass' if rule[3] else 'fail'} "
+              f"({misses[NAME]} against {misses['default']})",
+              f"4. |expected - actual| worse beyond 2 SE nowhere: "
+              f"{'pass' if rule[4] else 'fail'} ({', '.join(gap_worse) or 'none'})", "",
+              "**promising**" if all(rule.values()) else "**not promising**", ""]
+    return "\n".join(lines)
+
+
+def main(jobs: int = 2) -> None:
+    out = rows(jobs)
+    with (HERE / "results.jsonl").open("w") as f:
+        for key, row in sorted(out.items()):
+            if key[0] == NAME:
+                f.write(json.dumps(row) + "\n")
+    offline.write_report(HERE, report(out))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
