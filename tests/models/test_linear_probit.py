@@ -7,7 +7,7 @@ import pytest
 from scipy.special import log_ndtr, ndtr
 
 from selbayes.models import ep_probit, fit_linear_probit
-from selbayes.models._linear_probit import INTERCEPT_VARIANCE, LOG_S_SD
+from selbayes.models._linear_probit import INTERCEPT_VARIANCE, LOG_S_SD, fit_gram
 
 from ._importance import BATCH, DRAWS, EP_PREDICTIVE_ALLOWANCE, WeightedMean
 
@@ -44,7 +44,9 @@ def test_marginal_likelihood_and_predictive_match_monte_carlo(s):
 
 
 def test_predictive_with_the_scale_integrated_matches_monte_carlo():
-    """Reference: log s drawn from its prior, then (f, f*) from the prior given s."""
+    """Reference: log s drawn from its prior, then (f, f*) from the prior given s; the same
+    draws estimate the marginal likelihood with s integrated, E[prod_i Phi(y_i f_i)], which
+    ``fit_gram(..., return_log_evidence=True)`` gives from EP."""
     rng = np.random.default_rng(7)
     X = rng.normal(size=(N + 1, P))
     y01 = np.array([1, 1, 1, 0, 0, 1])
@@ -62,6 +64,9 @@ def test_predictive_with_the_scale_integrated_matches_monte_carlo():
         f += rng.normal(scale=np.sqrt(INTERCEPT_VARIANCE), size=(log_s.size, 1))
         mc.add(ndtr(y * f[:, :N]).prod(1), ndtr(f[:, N]))
     assert abs(p_ep - mc.mean) < 4 * mc.se + EP_PREDICTIVE_ALLOWANCE
+    w, _, log_evidence = fit_gram(Z[:N] @ Z[:N].T / P, y, return_log_evidence=True)
+    np.testing.assert_allclose(w, fit.weights, rtol=1e-12)
+    assert abs(log_evidence - mc.log_mean_w) < 4 * mc.log_mean_w_se + EP_ALLOWANCE
 
 
 def test_the_posterior_scale_follows_the_scale_the_labels_were_drawn_with():

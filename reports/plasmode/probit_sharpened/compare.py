@@ -148,16 +148,23 @@ def report(rows) -> str:
             f"{_ms([r['abs_gap'] for r in get['probit_sharpened']])} | {slope['default']} | "
             f"{slope['probit_sharpened']} | {np.median(cs):.2f}, {np.max(cs):.2f} | "
             f"{wd:.2f} → {wc:.2f} | {miss} |")
-    rule = {1: not worse, 2: bool(better), 3: misses["probit_sharpened"] <= misses["default"]}
-    lines += ["", "## Verdict (README.md's rule)", "",
-              f"1. KL worse beyond 2 SE nowhere: {'pass' if rule[1] else 'fail'} "
-              f"({', '.join(worse) or 'none'})",
-              f"2. KL better beyond 2 SE somewhere: {'pass' if rule[2] else 'fail'} "
-              f"({', '.join(better) or 'none'})",
-              f"3. Point misses no more than the default's: {'pass' if rule[3] else 'fail'} "
-              f"({misses['probit_sharpened']} against {misses['default']})", "",
-              "**promising**" if all(rule.values()) else "**not promising**", ""]
+    lines += verdict(worse, better, misses, "probit_sharpened")
     return "\n".join(lines)
+
+
+def verdict(worse, better, misses, name, extra=()) -> list[str]:
+    """The verdict lines of an offline check with README.md's rules 1-3 (``worse``,
+    ``better``: the scenarios beyond 2 SE in KL; ``misses``: point misses of ``default`` and
+    of the candidate ``name``) and further rules ``extra``, (text, passed, detail) each."""
+    rules = [("KL worse beyond 2 SE nowhere", not worse, ", ".join(worse) or "none"),
+             ("KL better beyond 2 SE somewhere", bool(better), ", ".join(better) or "none"),
+             ("Point misses no more than the default's", misses[name] <= misses["default"],
+              f"{misses[name]} against {misses['default']}"), *extra]
+    return (["", "## Verdict (README.md's rule)", ""]
+            + [f"{i}. {text}: {'pass' if ok else 'fail'} ({detail})"
+               for i, (text, ok, detail) in enumerate(rules, 1)]
+            + ["", "**promising**" if all(ok for _, ok, _ in rules) else "**not promising**",
+               ""])
 
 
 def main() -> None:

@@ -27,37 +27,18 @@ HOLDOUT = ("holdout_sparse", "holdout_dense", "holdout_module")
 NAME = "probit_two_priors"
 
 
-def _fit_kernel(G, y):
-    """EP on the grid of log s for the kernel s G + s_b (``fit_gram``'s loop): the posterior
-    weights of the grid, the sites, and the log marginal likelihood with s integrated over
-    its prior (up to a constant common to every kernel)."""
-    from scipy.special import logsumexp
-
-    from selbayes.models._linear_probit import (
-        INTERCEPT_VARIANCE,
-        LOG_S_GRID,
-        LOG_S_SD,
-        ep_probit,
-    )
-
-    log_post, sites = [], []
-    for log_s in LOG_S_GRID:
-        nu, tau, _, log_z = ep_probit(np.exp(log_s) * G + INTERCEPT_VARIANCE, y)
-        sites.append((nu, tau))
-        log_post.append(log_z - 0.5 * (log_s / LOG_S_SD) ** 2)
-    log_post = np.asarray(log_post)
-    evidence = float(logsumexp(log_post))
-    w = np.exp(log_post - evidence)
-    return w, [site if wt >= 1e-8 else None for site, wt in zip(sites, w, strict=True)], evidence
-
-
 def two_priors(X, y, Xt):
     """The candidate's log probabilities of ``Xt`` (m, 2), the posterior probability of the
     covariance prior, and the isotropic prior's log probabilities alone (the default's
     component, for the fold check). ``y`` class indices 0/1."""
     from scipy.special import logsumexp
 
-    from selbayes.models._linear_probit import LOG_S_GRID, gram_log_proba, standardise_features
+    from selbayes.models._linear_probit import (
+        LOG_S_GRID,
+        fit_gram,
+        gram_log_proba,
+        standardise_features,
+    )
 
     mean, sd, keep, Z = standardise_features(X)
     Zs = (np.asarray(Xt, float)[:, keep] - mean[keep]) / sd[keep]
@@ -71,7 +52,7 @@ def two_priors(X, y, Xt):
     y_pm = 2.0 * np.asarray(y, float) - 1.0
     parts, evidence = {}, {}
     for name, (K, Ks, kss) in kernels.items():
-        w, sites, evidence[name] = _fit_kernel(K, y_pm)
+        w, sites, evidence[name] = fit_gram(K, y_pm, return_log_evidence=True)
         parts[name] = gram_log_proba(K, Ks, kss, LOG_S_GRID, w, sites)
     log_w = np.array([evidence["iso"], evidence["cov"]])
     log_w -= logsumexp(log_w)
@@ -177,18 +158,9 @@ def report(rows) -> str:
             f"{ms([r['slope'] for r in get['default']])} | "
             f"{ms([r['slope'] for r in get[NAME]])} | {np.mean(pc):.2f} | "
             f"{wd:.2f} → {wc:.2f} | {miss} |")
-    rule = {1: not worse, 2: bool(better), 3: misses[NAME] <= misses["default"],
-            4: not gap_worse}
-    lines += ["", "## Verdict (README.md's rule)", "",
-              f"1. KL worse beyond 2 SE nowhere: {'pass' if rule[1] else 'fail'} "
-              f"({', '.join(worse) or 'none'})",
-              f"2. KL better beyond 2 SE somewhere: {'pass' if rule[2] else 'fail'} "
-              f"({', '.join(better) or 'none'})",
-              f"3. Point misses no more than the default's: {'pass' if rule[3] else 'fail'} "
-              f"({misses[NAME]} against {misses['default']})",
-              f"4. |expected - actual| worse beyond 2 SE nowhere: "
-              f"{'pass' if rule[4] else 'fail'} ({', '.join(gap_worse) or 'none'})", "",
-              "**promising**" if all(rule.values()) else "**not promising**", ""]
+    lines += SHARPENED.verdict(worse, better, misses, NAME, extra=[
+        ("|expected - actual| worse beyond 2 SE nowhere", not gap_worse,
+         ", ".join(gap_worse) or "none")])
     return "\n".join(lines)
 
 

@@ -217,23 +217,31 @@ def standardise_features(X):
     return mean, np.where(keep, sd, 1.0), keep, Z
 
 
-def fit_gram(G0, y_pm, *, min_weight: float = 1e-8):
+def fit_gram(G0, y_pm, *, min_weight: float = 1e-8, return_log_evidence: bool = False):
     """EP at every log s of :data:`LOG_S_GRID` for the kernel s G0 + s_b, and the posterior
     weights of the grid (prior x EP marginal likelihood).
 
     Parameters
     ----------
     G0 : ndarray of shape (n, n)
-        Z Z' / p of the training cases.
+        Z Z' / p of the training cases (or any other prior covariance of the latent values
+        over s).
     y_pm : ndarray of shape (n,)
         Labels in {-1, 1}.
     min_weight : float
         Grid points with a smaller posterior weight get no sites (None).
+    return_log_evidence : bool
+        Also return the log marginal likelihood of the labels with s integrated over its
+        prior, log of the integral of p(y | s) N(log s; 0, LOG_S_SD^2) d log s (EP's p(y | s)
+        at each grid point, the rectangle rule over the grid; nats): what weighs two
+        kernels, i.e. two priors on the coefficients, against each other.
 
     Returns
     -------
     weights : ndarray of shape (n_grid,)
     sites : list of (nu, tau) or None
+    log_evidence : float
+        Only with ``return_log_evidence``.
 
     Examples
     --------
@@ -250,7 +258,14 @@ def fit_gram(G0, y_pm, *, min_weight: float = 1e-8):
     log_post = np.asarray(log_post)
     w = np.exp(log_post - log_post.max())
     w /= w.sum()
-    return w, [site if wt >= min_weight else None for site, wt in zip(sites, w, strict=True)]
+    kept = [site if wt >= min_weight else None for site, wt in zip(sites, w, strict=True)]
+    if not return_log_evidence:
+        return w, kept
+    # the prior density's constant and the grid step, which the weights did not need
+    step = float(LOG_S_GRID[1] - LOG_S_GRID[0])
+    log_evidence = (float(logsumexp(log_post)) + np.log(step)
+                    - 0.5 * np.log(2 * np.pi * LOG_S_SD ** 2))
+    return w, kept, log_evidence
 
 
 def gram_log_proba(G0, G0s, g0ss, log_s, weights, sites) -> np.ndarray:
