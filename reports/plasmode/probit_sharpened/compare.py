@@ -77,17 +77,23 @@ def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
             "default_check": abs(check - default_row["kl"])}
 
 
-def rows() -> dict:
-    """(method, scenario, replicate) -> row for ``default``, ``probit_sharpened`` and L2 on
-    the suite (replicates of seeds 0, 1, 7 numbered 0-5, 6-11, 12-17) and on the extra
-    scenarios of seed 0 (0-5; no L2 row)."""
+def default_rows(extra=EXTRA) -> dict:
+    """(method, scenario, replicate) -> row for ``default`` and L2 on the suite (replicates
+    of seeds 0, 1, 7 numbered 0-5, 6-11, 12-17) and ``default`` on the scenarios ``extra``
+    of seed 0 (0-5; no L2 row)."""
     three = offline.load_script(PLASMODE / "default_three_seeds" / "report.py",
                                 "default_three_seeds_report")
     out = three.rows_of_three_seeds()
     gated = paired.read_rows(PLASMODE / "gated_l1_stack" / "results.jsonl")
     for r in range(6):
-        for s in EXTRA:
+        for s in extra:
             out[("default", s, r)] = gated[("three_way", s, r)]
+    return out
+
+
+def rows() -> dict:
+    """:func:`default_rows` and ``probit_sharpened``'s rows, numbered as they are."""
+    out = default_rows()
     for i, seed in enumerate(FITS):
         for s in offline.SCENARIO_NAMES + (EXTRA if seed == 0 else ()):
             for r in range(6):

@@ -98,13 +98,7 @@ def rows(jobs: int = 2) -> dict:
     (seed 0) 0-5, without L2."""
     from joblib import Parallel, delayed
 
-    three = offline.load_script(PLASMODE / "default_three_seeds" / "report.py",
-                                "default_three_seeds_report")
-    out = three.rows_of_three_seeds()
-    gated = paired.read_rows(PLASMODE / "gated_l1_stack" / "results.jsonl")
-    for r in range(6):
-        for s in HOLDOUT:
-            out[("default", s, r)] = gated[("three_way", s, r)]
+    out = SHARPENED.default_rows(HOLDOUT)
     tasks = [(seed, s, r, 6 * i + r if s in offline.SCENARIO_NAMES else r)
              for i, seed in enumerate(FITS)
              for s in offline.SCENARIO_NAMES + (HOLDOUT if seed == 0 else ())
