@@ -7,10 +7,12 @@ from selbayes.experiments.plasmode import (
     HOLDOUT_SCENARIOS,
     IMBALANCED_SCENARIOS,
     SCENARIOS,
+    SHIFTED_SCENARIOS,
     SMALL_SAMPLE_SCENARIOS,
     Scenario,
     bayes_optimal_log_odds,
     calibration_scores,
+    factor_covariance,
     make_replicate,
     paired_differences,
     summarise,
@@ -237,6 +239,57 @@ def test_small_sample_scenarios_are_the_suites_with_40_training_cases():
     d = make_replicate(SMALL_SAMPLE_SCENARIOS["sim_sparse_strong_n40"], 3)
     assert d["X_train"].shape == (40, 2000) and d["y_train"].sum() == 20
     assert d["X_test"].shape == (400, 2000)
+
+
+def test_factor_covariance_is_the_leading_part_of_the_sample_correlation():
+    """Reference: the eigendecomposition of the p x p sample correlation (small p): L L' is
+    its leading part, and every gene's variance is 1 unless the floor holds it."""
+    rng = np.random.default_rng(5)
+    F = rng.standard_normal((40, 3))
+    X = F @ rng.standard_normal((3, 25)) + rng.standard_normal((40, 25))
+    X = (X - X.mean(0)) / X.std(0)
+    L, d = factor_covariance(X, 3)
+    e, V = np.linalg.eigh(X.T @ X / 40)
+    top = V[:, -3:] * np.sqrt(e[-3:])
+    np.testing.assert_allclose(L @ L.T, top @ top.T, atol=1e-10)
+    np.testing.assert_allclose(((L ** 2).sum(1) + d)[d > 0.05], 1.0, atol=1e-12)
+    with pytest.raises(ValueError, match="n_factors must be between 1 and n - 1 = 39"):
+        factor_covariance(X, 40)
+
+
+def test_shifted_truth_is_the_class_probability_under_the_factor_covariance():
+    """The "shifted" scenario's true log odds (Woodbury) equal delta' Sigma^-1 x with Sigma
+    built and inverted as a p x p matrix (delta scaled to the Mahalanobis distance of the
+    simulation with the same effects), and the drawn test labels follow them (residual sum
+    within 4 binomial SE); the training classes are balanced."""
+    rng = np.random.default_rng(6)
+    F = rng.standard_normal((50, 4))
+    X = F @ rng.standard_normal((4, 30)) + 0.5 * rng.standard_normal((50, 30))
+    X = (X - X.mean(0)) / X.std(0)
+    sc = Scenario("t", "shifted", n_train=40, n_effects=6, effect_sd=0.3, dataset="none",
+                  n_test=20000, n_factors=4)
+    d = make_replicate(sc, 2, X_real=X)
+    assert d["X_train"].shape == (40, 30) and d["y_train"].sum() == 20
+    p1, y = d["p_test"][:, 1], d["y_test"]
+    # the reference redraws the labels and delta from the same seed, in make_replicate's order
+    L, own = factor_covariance(X, 4)
+    Sigma = L @ L.T + np.diag(own)
+    again = np.random.default_rng(2)
+    y_all = np.zeros(20040, dtype=int)
+    y_all[:20] = 1
+    y_all[40:] = again.integers(0, 2, 20000)
+    delta = np.zeros(30)
+    idx = again.choice(30, 6, replace=False)        # before the sizes, as make_replicate
+    delta[idx] = 0.3 * again.standard_normal(6)
+    delta *= np.sqrt(6 * 0.3 ** 2 / (delta @ np.linalg.solve(Sigma, delta)))
+    logit = d["X_test"] @ np.linalg.solve(Sigma, delta)
+    assert 0.5 < logit.std() < 10                    # neither flat nor saturated
+    np.testing.assert_allclose(p1, 1 / (1 + np.exp(-logit)), rtol=1e-9, atol=1e-12)
+    assert np.array_equal(y_all[40:], y)
+    assert abs(np.sum(y - p1)) < 4 * np.sqrt(np.sum(p1 * (1 - p1)))
+    # the named scenarios: real correlation, so the Gaussian model's independence fails
+    assert all(s.kind == "shifted" and not s.model_holds and s.dataset
+               for s in SHIFTED_SCENARIOS.values())
 
 
 def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
