@@ -260,8 +260,11 @@ def test_factor_covariance_is_the_leading_part_of_the_sample_correlation():
 def test_shifted_truth_is_the_class_probability_under_the_factor_covariance():
     """The "shifted" scenario's true log odds (Woodbury) equal delta' Sigma^-1 x with Sigma
     built and inverted as a p x p matrix (delta scaled to the Mahalanobis distance of the
-    simulation with the same effects), and the drawn test labels follow them (residual sum
-    within 4 binomial SE); the training classes are balanced."""
+    simulation with the same effects; on random genes, and along the factors), and the drawn
+    test labels follow them (residual sum within 4 binomial SE); the training classes are
+    balanced."""
+    from dataclasses import replace
+
     rng = np.random.default_rng(6)
     F = rng.standard_normal((50, 4))
     X = F @ rng.standard_normal((4, 30)) + 0.5 * rng.standard_normal((50, 30))
@@ -287,6 +290,14 @@ def test_shifted_truth_is_the_class_probability_under_the_factor_covariance():
     np.testing.assert_allclose(p1, 1 / (1 + np.exp(-logit)), rtol=1e-9, atol=1e-12)
     assert np.array_equal(y_all[40:], y)
     assert abs(np.sum(y - p1)) < 4 * np.sqrt(np.sum(p1 * (1 - p1)))
+    # pattern "factor": delta = L v, scaled the same way
+    fac = make_replicate(replace(sc, pattern="factor", n_test=2000), 2, X_real=X)
+    again = np.random.default_rng(2)
+    again.integers(0, 2, 2000)
+    delta = L @ again.standard_normal(4)
+    delta *= np.sqrt(6 * 0.3 ** 2 / (delta @ np.linalg.solve(Sigma, delta)))
+    p_ref = 1 / (1 + np.exp(-fac["X_test"] @ np.linalg.solve(Sigma, delta)))
+    np.testing.assert_allclose(fac["p_test"][:, 1], p_ref, rtol=1e-9, atol=1e-12)
     # the named scenarios: real correlation, so the Gaussian model's independence fails
     assert all(s.kind == "shifted" and not s.model_holds and s.dataset
                for s in SHIFTED_SCENARIOS.values())

@@ -23,6 +23,7 @@ import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
 
 COMPARE = offline.load_script(HERE / "compare.py", "probit_two_priors_compare")
 NAMES = ("sim_sparse_strong", "sim_dense_weak", "shifted_sparse_strong", "shifted_dense_weak",
+         "shifted_factor",
          "plasmode_sparse", "plasmode_dense")
 
 

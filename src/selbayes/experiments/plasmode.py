@@ -82,8 +82,11 @@ class Scenario:
         Simulation: standard deviation of a real effect (class-mean difference in within-class
         standard deviations). Plasmode: standard deviation of the true linear predictor
         x' beta over the cases (a larger value is a more separable truth).
-    pattern : {"random", "module"}
+    pattern : {"random", "module", "factor"}
         Plasmode: coefficients on random genes, or on one gene and its most correlated genes.
+        "shifted": the class difference on ``n_effects`` random genes ("random"), or along
+        the factors of the real correlation ("factor": delta = L v, v standard normal, as a
+        class difference that shows in a principal-component plot).
     dataset : str or None
         Development set whose X is used (plasmode).
     n_test : int
@@ -162,15 +165,17 @@ SMALL_SAMPLE_SCENARIOS = {
 #: Classes that shift real correlated genes (2026-12-04, reports/plasmode/probit_two_priors:
 #: the plasmode scenarios draw labels given X, the simulations shift independent genes; real
 #: classes shift correlated ones). The simulations' effects, on random genes, under the
-#: correlation of gravier's X (10 factors), as separable as the simulations. A first version:
-#: there the class difference lies mostly along genes' own variance, where a linear model of
-#: 60 to 80 cases finds little (the report); effects along the factors are not drawn yet.
+#: correlation of gravier's X (10 factors), as separable as the simulations: there the class
+#: difference lies mostly along genes' own variance, where a linear model of 60 to 80 cases
+#: finds little (the report). "shifted_factor": the class difference along the factors.
 #: Not run unless named.
 SHIFTED_SCENARIOS = {
     "shifted_sparse_strong": Scenario("shifted_sparse_strong", "shifted", n_train=60,
                                       n_effects=8, effect_sd=1.5, dataset="gravier"),
     "shifted_dense_weak": Scenario("shifted_dense_weak", "shifted", n_train=80,
                                    n_effects=1000, effect_sd=0.12, dataset="gravier"),
+    "shifted_factor": Scenario("shifted_factor", "shifted", n_train=70, n_effects=8,
+                               effect_sd=1.5, pattern="factor", dataset="gravier"),
 }
 _ALL_SCENARIOS = {**SCENARIOS, **HOLDOUT_SCENARIOS, **IMBALANCED_SCENARIOS,
                   **SMALL_SAMPLE_SCENARIOS, **SHIFTED_SCENARIOS}
@@ -422,8 +427,11 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
             y[: round(prior * scenario.n_train)] = 1
             y[scenario.n_train:] = rng.random(scenario.n_test) < prior
         delta = np.zeros(p)
-        idx = rng.choice(p, scenario.n_effects, replace=False)
-        delta[idx] = scenario.effect_sd * rng.standard_normal(scenario.n_effects)
+        if scenario.kind == "shifted" and scenario.pattern == "factor":
+            delta = L @ rng.standard_normal(L.shape[1])      # scaled below
+        else:
+            idx = rng.choice(p, scenario.n_effects, replace=False)
+            delta[idx] = scenario.effect_sd * rng.standard_normal(scenario.n_effects)
         if scenario.kind == "simulation":
             # class means +/- delta/2; unit within-class variance; independent features
             X = rng.standard_normal((n, p)) + np.outer(y - 0.5, delta)
