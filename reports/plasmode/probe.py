@@ -26,9 +26,12 @@ METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "s
            ("in_the_large", "mean (predicted - true) P(1)")]
 
 
-def fit_one(scenario, method: str, rep: int, data_seed: int) -> dict:
+def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict:
     """Fit ``method`` (a name of ``selbayes.benchmark.METHODS``, estimator seed ``rep``) to
-    replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it."""
+    replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it.
+    With ``store`` (a folder), a stack's components are saved there as
+    ``{scenario}_{rep}.npz`` (:func:`_store_components`), so that a later check of another
+    pool or component needs no refit."""
     from selbayes.benchmark._methods import make_method
     from selbayes.experiments.plasmode import calibration_scores, make_replicate
 
@@ -38,12 +41,29 @@ def fit_one(scenario, method: str, rep: int, data_seed: int) -> dict:
     est = make_method(method, 2, random_state=rep)
     est.fit(data["X_train"], data["y_train"])
     proba = est.predict_proba(data["X_test"])
+    if store is not None and hasattr(est, "inner_log_proba_"):
+        _store_components(est, data, Path(store) / f"{scenario.name}_{rep}.npz")
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
                in_the_large=float(np.mean(proba[:, 1] - data["p_test"][:, 1])),
                train_share=float(data["y_train"].mean()),
                seconds=round(time.perf_counter() - t0, 1))
     return out
+
+
+def _store_components(est, data, path: Path) -> None:
+    """A fitted ``LinearStackedClassifier``'s components, in the layout of
+    ``sharpened_pool/fits/`` (with the L1 model as a third component where the stack has
+    three weights): ``inner`` (C, n, G) the inner test cases' log probabilities its weights
+    were fitted on, ``y_inner`` their class indices, ``test`` (C, m, G) the test cases',
+    ``p_test`` the true probabilities, ``weights`` (C,)."""
+    y = np.searchsorted(est.classes_, data["y_train"])
+    cases = est.estimator_.k_choice_.extra.get("cases")
+    y_inner = y if cases is None else np.unique(y[cases], return_inverse=True)[1]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, inner=est.inner_log_proba_, y_inner=y_inner,
+                        test=np.stack(est._component_log_probas(data["X_test"])),
+                        p_test=data["p_test"], weights=est.weights_)
 
 
 def _mean_se(x):
@@ -105,9 +125,10 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
 
 
 def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
-         jobs: int = 2, **report_args) -> None:
+         jobs: int = 2, store_fits: bool = False, **report_args) -> None:
     """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per
-    fit, appended as each ends, so a run resumes), then write ``here/report.md``."""
+    fit, appended as each ends, so a run resumes), then write ``here/report.md``; with
+    ``store_fits``, the default's stack components go to ``here/fits/``."""
     from joblib import Parallel, delayed
 
     path = here / "results.jsonl"
@@ -115,7 +136,9 @@ def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: in
     todo = [(m, s, r) for s in scenarios for r in range(replicates) for m in methods
             if (m, s, r) not in rows]
     for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(fit_one)(scenarios[s], m, r, data_seed) for m, s, r in todo):
+            delayed(fit_one)(scenarios[s], m, r, data_seed,
+                             here / "fits" if store_fits and m == DEFAULT else None)
+            for m, s, r in todo):
         rows[(out["method"], out["scenario"], out["replicate"])] = out
         with path.open("a") as f:
             f.write(json.dumps(out) + "\n")
