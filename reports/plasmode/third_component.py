@@ -255,8 +255,9 @@ def dev_sets_report(df, label: str, title: str, alone: str, weight: str, *,
         lambda g: pd.Series({c: np.average(g[c], weights=g.w) for c in cols}))
     lines += [f"| mean over sets | {means.default.mean():.3f} | {means.three_way.mean():.3f} | "
               f"{mean_diff:+.3f} ± {mean_se:.3f} | "
-              f"{means[f'{label}_alone'].mean():.3f} | | {peers.logreg_l1_cv.mean():.3f} | "
-              f"{peers.logreg_l2_cv.mean():.3f} |", "",
+              f"{means[f'{label}_alone'].mean():.3f} | | "
+              f"{peers.loc[per.index, 'logreg_l1_cv'].mean():.3f} | "
+              f"{peers.loc[per.index, 'logreg_l2_cv'].mean():.3f} |", "",
               f"* Worse beyond 2 SE on: {', '.join(worse) or 'none'}; the mean "
               + ("worse beyond 2 SE." if mean_diff > 2 * mean_se else "not worse beyond 2 SE.")]
     if better_mean:

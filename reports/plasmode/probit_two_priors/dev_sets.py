@@ -51,21 +51,12 @@ def main() -> None:
         delayed(third_component.dev_fold)(s, f, component, "two_priors", weights=weights)
         for s in BINARY for f in range(5)))
     df.to_csv(HERE / "dev_sets.csv", index=False)
-    per, mean, se = third_component.dev_sets_differences(df)
-    lines = ["# probit_two_priors on the two-class development sets (after the verdict)", "",
-             "Made by `dev_sets.py`; decides nothing. AMLP difference candidate's stack - the "
-             "stored two-model stack, paired over the 5 folds (* beyond 2 SE); the largest "
-             f"fold check (stored isotropic probit against its recomputation) "
-             f"{df.fold_check.max():.1e}.", "",
-             "| set | stack | candidate's stack | difference | candidate's probit alone | "
-             "its weight (mean) |", "|---|---:|---:|---:|---:|---:|"]
-    for s, g in df.groupby("dataset"):
-        w = g.n_test / g.n_test.sum()
-        star = "*" if per.loc[s, "clear"] else ""
-        lines.append(f"| {s} | {(w * g.default).sum():.3f} | {(w * g.three_way).sum():.3f} | "
-                     f"{per.loc[s, 'diff']:+.3f} ± {per.loc[s, 'se']:.3f}{star} | "
-                     f"{(w * g.two_priors_alone).sum():.3f} | {g.w_two_priors.mean():.2f} |")
-    lines += ["", f"Mean over the sets: {mean:+.4f} ± {se:.4f}.", ""]
+    # third_component's table, without its rule T4 (this run decides nothing): `three_way`
+    # is the candidate's stack, `default` the stored two-model stack
+    lines = third_component.dev_sets_report(
+        df, "two_priors", "# probit_two_priors on the two-class development sets (after the "
+        "verdict; decides nothing; `three_way`: the candidate's stack, `default`: the stored "
+        "two-model stack)", "candidate's probit alone", "its weight")[:-2]
     (HERE / "dev_sets.md").write_text("\n".join(lines))
     print("\n".join(lines))
 
