@@ -66,6 +66,12 @@ def _store_components(est, data, path: Path) -> None:
                         p_test=data["p_test"], weights=est.weights_)
 
 
+def _of(n: int, replicates: int) -> str:
+    """Where a paired difference covers fewer replicates than the run (``paired.py`` drops a
+    replicate whose difference is not finite, e.g. a KL of inf), say how many."""
+    return "" if n == replicates else f", {n} of {replicates} replicates"
+
+
 def _mean_se(x):
     x = np.asarray(x, float)
     return x.mean(), x.std(ddof=1) / np.sqrt(x.size)
@@ -92,11 +98,12 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
                 m, se = _mean_se([rows[(method, name, r)][key] for r in range(replicates)])
                 cell = f"{m:+.3f} ± {se:.3f}" if key == "in_the_large" else f"{m:.3f} ± {se:.3f}"
                 if method == DEFAULT and key != "in_the_large":
-                    dm, dse, _ = paired.paired(rows, DEFAULT, L2, name, key)
+                    dm, dse, n = paired.paired(rows, DEFAULT, L2, name, key)
                     star = "*" if abs(dm) > 2 * dse else ""
-                    cell += f" ({dm:+.3f} ± {dse:.3f}{star})"
+                    cell += f" ({dm:+.3f} ± {dse:.3f}{star}{_of(n, replicates)})"
                     if key in ("kl", "abs_gap") and dm > 2 * dse:
-                        findings.append(f"{name}: {key} worse than L2 by {dm:.3f} ± {dse:.3f}")
+                        findings.append(f"{name}: {key} worse than L2 by {dm:.3f} ± {dse:.3f}"
+                                        f"{_of(n, replicates)}")
                 cells.append(cell)
             lines.append(f"| {method} | " + " | ".join(cells) + " |")
         big = {}
@@ -109,11 +116,12 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
         if also_against:
             parts = []
             for other in also_against:
-                dm, dse, _ = paired.paired(rows, DEFAULT, other, name, "kl")
+                dm, dse, n = paired.paired(rows, DEFAULT, other, name, "kl")
                 star = "*" if abs(dm) > 2 * dse else ""
-                parts.append(f"`{other}` {dm:+.3f} ± {dse:.3f}{star}")
+                parts.append(f"`{other}` {dm:+.3f} ± {dse:.3f}{star}{_of(n, replicates)}")
                 if dm > 2 * dse:
-                    findings.append(f"{name}: KL worse than {other} by {dm:.3f} ± {dse:.3f}")
+                    findings.append(f"{name}: KL worse than {other} by {dm:.3f} ± {dse:.3f}"
+                                    f"{_of(n, replicates)}")
             lines += ["", "The default's KL minus: " + "; ".join(parts) + "."]
         lines.append("")
     lines += ["## Verdict (README.md's rule)", ""]
