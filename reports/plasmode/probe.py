@@ -30,7 +30,7 @@ def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict
     """Fit ``method`` (a name of ``selbayes.benchmark.METHODS``, estimator seed ``rep``) to
     replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it.
     With ``store`` (a folder), a stack's components are saved there as
-    ``{scenario}_{rep}.npz`` (:func:`_store_components`), so that a later check of another
+    ``{scenario}_{rep}.npz`` (:func:`store_components`), so that a later check of another
     pool or component needs no refit."""
     from selbayes.benchmark._methods import make_method
     from selbayes.experiments.plasmode import calibration_scores, make_replicate
@@ -42,7 +42,7 @@ def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict
     est.fit(data["X_train"], data["y_train"])
     proba = est.predict_proba(data["X_test"])
     if store is not None and hasattr(est, "inner_log_proba_"):
-        _store_components(est, data, Path(store) / f"{scenario.name}_{rep}.npz")
+        store_components(est, data, Path(store) / f"{scenario.name}_{rep}.npz")
     out = calibration_scores(proba, data["p_test"])
     out.update(method=method, scenario=scenario.name, replicate=rep,
                in_the_large=float(np.mean(proba[:, 1] - data["p_test"][:, 1])),
@@ -51,19 +51,24 @@ def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict
     return out
 
 
-def _store_components(est, data, path: Path) -> None:
-    """A fitted ``LinearStackedClassifier``'s components, in the layout of
-    ``sharpened_pool/fits/`` (with the L1 model as a third component where the stack has
-    three weights): ``inner`` (C, n, G) the inner test cases' log probabilities its weights
-    were fitted on, ``y_inner`` their class indices, ``test`` (C, m, G) the test cases',
-    ``p_test`` the true probabilities, ``weights`` (C,)."""
+def store_components(est, data, path: Path):
+    """Save a fitted ``LinearStackedClassifier``'s components to ``path`` (npz; the layout
+    every stored fit of this folder has, ``sharpened_pool/fits/`` and the rest): ``inner``
+    (C, n, G) the inner test cases' log probabilities its weights were fitted on, ``y_inner``
+    their class indices, ``test`` (C, m, G) the test cases' (C = 2, or 3 where the stack has
+    the L1 model), ``p_test`` the true probabilities, ``weights`` (C,). Returns (inner, test,
+    y_inner)."""
     y = np.searchsorted(est.classes_, data["y_train"])
+    # the inner cases as the stack indexes them (all, or without a class of one case)
     cases = est.estimator_.k_choice_.extra.get("cases")
     y_inner = y if cases is None else np.unique(y[cases], return_inverse=True)[1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        test = np.stack(est._component_log_probas(data["X_test"]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, inner=est.inner_log_proba_, y_inner=y_inner,
-                        test=np.stack(est._component_log_probas(data["X_test"])),
+    np.savez_compressed(path, inner=est.inner_log_proba_, y_inner=y_inner, test=test,
                         p_test=data["p_test"], weights=est.weights_)
+    return est.inner_log_proba_, test, y_inner
 
 
 def _of(n: int, replicates: int) -> str:

@@ -53,16 +53,13 @@ def fit_components(name: str, rep: int, fits, seed: int = SEED):
     log probabilities A, test log probabilities T, training class indices)."""
     import warnings
 
+    import probe  # reports/plasmode/probe.py (this folder's parent is on the path)
+
     data, binary, clf, seconds = fit_stack(name, rep, seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         proba = clf.predict_proba(data["X_test"])
-        T = np.stack(clf._component_log_probas(data["X_test"]))      # (2, m, G)
-    yi = np.searchsorted(clf.classes_, data["y_train"])
-    A = clf.inner_log_proba_                                          # (2, n, G)
-    fits.mkdir(exist_ok=True)
-    np.savez_compressed(fits / f"{name}_{rep}.npz", inner=A, y_inner=yi, test=T,
-                        p_test=data["p_test"], weights=clf.weights_)
+    A, T, yi = probe.store_components(clf, data, fits / f"{name}_{rep}.npz")
     return data, binary, clf, seconds, proba, A, T, yi
 
 

@@ -32,6 +32,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: the resumable parallel run)
+import probe  # noqa: E402  (reports/plasmode/probe.py: store_components)
 
 SEED = 0
 STACK = "sb_t_auto_wide_noise_cv_linear_stack"
@@ -69,14 +70,7 @@ def one_replicate(name: str, rep: int) -> list:
                **calibration_scores(proba, data["p_test"]),
                "seconds": time.perf_counter() - t0}
         if method == STACK:
-            yi = np.searchsorted(clf.classes_, data["y_train"])
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                test_lp = np.stack(clf._component_log_probas(data["X_test"]))
-            (HERE / "fits").mkdir(exist_ok=True)
-            np.savez_compressed(HERE / "fits" / f"{name}_{rep}.npz", inner=clf.inner_log_proba_,
-                                y_inner=yi, test=test_lp, p_test=data["p_test"],
-                                weights=clf.weights_)
+            _, test_lp, _ = probe.store_components(clf, data, HERE / "fits" / f"{name}_{rep}.npz")
             row.update(linear_weight=float(clf.weights_[1]), k=int(clf.k_))
             for m, part in enumerate(("gaussian", "probit")):
                 s = calibration_scores(np.exp(test_lp[m]), data["p_test"])
