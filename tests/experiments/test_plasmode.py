@@ -303,6 +303,17 @@ def test_shifted_truth_is_the_class_probability_under_the_factor_covariance():
                for s in SHIFTED_SCENARIOS.values())
 
 
+@pytest.mark.parametrize("kind, pattern, match", [
+    ("shifted", "module", "a shifted scenario draws pattern 'random' or 'factor'"),
+    ("simulation", "factor", "a simulation scenario draws pattern 'random'; got 'factor'"),
+    ("plasmode", "factor", "draws pattern 'random' or 'module'"),
+    ("simulated", "random", "kind must be one of simulation, plasmode, shifted"),
+])
+def test_a_pattern_the_kind_does_not_draw_is_refused(kind, pattern, match):
+    with pytest.raises(ValueError, match=match):
+        Scenario("t", kind, n_train=20, pattern=pattern)
+
+
 def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
     """A README written by hand in the output folder (a rule written before the run) is kept;
     the tables go beside it. The runner's own README is replaced on a rerun."""

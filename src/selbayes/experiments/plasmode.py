@@ -104,6 +104,12 @@ class Scenario:
         "shifted": factors of the real correlation kept (the rest is each gene's own
         variance).
 
+    Raises
+    ------
+    ValueError
+        If ``kind`` is unknown or ``pattern`` is not one that ``kind`` draws (a pattern it
+        ignored would silently give another scenario).
+
     Examples
     --------
     >>> Scenario("s", "simulation", n_train=20, p=50).model_holds
@@ -123,6 +129,19 @@ class Scenario:
     prevalence: float | None = None
     n_factors: int = 10
 
+    def __post_init__(self):
+        patterns = _PATTERNS.get(self.kind)
+        if patterns is None:
+            raise ValueError(f"scenario {self.name!r}: kind must be one of "
+                             f"{', '.join(_PATTERNS)}; got {self.kind!r}")
+        if self.pattern not in patterns:
+            raise ValueError(f"scenario {self.name!r}: a {self.kind} scenario draws pattern "
+                             f"{' or '.join(map(repr, patterns))}; got {self.pattern!r}")
+
+
+#: The effect patterns each kind of scenario draws (make_replicate, true_logit).
+_PATTERNS = {"simulation": ("random",), "plasmode": ("random", "module"),
+             "shifted": ("random", "factor")}
 
 #: The suite. Fixed before any run (see reports/plasmode/README.md, "Protocol").
 SCENARIOS = {
@@ -426,10 +445,10 @@ def make_replicate(scenario: Scenario, random_state: int, *, X_real=None):
         else:
             y[: round(prior * scenario.n_train)] = 1
             y[scenario.n_train:] = rng.random(scenario.n_test) < prior
-        delta = np.zeros(p)
-        if scenario.kind == "shifted" and scenario.pattern == "factor":
+        if scenario.pattern == "factor":
             delta = L @ rng.standard_normal(L.shape[1])      # scaled below
         else:
+            delta = np.zeros(p)
             idx = rng.choice(p, scenario.n_effects, replace=False)
             delta[idx] = scenario.effect_sd * rng.standard_normal(scenario.n_effects)
         if scenario.kind == "simulation":
