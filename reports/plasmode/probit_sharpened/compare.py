@@ -50,18 +50,31 @@ def sharpening_power(inner_log_proba, y) -> float:
     return 1.0 if loss(1.0) <= res.fun else float(res.x)
 
 
+def stored_parts(path):
+    """A stored fit (``npz``) and its inner and test log probabilities floored as the stack
+    floors them, and the inner cases' class indices: (stored, A, yi, T)."""
+    from selbayes.estimators._linear_stack import _floored
+
+    stored = np.load(path)
+    return stored, _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
+
+
+def gate_open_row(default_row: dict, base: dict) -> dict:
+    """Where the default's L1 gate opened the candidates are the default: its scores."""
+    return {**{k: default_row[k] for k in ("kl", "abs_gap", "slope", "expected_error",
+                                          "actual_error") if k in default_row},
+            **base, "gate_open": True}
+
+
 def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
     """The candidate's scores on one stored fit (the default's where its gate opened)."""
-    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
+    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
     from selbayes.experiments.plasmode import calibration_scores
 
-    stored = np.load(FITS[seed] / f"{name}_{rep}.npz")
-    A, yi, T = _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
+    stored, A, yi, T = stored_parts(FITS[seed] / f"{name}_{rep}.npz")
     base = {"scenario": name, "replicate": rep, "seed": seed}
     if default_row.get("gate_open"):
-        return {**{k: default_row[k] for k in ("kl", "abs_gap", "slope", "expected_error",
-                                              "actual_error") if k in default_row},
-                **base, "method": "probit_sharpened", "c": None, "gate_open": True}
+        return {**gate_open_row(default_row, base), "method": "probit_sharpened", "c": None}
     c = sharpening_power(A[1], yi)
     A2 = np.stack([A[0], sharpened(A[1], c)])
     T2 = np.stack([T[0], sharpened(T[1], c)])

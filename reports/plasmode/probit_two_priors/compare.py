@@ -46,7 +46,7 @@ def two_priors(X, y, Xt):
     G, Gs = Z @ Z.T / p, Zs @ Z.T / p
     kernels = {"iso": (G, Gs, (Zs ** 2).sum(axis=1) / p)}
     # the covariance prior: Z S Z' / p with S = Z'Z / n, never p x p
-    Gc, Gcs, gcss = G @ G * p / n, Gs @ G * p / n, ((Zs @ Z.T) ** 2).sum(axis=1) / (n * p)
+    Gc, Gcs, gcss = G @ G * p / n, Gs @ G * p / n, (Gs ** 2).sum(axis=1) * p / n
     scale = np.mean(np.diag(Gc)) / np.mean(np.diag(G))
     kernels["cov"] = (Gc / scale, Gcs / scale, gcss / scale)
     y_pm = 2.0 * np.asarray(y, float) - 1.0
@@ -60,33 +60,45 @@ def two_priors(X, y, Xt):
     return mixed, float(np.exp(log_w[1])), parts["iso"]
 
 
-def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
-    """The candidate's scores on one stored fit (the default's where its gate opened)."""
+def candidate_stack(X, yi, Xt, A, T, stored_inner_probit, random_state):
+    """The candidate's stack on one stored fit: its probit component recomputed on the
+    Gaussian model's inner folds (re-made from ``random_state``) and on all of ``X``, the
+    stack's own weights on (the stored Gaussian component ``A[0]``, it), the test cases' pool.
+    ``A``, ``T``: the stored inner and test log probabilities, floored. Returns (pooled test
+    log probabilities, weights, the candidate's test log probabilities alone, P(covariance
+    prior) on all of ``X``, its mean over the inner folds, the largest |isotropic part -
+    ``stored_inner_probit``|: the fold check)."""
     from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
-    from selbayes.experiments.plasmode import calibration_scores
 
-    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
-    stored = np.load(FITS[seed] / f"{name}_{rep}.npz")
-    A, yi, T = _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
-    base = {"scenario": name, "replicate": rep, "seed": seed, "method": NAME}
-    if default_row.get("gate_open"):
-        return {**{k: default_row[k] for k in ("kl", "abs_gap", "slope", "expected_error",
-                                              "actual_error")}, **base, "gate_open": True}
-    data, _ = lp.replicate(name, rep, seed)
-    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
-    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
     inner, check, p_cov_inner = np.empty_like(A[1]), 0.0, []
-    for tr, te in third_component.inner_folds(yi, seed + rep):
+    for tr, te in third_component.inner_folds(yi, random_state):
         mixed, p_cov, iso = two_priors(X[tr], yi[tr], X[te])
         inner[te] = mixed
         p_cov_inner.append(p_cov)
-        check = max(check, float(np.max(np.abs(iso - stored["inner"][1][te]))))
+        check = max(check, float(np.max(np.abs(iso - stored_inner_probit[te]))))
     test, p_cov, _ = two_priors(X, yi, Xt)
-    A2, T2 = np.stack([A[0], _floored(inner)]), np.stack([T[0], _floored(test)])
-    w, _ = _weights_and_pool(A2, yi, "linear")
-    s = calibration_scores(np.exp(_linear_pool(T2, w)), stored["p_test"])
+    w, _ = _weights_and_pool(np.stack([A[0], _floored(inner)]), yi, "linear")
+    pooled = _linear_pool(np.stack([T[0], _floored(test)]), w)
+    return pooled, w, test, p_cov, float(np.mean(p_cov_inner)), check
+
+
+def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
+    """The candidate's scores on one stored fit (the default's where its gate opened)."""
+    from selbayes.experiments.plasmode import calibration_scores
+
+    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
+    stored, A, yi, T = SHARPENED.stored_parts(FITS[seed] / f"{name}_{rep}.npz")
+    base = {"scenario": name, "replicate": rep, "seed": seed, "method": NAME}
+    if default_row.get("gate_open"):
+        return SHARPENED.gate_open_row(default_row, base)
+    data, _ = lp.replicate(name, rep, seed)
+    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
+    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    pooled, w, test, p_cov, p_cov_inner, check = candidate_stack(
+        X, yi, Xt, A, T, stored["inner"][1], seed + rep)
+    s = calibration_scores(np.exp(pooled), stored["p_test"])
     alone = calibration_scores(np.exp(test), stored["p_test"])
-    return {**s, **base, "p_cov": p_cov, "p_cov_inner_mean": float(np.mean(p_cov_inner)),
+    return {**s, **base, "p_cov": p_cov, "p_cov_inner_mean": p_cov_inner,
             "weights": w.tolist(), "default_weights": stored["weights"].tolist(),
             "fold_check": check, "probit_alone_kl": alone["kl"],
             "probit_alone_slope": alone["slope"]}

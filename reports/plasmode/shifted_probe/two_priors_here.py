@@ -21,14 +21,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
 import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows, paired)
-import third_component  # noqa: E402  (reports/plasmode/third_component.py: inner_folds)
 
 TWO = offline.load_script(HERE.parent / "probit_two_priors" / "compare.py", "two_priors")
 RUN = offline.load_script(HERE / "run.py", "shifted_probe_run")
 
 
 def one(name: str, rep: int) -> dict:
-    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
     from selbayes.experiments.plasmode import (
         SHIFTED_SCENARIOS,
         calibration_scores,
@@ -36,19 +34,11 @@ def one(name: str, rep: int) -> dict:
     )
 
     d = make_replicate(SHIFTED_SCENARIOS[name], RUN.DATA_SEED + 1000 * rep)
-    stored = np.load(HERE / "fits" / f"{name}_{rep}.npz")
-    A, yi, T = _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
+    stored, A, yi, T = TWO.SHARPENED.stored_parts(HERE / "fits" / f"{name}_{rep}.npz")
     assert np.array_equal(yi, d["y_train"])
-    X, Xt = d["X_train"], d["X_test"]
-    inner, check = np.empty_like(A[1]), 0.0
-    for tr, te in third_component.inner_folds(yi, rep):
-        mixed, _, iso = TWO.two_priors(X[tr], yi[tr], X[te])
-        inner[te] = mixed
-        check = max(check, float(np.max(np.abs(iso - stored["inner"][1][te]))))
-    test, p_cov, _ = TWO.two_priors(X, yi, Xt)
-    w, _ = _weights_and_pool(np.stack([A[0], _floored(inner)]), yi, "linear")
-    s = calibration_scores(np.exp(_linear_pool(np.stack([T[0], _floored(test)]), w)),
-                           d["p_test"])
+    pooled, w, _, p_cov, _, check = TWO.candidate_stack(
+        d["X_train"], yi, d["X_test"], A, T, stored["inner"][1], rep)
+    s = calibration_scores(np.exp(pooled), d["p_test"])
     return {"method": "two_priors_stack", "scenario": name, "replicate": rep, "kl": s["kl"],
             "abs_gap": s["abs_gap"], "slope": s["slope"], "probit_weight": float(w[1]),
             "p_cov": p_cov, "fold_check": check}
