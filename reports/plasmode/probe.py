@@ -140,8 +140,9 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
 def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
          jobs: int = 2, store_fits: bool = False, **report_args) -> None:
     """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per
-    fit, appended as each ends, so a run resumes), then write ``here/report.md``; with
-    ``store_fits``, the default's stack components go to ``here/fits/``."""
+    fit, appended as each ends, so a run resumes), then write ``here/report.md`` (not without
+    ``report_args``: a run that only stores fits for an offline check, whose verdict is that
+    check's); with ``store_fits``, the default's stack components go to ``here/fits/``."""
     from joblib import Parallel, delayed
 
     path = here / "results.jsonl"
@@ -156,5 +157,7 @@ def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: in
         with path.open("a") as f:
             f.write(json.dumps(out) + "\n")
         print(out["method"], out["scenario"], out["replicate"], out["seconds"], flush=True)
-    (here / "report.md").write_text(report(rows, scenarios=list(scenarios), methods=methods,
-                                           replicates=replicates, **report_args))
+    if report_args:
+        (here / "report.md").write_text(report(rows, scenarios=list(scenarios),
+                                               methods=methods, replicates=replicates,
+                                               **report_args))

@@ -60,26 +60,37 @@ def two_priors(X, y, Xt):
     return mixed, float(np.exp(log_w[1])), parts["iso"]
 
 
-def candidate_stack(X, yi, Xt, A, T, stored_inner_probit, random_state):
-    """The candidate's stack on one stored fit: its probit component recomputed on the
-    Gaussian model's inner folds (re-made from ``random_state``) and on all of ``X``, the
-    stack's own weights on (the stored Gaussian component ``A[0]``, it), the test cases' pool.
-    ``A``, ``T``: the stored inner and test log probabilities, floored. Returns (pooled test
-    log probabilities, weights, the candidate's test log probabilities alone, P(covariance
-    prior) on all of ``X``, its mean over the inner folds, the largest |isotropic part -
-    ``stored_inner_probit``|: the fold check)."""
-    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
-
-    inner, check, p_cov_inner = np.empty_like(A[1]), 0.0, []
+def two_priors_parts(X, yi, Xt, stored_inner_probit, random_state):
+    """The two-prior probit component on one stored fit: its log probabilities of the inner
+    cases, each fitted on the Gaussian model's inner training fold (re-made from
+    ``random_state``), and of ``Xt`` fitted on all of ``X``. Returns (inner (n, 2), test
+    (m, 2), P(covariance prior) on all of ``X``, its mean over the inner folds, the largest
+    |isotropic part - ``stored_inner_probit``|: the fold check)."""
+    inner, check, p_cov_inner = np.empty((yi.size, 2)), 0.0, []
     for tr, te in third_component.inner_folds(yi, random_state):
         mixed, p_cov, iso = two_priors(X[tr], yi[tr], X[te])
         inner[te] = mixed
         p_cov_inner.append(p_cov)
         check = max(check, float(np.max(np.abs(iso - stored_inner_probit[te]))))
     test, p_cov, _ = two_priors(X, yi, Xt)
+    return inner, test, p_cov, float(np.mean(p_cov_inner)), check
+
+
+def candidate_stack(X, yi, Xt, A, T, stored_inner_probit, random_state):
+    """The candidate's stack on one stored fit: its probit component recomputed on the
+    Gaussian model's inner folds (re-made from ``random_state``) and on all of ``X``
+    (:func:`two_priors_parts`), the stack's own weights on (the stored Gaussian component
+    ``A[0]``, it), the test cases' pool. ``A``, ``T``: the stored inner and test log
+    probabilities, floored. Returns (pooled test log probabilities, weights, the candidate's
+    test log probabilities alone, P(covariance prior) on all of ``X``, its mean over the inner
+    folds, the fold check)."""
+    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
+
+    inner, test, p_cov, p_cov_inner, check = two_priors_parts(X, yi, Xt, stored_inner_probit,
+                                                              random_state)
     w, _ = _weights_and_pool(np.stack([A[0], _floored(inner)]), yi, "linear")
     pooled = _linear_pool(np.stack([T[0], _floored(test)]), w)
-    return pooled, w, test, p_cov, float(np.mean(p_cov_inner)), check
+    return pooled, w, test, p_cov, p_cov_inner, check
 
 
 def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:

@@ -195,6 +195,10 @@ SHIFTED_SCENARIOS = {
                                    n_effects=1000, effect_sd=0.12, dataset="gravier"),
     "shifted_factor": Scenario("shifted_factor", "shifted", n_train=70, n_effects=8,
                                effect_sd=1.5, pattern="factor", dataset="gravier"),
+    # 2026-12-05 (reports/plasmode/probit_prior_gate, rule written first): as shifted_factor
+    # with 40 training cases, what 5-fold cross-validation leaves of a set of 50
+    "shifted_factor_n40": Scenario("shifted_factor_n40", "shifted", n_train=40, n_effects=8,
+                                   effect_sd=1.5, pattern="factor", dataset="gravier"),
 }
 _ALL_SCENARIOS = {**SCENARIOS, **HOLDOUT_SCENARIOS, **IMBALANCED_SCENARIOS,
                   **SMALL_SAMPLE_SCENARIOS, **SHIFTED_SCENARIOS}
