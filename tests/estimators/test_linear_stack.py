@@ -328,10 +328,36 @@ def test_log_pool_of_three_classes_pools_the_nested_dichotomies():
 
 def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp_path):
     """inner_predictive="refit": the Gaussian model's inner log probabilities are those of the
-    model refitted at its chosen k and share on each inner training fold (written out here).
-    With the plug-in method they are the predictive the inner cross-validation scored, by a
-    second code path: equal up to the tau_x draws of the two (200 each), a difference bounded
-    by the Monte Carlo sd of one fit measured over refits with other seeds."""
+    model refitted at its chosen k and share on each inner training fold (written out here),
+    and the setting survives save and load. That they agree with the plug-in predictive of
+    the inner cross-validation, a second code path, is
+    :func:`test_refit_and_plugin_inner_predictives_agree_within_monte_carlo_error` (make
+    slow: 50 refits)."""
+    from selbayes.estimators._inner_cv import share_label_noise
+
+    X, y = _spread(3)
+    clf = LinearStackedClassifier(_base(), inner_predictive="refit").fit(X, y)
+    first = clf.estimator_
+    c = first.k_choice_.extra["label_noise_c"]
+    ref = np.empty((y.size, 2))
+    for tr, te in first.k_choice_.extra["folds"]:
+        fold = clone(first).set_params(k=int(first.k_),
+                                       label_noise=share_label_noise(c, tr.size))
+        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
+    assert again.inner_predictive == "refit"
+    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+
+
+@pytest.mark.slow
+def test_refit_and_plugin_inner_predictives_agree_within_monte_carlo_error():
+    """With the plug-in method the Gaussian model's inner log probabilities are the predictive
+    the inner cross-validation scored; refitted on each inner fold (the default, "refit") they
+    are the same predictive by a second code path: equal up to the tau_x draws of the two
+    (200 each), a difference bounded by the Monte Carlo sd of one fit measured over refits
+    with other seeds. (The fast test that the refits are what the stack stores:
+    :func:`test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold`.)"""
     from scipy.stats import chi2
 
     from selbayes.estimators._inner_cv import share_label_noise
@@ -340,17 +366,15 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     clf = LinearStackedClassifier(_base(), inner_predictive="refit").fit(X, y)
     first = clf.estimator_
     c = first.k_choice_.extra["label_noise_c"]
-    ref = np.empty((y.size, 2))
+    ref = clf.inner_log_proba_[0]
     n_seeds = 10
     by_seed = np.empty((n_seeds, y.size))
     for tr, te in first.k_choice_.extra["folds"]:
         fold = clone(first).set_params(k=int(first.k_),
                                        label_noise=share_label_noise(c, tr.size))
-        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
         for s in range(n_seeds):
             by_seed[s, te] = fold.set_params(random_state=100 + s).fit(
                 X[tr], y[tr]).predict_proba(X[te])[:, 1]
-    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
     plugin = first.k_choice_._chosen_case_log_proba()
     # Two independent 200-draw estimates: the sd of their difference is sqrt(2) times one's,
     # estimated from n_seeds refits (its upper 99.9% bound from chi-square with n_seeds - 1
@@ -359,9 +383,6 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     diff = np.abs(np.exp(ref[:, 1]) - np.exp(plugin[:, 1]))
     assert np.all(diff <= 4 * np.sqrt(2) * sd + 1e-9), np.max(diff / (np.sqrt(2) * sd))
     assert sd.max() < 0.05                  # the bound is not vacuous
-    again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
-    assert again.inner_predictive == "refit"
-    np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
 
 
 def test_the_inner_refits_skip_the_checks_and_predict_as_a_checked_fit():
