@@ -167,8 +167,9 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     # columns in another order: predict must align them by name
     new[names[::-1]].to_csv(tmp_path / "new.tsv", sep="\t", index=False, float_format="%.17g")
 
-    # k = 10: the model of that shape is compiled for tests/evaluation/test_ppc.py and
-    # tests/estimators/test_inner_cv.py's invariance test as well
+    # k = 10: the model of that shape is compiled for tests/evaluation/test_ppc.py,
+    # tests/estimators/test_inner_cv.py's invariance test, tests/test_estimator_contract.py
+    # and tests/evaluation/test_cross_validation.py as well
     settings = ["--k", "10", "--seed", "11", "--draws", "150", "--tune", "150", "--chains", "2"]
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  *settings, "--no-progress", "-o", str(tmp_path / "fit.nc")]) == 0
