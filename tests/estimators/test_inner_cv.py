@@ -249,7 +249,8 @@ def test_exact_model_settings_give_the_untransformed_model():
     )
 
     X, y = two_class_gaussian(5)
-    clf = _fast(k=4, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
+    # k = 10: the shape of the model tests/test_demo.py compiles (one compile for both)
+    clf = _fast(k=10, **EXACT_MODEL).fit(3.0 * X + 1.0, y)
     assert clf.k_choice_ is None and clf.temperature_ == 1.0 and clf.label_noise_ == 0.0
     raw = (3.0 * X + 1.0)[:, clf.selection_.indices]
     tau_mu = clf.idata_.posterior["tau_mu"].values.ravel()    # every draw kept (< 1000)
