@@ -426,10 +426,11 @@ def _floored(log_proba):
     return np.maximum(log_proba, _LOG_TINY)
 
 
-def _refitted_inner_log_proba(first, X, y, folds):
+def _refitted_inner_log_proba(first, X, y, folds, sampler=None):
     """Every class's log probabilities (n, G) of the inner test cases under the Gaussian
     model ``first`` refitted on each inner training fold at its chosen k and label-noise
-    share (its own method and seed), in the order of the cases. The share is what the
+    share (its own method and seed; ``sampler``, a dict of its parameters such as
+    ``draws``, overrides them), in the order of the cases. The share is what the
     plug-in inner scores used on that fold: c / (n_fold + 2) for the chosen c with
     ``label_noise="cv"``, else the estimator's own setting. A fold whose training part keeps a
     single case of a class (a rare class split two ways) cannot be refitted (the classifier
@@ -443,7 +444,7 @@ def _refitted_inner_log_proba(first, X, y, folds):
     from ._inner_cv import share_label_noise
 
     c = first.k_choice_.extra.get("label_noise_c")
-    fixed = clone(first).set_params(k=int(first.k_), progressbar=False)
+    fixed = clone(first).set_params(k=int(first.k_), progressbar=False, **(sampler or {}))
     out = first.k_choice_._chosen_case_log_proba().copy()
     G = out.shape[1]                    # the classes the inner folds split
     for tr, te in tqdm(folds, unit="fold", disable=not first.progressbar,
