@@ -350,6 +350,43 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
 
 
+def test_mcmc_refits_run_half_the_tuning_and_a_quarter_of_the_draws(monkeypatch):
+    """An MCMC fit's inner refits run tune // 2 and draws // 4 per chain (its chains), a
+    plug-in fit's its own settings (reports/plasmode/light_refits); the fit passes them on,
+    and the refits use them: refitted by hand with those settings they are what the stack
+    stores."""
+    from selbayes.estimators import _linear_stack as ls
+    from selbayes.estimators._inner_cv import share_label_noise
+
+    assert ls._refit_sampler(HierarchicalGaussianClassifier()) == {"tune": 500, "draws": 250}
+    assert ls._refit_sampler(HierarchicalGaussianClassifier(draws=3, tune=1)) == {
+        "tune": 1, "draws": 1}
+    assert ls._refit_sampler(HierarchicalGaussianClassifier(method="plugin")) is None
+    seen = []
+    real = ls._refitted_inner_log_proba
+
+    def spy(first, X, y, folds, sampler=None):
+        seen.append(sampler)
+        return real(first, X, y, folds, sampler=sampler)
+
+    monkeypatch.setattr(ls, "_refitted_inner_log_proba", spy)
+    # the plug-in base (fast) with the settings an MCMC base would get replaced by draws=50
+    monkeypatch.setattr(ls, "_refit_sampler", lambda first: {"draws": 50})
+    X, y = _spread(3)
+    clf = LinearStackedClassifier(_base()).fit(X, y)
+    assert seen == [{"draws": 50}]                  # the fit passes them on
+    first = clf.estimator_
+    c = first.k_choice_.extra["label_noise_c"]
+    ref = np.empty((y.size, 2))
+    for tr, te in first.k_choice_.extra["folds"]:
+        fold = clone(first).set_params(k=int(first.k_), draws=50,
+                                       label_noise=share_label_noise(c, tr.size))
+        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
+    default = real(first, X, y, first.k_choice_.extra["folds"])     # draws=200: not the same
+    assert np.max(np.abs(default - ref)) > 1e-6
+
+
 @pytest.mark.slow
 def test_refit_and_plugin_inner_predictives_agree_within_monte_carlo_error():
     """With the plug-in method the Gaussian model's inner log probabilities are the predictive
