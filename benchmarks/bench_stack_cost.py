@@ -6,7 +6,9 @@ measured in the same run.
 ``LinearStackedClassifier(inner_predictive="refit")`` refits the Gaussian model with its own
 method (MCMC) on each inner fold at the k and label-noise share its inner cross-validation chose,
 so that the stacking weights are fitted on the predictive it then uses (the plug-in inner
-predictive is overconfident where effects are many and weak; ``reports/plasmode/refit_inner``).
+predictive is overconfident where effects are many and weak; ``reports/plasmode/refit_inner``);
+since 2026-12-05 with half the tuning steps and a quarter of the draws
+(``reports/plasmode/light_refits``).
 The default also fits L1 logistic regression on each inner fold for its gate (and once more
 on all cases where the gate opens; ``reports/plasmode/gated_l1_stack``). This measures the price
 of both in wall time.
