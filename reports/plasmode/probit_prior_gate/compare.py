@@ -8,7 +8,6 @@ writes ``results.jsonl`` (one row per fit) and ``report.md``.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -134,46 +133,22 @@ def rows(jobs: int = 2) -> dict:
 
 
 def report(rows) -> str:
-    ms = SHARPENED._ms
-    checks = [r["fold_check"] for k, r in rows.items() if k[0] == NAME and "fold_check" in r]
-    lines = [f"# {NAME} against the default, offline (stored fits)", "",
-             "Made by `compare.py`; README.md's rule, written before the run. Paired "
-             "differences candidate - default over replicates (* beyond 2 SE). The last row, "
-             "shifted_factor (seen), is outside the rule.", "",
-             f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
-             f"probabilities against the stored ones, largest difference {max(checks):.1e}.",
-             "", "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
-             "\\|e - a\\| candidate | difference | slope default | slope candidate | "
-             "gate open | misses default / candidate |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = TWO.report_head(
+        rows, NAME, " The last row, shifted_factor (seen), is outside the rule.",
+        [("gate open", "---:")])
     worse, better, gap_worse = [], [], []
     misses = {"default": 0, NAME: 0}
     ruled = offline.SCENARIO_NAMES + HOLDOUT + SHIFTED
     for s in ruled + ("shifted_factor (seen)",):
         n = 18 if s in offline.SCENARIO_NAMES else 6
-        d, se, _ = paired.paired(rows, NAME, "default", s, "kl")
-        g, gse, _ = paired.paired(rows, NAME, "default", s, "abs_gap")
+        opened = sum(bool(rows[(NAME, s, r)].get("swap_open")) for r in range(n))
+        line, (d, se), (g, gse) = TWO.scenario_line(rows, NAME, s, n, misses,
+                                                    [f"{opened} of {n}"])
         if s in ruled:
             (worse if d > 2 * se else better if d < -2 * se else []).append(s)
             if g > 2 * gse:
                 gap_worse.append(s)
-        get = {m: [rows[(m, s, r)] for r in range(n)] for m in misses}
-        opened = sum(bool(r.get("swap_open")) for r in get[NAME])
-        miss = "-"
-        if s in offline.SCENARIO_NAMES:
-            counts = {m: SHARPENED.point_misses(rows, m, s, n) for m in misses}
-            for m in misses:
-                misses[m] += counts[m]
-            miss = f"{counts['default']} / {counts[NAME]}"
-        star = "*" if abs(d) > 2 * se else ""
-        gstar = "*" if abs(g) > 2 * gse else ""
-        lines.append(
-            f"| {s} | {n} | {ms([r['kl'] for r in get['default']])} | "
-            f"{ms([r['kl'] for r in get[NAME]])} | {d:+.3f} ± {se:.3f}{star} | "
-            f"{ms([r['abs_gap'] for r in get['default']])} | "
-            f"{ms([r['abs_gap'] for r in get[NAME]])} | {g:+.3f} ± {gse:.3f}{gstar} | "
-            f"{ms([r['slope'] for r in get['default']])} | "
-            f"{ms([r['slope'] for r in get[NAME]])} | {opened} of {n} | {miss} |")
+        lines.append(line)
     lines += SHARPENED.verdict(worse, better, misses, NAME, extra=[
         ("|expected - actual| worse beyond 2 SE nowhere", not gap_worse,
          ", ".join(gap_worse) or "none")])
@@ -182,11 +157,7 @@ def report(rows) -> str:
 
 def main(jobs: int = 2) -> None:
     out = rows(jobs)
-    with (HERE / "results.jsonl").open("w") as f:
-        for key, row in sorted(out.items()):
-            if key[0] == NAME:
-                f.write(json.dumps(row) + "\n")
-    offline.write_report(HERE, report(out))
+    TWO.write_outputs(HERE, out, NAME, report(out))
 
 
 if __name__ == "__main__":

@@ -133,61 +133,86 @@ def rows(jobs: int = 2) -> dict:
     return out
 
 
-def report(rows) -> str:
+def report_head(rows, name, note, extra_columns) -> list[str]:
+    """The first lines of an offline check's report of candidate ``name`` against the default
+    (``note`` after the rule's sentence; the fold check over ``rows``), down to the table's
+    heading, whose columns after the slopes are ``extra_columns``, (title, alignment such as
+    "---:") each, and the point misses."""
+    checks = [r["fold_check"] for k, r in rows.items() if k[0] == name and "fold_check" in r]
+    columns = [title for title, _ in extra_columns] + ["misses default / candidate"]
+    return [f"# {name} against the default, offline (stored fits)", "",
+            "Made by `compare.py`; README.md's rule, written before the run. Paired "
+            f"differences candidate - default over replicates (* beyond 2 SE).{note}", "",
+            f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
+            f"probabilities against the stored ones, largest difference {max(checks):.1e}.",
+            "", "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
+            "\\|e - a\\| candidate | difference | slope default | slope candidate | "
+            + " | ".join(columns) + " |",
+            "|---|" + "---:|" * 9 + "".join(f"{a}|" for _, a in extra_columns) + "---|"]
+
+
+def scenario_line(rows, name, s, n, misses, extra_cells):
+    """One scenario's row of :func:`report_head`'s table (``extra_cells`` after the slopes),
+    and its paired differences candidate - default, ((KL, SE), (|e - a|, SE)); ``misses``
+    (method -> count) gains the suite scenarios' point misses."""
     ms = SHARPENED._ms
-    checks = [r["fold_check"] for k, r in rows.items() if k[0] == NAME and "fold_check" in r]
-    lines = [f"# {NAME} against the default, offline (stored fits)", "",
-             "Made by `compare.py`; README.md's rule, written before the run. Paired "
-             "differences candidate - default over replicates (* beyond 2 SE).", "",
-             f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
-             f"probabilities against the stored ones, largest difference {max(checks):.1e}.",
-             "", "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
-             "\\|e - a\\| candidate | difference | slope default | slope candidate | "
-             "P(cov prior) mean | probit weight default → candidate | misses default / "
-             "candidate |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    d, se, _ = paired.paired(rows, name, "default", s, "kl")
+    g, gse, _ = paired.paired(rows, name, "default", s, "abs_gap")
+    get = {m: [rows[(m, s, r)] for r in range(n)] for m in ("default", name)}
+    miss = "-"
+    if s in offline.SCENARIO_NAMES:
+        counts = {m: SHARPENED.point_misses(rows, m, s, n) for m in misses}
+        for m in misses:
+            misses[m] += counts[m]
+        miss = f"{counts['default']} / {counts[name]}"
+    star = "*" if abs(d) > 2 * se else ""
+    gstar = "*" if abs(g) > 2 * gse else ""
+    line = (f"| {s} | {n} | {ms([r['kl'] for r in get['default']])} | "
+            f"{ms([r['kl'] for r in get[name]])} | {d:+.3f} ± {se:.3f}{star} | "
+            f"{ms([r['abs_gap'] for r in get['default']])} | "
+            f"{ms([r['abs_gap'] for r in get[name]])} | {g:+.3f} ± {gse:.3f}{gstar} | "
+            f"{ms([r['slope'] for r in get['default']])} | "
+            f"{ms([r['slope'] for r in get[name]])} | " + " | ".join(extra_cells)
+            + f" | {miss} |")
+    return line, (d, se), (g, gse)
+
+
+def report(rows) -> str:
+    lines = report_head(rows, NAME, "", [("P(cov prior) mean", "---:"),
+                                         ("probit weight default → candidate", "---")])
     worse, better, gap_worse = [], [], []
     misses = {"default": 0, NAME: 0}
     for s in offline.SCENARIO_NAMES + HOLDOUT:
         n = 18 if s in offline.SCENARIO_NAMES else 6
-        d, se, _ = paired.paired(rows, NAME, "default", s, "kl")
-        g, gse, _ = paired.paired(rows, NAME, "default", s, "abs_gap")
-        (worse if d > 2 * se else better if d < -2 * se else []).append(s)
-        if g > 2 * gse:
-            gap_worse.append(s)
         get = {m: [rows[(m, s, r)] for r in range(n)] for m in misses}
         pc = [r["p_cov"] for r in get[NAME] if "p_cov" in r]
         wd = np.mean([r["weights"][1] for r in get["default"]])
-        wc = np.mean([r["weights"][1] for r in get[NAME]
-                      if "p_cov" in r])
-        miss = "-"
-        if s in offline.SCENARIO_NAMES:
-            counts = {m: SHARPENED.point_misses(rows, m, s, n) for m in misses}
-            for m in misses:
-                misses[m] += counts[m]
-            miss = f"{counts['default']} / {counts[NAME]}"
-        star = "*" if abs(d) > 2 * se else ""
-        gstar = "*" if abs(g) > 2 * gse else ""
-        lines.append(
-            f"| {s} | {n} | {ms([r['kl'] for r in get['default']])} | "
-            f"{ms([r['kl'] for r in get[NAME]])} | {d:+.3f} ± {se:.3f}{star} | "
-            f"{ms([r['abs_gap'] for r in get['default']])} | "
-            f"{ms([r['abs_gap'] for r in get[NAME]])} | {g:+.3f} ± {gse:.3f}{gstar} | "
-            f"{ms([r['slope'] for r in get['default']])} | "
-            f"{ms([r['slope'] for r in get[NAME]])} | {np.mean(pc):.2f} | "
-            f"{wd:.2f} → {wc:.2f} | {miss} |")
+        wc = np.mean([r["weights"][1] for r in get[NAME] if "p_cov" in r])
+        line, (d, se), (g, gse) = scenario_line(rows, NAME, s, n, misses,
+                                                [f"{np.mean(pc):.2f}", f"{wd:.2f} → {wc:.2f}"])
+        (worse if d > 2 * se else better if d < -2 * se else []).append(s)
+        if g > 2 * gse:
+            gap_worse.append(s)
+        lines.append(line)
     lines += SHARPENED.verdict(worse, better, misses, NAME, extra=[
         ("|expected - actual| worse beyond 2 SE nowhere", not gap_worse,
          ", ".join(gap_worse) or "none")])
     return "\n".join(lines)
 
 
+def write_outputs(here, out, name, text) -> None:
+    """An offline check's outputs in ``here``: the candidate ``name``'s rows of ``out`` as
+    ``results.jsonl`` and ``text`` as ``report.md``."""
+    with (here / "results.jsonl").open("w") as f:
+        for key, row in sorted(out.items()):
+            if key[0] == name:
+                f.write(json.dumps(row) + "\n")
+    offline.write_report(here, text)
+
+
 def main(jobs: int = 2) -> None:
     out = rows(jobs)
-    with (HERE / "results.jsonl").open("w") as f:
-        for key, row in sorted(out.items()):
-            if key[0] == NAME:
-                f.write(json.dumps(row) + "\n")
-    offline.write_report(HERE, report(out))
+    write_outputs(HERE, out, NAME, report(out))
 
 
 if __name__ == "__main__":
