@@ -136,23 +136,14 @@ def report(rows) -> str:
     lines = TWO.report_head(
         rows, NAME, " The last row, shifted_factor (seen), is outside the rule.",
         [("gate open", "---:")])
-    worse, better, gap_worse = [], [], []
-    misses = {"default": 0, NAME: 0}
+    tally, misses = TWO.new_tally(), {"default": 0, NAME: 0}
     ruled = offline.SCENARIO_NAMES + HOLDOUT + SHIFTED
     for s in ruled + ("shifted_factor (seen)",):
         n = 18 if s in offline.SCENARIO_NAMES else 6
         opened = sum(bool(rows[(NAME, s, r)].get("swap_open")) for r in range(n))
-        line, (d, se), (g, gse) = TWO.scenario_line(rows, NAME, s, n, misses,
-                                                    [f"{opened} of {n}"])
-        if s in ruled:
-            (worse if d > 2 * se else better if d < -2 * se else []).append(s)
-            if g > 2 * gse:
-                gap_worse.append(s)
-        lines.append(line)
-    lines += SHARPENED.verdict(worse, better, misses, NAME, extra=[
-        ("|expected - actual| worse beyond 2 SE nowhere", not gap_worse,
-         ", ".join(gap_worse) or "none")])
-    return "\n".join(lines)
+        lines.append(TWO.scenario_line(rows, NAME, s, n, misses, [f"{opened} of {n}"],
+                                       tally if s in ruled else None))
+    return "\n".join(lines + TWO.verdict_lines(tally, misses, NAME))
 
 
 def main(jobs: int = 2) -> None:

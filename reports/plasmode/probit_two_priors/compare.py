@@ -151,10 +151,11 @@ def report_head(rows, name, note, extra_columns) -> list[str]:
             "|---|" + "---:|" * 9 + "".join(f"{a}|" for _, a in extra_columns) + "---|"]
 
 
-def scenario_line(rows, name, s, n, misses, extra_cells):
-    """One scenario's row of :func:`report_head`'s table (``extra_cells`` after the slopes),
-    and its paired differences candidate - default, ((KL, SE), (|e - a|, SE)); ``misses``
-    (method -> count) gains the suite scenarios' point misses."""
+def scenario_line(rows, name, s, n, misses, extra_cells, tally=None):
+    """One scenario's row of :func:`report_head`'s table (``extra_cells`` after the slopes);
+    ``misses`` (method -> count) gains the suite scenarios' point misses and ``tally``
+    (:func:`new_tally`; None for a row outside the rule) the scenario where the paired
+    difference candidate - default is beyond 2 SE."""
     ms = SHARPENED._ms
     d, se, _ = paired.paired(rows, name, "default", s, "kl")
     g, gse, _ = paired.paired(rows, name, "default", s, "abs_gap")
@@ -174,30 +175,39 @@ def scenario_line(rows, name, s, n, misses, extra_cells):
             f"{ms([r['slope'] for r in get['default']])} | "
             f"{ms([r['slope'] for r in get[name]])} | " + " | ".join(extra_cells)
             + f" | {miss} |")
-    return line, (d, se), (g, gse)
+    if tally is not None:
+        (tally["worse"] if d > 2 * se else tally["better"] if d < -2 * se else []).append(s)
+        if g > 2 * gse:
+            tally["gap_worse"].append(s)
+    return line
+
+
+def new_tally() -> dict:
+    """The scenarios beyond 2 SE that README.md's rules count: KL worse, KL better,
+    |expected - actual| worse."""
+    return {"worse": [], "better": [], "gap_worse": []}
+
+
+def verdict_lines(tally, misses, name) -> list[str]:
+    """The verdict of README.md's rules 1-4 from :func:`scenario_line`'s counts."""
+    return SHARPENED.verdict(tally["worse"], tally["better"], misses, name, extra=[
+        ("|expected - actual| worse beyond 2 SE nowhere", not tally["gap_worse"],
+         ", ".join(tally["gap_worse"]) or "none")])
 
 
 def report(rows) -> str:
     lines = report_head(rows, NAME, "", [("P(cov prior) mean", "---:"),
                                          ("probit weight default → candidate", "---")])
-    worse, better, gap_worse = [], [], []
-    misses = {"default": 0, NAME: 0}
+    tally, misses = new_tally(), {"default": 0, NAME: 0}
     for s in offline.SCENARIO_NAMES + HOLDOUT:
         n = 18 if s in offline.SCENARIO_NAMES else 6
         get = {m: [rows[(m, s, r)] for r in range(n)] for m in misses}
         pc = [r["p_cov"] for r in get[NAME] if "p_cov" in r]
         wd = np.mean([r["weights"][1] for r in get["default"]])
         wc = np.mean([r["weights"][1] for r in get[NAME] if "p_cov" in r])
-        line, (d, se), (g, gse) = scenario_line(rows, NAME, s, n, misses,
-                                                [f"{np.mean(pc):.2f}", f"{wd:.2f} → {wc:.2f}"])
-        (worse if d > 2 * se else better if d < -2 * se else []).append(s)
-        if g > 2 * gse:
-            gap_worse.append(s)
-        lines.append(line)
-    lines += SHARPENED.verdict(worse, better, misses, NAME, extra=[
-        ("|expected - actual| worse beyond 2 SE nowhere", not gap_worse,
-         ", ".join(gap_worse) or "none")])
-    return "\n".join(lines)
+        lines.append(scenario_line(rows, NAME, s, n, misses,
+                                   [f"{np.mean(pc):.2f}", f"{wd:.2f} → {wc:.2f}"], tally))
+    return "\n".join(lines + verdict_lines(tally, misses, NAME))
 
 
 def write_outputs(here, out, name, text) -> None:
