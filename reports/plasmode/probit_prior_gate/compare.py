@@ -75,14 +75,10 @@ def candidate_scores(X, yi, Xt, p_test, stored, A, T, random_state, default_row)
 def suite_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
     """The candidate on a stored suite or held-out X fit (the default where its L1 gate
     opened)."""
-    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
-    stored, A, yi, T = SHARPENED.stored_parts(SHARPENED.FITS[seed] / f"{name}_{rep}.npz")
     base = {"scenario": name, "replicate": rep, "seed": seed, "method": NAME}
     if default_row.get("gate_open"):
         return SHARPENED.gate_open_row(default_row, base)
-    data, _ = lp.replicate(name, rep, seed)
-    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
-    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    stored, A, yi, T, X, Xt = TWO.stored_fit(seed, name, rep)
     return {**candidate_scores(X, yi, Xt, stored["p_test"], stored, A, T, seed + rep,
                                default_row), **base}
 

@@ -93,18 +93,26 @@ def candidate_stack(X, yi, Xt, A, T, stored_inner_probit, random_state):
     return pooled, w, test, p_cov, p_cov_inner, check
 
 
+def stored_fit(seed: int, name: str, rep: int):
+    """One stored fit of run seed ``seed`` (:data:`FITS`): its parts (``stored``, and the
+    floored inner and test log probabilities ``A``, ``T`` with the inner cases' classes
+    ``yi``) and its replicate's training and test X, (stored, A, yi, T, X, Xt)."""
+    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
+    stored, A, yi, T = SHARPENED.stored_parts(FITS[seed] / f"{name}_{rep}.npz")
+    data, _ = lp.replicate(name, rep, seed)
+    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
+    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    return stored, A, yi, T, X, Xt
+
+
 def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:
     """The candidate's scores on one stored fit (the default's where its gate opened)."""
     from selbayes.experiments.plasmode import calibration_scores
 
-    lp = offline.load_script(PLASMODE / "log_pool" / "run.py", "log_pool_run")
-    stored, A, yi, T = SHARPENED.stored_parts(FITS[seed] / f"{name}_{rep}.npz")
     base = {"scenario": name, "replicate": rep, "seed": seed, "method": NAME}
     if default_row.get("gate_open"):
         return SHARPENED.gate_open_row(default_row, base)
-    data, _ = lp.replicate(name, rep, seed)
-    X, Xt = np.asarray(data["X_train"], float), np.asarray(data["X_test"], float)
-    assert np.array_equal(np.searchsorted(np.unique(data["y_train"]), data["y_train"]), yi)
+    stored, A, yi, T, X, Xt = stored_fit(seed, name, rep)
     pooled, w, test, p_cov, p_cov_inner, check = candidate_stack(
         X, yi, Xt, A, T, stored["inner"][1], seed + rep)
     s = calibration_scores(np.exp(pooled), stored["p_test"])
