@@ -1,0 +1,59 @@
+"""The default with lighter inner refits (this run) against the default of 2026-12-03
+(``../benchmark_microarray_gated_l1_2026-12-03/``) on the same folds and seeds: per set, AMLP
+paired over folds ± SE (folds as the unit; * beyond 2 SE; the benchmark report's own
+``paired_by_set``), |expected - actual error| of both, and README.md's two findings.
+
+Usage (from the repository root):
+``python reports/benchmark_microarray_light_refits_2026-12-05/compare.py``; writes
+``comparison.md`` beside this script.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+BEFORE = HERE.parent / "benchmark_microarray_gated_l1_2026-12-03" / "results.csv"
+
+
+def main() -> int:
+    from selbayes.benchmark._report import paired_by_set
+
+    new = pd.read_csv(HERE / "results.csv").assign(method="light")
+    old = pd.read_csv(BEFORE)
+    results = pd.concat([new, old[old.method == "selbayes"].assign(method="full")])
+    per = paired_by_set(results, "light", "full")
+    lines = ["# The default with lighter inner refits against the run of 2026-12-03 "
+             "(made by compare.py)", "",
+             "AMLP case-weighted over the 5 folds; the difference light - full paired over "
+             "folds, ± SE with the folds as the unit (* beyond 2 SE); |expected - actual "
+             "error| case-weighted over the folds; fit seconds, the median over folds.", "",
+             "| set | light (now) | full (2026-12-03) | difference | \\|e - a\\| light | "
+             "\\|e - a\\| full | seconds light / full |", "|---|---:|---:|---:|---:|---:|---:|"]
+    sec = {m: f.groupby("dataset").fit_seconds.median()
+           for m, f in (("light", new), ("full", old[old.method == "selbayes"]))}
+    for s, r in per.iterrows():
+        lines.append(f"| {s} | {r.amlp_a:.3f} | {r.amlp_b:.3f} | "
+                     f"{r['diff']:+.3f} ± {r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | "
+                     f"{r.gap_b:.3f} | {sec['light'][s]:.0f} / {sec['full'][s]:.0f} |")
+    mean = float(per["diff"].mean())
+    mean_se = float(np.sqrt(np.sum(np.square(per.se)))) / len(per)
+    crossed = list(per.index[(per.gap_a > 0.05) & (per.gap_b <= 0.05)])
+    lines += [f"| mean over sets | {per.amlp_a.mean():.3f} | {per.amlp_b.mean():.3f} | "
+              f"{mean:+.4f} ± {mean_se:.4f} | | | |", "",
+              "## Findings (README.md's rule)", "",
+              f"* Mean AMLP worse beyond 2 SE: {'yes' if mean > 2 * mean_se else 'no'}.",
+              f"* Sets whose |expected - actual| exceeds 0.05 here and not before: "
+              f"{', '.join(crossed) or 'none'}.",
+              f"* Sets worse beyond 2 SE: {', '.join(per.index[per.clear > 0]) or 'none'}; "
+              f"better: {', '.join(per.index[per.clear < 0]) or 'none'}.", ""]
+    (HERE / "comparison.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
