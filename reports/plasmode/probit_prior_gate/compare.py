@@ -33,21 +33,13 @@ Z_MIN = 2.0                                                 # the L1 gate's thre
 def swap_gate(A, alt, y, folds, z_min=Z_MIN):
     """README.md's gate. ``A`` (2, n, 2): the Gaussian and isotropic probit components'
     inner log probabilities; ``alt`` (n, 2): the two-prior probit's; ``y`` class indices;
-    ``folds`` the inner folds. On each fold both pairs' stacking weights are fitted on the
-    other folds' cases and d_i (the two-prior pair's pool log score minus the default pair's)
-    taken on the fold's cases. Returns (open, z, mean gain)."""
-    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    ``folds`` the inner folds. d_i, the pool of (Gaussian, two-prior probit) minus the
+    default pair's, cross-fitted as the L1 model's gate does it (the stack's own
+    ``_cross_fitted_gain``). Returns (open, z, mean gain)."""
+    from selbayes.estimators._linear_stack import _cross_fitted_gain
 
-    B = np.stack([A[0], alt])
-    d = np.zeros(y.size)
-    for tr, te in folds:
-        own = np.arange(te.size), y[te]
-        wa = _weights_and_pool(A[:, tr], y[tr], "linear")[0]
-        wb = _weights_and_pool(B[:, tr], y[tr], "linear")[0]
-        d[te] = _linear_pool(B[:, te], wb)[own] - _linear_pool(A[:, te], wa)[own]
-    se = float(d.std(ddof=1) / np.sqrt(d.size))
-    z = float(d.mean() / se) if se > 0 else 0.0
-    return z > z_min, z, float(d.mean())
+    gain, z = _cross_fitted_gain(A, np.stack([A[0], alt]), y, folds, nested=False)
+    return z > z_min, z, gain
 
 
 def candidate_scores(X, yi, Xt, p_test, stored, A, T, random_state, default_row) -> dict:

@@ -535,31 +535,44 @@ def _l1_inner_log_proba(X, y, folds, seed, progressbar=False):
     return out
 
 
-def _gated_weights(A, y, folds, z_min):
-    """The three stacking weights behind the gate of ``l1_gate`` (class docstring).
+def _cross_fitted_gain(base, wider, y, folds, nested=True):
+    """How much a pool of the models ``wider`` (M', n, G) beats the pool of ``base`` (M, n, G)
+    on the inner cases, each pool's stacking weights fitted without the case.
 
-    ``A`` (3, n, G): the Gaussian, probit and L1 models' inner log probabilities; ``y`` the
-    cases' class indices; ``folds`` the inner folds those were made on. On each fold the two-
-    and three-model weights are fitted on the other folds' cases and d_i, the three-model
-    pool's log score minus the two-model pool's, is taken on the fold's cases (0 where the
-    three-model weights give L1 0: the same pool). The gate opens where mean(d) > ``z_min``
-    sd(d) / sqrt(n). Returns (weights (3,): the three-model weights fitted on all cases where
-    it opens, else the two-model weights and 0; {"gain", "z", "open"})."""
+    On each fold both pools' weights are fitted on the other folds' cases and d_i, the
+    ``wider`` pool's log score minus the ``base`` pool's, is taken on the fold's cases; with
+    ``nested`` (``base`` is ``wider``'s first M models) d_i is 0 on a fold where the wider
+    weights give the other models nothing (the same pool). Returns (mean(d), z = mean(d) /
+    (sd(d) / sqrt(n)); 0 where sd(d) is 0)."""
     def own(lp, idx):
         return lp[np.arange(idx.size), y[idx]]
 
     d = np.zeros(y.size)
     for tr, te in folds:
-        w3 = _weights_and_pool(A[:, tr], y[tr], "linear")[0]
-        if w3[2] > 0:
-            w2 = _weights_and_pool(A[:2, tr], y[tr], "linear")[0]
-            d[te] = own(_linear_pool(A[:, te], w3), te) - own(_linear_pool(A[:2, te], w2), te)
+        w_wide = _weights_and_pool(wider[:, tr], y[tr], "linear")[0]
+        if nested and not np.any(w_wide[base.shape[0]:] > 0):
+            continue
+        w_base = _weights_and_pool(base[:, tr], y[tr], "linear")[0]
+        d[te] = (own(_linear_pool(wider[:, te], w_wide), te)
+                 - own(_linear_pool(base[:, te], w_base), te))
     se = float(d.std(ddof=1) / np.sqrt(d.size))
-    z = float(d.mean() / se) if se > 0 else 0.0
+    return float(d.mean()), (float(d.mean() / se) if se > 0 else 0.0)
+
+
+def _gated_weights(A, y, folds, z_min):
+    """The three stacking weights behind the gate of ``l1_gate`` (class docstring).
+
+    ``A`` (3, n, G): the Gaussian, probit and L1 models' inner log probabilities; ``y`` the
+    cases' class indices; ``folds`` the inner folds those were made on. d_i, the three-model
+    pool's log score minus the two-model pool's, cross-fitted on the folds
+    (:func:`_cross_fitted_gain`); the gate opens where mean(d) > ``z_min`` sd(d) / sqrt(n).
+    Returns (weights (3,): the three-model weights fitted on all cases where it opens, else
+    the two-model weights and 0; {"gain", "z", "open"})."""
+    gain, z = _cross_fitted_gain(A[:2], A, y, folds)
     opened = z > z_min
     w = (_weights_and_pool(A, y, "linear")[0] if opened
          else np.append(_weights_and_pool(A[:2], y, "linear")[0], 0.0))
-    return w, {"gain": float(d.mean()), "z": z, "open": bool(opened)}
+    return w, {"gain": gain, "z": z, "open": bool(opened)}
 
 
 def _sites_array(sites, n):
