@@ -24,7 +24,7 @@ PEERS = HERE.parent / "calibration_gap" / "peers" / "summary.csv"
 
 
 def main() -> int:
-    from selbayes.benchmark._report import paired_by_set
+    from selbayes.benchmark._report import mean_over_sets, paired_by_set
 
     new = pd.read_csv(HERE / "results.csv").assign(method="gated")
     old = pd.read_csv(BEFORE)
@@ -49,9 +49,9 @@ def main() -> int:
                      f"{r.gap_b:.3f} | {peers.loc[s, 'logreg_l1_cv']:.3f} | "
                      f"{peers.loc[s, 'logreg_l2_cv']:.3f} |")
     worse, better = list(per.index[per.clear > 0]), list(per.index[per.clear < 0])
-    diffs, ses, amlp, gaps = per["diff"], per.se, per.amlp_a, per.gap_a
-    mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
-    lines += [f"| mean over sets | {np.mean(amlp):.3f} | | {np.mean(diffs):+.4f} ± "
+    amlp, gaps = per.amlp_a, per.gap_a
+    mean, mean_se = mean_over_sets(per)
+    lines += [f"| mean over sets | {np.mean(amlp):.3f} | | {mean:+.4f} ± "
               f"{mean_se:.4f} | | | {peers.logreg_l1_cv.mean():.3f} | "
               f"{peers.logreg_l2_cv.mean():.3f} |", "",
               f"* Gated worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "

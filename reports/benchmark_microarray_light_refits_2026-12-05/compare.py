@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
@@ -20,7 +19,7 @@ BEFORE = HERE.parent / "benchmark_microarray_gated_l1_2026-12-03" / "results.csv
 
 
 def main() -> int:
-    from selbayes.benchmark._report import paired_by_set
+    from selbayes.benchmark._report import mean_over_sets, paired_by_set
 
     new = pd.read_csv(HERE / "results.csv").assign(method="light")
     old = pd.read_csv(BEFORE)
@@ -39,8 +38,7 @@ def main() -> int:
         lines.append(f"| {s} | {r.amlp_a:.3f} | {r.amlp_b:.3f} | "
                      f"{r['diff']:+.3f} ± {r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | "
                      f"{r.gap_b:.3f} | {sec['light'][s]:.0f} / {sec['full'][s]:.0f} |")
-    mean = float(per["diff"].mean())
-    mean_se = float(np.sqrt(np.sum(np.square(per.se)))) / len(per)
+    mean, mean_se = mean_over_sets(per)
     crossed = list(per.index[(per.gap_a > 0.05) & (per.gap_b <= 0.05)])
     lines += [f"| mean over sets | {per.amlp_a.mean():.3f} | {per.amlp_b.mean():.3f} | "
               f"{mean:+.4f} ± {mean_se:.4f} | | | |", "",

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
@@ -21,7 +20,7 @@ DEFAULT = HERE.parent / "benchmark_microarray_components_2026-12-03" / "results.
 
 
 def main() -> int:
-    from selbayes.benchmark._report import paired_by_set
+    from selbayes.benchmark._report import mean_over_sets, paired_by_set
 
     a = pd.read_csv(DEFAULT)
     results = pd.concat([a[a.method == "selbayes"], pd.read_csv(HERE / "results.csv")])
@@ -38,9 +37,8 @@ def main() -> int:
                      f"{r['diff']:+.3f} ± {r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | "
                      f"{r.gap_b:.3f} |")
     worse, better = list(per.index[per.clear > 0]), list(per.index[per.clear < 0])
-    diffs, ses = per["diff"].to_numpy(), per.se.to_numpy()
-    mean_se = float(np.sqrt(np.sum(np.square(ses)))) / len(ses)
-    lines += [f"| mean over sets | | | {np.mean(diffs):+.3f} ± {mean_se:.3f} | | |", "",
+    mean, mean_se = mean_over_sets(per)
+    lines += [f"| mean over sets | | | {mean:+.3f} ± {mean_se:.3f} | | |", "",
               f"* Corrected worse beyond 2 SE on: {', '.join(worse) or 'none'}; better beyond "
               f"2 SE on: {', '.join(better) or 'none'}.", ""]
     (HERE / "comparison.md").write_text("\n".join(lines))

@@ -49,7 +49,7 @@ def main() -> int:
 def write(cor, unc) -> list[str]:
     """``uncorrected_twin.md`` (and its lines) from the corrected and uncorrected folds' rows
     (``dev_sets.csv``, ``uncorrected_twin.csv``)."""
-    from selbayes.benchmark._report import paired_by_set
+    from selbayes.benchmark._report import mean_over_sets, paired_by_set
 
     per = paired_by_set(pd.concat([_long(cor, "corrected"), _long(unc, "uncorrected")]),
                         "corrected", "uncorrected")
@@ -69,7 +69,7 @@ def write(cor, unc) -> list[str]:
         lines.append(f"| {s} | {r.amlp_a:.3f} | {r.amlp_b:.3f} | {r['diff']:+.3f} ± "
                      f"{r.se:.3f}{'*' if r.clear else ''} | {r.gap_a:.3f} | {r.gap_b:.3f} | "
                      f"{opened[0]} / {opened[1]} |")
-    mean_se = float(np.sqrt(np.sum(np.square(per.se)))) / len(per)
+    mean_se = mean_over_sets(per)[1]
     worse, better = list(per.index[per.clear > 0]), list(per.index[per.clear < 0])
     lines += [f"| mean over sets | {per.amlp_a.mean():.3f} | {per.amlp_b.mean():.3f} | "
               f"{per['diff'].mean():+.4f} ± {mean_se:.4f} | | | |", "",

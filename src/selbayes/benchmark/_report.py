@@ -13,8 +13,9 @@ import pandas as pd
 from ._methods import PEERS
 
 __all__ = ["results_frame", "summary_frame", "cases_frame", "paired_difference",
-           "paired_by_set", "mean_ranks", "write_report_files", "repeat_aware_mean_se",
-           "clear_difference", "SE_METHOD", "reliability_figure", "gap_tests"]
+           "paired_by_set", "mean_over_sets", "mean_ranks", "write_report_files",
+           "repeat_aware_mean_se", "clear_difference", "SE_METHOD", "reliability_figure",
+           "gap_tests"]
 
 _RESULT_COLUMNS = ["dataset", "method", "repeat", "fold", "n_test", "amlp", "brier", "error",
                    "expected_error", "gap", "n_over_5_nats", "max_case_loss", "fit_seconds",
@@ -318,6 +319,29 @@ def paired_by_set(results: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
         rows[s] = row
     return pd.DataFrame.from_dict(rows, orient="index", columns=[
         "diff", "se", "clear", "amlp_a", "amlp_b", "gap_a", "gap_b"])
+
+
+def mean_over_sets(per: pd.DataFrame) -> tuple[float, float]:
+    """The mean over sets of :func:`paired_by_set`'s differences and its standard error, the
+    sets independent: sqrt(sum of the per-set SE^2) / number of sets.
+
+    Parameters
+    ----------
+    per : pandas.DataFrame
+        :func:`paired_by_set`'s frame (its ``diff`` and ``se`` columns).
+
+    Returns
+    -------
+    (float, float)
+        The mean difference and its SE (nats per case, as ``diff``).
+
+    Examples
+    --------
+    >>> per = pd.DataFrame({"diff": [0.02, -0.01], "se": [0.03, 0.04]})
+    >>> tuple(round(v, 4) for v in mean_over_sets(per))
+    (0.005, 0.025)
+    """
+    return float(per["diff"].mean()), float(np.sqrt(np.sum(np.square(per["se"])))) / len(per)
 
 
 def mean_ranks(summary: pd.DataFrame, metric: str = "amlp") -> pd.Series:
