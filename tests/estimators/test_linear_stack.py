@@ -616,6 +616,27 @@ def test_the_gate_opens_on_a_clear_inner_gain_and_only_then():
     assert gate["z"] == pytest.approx(z) and not gate["open"] and w[2] == 0
 
 
+def test_cross_fitted_gain_of_a_swapped_model():
+    """The gate's cross-fitted gain also compares pools that are not nested (the probit
+    component swapped for another, as reports/plasmode/probit_prior_gate asks): then no fold
+    is skipped, and the gain equals the pools' log scores written out; a pool against itself
+    gains exactly 0."""
+    from selbayes.estimators._linear_stack import _cross_fitted_gain
+
+    A, y, folds = _gate_case(3, 0.95)
+    base, swapped = A[:2], A[[0, 2]]
+    d = np.zeros(y.size)
+    for tr, te in folds:
+        own_tr = {k: B[:, tr, y[tr]] for k, B in (("base", base), ("swap", swapped))}
+        w = {k: stacking_weights(v) for k, v in own_tr.items()}
+        d[te] = (np.log(w["swap"] @ np.exp(swapped[:, te, y[te]]))
+                 - np.log(w["base"] @ np.exp(base[:, te, y[te]])))
+    gain, z = _cross_fitted_gain(base, swapped, y, folds, nested=False)
+    assert gain > 0 and gain == pytest.approx(d.mean())
+    assert z == pytest.approx(d.mean() / (d.std(ddof=1) / np.sqrt(y.size)))
+    assert _cross_fitted_gain(base, base, y, folds, nested=False) == (0.0, 0.0)
+
+
 def _one_clean_marker(seed=0):
     """One gene separates the classes cleanly, the 299 others are heavy-tailed noise (t, 3
     df): the L1 model is a real contender here (forced into the stack it wins most of the
