@@ -464,3 +464,58 @@ def test_inner_scores_are_in_the_order_of_the_cases(label_noise):
     np.testing.assert_allclose(losses, -logp[np.arange(40), y_obs], rtol=1e-12)
     np.testing.assert_allclose(np.exp(logp).sum(axis=1), 1.0, rtol=1e-12)
     assert ch.extra["case_log_proba"].shape == (1, 40, 2)
+
+
+def test_one_repeat_is_the_single_split_and_more_repeats_average_each_case_over_splits():
+    """repeats=1 is the inner CV as before, bit for bit. With repeats=3 the first split is that
+    one, the others are further stratified partitions of the same cases, a case's loss is its
+    mean over the three (so it differs from the first split's own), the score is the mean of
+    those losses, and a mislabelled case keeps the largest loss at its own index (fails if
+    a split's losses were added in its folds' order instead of the cases')."""
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1], 20)
+    X = rng.normal(size=(40, 200))
+    X[:, :10] += 1.5 * y[:, None]
+    wrong = 7
+    y_obs = y.copy()
+    y_obs[wrong] = 1 - y[wrong]
+    settings = dict(grid=[5, 20], label_noise="cv", random_state=0)
+    one, also_one = choose_k(X, y_obs, **settings), choose_k(X, y_obs, repeats=1, **settings)
+    three = choose_k(X, y_obs, repeats=3, **settings)
+    for key in ("case_losses", "case_log_proba", "share_case_losses"):
+        np.testing.assert_array_equal(one.extra[key], also_one.extra[key])
+    assert len(one.extra["splits"]) == 1 and len(three.extra["splits"]) == 3
+    first = [te for _, te in three.extra["folds"]]
+    for (_, a), (_, b) in zip(one.extra["folds"], three.extra["folds"], strict=True):
+        np.testing.assert_array_equal(a, b)
+    tests = [np.sort(np.concatenate([te for _, te in split])) for split in three.extra["splits"]]
+    for t in tests:
+        np.testing.assert_array_equal(t, np.arange(40))           # each split a partition
+    for split in three.extra["splits"][1:]:                       # and not the first again
+        assert any(not np.array_equal(np.sort(a), np.sort(b))
+                   for a, b in zip(first, [te for _, te in split], strict=True))
+        for tr, te in split:                                      # stratified: both classes
+            assert set(y_obs[te]) == {0, 1} and np.intersect1d(tr, te).size == 0
+    # the log probabilities are the first split's, the losses the mean over three
+    np.testing.assert_array_equal(three.extra["case_log_proba"], one.extra["case_log_proba"])
+    L1, L3 = one.extra["case_losses"], three.extra["case_losses"]
+    assert L3.shape == L1.shape and not np.allclose(L3, L1)
+    np.testing.assert_allclose(three.score, L3.mean(axis=1), rtol=1e-12)
+    assert int(np.argmax(three._chosen_case_losses())) == wrong
+    assert "x 3 splits" in str(three)
+    with pytest.raises(ValueError, match="repeats must be a positive integer"):
+        choose_k(X, y_obs, grid=[5], repeats=0)
+
+
+def test_the_classifier_passes_inner_repeats_on_and_rejects_a_bad_value():
+    """inner_repeats reaches choose_k (its splits are recorded on the fitted choice);
+    0 is named in the error."""
+    from selbayes import HierarchicalGaussianClassifier
+
+    X, y = two_class_gaussian(seed=1, n=40, p=60)
+    est = HierarchicalGaussianClassifier(inner_repeats=2, k_grid=[5, 20], method="plugin",
+                                         draws=100, random_state=0, progressbar=False)
+    est.fit(X, y)
+    assert len(est.k_choice_.extra["splits"]) == 2
+    with pytest.raises(ValueError, match="inner_repeats"):
+        HierarchicalGaussianClassifier(inner_repeats=0, method="plugin").fit(X, y)

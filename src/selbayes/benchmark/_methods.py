@@ -317,6 +317,9 @@ METHODS = {
     # The default's candidates of k stacked (Yao et al. 2018 weights from its inner CV), the
     # three heaviest refitted (StackedGaussianClassifier; reports/plasmode/stacking_k).
     "selbayes_stack_k": _sb_stacked,
+    # The default with its inner choices (k, T, the label-noise share) scored on three
+    # splits of the inner folds, each case's loss averaged (reports/plasmode/inner_repeats).
+    "selbayes_inner_repeats": _sb_linear_stack(inner_repeats=3),
     # The stack with its weights fitted on the plug-in inner scores: "selbayes" until the
     # refit became the default (reports/plasmode/refit_inner), under the name the reports that
     # checked it use.

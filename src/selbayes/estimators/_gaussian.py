@@ -203,6 +203,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         class with a single training case (a rare class in a cross-validation fold) is
         fitted, its mean that case, but not split: the inner folds hold the other classes'
         cases (``k_choice_.extra["cases"]``), which choose the settings, and ``fit`` warns.
+    inner_repeats : int, default 1
+        Repeated inner cross-validation: the inner folds are drawn this many times
+        (independent stratified splits; the first is the one of ``inner_repeats=1``) and each
+        candidate's loss on a training case is its mean over the splits, so that the "auto"
+        choices depend less on how one split fell (costs that many times the inner
+        cross-validation's time, not the MCMC fit's). The stack's inner refits use the first
+        split.
     choice_rule : {"best", "one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
         or the smallest temperature within one paired standard error of it
@@ -365,7 +372,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  effect_prior_grid=None, decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
-                 temperature_grid=None, inner_cv: int = 5, choice_rule: str = "best",
+                 temperature_grid=None, inner_cv: int = 5, inner_repeats: int = 1,
+                 choice_rule: str = "best",
                  label_noise: float | str = "cv",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
@@ -385,6 +393,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.decorrelate_grid = decorrelate_grid
         self.temperature_grid = temperature_grid
         self.inner_cv = inner_cv
+        self.inner_repeats = inner_repeats
         self.choice_rule = choice_rule
         self.label_noise = label_noise
         self.draws = draws
@@ -415,6 +424,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "decorrelate_grid": [list, tuple, np.ndarray, None],
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
+        "inner_repeats": [Interval(Integral, 1, None, closed="left")],
         "choice_rule": [StrOptions({"best", "one_se"})],
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto", "cv"})],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
@@ -690,6 +700,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     corrected=self._correction_until_chosen(), standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
+                    repeats=self.inner_repeats,
                     extend_to=extend_to, progressbar=self.progressbar)
 
     def _selection_from_ranking(self, ranking: Selection, X) -> Selection:

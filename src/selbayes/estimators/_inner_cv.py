@@ -210,10 +210,13 @@ class KChoice:
         how = ("the lowest score" if rule == "best"
                else "the smallest temperature within one paired SE of the best")
         what = _CRITERION_TEXT.get(self.criterion, self.criterion)
+        repeats = len(self.extra.get("splits", ()))
+        folds = f"{self.n_splits} inner folds" + (
+            f" x {repeats} splits, losses averaged" if repeats > 1 else "")
         head = textwrap.fill(
             f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
             f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates, "
-            f"{self.n_splits} inner folds; score: {what})", width=92)
+            f"{folds}; score: {what})", width=92)
         tab = self.table()
         chosen = self._chosen_row()
         tab.index = ["*" if i == chosen else "" for i in range(len(tab))]
@@ -447,7 +450,7 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
 def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
              temperature_grid="correlation", priors=None, corrected=True, standardize=True,
              decorrelation_method="symmetric", label_noise="auto", rule="best", cv=5,
-             random_state=None, n_jobs=1, n_draws=200, extend_to=None,
+             repeats=1, random_state=None, n_jobs=1, n_draws=200, extend_to=None,
              progressbar=False) -> KChoice:
     """Choose k (and optionally lambda and T) by inner stratified cross-validated log score.
 
@@ -493,6 +496,14 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     cv : int, default 5
         Inner folds (reduced to the smallest count of a class with two cases or more when
         needed).
+    repeats : int, default 1
+        Repeated inner cross-validation: the cases are split into ``cv`` stratified folds
+        ``repeats`` times (independent splits, the first the one ``repeats=1`` makes) and
+        every candidate is scored on each split; a case's loss is its mean over the splits
+        (in nats), so that the choice depends less on how one split fell. The score and its
+        standard error are over the cases' averaged losses. The extra arrays of every class's
+        log probabilities and the ``"folds"`` are those of the first split (another model
+        scored on those folds is paired with them).
     random_state : int or numpy.random.Generator, optional
         Seeds the inner folds and the tau_x draws.
     n_jobs : int, default 1
@@ -516,10 +527,12 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     -------
     KChoice
         Its ``extra`` holds the inner scores case by case, in the order of the cases of
-        ``y``: ``"case_losses"`` (-log p(true class), (len(grid), n)), ``"case_log_proba"``
-        (every class, (len(grid), n, G)), with ``label_noise="cv"`` the same per share
-        (``"share_case_losses"``, ``"share_case_log_proba"``), and the inner ``"folds"``
-        ((train, test) index pairs), so that another model scored on the same folds can be
+        ``y``: ``"case_losses"`` (-log p(true class), (len(grid), n); with ``repeats`` > 1
+        the mean over the splits), ``"case_log_proba"`` (every class, (len(grid), n, G);
+        the first split's), with ``label_noise="cv"`` the same per share
+        (``"share_case_losses"``, ``"share_case_log_proba"``), the inner ``"folds"``
+        ((train, test) index pairs) and every split's folds (``"splits"``, the first of them
+        ``"folds"``), so that another model scored on the same folds can be
         paired with them case by case. Where a class has a single case, the folds split the
         others (:func:`inner_cv_cases`): the arrays and folds are then of the cases
         ``extra["cases"]`` of X, and their columns the classes with two cases or more.
@@ -528,8 +541,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     ------
     ValueError
         If fewer than 2 classes have 2 cases or more (an :class:`InnerCVImpossibleError`),
-        the grid is empty after capping, or ``temperature_grid`` is a string other than
-        "correlation".
+        the grid is empty after capping, ``temperature_grid`` is a string other than
+        "correlation", or ``repeats`` is not a positive integer.
 
     Examples
     --------
@@ -568,6 +581,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     # a grid of one k with no extension: the settings at a given k (T, lambda, the label-noise
     # share) are chosen, not k (the progress bar says which)
     given_k = len(grid) == 1 and extend_to is None
+    if isinstance(repeats, bool) or not isinstance(repeats, int | np.integer) or repeats < 1:
+        raise ValueError(f"repeats must be a positive integer; got {repeats!r}")
     n_splits, folds = _stratified_folds(y_index, cv, rng)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.
     cap = p - 1
@@ -585,6 +600,10 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     method = decorrelation_method
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
+    # The further splits of repeated inner CV come from their own streams (seed, r), so the
+    # first split, the plug-in's draws and every result of repeats=1 stay as they were.
+    splits = [folds] + [_stratified_folds(y_index, cv, np.random.default_rng([seed, r]))[1]
+                        for r in range(1, int(repeats))]
 
     noise_cv = isinstance(label_noise, str) and label_noise == "cv"
     if isinstance(label_noise, str) and label_noise not in ("auto", "cv"):
@@ -606,22 +625,32 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         jobs = (delayed(_fold_log_proba)(X, y_index, G, tr, te, cands, standardize, priors,
                                          corrected, n_draws, seed, temperature_grid,
                                          eps_for(tr), method, shares_for(tr))
-                for tr, te in folds)
+                for split in splits for tr, te in split)
         kk = sorted({c[0] for c in cands})
         what = f"k = {kk[0]}" + (f" to {kk[-1]}" if len(kk) > 1 else "")
+        if len(splits) > 1:
+            what += f", {len(splits)} splits"
         # In fold order (return_as="generator"); without progressbar the bar passes through.
         per_fold = list(tqdm(Parallel(n_jobs=n_jobs, return_as="generator")(jobs),
-                             total=len(folds), unit="fold", disable=not progressbar,
+                             total=sum(map(len, splits)), unit="fold",
+                             disable=not progressbar,
                              desc=("" if given_k else "choosing k: ")
                              + f"inner cross-validation, {what}"))
-        # The folds' test cases, concatenated, put back in the order of the cases (the arrays
-        # are paired case by case with other models' losses on the same folds).
-        order = np.argsort(np.concatenate([te for _, te in folds]), kind="stable")
-        P = np.concatenate([a for a, _ in per_fold], axis=2)[:, :, order]  # (cands, T, n, G)
-        P_share = (np.concatenate([a for _, a in per_fold], axis=3)[:, :, :, order]
-                   if noise_cv else None)                      # (cands, T, shares, n, G)
-        L = _true_class_loss(P, y_index)                       # (cands, T, n)
-        by_share = _true_class_loss(P_share, y_index) if noise_cv else None
+        P, P_share, L, by_share = [], [], 0.0, 0.0
+        for split in splits:
+            part, per_fold = per_fold[:len(split)], per_fold[len(split):]
+            # The folds' test cases, concatenated, put back in the order of the cases (the
+            # arrays are paired case by case with other models' losses on the same folds).
+            order = np.argsort(np.concatenate([te for _, te in split]), kind="stable")
+            P.append(np.concatenate([a for a, _ in part], axis=2)[:, :, order])
+            P_share.append(np.concatenate([a for _, a in part], axis=3)[:, :, :, order]
+                           if noise_cv else None)
+            # a case's loss: its mean over the splits
+            L = L + _true_class_loss(P[-1], y_index) / len(splits)      # (cands, T, n)
+            if noise_cv:
+                by_share = by_share + _true_class_loss(P_share[-1], y_index) / len(splits)
+        # every class's log probabilities: the first split's, whose folds extra keeps
+        P, P_share = P[0], P_share[0]                          # (cands, T, n, G), (.., shares, ..)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
                                                           method)]
@@ -663,7 +692,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     k_best, lam_best, t_best = full[best]
     # the inner folds themselves, for a stack that scores another model on the same cases
-    extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds,
+    extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds, "splits": splits,
              "case_log_proba": in_curve_order(3)}
     if subset:
         # the folds and the case-by-case arrays are of these cases of X (their classes, in

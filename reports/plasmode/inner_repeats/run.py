@@ -1,0 +1,114 @@
+"""README.md's check (rule written before the run): the default against the same stack whose
+inner choices average each case's loss over three splits of the inner folds, on new
+replicates of the suite's scenarios.
+
+Run from the repository root: ``python reports/plasmode/inner_repeats/run.py [jobs]``;
+writes ``results.jsonl`` (one line per replicate and method, resumable) and ``report.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py: paired, read_rows)
+
+REPLICATES, DATA_SEED = 6, 4900
+METHODS = {"selbayes": "selbayes", "inner_repeats": "selbayes_inner_repeats"}
+DEFAULT, NAME = "selbayes", "inner_repeats"
+
+
+def one(name: str, rep: int, method: str) -> dict:
+    from selbayes.benchmark._methods import make_method
+    from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, make_replicate
+
+    warnings.simplefilter("ignore")
+    data = make_replicate(SCENARIOS[name], DATA_SEED + 1000 * rep)
+    X, y, Xt, p_true = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
+    t0 = time.perf_counter()
+    est = make_method(METHODS[method], 2, random_state=rep).fit(X, y)
+    seconds = time.perf_counter() - t0
+    first = est.estimator_
+    return {**calibration_scores(est.predict_proba(Xt), p_true), "method": method,
+            "scenario": name, "replicate": rep, "k": int(first.k_),
+            "temperature": float(first.temperature_),
+            "label_noise_c": first.k_choice_.extra.get("label_noise_c"),
+            "weights": np.asarray(est.weights_).tolist(), "fit_seconds": seconds}
+
+
+def report(rows) -> str:
+    from selbayes.experiments.plasmode import SCENARIOS
+
+    lines = ["# Repeated inner cross-validation against the default (new replicates)", "",
+             "Made by `run.py`; README.md's rule, written before the run. Paired differences "
+             "candidate - default over replicates (mean ± SE, * beyond 2 SE).", "",
+             "| scenario | KL default | KL difference | \\|e - a\\| default | "
+             "\\|e - a\\| difference | slope default → candidate | k default | "
+             "k candidate | fit seconds default / candidate |",
+             "|---|---:|---:|---:|---:|---|---|---|---|"]
+    better, worse, worse_gap = [], [], []
+    for s in SCENARIOS:
+        d, se, n = paired.paired(rows, NAME, DEFAULT, s, "kl")
+        g, gse, _ = paired.paired(rows, NAME, DEFAULT, s, "abs_gap")
+        if d + 2 * se < 0:
+            better.append(s)
+        if d - 2 * se > 0:
+            worse.append(s)
+        if g - 2 * gse > 0:
+            worse_gap.append(s)
+        get = {m: [rows[(m, s, r)] for r in range(REPLICATES)] for m in METHODS}
+
+        def star(x, e):
+            return "*" if abs(x) > 2 * e else ""
+
+        lines.append(
+            f"| {s} | {np.mean([r['kl'] for r in get[DEFAULT]]):.3f} | "
+            f"{d:+.4f} ± {se:.4f}{star(d, se)} | "
+            f"{np.mean([r['abs_gap'] for r in get[DEFAULT]]):.3f} | "
+            f"{g:+.4f} ± {gse:.4f}{star(g, gse)} | "
+            f"{np.median([r['slope'] for r in get[DEFAULT]]):.2f} → "
+            f"{np.median([r['slope'] for r in get[NAME]]):.2f} | "
+            f"{', '.join(str(r['k']) for r in get[DEFAULT])} | "
+            f"{', '.join(str(r['k']) for r in get[NAME])} | "
+            f"{sum(r['fit_seconds'] for r in get[DEFAULT]):.0f} / "
+            f"{sum(r['fit_seconds'] for r in get[NAME]):.0f} |")
+    ok1, ok2 = bool(better) and not worse, not worse_gap
+    lines += ["", "Slopes: medians over the replicates; k: per replicate, in order.", "",
+              "## Verdict (README.md's rule)", "",
+              f"- Rule 1: KL better beyond 2 SE in: {', '.join(better) or 'none'}; worse "
+              f"beyond 2 SE in: {', '.join(worse) or 'none'} ({'holds' if ok1 else 'fails'}).",
+              f"- Rule 2: |expected - actual| worse beyond 2 SE in: "
+              f"{', '.join(worse_gap) or 'none'} ({'holds' if ok2 else 'fails'}).", "",
+              "**Promising**: next, the development sets (README.md)." if ok1 and ok2
+              else "**Not promising**: nothing changes."]
+    return "\n".join(lines) + "\n"
+
+
+def main(jobs: int = 2) -> None:
+    from joblib import Parallel, delayed
+
+    from selbayes.experiments.plasmode import SCENARIOS
+
+    path = HERE / "results.jsonl"
+    rows = paired.read_rows(path) if path.exists() else {}
+    todo = [(s, r, m) for r in range(REPLICATES) for s in SCENARIOS for m in METHODS
+            if (m, s, r) not in rows]
+    for row in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(one)(s, r, m) for s, r, m in todo):
+        with path.open("a") as f:
+            rows[(row["method"], row["scenario"], row["replicate"])] = row
+            f.write(json.dumps(row) + "\n")
+        print(row["method"], row["scenario"], row["replicate"], row["k"],
+              round(row["fit_seconds"]), flush=True)
+    (HERE / "report.md").write_text(report(rows))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
