@@ -502,20 +502,25 @@ def test_one_repeat_is_the_single_split_and_more_repeats_average_each_case_over_
     assert L3.shape == L1.shape and not np.allclose(L3, L1)
     np.testing.assert_allclose(three.score, L3.mean(axis=1), rtol=1e-12)
     assert int(np.argmax(three._chosen_case_losses())) == wrong
-    assert "x 3 splits" in str(three)
+    assert "x 3 splits" in " ".join(str(three).split())
     with pytest.raises(ValueError, match="repeats must be a positive integer"):
         choose_k(X, y_obs, grid=[5], repeats=0)
 
 
-def test_the_classifier_passes_inner_repeats_on_and_rejects_a_bad_value():
-    """inner_repeats reaches choose_k (its splits are recorded on the fitted choice);
-    0 is named in the error."""
+def test_the_classifier_passes_inner_repeats_on_and_rejects_a_bad_value(tmp_path):
+    """inner_repeats reaches choose_k (its splits are recorded on the fitted choice, which
+    says so when printed, also after save and load); 0 is named in the error."""
     from selbayes import HierarchicalGaussianClassifier
 
     X, y = two_class_gaussian(seed=1, n=40, p=60)
     est = HierarchicalGaussianClassifier(inner_repeats=2, k_grid=[5, 20], method="plugin",
                                          draws=100, random_state=0, progressbar=False)
     est.fit(X, y)
-    assert len(est.k_choice_.extra["splits"]) == 2
+    assert len(est.k_choice_.extra["splits"]) == 2 and est.k_choice_.n_repeats == 2
+    est.save(tmp_path / "fit.nc")
+    back = HierarchicalGaussianClassifier.load(tmp_path / "fit.nc")
+    assert back.inner_repeats == 2
+    assert "5 inner folds x 2 splits" in " ".join(str(back.k_choice_).split())
+    np.testing.assert_array_equal(back.k_choice_.score, est.k_choice_.score)
     with pytest.raises(ValueError, match="inner_repeats"):
         HierarchicalGaussianClassifier(inner_repeats=0, method="plugin").fit(X, y)

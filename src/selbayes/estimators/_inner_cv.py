@@ -90,6 +90,9 @@ class KChoice:
         Name of the criterion.
     n_splits : int
         Inner folds.
+    n_repeats : int, default 1
+        Splits of the cases into those folds whose losses were averaged (``choose_k``'s
+        ``repeats``).
     extra : dict
         Free-form details (not compared).
 
@@ -119,6 +122,7 @@ class KChoice:
     se: np.ndarray
     criterion: str
     n_splits: int
+    n_repeats: int = 1
     extra: dict = field(default_factory=dict, compare=False)
 
     def table(self):
@@ -210,9 +214,8 @@ class KChoice:
         how = ("the lowest score" if rule == "best"
                else "the smallest temperature within one paired SE of the best")
         what = _CRITERION_TEXT.get(self.criterion, self.criterion)
-        repeats = len(self.extra.get("splits", ()))
         folds = f"{self.n_splits} inner folds" + (
-            f" x {repeats} splits, losses averaged" if repeats > 1 else "")
+            f" x {self.n_repeats} splits, losses averaged" if self.n_repeats > 1 else "")
         head = textwrap.fill(
             f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
             f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates, "
@@ -246,7 +249,7 @@ class KChoice:
 
     @classmethod
     def from_constant_data(cls, cd, *, k, decorrelate, temperature, criterion,
-                           n_splits) -> KChoice:
+                           n_splits, n_repeats=1) -> KChoice:
         """The KChoice whose curve :meth:`to_constant_data` wrote into ``cd`` (the chosen values
         and settings are the fit's own, recorded elsewhere)."""
         grid = [(int(a), None if b < 0 else float(b), float(c)) for a, b, c in zip(
@@ -254,7 +257,7 @@ class KChoice:
             cd["k_choice_temperature"].values, strict=True)]
         return cls(k=k, decorrelate=decorrelate, temperature=temperature, grid=grid,
                    score=cd["k_choice_score"].values, se=cd["k_choice_se"].values,
-                   criterion=criterion, n_splits=n_splits)
+                   criterion=criterion, n_splits=n_splits, n_repeats=int(n_repeats))
 
 
 def _n_inner_folds(counts, n_splits: int) -> int:
@@ -705,7 +708,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     return KChoice(k=int(k_best), decorrelate=lam_best, temperature=t_best, grid=full,
                    score=score, se=se,
                    criterion="inner_cv_log_score_plugin" + ("_correlation_T" if by_corr else ""),
-                   n_splits=n_splits, extra=extra)
+                   n_splits=n_splits, n_repeats=len(splits), extra=extra)
 
 
 def share_label_noise(c: float, n: int) -> float:
@@ -833,7 +836,7 @@ def choices_per_k(full: KChoice, ks) -> dict:
         out[k] = KChoice(k=int(k), decorrelate=lam, temperature=t,
                          grid=[full.grid[i] for i in rows], score=full.score[rows],
                          se=full.se[rows], criterion=full.criterion, n_splits=full.n_splits,
-                         extra=extra)
+                         n_repeats=full.n_repeats, extra=extra)
     return out
 
 
