@@ -99,22 +99,28 @@ def report(rows) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(jobs: int = 2) -> None:
+def fit_all(path: Path, scenarios, replicates: int, data_seed: int, jobs: int) -> dict:
+    """Both methods on every replicate of ``scenarios`` not yet in ``path`` (one JSON line
+    each, appended as they finish); returns every row of ``path``."""
     from joblib import Parallel, delayed
 
-    from selbayes.experiments.plasmode import SCENARIOS
-
-    path = HERE / "results.jsonl"
     rows = paired.read_rows(path) if path.exists() else {}
-    todo = [(s, r, m) for r in range(REPLICATES) for s in SCENARIOS for m in METHODS
+    todo = [(s, r, m) for r in range(replicates) for s in scenarios for m in METHODS
             if (m, s, r) not in rows]
     for row in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(one)(s, r, m) for s, r, m in todo):
+            delayed(one)(s, r, m, data_seed) for s, r, m in todo):
         with path.open("a") as f:
             rows[(row["method"], row["scenario"], row["replicate"])] = row
             f.write(json.dumps(row) + "\n")
         print(row["method"], row["scenario"], row["replicate"], row["k"],
               round(row["fit_seconds"]), flush=True)
+    return rows
+
+
+def main(jobs: int = 2) -> None:
+    from selbayes.experiments.plasmode import SCENARIOS
+
+    rows = fit_all(HERE / "results.jsonl", SCENARIOS, REPLICATES, DATA_SEED, jobs)
     (HERE / "report.md").write_text(report(rows))
 
 

@@ -8,7 +8,6 @@ writes ``dense_results.jsonl`` (resumable) and ``dense_report.md``.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -59,19 +58,7 @@ def report(rows) -> str:
 
 
 def main(jobs: int = 2) -> None:
-    from joblib import Parallel, delayed
-
-    path = HERE / "dense_results.jsonl"
-    rows = paired.read_rows(path) if path.exists() else {}
-    todo = [(s, r, m) for r in range(REPLICATES) for s in SCENARIOS for m in run.METHODS
-            if (m, s, r) not in rows]
-    for row in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(run.one)(s, r, m, DATA_SEED) for s, r, m in todo):
-        with path.open("a") as f:
-            rows[(row["method"], row["scenario"], row["replicate"])] = row
-            f.write(json.dumps(row) + "\n")
-        print(row["method"], row["scenario"], row["replicate"], row["k"],
-              round(row["fit_seconds"]), flush=True)
+    rows = run.fit_all(HERE / "dense_results.jsonl", SCENARIOS, REPLICATES, DATA_SEED, jobs)
     (HERE / "dense_report.md").write_text(report(rows))
 
 
