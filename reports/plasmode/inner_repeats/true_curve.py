@@ -1,0 +1,77 @@
+"""After both checks (decides nothing): the curve the inner cross-validation estimates, as the
+truth scores it. On twelve new replicates each of sim_dense_weak (80 training cases) and
+sim_dense_weak_n40 (40), data seed 7900 + 1000 r, the Gaussian model is fitted at each k
+of the default grid (plug-in posterior, ``method="plugin"``, label-noise share 1/(n + 2),
+the correlation rule's T) on all training cases ("full") and on a stratified 80% of them
+("sub", the size of an inner training fold), and scored by its KL to the true probabilities
+of the replicate's 400 test cases. If the "sub" curve favours large k as the "full" one does,
+small-k choices are the inner criterion's noise; if it is flat, the inner folds are too
+small to see what the whole training set supports (a learning-curve bias).
+
+Run from the repository root:
+``python reports/plasmode/inner_repeats/true_curve.py sim_dense_weak 0 12`` (and
+``sim_dense_weak_n40``; about 5 minutes each); one JSON line per replicate (the KL at each k
+of ``KS``), collected in ``true_curve.jsonl``; ``--summary`` prints the table of README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+KS = [5, 10, 20, 50, 100, 200, 500, 1000]
+DATA_SEED = 7900
+
+
+def main(name: str, first: int, stop: int) -> None:
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.experiments.plasmode import (
+        SCENARIOS,
+        SMALL_SAMPLE_SCENARIOS,
+        calibration_scores,
+        make_replicate,
+    )
+
+    warnings.simplefilter("ignore")
+    scenario = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
+    for rep in range(first, stop):
+        data = make_replicate(scenario, DATA_SEED + 1000 * rep)
+        X, y, Xt, pt = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
+        rng = np.random.default_rng(rep)
+        sub = np.concatenate([rng.choice(np.flatnonzero(y == c),
+                                         int(round(0.8 * np.sum(y == c))), replace=False)
+                              for c in np.unique(y)])
+        out = {"scenario": name, "rep": rep}
+        for part, idx in (("full", np.arange(len(y))), ("sub", sub)):
+            out[part] = [round(calibration_scores(
+                HierarchicalGaussianClassifier(
+                    k=k, method="plugin", label_noise="auto", draws=200, random_state=rep,
+                    progressbar=False).fit(X[idx], y[idx]).predict_proba(Xt), pt)["kl"], 4)
+                for k in KS]
+        print(json.dumps(out), flush=True)
+
+
+def summary() -> None:
+    rows = [json.loads(line) for line in
+            (Path(__file__).resolve().parent / "true_curve.jsonl").read_text().splitlines()]
+    print("| scenario | fitted on | mean KL at k = " + ", ".join(map(str, KS)) +
+          " | KL(k = 5) - KL(k = 1000) | best k per replicate |")
+    print("|---|---|---|---:|---|")
+    for name in dict.fromkeys(r["scenario"] for r in rows):
+        for part in ("full", "sub"):
+            A = np.array([r[part] for r in rows if r["scenario"] == name])
+            d = A[:, 0] - A[:, -1]
+            print(f"| {name} | {part} | {', '.join(f'{v:.3f}' for v in A.mean(0))} | "
+                  f"{d.mean():+.3f} ± {d.std(ddof=1) / np.sqrt(len(d)):.3f} | "
+                  f"{', '.join(str(KS[i]) for i in A.argmin(1))} |")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--summary"]:
+        summary()
+    else:
+        main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
