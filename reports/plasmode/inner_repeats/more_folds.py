@@ -22,17 +22,19 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import run  # noqa: E402  (this folder's first check: scenario_of)
 import true_curve  # noqa: E402  (this folder: KS, DATA_SEED)
 
 
 def main(name: str, cvs) -> None:
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators._inner_cv import choose_k
-    from selbayes.experiments.plasmode import SCENARIOS, SMALL_SAMPLE_SCENARIOS, make_replicate
+    from selbayes.experiments.plasmode import make_replicate
 
     warnings.simplefilter("ignore")
-    scenario = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
+    scenario = run.scenario_of(name)
     est = HierarchicalGaussianClassifier(progressbar=False)
     for rep in range(12):
         data = make_replicate(scenario, true_curve.DATA_SEED + 1000 * rep)

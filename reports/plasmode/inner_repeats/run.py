@@ -25,20 +25,21 @@ METHODS = {"selbayes": "selbayes", "inner_repeats": "selbayes_inner_repeats"}
 DEFAULT, NAME = "selbayes", "inner_repeats"
 
 
+def scenario_of(name: str):
+    """The suite's scenario (or its 40-case version) called ``name``."""
+    from selbayes.experiments.plasmode import SCENARIOS, SMALL_SAMPLE_SCENARIOS
+
+    return {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
+
+
 def one(name: str, rep: int, method: str, data_seed: int = DATA_SEED) -> dict:
     """Fit ``method`` (a key of METHODS) to replicate ``rep`` of scenario ``name`` (data seed
     ``data_seed + 1000 rep``, estimator seed ``rep``) and score it against the truth."""
     from selbayes.benchmark._methods import make_method
-    from selbayes.experiments.plasmode import (
-        SCENARIOS,
-        SMALL_SAMPLE_SCENARIOS,
-        calibration_scores,
-        make_replicate,
-    )
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate
 
     warnings.simplefilter("ignore")
-    scenario = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
-    data = make_replicate(scenario, data_seed + 1000 * rep)
+    data = make_replicate(scenario_of(name), data_seed + 1000 * rep)
     X, y, Xt, p_true = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
     t0 = time.perf_counter()
     est = make_method(METHODS[method], 2, random_state=rep).fit(X, y)

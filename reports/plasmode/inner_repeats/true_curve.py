@@ -23,21 +23,21 @@ from pathlib import Path
 
 import numpy as np
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import run  # noqa: E402  (this folder's first check: scenario_of)
+
 KS = [5, 10, 20, 50, 100, 200, 500, 1000]
 DATA_SEED = 7900
 
 
 def main(name: str, first: int, stop: int) -> None:
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.experiments.plasmode import (
-        SCENARIOS,
-        SMALL_SAMPLE_SCENARIOS,
-        calibration_scores,
-        make_replicate,
-    )
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate
 
     warnings.simplefilter("ignore")
-    scenario = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
+    scenario = run.scenario_of(name)
     for rep in range(first, stop):
         data = make_replicate(scenario, DATA_SEED + 1000 * rep)
         X, y, Xt, pt = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
@@ -57,7 +57,7 @@ def main(name: str, first: int, stop: int) -> None:
 
 def summary() -> None:
     rows = [json.loads(line) for line in
-            (Path(__file__).resolve().parent / "true_curve.jsonl").read_text().splitlines()]
+            (HERE / "true_curve.jsonl").read_text().splitlines()]
     print("| scenario | fitted on | mean KL at k = " + ", ".join(map(str, KS)) +
           " | KL(k = 5) - KL(k = 1000) | best k per replicate |")
     print("|---|---|---|---:|---|")
