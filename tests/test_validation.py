@@ -9,6 +9,7 @@ from selbayes._validation import (
     check_labels,
     check_matrix,
     check_positive,
+    check_positive_int,
     check_random_state,
 )
 
@@ -94,6 +95,18 @@ def test_check_positive():
             check_positive(bad, name="w")
     with pytest.raises(TypeError, match="w must be a number"):
         check_positive("x", name="w")
+
+
+def test_check_positive_int():
+    """Integers >= 1 (numpy's too) come back as int; 0, negatives, floats, bools and strings
+    are named in a ValueError, with what they count where given."""
+    assert check_positive_int(3, name="n") == 3
+    assert type(check_positive_int(np.int64(2), name="n")) is int
+    for bad in (0, -2, 2.0, True, "3", None):
+        with pytest.raises(ValueError, match="n must be a positive integer; got"):
+            check_positive_int(bad, name="n")
+    with pytest.raises(ValueError, match=r"n must be a positive integer \(draws\); got 0"):
+        check_positive_int(0, name="n", what="draws")
 
 
 def test_check_class_counts():

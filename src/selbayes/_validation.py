@@ -20,6 +20,7 @@ __all__ = [
     "check_labels",
     "check_binary",
     "check_positive",
+    "check_positive_int",
     "check_class_counts",
     "check_random_state",
 ]
@@ -239,6 +240,15 @@ def check_positive(value, *, name: str, strict: bool = True) -> float:
     if not np.isfinite(v) or (v <= 0 if strict else v < 0):
         raise ValueError(f"{name} must be {'> 0' if strict else '>= 0'} and finite; got {value!r}")
     return v
+
+
+def check_positive_int(value, *, name: str, what: str | None = None) -> int:
+    """Return ``value`` as an int, raising ``ValueError`` unless it is an integer (not a bool)
+    >= 1; ``what`` says in the message what it counts."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name} must be a positive integer{f' ({what})' if what else ''}; "
+                         f"got {value!r}")
+    return int(value)
 
 
 def check_class_counts(class_counts, *, name: str = "class_counts", min_classes: int = 2

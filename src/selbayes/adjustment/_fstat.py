@@ -24,7 +24,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .._validation import check_class_counts, check_positive, check_random_state
+from .._validation import (
+    check_class_counts,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+)
 from ._fstat_exact import ExactTable, f_terms
 
 __all__ = ["fstat_log_omit_prob", "validate_design", "validate_t_df"]
@@ -226,8 +231,7 @@ def mc_pool(class_counts, alpha_x, n_draws, seed, mu_t_df=None):
     class means, T is divided by lambda ~ Gamma(df/2, rate df/2) (drawn after T, so the normal
     pool of a seed is unchanged).
     """
-    if isinstance(n_draws, bool) or not isinstance(n_draws, int | np.integer) or n_draws < 1:
-        raise ValueError(f"n_draws must be a positive integer; got {n_draws!r}")
+    check_positive_int(n_draws, name="n_draws")
     rng = check_random_state(seed)
     counts = np.asarray(class_counts, dtype=np.float64)
     z = rng.standard_normal((int(n_draws), counts.shape[0]))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_labels, check_matrix, check_random_state
+from .._validation import check_labels, check_matrix, check_positive_int, check_random_state
 from ..filters._selection import f_statistic, selection_from_scores
 from ..models._gaussian_plugin import (
     correlation_temperature,
@@ -584,8 +584,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     # a grid of one k with no extension: the settings at a given k (T, lambda, the label-noise
     # share) are chosen, not k (the progress bar says which)
     given_k = len(grid) == 1 and extend_to is None
-    if isinstance(repeats, bool) or not isinstance(repeats, int | np.integer) or repeats < 1:
-        raise ValueError(f"repeats must be a positive integer; got {repeats!r}")
+    repeats = check_positive_int(repeats, name="repeats")
     n_splits, folds = _stratified_folds(y_index, cv, rng)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.
     cap = p - 1

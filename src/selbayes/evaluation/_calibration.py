@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_random_state, labels_1d
+from .._validation import check_positive_int, check_random_state, labels_1d
 
 __all__ = [
     "check_loss",
@@ -355,9 +355,7 @@ def reliability_table(prob, outcome, n_bins: int = 10) -> pd.DataFrame:
         )
     if not np.all((o == 0) | (o == 1)):
         raise ValueError("outcome must be binary (0/1 or bool)")
-    if not isinstance(n_bins, int | np.integer) or isinstance(n_bins, bool) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer; got {n_bins!r}")
-    n_bins = int(n_bins)
+    n_bins = check_positive_int(n_bins, name="n_bins")
     b = _bin_index(p, n_bins)
     count = np.bincount(b, minlength=n_bins)
     with np.errstate(invalid="ignore", divide="ignore"):

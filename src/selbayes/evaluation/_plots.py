@@ -429,9 +429,9 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
 # SBC rank plots
 # ---------------------------------------------------------------------------------------------
 def _check_ranks(ranks, n_draws) -> np.ndarray:
-    if not isinstance(n_draws, int | np.integer) or isinstance(n_draws, bool) or n_draws < 1:
-        raise ValueError(f"n_draws must be a positive integer (posterior draws per replicate); "
-                         f"got {n_draws!r}")
+    from .._validation import check_positive_int
+
+    check_positive_int(n_draws, name="n_draws", what="posterior draws per replicate")
     r = np.asarray(ranks)
     if r.ndim != 1 or r.size == 0:
         raise ValueError(f"ranks must be a non-empty 1-D array; got shape {r.shape}")

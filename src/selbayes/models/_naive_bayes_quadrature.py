@@ -51,7 +51,7 @@ from scipy.special import expit, logsumexp
 from scipy.stats import invgamma
 
 from .._special import log_rising
-from .._validation import check_binary, check_matrix, labels_1d
+from .._validation import check_binary, check_matrix, check_positive_int, labels_1d
 from ..adjustment._corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters._selection import Selection
 from ._priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
@@ -111,8 +111,7 @@ def prior_alpha_grid(n_alpha: int, prior: NaiveBayesPrior | None = None) -> np.n
     >>> np.round(prior_alpha_grid(10), 2).tolist()       # the thesis' grid (spec 2.2)
     [2.6, 4.83, 7.56, 11.45, 17.52, 27.99, 48.57, 98.49, 279.6, 2543.14]
     """
-    if isinstance(n_alpha, bool) or not isinstance(n_alpha, numbers.Integral) or n_alpha < 1:
-        raise ValueError(f"n_alpha must be a positive integer; got {n_alpha!r}")
+    check_positive_int(n_alpha, name="n_alpha")
     prior = NaiveBayesPrior() if prior is None else prior
     u = (np.arange(n_alpha) + 0.5) / n_alpha
     return invgamma(prior.alpha_shape, scale=prior.alpha_scale).ppf(u)

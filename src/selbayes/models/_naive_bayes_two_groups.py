@@ -38,6 +38,7 @@ import numpy as np
 from scipy.special import betaln, gammaln, logsumexp
 from scipy.stats import beta as beta_dist
 
+from .._validation import check_positive_int
 from ..adjustment._corr import corr_omit_region
 from ._naive_bayes_quadrature import NaiveBayesQuadratureFit, _grid_parts
 from ._priors import NaiveBayesPrior
@@ -246,8 +247,7 @@ def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
     if not isinstance(prior, NaiveBayesPrior) or not prior.two_groups:
         raise ValueError("the two-groups fit needs a NaiveBayesPrior with pi0_a and pi0_b "
                          "set (e.g. priors={'pi0_a': 1, 'pi0_b': 1})")
-    if isinstance(n_pi0, bool) or not isinstance(n_pi0, int | np.integer) or n_pi0 < 1:
-        raise ValueError(f"n_pi0 must be a positive integer; got {n_pi0!r}")
+    check_positive_int(n_pi0, name="n_pi0")
     parts = _grid_parts(X, y, selection, corrected=corrected, prior=prior,
                         quadrature=quadrature, **{key: grid.get(key) for key in (
                             "n_alpha", "theta_rule", "n_theta", "adjustment_theta_rule",
