@@ -638,21 +638,22 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                              disable=not progressbar,
                              desc=("" if given_k else "choosing k: ")
                              + f"inner cross-validation, {what}"))
-        P, P_share, L, by_share = [], [], 0.0, 0.0
-        for split in splits:
-            part, per_fold = per_fold[:len(split)], per_fold[len(split):]
-            # The folds' test cases, concatenated, put back in the order of the cases (the
-            # arrays are paired case by case with other models' losses on the same folds).
+        def in_case_order(part, split):
+            """One split's folds' arrays, concatenated and put back in the order of the cases
+            (they are paired case by case with other models' losses on the same folds)."""
             order = np.argsort(np.concatenate([te for _, te in split]), kind="stable")
-            P.append(np.concatenate([a for a, _ in part], axis=2)[:, :, order])
-            P_share.append(np.concatenate([a for _, a in part], axis=3)[:, :, :, order]
-                           if noise_cv else None)
-            # a case's loss: its mean over the splits
-            L = L + _true_class_loss(P[-1], y_index) / len(splits)      # (cands, T, n)
-            if noise_cv:
-                by_share = by_share + _true_class_loss(P_share[-1], y_index) / len(splits)
+            return (np.concatenate([a for a, _ in part], axis=2)[:, :, order],
+                    np.concatenate([a for _, a in part], axis=3)[:, :, :, order]
+                    if noise_cv else None)
+
+        by_split = [in_case_order(per_fold[r * n_splits:(r + 1) * n_splits], split)
+                    for r, split in enumerate(splits)]
         # every class's log probabilities: the first split's, whose folds extra keeps
-        P, P_share = P[0], P_share[0]                          # (cands, T, n, G), (.., shares, ..)
+        P, P_share = by_split[0]                               # (cands, T, n, G), (.., shares, ..)
+        # a case's loss: its mean over the splits
+        L = np.mean([_true_class_loss(a, y_index) for a, _ in by_split], axis=0)  # (cands, T, n)
+        by_share = (np.mean([_true_class_loss(b, y_index) for _, b in by_split], axis=0)
+                    if noise_cv else None)
         if by_corr:   # the T each candidate's fit on all the training data would use
             temps = [[t] for t in _candidate_temperatures(X, y_index, G, cands, standardize,
                                                           method)]
