@@ -524,3 +524,45 @@ def test_the_classifier_passes_inner_repeats_on_and_rejects_a_bad_value(tmp_path
     np.testing.assert_array_equal(back.k_choice_.score, est.k_choice_.score)
     with pytest.raises(ValueError, match="inner_repeats"):
         HierarchicalGaussianClassifier(inner_repeats=0, method="plugin").fit(X, y)
+
+
+def test_repeated_scores_are_the_means_of_single_split_runs(monkeypatch):
+    """The reference is three ordinary runs: with the fold maker patched to hand out three
+    given splits (drawing from the random stream as the real one does, so the plug-in's draws
+    are the same), repeats=3's case losses, per-share losses and scores are the means of the
+    three single-split runs', its chosen k the best of those mean scores, and its log
+    probabilities and folds the first run's."""
+    from selbayes.estimators import _inner_cv
+    from selbayes.evaluation._folds import stratified_folds
+
+    rng = np.random.default_rng(5)
+    y = np.repeat([0, 1], 20)
+    X = rng.normal(size=(40, 150))
+    X[:, :8] += 0.8 * y[:, None]
+    given = [stratified_folds(y, 5, seed) for seed in (11, 12, 13)]
+    real = _inner_cv._stratified_folds
+
+    def handing(queue):
+        def fake(y_index, n_splits, rng):
+            n, _ = real(y_index, n_splits, rng)      # the same draws from the stream
+            return n, queue.pop(0)
+        return fake
+
+    settings = dict(grid=[5, 20, 50], label_noise="cv", random_state=0)
+    singles = []
+    for split in given:
+        monkeypatch.setattr(_inner_cv, "_stratified_folds", handing([split]))
+        singles.append(choose_k(X, y, **settings))
+    monkeypatch.setattr(_inner_cv, "_stratified_folds", handing(list(given)))
+    three = choose_k(X, y, repeats=3, **settings)
+    for key in ("case_losses", "share_case_losses"):
+        np.testing.assert_allclose(three.extra[key],
+                                   np.mean([s.extra[key] for s in singles], axis=0), rtol=1e-12)
+    mean_score = np.mean([s.score for s in singles], axis=0)
+    np.testing.assert_allclose(three.score, mean_score, rtol=1e-12)
+    assert three.k == three.grid[int(np.argmin(mean_score))][0]
+    np.testing.assert_array_equal(three.extra["case_log_proba"],
+                                  singles[0].extra["case_log_proba"])
+    assert all(a is b for a, b in zip(three.extra["splits"], given, strict=True))
+    # the three runs differ, so the mean is a real test of the averaging
+    assert not np.allclose(singles[0].extra["case_losses"], singles[1].extra["case_losses"])
