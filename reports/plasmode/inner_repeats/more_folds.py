@@ -48,24 +48,18 @@ def main(name: str, cvs) -> None:
 
 
 def summary() -> None:
-    def rows_of(name):
-        return [json.loads(line) for line in (HERE / name).read_text().splitlines()]
-
-    truth = {(r["scenario"], r["rep"]): r["full"] for r in rows_of("true_curve.jsonl")}
+    truth = {name: {r["rep"]: r["full"] for r in rows}
+             for name, rows in true_curve.by_scenario("true_curve.jsonl").items()}
     print("| scenario | inner folds | k chosen per replicate | KL at the chosen k | "
           "regret (KL - the best k's) |")
     print("|---|---:|---|---:|---:|")
-    rows = rows_of("more_folds.jsonl")
-    for name in dict.fromkeys(r["scenario"] for r in rows):
-        mine = [r for r in rows if r["scenario"] == name]
-        for cv in [c for c in mine[0] if c.startswith("cv")]:
-            curve = [truth[(name, r["rep"])] for r in mine]
-            kl = np.array([c[true_curve.KS.index(r[cv])] for c, r in
-                           zip(curve, mine, strict=True)])
-            regret = kl - np.array([min(c) for c in curve])
-            print(f"| {name} | {cv[2:]} | {', '.join(str(r[cv]) for r in mine)} | "
-                  f"{kl.mean():.3f} | {regret.mean():.3f} ± "
-                  f"{regret.std(ddof=1) / np.sqrt(len(regret)):.3f} |")
+    for name, rows in true_curve.by_scenario("more_folds.jsonl").items():
+        curves = [truth[name][r["rep"]] for r in rows]
+        for cv in [c for c in rows[0] if c.startswith("cv")]:
+            kl = np.array([c[true_curve.KS.index(r[cv])]
+                           for c, r in zip(curves, rows, strict=True)])
+            print(f"| {name} | {cv[2:]} | {', '.join(str(r[cv]) for r in rows)} | "
+                  f"{kl.mean():.3f} | {true_curve.mean_se(kl - [min(c) for c in curves])} |")
 
 
 if __name__ == "__main__":

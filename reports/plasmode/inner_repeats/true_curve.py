@@ -55,18 +55,30 @@ def main(name: str, first: int, stop: int) -> None:
         print(json.dumps(out), flush=True)
 
 
+def by_scenario(file: str) -> dict:
+    """This folder's JSON-lines ``file``: scenario -> its rows, in file order."""
+    out = {}
+    for line in (HERE / file).read_text().splitlines():
+        row = json.loads(line)
+        out.setdefault(row["scenario"], []).append(row)
+    return out
+
+
+def mean_se(x, sign: str = "") -> str:
+    """The mean of ``x`` ± its standard error over replicates, to three decimals."""
+    x = np.asarray(x, dtype=np.float64)
+    return f"{x.mean():{sign}.3f} ± {x.std(ddof=1) / np.sqrt(x.size):.3f}"
+
+
 def summary() -> None:
-    rows = [json.loads(line) for line in
-            (HERE / "true_curve.jsonl").read_text().splitlines()]
     print("| scenario | fitted on | mean KL at k = " + ", ".join(map(str, KS)) +
           " | KL(k = 5) - KL(k = 1000) | best k per replicate |")
     print("|---|---|---|---:|---|")
-    for name in dict.fromkeys(r["scenario"] for r in rows):
+    for name, rows in by_scenario("true_curve.jsonl").items():
         for part in ("full", "sub"):
-            A = np.array([r[part] for r in rows if r["scenario"] == name])
-            d = A[:, 0] - A[:, -1]
+            A = np.array([r[part] for r in rows])
             print(f"| {name} | {part} | {', '.join(f'{v:.3f}' for v in A.mean(0))} | "
-                  f"{d.mean():+.3f} ± {d.std(ddof=1) / np.sqrt(len(d)):.3f} | "
+                  f"{mean_se(A[:, 0] - A[:, -1], '+')} | "
                   f"{', '.join(str(KS[i]) for i in A.argmin(1))} |")
 
 
