@@ -291,6 +291,42 @@ def test_one_se_rule_takes_the_smallest_temperature_within_a_paired_se():
         choose_k(X, y, grid=[10], random_state=0, rule="min", **AUTO_T)
 
 
+def test_largest_k_rule_takes_the_largest_k_within_a_paired_se():
+    """Reference: the rule recomputed here from the stored case losses by brute force, on
+    weak signal spread over 100 of 300 features, where the inner curve is flat and the rule
+    moves k away from the best score's k = 5."""
+    from selbayes.estimators._inner_cv import pick_candidate
+
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1], 30)
+    X = rng.normal(size=(60, 300))
+    X[:, :100] += 0.12 * y[:, None]
+    ref = choose_k(X, y, grid=[5, 20, 100], random_state=0, **OWN)
+    ch = choose_k(X, y, grid=[5, 20, 100], random_state=0, rule="largest_k_one_se", **OWN)
+    np.testing.assert_array_equal(ch.score, ref.score)        # same curve, other pick
+    L = ref.extra["case_losses"]
+    b = int(np.argmin(ref.score))
+    within = [i for i in range(len(ref.grid))
+              if ref.score[i] <= ref.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+    k_max = max(ref.grid[i][0] for i in within)
+    assert ch.k == k_max and ch.extra["rule"] == "largest_k_one_se"
+    assert ref.k == 5 and ch.k > ref.k                  # the data make the two rules differ
+    with pytest.raises(ValueError, match="needs the candidates' ks"):
+        pick_candidate(L, [1.0] * len(L), "largest_k_one_se")
+    with pytest.raises(ValueError, match="'largest_k_one_se'"):
+        pick_candidate(L, [1.0] * len(L), "largest")
+
+
+def test_the_classifier_offers_every_rule_and_passes_it_on():
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.estimators._inner_cv import RULES
+
+    options = HierarchicalGaussianClassifier._parameter_constraints["choice_rule"][0].options
+    assert set(options) == set(RULES)
+    clf = HierarchicalGaussianClassifier(choice_rule="largest_k_one_se")
+    assert clf._choice_settings(None)["rule"] == "largest_k_one_se"
+
+
 def test_a_path_curve_split_per_k_equals_choosing_at_each_k_alone():
     """The candidates do not interact: the same folds and seeds score each, so the curve of one
     k inside a path's inner CV is exactly that of choose_k at that k alone, bit for bit."""

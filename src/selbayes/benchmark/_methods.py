@@ -166,7 +166,7 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
     random_state : int, optional
     quick : bool, default False
         As in :func:`selbayes_default`.
-    choice_rule : {"best", "one_se"}, default "best"
+    choice_rule : {"best", "one_se", "largest_k_one_se"}, default "best"
         The reference configuration's rule for its inner choices.
 
     Examples
@@ -320,6 +320,9 @@ METHODS = {
     # The default with its inner choices (k, T, the label-noise share) scored on three
     # splits of the inner folds, each case's loss averaged (reports/plasmode/inner_repeats).
     "selbayes_inner_repeats": _sb_linear_stack(inner_repeats=3),
+    # The default with its k the largest within one paired SE of the inner curve's best
+    # (choice_rule="largest_k_one_se"; reports/plasmode/largest_k_within_se).
+    "selbayes_largest_k": _sb_linear_stack(choice_rule="largest_k_one_se"),
     # The stack with its weights fitted on the plug-in inner scores: "selbayes" until the
     # refit became the default (reports/plasmode/refit_inner), under the name the reports that
     # checked it use.

@@ -210,11 +210,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         choices depend less on how one split fell (costs that many times the inner
         cross-validation's time, not the MCMC fit's). The stack's inner refits use the first
         split.
-    choice_rule : {"best", "one_se"}, default "best"
+    choice_rule : {"best", "one_se", "largest_k_one_se"}, default "best"
         How the "auto" choices pick from the inner cross-validation curve: the lowest score,
-        or the smallest temperature within one paired standard error of it
-        (:func:`selbayes.estimators.choose_k`; tried on the benchmark, not
-        better).
+        the smallest temperature within one paired standard error of it (tried on the
+        benchmark, not better), or the largest k within one paired standard error of it
+        (:func:`selbayes.estimators.choose_k`).
     label_noise : float, "auto" or "cv", default "cv"
         Probability eps that a case's label is unrelated to its features: the predictive is
         (1 - eps) P(g | x) + eps pi_g
@@ -425,7 +425,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "temperature_grid": [list, tuple, np.ndarray, None],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "inner_repeats": [Interval(Integral, 1, None, closed="left")],
-        "choice_rule": [StrOptions({"best", "one_se"})],
+        "choice_rule": [StrOptions({"best", "one_se", "largest_k_one_se"})],  # _inner_cv.RULES
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto", "cv"})],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
         "method": [StrOptions({"mcmc", "plugin"})],

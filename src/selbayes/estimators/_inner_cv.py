@@ -41,6 +41,8 @@ PREVIOUS_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
 #: Candidate decorrelation strengths lambda of ``decorrelate="auto"`` (None: none).
 DEFAULT_DECORRELATE_GRID = (None, 10.0)
+#: How a choice picks from the inner curve (:func:`pick_candidate`).
+RULES = ("best", "one_se", "largest_k_one_se")
 #: ``label_noise="cv"``: the share c / (n + 2) of the label-noise component, c from this
 #: grid, chosen at the chosen candidate by the same inner test cases (c = 1, Laplace's rule
 #: of succession, first: it wins ties). Checked on the plasmode suite
@@ -405,7 +407,7 @@ def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> l
             _candidate_selections(X, y_index, G, candidates, standardize, method)]
 
 
-def pick_candidate(case_losses, temperatures, rule="best") -> int:
+def pick_candidate(case_losses, temperatures, rule="best", ks=None) -> int:
     """Index of the chosen candidate of an inner cross-validation curve.
 
     Parameters
@@ -413,9 +415,12 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
     case_losses : ndarray of shape (n_candidates, n_cases)
         -log p(true class) of every inner test case under every candidate (nats).
     temperatures : sequence of float, length n_candidates
-    rule : {"best", "one_se"}
+    rule : {"best", "one_se", "largest_k_one_se"}
         "best": the lowest mean loss. "one_se": the smallest temperature among the
         candidates within one paired standard error of the best (then the lowest loss).
+        "largest_k_one_se": the largest k among them (then the lowest loss).
+    ks : sequence of int, length n_candidates, optional
+        The candidates' k (required by "largest_k_one_se").
 
     Returns
     -------
@@ -424,7 +429,7 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
     Raises
     ------
     ValueError
-        For an unknown rule.
+        For an unknown rule, or "largest_k_one_se" without ``ks``.
 
     Examples
     --------
@@ -432,19 +437,26 @@ def pick_candidate(case_losses, temperatures, rule="best") -> int:
     >>> L = np.array([[0.50, 0.51, 0.49, 0.51], [0.50, 0.50, 0.50, 0.49]])
     >>> pick_candidate(L, [1.0, 3.0]), pick_candidate(L, [1.0, 3.0], "one_se")
     (1, 0)
+    >>> pick_candidate(L, [1.0, 1.0], "largest_k_one_se", ks=[500, 20])
+    0
     """
     L = np.asarray(case_losses, dtype=np.float64)
     score = L.mean(axis=1)
     best = int(np.argmin(score))
     if rule == "best":
         return best
-    if rule != "one_se":
-        raise ValueError(f"rule must be 'best' or 'one_se'; got {rule!r}")
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}; got {rule!r}")
     # Paired: every candidate is scored on the same inner test cases.
     d_se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     ok = np.flatnonzero(score <= score[best] + d_se)
-    temps = np.asarray(temperatures, dtype=np.float64)[ok]
-    ok = ok[temps == temps.min()]
+    if rule == "one_se":
+        key = -np.asarray(temperatures, dtype=np.float64)[ok]   # the smallest temperature
+    else:
+        if ks is None:
+            raise ValueError("rule 'largest_k_one_se' needs the candidates' ks")
+        key = np.asarray(ks, dtype=np.float64)[ok]                # the largest k
+    ok = ok[key == key.max()]
     return int(ok[np.argmin(score[ok])])
 
 
@@ -491,11 +503,14 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         and the c with the lowest mean loss (c = 1 on ties) is returned in
         ``extra["label_noise_c"]`` (the fit on all n training cases then uses c / (n + 2)),
         the losses in ``extra["share_case_losses"]`` (len(grid), len(shares), n).
-    rule : {"best", "one_se"}, default "best"
+    rule : {"best", "one_se", "largest_k_one_se"}, default "best"
         "best": the candidate with the lowest score. "one_se": among the candidates whose
         score is within one paired standard error (over the inner test cases) of the best,
         the one with the smallest temperature, then the lowest score (the
         one-standard-error rule of Breiman et al. 1984, toward the model's own predictive).
+        "largest_k_one_se": among them, the largest k, then the lowest score (where the
+        inner score cannot tell a few genes from many, keep many: under the model with a
+        fitting effect prior more genes do not hurt the posterior predictive).
     cv : int, default 5
         Inner folds (reduced to the smallest count of a class with two cases or more when
         needed).
@@ -597,8 +612,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                          f"{temperature_grid!r}")
     if not by_corr:
         temperature_grid = [float(t) for t in temperature_grid]
-    if rule not in ("best", "one_se"):
-        raise ValueError(f"rule must be 'best' or 'one_se'; got {rule!r}")
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}; got {rule!r}")
     method = decorrelation_method
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
@@ -680,7 +695,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
 
     results = scored(candidates)
     full, L = curve()
-    best = pick_candidate(L, [g[2] for g in full], rule)
+    best = pick_candidate(L, [g[2] for g in full], rule, [g[0] for g in full])
     limit = None if extend_to is None else min(cap, int(extend_to))
     while limit is not None and full[best][0] == ks[-1]:
         # The best k is the largest scored: score the next one (same folds and seeds).
@@ -690,7 +705,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         ks.append(nxt)
         results.update(scored([(nxt, lam) for lam in decorrelate_grid]))
         full, L = curve()
-        best = pick_candidate(L, [g[2] for g in full], rule)
+        best = pick_candidate(L, [g[2] for g in full], rule, [g[0] for g in full])
     score = L.mean(axis=1)
     se = L.std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     k_best, lam_best, t_best = full[best]
@@ -821,7 +836,7 @@ def choices_per_k(full: KChoice, ks) -> dict:
         rows = [i for i, g in enumerate(full.grid) if g[0] == k]
         if not rows:
             continue
-        best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule)]
+        best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule, [k] * len(rows))]
         _, lam, t = full.grid[best]
         extra = {"k_grid": [int(k)], "case_losses": L[rows], "rule": rule}
         # the inner folds and every class's log probabilities, where the full curve has them
