@@ -7,7 +7,7 @@ probabilities of the replicate's test cases.
 
 Run from the repository root: ``python reports/plasmode/largest_k_within_se/truth_curve.py
 SCENARIO 0 6``; one JSON line per replicate (the KL at each k of ``KS`` below p), collected in
-``truth_curve.jsonl``; ``--summary`` prints the table of README.md.
+``truth_curve.jsonl``; ``--summary`` prints its table (kept in ``truth_curve.md``).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def main(name: str, first: int, stop: int) -> None:
 
 
 def summary() -> None:
-    print("| scenario | mean KL at k = " + ", ".join(map(str, KS)) + " | best k per replicate "
+    print("| scenario | mean KL at k = " + ", ".join(map(str, KS)) + " (below p: the "
+          "simulations' p = 2000 stop at 1000) | best k per replicate "
           "| KL(largest k) - KL(best k) per replicate |\n|---|---|---|---|")
     for name, rows in true_curve.by_scenario(str(HERE / "truth_curve.jsonl")).items():
         kl = np.array([r["kl"] for r in rows])
