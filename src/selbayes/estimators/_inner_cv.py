@@ -836,7 +836,8 @@ def choices_per_k(full: KChoice, ks) -> dict:
         rows = [i for i, g in enumerate(full.grid) if g[0] == k]
         if not rows:
             continue
-        best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule, [k] * len(rows))]
+        best = rows[pick_candidate(L[rows], [full.grid[i][2] for i in rows], rule,
+                                   [k] * len(rows))]
         _, lam, t = full.grid[best]
         extra = {"k_grid": [int(k)], "case_losses": L[rows], "rule": rule}
         # the inner folds and every class's log probabilities, where the full curve has them

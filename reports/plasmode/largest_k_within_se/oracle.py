@@ -1,0 +1,82 @@
+"""After the check (decides nothing): the default against the Bayes-optimal predictor on the
+same fresh replicates of the simulation scenarios, where the model holds and the suite's point
+targets apply (|expected - actual| <= 0.02, slope in [0.9, 1.1]). The default's rows are those
+of this check (data seed 8900) and of ``../inner_repeats/`` (4900, and 5900 for its second
+check); the oracle is ``selbayes.experiments.plasmode.bayes_optimal_log_odds`` (the exact
+posterior predictive under the scenario's own prior; ``../bayes_oracle_probe/``), computed
+on each replicate's data. Paired default - oracle over the replicates (mean ± SE).
+
+Run from the repository root: ``python reports/plasmode/largest_k_within_se/oracle.py``
+(seconds); writes ``oracle.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows)
+
+RUNS = [(HERE / "results.jsonl", 8900, 10),
+        (HERE.parent / "inner_repeats" / "results.jsonl", 4900, 6),
+        (HERE.parent / "inner_repeats" / "dense_results.jsonl", 5900, 8)]
+SCORES = ("abs_gap", "slope", "kl")
+
+
+def main() -> None:
+    from scipy.special import expit
+
+    from selbayes.experiments.plasmode import (
+        SCENARIOS,
+        SMALL_SAMPLE_SCENARIOS,
+        bayes_optimal_log_odds,
+        calibration_scores,
+        make_replicate,
+    )
+
+    every = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}
+    pairs = {}          # scenario -> list of (default row, oracle scores)
+    for path, seed, reps in RUNS:
+        rows = paired.read_rows(path)
+        for name in sorted({s for (m, s, _) in rows if m == "selbayes"}):
+            if every[name].kind != "simulation":
+                continue
+            for r in range(reps):
+                data = make_replicate(every[name], seed + 1000 * r)
+                z = bayes_optimal_log_odds(every[name], data["X_train"], data["y_train"],
+                                           data["X_test"])
+                p1 = expit(z)
+                oracle = calibration_scores(np.column_stack([1 - p1, p1]), data["p_test"])
+                pairs.setdefault(name, []).append((rows[("selbayes", name, r)], oracle))
+    lines = ["# The default against the Bayes-optimal predictor on the same fresh replicates "
+             "(made by oracle.py)", "",
+             "Simulation scenarios (the model holds). Replicates: data seeds 8900 (this check), "
+             "4900 and 5900 (`../inner_repeats/`). Mean over replicates (slope: median, and "
+             "the mean of log slope); difference default - oracle paired, ± SE.", "",
+             "| scenario | replicates | \\|e - a\\| default | \\|e - a\\| oracle | "
+             "difference | slope default (median) | slope oracle (median) | "
+             "log slope difference | KL default | KL oracle | KL difference |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def pm(x):
+        x = np.asarray(x, dtype=np.float64)
+        return f"{x.mean():+.3f} ± {x.std(ddof=1) / np.sqrt(x.size):.3f}"
+
+    for name, v in pairs.items():
+        d = {s: np.array([a[s] for a, _ in v]) for s in SCORES}
+        o = {s: np.array([b[s] for _, b in v]) for s in SCORES}
+        lines.append(
+            f"| {name} | {len(v)} | {d['abs_gap'].mean():.3f} | {o['abs_gap'].mean():.3f} | "
+            f"{pm(d['abs_gap'] - o['abs_gap'])} | {np.median(d['slope']):.2f} | "
+            f"{np.median(o['slope']):.2f} | {pm(np.log(d['slope']) - np.log(o['slope']))} | "
+            f"{d['kl'].mean():.3f} | {o['kl'].mean():.3f} | {pm(d['kl'] - o['kl'])} |")
+    (HERE / "oracle.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
