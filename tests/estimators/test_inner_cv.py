@@ -272,16 +272,22 @@ def test_choose_k_works_with_a_class_of_two_training_cases():
     assert np.all(np.isfinite(ch.score))
 
 
+def _within_one_se(choice) -> list:
+    """Rows of ``choice``'s curve within one paired SE of its best, by brute force from the
+    stored case losses (the reference of the one-SE rules)."""
+    L = choice.extra["case_losses"]
+    b = int(np.argmin(choice.score))
+    return [i for i in range(len(choice.grid)) if choice.score[i]
+            <= choice.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+
+
 def test_one_se_rule_takes_the_smallest_temperature_within_a_paired_se():
     """Reference: the rule recomputed here from the stored case losses by brute force."""
     X, y = _redundant(3, copies=30)
     ref = choose_k(X, y, grid=[10, 30], random_state=0, **AUTO_T)
     ch = choose_k(X, y, grid=[10, 30], random_state=0, rule="one_se", **AUTO_T)
     np.testing.assert_array_equal(ch.score, ref.score)        # same curve, other pick
-    L = ref.extra["case_losses"]
-    b = int(np.argmin(ref.score))
-    within = [i for i in range(len(ref.grid))
-              if ref.score[i] <= ref.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+    within = _within_one_se(ref)
     t_min = min(ref.grid[i][2] for i in within)
     expected = min((i for i in within if ref.grid[i][2] == t_min), key=lambda i: ref.score[i])
     assert (ch.k, ch.temperature) == (ref.grid[expected][0], ref.grid[expected][2])
@@ -304,13 +310,11 @@ def test_largest_k_rule_takes_the_largest_k_within_a_paired_se():
     ref = choose_k(X, y, grid=[5, 20, 100], random_state=0, **OWN)
     ch = choose_k(X, y, grid=[5, 20, 100], random_state=0, rule="largest_k_one_se", **OWN)
     np.testing.assert_array_equal(ch.score, ref.score)        # same curve, other pick
-    L = ref.extra["case_losses"]
-    b = int(np.argmin(ref.score))
-    within = [i for i in range(len(ref.grid))
-              if ref.score[i] <= ref.score[b] + np.std(L[i] - L[b], ddof=1) / np.sqrt(L.shape[1])]
+    within = _within_one_se(ref)
     k_max = max(ref.grid[i][0] for i in within)
     assert ch.k == k_max and ch.extra["rule"] == "largest_k_one_se"
     assert ref.k == 5 and ch.k > ref.k                  # the data make the two rules differ
+    L = ref.extra["case_losses"]
     with pytest.raises(ValueError, match="needs the candidates' ks"):
         pick_candidate(L, [1.0] * len(L), "largest_k_one_se")
     with pytest.raises(ValueError, match="'largest_k_one_se'"):
