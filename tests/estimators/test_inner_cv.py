@@ -314,6 +314,7 @@ def test_largest_k_rule_takes_the_largest_k_within_a_paired_se():
     k_max = max(ref.grid[i][0] for i in within)
     assert ch.k == k_max and ch.extra["rule"] == "largest_k_one_se"
     assert ref.k == 5 and ch.k > ref.k                  # the data make the two rules differ
+    assert "(the largest k within one paired SE of the best" in " ".join(str(ch).split())
     L = ref.extra["case_losses"]
     with pytest.raises(ValueError, match="needs the candidates' ks"):
         pick_candidate(L, [1.0] * len(L), "largest_k_one_se")
@@ -321,7 +322,9 @@ def test_largest_k_rule_takes_the_largest_k_within_a_paired_se():
         pick_candidate(L, [1.0] * len(L), "largest")
 
 
-def test_the_classifier_offers_every_rule_and_passes_it_on():
+def test_the_classifier_offers_every_rule_and_passes_it_on(tmp_path):
+    """Every rule of choose_k is a valid choice_rule; the fitted choice records it and says
+    it when printed, also after save and load."""
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators._inner_cv import RULES
 
@@ -329,6 +332,15 @@ def test_the_classifier_offers_every_rule_and_passes_it_on():
     assert set(options) == set(RULES)
     clf = HierarchicalGaussianClassifier(choice_rule="largest_k_one_se")
     assert clf._choice_settings(None)["rule"] == "largest_k_one_se"
+    X, y = two_class_gaussian(seed=1, n=40, p=60)
+    est = HierarchicalGaussianClassifier(choice_rule="one_se", k_grid=[5, 20], method="plugin",
+                                         draws=100, random_state=0, progressbar=False).fit(X, y)
+    est.save(tmp_path / "fit.nc")
+    back = HierarchicalGaussianClassifier.load(tmp_path / "fit.nc")
+    for fitted in (est, back):
+        assert fitted.k_choice_.extra["rule"] == "one_se"
+        assert "the smallest temperature within one paired SE" in " ".join(
+            str(fitted.k_choice_).split())
 
 
 def test_a_path_curve_split_per_k_equals_choosing_at_each_k_alone():

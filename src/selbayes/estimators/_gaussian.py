@@ -1119,7 +1119,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             self.k_choice_ = KChoice.from_constant_data(
                 cd, k=self.k_, decorrelate=self.decorrelate_, temperature=self.temperature_,
                 criterion=str(attrs.get("selbayes_k_choice_criterion", "")),
-                n_splits=int(self.inner_cv), n_repeats=int(self.inner_repeats))
+                n_splits=int(self.inner_cv), n_repeats=int(self.inner_repeats),
+                rule=self.choice_rule)
         self.prior_choice_ = None
         if "prior_choice_score" in cd:
             from ._prior_choice import PriorChoice

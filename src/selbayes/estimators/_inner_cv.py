@@ -41,8 +41,11 @@ PREVIOUS_K_GRID = (5, 10, 20, 50, 100, 200, 500)
 DEFAULT_T_GRID = (1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 13.0, 20.0, 30.0, 50.0)
 #: Candidate decorrelation strengths lambda of ``decorrelate="auto"`` (None: none).
 DEFAULT_DECORRELATE_GRID = (None, 10.0)
-#: How a choice picks from the inner curve (:func:`pick_candidate`).
-RULES = ("best", "one_se", "largest_k_one_se")
+#: How a choice picks from the inner curve (:func:`pick_candidate`), as KChoice prints it.
+_RULE_TEXT = {"best": "the lowest score",
+              "one_se": "the smallest temperature within one paired SE of the best",
+              "largest_k_one_se": "the largest k within one paired SE of the best"}
+RULES = tuple(_RULE_TEXT)
 #: ``label_noise="cv"``: the share c / (n + 2) of the label-noise component, c from this
 #: grid, chosen at the chosen candidate by the same inner test cases (c = 1, Laplace's rule
 #: of succession, first: it wins ties). Checked on the plasmode suite
@@ -212,9 +215,7 @@ class KChoice:
         """The chosen values, then the curve as a table (the chosen row starred)."""
         import pandas as pd
 
-        rule = self.extra.get("rule", "best")
-        how = ("the lowest score" if rule == "best"
-               else "the smallest temperature within one paired SE of the best")
+        how = _RULE_TEXT[self.extra.get("rule", "best")]
         what = _CRITERION_TEXT.get(self.criterion, self.criterion)
         folds = f"{self.n_splits} inner folds" + (
             f" x {self.n_repeats} splits, losses averaged" if self.n_repeats > 1 else "")
@@ -251,15 +252,16 @@ class KChoice:
 
     @classmethod
     def from_constant_data(cls, cd, *, k, decorrelate, temperature, criterion,
-                           n_splits, n_repeats=1) -> KChoice:
+                           n_splits, n_repeats=1, rule="best") -> KChoice:
         """The KChoice whose curve :meth:`to_constant_data` wrote into ``cd`` (the chosen values
-        and settings are the fit's own, recorded elsewhere)."""
+        and settings, the rule among them, are the fit's own, recorded elsewhere)."""
         grid = [(int(a), None if b < 0 else float(b), float(c)) for a, b, c in zip(
             cd["k_choice_k"].values, cd["k_choice_decorrelate"].values,
             cd["k_choice_temperature"].values, strict=True)]
         return cls(k=k, decorrelate=decorrelate, temperature=temperature, grid=grid,
                    score=cd["k_choice_score"].values, se=cd["k_choice_se"].values,
-                   criterion=criterion, n_splits=n_splits, n_repeats=int(n_repeats))
+                   criterion=criterion, n_splits=n_splits, n_repeats=int(n_repeats),
+                   extra={"rule": _check_rule(rule)})
 
 
 def _n_inner_folds(counts, n_splits: int) -> int:
@@ -407,6 +409,12 @@ def _candidate_temperatures(X, y_index, G, candidates, standardize, method) -> l
             _candidate_selections(X, y_index, G, candidates, standardize, method)]
 
 
+def _check_rule(rule: str) -> str:
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}; got {rule!r}")
+    return rule
+
+
 def pick_candidate(case_losses, temperatures, rule="best", ks=None) -> int:
     """Index of the chosen candidate of an inner cross-validation curve.
 
@@ -443,10 +451,8 @@ def pick_candidate(case_losses, temperatures, rule="best", ks=None) -> int:
     L = np.asarray(case_losses, dtype=np.float64)
     score = L.mean(axis=1)
     best = int(np.argmin(score))
-    if rule == "best":
+    if _check_rule(rule) == "best":
         return best
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}; got {rule!r}")
     # Paired: every candidate is scored on the same inner test cases.
     d_se = (L - L[best]).std(axis=1, ddof=1) / np.sqrt(L.shape[1])
     ok = np.flatnonzero(score <= score[best] + d_se)
@@ -612,8 +618,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                          f"{temperature_grid!r}")
     if not by_corr:
         temperature_grid = [float(t) for t in temperature_grid]
-    if rule not in RULES:
-        raise ValueError(f"rule must be one of {', '.join(map(repr, RULES))}; got {rule!r}")
+    _check_rule(rule)
     method = decorrelation_method
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
     seed = int(rng.integers(2 ** 31 - 1))
