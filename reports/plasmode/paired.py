@@ -46,6 +46,17 @@ def paired(rows, a, b, scenario, metric):
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size)), int(d.size)
 
 
+def rule2(rows, candidate, default, scenarios):
+    """Rule 2 of the protocol (PROTOCOL.md), paired over replicates: per scenario the KL and
+    |expected - actual| differences candidate - default (mean, se), and the scenarios where
+    KL is better, KL is worse and |expected - actual| is worse beyond 2 SE."""
+    kl = {s: paired(rows, candidate, default, s, "kl")[:2] for s in scenarios}
+    gap = {s: paired(rows, candidate, default, s, "abs_gap")[:2] for s in scenarios}
+    return (kl, gap, [s for s, (d, se) in kl.items() if d + 2 * se < 0],
+            [s for s, (d, se) in kl.items() if d - 2 * se > 0],
+            [s for s, (g, se) in gap.items() if g - 2 * se > 0])
+
+
 def tables(rows, candidate, reference, shown, scenarios, n_replicates=6) -> list[str]:
     """Markdown tables, one per metric: rows ``shown`` (methods), columns ``scenarios``, over
     the replicates the candidate has."""

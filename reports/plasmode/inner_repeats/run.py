@@ -18,7 +18,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import paired  # noqa: E402  (reports/plasmode/paired.py: paired, read_rows)
+import paired  # noqa: E402  (reports/plasmode/paired.py: rule2, read_rows)
 
 REPLICATES, DATA_SEED = 6, 4900
 METHODS = {"selbayes": "selbayes", "inner_repeats": "selbayes_inner_repeats"}
@@ -32,24 +32,38 @@ def scenario_of(name: str):
     return {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
 
 
-def one(name: str, rep: int, method: str, data_seed: int = DATA_SEED) -> dict:
-    """Fit ``method`` (a key of METHODS) to replicate ``rep`` of scenario ``name`` (data seed
-    ``data_seed + 1000 rep``, estimator seed ``rep``) and score it against the truth."""
+def fit_timed(benchmark_method: str, data: dict, rep: int):
+    """``make_method(benchmark_method)`` (estimator seed ``rep``) fitted to a replicate's
+    training data, and the seconds it took."""
     from selbayes.benchmark._methods import make_method
-    from selbayes.experiments.plasmode import calibration_scores, make_replicate
 
-    warnings.simplefilter("ignore")
-    data = make_replicate(scenario_of(name), data_seed + 1000 * rep)
-    X, y, Xt, p_true = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
     t0 = time.perf_counter()
-    est = make_method(METHODS[method], 2, random_state=rep).fit(X, y)
-    seconds = time.perf_counter() - t0
+    est = make_method(benchmark_method, 2, random_state=rep).fit(data["X_train"],
+                                                                 data["y_train"])
+    return est, time.perf_counter() - t0
+
+
+def score_row(est, seconds, data, name, rep, method) -> dict:
+    """One result line: the fitted stack ``est`` scored against the replicate's true
+    probabilities, with its Gaussian model's choices and its weights."""
+    from selbayes.experiments.plasmode import calibration_scores
+
     first = est.estimator_
-    return {**calibration_scores(est.predict_proba(Xt), p_true), "method": method,
-            "scenario": name, "replicate": rep, "k": int(first.k_),
+    return {**calibration_scores(est.predict_proba(data["X_test"]), data["p_test"]),
+            "method": method, "scenario": name, "replicate": rep, "k": int(first.k_),
             "temperature": float(first.temperature_),
             "label_noise_c": first.k_choice_.extra.get("label_noise_c"),
             "weights": np.asarray(est.weights_).tolist(), "fit_seconds": seconds}
+
+
+def one(name: str, rep: int, method: str, data_seed: int = DATA_SEED) -> dict:
+    """Fit ``method`` (a key of METHODS) to replicate ``rep`` of scenario ``name`` (data seed
+    ``data_seed + 1000 rep``, estimator seed ``rep``) and score it against the truth."""
+    from selbayes.experiments.plasmode import make_replicate
+
+    warnings.simplefilter("ignore")
+    data = make_replicate(scenario_of(name), data_seed + 1000 * rep)
+    return score_row(*fit_timed(METHODS[method], data, rep), data, name, rep, method)
 
 
 def report(rows) -> str:
@@ -62,16 +76,9 @@ def report(rows) -> str:
              "\\|e - a\\| difference | slope default → candidate | k default | "
              "k candidate | fit seconds default / candidate |",
              "|---|---:|---:|---:|---:|---|---|---|---|"]
-    better, worse, worse_gap = [], [], []
+    kl, gap, better, worse, worse_gap = paired.rule2(rows, NAME, DEFAULT, SCENARIOS)
     for s in SCENARIOS:
-        d, se, n = paired.paired(rows, NAME, DEFAULT, s, "kl")
-        g, gse, _ = paired.paired(rows, NAME, DEFAULT, s, "abs_gap")
-        if d + 2 * se < 0:
-            better.append(s)
-        if d - 2 * se > 0:
-            worse.append(s)
-        if g - 2 * gse > 0:
-            worse_gap.append(s)
+        (d, se), (g, gse) = kl[s], gap[s]
         get = {m: [rows[(m, s, r)] for r in range(REPLICATES)] for m in METHODS}
 
         def star(x, e):

@@ -16,7 +16,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-import paired  # noqa: E402  (reports/plasmode/paired.py: paired, read_rows)
+import paired  # noqa: E402  (reports/plasmode/paired.py: rule2, read_rows)
 import run  # noqa: E402  (this folder's first check: one fit, its methods)
 
 SCENARIOS, REPLICATES, DATA_SEED = ("sim_dense_weak", "sim_dense_weak_n40"), 8, 5900
@@ -30,13 +30,9 @@ def report(rows) -> str:
              "| scenario | KL default | KL difference | \\|e - a\\| default | "
              "\\|e - a\\| difference | slope default → candidate (median) | k default | "
              "k candidate |", "|---|---:|---:|---:|---:|---|---|---|"]
-    better, worse, worse_gap = [], [], []
+    kl, gap, better, worse, worse_gap = paired.rule2(rows, run.NAME, run.DEFAULT, SCENARIOS)
     for s in SCENARIOS:
-        d, se, _ = paired.paired(rows, run.NAME, run.DEFAULT, s, "kl")
-        g, gse, _ = paired.paired(rows, run.NAME, run.DEFAULT, s, "abs_gap")
-        better += [s] if d + 2 * se < 0 else []
-        worse += [s] if d - 2 * se > 0 else []
-        worse_gap += [s] if g - 2 * gse > 0 else []
+        (d, se), (g, gse) = kl[s], gap[s]
         get = {m: [rows[(m, s, r)] for r in range(REPLICATES)] for m in run.METHODS}
         lines.append(
             f"| {s} | {np.mean([r['kl'] for r in get[run.DEFAULT]]):.3f} | "

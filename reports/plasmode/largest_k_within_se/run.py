@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -19,32 +18,12 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "inner_repeats"))
-import paired  # noqa: E402  (reports/plasmode/paired.py: paired, read_rows)
-import run as inner_repeats  # noqa: E402  (../inner_repeats/run.py: its report's layout)
+import paired  # noqa: E402  (reports/plasmode/paired.py: rule2, read_rows)
+import run as inner_repeats  # noqa: E402  (../inner_repeats/run.py: fit_timed, score_row)
 
 REPLICATES, DATA_SEED = 10, 8900
 DEFAULT, NAME = "selbayes", "largest_k"
 METHODS = {DEFAULT: "selbayes", NAME: "selbayes_largest_k"}
-
-
-def _fit(method: str, data: dict, rep: int):
-    from selbayes.benchmark._methods import make_method
-
-    t0 = time.perf_counter()
-    est = make_method(METHODS[method], 2, random_state=rep).fit(data["X_train"],
-                                                                 data["y_train"])
-    return est, time.perf_counter() - t0
-
-
-def _row(est, seconds, data, name, rep, method) -> dict:
-    from selbayes.experiments.plasmode import calibration_scores
-
-    first = est.estimator_
-    return {**calibration_scores(est.predict_proba(data["X_test"]), data["p_test"]),
-            "method": method, "scenario": name, "replicate": rep, "k": int(first.k_),
-            "temperature": float(first.temperature_),
-            "label_noise_c": first.k_choice_.extra.get("label_noise_c"),
-            "weights": np.asarray(est.weights_).tolist(), "fit_seconds": seconds}
 
 
 def candidate_k(est) -> int:
@@ -63,13 +42,13 @@ def one(name: str, rep: int, verify: bool) -> list:
 
     warnings.simplefilter("ignore")
     data = make_replicate(inner_repeats.scenario_of(name), DATA_SEED + 1000 * rep)
-    est, seconds = _fit(DEFAULT, data, rep)
-    ref = _row(est, seconds, data, name, rep, DEFAULT)
+    est, seconds = inner_repeats.fit_timed(METHODS[DEFAULT], data, rep)
+    ref = inner_repeats.score_row(est, seconds, data, name, rep, DEFAULT)
     k_new = candidate_k(est)
     if k_new == ref["k"] and not verify:
         return [ref, {**ref, "method": NAME, "carried": True}]
-    cand, seconds = _fit(NAME, data, rep)
-    row = _row(cand, seconds, data, name, rep, NAME)
+    cand, seconds = inner_repeats.fit_timed(METHODS[NAME], data, rep)
+    row = inner_repeats.score_row(cand, seconds, data, name, rep, NAME)
     assert row["k"] == k_new, (row["k"], k_new)
     if k_new == ref["k"]:
         row["verified_identical"] = bool(np.array_equal(cand.predict_proba(data["X_test"]),
@@ -89,13 +68,9 @@ def report(rows) -> str:
              "\\|e - a\\| difference | slope default → candidate (median) | k default | "
              "k moved (replicate: default → candidate) |",
              "|---|---:|---:|---:|---:|---|---|---|"]
-    better, worse, worse_gap = [], [], []
+    kl, gap, better, worse, worse_gap = paired.rule2(rows, NAME, DEFAULT, SCENARIOS)
     for s in SCENARIOS:
-        d, se, _ = paired.paired(rows, NAME, DEFAULT, s, "kl")
-        g, gse, _ = paired.paired(rows, NAME, DEFAULT, s, "abs_gap")
-        better += [s] if d + 2 * se < 0 else []
-        worse += [s] if d - 2 * se > 0 else []
-        worse_gap += [s] if g - 2 * gse > 0 else []
+        (d, se), (g, gse) = kl[s], gap[s]
         get = {m: [rows[(m, s, r)] for r in range(REPLICATES)] for m in METHODS}
         moved = [f"{r}: {a['k']} → {b['k']}" for r, (a, b)
                  in enumerate(zip(get[DEFAULT], get[NAME], strict=True)) if a["k"] != b["k"]]
