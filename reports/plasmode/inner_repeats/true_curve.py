@@ -32,9 +32,20 @@ KS = [5, 10, 20, 50, 100, 200, 500, 1000]
 DATA_SEED = 7900
 
 
-def main(name: str, first: int, stop: int) -> None:
+def kl_curve(X, y, X_test, p_test, ks, rep: int) -> list:
+    """KL to the true probabilities ``p_test`` of the Gaussian model alone (plug-in, label-noise
+    share 1/(n + 2), the correlation rule's T, seed ``rep``) fitted to (X, y) at each k of
+    ``ks``, rounded to 4 decimals."""
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.experiments.plasmode import calibration_scores, make_replicate
+    from selbayes.experiments.plasmode import calibration_scores
+
+    return [round(calibration_scores(HierarchicalGaussianClassifier(
+        k=k, method="plugin", label_noise="auto", draws=200, random_state=rep,
+        progressbar=False).fit(X, y).predict_proba(X_test), p_test)["kl"], 4) for k in ks]
+
+
+def main(name: str, first: int, stop: int) -> None:
+    from selbayes.experiments.plasmode import make_replicate
 
     warnings.simplefilter("ignore")
     scenario = run.scenario_of(name)
@@ -47,11 +58,7 @@ def main(name: str, first: int, stop: int) -> None:
                               for c in np.unique(y)])
         out = {"scenario": name, "rep": rep}
         for part, idx in (("full", np.arange(len(y))), ("sub", sub)):
-            out[part] = [round(calibration_scores(
-                HierarchicalGaussianClassifier(
-                    k=k, method="plugin", label_noise="auto", draws=200, random_state=rep,
-                    progressbar=False).fit(X[idx], y[idx]).predict_proba(Xt), pt)["kl"], 4)
-                for k in KS]
+            out[part] = kl_curve(X[idx], y[idx], Xt, pt, KS, rep)
         print(json.dumps(out), flush=True)
 
 

@@ -22,25 +22,21 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "inner_repeats"))
 import run  # noqa: E402  (../inner_repeats/run.py: scenario_of)
-import true_curve  # noqa: E402  (../inner_repeats/true_curve.py: by_scenario, mean_se)
+import true_curve  # noqa: E402  (../inner_repeats/true_curve.py: kl_curve, by_scenario)
 
 KS = [5, 10, 20, 50, 100, 200, 500, 1000, 2000]
 DATA_SEED = 7900
 
 
 def main(name: str, first: int, stop: int) -> None:
-    from selbayes import HierarchicalGaussianClassifier
-    from selbayes.experiments.plasmode import calibration_scores, make_replicate
+    from selbayes.experiments.plasmode import make_replicate
 
     warnings.simplefilter("ignore")
     for rep in range(first, stop):
         data = make_replicate(run.scenario_of(name), DATA_SEED + 1000 * rep)
         X, y, Xt, pt = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
         ks = [k for k in KS if k < X.shape[1]]
-        kl = [round(calibration_scores(
-            HierarchicalGaussianClassifier(
-                k=k, method="plugin", label_noise="auto", draws=200, random_state=rep,
-                progressbar=False).fit(X, y).predict_proba(Xt), pt)["kl"], 4) for k in ks]
+        kl = true_curve.kl_curve(X, y, Xt, pt, ks, rep)
         print(json.dumps({"scenario": name, "rep": rep, "ks": ks, "kl": kl}), flush=True)
 
 
