@@ -20,10 +20,8 @@ PYTEST_ARGS ?=
 # cores): compiling models is single-threaded, and workers share the compiled-model cache, in
 # which one process compiles a given model while the others wait for it. Whole test files go
 # to one worker (--dist loadfile), so module-scoped fixtures (fitted models) are built once.
-# Files are handed out in the order collected, the longest first (tests/conftest.py,
-# LONGEST_FILES), rather than xdist's default of the most tests first.
 # `make test XDIST=` runs in one process.
-XDIST ?= -n 2 --dist loadfile --no-loadscope-reorder
+XDIST ?= -n 2 --dist loadfile
 
 .PHONY: demo test slow bench bench-microarray plasmode correlated-omitted sbc reproduce notebooks lint clean venv
 
