@@ -244,6 +244,23 @@ def _joint_inner_predictive(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _noise_precision_at_its_conditional_mean(monkeypatch):
+    """The plug-in's mode of the hyperparameters with each tau_x at its conditional mean given
+    SSW, as pinned: since 2026-12-05 the noise variance 1 / tau_x is at its conditional mean
+    instead (``_noise_precision``; checked against the mode with tau_x integrated out in
+    tests/models/test_gaussian_plugin.py), a change of model meant to move these values."""
+    from selbayes.models import _gaussian_plugin
+
+    original = _gaussian_plugin._noise_precision
+
+    def at_the_mean(priors, counts, ssw):
+        a, rate, _ = original(priors, counts, ssw)
+        return a, rate, a / rate
+
+    monkeypatch.setattr(_gaussian_plugin, "_noise_precision", at_the_mean)
+
+
+@pytest.fixture(autouse=True)
 def _normal_prior_on_centred_feature_means(monkeypatch):
     """Standardised (centred) features with the normal prior on their means, as pinned: they
     get a flat one since 2026-11-27 (``selbayes.models.for_centred_features``; checked in

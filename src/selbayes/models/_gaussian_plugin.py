@@ -134,18 +134,38 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
 GRID_FEATURES = 2000
 
 
+def _noise_precision(priors, counts, ssw):
+    """tau_x_j | SSW_j ~ Gamma(a, rate_j) (the within-class sums of squares alone), and the
+    tau_x at which the mode search evaluates the class means' density: (a, rate, tau_x).
+
+    That tau_x is 1 / E[1 / tau_x_j | SSW_j] = (a - 1) / rate_j, the noise variance at its
+    conditional mean. The class means' density depends on tau_x through the noise variance
+    1 / (n_g tau_x) added to the effect variance 1 / tau_mu, so what the mode of tau_mu needs
+    right is the spread of the class means that noise explains. Until 2026-12-05 tau_x was at
+    its conditional mean a / rate_j, which puts the noise variance low by the factor
+    (a - 1) / a (5% with 40 training cases); summed over thousands of features the excess
+    spread was read as signal: with 40 training cases of a dense weak signal log tau_mu was
+    0.3 to 1.9 below its mode with tau_x integrated out exactly (0.2 with 80 cases), and the
+    plug-in predictive overconfident the more the larger k (calibration slope 0.4 to 0.6 with
+    every feature kept). Never below a / (2 rate_j), which it reaches at a = 2: with fewer
+    degrees of freedom and a prior on tau_x vaguer than the default (alpha_x = 4) the mean is
+    dominated by its tail, or infinite (a <= 1)."""
+    n, G = counts.sum(), counts.shape[0]
+    a = priors.alpha_x / 2 + (n - G) / 2
+    rate = priors.alpha_x * priors.w_x / 2 + ssw / 2
+    return a, rate, max(a - 1.0, a / 2.0) / rate
+
+
 def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, mu_t_df=None,
                 x0=None):
-    """Mode of (log tau_mu, log tau_nu) given tau_x at its conditional mean, and the
+    """Mode of (log tau_mu, log tau_nu) given tau_x (:func:`_noise_precision`), and the
     objective's value there (minus the log density, up to a constant that does not depend on
     the t prior's df ``mu_t_df``: values for different df can be compared). With ``x0`` (the
     mode of a neighbouring df) the coarse grid is skipped and the refinement starts there.
     With a flat prior on nu (``priors.flat_nu``) only log tau_mu is searched and log tau_nu
     is returned as -inf (tau_nu = 0)."""
     mu_t_df = priors.mu_t_df if mu_t_df is None else mu_t_df
-    n, G = counts.sum(), counts.shape[0]
-    a = priors.alpha_x / 2 + (n - G) / 2
-    tau_x = a / (priors.alpha_x * priors.w_x / 2 + ssw / 2)
+    tau_x = _noise_precision(priors, counts, ssw)[2]
     # With the t prior every grid point integrates over the nodes of each lambda_j: a coarser
     # first grid (the local refinement below finds the mode within it).
     flat = priors.flat_nu
@@ -246,8 +266,9 @@ def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Sele
     """Fast approximate predictive log probabilities of the hierarchical Gaussian classifier.
 
     (log tau_mu, log tau_nu) are set to the mode of their marginal posterior (class means
-    integrated out exactly, tau_x at its conditional mean given the within-class sums of squares,
-    and, when ``corrected``, the selection factor (p - k) log P(F <= gamma | tau_mu w_x));
+    integrated out exactly, the noise variance 1 / tau_x at its conditional mean given the
+    within-class sums of squares, and, when ``corrected``, the selection factor
+    (p - k) log P(F <= gamma | tau_mu w_x));
     tau_x is drawn ``n_draws`` times from Gamma(alpha_x/2 + (n - G)/2, rate alpha_x w_x/2 +
     SSW_j/2); the predictive then averages each feature's density over its own draws and
     multiplies over features (Rao-Blackwellised,
@@ -321,7 +342,8 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     mode, the per-feature precisions drawn.
 
     (log tau_mu, log tau_nu) maximise their marginal posterior (class means integrated out,
-    each feature's tau_x at its conditional mean given its within-class sum of squares, the t
+    each feature's noise variance 1 / tau_x at its conditional mean given its within-class sum of
+    squares, the t
     prior's lambda_j integrated out by quadrature, and with ``corrected`` the selection factor
     (p - k) log P(F <= gamma | tau_mu w_x)). Then, per draw, tau_x_j ~ Gamma(alpha_x/2 +
     (n - G)/2, rate alpha_x w_x/2 + SSW_j/2) and, with the t prior, lambda_j from its posterior
@@ -392,10 +414,7 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
             raise ValueError("a given mode needs a fixed df of the t prior (mu_t_df_grid None)")
         (u, v), df = mode, priors.mu_t_df
         t_nodes = None if df is None else _t_scale_nodes(df)
-    n = counts.sum()
-    a = priors.alpha_x / 2 + (n - G) / 2
-    rate = priors.alpha_x * priors.w_x / 2 + ssw / 2
-    tau_x_mode = a / rate               # tau_x at its conditional mean, as in _hyper_mode
+    a, rate, tau_x_mode = _noise_precision(priors, counts, ssw)     # as in _hyper_mode
     tau_x = rng.gamma(a, 1.0, size=(n_draws, ssw.shape[0])) / rate
     lam = None
     if t_nodes is not None:
