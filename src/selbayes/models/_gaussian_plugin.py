@@ -343,15 +343,14 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
 
     (log tau_mu, log tau_nu) maximise their marginal posterior (class means integrated out,
     each feature's noise variance 1 / tau_x at its conditional mean given its within-class sum of
-    squares, the t
-    prior's lambda_j integrated out by quadrature, and with ``corrected`` the selection factor
-    (p - k) log P(F <= gamma | tau_mu w_x)). Then, per draw, tau_x_j ~ Gamma(alpha_x/2 +
-    (n - G)/2, rate alpha_x w_x/2 + SSW_j/2) and, with the t prior, lambda_j from its posterior
-    over the quadrature nodes at the mode. Every feature's parameters are independent given the
-    hyperparameters, and with thousands of features the hyperparameters' posterior is sharp, so
-    fixing them at the mode loses little: the plug-in's log score is within 0.03 nats of NUTS's
-    at k = 10 and 200, and at k = 1000 as good (the slow tests of
-    ``tests/models/test_gaussian_plugin.py`` and
+    squares, the t prior's lambda_j integrated out by quadrature, and with ``corrected`` the
+    selection factor (p - k) log P(F <= gamma | tau_mu w_x)). Then, per draw,
+    tau_x_j ~ Gamma(alpha_x/2 + (n - G)/2, rate alpha_x w_x/2 + SSW_j/2) and, with the t prior,
+    lambda_j from its posterior over the quadrature nodes at the mode. Every feature's
+    parameters are independent given the hyperparameters, and with thousands of features the
+    hyperparameters' posterior is sharp, so fixing them at the mode loses little: the
+    plug-in's log score is within 0.03 nats of NUTS's at k = 10 and 200, and at k = 1000 as
+    good (the slow tests of ``tests/models/test_gaussian_plugin.py`` and
     ``tests/estimators/test_gaussian_plugin_method.py``). It is an approximation all the same:
     at k = 1000 its log odds differ from NUTS's by a mean 0.57, where NUTS's own Monte Carlo
     error is 0.09 (``benchmarks/results/predictive_mc_error.md``); tau_x_j is drawn given the
