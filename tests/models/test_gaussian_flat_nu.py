@@ -75,7 +75,8 @@ def test_flat_prior_does_not_see_the_levels_of_the_features():
 @pytest.mark.parametrize("corrected", [False, True])
 def test_flat_hyper_mode_matches_the_pymc_model_logp(corrected):
     """Independent route: the PyMC model's own log density (no tau_nu in it) maximised on a
-    grid at tau_x fixed to the same value."""
+    grid at tau_x fixed to the same value, the noise variance 1 / tau_x at its conditional
+    mean given SSW."""
     from selbayes.models import build_model
 
     Xs, y, sel = _data(seed=2)
@@ -86,7 +87,7 @@ def test_flat_hyper_mode_matches_the_pymc_model_logp(corrected):
     assert "tau_nu" not in model.named_vars
     logp = model.compile_logp()
     n, G = Xs.shape[0], 3
-    tau_x = (FLAT.alpha_x / 2 + (n - G) / 2) / (FLAT.alpha_x * FLAT.w_x / 2 + ssw / 2)
+    tau_x = (FLAT.alpha_x / 2 + (n - G) / 2 - 1) / (FLAT.alpha_x * FLAT.w_x / 2 + ssw / 2)
     us = u + np.linspace(-0.3, 0.3, 121)
     vals = [logp({"tau_mu_log__": a, "tau_x_log__": np.log(tau_x)}) for a in us]
     assert abs(us[int(np.argmax(vals))] - u) <= 0.006
