@@ -15,6 +15,7 @@ from selbayes.experiments.plasmode import (
     factor_covariance,
     make_replicate,
     paired_differences,
+    scenario,
     summarise,
     write_report,
 )
@@ -239,6 +240,16 @@ def test_small_sample_scenarios_are_the_suites_with_40_training_cases():
     d = make_replicate(SMALL_SAMPLE_SCENARIOS["sim_sparse_strong_n40"], 3)
     assert d["X_train"].shape == (40, 2000) and d["y_train"].sum() == 20
     assert d["X_test"].shape == (400, 2000)
+
+
+def test_every_table_s_scenario_is_found_by_its_name_and_an_unknown_name_is_named():
+    tables = (SCENARIOS, HOLDOUT_SCENARIOS, IMBALANCED_SCENARIOS, SMALL_SAMPLE_SCENARIOS,
+              SHIFTED_SCENARIOS)
+    for table in tables:
+        for name, s in table.items():
+            assert scenario(name) is s and s.name == name
+    with pytest.raises(ValueError, match="unknown scenario 'sim_dense'.*sim_dense_weak"):
+        scenario("sim_dense")
 
 
 def test_factor_covariance_is_the_leading_part_of_the_sample_correlation():

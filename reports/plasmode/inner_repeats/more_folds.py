@@ -22,22 +22,20 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
-import run  # noqa: E402  (this folder's first check: scenario_of)
 import true_curve  # noqa: E402  (this folder: KS, DATA_SEED)
 
 
 def main(name: str, cvs) -> None:
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators._inner_cv import choose_k
-    from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import make_replicate, scenario
 
     warnings.simplefilter("ignore")
-    scenario = run.scenario_of(name)
+    the_scenario = scenario(name)
     est = HierarchicalGaussianClassifier(progressbar=False)
     for rep in range(12):
-        data = make_replicate(scenario, true_curve.DATA_SEED + 1000 * rep)
+        data = make_replicate(the_scenario, true_curve.DATA_SEED + 1000 * rep)
         out = {"scenario": name, "rep": rep}
         for cv in cvs:
             settings = {**est._choice_settings(true_curve.KS), "cv": cv}

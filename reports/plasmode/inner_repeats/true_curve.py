@@ -24,9 +24,6 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
-import run  # noqa: E402  (this folder's first check: scenario_of)
 
 KS = [5, 10, 20, 50, 100, 200, 500, 1000]
 DATA_SEED = 7900
@@ -45,12 +42,11 @@ def kl_curve(X, y, X_test, p_test, ks, rep: int) -> list:
 
 
 def main(name: str, first: int, stop: int) -> None:
-    from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import make_replicate, scenario
 
     warnings.simplefilter("ignore")
-    scenario = run.scenario_of(name)
     for rep in range(first, stop):
-        data = make_replicate(scenario, DATA_SEED + 1000 * rep)
+        data = make_replicate(scenario(name), DATA_SEED + 1000 * rep)
         X, y, Xt, pt = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
         rng = np.random.default_rng(rep)
         sub = np.concatenate([rng.choice(np.flatnonzero(y == c),

@@ -31,23 +31,21 @@ def main() -> None:
     from scipy.special import expit
 
     from selbayes.experiments.plasmode import (
-        SCENARIOS,
-        SMALL_SAMPLE_SCENARIOS,
         bayes_optimal_log_odds,
         calibration_scores,
         make_replicate,
+        scenario,
     )
 
-    every = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}
     pairs = {}          # scenario -> list of (default row, oracle scores)
     for path, seed, reps in RUNS:
         rows = paired.read_rows(path)
         for name in sorted({s for (m, s, _) in rows if m == "selbayes"}):
-            if every[name].kind != "simulation":
+            if scenario(name).kind != "simulation":
                 continue
             for r in range(reps):
-                data = make_replicate(every[name], seed + 1000 * r)
-                z = bayes_optimal_log_odds(every[name], data["X_train"], data["y_train"],
+                data = make_replicate(scenario(name), seed + 1000 * r)
+                z = bayes_optimal_log_odds(scenario(name), data["X_train"], data["y_train"],
                                            data["X_test"])
                 p1 = expit(z)
                 oracle = calibration_scores(np.column_stack([1 - p1, p1]), data["p_test"])

@@ -38,10 +38,10 @@ def candidate_k(est) -> int:
 def one(name: str, rep: int, verify: bool) -> list:
     """Both methods on replicate ``rep`` of scenario ``name``: the default fitted, the
     candidate fitted where its k differs (or ``verify``), else carried over."""
-    from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import make_replicate, scenario
 
     warnings.simplefilter("ignore")
-    data = make_replicate(inner_repeats.scenario_of(name), DATA_SEED + 1000 * rep)
+    data = make_replicate(scenario(name), DATA_SEED + 1000 * rep)
     est, seconds = inner_repeats.fit_timed(METHODS[DEFAULT], data, rep)
     ref = inner_repeats.score_row(est, seconds, data, name, rep, DEFAULT)
     k_new = candidate_k(est)

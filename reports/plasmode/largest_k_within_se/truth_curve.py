@@ -21,7 +21,6 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "inner_repeats"))
-import run  # noqa: E402  (../inner_repeats/run.py: scenario_of)
 import true_curve  # noqa: E402  (../inner_repeats/true_curve.py: kl_curve, by_scenario)
 
 KS = [5, 10, 20, 50, 100, 200, 500, 1000, 2000]
@@ -29,11 +28,11 @@ DATA_SEED = 7900
 
 
 def main(name: str, first: int, stop: int) -> None:
-    from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import make_replicate, scenario
 
     warnings.simplefilter("ignore")
     for rep in range(first, stop):
-        data = make_replicate(run.scenario_of(name), DATA_SEED + 1000 * rep)
+        data = make_replicate(scenario(name), DATA_SEED + 1000 * rep)
         X, y, Xt, pt = data["X_train"], data["y_train"], data["X_test"], data["p_test"]
         ks = [k for k in KS if k < X.shape[1]]
         kl = true_curve.kl_curve(X, y, Xt, pt, ks, rep)

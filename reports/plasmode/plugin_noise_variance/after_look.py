@@ -10,21 +10,15 @@ JSON line per replicate: per prior (its df) and k, [KL, calibration slope, expec
 error]; collected in ``after_look.jsonl``.
 """
 
-import importlib.util
 import json
 import sys
 import warnings
-from pathlib import Path
+
+from selbayes import HierarchicalGaussianClassifier
+from selbayes.experiments.plasmode import calibration_scores, make_replicate, scenario
 
 warnings.simplefilter("ignore")
-HERE = Path(__file__).resolve().parent
-spec = importlib.util.spec_from_file_location("irun", HERE.parent / "inner_repeats" / "run.py")
-irun = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(irun)
-from selbayes import HierarchicalGaussianClassifier  # noqa: E402
-from selbayes.experiments.plasmode import calibration_scores, make_replicate  # noqa: E402
-
-sc = irun.scenario_of(sys.argv[1])
+sc = scenario(sys.argv[1])
 for rep in range(int(sys.argv[2]), int(sys.argv[3])):
     d = make_replicate(sc, 7900 + 1000 * rep)
     X, y, Xt, pt = d["X_train"], d["y_train"], d["X_test"], d["p_test"]

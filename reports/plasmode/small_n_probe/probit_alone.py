@@ -25,17 +25,16 @@ CASES = [("sim_dense_weak_n40", 700), ("sim_dense_weak", 0), ("sim_sparse_strong
 
 def main() -> None:
     from selbayes.experiments.plasmode import (
-        SCENARIOS,
-        SMALL_SAMPLE_SCENARIOS,
         bayes_optimal_log_odds,
         calibration_scores,
         make_replicate,
+        scenario,
     )
     from selbayes.models import fit_linear_probit
 
     rows = []
     for name, seed in CASES:
-        sc = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
+        sc = scenario(name)
         for rep in range(6):
             d = make_replicate(sc, seed + 1000 * rep)
             fit = fit_linear_probit(d["X_train"], d["y_train"])

@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "IMBALANCED_SCENARIOS", "SMALL_SAMPLE_SCENARIOS",
-           "SHIFTED_SCENARIOS", "factor_covariance",
+           "SHIFTED_SCENARIOS", "scenario", "factor_covariance",
            "CANDIDATES", "STACKED", "LINEAR_STACKED", "WIDE_K_GRID", "Scenario", "make_replicate",
            "true_logit", "bayes_optimal_log_odds",
            "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
@@ -202,6 +202,34 @@ SHIFTED_SCENARIOS = {
 }
 _ALL_SCENARIOS = {**SCENARIOS, **HOLDOUT_SCENARIOS, **IMBALANCED_SCENARIOS,
                   **SMALL_SAMPLE_SCENARIOS, **SHIFTED_SCENARIOS}
+
+
+def scenario(name: str) -> Scenario:
+    """The scenario called ``name``, from any of the tables above (the suite's, the held-out
+    X, imbalanced, small-sample and shifted ones).
+
+    Parameters
+    ----------
+    name : str
+        A scenario's name, e.g. "sim_dense_weak" or "sim_dense_weak_n40".
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ValueError
+        If no table has that name (the message lists the known names).
+
+    Examples
+    --------
+    >>> scenario("sim_dense_weak_n40").n_train
+    40
+    """
+    if name not in _ALL_SCENARIOS:
+        raise ValueError(f"unknown scenario {name!r}; known: {sorted(_ALL_SCENARIOS)}")
+    return _ALL_SCENARIOS[name]
 
 #: The k grid of the "wide" candidates: the default grid continued to 2000 (dense signal).
 WIDE_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
