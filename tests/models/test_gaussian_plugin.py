@@ -368,3 +368,22 @@ def test_hyper_mode_is_the_mode_with_the_noise_precisions_integrated_out(standar
         old.append((ref - u_old) / sd)
     assert np.max(np.abs(new)) < 0.3
     assert np.min(old) > 0.8
+
+
+def test_noise_variance_where_its_mean_is_infinite_keeps_the_plug_in_finite():
+    """One within-class degree of freedom and a prior on tau_x vaguer than the default
+    (a = alpha_x / 2 + (n - G) / 2 = 0.75 <= 1: E[1 / tau_x | SSW] is infinite): the mode
+    search takes tau_x = a / (2 rate) and the predictive stays a finite distribution."""
+    rng = np.random.default_rng(0)
+    y = np.array([0, 0, 1])
+    X = rng.normal(size=(3, 50))
+    X[:, 0] += 3.0 * y
+    sel = select_features(X, y, k=3)
+    pri = GaussianPriors(alpha_x=0.5)
+    counts, _, ssw = sufficient_statistics(X[:, sel.indices], y, 2)
+    a, rate, tau_x = plugin._noise_precision(pri, counts.astype(float), ssw)
+    assert a == 0.75
+    np.testing.assert_allclose(tau_x, a / (2 * rate))
+    lp = plugin_log_proba(X[:, sel.indices], y, X[:, sel.indices], sel, pri, random_state=0)
+    assert np.all(np.isfinite(lp))
+    np.testing.assert_allclose(np.exp(lp).sum(1), 1.0)
