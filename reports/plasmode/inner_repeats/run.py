@@ -25,13 +25,6 @@ METHODS = {"selbayes": "selbayes", "inner_repeats": "selbayes_inner_repeats"}
 DEFAULT, NAME = "selbayes", "inner_repeats"
 
 
-def scenario_of(name: str):
-    """The suite's scenario (or its 40-case version) called ``name``."""
-    from selbayes.experiments.plasmode import SCENARIOS, SMALL_SAMPLE_SCENARIOS
-
-    return {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}[name]
-
-
 def fit_timed(benchmark_method: str, data: dict, rep: int):
     """``make_method(benchmark_method)`` (estimator seed ``rep``) fitted to a replicate's
     training data, and the seconds it took."""
@@ -59,10 +52,10 @@ def score_row(est, seconds, data, name, rep, method) -> dict:
 def one(name: str, rep: int, method: str, data_seed: int = DATA_SEED) -> dict:
     """Fit ``method`` (a key of METHODS) to replicate ``rep`` of scenario ``name`` (data seed
     ``data_seed + 1000 rep``, estimator seed ``rep``) and score it against the truth."""
-    from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import make_replicate, scenario
 
     warnings.simplefilter("ignore")
-    data = make_replicate(scenario_of(name), data_seed + 1000 * rep)
+    data = make_replicate(scenario(name), data_seed + 1000 * rep)
     return score_row(*fit_timed(METHODS[method], data, rep), data, name, rep, method)
 
 

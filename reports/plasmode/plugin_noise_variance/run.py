@@ -48,11 +48,12 @@ def one(label: str, rep: int, former: bool = False) -> dict:
     """The default fitted to replicate ``rep`` of ``label``'s scenario and scored; with
     ``former`` the plug-in's tau_x at its conditional mean, as before the change."""
     from selbayes.experiments.plasmode import make_replicate
+    from selbayes.experiments.plasmode import scenario as scenario_named
     from selbayes.models import _gaussian_plugin
 
     warnings.simplefilter("ignore")
     scenario, seed, _, _ = GROUPS[label]
-    data = make_replicate(inner_repeats.scenario_of(scenario), seed + 1000 * rep)
+    data = make_replicate(scenario_named(scenario), seed + 1000 * rep)
     original = _gaussian_plugin._noise_precision
     assert original.__name__ == "_noise_precision", "a patch left behind in this worker"
 
