@@ -97,6 +97,32 @@ def test_bad_labels_and_constant_features():
     assert np.isfinite(fit.predict_log_proba(X)).all()
 
 
+@pytest.mark.parametrize("value", [-0.11952286093343936, np.log2(100.0), 0.1 * 3, 1e4 / 3])
+def test_a_feature_constant_over_the_training_cases_is_dropped_whatever_its_value(value):
+    # all training values equal, but not to a number a sum of them reproduces exactly (a
+    # floored gene after log2, a standardised gene that varies only in other cases): its
+    # computed sd is a rounding residue of about 1e-17, not 0. Standardised by that residue a
+    # test case off the constant got z of about 1e17, and the predictive of every test case
+    # went to a coin flip (found on the plasmode suite's real X, 2026-12-05). The reference:
+    # the same fit without the feature.
+    rng = np.random.default_rng(1)
+    n = 70
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 30))
+    X[:, :5] += 0.8 * y[:, None]
+    X[:, 7] = value
+    fit = fit_linear_probit(X, y)
+    assert not fit.keep[7] and fit.Z.shape == (n, 29)
+    Xt = rng.normal(size=(10, 30))
+    Xt[:, :5] += 0.8 * (np.arange(10) % 2)[:, None]
+    Xt[:, 7] = value + 10.0                         # off the training constant
+    without = fit_linear_probit(np.delete(X, 7, axis=1), y)
+    np.testing.assert_allclose(fit.predict_log_proba(Xt),
+                               without.predict_log_proba(np.delete(Xt, 7, axis=1)),
+                               rtol=1e-12, atol=1e-12)
+    assert np.ptp(fit.predict_log_proba(Xt)[:, 1]) > 0.5     # not a coin flip everywhere
+
+
 def _python_sweep(Sigma, mu, nu, tau, y, min_tau):
     """One sweep of site updates as the model had it in numpy (the posterior mean recomputed
     as Sigma @ nu after each site): Sigma, nu and tau updated in place, the new mu returned.

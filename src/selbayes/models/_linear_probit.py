@@ -193,6 +193,11 @@ def standardise_features(X):
     sd : ndarray of shape (p_all,)
         1 where the feature is constant.
     keep : ndarray of bool, shape (p_all,)
+        The features that vary. A feature whose training values are all equal is constant
+        also where floating point gives its computed variance a rounding residue (about
+        (n mean eps)^2; the bound of scikit-learn's StandardScaler): standardised by that
+        residue, a test case off the constant would get a z of 1e16 or more and swamp every
+        other feature.
     Z : ndarray of shape (n, p)
 
     Raises
@@ -208,9 +213,14 @@ def standardise_features(X):
     ([True, False], [-0.707, 0.707])
     """
     X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
     mean = X.mean(axis=0)
-    sd = X.std(axis=0, ddof=1)
-    keep = sd > 0
+    var = X.var(axis=0, ddof=1)
+    # a feature constant over the training cases (a floored or clipped gene, a gene that
+    # varies only in other cases) gets var of about 1e-33 rather than 0 from rounding
+    eps = np.finfo(np.float64).eps
+    keep = var > n * eps * var + (n * mean * eps) ** 2
+    sd = np.sqrt(var)
     if not keep.any():
         raise ValueError("no feature varies over the training cases")
     Z = (X[:, keep] - mean[keep]) / sd[keep]
