@@ -1,8 +1,9 @@
 """The default with the probit component's constant genes dropped (this run) against
 the default's run of 2026-12-05 before the fix
 (``../benchmark_microarray_plugin_noise_2026-12-05/``) on the same folds and seeds, by
-``../benchmark_microarray_light_refits_2026-12-05/compare.py``'s ``comparison``: per set, AMLP paired over folds ± SE (folds as the unit; * beyond
-2 SE), |expected - actual error| of both, README.md's findings.
+``../benchmark_microarray_light_refits_2026-12-05/compare.py``'s ``comparison``: per set,
+AMLP paired over folds ± SE (folds as the unit; * beyond 2 SE), |expected - actual error| of
+both, README.md's findings.
 
 Usage (from the repository root):
 ``python reports/benchmark_microarray_probit_constant_2026-12-05/compare.py``; writes
