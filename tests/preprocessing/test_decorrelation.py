@@ -80,3 +80,20 @@ def test_symmetric_passes_within_class_constant_features_through():
     assert np.all(np.isfinite(Z))
     with pytest.raises(ValueError, match="zero within-class variance"):
         Decorrelation(4.0).fit(X, y, G)      # the dense Cholesky route still refuses
+
+
+@pytest.mark.parametrize("scale", ["within", "total"])
+@pytest.mark.parametrize("value", [-0.11952286093343936, np.log2(100.0), 0.1 * 3])
+def test_a_feature_constant_over_the_training_cases_keeps_its_units(scale, value):
+    # all training values equal, to a number their mean does not reproduce to the last bit:
+    # the computed sd is a rounding residue (about 1e-17), not 0; scaled by it, a test case
+    # off the constant got 1e16 or more. Reference: what an exactly constant feature gets
+    # (scale 1, the centred value in data units).
+    rng = np.random.default_rng(2)
+    y = np.repeat([0, 1], 35)
+    X = rng.normal(size=(70, 4))
+    X[:, 2] = value
+    st = Standardization(scale).fit(X, y, 2)
+    assert st.scale_[2] == 1.0 and np.all(st.scale_[[0, 1, 3]] != 1.0)
+    test = np.array([[0.0, 0.0, value + 2.0, 0.0]])
+    assert st.transform(test)[0, 2] == pytest.approx(2.0, abs=1e-12)

@@ -194,10 +194,9 @@ def standardise_features(X):
         1 where the feature is constant.
     keep : ndarray of bool, shape (p_all,)
         The features that vary. A feature whose training values are all equal is constant
-        also where floating point gives its computed variance a rounding residue (about
-        (n mean eps)^2; the bound of scikit-learn's StandardScaler): standardised by that
-        residue, a test case off the constant would get a z of 1e16 or more and swamp every
-        other feature.
+        also where floating point gives its computed variance a rounding residue
+        (:func:`selbayes._rounding.varies`): standardised by that residue, a test case off
+        the constant would get a z of 1e16 or more and swamp every other feature.
     Z : ndarray of shape (n, p)
 
     Raises
@@ -212,14 +211,14 @@ def standardise_features(X):
     >>> keep.tolist(), Z.ravel().round(3).tolist()
     ([True, False], [-0.707, 0.707])
     """
+    from .._rounding import varies
+
     X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
     mean = X.mean(axis=0)
     var = X.var(axis=0, ddof=1)
     # a feature constant over the training cases (a floored or clipped gene, a gene that
-    # varies only in other cases) gets var of about 1e-33 rather than 0 from rounding
-    eps = np.finfo(np.float64).eps
-    keep = var > n * eps * var + (n * mean * eps) ** 2
+    # varies only in other cases) can get var of about 1e-33 rather than 0 from rounding
+    keep = varies(var, mean, X.shape[0])
     sd = np.sqrt(var)
     if not keep.any():
         raise ValueError("no feature varies over the training cases")

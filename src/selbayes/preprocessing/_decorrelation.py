@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 
+from .._rounding import varies
+
 __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
 
 # The Cholesky route forms a p x p covariance, so it is meant for gene groups, not whole genomes;
@@ -118,8 +120,10 @@ class Standardization:
         else:
             s = X.std(axis=0, ddof=1)
         # A feature constant within classes keeps its units (its F is infinite or undefined
-        # either way); dividing by zero would make NaNs.
-        self.scale_ = np.where(s > 0, s, 1.0)
+        # either way); dividing by zero would make NaNs, and dividing by the rounding residue
+        # that a constant feature's computed sd often is (about 1e-17) would give a test case
+        # off the constant a value of 1e16 or more
+        self.scale_ = np.where(varies(s ** 2, self.mean_, n), s, 1.0)
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:

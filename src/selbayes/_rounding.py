@@ -1,0 +1,47 @@
+"""Which features vary, where a constant feature's computed variance is a rounding residue.
+
+A feature whose training values are all equal has variance 0, but the variance computed in
+floating point is often a residue of about (n |mean| eps)^2 instead (the mean of n equal
+values need not be that value to the last bit): a gene floored or clipped before log2, or one
+that varies only in cases outside the training set. Dividing by the square root of that
+residue gives the training cases a meaningless constant and a test case off the constant a
+standardised value of 1e16 or more, which swamps every other feature. The bound is
+scikit-learn's (``StandardScaler`` treats such features as constant; Chan, Golub and LeVeque
+1983 for the error of the computed variance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["varies"]
+
+
+def varies(var, mean, n: int) -> np.ndarray:
+    """Whether each feature's computed variance is more than the rounding of a constant's.
+
+    Parameters
+    ----------
+    var : ndarray of shape (p,)
+        Computed variances (any ddof, or a pooled within-class variance), data units squared.
+    mean : ndarray of shape (p,)
+        The features' means, data units.
+    n : int
+        Number of cases the variances were computed from.
+
+    Returns
+    -------
+    ndarray of bool, shape (p,)
+        True where var > n eps var + (n mean eps)^2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.column_stack([np.arange(5.0), np.full(5, np.log2(100.0))])
+    >>> var = X.var(axis=0, ddof=1)
+    >>> bool(var[1] > 0), varies(var, X.mean(axis=0), 5).tolist()
+    (True, [True, False])
+    """
+    var, mean = np.asarray(var, dtype=np.float64), np.asarray(mean, dtype=np.float64)
+    eps = np.finfo(np.float64).eps
+    return var > n * eps * var + (n * mean * eps) ** 2
