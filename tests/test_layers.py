@@ -29,7 +29,7 @@ SRC = Path(selbayes.__file__).resolve().parent
 
 LAYERS = [
     {"_version"},
-    {"_validation", "_compat", "_spec", "_parallel", "_compile_cache", "_special"},
+    {"_validation", "_compat", "_spec", "_parallel", "_compile_cache", "_special", "_rounding"},
     {"filters", "preprocessing"},
     {"adjustment", "datasets"},
     {"models"},
