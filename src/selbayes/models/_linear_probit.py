@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
+from .._rounding import varies
 from ._linear_probit_nb import ep_sweep, site_log_z
 
 __all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "standardise_features",
@@ -211,8 +212,6 @@ def standardise_features(X):
     >>> keep.tolist(), Z.ravel().round(3).tolist()
     ([True, False], [-0.707, 0.707])
     """
-    from .._rounding import varies
-
     X = np.asarray(X, dtype=np.float64)
     mean = X.mean(axis=0)
     var = X.var(axis=0, ddof=1)

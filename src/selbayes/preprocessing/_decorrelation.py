@@ -116,14 +116,14 @@ class Standardization:
                 raise ValueError(f"the within-class scale needs n > G; got n = {n}, "
                                  f"G = {n_classes}")
             R = pooled_within_residuals(X, y_index, n_classes)
-            s = np.sqrt(np.einsum("ij,ij->j", R, R) / (n - n_classes))
+            var = np.einsum("ij,ij->j", R, R) / (n - n_classes)
         else:
-            s = X.std(axis=0, ddof=1)
+            var = X.var(axis=0, ddof=1)
         # A feature constant within classes keeps its units (its F is infinite or undefined
         # either way); dividing by zero would make NaNs, and dividing by the rounding residue
         # that a constant feature's computed sd often is (about 1e-17) would give a test case
         # off the constant a value of 1e16 or more
-        self.scale_ = np.where(varies(s ** 2, self.mean_, n), s, 1.0)
+        self.scale_ = np.where(varies(var, self.mean_, n), np.sqrt(var), 1.0)
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:
