@@ -37,27 +37,30 @@ NAME = "probit_projected"
 RANK_TOL = 1e-10
 
 
-def predictives(X, y, Xt):
-    """The probit model of all genes fitted on ``X``, ``y`` (class indices 0/1): log
-    probabilities of ``Xt`` (m, 2) with the test latent variance of the projection on the
-    training cases' span (the candidate) and of the whole z (the default's component)."""
-    from selbayes.models._linear_probit import (
-        LOG_S_GRID,
-        fit_gram,
-        gram_log_proba,
-        standardise_features,
-    )
+def grams(X, Xt):
+    """The probit model's Gram matrices (``selbayes.models._linear_probit``: genes
+    standardised on ``X``): Z Z' / p (n, n), Zs Z' / p (m, n) and each test case's z'z / p
+    (m,)."""
+    from selbayes.models._linear_probit import standardise_features
 
     mean, sd, keep, Z = standardise_features(X)
     Zs = (np.asarray(Xt, float)[:, keep] - mean[keep]) / sd[keep]
     p = Z.shape[1]
-    G, Gs = Z @ Z.T / p, Zs @ Z.T / p
+    return Z @ Z.T / p, Zs @ Z.T / p, (Zs ** 2).sum(axis=1) / p
+
+
+def predictives(X, y, Xt):
+    """The probit model of all genes fitted on ``X``, ``y`` (class indices 0/1): log
+    probabilities of ``Xt`` (m, 2) with the test latent variance of the projection on the
+    training cases' span (the candidate) and of the whole z (the default's component)."""
+    from selbayes.models._linear_probit import LOG_S_GRID, fit_gram, gram_log_proba
+
+    G, Gs, g_full = grams(X, Xt)
     weights, sites = fit_gram(G, 2.0 * np.asarray(y, float) - 1.0)
     evals, evecs = np.linalg.eigh(G)
     span = evals > RANK_TOL * evals.max()
     coef = Gs @ evecs[:, span]                                       # (m, rank)
     g_proj = np.sum(coef ** 2 / evals[span], axis=1)                 # (Zz)'(ZZ')^+(Zz) / p
-    g_full = (Zs ** 2).sum(axis=1) / p
     assert np.all(g_proj <= g_full * (1 + 1e-9)), "a projection is never longer"
     return (gram_log_proba(G, Gs, g_proj, LOG_S_GRID, weights, sites),
             gram_log_proba(G, Gs, g_full, LOG_S_GRID, weights, sites))
@@ -92,21 +95,21 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
             **{f"probit_{k}_{m}": alone[k][m] for k in alone for m in ("kl", "slope")}}
 
 
-def _suite_task(seed, s, r, default_row, rep):
+def _suite_task(score, seed, s, r, default_row, rep):
     stored, A, yi, T, X, Xt = TWO.stored_fit(seed, s, r)
-    return candidate(stored, A, yi, T, X, Xt, seed + r, default_row,
-                     {"scenario": s, "replicate": rep, "seed": seed})
+    return score(stored, A, yi, T, X, Xt, seed + r, default_row,
+                 {"scenario": s, "replicate": rep, "seed": seed})
 
 
-def _new_task(folder, data_seed, s, r, default_row, key):
+def _new_task(score, folder, data_seed, s, r, default_row, key):
     from selbayes.experiments.plasmode import make_replicate, scenario
 
     stored, A, yi, T = SHARPENED.stored_parts(folder / "fits" / f"{s}_{r}.npz")
     d = make_replicate(scenario(s), data_seed + 1000 * r)
     assert np.array_equal(np.searchsorted(np.unique(d["y_train"]), d["y_train"]), yi)
-    return candidate(stored, A, yi, T, np.asarray(d["X_train"], float),
-                     np.asarray(d["X_test"], float), r, default_row,
-                     {"scenario": key, "replicate": r, "seed": data_seed})
+    return score(stored, A, yi, T, np.asarray(d["X_train"], float),
+                 np.asarray(d["X_test"], float), r, default_row,
+                 {"scenario": key, "replicate": r, "seed": data_seed})
 
 
 def scenario_keys() -> tuple:
@@ -115,13 +118,15 @@ def scenario_keys() -> tuple:
         s + suffix for _, _, names, _, suffix in NEW for s in names)
 
 
-def rows(jobs: int = 2) -> dict:
-    """(method, scenario, replicate) -> row for ``default``, the candidate and L2 (the suite's
-    replicates of seeds 0, 1, 7 numbered 0-5, 6-11, 12-17; no L2 row on held-out X)."""
+def rows(jobs: int = 2, score=candidate, name: str = NAME) -> dict:
+    """(method, scenario, replicate) -> row for ``default``, the candidate ``name`` and L2
+    (the suite's replicates of seeds 0, 1, 7 numbered 0-5, 6-11, 12-17; no L2 row on held-out
+    X). ``score``: the candidate on one stored fit (:func:`candidate`'s arguments and row);
+    another check scores its own candidate on the same fits with it."""
     from joblib import Parallel, delayed
 
     out = SHARPENED.default_rows(HOLDOUT)
-    tasks = [(delayed(_suite_task)(seed, s, r, out[("default", s, rep)], rep), s, rep)
+    tasks = [(delayed(_suite_task)(score, seed, s, r, out[("default", s, rep)], rep), s, rep)
              for i, seed in enumerate(SHARPENED.FITS)
              for s in offline.SCENARIO_NAMES + (HOLDOUT if seed == 0 else ())
              for r in range(6) for rep in [6 * i + r if s in offline.SCENARIO_NAMES else r]]
@@ -132,11 +137,11 @@ def rows(jobs: int = 2) -> dict:
                 key = s + suffix
                 out[("default", key, r)] = new[("selbayes", s, r)]
                 out[("logreg_l2_cv", key, r)] = new[("logreg_l2_cv", s, r)]
-                tasks.append((delayed(_new_task)(folder, data_seed, s, r,
+                tasks.append((delayed(_new_task)(score, folder, data_seed, s, r,
                                                  out[("default", key, r)], key), key, r))
     done = Parallel(n_jobs=jobs)(task for task, _, _ in tasks)
     for (_, s, rep), row in zip(tasks, done, strict=True):
-        out[(NAME, s, rep)] = row
+        out[(name, s, rep)] = row
     return out
 
 

@@ -33,13 +33,9 @@ def scores(X, y, Xt, p_test) -> list[dict]:
         ep_probit,
         fit_gram,
         gram_log_proba,
-        standardise_features,
     )
 
-    mean, sd, keep, Z = standardise_features(X)
-    Zs = (np.asarray(Xt, float)[:, keep] - mean[keep]) / sd[keep]
-    p = Z.shape[1]
-    G, Gs, gss = Z @ Z.T / p, Zs @ Z.T / p, (Zs ** 2).sum(axis=1) / p
+    G, Gs, gss = COMPARE.grams(X, Xt)
     y_pm = 2.0 * np.asarray(y, float) - 1.0
     w, sites = fit_gram(G, y_pm)
     out = [{"log_s": "posterior", "posterior_mean_log_s": float(w @ LOG_S_GRID),

@@ -29,12 +29,12 @@ REPLICATES, DATA_SEED = 8, 11900
 OUT = HERE / "confirm"
 
 
-def fit() -> None:
+def fit(jobs: int = 2) -> None:
     from selbayes.experiments.plasmode import scenario
 
     OUT.mkdir(exist_ok=True)
     probe.main(OUT, {s: scenario(s) for s in SCENARIOS}, METHODS, replicates=REPLICATES,
-               data_seed=DATA_SEED, jobs=JOBS, store_fits=True)
+               data_seed=DATA_SEED, jobs=jobs, store_fits=True)
 
 
 def rows() -> dict:
@@ -91,8 +91,8 @@ def report(rows) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    fit()
+def main(jobs: int = 2) -> None:
+    fit(jobs)
     out = rows()
     with (OUT / "candidate.jsonl").open("w") as f:
         for key, row in sorted(out.items()):
@@ -101,7 +101,5 @@ def main() -> None:
     (HERE / "confirm.md").write_text(report(out))
 
 
-JOBS = int(sys.argv[1]) if len(sys.argv) > 1 and __name__ == "__main__" else 2
-
 if __name__ == "__main__":
-    main()
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
