@@ -618,3 +618,48 @@ def test_repeated_scores_are_the_means_of_single_split_runs(monkeypatch):
     assert all(a is b for a, b in zip(three.extra["splits"], given, strict=True))
     # the three runs differ, so the mean is a real test of the averaging
     assert not np.allclose(singles[0].extra["case_losses"], singles[1].extra["case_losses"])
+
+
+def _hand_choice(L, S=None, rule="best"):
+    """A KChoice over candidates k = 5, 10, 20 whose inner losses are ``L`` (3, 10), folds
+    of cases 0-4 and 5-9, every class's log probabilities built so that the true class's is
+    -L (two classes, the true class 0)."""
+    lp = np.stack([-L, np.log(-np.expm1(-L))], axis=-1)              # (3, 10, 2)
+    extra = {"case_losses": L, "case_log_proba": lp, "rule": rule,
+             "folds": [(np.arange(5, 10), np.arange(5)), (np.arange(5), np.arange(5, 10))]}
+    if S is not None:
+        extra.update(share_case_losses=S, share_case_log_proba=np.stack(
+            [-S, np.log(-np.expm1(-S))], axis=-1), label_noise_c=1.0)
+    return KChoice(k=5, decorrelate=None, temperature=1.0,
+                   grid=[(5, None, 1.0), (10, None, 1.0), (20, None, 1.0)],
+                   score=L.mean(axis=1), se=np.zeros(3),
+                   criterion="inner_cv_log_score_plugin", n_splits=2, extra=extra)
+
+
+def test_each_fold_is_scored_at_the_choice_of_the_other_folds_cases():
+    """Candidate 0 is best on all cases only through fold 0's cases (written out: 0.1 there
+    against 0.5 and 0.6, and 0.5 on fold 1 against 0.4 and 0.45); so fold 0's cases are
+    scored at the choice of fold 1's (candidate 1), fold 1's at that of fold 0's (candidate
+    0): the honest score 0.5 per case, above the chosen candidate's 0.3."""
+    L = np.array([[0.1] * 5 + [0.5] * 5, [0.5] * 5 + [0.4] * 5, [0.6] * 5 + [0.45] * 5])
+    ch = _hand_choice(L)
+    assert ch._chosen_row() == 0 and ch._fold_choices() == [(1, None), (0, None)]
+    honest = -ch._fold_chosen_case_log_proba()[:, 0]
+    np.testing.assert_allclose(honest, [0.5] * 5 + [0.5] * 5)
+    assert honest.mean() > ch._chosen_case_losses().mean() + 0.19
+
+
+def test_each_fold_chooses_its_label_noise_share_on_the_other_folds_cases():
+    """With a share curve the fold's share too is chosen on the other cases (at the fold's
+    candidate), and its log probabilities are that share's."""
+    from selbayes.estimators._inner_cv import LABEL_NOISE_SHARES
+
+    L = np.full((3, 10), 0.5)
+    L[1] = 0.4                                                   # candidate 1 everywhere
+    S = np.full((3, len(LABEL_NOISE_SHARES), 10), 0.6)
+    S[1, LABEL_NOISE_SHARES.index(4.0), :5] = 0.2                 # share 4 best on fold 0
+    S[1, LABEL_NOISE_SHARES.index(0.0), 5:] = 0.3                 # share 0 best on fold 1
+    ch = _hand_choice(L, S)
+    assert ch._fold_choices() == [(1, 0.0), (1, 4.0)]
+    honest = -ch._fold_chosen_case_log_proba()[:, 0]
+    np.testing.assert_allclose(honest, [0.6] * 5 + [0.6] * 5)

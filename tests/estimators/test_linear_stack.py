@@ -365,9 +365,9 @@ def test_mcmc_refits_run_half_the_tuning_and_a_quarter_of_the_draws(monkeypatch)
     seen = []
     real = ls._refitted_inner_log_proba
 
-    def spy(first, X, y, folds, sampler=None):
+    def spy(first, X, y, folds, sampler=None, **kw):
         seen.append(sampler)
-        return real(first, X, y, folds, sampler=sampler)
+        return real(first, X, y, folds, sampler=sampler, **kw)
 
     monkeypatch.setattr(ls, "_refitted_inner_log_proba", spy)
     # the plug-in base (fast) with the settings an MCMC base would get replaced by draws=50
@@ -385,6 +385,71 @@ def test_mcmc_refits_run_half_the_tuning_and_a_quarter_of_the_draws(monkeypatch)
     np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
     default = real(first, X, y, first.k_choice_.extra["folds"])     # draws=200: not the same
     assert np.max(np.abs(default - ref)) > 1e-6
+
+
+
+def test_per_fold_choice_weighs_each_fold_at_the_other_folds_choice(tmp_path):
+    """inner_choice="per_fold" with the plug-in inner predictive: the Gaussian model's inner
+    log probabilities are, fold by fold, those of the candidate and share that the other
+    folds' cases choose (KChoice._fold_choices, checked by hand in test_inner_cv.py), the
+    weights the package's stacking weights on them and the probit model's, and the final
+    models the same as with "all_cases" (only the weights differ); the setting survives save
+    and load, and a bad value is named."""
+    X, y = _spread(5)
+    base = _base(label_noise="cv", k_grid=(2, 5, 10, 20, 50, 100, 200))
+    honest = LinearStackedClassifier(base, inner_predictive="plugin", l1_gate=None,
+                                     inner_choice="per_fold").fit(X, y)
+    plain = LinearStackedClassifier(base, inner_predictive="plugin", l1_gate=None).fit(X, y)
+    choice = honest.estimator_.k_choice_
+    want = np.empty((y.size, 2))
+    for (_, te), (row, c) in zip(choice.extra["folds"], choice._fold_choices(), strict=True):
+        want[te] = _case_log_proba_at(choice, row, c)[te]
+    # on these data a fold's choice differs from the choice on all cases: the weights differ
+    assert (choice._chosen_row(), choice.extra["label_noise_c"]) in choice._fold_choices()
+    assert len(set(choice._fold_choices())) > 1
+    assert np.max(np.abs(honest.weights_ - plain.weights_)) > 1e-3
+    np.testing.assert_allclose(honest.inner_log_proba_[0], want, rtol=1e-12)
+    np.testing.assert_array_equal(honest.inner_log_proba_[1], plain.inner_log_proba_[1])
+    own = honest.inner_log_proba_[:, np.arange(y.size), y]
+    np.testing.assert_allclose(honest.weights_, stacking_weights(own), atol=1e-9)
+    np.testing.assert_array_equal(honest.linear_.predict_log_proba(X),
+                                  plain.linear_.predict_log_proba(X))
+    assert honest.inner_scores_["gaussian"] == pytest.approx(-own[0].mean())
+    # the chosen candidate's losses are the lowest of the curve on these cases; each fold's
+    # choice's can only be as low or higher
+    assert honest.inner_scores_["gaussian"] >= plain.inner_scores_["gaussian"] - 1e-12
+    again = LinearStackedClassifier.load(honest.save(tmp_path / "per_fold.nc"))
+    assert again.inner_choice == "per_fold"
+    np.testing.assert_array_equal(again.predict_proba(X), honest.predict_proba(X))
+    with pytest.raises(ValueError, match="inner_choice"):
+        LinearStackedClassifier(base, inner_choice="nested").fit(X, y)
+
+
+def _case_log_proba_at(choice, row, c):
+    """The inner cases' log probabilities (n, G) at curve row ``row`` and share ``c``,
+    read from the choice's arrays by index."""
+    from selbayes.estimators._inner_cv import LABEL_NOISE_SHARES
+
+    return np.asarray(choice.extra["share_case_log_proba"][row][LABEL_NOISE_SHARES.index(c)])
+
+
+def test_per_fold_choice_refits_each_fold_at_its_own_k_and_share(monkeypatch):
+    """inner_choice="per_fold" with refits: each inner fold is refitted at the k and share
+    its fold's choice names (here made to differ between folds), written out by hand."""
+    from selbayes.estimators._inner_cv import KChoice, share_label_noise
+
+    X, y = _spread(3)
+    base = _base(label_noise="cv")
+    rows = [(0, 1.0), (2, 0.0), (3, 4.0), (1, 0.25), (2, 1.0)]
+    monkeypatch.setattr(KChoice, "_fold_choices", lambda self: rows)
+    clf = LinearStackedClassifier(base, inner_choice="per_fold", l1_gate=None).fit(X, y)
+    first = clf.estimator_
+    ks = [g[0] for g in first.k_choice_.grid]
+    ref = np.empty((y.size, 2))
+    for (tr, te), (row, c) in zip(first.k_choice_.extra["folds"], rows, strict=True):
+        fold = clone(first).set_params(k=int(ks[row]), label_noise=share_label_noise(c, tr.size))
+        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
 
 
 @pytest.mark.slow

@@ -201,6 +201,37 @@ class KChoice:
             return np.asarray(self.extra["share_case_log_proba"][row][c], dtype=np.float64)
         return np.asarray(self.extra["case_log_proba"][row], dtype=np.float64)
 
+    def _fold_choices(self) -> list:
+        """The choice made again on each inner fold of the first split from the other
+        folds' cases only: per fold, (row of the curve, label-noise share c or None), picked
+        as the choice on all cases was (``extra["rule"]``, then the share with the lowest
+        mean loss at that row). The chosen candidate's losses on the cases that chose it
+        are biased low (the lowest of many noisy curves); a fold's cases scored at a choice
+        that never saw them are not: the cross-validation of the whole tuning procedure
+        (Varma and Simon 2006, BMC Bioinformatics 7:91; the learner of a stack includes its
+        tuning, van der Laan, Polley and Hubbard 2007). Needs ``extra["folds"]``."""
+        L = np.asarray(self.extra["case_losses"], dtype=np.float64)      # (rows, n)
+        S = self.extra.get("share_case_losses")
+        temps, ks = [g[2] for g in self.grid], [g[0] for g in self.grid]
+        out = []
+        for _, te in self.extra["folds"]:
+            other = np.ones(L.shape[1], dtype=bool)
+            other[te] = False
+            row = pick_candidate(L[:, other], temps, self.extra["rule"], ks)
+            out.append((row, None if S is None
+                        else chosen_share(np.asarray(S[row], dtype=np.float64)[:, other])))
+        return out
+
+    def _fold_chosen_case_log_proba(self) -> np.ndarray:
+        """Every inner test case's log probabilities (n, G) under the choice its fold's
+        other cases make (:meth:`_fold_choices`), with that choice's label-noise share."""
+        out = np.empty_like(np.asarray(self.extra["case_log_proba"][0], dtype=np.float64))
+        for (_, te), (row, c) in zip(self.extra["folds"], self._fold_choices(), strict=True):
+            lp = (self.extra["case_log_proba"][row] if c is None else
+                  self.extra["share_case_log_proba"][row][LABEL_NOISE_SHARES.index(c)])
+            out[te] = np.asarray(lp, dtype=np.float64)[te]
+        return out
+
     def _chosen_case_losses(self) -> np.ndarray:
         """-log p(true class) of every inner test case under the chosen candidate, with the
         label-noise share the fit on all cases uses (the chosen c with ``label_noise="cv"``),

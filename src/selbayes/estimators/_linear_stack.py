@@ -145,6 +145,17 @@ class LinearStackedClassifier(AroundGaussian):
         weight is 0 and it is not refitted (``l1_gate_`` says which, with the gain and its
         z). Lower lets it in more often; None: the two-model stack (the default before
         2026-12-03). Only with ``pooling="linear"``.
+    inner_choice : {"all_cases", "per_fold"}, default "all_cases"
+        Which of the Gaussian model's candidates (k, label-noise share) predicts each inner
+        test case that the weights are fitted on. "all_cases": the one chosen on all inner
+        cases, the one the final fit uses; its losses on the cases that chose it are biased
+        low (the lowest of many noisy curves; 0.005 to 0.05 nats per case on the plasmode
+        suite's fits, reports/plasmode/per_fold_choice), which tilts the weights towards it.
+        "per_fold": on each inner fold, the candidate the other folds' cases choose, so that
+        the Gaussian model is scored, like the probit model, on cases that did not tune it
+        (the cross-validation of the whole tuning procedure; Varma and Simon 2006). No
+        extra fit with ``inner_predictive="plugin"``; with "refit" a fold is refitted at its
+        own choice (the same number of fits).
 
     Attributes
     ----------
@@ -167,14 +178,15 @@ class LinearStackedClassifier(AroundGaussian):
         cannot be fitted to a class of one training case (then ``"open"`` is False); None
         with ``l1_gate=None``.
     inner_scores_ : dict
-        Mean inner log loss (nats) of ``"gaussian"`` (its chosen candidate and share),
+        Mean inner log loss (nats) of ``"gaussian"`` (as ``inner_choice`` says),
         ``"linear"``, ``"l1"`` (unless ``l1_gate`` is None) and ``"stack"`` (the pool).
     inner_log_proba_ : ndarray of shape (2 or 3, n_samples, n_classes)
         The inner test cases' log predictive probabilities (nats) the weights were fitted on:
-        the Gaussian model's (at the chosen candidate and share; plug-in or refitted, as
-        ``inner_predictive`` says), the probit model's and the L1 model's (1/G on an inner
-        fold whose training cases its search for C cannot split: a class with fewer than two
-        cases, or every class fewer than three), in the order of the training cases. Where a
+        the Gaussian model's (at the chosen candidate and share, or each fold's, as
+        ``inner_choice`` says; plug-in or refitted, as ``inner_predictive`` says), the
+        probit model's and the L1 model's (1/G on an inner fold whose training cases its
+        search for C cannot split: a class with fewer than two cases, or every class fewer
+        than three), in the order of the training cases. Where a
         class has a single training case the inner folds split the other classes' cases
         (``estimator_.k_choice_.extra["cases"]``) and the columns are those classes; the
         weights are fitted on them, and the L1 model stays out where it cannot be fitted
@@ -200,7 +212,9 @@ class LinearStackedClassifier(AroundGaussian):
     Regression shrinkage and selection via the lasso. JRSS B 58, 267-288. Ranjan, R. and
     Gneiting, T. (2010). Combining probability forecasts. JRSS B 72, 71-91. Rasmussen, C. E. and
     Williams, C. K. I. (2006). Gaussian Processes for Machine Learning, ch. 3. Frank, E. and
-    Kramer, S. (2004). Ensembles of nested dichotomies for multi-class problems. ICML.
+    Kramer, S. (2004). Ensembles of nested dichotomies for multi-class problems. ICML. Varma,
+    S. and Simon, R. (2006). Bias in error estimation when using cross-validation for model
+    selection. BMC Bioinformatics 7, 91.
 
     Examples
     --------
@@ -220,15 +234,17 @@ class LinearStackedClassifier(AroundGaussian):
     _parameter_constraints: dict = {"estimator": "no_validation",
                                     "pooling": [StrOptions({"linear", "log"})],
                                     "inner_predictive": [StrOptions({"plugin", "refit"})],
+                                    "inner_choice": [StrOptions({"all_cases", "per_fold"})],
                                     "l1_gate": [Interval(Real, None, None, closed="neither"),
                                                 None]}
 
     def __init__(self, estimator=None, pooling="linear", inner_predictive="refit",
-                 l1_gate=2.0):
+                 l1_gate=2.0, inner_choice="all_cases"):
         self.estimator = estimator
         self.pooling = pooling
         self.inner_predictive = inner_predictive
         self.l1_gate = l1_gate
+        self.inner_choice = inner_choice
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
@@ -277,9 +293,8 @@ class LinearStackedClassifier(AroundGaussian):
         Xi, yi = ((Xd, y_all) if cases is None
                   else (Xd[cases], np.unique(y_all[cases], return_inverse=True)[1]))
         # the Gaussian model's inner scores are stored in the order of the cases
-        gauss_lp = (choice._chosen_case_log_proba() if self.inner_predictive == "plugin"
-                    else _refitted_inner_log_proba(first, Xi, yi, choice.extra["folds"],
-                                                   sampler=_refit_sampler(first)))
+        gauss_lp = _gaussian_inner_log_proba(first, Xi, yi, self.inner_predictive,
+                                             self.inner_choice)
         lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
             # stratified inner folds: every class is in every inner training fold
@@ -399,7 +414,7 @@ class LinearStackedClassifier(AroundGaussian):
         if self.l1_ is not None:
             groups["l1"] = xr.DataTree(self.l1_.to_dataset())
         return root, {"pooling": self.pooling, "inner_predictive": self.inner_predictive,
-                      "l1_gate": self.l1_gate}, groups
+                      "l1_gate": self.l1_gate, "inner_choice": self.inner_choice}, groups
 
     @classmethod
     def _restore(cls, tree, attrs, config, base, path):
@@ -407,7 +422,8 @@ class LinearStackedClassifier(AroundGaussian):
         # and before the L1 model a two-model stack
         obj = cls(base, pooling=config.get("pooling", "linear"),
                   inner_predictive=config.get("inner_predictive", "plugin"),
-                  l1_gate=config.get("l1_gate"))
+                  l1_gate=config.get("l1_gate"),
+                  inner_choice=config.get("inner_choice", "all_cases"))
         obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
         obj.linear_ = _probit_fit(tree["linear"].to_dataset())
         obj.l1_ = (L1LogisticFit.from_dataset(tree["l1"].to_dataset()) if "l1" in tree
@@ -443,16 +459,32 @@ def _refit_sampler(first):
     return {"tune": max(1, first.tune // 2), "draws": max(1, first.draws // 4)}
 
 
-def _refitted_inner_log_proba(first, X, y, folds, sampler=None):
+def _gaussian_inner_log_proba(first, X, y, inner_predictive, inner_choice):
+    """The Gaussian model's log probabilities (n, G) of the inner test cases that the stack's
+    weights are fitted on (class docstring: ``inner_predictive``, ``inner_choice``)."""
+    choice = first.k_choice_
+    settings = plugin = None                        # "all_cases": the chosen candidate's
+    if inner_choice == "per_fold":
+        settings = [(int(choice.grid[row][0]), c) for row, c in choice._fold_choices()]
+        plugin = choice._fold_chosen_case_log_proba()
+    if inner_predictive == "plugin":
+        return choice._chosen_case_log_proba() if plugin is None else plugin
+    return _refitted_inner_log_proba(first, X, y, choice.extra["folds"],
+                                     sampler=_refit_sampler(first), settings=settings,
+                                     plugin=plugin)
+
+
+def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, plugin=None):
     """Every class's log probabilities (n, G) of the inner test cases under the Gaussian
-    model ``first`` refitted on each inner training fold at its chosen k and label-noise
-    share (its own method and seed; ``sampler``, a dict of its parameters such as
-    ``draws``, overrides them), in the order of the cases. The share is what the
-    plug-in inner scores used on that fold: c / (n_fold + 2) for the chosen c with
-    ``label_noise="cv"``, else the estimator's own setting. A fold whose training part keeps a
-    single case of a class (a rare class split two ways) cannot be refitted (the classifier
-    needs two cases per class; the plug-in inner scores do not): its cases keep their plug-in
-    inner log probabilities."""
+    model ``first`` refitted on each inner training fold (its own method and seed;
+    ``sampler``, a dict of its parameters such as ``draws``, overrides them), in the order of
+    the cases: at ``settings``, (k, label-noise c or None) per fold, by default its chosen k
+    and c on every fold. The share is what the plug-in inner scores used on that fold:
+    c / (n_fold + 2) with ``label_noise="cv"``, else the estimator's own setting. A fold
+    whose training part keeps a single case of a class (a rare class split two ways) cannot
+    be refitted (the classifier needs two cases per class; the plug-in inner scores do not):
+    its cases keep ``plugin``'s log probabilities (n, G), by default the chosen candidate's
+    plug-in ones."""
     import warnings
 
     from sklearn.base import clone
@@ -460,19 +492,23 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None):
 
     from ._inner_cv import share_label_noise
 
-    c = first.k_choice_.extra.get("label_noise_c")
-    fixed = clone(first).set_params(k=int(first.k_), progressbar=False, **(sampler or {}))
-    out = first.k_choice_._chosen_case_log_proba().copy()
+    if settings is None:
+        settings = [(int(first.k_), first.k_choice_.extra.get("label_noise_c"))] * len(folds)
+    if plugin is None:
+        plugin = first.k_choice_._chosen_case_log_proba()
+    fixed = clone(first).set_params(progressbar=False, **(sampler or {}))
+    out = np.array(plugin, dtype=np.float64)
     G = out.shape[1]                    # the classes the inner folds split
-    for tr, te in tqdm(folds, unit="fold", disable=not first.progressbar,
-                       desc="stack: the Gaussian model refitted on the inner folds"):
+    for (tr, te), (k, c) in tqdm(list(zip(folds, settings, strict=True)), unit="fold",
+                                 disable=not first.progressbar,
+                                 desc="stack: the Gaussian model refitted on the inner folds"):
         if np.bincount(y[tr], minlength=G).min() < 2:
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         with warnings.catch_warnings():
             # these fits only weight the stack: no checks (the final fit's are the user's)
             warnings.simplefilter("ignore")
-            fold = clone(fixed).set_params(**share)._fit(X[tr], y[tr], checks=False)
+            fold = clone(fixed).set_params(k=int(k), **share)._fit(X[tr], y[tr], checks=False)
             out[te] = fold.predict_log_proba(X[te])
     return out
 
