@@ -34,8 +34,8 @@ METHOD_NAMES = (
     "selbayes_t_auto_uncorrected", "selbayes_prior_cv", "selbayes_prior_cv_uncorrected",
     "selbayes_no_label_noise", "selbayes_noise_cv", "selbayes_correction_cv", "selbayes_stack_k",
     "selbayes_inner_repeats", "selbayes_largest_k",
-    "selbayes_linear_stack", "selbayes_log_pool", "selbayes_refit_inner", "selbayes_k10",
-    "selbayes_k50",
+    "selbayes_linear_stack", "selbayes_log_pool", "selbayes_refit_inner", "selbayes_per_fold",
+    "selbayes_k10", "selbayes_k50",
     "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
     "svm_platt")
 DEFAULT_METHOD_NAMES = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l1_cv",

@@ -238,9 +238,11 @@ def _sb(**kw):
     return factory
 
 
-def _sb_linear_stack(pooling="linear", inner_predictive="refit", l1_gate=2.0, **kw):
+def _sb_linear_stack(pooling="linear", inner_predictive="refit", l1_gate=2.0,
+                     inner_choice="all_cases", **kw):
     """The Gaussian classifier stacked with the Bayesian probit regression of all genes
-    (LinearStackedClassifier with ``pooling``, ``inner_predictive`` and ``l1_gate``; for more
+    (LinearStackedClassifier with ``pooling``, ``inner_predictive``, ``l1_gate`` and
+    ``inner_choice``; for more
     than two classes its probit model is an ensemble of nested dichotomies): the recommended
     selbayes model since 2026-12-02 (two classes: reports/plasmode/linear_stack_mcmc; more:
     reports/plasmode/multiclass_linear_stack; the pooling: reports/plasmode/log_pool; the
@@ -251,7 +253,7 @@ def _sb_linear_stack(pooling="linear", inner_predictive="refit", l1_gate=2.0, **
 
         return LinearStackedClassifier(_selbayes(random_state, quick, inner_folds, **kw),
                                        pooling=pooling, inner_predictive=inner_predictive,
-                                       l1_gate=l1_gate)
+                                       l1_gate=l1_gate, inner_choice=inner_choice)
     return factory
 
 
@@ -333,6 +335,9 @@ METHODS = {
     # (inner_predictive="refit"; reports/plasmode/refit_inner): the same as "selbayes" since
     # then, under the name that report uses.
     "selbayes_refit_inner": _sb_linear_stack(inner_predictive="refit", l1_gate=None),
+    # The stack's weights fitted with the Gaussian model at each inner fold's own choice of
+    # k and share (inner_choice="per_fold"; reports/plasmode/per_fold_choice).
+    "selbayes_per_fold": _sb_linear_stack(inner_choice="per_fold"),
     "selbayes_k10": _sb(k=10),
     "selbayes_k50": _sb(k=50),
     "logreg_l2_cv": _logreg("l2"),
