@@ -4,7 +4,8 @@ Gaussian model's inner predictive at each inner fold's own choice (``inner_choic
 stored fits.
 
 Run from the repository root: ``python reports/plasmode/per_fold_choice/compare.py [jobs]``;
-writes ``results.jsonl`` (one row per fit) and ``report.md``.
+writes ``results.jsonl`` (one row per fit) and ``report.md``; with ``--report-only``, remakes
+``report.md`` from ``results.jsonl`` (no refits).
 """
 
 from __future__ import annotations
@@ -146,20 +147,15 @@ def report(rows) -> str:
     ms = TWO.SHARPENED._ms
     got = [r for k, r in rows.items() if k[0] == NAME]
     fresh = [r for r in got if "same_folds" in r]
-    lines = [f"# {NAME} against the default, offline (stored fits)", "",
-             "Made by `compare.py`; README.md's rule, written before the run. Paired "
-             "differences candidate - default over replicates (* beyond 2 SE); the default is "
-             "recomputed beside the candidate (README.md).", "",
-             f"Inner folds of the current k search equal to the stored fits' in "
-             f"{sum(r['same_folds'] for r in fresh)} of {len(fresh)} fits; a fold's own "
-             f"choice differs from the choice on all cases in "
-             f"{sum(r['changed'] for r in got)} of {len(got)} fits (the L1-gate-open fits "
-             f"are the default's row: {len(got) - len(fresh)}).", "",
-             "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
-             "\\|e - a\\| candidate | difference | slope default | slope candidate | "
-             "fits changed | inner loss default → candidate | probit weight default → "
-             "candidate | misses default / candidate |",
-             "|---|" + "---:|" * 9 + "---:|---|---|---|"]
+    lines = TWO.report_head(
+        rows, NAME, " The default is recomputed beside the candidate (README.md).",
+        [("fits changed", "---:"), ("inner loss default → candidate", "---"),
+         ("probit weight default → candidate", "---")],
+        check=(f"Inner folds of the current k search equal to the stored fits' in "
+               f"{sum(r['same_folds'] for r in fresh)} of {len(fresh)} fits; a fold's own "
+               f"choice differs from the choice on all cases in "
+               f"{sum(r['changed'] for r in got)} of {len(got)} fits (the L1-gate-open fits "
+               f"are the default's row: {len(got) - len(fresh)})."))
     tally, misses = TWO.new_tally(), {"default": 0, NAME: 0}
     for s in PP.scenario_keys():
         n = sum(1 for k in rows if k[0] == NAME and k[1] == s)
@@ -174,10 +170,20 @@ def report(rows) -> str:
     return "\n".join(lines + TWO.verdict_lines(tally, misses, NAME))
 
 
-def main(jobs: int = 2) -> None:
-    out = with_defaults(PP.rows(jobs, score=candidate, name=NAME))
+def recorded(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: dict) -> dict:
+    """The candidate's row of the fit ``base`` names as ``results.jsonl`` holds it (to remake
+    ``report.md`` without the refits)."""
+    import paired
+
+    return paired.read_rows(HERE / "results.jsonl")[(NAME, base["scenario"],
+                                                     base["replicate"])]
+
+
+def main(jobs: int = 2, report_only: bool = False) -> None:
+    out = with_defaults(PP.rows(jobs, score=recorded if report_only else candidate, name=NAME))
     TWO.write_outputs(HERE, out, NAME, report(out))
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    args = [a for a in sys.argv[1:] if a != "--report-only"]
+    main(int(args[0]) if args else 2, report_only="--report-only" in sys.argv)

@@ -141,19 +141,23 @@ def rows(jobs: int = 2) -> dict:
     return out
 
 
-def report_head(rows, name, note, extra_columns) -> list[str]:
+def report_head(rows, name, note, extra_columns, check=None) -> list[str]:
     """The first lines of an offline check's report of candidate ``name`` against the default
-    (``note`` after the rule's sentence; the fold check over ``rows``), down to the table's
-    heading, whose columns after the slopes are ``extra_columns``, (title, alignment such as
-    "---:") each, and the point misses."""
-    checks = [r["fold_check"] for k, r in rows.items() if k[0] == name and "fold_check" in r]
+    (``note`` after the rule's sentence; ``check``, a sentence, or by default the fold check
+    over ``rows``), down to the table's heading, whose columns after the slopes are
+    ``extra_columns``, (title, alignment such as "---:") each, and the point misses."""
+    if check is None:
+        checks = [r["fold_check"] for k, r in rows.items()
+                  if k[0] == name and "fold_check" in r]
+        check = (f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
+                 f"probabilities against the stored ones, largest difference "
+                 f"{max(checks):.1e}.")
     columns = [title for title, _ in extra_columns] + ["misses default / candidate"]
     return [f"# {name} against the default, offline (stored fits)", "",
             "Made by `compare.py`; README.md's rule, written before the run. Paired "
             f"differences candidate - default over replicates (* beyond 2 SE).{note}", "",
-            f"Inner folds re-made from each fit's seed: the isotropic prior's inner log "
-            f"probabilities against the stored ones, largest difference {max(checks):.1e}.",
-            "", "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
+            check, "",
+            "| scenario | n | KL default | KL candidate | difference | \\|e - a\\| default | "
             "\\|e - a\\| candidate | difference | slope default | slope candidate | "
             + " | ".join(columns) + " |",
             "|---|" + "---:|" * 9 + "".join(f"{a}|" for _, a in extra_columns) + "---|"]
