@@ -149,8 +149,9 @@ class LinearStackedClassifier(AroundGaussian):
         Which of the Gaussian model's candidates (k, label-noise share) predicts each inner
         test case that the weights are fitted on. "all_cases": the one chosen on all inner
         cases, the one the final fit uses; its losses on the cases that chose it are biased
-        low (the lowest of many noisy curves; 0.005 to 0.05 nats per case on the plasmode
-        suite's fits, reports/plasmode/per_fold_choice), which tilts the weights towards it.
+        low (the lowest of many noisy curves; by 0.003 to 0.033 nats per case in the
+        plasmode suite's scenarios, reports/plasmode/per_fold_choice), which tilts the
+        weights towards it.
         "per_fold": on each inner fold, the candidate the other folds' cases choose, so that
         the Gaussian model is scored, like the probit model, on cases that did not tune it
         (the cross-validation of the whole tuning procedure; Varma and Simon 2006). No
