@@ -133,16 +133,6 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
             "seconds": time.perf_counter() - t0}
 
 
-def with_defaults(rows: dict) -> dict:
-    """``rows`` with each fit's ``default`` row replaced by the default computed beside the
-    candidate (the paired comparison the rule reads)."""
-    out = dict(rows)
-    for (m, s, r), row in rows.items():
-        if m == NAME:
-            out[("default", s, r)] = {**rows[("default", s, r)], **row["default"]}
-    return out
-
-
 def report(rows) -> str:
     ms = TWO.SHARPENED._ms
     got = [r for k, r in rows.items() if k[0] == NAME]
@@ -180,7 +170,8 @@ def recorded(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: dic
 
 
 def main(jobs: int = 2, report_only: bool = False) -> None:
-    out = with_defaults(PP.rows(jobs, score=recorded if report_only else candidate, name=NAME))
+    rows = PP.rows(jobs, score=recorded if report_only else candidate, name=NAME)
+    out = TWO.with_recomputed_defaults(rows, NAME)
     TWO.write_outputs(HERE, out, NAME, report(out))
 
 

@@ -194,6 +194,17 @@ def scenario_line(rows, name, s, n, misses, extra_cells, tally=None):
     return line
 
 
+def with_recomputed_defaults(rows: dict, name: str) -> dict:
+    """``rows`` with each fit's ``default`` row updated by the default that candidate
+    ``name``'s row carries under ``"default"`` (recomputed beside it, so that the paired
+    comparison is of the current code's default)."""
+    out = dict(rows)
+    for (m, s, r), row in rows.items():
+        if m == name:
+            out[("default", s, r)] = {**rows[("default", s, r)], **row["default"]}
+    return out
+
+
 def new_tally() -> dict:
     """The scenarios beyond 2 SE that README.md's rules count: KL worse, KL better,
     |expected - actual| worse."""
