@@ -194,11 +194,17 @@ class KChoice:
         chosen candidate and label-noise share, as :meth:`_chosen_case_losses`, shape (n, G);
         with ``share`` (one of :data:`LABEL_NOISE_SHARES`, when the curve scored every
         share: ``"share_case_log_proba"`` in ``extra``), under that share instead."""
-        row = self._chosen_row()
-        if "share_case_log_proba" in self.extra:
-            c = LABEL_NOISE_SHARES.index(self.extra["label_noise_c"] if share is None
-                                         else share)
-            return np.asarray(self.extra["share_case_log_proba"][row][c], dtype=np.float64)
+        if share is None and "share_case_log_proba" in self.extra:
+            share = self.extra["label_noise_c"]
+        return self._case_log_proba_at(self._chosen_row(), share)
+
+    def _case_log_proba_at(self, row: int, share: float | None) -> np.ndarray:
+        """Every inner test case's log probabilities (n, G) under the curve's row ``row``:
+        with ``share`` (one of :data:`LABEL_NOISE_SHARES`) that share's, where the curve
+        scored every share; otherwise the row's own (the share of the curve)."""
+        if share is not None and "share_case_log_proba" in self.extra:
+            return np.asarray(self.extra["share_case_log_proba"][row][
+                LABEL_NOISE_SHARES.index(share)], dtype=np.float64)
         return np.asarray(self.extra["case_log_proba"][row], dtype=np.float64)
 
     def _fold_choices(self) -> list:
@@ -225,11 +231,9 @@ class KChoice:
     def _fold_chosen_case_log_proba(self) -> np.ndarray:
         """Every inner test case's log probabilities (n, G) under the choice its fold's
         other cases make (:meth:`_fold_choices`), with that choice's label-noise share."""
-        out = np.empty_like(np.asarray(self.extra["case_log_proba"][0], dtype=np.float64))
+        out = np.empty_like(self._case_log_proba_at(0, None))
         for (_, te), (row, c) in zip(self.extra["folds"], self._fold_choices(), strict=True):
-            lp = (self.extra["case_log_proba"][row] if c is None else
-                  self.extra["share_case_log_proba"][row][LABEL_NOISE_SHARES.index(c)])
-            out[te] = np.asarray(lp, dtype=np.float64)[te]
+            out[te] = self._case_log_proba_at(row, c)[te]
         return out
 
     def _chosen_case_losses(self) -> np.ndarray:
