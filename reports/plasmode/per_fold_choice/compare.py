@@ -25,7 +25,6 @@ PP = offline.load_script(HERE.parent / "probit_projected" / "compare.py",
                          "probit_projected_compare")
 TWO = PP.TWO
 NAME = "per_fold_choice"
-SCORES = ("kl", "abs_gap", "slope", "expected_error", "actual_error")
 
 
 def inner_choices(X, yi, random_state):
@@ -97,14 +96,12 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
     and on all of X. Where every fold's own choice is the choice on all cases, both are the
     stored default's Gaussian component with it; otherwise :func:`gaussian_inner`. The test
     cases' Gaussian component is the stored fit's in both."""
-    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
-    from selbayes.experiments.plasmode import calibration_scores
+    from selbayes.estimators._linear_stack import _floored
     from selbayes.models._linear_probit import fit_linear_probit
 
     row = {**base, "method": NAME}
-    if default_row.get("gate_open") or (A.shape[0] == 3 and stored["weights"][2] > 0):
-        same = TWO.SHARPENED.gate_open_row(default_row, row)
-        return {**same, "changed": False, "default": {k: same[k] for k in SCORES if k in same}}
+    if TWO.l1_gate_opened(stored, A, default_row):
+        return {**TWO.gate_open_pair(default_row, row), "changed": False}
     t0 = time.perf_counter()
     plug, everywhere, per_fold, same_folds = inner_choices(X, yi, random_state)
     lin = np.empty((yi.size, 2))
@@ -119,13 +116,9 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
                                                        random_state)
     else:
         g_default = g_cand = A[0]
-    p_test = stored["p_test"]
-    out = {}
-    for who, g in (("default", g_default), ("candidate", g_cand)):
-        w, _ = _weights_and_pool(np.stack([_floored(g), lin]), yi, "linear")
-        s = calibration_scores(np.exp(_linear_pool(test, w)), p_test)
-        own = -_floored(g)[np.arange(yi.size), yi].mean()
-        out[who] = {**{k: s[k] for k in SCORES}, "weights": w.tolist(), "inner_loss": own}
+    out = {who: {**TWO.pooled_scores(np.stack([g, lin]), test, yi, stored["p_test"]),
+                 "inner_loss": -g[np.arange(yi.size), yi].mean()}
+           for who, g in (("default", g_default), ("candidate", g_cand))}
     return {**row, **out["candidate"], "default": out["default"], "changed": changed,
             "same_folds": same_folds, "k": everywhere[0][0], "c": everywhere[0][1],
             "per_fold": per_fold, "stored_k": default_row.get("k"),

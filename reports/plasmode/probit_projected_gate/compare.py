@@ -22,7 +22,6 @@ PP = offline.load_script(HERE.parent / "probit_projected" / "compare.py",
                          "probit_projected_compare")
 TWO = PP.TWO
 NAME = "probit_projected_gate"
-SCORES = ("kl", "abs_gap", "slope", "expected_error", "actual_error")
 #: the gate's threshold in standard errors (the L1 gate's, not tuned)
 Z_MIN = 2.0
 
@@ -43,13 +42,12 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
     component computed by the current code (isotropic: the default's; projected where the
     gate opens: the candidate's), on the Gaussian model's inner folds (re-made from
     ``random_state``) and on all of ``X``, each with its own stacking weights."""
-    from selbayes.estimators._linear_stack import _floored, _linear_pool, _weights_and_pool
+    from selbayes.estimators._linear_stack import _floored
     from selbayes.experiments.plasmode import calibration_scores
 
     row = {**base, "method": NAME}
-    if default_row.get("gate_open") or (A.shape[0] == 3 and stored["weights"][2] > 0):
-        same = TWO.SHARPENED.gate_open_row(default_row, row)
-        return {**same, "default": {k: same[k] for k in SCORES if k in same}}
+    if TWO.l1_gate_opened(stored, A, default_row):
+        return TWO.gate_open_pair(default_row, row)
     proj, iso = np.empty((yi.size, 2)), np.empty((yi.size, 2))
     for tr, te in third_component.inner_folds(yi, random_state):
         proj[te], iso[te] = PP.predictives(X[tr], yi[tr], X[te])
@@ -57,13 +55,10 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
     test_proj, test_iso = (_floored(t) for t in PP.predictives(X, yi, Xt))
     opened, z = gate(proj, iso, yi)
     p_test = stored["p_test"]
-    out = {}
-    for who, inner, test in (("default", iso, test_iso),
-                             ("candidate", proj if opened else iso,
-                              test_proj if opened else test_iso)):
-        w, _ = _weights_and_pool(np.stack([A[0], inner]), yi, "linear")
-        s = calibration_scores(np.exp(_linear_pool(np.stack([T[0], test]), w)), p_test)
-        out[who] = {**{k: s[k] for k in SCORES}, "weights": w.tolist()}
+    out = {who: TWO.pooled_scores(np.stack([A[0], inner]), np.stack([T[0], test]), yi, p_test)
+           for who, inner, test in (("default", iso, test_iso),
+                                    ("candidate", proj if opened else iso,
+                                     test_proj if opened else test_iso))}
     return {**row, **out["candidate"], "default": out["default"], "opened": opened, "z": z,
             "probit_iso_slope": calibration_scores(np.exp(test_iso), p_test)["slope"],
             "probit_proj_slope": calibration_scores(np.exp(test_proj), p_test)["slope"]}

@@ -59,11 +59,14 @@ def stored_parts(path):
     return stored, _floored(stored["inner"]), stored["y_inner"], _floored(stored["test"])
 
 
+#: a fit's scores against the true probabilities that the offline checks compare
+SCORES = ("kl", "abs_gap", "slope", "expected_error", "actual_error")
+
+
 def gate_open_row(default_row: dict, base: dict) -> dict:
     """Where the default's L1 gate opened the candidates are the default: its scores."""
-    return {**{k: default_row[k] for k in ("kl", "abs_gap", "slope", "expected_error",
-                                          "actual_error") if k in default_row},
-            **base, "gate_open": True}
+    return {**{k: default_row[k] for k in SCORES if k in default_row}, **base,
+            "gate_open": True}
 
 
 def candidate_row(seed: int, name: str, rep: int, default_row: dict) -> dict:

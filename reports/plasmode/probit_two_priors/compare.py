@@ -194,6 +194,32 @@ def scenario_line(rows, name, s, n, misses, extra_cells, tally=None):
     return line
 
 
+def l1_gate_opened(stored, A, default_row: dict) -> bool:
+    """Whether the default's L1 gate opened on this stored fit (its row says so, or its
+    stored L1 weight is above 0): there a two-model candidate is the default."""
+    return bool(default_row.get("gate_open") or (A.shape[0] == 3 and stored["weights"][2] > 0))
+
+
+def gate_open_pair(default_row: dict, row: dict) -> dict:
+    """The row of a candidate scored with its default beside it where the default's L1 gate
+    opened: the default's scores, for the candidate and under ``"default"``."""
+    same = SHARPENED.gate_open_row(default_row, row)
+    return {**same, "default": {k: same[k] for k in SHARPENED.SCORES if k in same}}
+
+
+def pooled_scores(inner, test, yi, p_test) -> dict:
+    """The two-model stack of one fit: its weights fitted on the inner cases' floored log
+    probabilities ``inner`` (2, n, G) of classes ``yi``, its pool of the test cases' ``test``
+    (2, m, G) scored against the true probabilities ``p_test``: the scores and the
+    weights."""
+    from selbayes.estimators._linear_stack import _linear_pool, _weights_and_pool
+    from selbayes.experiments.plasmode import calibration_scores
+
+    w, _ = _weights_and_pool(inner, yi, "linear")
+    s = calibration_scores(np.exp(_linear_pool(test, w)), p_test)
+    return {**{k: s[k] for k in SHARPENED.SCORES}, "weights": w.tolist()}
+
+
 def with_recomputed_defaults(rows: dict, name: str) -> dict:
     """``rows`` with each fit's ``default`` row updated by the default that candidate
     ``name``'s row carries under ``"default"`` (recomputed beside it, so that the paired
