@@ -130,27 +130,23 @@ def report(rows) -> str:
     ms = TWO.SHARPENED._ms
     got = [r for k, r in rows.items() if k[0] == NAME]
     fresh = [r for r in got if "same_folds" in r]
-    lines = TWO.report_head(
-        rows, NAME, " The default is recomputed beside the candidate (README.md).",
-        [("fits changed", "---:"), ("inner loss default → candidate", "---"),
-         ("probit weight default → candidate", "---")],
-        check=(f"Inner folds of the current k search equal to the stored fits' in "
-               f"{sum(r['same_folds'] for r in fresh)} of {len(fresh)} fits; a fold's own "
-               f"choice differs from the choice on all cases in "
-               f"{sum(r['changed'] for r in got)} of {len(got)} fits (the L1-gate-open fits "
-               f"are the default's row: {len(got) - len(fresh)})."))
-    tally, misses = TWO.new_tally(), {"default": 0, NAME: 0}
-    for s in PP.scenario_keys():
-        n = sum(1 for k in rows if k[0] == NAME and k[1] == s)
-        here = [rows[(NAME, s, r)] for r in range(n)]
-        ok = [r for r in here if "inner_loss" in r]
-        cells = [f"{sum(r['changed'] for r in here)}",
-                 f"{ms([r['default']['inner_loss'] for r in ok])} → "
-                 f"{ms([r['inner_loss'] for r in ok])}",
-                 f"{np.mean([r['default']['weights'][1] for r in ok]):.2f} → "
-                 f"{np.mean([r['weights'][1] for r in ok]):.2f}"]
-        lines.append(TWO.scenario_line(rows, NAME, s, n, misses, cells, tally))
-    return "\n".join(lines + TWO.verdict_lines(tally, misses, NAME))
+
+    def cells(fits):
+        ok = [r for r in fits if "inner_loss" in r]
+        return [f"{sum(r['changed'] for r in fits)}",
+                f"{ms([r['default']['inner_loss'] for r in ok])} → "
+                f"{ms([r['inner_loss'] for r in ok])}",
+                f"{np.mean([r['default']['weights'][1] for r in ok]):.2f} → "
+                f"{np.mean([r['weights'][1] for r in ok]):.2f}"]
+
+    return TWO.recomputed_report(
+        rows, NAME, [("fits changed", "---:"), ("inner loss default → candidate", "---"),
+                     ("probit weight default → candidate", "---")],
+        f"Inner folds of the current k search equal to the stored fits' in "
+        f"{sum(r['same_folds'] for r in fresh)} of {len(fresh)} fits; a fold's own choice "
+        f"differs from the choice on all cases in {sum(r['changed'] for r in got)} of "
+        f"{len(got)} fits (the L1-gate-open fits are the default's row: "
+        f"{len(got) - len(fresh)}).", cells)
 
 
 def recorded(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: dict) -> dict:

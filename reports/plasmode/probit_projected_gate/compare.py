@@ -67,25 +67,21 @@ def candidate(stored, A, yi, T, X, Xt, random_state, default_row: dict, base: di
 def report(rows) -> str:
     got = [r for k, r in rows.items() if k[0] == NAME]
     scored = [r for r in got if "opened" in r]
-    lines = TWO.report_head(
-        rows, NAME, " The default is recomputed beside the candidate (README.md).",
-        [("gate open", "---:"), ("z (median)", "---:"),
-         ("probit alone slope iso → projected (median)", "---"),
-         ("probit weight default → candidate", "---")],
-        check=(f"The gate opened in {sum(r['opened'] for r in scored)} of {len(scored)} "
-               f"fits (the L1-gate-open fits are the default's row: "
-               f"{len(got) - len(scored)})."))
-    tally, misses = TWO.new_tally(), {"default": 0, NAME: 0}
-    for s in PP.scenario_keys():
-        n = sum(1 for k in rows if k[0] == NAME and k[1] == s)
-        ok = [r for r in (rows[(NAME, s, i)] for i in range(n)) if "opened" in r]
-        cells = [f"{sum(r['opened'] for r in ok)}", f"{np.median([r['z'] for r in ok]):.1f}",
-                 f"{np.median([r['probit_iso_slope'] for r in ok]):.2f} → "
-                 f"{np.median([r['probit_proj_slope'] for r in ok]):.2f}",
-                 f"{np.mean([r['default']['weights'][1] for r in ok]):.2f} → "
-                 f"{np.mean([r['weights'][1] for r in ok]):.2f}"]
-        lines.append(TWO.scenario_line(rows, NAME, s, n, misses, cells, tally))
-    return "\n".join(lines + TWO.verdict_lines(tally, misses, NAME))
+
+    def cells(fits):
+        ok = [r for r in fits if "opened" in r]
+        return [f"{sum(r['opened'] for r in ok)}", f"{np.median([r['z'] for r in ok]):.1f}",
+                f"{np.median([r['probit_iso_slope'] for r in ok]):.2f} → "
+                f"{np.median([r['probit_proj_slope'] for r in ok]):.2f}",
+                f"{np.mean([r['default']['weights'][1] for r in ok]):.2f} → "
+                f"{np.mean([r['weights'][1] for r in ok]):.2f}"]
+
+    return TWO.recomputed_report(
+        rows, NAME, [("gate open", "---:"), ("z (median)", "---:"),
+                     ("probit alone slope iso → projected (median)", "---"),
+                     ("probit weight default → candidate", "---")],
+        f"The gate opened in {sum(r['opened'] for r in scored)} of {len(scored)} fits (the "
+        f"L1-gate-open fits are the default's row: {len(got) - len(scored)}).", cells)
 
 
 def main(jobs: int = 2) -> None:

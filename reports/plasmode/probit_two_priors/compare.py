@@ -220,6 +220,24 @@ def pooled_scores(inner, test, yi, p_test) -> dict:
     return {**{k: s[k] for k in SHARPENED.SCORES}, "weights": w.tolist()}
 
 
+def recomputed_report(rows, name, columns, check, cells) -> str:
+    """The report of a candidate ``name`` scored with its default recomputed beside it, over
+    ``../probit_projected/compare.py``'s nineteen scenarios: :func:`report_head` (extra
+    ``columns``, the ``check`` sentence), one :func:`scenario_line` per scenario whose extra
+    cells are ``cells(fits)`` (the candidate's rows of that scenario, in replicate order),
+    and the verdict."""
+    pp = offline.load_script(PLASMODE / "probit_projected" / "compare.py",
+                             "probit_projected_compare")
+    lines = report_head(rows, name, " The default is recomputed beside the candidate "
+                        "(README.md).", columns, check=check)
+    tally, misses = new_tally(), {"default": 0, name: 0}
+    for s in pp.scenario_keys():
+        n = sum(1 for k in rows if k[0] == name and k[1] == s)
+        fits = [rows[(name, s, r)] for r in range(n)]
+        lines.append(scenario_line(rows, name, s, n, misses, cells(fits), tally))
+    return "\n".join(lines + verdict_lines(tally, misses, name))
+
+
 def with_recomputed_defaults(rows: dict, name: str) -> dict:
     """``rows`` with each fit's ``default`` row updated by the default that candidate
     ``name``'s row carries under ``"default"`` (recomputed beside it, so that the paired
