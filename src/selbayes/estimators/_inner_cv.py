@@ -228,11 +228,13 @@ class KChoice:
                         else chosen_share(np.asarray(S[row], dtype=np.float64)[:, other])))
         return out
 
-    def _fold_chosen_case_log_proba(self) -> np.ndarray:
+    def _fold_chosen_case_log_proba(self, choices=None) -> np.ndarray:
         """Every inner test case's log probabilities (n, G) under the choice its fold's
-        other cases make (:meth:`_fold_choices`), with that choice's label-noise share."""
+        other cases make (``choices``, by default :meth:`_fold_choices`), with that choice's
+        label-noise share."""
+        choices = self._fold_choices() if choices is None else choices
         out = np.empty_like(self._case_log_proba_at(0, None))
-        for (_, te), (row, c) in zip(self.extra["folds"], self._fold_choices(), strict=True):
+        for (_, te), (row, c) in zip(self.extra["folds"], choices, strict=True):
             out[te] = self._case_log_proba_at(row, c)[te]
         return out
 

@@ -469,8 +469,9 @@ def _gaussian_inner_log_proba(first, X, y, inner_predictive, inner_choice):
     choice = first.k_choice_
     settings = plugin = None                        # "all_cases": the chosen candidate's
     if inner_choice == "per_fold":
-        settings = [(int(choice.grid[row][0]), c) for row, c in choice._fold_choices()]
-        plugin = choice._fold_chosen_case_log_proba()
+        per_fold = choice._fold_choices()
+        settings = [(int(choice.grid[row][0]), c) for row, c in per_fold]
+        plugin = choice._fold_chosen_case_log_proba(per_fold)
     if inner_predictive == "plugin":
         return choice._chosen_case_log_proba() if plugin is None else plugin
     return _refitted_inner_log_proba(first, X, y, choice.extra["folds"],
