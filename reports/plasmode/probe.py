@@ -48,6 +48,10 @@ def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict
                in_the_large=float(np.mean(proba[:, 1] - data["p_test"][:, 1])),
                train_share=float(data["y_train"].mean()),
                seconds=round(time.perf_counter() - t0, 1))
+    if hasattr(est, "k_"):                     # the Gaussian model's k, the stack's weights
+        out["k"] = int(est.k_)
+    if hasattr(est, "weights_"):
+        out["weights"] = [float(w) for w in est.weights_]
     return out
 
 

@@ -663,3 +663,30 @@ def test_each_fold_chooses_its_label_noise_share_on_the_other_folds_cases():
     assert ch._fold_choices() == [(1, 0.0), (1, 4.0)]
     honest = -ch._fold_chosen_case_log_proba()[:, 0]
     np.testing.assert_allclose(honest, [0.6] * 5 + [0.6] * 5)
+
+
+def test_a_grid_clipped_at_p_scores_every_usable_feature_as_its_last_candidate(tmp_path):
+    """k_grid_beyond_p="clip": grid values above the largest usable k (p - 1) become that k,
+    so the inner cross-validation scores (nearly) all features where p is at most the grid's
+    last value; its curve is the one of the grid with p - 1 written out, and "drop" (the
+    default) leaves the grid as before."""
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.estimators._inner_cv import usable_k_grid
+
+    X, y = two_class_gaussian(n=40, p=30)
+    ks = lambda clf: [int(g[0]) for g in clf.k_choice_.grid]            # noqa: E731
+    dropped = _fast(method="plugin", k_grid=[5, 10, 50, 100]).fit(X, y)
+    clipped = _fast(method="plugin", k_grid=[5, 10, 50, 100], k_grid_beyond_p="clip").fit(X, y)
+    written = _fast(method="plugin", k_grid=[5, 10, 29]).fit(X, y)
+    assert ks(dropped) == [5, 10] and ks(clipped) == [5, 10, 29] == ks(written)
+    np.testing.assert_array_equal(clipped.k_choice_.score, written.k_choice_.score)
+    np.testing.assert_array_equal(clipped.k_choice_.score[:2], dropped.k_choice_.score)
+    assert clipped.k_ == written.k_
+    back = HierarchicalGaussianClassifier.load(clipped.save(tmp_path / "clip.nc"))
+    assert back.get_params()["k_grid_beyond_p"] == "clip"
+    # the grid rule alone: nothing changes where p is above the grid's end
+    assert usable_k_grid([5, 2000], 22282, "clip") == [5, 2000]
+    assert usable_k_grid([5, 2000], 1999, "clip") == [5, 1999]
+    assert usable_k_grid([5, 2000], 1999) == [5]
+    with pytest.raises(ValueError, match="k_grid_beyond_p"):
+        _fast(method="plugin", k_grid_beyond_p="cap").fit(X, y)

@@ -197,6 +197,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
         A ``k_grid`` given here is used as given (not continued past its end, see
         ``EXTEND_DEFAULT_K_GRID``).
+    k_grid_beyond_p : {"drop", "clip"}, default "drop"
+        What the k grid does with values above the largest k a fit can keep (p - 1, or the
+        number of features with F > 0): "drop" leaves them out, so where p is at most the
+        grid's last value the inner cross-validation never scores (nearly) all features
+        (with p = 2000 the default grid ends at 1000); "clip" replaces them by that largest
+        k (1999 there). The two differ only where p is at most the grid's last value (2000
+        for the default grid).
     inner_cv : int, default 5
         Inner folds of the "auto" choices; at most the smallest class's number of training
         cases (a class of 3 gives 3 folds). The number used is ``k_choice_.n_splits``. A
@@ -372,8 +379,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  effect_prior_grid=None, decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
-                 temperature_grid=None, inner_cv: int = 5, inner_repeats: int = 1,
-                 choice_rule: str = "best",
+                 temperature_grid=None, k_grid_beyond_p: str = "drop", inner_cv: int = 5,
+                 inner_repeats: int = 1, choice_rule: str = "best",
                  label_noise: float | str = "cv",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",
                  target_accept: float = 0.9, max_predict_draws: int | None = 1000,
@@ -392,6 +399,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.k_grid = k_grid
         self.decorrelate_grid = decorrelate_grid
         self.temperature_grid = temperature_grid
+        self.k_grid_beyond_p = k_grid_beyond_p
         self.inner_cv = inner_cv
         self.inner_repeats = inner_repeats
         self.choice_rule = choice_rule
@@ -423,6 +431,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "k_grid": [list, tuple, np.ndarray, None],
         "decorrelate_grid": [list, tuple, np.ndarray, None],
         "temperature_grid": [list, tuple, np.ndarray, None],
+        "k_grid_beyond_p": [StrOptions({"drop", "clip"})],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "inner_repeats": [Interval(Integral, 1, None, closed="left")],
         "choice_rule": [StrOptions({"best", "one_se", "largest_k_one_se"})],  # _inner_cv.RULES
@@ -584,7 +593,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             n_positive = int(np.sum(ranking.scores > 0))
             k_cap = min(n_positive, X.shape[1] - 1)
             if k_auto:
-                from ._inner_cv import DEFAULT_K_GRID
+                from ._inner_cv import DEFAULT_K_GRID, usable_k_grid
 
                 if self.k_grid is not None and not any(k <= k_cap for k in self.k_grid):
                     why = (f"k must leave at least one of the {X.shape[1]} features omitted"
@@ -593,8 +602,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     raise ValueError(f"k_grid {sorted(int(k) for k in self.k_grid)} has no k "
                                      f"up to {k_cap} ({why}); give smaller values")
                 grid = self.k_grid if self.k_grid is not None else DEFAULT_K_GRID
-                # the default grid starts at 5: with fewer features, the largest k there is
-                k_grid = [k for k in grid if k <= k_cap] or [k_cap]
+                k_grid = usable_k_grid(grid, k_cap, self.k_grid_beyond_p)
             else:
                 # T, lambda, the prior or the label-noise share chosen at the k the fit
                 # will keep

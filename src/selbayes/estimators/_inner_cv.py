@@ -27,8 +27,9 @@ from ..models._gaussian_posterior import class_log_prior
 from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
-__all__ = ["KChoice", "choose_k", "next_k", "pick_candidate", "choices_per_k",
-           "grid_end_messages", "share_label_noise", "chosen_share", "InnerCVImpossibleError",
+__all__ = ["KChoice", "choose_k", "next_k", "usable_k_grid", "pick_candidate",
+           "choices_per_k", "grid_end_messages", "share_label_noise", "chosen_share",
+           "InnerCVImpossibleError",
            "DEFAULT_K_GRID", "LABEL_NOISE_SHARES", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
 #: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
@@ -840,6 +841,44 @@ def next_k(k: int, limit: int) -> int | None:
     decade = 10 ** int(np.floor(np.log10(k)))
     nxt = next(m * decade for m in (1, 2, 5, 10, 20) if m * decade > k)
     return int(min(nxt, limit))
+
+
+def usable_k_grid(grid, k_cap: int, beyond: str = "drop") -> list:
+    """The candidates of a k grid that a fit can keep.
+
+    Parameters
+    ----------
+    grid : sequence of int
+        Candidate k in increasing order (e.g. :data:`DEFAULT_K_GRID`).
+    k_cap : int
+        The largest k a fit can keep (the features with F > 0, at most p - 1).
+    beyond : {"drop", "clip"}
+        Values above ``k_cap``: left out ("drop"), or replaced by ``k_cap`` ("clip"), so
+        that the grid reaches every usable feature where p is at most its last value. A grid
+        with no value up to ``k_cap`` is ``[k_cap]`` either way.
+
+    Returns
+    -------
+    list of int
+        In the grid's order.
+
+    Examples
+    --------
+    >>> usable_k_grid(DEFAULT_K_GRID, 1999)
+    [5, 10, 20, 50, 100, 200, 500, 1000]
+    >>> usable_k_grid(DEFAULT_K_GRID, 1999, "clip")
+    [5, 10, 20, 50, 100, 200, 500, 1000, 1999]
+    >>> usable_k_grid(DEFAULT_K_GRID, 22282, "clip") == list(DEFAULT_K_GRID)
+    True
+    >>> usable_k_grid(DEFAULT_K_GRID, 3), usable_k_grid(DEFAULT_K_GRID, 3, "clip")
+    ([3], [3])
+    """
+    if beyond not in ("drop", "clip"):
+        raise ValueError(f'beyond must be "drop" or "clip"; got {beyond!r}')
+    kept = [int(k) for k in grid if k <= k_cap]
+    if beyond == "clip" and any(k > k_cap for k in grid) and int(k_cap) not in kept:
+        kept.append(int(k_cap))
+    return kept or [int(k_cap)]
 
 
 def choices_per_k(full: KChoice, ks) -> dict:

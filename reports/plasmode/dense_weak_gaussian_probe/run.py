@@ -1,0 +1,103 @@
+"""A probe (decides nothing): why the Gaussian model is overconfident at large k with 40
+training cases in ``sim_dense_weak_n40``, where its assumptions hold.
+
+``../small_n_probe/dense_weak_parts.csv`` found the default's Gaussian component, where its
+inner cross-validation chose k = 500 or 1000, overconfident (expected error 0.25 to 0.33
+against actual 0.32 to 0.36; calibration slope 0.60 to 0.77) while the scenario's
+Bayes-optimal predictive is calibrated (slope 0.85 to 1.04). This probe fits the Gaussian
+classifier alone at a fixed k on new replicates and changes one setting at a time, so that
+each part of the default's predictive is seen on its own:
+
+- ``default_k1000``: the default's Gaussian model at k = 1000 (t prior with df chosen,
+  temperature from the kept genes' correlation, label-noise share by inner CV);
+- ``t1_k1000``: the same, temperature 1 and no label noise;
+- ``normal_k1000``, ``two_groups_k1000``: other effect priors, temperature 1, no label noise;
+- ``t_uncorrected_k1000``: without the selection factor;
+- ``t_k2000``, ``normal_k2000``: all 2000 genes (nothing omitted, so no correction).
+
+New replicates: data seed 15900 + 1000 r (no earlier run drew them), estimator seed r.
+Writes ``results.jsonl`` (one line per fit) and prints the means; ``report.md`` by hand.
+
+Run from the repository root: ``python reports/plasmode/dense_weak_gaussian_probe/run.py [jobs]``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+NAME, DATA_SEED, REPLICATES = "sim_dense_weak_n40", 15900, 6
+
+CONFIGS = {
+    "default_k1000": dict(k=1000),
+    "t1_k1000": dict(k=1000, temperature=1.0, label_noise=0.0),
+    "normal_k1000": dict(k=1000, temperature=1.0, label_noise=0.0, effect_prior="normal"),
+    "two_groups_k1000": dict(k=1000, temperature=1.0, label_noise=0.0,
+                             effect_prior="two_groups"),
+    "t_uncorrected_k1000": dict(k=1000, temperature=1.0, label_noise=0.0,
+                                correct_selection=False),
+    "t_k2000": dict(k="all", temperature=1.0, label_noise=0.0),
+    "normal_k2000": dict(k="all", temperature=1.0, label_noise=0.0, effect_prior="normal"),
+}
+
+
+def one(rep: int, config: str) -> dict:
+    import selbayes
+    from selbayes.experiments.plasmode import (
+        SMALL_SAMPLE_SCENARIOS,
+        bayes_optimal_log_odds,
+        calibration_scores,
+        make_replicate,
+    )
+
+    warnings.simplefilter("ignore")
+    sc = SMALL_SAMPLE_SCENARIOS[NAME]
+    d = make_replicate(sc, DATA_SEED + 1000 * rep)
+    est = selbayes.HierarchicalGaussianClassifier(random_state=rep, progressbar=False,
+                                                  **CONFIGS[config])
+    est.fit(d["X_train"], d["y_train"])
+    s = calibration_scores(est.predict_proba(d["X_test"]), d["p_test"])
+    z = bayes_optimal_log_odds(sc, d["X_train"], d["y_train"], d["X_test"])
+    p1 = 1 / (1 + np.exp(-z))
+    o = calibration_scores(np.c_[1 - p1, p1], d["p_test"])
+    post = est.idata_.posterior
+    tau_mu = float(np.median(np.asarray(post["tau_mu"]))) if "tau_mu" in post else None
+    return {"config": config, "replicate": rep, "kl": s["kl"], "slope": s["slope"],
+            "expected_error": s["expected_error"], "actual_error": s["actual_error"],
+            "oracle_kl": o["kl"], "oracle_slope": o["slope"],
+            "oracle_expected_error": o["expected_error"], "oracle_actual_error": o["actual_error"],
+            "t_df": getattr(est, "t_df_", None), "temperature": getattr(est, "temperature_", None),
+            "label_noise": getattr(est, "label_noise_", None), "tau_mu_median": tau_mu}
+
+
+def main(jobs: int = 2) -> None:
+    from joblib import Parallel, delayed
+
+    out = HERE / "results.jsonl"
+    done = set()
+    if out.exists():
+        lines = out.read_text().splitlines()
+        done = {(r["config"], r["replicate"]) for r in map(json.loads, lines)}
+    todo = [(rep, c) for c in CONFIGS for rep in range(REPLICATES) if (c, rep) not in done]
+    with out.open("a") as fh:
+        for row in Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(one)(r, c) for r, c in todo):
+            fh.write(json.dumps(row, default=float) + "\n")
+            fh.flush()
+            print(row["config"], row["replicate"], round(row["kl"], 4), round(row["slope"], 3),
+                  flush=True)
+    import pandas as pd
+
+    df = pd.DataFrame(map(json.loads, out.read_text().splitlines()))
+    df["gap"] = df.expected_error - df.actual_error
+    print(df.groupby("config")[["kl", "oracle_kl", "slope", "gap", "expected_error",
+                                "actual_error", "t_df", "tau_mu_median"]].mean().round(3))
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
