@@ -666,17 +666,17 @@ def test_each_fold_chooses_its_label_noise_share_on_the_other_folds_cases():
 
 
 def test_a_grid_clipped_at_p_scores_every_usable_feature_as_its_last_candidate(tmp_path):
-    """k_grid_beyond_p="clip": grid values above the largest usable k (p - 1) become that k,
-    so the inner cross-validation scores (nearly) all features where p is at most the grid's
-    last value; its curve is the one of the grid with p - 1 written out, and "drop" (the
-    default) leaves the grid as before."""
+    """k_grid_beyond_p="clip" (the default): grid values above the largest usable k (p - 1)
+    become that k, so the inner cross-validation scores (nearly) all features where p is at
+    most the grid's last value; its curve is the one of the grid with p - 1 written out, and
+    "drop" (the default before 2026-12-06) leaves those values out."""
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.estimators._inner_cv import usable_k_grid
 
     X, y = two_class_gaussian(n=40, p=30)
     ks = lambda clf: [int(g[0]) for g in clf.k_choice_.grid]            # noqa: E731
-    dropped = _fast(method="plugin", k_grid=[5, 10, 50, 100]).fit(X, y)
-    clipped = _fast(method="plugin", k_grid=[5, 10, 50, 100], k_grid_beyond_p="clip").fit(X, y)
+    dropped = _fast(method="plugin", k_grid=[5, 10, 50, 100], k_grid_beyond_p="drop").fit(X, y)
+    clipped = _fast(method="plugin", k_grid=[5, 10, 50, 100]).fit(X, y)
     written = _fast(method="plugin", k_grid=[5, 10, 29]).fit(X, y)
     assert ks(dropped) == [5, 10] and ks(clipped) == [5, 10, 29] == ks(written)
     np.testing.assert_array_equal(clipped.k_choice_.score, written.k_choice_.score)
@@ -686,7 +686,7 @@ def test_a_grid_clipped_at_p_scores_every_usable_feature_as_its_last_candidate(t
     assert back.get_params()["k_grid_beyond_p"] == "clip"
     # the grid rule alone: nothing changes where p is above the grid's end
     assert usable_k_grid([5, 2000], 22282, "clip") == [5, 2000]
-    assert usable_k_grid([5, 2000], 1999, "clip") == [5, 1999]
-    assert usable_k_grid([5, 2000], 1999) == [5]
+    assert usable_k_grid([5, 2000], 1999) == [5, 1999]
+    assert usable_k_grid([5, 2000], 1999, "drop") == [5]
     with pytest.raises(ValueError, match="k_grid_beyond_p"):
         _fast(method="plugin", k_grid_beyond_p="cap").fit(X, y)

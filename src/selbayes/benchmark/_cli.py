@@ -35,7 +35,7 @@ METHOD_NAMES = (
     "selbayes_no_label_noise", "selbayes_noise_cv", "selbayes_correction_cv", "selbayes_stack_k",
     "selbayes_inner_repeats", "selbayes_largest_k",
     "selbayes_linear_stack", "selbayes_log_pool", "selbayes_refit_inner", "selbayes_per_fold",
-    "selbayes_k_grid_clip",
+    "selbayes_k_grid_clip", "selbayes_k_grid_drop",
     "selbayes_k10", "selbayes_k50",
     "logreg_l2_cv", "logreg_l1_cv", "lda_shrinkage", "gnb", "gnb_calibrated", "random_forest",
     "svm_platt")

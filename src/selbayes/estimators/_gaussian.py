@@ -195,15 +195,18 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     k_grid, decorrelate_grid, temperature_grid : sequence, optional
         Candidates for the "auto" choices (defaults ``DEFAULT_K_GRID``,
         ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
-        A ``k_grid`` given here is used as given (not continued past its end, see
-        ``EXTEND_DEFAULT_K_GRID``).
-    k_grid_beyond_p : {"drop", "clip"}, default "drop"
+        A ``k_grid`` given here is used as given (its values above p - 1 treated as
+        ``k_grid_beyond_p`` says; not continued past its end, see ``EXTEND_DEFAULT_K_GRID``).
+    k_grid_beyond_p : {"clip", "drop"}, default "clip"
         What the k grid does with values above the largest k a fit can keep (p - 1, or the
-        number of features with F > 0): "drop" leaves them out, so where p is at most the
-        grid's last value the inner cross-validation never scores (nearly) all features
-        (with p = 2000 the default grid ends at 1000); "clip" replaces them by that largest
-        k (1999 there). The two differ only where p is at most the grid's last value (2000
-        for the default grid).
+        number of features with F > 0): "clip" (the default since 2026-12-06) replaces them
+        by that largest k, so the inner cross-validation also scores (nearly) every feature
+        where p is at most the grid's last value (with p = 2000 the default grid ends at
+        1999; with p = 456 at 455); "drop" (the default before) leaves them out (1000 and
+        200 there). The two differ only where p is at most the grid's last value (2000 for
+        the default grid). A grid with no value up to that largest k is an error either way.
+        Decided on new simulation replicates with the rule written first
+        (``reports/plasmode/k_grid_clip/``).
     inner_cv : int, default 5
         Inner folds of the "auto" choices; at most the smallest class's number of training
         cases (a class of 3 gives 3 folds). The number used is ``k_choice_.n_splits``. A
@@ -379,7 +382,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                  effect_prior_grid=None, decorrelate: float | str | None = None,
                  decorrelation_method: str = "symmetric", standardize: bool = True,
                  temperature: float | str = "correlation", k_grid=None, decorrelate_grid=None,
-                 temperature_grid=None, k_grid_beyond_p: str = "drop", inner_cv: int = 5,
+                 temperature_grid=None, k_grid_beyond_p: str = "clip", inner_cv: int = 5,
                  inner_repeats: int = 1, choice_rule: str = "best",
                  label_noise: float | str = "cv",
                  draws: int = 1000, tune: int = 1000, chains: int = 4, sampler: str = "auto",

@@ -32,9 +32,11 @@ __all__ = ["KChoice", "choose_k", "next_k", "usable_k_grid", "pick_candidate",
            "InnerCVImpossibleError",
            "DEFAULT_K_GRID", "LABEL_NOISE_SHARES", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
-#: Candidate k of ``k="auto"`` (those with F > 0 and below p are tried). Up to 2000 since
+#: Candidate k of ``k="auto"`` (values a fit cannot keep, k >= p or more than the features
+#: with F > 0, become the largest it can: :func:`usable_k_grid`). Up to 2000 since
 #: 2026-11-25: where the signal is spread over many genes a small k loses to linear models
-#: (plasmode and simulation suite, reports/plasmode).
+#: (plasmode and simulation suite, reports/plasmode); clipped at p - 1 since 2026-12-06
+#: (reports/plasmode/k_grid_clip).
 DEFAULT_K_GRID = (5, 10, 20, 50, 100, 200, 500, 1000, 2000)
 #: The grid before 2026-11-25 (the plasmode suite's "sb_normal" candidate).
 PREVIOUS_K_GRID = (5, 10, 20, 50, 100, 200, 500)
@@ -843,7 +845,7 @@ def next_k(k: int, limit: int) -> int | None:
     return int(min(nxt, limit))
 
 
-def usable_k_grid(grid, k_cap: int, beyond: str = "drop") -> list:
+def usable_k_grid(grid, k_cap: int, beyond: str = "clip") -> list:
     """The candidates of a k grid that a fit can keep.
 
     Parameters
@@ -852,25 +854,30 @@ def usable_k_grid(grid, k_cap: int, beyond: str = "drop") -> list:
         Candidate k in increasing order (e.g. :data:`DEFAULT_K_GRID`).
     k_cap : int
         The largest k a fit can keep (the features with F > 0, at most p - 1).
-    beyond : {"drop", "clip"}
-        Values above ``k_cap``: left out ("drop"), or replaced by ``k_cap`` ("clip"), so
-        that the grid reaches every usable feature where p is at most its last value. A grid
-        with no value up to ``k_cap`` is ``[k_cap]`` either way.
+    beyond : {"clip", "drop"}
+        Values above ``k_cap``: replaced by ``k_cap`` ("clip", the default), so that the
+        grid reaches every usable feature where p is at most its last value, or left out
+        ("drop"). A grid with no value up to ``k_cap`` is ``[k_cap]`` either way.
 
     Returns
     -------
     list of int
         In the grid's order.
 
+    Raises
+    ------
+    ValueError
+        If ``beyond`` is neither "clip" nor "drop".
+
     Examples
     --------
     >>> usable_k_grid(DEFAULT_K_GRID, 1999)
-    [5, 10, 20, 50, 100, 200, 500, 1000]
-    >>> usable_k_grid(DEFAULT_K_GRID, 1999, "clip")
     [5, 10, 20, 50, 100, 200, 500, 1000, 1999]
+    >>> usable_k_grid(DEFAULT_K_GRID, 1999, "drop")
+    [5, 10, 20, 50, 100, 200, 500, 1000]
     >>> usable_k_grid(DEFAULT_K_GRID, 22282, "clip") == list(DEFAULT_K_GRID)
     True
-    >>> usable_k_grid(DEFAULT_K_GRID, 3), usable_k_grid(DEFAULT_K_GRID, 3, "clip")
+    >>> usable_k_grid(DEFAULT_K_GRID, 3), usable_k_grid(DEFAULT_K_GRID, 3, "drop")
     ([3], [3])
     """
     if beyond not in ("drop", "clip"):
