@@ -723,7 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "'all' (default: the model's own: auto for gaussian, 10 otherwise)")
     fit.add_argument("--k-grid", default=None,
                      help="gaussian, --k auto: the k tried, comma-separated (default "
-                     "5,10,20,50,100,200,500,1000,2000 where the data have that many)")
+                     "5,10,20,50,100,200,500,1000,2000; values of p or more become p - 1)")
     fit.add_argument("--prior", default=None, choices=[*PRIOR_FAMILIES, "auto"],
                      help="gaussian: prior family of the class means: "
                      + "; ".join(f"{k} = priors {v}" for k, v in PRIOR_FAMILIES.items())
