@@ -26,18 +26,19 @@ METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "s
            ("in_the_large", "mean (predicted - true) P(1)")]
 
 
-def fit_one(scenario, method: str, rep: int, data_seed: int, store=None) -> dict:
+def fit_one(scenario, method: str, rep: int, data_seed: int, store=None, X_real=None) -> dict:
     """Fit ``method`` (a name of ``selbayes.benchmark.METHODS``, estimator seed ``rep``) to
     replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it.
     With ``store`` (a folder), a stack's components are saved there as
     ``{scenario}_{rep}.npz`` (:func:`store_components`), so that a later check of another
-    pool or component needs no refit."""
+    pool or component needs no refit. ``X_real``: a plasmode scenario's X when it is not
+    its data set's whole standardised X (``make_replicate``'s argument)."""
     from selbayes.benchmark._methods import make_method
     from selbayes.experiments.plasmode import calibration_scores, make_replicate
 
     warnings.simplefilter("ignore")
     t0 = time.perf_counter()
-    data = make_replicate(scenario, data_seed + 1000 * rep)
+    data = make_replicate(scenario, data_seed + 1000 * rep, X_real=X_real)
     est = make_method(method, 2, random_state=rep)
     est.fit(data["X_train"], data["y_train"])
     proba = est.predict_proba(data["X_test"])
@@ -142,11 +143,12 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
 
 
 def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
-         jobs: int = 2, store_fits: bool = False, **report_args) -> None:
+         jobs: int = 2, store_fits: bool = False, x_real=None, **report_args) -> None:
     """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per
     fit, appended as each ends, so a run resumes), then write ``here/report.md`` (not without
     ``report_args``: a run that only stores fits for an offline check, whose verdict is that
-    check's); with ``store_fits``, the default's stack components go to ``here/fits/``."""
+    check's); with ``store_fits``, the default's stack components go to ``here/fits/``;
+    ``x_real`` maps a scenario's name to its X where it is not the data set's whole X."""
     from joblib import Parallel, delayed
 
     path = here / "results.jsonl"
@@ -155,7 +157,8 @@ def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: in
             if (m, s, r) not in rows]
     for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
             delayed(fit_one)(scenarios[s], m, r, data_seed,
-                             here / "fits" if store_fits and m == DEFAULT else None)
+                             here / "fits" if store_fits and m == DEFAULT else None,
+                             (x_real or {}).get(s))
             for m, s, r in todo):
         rows[(out["method"], out["scenario"], out["replicate"])] = out
         with path.open("a") as f:
