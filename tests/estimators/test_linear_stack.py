@@ -350,6 +350,31 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
 
 
+def test_refits_keep_at_most_the_genes_that_vary_in_their_fold():
+    """A k chosen on all training cases can be more than an inner fold has genes that vary
+    there (found with k = p - 1 on real X: genes constant but for a few cases): each inner
+    refit keeps at most its fold's genes with F > 0, as the plug-in inner scores do, instead
+    of failing. Five genes vary only in case 0, so the fold that holds case 0 out has 25
+    genes that vary; the stack's inner log probabilities are the refits written out here."""
+    from selbayes.estimators._inner_cv import share_label_noise
+
+    X, y = _spread(3, n=60, p=30)
+    X[:, 25:] = 0.0
+    X[0, 25:] = 1.0
+    clf = LinearStackedClassifier(_base(k_grid=(29,)), inner_predictive="refit").fit(X, y)
+    first = clf.estimator_
+    assert first.k_ == 29
+    c = first.k_choice_.extra["label_noise_c"]
+    ref, kept = np.empty((y.size, 2)), []
+    for tr, te in first.k_choice_.extra["folds"]:
+        k = 25 if 0 in te else 29
+        kept.append(k)
+        fold = clone(first).set_params(k=k, label_noise=share_label_noise(c, tr.size))
+        ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    assert sorted(kept) == [25, 29, 29, 29, 29]
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
+
+
 def test_mcmc_refits_run_half_the_tuning_and_a_quarter_of_the_draws(monkeypatch):
     """An MCMC fit's inner refits run tune // 2 and draws // 4 per chain (its chains), a
     plug-in fit's its own settings (reports/plasmode/light_refits); the fit passes them on,

@@ -28,7 +28,7 @@ from ..models._priors import GaussianPriors, for_centred_features
 from ..preprocessing._features import prepare_features
 
 __all__ = ["KChoice", "choose_k", "next_k", "usable_k_grid", "pick_candidate",
-           "choices_per_k", "grid_end_messages", "share_label_noise", "chosen_share",
+           "choices_per_k", "fold_k", "grid_end_messages", "share_label_noise", "chosen_share",
            "InnerCVImpossibleError",
            "DEFAULT_K_GRID", "LABEL_NOISE_SHARES", "DEFAULT_T_GRID", "DEFAULT_DECORRELATE_GRID"]
 
@@ -384,9 +384,35 @@ def _candidate_selections(X, y_index, G, candidates, standardize, method):
             # function's input check does not.
             by_lam[lam] = (Z, feats, f_statistic(Z, y_index, G))
         Z, feats, scores = by_lam[lam]
-        # Inside a fold fewer features may vary than in the whole training set.
-        k_eff = max(1, min(k, Z.shape[1] - 1, int(np.sum(scores > 0))))
-        yield Z, feats, selection_from_scores(scores, k_eff, None, "f", counts, classes)
+        yield Z, feats, selection_from_scores(scores, fold_k(k, scores), None, "f", counts,
+                                              classes)
+
+
+def fold_k(k: int, scores) -> int:
+    """The k a fit on a subset of the training cases (an inner fold) keeps for a candidate k:
+    at most the features it can keep there. Inside a fold fewer features may vary, or differ
+    between the classes, than in the whole training set (a gene constant but for one case),
+    so a k chosen on all cases, up to every feature with F > 0, can be more than a fold has.
+
+    Parameters
+    ----------
+    k : int
+        The candidate (or chosen) k.
+    scores : ndarray of shape (p,)
+        The F statistics of the features on the fold's training cases.
+
+    Returns
+    -------
+    int
+        min(k, p - 1, the features with F > 0), at least 1.
+
+    Examples
+    --------
+    >>> fold_k(1999, np.r_[np.ones(1500), np.zeros(500)]), fold_k(10, np.ones(2000))
+    (1500, 10)
+    """
+    scores = np.asarray(scores)
+    return max(1, min(int(k), scores.size - 1, int(np.sum(scores > 0))))
 
 
 def _fold_log_proba(X, y_index, G, train, test, candidates, standardize, priors, corrected,

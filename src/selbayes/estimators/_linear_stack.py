@@ -495,7 +495,8 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     from sklearn.base import clone
     from tqdm import tqdm
 
-    from ._inner_cv import share_label_noise
+    from ..filters._selection import f_statistic
+    from ._inner_cv import fold_k, share_label_noise
 
     if settings is None:
         settings = [(int(first.k_), first.k_choice_.extra.get("label_noise_c"))] * len(folds)
@@ -510,10 +511,12 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
         if np.bincount(y[tr], minlength=G).min() < 2:
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
+        # at most the features that vary between the fold's classes, as its plug-in scores
+        k = fold_k(k, f_statistic(X[tr], y[tr], G))
         with warnings.catch_warnings():
             # these fits only weight the stack: no checks (the final fit's are the user's)
             warnings.simplefilter("ignore")
-            fold = clone(fixed).set_params(k=int(k), **share)._fit(X[tr], y[tr], checks=False)
+            fold = clone(fixed).set_params(k=k, **share)._fit(X[tr], y[tr], checks=False)
             out[te] = fold.predict_log_proba(X[te])
     return out
 
