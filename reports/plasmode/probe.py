@@ -142,6 +142,30 @@ def report(rows: dict, *, title: str, scenarios, methods, replicates: int, no_fi
     return "\n".join(lines)
 
 
+def against_reference(rows, names, reference: str, replicates: int, *, what: str,
+                      no_finding: str) -> list[str]:
+    """The verdict of a check whose rule is "the default's paired KL or |expected - actual|
+    worse than ``reference``'s beyond 2 SE in a scenario of ``names`` is a finding": a table
+    of both differences and each method's k per replicate (``what`` names the reference in
+    the findings), then the findings or ``no_finding``."""
+    findings = []
+    lines = ["", f"## Verdict of README.md's rule (the default against `{reference}`)", "",
+             "| scenario | KL difference | \\|e - a\\| difference | k default (per replicate) "
+             f"| k {what} |", "|---|---:|---:|---|---|"]
+    for s in names:
+        cells = []
+        for key in ("kl", "abs_gap"):
+            d, se, _ = paired.paired(rows, DEFAULT, reference, s, key)
+            cells.append(f"{d:+.4f} ± {se:.4f}" + ("*" if abs(d) > 2 * se else ""))
+            if d > 2 * se:
+                findings.append(f"{s}: {key} worse than the {what} by {d:.4f} ± {se:.4f}")
+        ks = [", ".join(str(rows[(m, s, r)]["k"]) for r in range(replicates))
+              for m in (DEFAULT, reference)]
+        lines.append(f"| {s} | {cells[0]} | {cells[1]} | {ks[0]} | {ks[1]} |")
+    lines += [""] + ([f"- finding: {f}" for f in findings] if findings else [no_finding])
+    return lines + [""]
+
+
 def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
          jobs: int = 2, store_fits: bool = False, x_real=None, **report_args) -> None:
     """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per

@@ -41,27 +41,6 @@ def scenarios_and_x() -> tuple[dict, dict]:
     return scenarios, xs
 
 
-def verdict(rows, names) -> list[str]:
-    """README.md's rule: the default against the dropped grid, paired KL and |e - a|."""
-    findings = []
-    lines = ["", f"## Verdict of README.md's rule (the default against `{DROP}`)", "",
-             "| scenario | KL difference | \\|e - a\\| difference | k default (per replicate) "
-             "| k dropped grid |", "|---|---:|---:|---|---|"]
-    for s in names:
-        cells = []
-        for key in ("kl", "abs_gap"):
-            d, se, _ = paired.paired(rows, "selbayes", DROP, s, key)
-            cells.append(f"{d:+.4f} ± {se:.4f}" + ("*" if abs(d) > 2 * se else ""))
-            if d > 2 * se:
-                findings.append(f"{s}: {key} worse than the dropped grid by {d:.4f} ± {se:.4f}")
-        ks = [", ".join(str(rows[(m, s, r)]["k"]) for r in range(REPLICATES))
-              for m in ("selbayes", DROP)]
-        lines.append(f"| {s} | {cells[0]} | {cells[1]} | {ks[0]} | {ks[1]} |")
-    lines += [""] + ([f"- finding: {f}" for f in findings] if findings else
-                     ["No finding: the clipped grid held on real X with 1500 genes."])
-    return lines + [""]
-
-
 def main(jobs: int = 2) -> None:
     scenarios, xs = scenarios_and_x()
     probe.main(HERE, scenarios, METHODS, replicates=REPLICATES, data_seed=DATA_SEED,
@@ -70,7 +49,10 @@ def main(jobs: int = 2) -> None:
                also_against=(DROP,))
     rows = paired.read_rows(HERE / "results.jsonl")
     report = HERE / "report.md"
-    report.write_text(report.read_text() + "\n".join(verdict(rows, list(scenarios))))
+    verdict = probe.against_reference(
+        rows, list(scenarios), DROP, REPLICATES, what="dropped grid",
+        no_finding="No finding: the clipped grid held on real X with 1500 genes.")
+    report.write_text(report.read_text() + "\n".join(verdict))
     print(report.read_text())
 
 
