@@ -192,3 +192,22 @@ def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: in
         (here / "report.md").write_text(report(rows, scenarios=list(scenarios),
                                                methods=methods, replicates=replicates,
                                                **report_args))
+
+
+def main_against(here: Path, scenarios: dict, reference: str, *, replicates: int,
+                 data_seed: int, title: str, what: str, no_finding: str, jobs: int = 2,
+                 x_real=None) -> str:
+    """A check of the default against one ``reference`` method (L2 logistic regression
+    beside them): fit what is missing (:func:`main`), write the probe's report and append
+    :func:`against_reference`'s verdict to it; returns the report."""
+    main(here, scenarios, (DEFAULT, reference, L2), replicates=replicates,
+         data_seed=data_seed, jobs=jobs, x_real=x_real, title=title,
+         no_finding="No finding by the probe's own rule (reported, not this check's).",
+         also_against=(reference,))
+    rows = paired.read_rows(here / "results.jsonl")
+    verdict = against_reference(rows, list(scenarios), reference, replicates, what=what,
+                                no_finding=no_finding)
+    report = here / "report.md"
+    report.write_text(report.read_text() + "\n".join(verdict))
+    return report.read_text()
+

@@ -13,11 +13,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import paired  # noqa: E402  (reports/plasmode/paired.py)
 import probe  # noqa: E402  (reports/plasmode/probe.py)
 
-DROP = "selbayes_k_grid_drop"
-METHODS = ("selbayes", DROP, "logreg_l2_cv")
 REPLICATES, DATA_SEED = 6, 21900
 NAMES = ("sim_sparse_strong_q", "sim_dense_weak_q")
 
@@ -25,18 +22,12 @@ NAMES = ("sim_sparse_strong_q", "sim_dense_weak_q")
 def main(jobs: int = 2) -> None:
     from selbayes.experiments.plasmode import IMBALANCED_SCENARIOS
 
-    scenarios = {name: IMBALANCED_SCENARIOS[name] for name in NAMES}
-    probe.main(HERE, scenarios, METHODS, replicates=REPLICATES, data_seed=DATA_SEED,
-               jobs=jobs, title="The clipped k grid where one class is a quarter of the cases",
-               no_finding="No finding by the probe's own rule (reported, not this check's).",
-               also_against=(DROP,))
-    rows = paired.read_rows(HERE / "results.jsonl")
-    verdict = probe.against_reference(
-        rows, NAMES, DROP, REPLICATES, what="dropped grid",
-        no_finding="No finding: the clipped grid held where the classes are imbalanced.")
-    report = HERE / "report.md"
-    report.write_text(report.read_text() + "\n".join(verdict))
-    print(report.read_text())
+    print(probe.main_against(
+        HERE, {name: IMBALANCED_SCENARIOS[name] for name in NAMES}, "selbayes_k_grid_drop",
+        replicates=REPLICATES, data_seed=DATA_SEED, jobs=jobs,
+        title="The clipped k grid where one class is a quarter of the cases",
+        what="dropped grid",
+        no_finding="No finding: the clipped grid held where the classes are imbalanced."))
 
 
 if __name__ == "__main__":

@@ -16,11 +16,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import paired  # noqa: E402  (reports/plasmode/paired.py)
 import probe  # noqa: E402  (reports/plasmode/probe.py)
 
 DROP = "selbayes_k_grid_drop"
-METHODS = ("selbayes", DROP, "logreg_l2_cv")
 REPLICATES, DATA_SEED, GENES = 6, 19900, 1500
 BASE = ("plasmode_sparse", "plasmode_dense", "plasmode_module")
 
@@ -43,17 +41,10 @@ def scenarios_and_x() -> tuple[dict, dict]:
 
 def main(jobs: int = 2) -> None:
     scenarios, xs = scenarios_and_x()
-    probe.main(HERE, scenarios, METHODS, replicates=REPLICATES, data_seed=DATA_SEED,
-               jobs=jobs, x_real=xs, title="The clipped k grid on real X with 1500 genes",
-               no_finding="No finding by the probe's own rule (reported, not this check's).",
-               also_against=(DROP,))
-    rows = paired.read_rows(HERE / "results.jsonl")
-    report = HERE / "report.md"
-    verdict = probe.against_reference(
-        rows, list(scenarios), DROP, REPLICATES, what="dropped grid",
-        no_finding="No finding: the clipped grid held on real X with 1500 genes.")
-    report.write_text(report.read_text() + "\n".join(verdict))
-    print(report.read_text())
+    print(probe.main_against(
+        HERE, scenarios, DROP, replicates=REPLICATES, data_seed=DATA_SEED, jobs=jobs,
+        x_real=xs, title="The clipped k grid on real X with 1500 genes", what="dropped grid",
+        no_finding="No finding: the clipped grid held on real X with 1500 genes."))
 
 
 if __name__ == "__main__":
