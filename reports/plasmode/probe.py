@@ -56,6 +56,30 @@ def fit_one(scenario, method: str, rep: int, data_seed: int, store=None, X_real=
     return out
 
 
+def bayes_optimal_proba(scenario, data) -> np.ndarray:
+    """The class probabilities (n_test, 2) of a simulation replicate's test cases under the
+    scenario's Bayes-optimal predictive (``selbayes.experiments.plasmode``'s
+    ``bayes_optimal_log_odds``, given the replicate's training cases)."""
+    from selbayes.experiments.plasmode import bayes_optimal_log_odds
+
+    z = bayes_optimal_log_odds(scenario, data["X_train"], data["y_train"], data["X_test"])
+    p1 = 1 / (1 + np.exp(-z))
+    return np.c_[1 - p1, p1]
+
+
+def part_rows(base: dict, probas: dict, p_test,
+              scores=("kl", "expected_error", "actual_error", "slope")) -> list[dict]:
+    """One row per part (``probas``: name -> predicted probabilities of the test cases)
+    with ``base``'s fields and the part's ``scores`` against the true ``p_test``."""
+    from selbayes.experiments.plasmode import calibration_scores
+
+    rows = []
+    for part, proba in probas.items():
+        s = calibration_scores(proba, p_test)
+        rows.append({**base, "part": part, **{key: s[key] for key in scores}})
+    return rows
+
+
 def store_components(est, data, path: Path):
     """Save a fitted ``LinearStackedClassifier``'s components to ``path`` (npz; the layout
     every stored fit of this folder has, ``sharpened_pool/fits/`` and the rest): ``inner``

@@ -31,6 +31,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import probe  # noqa: E402  (reports/plasmode/probe.py)
+
 NAME, DATA_SEED, REPLICATES = "sim_dense_weak_n40", 15900, 6
 
 CONFIGS = {
@@ -50,7 +53,6 @@ def one(rep: int, config: str) -> dict:
     import selbayes
     from selbayes.experiments.plasmode import (
         SMALL_SAMPLE_SCENARIOS,
-        bayes_optimal_log_odds,
         calibration_scores,
         make_replicate,
     )
@@ -62,9 +64,7 @@ def one(rep: int, config: str) -> dict:
                                                   **CONFIGS[config])
     est.fit(d["X_train"], d["y_train"])
     s = calibration_scores(est.predict_proba(d["X_test"]), d["p_test"])
-    z = bayes_optimal_log_odds(sc, d["X_train"], d["y_train"], d["X_test"])
-    p1 = 1 / (1 + np.exp(-z))
-    o = calibration_scores(np.c_[1 - p1, p1], d["p_test"])
+    o = calibration_scores(probe.bayes_optimal_proba(sc, d), d["p_test"])
     post = est.idata_.posterior
     tau_mu = float(np.median(np.asarray(post["tau_mu"]))) if "tau_mu" in post else None
     return {"config": config, "replicate": rep, "kl": s["kl"], "slope": s["slope"],

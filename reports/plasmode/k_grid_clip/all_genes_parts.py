@@ -24,6 +24,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import paired  # noqa: E402  (reports/plasmode/paired.py)
+import probe  # noqa: E402  (reports/plasmode/probe.py)
 from run import DATA_SEED, REPLICATES  # noqa: E402
 
 NAME, METHOD = "sim_dense_weak", "selbayes_k_grid_clip"
@@ -32,7 +33,7 @@ NAME, METHOD = "sim_dense_weak", "selbayes_k_grid_clip"
 def parts(rep: int) -> list[dict]:
     import selbayes
     from selbayes.benchmark._methods import make_method
-    from selbayes.experiments.plasmode import SCENARIOS, calibration_scores, make_replicate
+    from selbayes.experiments.plasmode import SCENARIOS, make_replicate
 
     warnings.simplefilter("ignore")
     d = make_replicate(SCENARIOS[NAME], DATA_SEED + 1000 * rep)
@@ -47,12 +48,8 @@ def parts(rep: int) -> list[dict]:
     base = {"replicate": rep, "k": int(est.k_), "temperature": float(gauss.temperature_),
             "label_noise": float(gauss.label_noise_), "w_gaussian": est.weights_[0],
             "w_probit": est.weights_[1]}
-    out = []
-    for part, proba in probas.items():
-        s = calibration_scores(proba, d["p_test"])
-        out.append({**base, "part": part, "kl": s["kl"], "slope": s["slope"],
-                    "expected_error": s["expected_error"], "actual_error": s["actual_error"]})
-    return out
+    return probe.part_rows(base, probas, d["p_test"],
+                           scores=("kl", "slope", "expected_error", "actual_error"))
 
 
 def main() -> None:
