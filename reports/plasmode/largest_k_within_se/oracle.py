@@ -27,7 +27,10 @@ RUNS = [(HERE / "results.jsonl", 8900, 10),
 SCORES = ("abs_gap", "slope", "kl")
 
 
-def main() -> None:
+def oracle_table(runs, method: str, intro: str, out: Path) -> list[str]:
+    """The table of ``method`` against the Bayes-optimal predictor on the replicates of
+    ``runs`` ((results.jsonl, data seed, replicates) each; simulation scenarios only), written
+    to ``out`` under ``intro`` (the heading and a sentence on the replicates) and returned."""
     from scipy.special import expit
 
     from selbayes.experiments.plasmode import (
@@ -37,10 +40,10 @@ def main() -> None:
         scenario,
     )
 
-    pairs = {}          # scenario -> list of (default row, oracle scores)
-    for path, seed, reps in RUNS:
+    pairs = {}          # scenario -> list of (method's row, oracle scores)
+    for path, seed, reps in runs:
         rows = paired.read_rows(path)
-        for name in sorted({s for (m, s, _) in rows if m == "selbayes"}):
+        for name in sorted({s for (m, s, _) in rows if m == method}):
             if scenario(name).kind != "simulation":
                 continue
             for r in range(reps):
@@ -49,12 +52,8 @@ def main() -> None:
                                            data["X_test"])
                 p1 = expit(z)
                 oracle = calibration_scores(np.column_stack([1 - p1, p1]), data["p_test"])
-                pairs.setdefault(name, []).append((rows[("selbayes", name, r)], oracle))
-    lines = ["# The default against the Bayes-optimal predictor on the same fresh replicates "
-             "(made by oracle.py)", "",
-             "Simulation scenarios (the model holds). Replicates: data seeds 8900 (this check), "
-             "4900 and 5900 (`../inner_repeats/`). Mean over replicates (slope: median, and "
-             "the mean of log slope); difference default - oracle paired, ± SE.", "",
+                pairs.setdefault(name, []).append((rows[(method, name, r)], oracle))
+    lines = [*intro, "",
              "| scenario | replicates | \\|e - a\\| default | \\|e - a\\| oracle | "
              "difference | slope default (median) | slope oracle (median) | "
              "log slope difference | KL default | KL oracle | KL difference |",
@@ -72,8 +71,17 @@ def main() -> None:
             f"{pm(d['abs_gap'] - o['abs_gap'])} | {np.median(d['slope']):.2f} | "
             f"{np.median(o['slope']):.2f} | {pm(np.log(d['slope']) - np.log(o['slope']))} | "
             f"{d['kl'].mean():.3f} | {o['kl'].mean():.3f} | {pm(d['kl'] - o['kl'])} |")
-    (HERE / "oracle.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    out.write_text("\n".join(lines) + "\n")
+    return lines
+
+
+def main() -> None:
+    intro = ["# The default against the Bayes-optimal predictor on the same fresh replicates "
+             "(made by oracle.py)", "",
+             "Simulation scenarios (the model holds). Replicates: data seeds 8900 (this check), "
+             "4900 and 5900 (`../inner_repeats/`). Mean over replicates (slope: median, and "
+             "the mean of log slope); difference default - oracle paired, ± SE."]
+    print("\n".join(oracle_table(RUNS, "selbayes", intro, HERE / "oracle.md")))
 
 
 if __name__ == "__main__":
