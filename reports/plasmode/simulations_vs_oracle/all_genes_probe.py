@@ -1,0 +1,70 @@
+"""After the finding (a probe, deciding nothing): which part of the Gaussian model of all
+genes is underconfident in sim_dense_weak at 80 training cases? On the five replicates of
+this measurement where the default chose k = 1999 (0 to 4), the Gaussian classifier alone
+at k = 1999 with one setting changed at a time (``../dense_weak_gaussian_probe/run.py``'s
+``one``, which also scores the Bayes-optimal predictive):
+
+- ``default_k1999``: the default's settings (t prior with df chosen by the data, the
+  correlation temperature, the label-noise share by inner cross-validation);
+- ``t1_k1999``: temperature 1, no label noise;
+- ``normal_k1999``, ``two_groups_k1999``: the normal and the two-groups effect priors,
+  temperature 1, no label noise.
+
+Writes ``all_genes_probe.jsonl`` (one line per fit; resumes) and prints the means.
+
+Run from the repository root:
+``python reports/plasmode/simulations_vs_oracle/all_genes_probe.py [jobs]`` (about 15
+minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
+from run import DATA_SEED  # noqa: E402
+
+PROBE = offline.load_script(HERE.parent / "dense_weak_gaussian_probe" / "run.py",
+                            "dense_weak_gaussian_probe_run")
+NAME, REPLICATES = "sim_dense_weak", (0, 1, 2, 3, 4)
+CONFIGS = {
+    "default_k1999": dict(k=1999),
+    "t1_k1999": dict(k=1999, temperature=1.0, label_noise=0.0),
+    "normal_k1999": dict(k=1999, temperature=1.0, label_noise=0.0, effect_prior="normal"),
+    "two_groups_k1999": dict(k=1999, temperature=1.0, label_noise=0.0,
+                             effect_prior="two_groups"),
+}
+
+
+def main(jobs: int = 2) -> None:
+    import pandas as pd
+    from joblib import Parallel, delayed
+
+    out = HERE / "all_genes_probe.jsonl"
+    done = set()
+    if out.exists():
+        done = {(r["config"], r["replicate"])
+                for r in map(json.loads, out.read_text().splitlines())}
+    todo = [(r, c) for c in CONFIGS for r in REPLICATES if (c, r) not in done]
+    with out.open("a") as fh:
+        for row in Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(PROBE.one)(r, c, NAME, DATA_SEED, CONFIGS) for r, c in todo):
+            fh.write(json.dumps(row, default=float) + "\n")
+            fh.flush()
+            print(row["config"], row["replicate"], round(row["kl"], 4), round(row["slope"], 3),
+                  flush=True)
+    df = pd.DataFrame(map(json.loads, out.read_text().splitlines()))
+    df["gap"] = df.expected_error - df.actual_error
+    df["oracle_gap"] = df.oracle_expected_error - df.oracle_actual_error
+    print(df.groupby("config")[["kl", "oracle_kl", "slope", "oracle_slope", "gap", "oracle_gap",
+                                "t_df", "temperature", "label_noise", "tau_mu_median"]]
+          .mean().round(3).to_string())
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
