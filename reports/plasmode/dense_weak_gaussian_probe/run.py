@@ -49,19 +49,19 @@ CONFIGS = {
 }
 
 
-def one(rep: int, config: str) -> dict:
+def one(rep: int, config: str, name: str = NAME, data_seed: int = DATA_SEED,
+        configs: dict = CONFIGS) -> dict:
+    """One fit of the Gaussian classifier with ``configs[config]`` on replicate ``rep`` of
+    scenario ``name`` (data seed ``data_seed + 1000 rep``, estimator seed ``rep``), scored
+    with the scenario's Bayes-optimal predictive beside it (another probe reuses it)."""
     import selbayes
-    from selbayes.experiments.plasmode import (
-        SMALL_SAMPLE_SCENARIOS,
-        calibration_scores,
-        make_replicate,
-    )
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate, scenario
 
     warnings.simplefilter("ignore")
-    sc = SMALL_SAMPLE_SCENARIOS[NAME]
-    d = make_replicate(sc, DATA_SEED + 1000 * rep)
+    sc = scenario(name)
+    d = make_replicate(sc, data_seed + 1000 * rep)
     est = selbayes.HierarchicalGaussianClassifier(random_state=rep, progressbar=False,
-                                                  **CONFIGS[config])
+                                                  **configs[config])
     est.fit(d["X_train"], d["y_train"])
     s = calibration_scores(est.predict_proba(d["X_test"]), d["p_test"])
     o = calibration_scores(probe.bayes_optimal_proba(sc, d), d["p_test"])
