@@ -75,26 +75,33 @@ def one(rep: int, config: str, name: str = NAME, data_seed: int = DATA_SEED,
             "label_noise": getattr(est, "label_noise_", None), "tau_mu_median": tau_mu}
 
 
-def main(jobs: int = 2) -> None:
+def run_configs(out: Path, replicates, jobs: int = 2, name: str = NAME,
+                data_seed: int = DATA_SEED, configs: dict = CONFIGS):
+    """Fit every (configuration, replicate) not yet in ``out`` (one line per fit, appended
+    as each ends, so a run resumes) with :func:`one`; returns all of ``out``'s rows as a
+    DataFrame with ``gap`` = expected - actual error."""
+    import pandas as pd
     from joblib import Parallel, delayed
 
-    out = HERE / "results.jsonl"
     done = set()
     if out.exists():
         lines = out.read_text().splitlines()
         done = {(r["config"], r["replicate"]) for r in map(json.loads, lines)}
-    todo = [(rep, c) for c in CONFIGS for rep in range(REPLICATES) if (c, rep) not in done]
+    todo = [(rep, c) for c in configs for rep in replicates if (c, rep) not in done]
     with out.open("a") as fh:
         for row in Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(one)(r, c) for r, c in todo):
+                delayed(one)(r, c, name, data_seed, configs) for r, c in todo):
             fh.write(json.dumps(row, default=float) + "\n")
             fh.flush()
             print(row["config"], row["replicate"], round(row["kl"], 4), round(row["slope"], 3),
                   flush=True)
-    import pandas as pd
-
     df = pd.DataFrame(map(json.loads, out.read_text().splitlines()))
     df["gap"] = df.expected_error - df.actual_error
+    return df
+
+
+def main(jobs: int = 2) -> None:
+    df = run_configs(HERE / "results.jsonl", range(REPLICATES), jobs)
     print(df.groupby("config")[["kl", "oracle_kl", "slope", "gap", "expected_error",
                                 "actual_error", "t_df", "tau_mu_median"]].mean().round(3))
 

@@ -98,8 +98,7 @@ def report(rows) -> str:
 
 def main() -> None:
     text = report(paired.read_rows(HERE / "results.jsonl"))
-    (HERE / "report.md").write_text(text + "\n")
-    print(text)
+    offline.write_report(HERE, text + "\n")
 
 
 if __name__ == "__main__":

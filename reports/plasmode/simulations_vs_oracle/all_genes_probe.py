@@ -19,7 +19,6 @@ minutes on 2 cores).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -42,24 +41,8 @@ CONFIGS = {
 
 
 def main(jobs: int = 2) -> None:
-    import pandas as pd
-    from joblib import Parallel, delayed
-
-    out = HERE / "all_genes_probe.jsonl"
-    done = set()
-    if out.exists():
-        done = {(r["config"], r["replicate"])
-                for r in map(json.loads, out.read_text().splitlines())}
-    todo = [(r, c) for c in CONFIGS for r in REPLICATES if (c, r) not in done]
-    with out.open("a") as fh:
-        for row in Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(PROBE.one)(r, c, NAME, DATA_SEED, CONFIGS) for r, c in todo):
-            fh.write(json.dumps(row, default=float) + "\n")
-            fh.flush()
-            print(row["config"], row["replicate"], round(row["kl"], 4), round(row["slope"], 3),
-                  flush=True)
-    df = pd.DataFrame(map(json.loads, out.read_text().splitlines()))
-    df["gap"] = df.expected_error - df.actual_error
+    df = PROBE.run_configs(HERE / "all_genes_probe.jsonl", REPLICATES, jobs, NAME, DATA_SEED,
+                           CONFIGS)
     df["oracle_gap"] = df.oracle_expected_error - df.oracle_actual_error
     print(df.groupby("config")[["kl", "oracle_kl", "slope", "oracle_slope", "gap", "oracle_gap",
                                 "t_df", "temperature", "label_noise", "tau_mu_median"]]
