@@ -5,7 +5,8 @@ unbiased moment estimate of the class differences' variance is its variance), on
 sim_dense_weak replicates. Prints one line per replicate and the means.
 
 Run from the repository root: ``python reports/plasmode/simulations_vs_oracle/eb_look.py``
-(the replicates of this measurement and of ``../k_grid_clip/``; seconds), or import
+(the replicates of this measurement and of ``../k_grid_clip/``; seconds; with
+``--seed-sets``, the moment estimate over other replicate sets instead), or import
 ``estimated_scale_rows`` (``follow_up.py`` does).
 """
 
@@ -83,7 +84,41 @@ def summary(rows) -> list[str]:
     return lines
 
 
+#: data seeds of sim_dense_weak replicate sets of earlier runs and unused ones, for the scan
+SEED_SETS = (0, 1, 7, 3900, 4900, 5900, 8900, 11900, 17900, 25900, 27900, 29900)
+
+
+def seed_scan(name="sim_dense_weak", replicates=8) -> None:
+    """The moment estimate's mean (± SE) over the eight replicates of each of
+    :data:`SEED_SETS`, and over sixty further replicates (data seeds 90000 + 1000 r) beside
+    the realised variance of their true class differences (the within-class variance of the
+    test cases' true log odds, divided by p)."""
+    from scipy.special import logit
+
+    from selbayes.experiments.plasmode import make_replicate, scenario
+
+    sc = scenario(name)
+    for seed in SEED_SETS:
+        m = [moment_variance(**_train(make_replicate(sc, seed + 1000 * r)))
+             for r in range(replicates)]
+        print(f"seed set {seed}: {np.mean(m):.5f} ± {np.std(m, ddof=1) / np.sqrt(len(m)):.5f}")
+    est, real = [], []
+    for r in range(60):
+        d = make_replicate(sc, 90000 + 1000 * r)
+        est.append(moment_variance(**_train(d)))
+        z = logit(np.clip(d["p_test"][:, 1], 1e-15, 1 - 1e-15))
+        real.append(np.mean([z[d["y_test"] == g].var() for g in (0, 1)]) / sc.p)
+    print(f"sixty replicates: moment estimate {np.mean(est):.5f}, realised {np.mean(real):.5f}")
+
+
+def _train(d) -> dict:
+    return {"X": d["X_train"], "y": d["y_train"]}
+
+
 def main() -> None:
+    if "--seed-sets" in sys.argv:
+        seed_scan()
+        return
     for path, seed, method in SETS:
         rows = estimated_scale_rows(path, seed, method)
         for r, row in enumerate(rows):
