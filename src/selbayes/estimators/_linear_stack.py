@@ -495,7 +495,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     from sklearn.base import clone
     from tqdm import tqdm
 
-    from ..filters._selection import f_statistic
+    from ._gaussian import _rank
     from ._inner_cv import fold_k, share_label_noise
 
     if settings is None:
@@ -511,12 +511,15 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
         if np.bincount(y[tr], minlength=G).min() < 2:
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
-        # at most the features that vary between the fold's classes, as its plug-in scores
-        k = fold_k(k, f_statistic(X[tr], y[tr], G))
+        # at most the features that vary between the fold's classes, as its plug-in scores;
+        # the fold's F ranking is handed to the refit, which would otherwise rank again
+        ranking = _rank(X[tr], y[tr], np.arange(G))
+        k = fold_k(k, ranking.scores)
         with warnings.catch_warnings():
             # these fits only weight the stack: no checks (the final fit's are the user's)
             warnings.simplefilter("ignore")
-            fold = clone(fixed).set_params(k=k, **share)._fit(X[tr], y[tr], checks=False)
+            fold = clone(fixed).set_params(k=k, **share)._fit(X[tr], y[tr], checks=False,
+                                                              ranking=ranking)
             out[te] = fold.predict_log_proba(X[te])
     return out
 
