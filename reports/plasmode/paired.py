@@ -46,6 +46,19 @@ def paired(rows, a, b, scenario, metric):
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size)), int(d.size)
 
 
+def pm_text(mean, se, star=True) -> str:
+    """"+m ± se" to three decimals, with * where |m| > 2 se (beyond 2 SE) unless ``star`` is
+    False."""
+    return f"{mean:+.3f} ± {se:.3f}" + ("*" if star and abs(mean) > 2 * se else "")
+
+
+def diff_text(x, star=True) -> str:
+    """:func:`pm_text` of the mean of the differences ``x`` (one per replicate) and its
+    standard error over them."""
+    x = np.asarray(x, dtype=np.float64)
+    return pm_text(x.mean(), x.std(ddof=1) / np.sqrt(x.size), star)
+
+
 def rule2(rows, candidate, default, scenarios):
     """Rule 2 of the protocol (PROTOCOL.md), paired over replicates: per scenario the KL and
     |expected - actual| differences candidate - default (mean, se), and the scenarios where

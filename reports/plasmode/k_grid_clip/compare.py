@@ -33,10 +33,6 @@ def misses(rows, method, s) -> int:
     return SHARPENED.point_misses(rows, method, s, REPLICATES)
 
 
-def _pm(d, se, star=True) -> str:
-    return f"{d:+.3f} ± {se:.3f}" + ("*" if star and abs(d) > 2 * se else "")
-
-
 def report(rows) -> str:
     lines = ["# The k grid clipped at p - 1 against the default (new replicates)", "",
              "Made by `compare.py`; README.md's rules, written before the run. Candidate - "
@@ -52,8 +48,8 @@ def report(rows) -> str:
                        for r in range(REPLICATES))
         lines.append(
             f"| {s} | {_mean(rows, DEFAULT, s, 'kl'):.3f} | {_mean(rows, CANDIDATE, s, 'kl'):.3f}"
-            f" | {_pm(*kl)} | {_mean(rows, DEFAULT, s, 'abs_gap'):.3f} | "
-            f"{_mean(rows, CANDIDATE, s, 'abs_gap'):.3f} | {_pm(*gap)} | "
+            f" | {paired.pm_text(*kl)} | {_mean(rows, DEFAULT, s, 'abs_gap'):.3f} | "
+            f"{_mean(rows, CANDIDATE, s, 'abs_gap'):.3f} | {paired.pm_text(*gap)} | "
             f"{_mean(rows, DEFAULT, s, 'slope'):.2f} → {_mean(rows, CANDIDATE, s, 'slope'):.2f}"
             f" | {_mean(rows, L2, s, 'kl'):.3f}, {_mean(rows, L2, s, 'abs_gap'):.3f} | {ks} | "
             f"{misses(rows, DEFAULT, s)} / {misses(rows, CANDIDATE, s)} |")

@@ -19,7 +19,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows)
+import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows, diff_text)
+import probe  # noqa: E402  (reports/plasmode/probe.py: bayes_optimal_proba)
 
 RUNS = [(HERE / "results.jsonl", 8900, 10),
         (HERE.parent / "inner_repeats" / "results.jsonl", 4900, 6),
@@ -27,20 +28,13 @@ RUNS = [(HERE / "results.jsonl", 8900, 10),
 SCORES = ("abs_gap", "slope", "kl")
 
 
-def oracle_table(runs, method: str, intro: str, out: Path) -> list[str]:
-    """The table of ``method`` against the Bayes-optimal predictor on the replicates of
-    ``runs`` ((results.jsonl, data seed, replicates) each; simulation scenarios only), written
-    to ``out`` under ``intro`` (the heading and a sentence on the replicates) and returned."""
-    from scipy.special import expit
+def oracle_pairs(runs, method: str) -> dict:
+    """Simulation scenario -> list of (``method``'s row, the Bayes-optimal predictor's scores
+    on the same replicate), over the replicates of ``runs`` ((results.jsonl, data seed,
+    replicates) each; a scenario's replicates of several runs in one list)."""
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate, scenario
 
-    from selbayes.experiments.plasmode import (
-        bayes_optimal_log_odds,
-        calibration_scores,
-        make_replicate,
-        scenario,
-    )
-
-    pairs = {}          # scenario -> list of (method's row, oracle scores)
+    pairs = {}
     for path, seed, reps in runs:
         rows = paired.read_rows(path)
         for name in sorted({s for (m, s, _) in rows if m == method}):
@@ -48,11 +42,17 @@ def oracle_table(runs, method: str, intro: str, out: Path) -> list[str]:
                 continue
             for r in range(reps):
                 data = make_replicate(scenario(name), seed + 1000 * r)
-                z = bayes_optimal_log_odds(scenario(name), data["X_train"], data["y_train"],
-                                           data["X_test"])
-                p1 = expit(z)
-                oracle = calibration_scores(np.column_stack([1 - p1, p1]), data["p_test"])
+                oracle = calibration_scores(probe.bayes_optimal_proba(scenario(name), data),
+                                            data["p_test"])
                 pairs.setdefault(name, []).append((rows[(method, name, r)], oracle))
+    return pairs
+
+
+def oracle_table(runs, method: str, intro: str, out: Path, pairs=None) -> list[str]:
+    """The table of ``method`` against the Bayes-optimal predictor on the replicates of
+    ``runs`` (:func:`oracle_pairs`, or its ``pairs`` where the caller has them), written to
+    ``out`` under ``intro`` (the heading and a sentence on the replicates) and returned."""
+    pairs = oracle_pairs(runs, method) if pairs is None else pairs
     lines = [*intro, "",
              "| scenario | replicates | \\|e - a\\| default | \\|e - a\\| oracle | "
              "difference | slope default (median) | slope oracle (median) | "
@@ -60,8 +60,7 @@ def oracle_table(runs, method: str, intro: str, out: Path) -> list[str]:
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
     def pm(x):
-        x = np.asarray(x, dtype=np.float64)
-        return f"{x.mean():+.3f} ± {x.std(ddof=1) / np.sqrt(x.size):.3f}"
+        return paired.diff_text(x, star=False)
 
     for name, v in pairs.items():
         d = {s: np.array([a[s] for a, _ in v]) for s in SCORES}

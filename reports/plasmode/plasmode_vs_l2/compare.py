@@ -24,10 +24,6 @@ from run import NAMES, REPLICATES  # noqa: E402
 DEFAULT, L2, L1 = "selbayes", "logreg_l2_cv", "logreg_l1_cv"
 
 
-def _pm(d, se) -> str:
-    return f"{d:+.3f} ± {se:.3f}" + ("*" if abs(d) > 2 * se else "")
-
-
 def _mean(rows, method, s, field) -> float:
     return float(np.mean([rows[(method, s, r)][field] for r in range(REPLICATES)]))
 
@@ -70,7 +66,7 @@ def report(rows) -> str:
         kl2 = paired.paired(rows, DEFAULT, L2, s, "kl")[:2]
         kl1 = paired.paired(rows, DEFAULT, L1, s, "kl")[:2]
         if gap[0] > 2 * gap[1]:
-            findings.append(f"{s}: |expected - actual| above L2's by {_pm(*gap)}")
+            findings.append(f"{s}: |expected - actual| above L2's by {paired.pm_text(*gap)}")
         med = {m: np.median([rows[(m, s, r)]["slope"] for r in range(REPLICATES)])
                for m in (DEFAULT, L2)}
         ks = ", ".join(str(rows[(DEFAULT, s, r)]["k"]) for r in range(REPLICATES))
@@ -78,8 +74,9 @@ def report(rows) -> str:
         lines.append(
             f"| {s} | {_mean(rows, DEFAULT, s, 'abs_gap'):.3f} | "
             f"{_mean(rows, L2, s, 'abs_gap'):.3f} | {_mean(rows, L1, s, 'abs_gap'):.3f} | "
-            f"{_pm(*gap)} | {_mean(rows, DEFAULT, s, 'kl'):.3f} | {_mean(rows, L2, s, 'kl'):.3f}"
-            f" | {_mean(rows, L1, s, 'kl'):.3f} | {_pm(*kl2)} | {_pm(*kl1)} | "
+            f"{paired.pm_text(*gap)} | {_mean(rows, DEFAULT, s, 'kl'):.3f} | "
+            f"{_mean(rows, L2, s, 'kl'):.3f} | {_mean(rows, L1, s, 'kl'):.3f} | "
+            f"{paired.pm_text(*kl2)} | {paired.pm_text(*kl1)} | "
             f"{med[DEFAULT]:.2f} | {med[L2]:.2f} | {ks} | {w:.2f} |")
     lines += ["", "## Pooled with the earlier replicates (reported, not ruled)", "",
               "| scenario | replicates | default - L2 in \\|e - a\\|, pooled |", "|---|---:|---:|"]
@@ -87,7 +84,7 @@ def report(rows) -> str:
         new = [(rows[(DEFAULT, s, r)]["abs_gap"], rows[(L2, s, r)]["abs_gap"])
                for r in range(REPLICATES)]
         d = np.array([a - b for a, b in earlier_pairs(s) + new])
-        lines.append(f"| {s} | {d.size} | {_pm(d.mean(), d.std(ddof=1) / np.sqrt(d.size))} |")
+        lines.append(f"| {s} | {d.size} | {paired.diff_text(d)} |")
     lines += ["", "## Finding (README.md's rule)", "",
               ("**A finding**: " + "; ".join(findings) + ". The acceptance item fails on "
                "these replicates.") if findings else

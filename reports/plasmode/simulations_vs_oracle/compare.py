@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import offline  # noqa: E402  (reports/plasmode/offline.py: load_script)
-import paired  # noqa: E402  (reports/plasmode/paired.py)
+import paired  # noqa: E402  (reports/plasmode/paired.py: diff_text)
 from run import DATA_SEED, NAMES, REPLICATES  # noqa: E402
 
 ORACLE = offline.load_script(HERE.parent / "largest_k_within_se" / "oracle.py",
@@ -26,68 +26,45 @@ CLIP = HERE.parent / "k_grid_clip"
 CLIP_SEED, CLIP_REPLICATES = 17900, 8
 
 
-def oracle_scores(name, seed, replicates) -> list[dict]:
-    """The Bayes-optimal predictor's scores on each replicate of simulation ``name``."""
-    from scipy.special import expit
-
-    from selbayes.experiments.plasmode import (
-        bayes_optimal_log_odds,
-        calibration_scores,
-        make_replicate,
-        scenario,
-    )
-
-    out = []
-    for r in range(replicates):
-        d = make_replicate(scenario(name), seed + 1000 * r)
-        p1 = expit(bayes_optimal_log_odds(scenario(name), d["X_train"], d["y_train"],
-                                          d["X_test"]))
-        out.append(calibration_scores(np.column_stack([1 - p1, p1]), d["p_test"]))
-    return out
-
-
-def _pm(x) -> str:
-    x = np.asarray(x, dtype=np.float64)
-    m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
-    return f"{m:+.3f} ± {se:.3f}" + ("*" if abs(m) > 2 * se else "")
+def _differences(pairs) -> tuple[list, list]:
+    """The default - oracle differences in |expected - actual| and in log slope, per
+    replicate, of :func:`oracle_pairs`'s list of one scenario."""
+    return ([a["abs_gap"] - b["abs_gap"] for a, b in pairs],
+            [np.log(a["slope"]) - np.log(b["slope"]) for a, b in pairs])
 
 
 def report(rows) -> str:
+    pairs = ORACLE.oracle_pairs([(HERE / "results.jsonl", DATA_SEED, REPLICATES)], "selbayes")
+    clip = ORACLE.oracle_pairs([(CLIP / "results.jsonl", CLIP_SEED, CLIP_REPLICATES)],
+                               "selbayes_k_grid_clip")
     lines = ORACLE.oracle_table(
-        [(HERE / "results.jsonl", DATA_SEED, REPLICATES)], "selbayes",
+        None, "selbayes",
         ["# The current default against the Bayes-optimal predictor on new simulation "
          "replicates (made by compare.py)", "",
          f"README.md's measurement, written before the run. {REPLICATES} new replicates per "
          f"scenario (data seed {DATA_SEED} + 1000 r). Mean over replicates (slope: median, "
          "and the mean of log slope); difference default - oracle paired, ± SE (* beyond "
-         "2 SE)."], HERE / "oracle.md")
+         "2 SE)."], HERE / "oracle.md", pairs=pairs)
     findings = []
     extra = ["", "## The point targets, L2, and pooled with k_grid_clip's replicates", "",
              "| scenario | \\|e - a\\| default (target 0.02) | slope default, mean (target "
              "[0.9, 1.1]) | \\|e - a\\| L2 | KL default - L2 | pooled 16: \\|e - a\\| default - "
              "oracle | pooled 16: log slope default - oracle |", "|---|" + "---:|" * 6]
-    clip = paired.read_rows(CLIP / "results.jsonl")
     for s in NAMES:
-        new = [rows[("selbayes", s, r)] for r in range(REPLICATES)]
-        ora = oracle_scores(s, DATA_SEED, REPLICATES)
-        gap = [a["abs_gap"] - b["abs_gap"] for a, b in zip(new, ora, strict=True)]
-        slope = [np.log(a["slope"]) - np.log(b["slope"]) for a, b in zip(new, ora, strict=True)]
+        new = [a for a, _ in pairs[s]]
+        gap, slope = _differences(pairs[s])
         for what, d in (("|expected - actual|", gap), ("log slope", slope)):
-            d = np.asarray(d)
-            if abs(d.mean()) > 2 * d.std(ddof=1) / np.sqrt(d.size):
-                findings.append(f"{s}: {what} default - oracle {_pm(d)}")
-        old = [clip[("selbayes_k_grid_clip", s, r)] for r in range(CLIP_REPLICATES)]
-        ora_old = oracle_scores(s, CLIP_SEED, CLIP_REPLICATES)
-        gap16 = gap + [a["abs_gap"] - b["abs_gap"] for a, b in zip(old, ora_old, strict=True)]
-        slope16 = slope + [np.log(a["slope"]) - np.log(b["slope"])
-                           for a, b in zip(old, ora_old, strict=True)]
+            if paired.diff_text(d).endswith("*"):
+                findings.append(f"{s}: {what} default - oracle {paired.diff_text(d)}")
+        gap_clip, slope_clip = _differences(clip[s])
+        gap16, slope16 = gap + gap_clip, slope + slope_clip
         l2 = [rows[("logreg_l2_cv", s, r)] for r in range(REPLICATES)]
         extra.append(
             f"| {s} | {np.mean([a['abs_gap'] for a in new]):.3f} | "
             f"{np.mean([a['slope'] for a in new]):.2f} | "
             f"{np.mean([a['abs_gap'] for a in l2]):.3f} | "
-            f"{_pm([a['kl'] - b['kl'] for a, b in zip(new, l2, strict=True)])} | "
-            f"{_pm(gap16)} | {_pm(slope16)} |")
+            f"{paired.diff_text([a['kl'] - b['kl'] for a, b in zip(new, l2, strict=True)])} | "
+            f"{paired.diff_text(gap16)} | {paired.diff_text(slope16)} |")
     extra += ["", "## Finding (README.md's rule)", "",
               ("**A finding**: " + "; ".join(findings) + ".") if findings else
               "**No finding**: in no scenario is the default's |expected - actual| or log "

@@ -20,7 +20,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-import paired  # noqa: E402  (reports/plasmode/paired.py)
+import paired  # noqa: E402  (reports/plasmode/paired.py: read_rows, diff_text)
+import probe  # noqa: E402  (reports/plasmode/probe.py: bayes_optimal_proba)
 
 SETS = ((HERE / "results.jsonl", 25900, "selbayes"),
         (HERE.parent / "k_grid_clip" / "results.jsonl", 17900, "selbayes_k_grid_clip"))
@@ -40,24 +41,15 @@ def moment_variance(X, y) -> float:
 def estimated_scale_rows(path, seed, method, name="sim_dense_weak", replicates=8) -> list:
     """Per replicate: the default's row, the Bayes-optimal predictor's scores, the
     estimated-scale reference's scores and the moment estimate."""
-    from scipy.special import expit
-
-    from selbayes.experiments.plasmode import (
-        bayes_optimal_log_odds,
-        calibration_scores,
-        make_replicate,
-        scenario,
-    )
+    from selbayes.experiments.plasmode import calibration_scores, make_replicate, scenario
 
     sc, rows, out = scenario(name), paired.read_rows(path), []
     for r in range(replicates):
         d = make_replicate(sc, seed + 1000 * r)
         v = max(moment_variance(d["X_train"], d["y_train"]), 1e-6)
-        scores = []
-        for s in (sc, dataclasses.replace(sc, effect_sd=float(np.sqrt(v * sc.p
-                                                                      / sc.n_effects)))):
-            p1 = expit(bayes_optimal_log_odds(s, d["X_train"], d["y_train"], d["X_test"]))
-            scores.append(calibration_scores(np.column_stack([1 - p1, p1]), d["p_test"]))
+        estimated = dataclasses.replace(sc, effect_sd=float(np.sqrt(v * sc.p / sc.n_effects)))
+        scores = [calibration_scores(probe.bayes_optimal_proba(s, d), d["p_test"])
+                  for s in (sc, estimated)]
         out.append({"default": rows[(method, name, r)], "oracle": scores[0],
                     "estimated_scale": scores[1], "moment_variance": v})
     return out
@@ -69,7 +61,7 @@ def summary(rows) -> list[str]:
         return np.array([r[who][key] for r in rows])
 
     def pm(x):
-        return f"{x.mean():+.3f} ± {x.std(ddof=1) / np.sqrt(x.size):.3f}"
+        return paired.diff_text(x, star=False)
 
     v = np.mean([r["moment_variance"] for r in rows])
     lines = [f"moment estimate of the variance, mean {v:.4f} (truth 0.0072)"]
