@@ -938,3 +938,78 @@ def test_a_class_of_two_samples_is_fitted_by_selbayes_in_every_fold(tmp_path):
         with np.load(tmp_path / "folds" / "rare" / "selbayes" / f"r00_f{int(f):02d}.npz") as z:
             inner, idx = z["stack_inner_log_proba"], z["stack_inner_cases"]
         assert inner.shape[1:] == (y.size - 6 - 1, 2) and idx.size == inner.shape[1]
+
+
+# ------------------------------------------------------------------------------ grouped samples
+def _twin_pair(tmp_path):
+    """A user's pair of files in which samples 2i and 2i + 1 are twins (the second a noisy
+    copy of the first), and a groups file naming the pairs by sample id, in shuffled order."""
+    ds = _toy(n=48, p=30, seed=4)
+    X = ds.X.copy()
+    X.iloc[1::2] = X.iloc[0::2].to_numpy() + 0.05
+    y = ds.y.copy()
+    y.iloc[1::2] = y.iloc[0::2].to_numpy()
+    X.to_csv(tmp_path / "X.csv")
+    y.rename("label").to_csv(tmp_path / "y.csv")
+    pairs = pd.Series([f"pair{i // 2}" for i in range(len(y))], index=X.index, name="group")
+    pairs.sample(frac=1.0, random_state=0).to_csv(tmp_path / "groups.csv")
+    return tmp_path / "X.csv", tmp_path / "y.csv", tmp_path / "groups.csv", pairs
+
+
+def test_cli_groups_keep_twins_in_one_fold(tmp_path):
+    x, y, g, pairs = _twin_pair(tmp_path)
+    out = tmp_path / "out"
+    args = ["--x", str(x), "--y", str(y), "--name", "twins", "--methods", "gnb",
+            "--folds", "4", "--repeats", "2", "--no-progress"]
+    assert cli_main([*args, "--groups", str(g), "--out", str(out)]) == 0
+    cases = pd.read_csv(out / "cases.csv")
+    for (_, fold), test in cases.groupby(["repeat", "fold"]):
+        train = cases[(cases["repeat"] == test["repeat"].iloc[0]) & (cases["fold"] != fold)]
+        assert set(pairs[test["sample"]]).isdisjoint(pairs[train["sample"]])
+    assert "twins: 24 groups" in (out / "report.md").read_text()
+    assert json.loads((out / "settings.json").read_text())["groups"] == {"twins": 24}
+    # without the groups some twin is tested with its pair among the training cases (so the
+    # check above can fail)
+    plain = tmp_path / "plain"
+    assert cli_main([*args, "--out", str(plain)]) == 0
+    cases = pd.read_csv(plain / "cases.csv")
+    split = [not set(pairs[t["sample"]]).isdisjoint(
+        pairs[cases[(cases["repeat"] == r) & (cases["fold"] != f)]["sample"]])
+        for (r, f), t in cases.groupby(["repeat", "fold"])]
+    assert any(split)
+
+
+def test_cli_groups_in_row_order_equal_groups_by_id(tmp_path):
+    x, y, g, pairs = _twin_pair(tmp_path)
+    pd.Series(pairs.to_numpy(), name="group").to_frame().to_csv(tmp_path / "rows.csv",
+                                                                   index=False)
+    args = ["--x", str(x), "--y", str(y), "--methods", "gnb", "--folds", "3",
+            "--no-progress"]
+    assert cli_main([*args, "--groups", str(g), "--out", str(tmp_path / "a")]) == 0
+    assert cli_main([*args, "--groups", str(tmp_path / "rows.csv"),
+                     "--out", str(tmp_path / "b")]) == 0
+    a, b = (pd.read_csv(tmp_path / d / "cases.csv") for d in "ab")
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_cli_groups_errors_exit_2_with_one_line(tmp_path, capsys):
+    x, y, g, pairs = _twin_pair(tmp_path)
+    base = ["--x", str(x), "--y", str(y), "--transform", "none", "--methods", "gnb",
+            "--out", str(tmp_path / "o")]
+    pairs.iloc[:-1].to_csv(tmp_path / "short.csv")               # one sample without a group
+    pd.Series(["one"] * 2 + ["two"] * 46).to_frame("group").to_csv(tmp_path / "two.csv",
+                                                                 index=False)
+    for argv, match in (
+            (["sorlie", "--groups", str(g), "--out", "o"], "--groups applies to --x data"),
+            ([*base, "--groups", str(tmp_path / "short.csv")], "sample ids do not match"),
+            ([*base, "--groups", str(tmp_path / "two.csv")],
+             "folds (5) exceeds the number of groups (2)"),
+            ([*base, "--groups", str(tmp_path / "none.csv")], "no such file")):
+        assert cli_main(argv) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert match in err and len(err.splitlines()) == 1, err
+
+
+def test_run_benchmark_refuses_groups_of_a_set_not_run(tmp_path):
+    with pytest.raises(ValueError, match=r"groups given for data set\(s\) not run: \['other'\]"):
+        run_benchmark([_toy()], ["gnb"], out=tmp_path / "o", groups={"other": [0, 1]})

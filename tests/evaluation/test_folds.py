@@ -144,3 +144,46 @@ def test_stratified_folds_warn_about_small_classes_only_when_asked():
         warnings.simplefilter("error")
         folds = F.stratified_folds(y, 3, 0, small_classes_ok=True)
     assert sorted(np.concatenate([t for _, t in folds]).tolist()) == list(range(10))
+
+
+# ------------------------------------------------------------------------------ grouped folds
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_grouped_folds_keep_each_group_in_one_fold(seed):
+    rng = np.random.default_rng(seed)
+    # pairs of twins (same class), a few groups of three and one of mixed classes
+    y = np.repeat([0, 1], [40, 30])
+    groups = np.concatenate([np.repeat(np.arange(30), 2), [30, 30, 30, 31, 31, 32, 32, 33,
+                                                           33, 33]])
+    y[-3:] = [1, 0, 1]                                          # group 33 mixes the classes
+    perm = rng.permutation(y.size)
+    y, groups = y[perm], np.array([f"g{g}" for g in groups[perm]])
+    out = F.repeated_stratified_folds(y, 5, 3, seed, groups=groups)
+    assert [r for r, _ in out] == [0, 1, 2]
+    for _, splits in out:
+        tested = np.concatenate([test for _, test in splits])
+        assert np.array_equal(np.sort(tested), np.arange(y.size))      # each case tested once
+        for train, test in splits:
+            assert set(groups[test]).isdisjoint(groups[train])
+            # stratified as far as whole groups allow: class 1's share within 0.15 of 3/7
+            assert abs(y[test].mean() - y.mean()) < 0.15
+    # the repeats shuffle differently
+    assert not all(np.array_equal(a[1][0][1], b[1][0][1]) for a, b in zip(out, out[1:], strict=False))
+
+
+def test_ungrouped_folds_split_twins_so_the_grouped_test_can_fail():
+    y = np.repeat([0, 1], 30)
+    twins = np.arange(60) // 2
+    (_, splits), = F.repeated_stratified_folds(y, 5, 1, 0)
+    assert any(not set(twins[test]).isdisjoint(twins[train]) for train, test in splits)
+
+
+@pytest.mark.parametrize("groups, match", [
+    (np.arange(5), r"one label per case \(20\)"),
+    (np.arange(40).reshape(20, 2), "one label per case"),
+    ([None] + list(range(19)), "1 missing label"),
+    (np.r_[np.nan, np.arange(19.0)], "missing label"),
+    (np.repeat([0, 1, 2], [7, 7, 6]), r"folds \(5\) exceeds the number of groups \(3\)"),
+])
+def test_grouped_folds_refuse_bad_groups(groups, match):
+    with pytest.raises(ValueError, match=match):
+        F.repeated_stratified_folds(np.repeat([0, 1], 10), 5, 1, 0, groups=groups)

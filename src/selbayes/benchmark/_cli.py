@@ -1,6 +1,7 @@
 """The ``selbayes benchmark`` command.
 
-``selbayes benchmark [NAME ...] [--x X.csv --y y.csv --name NAME] [--transform none|log2]
+``selbayes benchmark [NAME ...] [--x X.csv --y y.csv --name NAME --groups g.csv]
+[--transform none|log2]
 [--floor F] [--ceiling C] [--methods M1,M2,...] [--folds 5] [--repeats R] [--seed S]
 [--jobs J | --scheduler ADDRESS] [--quick] --out DIR``
 
@@ -77,6 +78,11 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "order of --x), or sample id and label (matched to --x by id)")
     p.add_argument("--name", default=None, help="name of your data set: letters, digits, '_', "
                    "'-', '.' (default: the --x file's name)")
+    p.add_argument("--groups", default=None, help="your groups CSV, with --x: one column of "
+                   "group labels (row order of --x), or sample id and group. The samples of "
+                   "one group (technical replicates, two preparations of one tumour, samples "
+                   "of one patient) are kept in the same fold; without it every sample is "
+                   "taken as independent")
     p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
                    help="preprocessing of your data, the same for every method: log2 of "
                    "values clipped to [floor, ceiling]; none, the values as given; auto "
@@ -232,6 +238,22 @@ def _read_user_data(args):
                             name=name, preprocessing=pre)
 
 
+def _read_groups(path, X, x_source: str):
+    """The group label of every row of ``X`` from a groups file laid out as a labels file
+    (one column in row order, or sample id and group matched by id)."""
+    from pathlib import Path
+
+    from ..datasets._loaders import _read_labels_file, align_labels
+
+    g, has_ids = _read_labels_file(Path(path), None, None)
+    g = align_labels(X, g, has_ids, x_source=x_source, y_source=str(path))
+    if g.isna().any():
+        missing = [str(i) for i in g.index[g.isna()][:3]]
+        raise ValueError(f"--groups {path}: {int(g.isna().sum())} sample(s) of --x without a "
+                         f"group (e.g. {', '.join(missing)}); give every sample one")
+    return g.astype(str).to_numpy()
+
+
 def run(args) -> int:
     """Run ``selbayes benchmark`` from parsed arguments.
 
@@ -268,6 +290,8 @@ def run(args) -> int:
         if unknown:
             raise ValueError(f"unknown data set(s) {', '.join(unknown)}; known: "
                              f"{', '.join(BENCHMARK_SETS)}")
+        if args.groups is not None and args.x is None:
+            raise ValueError("--groups applies to --x data only")
         if args.transform is not None and args.x is None:
             raise ValueError("--transform/--floor/--ceiling apply to --x data only (named sets "
                              "use their documented preprocessing)")
@@ -279,8 +303,11 @@ def run(args) -> int:
         if bad:
             raise ValueError(f"unknown method(s) {', '.join(bad)}; known: {', '.join(METHODS)}")
         datasets = [n.lower() for n in args.names]
+        groups = {}
         if args.x is not None:
             datasets.append(_read_user_data(args))
+            if args.groups is not None:
+                groups[datasets[-1].name] = _read_groups(args.groups, datasets[-1].X, args.x)
         if not datasets and not args.quick:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
         if args.folds < 2 or args.repeats < 1 or args.jobs == 0:
@@ -290,7 +317,8 @@ def run(args) -> int:
             print(f"selbayes benchmark: writing to {out}/ (choose with --out)", file=sys.stderr)
         res = run_benchmark(datasets, methods, folds=args.folds, repeats=args.repeats,
                             seed=args.seed, n_jobs=args.jobs, quick=args.quick, out=out,
-                            scheduler=args.scheduler, progress=not args.no_progress)
+                            scheduler=args.scheduler, progress=not args.no_progress,
+                            groups=groups)
     except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"selbayes benchmark: error: {msg}", file=sys.stderr)

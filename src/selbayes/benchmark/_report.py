@@ -664,8 +664,12 @@ def write_report_files(res) -> str:
               "tables use the folds that are.**", ""]
     if info.get("quick"):
         L += ["**Quick (smoke-test) design: 3 folds, few posterior draws. Not a result.**", ""]
+    grouped = info.get("groups") or {}
     L += [f"Repeated stratified {info['folds']}-fold cross-validation, {info['repeats']} "
-          f"repeat(s), seed {info['seed']}; the same folds for every method. Preprocessing, "
+          f"repeat(s), seed {info['seed']}; the same folds for every method"
+          + ("" if not grouped else "; the samples of one group in the same fold ("
+             + ", ".join(f"{n}: {g} groups" for n, g in grouped.items()) + ")")
+          + ". Preprocessing, "
           "feature selection and every tuning step run inside each training fold. AMLP is the "
           "mean of -log p(true class) in nats, never floored (inf when a true class got "
           "probability 0). Values are means ± standard errors; bold: best on the set "

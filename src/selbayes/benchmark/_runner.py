@@ -269,13 +269,14 @@ def _task_id(dataset: str, method: str, repeat: int, fold: int) -> str:
     return f"{dataset}/{method}/r{repeat:02d}_f{fold:02d}"
 
 
-def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int):
-    """Stratified folds per repeat, also when a class has fewer cases than folds
+def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int, groups=None):
+    """Stratified folds per repeat, also when a class has fewer cases than folds, a group's
+    samples in one fold when ``groups`` is given
     (:func:`selbayes.evaluation.repeated_stratified_folds`, where every fold of the
     package is made)."""
     from ..evaluation._folds import repeated_stratified_folds
 
-    return repeated_stratified_folds(y_idx, folds, repeats, seed)
+    return repeated_stratified_folds(y_idx, folds, repeats, seed, groups=groups)
 
 
 def _inner_folds(y_train: np.ndarray) -> int:
@@ -313,7 +314,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                   n_jobs: int = 1, quick: bool = False, out="benchmark_output",
                   scheduler=None,
                   progress: bool = True, data_home=None, write_report: bool = True,
-                  report_only: bool = False) -> BenchmarkResult:
+                  report_only: bool = False, groups=None) -> BenchmarkResult:
     """Cross-validate every method on every data set on the same folds, and report.
 
     Parameters
@@ -355,6 +356,14 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     report_only : bool, default False
         Fit nothing: tabulate and report the fits already stored in ``out`` (for a partial
         report of a run still going on elsewhere); ``info["n_missing"]`` counts the rest.
+    groups : dict, optional
+        Data set name -> a group label per sample (array-like of shape (n_samples,), in the
+        set's row order). The samples of one group are kept in the same fold (scikit-learn's
+        ``StratifiedGroupKFold``): give it where samples are not independent (technical
+        replicates, two preparations of one tumour, several samples of one patient), or a
+        test case's twin among the training cases flatters every method, those that fit
+        single training cases closely most. The inner cross-validation inside each method
+        does not see the groups.
 
     Returns
     -------
@@ -363,8 +372,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     Raises
     ------
     ValueError
-        For an unknown method or data set name, ``folds < 2``, ``repeats < 1`` or ``n_jobs``
-        of 0.
+        For an unknown method or data set name, ``folds < 2``, ``repeats < 1``, ``n_jobs``
+        of 0, or ``groups`` for a set not run, of the wrong length, with a missing label or
+        with fewer groups than folds.
     FileNotFoundError
         When a named set's files are missing.
 
@@ -395,6 +405,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         raise ValueError(f"data set names must be unique; got {names}")
     for name in names:
         check_dataset_name(name)
+    groups = dict(groups or {})
+    unknown = sorted(set(groups) - set(names))
+    if unknown:
+        raise ValueError(f"groups given for data set(s) not run: {unknown}; run: {names}")
     # made only once the data are known good: a refused run leaves no folder behind
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -405,7 +419,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         data[ds.name] = (X, y_idx, classes, ds)
         arrays[ds.name] = (X, y_idx, len(classes))
         dhash = _data_hash(X, y_idx)
-        for r, splits in _make_splits(y_idx, int(folds), int(repeats), int(seed)):
+        splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed),
+                                groups=groups.get(ds.name))
+        for r, splits in splits_r:
             splits_of[ds.name, r] = splits
             for f, (train, test) in enumerate(splits):
                 fold_seed = _fold_seed(seed, r, f)
@@ -454,6 +470,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
+            "groups": {n: len(set(map(str, g))) for n, g in groups.items()},
             "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}

@@ -18,7 +18,7 @@ import numpy as np
 from .._parallel import root_seed
 
 __all__ = ["make_folds", "check_splits", "stratified_folds", "stratified_splitter",
-           "repeated_stratified_folds"]
+           "repeated_stratified_folds", "group_codes"]
 
 
 def _int_seed(ss: np.random.SeedSequence) -> int:
@@ -214,8 +214,8 @@ def stratified_folds(y_index, n_splits, random_state=None, *,
         return list(splitter.split(X, y_index))
 
 
-def repeated_stratified_folds(y_index, folds: int, repeats: int,
-                              seed: int) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
+def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
+                              groups=None) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
     """Stratified folds per repeat, also when a class has fewer cases than folds.
 
     (:func:`make_folds` falls back to unstratified K-fold then, which can leave a training fold
@@ -223,6 +223,13 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int,
     with the ``r``-th child of ``SeedSequence(seed)``. Where every class has at least ``folds``
     cases each repeat's splits equal ``make_folds(y_index, folds, seed_r)`` with that child's
     seed.
+
+    With ``groups`` the cases of one group always fall in the same fold (scikit-learn's
+    ``StratifiedGroupKFold``, shuffled with the same seeds; the class shares of the folds are
+    then kept as nearly as whole groups allow). Samples that are not independent (technical
+    replicates, two preparations of one tumour, several samples of one patient) must be
+    grouped: a test case whose twin is among the training cases is scored as if a method had
+    seen it, which flatters methods that fit single training cases closely.
 
     Parameters
     ----------
@@ -232,6 +239,9 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int,
         Folds per repeat and number of repeats.
     seed : int
         Root seed.
+    groups : array-like of shape (n_samples,), optional
+        A group label per case (any hashable values, no missing ones); None: every case is
+        its own group.
 
     Returns
     -------
@@ -241,7 +251,8 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int,
     Raises
     ------
     ValueError
-        If ``folds`` exceeds the number of cases, or a training fold lacks a class.
+        If ``folds`` exceeds the number of cases (or of groups), ``groups`` is not one label
+        per case or has a missing one, or a training fold lacks a class.
 
     Examples
     --------
@@ -249,11 +260,65 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int,
     >>> (r, splits), = repeated_stratified_folds(np.repeat([0, 1], [4, 2]), 3, 1, seed=0)
     >>> r, [len(test) for _, test in splits]
     (0, [2, 2, 2])
+    >>> pairs = np.repeat(np.arange(6), 2)              # cases 2i and 2i + 1 are twins
+    >>> (r, splits), = repeated_stratified_folds(np.repeat([0, 1], 6), 3, 1, seed=0,
+    ...                                          groups=pairs)
+    >>> all(set(pairs[test]).isdisjoint(pairs[train]) for train, test in splits)
+    True
     """
-    if folds > len(y_index):
-        raise ValueError(f"folds ({folds}) exceeds the number of cases ({len(y_index)})")
+    y_index = np.asarray(y_index)
+    codes = None if groups is None else group_codes(groups, len(y_index))
+    units = len(y_index) if codes is None else int(codes.max()) + 1
+    if folds > units:
+        what = "cases" if codes is None else "groups"
+        raise ValueError(f"folds ({folds}) exceeds the number of {what} ({units})")
     out = []
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
-        splits = stratified_folds(y_index, folds, _int_seed(ss), small_classes_ok=True)
+        if codes is None:
+            splits = stratified_folds(y_index, folds, _int_seed(ss), small_classes_ok=True)
+        else:
+            from sklearn.model_selection import StratifiedGroupKFold
+
+            splitter = StratifiedGroupKFold(folds, shuffle=True, random_state=_int_seed(ss))
+            with warnings.catch_warnings():  # "The least populated class in y has only m"
+                warnings.simplefilter("ignore", UserWarning)
+                splits = list(splitter.split(np.zeros((len(y_index), 1)), y_index, codes))
         out.append((r, check_splits(splits, y_index, np.unique(y_index))))
     return out
+
+
+def group_codes(groups, n_samples: int) -> np.ndarray:
+    """Integer codes 0 .. G-1 of the cases' group labels, checked.
+
+    Parameters
+    ----------
+    groups : array-like of shape (n_samples,)
+        A label per case (numbers or strings).
+    n_samples : int
+        The number of cases the labels must match.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        If ``groups`` is not one-dimensional with ``n_samples`` labels, or a label is
+        missing (None or NaN).
+
+    Examples
+    --------
+    >>> group_codes(["a", "b", "a"], 3).tolist()
+    [0, 1, 0]
+    """
+    import pandas as pd
+
+    if np.ndim(groups) != 1 or len(groups) != n_samples:
+        raise ValueError(f"groups must hold one label per case ({n_samples}); got shape "
+                         f"{np.shape(groups)}")
+    g = pd.Series(np.asarray(groups, dtype=object))
+    if g.isna().any():
+        raise ValueError(f"groups: {int(g.isna().sum())} missing label(s), e.g. at case "
+                         f"{int(np.flatnonzero(g.isna())[0])}; every case needs a group")
+    return pd.factorize(g.astype(str), sort=False)[0].astype(np.int64)
