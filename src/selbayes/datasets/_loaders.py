@@ -787,7 +787,12 @@ BENCHMARK_SETS = {
                   "cite": "Borovecki F. et al. (2005), PNAS 102:11023-11028"},
     "chowdary": {"transform": "log2", "floor": 1.0, "ceiling": None,
                  "scale": "intensities, 0 to 18710",
-                 "cite": "Chowdary D. et al. (2006), J Mol Diagn 8:31-39"},
+                 "cite": "Chowdary D. et al. (2006), J Mol Diagn 8:31-39",
+                 # the paper compared two ways of preserving the same tumours; the copy keeps
+                 # each tumour's two samples in adjacent rows (same class in all 52 pairs)
+                 "design": "52 tumours, each measured twice (snap-frozen and RNAlater): "
+                           "samples 2i - 1 and 2i are one tumour (chowdary_1 and chowdary_2, "
+                           "...); run_benchmark(groups=...) keeps a tumour in one fold"},
     "golub": {"transform": "log2", "floor": 100.0, "ceiling": 16000.0,
               "scale": "Affymetrix average differences, -28400 to 71370 (29% <= 0); floor 100 "
                        "and ceiling 16000 as in Dudoit, Fridlyand and Speed (2002)",
@@ -978,7 +983,9 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
                                 f"{base.n_genes} genes. Stored scale: {meta['scale']}. Copy: R "
                                 f"package datamicroarray 0.2.3. Read from {folder}.")
     pre = {k: meta[k] for k in ("transform", "floor", "ceiling")}
-    ds = BenchmarkDataset(X=base.X, y=base.y.astype(str), description=base.description,
+    description = base.description + (f" Design: {meta['design']}." if "design" in meta
+                                       else "")
+    ds = BenchmarkDataset(X=base.X, y=base.y.astype(str), description=description,
                           name=key, genes=base.genes, preprocessing=pre)
     if preprocess and pre["transform"] != "none":
         ds.X = ds.transformer().set_output(transform="pandas").fit_transform(ds.X)
