@@ -190,6 +190,21 @@ def against_reference(rows, names, reference: str, replicates: int, *, what: str
     return lines + [""]
 
 
+def fit_missing(path: Path, tasks, fit, jobs: int = 2) -> dict:
+    """Run ``fit(*task)`` for each of ``tasks`` in ``jobs`` processes, appending each result
+    (a dict with ``method``, ``scenario``, ``replicate`` and ``seconds``) to ``path`` as one
+    JSON line as soon as it ends, so that an interrupted run resumes (callers pass the tasks
+    whose rows ``path`` lacks); returns every row of ``path``."""
+    from joblib import Parallel, delayed
+
+    for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(fit)(*task) for task in tasks):
+        with path.open("a") as f:
+            f.write(json.dumps(out) + "\n")
+        print(out["method"], out["scenario"], out["replicate"], out["seconds"], flush=True)
+    return paired.read_rows(path) if path.exists() else {}
+
+
 def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: int,
          jobs: int = 2, store_fits: bool = False, x_real=None, **report_args) -> None:
     """Fit every (method, scenario, replicate) not yet in ``here/results.jsonl`` (one line per
@@ -197,21 +212,13 @@ def main(here: Path, scenarios: dict, methods, *, replicates: int, data_seed: in
     ``report_args``: a run that only stores fits for an offline check, whose verdict is that
     check's); with ``store_fits``, the default's stack components go to ``here/fits/``;
     ``x_real`` maps a scenario's name to its X where it is not the data set's whole X."""
-    from joblib import Parallel, delayed
-
     path = here / "results.jsonl"
     rows = paired.read_rows(path) if path.exists() else {}
-    todo = [(m, s, r) for s in scenarios for r in range(replicates) for m in methods
+    todo = [(scenarios[s], m, r, data_seed,
+             here / "fits" if store_fits and m == DEFAULT else None, (x_real or {}).get(s))
+            for s in scenarios for r in range(replicates) for m in methods
             if (m, s, r) not in rows]
-    for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(fit_one)(scenarios[s], m, r, data_seed,
-                             here / "fits" if store_fits and m == DEFAULT else None,
-                             (x_real or {}).get(s))
-            for m, s, r in todo):
-        rows[(out["method"], out["scenario"], out["replicate"])] = out
-        with path.open("a") as f:
-            f.write(json.dumps(out) + "\n")
-        print(out["method"], out["scenario"], out["replicate"], out["seconds"], flush=True)
+    rows = fit_missing(path, todo, fit_one, jobs)
     if report_args:
         (here / "report.md").write_text(report(rows, scenarios=list(scenarios),
                                                methods=methods, replicates=replicates,

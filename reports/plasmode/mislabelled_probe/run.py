@@ -8,7 +8,6 @@ writes ``results.jsonl`` (one line per fit; resumes) and ``report.md``.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import warnings
@@ -19,6 +18,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import paired  # noqa: E402  (reports/plasmode/paired.py)
+import probe  # noqa: E402  (reports/plasmode/probe.py: fit_missing)
 
 NAMES = ("shifted_sparse_strong", "plasmode_sparse")
 METHODS = ("selbayes", "logreg_l1_cv", "logreg_l2_cv")
@@ -103,19 +103,11 @@ def report(rows) -> str:
 
 
 def main(jobs: int = 2) -> None:
-    from joblib import Parallel, delayed
-
     path = HERE / "results.jsonl"
     rows = paired.read_rows(path) if path.exists() else {}
     todo = [(n, m, r, f) for n in NAMES for f in FLIPS for r in range(REPLICATES)
             for m in METHODS if (m, f"{n}@f{f}", r) not in rows]
-    with path.open("a") as fh:
-        for out in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                delayed(one)(*t) for t in todo):
-            fh.write(json.dumps(out) + "\n")
-            fh.flush()
-            print(out["method"], out["scenario"], out["replicate"], out["seconds"], flush=True)
-    text = report(paired.read_rows(path))
+    text = report(probe.fit_missing(path, todo, one, jobs))
     (HERE / "report.md").write_text(text)
     print(text)
 
