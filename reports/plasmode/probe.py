@@ -26,6 +26,17 @@ METRICS = [("kl", "KL (nats)"), ("abs_gap", "|expected - actual|"), ("slope", "s
            ("in_the_large", "mean (predicted - true) P(1)")]
 
 
+def stack_summary(est) -> dict:
+    """A stack's weights, its Gaussian model's k and label-noise share and whether its L1
+    gate opened (empty for other methods)."""
+    if not hasattr(est, "weights_"):
+        return {}
+    gauss = est.estimator_
+    return {"weights": [float(w) for w in est.weights_], "k": int(gauss.k_),
+            "label_noise": float(gauss.label_noise_),
+            "l1_gate_open": bool((getattr(est, "l1_gate_", None) or {}).get("open", False))}
+
+
 def fit_one(scenario, method: str, rep: int, data_seed: int, store=None, X_real=None) -> dict:
     """Fit ``method`` (a name of ``selbayes.benchmark.METHODS``, estimator seed ``rep``) to
     replicate ``rep`` of ``scenario`` (data seed ``data_seed + 1000 rep``) and score it.

@@ -90,11 +90,7 @@ def one(method: str, rep: int, share: float) -> dict:
                error_flipped=float(wrong[flip].mean()) if flip.any() else None,
                error_typical=float(wrong[~flip].mean()),
                seconds=round(time.perf_counter() - t0, 1))
-    if hasattr(est, "weights_"):
-        out["weights"] = [float(w) for w in est.weights_]
-        gauss = est.estimator_
-        out.update(k=int(gauss.k_), label_noise=float(gauss.label_noise_),
-                   l1_gate_open=bool((getattr(est, "l1_gate_", None) or {}).get("open", False)))
+    out.update(probe.stack_summary(est))
     return out
 
 

@@ -53,11 +53,7 @@ def one(name: str, method: str, rep: int, f: float) -> dict:
     out.update(method=method, scenario=f"{name}@f{f}", replicate=rep, flip=f,
                flipped=int(np.sum(y != np.asarray(d["y_train"]))),
                seconds=round(time.perf_counter() - t0, 1))
-    if hasattr(est, "weights_"):
-        out["weights"] = [float(w) for w in est.weights_]
-        gauss = est.estimator_
-        out.update(k=int(gauss.k_), label_noise=float(gauss.label_noise_),
-                   l1_gate_open=bool((getattr(est, "l1_gate_", None) or {}).get("open", False)))
+    out.update(probe.stack_summary(est))
     return out
 
 
