@@ -455,6 +455,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                           f"{rec['repeat']} fold {rec['fold']}: {rec['error_message']}",
                           RuntimeWarning, stacklevel=2)
 
+    from ..evaluation._folds import group_codes
     from ._report import cases_frame, results_frame, summary_frame, write_report_files
 
     results = results_frame(records)
@@ -470,7 +471,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
-            "groups": {n: len(set(map(str, g))) for n, g in groups.items()},
+            "groups": {n: int(group_codes(g, len(g)).max()) + 1 for n, g in groups.items()},
             "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}

@@ -177,8 +177,8 @@ def stratified_splitter(n_splits, random_state=None):
     return StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
 
 
-def stratified_folds(y_index, n_splits, random_state=None, *,
-                     small_classes_ok: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+def stratified_folds(y_index, n_splits, random_state=None, *, small_classes_ok: bool = False,
+                     groups=None) -> list[tuple[np.ndarray, np.ndarray]]:
     """The (train, test) folds of a shuffled stratified K-fold split of the cases.
 
     Parameters
@@ -192,6 +192,9 @@ def stratified_folds(y_index, n_splits, random_state=None, *,
     small_classes_ok : bool
         Silence scikit-learn's warning that a class has fewer than ``n_splits`` cases (each of
         its cases then lands in a different fold).
+    groups : int array-like of shape (n_samples,), optional
+        Group codes (:func:`group_codes`): the cases of one group fall in the same fold
+        (scikit-learn's ``StratifiedGroupKFold`` with the same shuffling seed).
 
     Returns
     -------
@@ -204,14 +207,17 @@ def stratified_folds(y_index, n_splits, random_state=None, *,
     >>> [sorted(test.tolist()) for _, test in folds]
     [[2, 4], [1, 5], [0, 3]]
     """
+    from sklearn.model_selection import StratifiedGroupKFold
+
     y_index = np.asarray(y_index)
-    splitter = stratified_splitter(n_splits, random_state)
+    splitter = (stratified_splitter(n_splits, random_state) if groups is None
+                else StratifiedGroupKFold(n_splits, shuffle=True, random_state=random_state))
     X = np.zeros((y_index.shape[0], 1))      # only the number of cases matters
     if not small_classes_ok:
-        return list(splitter.split(X, y_index))
+        return list(splitter.split(X, y_index, groups))
     with warnings.catch_warnings():  # "The least populated class in y has only m members"
         warnings.simplefilter("ignore", UserWarning)
-        return list(splitter.split(X, y_index))
+        return list(splitter.split(X, y_index, groups))
 
 
 def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
@@ -274,15 +280,8 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
         raise ValueError(f"folds ({folds}) exceeds the number of {what} ({units})")
     out = []
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
-        if codes is None:
-            splits = stratified_folds(y_index, folds, _int_seed(ss), small_classes_ok=True)
-        else:
-            from sklearn.model_selection import StratifiedGroupKFold
-
-            splitter = StratifiedGroupKFold(folds, shuffle=True, random_state=_int_seed(ss))
-            with warnings.catch_warnings():  # "The least populated class in y has only m"
-                warnings.simplefilter("ignore", UserWarning)
-                splits = list(splitter.split(np.zeros((len(y_index), 1)), y_index, codes))
+        splits = stratified_folds(y_index, folds, _int_seed(ss), small_classes_ok=True,
+                                  groups=codes)
         out.append((r, check_splits(splits, y_index, np.unique(y_index))))
     return out
 
