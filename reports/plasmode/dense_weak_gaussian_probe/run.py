@@ -36,12 +36,19 @@ import probe  # noqa: E402  (reports/plasmode/probe.py)
 
 NAME, DATA_SEED, REPLICATES = "sim_dense_weak_n40", 15900, 6
 
+
+
+def ablations(k) -> dict:
+    """The Gaussian classifier at ``k`` as the default sets it, and with temperature 1 and no
+    label noise under its t prior, the normal and the two-groups prior, named by ``k``."""
+    plain = dict(k=k, temperature=1.0, label_noise=0.0)
+    return {f"default_k{k}": dict(k=k), f"t1_k{k}": plain,
+            f"normal_k{k}": dict(plain, effect_prior="normal"),
+            f"two_groups_k{k}": dict(plain, effect_prior="two_groups")}
+
+
 CONFIGS = {
-    "default_k1000": dict(k=1000),
-    "t1_k1000": dict(k=1000, temperature=1.0, label_noise=0.0),
-    "normal_k1000": dict(k=1000, temperature=1.0, label_noise=0.0, effect_prior="normal"),
-    "two_groups_k1000": dict(k=1000, temperature=1.0, label_noise=0.0,
-                             effect_prior="two_groups"),
+    **ablations(1000),
     "t_uncorrected_k1000": dict(k=1000, temperature=1.0, label_noise=0.0,
                                 correct_selection=False),
     "t_k2000": dict(k="all", temperature=1.0, label_noise=0.0),

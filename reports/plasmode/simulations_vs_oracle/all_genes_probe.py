@@ -31,13 +31,7 @@ from run import DATA_SEED  # noqa: E402
 PROBE = offline.load_script(HERE.parent / "dense_weak_gaussian_probe" / "run.py",
                             "dense_weak_gaussian_probe_run")
 NAME, REPLICATES = "sim_dense_weak", (0, 1, 2, 3, 4)
-CONFIGS = {
-    "default_k1999": dict(k=1999),
-    "t1_k1999": dict(k=1999, temperature=1.0, label_noise=0.0),
-    "normal_k1999": dict(k=1999, temperature=1.0, label_noise=0.0, effect_prior="normal"),
-    "two_groups_k1999": dict(k=1999, temperature=1.0, label_noise=0.0,
-                             effect_prior="two_groups"),
-}
+CONFIGS = PROBE.ablations(1999)
 
 
 def main(jobs: int = 2) -> None:
