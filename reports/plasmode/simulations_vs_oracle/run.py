@@ -20,10 +20,9 @@ REPLICATES, DATA_SEED = 8, 25900
 
 
 def scenarios() -> dict:
-    from selbayes.experiments.plasmode import SCENARIOS, SMALL_SAMPLE_SCENARIOS
+    from selbayes.experiments.plasmode import scenario
 
-    every = {**SCENARIOS, **SMALL_SAMPLE_SCENARIOS}
-    return {name: every[name] for name in NAMES}
+    return {name: scenario(name) for name in NAMES}
 
 
 def main(jobs: int = 2) -> None:
