@@ -10,6 +10,7 @@ from selbayes.experiments.plasmode import (
     SHIFTED_SCENARIOS,
     SMALL_SAMPLE_SCENARIOS,
     Scenario,
+    bayes_optimal_log_densities,
     bayes_optimal_log_odds,
     calibration_scores,
     factor_covariance,
@@ -190,6 +191,29 @@ def test_bayes_optimal_predictive_against_importance_sampling_from_the_prior():
         bayes_optimal_log_odds(Scenario("q", "plasmode", n_train=12), X, y, Xt)
     with pytest.raises(ValueError, match="both classes"):
         bayes_optimal_log_odds(sc, X[y == 0], y[y == 0], Xt)
+
+
+def test_bayes_optimal_class_densities_in_closed_form_with_known_effect_genes():
+    """With the effect genes known (pi = 1), each class density is a product of normal
+    predictives: d_j ~ N(delta_j, 4 / n), delta_j ~ N(0, s^2) gives delta_j | d ~ N(m, c) and
+    x_j | y ~ N(+-m / 2, 1 + c / 4), here computed by the conjugate formulas in precision
+    form; their difference is the log odds."""
+    from scipy.stats import norm
+
+    sc = Scenario("t", "simulation", n_train=14, p=4, n_effects=2, effect_sd=1.5, n_test=5,
+                  model_holds=True)
+    d = make_replicate(sc, 3)
+    X, y, Xt, genes = d["X_train"], d["y_train"], d["X_test"], [0, 2]
+    n1, n0 = (y == 1).sum(), (y == 0).sum()
+    dj = 2 * (n1 * X[y == 1][:, genes].mean(0) - n0 * X[y == 0][:, genes].mean(0)) / (n1 + n0)
+    prec = 1 / sc.effect_sd ** 2 + (n1 + n0) / 4
+    m, c = dj * (n1 + n0) / 4 / prec, 1 / prec
+    want = np.column_stack([norm.logpdf(Xt[:, genes], sign * m / 2, np.sqrt(1 + c / 4)).sum(1)
+                            for sign in (-1, 1)])
+    got = bayes_optimal_log_densities(sc, X, y, Xt, genes=genes)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_allclose(got[:, 1] - got[:, 0],
+                               bayes_optimal_log_odds(sc, X, y, Xt, genes=genes), rtol=1e-12)
 
 
 def test_summary_and_paired_differences():

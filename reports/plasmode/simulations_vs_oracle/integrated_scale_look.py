@@ -48,50 +48,26 @@ def scale_posterior(sc, X, y) -> np.ndarray:
     return w / w.sum()
 
 
-def class_log_densities(sc, d, sd) -> np.ndarray:
-    """log p(x | y, D, sd) of the test cases for y = 0, 1, (cases, 2): the predictive density
-    of ``bayes_optimal_log_odds`` (genes independent, each a mixture of the null and the
-    slab's posterior), both classes instead of their difference."""
-    from scipy.stats import norm
-
-    X, y, Xt = d["X_train"], d["y_train"], d["X_test"]
-    n1, n0 = int((y == 1).sum()), int((y == 0).sum())
-    n = n1 + n0
-    dd = 2.0 * (n1 * X[y == 1].mean(0) - n0 * X[y == 0].mean(0)) / n
-    v, s2, pi = 4.0 / n, sd ** 2, sc.n_effects / sc.p
-    c = 1.0 / (1.0 / s2 + 1.0 / v)
-    m = c * dd / v
-    log_slab = np.log(pi) + norm.logpdf(dd, 0.0, np.sqrt(s2 + v))
-    log_null = np.log1p(-pi) + norm.logpdf(dd, 0.0, np.sqrt(v))
-    log_w = log_slab - np.logaddexp(log_slab, log_null)
-    null = log_null - np.logaddexp(log_slab, log_null) + norm.logpdf(Xt)
-    scale = np.sqrt(1.0 + c / 4.0)
-    f1 = np.logaddexp(null, log_w + norm.logpdf(Xt, m / 2, scale)).sum(axis=1)
-    f0 = np.logaddexp(null, log_w + norm.logpdf(Xt, -m / 2, scale)).sum(axis=1)
-    return np.column_stack([f0, f1])
-
-
 def references(sc, d) -> dict:
     """Scores of the integrated-scale and mode-scale predictors on one replicate."""
     from scipy.special import expit
 
-    from selbayes.experiments.plasmode import bayes_optimal_log_odds, calibration_scores
+    from selbayes.experiments.plasmode import bayes_optimal_log_densities, calibration_scores
 
     w = scale_posterior(sc, d["X_train"], d["y_train"])
     keep = np.flatnonzero(w > 1e-8 * w.max())
 
+    def log_densities(sd):            # log p(x | y, D, sd), (cases, 2)
+        return bayes_optimal_log_densities(dataclasses.replace(sc, effect_sd=float(sd)),
+                                           d["X_train"], d["y_train"], d["X_test"])
+
     # log p(x, y | D, sd) for both classes at every kept scale, (scales, cases, 2)
-    joint = np.stack([class_log_densities(sc, d, GRID[i]) for i in keep]) + np.log(0.5)
+    joint = np.stack([log_densities(GRID[i]) for i in keep]) + np.log(0.5)
     joint += np.log(w[keep])[:, None, None]
     post = joint - np.logaddexp.reduce(joint, axis=(0, 2), keepdims=True)
     p1 = np.exp(np.logaddexp.reduce(post[:, :, 1], axis=0))
-    # the same log odds as bayes_optimal_log_odds at the mode: the two codes agree
-    i_mode = int(np.argmax(w))
-    z_mode = np.subtract(*class_log_densities(sc, d, GRID[i_mode]).T[::-1])
-    z_ref = bayes_optimal_log_odds(dataclasses.replace(sc, effect_sd=float(GRID[i_mode])),
-                                   d["X_train"], d["y_train"], d["X_test"])
-    assert np.allclose(z_mode, z_ref, rtol=1e-9, atol=1e-8)
-    mode = expit(z_ref)
+    f = log_densities(GRID[np.argmax(w)])
+    mode = expit(f[:, 1] - f[:, 0])
     out = {}
     for name, q in (("integrated", p1), ("mode", mode)):
         out[name] = calibration_scores(np.column_stack([1 - q, q]), d["p_test"])

@@ -52,7 +52,7 @@ import numpy as np
 __all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "IMBALANCED_SCENARIOS", "SMALL_SAMPLE_SCENARIOS",
            "SHIFTED_SCENARIOS", "scenario", "factor_covariance",
            "CANDIDATES", "STACKED", "LINEAR_STACKED", "WIDE_K_GRID", "Scenario", "make_replicate",
-           "true_logit", "bayes_optimal_log_odds",
+           "true_logit", "bayes_optimal_log_odds", "bayes_optimal_log_densities",
            "fit_replicate", "make_candidate", "calibration_scores", "run_suite", "summarise",
            "paired_differences", "write_report"]
 
@@ -578,6 +578,41 @@ def bayes_optimal_log_odds(scenario: Scenario, X_train, y_train, X_test, *, gene
     >>> z.shape, bool(np.all(np.isfinite(z)))
     ((10,), True)
     """
+    f = bayes_optimal_log_densities(scenario, X_train, y_train, X_test, genes=genes)
+    return f[:, 1] - f[:, 0]
+
+
+def bayes_optimal_log_densities(scenario: Scenario, X_train, y_train, X_test, *, genes=None):
+    """The two class densities whose log ratio :func:`bayes_optimal_log_odds` returns.
+
+    Wanted on their own where the test case itself informs a quantity the predictive is
+    averaged over (the effect scale, say), since p(x | training data) is their mean.
+
+    Parameters
+    ----------
+    scenario, X_train, y_train, X_test, genes
+        As :func:`bayes_optimal_log_odds`.
+
+    Returns
+    -------
+    ndarray of shape (m, 2)
+        log p(x | y = 0, training data) and log p(x | y = 1, training data), nats.
+
+    Raises
+    ------
+    ValueError
+        As :func:`bayes_optimal_log_odds`.
+
+    Examples
+    --------
+    >>> sc = Scenario("s", "simulation", n_train=40, p=100, n_effects=5, effect_sd=2.0,
+    ...               n_test=10, model_holds=True)
+    >>> d = make_replicate(sc, 0)
+    >>> f = bayes_optimal_log_densities(sc, d["X_train"], d["y_train"], d["X_test"])
+    >>> bool(np.allclose(f[:, 1] - f[:, 0], bayes_optimal_log_odds(
+    ...     sc, d["X_train"], d["y_train"], d["X_test"])))
+    True
+    """
     from scipy.stats import norm
 
     if scenario.kind != "simulation":
@@ -607,7 +642,7 @@ def bayes_optimal_log_odds(scenario: Scenario, X_train, y_train, X_test, *, gene
     null = log_1mw + norm.logpdf(X_test)               # (m, p); -inf where w = 1
     f1 = np.logaddexp(null, log_w + norm.logpdf(X_test, m / 2, sd))
     f0 = np.logaddexp(null, log_w + norm.logpdf(X_test, -m / 2, sd))
-    return (f1 - f0).sum(axis=1)
+    return np.column_stack([f0.sum(axis=1), f1.sum(axis=1)])
 
 
 def _logistic_calibration(z, target):
