@@ -94,14 +94,10 @@ def one(method: str, rep: int, share: float) -> dict:
     return out
 
 
-def truth_row(rep: int, share: float) -> dict:
-    """The truth scored as a method (KL 0), for its error and |expected - actual|."""
-    from selbayes.experiments.plasmode import calibration_scores
-
+def bayes_error(rep: int, share: float) -> float:
+    """The error on replicate ``rep``'s test labels of the truth's most probable class."""
     d = draw(share, DATA_SEED + 1000 * rep)
-    out = calibration_scores(d["p_test"], d["p_test"])
-    out["error"] = float(np.mean(np.argmax(d["p_test"], axis=1) != d["y_test"]))
-    return out
+    return float(np.mean(np.argmax(d["p_test"], axis=1) != d["y_test"]))
 
 
 def report(rows) -> str:
@@ -128,7 +124,7 @@ def report(rows) -> str:
             d, se, _ = paired.paired(rows, METHODS[0], peer, s, "kl")
             diffs.append(paired.pm_text(d, se))
             verdict[share, peer] = (d, se)
-        bayes = np.mean([truth_row(r, share)["error"] for r in range(REPLICATES)])
+        bayes = np.mean([bayes_error(r, share) for r in range(REPLICATES)])
         sb = get["selbayes"]
         w = np.mean([r["weights"] + [0.0] * (3 - len(r["weights"])) for r in sb], axis=0)
         lines.append(
