@@ -317,8 +317,8 @@ def captured_fit(monkeypatch):
 
     seen = {}
 
-    def fake_fit(self, X, y):
-        seen.update(params=self.get_params(), X=X, y=np.asarray(y))
+    def fake_fit(self, X, y, groups=None):
+        seen.update(params=self.get_params(), X=X, y=np.asarray(y), groups=groups)
         raise _Stop("stopped by the test")
 
     monkeypatch.setattr(HierarchicalGaussianClassifier, "fit", fake_fit)
@@ -439,6 +439,44 @@ def test_labels_are_aligned_by_id_in_any_order(tmp_path, captured_fit, capsys):
           "-o", str(tmp_path / "f.nc")])
     np.testing.assert_array_equal(captured_fit["y"], y)
     assert list(captured_fit["X"].columns) == list(X.columns)     # names reach the classifier
+
+
+def test_fit_groups_reach_the_classifier_by_sample_id(tmp_path, captured_fit, capsys):
+    """--groups, matched to --x by sample id in any order (or in row order without ids),
+    reaches the Gaussian model's fit (inside the default stack) in the rows of X."""
+    X, y = _two_class_files(tmp_path)
+    pairs = np.array([f"pair{i // 2}" for i in range(len(y))])
+    order = np.random.default_rng(2).permutation(len(y))
+    pd.DataFrame({"id": X.index[order], "group": pairs[order]}).to_csv(
+        tmp_path / "g.csv", index=False)
+    pd.DataFrame({"group": pairs}).to_csv(tmp_path / "rows.csv", index=False)
+    for file in ("g.csv", "rows.csv"):
+        captured_fit.clear()
+        main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+              "--groups", str(tmp_path / file), "-o", str(tmp_path / "f.nc")])
+        np.testing.assert_array_equal(captured_fit["groups"], pairs)
+    captured_fit.clear()
+    main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+          str(tmp_path / "f.nc")])
+    assert captured_fit["groups"] is None
+
+
+def test_fit_groups_errors_exit_2_with_one_line(tmp_path, capsys):
+    X, y = _two_class_files(tmp_path)
+    pairs = pd.DataFrame({"id": X.index, "group": [f"p{i // 2}" for i in range(len(y))]})
+    pairs.to_csv(tmp_path / "g.csv", index=False)
+    pairs.iloc[:-1].to_csv(tmp_path / "short.csv", index=False)
+    base = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+            str(tmp_path / "f.nc")]
+    for extra, expected in (
+            (["--groups", str(tmp_path / "g.csv"), "--k", "3"], "--k 3 runs none"),
+            (["--groups", str(tmp_path / "g.csv"), "--model", "naive-bayes"],
+             "--groups applies to the gaussian model only"),
+            (["--groups", str(tmp_path / "short.csv")], "sample ids do not match"),
+            (["--groups", str(tmp_path / "none.csv")], "no such file")):
+        assert main([*base, *extra]) == 2, extra
+        assert expected in _one_line_error(capsys), extra
+    assert not (tmp_path / "f.nc").exists()
 
 
 def test_fit_transposes_a_genes_by_samples_x_as_read_xy_does(tmp_path, captured_fit, capsys):
@@ -605,7 +643,7 @@ def test_log2_by_the_cli_silences_the_fits_raw_intensity_check(tmp_path, monkeyp
     from selbayes.estimators import HierarchicalGaussianClassifier
     from selbayes.preprocessing._intensity import RawIntensityWarning, warn_if_raw_intensities
 
-    def fake_fit(self, X, y):
+    def fake_fit(self, X, y, groups=None):
         warn_if_raw_intensities(np.asarray(X))
         raise _Stop("stopped by the test")
 
@@ -629,7 +667,7 @@ def test_warnings_name_the_command_not_a_source_line(tmp_path, monkeypatch, caps
     from selbayes.estimators import HierarchicalGaussianClassifier
     from selbayes.evaluation import warn_from_user_line
 
-    def fake_fit(self, X, y):
+    def fake_fit(self, X, y, groups=None):
         warn_from_user_line("gamma = np.float64(2.5) looks odd", UserWarning)
         raise _Stop("stopped")
 

@@ -390,7 +390,7 @@ def _cmd_fit(args) -> int:
     import numpy as np
 
     _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
-                   "l1-gate")
+                   "l1-gate", "groups")
     if args.model != "gaussian" and args.transform == "log2":
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
@@ -476,6 +476,18 @@ def _cmd_fit(args) -> int:
     if args.linear_stack and not k_auto:
         raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
                         f"on the inner cases that chose k; got --k {args.k}")
+    fit_kw = {}
+    if args.groups is not None:
+        if not k_auto:
+            raise UserError(f"--groups keeps each group's samples in one fold of the inner "
+                            f"cross-validation of --k auto (the default); --k {args.k} runs "
+                            "none")
+        from .datasets._loaders import groups_for_matrix
+
+        try:
+            fit_kw["groups"] = groups_for_matrix(X, args.groups, x_source=args.x)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     # the recommended model by default: the stack wherever k is chosen by inner CV (a fixed
     # --k gives no inner cases to weight it on, and fits the Gaussian classifier alone)
     stacked = k_auto if args.linear_stack is None else args.linear_stack
@@ -501,7 +513,7 @@ def _cmd_fit(args) -> int:
             from .preprocessing._intensity import RawIntensityWarning
 
             warnings.simplefilter("ignore", RawIntensityWarning)
-        clf.fit(Xt, np.asarray([str(v) for v in y]))
+        clf.fit(Xt, np.asarray([str(v) for v in y]), **fit_kw)
     try:
         clf.save(out)
         with h5py.File(out, "a") as f:
@@ -718,6 +730,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the label column of --y when it has more than two columns")
     fit.add_argument("--label-key", default=None, help="for .h5ad: the obs column of labels")
     fit.add_argument("--layer", default=None, help="for .h5ad: a layer instead of X")
+    fit.add_argument("--groups", default=None,
+                     help="gaussian, --k auto: a groups CSV laid out as --y (one column of "
+                     "group labels in row order, or sample id and group). The samples of one "
+                     "group (technical replicates, several samples of one patient) are kept "
+                     "in one fold of the inner cross-validation that chooses k and weighs the "
+                     "stack; without it every sample is taken as independent")
     fit.add_argument("--k", default=None,
                      help="features to retain: an integer, 'auto' (chosen by inner CV) or "
                      "'all' (default: the model's own: auto for gaussian, 10 otherwise)")

@@ -525,7 +525,7 @@ def test_same_choice_ablation_reuses_the_reference_choices(monkeypatch):
             self.params = params
             made.append(params)
 
-        def fit(self, X, y):
+        def fit(self, X, y, groups=None):
             corrected = self.params.get("correct_selection", True)
             self.k_, self.temperature_, self.label_noise_ = (7, 3.0, 0.01) if corrected \
                 else (self.params["k"], self.params["temperature"], self.params["label_noise"])
@@ -977,6 +977,67 @@ def test_cli_groups_keep_twins_in_one_fold(tmp_path):
         pairs[cases[(cases["repeat"] == r) & (cases["fold"] != f)]["sample"]])
         for (r, f), t in cases.groupby(["repeat", "fold"])]
     assert any(split)
+
+
+class _GroupRecorder(GaussianNB):
+    """GaussianNB that writes what a method is given (its inner folds; the groups in fit) to
+    a JSON-lines file, one line per fit."""
+
+    def __init__(self, inner_folds=3, path=""):
+        super().__init__()
+        self.inner_folds = inner_folds
+        self.path = path
+
+    def fit(self, X, y, groups=None):
+        folds = self.inner_folds
+        with open(self.path, "a") as f:
+            f.write(json.dumps({
+                "n": len(y), "groups": None if groups is None else np.asarray(groups).tolist(),
+                "folds": folds if isinstance(folds, int)
+                else [[np.asarray(tr).tolist(), np.asarray(te).tolist()] for tr, te in folds]})
+                + "\n")
+        return super().fit(X, y)
+
+
+def test_groups_reach_the_methods_inner_cross_validation(tmp_path, monkeypatch):
+    """In a grouped run every method keeps the groups whole inside too: a method whose fit
+    takes groups gets the training cases' groups, and its inner folds (the scikit-learn
+    peers' searches) are folds of the training cases with each group in one fold; ungrouped,
+    it gets neither."""
+    from selbayes.benchmark._runner import _groups_to_fit
+
+    log = tmp_path / "log.jsonl"
+    monkeypatch.setitem(bm.METHODS, "recorder",
+                        lambda n_classes, random_state, *, quick=False, inner_folds=3:
+                        _GroupRecorder(inner_folds, str(log)))
+    ds = _toy(n=48)
+    pairs = np.arange(48) // 2
+    ds.y.iloc[1::2] = ds.y.iloc[0::2].to_numpy()          # twins share a class
+    run_benchmark([ds], ["recorder"], folds=4, repeats=2, out=tmp_path / "g", progress=False,
+                  write_report=False, groups={"toy": [f"p{g}" for g in pairs]})
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(lines) == 8
+    for rec in lines:
+        g = np.asarray(rec["groups"])
+        assert g.size == rec["n"] and np.all(np.unique(g, return_counts=True)[1] == 2)
+        assert len(rec["folds"]) == 3
+        for tr, te in rec["folds"]:
+            assert set(g[tr]).isdisjoint(g[te])
+        assert sorted(i for _, te in rec["folds"] for i in te) == list(range(rec["n"]))
+    log.unlink()
+    run_benchmark([ds], ["recorder"], folds=4, out=tmp_path / "u", progress=False,
+                  write_report=False)
+    assert all(r["groups"] is None and r["folds"] == 3
+               for r in map(json.loads, log.read_text().splitlines()))
+    # a method last in a preprocessing pipeline gets them as the pipeline's model__groups
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    rec = _GroupRecorder(path=str(tmp_path / "p.jsonl"))
+    pipe = Pipeline([("preprocess", StandardScaler()), ("model", rec)])
+    pipe.fit(np.zeros((4, 2)), [0, 0, 1, 1], **_groups_to_fit(pipe, np.array([0, 0, 1, 1])))
+    assert json.loads((tmp_path / "p.jsonl").read_text())["groups"] == [0, 0, 1, 1]
+    assert _groups_to_fit(GaussianNB(), np.array([0, 1])) == {}
 
 
 def test_cli_groups_in_row_order_equal_groups_by_id(tmp_path):

@@ -595,7 +595,7 @@ def test_repeated_scores_are_the_means_of_single_split_runs(monkeypatch):
     real = _inner_cv._stratified_folds
 
     def handing(queue):
-        def fake(y_index, n_splits, rng):
+        def fake(y_index, n_splits, rng, groups=None, classes=None):
             n, _ = real(y_index, n_splits, rng)      # the same draws from the stream
             return n, queue.pop(0)
         return fake
@@ -690,3 +690,81 @@ def test_a_grid_clipped_at_p_scores_every_usable_feature_as_its_last_candidate(t
     assert usable_k_grid([5, 2000], 1999, "drop") == [5]
     with pytest.raises(ValueError, match="k_grid_beyond_p"):
         _fast(method="plugin", k_grid_beyond_p="cap").fit(X, y)
+
+
+# ------------------------------------------------------------------------------ grouped cases
+def _twins(seed=0, n=40, p=200):
+    """Cases 2i and 2i + 1 are twins (the second a noisy copy of the first, same class): one
+    group per pair."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[:, :5] += 0.8 * y[:, None]
+    X[1::2] = X[0::2] + 0.05 * rng.normal(size=(n // 2, p))
+    return X, y, np.arange(n) // 2
+
+
+def _splits_groups(split, groups) -> bool:
+    """Whether some inner fold has a group on both sides."""
+    return any(not set(groups[tr]).isdisjoint(groups[te]) for tr, te in split)
+
+
+def test_groups_keep_every_inner_split_whole():
+    """With groups no inner split of any repeat puts a twin on each side; without them some
+    split does (so the check can fail). The record says how many groups."""
+    X, y, groups = _twins()
+    ch = choose_k(X, y, grid=[2, 8], random_state=0, repeats=3, groups=groups, **OWN)
+    assert len(ch.extra["splits"]) == 3
+    assert not any(_splits_groups(s, groups) for s in ch.extra["splits"])
+    assert ch.extra["n_groups"] == 20
+    assert "5 inner folds of 20 groups kept whole" in " ".join(str(ch).split())
+    for split in ch.extra["splits"]:      # each split tests every case once
+        np.testing.assert_array_equal(np.sort(np.concatenate([te for _, te in split])),
+                                      np.arange(y.size))
+    plain = choose_k(X, y, grid=[2, 8], random_state=0, repeats=3, **OWN)
+    assert any(_splits_groups(s, groups) for s in plain.extra["splits"])
+    assert "n_groups" not in plain.extra
+
+
+def test_groups_with_a_class_of_one_case():
+    """A class with a single training case is left out of the inner folds, and so is its
+    group code: the groups of the other cases are kept whole."""
+    X, y, groups = _twins()
+    X = np.vstack([X, X[:1] + 3.0])
+    y, groups = np.append(y, 2), np.append(groups, 99)
+    ch = choose_k(X, y, grid=[2, 8], random_state=0, groups=groups, **OWN)
+    cases = ch.extra["cases"]
+    assert 40 not in cases and not _splits_groups(ch.extra["folds"], groups[cases])
+
+
+def test_groups_that_cannot_be_split_are_named():
+    X, y, _ = _twins()
+    with pytest.raises(InnerCVImpossibleError, match="form a single group"):
+        choose_k(X, y, grid=[2], random_state=0, groups=np.zeros(40), **OWN)
+    # every case of class 1 in one group: the fold testing it trains without class 1
+    lumped = np.where(y == 1, 100, np.arange(40))
+    with pytest.raises(InnerCVImpossibleError, match=r"no case of class\(es\) \[1\]"):
+        choose_k(X, y, grid=[2], random_state=0, groups=lumped, **OWN)
+    with pytest.raises(ValueError, match=r"one label per case \(40\)"):
+        choose_k(X, y, grid=[2], random_state=0, groups=np.arange(39), **OWN)
+    with pytest.raises(ValueError, match="missing label"):
+        choose_k(X, y, grid=[2], random_state=0, groups=[None] + list(range(39)), **OWN)
+
+
+def test_classifier_passes_groups_to_its_inner_choices():
+    """fit(X, y, groups=...) gives the groups to every inner choice (k; the prior, whose
+    candidates are scored on the same folds); fit_path too."""
+    X, y, groups = _twins()
+    clf = _fast(method="plugin", k_grid=(2, 8, 32)).fit(X, y, groups=groups)
+    assert clf.k_choice_.extra["n_groups"] == 20
+    assert not _splits_groups(clf.k_choice_.extra["folds"], groups)
+    plain = _fast(method="plugin", k_grid=(2, 8, 32)).fit(X, y)
+    assert _splits_groups(plain.k_choice_.extra["folds"], groups)
+    by_prior = _fast(method="plugin", k_grid=(2, 8), effect_prior="auto").fit(X, y,
+                                                                              groups=groups)
+    assert all(not _splits_groups(c.extra["folds"], groups)
+               for c in by_prior.prior_choice_.k_choices)
+    path = _fast(method="plugin", temperature="auto").fit_path(X, y, [2, 8], groups=groups)
+    assert not _splits_groups(path[8].k_choice_.extra["folds"], groups)
+    with pytest.raises(InnerCVImpossibleError, match="single group"):
+        _fast(method="plugin").fit(X, y, groups=np.zeros(40))

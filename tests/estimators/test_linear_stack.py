@@ -647,6 +647,81 @@ def test_l1_search_for_c_is_skipped_where_every_class_has_fewer_cases_than_its_f
     P = clf.predict_proba(X)
     assert np.isfinite(P).all() and np.allclose(P.sum(axis=1), 1.0)
 
+# ---- grouped cases ---------------------------------------------------------------------------
+def _twin_data(seed=4, n=40, p=120):
+    """Cases 2i and 2i + 1 are twins (a noisy copy, same class): one group per pair. One
+    strong marker and three weak ones (L1 gets a weight in the stack at this seed)."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[:, 0] += 2.0 * y
+    X[:, 1:4] += 0.5 * y[:, None]
+    X[1::2] = X[0::2] + 0.05 * rng.normal(size=(n // 2, p))
+    return X, y, np.arange(n) // 2
+
+
+def _whole(folds, groups) -> bool:
+    return all(set(groups[tr]).isdisjoint(groups[te]) for tr, te in folds)
+
+
+def test_groups_reach_every_inner_split_of_the_stack(monkeypatch):
+    """With groups, the Gaussian model's inner folds (which the probit model, the weights and
+    the gate use) keep each group whole, and every L1 fit, on an inner training fold and on
+    all the cases, gets those cases' groups for its search for C, whose folds keep them whole
+    too; without groups some inner fold splits a pair (so the checks can fail)."""
+    from selbayes.estimators import _l1_logistic, _linear_stack
+
+    X, y, groups = _twin_data()
+    calls, searches = [], []
+    real_fit, real_pipeline = _l1_logistic.fit_l1_logistic, _l1_logistic.l1_logistic_pipeline
+
+    def recording_fit(Xf, yf, random_state=None, groups=None):
+        calls.append((Xf.shape[0], groups))
+        return real_fit(Xf, yf, random_state, groups=groups)
+
+    def recording_pipeline(n_classes, random_state=None, **kw):
+        searches.append(kw.get("inner_folds"))
+        return real_pipeline(n_classes, random_state, **kw)
+
+    monkeypatch.setattr(_linear_stack, "fit_l1_logistic", recording_fit)
+    monkeypatch.setattr(_l1_logistic, "l1_logistic_pipeline", recording_pipeline)
+    clf = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y, groups=groups)
+    folds = clf.estimator_.k_choice_.extra["folds"]
+    assert _whole(folds, groups)
+    assert clf.l1_ is not None and clf.weights_.size == 3
+    # one L1 fit per inner fold, then one on all cases, each with its cases' groups
+    assert [c[0] for c in calls] == [tr.size for tr, _ in folds] + [y.size]
+    for (tr, _), (_, g) in zip(folds, calls, strict=False):
+        np.testing.assert_array_equal(g, groups[tr])
+    np.testing.assert_array_equal(calls[-1][1], groups)
+    # every search for C was given folds (not a number), each keeping the groups whole
+    assert len(searches) == len(calls) and all(isinstance(f, list) for f in searches)
+    for (tr, _), search in zip(folds, searches, strict=False):
+        assert _whole(search, groups[tr])
+    assert _whole(searches[-1], groups)
+    calls.clear()
+    plain = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y)
+    assert not _whole(plain.estimator_.k_choice_.extra["folds"], groups)
+    assert all(g is None for _, g in calls)
+
+
+def test_groups_that_leave_a_class_out_are_named_by_the_stack():
+    """Groups that put a class in one inner fold: the Gaussian model's message about the
+    groups, not the stack's advice about k; L1's own check says it cannot split them."""
+    from selbayes.estimators._inner_cv import InnerCVImpossibleError
+    from selbayes.estimators._l1_logistic import can_fit_l1_logistic, fit_l1_logistic
+
+    X, y, _ = _twin_data()
+    lumped = np.where(y == 1, 100, np.arange(y.size))
+    with pytest.raises(InnerCVImpossibleError, match=r"no case of class\(es\) \[1\]"):
+        LinearStackedClassifier(_base()).fit(X, y, groups=lumped)
+    assert can_fit_l1_logistic(y, groups=np.arange(y.size) // 2, random_state=0)
+    assert not can_fit_l1_logistic(y, groups=lumped, random_state=0)
+    assert not can_fit_l1_logistic(y, groups=np.arange(y.size) % 2, random_state=0)
+    with pytest.raises(ValueError, match="cannot give every class to every training fold"):
+        fit_l1_logistic(X, y, 0, groups=lumped)
+
+
 def _gate_reference(A, y, folds):
     """The gate's mean gain and z written out: per fold, two- and three-model weights by
     stacking_weights on the other folds' cases, the log score difference on the fold's."""

@@ -37,7 +37,7 @@ def test_old_choose_k_call_reads_the_estimators_settings_and_warns():
     assert (got.k, got.temperature, got.grid) == (ref.k, ref.temperature, ref.grid)
     np.testing.assert_array_equal(got.score, ref.score)
     # the estimator's own inner CV is the same call
-    own = est._choose(X, y, [2, 4])
+    own = est._choose(X, y, est._choice_settings([2, 4]))
     np.testing.assert_array_equal(own.score, ref.score)
     # the new form passes through unchanged
     new = old.choose_k(X, y, grid=[2, 4], temperature_grid=_inner_cv.DEFAULT_T_GRID,

@@ -81,8 +81,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--groups", default=None, help="your groups CSV, with --x: one column of "
                    "group labels (row order of --x), or sample id and group. The samples of "
                    "one group (technical replicates, two preparations of one tumour, samples "
-                   "of one patient) are kept in the same fold; without it every sample is "
-                   "taken as independent")
+                   "of one patient) are kept in the same fold, outer and inside every "
+                   "method's own cross-validation; without it every sample is taken as "
+                   "independent")
     p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
                    help="preprocessing of your data, the same for every method: log2 of "
                    "values clipped to [floor, ceiling]; none, the values as given; auto "
@@ -238,22 +239,6 @@ def _read_user_data(args):
                             name=name, preprocessing=pre)
 
 
-def _read_groups(path, X, x_source: str):
-    """The group label of every row of ``X`` from a groups file laid out as a labels file
-    (one column in row order, or sample id and group matched by id)."""
-    from pathlib import Path
-
-    from ..datasets._loaders import _read_labels_file, align_labels
-
-    g, has_ids = _read_labels_file(Path(path), None, None)
-    g = align_labels(X, g, has_ids, x_source=x_source, y_source=str(path))
-    if g.isna().any():
-        missing = [str(i) for i in g.index[g.isna()][:3]]
-        raise ValueError(f"--groups {path}: {int(g.isna().sum())} sample(s) of --x without a "
-                         f"group (e.g. {', '.join(missing)}); give every sample one")
-    return g.astype(str).to_numpy()
-
-
 def run(args) -> int:
     """Run ``selbayes benchmark`` from parsed arguments.
 
@@ -279,7 +264,7 @@ def run(args) -> int:
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
     0
     """
-    from ..datasets._loaders import BENCHMARK_SETS
+    from ..datasets._loaders import BENCHMARK_SETS, groups_for_matrix
     from ._methods import METHODS
     from ._runner import run_benchmark
 
@@ -307,7 +292,8 @@ def run(args) -> int:
         if args.x is not None:
             datasets.append(_read_user_data(args))
             if args.groups is not None:
-                groups[datasets[-1].name] = _read_groups(args.groups, datasets[-1].X, args.x)
+                groups[datasets[-1].name] = groups_for_matrix(datasets[-1].X, args.groups,
+                                                             x_source=args.x)
         if not datasets and not args.quick:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
         if args.folds < 2 or args.repeats < 1 or args.jobs == 0:

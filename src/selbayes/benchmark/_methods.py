@@ -65,9 +65,9 @@ def selbayes_default(random_state=None, *, quick: bool = False, **overrides):
 
 
 def _inner_cv(inner_folds, random_state):
-    from ..evaluation._folds import stratified_splitter
+    from ..evaluation._folds import inner_splitter
 
-    return stratified_splitter(inner_folds, random_state)
+    return inner_splitter(inner_folds, random_state)
 
 
 def _k_search(model, n_classes, random_state, inner_folds):
@@ -180,20 +180,22 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
         self.quick = quick
         self.choice_rule = choice_rule
 
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
         """Fit ``selbayes_default``, then refit uncorrected at its chosen k, T and eps.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
+        groups : array-like of shape (n_samples,), optional
+            A group label per case, kept whole by the reference fit's inner folds.
 
         Returns
         -------
         self
         """
         ref = selbayes_default(self.random_state, quick=self.quick,
-                               choice_rule=self.choice_rule).fit(X, y)
+                               choice_rule=self.choice_rule).fit(X, y, groups=groups)
         self.reference_ = ref
         self.estimator_ = selbayes_default(
             self.random_state, quick=self.quick, correct_selection=False, k=int(ref.k_),
@@ -367,7 +369,7 @@ DEFAULT_METHODS = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "logreg_l
 
 
 def make_method(name: str, n_classes: int, random_state=None, *, quick: bool = False,
-                inner_folds: int = 3):
+                inner_folds=3):
     """Build method ``name`` from :data:`METHODS`.
 
     Parameters
@@ -376,8 +378,11 @@ def make_method(name: str, n_classes: int, random_state=None, *, quick: bool = F
     n_classes : int
     random_state : int, optional
     quick : bool, default False
-    inner_folds : int, default 3
-        Folds of any inner cross-validation (the runner lowers it when a class is small).
+    inner_folds : int or list of (train, test) index arrays, default 3
+        Folds of the scikit-learn peers' inner cross-validation (the runner lowers the
+        number when a class is small), or the folds themselves, made on the training cases
+        (the runner's, with each group's cases in one fold, when the samples are grouped).
+        The selbayes methods make their own inner folds (given the groups to ``fit``).
 
     Returns
     -------

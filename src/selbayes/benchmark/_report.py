@@ -667,7 +667,8 @@ def write_report_files(res) -> str:
     grouped = info.get("groups") or {}
     L += [f"Repeated stratified {info['folds']}-fold cross-validation, {info['repeats']} "
           f"repeat(s), seed {info['seed']}; the same folds for every method"
-          + ("" if not grouped else "; the samples of one group in the same fold ("
+          + ("" if not grouped else "; the samples of one group in the same fold, outer "
+             "and inside each method's own cross-validation ("
              + ", ".join(f"{n}: {g} groups" for n, g in grouped.items()) + ")")
           + ". Preprocessing, "
           "feature selection and every tuning step run inside each training fold. AMLP is the "

@@ -171,18 +171,22 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     from ..evaluation._calibration import calibration_summary, case_losses
 
     p, task_id = task.params, task.id
-    X, y_idx, n_classes = data[p["dataset"]]
+    X, y_idx, n_classes, codes = data[p["dataset"]]
     train, test = splits[p["dataset"], p["repeat"]][p["fold"]]
     task = {**p, "train": train, "test": test}
+    groups = None if codes is None else codes[train]
     rec = {k: task[k] for k in ("dataset", "method", "repeat", "fold", "key")}
     rec.update(n_test=int(len(test)), test=test.tolist(), worker_pid=os.getpid())
     try:
+        inner = task["inner_folds"]
+        if groups is not None:     # the peers' inner searches get folds that keep groups whole
+            inner = _grouped_inner_folds(y_idx[train], inner, task["seed"], groups)
         est = _build(task["method"], task["preprocessing"], n_classes, task["seed"],
-                     task["quick"], task["inner_folds"])
+                     task["quick"], inner)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             t0, c0 = time.perf_counter(), time.process_time()
-            est.fit(X[train], y_idx[train])
+            est.fit(X[train], y_idx[train], **_groups_to_fit(est, groups))
             t1, c1 = time.perf_counter(), time.process_time()
             raw = np.asarray(est.predict_proba(X[test]), dtype=np.float64)
             t2 = time.perf_counter()
@@ -284,6 +288,31 @@ def _inner_folds(y_train: np.ndarray) -> int:
     return int(max(2, min(3, np.bincount(y_train).min())))
 
 
+def _grouped_inner_folds(y_train: np.ndarray, n_folds: int, seed: int, groups: np.ndarray):
+    """The scikit-learn peers' inner folds of one training fold with each group's cases in one
+    fold (at most as many folds as groups), made as every fold of the package is
+    (:func:`selbayes.evaluation.stratified_folds`)."""
+    from ..evaluation._folds import stratified_folds
+
+    n_folds = max(2, min(int(n_folds), int(np.unique(groups).size)))
+    return stratified_folds(y_train, n_folds, seed, small_classes_ok=True, groups=groups)
+
+
+def _groups_to_fit(est, groups) -> dict:
+    """``fit``'s keyword for the group codes of the training cases: ``groups=`` for a method
+    whose ``fit`` takes them (the selbayes estimators, whose inner folds then keep each group
+    whole), ``model__groups=`` for one last in a preprocessing pipeline; nothing for the
+    others (their inner folds were given grouped, or they have none)."""
+    import inspect
+
+    if groups is None:
+        return {}
+    model = est[-1] if hasattr(est, "steps") else est
+    if "groups" not in inspect.signature(model.fit).parameters:
+        return {}
+    return {"model__groups" if hasattr(est, "steps") else "groups": groups}
+
+
 def check_dataset_name(name) -> None:
     """Refuse a data set name that cannot name a folder.
 
@@ -363,7 +392,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         replicates, two preparations of one tumour, several samples of one patient), or a
         test case's twin among the training cases flatters every method, those that fit
         single training cases closely most. The inner cross-validation inside each method
-        does not see the groups.
+        keeps them whole too: the selbayes methods get the training cases' groups in
+        ``fit``, the scikit-learn peers' searches (penalty, number of genes, calibration)
+        folds made with the groups kept whole; ``svm_platt``'s internal Platt scaling does
+        not see them.
 
     Returns
     -------
@@ -397,6 +429,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         raise ValueError(f"folds must be >= 2 and repeats >= 1; got {folds}, {repeats}")
     if n_jobs == 0:
         raise ValueError("n_jobs must not be 0")
+    from ..evaluation._folds import group_codes
+
     start = time.perf_counter()
 
     loaded = [resolve_dataset(d, data_home) for d in datasets]
@@ -417,10 +451,11 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         X = ds.X.to_numpy(dtype=np.float64)
         classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
         data[ds.name] = (X, y_idx, classes, ds)
-        arrays[ds.name] = (X, y_idx, len(classes))
+        codes = (None if groups.get(ds.name) is None
+                 else group_codes(groups[ds.name], len(y_idx)))
+        arrays[ds.name] = (X, y_idx, len(classes), codes)
         dhash = _data_hash(X, y_idx)
-        splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed),
-                                groups=groups.get(ds.name))
+        splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed), groups=codes)
         for r, splits in splits_r:
             splits_of[ds.name, r] = splits
             for f, (train, test) in enumerate(splits):
@@ -428,7 +463,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                 inner = _inner_folds(y_idx[train])
                 for m in methods:
                     est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
-                    key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick)
+                    # grouped: the fits differ (their inner folds keep the groups whole)
+                    key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick,
+                               *(() if codes is None else (codes[train].tobytes(),)))
                     tid = _task_id(ds.name, m, r, f)
                     tasks.append(Task(tid, {
                         "dataset": ds.name, "method": m, "repeat": r, "fold": f,
@@ -455,7 +492,6 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                           f"{rec['repeat']} fold {rec['fold']}: {rec['error_message']}",
                           RuntimeWarning, stacklevel=2)
 
-    from ..evaluation._folds import group_codes
     from ._report import cases_frame, results_frame, summary_frame, write_report_files
 
     results = results_frame(records)

@@ -1000,7 +1000,7 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
 # ---------------------------------------------------------------------------------------------
 # the common layout: one file of X, one file of labels
 # ---------------------------------------------------------------------------------------------
-__all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame"]
+__all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame", "groups_for_matrix"]
 
 # Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
 # cell pandas' to_csv writes above its index).
@@ -1233,6 +1233,50 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
         return labels.reset_index(drop=True), False
     return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
                      name=labels.name), True
+
+
+def groups_for_matrix(X: pd.DataFrame, groups_path, *, x_source: str) -> np.ndarray:
+    """The group label of every row of ``X`` from a groups file laid out as a label file:
+    one column in the row order of ``X``, or sample id and group matched to ``X``'s index.
+
+    Groups mark samples that are not independent (technical replicates, two preparations of
+    one tumour, several samples of one patient), for folds that keep each group whole.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+        Samples in rows, as :func:`labels_for_matrix` returns it.
+    groups_path : path-like
+    x_source : str
+        ``X``'s file, for the messages.
+
+    Returns
+    -------
+    ndarray of str, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        Naming the file: unreadable, sample ids that differ from ``X``'s, or a sample
+        without a group.
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile, pathlib
+    >>> X = pd.DataFrame({"g1": [1.0, 2.0, 3.0]}, index=["s1", "s2", "s3"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "groups.csv"
+    >>> _ = path.write_text("sample,patient\\ns3,p2\\ns1,p1\\ns2,p1\\n")
+    >>> groups_for_matrix(X, path, x_source="X.csv").tolist()
+    ['p1', 'p1', 'p2']
+    """
+    g, has_ids = _read_labels_file(Path(groups_path), None, None)
+    g = align_labels(X, g, has_ids, x_source=x_source, y_source=str(groups_path))
+    if g.isna().any():
+        missing = [str(i) for i in g.index[g.isna()][:3]]
+        raise ValueError(f"--groups {groups_path}: {int(g.isna().sum())} sample(s) of "
+                         f"{x_source} without a group (e.g. {', '.join(missing)}); give "
+                         "every sample one")
+    return g.astype(str).to_numpy()
 
 
 def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = None,

@@ -520,13 +520,46 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
             check_plugin_priors(self._prior_object())
 
-    def _prepare_features(self, X, y_index, classes, ranking=None, choice=None):
+    def fit(self, X, y, groups=None):
+        """Choose the "auto" settings by inner cross-validation, select features on (X, y)
+        and compute the posterior of the selected ones.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, p)
+            All p features (a DataFrame's column names become ``feature_names_in_``).
+        y : array-like of shape (n_samples,)
+            Class labels (any sortable hashable values).
+        groups : array-like of shape (n_samples,), optional
+            A group label per case, for samples that are not independent (technical
+            replicates, two preparations of one tumour, several samples of one patient):
+            the inner cross-validation that chooses the "auto" settings keeps a group's
+            cases in one fold (``k_choice_`` prints how many groups), so that no inner test
+            case is scored with its twin among the inner training cases. None (the default):
+            every case is its own group. Without an "auto" setting nothing uses them.
+
+        Returns
+        -------
+        self
+            The fitted classifier (``classes_``, ``selection_``, ``idata_``, ...).
+
+        Raises
+        ------
+        ValueError
+            For a bad setting or input, named; for ``groups`` that are not one label per
+            case or have a missing one; an :class:`~selbayes.estimators.InnerCVImpossibleError`
+            where the groups leave an inner training fold without a class.
+        """
+        return self._fit(X, y, groups=groups)
+
+    def _prepare_features(self, X, y_index, classes, ranking=None, choice=None, groups=None):
         """Resolve the "auto" settings (inner CV on the training data only), then standardise
         and decorrelate all p features with training statistics.
 
         ``ranking`` (the F statistics of all p features of X) and ``choice`` (the inner
         cross-validation's :class:`KChoice`) are given by :meth:`fit_path`, which computes them
-        once for the whole path. Returns ``(X, _Prepared)``.
+        once for the whole path; ``groups`` (a label per case) by :meth:`fit`. Returns
+        ``(X, _Prepared)``.
         """
         from ..models._gaussian_plugin import default_label_noise
 
@@ -536,6 +569,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         correction_auto = self.correct_selection == "auto"
         self.correct_selection_ = self._correction_until_chosen()
         noise_cv = self.label_noise == "cv"
+        if groups is not None:
+            from ..evaluation._folds import group_codes
+
+            groups = group_codes(groups, X.shape[0])       # its errors before any work
         self.label_noise_ = (default_label_noise(X.shape[0])
                              if self.label_noise in ("auto", "cv") else float(self.label_noise))
         sparse = hasattr(X, "toarray")
@@ -615,15 +652,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # it); a grid the user gives is taken as given.
             extend_to = (k_cap if EXTEND_DEFAULT_K_GRID and k_auto and self.k_grid is None
                          else None)
+            settings = self._choice_settings(k_grid, extend_to, groups)
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
-                                          k_grid, extend_to)
+                                          settings)
             elif correction_auto:
                 self._choose_correction(X.toarray() if sparse else X, classes[y_index],
-                                        k_grid, extend_to)
+                                        settings)
             else:
                 self.k_choice_ = choice if choice is not None else self._choose(
-                    X.toarray() if sparse else X, classes[y_index], k_grid, extend_to)
+                    X.toarray() if sparse else X, classes[y_index], settings)
             if k_auto:
                 self.k_ = self.k_choice_.k
             if t_auto:
@@ -650,26 +688,26 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         # Selection ranks the whitened features afresh.
         return Xp, _Prepared(features=features, ranking=None)
 
-    def _choose_effect_prior(self, X, y, k_grid, extend_to=None) -> None:
+    def _choose_effect_prior(self, X, y, settings) -> None:
         """``effect_prior="auto"``: :func:`~selbayes.estimators.choose_effect_prior` over the
-        candidates of ``effect_prior_grid`` with this classifier's other settings; sets
-        ``prior_choice_``, ``t_df_`` and ``k_choice_`` (the chosen prior's curve)."""
+        candidates of ``effect_prior_grid`` with this classifier's other settings
+        (:meth:`_choice_settings`); sets ``prior_choice_``, ``t_df_`` and ``k_choice_`` (the
+        chosen prior's curve)."""
         from ._prior_choice import choose_effect_prior, effect_prior_candidates
 
         candidates = effect_prior_candidates(self.priors, self.effect_prior_grid)
         self.prior_choice_ = choose_effect_prior(
-            X, y, candidates, random_state=self.random_state,
-            **self._choice_settings(k_grid, extend_to))
+            X, y, candidates, random_state=self.random_state, **settings)
         self.t_df_ = self.prior_choice_.t_df
         self.k_choice_ = self.prior_choice_.k_choices[self.prior_choice_.chosen]
 
-    def _choose_correction(self, X, y, k_grid, extend_to=None) -> None:
+    def _choose_correction(self, X, y, settings) -> None:
         """``correct_selection="auto"``: :func:`choose_correction` with this classifier's
-        other settings; sets ``correction_choice_``, ``correct_selection_`` and
-        ``k_choice_`` (the chosen model's curve)."""
+        other settings (:meth:`_choice_settings`); sets ``correction_choice_``,
+        ``correct_selection_`` and ``k_choice_`` (the chosen model's curve)."""
         from ._correction_choice import choose_correction
 
-        settings = self._choice_settings(k_grid, extend_to)
+        settings = dict(settings)
         del settings["corrected"]
         self.correction_choice_ = choose_correction(
             X, y, priors=self._prior_object(), random_state=self.random_state, **settings)
@@ -682,18 +720,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         inner cross-validation a corrected fit runs)."""
         return self.correct_selection == "auto" or bool(self.correct_selection)
 
-    def _choose(self, X, y, k_grid, extend_to=None):
-        """:func:`~selbayes.estimators.choose_k` over ``k_grid`` (continued up to
-        ``extend_to`` while its best is at the end) with this classifier's settings (its
-        "auto" grids, priors, correction, transforms and label noise)."""
+    def _choose(self, X, y, settings):
+        """:func:`~selbayes.estimators.choose_k` with this classifier's priors and
+        ``settings`` (:meth:`_choice_settings`)."""
         from ._inner_cv import choose_k
 
         return choose_k(X, y, priors=self._prior_object(), random_state=self.random_state,
-                        **self._choice_settings(k_grid, extend_to))
+                        **settings)
 
-    def _choice_settings(self, k_grid, extend_to=None) -> dict:
+    def _choice_settings(self, k_grid, extend_to=None, groups=None) -> dict:
         """The settings of :func:`~selbayes.estimators.choose_k` other than the priors and
-        the seed: the "auto" grids, correction, transforms, label noise, rule and folds."""
+        the seed: the grid of k (continued up to ``extend_to`` while its best is at the
+        end), the "auto" grids, correction, transforms, label noise, rule and folds (with
+        ``groups``, a code per case, kept whole)."""
         from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID
 
         if self.decorrelate == "auto":
@@ -711,7 +750,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                     corrected=self._correction_until_chosen(), standardize=self.standardize,
                     decorrelation_method=self.decorrelation_method,
                     label_noise=self.label_noise, rule=self.choice_rule, cv=self.inner_cv,
-                    repeats=self.inner_repeats,
+                    repeats=self.inner_repeats, groups=groups,
                     extend_to=extend_to, progressbar=self.progressbar)
 
     def _selection_from_ranking(self, ranking: Selection, X) -> Selection:
@@ -737,7 +776,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self._check_selection(sel)
         return sel
 
-    def fit_path(self, X, y, ks):
+    def fit_path(self, X, y, ks, groups=None):
         """Fit one model per k of ``ks`` with one F ranking of the features (Li 2009).
 
         The reference R package accepts a vector of k; this is its equivalent. The F
@@ -760,6 +799,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         y : array-like of shape (n_samples,)
         ks : sequence of int
             Numbers of features, each 1 <= k < p; duplicates are fitted once.
+        groups : array-like of shape (n_samples,), optional
+            A group label per case, kept whole by the inner folds (as in :meth:`fit`).
 
         Returns
         -------
@@ -781,7 +822,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         """
         from ._path import fit_k_path
 
-        return fit_k_path(self, X, y, ks)
+        return fit_k_path(self, X, y, ks, groups)
 
     def _fit_selected(self, X_sel, y_index, selection: Selection,
                       transform: _Prepared) -> _GaussianPosterior:

@@ -258,6 +258,8 @@ class KChoice:
         how = _RULE_TEXT[self.extra.get("rule", "best")]
         what = _CRITERION_TEXT.get(self.criterion, self.criterion)
         folds = f"{self.n_splits} inner folds" + (
+            f" of {self.extra['n_groups']} groups kept whole" if "n_groups" in self.extra
+            else "") + (
             f" x {self.n_repeats} splits, losses averaged" if self.n_repeats > 1 else "")
         head = textwrap.fill(
             f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
@@ -356,7 +358,16 @@ def smallest_inner_training_fold(y_index, n_splits: int) -> int:
     return int(counts.sum() - np.sum(-(-counts // folds)))
 
 
-def _stratified_folds(y_index, n_splits, rng):
+class GroupedFoldsError(InnerCVImpossibleError):
+    """Inner folds that keep each group whole cannot be made: the cases form one group, or a
+    class lies in the groups of one fold. Its own class because the advice (other groups)
+    is the same for the Gaussian model and the stacks around it."""
+
+
+def _stratified_folds(y_index, n_splits, rng, groups=None, classes=None):
+    """(folds used, the (train, test) pairs) of the inner cross-validation of the cases
+    ``y_index``; with ``groups`` (codes, one per case) a group's cases in one fold
+    (``classes``: the class names, for the message where that leaves a class out)."""
     # the folds themselves come from selbayes.evaluation._folds, where every fold is made
     from ..evaluation._folds import stratified_folds
 
@@ -365,7 +376,27 @@ def _stratified_folds(y_index, n_splits, rng):
     if n_splits < 2:
         raise ValueError("choosing k by inner cross-validation needs at least 2 cases in every "
                          "class of the training data")
-    return n_splits, stratified_folds(y_index, n_splits, seed)
+    if groups is None:
+        return n_splits, stratified_folds(y_index, n_splits, seed)
+    n_splits = min(n_splits, int(np.unique(groups).size))
+    if n_splits < 2:
+        raise GroupedFoldsError(
+            "inner cross-validation keeps each group's cases in one fold, and the cases it "
+            "splits form a single group: give groups that split the cases (or the settings "
+            "it would choose as values)")
+    folds = stratified_folds(y_index, n_splits, seed, small_classes_ok=True, groups=groups)
+    G = int(y_index.max()) + 1
+    for train, _ in folds:
+        lacking = np.flatnonzero(np.bincount(y_index[train], minlength=G) == 0)
+        if lacking.size:
+            names = (lacking if classes is None else np.asarray(classes)[lacking]).tolist()
+            raise GroupedFoldsError(
+                f"inner cross-validation keeps each group's cases in one fold, and then an "
+                f"inner training fold holds no case of class(es) {names} (their cases lie in "
+                f"the groups of one fold: {n_splits} folds of {int(np.unique(groups).size)} "
+                "groups); give groups that spread every class over more groups (or the "
+                "settings it would choose as values)")
+    return n_splits, folds
 
 
 def _candidate_selections(X, y_index, G, candidates, standardize, method):
@@ -538,7 +569,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
              temperature_grid="correlation", priors=None, corrected=True, standardize=True,
              decorrelation_method="symmetric", label_noise="auto", rule="best", cv=5,
              repeats=1, random_state=None, n_jobs=1, n_draws=200, extend_to=None,
-             progressbar=False) -> KChoice:
+             progressbar=False, groups=None) -> KChoice:
     """Choose k (and optionally lambda and T) by inner stratified cross-validated log score.
 
     For every inner fold the feature preparation (standardisation, decorrelation) and the F
@@ -612,6 +643,13 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
         Show the inner folds as they are scored, one bar per pass over the folds (the grid,
         then each k of the continuation): at k in the tens of thousands with many classes
         one pass takes many minutes.
+    groups : array-like of shape (n,), optional
+        A group label per case (technical replicates, several samples of one patient or
+        tumour): the cases of a group are kept in one inner fold (scikit-learn's
+        ``StratifiedGroupKFold``, with the class shares kept as nearly as whole groups
+        allow), so that no inner test case is scored with its twin among the inner training
+        cases, which would favour the candidates that fit single cases closely. The folds
+        are then at most the number of groups. None: every case is its own group.
 
     Returns
     -------
@@ -630,8 +668,10 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     Raises
     ------
     ValueError
-        If fewer than 2 classes have 2 cases or more (an :class:`InnerCVImpossibleError`),
-        the grid is empty after capping, ``temperature_grid`` is a string other than
+        If fewer than 2 classes have 2 cases or more, or ``groups`` leave an inner training
+        fold without a class or form one group (an :class:`InnerCVImpossibleError`);
+        ``groups`` that are not one label per case or have a missing one; the grid is empty
+        after capping, ``temperature_grid`` is a string other than
         "correlation", or ``repeats`` is not a positive integer.
 
     Examples
@@ -647,8 +687,11 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm import tqdm  # text bar: tqdm.auto warns in notebooks without ipywidgets
 
+    from ..evaluation._folds import group_codes
+
     X = check_matrix(X)
     classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=1)
+    codes = None if groups is None else group_codes(groups, X.shape[0])
     # a class with one case is not split (inner_cv_cases): the inner folds hold the others
     cases = inner_cv_cases(y_index)
     subset = cases.size < y_index.size
@@ -660,6 +703,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
                 f"and only {kept.size} of the {len(classes)} classes has them (class counts "
                 f"{class_counts(classes, y_index)})")
         X, classes, y_index = X[cases], classes[kept], np.searchsorted(kept, y_index[cases])
+        codes = None if codes is None else codes[cases]
     G = len(classes)
     n, p = X.shape
     rng = check_random_state(random_state)
@@ -672,7 +716,7 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     # share) are chosen, not k (the progress bar says which)
     given_k = len(grid) == 1 and extend_to is None
     repeats = check_positive_int(repeats, name="repeats")
-    n_splits, folds = _stratified_folds(y_index, cv, rng)
+    n_splits, folds = _stratified_folds(y_index, cv, rng, codes, classes)
     # k may exceed n (each feature has its own n observations); it must leave one omitted.
     cap = p - 1
     ks = sorted({int(k) for k in grid if 1 <= int(k) <= cap})
@@ -690,7 +734,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     seed = int(rng.integers(2 ** 31 - 1))
     # The further splits of repeated inner CV come from their own streams (seed, r), so the
     # first split, the plug-in's draws and every result of repeats=1 stay as they were.
-    splits = [folds] + [_stratified_folds(y_index, cv, np.random.default_rng([seed, r]))[1]
+    splits = [folds] + [_stratified_folds(y_index, cv, np.random.default_rng([seed, r]),
+                                          codes, classes)[1]
                         for r in range(1, int(repeats))]
 
     noise_cv = isinstance(label_noise, str) and label_noise == "cv"
@@ -783,6 +828,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     # the inner folds themselves, for a stack that scores another model on the same cases
     extra = {"k_grid": ks, "case_losses": L, "rule": rule, "folds": folds, "splits": splits,
              "case_log_proba": in_curve_order(3)}
+    if codes is not None:
+        extra["n_groups"] = int(np.unique(codes).size)    # of the cases the folds split
     if subset:
         # the folds and the case-by-case arrays are of these cases of X (their classes, in
         # order, are the classes of y with two cases or more)

@@ -43,8 +43,10 @@ def l1_logistic_pipeline(n_classes, random_state=None, *, quick=False,
         The inner folds' shuffling seed (and liblinear's).
     quick : bool, default False
         Every other value of :data:`L1_CS` only.
-    inner_folds : int, default 3
-        Folds of the search for C.
+    inner_folds : int or list of (train, test) index arrays, default 3
+        Folds of the search for C: their number (shuffled stratified folds), or the folds
+        themselves, made already on the training cases the pipeline will be fitted to (for
+        example with a group's cases kept in one fold).
 
     Returns
     -------
@@ -62,11 +64,11 @@ def l1_logistic_pipeline(n_classes, random_state=None, *, quick=False,
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    from ..evaluation._folds import stratified_splitter
+    from ..evaluation._folds import inner_splitter
 
     model = LogisticRegressionCV(Cs=L1_CS[::2] if quick else L1_CS, penalty="l1",
                                  solver="liblinear",
-                                 cv=stratified_splitter(inner_folds, random_state),
+                                 cv=inner_splitter(inner_folds, random_state),
                                  scoring="neg_log_loss", tol=1e-3, max_iter=500,
                                  random_state=random_state)
     if n_classes > 2:
@@ -148,16 +150,36 @@ class L1LogisticFit:
                       for name in ("mean", "scale", "coef", "intercept", "C")})
 
 
-def can_fit_l1_logistic(y, inner_folds: int = L1_INNER_FOLDS) -> bool:
+def can_fit_l1_logistic(y, inner_folds: int = L1_INNER_FOLDS, *, groups=None,
+                        random_state=None) -> bool:
     """Whether the search for C can split class indices ``y`` into ``inner_folds`` stratified
     folds: every class needs two cases (a class with one case cannot be in both parts of a
     split), and some class as many cases as there are folds (scikit-learn's
-    ``StratifiedKFold`` refuses to split when every class has fewer)."""
+    ``StratifiedKFold`` refuses to split when every class has fewer). With ``groups`` (a code
+    per case), the folds :func:`fit_l1_logistic` would make with ``random_state`` must also
+    leave every class in every training fold."""
     counts = np.bincount(y)
-    return int(counts.min()) >= 2 and int(counts.max()) >= inner_folds
+    if not (int(counts.min()) >= 2 and int(counts.max()) >= inner_folds):
+        return False
+    return groups is None or _grouped_folds(y, groups, random_state, inner_folds) is not None
 
 
-def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
+def _grouped_folds(y, groups, random_state, inner_folds=L1_INNER_FOLDS):
+    """The search for C's folds with a group's cases in one fold, or None where the groups
+    are too few or a training fold would lack a class."""
+    from ..evaluation._folds import stratified_folds
+
+    if np.unique(groups).size < inner_folds:
+        return None
+    folds = stratified_folds(y, inner_folds, random_state, small_classes_ok=True,
+                             groups=groups)
+    G = int(np.max(y)) + 1
+    if any(np.unique(y[train]).size < G for train, _ in folds):
+        return None
+    return folds
+
+
+def fit_l1_logistic(X, y, random_state=None, groups=None) -> L1LogisticFit:
     """Fit the recipe (module docstring) to all of ``X``.
 
     Parameters
@@ -166,6 +188,8 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
     y : ndarray of int, shape (n,)
         Class indices 0 .. G-1, every class with two cases or more and one with three.
     random_state : int or None
+    groups : int ndarray of shape (n,), optional
+        Group codes: the search for C keeps a group's cases in one fold.
 
     Returns
     -------
@@ -174,7 +198,8 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
     Raises
     ------
     ValueError
-        If a class has fewer than two cases, or every class fewer than three.
+        If a class has fewer than two cases, or every class fewer than three, or the groups
+        are fewer than the search's folds or leave one of its training folds without a class.
 
     Examples
     --------
@@ -192,9 +217,17 @@ def fit_l1_logistic(X, y, random_state=None) -> L1LogisticFit:
                          f"of one (its penalty is chosen by 3-fold cross-validation); the "
                          f"class counts are {np.bincount(y).tolist()}")
     G = int(y.max()) + 1
+    folds = L1_INNER_FOLDS
+    if groups is not None:
+        folds = _grouped_folds(y, np.asarray(groups), random_state)
+        if folds is None:
+            raise ValueError(f"L1 logistic regression chooses its penalty by "
+                             f"{L1_INNER_FOLDS}-fold cross-validation with each group's cases "
+                             f"in one fold, and the {np.unique(groups).size} groups cannot "
+                             f"give every class to every training fold")
     with warnings.catch_warnings():
         # liblinear's convergence notes and the small-class note of the 3-fold split: the
         # stack weighs this model by its inner cases, which show what such a fit is worth
         warnings.simplefilter("ignore")
-        pipe = l1_logistic_pipeline(G, random_state).fit(X, y)
+        pipe = l1_logistic_pipeline(G, random_state, inner_folds=folds).fit(X, y)
     return L1LogisticFit.from_pipeline(pipe)

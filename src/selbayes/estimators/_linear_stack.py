@@ -44,9 +44,10 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
+from ..evaluation._folds import group_codes
 from ._around_gaussian import AroundGaussian
 from ._base import Interval, StrOptions, _dense, validate_params
-from ._inner_cv import InnerCVImpossibleError, class_counts
+from ._inner_cv import GroupedFoldsError, InnerCVImpossibleError, class_counts
 from ._l1_logistic import L1LogisticFit, can_fit_l1_logistic, fit_l1_logistic
 
 __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
@@ -252,7 +253,7 @@ class LinearStackedClassifier(AroundGaussian):
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
         """Fit the Gaussian model, the probit model of all features, the L1 model's gate and
         the weights.
 
@@ -261,6 +262,13 @@ class LinearStackedClassifier(AroundGaussian):
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
             Two classes or more.
+        groups : array-like of shape (n_samples,), optional
+            A group label per case, for samples that are not independent (technical
+            replicates, several samples of one patient): every inner split keeps a group's
+            cases together (the Gaussian model's choices, the inner cases the weights and the
+            L1 gate are fitted on, and the L1 model's search for its penalty), so that no
+            inner test case is scored with its twin among the training cases. None: every
+            case is its own group.
 
         Returns
         -------
@@ -282,12 +290,16 @@ class LinearStackedClassifier(AroundGaussian):
                              "model's gate needs pooling='linear' (or set l1_gate=None)")
         base = self._base()
         try:
-            first = base.fit(X, y)      # its checks of X and y first, with their messages
+            # its checks of X, y and the groups first, with their messages
+            first = base.fit(X, y, groups=groups)
+        except GroupedFoldsError:
+            raise                       # its advice (other groups) holds for the stack too
         except InnerCVImpossibleError:
             # the Gaussian model's advice (give k as a value) is one the stack cannot take
             raise InnerCVImpossibleError(_inner_cv_impossible_message(X, y)) from None
         Xd = _dense(check_matrix(X, accept_sparse=True))
         _, y_all, _ = check_labels(y, Xd.shape[0], min_per_class=1)
+        codes = None if groups is None else group_codes(groups, Xd.shape[0])   # checked by fit
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
         # The weights are fitted on the cases the Gaussian model's inner folds split: all of
@@ -296,6 +308,7 @@ class LinearStackedClassifier(AroundGaussian):
         cases = choice.extra.get("cases")
         Xi, yi = ((Xd, y_all) if cases is None
                   else (Xd[cases], np.unique(y_all[cases], return_inverse=True)[1]))
+        gi = None if codes is None else codes if cases is None else codes[cases]
         # the Gaussian model's inner scores are stored in the order of the cases
         gauss_lp = _gaussian_inner_log_proba(first, Xi, yi, self.inner_predictive,
                                              self.inner_choice)
@@ -309,16 +322,16 @@ class LinearStackedClassifier(AroundGaussian):
             w, pooled = _weights_and_pool(A, yi, self.pooling)
         else:
             A = np.concatenate([A, _l1_inner_log_proba(Xi, yi, choice.extra["folds"], seed,
-                                                       first.progressbar)[None]])  # (3, n, G)
+                                                       first.progressbar, gi)[None]])  # (3, n, G)
             w, self.l1_gate_ = _gated_weights(A, yi, choice.extra["folds"], self.l1_gate)
-            if w[2] > 0 and not can_fit_l1_logistic(y_all):
+            if w[2] > 0 and not can_fit_l1_logistic(y_all, groups=codes, random_state=seed):
                 # the gate opened on the other classes, but L1's search for C cannot split a
                 # class of one case: the two-model weights, as with the gate closed
                 w = np.append(_weights_and_pool(A[:2], yi, "linear")[0], 0.0)
                 self.l1_gate_.update(open=False, unfittable=True)
             pooled = _linear_pool(A, w)
             if w[2] > 0:
-                self.l1_ = fit_l1_logistic(Xd, y_all, seed)
+                self.l1_ = fit_l1_logistic(Xd, y_all, seed, groups=codes)
         self.estimator_ = first
         self.linear_ = fit_all_features_probit(Xd, y_all, seed)
         self.weights_ = np.asarray(w, dtype=np.float64)
@@ -566,19 +579,21 @@ def _inner_cv_impossible_message(X, y) -> str:
             "alone (on the command line: --k 5)")
 
 
-def _l1_inner_log_proba(X, y, folds, seed, progressbar=False):
+def _l1_inner_log_proba(X, y, folds, seed, progressbar=False, groups=None):
     """The L1 model's log probabilities (n, G) of the inner test cases, fitted on each inner
-    training fold (seed ``seed``), in the order of the cases; 1/G on a fold whose training cases
-    its search for C cannot split (a class with fewer than two cases, or every class fewer
-    than three)."""
+    training fold (seed ``seed``; its search for C keeps ``groups``, a code per case, whole),
+    in the order of the cases; 1/G on a fold whose training cases its search for C cannot
+    split (a class with fewer than two cases, or every class fewer than three, or with groups
+    a split of them that leaves a class out)."""
     from tqdm import tqdm
 
     G = int(y.max()) + 1
     out = np.full((y.size, G), -np.log(G))
     for tr, te in tqdm(folds, unit="fold", disable=not progressbar,
                        desc="stack: L1 logistic regression on the inner folds"):
-        if can_fit_l1_logistic(y[tr]):
-            out[te] = fit_l1_logistic(X[tr], y[tr], seed).predict_log_proba(X[te])
+        g = None if groups is None else groups[tr]
+        if can_fit_l1_logistic(y[tr], groups=g, random_state=seed):
+            out[te] = fit_l1_logistic(X[tr], y[tr], seed, groups=g).predict_log_proba(X[te])
     return out
 
 

@@ -64,7 +64,7 @@ class KPath(Mapping):
         return f"KPath(ks={self.ks})"
 
 
-def fit_k_path(estimator, X, y, ks) -> KPath:
+def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
     """:meth:`HierarchicalGaussianClassifier.fit_path`: one F ranking, one inner
     cross-validation for every k when something is "auto", then a clone of ``estimator`` fitted
     per k (``estimator`` itself is left unfitted). Parameters, result and errors: that method's.
@@ -100,16 +100,19 @@ def fit_k_path(estimator, X, y, ks) -> KPath:
     ranking = _rank(Xv, y_index, classes)
     choices = {}
     if estimator.temperature == "auto" or estimator.decorrelate == "auto":
-        from ._inner_cv import choices_per_k
-
         # One inner cross-validation for every k; per k the KChoice a separate fit at that
         # k would store (same folds and seeds: the candidates do not interact).
+        from ..evaluation._folds import group_codes
+        from ._inner_cv import choices_per_k
+
+        codes = None if groups is None else group_codes(groups, Xv.shape[0])
         choices = choices_per_k(estimator._choose(
-            Xv.toarray() if hasattr(Xv, "toarray") else Xv, classes[y_index], ks), ks)
+            Xv.toarray() if hasattr(Xv, "toarray") else Xv, classes[y_index],
+            estimator._choice_settings(ks, groups=codes)), ks)
     out = {}
     for k in ks:
         # decorrelated fits rank their own (whitened) features
         given = {"ranking": ranking} if estimator.decorrelate != "auto" else {}
         out[int(k)] = clone(estimator).set_params(k=int(k))._fit(
-            X, y, choice=choices.get(k), **given)
+            X, y, choice=choices.get(k), groups=groups, **given)
     return KPath(out, ranking)

@@ -241,13 +241,16 @@ class StackedGaussianClassifier(AroundGaussian):
                                  f"give it a value (the stacking is over k, lambda and T)")
         return base
 
-    def fit(self, X, y):
+    def fit(self, X, y, groups=None):
         """Fit the inner choice, stack its candidates, and refit the heaviest.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
+        groups : array-like of shape (n_samples,), optional
+            A group label per case, kept whole by the inner folds (as in
+            :meth:`HierarchicalGaussianClassifier.fit`).
 
         Returns
         -------
@@ -265,7 +268,7 @@ class StackedGaussianClassifier(AroundGaussian):
 
         validate_params(self)
         base = self._base()
-        first = clone(base).fit(X, y)
+        first = clone(base).fit(X, y, groups=groups)
         choice = first.k_choice_
         L = np.asarray(choice.extra["case_losses"], dtype=np.float64)   # (candidates, n)
         w = stacking_weights(-L)
@@ -284,7 +287,7 @@ class StackedGaussianClassifier(AroundGaussian):
             params = {"k": int(k), "decorrelate": lam}
             if base.temperature == "auto":
                 params["temperature"] = float(T)
-            estimators.append(clone(base).set_params(**params).fit(X, y))
+            estimators.append(clone(base).set_params(**params).fit(X, y, groups=groups))
         self.estimators_ = estimators
         self.weights_ = weights
         self.k_choice_ = choice

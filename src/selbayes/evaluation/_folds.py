@@ -18,6 +18,7 @@ import numpy as np
 from .._parallel import root_seed
 
 __all__ = ["make_folds", "check_splits", "stratified_folds", "stratified_splitter",
+           "inner_splitter",
            "repeated_stratified_folds", "group_codes"]
 
 
@@ -175,6 +176,42 @@ def stratified_splitter(n_splits, random_state=None):
     from sklearn.model_selection import StratifiedKFold
 
     return StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
+
+
+def inner_splitter(folds, random_state=None):
+    """The ``cv=`` of a search inside a training fold: :func:`stratified_splitter` for a
+    number of folds, or the folds themselves (made already, for example with each group's
+    cases in one fold) as a list, which scikit-learn's searches take as they are.
+
+    Parameters
+    ----------
+    folds : int or sequence of (train, test) index arrays
+        A number of folds (>= 2), or the folds of the cases the search will be fitted to.
+    random_state : int or None
+        Shuffling seed of the stratified folds (unused with folds given).
+
+    Returns
+    -------
+    sklearn.model_selection.StratifiedKFold or list of (train, test) tuples
+
+    Raises
+    ------
+    ValueError
+        If ``folds`` is a sequence of fewer than two (train, test) pairs.
+
+    Examples
+    --------
+    >>> inner_splitter(3, random_state=0)
+    StratifiedKFold(n_splits=3, random_state=0, shuffle=True)
+    >>> len(inner_splitter([([0, 1], [2, 3]), ([2, 3], [0, 1])]))
+    2
+    """
+    if isinstance(folds, numbers.Integral):
+        return stratified_splitter(int(folds), random_state)
+    out = [(np.asarray(tr, dtype=np.int64), np.asarray(te, dtype=np.int64)) for tr, te in folds]
+    if len(out) < 2:
+        raise ValueError(f"folds gives {len(out)} (train, test) pair(s); at least 2 are needed")
+    return out
 
 
 def stratified_folds(y_index, n_splits, random_state=None, *, small_classes_ok: bool = False,
