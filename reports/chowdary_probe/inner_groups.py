@@ -3,7 +3,7 @@
 the stored outer-only run (README.md, "Matched samples inside the methods too").
 
 Run from the repository root: ``python reports/chowdary_probe/inner_groups.py [jobs]`` (about
-6 minutes on 2 cores; resumes). Writes ``paired_folds/grouped_inner/`` (the benchmark's own
+5 minutes on 2 cores; resumes). Writes ``paired_folds/grouped_inner/`` (the benchmark's own
 output) and ``inner_groups.md``; reads ``paired_folds/grouped/`` (the outer-only fits, made
 before the methods took groups).
 """
@@ -42,7 +42,9 @@ def l1_weights(folder: Path) -> pd.Series:
         w, *_ = np.linalg.lstsq(comps.reshape(comps.shape[0], -1).T, P.ravel(), rcond=None)
         r, k = f.stem.split("_")
         out[int(r[1:]), int(k[1:])] = float(w[2])
-    return pd.Series(out, name="l1_weight")
+    s = pd.Series(out, name="l1_weight")
+    s.index.names = ["repeat", "fold"]
+    return s
 
 
 def compare(inner: pd.DataFrame, outer: pd.DataFrame) -> tuple[str, dict]:

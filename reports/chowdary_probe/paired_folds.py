@@ -3,7 +3,9 @@ samples kept in one fold, beside the usual stratified folds (README.md, "Matched
 
 Run from the repository root: ``python reports/chowdary_probe/paired_folds.py [jobs]``
 (about 10 minutes on 2 cores; resumes). Writes ``paired_folds/{stratified,grouped}/`` (the
-benchmark's own output) and ``paired_folds.md``.
+benchmark's own output) and ``paired_folds.md``. The stored grouped fits keep the pairs whole
+in the outer folds only (made before 2026-12-06, when the benchmark began to give every method
+the groups inside too): a run now refits them with the groups inside (README.md).
 """
 
 from __future__ import annotations
