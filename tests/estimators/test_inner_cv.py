@@ -768,3 +768,15 @@ def test_classifier_passes_groups_to_its_inner_choices():
     assert not _splits_groups(path[8].k_choice_.extra["folds"], groups)
     with pytest.raises(InnerCVImpossibleError, match="single group"):
         _fast(method="plugin").fit(X, y, groups=np.zeros(40))
+
+
+def test_groups_that_leave_too_few_training_cases_are_named():
+    """One large group and two single cases in two folds: the fold that tests the large group
+    trains on one case, too few for a within-class variance, which is named (not a NaN from
+    deep inside)."""
+    rng = np.random.default_rng(0)
+    y = np.array([0, 1] * 5)
+    X = rng.normal(size=(10, 30)) + y[:, None]
+    groups = np.array([0] * 8 + [1, 2])
+    with pytest.raises(InnerCVImpossibleError, match=r"holds 1 case\(s\) for 2 classes"):
+        choose_k(X, y, grid=[2], cv=2, random_state=0, groups=groups, **OWN)

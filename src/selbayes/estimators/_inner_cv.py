@@ -387,6 +387,13 @@ def _stratified_folds(y_index, n_splits, rng, groups=None, classes=None):
     folds = stratified_folds(y_index, n_splits, seed, small_classes_ok=True, groups=groups)
     G = int(y_index.max()) + 1
     for train, _ in folds:
+        if train.size <= G:
+            # a pooled within-class variance needs more cases than classes
+            raise GroupedFoldsError(
+                f"inner cross-validation keeps each group's cases in one fold, and then an "
+                f"inner training fold holds {train.size} case(s) for {G} classes ({n_splits} "
+                f"folds of {int(np.unique(groups).size)} groups); it needs more cases than "
+                "classes: give smaller groups (or the settings it would choose as values)")
         lacking = np.flatnonzero(np.bincount(y_index[train], minlength=G) == 0)
         if lacking.size:
             names = (lacking if classes is None else np.asarray(classes)[lacking]).tolist()
