@@ -461,6 +461,18 @@ def test_fit_groups_reach_the_classifier_by_sample_id(tmp_path, captured_fit, ca
     assert captured_fit["groups"] is None
 
 
+def test_fit_with_groups_says_so(tmp_path, capsys):
+    """A real fit (plug-in, for speed) with --groups prints how many groups its inner folds
+    kept whole."""
+    X, y = _two_class_files(tmp_path, n=24, p=30)
+    pd.DataFrame({"id": X.index, "group": [f"p{i // 2}" for i in range(len(y))]}).to_csv(
+        tmp_path / "g.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--groups", str(tmp_path / "g.csv"), "--plugin", "--k-grid", "2,5",
+                 "--no-progress", "-o", str(tmp_path / "f.nc")]) == 0
+    assert "12 groups kept whole" in capsys.readouterr().out
+
+
 def test_fit_groups_errors_exit_2_with_one_line(tmp_path, capsys):
     X, y = _two_class_files(tmp_path)
     pairs = pd.DataFrame({"id": X.index, "group": [f"p{i // 2}" for i in range(len(y))]})

@@ -322,7 +322,10 @@ def _fit_summary(clf, args, X, y) -> list[str]:
     choice = getattr(clf, "k_choice_", None)
     if choice is not None and getattr(clf, "k", None) == "auto":
         ks = sorted({int(g[0]) for g in choice.grid})
-        how = f" (chosen by {choice.n_splits}-fold inner CV from {', '.join(map(str, ks))})"
+        grouped = (f", {choice.extra['n_groups']} groups kept whole"
+                   if "n_groups" in choice.extra else "")
+        how = (f" (chosen by {choice.n_splits}-fold inner CV{grouped} from "
+               f"{', '.join(map(str, ks))})")
     stat = {"f": "F", "abs_corr": "|correlation|"}.get(str(sel.statistic), str(sel.statistic))
     lines.append(f"k: {k}{how}; threshold gamma: {float(sel.threshold):.4g} "
                  f"({stat} of the last kept feature; {X.shape[1] - k} omitted at or below "
