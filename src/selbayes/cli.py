@@ -538,8 +538,9 @@ def _cmd_fit(args) -> int:
             print(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats; its "
                   f"cross-validated gain in the stack {g['gain']:+.4f} nats per case, z "
                   f"{g['z']:.2f} against the gate's {clf.l1_gate:g}: "
-                  + ("the gate opened, but L1 cannot be fitted to a class of one training "
-                     "case: not in the stack" if g.get("unfittable") else
+                  + ("the gate opened, but L1 cannot be fitted (a class of one training "
+                     "case, or groups its search for C cannot split): not in the stack"
+                     if g.get("unfittable") else
                      "not in the stack" if not g["open"] else f"in the stack, weight {w[2]:.2f}"
                      if w[2] > 0 else "the gate opened, but the weights fitted on all inner "
                      "cases give it 0"))

@@ -180,7 +180,8 @@ class LinearStackedClassifier(AroundGaussian):
         ``"gain"`` (the mean cross-validated gain in inner log score of the three-model
         pool over the two-model pool, nats per case), ``"z"`` (gain / its SE) and
         ``"open"``; ``"unfittable": True`` where the gate opened on the inner cases but L1
-        cannot be fitted to a class of one training case (then ``"open"`` is False); None
+        cannot be fitted to a class of one training case, or its search for C cannot split
+        the ``groups`` of ``fit`` (then ``"open"`` is False); None
         with ``l1_gate=None``.
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (as ``inner_choice`` says),
@@ -326,7 +327,8 @@ class LinearStackedClassifier(AroundGaussian):
             w, self.l1_gate_ = _gated_weights(A, yi, choice.extra["folds"], self.l1_gate)
             if w[2] > 0 and not can_fit_l1_logistic(y_all, groups=codes, random_state=seed):
                 # the gate opened on the other classes, but L1's search for C cannot split a
-                # class of one case: the two-model weights, as with the gate closed
+                # class of one case (or the groups): the two-model weights, as with the gate
+                # closed
                 w = np.append(_weights_and_pool(A[:2], yi, "linear")[0], 0.0)
                 self.l1_gate_.update(open=False, unfittable=True)
             pooled = _linear_pool(A, w)
