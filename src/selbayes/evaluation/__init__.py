@@ -4,8 +4,8 @@ and plots.
 The modules are private (:mod:`~selbayes.evaluation._calibration`,
 :mod:`~selbayes.evaluation._diagnostics`, :mod:`~selbayes.evaluation._cross_validation`,
 :mod:`~selbayes.evaluation._folds` (every split of the package), :mod:`~selbayes.evaluation._ppc`,
-:mod:`~selbayes.evaluation._loo_check` and :mod:`~selbayes.evaluation._label_check` (the checks
-``fit`` runs),
+:mod:`~selbayes.evaluation._loo_check`, :mod:`~selbayes.evaluation._label_check` and
+:mod:`~selbayes.evaluation._replicates` (the checks ``fit`` runs),
 :mod:`~selbayes.evaluation._prior_checks`, :mod:`~selbayes.evaluation._plots`); the names below
 are the public API. Each is imported on first use (``selbayes.evaluation.reliability_diagram``
 imports matplotlib then), so importing an estimator does not import xarray or matplotlib.
@@ -31,6 +31,7 @@ _NAMES = {
     **dict.fromkeys(["InfluentialCaseWarning", "PARETO_K_THRESHOLD"], "_loo_check"),
     **dict.fromkeys(["SuspectLabelWarning", "held_out_label_check", "LABEL_CHECK_ALPHA"],
                     "_label_check"),
+    **dict.fromkeys(["ReplicateWarning", "replicate_pairs"], "_replicates"),
     **dict.fromkeys(["reliability_diagram", "predictive_scatter", "error_vs_k", "trace_log_tau",
                      "sbc_rank_plot", "sbc_histogram_band", "sbc_ecdf_band"], "_plots"),
     **dict.fromkeys(["PriorDataConflictWarning", "f_statistic_check", "conflict_message",
