@@ -47,12 +47,12 @@ def paired(name: str, seed: int, share: float):
 
 
 def development_sets() -> list[str]:
-    from selbayes.benchmark._runner import _preprocessor
-    from selbayes.datasets import BENCHMARK_SETS, load_dataset
+    from selbayes.benchmark._runner import _preprocessor, resolve_dataset
+    from selbayes.datasets import BENCHMARK_SETS
 
     lines = ["| set | samples | in pairs | share | warns |", "|---|---:|---:|---:|---|"]
     for name in BENCHMARK_SETS:
-        ds = load_dataset(name)
+        ds = resolve_dataset(name)                # stored scale, as the benchmark reads it
         X = ds.X.to_numpy(dtype=np.float64)
         pre = _preprocessor(ds.preprocessing)
         if pre is not None:

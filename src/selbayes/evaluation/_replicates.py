@@ -82,6 +82,9 @@ def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
     R = X - (np.eye(int(y_index.max()) + 1)[y_index]
              @ _class_means(X, y_index))               # each gene centred on its class mean
     sd = R.std(axis=0)
+    if not np.any(sd > 1e-12):     # no gene varies within the classes: nothing to compare
+        return pd.DataFrame({"first": np.zeros(0, dtype=int), "second": np.zeros(0, dtype=int),
+                             "correlation": np.zeros(0), "margin": np.zeros(0)})
     R = R[:, sd > 1e-12] / sd[sd > 1e-12]
     R -= R.mean(axis=1, keepdims=True)
     norm = np.linalg.norm(R, axis=1)
