@@ -2,6 +2,8 @@
 its settings), the split of one path's curve per k, the KChoice record, and the classifier's
 "auto" settings built on them."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -780,3 +782,25 @@ def test_groups_that_leave_too_few_training_cases_are_named():
     groups = np.array([0] * 8 + [1, 2])
     with pytest.raises(InnerCVImpossibleError, match=r"holds 1 case\(s\) for 2 classes"):
         choose_k(X, y, grid=[2], cv=2, random_state=0, groups=groups, **OWN)
+
+
+def test_samples_that_look_like_replicates_are_warned_of_unless_grouped():
+    """Twins without groups: a ReplicateWarning names the first pairs by sample id; with the
+    groups, or independent samples, none (and independent samples form no pairs)."""
+    import pandas as pd
+
+    from selbayes.evaluation import ReplicateWarning
+
+    X, y, groups = _twins()
+    frame = pd.DataFrame(X, index=[f"s{i}" for i in range(len(y))])
+    with pytest.warns(ReplicateWarning, match=r"40 of the 40 training samples form 20 pairs"):
+        clf = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y)
+    assert len(clf.replicate_pairs_) == 20
+    assert set(map(tuple, clf.replicate_pairs_[["first", "second"]].to_numpy())) == {
+        (2 * i, 2 * i + 1) for i in range(20)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        grouped = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y, groups=groups)
+        rng = np.random.default_rng(1)
+        alone = _fast(method="plugin", k_grid=(2, 8)).fit(rng.normal(size=X.shape) + X[:, :1], y)
+    assert grouped.replicate_pairs_ is None and len(alone.replicate_pairs_) == 0

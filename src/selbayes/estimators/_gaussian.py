@@ -295,6 +295,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``influential``; reported, not warned on). The label columns need the inner
         cross-validation's probabilities without label noise (``label_noise="cv"``, the
         default, or 0). Set by ``fit``; saved and loaded with it.
+    replicate_pairs_ : pandas.DataFrame or None
+        Pairs of training samples each far more alike than either is to any other sample
+        (:func:`selbayes.evaluation.replicate_pairs`: row numbers ``first``, ``second``, their
+        ``correlation`` and ``margin``), found where inner cross-validation runs and no
+        ``groups`` were given (None otherwise); where they hold 10% of the samples or more a
+        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates. Not
+        saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
@@ -566,6 +573,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
         self.k_choice_ = self.prior_choice_ = self.correction_choice_ = self.t_df_ = None
+        self.replicate_pairs_ = None
         correction_auto = self.correct_selection == "auto"
         self.correct_selection_ = self._correction_until_chosen()
         noise_cv = self.label_noise == "cv"
@@ -674,6 +682,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.label_noise_ = share_label_noise(self.k_choice_.extra["label_noise_c"],
                                                       X.shape[0])
             self._warn_grid_ends(k_cap)
+            if groups is None and not sparse and X.shape[0] >= 3:
+                # pairs that look like replicates, for the warning of _check_replicates
+                from ..evaluation._replicates import replicate_pairs
+
+                self.replicate_pairs_ = replicate_pairs(X, y_index)
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
@@ -959,10 +972,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names every
         hyperparameter whose posterior the prior holds (``prior_checks_``); then the mixed
         predictive check of the kept F statistics (:func:`selbayes.evaluation.check_fit`,
-        ``ppc_checks_``), which warns on a prior-data conflict; and the held-out check of the
-        training labels (:meth:`_check_labels`)."""
+        ``ppc_checks_``), which warns on a prior-data conflict; the held-out check of the
+        training labels (:meth:`_check_labels`); and the check for samples that look like
+        replicates (:meth:`_check_replicates`)."""
         super()._check_diagnostics(posterior)
         self._check_labels(posterior)
+        self._check_replicates(posterior)
         if "posterior" not in self.idata_.children:
             return
         from ..evaluation._diagnostics import PriorBoundaryWarning, warn_from_user_line
@@ -994,6 +1009,21 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         if "case_log_proba" in choice.extra and self.label_noise_ == 0.0:
             return choice._chosen_case_log_proba()
         return None
+
+    def _check_replicates(self, posterior) -> None:
+        """A :class:`~selbayes.evaluation.ReplicateWarning` where the training samples come in
+        pairs far more alike than any other samples and ``fit`` got no ``groups``
+        (:func:`selbayes.evaluation.replicate_pairs`, found before the inner
+        cross-validation, which takes such pairs as independent samples)."""
+        from ..evaluation._diagnostics import warn_from_user_line
+        from ..evaluation._replicates import ReplicateWarning, replicate_message
+
+        pairs = getattr(self, "replicate_pairs_", None)
+        if pairs is None or posterior is None or posterior.y_index is None:
+            return
+        message = replicate_message(pairs, posterior.y_index.size, posterior.case_names)
+        if message is not None:
+            warn_from_user_line(message, ReplicateWarning)
 
     def _check_labels(self, posterior) -> None:
         """:func:`selbayes.evaluation._label_check.held_out_label_check` on the inner

@@ -152,6 +152,7 @@ def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
             f"alike than either is to any other sample (e.g. {shown}; correlation of the "
             "class-centred profiles "
             f"{pairs['correlation'].min():.2f} to {pairs['correlation'].max():.2f}): are they "
-            "replicates, or samples of one patient? The inner cross-validation takes them as "
-            "independent, which makes the fit overconfident if they are not; then pass their "
-            "groups, fit(X, y, groups=...) (selbayes fit --groups FILE)")
+            "replicates, or samples of one patient? The inner cross-validation takes every "
+            "sample as independent, and where pairs like these are not, the fit is "
+            "overconfident: pass the groups, fit(X, y, groups=...) (selbayes fit --groups "
+            "FILE)")
