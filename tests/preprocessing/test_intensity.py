@@ -336,7 +336,7 @@ def test_gaussian_fit_warns_on_raw_intensities_at_the_users_line(monkeypatch):
     est = HierarchicalGaussianClassifier(k=3)
     # stop right after the input checks: only the warning matters here
     monkeypatch.setattr(type(est), "_prepare_features",
-                        lambda self, *a: (_ for _ in ()).throw(RuntimeError("stop")))
+                        lambda self, *a, **k: (_ for _ in ()).throw(RuntimeError("stop")))
     with pytest.warns(RawIntensityWarning, match="Take logs") as record:
         with pytest.raises(RuntimeError, match="stop"):
             est.fit(raw, y)
