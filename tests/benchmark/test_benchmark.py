@@ -100,6 +100,29 @@ def test_case_table_matches_refits_by_sample_name(tmp_path):
         np.testing.assert_allclose(got, ref[np.arange(len(te)), y_idx[te]], atol=1e-10)
 
 
+def test_svm_platt_scales_on_the_folds_it_is_given():
+    """svm_platt's Platt scaling is fitted on the inner folds it is given (a grouped run's),
+    with the SVM refitted on all training cases: its probabilities are a sigmoid of that
+    SVM's decision value (a monotone map, so the ranking of the cases is the SVM's)."""
+    from sklearn.svm import SVC
+
+    ds = _toy(n=48, seed=5)
+    X = ds.X.to_numpy()
+    y = (np.unique(ds.y, return_inverse=True)[1] > 0).astype(int)
+    folds = [(np.setdiff1d(np.arange(48), np.arange(i, 48, 3)), np.arange(i, 48, 3))
+             for i in range(3)]
+    est = bm.make_method("svm_platt", 2, 0, inner_folds=folds).fit(X, y)
+    assert all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+               for a, b in zip(est[-1].cv, folds, strict=True))
+    Xs = est[0].transform(X)
+    f = SVC(kernel="linear", C=1.0).fit(Xs, y).decision_function(Xs)
+    p1 = est.predict_proba(X)[:, 1]
+    logit = np.log(p1 / (1 - p1))
+    slope, intercept = np.polyfit(f, logit, 1)
+    np.testing.assert_allclose(logit, slope * f + intercept, atol=1e-8)
+    assert slope > 0
+
+
 def test_preprocessing_inside_folds_equals_outside(tmp_path):
     """log2 is stateless, so fitting it inside each fold equals transforming first."""
     raw = _toy(raw=True, transform="log2")

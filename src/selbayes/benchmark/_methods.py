@@ -145,12 +145,20 @@ def _random_forest(n_classes, random_state, *, quick=False, inner_folds=3):
 
 
 def _svm_platt(n_classes, random_state, *, quick=False, inner_folds=3):
+    from sklearn.calibration import CalibratedClassifierCV
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import SVC
 
-    return make_pipeline(StandardScaler(), SVC(kernel="linear", C=1.0, probability=True,
-                                               random_state=random_state))
+    # Platt scaling (a sigmoid of the linear SVM's decision value) fitted on the inner folds'
+    # held-out decision values, then the SVM refitted on every training case (ensemble=False):
+    # what SVC(probability=True) did on libsvm's own 5 folds until 2026-12-06, when that
+    # option was deprecated (scikit-learn 1.9); the folds are now the other peers' (and keep
+    # a grouped benchmark's groups whole). More than two classes: one sigmoid per class
+    # against the rest, normalised, where libsvm coupled the pairs.
+    svm = SVC(kernel="linear", C=1.0, random_state=random_state)
+    return make_pipeline(StandardScaler(), CalibratedClassifierCV(
+        svm, method="sigmoid", cv=_inner_cv(inner_folds, random_state), ensemble=False))
 
 
 class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):

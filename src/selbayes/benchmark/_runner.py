@@ -394,8 +394,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         single training cases closely most. The inner cross-validation inside each method
         keeps them whole too: the selbayes methods get the training cases' groups in
         ``fit``, the scikit-learn peers' searches (penalty, number of genes, calibration)
-        folds made with the groups kept whole; ``svm_platt``'s internal Platt scaling does
-        not see them.
+        folds made with the groups kept whole.
 
     Returns
     -------
