@@ -1063,6 +1063,30 @@ def test_groups_reach_the_methods_inner_cross_validation(tmp_path, monkeypatch):
     assert _groups_to_fit(GaussianNB(), np.array([0, 1])) == {}
 
 
+def test_a_set_of_twins_run_without_groups_is_warned_of(tmp_path):
+    """Twins and no groups: a ReplicateWarning names the set and the first pairs by sample
+    id, and report.md and settings.json say how many samples are in pairs; with the groups,
+    or without twins, nothing."""
+    from selbayes.evaluation import ReplicateWarning
+
+    x, y, g, pairs = _twin_pair(tmp_path)
+    ds = BenchmarkDataset(X=pd.read_csv(x, index_col=0),
+                          y=pd.read_csv(y, index_col=0)["label"], name="twins",
+                          preprocessing={"transform": "none", "floor": None, "ceiling": None})
+    with pytest.warns(ReplicateWarning, match=r"twins: 48 of the 48 samples form 24 pairs "
+                                              r".*'s(\d+)' and 's\d+'.*groups=\{'twins'"):
+        res = run_benchmark([ds], ["gnb"], folds=3, out=tmp_path / "a", progress=False)
+    assert res.info["samples_in_pairs"] == {"twins": 48}
+    assert "twins: 48 of 48 samples in pairs" in (tmp_path / "a" / "report.md").read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        grouped = run_benchmark([ds], ["gnb"], folds=3, out=tmp_path / "b", progress=False,
+                                write_report=False, groups={"twins": pairs.to_numpy()})
+        alone = run_benchmark([_toy()], ["gnb"], folds=3, out=tmp_path / "c", progress=False,
+                              write_report=False)
+    assert grouped.info["samples_in_pairs"] == {} == alone.info["samples_in_pairs"]
+
+
 def test_cli_groups_in_row_order_equal_groups_by_id(tmp_path):
     x, y, g, pairs = _twin_pair(tmp_path)
     pd.Series(pairs.to_numpy(), name="group").to_frame().to_csv(tmp_path / "rows.csv",

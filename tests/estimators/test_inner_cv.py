@@ -793,7 +793,7 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped():
 
     X, y, groups = _twins()
     frame = pd.DataFrame(X, index=[f"s{i}" for i in range(len(y))])
-    with pytest.warns(ReplicateWarning, match=r"40 of the 40 training samples form 20 pairs"):
+    with pytest.warns(ReplicateWarning, match=r"40 of the 40 samples form 20 pairs"):
         clf = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y)
     assert len(clf.replicate_pairs_) == 20
     assert set(map(tuple, clf.replicate_pairs_[["first", "second"]].to_numpy())) == {

@@ -51,7 +51,7 @@ def test_warning_only_from_a_share_of_the_samples_on():
     pairs = replicate_pairs(X, y)
     assert 2 * len(pairs) == 6 == PAIR_SHARE * 60
     msg = replicate_message(pairs, 60, case_names=[f"s{i}" for i in range(60)])
-    assert msg.startswith("6 of the 60 training samples form 3 pairs") and "'s0' and 's1'" in msg
+    assert msg.startswith("6 of the 60 samples form 3 pairs") and "'s0' and 's1'" in msg
     assert replicate_message(pairs.iloc[:2], 60) is None            # 4 of 60: below it
     assert replicate_message(pairs.iloc[:1], 8) is None             # 2 samples: fewer than 4
     first, second = pairs.loc[0, ["first", "second"]]

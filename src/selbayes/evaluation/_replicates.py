@@ -112,8 +112,14 @@ def _class_means(X, y_index) -> np.ndarray:
     return sums / np.maximum(counts, 1.0)[:, None]
 
 
+#: What ``fit`` advises (``replicate_message``'s default ``advice``).
+FIT_ADVICE = ("The inner cross-validation takes every sample as independent, and where pairs "
+              "like these are not, the fit is overconfident: pass the groups, "
+              "fit(X, y, groups=...) (selbayes fit --groups FILE)")
+
+
 def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
-                      share: float = PAIR_SHARE) -> str | None:
+                      share: float = PAIR_SHARE, advice: str = FIT_ADVICE) -> str | None:
     """The warning ``fit`` gives for ``pairs`` (:func:`replicate_pairs`) among ``n`` training
     samples, or None where they hold fewer than ``share`` of the samples (or fewer than 4).
 
@@ -126,6 +132,8 @@ def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
     case_names : sequence, optional
         Sample ids, to name the first pairs (row numbers otherwise).
     share : float, default :data:`PAIR_SHARE`
+    advice : str
+        The message's last sentence: what to do (``fit``'s by default).
 
     Returns
     -------
@@ -137,7 +145,7 @@ def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
     >>> pairs = pd.DataFrame({"first": [0, 2], "second": [1, 3], "correlation": [0.9, 0.8],
     ...                       "margin": [0.5, 0.4]})
     >>> replicate_message(pairs, 41) is None, replicate_message(pairs, 20)[:20]
-    (True, '4 of the 20 training')
+    (True, '4 of the 20 samples ')
     """
     in_pairs = 2 * len(pairs)
     if in_pairs < max(4, share * n):
@@ -148,11 +156,8 @@ def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
 
     shown = ", ".join(f"{name(a)} and {name(b)}" for a, b in
                       pairs[["first", "second"]].to_numpy()[:3])
-    return (f"{in_pairs} of the {n} training samples form {len(pairs)} pairs each far more "
+    return (f"{in_pairs} of the {n} samples form {len(pairs)} pairs each far more "
             f"alike than either is to any other sample (e.g. {shown}; correlation of the "
             "class-centred profiles "
             f"{pairs['correlation'].min():.2f} to {pairs['correlation'].max():.2f}): are they "
-            "replicates, or samples of one patient? The inner cross-validation takes every "
-            "sample as independent, and where pairs like these are not, the fit is "
-            "overconfident: pass the groups, fit(X, y, groups=...) (selbayes fit --groups "
-            "FILE)")
+            f"replicates, or samples of one patient? {advice}")
