@@ -1027,7 +1027,7 @@ def test_groups_reach_the_methods_inner_cross_validation(tmp_path, monkeypatch):
     takes groups gets the training cases' groups, and its inner folds (the scikit-learn
     peers' searches) are folds of the training cases with each group in one fold; ungrouped,
     it gets neither."""
-    from selbayes.benchmark._runner import _groups_to_fit
+    from selbayes.evaluation._cross_validation import fit_groups_kwargs as _groups_to_fit
 
     log = tmp_path / "log.jsonl"
     monkeypatch.setitem(bm.METHODS, "recorder",

@@ -278,3 +278,54 @@ def test_summary_amlp_is_not_floored():
     assert s["amlp"] == pytest.approx(losses.mean()) and s["amlp"] > 34.6
     assert s["n_cases_over_5_nats"] == 40
     assert res.summary["amlp"] < 1e-6  # the right labels: near-certain and right
+
+
+# ------------------------------------------------------------------------------ grouped cases
+class _GroupSeen(GaussianNB):
+    """GaussianNB whose fit takes groups and keeps what it was given."""
+
+    def fit(self, X, y, groups=None):
+        self.groups_seen_ = None if groups is None else np.asarray(groups)
+        return super().fit(X, y)
+
+
+def test_groups_keep_each_group_in_one_fold_and_reach_fit():
+    """With groups the folds keep each group whole (without them some fold splits one, so the
+    check can fail) and each fold's fit gets its training cases' groups; a pipeline's last
+    step gets them too."""
+    from sklearn.preprocessing import StandardScaler
+
+    from selbayes.evaluation._cross_validation import fit_fold
+
+    X, y = _data(n=60)
+    pairs = np.arange(60) // 2
+    cv = cross_validate(_GroupSeen(), X, y, folds=5, random_state=0, progressbar=False,
+                        groups=pairs)
+    assert all(set(pairs[tr]).isdisjoint(pairs[te]) for tr, te in cv.folds)
+    plain = cross_validate(_GroupSeen(), X, y, folds=5, random_state=0, progressbar=False)
+    assert any(not set(pairs[tr]).isdisjoint(pairs[te]) for tr, te in plain.folds)
+    tr, te = cv.folds[0]
+    _, _, est = fit_fold(_GroupSeen(), X, y, tr, te, return_estimator=True, groups=pairs)
+    np.testing.assert_array_equal(est.groups_seen_, pairs[tr])
+    _, _, pipe = fit_fold(make_pipeline(StandardScaler(), _GroupSeen()), X, y, tr, te,
+                          return_estimator=True, groups=pairs)
+    np.testing.assert_array_equal(pipe[-1].groups_seen_, pairs[tr])
+    _, _, est = fit_fold(_GroupSeen(), X, y, tr, te, return_estimator=True)
+    assert est.groups_seen_ is None
+
+
+def test_groups_refusals_and_a_stored_run_with_other_groups(tmp_path):
+    X, y = _data(n=42)
+    pairs = np.arange(42) // 2
+    with pytest.raises(ValueError, match="with groups, folds must be a number"):
+        cross_validate(GaussianNB(), X, y, folds="loo", groups=pairs, progressbar=False)
+    with pytest.raises(ValueError, match=r"between 2 and the number of groups \(2\)"):
+        cross_validate(GaussianNB(), X, y, folds=3, groups=np.arange(42) % 2,
+                       progressbar=False)
+    with pytest.raises(ValueError, match="one label per case"):
+        cross_validate(GaussianNB(), X, y, folds=3, groups=pairs[:-1], progressbar=False)
+    cross_validate(GaussianNB(), X, y, folds=4, random_state=0, progressbar=False,
+                   groups=pairs, out_dir=tmp_path / "run")
+    with pytest.raises(ValueError):
+        cross_validate(GaussianNB(), X, y, folds=4, random_state=0, progressbar=False,
+                       groups=np.arange(42) // 4, out_dir=tmp_path / "run")

@@ -169,6 +169,7 @@ def _build(method, dataset_pre, n_classes, seed, quick, inner_folds):
 def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
     """Fit one method on one training fold and score its test fold (runs in a worker)."""
     from ..evaluation._calibration import calibration_summary, case_losses
+    from ..evaluation._cross_validation import fit_groups_kwargs
 
     p, task_id = task.params, task.id
     X, y_idx, n_classes, codes = data[p["dataset"]]
@@ -186,7 +187,7 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             t0, c0 = time.perf_counter(), time.process_time()
-            est.fit(X[train], y_idx[train], **_groups_to_fit(est, groups))
+            est.fit(X[train], y_idx[train], **fit_groups_kwargs(est, groups))
             t1, c1 = time.perf_counter(), time.process_time()
             raw = np.asarray(est.predict_proba(X[test]), dtype=np.float64)
             t2 = time.perf_counter()
@@ -323,21 +324,6 @@ def _grouped_inner_folds(y_train: np.ndarray, n_folds: int, seed: int, groups: n
 
     n_folds = max(2, min(int(n_folds), int(np.unique(groups).size)))
     return stratified_folds(y_train, n_folds, seed, small_classes_ok=True, groups=groups)
-
-
-def _groups_to_fit(est, groups) -> dict:
-    """``fit``'s keyword for the group codes of the training cases: ``groups=`` for a method
-    whose ``fit`` takes them (the selbayes estimators, whose inner folds then keep each group
-    whole), ``model__groups=`` for one last in a preprocessing pipeline; nothing for the
-    others (their inner folds were given grouped, or they have none)."""
-    import inspect
-
-    if groups is None:
-        return {}
-    model = est[-1] if hasattr(est, "steps") else est
-    if "groups" not in inspect.signature(model.fit).parameters:
-        return {}
-    return {"model__groups" if hasattr(est, "steps") else "groups": groups}
 
 
 def check_dataset_name(name) -> None:

@@ -163,8 +163,43 @@ def _take(X, idx):
     return _safe_indexing(X, idx)
 
 
+def fit_groups_kwargs(estimator, groups) -> dict:
+    """``fit``'s keyword for the group labels of its training cases: ``groups=`` for an
+    estimator whose ``fit`` takes them (the selbayes Gaussian classifier and its stacks, whose
+    inner folds then keep each group whole), ``<last step>__groups=`` for one last in a
+    scikit-learn ``Pipeline``; nothing for others or where ``groups`` is None.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator or Pipeline
+    groups : array-like of shape (n_train,) or None
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from selbayes import HierarchicalGaussianClassifier
+    >>> list(fit_groups_kwargs(HierarchicalGaussianClassifier(), [0, 0, 1]))
+    ['groups']
+    >>> fit_groups_kwargs(GaussianNB(), [0, 0, 1])
+    {}
+    """
+    import inspect
+
+    if groups is None:
+        return {}
+    steps = getattr(estimator, "steps", None)
+    model = steps[-1][1] if steps else estimator
+    if "groups" not in inspect.signature(model.fit).parameters:
+        return {}
+    return {f"{steps[-1][0]}__groups" if steps else "groups": groups}
+
+
 def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
-             return_estimator: bool = False):
+             return_estimator: bool = False, groups=None):
     """Fit a clone of ``estimator`` on the training cases and predict the test cases.
 
     Parameters
@@ -181,6 +216,9 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
         Set as the clone's ``random_state`` when it has that parameter.
     return_estimator : bool, default False
         Also return the fitted clone.
+    groups : array-like of shape (n_samples,), optional
+        A group label per case; the training cases' labels go to ``fit`` where it takes
+        them (:func:`fit_groups_kwargs`).
 
     Returns
     -------
@@ -214,7 +252,8 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
     if random_state is not None and "random_state" in est.get_params(deep=False):
         est.set_params(random_state=int(random_state))
     t0 = time.perf_counter()
-    est.fit(_take(X, train), y[train])
+    est.fit(_take(X, train), y[train],
+            **fit_groups_kwargs(est, None if groups is None else np.asarray(groups)[train]))
     t1 = time.perf_counter()
     raw = np.asarray(est.predict_proba(_take(X, test)), dtype=np.float64)
     t2 = time.perf_counter()
@@ -232,11 +271,11 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
     return (proba, meta, est) if return_estimator else (proba, meta)
 
 
-def _run_fold(task, estimator, X, y, classes, splits):
+def _run_fold(task, estimator, X, y, classes, splits, groups=None):
     """One fold as a task of :func:`selbayes._parallel.run_tasks`."""
     index, seed = task.params["index"], task.params["seed"]
     train, test = splits[index]
-    proba, meta = fit_fold(estimator, X, y, train, test, classes, seed)
+    proba, meta = fit_fold(estimator, X, y, train, test, classes, seed, groups=groups)
     return TaskResult(task.id, {"proba": proba, "test": np.asarray(test)}, {**meta, "seed": seed})
 
 
@@ -284,7 +323,7 @@ def _check_args(estimator, n_jobs):
 
 
 def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_jobs: int = 1,
-                   out_dir=None, progressbar: bool = True) -> CrossValidationResult:
+                   out_dir=None, progressbar: bool = True, groups=None) -> CrossValidationResult:
     """Out-of-fold predictive probabilities, with all fitting (selection included) per fold.
 
     Parameters
@@ -316,6 +355,12 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
         another estimator, data, folds or seed.
     progressbar : bool, default True
         A progress bar over the folds (the estimator's own bar is not touched).
+    groups : array-like of shape (n_samples,), optional
+        A group label per case, for samples that are not independent (technical
+        replicates, several samples of one patient): each group's cases fall in one fold
+        (``folds`` a number: scikit-learn's ``StratifiedGroupKFold``), and each fold's
+        training cases' groups go to the estimator's ``fit`` where it takes them, so that
+        its inner cross-validation keeps them whole too.
 
     Returns
     -------
@@ -325,8 +370,9 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     ------
     ValueError
         If ``y`` is not 1-D with one label per row of ``X``, ``n_jobs`` is invalid, the folds
-        are invalid (see :func:`make_folds`), or ``out_dir`` holds a different
-        cross-validation.
+        are invalid (see :func:`make_folds`), ``groups`` are not one label per case, come
+        with ``folds`` that are not a number or are fewer than the folds, or ``out_dir``
+        holds a different cross-validation.
     TypeError
         If ``estimator`` lacks ``fit``/``predict_proba``/``get_params``, or ``client`` is
         neither a client nor an address.
@@ -357,7 +403,11 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     stored = None if out_path is None else TaskStore.read_settings(out_path, _MANIFEST)
     root = root_seed(random_state, stored)
     split_ss, fit_ss = root.spawn(2)
-    splits = make_folds(y_arr, folds, _int_seed(split_ss))
+    codes = None
+    if groups is None:
+        splits = make_folds(y_arr, folds, _int_seed(split_ss))
+    else:
+        splits, codes = _grouped_splits(y_arr, folds, _int_seed(split_ss), groups)
     est_params = estimator.get_params(deep=False)
     seeded = "random_state" in est_params and est_params["random_state"] is None
     seeds = [_int_seed(s) if seeded else None for s in fit_ss.spawn(len(splits))]
@@ -378,11 +428,14 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
             "estimator": est_settings, "data": _data_hash(X, y_arr),
             "n_samples": int(n), "classes": [str(c) for c in classes], "n_folds": len(splits),
             "folds": _sha(*(tr.tobytes() + b"|" + te.tobytes() for tr, te in splits)),
+            # grouped fits differ (their inner folds keep the groups whole)
+            **({} if codes is None else {"groups": _sha(codes.tobytes())}),
             **seed_state(root)},
             manifest=_MANIFEST, what="cross-validation")
     tasks = [Task(_fold_id(i), {"index": i, "seed": seeds[i]}) for i in range(len(splits))]
     results, info = run_tasks(_run_fold, tasks, store,
-                              args=(estimator, X, y_arr, classes, splits), n_jobs=n_jobs,
+                              args=(estimator, X, y_arr, classes, splits, codes),
+                              n_jobs=n_jobs,
                               scheduler=client, progressbar=progressbar,
                               desc="cross-validation", unit="fold")
     done = {i: results[t.id] for i, t in enumerate(tasks)}
@@ -397,6 +450,23 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
         summary=calibration_summary(proba, y_index), folds=splits,
         fold_info=[{"fold": i, **done[i].meta} for i in range(len(splits))], info=info,
         out_dir=out_path, index=index)
+
+
+def _grouped_splits(y, folds, seed: int, groups):
+    """(checked folds with each group's cases in one fold, the group codes)."""
+    from ._folds import check_splits, group_codes, stratified_folds
+
+    codes = group_codes(groups, len(y))
+    if isinstance(folds, bool) or not isinstance(folds, numbers.Integral):
+        raise ValueError(f"with groups, folds must be a number (the folds are then made with "
+                         f"each group's cases in one fold); got {folds!r}")
+    n_groups = int(codes.max()) + 1
+    if not 2 <= int(folds) <= n_groups:
+        raise ValueError(f"folds must be between 2 and the number of groups ({n_groups}); "
+                         f"got {folds}")
+    classes, y_index = np.unique(y, return_inverse=True)
+    splits = stratified_folds(y_index, int(folds), seed, small_classes_ok=True, groups=codes)
+    return check_splits(splits, y_index, classes), codes
 
 
 def load_folds(out_dir) -> dict[int, dict]:
