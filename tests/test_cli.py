@@ -473,6 +473,34 @@ def test_fit_with_groups_says_so(tmp_path, capsys):
     assert "12 groups kept whole" in capsys.readouterr().out
 
 
+def test_fit_group_key_reads_an_obs_column(tmp_path, captured_fit, capsys):
+    """--group-key takes the groups from an .h5ad file's obs, as --label-key the labels;
+    misuse exits 2 with one line."""
+    anndata = pytest.importorskip("anndata")
+    X, y = _two_class_files(tmp_path)
+    pairs = np.array([f"p{i // 2}" for i in range(len(y))])
+    obs = pd.DataFrame({"tissue": y, "patient": pairs}, index=X.index)
+    anndata.AnnData(X=X.to_numpy(), obs=obs,
+                    var=pd.DataFrame(index=X.columns)).write_h5ad(tmp_path / "X.h5ad")
+    base = ["fit", "--x", str(tmp_path / "X.h5ad"), "--label-key", "tissue", "-o",
+            str(tmp_path / "f.nc")]
+    main([*base, "--group-key", "patient"])
+    np.testing.assert_array_equal(captured_fit["groups"], pairs)
+    capsys.readouterr()
+    pd.DataFrame({"group": pairs}).to_csv(tmp_path / "g.csv", index=False)
+    for extra, expected in ((["--group-key", "donor"], "no obs column 'donor'"),
+                            (["--group-key", "patient", "--groups", str(tmp_path / "g.csv")],
+                             "give the groups once"),
+                            (["--group-key", "patient", "--k", "3"], "--k 3 runs none")):
+        assert main([*base, *extra]) == 2, extra
+        # the last line: reading .h5ad may print anndata's own pandas deprecation warnings
+        last = capsys.readouterr().err.strip().splitlines()[-1]
+        assert last.startswith("selbayes: error: ") and expected in last, extra
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--group-key", "patient", "-o", str(tmp_path / "f.nc")]) == 2
+    assert "--group-key applies to .h5ad files" in _one_line_error(capsys)
+
+
 def test_fit_groups_errors_exit_2_with_one_line(tmp_path, capsys):
     X, y = _two_class_files(tmp_path)
     pairs = pd.DataFrame({"id": X.index, "group": [f"p{i // 2}" for i in range(len(y))]})

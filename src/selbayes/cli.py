@@ -393,7 +393,7 @@ def _cmd_fit(args) -> int:
     import numpy as np
 
     _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
-                   "l1-gate", "groups")
+                   "l1-gate", "groups", "group-key")
     if args.model != "gaussian" and args.transform == "log2":
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")
@@ -407,9 +407,24 @@ def _cmd_fit(args) -> int:
                             f"{', '.join(map(str, list(adata.obs.columns)[:10])) or 'none'}")
         X = _read_x(args.x, layer=args.layer)
         y = adata.obs[args.label_key].astype(object).to_numpy()
+        if args.group_key is not None:
+            if args.groups is not None:
+                raise UserError("give the groups once: --groups FILE or --group-key COLUMN")
+            if args.group_key not in adata.obs:
+                raise UserError(f"{args.x}: no obs column {args.group_key!r} (--group-key); "
+                                f"obs has {', '.join(map(str, list(adata.obs.columns)[:10]))}")
+            group_column = adata.obs[args.group_key]
+            if group_column.isna().any():
+                raise UserError(f"{args.x}: {int(group_column.isna().sum())} sample(s) without "
+                                f"a group in obs column {args.group_key!r}; give every sample "
+                                "one")
+            group_key_values = group_column.astype(str).to_numpy()
     else:
         if args.label_key is not None:
             raise UserError("--label-key applies to .h5ad files; give a label file with --y")
+        if args.group_key is not None:
+            raise UserError("--group-key applies to .h5ad files with --label-key; give a "
+                            "groups file with --groups")
         X = _read_x(args.x, layer=args.layer)
         if args.y is None:
             raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
@@ -480,11 +495,15 @@ def _cmd_fit(args) -> int:
         raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
                         f"on the inner cases that chose k; got --k {args.k}")
     fit_kw = {}
-    if args.groups is not None:
+    if args.groups is not None or args.group_key is not None:
+        flag = "--groups" if args.groups is not None else "--group-key"
         if not k_auto:
-            raise UserError(f"--groups keeps each group's samples in one fold of the inner "
+            raise UserError(f"{flag} keeps each group's samples in one fold of the inner "
                             f"cross-validation of --k auto (the default); --k {args.k} runs "
                             "none")
+    if args.group_key is not None:
+        fit_kw["groups"] = group_key_values
+    elif args.groups is not None:
         from .datasets._loaders import groups_for_matrix
 
         try:
@@ -740,6 +759,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "group (technical replicates, several samples of one patient) are kept "
                      "in one fold of the inner cross-validation that chooses k and weighs the "
                      "stack; without it every sample is taken as independent")
+    fit.add_argument("--group-key", default=None,
+                     help="for .h5ad with --label-key: the obs column of groups (as --groups)")
     fit.add_argument("--k", default=None,
                      help="features to retain: an integer, 'auto' (chosen by inner CV) or "
                      "'all' (default: the model's own: auto for gaussian, 10 otherwise)")
