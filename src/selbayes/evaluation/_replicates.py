@@ -79,18 +79,20 @@ def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
     if n < 3:
         raise ValueError(f"pairs need at least 3 samples (a nearest and a second nearest); "
                          f"got {n}")
-    R = X - (np.eye(int(y_index.max()) + 1)[y_index]
-             @ _class_means(X, y_index))               # each gene centred on its class mean
-    sd = R.std(axis=0)
-    if not np.any(sd > 1e-12):     # no gene varies within the classes: nothing to compare
-        return pd.DataFrame({"first": np.zeros(0, dtype=int), "second": np.zeros(0, dtype=int),
-                             "correlation": np.zeros(0), "margin": np.zeros(0)})
-    R = R[:, sd > 1e-12] / sd[sd > 1e-12]
-    R -= R.mean(axis=1, keepdims=True)
-    norm = np.linalg.norm(R, axis=1)
-    norm[norm == 0] = 1.0                              # a profile of zeros correlates 0
-    Z = R / norm[:, None]
-    C = Z @ Z.T                                        # n x n
+    from .._rounding import varies
+    from ..preprocessing._decorrelation import pooled_within_residuals
+
+    R = pooled_within_residuals(X, y_index, int(y_index.max()) + 1)   # centred on class means
+    var = R.var(axis=0)
+    keep = varies(var, X.mean(axis=0), n)          # the package's rule for a constant gene
+    C = np.zeros((n, n))                           # no gene varies: nothing is alike
+    if keep.any():
+        Z = R[:, keep] / np.sqrt(var[keep])
+        Z -= Z.mean(axis=1, keepdims=True)
+        norm = np.linalg.norm(Z, axis=1)
+        norm[norm == 0] = 1.0                      # a profile of zeros correlates 0
+        Z /= norm[:, None]
+        C = Z @ Z.T                                # n x n
     np.fill_diagonal(C, -np.inf)
     order = np.argsort(-C, axis=1, kind="stable")
     rows = np.arange(n)
@@ -102,14 +104,6 @@ def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
                         "correlation": best[first],
                         "margin": np.minimum(margin[first], margin[nearest[first]])})
     return out.sort_values("correlation", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def _class_means(X, y_index) -> np.ndarray:
-    G = int(y_index.max()) + 1
-    counts = np.bincount(y_index, minlength=G).astype(np.float64)
-    sums = np.zeros((G, X.shape[1]))
-    np.add.at(sums, y_index, X)
-    return sums / np.maximum(counts, 1.0)[:, None]
 
 
 #: What ``fit`` advises (``replicate_message``'s default ``advice``).
