@@ -167,16 +167,16 @@ def can_fit_l1_logistic(y, inner_folds: int = L1_INNER_FOLDS, *, groups=None,
 def _grouped_folds(y, groups, random_state, inner_folds=L1_INNER_FOLDS):
     """The search for C's folds with a group's cases in one fold, or None where the groups
     are too few or a training fold would lack a class."""
-    from ..evaluation._folds import stratified_folds
+    from ..evaluation._folds import check_splits, stratified_folds
 
     if np.unique(groups).size < inner_folds:
         return None
     folds = stratified_folds(y, inner_folds, random_state, small_classes_ok=True,
                              groups=groups)
-    G = int(np.max(y)) + 1
-    if any(np.unique(y[train]).size < G for train, _ in folds):
+    try:                         # the package's check of folds: every class in every training
+        return check_splits(folds, y, np.arange(int(np.max(y)) + 1))
+    except ValueError:
         return None
-    return folds
 
 
 def fit_l1_logistic(X, y, random_state=None, groups=None) -> L1LogisticFit:

@@ -453,8 +453,9 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
 
 
 def _grouped_splits(y, folds, seed: int, groups):
-    """(checked folds with each group's cases in one fold, the group codes)."""
-    from ._folds import check_splits, group_codes, stratified_folds
+    """(checked folds with each group's cases in one fold, the group codes): the one split of
+    :func:`~selbayes.evaluation._folds.repeated_stratified_folds` with ``groups``."""
+    from ._folds import group_codes, repeated_stratified_folds
 
     codes = group_codes(groups, len(y))
     if isinstance(folds, bool) or not isinstance(folds, numbers.Integral):
@@ -464,9 +465,9 @@ def _grouped_splits(y, folds, seed: int, groups):
     if not 2 <= int(folds) <= n_groups:
         raise ValueError(f"folds must be between 2 and the number of groups ({n_groups}); "
                          f"got {folds}")
-    classes, y_index = np.unique(y, return_inverse=True)
-    splits = stratified_folds(y_index, int(folds), seed, small_classes_ok=True, groups=codes)
-    return check_splits(splits, y_index, classes), codes
+    y_index = np.unique(y, return_inverse=True)[1]
+    (_, splits), = repeated_stratified_folds(y_index, int(folds), 1, seed, groups=codes)
+    return splits, codes
 
 
 def load_folds(out_dir) -> dict[int, dict]:
