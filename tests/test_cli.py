@@ -479,7 +479,9 @@ def test_fit_group_key_reads_an_obs_column(tmp_path, captured_fit, capsys):
     anndata = pytest.importorskip("anndata")
     X, y = _two_class_files(tmp_path)
     pairs = np.array([f"p{i // 2}" for i in range(len(y))])
-    obs = pd.DataFrame({"tissue": y, "patient": pairs}, index=X.index)
+    obs = pd.DataFrame({"tissue": y, "patient": pairs,
+                        "half": [None if i % 2 else "a" for i in range(len(y))]},
+                       index=X.index)
     anndata.AnnData(X=X.to_numpy(), obs=obs,
                     var=pd.DataFrame(index=X.columns)).write_h5ad(tmp_path / "X.h5ad")
     base = ["fit", "--x", str(tmp_path / "X.h5ad"), "--label-key", "tissue", "-o",
@@ -491,7 +493,8 @@ def test_fit_group_key_reads_an_obs_column(tmp_path, captured_fit, capsys):
     for extra, expected in ((["--group-key", "donor"], "no obs column 'donor'"),
                             (["--group-key", "patient", "--groups", str(tmp_path / "g.csv")],
                              "give the groups once"),
-                            (["--group-key", "patient", "--k", "3"], "--k 3 runs none")):
+                            (["--group-key", "patient", "--k", "3"], "--k 3 runs none"),
+                            (["--group-key", "half"], "obs column 'half': groups: 6 missing")):
         assert main([*base, *extra]) == 2, extra
         # the last line: reading .h5ad may print anndata's own pandas deprecation warnings
         last = capsys.readouterr().err.strip().splitlines()[-1]

@@ -413,12 +413,13 @@ def _cmd_fit(args) -> int:
             if args.group_key not in adata.obs:
                 raise UserError(f"{args.x}: no obs column {args.group_key!r} (--group-key); "
                                 f"obs has {', '.join(map(str, list(adata.obs.columns)[:10]))}")
-            group_column = adata.obs[args.group_key]
-            if group_column.isna().any():
-                raise UserError(f"{args.x}: {int(group_column.isna().sum())} sample(s) without "
-                                f"a group in obs column {args.group_key!r}; give every sample "
-                                "one")
-            group_key_values = group_column.astype(str).to_numpy()
+            from .evaluation._folds import group_codes
+
+            group_key_values = adata.obs[args.group_key].to_numpy(dtype=object)
+            try:                        # the fit's own check of the groups, naming the column
+                group_codes(group_key_values, len(group_key_values))
+            except ValueError as exc:
+                raise UserError(f"{args.x}, obs column {args.group_key!r}: {exc}") from None
     else:
         if args.label_key is not None:
             raise UserError("--label-key applies to .h5ad files; give a label file with --y")

@@ -523,7 +523,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
-            "groups": {n: int(group_codes(g, len(g)).max()) + 1 for n, g in groups.items()},
+            "groups": {n: int(arrays[n][3].max()) + 1 for n in groups},     # from the codes
             "samples_in_pairs": paired_samples,
             "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
