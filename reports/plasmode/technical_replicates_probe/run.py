@@ -27,15 +27,17 @@ ARMS = ("ungrouped", "grouped")
 REPLICATES, DATA_SEED = 12, 39900
 
 
-def draw(name: str, random_state) -> dict:
+def draw(name: str, random_state, copies: int = 2) -> dict:
     """One replicate of scenario ``name`` with paired training samples (README.md): the
     training cases are n_train / 2 tumours measured twice (rows 2i and 2i + 1, ``groups``),
-    the test cases single independent samples with their exact class probabilities."""
+    the test cases single independent samples with their exact class probabilities.
+    ``copies`` measures each of n_train // copies tumours that many times instead
+    (``../../replicate_check/look.py``; 2, this probe's, draws the same numbers as before)."""
     from selbayes.experiments.plasmode import scenario
 
     sc = scenario(name)
     rng = np.random.default_rng(random_state)
-    p, tumours = sc.p, sc.n_train // 2
+    p, tumours = sc.p, sc.n_train // copies
     delta = np.zeros(p)
     idx = rng.choice(p, sc.n_effects, replace=False)
     delta[idx] = sc.effect_sd * rng.standard_normal(sc.n_effects)
@@ -43,13 +45,13 @@ def draw(name: str, random_state) -> dict:
     y_t[: tumours // 2] = 1
     own = np.sqrt(1 - TECHNICAL_SHARE) * rng.standard_normal((tumours, p))
     tumour = own + np.outer(y_t - 0.5, delta)
-    X_train = (np.repeat(tumour, 2, axis=0)
-               + np.sqrt(TECHNICAL_SHARE) * rng.standard_normal((2 * tumours, p)))
+    X_train = (np.repeat(tumour, copies, axis=0)
+               + np.sqrt(TECHNICAL_SHARE) * rng.standard_normal((copies * tumours, p)))
     y_test = rng.integers(0, 2, N_TEST)
     X_test = rng.standard_normal((N_TEST, p)) + np.outer(y_test - 0.5, delta)
     p1 = 1 / (1 + np.exp(-(X_test @ delta)))
-    return {"X_train": X_train, "y_train": np.repeat(y_t, 2),
-            "groups": np.repeat(np.arange(tumours), 2), "X_test": X_test, "y_test": y_test,
+    return {"X_train": X_train, "y_train": np.repeat(y_t, copies),
+            "groups": np.repeat(np.arange(tumours), copies), "X_test": X_test, "y_test": y_test,
             "p_test": np.column_stack([1 - p1, p1])}
 
 
