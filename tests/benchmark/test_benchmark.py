@@ -1065,8 +1065,8 @@ def test_groups_reach_the_methods_inner_cross_validation(tmp_path, monkeypatch):
 
 def test_a_set_of_twins_run_without_groups_is_warned_of(tmp_path):
     """Twins and no groups: a ReplicateWarning names the set and the first pairs by sample
-    id, and report.md and settings.json say how many samples are in pairs; with the groups,
-    or without twins, nothing."""
+    id, and report.md and settings.json say how many samples are in such groups; with the
+    groups, or without twins, nothing."""
     from selbayes.evaluation import ReplicateWarning
 
     x, y, g, pairs = _twin_pair(tmp_path)
@@ -1076,15 +1076,15 @@ def test_a_set_of_twins_run_without_groups_is_warned_of(tmp_path):
     with pytest.warns(ReplicateWarning, match=r"twins: 48 of the 48 samples form 24 pairs "
                                               r".*'s(\d+)' and 's\d+'.*groups=\{'twins'"):
         res = run_benchmark([ds], ["gnb"], folds=3, out=tmp_path / "a", progress=False)
-    assert res.info["samples_in_pairs"] == {"twins": 48}
-    assert "twins: 48 of 48 samples in pairs" in (tmp_path / "a" / "report.md").read_text()
+    assert res.info["samples_in_replicates"] == {"twins": 48}
+    assert "twins: 48 of 48 samples in groups" in (tmp_path / "a" / "report.md").read_text()
     with warnings.catch_warnings():
         warnings.simplefilter("error", ReplicateWarning)
         grouped = run_benchmark([ds], ["gnb"], folds=3, out=tmp_path / "b", progress=False,
                                 write_report=False, groups={"twins": pairs.to_numpy()})
         alone = run_benchmark([_toy()], ["gnb"], folds=3, out=tmp_path / "c", progress=False,
                               write_report=False)
-    assert grouped.info["samples_in_pairs"] == {} == alone.info["samples_in_pairs"]
+    assert grouped.info["samples_in_replicates"] == {} == alone.info["samples_in_replicates"]
 
 
 def test_cli_groups_in_row_order_equal_groups_by_id(tmp_path):

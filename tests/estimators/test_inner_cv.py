@@ -784,9 +784,10 @@ def test_groups_that_leave_too_few_training_cases_are_named():
         choose_k(X, y, grid=[2], cv=2, random_state=0, groups=groups, **OWN)
 
 
-def test_samples_that_look_like_replicates_are_warned_of_unless_grouped():
-    """Twins without groups: a ReplicateWarning names the first pairs by sample id; with the
-    groups, or independent samples, none (and independent samples form no pairs)."""
+def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path):
+    """Twins without groups: a ReplicateWarning names the first pairs by sample id, and the
+    table of groups is saved and loaded with the fit; with the groups, or independent
+    samples, none (and independent samples form no groups)."""
     import pandas as pd
 
     from selbayes.evaluation import ReplicateWarning
@@ -795,12 +796,16 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped():
     frame = pd.DataFrame(X, index=[f"s{i}" for i in range(len(y))])
     with pytest.warns(ReplicateWarning, match=r"40 of the 40 samples form 20 pairs"):
         clf = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y)
-    assert len(clf.replicate_pairs_) == 20
-    assert set(map(tuple, clf.replicate_pairs_[["first", "second"]].to_numpy())) == {
+    found = clf.replicate_groups_
+    assert len(found) == 40 and (found["size"] == 2).all()
+    assert set(map(tuple, found.groupby("group")["sample"].apply(list))) == {
         (2 * i, 2 * i + 1) for i in range(20)}
+    loaded = type(clf).load(clf.save(tmp_path / "twins.nc"))
+    pd.testing.assert_frame_equal(loaded.replicate_groups_, found)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ReplicateWarning)
         grouped = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y, groups=groups)
         rng = np.random.default_rng(1)
         alone = _fast(method="plugin", k_grid=(2, 8)).fit(rng.normal(size=X.shape) + X[:, :1], y)
-    assert grouped.replicate_pairs_ is None and len(alone.replicate_pairs_) == 0
+    assert grouped.replicate_groups_ is None and len(alone.replicate_groups_) == 0
+    assert type(grouped).load(grouped.save(tmp_path / "grouped.nc")).replicate_groups_ is None

@@ -670,9 +670,9 @@ def write_report_files(res) -> str:
           + ("" if not grouped else "; the samples of one group in the same fold, outer "
              "and inside each method's own cross-validation ("
              + ", ".join(f"{n}: {g} groups" for n, g in grouped.items()) + ")")
-          + "".join(f"; {n}: {k} of {info['datasets'][n]['n']} samples in pairs far more "
+          + "".join(f"; {n}: {k} of {info['datasets'][n]['n']} samples in groups far more "
                     "alike than any others, and no groups given (replicates? the folds may "
-                    "split them)" for n, k in (info.get("samples_in_pairs") or {}).items())
+                    "split them)" for n, k in (info.get("samples_in_replicates") or {}).items())
           + ". Preprocessing, "
           "feature selection and every tuning step run inside each training fold. AMLP is the "
           "mean of -log p(true class) in nats, never floored (inf when a true class got "

@@ -291,11 +291,12 @@ def _inner_folds(y_train: np.ndarray) -> int:
 
 def _replicate_check(ds, X: np.ndarray, y_idx: np.ndarray) -> int:
     """Warn (:class:`~selbayes.evaluation.ReplicateWarning`) where a set run without groups
-    has samples in pairs far more alike than any others (replicates?), which folds that split
-    them flatter; returns how many samples are in such pairs when it warns, else 0. The check
+    has samples in groups (pairs, triplets, ...) far more alike than any others (replicates?),
+    which folds that split them flatter; returns how many samples are in such groups when it
+    warns, else 0. The check
     sees the values as the methods do (the set's preprocessing, here fitted on all samples:
     it decides nothing)."""
-    from ..evaluation._replicates import ReplicateWarning, replicate_message, replicate_pairs
+    from ..evaluation._replicates import ReplicateWarning, replicate_groups, replicate_message
 
     if X.shape[0] < 3:
         return 0
@@ -304,16 +305,16 @@ def _replicate_check(ds, X: np.ndarray, y_idx: np.ndarray) -> int:
         with warnings.catch_warnings():     # the fits say what they think of the values
             warnings.simplefilter("ignore")
             X = pre.fit_transform(X)
-    pairs = replicate_pairs(X, y_idx)
+    found = replicate_groups(X, y_idx)
     message = replicate_message(
-        pairs, len(y_idx), list(ds.X.index),
-        advice=f"Folds that split such pairs flatter every method: pass them as groups "
+        found, len(y_idx), list(ds.X.index),
+        advice=f"Folds that split such groups flatter every method: pass them as groups "
                f"(run_benchmark(..., groups={{{ds.name!r}: labels}}), selbayes benchmark "
                "--groups FILE)")
     if message is None:
         return 0
     warnings.warn(f"{ds.name}: {message}", ReplicateWarning, stacklevel=3)
-    return 2 * len(pairs)
+    return len(found)
 
 
 def _grouped_inner_folds(y_train: np.ndarray, n_folds: int, seed: int, groups: np.ndarray):
@@ -458,7 +459,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     # made only once the data are known good: a refused run leaves no folder behind
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tasks, data, arrays, splits_of, paired_samples = [], {}, {}, {}, {}
+    tasks, data, arrays, splits_of, replicate_samples = [], {}, {}, {}, {}
     for ds in loaded:
         X = ds.X.to_numpy(dtype=np.float64)
         classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
@@ -466,9 +467,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         codes = (None if groups.get(ds.name) is None
                  else group_codes(groups[ds.name], len(y_idx)))
         if codes is None:
-            in_pairs = _replicate_check(ds, X, y_idx)
-            if in_pairs:
-                paired_samples[ds.name] = in_pairs
+            in_groups = _replicate_check(ds, X, y_idx)
+            if in_groups:
+                replicate_samples[ds.name] = in_groups
         arrays[ds.name] = (X, y_idx, len(classes), codes)
         dhash = _data_hash(X, y_idx)
         splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed), groups=codes)
@@ -524,7 +525,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
             "groups": {n: int(arrays[n][3].max()) + 1 for n in groups},     # from the codes
-            "samples_in_pairs": paired_samples,
+            "samples_in_replicates": replicate_samples,
             "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}

@@ -71,7 +71,8 @@ INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
 
 #: The tables of fit's checks that ``save`` writes and ``load`` restores, and the root
 #: attribute that holds them (a JSON object of pandas' JSON tables).
-_CHECK_TABLES = ("diagnostics_", "prior_checks_", "ppc_checks_", "loo_checks_")
+_CHECK_TABLES = ("diagnostics_", "prior_checks_", "ppc_checks_", "loo_checks_",
+                 "replicate_groups_")
 _CHECK_TABLES_ATTR = "selbayes_check_tables"
 
 
@@ -984,7 +985,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         The file holds ``idata_`` (with ``constant_data`` recording the selection), the
         provenance attrs (version, settings, model id), the model's predictive state, so
         :meth:`load` can predict without refitting, and the tables of fit's checks
-        (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``, ``loo_checks_``). Attributes
+        (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``, ``loo_checks_``, and
+        ``replicate_groups_`` where the estimator has it). Attributes
         are stored as netCDF-native values, so the file opens with plain ArviZ/xarray and
         ArviZ's plots work on it.
 
@@ -1012,7 +1014,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _saved_tree(self):
         """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups, and
         the tables of fit's checks (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``,
-        ``loo_checks_``, those the fit set, None included) in one attribute of the root, as
+        ``loo_checks_``, ``replicate_groups_``, those the fit set, None included) in one attribute of the root, as
         pandas' JSON table schema (types and index kept; floats to 15 significant digits)."""
         import pandas as pd
         import xarray as xr

@@ -295,13 +295,14 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ``influential``; reported, not warned on). The label columns need the inner
         cross-validation's probabilities without label noise (``label_noise="cv"``, the
         default, or 0). Set by ``fit``; saved and loaded with it.
-    replicate_pairs_ : pandas.DataFrame or None
-        Pairs of training samples each far more alike than either is to any other sample
-        (:func:`selbayes.evaluation.replicate_pairs`: row numbers ``first``, ``second``, their
-        ``correlation`` and ``margin``), found where inner cross-validation runs and no
+    replicate_groups_ : pandas.DataFrame or None
+        Groups of training samples (pairs, triplets, ...) far more alike among themselves
+        than any member is to any other sample (:func:`selbayes.evaluation.replicate_groups`:
+        one row per sample in a group, ``group``, ``sample`` (row number), ``size``,
+        ``correlation``, ``margin``), looked for where inner cross-validation runs and no
         ``groups`` were given (None otherwise); where they hold 10% of the samples or more a
-        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates. Not
-        saved.
+        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates.
+        Saved and loaded with the fit.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
@@ -573,7 +574,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.sampler_used_ = require_sampler(self.sampler)
         self.k_, self.temperature_, self.decorrelate_ = self.k, self.temperature, self.decorrelate
         self.k_choice_ = self.prior_choice_ = self.correction_choice_ = self.t_df_ = None
-        self.replicate_pairs_ = None
+        self.replicate_groups_ = None
         correction_auto = self.correct_selection == "auto"
         self.correct_selection_ = self._correction_until_chosen()
         noise_cv = self.label_noise == "cv"
@@ -683,10 +684,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                                                       X.shape[0])
             self._warn_grid_ends(k_cap)
             if groups is None and not sparse and X.shape[0] >= 3:
-                # pairs that look like replicates, for the warning of _check_replicates
-                from ..evaluation._replicates import replicate_pairs
+                # groups that look like replicates, for the warning of _check_replicates
+                from ..evaluation._replicates import replicate_groups
 
-                self.replicate_pairs_ = replicate_pairs(X, y_index)
+                self.replicate_groups_ = replicate_groups(X, y_index)
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
@@ -1012,16 +1013,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
     def _check_replicates(self, posterior) -> None:
         """A :class:`~selbayes.evaluation.ReplicateWarning` where the training samples come in
-        pairs far more alike than any other samples and ``fit`` got no ``groups``
-        (:func:`selbayes.evaluation.replicate_pairs`, found before the inner
-        cross-validation, which takes such pairs as independent samples)."""
+        groups far more alike than any other samples and ``fit`` got no ``groups``
+        (:func:`selbayes.evaluation.replicate_groups`, found before the inner
+        cross-validation, which takes such samples as independent)."""
         from ..evaluation._diagnostics import warn_from_user_line
         from ..evaluation._replicates import ReplicateWarning, replicate_message
 
-        pairs = getattr(self, "replicate_pairs_", None)
-        if pairs is None or posterior is None or posterior.y_index is None:
+        found = getattr(self, "replicate_groups_", None)
+        if found is None or posterior is None or posterior.y_index is None:
             return
-        message = replicate_message(pairs, posterior.y_index.size, posterior.case_names)
+        message = replicate_message(found, posterior.y_index.size, posterior.case_names)
         if message is not None:
             warn_from_user_line(message, ReplicateWarning)
 

@@ -11,11 +11,13 @@ for pairs that suggest the user has such groups and has not said so.
 The statistic: each sample's profile with every gene centred on the sample's class mean and
 scaled to unit standard deviation (so that the classes' own differences and a few genes of
 large variance do not make samples alike), and the correlation of two samples' profiles (an
-n x n Gram matrix, never p x p). Two samples are a *pair* when each is the other's nearest
-sample and that correlation exceeds each one's second nearest by more than
-:data:`PAIR_GAP`. Independent samples almost never form such pairs; replicates almost always
-do. The check warns when the pairs hold at least :data:`PAIR_SHARE` of the samples (and at
-least four).
+n x n Gram matrix, never p x p). Each sample takes the m of its nearest samples (m from 1 to
+``max_size - 1``) after which its sorted correlations drop the most: that drop is its
+*margin*, and it with those m its *set*. A *group* is a set that each of its members names as
+its own, every member's margin above :data:`PAIR_GAP`: pairs of replicates, triplicates, the
+samples of one patient. Independent samples almost never form one; replicates almost always
+do (``reports/replicate_check/`` in the repository). The check warns when the groups hold at
+least :data:`PAIR_SHARE` of the samples (and at least four).
 """
 
 from __future__ import annotations
@@ -23,22 +25,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["ReplicateWarning", "replicate_pairs", "replicate_message", "PAIR_GAP",
-           "PAIR_SHARE"]
+__all__ = ["ReplicateWarning", "replicate_groups", "replicate_message", "PAIR_GAP",
+           "PAIR_SHARE", "MAX_GROUP_SIZE"]
 
-#: How much more alike a pair must be than either member is to any other sample (correlation).
+#: How much more alike a group must be than any member is to the next nearest sample
+#: (correlation).
 PAIR_GAP = 0.2
-#: The share of samples in pairs at which ``fit`` warns.
+#: The share of samples in groups at which ``fit`` warns.
 PAIR_SHARE = 0.1
+#: The largest group looked for (samples).
+MAX_GROUP_SIZE = 5
+
+_COLUMNS = {"group": np.int64, "sample": np.int64, "size": np.int64,
+            "correlation": np.float64, "margin": np.float64}
 
 
 class ReplicateWarning(UserWarning):
-    """Training samples come in pairs far more alike than any other samples (replicates,
-    samples of one patient?), and ``fit`` was not given groups."""
+    """Training samples come in groups (pairs, triplets, ...) far more alike than any other
+    samples (replicates, samples of one patient?), and ``fit`` was not given groups."""
 
 
-def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
-    """Pairs of training samples that are each other's nearest sample by a clear margin.
+def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
+                     max_size: int = MAX_GROUP_SIZE) -> pd.DataFrame:
+    """Groups of training samples far more alike among themselves than any member is to any
+    other sample (replicates?).
 
     Parameters
     ----------
@@ -47,28 +57,41 @@ def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
     y_index : array-like of int, shape (n_samples,)
         Class index of every sample (the profiles are centred on their class's means).
     gap : float, default :data:`PAIR_GAP`
-        The margin: the pair's correlation minus each member's second-largest correlation.
+        The margin every member needs: its correlation with the group's least alike other
+        member minus its correlation with the nearest sample outside the group.
+    max_size : int, default :data:`MAX_GROUP_SIZE`
+        The largest group looked for (at least 2; 2 finds pairs only: two samples each the
+        other's nearest by the margin).
 
     Returns
     -------
     pandas.DataFrame
-        One row per pair, the most alike first: ``first``, ``second`` (row numbers,
-        ``first < second``), ``correlation`` and ``margin`` (the smaller of the two members'
-        margins).
+        One row per sample in a group, the most alike group first: ``group`` (0, 1, ...),
+        ``sample`` (row number), ``size`` (samples in its group), ``correlation`` (the
+        smallest correlation between two members of the group) and ``margin`` (the smallest
+        of its members' margins). No rows where nothing is found. Labels to pass as
+        ``fit(X, y, groups=...)`` once the groups are confirmed: see the example.
 
     Raises
     ------
     ValueError
-        If ``X`` is not two-dimensional with one row per label, or has fewer than 3 rows.
+        If ``X`` is not two-dimensional with one row per label, has fewer than 3 rows, or
+        ``max_size`` is not an integer of at least 2.
 
     Examples
     --------
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> base = rng.normal(size=(6, 200))
-    >>> X = np.vstack([base, base[:2] + 0.3 * rng.normal(size=(2, 200))])  # rows 6, 7 copy 0, 1
-    >>> replicate_pairs(X, np.array([0, 1, 0, 1, 0, 1, 0, 1]))[["first", "second"]].values.tolist()
-    [[0, 6], [1, 7]]
+    >>> noise = 0.3 * rng.normal(size=(3, 200))
+    >>> X = np.vstack([base, base[[0, 0, 1]] + noise])   # rows 6, 7 copy 0; row 8 copies 1
+    >>> found = replicate_groups(X, np.array([0, 1, 0, 1, 0, 1, 0, 0, 1]))
+    >>> found.groupby("group")["sample"].apply(list).tolist()
+    [[1, 8], [0, 6, 7]]
+    >>> groups = np.arange(9)                   # each sample alone, the groups found together
+    >>> groups[found["sample"]] = 9 + found["group"]
+    >>> groups.tolist()
+    [10, 9, 2, 3, 4, 5, 10, 10, 9]
     """
     X = np.asarray(X, dtype=np.float64)
     y_index = np.asarray(y_index)
@@ -77,54 +100,76 @@ def replicate_pairs(X, y_index, *, gap: float = PAIR_GAP) -> pd.DataFrame:
                          f"{y_index.shape[0]} labels")
     n = X.shape[0]
     if n < 3:
-        raise ValueError(f"pairs need at least 3 samples (a nearest and a second nearest); "
-                         f"got {n}")
+        raise ValueError(f"replicate groups need at least 3 samples (a group and a sample "
+                         f"outside it); got {n}")
+    if isinstance(max_size, bool) or not isinstance(max_size, int | np.integer) \
+            or max_size < 2:
+        raise ValueError(f"max_size must be an integer of at least 2; got {max_size!r}")
+    C = _profile_correlations(X, y_index)
+    np.fill_diagonal(C, -np.inf)
+    # each sample's m nearest, m up to max_size - 1 and leaving one sample outside
+    most = min(int(max_size) - 1, n - 2)
+    order = np.argsort(-C, axis=1, kind="stable")[:, : most + 1]
+    top = np.take_along_axis(C, order, axis=1)               # (n, most + 1), descending
+    drops = top[:, :-1] - top[:, 1:]
+    m = drops.argmax(axis=1) + 1                             # the first of equal drops
+    margin = drops[np.arange(n), m - 1]
+    sets = [frozenset((i, *order[i, : m[i]].tolist())) for i in range(n)]
+    found = []
+    for i, own in enumerate(sets):                           # n samples, each set once
+        members = sorted(own)
+        if members[0] != i or any(sets[j] != own for j in members[1:]):
+            continue
+        if (margin[members] > gap).all():
+            within = C[np.ix_(members, members)][np.triu_indices(len(members), 1)]
+            found.append((within.min(), margin[members].min(), members))
+    found.sort(key=lambda g: -g[0])
+    rows = [(g, j, len(members), corr, marg)
+            for g, (corr, marg, members) in enumerate(found) for j in members]
+    out = pd.DataFrame(rows, columns=list(_COLUMNS))
+    return out.astype(_COLUMNS)
+
+
+def _profile_correlations(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
+    """The n x n correlations of the samples' class-centred, gene-scaled profiles (zeros
+    where no gene varies)."""
     from .._rounding import varies
     from ..preprocessing._decorrelation import pooled_within_residuals
 
+    n = X.shape[0]
     R = pooled_within_residuals(X, y_index, int(y_index.max()) + 1)   # centred on class means
     var = R.var(axis=0)
     keep = varies(var, X.mean(axis=0), n)          # the package's rule for a constant gene
-    C = np.zeros((n, n))                           # no gene varies: nothing is alike
-    if keep.any():
-        Z = R[:, keep] / np.sqrt(var[keep])
-        Z -= Z.mean(axis=1, keepdims=True)
-        norm = np.linalg.norm(Z, axis=1)
-        norm[norm == 0] = 1.0                      # a profile of zeros correlates 0
-        Z /= norm[:, None]
-        C = Z @ Z.T                                # n x n
-    np.fill_diagonal(C, -np.inf)
-    order = np.argsort(-C, axis=1, kind="stable")
-    rows = np.arange(n)
-    nearest, best, second = order[:, 0], C[rows, order[:, 0]], C[rows, order[:, 1]]
-    margin = best - second
-    pair = (nearest[nearest] == rows) & (margin > gap) & (margin[nearest] > gap)
-    first = rows[pair & (rows < nearest)]
-    out = pd.DataFrame({"first": first, "second": nearest[first],
-                        "correlation": best[first],
-                        "margin": np.minimum(margin[first], margin[nearest[first]])})
-    return out.sort_values("correlation", ascending=False, kind="stable").reset_index(drop=True)
+    if not keep.any():
+        return np.zeros((n, n))                    # no gene varies: nothing is alike
+    Z = R[:, keep] / np.sqrt(var[keep])
+    Z -= Z.mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(Z, axis=1)
+    norm[norm == 0] = 1.0                          # a profile of zeros correlates 0
+    Z /= norm[:, None]
+    return Z @ Z.T                                 # n x n
 
 
 #: What ``fit`` advises (``replicate_message``'s default ``advice``).
-FIT_ADVICE = ("The inner cross-validation takes every sample as independent, and where pairs "
+FIT_ADVICE = ("The inner cross-validation takes every sample as independent, and where samples "
               "like these are not, the fit is overconfident: pass the groups, "
               "fit(X, y, groups=...) (selbayes fit --groups FILE)")
 
 
-def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
+def replicate_message(found: pd.DataFrame, n: int, case_names=None, *,
                       share: float = PAIR_SHARE, advice: str = FIT_ADVICE) -> str | None:
-    """The warning ``fit`` gives for ``pairs`` (:func:`replicate_pairs`) among ``n`` training
-    samples, or None where they hold fewer than ``share`` of the samples (or fewer than 4).
+    """The warning ``fit`` gives for the groups ``found`` (:func:`replicate_groups`) among
+    ``n`` training samples, or None where they hold fewer than ``share`` of the samples (or
+    fewer than 4).
 
     Parameters
     ----------
-    pairs : pandas.DataFrame
-        From :func:`replicate_pairs`.
+    found : pandas.DataFrame
+        From :func:`replicate_groups`.
     n : int
         Training samples.
     case_names : sequence, optional
-        Sample ids, to name the first pairs (row numbers otherwise).
+        Sample ids, to name the first groups (row numbers otherwise).
     share : float, default :data:`PAIR_SHARE`
     advice : str
         The message's last sentence: what to do (``fit``'s by default).
@@ -136,22 +181,26 @@ def replicate_message(pairs: pd.DataFrame, n: int, case_names=None, *,
     Examples
     --------
     >>> import pandas as pd
-    >>> pairs = pd.DataFrame({"first": [0, 2], "second": [1, 3], "correlation": [0.9, 0.8],
-    ...                       "margin": [0.5, 0.4]})
-    >>> replicate_message(pairs, 41) is None, replicate_message(pairs, 20)[:20]
-    (True, '4 of the 20 samples ')
+    >>> found = pd.DataFrame({"group": [0, 0, 1, 1], "sample": [0, 1, 2, 3],
+    ...                       "size": 2, "correlation": [0.9, 0.9, 0.8, 0.8], "margin": 0.4})
+    >>> replicate_message(found, 41) is None, replicate_message(found, 20)[:40]
+    (True, '4 of the 20 samples form 2 pairs each fa')
     """
-    in_pairs = 2 * len(pairs)
-    if in_pairs < max(4, share * n):
+    in_groups = len(found)
+    if in_groups < max(4, share * n):
         return None
 
     def name(i):
         return repr(str(case_names[i])) if case_names is not None else f"row {i}"
 
-    shown = ", ".join(f"{name(a)} and {name(b)}" for a, b in
-                      pairs[["first", "second"]].to_numpy()[:3])
-    return (f"{in_pairs} of the {n} samples form {len(pairs)} pairs each far more "
-            f"alike than either is to any other sample (e.g. {shown}; correlation of the "
-            "class-centred profiles "
-            f"{pairs['correlation'].min():.2f} to {pairs['correlation'].max():.2f}): are they "
+    members = found.groupby("group", sort=True)["sample"].apply(list)
+    shown = "; ".join(", ".join(map(name, g[:-1])) + f" and {name(g[-1])}"
+                      for g in members.iloc[:3])
+    sizes = found.drop_duplicates("group")["size"]
+    span = f"{sizes.min()}" if sizes.min() == sizes.max() else f"{sizes.min()} to {sizes.max()}"
+    what = (f"{len(members)} pairs each" if sizes.max() == 2 else
+            f"{len(members)} groups of {span} samples, each group")
+    return (f"{in_groups} of the {n} samples form {what} far more alike than any member is "
+            f"to any other sample (e.g. {shown}; correlation of the class-centred profiles "
+            f"{found['correlation'].min():.2f} to {found['correlation'].max():.2f}): are they "
             f"replicates, or samples of one patient? {advice}")
