@@ -1015,7 +1015,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups, and
         the tables of fit's checks (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``,
         ``loo_checks_``, ``replicate_groups_``, those the fit set, None included) in one
-        attribute of the root, as pandas' JSON table schema (types and index kept; floats to 15 significant digits)."""
+        attribute of the root, as pandas' JSON table schema (types and index kept; floats to
+        15 significant digits)."""
         import pandas as pd
         import xarray as xr
 
