@@ -109,8 +109,11 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     np.fill_diagonal(C, -np.inf)
     # each sample's m nearest, m up to max_size - 1 and leaving one sample outside
     most = min(int(max_size) - 1, n - 2)
-    order = np.argsort(-C, axis=1, kind="stable")[:, : most + 1]
-    top = np.take_along_axis(C, order, axis=1)               # (n, most + 1), descending
+    order = np.argpartition(-C, most, axis=1)[:, : most + 1]    # the nearest, unordered
+    top = np.take_along_axis(C, order, axis=1)
+    rank = np.argsort(-top, axis=1, kind="stable")
+    order = np.take_along_axis(order, rank, axis=1)
+    top = np.take_along_axis(top, rank, axis=1)              # (n, most + 1), descending
     drops = top[:, :-1] - top[:, 1:]
     m = drops.argmax(axis=1) + 1                             # the first of equal drops
     margin = drops[np.arange(n), m - 1]
