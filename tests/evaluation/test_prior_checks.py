@@ -93,3 +93,45 @@ def test_selected_low_noise_features_are_not_held_but_wrong_units_are():
     assert "largest of 4000 draws" in msg and "4 of 4 features" in msg
     with pytest.raises(ValueError, match="n_features must be a positive integer"):
         prior_boundary_checks(post, pri, n_features=0)
+
+
+def test_prior_pull_tells_a_posterior_the_data_pin_from_one_the_prior_holds():
+    """Reference: for a normal posterior and a log-linear prior density (an exponential prior,
+    log density -b x), the likelihood alone is normal with its mean shifted by b sd^2 (the
+    conjugate update undone): the pull is b sd. A posterior that is the prior truncated at a
+    point (the data flat beyond it) has no likelihood peak to return to: infinite."""
+    from scipy import stats as st
+
+    from selbayes.evaluation._prior_checks import PRIOR_PULL, prior_pull
+
+    rng = np.random.default_rng(3)
+    sd, b = 2.0, 0.15                                   # expected pull: b * sd = 0.3
+    draws = 100 + sd * rng.standard_normal((3, 4000))
+    pull = prior_pull(draws, lambda x: -b * x)
+    se = 1.2533 / np.sqrt(4000)                         # SE of a median, in SDs, roughly
+    np.testing.assert_allclose(pull, b * sd, atol=5 * se)
+    prior = st.expon(scale=1 / b)
+    truncated = prior.ppf(rng.uniform(prior.cdf(20), 1 - 1e-12, (1, 4000)))
+    assert prior_pull(truncated, prior.logpdf)[0] > PRIOR_PULL
+    assert np.isnan(prior_pull(draws[:, :10], lambda x: -b * x)).all()      # too few draws
+    assert np.isinf(prior_pull(np.ones((1, 100)), lambda x: -b * x)).all()  # no spread
+
+
+def test_the_message_says_whether_the_prior_or_the_data_put_it_there():
+    """The same median beyond the 99.9% quantile of tau_mu's prior: a narrow posterior the prior
+    hardly moves reads 'the data put it there', the prior truncated at that point 'the prior
+    holds it there'."""
+    pri = GaussianPriors()
+    prior = stats.gamma(pri.alpha_mu / 2, scale=2 / (pri.alpha_mu * pri.w_mu))
+    rng = np.random.default_rng(4)
+    edge = prior.ppf(0.9995)
+    pinned = _post(tau_mu=edge * np.exp(0.03 * rng.standard_normal((2, 1000))))
+    held = _post(tau_mu=prior.ppf(rng.uniform(0.9995, 1 - 1e-12, (2, 1000))))
+    for post, words in ((pinned, "the data put it there against the prior"),
+                        (held, "the prior holds it there")):
+        tab = prior_boundary_checks(post, pri)
+        assert tab["held"].all()
+        (msg,) = prior_boundary_messages(tab, 1.0)
+        assert words in msg and "tau_mu" in msg, msg
+    assert prior_boundary_checks(pinned, pri)["prior_pull"].iloc[0] < 1
+    assert prior_boundary_checks(held, pri)["prior_pull"].iloc[0] > 1

@@ -971,7 +971,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         """Convergence diagnostics (base class), then
         :func:`~selbayes.evaluation.prior_boundary_checks`: a
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names every
-        hyperparameter whose posterior the prior holds (``prior_checks_``); then the mixed
+        hyperparameter whose posterior lies far in its prior's tail (``prior_checks_``,
+        with each one's ``prior_pull``); then the mixed
         predictive check of the kept F statistics (:func:`selbayes.evaluation.check_fit`,
         ``ppc_checks_``), which warns on a prior-data conflict; the held-out check of the
         training labels (:meth:`_check_labels`); and the check for samples that look like

@@ -51,7 +51,9 @@ class PriorBoundaryWarning(UserWarning):
     """The posterior sits against a prior (or a grid) that it cannot leave.
 
     A hyperparameter whose posterior median lies beyond its prior's 0.1% or 99.9% quantile is
-    set by the prior, not by the data (typically: X in other units than the prior assumes).
+    in conflict with its prior (typically: X in other units than the prior assumes); the
+    message says whether the prior holds it there or the data put it there against the prior
+    (``prior_pull`` in ``prior_checks_``).
     Convergence diagnostics do not see this, since the sampler explores the prior-bounded
     posterior perfectly well. Emitted by the Gaussian classifier's ``fit``.
 
