@@ -151,8 +151,8 @@ def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
     conflict: the prior holds the value there (a prior pull, :func:`prior_pull`, above
     :data:`PRIOR_PULL`) or the data put it there against the prior (a small pull). Checked:
     ``tau_mu``, ``tau_x`` (per feature; when ``w_x`` is fixed) and ``w_x`` (when it has a
-    hyperprior), each against its Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not checked: standardised (centred)
-    features have a flat prior on their means and no tau_nu
+    hyperprior), each against its Gamma prior (Li 2009, eqs 4-11). ``tau_nu`` is not
+    checked: standardised (centred) features have a flat prior on their means and no tau_nu
     (:func:`selbayes.models.for_centred_features`), and on features as given it describes
     their levels, which do not enter the class predictions beyond a shared offset.
 
