@@ -178,6 +178,7 @@ def test_fit_predict_round_trip_is_bit_for_bit(tmp_path, monkeypatch, capsys):
     assert "selected (best first): gene" in printed and "diagnostics:" in printed
     assert "label noise: " in printed and "chosen by inner CV" in printed
     assert "labels: none contradicted by the held-out predictions" in printed
+    assert "replicates: " in printed
     # -o into a folder that does not exist yet: created
     assert main(["predict", str(tmp_path / "fit.nc"), "--x", str(tmp_path / "new.tsv"),
                  "-o", str(tmp_path / "new_folder" / "proba.csv")]) == 0
@@ -470,7 +471,36 @@ def test_fit_with_groups_says_so(tmp_path, capsys):
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  "--groups", str(tmp_path / "g.csv"), "--plugin", "--k-grid", "2,5",
                  "--no-progress", "-o", str(tmp_path / "f.nc")]) == 0
-    assert "12 groups kept whole" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "12 groups kept whole" in printed and "replicates:" not in printed   # not looked for
+
+
+def test_fit_of_twins_without_groups_names_the_replicates(tmp_path, capsys):
+    """A real fit (plug-in) of samples measured twice, no --groups: the summary says how many
+    samples are in groups far more alike than any others, and to pass --groups."""
+    rng = np.random.default_rng(8)
+    y = np.repeat(["a", "b"] * 6, 2)
+    own = np.repeat(rng.normal(size=(12, 40)), 2, axis=0) + 0.3 * rng.normal(size=(24, 40))
+    X = pd.DataFrame(own + (y == "b")[:, None] * (np.arange(40) < 5),
+                     index=[f"s{i}" for i in range(24)], columns=[f"g{j}" for j in range(40)])
+    X.to_csv(tmp_path / "X.csv")
+    pd.DataFrame({"id": X.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--plugin", "--k-grid", "2,5", "--no-progress",
+                 "-o", str(tmp_path / "f.nc")]) == 0
+    out = capsys.readouterr()
+    assert "ReplicateWarning: 24 of the 24 samples form 12 pairs" in out.err
+    assert "replicates: 24 of 24 samples in 12 group(s)" in out.out and "--groups" in out.out
+    # independent samples: none, or a chance pair below the share that warns
+    X.iloc[1::2] = rng.normal(size=(12, 40))
+    X.to_csv(tmp_path / "X.csv")
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--plugin", "--k-grid", "2,5", "--no-progress",
+                 "-o", str(tmp_path / "f.nc")]) == 0
+    out = capsys.readouterr()
+    assert "ReplicateWarning" not in out.err
+    assert ("replicates: no samples far more alike" in out.out
+            or "too few to warn" in out.out), out.out
 
 
 def test_fit_group_key_reads_an_obs_column(tmp_path, captured_fit, capsys):

@@ -383,6 +383,20 @@ def _fit_summary(clf, args, X, y) -> list[str]:
             lines.append(f"labels: {n_bad} contradicted by their held-out predictions: "
                          f"{flagged_cases(checks, with_p=False)} (check for a sample swap or "
                          "a wrong label)")
+    found = getattr(clf, "replicate_groups_", None)     # None: groups given, or no inner CV
+    if found is not None and len(found) == 0:
+        lines.append("replicates: no samples far more alike among themselves than any "
+                     "others (pairs to groups of 5 looked for)")
+    elif found is not None:
+        from .evaluation._replicates import PAIR_SHARE, replicate_message
+
+        warned = replicate_message(found, X.shape[0]) is not None
+        lines.append(f"replicates: {len(found)} of {X.shape[0]} samples in "
+                     f"{found['group'].nunique()} group(s) far more alike among themselves "
+                     "than any others (replicate_groups_ of the fit; "
+                     + ("if they are replicates or samples of one patient, pass --groups)"
+                        if warned else f"too few to warn: a warning needs {PAIR_SHARE:.0%} "
+                        "of the samples and at least 4)"))
     return lines
 
 
