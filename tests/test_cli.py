@@ -491,6 +491,13 @@ def test_fit_of_twins_without_groups_names_the_replicates(tmp_path, capsys):
     out = capsys.readouterr()
     assert "ReplicateWarning: 24 of the 24 samples form 12 pairs" in out.err
     assert "replicates: 24 of 24 samples in 12 group(s)" in out.out and "--groups" in out.out
+    # --groups auto: the same pairs kept whole by the inner folds, no warning
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--plugin", "--k-grid", "2,5", "--no-progress", "--groups", "auto",
+                 "-o", str(tmp_path / "f.nc")]) == 0
+    out = capsys.readouterr()
+    assert "ReplicateWarning" not in out.err and "12 groups kept whole" in out.out
+    assert "kept whole by the inner folds (--groups auto" in out.out
     # independent samples: none, or a chance pair below the share that warns
     X.iloc[1::2] = rng.normal(size=(12, 40))
     X.to_csv(tmp_path / "X.csv")

@@ -384,7 +384,12 @@ def _fit_summary(clf, args, X, y) -> list[str]:
                          f"{flagged_cases(checks, with_p=False)} (check for a sample swap or "
                          "a wrong label)")
     found = getattr(clf, "replicate_groups_", None)     # None: groups given, or no inner CV
-    if found is not None and len(found) == 0:
+    if found is not None and len(found) and getattr(clf, "groups_", None) is not None:
+        lines.append(f"replicates: {len(found)} of {X.shape[0]} samples in "
+                     f"{found['group'].nunique()} group(s) far more alike among themselves "
+                     "than any others, kept whole by the inner folds (--groups auto; "
+                     "replicate_groups_ of the fit)")
+    elif found is not None and len(found) == 0:
         lines.append("replicates: no samples far more alike among themselves than any "
                      "others (pairs to groups of 5 looked for)")
     elif found is not None:
@@ -518,6 +523,8 @@ def _cmd_fit(args) -> int:
                             "none")
     if args.group_key is not None:
         fit_kw["groups"] = group_key_values
+    elif args.groups == "auto":
+        fit_kw["groups"] = "auto"       # the groups the fit finds (replicate_groups)
     elif args.groups is not None:
         from .datasets._loaders import groups_for_matrix
 
@@ -773,7 +780,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "group labels in row order, or sample id and group). The samples of one "
                      "group (technical replicates, several samples of one patient) are kept "
                      "in one fold of the inner cross-validation that chooses k and weighs the "
-                     "stack; without it every sample is taken as independent")
+                     "stack; without it every sample is taken as independent. 'auto': the "
+                     "groups of samples far more alike than any others that the fit finds "
+                     "(replicates, one would think) are kept whole")
     fit.add_argument("--group-key", default=None,
                      help="for .h5ad with --label-key: the obs column of groups (as --groups)")
     fit.add_argument("--k", default=None,

@@ -809,3 +809,37 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path
         alone = _fast(method="plugin", k_grid=(2, 8)).fit(rng.normal(size=X.shape) + X[:, :1], y)
     assert grouped.replicate_groups_ is None and len(alone.replicate_groups_) == 0
     assert type(grouped).load(grouped.save(tmp_path / "grouped.nc")).replicate_groups_ is None
+
+
+def test_groups_auto_keeps_the_replicates_found_whole():
+    """groups="auto": the twins the replicate check finds are kept whole by every inner split
+    (as with the true groups), no ReplicateWarning, and groups_ holds them; on independent
+    samples nothing is found and the fit equals the one without groups. fit_path too; sparse
+    X is refused."""
+    import scipy.sparse as sp
+
+    from selbayes.evaluation import ReplicateWarning
+
+    X, y, groups = _twins()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        clf = _fast(method="plugin", k_grid=(2, 8)).fit(X, y, groups="auto")
+    # the codes found pair the same cases as the true groups
+    assert len(set(zip(clf.groups_.tolist(), groups.tolist(), strict=True))) == 20
+    assert clf.k_choice_.extra["n_groups"] == 20
+    assert not _splits_groups(clf.k_choice_.extra["folds"], groups)
+    ungrouped = _fast(method="plugin", k_grid=(2, 8))
+    with pytest.warns(ReplicateWarning):
+        ungrouped.fit(X, y)
+    assert ungrouped.groups_ is None and _splits_groups(ungrouped.k_choice_.extra["folds"],
+                                                        groups)
+    rng = np.random.default_rng(1)
+    alone = rng.normal(size=X.shape) + X[:, :1]
+    a = _fast(method="plugin", k_grid=(2, 8)).fit(alone, y, groups="auto")
+    b = _fast(method="plugin", k_grid=(2, 8)).fit(alone, y)
+    assert a.groups_ is None and len(a.replicate_groups_) == 0
+    np.testing.assert_array_equal(a.predict_proba(alone), b.predict_proba(alone))
+    path = _fast(method="plugin", temperature="auto").fit_path(X, y, [2, 8], groups="auto")
+    assert not _splits_groups(path[2].k_choice_.extra["folds"], groups)
+    with pytest.raises(ValueError, match="groups='auto' looks for replicates"):
+        _fast(method="plugin", k_grid=(2, 8)).fit(sp.csr_matrix(X), y, groups="auto")

@@ -705,6 +705,30 @@ def test_groups_reach_every_inner_split_of_the_stack(monkeypatch):
     assert all(g is None for _, g in calls)
 
 
+def test_groups_auto_reach_every_inner_split_of_the_stack(monkeypatch):
+    """groups="auto": the twins the Gaussian model finds are the groups of every inner split
+    of the stack, the L1 fits' included (their codes pair the same cases as the true groups)."""
+    from selbayes.estimators import _linear_stack
+
+    X, y, groups = _twin_data()
+    calls = []
+    real_fit = _linear_stack.fit_l1_logistic
+
+    def recording_fit(Xf, yf, random_state=None, groups=None):
+        calls.append(groups)
+        return real_fit(Xf, yf, random_state, groups=groups)
+
+    monkeypatch.setattr(_linear_stack, "fit_l1_logistic", recording_fit)
+    clf = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y, groups="auto")
+    found = clf.estimator_.groups_
+    assert len(set(zip(found.tolist(), groups.tolist(), strict=True))) == 20
+    assert _whole(clf.estimator_.k_choice_.extra["folds"], groups)
+    folds = clf.estimator_.k_choice_.extra["folds"]
+    for (tr, _), g in zip(folds, calls, strict=False):
+        np.testing.assert_array_equal(g, found[tr])
+    np.testing.assert_array_equal(calls[-1], found)
+
+
 def test_groups_that_leave_a_class_out_are_named_by_the_stack():
     """Groups that put a class in one inner fold: the Gaussian model's message about the
     groups, not the stack's advice about k; L1's own check says it cannot split them."""

@@ -301,8 +301,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         one row per sample in a group, ``group``, ``sample`` (row number), ``size``,
         ``correlation``, ``margin``), looked for where inner cross-validation runs and no
         ``groups`` were given (None otherwise); where they hold 10% of the samples or more a
-        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates.
-        Saved and loaded with the fit.
+        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates
+        (with ``groups="auto"`` they are kept whole instead). Saved and loaded with the fit.
+    groups_ : ndarray of int, shape (n_samples,), or None
+        The group code of each training case that the inner cross-validation kept whole:
+        those given to ``fit`` (as codes), those found with ``groups="auto"``, or None
+        (every case its own group). Not saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
@@ -538,13 +542,16 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             All p features (a DataFrame's column names become ``feature_names_in_``).
         y : array-like of shape (n_samples,)
             Class labels (any sortable hashable values).
-        groups : array-like of shape (n_samples,), optional
+        groups : array-like of shape (n_samples,) or "auto", optional
             A group label per case, for samples that are not independent (technical
             replicates, two preparations of one tumour, several samples of one patient):
             the inner cross-validation that chooses the "auto" settings keeps a group's
             cases in one fold (``k_choice_`` prints how many groups), so that no inner test
             case is scored with its twin among the inner training cases. None (the default):
-            every case is its own group. Without an "auto" setting nothing uses them.
+            every case is its own group. ``"auto"``: the groups of samples far more alike
+            than any others (:func:`selbayes.evaluation.replicate_groups`, pairs to groups of
+            5: replicates, one would think) kept whole, each other sample alone
+            (``replicate_groups_``, ``groups_``). Without an "auto" setting nothing uses them.
 
         Returns
         -------
@@ -555,8 +562,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ------
         ValueError
             For a bad setting or input, named; for ``groups`` that are not one label per
-            case or have a missing one; an :class:`~selbayes.estimators.InnerCVImpossibleError`
-            where the groups leave an inner training fold without a class.
+            case or have a missing one, or ``"auto"`` with sparse X; an
+            :class:`~selbayes.estimators.InnerCVImpossibleError` where the groups leave an
+            inner training fold without a class.
         """
         return self._fit(X, y, groups=groups)
 
@@ -578,13 +586,19 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         correction_auto = self.correct_selection == "auto"
         self.correct_selection_ = self._correction_until_chosen()
         noise_cv = self.label_noise == "cv"
-        if groups is not None:
+        sparse = hasattr(X, "toarray")
+        auto_groups = isinstance(groups, str) and groups == "auto"
+        if auto_groups:
+            groups = None                 # the groups found below, where inner CV runs
+            if sparse:
+                raise ValueError("groups='auto' looks for replicates in the values of dense "
+                                 "X; for sparse X give the groups")
+        elif groups is not None:
             from ..evaluation._folds import group_codes
 
             groups = group_codes(groups, X.shape[0])       # its errors before any work
         self.label_noise_ = (default_label_noise(X.shape[0])
                              if self.label_noise in ("auto", "cv") else float(self.label_noise))
-        sparse = hasattr(X, "toarray")
         k_auto = self.k == "auto" and self.threshold is None
         t_auto = self.temperature == "auto"
         prior_auto = self.effect_prior == "auto"
@@ -661,6 +675,13 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # it); a grid the user gives is taken as given.
             extend_to = (k_cap if EXTEND_DEFAULT_K_GRID and k_auto and self.k_grid is None
                          else None)
+            if groups is None and not sparse and X.shape[0] >= 3:
+                # groups that look like replicates: kept whole with groups="auto", otherwise
+                # for the warning of _check_replicates
+                from ..evaluation._replicates import found_groups
+
+                self.replicate_groups_, labels = found_groups(X, y_index)
+                groups = labels if auto_groups else None
             settings = self._choice_settings(k_grid, extend_to, groups)
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
@@ -683,11 +704,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.label_noise_ = share_label_noise(self.k_choice_.extra["label_noise_c"],
                                                       X.shape[0])
             self._warn_grid_ends(k_cap)
-            if groups is None and not sparse and X.shape[0] >= 3:
-                # groups that look like replicates, for the warning of _check_replicates
-                from ..evaluation._replicates import replicate_groups
-
-                self.replicate_groups_ = replicate_groups(X, y_index)
+        self.groups_ = groups
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
@@ -813,8 +830,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         y : array-like of shape (n_samples,)
         ks : sequence of int
             Numbers of features, each 1 <= k < p; duplicates are fitted once.
-        groups : array-like of shape (n_samples,), optional
-            A group label per case, kept whole by the inner folds (as in :meth:`fit`).
+        groups : array-like of shape (n_samples,) or "auto", optional
+            A group label per case, kept whole by the inner folds, or ``"auto"`` (as in
+            :meth:`fit`; the groups found once, the same for every k).
 
         Returns
         -------
@@ -1021,8 +1039,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from ..evaluation._replicates import ReplicateWarning, replicate_message
 
         found = getattr(self, "replicate_groups_", None)
-        if found is None or posterior is None or posterior.y_index is None:
-            return
+        if (found is None or getattr(self, "groups_", None) is not None or posterior is None
+                or posterior.y_index is None):
+            return                        # not looked for, or kept whole (groups="auto")
         message = replicate_message(found, posterior.y_index.size, posterior.case_names)
         if message is not None:
             warn_from_user_line(message, ReplicateWarning)

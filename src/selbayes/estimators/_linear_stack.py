@@ -263,13 +263,15 @@ class LinearStackedClassifier(AroundGaussian):
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
             Two classes or more.
-        groups : array-like of shape (n_samples,), optional
+        groups : array-like of shape (n_samples,) or "auto", optional
             A group label per case, for samples that are not independent (technical
             replicates, several samples of one patient): every inner split keeps a group's
             cases together (the Gaussian model's choices, the inner cases the weights and the
             L1 gate are fitted on, and the L1 model's search for its penalty), so that no
             inner test case is scored with its twin among the training cases. None: every
-            case is its own group.
+            case is its own group. ``"auto"``: the groups of samples far more alike than
+            any others, as the Gaussian model finds them
+            (:meth:`HierarchicalGaussianClassifier.fit`; ``estimator_.groups_``).
 
         Returns
         -------
@@ -300,7 +302,7 @@ class LinearStackedClassifier(AroundGaussian):
             raise InnerCVImpossibleError(_inner_cv_impossible_message(X, y)) from None
         Xd = _dense(check_matrix(X, accept_sparse=True))
         _, y_all, _ = check_labels(y, Xd.shape[0], min_per_class=1)
-        codes = None if groups is None else group_codes(groups, Xd.shape[0])   # checked by fit
+        codes = first.groups_            # as the Gaussian model's fit checked (or found) them
         seed = _tree_seed(base.random_state)
         choice = first.k_choice_
         # The weights are fitted on the cases the Gaussian model's inner folds split: all of

@@ -98,6 +98,13 @@ def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
     if bad:               # before any fit, not after the first ones
         raise ValueError(f"every k of ks must satisfy 1 <= k < p = {Xv.shape[1]}; got {bad}")
     ranking = _rank(Xv, y_index, classes)
+    if isinstance(groups, str) and groups == "auto":
+        from ..evaluation._replicates import found_groups
+
+        if hasattr(Xv, "toarray"):
+            raise ValueError("groups='auto' looks for replicates in the values of dense X; "
+                             "for sparse X give the groups")
+        groups = found_groups(Xv, y_index)[1]          # the same groups for every k
     choices = {}
     if estimator.temperature == "auto" or estimator.decorrelate == "auto":
         # One inner cross-validation for every k; per k the KChoice a separate fit at that

@@ -248,8 +248,8 @@ class StackedGaussianClassifier(AroundGaussian):
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
-        groups : array-like of shape (n_samples,), optional
-            A group label per case, kept whole by the inner folds (as in
+        groups : array-like of shape (n_samples,) or "auto", optional
+            A group label per case, kept whole by the inner folds, or ``"auto"`` (as in
             :meth:`HierarchicalGaussianClassifier.fit`).
 
         Returns
@@ -287,7 +287,9 @@ class StackedGaussianClassifier(AroundGaussian):
             params = {"k": int(k), "decorrelate": lam}
             if base.temperature == "auto":
                 params["temperature"] = float(T)
-            estimators.append(clone(base).set_params(**params).fit(X, y, groups=groups))
+            # the groups the first fit kept whole (those found, with groups="auto")
+            estimators.append(clone(base).set_params(**params).fit(X, y,
+                                                                  groups=first.groups_))
         self.estimators_ = estimators
         self.weights_ = weights
         self.k_choice_ = choice

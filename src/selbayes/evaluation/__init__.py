@@ -31,7 +31,7 @@ _NAMES = {
     **dict.fromkeys(["InfluentialCaseWarning", "PARETO_K_THRESHOLD"], "_loo_check"),
     **dict.fromkeys(["SuspectLabelWarning", "held_out_label_check", "LABEL_CHECK_ALPHA"],
                     "_label_check"),
-    **dict.fromkeys(["ReplicateWarning", "replicate_groups"], "_replicates"),
+    **dict.fromkeys(["ReplicateWarning", "replicate_groups", "replicate_labels"], "_replicates"),
     **dict.fromkeys(["reliability_diagram", "predictive_scatter", "error_vs_k", "trace_log_tau",
                      "sbc_rank_plot", "sbc_histogram_band", "sbc_ecdf_band"], "_plots"),
     **dict.fromkeys(["PriorDataConflictWarning", "f_statistic_check", "conflict_message",

@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["ReplicateWarning", "replicate_groups", "replicate_message", "PAIR_GAP",
-           "PAIR_SHARE", "MAX_GROUP_SIZE"]
+__all__ = ["ReplicateWarning", "replicate_groups", "replicate_labels", "replicate_message",
+           "PAIR_GAP", "PAIR_SHARE", "MAX_GROUP_SIZE"]
 
 #: How much more alike a group must be than any member is to the next nearest sample
 #: (correlation).
@@ -133,6 +133,55 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     return out.astype(_COLUMNS)
 
 
+def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
+    """Group codes for ``fit(X, y, groups=...)`` from the groups ``found``: the samples of each
+    group one code, every other sample a code of its own (what ``groups="auto"`` passes).
+
+    Parameters
+    ----------
+    found : pandas.DataFrame
+        From :func:`replicate_groups` (``group`` and ``sample`` columns).
+    n : int
+        Samples.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
+        Codes 0, 1, ..., in the order of each group's first sample.
+
+    Raises
+    ------
+    ValueError
+        If a sample number in ``found`` is not below ``n``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> found = pd.DataFrame({"group": [0, 0, 1, 1, 1], "sample": [4, 1, 0, 2, 5]})
+    >>> replicate_labels(found, 6).tolist()
+    [0, 1, 0, 2, 1, 0]
+    """
+    samples = np.asarray(found["sample"], dtype=np.int64)
+    if samples.size and (samples.min() < 0 or samples.max() >= n):
+        raise ValueError(f"sample numbers must lie in [0, {n}); got {samples.min()} to "
+                         f"{samples.max()}")
+    codes = np.arange(n)
+    codes[samples] = n + np.asarray(found["group"], dtype=np.int64)
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return np.argsort(np.argsort(first))[inverse]
+
+
+def found_groups(X, y_index) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """:func:`replicate_groups` of a training set and, where it finds any, their
+    :func:`replicate_labels` (None otherwise): what ``fit(X, y, groups="auto")`` keeps whole.
+    Fewer than 3 samples: nothing found."""
+    X = np.asarray(X)
+    if X.shape[0] < 3:
+        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in _COLUMNS.items()}), None
+    found = replicate_groups(X, y_index)
+    return found, (replicate_labels(found, X.shape[0]) if len(found) else None)
+
+
 def _profile_correlations(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     """The n x n correlations of the samples' class-centred, gene-scaled profiles (zeros
     where no gene varies)."""
@@ -156,7 +205,8 @@ def _profile_correlations(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
 #: What ``fit`` advises (``replicate_message``'s default ``advice``).
 FIT_ADVICE = ("The inner cross-validation takes every sample as independent, and where samples "
               "like these are not, the fit is overconfident: pass the groups, "
-              "fit(X, y, groups=...) (selbayes fit --groups FILE)")
+              "fit(X, y, groups=...) (selbayes fit --groups FILE), or groups='auto' "
+              "(--groups auto) to keep the groups found here whole")
 
 
 def replicate_message(found: pd.DataFrame, n: int, case_names=None, *,
