@@ -44,7 +44,6 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
-from ..evaluation._folds import group_codes
 from ._around_gaussian import AroundGaussian
 from ._base import Interval, StrOptions, _dense, validate_params
 from ._inner_cv import GroupedFoldsError, InnerCVImpossibleError, class_counts
