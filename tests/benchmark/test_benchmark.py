@@ -1002,6 +1002,31 @@ def test_cli_groups_keep_twins_in_one_fold(tmp_path):
     assert any(split)
 
 
+def test_cli_groups_auto_keeps_the_twins_found_in_one_fold(tmp_path):
+    """--groups auto: the twins the replicate check finds are the groups, kept in one fold
+    (checked against the true pairs), said in report.md and settings.json, and no
+    ReplicateWarning; a set of independent samples finds none and runs ungrouped."""
+    from selbayes.evaluation import ReplicateWarning
+
+    x, y, _, pairs = _twin_pair(tmp_path)
+    out = tmp_path / "auto"
+    args = ["--x", str(x), "--y", str(y), "--name", "twins", "--methods", "gnb",
+            "--folds", "4", "--no-progress"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        assert cli_main([*args, "--groups", "auto", "--out", str(out)]) == 0
+    cases = pd.read_csv(out / "cases.csv")
+    for (_, fold), test in cases.groupby(["repeat", "fold"]):
+        train = cases[(cases["repeat"] == test["repeat"].iloc[0]) & (cases["fold"] != fold)]
+        assert set(pairs[test["sample"]]).isdisjoint(pairs[train["sample"]])
+    settings = json.loads((out / "settings.json").read_text())
+    assert settings["groups"] == {"twins": 24} and settings["groups_found"] == {"twins": 48}
+    assert "48 samples in groups of more than one found" in (out / "report.md").read_text()
+    alone = run_benchmark([_toy()], ["gnb"], folds=3, out=tmp_path / "alone", progress=False,
+                          write_report=False, groups={"toy": "auto"})
+    assert alone.info["groups"] == {} and alone.info["groups_found"] == {"toy": 0}
+
+
 class _GroupRecorder(GaussianNB):
     """GaussianNB that writes what a method is given (its inner folds; the groups in fit) to
     a JSON-lines file, one line per fit."""

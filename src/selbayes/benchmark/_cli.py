@@ -83,7 +83,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "one group (technical replicates, two preparations of one tumour, samples "
                    "of one patient) are kept in the same fold, outer and inside every "
                    "method's own cross-validation; without it every sample is taken as "
-                   "independent")
+                   "independent. 'auto': the groups of samples far more alike than any "
+                   "others (replicates, one would think) that the replicate check finds")
     p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
                    help="preprocessing of your data, the same for every method: log2 of "
                    "values clipped to [floor, ceiling]; none, the values as given; auto "
@@ -291,7 +292,9 @@ def run(args) -> int:
         groups = {}
         if args.x is not None:
             datasets.append(_read_user_data(args))
-            if args.groups is not None:
+            if args.groups == "auto":      # the groups the replicate check finds
+                groups[datasets[-1].name] = "auto"
+            elif args.groups is not None:
                 groups[datasets[-1].name] = groups_for_matrix(datasets[-1].X, args.groups,
                                                              x_source=args.x)
         if not datasets and not args.quick:

@@ -669,7 +669,10 @@ def write_report_files(res) -> str:
           f"repeat(s), seed {info['seed']}; the same folds for every method"
           + ("" if not grouped else "; the samples of one group in the same fold, outer "
              "and inside each method's own cross-validation ("
-             + ", ".join(f"{n}: {g} groups" for n, g in grouped.items()) + ")")
+             + ", ".join(f"{n}: {g} groups" + (
+                 f", the {info['groups_found'][n]} samples in groups of more than one found "
+                 "by the replicate check" if n in (info.get("groups_found") or {}) else "")
+                 for n, g in grouped.items()) + ")")
           + "".join(f"; {n}: {k} of {info['datasets'][n]['n']} samples in groups far more "
                     "alike than any others, and no groups given (replicates? the folds may "
                     "split them)" for n, k in (info.get("samples_in_replicates") or {}).items())

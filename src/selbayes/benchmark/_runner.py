@@ -289,28 +289,32 @@ def _inner_folds(y_train: np.ndarray) -> int:
     return int(max(2, min(3, np.bincount(y_train).min())))
 
 
-def _replicate_check(ds, X: np.ndarray, y_idx: np.ndarray) -> int:
-    """Warn (:class:`~selbayes.evaluation.ReplicateWarning`) where a set run without groups
-    has samples in groups (pairs, triplets, ...) far more alike than any others (replicates?),
-    which folds that split them flatter; returns how many samples are in such groups when it
-    warns, else 0. The check
-    sees the values as the methods do (the set's preprocessing, here fitted on all samples:
-    it decides nothing)."""
-    from ..evaluation._replicates import ReplicateWarning, replicate_groups, replicate_message
+def _replicates_found(ds, X: np.ndarray, y_idx: np.ndarray):
+    """:func:`~selbayes.evaluation.replicate_groups` of a set on the values as the methods see
+    them (the set's preprocessing, here fitted on all samples: it decides no prediction, only
+    a warning or, with ``groups="auto"``, the folds); nothing below 3 samples."""
+    from ..evaluation._replicates import found_groups
 
-    if X.shape[0] < 3:
-        return 0
     pre = _preprocessor(ds.preprocessing)
     if pre is not None:
         with warnings.catch_warnings():     # the fits say what they think of the values
             warnings.simplefilter("ignore")
             X = pre.fit_transform(X)
-    found = replicate_groups(X, y_idx)
+    return found_groups(X, y_idx)
+
+
+def _replicate_warning(ds, found, n: int) -> int:
+    """Warn (:class:`~selbayes.evaluation.ReplicateWarning`) where a set run without groups
+    has samples in groups (pairs, triplets, ...) far more alike than any others (replicates?),
+    which folds that split them flatter; returns how many samples are in such groups when it
+    warns, else 0."""
+    from ..evaluation._replicates import ReplicateWarning, replicate_message
+
     message = replicate_message(
-        found, len(y_idx), list(ds.X.index),
+        found, n, list(ds.X.index),
         advice=f"Folds that split such groups flatter every method: pass them as groups "
                f"(run_benchmark(..., groups={{{ds.name!r}: labels}}), selbayes benchmark "
-               "--groups FILE)")
+               "--groups FILE), or groups 'auto' to keep the groups found here whole")
     if message is None:
         return 0
     warnings.warn(f"{ds.name}: {message}", ReplicateWarning, stacklevel=3)
@@ -408,7 +412,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         single training cases closely most. The inner cross-validation inside each method
         keeps them whole too: the selbayes methods get the training cases' groups in
         ``fit``, the scikit-learn peers' searches (penalty, number of genes, calibration)
-        folds made with the groups kept whole.
+        folds made with the groups kept whole. ``"auto"`` in place of the labels: the
+        groups of samples far more alike than any others
+        (:func:`selbayes.evaluation.replicate_groups`, on the set's preprocessed values),
+        each other sample alone (``info["groups_found"]``: how many samples they hold).
 
     Returns
     -------
@@ -459,16 +466,19 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     # made only once the data are known good: a refused run leaves no folder behind
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    tasks, data, arrays, splits_of, replicate_samples = [], {}, {}, {}, {}
+    tasks, data, arrays, splits_of, replicate_samples, found_samples = [], {}, {}, {}, {}, {}
     for ds in loaded:
         X = ds.X.to_numpy(dtype=np.float64)
         classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
         data[ds.name] = (X, y_idx, classes, ds)
-        codes = (None if groups.get(ds.name) is None
-                 else group_codes(groups[ds.name], len(y_idx)))
+        given = groups.get(ds.name)
+        auto = isinstance(given, str) and given == "auto"
+        codes = None if given is None or auto else group_codes(given, len(y_idx))
         if codes is None:
-            in_groups = _replicate_check(ds, X, y_idx)
-            if in_groups:
+            found, labels = _replicates_found(ds, X, y_idx)
+            if auto:                    # the groups found kept whole, outer and inner
+                codes, found_samples[ds.name] = labels, len(found)
+            elif in_groups := _replicate_warning(ds, found, len(y_idx)):
                 replicate_samples[ds.name] = in_groups
         arrays[ds.name] = (X, y_idx, len(classes), codes)
         dhash = _data_hash(X, y_idx)
@@ -524,7 +534,9 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
-            "groups": {n: int(arrays[n][3].max()) + 1 for n in groups},     # from the codes
+            "groups": {n: int(arrays[n][3].max()) + 1 for n in groups       # from the codes
+                       if arrays[n][3] is not None},
+            "groups_found": found_samples,      # groups "auto": samples in the groups found
             "samples_in_replicates": replicate_samples,
             "quick": bool(quick), "n_fits": len(tasks),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,

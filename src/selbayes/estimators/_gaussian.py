@@ -306,7 +306,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     groups_ : ndarray of int, shape (n_samples,), or None
         The group code of each training case that the inner cross-validation kept whole:
         those given to ``fit`` (as codes), those found with ``groups="auto"``, or None
-        (every case its own group). Not saved.
+        (every case its own group, or no inner cross-validation ran). Not saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
@@ -704,7 +704,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
                 self.label_noise_ = share_label_noise(self.k_choice_.extra["label_noise_c"],
                                                       X.shape[0])
             self._warn_grid_ends(k_cap)
-        self.groups_ = groups
+        self.groups_ = groups if inner_cv else None
         if self.decorrelate_ is None:
             # The F statistic is invariant to per-feature affine maps, so selection runs on X
             # as given (sparse stays sparse); only the k selected columns are standardised,
