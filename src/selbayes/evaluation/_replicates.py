@@ -70,7 +70,8 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
         ``sample`` (row number), ``size`` (samples in its group), ``correlation`` (the
         smallest correlation between two members of the group) and ``margin`` (the smallest
         of its members' margins). No rows where nothing is found. Labels to pass as
-        ``fit(X, y, groups=...)`` once the groups are confirmed: see the example.
+        ``fit(X, y, groups=...)`` once the groups are confirmed: :func:`replicate_labels`
+        (or ``groups="auto"``, which finds and passes them).
 
     Raises
     ------
@@ -88,10 +89,8 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     >>> found = replicate_groups(X, np.array([0, 1, 0, 1, 0, 1, 0, 0, 1]))
     >>> found.groupby("group")["sample"].apply(list).tolist()
     [[1, 8], [0, 6, 7]]
-    >>> groups = np.arange(9)                   # each sample alone, the groups found together
-    >>> groups[found["sample"]] = 9 + found["group"]
-    >>> groups.tolist()
-    [10, 9, 2, 3, 4, 5, 10, 10, 9]
+    >>> replicate_labels(found, 9).tolist()     # each other sample alone
+    [0, 1, 2, 3, 4, 5, 0, 0, 1]
     """
     X = np.asarray(X, dtype=np.float64)
     y_index = np.asarray(y_index)
