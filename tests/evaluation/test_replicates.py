@@ -148,3 +148,16 @@ def test_replicate_labels_put_each_group_found_together_and_every_other_sample_a
     none, no_labels = found_groups(X[:2], y[:2])          # too few samples: nothing found
     assert no_labels is None and len(none) == 0 and list(none.columns)[0] == "group"
     assert found_groups(*_data(1))[1] is None             # independent samples
+
+
+def test_spread_gap_finds_pairs_less_alike_where_unrelated_samples_lie_close():
+    """Independent genes: unrelated samples' correlations spread by about 1/sqrt(p), so pairs
+    correlating at 0.2 clear 4 spreads though not the 0.2 margin; independent samples form
+    no group either way; a bad spread_gap is named."""
+    X, y = _data(0, n=60, p=2000, twins=10, technical=0.8)
+    assert len(replicate_groups(X, y)) == 0
+    got = _as_sets(replicate_groups(X, y, spread_gap=4.0))
+    assert got <= {(2 * i, 2 * i + 1) for i in range(10)} and len(got) >= 6
+    assert len(replicate_groups(*_data(1, n=60, p=2000), spread_gap=4.0)) == 0
+    with pytest.raises(ValueError, match="spread_gap must be positive or None"):
+        replicate_groups(X, y, spread_gap=0.0)
