@@ -55,8 +55,20 @@ def replicated(name: str, seed: int, copies: int, share: float):
     return d["X_train"], d["y_train"]
 
 
-def development_sets() -> list[str]:
+def read_set(name: str):
+    """A development set's values as the benchmark reads them, and its class indices."""
     from selbayes.benchmark._runner import _preprocessor, resolve_dataset
+
+    ds = resolve_dataset(name)                # stored scale, as the benchmark reads it
+    X = ds.X.to_numpy(dtype=np.float64)
+    pre = _preprocessor(ds.preprocessing)
+    if pre is not None:
+        X = pre.fit_transform(X)
+    _, y = np.unique(np.asarray(ds.y).astype(str), return_inverse=True)
+    return X, y
+
+
+def development_sets() -> list[str]:
     from selbayes.datasets import BENCHMARK_SETS
 
     lines = ["| set | samples | in groups (pairs check) | in groups | group sizes | warns |",
@@ -64,12 +76,7 @@ def development_sets() -> list[str]:
     from selbayes.evaluation._replicates import replicate_groups, replicate_message
 
     for name in BENCHMARK_SETS:
-        ds = resolve_dataset(name)                # stored scale, as the benchmark reads it
-        X = ds.X.to_numpy(dtype=np.float64)
-        pre = _preprocessor(ds.preprocessing)
-        if pre is not None:
-            X = pre.fit_transform(X)
-        _, y = np.unique(np.asarray(ds.y).astype(str), return_inverse=True)
+        X, y = read_set(name)
         pairs = replicate_groups(X, y, max_size=CHECKS["pairs"])
         found = replicate_groups(X, y, max_size=CHECKS["groups"])
         sizes = found.drop_duplicates("group")["size"].value_counts().sort_index()

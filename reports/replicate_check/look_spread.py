@@ -34,21 +34,11 @@ def check(X, y, spread_gap):
     return found, replicate_message(found, len(y)) is not None
 
 
-def read_set(name):
-    from selbayes.benchmark._runner import _preprocessor, resolve_dataset
-
-    ds = resolve_dataset(name)                # stored scale, as the benchmark reads it
-    X = ds.X.to_numpy(dtype=np.float64)
-    pre = _preprocessor(ds.preprocessing)
-    if pre is not None:
-        X = pre.fit_transform(X)
-    _, y = np.unique(np.asarray(ds.y).astype(str), return_inverse=True)
-    return X, y
-
-
-def made_replicates(X, y, seed):
+def made_replicates(X, y, seed, share=0.3):
     """README.md's rule 3: 10% of the samples (at least 2) each given a replicate whose noise
-    is another sample of its class, removed from the data. Returns (X, y, made pairs)."""
+    is another sample of its class, removed from the data; ``share`` of the sample's own
+    class-centred profile (its correlation with the replicate, about). Returns (X, y, made
+    pairs)."""
     rng = np.random.default_rng(seed)
     n = len(y)
     r = max(2, round(0.1 * n))
@@ -67,8 +57,8 @@ def made_replicates(X, y, seed):
             mates.append(int(free[0]))
     keep = np.array([i for i in range(n) if i not in mates])
     pairs_noise = list(zip(chosen, mates, strict=True))
-    rows = [means[y[i]] + 0.3 * (X[i] - means[y[i]])
-            + np.sqrt(0.91) * (X[j] - means[y[j]]) for i, j in pairs_noise]
+    rows = [means[y[i]] + share * (X[i] - means[y[i]])
+            + np.sqrt(1 - share * share) * (X[j] - means[y[j]]) for i, j in pairs_noise]
     X_new = np.vstack([X[keep], np.array(rows)])
     y_new = np.concatenate([y[keep], y[chosen]])
     position = {int(i): p for p, i in enumerate(keep)}
@@ -112,7 +102,7 @@ def main() -> None:
     made_total = {c: 0 for c in CHECKS}
     fired_total = {c: 0 for c in CHECKS}
     for name in CLEAN_SETS:
-        X, y = read_set(name)
+        X, y = look.read_set(name)
         plain = {c: check(X, y, g) for c, g in CHECKS.items()}
         verdict[f"2: {name} not warned"] = not plain["candidate"][1]
         found_made = {c: 0 for c in CHECKS}
@@ -145,7 +135,7 @@ def main() -> None:
     from selbayes.datasets import BENCHMARK_SETS
 
     for name in BENCHMARK_SETS:
-        X, y = read_set(name)
+        X, y = look.read_set(name)
         res = {c: check(X, y, g) for c, g in CHECKS.items()}
         lines.append(f"| {name} | {len(y)} | {len(res['candidate'][0])} | "
                      f"{'yes' if res['candidate'][1] else 'no'} | {len(res['present'][0])} | "
