@@ -721,6 +721,8 @@ def test_groups_auto_reach_every_inner_split_of_the_stack(monkeypatch):
     monkeypatch.setattr(_linear_stack, "fit_l1_logistic", recording_fit)
     clf = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y, groups="auto")
     found = clf.estimator_.groups_
+    # the same pairs: as many codes as true groups, each code with one true group
+    assert np.unique(found).size == 20
     assert len(set(zip(found.tolist(), groups.tolist(), strict=True))) == 20
     assert _whole(clf.estimator_.k_choice_.extra["folds"], groups)
     folds = clf.estimator_.k_choice_.extra["folds"]

@@ -590,9 +590,6 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         auto_groups = isinstance(groups, str) and groups == "auto"
         if auto_groups:
             groups = None                 # the groups found below, where inner CV runs
-            if sparse:
-                raise ValueError("groups='auto' looks for replicates in the values of dense "
-                                 "X; for sparse X give the groups")
         elif groups is not None:
             from ..evaluation._folds import group_codes
 
@@ -675,9 +672,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # it); a grid the user gives is taken as given.
             extend_to = (k_cap if EXTEND_DEFAULT_K_GRID and k_auto and self.k_grid is None
                          else None)
-            if groups is None and not sparse and X.shape[0] >= 3:
-                # groups that look like replicates: kept whole with groups="auto", otherwise
-                # for the warning of _check_replicates
+            if groups is None and (auto_groups or not sparse):
+                # groups that look like replicates: kept whole with groups="auto" (sparse X
+                # refused there), otherwise for the warning of _check_replicates
                 from ..evaluation._replicates import found_groups
 
                 self.replicate_groups_, labels = found_groups(X, y_index)

@@ -101,9 +101,6 @@ def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
     if isinstance(groups, str) and groups == "auto":
         from ..evaluation._replicates import found_groups
 
-        if hasattr(Xv, "toarray"):
-            raise ValueError("groups='auto' looks for replicates in the values of dense X; "
-                             "for sparse X give the groups")
         groups = found_groups(Xv, y_index)[1]          # the same groups for every k
     choices = {}
     if estimator.temperature == "auto" or estimator.decorrelate == "auto":

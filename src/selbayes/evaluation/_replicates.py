@@ -149,10 +149,13 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
             within = C[np.ix_(members, members)][np.triu_indices(len(members), 1)]
             found.append((within.min(), margin[members].min(), members))
     found.sort(key=lambda g: -g[0])
-    rows = [(g, j, len(members), corr, marg)
-            for g, (corr, marg, members) in enumerate(found) for j in members]
-    out = pd.DataFrame(rows, columns=list(_COLUMNS))
-    return out.astype(_COLUMNS)
+    return _table([(g, j, len(members), corr, marg)
+                   for g, (corr, marg, members) in enumerate(found) for j in members])
+
+
+def _table(rows) -> pd.DataFrame:
+    """The groups' table (:func:`replicate_groups`) of ``rows``, typed even when empty."""
+    return pd.DataFrame(rows, columns=list(_COLUMNS)).astype(_COLUMNS)
 
 
 def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
@@ -196,10 +199,13 @@ def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
 def found_groups(X, y_index) -> tuple[pd.DataFrame, np.ndarray | None]:
     """:func:`replicate_groups` of a training set and, where it finds any, their
     :func:`replicate_labels` (None otherwise): what ``fit(X, y, groups="auto")`` keeps whole.
-    Fewer than 3 samples: nothing found."""
+    Fewer than 3 samples: nothing found. Sparse X is refused (the check reads dense values)."""
+    if hasattr(X, "toarray"):
+        raise ValueError("groups='auto' looks for replicates in the values of dense X; for "
+                         "sparse X give the groups")
     X = np.asarray(X)
     if X.shape[0] < 3:
-        return pd.DataFrame({c: pd.Series(dtype=t) for c, t in _COLUMNS.items()}), None
+        return _table([]), None
     found = replicate_groups(X, y_index)
     return found, (replicate_labels(found, X.shape[0]) if len(found) else None)
 
