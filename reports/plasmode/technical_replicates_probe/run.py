@@ -27,12 +27,13 @@ ARMS = ("ungrouped", "grouped")
 REPLICATES, DATA_SEED = 12, 39900
 
 
-def draw(name: str, random_state, copies: int = 2) -> dict:
+def draw(name: str, random_state, copies: int = 2, share: float = TECHNICAL_SHARE) -> dict:
     """One replicate of scenario ``name`` with paired training samples (README.md): the
     training cases are n_train / 2 tumours measured twice (rows 2i and 2i + 1, ``groups``),
     the test cases single independent samples with their exact class probabilities.
     ``copies`` measures each of n_train // copies tumours that many times instead
-    (``../../replicate_check/look.py``; 2, this probe's, draws the same numbers as before)."""
+    (``../../replicate_check/look.py``; 2, this probe's, draws the same numbers as before);
+    ``share`` is the technical share s (``../groups_auto_default/``)."""
     from selbayes.experiments.plasmode import scenario
 
     sc = scenario(name)
@@ -43,10 +44,10 @@ def draw(name: str, random_state, copies: int = 2) -> dict:
     delta[idx] = sc.effect_sd * rng.standard_normal(sc.n_effects)
     y_t = np.zeros(tumours, dtype=int)
     y_t[: tumours // 2] = 1
-    own = np.sqrt(1 - TECHNICAL_SHARE) * rng.standard_normal((tumours, p))
+    own = np.sqrt(1 - share) * rng.standard_normal((tumours, p))
     tumour = own + np.outer(y_t - 0.5, delta)
     X_train = (np.repeat(tumour, copies, axis=0)
-               + np.sqrt(TECHNICAL_SHARE) * rng.standard_normal((copies * tumours, p)))
+               + np.sqrt(share) * rng.standard_normal((copies * tumours, p)))
     y_test = rng.integers(0, 2, N_TEST)
     X_test = rng.standard_normal((N_TEST, p)) + np.outer(y_test - 0.5, delta)
     p1 = 1 / (1 + np.exp(-(X_test @ delta)))
