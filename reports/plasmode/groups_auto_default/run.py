@@ -66,10 +66,12 @@ def training_set(cell: str, rep: int) -> dict:
 
 def found_summary(d: dict) -> dict:
     """What the check finds in the training set: samples in groups, the share of samples with
-    a true replicate grouped with one of their own, and samples grouped with none of theirs."""
+    a true replicate grouped with one of their own, samples grouped with none of theirs, and
+    each group's correlation and margin (``replicate_groups``' columns)."""
     from selbayes.evaluation._replicates import found_groups
 
-    _, codes = found_groups(d["X_train"], d["y_train"])
+    table, codes = found_groups(d["X_train"], d["y_train"])
+    per_group = table.groupby("group")[["correlation", "margin"]].first()
     n = len(d["y_train"])
     codes = np.arange(n) if codes is None else codes
     off = ~np.eye(n, dtype=bool)
@@ -79,7 +81,9 @@ def found_summary(d: dict) -> dict:
     found_own = (same_found & same_true).any(1)
     return {"grouped": int(grouped.sum()),
             "recall": float(found_own[has_twin].mean()) if has_twin.any() else None,
-            "wrong": int((grouped & ~found_own).sum())}
+            "wrong": int((grouped & ~found_own).sum()),
+            "correlation": per_group["correlation"].tolist(),
+            "margin": per_group["margin"].tolist()}
 
 
 def one(cell: str, arm: str, rep: int) -> dict:
@@ -208,6 +212,16 @@ def report(rows: dict, found: dict, chowdary) -> str:
                                    CHOWDARY_METHODS["none"])
     d_ok = not above(dc, sec)
     amlp = chowdary.groupby("method")["amlp"].mean()
+    lines += ["", "The groups found (reported, deciding nothing): each group's smallest "
+              "correlation between members and smallest margin, their range per cell.", "",
+              "| cell | groups | correlation | margin |", "|---|---:|---|---|"]
+    for cell in diffs:
+        got = [found[c, r] for c, r in found if c == cell]
+        corr = [x for f in got for x in f["correlation"]]
+        marg = [x for f in got for x in f["margin"]]
+        if corr:
+            lines.append(f"| {cell} | {len(corr)} | {min(corr):.2f} to {max(corr):.2f} | "
+                         f"{min(marg):.2f} to {max(marg):.2f} |")
     lines += ["", f"No replicates (design 3): groups found in {sets_found} of "
               f"{d_ind.size} training sets; KL auto - none over all of them "
               f"{paired.pm_text(m3, se3)}.", "",
