@@ -20,7 +20,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent / "technical_replicates_probe"),
-                str(HERE.parents[1] / "chowdary_probe")]
+                str(HERE.parents[1] / "chowdary_probe"), str(HERE.parents[1] / "replicate_check")]
 import paired  # noqa: E402  (reports/plasmode/paired.py)
 import probe  # noqa: E402  (reports/plasmode/probe.py: fit_missing, stack_summary)
 from paired_folds import FOLDS, PAIRS, REPEATS, SEED  # noqa: E402  (chowdary's pairs)
@@ -150,6 +150,23 @@ def run_chowdary():
                          progress=False, groups={"chowdary": PAIRS}).results
 
 
+def chowdary_groups() -> str:
+    """The groups the check finds on chowdary's 104 samples (the benchmark's values), as the
+    table's rows: real pairs, two preparations of one tumour (reported, deciding nothing)."""
+    from look import read_set  # noqa: PLC0415  (reports/replicate_check/look.py)
+
+    from selbayes.evaluation import replicate_groups
+
+    X, y = read_set("chowdary")
+    g = replicate_groups(X, y).groupby("group").agg(
+        samples=("sample", list), correlation=("correlation", "first"),
+        margin=("margin", "first"))
+    true = sum(len(s) == 2 and PAIRS[s[0]] == PAIRS[s[1]] for s in g["samples"])
+    return (f"| chowdary, all 104 samples ({true} of the {len(g)} groups true pairs) | "
+            f"{len(g)} | {g['correlation'].min():.2f} to {g['correlation'].max():.2f} | "
+            f"{g['margin'].min():.2f} to {g['margin'].max():.2f} |")
+
+
 def _geo(x) -> float:
     return float(np.exp(np.mean(np.log(x))))
 
@@ -222,6 +239,7 @@ def report(rows: dict, found: dict, chowdary) -> str:
         if corr:
             lines.append(f"| {cell} | {len(corr)} | {min(corr):.2f} to {max(corr):.2f} | "
                          f"{min(marg):.2f} to {max(marg):.2f} |")
+    lines += [chowdary_groups()]
     lines += ["", f"No replicates (design 3): groups found in {sets_found} of "
               f"{d_ind.size} training sets; KL auto - none over all of them "
               f"{paired.pm_text(m3, se3)}.", "",
