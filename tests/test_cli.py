@@ -456,10 +456,12 @@ def test_fit_groups_reach_the_classifier_by_sample_id(tmp_path, captured_fit, ca
         main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
               "--groups", str(tmp_path / file), "-o", str(tmp_path / "f.nc")])
         np.testing.assert_array_equal(captured_fit["groups"], pairs)
-    captured_fit.clear()
-    main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
-          str(tmp_path / "f.nc")])
-    assert captured_fit["groups"] is None
+    for flags, given in (([], "near_copies"), (["--groups", "none"], None),
+                         (["--groups", "auto"], "auto")):
+        captured_fit.clear()
+        main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), *flags,
+              "-o", str(tmp_path / "f.nc")])
+        assert captured_fit["groups"] == given
 
 
 def test_fit_with_groups_says_so(tmp_path, capsys):
@@ -475,9 +477,10 @@ def test_fit_with_groups_says_so(tmp_path, capsys):
     assert "12 groups kept whole" in printed and "replicates:" not in printed   # not looked for
 
 
-def test_fit_of_twins_without_groups_names_the_replicates(tmp_path, capsys):
-    """A real fit (plug-in) of samples measured twice, no --groups: the summary says how many
-    samples are in groups far more alike than any others, and to pass --groups."""
+def test_fit_of_twins_names_the_replicates_and_keeps_near_copies_whole(tmp_path, capsys):
+    """A real fit (plug-in) of samples measured twice (near-copies): by default, as with
+    --groups auto, the summary says how many samples are in groups far more alike than any
+    others, kept whole; with --groups none a warning, and the advice to keep them whole."""
     rng = np.random.default_rng(8)
     y = np.repeat(["a", "b"] * 6, 2)
     own = np.repeat(rng.normal(size=(12, 40)), 2, axis=0) + 0.3 * rng.normal(size=(24, 40))
@@ -486,18 +489,23 @@ def test_fit_of_twins_without_groups_names_the_replicates(tmp_path, capsys):
     X.to_csv(tmp_path / "X.csv")
     pd.DataFrame({"id": X.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
-                 "--plugin", "--k-grid", "2,5", "--no-progress",
+                 "--plugin", "--k-grid", "2,5", "--no-progress", "--groups", "none",
                  "-o", str(tmp_path / "f.nc")]) == 0
     out = capsys.readouterr()
     assert "ReplicateWarning: 24 of the 24 samples form 12 pairs" in out.err
-    assert "replicates: 24 of 24 samples in 12 group(s)" in out.out and "--groups" in out.out
-    # --groups auto: the same pairs kept whole by the inner folds, no warning
-    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
-                 "--plugin", "--k-grid", "2,5", "--no-progress", "--groups", "auto",
-                 "-o", str(tmp_path / "f.nc")]) == 0
-    out = capsys.readouterr()
-    assert "ReplicateWarning" not in out.err and "12 groups kept whole" in out.out
-    assert "kept whole by the inner folds (--groups auto" in out.out
+    assert "replicates: 24 of 24 samples in 12 group(s)" in out.out
+    assert "not kept whole (--groups none" in out.out
+    assert "pass --groups auto or --groups FILE" in out.out
+    # by default and with --groups auto: the same pairs kept whole by the inner folds
+    for flags in ([], ["--groups", "auto"]):
+        assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                     "--plugin", "--k-grid", "2,5", "--no-progress", *flags,
+                     "-o", str(tmp_path / "f.nc")]) == 0
+        out = capsys.readouterr()
+        assert "ReplicateWarning" not in out.err and "12 groups kept whole" in out.out
+        assert ("replicates: 24 of 24 samples in 12 group(s) far more alike among themselves "
+                "than any others, kept whole by the inner folds") in out.out
+        assert "not kept whole" not in out.out
     # independent samples: none, or a chance pair below the share that warns
     X.iloc[1::2] = rng.normal(size=(12, 40))
     X.to_csv(tmp_path / "X.csv")

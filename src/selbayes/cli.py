@@ -384,25 +384,44 @@ def _fit_summary(clf, args, X, y) -> list[str]:
                          f"{flagged_cases(checks, with_p=False)} (check for a sample swap or "
                          "a wrong label)")
     found = getattr(clf, "replicate_groups_", None)     # None: groups given, or no inner CV
-    if found is not None and len(found) and getattr(clf, "groups_", None) is not None:
-        lines.append(f"replicates: {len(found)} of {X.shape[0]} samples in "
-                     f"{found['group'].nunique()} group(s) far more alike among themselves "
-                     "than any others, kept whole by the inner folds (--groups auto; "
-                     "replicate_groups_ of the fit)")
-    elif found is not None and len(found) == 0:
-        lines.append("replicates: no samples far more alike among themselves than any "
-                     "others (pairs to groups of 5 looked for)")
-    elif found is not None:
-        from .evaluation._replicates import PAIR_SHARE, replicate_message
-
-        warned = replicate_message(found, X.shape[0]) is not None
-        lines.append(f"replicates: {len(found)} of {X.shape[0]} samples in "
-                     f"{found['group'].nunique()} group(s) far more alike among themselves "
-                     "than any others (replicate_groups_ of the fit; "
-                     + ("if they are replicates or samples of one patient, pass --groups)"
-                        if warned else f"too few to warn: a warning needs {PAIR_SHARE:.0%} "
-                        "of the samples and at least 4)"))
+    if found is not None:
+        lines += _replicate_lines(found, X.shape[0], getattr(args, "groups", None))
     return lines
+
+
+def _replicate_lines(found, n: int, groups) -> list[str]:
+    """The summary's ``replicates:`` lines for the fit's ``replicate_groups_`` (``found``)
+    among ``n`` samples: the groups kept whole by the inner folds and those not, with what to
+    do (``groups``: the ``--groups`` given, None for the default)."""
+    import numpy as np
+
+    from .evaluation._replicates import NEAR_COPY, PAIR_SHARE, replicate_message
+
+    if not len(found):
+        return ["replicates: no samples far more alike among themselves than any others "
+                "(pairs to groups of 5 looked for)"]
+    kept = found["kept"].to_numpy(dtype=bool) if "kept" in found else np.zeros(len(found), bool)
+    out = []
+    if kept.any():
+        k = found[kept]
+        out.append(f"replicates: {len(k)} of {n} samples in {k['group'].nunique()} group(s) "
+                   "far more alike among themselves than any others, kept whole by the inner "
+                   "folds (replicate_groups_ of the fit; --groups none takes every sample as "
+                   "independent)")
+    rest = found[~kept]
+    if len(rest):
+        why = ("--groups none" if groups == "none" else
+               f"less alike than the near-copies kept by default: correlation below "
+               f"{NEAR_COPY:g}")
+        warned = replicate_message(rest, n) is not None
+        out.append(f"replicates: {len(rest)} of {n} samples in {rest['group'].nunique()} "
+                   "group(s) far more alike among themselves than any others, not kept whole "
+                   f"({why}; replicate_groups_ of the fit; "
+                   + ("if they are replicates or samples of one patient, pass --groups auto "
+                      "or --groups FILE)" if warned else
+                      f"too few to warn: a warning needs {PAIR_SHARE:.0%} of the samples and "
+                      "at least 4)"))
+    return out
 
 
 def _cmd_fit(args) -> int:
@@ -515,7 +534,7 @@ def _cmd_fit(args) -> int:
         raise UserError(f"--linear-stack needs --k auto (the default): the stack is weighted "
                         f"on the inner cases that chose k; got --k {args.k}")
     fit_kw = {}
-    if args.groups is not None or args.group_key is not None:
+    if args.groups not in (None, "none", "near_copies") or args.group_key is not None:
         flag = "--groups" if args.groups is not None else "--group-key"
         if not k_auto:
             raise UserError(f"{flag} keeps each group's samples in one fold of the inner "
@@ -523,8 +542,10 @@ def _cmd_fit(args) -> int:
                             "none")
     if args.group_key is not None:
         fit_kw["groups"] = group_key_values
-    elif args.groups == "auto":
-        fit_kw["groups"] = "auto"       # the groups the fit finds (replicate_groups)
+    elif args.groups in ("auto", "near_copies"):
+        fit_kw["groups"] = args.groups  # the groups the fit finds (replicate_groups) and keeps
+    elif args.groups == "none":
+        fit_kw["groups"] = None         # every sample independent (a warning where not)
     elif args.groups is not None:
         from .datasets._loaders import groups_for_matrix
 
@@ -780,9 +801,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "group labels in row order, or sample id and group). The samples of one "
                      "group (technical replicates, several samples of one patient) are kept "
                      "in one fold of the inner cross-validation that chooses k and weighs the "
-                     "stack; without it every sample is taken as independent. 'auto': the "
-                     "groups of samples far more alike than any others that the fit finds "
-                     "(replicates, one would think) are kept whole")
+                     "stack. Without it (or 'near_copies'), the groups of samples far more "
+                     "alike than any others that the fit finds are kept whole where their "
+                     "members all correlate at 0.8 or more (near-copies, such as technical "
+                     "replicates); 'auto': every group it finds (it also finds less alike "
+                     "pairs, such as two preparations of one tumour); 'none': every sample "
+                     "taken as independent")
     fit.add_argument("--group-key", default=None,
                      help="for .h5ad with --label-key: the obs column of groups (as --groups)")
     fit.add_argument("--k", default=None,

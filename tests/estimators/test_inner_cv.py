@@ -760,7 +760,7 @@ def test_classifier_passes_groups_to_its_inner_choices():
     clf = _fast(method="plugin", k_grid=(2, 8, 32)).fit(X, y, groups=groups)
     assert clf.k_choice_.extra["n_groups"] == 20
     assert not _splits_groups(clf.k_choice_.extra["folds"], groups)
-    plain = _fast(method="plugin", k_grid=(2, 8, 32)).fit(X, y)
+    plain = _fast(method="plugin", k_grid=(2, 8, 32)).fit(X, y, groups=None)
     assert _splits_groups(plain.k_choice_.extra["folds"], groups)
     by_prior = _fast(method="plugin", k_grid=(2, 8), effect_prior="auto").fit(X, y,
                                                                               groups=groups)
@@ -785,7 +785,7 @@ def test_groups_that_leave_too_few_training_cases_are_named():
 
 
 def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path):
-    """Twins without groups: a ReplicateWarning names the first pairs by sample id, and the
+    """Twins with groups=None: a ReplicateWarning names the first pairs by sample id, and the
     table of groups is saved and loaded with the fit; with the groups, or independent
     samples, none (and independent samples form no groups)."""
     import pandas as pd
@@ -795,8 +795,9 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path
     X, y, groups = _twins()
     frame = pd.DataFrame(X, index=[f"s{i}" for i in range(len(y))])
     with pytest.warns(ReplicateWarning, match=r"40 of the 40 samples form 20 pairs"):
-        clf = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y)
+        clf = _fast(method="plugin", k_grid=(2, 8)).fit(frame, y, groups=None)
     found = clf.replicate_groups_
+    assert not found["kept"].any()
     assert len(found) == 40 and (found["size"] == 2).all()
     assert set(map(tuple, found.groupby("group")["sample"].apply(list))) == {
         (2 * i, 2 * i + 1) for i in range(20)}
@@ -812,10 +813,11 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path
 
 
 def test_groups_auto_keeps_the_replicates_found_whole():
-    """groups="auto": the twins the replicate check finds are kept whole by every inner split
-    (as with the true groups), no ReplicateWarning, and groups_ holds them; on independent
-    samples nothing is found and the fit equals the one without groups. fit_path too; sparse
-    X is refused."""
+    """groups="auto", and the default for near-copies as these: the twins the replicate check
+    finds are kept whole by every inner split (as with the true groups), no ReplicateWarning,
+    and groups_ holds them; groups=None splits them (and warns); on independent samples
+    nothing is found and the fit equals the one without groups. fit_path too; sparse X is
+    refused with "auto" and not looked in by default."""
     import scipy.sparse as sp
 
     from selbayes.evaluation import ReplicateWarning
@@ -824,22 +826,77 @@ def test_groups_auto_keeps_the_replicates_found_whole():
     with warnings.catch_warnings():
         warnings.simplefilter("error", ReplicateWarning)
         clf = _fast(method="plugin", k_grid=(2, 8)).fit(X, y, groups="auto")
+        default = _fast(method="plugin", k_grid=(2, 8)).fit(X, y)
+    np.testing.assert_array_equal(default.groups_, clf.groups_)
+    np.testing.assert_array_equal(default.predict_proba(X), clf.predict_proba(X))
+    assert default.replicate_groups_["kept"].all()
     # the codes found pair the same cases as the true groups
     assert len(set(zip(clf.groups_.tolist(), groups.tolist(), strict=True))) == 20
     assert clf.k_choice_.extra["n_groups"] == 20
     assert not _splits_groups(clf.k_choice_.extra["folds"], groups)
     ungrouped = _fast(method="plugin", k_grid=(2, 8))
     with pytest.warns(ReplicateWarning):
-        ungrouped.fit(X, y)
+        ungrouped.fit(X, y, groups=None)
     assert ungrouped.groups_ is None and _splits_groups(ungrouped.k_choice_.extra["folds"],
                                                         groups)
     rng = np.random.default_rng(1)
     alone = rng.normal(size=X.shape) + X[:, :1]
     a = _fast(method="plugin", k_grid=(2, 8)).fit(alone, y, groups="auto")
-    b = _fast(method="plugin", k_grid=(2, 8)).fit(alone, y)
+    b = _fast(method="plugin", k_grid=(2, 8)).fit(alone, y, groups=None)
     assert a.groups_ is None and len(a.replicate_groups_) == 0
     np.testing.assert_array_equal(a.predict_proba(alone), b.predict_proba(alone))
-    path = _fast(method="plugin", temperature="auto").fit_path(X, y, [2, 8], groups="auto")
-    assert not _splits_groups(path[2].k_choice_.extra["folds"], groups)
+    for given in ("auto", "near_copies"):
+        path = _fast(method="plugin", temperature="auto").fit_path(X, y, [2, 8], groups=given)
+        assert not _splits_groups(path[2].k_choice_.extra["folds"], groups)
     with pytest.raises(ValueError, match="groups='auto' looks for replicates"):
         _fast(method="plugin", k_grid=(2, 8)).fit(sp.csr_matrix(X), y, groups="auto")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        sparse = _fast(method="plugin", k_grid=(2, 8)).fit(sp.csr_matrix(X), y)
+    assert sparse.groups_ is None and sparse.replicate_groups_ is None
+    with pytest.raises(ValueError, match="'near_copies', 'auto' or None; got 'near'"):
+        _fast(method="plugin", k_grid=(2, 8)).fit(X, y, groups="near")
+    with pytest.raises(ValueError, match="'near_copies', 'auto' or None; got 'Auto'"):
+        _fast(method="plugin").fit_path(X, y, [2, 8], groups="Auto")
+
+
+def _pairs_alike(seed=3, n=40, p=300, near=10, r=0.6):
+    """Cases 2i and 2i + 1 are pairs (same class): the first ``near`` pairs near-copies (a
+    noisy copy), the others correlating about ``r`` (a share r of the first's profile, the
+    rest its own). One group per pair."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, p))
+    X[1::2] = r * X[0::2] + np.sqrt(1 - r ** 2) * X[1::2]
+    X[1:2 * near:2] = X[0:2 * near:2] + 0.05 * rng.normal(size=(near, p))
+    X[:, :5] += 0.8 * y[:, None]
+    return X, y, np.arange(n) // 2
+
+
+def test_the_default_keeps_near_copies_whole_and_warns_of_the_pairs_less_alike():
+    """Five pairs of near-copies and fifteen pairs correlating about 0.6: the check finds
+    all twenty; the default keeps the near-copies whole (every member correlating at
+    NEAR_COPY or more) and warns of the fifteen others, naming groups='auto', which keeps all
+    twenty whole; the kept column says which."""
+    from selbayes.evaluation import ReplicateWarning
+    from selbayes.evaluation._replicates import NEAR_COPY
+
+    X, y, groups = _pairs_alike(near=5)
+    with pytest.warns(ReplicateWarning, match=r"30 of the 40 samples form 15 pairs.*"
+                                              r"groups='auto'"):
+        clf = _fast(method="plugin", k_grid=(2, 8)).fit(X, y)
+    found = clf.replicate_groups_
+    assert len(found) == 40 and found["group"].nunique() == 20
+    near = found["correlation"] >= NEAR_COPY
+    np.testing.assert_array_equal(found["kept"], near)
+    assert set(found.loc[near, "sample"]) == set(range(10))     # the five near-copies
+    codes = clf.groups_
+    assert np.unique(codes[:10]).size == 5 and np.unique(codes).size == 5 + 30
+    folds = clf.k_choice_.extra["folds"]
+    assert not _splits_groups(folds, np.where(np.arange(40) < 10, groups, np.arange(40) + 40))
+    assert _splits_groups(folds, groups)            # some pair less alike is split
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReplicateWarning)
+        every = _fast(method="plugin", k_grid=(2, 8)).fit(X, y, groups="auto")
+    assert every.replicate_groups_["kept"].all() and np.unique(every.groups_).size == 20
+    assert not _splits_groups(every.k_choice_.extra["folds"], groups)

@@ -700,14 +700,15 @@ def test_groups_reach_every_inner_split_of_the_stack(monkeypatch):
         assert _whole(search, groups[tr])
     assert _whole(searches[-1], groups)
     calls.clear()
-    plain = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y)
+    plain = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y, groups=None)
     assert not _whole(plain.estimator_.k_choice_.extra["folds"], groups)
     assert all(g is None for _, g in calls)
 
 
 def test_groups_auto_reach_every_inner_split_of_the_stack(monkeypatch):
-    """groups="auto": the twins the Gaussian model finds are the groups of every inner split
-    of the stack, the L1 fits' included (their codes pair the same cases as the true groups)."""
+    """The default (near-copies, as these twins are): the twins the Gaussian model finds are
+    the groups of every inner split of the stack, the L1 fits' included (their codes pair the
+    same cases as the true groups)."""
     from selbayes.estimators import _linear_stack
 
     X, y, groups = _twin_data()
@@ -719,7 +720,7 @@ def test_groups_auto_reach_every_inner_split_of_the_stack(monkeypatch):
         return real_fit(Xf, yf, random_state, groups=groups)
 
     monkeypatch.setattr(_linear_stack, "fit_l1_logistic", recording_fit)
-    clf = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y, groups="auto")
+    clf = LinearStackedClassifier(_base(), l1_gate=-1e9).fit(X, y)
     found = clf.estimator_.groups_
     # the same pairs: as many codes as true groups, each code with one true group
     assert np.unique(found).size == 20

@@ -161,3 +161,35 @@ def test_spread_gap_finds_pairs_less_alike_where_unrelated_samples_lie_close():
     assert len(replicate_groups(*_data(1, n=60, p=2000), spread_gap=4.0)) == 0
     with pytest.raises(ValueError, match="spread_gap must be positive or None"):
         replicate_groups(X, y, spread_gap=0.0)
+
+
+def test_kept_groups_keeps_near_copies_by_default_and_every_group_with_auto():
+    """Technical share 0.1 (near-copies, correlation about 0.9) in the first 5 pairs and 0.5
+    (about 0.5) in the next 5: all ten found; "near_copies" keeps exactly the groups whose
+    smallest correlation reaches NEAR_COPY (the first five), "auto" all, None none; sparse X
+    is not looked in except by "auto", which refuses it; an unknown mode is named."""
+    import scipy.sparse as sp
+
+    from selbayes.evaluation._replicates import NEAR_COPY, group_mode, kept_groups
+
+    X, y = _data(5, n=60, p=2000, twins=5, technical=0.1)
+    X2, _ = _data(6, n=60, p=2000, twins=10, technical=0.5)
+    X[10:20] = X2[10:20]
+    y[10:20] = np.repeat(np.arange(5) % 2, 2)
+    X[10:20] += y[10:20, None] * 0.8 * (np.arange(2000) < 20)
+    found, labels = kept_groups(X, y, "near_copies")
+    assert _as_sets(found) == {(2 * i, 2 * i + 1) for i in range(10)}
+    np.testing.assert_array_equal(found["kept"], found["correlation"] >= NEAR_COPY)
+    assert set(found.loc[found["kept"], "sample"]) == set(range(10))
+    assert np.unique(labels[:10]).size == 5 and np.unique(labels).size == 60 - 5
+    every, all_labels = kept_groups(X, y, "auto")
+    assert every["kept"].all() and np.unique(all_labels).size == 60 - 10
+    none, no_labels = kept_groups(X, y, None)
+    assert not none["kept"].any() and no_labels is None
+    assert kept_groups(sp.csr_matrix(X), y, "near_copies") == (None, None)
+    with pytest.raises(ValueError, match="dense X"):
+        kept_groups(sp.csr_matrix(X), y, "auto")
+    assert group_mode("auto") == ("auto", None) and group_mode(None) == (None, None)
+    assert group_mode([1, 2])[0] is None
+    with pytest.raises(ValueError, match="got 'all'"):
+        group_mode("all")

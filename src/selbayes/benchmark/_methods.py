@@ -188,15 +188,16 @@ class SameChoiceUncorrected(ClassifierMixin, BaseEstimator):
         self.quick = quick
         self.choice_rule = choice_rule
 
-    def fit(self, X, y, groups=None):
+    def fit(self, X, y, groups="near_copies"):
         """Fit ``selbayes_default``, then refit uncorrected at its chosen k, T and eps.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
-        groups : array-like of shape (n_samples,), optional
-            A group label per case, kept whole by the reference fit's inner folds.
+        groups : array-like, "near_copies", "auto" or None, default "near_copies"
+            A group label per case, kept whole by the reference fit's inner folds, or what
+            :meth:`~selbayes.estimators.HierarchicalGaussianClassifier.fit` takes.
 
         Returns
         -------

@@ -299,13 +299,17 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         Groups of training samples (pairs, triplets, ...) far more alike among themselves
         than any member is to any other sample (:func:`selbayes.evaluation.replicate_groups`:
         one row per sample in a group, ``group``, ``sample`` (row number), ``size``,
-        ``correlation``, ``margin``), looked for where inner cross-validation runs and no
-        ``groups`` were given (None otherwise); where they hold 10% of the samples or more a
-        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates
-        (with ``groups="auto"`` they are kept whole instead). Saved and loaded with the fit.
+        ``correlation``, ``margin``, and ``kept``: whether the inner folds kept its group
+        whole), looked for where inner cross-validation runs, X is dense and no group labels
+        were given (None otherwise). ``groups="near_copies"`` (the default) keeps the groups
+        whose members all correlate at 0.8 or more whole, ``"auto"`` every group; where the
+        groups not kept hold 10% of the samples or more a
+        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates.
+        Saved and loaded with the fit.
     groups_ : ndarray of int, shape (n_samples,), or None
         The group code of each training case that the inner cross-validation kept whole:
-        those given to ``fit`` (as codes), those found with ``groups="auto"``, or None
+        those given to ``fit`` (as codes), the groups found and kept (the near-copies by
+        default, every group with ``groups="auto"``), or None
         (every case its own group, or no inner cross-validation ran). Not saved.
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
@@ -532,7 +536,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
 
             check_plugin_priors(self._prior_object())
 
-    def fit(self, X, y, groups=None):
+    def fit(self, X, y, groups="near_copies"):
         """Choose the "auto" settings by inner cross-validation, select features on (X, y)
         and compute the posterior of the selected ones.
 
@@ -542,16 +546,24 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             All p features (a DataFrame's column names become ``feature_names_in_``).
         y : array-like of shape (n_samples,)
             Class labels (any sortable hashable values).
-        groups : array-like of shape (n_samples,) or "auto", optional
-            A group label per case, for samples that are not independent (technical
-            replicates, two preparations of one tumour, several samples of one patient):
-            the inner cross-validation that chooses the "auto" settings keeps a group's
-            cases in one fold (``k_choice_`` prints how many groups), so that no inner test
-            case is scored with its twin among the inner training cases. None (the default):
-            every case is its own group. ``"auto"``: the groups of samples far more alike
-            than any others (:func:`selbayes.evaluation.replicate_groups`, pairs to groups of
-            5: replicates, one would think) kept whole, each other sample alone
-            (``replicate_groups_``, ``groups_``). Without an "auto" setting nothing uses them.
+        groups : array-like, "near_copies", "auto" or None, default "near_copies"
+            A group label per case (shape (n_samples,)), for samples that are not
+            independent (technical replicates, two preparations of one tumour, several
+            samples of one patient): the inner cross-validation that chooses the "auto"
+            settings keeps a group's cases in one fold (``k_choice_`` prints how many
+            groups), so that no inner test case is scored with its twin among the inner
+            training cases. The check
+            :func:`selbayes.evaluation.replicate_groups` looks for groups of samples far more
+            alike than any others (pairs to groups of 5; ``replicate_groups_``), and
+            ``"near_copies"`` (the default) keeps whole those whose members all correlate at
+            0.8 or more (near-copies, such as technical replicates of one RNA; chosen by a
+            rule written before its run, ``reports/plasmode/near_copies_default/``),
+            ``"auto"`` every group it finds (it also finds less alike pairs, such as two
+            preparations of one tumour, and on real data now and then a chance pair), each
+            other sample alone (``groups_``). Where the groups found but not kept hold 10% of
+            the samples, a :class:`~selbayes.evaluation.ReplicateWarning` names them. Sparse
+            X is not looked in (refused with ``"auto"``). None: every case is its own group
+            (still looked in, to warn). Without an "auto" setting nothing uses them.
 
         Returns
         -------
@@ -562,8 +574,8 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         ------
         ValueError
             For a bad setting or input, named; for ``groups`` that are not one label per
-            case or have a missing one, or ``"auto"`` with sparse X; an
-            :class:`~selbayes.estimators.InnerCVImpossibleError` where the groups leave an
+            case, have a missing one or are an unknown string, or ``"auto"`` with sparse X;
+            an :class:`~selbayes.estimators.InnerCVImpossibleError` where the groups leave an
             inner training fold without a class.
         """
         return self._fit(X, y, groups=groups)
@@ -587,10 +599,11 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.correct_selection_ = self._correction_until_chosen()
         noise_cv = self.label_noise == "cv"
         sparse = hasattr(X, "toarray")
-        auto_groups = isinstance(groups, str) and groups == "auto"
-        if auto_groups:
-            groups = None                 # the groups found below, where inner CV runs
-        elif groups is not None:
+        from ..evaluation._replicates import group_mode
+
+        # "near_copies" or "auto": the groups found below, where inner CV runs
+        group_kind, groups = group_mode(groups)
+        if groups is not None:
             from ..evaluation._folds import group_codes
 
             groups = group_codes(groups, X.shape[0])       # its errors before any work
@@ -672,13 +685,12 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             # it); a grid the user gives is taken as given.
             extend_to = (k_cap if EXTEND_DEFAULT_K_GRID and k_auto and self.k_grid is None
                          else None)
-            if groups is None and (auto_groups or not sparse):
-                # groups that look like replicates: kept whole with groups="auto" (sparse X
-                # refused there), otherwise for the warning of _check_replicates
-                from ..evaluation._replicates import found_groups
+            if groups is None:
+                # groups that look like replicates: those of group_kind kept whole (the
+                # near-copies by default), the others for the warning of _check_replicates
+                from ..evaluation._replicates import kept_groups
 
-                self.replicate_groups_, labels = found_groups(X, y_index)
-                groups = labels if auto_groups else None
+                self.replicate_groups_, groups = kept_groups(X, y_index, group_kind)
             settings = self._choice_settings(k_grid, extend_to, groups)
             if prior_auto:
                 self._choose_effect_prior(X.toarray() if sparse else X, classes[y_index],
@@ -804,7 +816,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self._check_selection(sel)
         return sel
 
-    def fit_path(self, X, y, ks, groups=None):
+    def fit_path(self, X, y, ks, groups="near_copies"):
         """Fit one model per k of ``ks`` with one F ranking of the features (Li 2009).
 
         The reference R package accepts a vector of k; this is its equivalent. The F
@@ -827,9 +839,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         y : array-like of shape (n_samples,)
         ks : sequence of int
             Numbers of features, each 1 <= k < p; duplicates are fitted once.
-        groups : array-like of shape (n_samples,) or "auto", optional
-            A group label per case, kept whole by the inner folds, or ``"auto"`` (as in
-            :meth:`fit`; the groups found once, the same for every k).
+        groups : array-like, "near_copies", "auto" or None, default "near_copies"
+            A group label per case, kept whole by the inner folds, or what :meth:`fit` takes
+            (the groups found once, the same for every k).
 
         Returns
         -------
@@ -1036,9 +1048,10 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         from ..evaluation._replicates import ReplicateWarning, replicate_message
 
         found = getattr(self, "replicate_groups_", None)
-        if (found is None or getattr(self, "groups_", None) is not None or posterior is None
-                or posterior.y_index is None):
-            return                        # not looked for, or kept whole (groups="auto")
+        if found is None or posterior is None or posterior.y_index is None:
+            return                        # not looked for
+        if "kept" in found:               # those kept whole by the inner folds need no warning
+            found = found[~found["kept"].to_numpy(dtype=bool)]
         message = replicate_message(found, posterior.y_index.size, posterior.case_names)
         if message is not None:
             warn_from_user_line(message, ReplicateWarning)

@@ -253,7 +253,7 @@ class LinearStackedClassifier(AroundGaussian):
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
-    def fit(self, X, y, groups=None):
+    def fit(self, X, y, groups="near_copies"):
         """Fit the Gaussian model, the probit model of all features, the L1 model's gate and
         the weights.
 
@@ -262,15 +262,16 @@ class LinearStackedClassifier(AroundGaussian):
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
             Two classes or more.
-        groups : array-like of shape (n_samples,) or "auto", optional
-            A group label per case, for samples that are not independent (technical
-            replicates, several samples of one patient): every inner split keeps a group's
-            cases together (the Gaussian model's choices, the inner cases the weights and the
-            L1 gate are fitted on, and the L1 model's search for its penalty), so that no
-            inner test case is scored with its twin among the training cases. None: every
-            case is its own group. ``"auto"``: the groups of samples far more alike than
-            any others, as the Gaussian model finds them
-            (:meth:`HierarchicalGaussianClassifier.fit`; ``estimator_.groups_``).
+        groups : array-like, "near_copies", "auto" or None, default "near_copies"
+            A group label per case (shape (n_samples,)), for samples that are not
+            independent (technical replicates, several samples of one patient): every inner
+            split keeps a group's cases together (the Gaussian model's choices, the inner
+            cases the weights and the L1 gate are fitted on, and the L1 model's search for
+            its penalty), so that no inner test case is scored with its twin among the
+            training cases. ``"near_copies"`` (the default) and ``"auto"``: the groups the
+            Gaussian model finds and keeps, near-copies or every group found
+            (:meth:`HierarchicalGaussianClassifier.fit`; ``estimator_.groups_``). None:
+            every case is its own group.
 
         Returns
         -------

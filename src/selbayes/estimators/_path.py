@@ -64,7 +64,7 @@ class KPath(Mapping):
         return f"KPath(ks={self.ks})"
 
 
-def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
+def fit_k_path(estimator, X, y, ks, groups="near_copies") -> KPath:
     """:meth:`HierarchicalGaussianClassifier.fit_path`: one F ranking, one inner
     cross-validation for every k when something is "auto", then a clone of ``estimator`` fitted
     per k (``estimator`` itself is left unfitted). Parameters, result and errors: that method's.
@@ -73,7 +73,10 @@ def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
 
     from sklearn.base import clone
 
+    from ..evaluation._replicates import group_mode, kept_groups
     from ._gaussian import _rank
+
+    group_kind, groups = group_mode(groups)            # an unknown string before any work
 
     ks = list(dict.fromkeys(ks)) if ks is not None else []
     if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):
@@ -98,10 +101,8 @@ def fit_k_path(estimator, X, y, ks, groups=None) -> KPath:
     if bad:               # before any fit, not after the first ones
         raise ValueError(f"every k of ks must satisfy 1 <= k < p = {Xv.shape[1]}; got {bad}")
     ranking = _rank(Xv, y_index, classes)
-    if isinstance(groups, str) and groups == "auto":
-        from ..evaluation._replicates import found_groups
-
-        groups = found_groups(Xv, y_index)[1]          # the same groups for every k
+    if group_kind is not None:
+        groups = kept_groups(Xv, y_index, group_kind)[1]   # the same groups for every k
     choices = {}
     if estimator.temperature == "auto" or estimator.decorrelate == "auto":
         # One inner cross-validation for every k; per k the KChoice a separate fit at that

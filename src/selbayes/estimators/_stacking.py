@@ -241,16 +241,16 @@ class StackedGaussianClassifier(AroundGaussian):
                                  f"give it a value (the stacking is over k, lambda and T)")
         return base
 
-    def fit(self, X, y, groups=None):
+    def fit(self, X, y, groups="near_copies"):
         """Fit the inner choice, stack its candidates, and refit the heaviest.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
         y : array-like of shape (n_samples,)
-        groups : array-like of shape (n_samples,) or "auto", optional
-            A group label per case, kept whole by the inner folds, or ``"auto"`` (as in
-            :meth:`HierarchicalGaussianClassifier.fit`).
+        groups : array-like, "near_copies", "auto" or None, default "near_copies"
+            A group label per case, kept whole by the inner folds, or what
+            :meth:`HierarchicalGaussianClassifier.fit` takes.
 
         Returns
         -------
@@ -287,7 +287,7 @@ class StackedGaussianClassifier(AroundGaussian):
             params = {"k": int(k), "decorrelate": lam}
             if base.temperature == "auto":
                 params["temperature"] = float(T)
-            # the groups the first fit kept whole (those found, with groups="auto")
+            # the groups the first fit kept whole (given, or those found and kept)
             estimators.append(clone(base).set_params(**params).fit(X, y,
                                                                   groups=first.groups_))
         self.estimators_ = estimators
