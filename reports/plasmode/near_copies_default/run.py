@@ -119,6 +119,24 @@ def design_c() -> tuple[str, bool, list]:
     return "\n".join(lines), ok, seen
 
 
+def on_whole_set(seen) -> str:
+    """Each pair kept in (c), on its whole set (reported, deciding nothing): the pair's
+    correlation and each member's next three nearest rows and correlations."""
+    from selbayes.evaluation._replicates import _profile_correlations
+
+    out = []
+    for name, rows in sorted({(s[0], tuple(sorted(s[3]))) for s in seen}):
+        X, y = look.read_set(name)
+        C = _profile_correlations(X, y)
+        np.fill_diagonal(C, -1.0)
+        a, b = rows[0], rows[-1]
+        near = {i: [(int(j), round(float(C[i, j]), 2)) for j in np.argsort(-C[i])
+                    if j not in rows][:3] for i in rows}
+        out.append(f"{name} rows {list(rows)}: correlation {C[a, b]:.2f} on all {len(y)} "
+                   f"samples; next nearest (row, correlation): {near}")
+    return "; ".join(out) or "none"
+
+
 def _training_folds(name: str, groups=None):
     """The benchmark's training folds of a development set (5 x 3, seed 0) on its values."""
     from selbayes.benchmark._runner import _make_splits
@@ -164,7 +182,9 @@ def main() -> None:
              b_text, "", "(c) new subsets of real X without known replicates: subsets with a "
              "group kept whole", "", c_text, "",
              "Groups kept there (set, n, subset, rows): "
-             + (json.dumps(seen) if seen else "none") + ".", "", d_text, "", e_text, "",
+             + (json.dumps(seen) if seen else "none") + ".", "",
+             "The kept pairs on their whole set (reported, deciding nothing): "
+             + on_whole_set(seen) + ".", "", d_text, "", e_text, "",
              "| rule | met |", "|---|---|", f"| (a) | {a_ok} |", f"| (c) | {c_ok} |",
              f"| (d) | {d_ok} |", "",
              "**Adopted**: the default keeps near-copies whole." if adopted
