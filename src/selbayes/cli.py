@@ -393,14 +393,12 @@ def _replicate_lines(found, n: int, groups) -> list[str]:
     """The summary's ``replicates:`` lines for the fit's ``replicate_groups_`` (``found``)
     among ``n`` samples: the groups kept whole by the inner folds and those not, with what to
     do (``groups``: the ``--groups`` given, None for the default)."""
-    import numpy as np
-
     from .evaluation._replicates import NEAR_COPY, PAIR_SHARE, replicate_message
 
     if not len(found):
         return ["replicates: no samples far more alike among themselves than any others "
                 "(pairs to groups of 5 looked for)"]
-    kept = found["kept"].to_numpy(dtype=bool) if "kept" in found else np.zeros(len(found), bool)
+    kept = found["kept"].to_numpy(dtype=bool)
     out = []
     if kept.any():
         k = found[kept]

@@ -136,18 +136,18 @@ def test_genes_that_do_not_vary_and_bad_input():
 
 def test_replicate_labels_put_each_group_found_together_and_every_other_sample_alone():
     from selbayes.evaluation import replicate_labels
-    from selbayes.evaluation._replicates import found_groups
+    from selbayes.evaluation._replicates import kept_groups
 
     X, y = _data(0, n=30, twins=2, size=3)               # rows 0-2 and 3-5: two triplets
-    found, labels = found_groups(X, y)
+    found, labels = kept_groups(X, y, "auto")
     assert labels.tolist()[:6] == [0, 0, 0, 1, 1, 1]
     assert np.unique(labels).size == 30 - 4              # 24 samples alone, 2 groups
     np.testing.assert_array_equal(replicate_labels(found, 30), labels)
     with pytest.raises(ValueError, match=r"sample numbers must lie in \[0, 5\)"):
         replicate_labels(found, 5)
-    none, no_labels = found_groups(X[:2], y[:2])          # too few samples: nothing found
+    none, no_labels = kept_groups(X[:2], y[:2], "auto")   # too few samples: nothing found
     assert no_labels is None and len(none) == 0 and list(none.columns)[0] == "group"
-    assert found_groups(*_data(1))[1] is None             # independent samples
+    assert kept_groups(*_data(1), "auto")[1] is None      # independent samples
 
 
 def test_spread_gap_finds_pairs_less_alike_where_unrelated_samples_lie_close():

@@ -68,9 +68,9 @@ def found_summary(d: dict) -> dict:
     """What the check finds in the training set: samples in groups, the share of samples with
     a true replicate grouped with one of their own, samples grouped with none of theirs, and
     each group's correlation and margin (``replicate_groups``' columns)."""
-    from selbayes.evaluation._replicates import found_groups
+    from selbayes.evaluation._replicates import kept_groups
 
-    table, codes = found_groups(d["X_train"], d["y_train"])
+    table, codes = kept_groups(d["X_train"], d["y_train"], "auto")
     per_group = table.groupby("group")[["correlation", "margin"]].first()
     n = len(d["y_train"])
     codes = np.arange(n) if codes is None else codes

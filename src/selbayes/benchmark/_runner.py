@@ -289,18 +289,19 @@ def _inner_folds(y_train: np.ndarray) -> int:
     return int(max(2, min(3, np.bincount(y_train).min())))
 
 
-def _replicates_found(ds, X: np.ndarray, y_idx: np.ndarray):
+def _replicates_found(ds, X: np.ndarray, y_idx: np.ndarray, mode):
     """:func:`~selbayes.evaluation.replicate_groups` of a set on the values as the methods see
     them (the set's preprocessing, here fitted on all samples: it decides no prediction, only
-    a warning or, with ``groups="auto"``, the folds); nothing below 3 samples."""
-    from ..evaluation._replicates import found_groups
+    a warning or, with ``mode="auto"``, the folds) and the codes of those kept whole
+    (``kept_groups``); nothing below 3 samples."""
+    from ..evaluation._replicates import kept_groups
 
     pre = _preprocessor(ds.preprocessing)
     if pre is not None:
         with warnings.catch_warnings():     # the fits say what they think of the values
             warnings.simplefilter("ignore")
             X = pre.fit_transform(X)
-    return found_groups(X, y_idx)
+    return kept_groups(X, y_idx, mode)
 
 
 def _replicate_warning(ds, found, n: int) -> int:
@@ -475,7 +476,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         auto = isinstance(given, str) and given == "auto"
         codes = None if given is None or auto else group_codes(given, len(y_idx))
         if codes is None:
-            found, labels = _replicates_found(ds, X, y_idx)
+            found, labels = _replicates_found(ds, X, y_idx, "auto" if auto else None)
             if auto:                    # the groups found kept whole, outer and inner
                 codes, found_samples[ds.name] = labels, len(found)
             elif in_groups := _replicate_warning(ds, found, len(y_idx)):

@@ -1050,8 +1050,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         found = getattr(self, "replicate_groups_", None)
         if found is None or posterior is None or posterior.y_index is None:
             return                        # not looked for
-        if "kept" in found:               # those kept whole by the inner folds need no warning
-            found = found[~found["kept"].to_numpy(dtype=bool)]
+        found = found[~found["kept"]]     # those kept whole by the inner folds need no warning
         message = replicate_message(found, posterior.y_index.size, posterior.case_names)
         if message is not None:
             warn_from_user_line(message, ReplicateWarning)

@@ -208,20 +208,6 @@ def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
     return np.argsort(np.argsort(first))[inverse]
 
 
-def found_groups(X, y_index) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """:func:`replicate_groups` of a training set and, where it finds any, their
-    :func:`replicate_labels` (None otherwise): what ``fit(X, y, groups="auto")`` keeps whole.
-    Fewer than 3 samples: nothing found. Sparse X is refused (the check reads dense values)."""
-    if hasattr(X, "toarray"):
-        raise ValueError("groups='auto' looks for replicates in the values of dense X; for "
-                         "sparse X give the groups")
-    X = np.asarray(X)
-    if X.shape[0] < 3:
-        return _table([]), None
-    found = replicate_groups(X, y_index)
-    return found, (replicate_labels(found, X.shape[0]) if len(found) else None)
-
-
 def group_mode(groups):
     """``fit``'s ``groups`` split into a mode of :data:`GROUP_MODES` (or None) and labels (or
     None), an unknown string named before any work."""
@@ -234,14 +220,19 @@ def group_mode(groups):
 
 
 def kept_groups(X, y_index, mode) -> tuple[pd.DataFrame | None, np.ndarray | None]:
-    """The groups ``fit`` looks for and those it keeps whole: :func:`found_groups` with a
-    ``kept`` column, True for every group with ``mode="auto"``, for the near-copies (each
-    member correlating at :data:`NEAR_COPY` or more) with ``"near_copies"``, for none with
-    None (looked for to warn); and the kept groups' :func:`replicate_labels` (None where none
-    is kept). Sparse X: refused with ``"auto"``, not looked in otherwise (None, None)."""
-    if hasattr(X, "toarray") and mode != "auto":
-        return None, None                  # the check reads dense values (n x p)
-    found, _ = found_groups(X, y_index)
+    """The groups ``fit`` looks for and those it keeps whole: :func:`replicate_groups` of a
+    training set with a ``kept`` column, True for every group with ``mode="auto"``, for the
+    near-copies (each member correlating at :data:`NEAR_COPY` or more) with
+    ``"near_copies"``, for none with None (looked for to warn); and the kept groups'
+    :func:`replicate_labels` (None where none is kept). Fewer than 3 samples: nothing found.
+    Sparse X: refused with ``"auto"``, not looked in otherwise (None, None)."""
+    if hasattr(X, "toarray"):              # the check reads dense values (n x p)
+        if mode == "auto":
+            raise ValueError("groups='auto' looks for replicates in the values of dense X; "
+                             "for sparse X give the groups")
+        return None, None
+    X = np.asarray(X)
+    found = replicate_groups(X, y_index) if X.shape[0] >= 3 else _table([])
     if mode == "near_copies":
         keep = found["correlation"].to_numpy() >= NEAR_COPY
     else:
