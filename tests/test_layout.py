@@ -184,7 +184,10 @@ def test_an_old_module_path_never_replaces_the_public_name_of_the_same_spelling(
 
 @pytest.mark.parametrize("package, module, name", [
     ("selbayes.sbc", "selbayes.sbc._core", "_MANIFEST"),
-    ("selbayes.datasets", "selbayes.datasets._loaders", "_validated"),
+    ("selbayes.datasets", "selbayes.datasets._loaders", "_SOURCES"),
+    # the former module's code is now in three modules: each is searched
+    ("selbayes.datasets", "selbayes.datasets._dataset", "_validated"),
+    ("selbayes.datasets", "selbayes.datasets._files", "_read_csv"),
 ])
 def test_former_modules_now_packages_forward_their_other_names(package, module, name):
     pkg = importlib.import_module(package)

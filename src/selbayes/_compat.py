@@ -138,13 +138,15 @@ def old_module(package: str, name: str):
     return importlib.import_module(old)
 
 
-def package_attributes(package: str, lazy: dict | None = None, former_module: str | None = None):
+def package_attributes(package: str, lazy: dict | None = None,
+                       former_module: str | tuple[str, ...] | None = None):
     """The module ``__getattr__`` and ``__dir__`` of a subpackage (PEP 562).
 
     ``__getattr__`` resolves, in this order: a public name imported on first use (``lazy``:
     name -> private module of the package); an old module path (:func:`old_module`, warns);
-    with ``former_module`` (a package that replaced a module of its name), any other name of
-    that module (:func:`forward_private`, warns). ``__dir__`` lists the package's globals and
+    with ``former_module`` (a package that replaced a module of its name; a tuple where that
+    module's code is now split among several), any other name of that module
+    (:func:`forward_private`, warns). ``__dir__`` lists the package's globals and
     its ``__all__``.
     """
     lazy = dict(lazy or {})
@@ -182,18 +184,19 @@ def keep_public_names(package: str) -> None:
     sys.modules[package].__class__ = _PublicNamesPackage
 
 
-def forward_private(package: str, module: str, name: str):
+def forward_private(package: str, module, name: str):
     """Module ``__getattr__`` of a package that replaced the module ``package``: forward ``name``
-    (a name the package does not re-export) to ``module``, with a :class:`FutureWarning`."""
+    (a name the package does not re-export) to ``module``, with a :class:`FutureWarning`.
+    ``module`` may be a tuple of modules (the former module's code split among them): the
+    first that has ``name``."""
     if name.startswith("__"):
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
-    target = importlib.import_module(module)
-    try:
-        value = getattr(target, name)
-    except AttributeError:
-        raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-    _warn(f"{package}.{name}", f"{module}.{name}")
-    return value
+    for one in (module,) if isinstance(module, str) else module:
+        target = importlib.import_module(one)
+        if hasattr(target, name):
+            _warn(f"{package}.{name}", f"{one}.{name}")
+            return getattr(target, name)
+    raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
 
 def current_name(dotted):

@@ -139,7 +139,7 @@ _TRANSFORM_ATTR = "selbayes_cli_transform"
 def _read_x(path: str, *, layer: str | None = None):
     """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
     genes, sample ids as the index)."""
-    from .datasets._loaders import check_matrix_frame, read_matrix
+    from .datasets._files import check_matrix_frame, read_matrix
 
     p = Path(path)
     if p.suffix.lower() != ".h5ad":
@@ -466,7 +466,7 @@ def _cmd_fit(args) -> int:
         if args.y is None:
             raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
                             "file)")
-        from .datasets._loaders import labels_for_matrix
+        from .datasets._files import labels_for_matrix
 
         # by sample id when the label file has ids (any order; the ids must match), else by
         # row order; X transposed where it is plainly genes x samples, as read_xy does
@@ -545,7 +545,7 @@ def _cmd_fit(args) -> int:
     elif args.groups == "none":
         fit_kw["groups"] = None         # every sample independent (a warning where not)
     elif args.groups is not None:
-        from .datasets._loaders import groups_for_matrix
+        from .datasets._files import groups_for_matrix
 
         try:
             fit_kw["groups"] = groups_for_matrix(X, args.groups, x_source=args.x)

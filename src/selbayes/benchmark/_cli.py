@@ -157,7 +157,8 @@ def _read_user_data(args):
     from pathlib import Path
 
     from .._parallel import file_name_safe
-    from ..datasets._loaders import BenchmarkDataset, read_xy
+    from ..datasets._files import read_xy
+    from ..datasets._loaders import BenchmarkDataset
     from ._runner import check_dataset_name
 
     for opt in ("x", "y"):
@@ -265,7 +266,8 @@ def run(args) -> int:
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
     0
     """
-    from ..datasets._loaders import BENCHMARK_SETS, groups_for_matrix
+    from ..datasets._files import groups_for_matrix
+    from ..datasets._loaders import BENCHMARK_SETS
     from ._methods import METHODS
     from ._runner import run_benchmark
 

@@ -165,7 +165,7 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     import pandas as pd
     import rdata
 
-    from ._loaders import _validated
+    from ._dataset import _validated
 
     path = fetch(name, data_home=data_home, base_url=base_url)
     from ._loaders import _SOURCES, _paper_dataset, _read_paper_rda

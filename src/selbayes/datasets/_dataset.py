@@ -1,0 +1,207 @@
+"""The labelled expression matrix every reader returns, and the checks every source passes.
+
+:class:`Dataset` holds ``X`` (pandas DataFrame, samples x genes, gene identifiers as columns),
+``y`` (pandas Series of class names, one per sample) and a ``description``. The papers' data
+(:mod:`selbayes.datasets._loaders`) and the user's own files (:mod:`selbayes.datasets._files`)
+pass the same checks (:func:`_validated`), so bad data fails early with a message naming the
+problem: missing values, non-numeric or infinite entries, duplicated gene names, missing labels
+and classes with a single member. Nothing is dropped silently: with ``drop_missing="genes"`` or
+``"samples"`` the dropped names are listed in ``Dataset.dropped`` and in a warning.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Dataset"]
+
+DROP_CHOICES = (False, "genes", "samples")
+
+
+@dataclass
+class Dataset:
+    """A labelled expression matrix.
+
+    Attributes
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+        Expression values (float64); columns are gene identifiers (unique strings), the index
+        holds sample names.
+    y : pandas.Series of shape (n_samples,)
+        Class name of each sample, indexed like ``X``.
+    description : str
+        What the data are, where they come from, and what to cite.
+    name : str
+    genes : pandas.DataFrame, optional
+        Gene annotation indexed by the columns of ``X``.
+    dropped : dict
+        ``{"genes": [...], "samples": [...]}``: what ``drop_missing`` removed (empty lists
+        when nothing was dropped).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g1": [1.0, 2.0, 3.0, 4.0], "g2": [0.5, 0.1, 0.2, 0.3]})
+    >>> y = pd.Series(["a", "a", "b", "b"])
+    >>> ds = Dataset(X=X, y=y, name="toy")
+    >>> ds
+    Dataset(toy: 4 samples x 2 genes; classes {a: 2, b: 2})
+    >>> ds.classes.tolist()
+    ['a', 'b']
+    """
+
+    X: pd.DataFrame
+    y: pd.Series
+    description: str = ""
+    name: str = ""
+    genes: pd.DataFrame | None = None
+    dropped: dict = field(default_factory=lambda: {"genes": [], "samples": []})
+
+    @property
+    def classes(self) -> np.ndarray:
+        """Sorted class names (the column order of every selbayes estimator's ``predict_proba``).
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_classes,)
+        """
+        return np.unique(self.y.to_numpy())
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples (rows of ``X``)."""
+        return int(self.X.shape[0])
+
+    @property
+    def n_genes(self) -> int:
+        """Number of genes (columns of ``X``)."""
+        return int(self.X.shape[1])
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{c}: {n}" for c, n in self.y.value_counts(sort=False)
+                           .sort_index().items())
+        return (f"Dataset({self.name or 'unnamed'}: {self.n_samples} samples x {self.n_genes} "
+                f"genes; classes {{{counts}}})")
+
+
+
+
+# ---------------------------------------------------------------------------------------------
+# validation shared by every reader
+# ---------------------------------------------------------------------------------------------
+def _names(items, limit: int = 5) -> str:
+    items = [str(i) for i in items]
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return ", ".join(repr(i) for i in items[:limit]) + more
+
+
+def _check_drop(drop_missing):
+    if drop_missing not in DROP_CHOICES:
+        raise ValueError(f"drop_missing must be one of {list(DROP_CHOICES)}; got "
+                         f"{drop_missing!r}")
+
+
+def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
+    """``frame`` with unique string gene names; TypeError naming non-numeric (or bool) columns.
+
+    ``hint`` ends the TypeError message: what the caller's input most likely got wrong.
+    """
+    frame = frame.set_axis(_unique_gene_names(frame.columns, source), axis=1)
+    # judged once per distinct dtype, not once per column: a file of 20 000 genes has one or
+    # two dtypes, and a column lookup per gene took seconds
+    dtypes = frame.dtypes
+    bad = [d for d in dtypes.unique() if not pd.api.types.is_numeric_dtype(d)
+           or pd.api.types.is_bool_dtype(d)]
+    non_numeric = list(frame.columns[dtypes.isin(bad).to_numpy()]) if bad else []
+    if non_numeric:
+        raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
+                        f"{_names(non_numeric)}{hint}")
+    return frame
+
+
+def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
+               description: str = "", label_source: str | None = None,
+               genes_hint: str | None = None, can_drop: bool = True) -> Dataset:
+    """Check an expression frame and its labels; drop (and report) only when asked to.
+    ``label_source`` names the labels in messages about classes (default: ``source``);
+    ``genes_hint`` ends the message about non-numeric genes (default: a label column among
+    them); ``can_drop=False`` (a caller without ``drop_missing``) names the label file in the
+    message about missing labels instead of suggesting the option."""
+    _check_drop(drop_missing)
+    X = _numeric_genes(X, source, genes_hint or " (is a label or annotation column among the "
+                                                "genes? name it with label_column=)")
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{source}: no data (shape {X.shape})")
+    if len(y) != X.shape[0]:
+        raise ValueError(f"{source}: {len(y)} labels for {X.shape[0]} samples")
+    values = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isinf(values).any():
+        i, j = np.argwhere(np.isinf(values))[0]
+        raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite value(s), first in "
+                         f"sample {X.index[i]!r}, gene {X.columns[j]!r}")
+    y = pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+    missing = np.isnan(values)
+    dropped = {"genes": [], "samples": []}
+    if missing.any() or y_missing.any():
+        bad_genes = X.columns[missing.any(axis=0)]
+        if drop_missing == "samples":
+            keep = ~(missing.any(axis=1) | y_missing)
+            dropped["samples"] = [str(s) for s in X.index[~keep]]
+            X, y = X.loc[keep], y.loc[keep]
+        elif drop_missing == "genes" and not y_missing.any():
+            dropped["genes"] = [str(g) for g in bad_genes]
+            X = X.loc[:, ~missing.any(axis=0)]
+        else:
+            parts = []
+            if missing.any():
+                parts.append(f"{int(missing.sum())} missing expression value(s) in "
+                             f"{len(bad_genes)} gene(s) ({_names(bad_genes)}) and "
+                             f"{int(missing.any(axis=1).sum())} sample(s)")
+            if y_missing.any():
+                parts.append(f"{int(y_missing.sum())} missing label(s) (samples "
+                             f"{_names(X.index[y_missing])})")
+            if not can_drop:
+                # read_xy: the labels come from their own file, and it drops nothing
+                raise ValueError(f"{label_source or source}: {'; '.join(parts)}; give every "
+                                 f"sample a label, or remove those samples from both files")
+            hint = ("drop_missing='samples' drops the samples" if y_missing.any() else
+                    "drop_missing='genes' or 'samples' drops them (and reports what it dropped)")
+            raise ValueError(f"{source}: {'; '.join(parts)}. Impute them first, or {hint}.")
+        if not X.shape[0] or not X.shape[1]:
+            raise ValueError(f"{source}: dropping missing values left no data (shape {X.shape})")
+        what = "; ".join(f"{len(v)} {k} ({_names(v)})" for k, v in dropped.items() if v)
+        warnings.warn(f"{source}: drop_missing={drop_missing!r} dropped {what}; the list is in "
+                      "Dataset.dropped", UserWarning, stacklevel=3)
+    _check_classes(y, label_source or source)
+    # one float64 block: a frame read from a wide file holds a block per column, which makes
+    # every later pandas or scikit-learn step over it slow (seconds at 20 000 genes)
+    X = pd.DataFrame(X.to_numpy(dtype=np.float64, na_value=np.nan), index=X.index,
+                     columns=X.columns)
+    return Dataset(X=X, y=y, description=description, name=name, dropped=dropped)
+
+
+def _unique_gene_names(columns, source: str) -> pd.Index:
+    """Column names as strings, or a ValueError naming the repeated ones."""
+    columns = pd.Index([str(c) for c in columns])
+    if columns.has_duplicates:
+        dups = columns[columns.duplicated()].unique()
+        raise ValueError(f"{source}: {len(dups)} duplicated gene name(s): {_names(dups)}; gene "
+                         "names must be unique (rename or aggregate the repeated probes)")
+    return columns
+
+
+def _check_classes(y: pd.Series, source: str) -> None:
+    """At least two classes, each with at least two samples."""
+    classes, counts = np.unique(y.astype(str).to_numpy(), return_counts=True)
+    if len(classes) < 2:
+        raise ValueError(f"{source}: the labels hold {len(classes)} class ({_names(classes)}); "
+                         "classification needs at least 2")
+    single = classes[counts < 2]
+    if len(single):
+        raise ValueError(f"{source}: class(es) with a single sample: {_names(single)}; every "
+                         "class needs at least 2 samples (merge or remove those samples)")

@@ -1,0 +1,843 @@
+"""The user's own files: an expression table with a label column (:func:`read_table`), an
+AnnData object or ``.h5ad`` file (:func:`read_anndata`), and the common layout of two files,
+X (samples x genes) and labels matched by sample id or row order (:func:`read_xy`,
+:func:`read_matrix`, :func:`align_labels`), which the command line reads too.
+
+Every reader returns a :class:`~selbayes.datasets.Dataset` (or a checked DataFrame) after the
+checks of :mod:`selbayes.datasets._dataset`; a file's problems are one sentence that names the
+file and the genes or samples concerned.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._dataset import (
+    Dataset,
+    _check_classes,
+    _names,
+    _numeric_genes,
+    _unique_gene_names,
+    _validated,
+)
+
+__all__ = ["read_table", "read_anndata"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the user's own files
+# ---------------------------------------------------------------------------------------------
+def _sep_for(path: Path) -> str | None:
+    suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz",
+                                                                       ".zip", ".zst")]
+    last = suffixes[-1] if suffixes else ""
+    return {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}.get(last)
+
+
+def _header(path: Path, sep: str | None) -> tuple[list[str], str]:
+    """The raw header cells (pandas renames duplicates, so they are read separately)."""
+    from pandas.io.common import get_handle
+
+    with get_handle(path, "r", compression="infer", encoding="utf-8") as handles:
+        first = handles.handle.readline()
+    if sep is None:
+        try:
+            sep = csv.Sniffer().sniff(first, delimiters=",\t;| ").delimiter
+        except csv.Error as exc:
+            raise ValueError(f"{path}: could not infer the column separator; pass sep=") from exc
+    cells = next(csv.reader(io.StringIO(first), delimiter=sep), [])
+    return [c.strip() for c in cells], sep
+
+
+def read_table(path, label_column, *, sep: str | None = None, index_column=None,
+               drop_missing=False, name: str = "", description: str = "") -> Dataset:
+    """Read a samples x genes CSV/TSV file with one label column.
+
+    Parameters
+    ----------
+    path : path-like
+        The file (``.csv``, ``.tsv``, ``.tab`` or ``.txt``, optionally compressed: ``.gz``,
+        ``.bz2``, ``.xz``, ``.zip``); one row per sample, a header row with the gene names.
+    label_column : str
+        Name of the column holding the class labels.
+    sep : str, optional
+        Column separator; by default from the file extension, or sniffed from the header.
+    index_column : str, optional
+        Column of sample names. Default: the first column when its header is empty (what
+        pandas' ``to_csv`` and R's ``write.csv`` write over row names) or one of ``sample``,
+        ``id``, ``sample_id``, ``name``, ``cell``, ``barcode`` (as :func:`read_matrix`), else
+        the row numbers.
+    drop_missing : {False, "genes", "samples"}
+        False (default): missing values are an error. "genes": drop the genes with any missing
+        value; "samples": drop the samples with any missing value or a missing label. What was
+        dropped is listed in ``Dataset.dropped`` and in a ``UserWarning``.
+    name, description : str
+        Stored on the result.
+
+    Returns
+    -------
+    Dataset
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` does not exist.
+    ValueError
+        A ``label_column``/``index_column`` that is not in the header, or equal to each other;
+        missing values (unless dropped), duplicated gene names or sample ids, infinite values,
+        fewer than 2 classes, or a class with one sample; the message names them.
+    TypeError
+        Non-numeric gene columns.
+
+    Examples
+    --------
+    >>> ds = read_table("expression.tsv", label_column="tissue")   # doctest: +SKIP
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} does not exist")
+    header, sep = _header(path, sep if sep is not None else _sep_for(path))
+    for arg, col in (("label_column", label_column), ("index_column", index_column)):
+        if col is not None and col not in header:
+            raise ValueError(f"{arg}={col!r} is not a column of {path}; the columns start "
+                             f"{header[:6]}")
+    if label_column == index_column:
+        raise ValueError("label_column and index_column must differ")
+    gene_names = [c for c in header if c not in (label_column, index_column)]
+    dups = pd.Index(gene_names)
+    if dups.has_duplicates:
+        d = dups[dups.duplicated()].unique()
+        raise ValueError(f"{path}: {len(d)} duplicated gene name(s): {_names(d)}; gene names "
+                         "must be unique (rename or aggregate the repeated probes)")
+    frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
+                        dtype={label_column: str}, keep_default_na=True, skipinitialspace=True)
+    if index_column is None and label_column != header[0] and _is_id_header(header[0]):
+        # A first column without a name (what pandas' to_csv and R's write.csv put over the
+        # row names) or named like sample ids holds ids, as read_matrix reads it; read as a
+        # gene it would be a silent wrong feature when its ids are numbers.
+        index_column = header[0]
+    hint = None
+    if index_column is not None:
+        index = _sample_index(frame.pop(index_column), path, f" in column {index_column!r}")
+        frame.index = index
+    else:
+        frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
+        if header[0] != label_column and _is_id_column(header[0], frame[header[0]]):
+            # e.g. a "patient" column of names: say which option reads it, not only that it
+            # is not numeric
+            hint = (f" (the first column, {header[0]!r}, looks like sample ids: give "
+                    f"index_column={header[0]!r})")
+    y = frame.pop(label_column)
+    return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
+                      path.name, description=description or f"Read from {path}.",
+                      genes_hint=hint)
+
+
+def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dense: bool = True,
+                 drop_missing=False, name: str = "", description: str = "") -> Dataset:
+    """Read an AnnData object or ``.h5ad`` file: cells/samples x genes, labels from ``obs``.
+
+    Needs the optional extra: ``pip install 'selbayes[anndata]'``.
+
+    Parameters
+    ----------
+    adata : anndata.AnnData or path-like
+        The object a scanpy user holds, or an ``.h5ad`` file.
+    label_key : str
+        Column of ``adata.obs`` holding the class labels.
+    layer : str, optional
+        Use ``adata.layers[layer]`` instead of ``adata.X``.
+    genes : sequence of str, optional
+        Keep only these ``var_names`` (in this order). A sparse matrix is subset before it is
+        made dense, so only these columns are ever densified.
+    dense : bool
+        True (default): ``X`` is an ordinary (dense) DataFrame, which the classifiers take.
+        False: a sparse matrix stays sparse (a DataFrame of pandas ``SparseDtype`` columns;
+        ``X.sparse.to_coo()`` gives the scipy matrix); checks run on the stored entries only.
+        Ignored for a dense matrix.
+    drop_missing : {False, "genes", "samples"}
+        As in :func:`read_table` (dense results only).
+    name, description : str
+        Stored on the result (default: the file name or "anndata", and "Read from ...").
+
+    Returns
+    -------
+    Dataset
+        Columns are ``adata.var_names`` (or ``genes``), the index ``adata.obs_names``.
+
+    Raises
+    ------
+    ImportError
+        When ``anndata`` is not installed.
+    FileNotFoundError
+        When a path does not exist.
+    ValueError
+        An unknown ``label_key``, ``layer`` or gene, or the data problems listed in
+        :func:`read_table`.
+    TypeError
+        When ``adata`` is neither an AnnData nor a path, or the matrix is not numeric.
+
+    Examples
+    --------
+    >>> ds = read_anndata(adata, label_key="cell_type")                 # doctest: +SKIP
+    >>> ds = read_anndata("cells.h5ad", label_key="cell_type", layer="logcounts",
+    ...                   genes=marker_genes)                            # doctest: +SKIP
+    """
+    try:
+        import anndata
+    except ImportError as exc:
+        raise ImportError("read_anndata needs the package 'anndata', which is not installed; "
+                          "install the optional extra: pip install 'selbayes[anndata]'") from exc
+    import scipy.sparse as sp
+
+    if isinstance(adata, anndata.AnnData):
+        source = name or "AnnData"
+    elif isinstance(adata, str | os.PathLike):
+        path = Path(adata)
+        if not path.is_file():
+            raise FileNotFoundError(f"path {str(path)!r} does not exist")
+        source = str(path)
+        name = name or path.name
+        adata = anndata.read_h5ad(path)
+    else:
+        raise TypeError(f"adata must be an anndata.AnnData or a path to an .h5ad file; got "
+                        f"{type(adata).__name__}")
+    if label_key not in adata.obs:
+        raise ValueError(f"label_key={label_key!r} is not a column of obs in {source}; obs has "
+                         f"{_names(list(adata.obs.columns), 10)}")
+    if layer is not None and layer not in [k for k in adata.layers.keys() if k is not None]:
+        # anndata >= 0.12 lists X among the layers under the key None: not a layer name
+        available = [str(k) for k in adata.layers.keys() if k is not None]
+        raise ValueError(f"layer={layer!r} is not in {source}; its layers are "
+                         f"{_names(available, 10) if available else 'none'} (leave layer "
+                         "unset to use X)")
+    matrix = adata.X if layer is None else adata.layers[layer]
+    var_names = pd.Index(adata.var_names.astype(str))
+    if genes is not None:
+        genes = [str(g) for g in genes]
+        pos = var_names.get_indexer(genes)
+        if (pos < 0).any():
+            missing = [g for g, i in zip(genes, pos, strict=True) if i < 0]
+            raise ValueError(f"{source}: {len(missing)} gene(s) not in var_names: "
+                             f"{_names(missing)}")
+        matrix = matrix[:, pos]                 # subset first: a sparse matrix stays sparse
+        var_names = pd.Index(genes)
+    index = pd.Index(adata.obs_names.astype(str), name="sample")
+    y = pd.Series(np.asarray(adata.obs[label_key].astype(object)), index=index, name=label_key)
+    dtype = matrix.dtype
+    if not (np.issubdtype(dtype, np.number) and not np.issubdtype(dtype, np.bool_)):
+        raise TypeError(f"{source}: the expression matrix has non-numeric dtype {dtype}")
+    description = description or f"Read from {source}."
+    if sp.issparse(matrix) and not dense:
+        return _sparse_dataset(sp.csc_matrix(matrix, dtype=np.float64), index, var_names, y,
+                               source=source, name=name or "anndata",
+                               description=description)
+    if sp.issparse(matrix):
+        matrix = matrix.toarray()               # only the requested genes, if any
+    frame = pd.DataFrame(np.asarray(matrix), index=index, columns=list(var_names))
+    return _validated(frame, y, drop_missing=drop_missing, source=source,
+                      name=name or "anndata", description=description)
+
+
+def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
+                    description: str) -> Dataset:
+    """A Dataset whose X keeps a scipy sparse matrix sparse; the checks of :func:`_validated`
+    run on the stored entries (implicit zeros are finite)."""
+    if matrix.shape[0] == 0 or matrix.shape[1] == 0:
+        raise ValueError(f"{source}: no data (shape {matrix.shape})")
+    columns = _unique_gene_names(columns, source)
+    if not np.isfinite(matrix.data).all():
+        raise ValueError(f"{source}: {int((~np.isfinite(matrix.data)).sum())} missing or "
+                         "infinite stored value(s); impute them first, or use dense=True "
+                         "with drop_missing")
+    y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+    if y_missing.any():
+        raise ValueError(f"{source}: {int(y_missing.sum())} missing label(s) (samples "
+                         f"{_names(index[y_missing])})")
+    _check_classes(y, source)
+    X = pd.DataFrame.sparse.from_spmatrix(matrix, index=index, columns=list(columns))
+    return Dataset(X=X, y=y, description=description, name=name,
+                   dropped={"genes": [], "samples": []})
+
+
+# ---------------------------------------------------------------------------------------------
+# the common layout: one file of X, one file of labels
+# ---------------------------------------------------------------------------------------------
+__all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame", "groups_for_matrix"]
+
+# Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
+# cell pandas' to_csv writes above its index).
+_ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_name", "name",
+               "cell", "cell_id", "barcode")
+
+
+def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
+    """pandas.read_csv with its errors turned into one sentence that names the file."""
+    try:
+        return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c", **kwargs)
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty (no header row, no data)") from None
+    except pd.errors.ParserError as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise ValueError(f"{path}: not a readable table ({detail}); expected one header row "
+                         "and one row per sample, all with the same number of cells") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+
+
+def _is_id_header(header) -> bool:
+    """A first column's header that names sample ids (or no name at all), not a gene."""
+    name = str(header).strip()
+    return name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
+
+
+#: Words that, as a whole word of a first column's header ("patient_id", "Case No"), name an
+#: identifier; with distinct whole-number values the column holds ids, not a gene (a gene
+#: symbol such as ID1 is one word, not the word "id").
+_ID_WORDS = frozenset({"id", "ids", "sample", "patient", "subject", "case", "index", "idx",
+                       "no", "nr", "number", "num"})
+
+
+def _is_id_column(header: str, values: pd.Series) -> bool:
+    if _is_id_header(header) or not pd.api.types.is_numeric_dtype(values):
+        return True
+    # Numbered patients ("patient_id" 101, 102, ...) read as a gene would be a feature that
+    # tracks the file's order, which is often the class order: a silent leak
+    words = {w for w in "".join(c if c.isalnum() else " " for c in str(header).lower()).split()}
+    v = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    return bool(words & _ID_WORDS) and bool(np.all(np.isfinite(v))) \
+        and bool(np.all(v == np.round(v))) and len(np.unique(v)) == len(v)
+
+
+def _sample_index(ids: pd.Series, source, where: str = "") -> pd.Index:
+    """The sample ids as the frames' index (str, named "sample"); duplicated ids are a
+    ValueError naming them (``where``: which column of ``source`` held them)."""
+    ids = ids.astype(str)
+    if ids.duplicated().any():
+        raise ValueError(f"{source}: {int(ids.duplicated().sum())} duplicated sample id(s)"
+                         f"{where}: {_names(ids[ids.duplicated()].unique())}")
+    return pd.Index(ids.to_numpy(), name="sample")
+
+
+def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
+    """Read a samples x genes CSV/TSV file (no labels) into a checked DataFrame.
+
+    The first column holds sample ids when its header is empty (what pandas' ``to_csv`` writes
+    over an index) or one of ``sample``, ``id``, ``sample_id``, ``name``, ``cell``,
+    ``barcode``, or when its values are not numbers, or when its header has a word such as
+    ``id``, ``patient``, ``case`` or ``no`` and its values are distinct whole numbers
+    (``patient_id`` 101, 102, ...; read as a gene, it would track the file's order);
+    otherwise the samples are numbered ``"0"``, ``"1"``, ... in file order.
+
+    Parameters
+    ----------
+    path : path-like
+        ``.csv``, ``.tsv``, ``.tab`` or ``.txt``, optionally compressed (``.gz``, ``.bz2``,
+        ``.xz``, ``.zip``); a header row of gene names.
+    sep : str, optional
+        Column separator; by default from the extension, or sniffed from the header.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, n_genes)
+        float64 values; gene names (str) as columns, sample ids (str) as the index.
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``path`` does not exist.
+    ValueError
+        An empty or unreadable file, duplicated gene names or sample ids (named), missing or
+        infinite values (the genes are named), no data.
+    TypeError
+        Non-numeric gene columns (named).
+
+    Examples
+    --------
+    >>> X = read_matrix("expression.csv")                               # doctest: +SKIP
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
+                                else f"{path} is a folder, not a file")
+    try:
+        header, sep = _header(path, sep if sep is not None else _sep_for(path))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+    if not header or header == [""]:
+        raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    if len(header) == 1 and sep != "\t" and "\t" in header[0]:
+        # a tab-separated table saved as .csv: unambiguous (gene names hold no tabs)
+        header, sep = _header(path, "\t")
+    other = [c for c in ";|" if c != sep and c in header[0]]
+    if len(header) == 1 and other:   # e.g. a spreadsheet's ";"-separated export as .csv
+        named = {",": "comma", "\t": "tab"}.get(sep, repr(sep))
+        raise ValueError(f"{path}: one column when read {named}-separated, and its header "
+                         f"holds {other[0]!r}: selbayes reads comma- or tab-separated tables "
+                         f"(.csv, .tsv; a .txt file's separator is sniffed among , tab ; | "
+                         f"and space); convert the file, with '.' as the decimal mark")
+    frame = _read_csv(path, sep, header=None, names=[f"c{i}" for i in range(len(header))],
+                      skiprows=1, skipinitialspace=True)
+    frame.columns = header
+    if frame.shape[0] == 0:
+        raise ValueError(f"{path}: a header row but no samples")
+    if _is_id_column(header[0], frame.iloc[:, 0]):
+        index = _sample_index(frame.iloc[:, 0], path, " in the first column")
+        frame = frame.iloc[:, 1:]
+        frame.index = index
+        has_ids = True
+    else:
+        frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
+        has_ids = False
+    frame = check_matrix_frame(frame, str(path))
+    # Row numbers "0".."n-1" and ids "0".."n-1" (pandas' to_csv over a default index) look
+    # alike; align_labels must know which it has (a label file's ids can be matched to ids only)
+    frame.attrs[SAMPLE_IDS_ATTR] = has_ids
+    return frame
+
+
+def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The checks every expression matrix meets, with messages that name genes and samples.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame of shape (n_samples, n_genes)
+    source : str
+        The file (or object) the matrix came from, for the messages.
+
+    Returns
+    -------
+    pandas.DataFrame
+        float64 values, gene names as strings.
+
+    Raises
+    ------
+    ValueError
+        Duplicated gene names, no genes, missing or infinite values (genes and samples named).
+    TypeError
+        Non-numeric gene columns (named).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_matrix_frame(pd.DataFrame({"g": [1, 2]}), "x").dtypes.tolist()
+    [dtype('float64')]
+    """
+    frame = _numeric_genes(frame, source, "; the file must be samples x genes with one header "
+                                          "row (and optionally sample ids in the first column)")
+    if frame.shape[1] == 0:
+        raise ValueError(f"{source}: no gene columns (only sample ids)")
+    values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        genes = frame.columns[bad.any(axis=0)]
+        samples = frame.index[bad.any(axis=1)]
+        n_nan, n_inf = int(np.isnan(values).sum()), int(np.isinf(values).sum())
+        what = " and ".join(t for t in (f"{n_nan} missing" if n_nan else "",
+                                        f"{n_inf} infinite" if n_inf else "") if t)
+        raise ValueError(f"{source}: {what} value(s) in {len(genes)} gene(s) "
+                         f"({_names(genes)}) of {len(samples)} sample(s) ({_names(samples)}); "
+                         "impute or remove them first")
+    return frame.astype(np.float64)
+
+
+def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
+    """(labels, whether they carry sample ids) from a label file."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
+                                else f"{path} is a folder, not a file")
+    def read(sep, **kwargs):
+        # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped
+        # too), and so are a padded header and the label it may be
+        frame = _read_csv(path, sep, dtype=str, keep_default_na=True, **kwargs)
+        frame = frame.apply(lambda col: col.str.strip())
+        frame.columns = [str(c).strip() for c in frame.columns]
+        return frame
+
+    if sep is None:
+        sep = _sep_for(path)
+    frame = read(sep)
+    if frame.shape[0] == 0:
+        raise ValueError(f"{path}: a header row but no labels")
+    if frame.shape[1] == 1:
+        # one column when read with the extension's separator, but every line holds another
+        # (a spreadsheet's ";" export, a tab-separated file saved as .csv): read with that one
+        for other in "\t;|":
+            if other != sep and other in frame.columns[0] and frame.iloc[:, 0].fillna(
+                    "").str.contains(other, regex=False).all():
+                sep = other
+                frame = read(sep)
+                break
+    if label_column is None and frame.shape[1] in (1, 2) \
+            and frame.columns[-1] in set(frame.iloc[:, -1].dropna()):
+        # The "header" is itself one of the labels ("0" over 0/1 labels, "tumour" over
+        # tumour/normal): a file without a header row, whose first sample was read as one
+        frame = read(sep, header=None)
+        frame.columns = ["sample", "class"][-frame.shape[1]:]
+    cols = list(frame.columns)
+    if label_column is not None:
+        if label_column not in cols:
+            raise ValueError(f"{path}: no column {label_column!r}; its columns are "
+                             f"{_names(cols, 10)}")
+        if cols.index(label_column) == 0:
+            return frame[label_column], False
+        ids = frame.iloc[:, 0]
+        labels = frame[label_column]
+    elif frame.shape[1] == 1:
+        return frame.iloc[:, 0], False
+    elif frame.shape[1] == 2:
+        ids, labels = frame.iloc[:, 0], frame.iloc[:, 1]
+    else:
+        raise ValueError(f"{path}: {frame.shape[1]} columns; expected one column of labels, "
+                         "or two (sample id, label); name the label column to pick one")
+    # pandas' to_csv of a Series writes its default index 0..n-1 under an empty header: row
+    # numbers, not sample ids
+    if str(cols[0]).startswith("Unnamed:") and list(ids) == [str(i) for i in range(len(ids))]:
+        return labels.reset_index(drop=True), False
+    return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
+                     name=labels.name), True
+
+
+def groups_for_matrix(X: pd.DataFrame, groups_path, *, x_source: str) -> np.ndarray:
+    """The group label of every row of ``X`` from a groups file laid out as a label file:
+    one column in the row order of ``X``, or sample id and group matched to ``X``'s index.
+
+    Groups mark samples that are not independent (technical replicates, two preparations of
+    one tumour, several samples of one patient), for folds that keep each group whole.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+        Samples in rows, as :func:`labels_for_matrix` returns it.
+    groups_path : path-like
+    x_source : str
+        ``X``'s file, for the messages.
+
+    Returns
+    -------
+    ndarray of str, shape (n_samples,)
+
+    Raises
+    ------
+    ValueError
+        Naming the file: unreadable, sample ids that differ from ``X``'s, or a sample
+        without a group.
+
+    Examples
+    --------
+    >>> import pandas as pd, tempfile, pathlib
+    >>> X = pd.DataFrame({"g1": [1.0, 2.0, 3.0]}, index=["s1", "s2", "s3"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "groups.csv"
+    >>> _ = path.write_text("sample,patient\\ns3,p2\\ns1,p1\\ns2,p1\\n")
+    >>> groups_for_matrix(X, path, x_source="X.csv").tolist()
+    ['p1', 'p1', 'p2']
+    """
+    g, has_ids = _read_labels_file(Path(groups_path), None, None)
+    g = align_labels(X, g, has_ids, x_source=x_source, y_source=str(groups_path))
+    if g.isna().any():
+        missing = [str(i) for i in g.index[g.isna()][:3]]
+        raise ValueError(f"--groups {groups_path}: {int(g.isna().sum())} sample(s) of "
+                         f"{x_source} without a group (e.g. {', '.join(missing)}); give "
+                         "every sample one")
+    return g.astype(str).to_numpy()
+
+
+def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = None,
+                      sep: str | None = None, x_source: str) -> tuple[pd.DataFrame, pd.Series]:
+    """``(X, labels for its rows)`` from a label file, for a matrix read from ``x_source``.
+
+    The labels are read (:func:`_read_labels_file`), ``X`` is transposed where it is plainly
+    genes x samples (:func:`orient_by_labels`), the labels are put in ``X``'s row order
+    (:func:`align_labels`) and a column of ``X`` that is the labels recoded is warned of
+    (:func:`warn_if_labels_among_genes`): what :func:`read_xy` and ``selbayes fit`` do.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        As read by :func:`read_matrix` (or from an ``.h5ad`` file).
+    y_path : path-like
+    label_column, sep : str, optional
+        As in :func:`read_xy`.
+    x_source : str
+        ``X``'s file, for the messages.
+
+    Returns
+    -------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+    y : pandas.Series
+        Indexed like ``X``; missing labels stay missing (the callers check them).
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        As :func:`read_xy`.
+
+    Examples
+    --------
+    >>> X, y = labels_for_matrix(read_matrix("X.csv"), "y.csv",
+    ...                          x_source="X.csv")                       # doctest: +SKIP
+    """
+    y_source = str(y_path)
+    y, has_ids = _read_labels_file(Path(y_path), label_column, sep)
+    X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
+    y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
+    if y.notna().all():
+        warn_if_labels_among_genes(X, y, x_source=x_source, y_source=y_source)
+    return X, y
+
+
+def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
+                     y_source: str) -> pd.DataFrame:
+    """``X`` transposed when it is genes x samples by the label file's own evidence.
+
+    A matrix with genes in rows and samples in columns (the layout of GEO series matrices)
+    read as samples x genes has the label file's sample ids as its column names. When they are
+    exactly its column names and none of its row names, nothing else fits: ``X`` is transposed,
+    with a ``UserWarning``. Otherwise ``X`` is returned as it is (:func:`align_labels` then says
+    to transpose it where the ids are only among its columns).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        As read by :func:`read_matrix`.
+    y : pandas.Series
+        Labels, indexed by sample id when ``has_ids``.
+    has_ids : bool
+    x_source, y_source : str
+        File names for the warning.
+
+    Returns
+    -------
+    pandas.DataFrame of shape (n_samples, n_genes)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> Xt = pd.DataFrame({"s1": [1.0, 2.0], "s2": [3.0, 4.0], "s3": [5.0, 6.0]},
+    ...                   index=["g1", "g2"])
+    >>> y = pd.Series(["a", "b", "a"], index=["s2", "s1", "s3"])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     X = orient_by_labels(Xt, y, True, x_source="X.csv", y_source="y.csv")
+    >>> X.shape, list(X.index)
+    ((3, 2), ['s1', 's2', 's3'])
+    """
+    if not (has_ids and X.attrs.get(SAMPLE_IDS_ATTR, True) and X.shape[1] == len(y)
+            and set(map(str, X.columns)) == set(y.index)
+            and not y.index.isin([str(i) for i in X.index]).any()):
+        return X
+    warnings.warn(f"{x_source}: its column names are the sample ids of {y_source}, so it is "
+                  f"read as genes x samples ({X.shape[0]} genes, {X.shape[1]} samples) and "
+                  f"transposed", UserWarning, stacklevel=3)
+    Xt = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), x_source)
+    Xt.index = pd.Index([str(i) for i in Xt.index], name="sample")
+    Xt.attrs[SAMPLE_IDS_ATTR] = True
+    return Xt
+
+
+def warn_if_labels_among_genes(X: pd.DataFrame, y, *, x_source: str, y_source: str) -> list:
+    """Warn when a column of ``X`` is the labels recoded (a label column left among the
+    genes: every method would read the answer from it).
+
+    A column counts when it takes exactly as many distinct values as there are classes and
+    each value belongs to one class. Continuous expression values never do; in a matrix of
+    few distinct values (binary features) such a column can arise by chance, so nothing is
+    said there.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+    y : array-like of shape (n_samples,)
+        Labels in the row order of ``X``.
+    x_source, y_source : str
+        File names for the warning.
+
+    Returns
+    -------
+    list of str
+        The columns named in the warning (empty when none).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g1": [0.1, 0.5, 0.2, 0.9], "status": [0, 0, 1, 1]})
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     warn_if_labels_among_genes(X, ["a", "a", "b", "b"], x_source="X.csv",
+    ...                                y_source="y.csv")
+    ['status']
+    """
+    labels = pd.Series(np.asarray(y, dtype=object)).astype(str).to_numpy()
+    n_classes = len(np.unique(labels))
+    values = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    if values.size == 0 or 2 * n_classes > len(labels) \
+            or len(np.unique(values[:, : min(values.shape[1], 50)])) <= n_classes:
+        # classes of about one case each (any column of distinct values maps onto them), or
+        # binary/ordinal features (a gene can match the classes by chance)
+        return []
+    ordered = np.sort(values, axis=0)
+    distinct = 1 + (np.diff(ordered, axis=0) != 0).sum(axis=0)
+    hits = []
+    for j in np.flatnonzero(distinct == n_classes):     # few candidates, if any
+        pairs = pd.DataFrame({"v": values[:, j], "c": labels}).drop_duplicates()
+        if len(pairs) == n_classes:                      # one class per value
+            hits.append(str(X.columns[j]))
+    if hits:
+        warnings.warn(f"{x_source}: column(s) {_names(hits)} hold the labels of {y_source} "
+                      f"recoded (one value per class): a label column left among the genes? "
+                      f"Every method would read the answer from it; remove it from "
+                      f"{x_source}", UserWarning, stacklevel=3)
+    return hits
+
+
+def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
+                 y_source: str) -> pd.Series:
+    """Labels in the row order of ``X``: by sample id when the label file has ids, else by
+    position (the counts must agree).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Sample ids as the index.
+    y : pandas.Series
+        Labels, indexed by sample id when ``has_ids``.
+    has_ids : bool
+    x_source, y_source : str
+        File names for the messages.
+
+    Returns
+    -------
+    pandas.Series
+        Indexed like ``X``.
+
+    Raises
+    ------
+    ValueError
+        When the ids of the two files differ (one line naming a few of each side), when the
+        label file has ids but ``X`` was read by :func:`read_matrix` from a file without
+        sample ids (unless the label ids are its row numbers), or the counts differ.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g": [1.0, 2.0]}, index=["s1", "s2"])
+    >>> align_labels(X, pd.Series(["b", "a"], index=["s2", "s1"]), True, x_source="X.csv",
+    ...              y_source="y.csv").tolist()
+    ['a', 'b']
+    """
+    if not has_ids:
+        if len(y) != X.shape[0]:
+            hint = ""
+            if len(y) == X.shape[1]:
+                hint = (f" ({x_source} has {X.shape[1]} columns: if its rows are genes and its "
+                        f"columns samples, transpose it; selbayes reads samples x genes)")
+            elif len(y) == X.shape[0] - 1:
+                hint = (f" (if {y_source} has no header row, its first label was read as "
+                        f"one: add a header such as 'class')")
+            raise ValueError(f"{y_source}: {len(y)} labels for the {X.shape[0]} samples of "
+                             f"{x_source}{hint}")
+        return pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    x_ids = pd.Index([str(i) for i in X.index])
+    in_columns = y.index.isin([str(c) for c in X.columns])
+    if in_columns.all() and not y.index.isin(x_ids).any():
+        # e.g. a GEO series matrix, genes in rows (read_xy transposes the exact case itself)
+        raise ValueError(f"{x_source} has the sample ids of {y_source} ({_names(y.index, 3)}) "
+                         f"as its column names: it is genes x samples, and selbayes reads "
+                         f"samples x genes; transpose it (in pandas: "
+                         f"pd.read_csv(path, index_col=0).T.to_csv(new_path))")
+    if not X.attrs.get(SAMPLE_IDS_ATTR, True) and not x_ids.sort_values().equals(
+            y.index.sort_values()):
+        # X's rows are numbered only; pairing the label file's ids with them by row order
+        # would be right only if both files list the samples in the same order, which
+        # nothing here can check (ids that are the row numbers themselves are matched)
+        raise ValueError(f"{x_source} has no sample ids (its first column is a gene), so the "
+                         f"sample ids of {y_source} ({_names(y.index, 3)}) cannot be matched "
+                         f"to its rows. Add the sample ids as the first column of {x_source}, "
+                         f"or give {y_source} one column of labels in the row order of "
+                         f"{x_source}")
+    only_x = x_ids.difference(y.index, sort=False)
+    only_y = y.index.difference(x_ids, sort=False)
+    if len(only_x) or len(only_y):
+        parts = []
+        if len(only_x):
+            parts.append(f"{len(only_x)} only in {x_source} ({_names(only_x, 3)})")
+        if len(only_y):
+            parts.append(f"{len(only_y)} only in {y_source} ({_names(only_y, 3)})")
+        raise ValueError(f"{y_source}: its sample ids do not match those of {x_source}: "
+                         + "; ".join(parts) + ". Give both files the same sample ids (any "
+                         "order), or give the labels as one column in the row order of "
+                         f"{x_source}")
+    return pd.Series(y.loc[x_ids].to_numpy(), index=X.index, name=y.name or "class")
+
+
+#: ``DataFrame.attrs`` key set by :func:`read_matrix`: whether the file had sample ids (False:
+#: its rows are numbered "0".."n-1"). Frames from elsewhere have ids (their index).
+SAMPLE_IDS_ATTR = "selbayes_sample_ids"
+
+
+def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None = None,
+            name: str = "", description: str = "") -> Dataset:
+    """Read the common two-file layout: an expression matrix and a label file.
+
+    ``x_path`` is read by :func:`read_matrix` (samples x genes, a header row of gene names,
+    optionally sample ids in the first column). ``y_path`` holds either one column of labels,
+    taken in the row order of ``x_path``, or two columns, sample id and label, matched to the
+    samples of ``x_path`` by id in any order; its header row may be left out (a header that is
+    one of the labels is read as the first label). An ``x_path`` of genes x samples (the
+    layout of GEO series matrices) is transposed, with a ``UserWarning``, when the label
+    file's ids are exactly its column names. A label file with ids needs an ``x_path`` with
+    ids (or ids that are its row numbers 0..n-1). With ids, the two files must name the same
+    samples: otherwise the error lists a few of the ids that differ, so labels are never
+    assigned by row order behind the user's back.
+
+    Parameters
+    ----------
+    x_path, y_path : path-like
+        The two files (``.csv``, ``.tsv``, ``.tab`` or ``.txt``, optionally compressed).
+    label_column : str, optional
+        The label column of ``y_path`` when it has more than two; the first column then holds
+        the sample ids (unless it is the label column itself).
+    sep : str, optional
+        Column separator of both files; by default from each file's extension (or sniffed).
+    name, description : str
+        Stored on the result (default: the name of ``x_path``).
+
+    Returns
+    -------
+    Dataset
+        ``X`` indexed by the sample ids of ``x_path`` (its row numbers "0".."n-1" when it has
+        none), ``y`` aligned to it.
+
+    Raises
+    ------
+    FileNotFoundError
+        When a file does not exist.
+    ValueError
+        Sample ids that differ between the files, label counts that differ, duplicated ids or
+        gene names, missing or infinite values (genes named), missing labels, fewer than two
+        classes or a class with one sample.
+    TypeError
+        Non-numeric gene columns.
+
+    Examples
+    --------
+    >>> ds = read_xy("X.csv", "y.csv")                                  # doctest: +SKIP
+    >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
+    """
+    x_path, y_path = Path(x_path), Path(y_path)
+    X, y = labels_for_matrix(read_matrix(x_path, sep=sep), y_path, label_column=label_column,
+                             sep=sep, x_source=str(x_path))
+    y = y.astype(object).where(y.notna(), None)
+    return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
+                      can_drop=False,
+                      name=name or x_path.name,
+                      description=description or f"Read from {x_path} and {y_path}.")

@@ -1,0 +1,461 @@
+"""Tests of selbayes.datasets._files: the readers of the user's own files (an expression table
+with a label column, AnnData, and the two-file layout X and labels that the command line reads).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from selbayes.datasets import _files as datasets
+from selbayes.datasets import read_anndata, read_table
+
+
+# ---------------------------------------------------------------------------------------------
+# read_table
+# ---------------------------------------------------------------------------------------------
+def _frame(n=8, p=4, seed=0):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.normal(size=(n, p)), columns=[f"gene{j}" for j in range(p)])
+    df.insert(0, "tissue", ["tumour", "normal"] * (n // 2))
+    df.insert(0, "sample", [f"s{i}" for i in range(n)])
+    return df
+
+
+@pytest.mark.parametrize("suffix, sep", [(".csv", ","), (".tsv", "\t"), (".csv.gz", ","),
+                                         (".txt", ";")])
+def test_read_table_round_trip(tmp_path, suffix, sep):
+    df = _frame()
+    path = tmp_path / f"expr{suffix}"
+    df.to_csv(path, sep=sep, index=False)
+    ds = read_table(path, label_column="tissue", index_column="sample")
+    assert list(ds.X.columns) == ["gene0", "gene1", "gene2", "gene3"]
+    assert list(ds.X.index) == df["sample"].tolist()
+    np.testing.assert_allclose(ds.X.to_numpy(), df.iloc[:, 2:].to_numpy(), rtol=1e-15)
+    assert ds.y.tolist() == df["tissue"].tolist()
+    assert ds.X.dtypes.eq(np.float64).all()
+
+
+def test_read_table_duplicated_genes(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("tissue,TP53,BRCA1,TP53\na,1,2,3\nb,4,5,6\na,1,2,3\nb,1,1,1\n")
+    with pytest.raises(ValueError, match="duplicated gene name.*'TP53'"):
+        read_table(path, label_column="tissue")
+
+
+def test_read_table_non_numeric(tmp_path):
+    df = _frame()
+    df["annotation"] = "x"
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(TypeError, match="non-numeric gene column.*'annotation'"):
+        read_table(tmp_path / "t.csv", label_column="tissue", index_column="sample")
+    df = df.drop(columns="annotation").rename(columns={"sample": "patient"})
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(TypeError, match="'patient'.*looks like sample ids: give "
+                                        "index_column='patient'"):      # forgot index_column
+        read_table(tmp_path / "t.csv", label_column="tissue")
+
+
+@pytest.mark.parametrize("written_by", ["pandas", "named"])
+def test_read_table_finds_a_first_column_of_sample_ids(tmp_path, written_by):
+    # pandas' to_csv over an index writes an empty header; a column named "sample" with
+    # numeric ids would otherwise be read as a gene, silently
+    df = _frame().set_index("sample")
+    df.index = [str(100 + i) for i in range(len(df))]                  # numbers as ids
+    path = tmp_path / "t.csv"
+    if written_by == "pandas":
+        df.to_csv(path)
+    else:
+        df.rename_axis("sample").reset_index().to_csv(path, index=False)
+    ds = read_table(path, label_column="tissue")
+    assert list(ds.X.columns) == ["gene0", "gene1", "gene2", "gene3"]
+    assert list(ds.X.index) == [str(100 + i) for i in range(len(df))]
+    assert ds.y.tolist() == df["tissue"].tolist()
+
+
+def test_read_matrix_numbered_patients_are_ids_not_a_gene(tmp_path):
+    """A first column named as an identifier ("patient_id", "Case No") holding distinct whole
+    numbers is sample ids: read as a gene it would track the file's order (often the class
+    order), a silent leak. A gene symbol that is one word (ID1) or values that are not
+    distinct whole numbers stay a gene."""
+    from selbayes.datasets import read_matrix
+
+    rng = np.random.default_rng(0)
+    genes = pd.DataFrame(rng.normal(size=(6, 2)), columns=["g1", "g2"])
+    for header in ("patient_id", "Case No", "subject"):
+        genes.assign(**{header: np.arange(101, 107)})[[header, "g1", "g2"]].to_csv(
+            tmp_path / "X.csv", index=False)
+        X = read_matrix(tmp_path / "X.csv")
+        assert list(X.columns) == ["g1", "g2"] and list(X.index) == [str(i) for i in
+                                                                       range(101, 107)]
+    for header, values in (("ID1", np.arange(101, 107)),                # a gene symbol
+                           ("patient_score", np.linspace(0, 1, 6)),     # not whole numbers
+                           ("case", np.array([1, 1, 2, 2, 3, 3]))):     # not distinct
+        genes.assign(**{header: values})[[header, "g1", "g2"]].to_csv(
+            tmp_path / "X.csv", index=False)
+        assert list(read_matrix(tmp_path / "X.csv").columns) == [header, "g1", "g2"]
+
+
+def test_read_table_missing_values(tmp_path):
+    df = _frame(n=10)
+    df.loc[2, "gene1"] = np.nan
+    df.loc[7, "gene3"] = np.nan
+    path = tmp_path / "m.csv"
+    df.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"2 missing expression value.*'gene1', 'gene3'"):
+        read_table(path, label_column="tissue", index_column="sample")
+    with pytest.warns(UserWarning, match="dropped 2 genes"):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="genes")
+    assert ds.dropped == {"genes": ["gene1", "gene3"], "samples": []}
+    assert list(ds.X.columns) == ["gene0", "gene2"]
+    with pytest.warns(UserWarning, match="dropped 2 samples"):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="samples")
+    assert ds.dropped == {"genes": [], "samples": ["s2", "s7"]} and ds.n_samples == 8
+    with pytest.raises(ValueError, match="drop_missing"):
+        read_table(path, label_column="tissue", drop_missing="rows")
+
+
+def test_read_table_missing_labels(tmp_path):
+    df = _frame(n=10)
+    df.loc[3, "tissue"] = np.nan
+    path = tmp_path / "l.csv"
+    df.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="1 missing label.*'s3'"):
+        read_table(path, label_column="tissue", index_column="sample")
+    with pytest.raises(ValueError, match="missing label"):
+        read_table(path, label_column="tissue", index_column="sample", drop_missing="genes")
+    with pytest.warns(UserWarning):
+        ds = read_table(path, label_column="tissue", index_column="sample",
+                        drop_missing="samples")
+    assert ds.dropped["samples"] == ["s3"]
+
+
+def test_read_table_label_problems(tmp_path):
+    df = _frame(n=8)
+    df.loc[7, "tissue"] = "rare"
+    df.to_csv(tmp_path / "a.csv", index=False)
+    with pytest.raises(ValueError, match="single sample: 'rare'"):
+        read_table(tmp_path / "a.csv", label_column="tissue", index_column="sample")
+    df["tissue"] = "tumour"
+    df.to_csv(tmp_path / "b.csv", index=False)
+    with pytest.raises(ValueError, match="at least 2"):
+        read_table(tmp_path / "b.csv", label_column="tissue", index_column="sample")
+    with pytest.raises(ValueError, match="label_column='class' is not a column"):
+        read_table(tmp_path / "b.csv", label_column="class")
+    with pytest.raises(FileNotFoundError):
+        read_table(tmp_path / "absent.csv", label_column="tissue")
+
+
+def test_read_table_infinite(tmp_path):
+    df = _frame()
+    df.loc[1, "gene2"] = np.inf
+    df.to_csv(tmp_path / "i.csv", index=False)
+    with pytest.raises(ValueError, match="infinite.*'s1'.*'gene2'"):
+        read_table(tmp_path / "i.csv", label_column="tissue", index_column="sample")
+
+
+# ---------------------------------------------------------------------------------------------
+# read_anndata
+# ---------------------------------------------------------------------------------------------
+def test_read_anndata_needs_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "anndata", None)  # import anndata -> ImportError
+    with pytest.raises(ImportError, match=r"selbayes\[anndata\]"):
+        read_anndata(tmp_path / "x.h5ad", label_key="cell_type")
+
+
+def test_read_anndata_round_trip(tmp_path):
+    anndata = pytest.importorskip("anndata")
+    import scipy.sparse as sp
+
+    df = _frame(n=6)
+    X = df.iloc[:, 2:].to_numpy()
+    obs = pd.DataFrame({"tissue": pd.Categorical(df["tissue"])},
+                       index=df["sample"].tolist())
+    var = pd.DataFrame(index=list(df.columns[2:]))
+    adata = anndata.AnnData(X=sp.csr_matrix(X), obs=obs, var=var)
+    adata.layers["raw"] = X * 2
+    adata.write_h5ad(tmp_path / "a.h5ad")
+    ds = read_anndata(tmp_path / "a.h5ad", label_key="tissue")
+    np.testing.assert_allclose(ds.X.to_numpy(), X)
+    assert list(ds.X.columns) == list(df.columns[2:]) and list(ds.X.index) == df["sample"].tolist()
+    assert ds.y.tolist() == df["tissue"].tolist()
+    np.testing.assert_allclose(read_anndata(tmp_path / "a.h5ad", label_key="tissue",
+                                            layer="raw").X.to_numpy(), 2 * X)
+    with pytest.raises(ValueError, match="label_key='cell_type'"):
+        read_anndata(tmp_path / "a.h5ad", label_key="cell_type")
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    anndata.AnnData(X=Xn, obs=obs, var=var).write_h5ad(tmp_path / "n.h5ad")
+    with pytest.raises(ValueError, match="missing expression"):
+        read_anndata(tmp_path / "n.h5ad", label_key="tissue")
+
+
+def _adata(sparse: bool):
+    anndata = pytest.importorskip("anndata")
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(5)
+    X = rng.poisson(0.3, size=(8, 12)).astype(np.float64)
+    obs = pd.DataFrame({"cell_type": pd.Categorical(list("aabbaabb"))},
+                       index=[f"c{i}" for i in range(8)])
+    var = pd.DataFrame(index=[f"gene{j}" for j in range(12)])
+    adata = anndata.AnnData(X=sp.csr_matrix(X) if sparse else X, obs=obs, var=var)
+    adata.layers["log"] = sp.csr_matrix(np.log1p(X)) if sparse else np.log1p(X)
+    return adata, X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_read_anndata_in_memory_object(sparse):
+    adata, X = _adata(sparse)
+    ds = read_anndata(adata, label_key="cell_type")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X)
+    assert ds.y.tolist() == list("aabbaabb") and list(ds.X.index)[0] == "c0"
+    ds = read_anndata(adata, label_key="cell_type", layer="log")
+    np.testing.assert_allclose(ds.X.to_numpy(), np.log1p(X))
+
+
+def test_read_anndata_sparse_stays_sparse_and_genes_subset():
+    import scipy.sparse as sp
+
+    adata, X = _adata(sparse=True)
+    ds = read_anndata(adata, label_key="cell_type", dense=False)
+    assert all(isinstance(d, pd.SparseDtype) for d in ds.X.dtypes)
+    coo = ds.X.sparse.to_coo()
+    assert sp.issparse(coo)
+    np.testing.assert_array_equal(coo.toarray(), X)
+    sub = read_anndata(adata, label_key="cell_type", genes=["gene3", "gene1"])
+    assert list(sub.X.columns) == ["gene3", "gene1"]
+    np.testing.assert_array_equal(sub.X.to_numpy(), X[:, [3, 1]])
+    with pytest.raises(ValueError, match="gene99"):
+        read_anndata(adata, label_key="cell_type", genes=["gene99"])
+
+
+def test_read_anndata_messages():
+    adata, _ = _adata(sparse=False)
+    with pytest.raises(ValueError, match="layers are 'log'") as info:
+        read_anndata(adata, label_key="cell_type", layer="counts")
+    assert "None" not in str(info.value)
+    with pytest.raises(TypeError, match="AnnData or a path"):
+        read_anndata(42, label_key="cell_type")
+
+
+# ------------------------------------------------------------------------------ read_xy
+def _xy_files(tmp_path, *, x_ids=True):
+    X = pd.DataFrame(np.arange(12.0).reshape(4, 3), columns=["g1", "g2", "g3"],
+                     index=pd.Index(["s1", "s2", "s3", "s4"], name="sample"))
+    X.to_csv(tmp_path / "X.csv", index=x_ids)
+    return X
+
+
+def test_read_xy_aligns_labels_by_sample_id(tmp_path):
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": ["b", "a", "b", "a"]}).to_csv(
+        tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == list(X.index)                   # X's order is kept
+    assert ds.y.tolist() == ["a", "a", "b", "b"]
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+
+
+def test_read_xy_mismatched_ids_name_both_sides(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s1", "s2", "s3", "s9"], "label": ["a", "a", "b", "b"]}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match=r"1 only in .*X\.csv \('s4'\); 1 only in "
+                                         r".*y\.csv \('s9'\)"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+
+
+def test_read_xy_positional_labels_and_counts(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    pd.DataFrame({"label": ["a", "a", "b", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y.csv").y.tolist() == ["a", "a", "b", "b"]
+    # pandas' Series.to_csv writes row numbers under an empty header: positions, not ids
+    pd.Series(["a", "b", "a", "b"]).to_csv(tmp_path / "y_rows.csv")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y_rows.csv").y.tolist() == list("abab")
+    pd.DataFrame({"label": ["a", "a", "b"]}).to_csv(tmp_path / "y3.csv", index=False)
+    with pytest.raises(ValueError, match="3 labels for the 4 samples"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y3.csv")
+
+
+def test_read_xy_label_ids_need_ids_in_x(tmp_path):
+    """A label file's ids are never paired with an id-less X by row order (the audit's silent
+    mismatch); ids that are X's row numbers are matched as such, in any order."""
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path, x_ids=False)
+    pd.DataFrame({"id": ["p1", "p2", "p3", "p4"], "extra": [1, 2, 3, 4],
+                  "label": ["a", "a", "b", "b"]}).to_csv(tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match="3 columns"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    with pytest.raises(ValueError, match=r"X\.csv has no sample ids .* \('p1', 'p2', 'p3'"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv", label_column="label")
+    # ids 0..n-1, shuffled: X's row numbers, matched by number
+    pd.DataFrame({"id": [2, 0, 3, 1], "label": ["b", "a", "b", "a"]}).to_csv(
+        tmp_path / "y_rows.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y_rows.csv")
+    assert list(ds.X.index) == ["0", "1", "2", "3"] and ds.y.tolist() == list("aabb")
+
+
+def test_read_xy_ids_that_look_like_row_numbers_are_ids(tmp_path):
+    """X written by pandas' to_csv over a default index has the ids "0".."n-1" in its first
+    column: they are matched by name to a shuffled label file (not taken by row order)."""
+    from selbayes.datasets import read_xy
+
+    X = pd.DataFrame(np.arange(12.0).reshape(4, 3), columns=["g1", "g2", "g3"])
+    X.to_csv(tmp_path / "X.csv")
+    pd.DataFrame({"sample": ["3", "1", "0", "2"], "label": list("bbaa")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == ["0", "1", "2", "3"] and ds.y.tolist() == list("abab")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+
+
+def test_read_xy_transposes_genes_by_samples_when_the_ids_say_so(tmp_path):
+    """A matrix of genes x samples (a GEO series matrix's layout) whose column names are
+    exactly the label file's ids is transposed, with a warning; when the ids are only among
+    its columns the error says to transpose, and so does a count that equals its width."""
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    X.T.rename_axis("gene").to_csv(tmp_path / "Xt.csv")
+    pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": list("baba")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.warns(UserWarning, match=r"Xt\.csv: its column names are the sample ids of "
+                                         r".*y\.csv, so it is read as genes x samples \(3 genes, "
+                                         r"4 samples\) and transposed"):
+        ds = read_xy(tmp_path / "Xt.csv", tmp_path / "y.csv")
+    assert list(ds.X.index) == list(X.index) and list(ds.X.columns) == list(X.columns)
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+    assert ds.y.tolist() == list("aabb")
+    # labels of three of the four samples: no transposition, an error that names it
+    pd.DataFrame({"id": ["s3", "s1", "s4"], "label": list("bab")}).to_csv(
+        tmp_path / "y3.csv", index=False)
+    with pytest.raises(ValueError, match=r"Xt\.csv has the sample ids of .*y3\.csv .* as its "
+                                         r"column names: it is genes x samples.*transpose it"):
+        read_xy(tmp_path / "Xt.csv", tmp_path / "y3.csv")
+    # one column of labels, as many as Xt's columns
+    pd.DataFrame({"label": list("aabb")}).to_csv(tmp_path / "y1.csv", index=False)
+    X.T.iloc[:2].to_csv(tmp_path / "Xt2.csv")             # 2 genes x 4 samples
+    with pytest.raises(ValueError, match=r"4 labels for the 2 samples of .*Xt2\.csv \(.*has 4 "
+                                         r"columns: if its rows are genes .* transpose it"):
+        read_xy(tmp_path / "Xt2.csv", tmp_path / "y1.csv")
+
+
+def test_read_xy_label_file_without_a_header_row(tmp_path):
+    """A label file without a header (its first label is one of the labels) keeps its first
+    sample, with ids or without; when the first label is unique nothing can tell, and the
+    count error says what to do."""
+    from selbayes.datasets import read_xy
+
+    _xy_files(tmp_path)
+    (tmp_path / "y1.csv").write_text("0\n0\n1\n1\n")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y1.csv")
+    assert ds.y.tolist() == ["0", "0", "1", "1"] and ds.y.name == "class"
+    (tmp_path / "y2.csv").write_text("s3,b\ns1,a\ns4,b\ns2,a\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y2.csv").y.tolist() == list("aabb")
+    (tmp_path / "yh.csv").write_text("class\na\na\nb\nb\n")        # a real header is kept
+    assert read_xy(tmp_path / "X.csv", tmp_path / "yh.csv").y.tolist() == list("aabb")
+    (tmp_path / "y_odd.csv").write_text("c\na\na\nb\nb\n")           # 'c' once: ambiguous
+    pd.DataFrame(np.eye(5)[:, :2], index=[f"s{i}" for i in range(5)]).to_csv(tmp_path / "X5.csv")
+    with pytest.raises(ValueError, match=r"4 labels for the 5 samples .*no header row, its "
+                                         r"first label was read as one"):
+        read_xy(tmp_path / "X5.csv", tmp_path / "y_odd.csv")
+
+
+def test_read_xy_separators_padding_and_missing_labels(tmp_path):
+    """A tab-separated table saved as .csv is read as such (X: was "no gene columns"); a label
+    file separated by ';' or tabs too (was every line one class of one sample); padded labels
+    are one class with the unpadded; a missing label names the label file and says what to do
+    (read_xy has no drop_missing to suggest)."""
+    from selbayes.datasets import read_xy
+
+    X = _xy_files(tmp_path)
+    X.to_csv(tmp_path / "X_tab.csv", sep="\t")
+    labels = pd.DataFrame({"id": ["s3", "s1", "s4", "s2"], "label": list("baba")})
+    labels.to_csv(tmp_path / "y.csv", index=False)
+    ds = read_xy(tmp_path / "X_tab.csv", tmp_path / "y.csv")
+    np.testing.assert_array_equal(ds.X.to_numpy(), X.to_numpy())
+    for sep in (";", "\t"):
+        labels.to_csv(tmp_path / "y_sep.csv", index=False, sep=sep)
+        assert read_xy(tmp_path / "X.csv", tmp_path / "y_sep.csv").y.tolist() == list("aabb")
+        labels[["label"]].to_csv(tmp_path / "y_sep1.csv", index=False, sep=sep)
+        assert read_xy(tmp_path / "X.csv", tmp_path / "y_sep1.csv").y.tolist() == list("baba")
+    (tmp_path / "y_pad.csv").write_text("id,label\ns1, a\ns2,a \ns3,b\ns4,b\n")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y_pad.csv")
+    assert ds.y.tolist() == list("aabb")
+    (tmp_path / "y_na.csv").write_text("id,label\ns1,a\ns2,a\ns3,\ns4,b\n")
+    with pytest.raises(ValueError, match=r"y_na\.csv: 1 missing label\(s\) \(samples 's3'\); "
+                                         r"give every sample a label, or remove"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv")
+
+
+def test_read_xy_warns_of_a_label_column_among_the_genes(tmp_path):
+    """A column of X that is the labels recoded (0/1 for a/b, or the class names' codes of
+    three classes) is named in a warning; continuous genes, and a binary matrix where a gene
+    can match the classes by chance, are not."""
+    from selbayes.datasets import read_xy
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(["a", "b", "c"], 4)
+    X = pd.DataFrame(rng.normal(size=(12, 5)), columns=[f"g{j}" for j in range(5)],
+                     index=pd.Index([f"s{i}" for i in range(12)], name="sample"))
+    pd.DataFrame({"id": X.index, "label": y}).to_csv(tmp_path / "y.csv", index=False)
+    X.assign(group=np.repeat([2.0, 7.0, 5.0], 4)).to_csv(tmp_path / "X_leak.csv")
+    with pytest.warns(UserWarning, match=r"X_leak\.csv: column\(s\) 'group' hold the labels of "
+                                         r".*y\.csv recoded"):
+        read_xy(tmp_path / "X_leak.csv", tmp_path / "y.csv")
+    X.to_csv(tmp_path / "X.csv")
+    binary = (X > 0).astype(float).assign(g_match=np.repeat([0.0, 1.0, 1.0], 4))
+    binary.to_csv(tmp_path / "X_bin.csv")
+    pd.DataFrame({"id": X.index, "label": np.repeat(["a", "b"], 6)}).to_csv(
+        tmp_path / "y2.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+        read_xy(tmp_path / "X_bin.csv", tmp_path / "y2.csv")
+
+
+def test_read_xy_file_problems_are_one_sentence(tmp_path):
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "empty.csv").write_text("")
+    with pytest.raises(ValueError, match=r"empty\.csv: the file is empty"):
+        read_matrix(tmp_path / "empty.csv")
+    with pytest.raises(FileNotFoundError, match="nope.csv"):
+        read_xy(tmp_path / "nope.csv", tmp_path / "y.csv")
+    _xy_files(tmp_path)
+    pd.DataFrame({"id": ["s1", "s1", "s2", "s3"], "label": list("aabb")}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match="duplicated sample id"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+
+
+def test_read_matrix_names_a_semicolon_separated_csv(tmp_path):
+    """A spreadsheet's ';'-separated export saved as .csv read as one column: it was "lacks 300
+    of the 300 features" or "no gene columns"; now the separator is named."""
+    path = tmp_path / "X.csv"
+    path.write_text("sample;g0;g1\ns1;0,5;1,25\ns2;0,75;2,5\n")
+    with pytest.raises(ValueError, match=r"one column when read comma-separated, and its "
+                                         r"header holds ';'"):
+        datasets.read_matrix(path)
+
+
+def test_read_table_names_duplicated_sample_ids(tmp_path):
+    df = _frame()
+    df.loc[3, "sample"] = "s0"
+    df.to_csv(tmp_path / "t.csv", index=False)
+    with pytest.raises(ValueError, match=r"1 duplicated sample id.*'sample'.*'s0'"):
+        read_table(tmp_path / "t.csv", label_column="tissue")
