@@ -184,7 +184,7 @@ def keep_public_names(package: str) -> None:
     sys.modules[package].__class__ = _PublicNamesPackage
 
 
-def forward_private(package: str, module, name: str):
+def forward_private(package: str, module: str | tuple[str, ...], name: str):
     """Module ``__getattr__`` of a package that replaced the module ``package``: forward ``name``
     (a name the package does not re-export) to ``module``, with a :class:`FutureWarning`.
     ``module`` may be a tuple of modules (the former module's code split among them): the
