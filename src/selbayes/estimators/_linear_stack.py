@@ -104,7 +104,8 @@ class LinearStackedClassifier(AroundGaussian):
     training folds, and computes the weights of the two from the inner test cases'
     predictive probabilities, paired case by case. The probit model is refitted on all
     training cases; ``predict_proba`` pools the two predictive distributions with those
-    weights. The probit model costs a few seconds (n x n matrices whatever the number of
+    weights (three where the L1 model's gate opens, ``l1_gate``; ``weights_`` holds them).
+    The probit model costs a few seconds (n x n matrices whatever the number of
     features).
 
     Parameters
