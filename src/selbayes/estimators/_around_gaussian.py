@@ -88,13 +88,31 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """The stacked models' predictive probabilities averaged with ``weights_``.
 
+        sum_m ``weights_[m]`` p_m(x), each p_m a stacked model's ``predict_proba``. For
+        :class:`~selbayes.estimators.LinearStackedClassifier`: the Gaussian classifier's
+        (its posterior predictive, recalibrated by its temperature and label-noise share),
+        the probit model's posterior predictive and, where its gate opened, L1 logistic
+        regression's probabilities; for
+        :class:`~selbayes.estimators.StackedGaussianClassifier`: the kept candidates'
+        Gaussian fits.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
+            All p features of ``fit`` (a DataFrame's columns are matched by name).
 
         Returns
         -------
         ndarray of shape (n_samples, G)
+            Probabilities in ``classes_`` order; rows sum to 1.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the stack has not been fitted.
+        ValueError
+            If X has another number of features than in ``fit`` (or, for a DataFrame,
+            other column names), or values a component refuses.
         """
         check_is_fitted(self, self._FITTED)
         # the components validate X (ragged lists, objects that refuse numpy's functions,
