@@ -207,7 +207,7 @@ def _saved_transform_warns_in_python_only(tmp_path, new):
 
     from selbayes import HierarchicalGaussianClassifier
     from selbayes.cli import _TRANSFORM_ATTR
-    from selbayes.estimators._base import INPUT_TRANSFORM_ATTR, SavedTransformWarning
+    from selbayes.estimators._persistence import INPUT_TRANSFORM_ATTR, SavedTransformWarning
 
     assert _TRANSFORM_ATTR == INPUT_TRANSFORM_ATTR
     shutil.copy(tmp_path / "fit.nc", tmp_path / "log2.nc")

@@ -132,7 +132,7 @@ def _cmd_cache(args) -> int:
 # The --prior choices are the estimator's effect_prior families (settings in one place:
 # selbayes.models.EFFECT_PRIORS, imported above as PRIOR_FAMILIES).
 # The transform of `fit --transform` is saved under the attribute the classifiers' load()
-# reads (selbayes.estimators._base.INPUT_TRANSFORM_ATTR), to warn a Python user.
+# reads (selbayes.estimators._persistence.INPUT_TRANSFORM_ATTR), to warn a Python user.
 _TRANSFORM_ATTR = "selbayes_cli_transform"
 
 
@@ -657,7 +657,7 @@ def _cmd_predict(args) -> int:
     cls, features, pre = _saved_fit(path)
     with warnings.catch_warnings():
         # load() warns a Python user that the fit expects transformed X; predict applies it
-        from .estimators._base import SavedTransformWarning
+        from .estimators._persistence import SavedTransformWarning
 
         warnings.simplefilter("ignore", SavedTransformWarning)
         clf = cls.load(path)

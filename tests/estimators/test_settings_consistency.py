@@ -17,12 +17,8 @@ import pytest
 
 import selbayes.estimators as estimators
 from selbayes.estimators import SelectionClassifier
-from selbayes.estimators._base import (
-    RANDOM_STATE_CONSTRAINT,
-    SAMPLER_CONSTRAINT,
-    _describe,
-    _satisfied,
-)
+from selbayes.estimators._base import RANDOM_STATE_CONSTRAINT, SAMPLER_CONSTRAINT
+from selbayes.estimators._params import _describe, _satisfied
 from selbayes.models import MixturePrior, PriorBase
 
 ESTIMATORS = [getattr(estimators, name) for name in estimators.__all__

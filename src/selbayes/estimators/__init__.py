@@ -3,7 +3,8 @@
 :class:`HierarchicalGaussianClassifier` (Li 2009), :class:`BinaryNaiveBayesClassifier` (Li 2007,
 section 2.3) and :class:`BinaryMixtureClassifier` (Li 2007, section 2.4) derive from
 :class:`SelectionClassifier` (in the private ``selbayes.estimators._base``): feature selection,
-input checks, persistence and evaluation are implemented once there. :func:`choose_k` picks the
+input checks, persistence and evaluation are implemented once there (the parameter checks in
+``_params``, the file format in ``_persistence``). :func:`choose_k` picks the
 number of selected features of the Gaussian classifier by inner cross-validation (a pure
 function of its settings; the classifier's ``k="auto"`` calls it) and returns a
 :class:`KChoice`; :func:`choose_effect_prior` chooses the prior on the class means the same way

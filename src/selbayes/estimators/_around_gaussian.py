@@ -21,14 +21,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._version import __version__
-from ._base import (
-    EvaluateMixin,
-    check_saved_by,
-    check_width,
-    checked_save_path,
-    read_saved_tree,
-    sanitize_attrs,
-)
+from ._base import EvaluateMixin, check_width
+from ._persistence import check_saved_by, checked_save_path, read_saved_tree, sanitize_attrs
 
 __all__ = ["AroundGaussian"]
 

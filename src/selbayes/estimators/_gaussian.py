@@ -11,14 +11,8 @@ from ..evaluation._prior_checks import PRIOR_TAIL, prior_boundary_checks  # noqa
 from ..filters._selection import Selection
 from ..models._priors import GaussianPriors
 from ..preprocessing._features import AffineFeatures
-from ._base import (
-    SAMPLERS,
-    Interval,
-    Posterior,
-    SelectionClassifier,
-    StrOptions,
-    require_sampler,
-)
+from ._base import SAMPLERS, Posterior, SelectionClassifier, require_sampler
+from ._params import Interval, StrOptions
 from ._path import KPath
 
 __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]

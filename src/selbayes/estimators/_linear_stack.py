@@ -45,9 +45,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
-from ._base import Interval, StrOptions, _dense, validate_params
+from ._base import _dense
 from ._inner_cv import GroupedFoldsError, InnerCVImpossibleError, class_counts
 from ._l1_logistic import L1LogisticFit, can_fit_l1_logistic, fit_l1_logistic
+from ._params import Interval, StrOptions, validate_params
 
 __all__ = ["LinearStackedClassifier", "fit_all_features_probit"]
 

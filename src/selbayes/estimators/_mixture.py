@@ -10,16 +10,8 @@ import numpy as np
 
 from ..filters._selection import Selection
 from ..models._priors import MixturePrior
-from ._base import (
-    SAMPLER_CONSTRAINT,
-    Interval,
-    Options,
-    Posterior,
-    SelectionClassifier,
-    StrOptions,
-    priors_constraint,
-    warn_at_user,
-)
+from ._base import SAMPLER_CONSTRAINT, Posterior, SelectionClassifier, warn_at_user
+from ._params import Interval, Options, StrOptions, priors_constraint
 
 __all__ = ["BinaryMixtureClassifier"]
 

@@ -9,7 +9,8 @@ import numpy as np
 from .._validation import check_random_state
 from ..filters._selection import Selection
 from ..models._priors import NaiveBayesPrior
-from ._base import Posterior, SelectionClassifier, StrOptions, priors_constraint, require_sampler
+from ._base import Posterior, SelectionClassifier, require_sampler
+from ._params import StrOptions, priors_constraint
 
 __all__ = ["BinaryNaiveBayesClassifier", "METHODS"]
 

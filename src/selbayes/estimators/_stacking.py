@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from ._around_gaussian import AroundGaussian
-from ._base import Interval, validate_params
+from ._params import Interval, validate_params
 
 __all__ = ["StackedGaussianClassifier", "stacking_weights"]
 
