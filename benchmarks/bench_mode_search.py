@@ -77,12 +77,16 @@ def search(how: str):
         plugin.optimize = optimize
 
 
-def fold(name: str, k: int, seed: int = 0):
-    """Sufficient statistics of the k genes of largest F on a random 80% of a set's cases."""
+def training_cases(name: str, seed: int = 0):
+    """A random 80% of a set's cases: X (n, p) and class indices (n,)."""
     d = load_dataset(name)
     X, y = d.X.to_numpy(float), np.unique(d.y.to_numpy(), return_inverse=True)[1]
     idx = np.random.default_rng(seed).permutation(y.size)[: int(0.8 * y.size)]
-    X, y = X[idx], y[idx]
+    return X[idx], y[idx]
+
+
+def fold(X, y, k: int):
+    """Sufficient statistics of the k genes of largest F of (X, y), standardised."""
     sel = select_features(X, y, k=k)
     Xs = X[:, sel.indices]
     Xs = (Xs - Xs.mean(0)) / Xs.std(0)
@@ -121,13 +125,11 @@ def main(argv=None) -> int:
     command = "python benchmarks/bench_mode_search.py" + (" --quick" if a.quick else "")
     rows, ratios = [], []
     for name in sets:
+        X, y = training_cases(name)
         for k in ks:
-            try:
-                stats = fold(name, k)
-            except ValueError:
+            if k >= X.shape[1]:
                 continue                                   # k beyond the set's genes
-            if k >= stats[3].n_features:
-                continue
+            stats = fold(X, y, k)
             ref_u, ref_df, _, _ = one_search(stats, "reference")
             one_search(stats, "nelder-mead")               # warm: the first call's setup
             nm = one_search(stats, "nelder-mead")
