@@ -282,7 +282,7 @@ def _quick_k_values() -> list:
     below p, then its continuation (while the inner score is best at the end) up to p - 1."""
     from selbayes.benchmark._runner import QUICK_DATASET
     from selbayes.datasets import load_dataset
-    from selbayes.estimators._inner_cv import DEFAULT_K_GRID, next_k
+    from selbayes.estimators._k_grid import DEFAULT_K_GRID, next_k
 
     p = load_dataset(QUICK_DATASET).X.shape[1]
     allowed = [k for k in DEFAULT_K_GRID if k < p]

@@ -7,16 +7,11 @@ import warnings
 import numpy as np
 import pytest
 
-from selbayes.estimators._inner_cv import (
-    DEFAULT_T_GRID,
-    InnerCVImpossibleError,
-    KChoice,
-    choices_per_k,
-    choose_k,
-    inner_cv_cases,
-    share_label_noise,
-)
+from selbayes.estimators._inner_cv import InnerCVImpossibleError, choose_k, inner_cv_cases
+from selbayes.estimators._k_choice import KChoice, choices_per_k, share_label_noise
+from selbayes.estimators._k_grid import DEFAULT_T_GRID
 from selbayes.models import correlation_temperature
+from tests.estimators._choices import same_choice as _same_choice
 from tests.estimators._data import two_class_gaussian
 
 # the settings of the naive model's own predictive: T = 1, no label noise
@@ -303,7 +298,7 @@ def test_largest_k_rule_takes_the_largest_k_within_a_paired_se():
     """Reference: the rule recomputed here from the stored case losses by brute force, on
     weak signal spread over 100 of 300 features, where the inner curve is flat and the rule
     moves k away from the best score's k = 5."""
-    from selbayes.estimators._inner_cv import pick_candidate
+    from selbayes.estimators._k_choice import pick_candidate
 
     rng = np.random.default_rng(1)
     y = np.repeat([0, 1], 30)
@@ -328,7 +323,7 @@ def test_the_classifier_offers_every_rule_and_passes_it_on(tmp_path):
     """Every rule of choose_k is a valid choice_rule; the fitted choice records it and says
     it when printed, also after save and load."""
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators._inner_cv import RULES
+    from selbayes.estimators._k_choice import RULES
 
     options = HierarchicalGaussianClassifier._parameter_constraints["choice_rule"][0].options
     assert set(options) == set(RULES)
@@ -358,64 +353,6 @@ def test_a_path_curve_split_per_k_equals_choosing_at_each_k_alone():
         np.testing.assert_array_equal(got.extra["case_losses"], alone.extra["case_losses"])
 
 
-def test_kchoice_prints_as_a_table_and_round_trips_through_constant_data():
-    import xarray as xr
-
-    ch = KChoice(k=10, decorrelate=5.0, temperature=2.0,
-                 grid=[(5, None, 1.0), (10, 5.0, 2.0), (20, None, 1.5)],
-                 score=np.array([0.41, 0.3, 0.52]), se=np.array([0.05, 0.04, 0.06]),
-                 criterion="inner_cv_log_score_plugin", n_splits=5)
-    text = str(ch)
-    assert repr(ch) == text and "array(" not in text
-    assert text.startswith("KChoice: k = 10, decorrelate = 5.0, temperature = 2")
-    # the criterion in words, not its internal name
-    assert "mean -log p(true class)" in text and "inner_cv_log_score" not in text
-    lines = text.splitlines()
-    head = next(i for i, line in enumerate(lines) if line.split()[:1] == ["k"])
-    assert lines[head].split() == ["k", "decorrelate", "temperature", "score", "se"]
-    assert lines[head + 1].split() == ["5", "None", "1", "0.4100", "0.0500"]
-    assert lines[head + 2].split() == ["*", "10", "5", "2", "0.3000", "0.0400"]   # chosen
-    back = KChoice.from_constant_data(xr.Dataset(ch.to_constant_data()), k=10, decorrelate=5.0,
-                                      temperature=2.0, criterion=ch.criterion, n_splits=5)
-    _same_choice(back, ch)
-
-
-
-def test_kchoice_plot_draws_the_profile_in_k_and_marks_the_chosen_k():
-    """Each k's point is the best of its settings, with its own SE as the error bar."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    ch = KChoice(k=20, decorrelate=None, temperature=2.0,
-                 grid=[(50, None, 1.0), (5, None, 1.0), (20, None, 1.0), (20, None, 2.0),
-                       (5, None, 2.0)],
-                 score=np.array([0.5, 0.45, 0.41, 0.3, 0.6]),
-                 se=np.array([0.01, 0.02, 0.03, 0.04, 0.05]),
-                 criterion="inner_cv_log_score_plugin", n_splits=5)
-    ax = ch.plot()
-    line = ax.lines[0]
-    assert line.get_xdata().tolist() == [5, 20, 50]                  # sorted by k
-    assert line.get_ydata().tolist() == [0.45, 0.3, 0.5]             # the best T at each k
-    bars = ax.collections[0].get_segments()                          # +-1 SE of those rows
-    np.testing.assert_allclose([seg[1, 1] - seg[0, 1] for seg in bars], [0.04, 0.08, 0.02])
-    marks = [ln for ln in ax.lines if ln.get_linestyle() == ":"]
-    assert len(marks) == 1 and marks[0].get_xdata()[0] == 20        # the chosen k
-    assert ax.get_xscale() == "log" and "best setting at each k" in [
-        t.get_text() for t in ax.get_legend().get_texts()]
-    plt.close(ax.figure)
-    fig, given = plt.subplots()
-    assert ch.plot(ax=given) is given
-    plt.close(fig)
-
-def _same_choice(a, b):
-    assert (a.k, a.decorrelate, a.temperature, a.grid, a.criterion, a.n_splits) == (
-        b.k, b.decorrelate, b.temperature, b.grid, b.criterion, b.n_splits)
-    np.testing.assert_array_equal(a.score, b.score)
-    np.testing.assert_array_equal(a.se, b.se)
-
-
 def test_choose_k_reads_no_estimator():
     """A pure function of explicit settings: an estimator in X's place is bad input, not a
     source of settings."""
@@ -435,16 +372,6 @@ def _spread(seed, p=300, n_effects=240):
     X = rng.normal(size=(60, p))
     X[:, :n_effects] += 0.35 * y[:, None]
     return X, y
-
-
-def test_next_k_continues_the_one_two_five_series_up_to_the_limit():
-    from selbayes.estimators._inner_cv import next_k
-
-    series, k = [], 1
-    while (k := next_k(k, 700)) is not None:
-        series.append(k)
-    assert series == [2, 5, 10, 20, 50, 100, 200, 500, 700]
-    assert next_k(3, 10 ** 6) == 5 and next_k(7, 10 ** 6) == 10 and next_k(10, 10) is None
 
 
 def test_extended_grid_equals_the_grid_written_out():
@@ -482,10 +409,10 @@ def test_progress_shows_each_pass_over_the_folds_and_changes_nothing(capsys):
 
 def test_default_grid_is_extended_when_switched_on_and_a_given_grid_never(monkeypatch):
     import selbayes.estimators._gaussian as gauss
-    import selbayes.estimators._inner_cv as inner
+    import selbayes.estimators._k_grid as k_grid
 
     X, y = _spread(1)
-    monkeypatch.setattr(inner, "DEFAULT_K_GRID", (2, 5))
+    monkeypatch.setattr(k_grid, "DEFAULT_K_GRID", (2, 5))
     monkeypatch.setattr(gauss, "EXTEND_DEFAULT_K_GRID", False)
     off = _fast(method="plugin").fit(X, y)
     assert off.k_choice_.extra["k_grid"] == [2, 5]
@@ -654,7 +581,7 @@ def test_each_fold_is_scored_at_the_choice_of_the_other_folds_cases():
 def test_each_fold_chooses_its_label_noise_share_on_the_other_folds_cases():
     """With a share curve the fold's share too is chosen on the other cases (at the fold's
     candidate), and its log probabilities are that share's."""
-    from selbayes.estimators._inner_cv import LABEL_NOISE_SHARES
+    from selbayes.estimators._k_choice import LABEL_NOISE_SHARES
 
     L = np.full((3, 10), 0.5)
     L[1] = 0.4                                                   # candidate 1 everywhere
@@ -673,7 +600,7 @@ def test_a_grid_clipped_at_p_scores_every_usable_feature_as_its_last_candidate(t
     most the grid's last value; its curve is the one of the grid with p - 1 written out, and
     "drop" (the default before 2026-12-06) leaves those values out."""
     from selbayes import HierarchicalGaussianClassifier
-    from selbayes.estimators._inner_cv import usable_k_grid
+    from selbayes.estimators._k_grid import usable_k_grid
 
     X, y = two_class_gaussian(n=40, p=30)
     ks = lambda clf: [int(g[0]) for g in clf.k_choice_.grid]            # noqa: E731

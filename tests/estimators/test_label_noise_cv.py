@@ -1,13 +1,13 @@
 """label_noise="cv": the label-noise share c / (n + 2) chosen by the inner cross-validation at
-the chosen k (selbayes.estimators._inner_cv; reports/plasmode/label_noise_cv/)."""
+the chosen k (selbayes.estimators._inner_cv and _k_choice; reports/plasmode/label_noise_cv/)."""
 
 import numpy as np
 import pytest
 
-from selbayes.estimators._inner_cv import (
+from selbayes.estimators._inner_cv import choose_k
+from selbayes.estimators._k_choice import (
     LABEL_NOISE_SHARES,
     choices_per_k,
-    choose_k,
     chosen_share,
     share_label_noise,
 )

@@ -333,7 +333,7 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     the inner cross-validation, a second code path, is
     :func:`test_refit_and_plugin_inner_predictives_agree_within_monte_carlo_error` (make
     slow: 50 refits)."""
-    from selbayes.estimators._inner_cv import share_label_noise
+    from selbayes.estimators._k_choice import share_label_noise
 
     X, y = _spread(3)
     clf = LinearStackedClassifier(_base(), inner_predictive="refit").fit(X, y)
@@ -356,7 +356,7 @@ def test_refits_keep_at_most_the_genes_that_vary_in_their_fold():
     refit keeps at most its fold's genes with F > 0, as the plug-in inner scores do, instead
     of failing. Five genes vary only in case 0, so the fold that holds case 0 out has 25
     genes that vary; the stack's inner log probabilities are the refits written out here."""
-    from selbayes.estimators._inner_cv import share_label_noise
+    from selbayes.estimators._k_choice import share_label_noise
 
     X, y = _spread(3, n=60, p=30)
     X[:, 25:] = 0.0
@@ -381,7 +381,7 @@ def test_mcmc_refits_run_half_the_tuning_and_a_quarter_of_the_draws(monkeypatch)
     and the refits use them: refitted by hand with those settings they are what the stack
     stores."""
     from selbayes.estimators import _linear_stack as ls
-    from selbayes.estimators._inner_cv import share_label_noise
+    from selbayes.estimators._k_choice import share_label_noise
 
     assert ls._refit_sampler(HierarchicalGaussianClassifier()) == {"tune": 500, "draws": 250}
     assert ls._refit_sampler(HierarchicalGaussianClassifier(draws=3, tune=1)) == {
@@ -450,7 +450,7 @@ def test_per_fold_choice_weighs_each_fold_at_the_other_folds_choice(tmp_path):
 def _case_log_proba_at(choice, row, c):
     """The inner cases' log probabilities (n, G) at curve row ``row`` and share ``c``,
     read from the choice's arrays by index."""
-    from selbayes.estimators._inner_cv import LABEL_NOISE_SHARES
+    from selbayes.estimators._k_choice import LABEL_NOISE_SHARES
 
     return np.asarray(choice.extra["share_case_log_proba"][row][LABEL_NOISE_SHARES.index(c)])
 
@@ -458,7 +458,7 @@ def _case_log_proba_at(choice, row, c):
 def test_per_fold_choice_refits_each_fold_at_its_own_k_and_share(monkeypatch):
     """inner_choice="per_fold" with refits: each inner fold is refitted at the k and share
     its fold's choice names (here made to differ between folds), written out by hand."""
-    from selbayes.estimators._inner_cv import KChoice, share_label_noise
+    from selbayes.estimators._k_choice import KChoice, share_label_noise
 
     X, y = _spread(3)
     base = _base(label_noise="cv")
@@ -484,7 +484,7 @@ def test_refit_and_plugin_inner_predictives_agree_within_monte_carlo_error():
     :func:`test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold`.)"""
     from scipy.stats import chi2
 
-    from selbayes.estimators._inner_cv import share_label_noise
+    from selbayes.estimators._k_choice import share_label_noise
 
     X, y = _spread(3)
     clf = LinearStackedClassifier(_base(), inner_predictive="refit").fit(X, y)

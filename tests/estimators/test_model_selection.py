@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import selbayes.estimators._model_selection as old
-from selbayes.estimators import _inner_cv
+from selbayes.estimators import _inner_cv, _k_choice, _k_grid
 from selbayes.models import _gaussian_plugin as gaussian_plugin
 from selbayes.preprocessing import _features as features
 from tests.estimators._data import two_class_gaussian
@@ -16,9 +16,9 @@ from tests.estimators._data import two_class_gaussian
     "_hyper_mode", "_fold_losses", "_candidate_selections", "_stratified_folds"])
 def test_old_names_are_the_moved_objects(name):
     # the module that defines it (the inner CV also imports the plug-in's names)
-    homes = [m for m in (_inner_cv, gaussian_plugin, features)
+    homes = [m for m in (_inner_cv, _k_choice, _k_grid, gaussian_plugin, features)
              if getattr(getattr(m, name, None), "__module__", None) == m.__name__
-             or (hasattr(m, name) and name.isupper() and m is _inner_cv)]
+             or (name.isupper() and name in vars(m) and m is _k_grid)]
     assert len(homes) == 1, name
     assert getattr(old, name) is getattr(homes[0], name)
 
@@ -31,7 +31,7 @@ def test_old_choose_k_call_reads_the_estimators_settings_and_warns():
                                          choice_rule="one_se", random_state=0)
     with pytest.warns(FutureWarning, match="pass the settings as arguments"):
         got = old.choose_k(est, X, y, grid=[2, 4], random_state=0)
-    ref = _inner_cv.choose_k(X, y, grid=[2, 4], temperature_grid=_inner_cv.DEFAULT_T_GRID,
+    ref = _inner_cv.choose_k(X, y, grid=[2, 4], temperature_grid=_k_grid.DEFAULT_T_GRID,
                              label_noise=0.0, rule="one_se", random_state=0,
                              priors=est._prior_object())
     assert (got.k, got.temperature, got.grid) == (ref.k, ref.temperature, ref.grid)
@@ -40,7 +40,7 @@ def test_old_choose_k_call_reads_the_estimators_settings_and_warns():
     own = est._choose(X, y, est._choice_settings([2, 4]))
     np.testing.assert_array_equal(own.score, ref.score)
     # the new form passes through unchanged
-    new = old.choose_k(X, y, grid=[2, 4], temperature_grid=_inner_cv.DEFAULT_T_GRID,
+    new = old.choose_k(X, y, grid=[2, 4], temperature_grid=_k_grid.DEFAULT_T_GRID,
                        label_noise=0.0, rule="one_se", random_state=0,
                        priors=est._prior_object())
     np.testing.assert_array_equal(new.score, ref.score)

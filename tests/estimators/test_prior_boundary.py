@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 
-from selbayes.estimators._inner_cv import KChoice, grid_end_messages
+from selbayes.estimators._k_choice import KChoice, grid_end_messages
 from selbayes.evaluation import GridBoundaryWarning, PriorBoundaryWarning
 from tests.estimators._data import two_class_gaussian
 

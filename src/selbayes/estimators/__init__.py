@@ -36,7 +36,8 @@ __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module
 # paths (selbayes.estimators.<module>) for one release, with a FutureWarning.
 __getattr__, __dir__ = _package_attributes(__name__, {
-    **dict.fromkeys(["choose_k", "KChoice", "LABEL_NOISE_SHARES"], "_inner_cv"),
+    "choose_k": "_inner_cv",
+    **dict.fromkeys(["KChoice", "LABEL_NOISE_SHARES"], "_k_choice"),
     **dict.fromkeys(["choose_effect_prior", "PriorChoice"], "_prior_choice"),
     **dict.fromkeys(["StackedGaussianClassifier", "stacking_weights"], "_stacking"),
     "LinearStackedClassifier": "_linear_stack",

@@ -188,7 +188,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         selection causes).
     k_grid, decorrelate_grid, temperature_grid : sequence, optional
         Candidates for the "auto" choices (defaults ``DEFAULT_K_GRID``,
-        ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._inner_cv``).
+        ``DEFAULT_DECORRELATE_GRID``, ``DEFAULT_T_GRID`` of ``selbayes.estimators._k_grid``).
         A ``k_grid`` given here is used as given (its values above p - 1 treated as
         ``k_grid_beyond_p`` says; not continued past its end, see ``EXTEND_DEFAULT_K_GRID``).
     k_grid_beyond_p : {"clip", "drop"}, default "clip"
@@ -447,7 +447,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         "k_grid_beyond_p": [StrOptions({"drop", "clip"})],
         "inner_cv": [Interval(Integral, 2, None, closed="left")],
         "inner_repeats": [Interval(Integral, 1, None, closed="left")],
-        "choice_rule": [StrOptions({"best", "one_se", "largest_k_one_se"})],  # _inner_cv.RULES
+        "choice_rule": [StrOptions({"best", "one_se", "largest_k_one_se"})],  # _k_choice.RULES
         "label_noise": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto", "cv"})],
         "parameterization": [StrOptions({"marginal", "noncentered"})],
         "method": [StrOptions({"mcmc", "plugin"})],
@@ -660,7 +660,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             n_positive = int(np.sum(ranking.scores > 0))
             k_cap = min(n_positive, X.shape[1] - 1)
             if k_auto:
-                from ._inner_cv import DEFAULT_K_GRID, usable_k_grid
+                from ._k_grid import DEFAULT_K_GRID, usable_k_grid
 
                 if self.k_grid is not None and not any(k <= k_cap for k in self.k_grid):
                     why = (f"k must leave at least one of the {X.shape[1]} features omitted"
@@ -702,7 +702,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             if self.decorrelate == "auto":
                 self.decorrelate_ = self.k_choice_.decorrelate
             if noise_cv:
-                from ._inner_cv import share_label_noise
+                from ._k_choice import share_label_noise
 
                 self.label_noise_ = share_label_noise(self.k_choice_.extra["label_noise_c"],
                                                       X.shape[0])
@@ -767,7 +767,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         the seed: the grid of k (continued up to ``extend_to`` while its best is at the
         end), the "auto" grids, correction, transforms, label noise, rule and folds (with
         ``groups``, a code per case, kept whole)."""
-        from ._inner_cv import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID
+        from ._k_grid import DEFAULT_DECORRELATE_GRID, DEFAULT_T_GRID
 
         if self.decorrelate == "auto":
             dec_grid = list(DEFAULT_DECORRELATE_GRID if self.decorrelate_grid is None
@@ -1089,9 +1089,9 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
     def _warn_grid_ends(self, k_cap: int) -> None:
         """:class:`~selbayes.evaluation.GridBoundaryWarning` when a value chosen by
         inner CV is at an end of its grid where the inner curve still falls
-        (:func:`selbayes.estimators._inner_cv.grid_end_messages`)."""
+        (:func:`selbayes.estimators._k_choice.grid_end_messages`)."""
         from ..evaluation._diagnostics import GridBoundaryWarning, warn_from_user_line
-        from ._inner_cv import grid_end_messages
+        from ._k_choice import grid_end_messages
 
         for m in grid_end_messages(self.k_choice_, k_cap=k_cap,
                                    k_auto=self.k == "auto" and self.threshold is None,
@@ -1220,7 +1220,7 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         self.k_ = int(attrs.get("selbayes_k_used", k))
         self.k_choice_ = None
         if "k_choice_score" in cd:
-            from ._inner_cv import KChoice
+            from ._k_choice import KChoice
 
             self.k_choice_ = KChoice.from_constant_data(
                 cd, k=self.k_, decorrelate=self.decorrelate_, temperature=self.temperature_,

@@ -515,7 +515,8 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     from tqdm import tqdm
 
     from ._gaussian import _rank
-    from ._inner_cv import fold_k, share_label_noise
+    from ._k_choice import share_label_noise
+    from ._k_grid import fold_k
 
     if settings is None:
         settings = [(int(first.k_), first.k_choice_.extra.get("label_noise_c"))] * len(folds)

@@ -8,7 +8,8 @@ Everything moved by role (the names still import from here):
 - the feature preparation (``prepare_features``, ``AffineFeatures``) to
   :mod:`selbayes.preprocessing._features`;
 - the inner cross-validation (``KChoice``, ``pick_candidate``, ``DEFAULT_K_GRID``,
-  ``DEFAULT_T_GRID``) to ``selbayes.estimators._inner_cv``; its ``choose_k`` is public as
+  ``DEFAULT_T_GRID``) to ``selbayes.estimators._inner_cv`` (since split: ``KChoice`` and
+  ``pick_candidate`` in ``_k_choice``, the grids in ``_k_grid``); its ``choose_k`` is public as
   :func:`selbayes.estimators.choose_k`.
 
 :func:`choose_k` here also accepts the old call ``choose_k(estimator, X, y, ...)``, which read
@@ -32,15 +33,13 @@ from ..models._gaussian_plugin import (  # noqa: F401 (private names: old import
 from ..preprocessing._features import AffineFeatures, prepare_features
 from . import _inner_cv
 from ._inner_cv import (  # noqa: F401 (private names: old imports)
-    DEFAULT_K_GRID,
-    DEFAULT_T_GRID,
-    KChoice,
     _candidate_selections,
     _candidate_temperatures,
     _fold_losses,
     _stratified_folds,
-    pick_candidate,
 )
+from ._k_choice import KChoice, pick_candidate
+from ._k_grid import DEFAULT_K_GRID, DEFAULT_T_GRID
 
 __all__ = ["KChoice", "choose_k", "plugin_log_proba", "temper_log_proba", "DEFAULT_K_GRID",
            "correlation_temperature", "DEFAULT_T_GRID", "prepare_features",

@@ -108,7 +108,7 @@ def fit_k_path(estimator, X, y, ks, groups="near_copies") -> KPath:
         # One inner cross-validation for every k; per k the KChoice a separate fit at that
         # k would store (same folds and seeds: the candidates do not interact).
         from ..evaluation._folds import group_codes
-        from ._inner_cv import choices_per_k
+        from ._k_choice import choices_per_k
 
         codes = None if groups is None else group_codes(groups, Xv.shape[0])
         choices = choices_per_k(estimator._choose(
