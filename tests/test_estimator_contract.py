@@ -44,9 +44,9 @@ def _binary_data(seed=0):
 
 def _make(name):
     if name == "gaussian":
-        # the default sampler (nutpie) at k = 10, the shape tests/test_cli.py's round trip,
-        # tests/evaluation/test_ppc.py and tests/evaluation/test_cross_validation.py compile
-        # too (one compile, 12 s, for all); PyMC's own sampler is exercised in
+        # the default sampler (nutpie) at k = 10, the shape tests/cli/test_predict.py's round
+        # trip, tests/evaluation/test_ppc.py and tests/evaluation/test_cross_validation.py
+        # compile too (one compile, 12 s, for all); PyMC's own sampler is exercised in
         # tests/estimators/test_gaussian_checks.py
         return HierarchicalGaussianClassifier(k=10, draws=40, tune=40, chains=2,
                                               progressbar=False, random_state=1,

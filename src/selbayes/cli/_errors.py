@@ -1,0 +1,90 @@
+"""Errors and warnings on the command line: what counts as the user's error, the one line
+printed for it (an OSError as a sentence, without h5py's internals), and warnings printed
+naming the command."""
+
+from __future__ import annotations
+
+import sys
+
+
+class UserError(Exception):
+    """A problem with the command's input: reported as one line, exit status 2."""
+
+
+# Errors that mean "the input is wrong", not "selbayes is broken".
+_USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, PermissionError, ValueError,
+                TypeError, KeyError)
+
+
+def plain_message(text: str) -> str:
+    """A message without NumPy scalar reprs: ``np.float64(0.5)`` -> ``0.5``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plain_message("k = np.int64(3), gamma = np.float64(2.5), ok = np.True_")
+    'k = 3, gamma = 2.5, ok = True'
+    """
+    import re
+
+    text = re.sub(r"np\.(?:float|int|uint|complex|str_|bytes_)\w*\(([^()]*)\)", r"\1", text)
+    return re.sub(r"np\.(True|False)_", r"\1", text)
+
+
+def _os_reason(exc: OSError) -> str:
+    """A sentence for an OSError, without h5py's internals (flags, o_flags, ...)."""
+    import errno
+    import os
+    import re
+
+    text = str(exc)
+    m = re.search(r"error message = '([^']*)'", text)
+    if m:
+        return m.group(1).lower()
+    m = re.search(r"errno = (\d+)", text)
+    if m:
+        return os.strerror(int(m.group(1))).lower()
+    if exc.errno is not None and exc.errno in errno.errorcode:
+        return os.strerror(exc.errno).lower()
+    if "signature" in text or "not an hdf5" in text.lower():
+        return "not an HDF5/netCDF file"
+    return "it cannot be read"
+
+
+#: What a warning's advice (written for the Python API) is on the command line, per command.
+_CLI_ADVICE = {("RawIntensityWarning", command): "on the command line: --transform log2 --floor 1"
+               for command in ("fit", "benchmark")}
+
+
+def _warning_printer(command: str):
+    """A ``warnings.showwarning`` that names the user's command, not Python's source line
+    (which would be the console script's ``sys.exit(main())`` or a library's internals), and
+    adds the command-line form of advice written for the Python API."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        stream = sys.stderr if file is None else file
+        advice = _CLI_ADVICE.get((category.__name__, command))
+        try:
+            stream.write(f"selbayes {command}: {category.__name__}: "
+                         f"{plain_message(str(message))}"
+                         + (f" ({advice})" if advice else "") + "\n")
+        except OSError:  # pragma: no cover - stderr closed
+            pass
+    return show
+
+
+def _error_line(exc: BaseException) -> str:
+    """The one line printed for a user error."""
+    if isinstance(exc, KeyError):
+        return f"missing key {exc}"
+    if isinstance(exc, OSError) and not isinstance(exc, UserError) and exc.filename:
+        reason = (exc.strerror or str(exc)).strip().rstrip(".")
+        return f"{exc.filename}: {reason.lower()}"
+    text = str(exc).strip()
+    return plain_message(text.splitlines()[0]) if text else type(exc).__name__

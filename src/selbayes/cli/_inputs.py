@@ -1,0 +1,127 @@
+"""The user's files: the matrix X (CSV/TSV or ``.h5ad``), the ``--transform`` settings (log2)
+and their application, the binary models' check of X, and the output file's folder (made
+before the work starts, so that a bad path fails at once)."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+from ._errors import UserError, _os_reason
+
+
+def _read_x(path: str, *, layer: str | None = None):
+    """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
+    genes, sample ids as the index)."""
+    from ..datasets._files import check_matrix_frame, read_matrix
+
+    p = Path(path)
+    if p.suffix.lower() != ".h5ad":
+        if layer is not None:
+            raise UserError(f"--layer applies to .h5ad files only; {path} is a table")
+        return read_matrix(p)
+    adata = _read_h5ad(p)
+    import pandas as pd
+
+    if layer is not None and layer not in [k for k in adata.layers.keys() if k is not None]:
+        available = [str(k) for k in adata.layers.keys() if k is not None]
+        raise UserError(f"{path}: no layer {layer!r}; its layers are "
+                        f"{', '.join(available) if available else 'none'}")
+    matrix = adata.X if layer is None else adata.layers[layer]
+    if hasattr(matrix, "toarray"):
+        matrix = matrix.toarray()
+    X = pd.DataFrame(matrix, index=pd.Index(adata.obs_names.astype(str), name="sample"),
+                     columns=list(adata.var_names.astype(str)))
+    return check_matrix_frame(X, str(p))
+
+
+def _read_h5ad(p: Path):
+    if not p.is_file():
+        raise UserError(f"{p}: no such file")
+    try:
+        import anndata
+    except ImportError:
+        raise UserError(f"{p}: reading .h5ad files needs the package anndata, which is not "
+                        "installed; install it with: pip install 'selbayes[anndata]' (or "
+                        "write the matrix as CSV)") from None
+    try:
+        return anndata.read_h5ad(p)
+    except OSError as exc:
+        raise UserError(f"{p}: not a readable .h5ad file ({_os_reason(exc)})") from None
+
+
+def _transform_settings(args, X=None) -> dict | None:
+    """The --transform/--floor/--ceiling settings (checked; the data are checked by the
+    transform itself, :func:`_apply_transform`). ``auto`` (the default) is log2 floored at 1
+    where ``X`` looks like raw intensities, as ``selbayes benchmark`` decides, and none
+    otherwise (and for the binary models)."""
+    if args.transform != "log2":
+        if args.floor is not None or args.ceiling is not None:
+            raise UserError("--floor/--ceiling need --transform log2")
+        if args.transform == "none" or args.model != "gaussian" or X is None:
+            return None
+        from ..preprocessing._intensity import auto_log2_settings, lowered_floor_note
+
+        # the benchmark's default rule; saved with the fit, so that 'selbayes predict' applies
+        # it to new samples
+        auto = auto_log2_settings(X)
+        if auto["transform"] == "none":
+            return None
+        print(f"selbayes fit: {args.x}: the values look like raw intensities: fitting log2 of "
+              f"them, floored at {auto['floor']:.3g}{lowered_floor_note(auto)} (saved with the "
+              f"fit; 'selbayes predict' applies it; --transform none keeps them as given)",
+              file=sys.stderr)
+        return {"transform": "log2", "floor": auto["floor"], "ceiling": None}
+    from ..preprocessing._intensity import IntensityLog2
+
+    pre = {"transform": "log2", "floor": 1.0 if args.floor is None else float(args.floor),
+           "ceiling": None if args.ceiling is None else float(args.ceiling)}
+    IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
+    return pre
+
+
+def _apply_transform(pre: dict | None, X, source: str | None = None):
+    """X transformed as ``pre`` says. IntensityLog2's warning that the values do not look like
+    intensities is passed on naming ``source`` (the file), or dropped without one (predict:
+    the fit's settings, which the user cannot change there)."""
+    if pre is None:
+        return X
+    from ..preprocessing._intensity import IntensityLog2, Log2InputWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Log2InputWarning)
+        Xt = IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"]).fit_transform(X)
+    for w in caught:
+        if not issubclass(w.category, Log2InputWarning):
+            warnings.warn(w.message, w.category, stacklevel=2)
+        elif source is not None:
+            text = str(w.message).removeprefix("IntensityLog2: ")
+            warnings.warn(f"{source}: {text}", Log2InputWarning, stacklevel=2)
+    return Xt
+
+
+def _check_binary_file(X, path: str, model: str) -> None:
+    """The binary models' check (:func:`selbayes._validation.first_non_binary`), naming the
+    file, a gene and a sample."""
+    from .._validation import first_non_binary
+
+    values = X.to_numpy()
+    found = first_non_binary(values)
+    if found is not None:
+        count, (i, j) = found
+        raise UserError(f"{path}: --model {model} needs binary (0/1) values; {count} "
+                        f"are not, e.g. {values[i, j]:g} for gene {X.columns[j]} in sample "
+                        f"{X.index[i]} (use --model gaussian for continuous data)")
+
+
+def _make_parent(out: Path) -> None:
+    parent = out.parent
+    if out.is_dir():
+        raise UserError(f"{out} is a folder; give a file name for the output")
+    if not parent.exists():
+        try:
+            parent.mkdir(parents=True)
+        except OSError as exc:
+            raise UserError(f"{parent}: cannot create the output folder "
+                            f"({_os_reason(exc)})") from None

@@ -1,0 +1,96 @@
+"""``selbayes predict``: reading a saved fit (any classifier's save()) and writing the class
+probabilities of new samples."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from pathlib import Path
+
+from ._classifiers import _FEATURES_ATTR, _TRANSFORM_ATTR, SAVED_CLASSES
+from ._errors import UserError, _os_reason
+from ._inputs import _apply_transform, _make_parent, _read_x
+
+
+def _saved_fit(path: Path):
+    """(estimator class, legacy feature list or None, transform settings or None) of any file
+    written by ``selbayes fit`` or by a classifier's ``save``."""
+    import importlib
+
+    import h5py
+
+    if not path.is_file():
+        raise UserError(f"{path}: no such file" if not path.is_dir()
+                        else f"{path} is a folder, not a saved fit")
+    try:
+        with h5py.File(path, "r") as f:
+            attrs = {k: f.attrs[k] for k in f.attrs}
+    except OSError as exc:
+        raise UserError(f"{path}: not a saved selbayes fit ({_os_reason(exc)})") from None
+    estimator = attrs.get("selbayes_estimator")
+    if isinstance(estimator, bytes):
+        estimator = estimator.decode()
+    by_class = {cls_name: (module, cls_name) for module, cls_name in SAVED_CLASSES}
+    if estimator not in by_class:
+        raise UserError(f"{path}: not a saved selbayes classifier (write one with 'selbayes "
+                        "fit' or a classifier's save())")
+    module, name = by_class[estimator]
+    cls = getattr(importlib.import_module(module), name)
+    features = json.loads(attrs[_FEATURES_ATTR]) if _FEATURES_ATTR in attrs else None
+    pre = json.loads(attrs[_TRANSFORM_ATTR]) if _TRANSFORM_ATTR in attrs else None
+    return cls, features, pre
+
+
+def _cmd_predict(args) -> int:
+    import numpy as np
+    import pandas as pd
+
+    path = Path(args.fit)
+    cls, features, pre = _saved_fit(path)
+    with warnings.catch_warnings():
+        # load() warns a Python user that the fit expects transformed X; predict applies it
+        from ..estimators._persistence import SavedTransformWarning
+
+        warnings.simplefilter("ignore", SavedTransformWarning)
+        clf = cls.load(path)
+    X = _read_x(args.x, layer=args.layer)
+    if features is None and getattr(clf, "feature_names_in_", None) is not None:
+        features = [str(c) for c in clf.feature_names_in_]
+    if features is not None:
+        missing = [c for c in features if c not in X.columns]
+        if missing:
+            transposed = (len(missing) == len(features)
+                          and X.index.isin(features).mean() > 0.5)
+            raise UserError(f"{args.x} lacks {len(missing)} of the {len(features)} features "
+                            f"the fit was trained on, e.g. {', '.join(missing[:5])}"
+                            + ("; its rows are named like the features: is the file "
+                               "transposed? It must be samples x genes" if transposed else ""))
+        extra = X.shape[1] - len(features)
+        if extra > 0:
+            print(f"note: {extra} column(s) of {args.x} that the fit was not trained on are "
+                  f"ignored (e.g. {', '.join(str(c) for c in X.columns.difference(features)[:3])})",
+                  file=sys.stderr)
+        X = X[features]                                     # aligned by name
+    else:
+        if X.shape[1] != clf.n_features_in_:
+            raise UserError(f"{args.x} has {X.shape[1]} features; the fit in {args.fit} was "
+                            f"trained on an array of {clf.n_features_in_} columns without "
+                            "names, which are taken in file order")
+        print("note: the fit has no feature names (fitted on an array); the columns of "
+              f"{args.x} are taken in file order", file=sys.stderr)
+    Xt = _apply_transform(pre, X)
+    values = Xt.to_numpy(dtype=np.float64) if hasattr(Xt, "to_numpy") else Xt
+    if getattr(clf, "feature_names_in_", None) is not None:
+        values = pd.DataFrame(values, columns=list(clf.feature_names_in_))
+    proba = clf.predict_proba(values)
+    out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
+    out.index.name = X.index.name or "sample"
+    dest = Path(args.output)
+    _make_parent(dest)
+    try:
+        out.to_csv(dest, float_format="%.17g")
+    except OSError as exc:
+        raise UserError(f"{dest}: cannot write the probabilities ({_os_reason(exc)})") from None
+    print(f"saved: {dest} ({proba.shape[0]} samples x {proba.shape[1]} classes)")
+    return 0
