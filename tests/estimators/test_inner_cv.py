@@ -133,9 +133,9 @@ def test_default_fit_is_invariant_to_units_and_shifts():
         return (X[:, idx] - clf.feature_center_) / clf.feature_scale_
 
     # the default configuration (k by inner CV, the correlation temperature, label noise);
-    # the grid's choice here, k = 10 with two classes, is the t-prior model tests/test_cli.py
-    # and tests/evaluation/test_ppc.py sample (make test's time is mostly compiling; each k
-    # is a model of its own)
+    # the grid's choice here, k = 10 with two classes, is the t-prior model
+    # tests/cli/test_predict.py and tests/evaluation/test_ppc.py sample (make test's time is
+    # mostly compiling; each k is a model of its own)
     grid = [4, 10]
     ref_clf = _fast(k_grid=grid).fit(X, y)
     assert ref_clf.k_ == 10
@@ -195,7 +195,8 @@ def test_auto_choice_is_stored_and_survives_save_load(tmp_path):
     from selbayes import HierarchicalGaussianClassifier
 
     X, y = two_class_gaussian(3)
-    # the grid ends at 10, the shape tests/test_cli.py's round trip compiles (one compile for both)
+    # the grid ends at 10, the shape tests/cli/test_predict.py's round trip compiles (one
+    # compile for both)
     clf = _fast(k="auto", temperature="auto", k_grid=[2, 10]).fit(X, y)
     assert clf.k_ in (2, 10) and clf.selection_.n_selected == clf.k_
     assert clf.k_choice_.k == clf.k_ and clf.k_choice_.temperature == clf.temperature_

@@ -12,6 +12,7 @@ from ..filters._selection import Selection
 from ..models._priors import GaussianPriors
 from ..preprocessing._features import AffineFeatures
 from ._base import SAMPLERS, Posterior, SelectionClassifier, require_sampler
+from ._gaussian_checks import FAR_FROM_TRAINING, GaussianChecks  # noqa: F401 (old home)
 from ._params import Interval, StrOptions
 from ._path import KPath
 
@@ -24,16 +25,6 @@ __all__ = ["HierarchicalGaussianClassifier", "SAMPLERS", "EXACT_MODEL", "KPath"]
 #: every scenario), and on a ten-class set of 22 283 genes it continued to k = 22 282, an hour
 #: and a 22 GB peak for one fit. Past 2000, give ``k_grid`` (or ``method="plugin"``).
 EXTEND_DEFAULT_K_GRID = False
-
-#: A test row is far from the training data (:class:`FarFromTrainingWarning`) when the median
-#: over the kept features of its distance to the nearest class mean, in predictive standard
-#: deviations, exceeds this. Set on the model, not on data: a row drawn from a class's
-#: predictive is at most |z| from the nearest class mean on each feature, so the median
-#: exceeds 4 with probability at most 2 P(z > 4) = 6e-5 at k = 1 and far less at larger k
-#: (about 0.7 typically). Checked, not chosen, on the out-of-fold test samples of the eleven
-#: development sets (at most 2.4, reports/far_from_training); log2 applied twice gives about
-#: 6, raw intensities against a fit on log2 values 100 and more.
-FAR_FROM_TRAINING = 4.0
 
 #: Settings that make the classifier the exact model of Li (2009): data in their own units, the
 #: Cholesky decorrelation of eq 12, the model's own predictive (no tempering, no label noise).
@@ -95,7 +86,7 @@ def _rank(X, y_index, classes) -> Selection:
     return select_features(X, classes[y_index], k=1, statistic="f")
 
 
-class HierarchicalGaussianClassifier(SelectionClassifier):
+class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
     """Hierarchical Bayesian Gaussian classifier that conditions on F-statistic selection.
 
     ``fit`` takes all p features, selects k of them by the one-way F statistic (so selection is
@@ -970,135 +961,6 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
             self.pred_groups_ = hyperparameter_groups(
                 flat("tau_mu")[keep], pi0=flat("pi0")[keep] if "pi0" in post else None)
 
-    def _add_checks(self, posterior: _GaussianPosterior, y_index) -> None:
-        """``log_likelihood``, ``posterior_predictive``, ``observed_data`` and the training
-        data in ``constant_data``, for ArviZ
-        (:func:`selbayes.models._gaussian_checks.arviz_groups`)."""
-        import xarray as xr
-
-        from .._validation import check_random_state
-        from ..models._gaussian_checks import arviz_groups
-
-        seed = None if self.random_state is None else int(self.random_state) + 1
-        have = self.idata_.children
-        groups = arviz_groups(
-            self.idata_.posterior.to_dataset(), posterior.X, y_index, check_random_state(seed),
-            observed=have["observed_data"].to_dataset() if "observed_data" in have else None,
-            constant=have["constant_data"].to_dataset() if "constant_data" in have else None)
-        for name, ds in groups.items():
-            self.idata_[name] = xr.DataTree(ds)
-
-    def _check_diagnostics(self, posterior: _GaussianPosterior | None = None) -> None:
-        """Convergence diagnostics (base class), then
-        :func:`~selbayes.evaluation.prior_boundary_checks`: a
-        :class:`~selbayes.evaluation.PriorBoundaryWarning` names every
-        hyperparameter whose posterior lies far in its prior's tail (``prior_checks_``,
-        with each one's ``prior_pull``); then the mixed
-        predictive check of the kept F statistics (:func:`selbayes.evaluation.check_fit`,
-        ``ppc_checks_``), which warns on a prior-data conflict; the held-out check of the
-        training labels (:meth:`_check_labels`); and the check for samples that look like
-        replicates (:meth:`_check_replicates`)."""
-        super()._check_diagnostics(posterior)
-        self._check_labels(posterior)
-        self._check_replicates(posterior)
-        if "posterior" not in self.idata_.children:
-            return
-        from ..evaluation._diagnostics import PriorBoundaryWarning, warn_from_user_line
-        from ..evaluation._ppc import check_fit
-        from ..evaluation._prior_checks import prior_boundary_messages
-
-        # The within-class variance of the features the model saw (in its units).
-        scale = getattr(posterior, "within_var", float("nan"))
-        # Selection by F keeps the least noisy of p features: their tau_x may lie as far out
-        # as the largest of p prior draws (the paper's own model warned falsely otherwise).
-        table = prior_boundary_checks(self.idata_, self._fitted_priors(),
-                                      n_features=self.selection_.n_features)
-        self.prior_checks_ = table
-        if table["held"].any():
-            for msg in prior_boundary_messages(table, scale):
-                warn_from_user_line(msg, PriorBoundaryWarning)
-        self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._fitted_priors())
-
-    def _held_out_log_proba(self) -> np.ndarray | None:
-        """Every training case's held-out log probabilities (n, G) under the chosen candidate
-        of the inner cross-validation, without a label-noise share; None without inner CV
-        (a fixed k with a fixed ``label_noise``, as a rule) or when only a share
-        above 0 was scored."""
-        choice = self.k_choice_
-        if choice is None or choice._chosen_row() is None:
-            return None
-        if "share_case_log_proba" in choice.extra:          # label_noise="cv": every share
-            return choice._chosen_case_log_proba(share=0.0)
-        if "case_log_proba" in choice.extra and self.label_noise_ == 0.0:
-            return choice._chosen_case_log_proba()
-        return None
-
-    def _check_replicates(self, posterior) -> None:
-        """A :class:`~selbayes.evaluation.ReplicateWarning` where the training samples come in
-        groups far more alike than any other samples and ``fit`` got no ``groups``
-        (:func:`selbayes.evaluation.replicate_groups`, found before the inner
-        cross-validation, which takes such samples as independent)."""
-        from ..evaluation._diagnostics import warn_from_user_line
-        from ..evaluation._replicates import ReplicateWarning, replicate_message
-
-        found = getattr(self, "replicate_groups_", None)
-        if found is None or posterior is None or posterior.y_index is None:
-            return                        # not looked for
-        found = found[~found["kept"]]     # those kept whole by the inner folds need no warning
-        message = replicate_message(found, posterior.y_index.size, posterior.case_names)
-        if message is not None:
-            warn_from_user_line(message, ReplicateWarning)
-
-    def _check_labels(self, posterior) -> None:
-        """:func:`selbayes.evaluation._label_check.held_out_label_check` on the inner
-        cross-validation's held-out predictions: a
-        :class:`~selbayes.evaluation.SuspectLabelWarning` names every training case whose
-        own label the model, fitted without it, finds implausible; the columns join
-        ``loo_checks_``."""
-        import pandas as pd
-
-        from ..evaluation._label_check import held_out_label_check
-
-        log_proba = self._held_out_log_proba()
-        if log_proba is None or posterior is None or posterior.y_index is None \
-                or np.isnan(log_proba).any():
-            return        # a diagnostic never stops a fit that has otherwise succeeded
-        y_index, names = posterior.y_index, posterior.case_names
-        n = y_index.size
-        # inner CV may have left out the single cases of their classes (inner_cv_cases): the
-        # others are checked among the classes the inner folds split, under their own case
-        # numbers, and the left-out cases' rows stay empty
-        cases = self.k_choice_.extra.get("cases", np.arange(n))
-        table = held_out_label_check(
-            log_proba, np.unique(y_index[cases], return_inverse=True)[1],
-            case_names=None if names is None else [names[i] for i in cases],
-            case_numbers=cases,
-            source=f"inner {self.k_choice_.n_splits}-fold cross-validation at k = "
-                   f"{self.k_choice_.k}, genes selected inside the folds")
-        if cases.size < n:
-            table = table.set_index("case").reindex(pd.RangeIndex(n, name="case"))
-            table = table.reset_index()
-        pareto = getattr(self, "loo_checks_", None)     # the base class's PSIS-LOO table
-        if pareto is not None and len(pareto) == len(table):
-            extra = table[["held_out_proba", "label_p_value", "suspect_label"]]
-            self.loo_checks_ = pd.concat([pareto.reset_index(drop=True),
-                                          extra.reset_index(drop=True)], axis=1)
-        else:
-            self.loo_checks_ = table
-
-    def _warn_grid_ends(self, k_cap: int) -> None:
-        """:class:`~selbayes.evaluation.GridBoundaryWarning` when a value chosen by
-        inner CV is at an end of its grid where the inner curve still falls
-        (:func:`selbayes.estimators._k_choice.grid_end_messages`)."""
-        from ..evaluation._diagnostics import GridBoundaryWarning, warn_from_user_line
-        from ._k_choice import grid_end_messages
-
-        for m in grid_end_messages(self.k_choice_, k_cap=k_cap,
-                                   k_auto=self.k == "auto" and self.threshold is None,
-                                   t_auto=self.temperature == "auto"):
-            warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
-                                GridBoundaryWarning)
-
     def _extra_attrs(self) -> dict:
         out = {"selbayes_method": self.method,      # as the naive Bayes classifier records
                "selbayes_k_used": int(self.selection_.n_selected),
@@ -1141,30 +1003,6 @@ class HierarchicalGaussianClassifier(SelectionClassifier):
         else:
             Z = super()._select_test_columns(X)
         return (Z - self.feature_center_) / self.feature_scale_
-
-    def _warn_far_from_training(self, X_sel) -> None:
-        """Warn about rows whose kept features are mostly far from every class's predictive
-        distribution (:data:`FAR_FROM_TRAINING`): another scale or transform than in fit."""
-        from .._validation import warn_at_user
-        from ._base import FarFromTrainingWarning, _dense
-
-        Z = _dense(X_sel)
-        mean = self.pred_mean_.mean(axis=0)                        # (k, G)
-        sd = 1.0 / np.sqrt(self.pred_precision_.mean(axis=0))
-        nearest = np.full(Z.shape, np.inf)
-        for g in range(mean.shape[1]):          # a loop over classes keeps memory at n x k
-            nearest = np.minimum(nearest, np.abs(Z - mean[:, g]) / sd[:, g])
-        distance = np.median(nearest, axis=1)
-        far = np.flatnonzero(distance > FAR_FROM_TRAINING)
-        if far.size:
-            warn_at_user(
-                f"{far.size} of {Z.shape[0]} rows of X (positions {far[:5].tolist()}) lie far "
-                f"from the training data on most of the {Z.shape[1]} kept features (median "
-                f"distance to the nearest class mean {np.median(distance[far]):.3g} predictive "
-                f"SDs; about 0.7 for samples like the training ones): their probabilities are "
-                f"extrapolations. Check that X is on the scale of fit and transformed as there "
-                f"(log2 taken once, or not at all, as in fit), and for a batch effect",
-                FarFromTrainingWarning)
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:
         """Average the per-draw Gaussian predictive densities of the selected features (class
