@@ -196,6 +196,81 @@ def test_bad_arguments():
 
 
 # ---------------------------------------------------------------------------------------------
+# many components: R-hat judged against what converged chains reach by chance
+# ---------------------------------------------------------------------------------------------
+def _stationary_ar1(rng, M, chains, draws, phi):
+    """Converged chains: stationary AR(1) from the first draw, unit variance."""
+    x = np.empty((M, chains, draws))
+    x[..., 0] = rng.normal(size=(M, chains))
+    e = rng.normal(size=(M, chains, draws)) * np.sqrt(1 - phi ** 2)
+    for t in range(1, draws):
+        x[..., t] = phi * x[..., t - 1] + e[..., t]
+    return x
+
+
+def _family(x):
+    return xr.Dataset({"tau_x": (("chain", "draw", "feature"), np.moveaxis(x, 0, 2))})
+
+
+@pytest.mark.parametrize("phi", [0.0, 0.5])
+def test_split_rhat_of_converged_chains_follows_its_null_model(phi):
+    """The bar's model: (m - 1)(e - 1)(R^2 - 1 + 1/n) ~ chi-squared(m - 1) for the bulk split
+    R-hat of converged chains, e a split chain's own ESS (the folded half alike, with its
+    own e; the bar takes the smaller e of the two). Reference: the chi-squared
+    distribution, by a Kolmogorov-Smirnov test on 2000 simulated components (fixed seed)."""
+    from scipy import stats
+
+    rng = np.random.default_rng(57930 + int(10 * phi))
+    x = _stationary_ar1(rng, 2000, 4, 1000, phi)
+    split = diagnostics._split(x)
+    z = diagnostics._z_scale(split)
+    r = diagnostics._rhat_classic(z)
+    n, m = 500, 8
+    e = diagnostics._ess_raw(z, between=False) / m      # the split chains' own ESS, each
+    stat = (m - 1) * (e - 1) * (r ** 2 - 1 + 1 / n)
+    assert stats.kstest(stat, stats.chi2(m - 1).cdf).pvalue > 1e-3
+
+
+def test_one_component_keeps_the_plain_bar_and_many_raise_it():
+    e = np.array([30.0, 125.0, 500.0])
+    one = diagnostics._rhat_limit(1.01, e, 500, 8, 1)
+    np.testing.assert_allclose(one, 1.01, rtol=1e-9)           # exactly the usual rule
+    many = diagnostics._rhat_limit(1.01, e, 500, 8, 2000)
+    assert (many > 1.01).all() and (many[:-1] > many[1:]).all()  # higher where mixing is slow
+    # where p0 underflows (a very long chain) the bar is still finite, at 1.01 or just above
+    assert 1.01 <= diagnostics._rhat_limit(1.01, np.array([1e6]), 500, 8, 2000)[0] < 1.011
+
+
+def test_many_converged_components_do_not_fail_by_chance():
+    """Converged chains of about 1000 effective draws: with 500 components the plain rule
+    (R-hat > 1.01 anywhere) fails almost every fit (1 - (1 - 0.015)^500), though every chain
+    is converged; judged together the chance of a failure is that of one component, about
+    1.5% here (p0 at 125 effective draws per split chain, both halves of R-hat), so at most
+    1 of 5 fits (2 or more: probability about 0.002)."""
+    rng = np.random.default_rng(57931)
+    plain = together = 0
+    for _ in range(5):
+        post = _family(_stationary_ar1(rng, 500, 4, 1000, 0.6))
+        plain += not check(post, rhat_components=False, warn=False)["rhat_ok"].all()
+        t = check(post, warn=False)
+        together += not t["rhat_ok"].all()
+    assert plain >= 4 and together <= 1
+    assert t.attrs["thresholds"]["rhat_components"] and (t["rhat_limit"] > 1.01).all()
+
+
+def test_a_chain_elsewhere_still_fails_among_many():
+    rng = np.random.default_rng(57932)
+    x = _stationary_ar1(rng, 1000, 4, 1000, 0.6)
+    x[:3, 1] += 1.0                                   # one chain of three components elsewhere
+    with pytest.warns(SamplingWarning, match=r"above what converged chains reach by chance"):
+        t = check(_family(x))
+    assert not t["rhat_ok"].iloc[:3].any()
+    y = _stationary_ar1(rng, 1000, 4, 1000, 0.6)
+    y[:, 1] += 0.5                                    # one chain elsewhere everywhere
+    assert (~check(_family(y), warn=False)["rhat_ok"]).mean() > 0.5
+
+
+# ---------------------------------------------------------------------------------------------
 # a real (small) PyMC run
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
