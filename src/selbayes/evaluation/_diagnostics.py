@@ -213,15 +213,23 @@ def _rhat_classic(arr: np.ndarray) -> np.ndarray:
         return np.sqrt((between / within + n - 1) / n)
 
 
-def _rhat_rank(split: np.ndarray, z: np.ndarray) -> np.ndarray:
-    # max of bulk (z-scaled) and tail (folded, z-scaled) split R-hat; z = _z_scale(split)
+def _folded_z(split: np.ndarray) -> np.ndarray:
+    """The z-scaled distances of the draws from their median (the tail half of R-hat)."""
     med = np.median(split.reshape(split.shape[0], -1), axis=1)[:, None, None]
-    return np.maximum(_rhat_classic(z), _rhat_classic(_z_scale(np.abs(split - med))))
+    return _z_scale(np.abs(split - med))
 
 
-def _ess_raw(arr: np.ndarray, between: bool = True) -> np.ndarray:
+def _rhat_rank(split: np.ndarray, z: np.ndarray, zf: np.ndarray | None = None) -> np.ndarray:
+    # max of bulk (z-scaled) and tail (folded, z-scaled) split R-hat; z = _z_scale(split),
+    # zf = _folded_z(split)
+    zf = _folded_z(split) if zf is None else zf
+    return np.maximum(_rhat_classic(z), _rhat_classic(zf))
+
+
+def _ess_raw(arr: np.ndarray, between: bool | tuple = True):
     """Geyer initial-monotone-sequence ESS of (M, chain, draw) arrays (``arviz _ess``);
-    ``between=False``: the chains' autocorrelation alone, as if their means agreed."""
+    ``between=False``: the chains' autocorrelation alone, as if their means agreed. A tuple
+    of such flags gives a tuple of ESS arrays from one pass over the autocovariances."""
     from scipy.fft import irfft, next_fast_len, rfft
 
     M, C, n = arr.shape
@@ -231,33 +239,40 @@ def _ess_raw(arr: np.ndarray, between: bool = True) -> np.ndarray:
     f = rfft(centred, n=m, axis=2)
     acov = irfft(f * np.conjugate(f), n=m, axis=2)[:, :, :n] / n
     mean_var = acov[:, :, 0].mean(axis=1) * n / (n - 1.0)
-    var_plus = mean_var * (n - 1.0) / n
-    if C > 1 and between:
-        var_plus = var_plus + np.var(arr.mean(axis=2), axis=1, ddof=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rho = 1.0 - (mean_var[:, None] - acov.mean(axis=1)) / var_plus[:, None]  # (M, n)
-    rho[:, 0] = 1.0
-    # pairs P_j = rho[2j] + rho[2j+1]; arviz evaluates j = 1.. while 2j - 1 < n - 3
-    jmax = len(range(1, n - 3, 2))
-    j = np.arange(jmax + 1)
-    pairs = rho[:, 2 * j] + rho[:, 2 * j + 1]  # (M, jmax + 1)
-    nonpos = pairs[:, 1:] <= 0
-    # last evaluated pair: the first non-positive one, or jmax when all stay positive
-    j_last = np.where(nonpos.any(axis=1), nonpos.argmax(axis=1) + 1, jmax)
-    keep = j[None, :] < j_last[:, None]
-    mono = np.minimum.accumulate(np.where(keep, pairs, np.inf), axis=1)
-    total = np.where(keep, mono, 0.0).sum(axis=1)
-    rows = np.arange(M)
-    even = rho[rows, 2 * j_last]
-    last_pair = pairs[rows, j_last]
-    tail = np.where((last_pair >= 0) | (even > 0), even, 0.0)
-    tau = -1.0 + 2.0 * total + tail
-    tau = np.maximum(tau, 1.0 / np.log10(size))
-    ess = size / tau
-    ess[np.isnan(rho).any(axis=1)] = np.nan
     const = (arr.max(axis=(1, 2)) - arr.min(axis=(1, 2))) < np.finfo(float).resolution
-    ess[const] = size
-    return ess
+    chain_var = np.var(arr.mean(axis=2), axis=1, ddof=1) if C > 1 else 0.0
+
+    def ess_for(with_between: bool) -> np.ndarray:
+        var_plus = mean_var * (n - 1.0) / n
+        if C > 1 and with_between:
+            var_plus = var_plus + chain_var
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rho = 1.0 - (mean_var[:, None] - acov.mean(axis=1)) / var_plus[:, None]  # (M, n)
+        rho[:, 0] = 1.0
+        # pairs P_j = rho[2j] + rho[2j+1]; arviz evaluates j = 1.. while 2j - 1 < n - 3
+        jmax = len(range(1, n - 3, 2))
+        j = np.arange(jmax + 1)
+        pairs = rho[:, 2 * j] + rho[:, 2 * j + 1]  # (M, jmax + 1)
+        nonpos = pairs[:, 1:] <= 0
+        # last evaluated pair: the first non-positive one, or jmax when all stay positive
+        j_last = np.where(nonpos.any(axis=1), nonpos.argmax(axis=1) + 1, jmax)
+        keep = j[None, :] < j_last[:, None]
+        mono = np.minimum.accumulate(np.where(keep, pairs, np.inf), axis=1)
+        total = np.where(keep, mono, 0.0).sum(axis=1)
+        rows = np.arange(M)
+        even = rho[rows, 2 * j_last]
+        last_pair = pairs[rows, j_last]
+        tail = np.where((last_pair >= 0) | (even > 0), even, 0.0)
+        tau = -1.0 + 2.0 * total + tail
+        tau = np.maximum(tau, 1.0 / np.log10(size))
+        ess = size / tau
+        ess[np.isnan(rho).any(axis=1)] = np.nan
+        ess[const] = size
+        return ess
+
+    if isinstance(between, tuple):
+        return tuple(ess_for(b) for b in between)
+    return ess_for(between)
 
 
 def _ess_tail(arr: np.ndarray, prob=(0.05, 0.95)) -> np.ndarray:
@@ -268,18 +283,25 @@ def _ess_tail(arr: np.ndarray, prob=(0.05, 0.95)) -> np.ndarray:
     return np.minimum(low, high)
 
 
-def _diagnostics_numpy(arr: np.ndarray, tail_prob) -> tuple[np.ndarray, ...]:
-    """R-hat, bulk ESS, tail ESS of (M, chain, draw) draws; NaN where a draw is not finite."""
+def _diagnostics_numpy(arr: np.ndarray, tail_prob, chain_ess: bool = False):
+    """R-hat, bulk ESS, tail ESS of (M, chain, draw) draws; NaN where a draw is not finite.
+    With ``chain_ess``, a fourth array: :func:`_chain_ess`, from the same z-scaled series."""
     M = arr.shape[0]
-    out = [np.full(M, np.nan) for _ in range(3)]
+    out = [np.full(M, np.nan) for _ in range(4 if chain_ess else 3)]
     good = np.isfinite(arr).all(axis=(1, 2))
     if good.any():
         a = arr[good]
         split = _split(a)
-        z = _z_scale(split)  # shared by R-hat and bulk ESS
+        z = _z_scale(split)  # shared by R-hat, bulk ESS and the chain ESS
+        zf = _folded_z(split) if a.shape[1] >= 2 else None
         if a.shape[1] >= 2:
-            out[0][good] = _rhat_rank(split, z)
-        out[1][good] = _ess_raw(z)
+            out[0][good] = _rhat_rank(split, z, zf)
+        if chain_ess and a.shape[1] >= 2:
+            bulk, own = _ess_raw(z, between=(True, False))
+            out[1][good] = bulk
+            out[3][good] = _chain_ess(a, z, zf, own)
+        else:
+            out[1][good] = _ess_raw(z)
         out[2][good] = _ess_tail(a, tail_prob)
     return tuple(out)
 
@@ -297,7 +319,7 @@ def _diagnostics_arviz(arr: np.ndarray, tail_prob) -> tuple[np.ndarray, ...]:
                            dtype=float))
 
 
-def _chain_ess(arr: np.ndarray) -> np.ndarray:
+def _chain_ess(arr: np.ndarray, z=None, zf=None, bulk=None) -> np.ndarray:
     """ESS per split chain from the split chains' own autocorrelation, (M, chain, draw) ->
     (M,), the smaller of the two series R-hat compares (the rank-normalised draws and their
     folded distances from the median, :func:`_rhat_rank`): the ESS without the disagreement
@@ -306,12 +328,13 @@ def _chain_ess(arr: np.ndarray) -> np.ndarray:
     averaged over the chains, as in the bulk ESS (one split chain's own estimate is noisier
     and biased high where it mixes slowly). The folded series matters on its own: NUTS often
     draws the location antithetically (bulk ESS above the number of draws) but not the
-    scale."""
+    scale. ``z``, ``zf`` and ``bulk``: the split chains' z-scaled and folded series and the
+    first's ESS without the between-chain term, where the caller has them."""
     split = _split(arr)
-    med = np.median(split.reshape(split.shape[0], -1), axis=1)[:, None, None]
-    bulk = _ess_raw(_z_scale(split), between=False)
-    folded = _ess_raw(_z_scale(np.abs(split - med)), between=False)
-    return np.minimum(bulk, folded) / split.shape[1]
+    z = _z_scale(split) if z is None else z
+    zf = _folded_z(split) if zf is None else zf
+    bulk = _ess_raw(z, between=False) if bulk is None else bulk
+    return np.minimum(bulk, _ess_raw(zf, between=False)) / split.shape[1]
 
 
 def _rhat_limit(rhat_max: float, chain_ess: np.ndarray, n: int, m: int,
@@ -512,7 +535,6 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     post, stats = _groups(idata)
     ds = _select(post, var_names)
     use_numpy = engine == "numpy" and ds.sizes["draw"] // 2 >= _MIN_HALF_DRAWS
-    compute = _diagnostics_numpy if use_numpy else _diagnostics_arviz
 
     n_chain, n_draw = ds.sizes["chain"], ds.sizes["draw"]
     # the bars need two chains and the split chains' own ESS (as long as the numpy engine's)
@@ -523,12 +545,17 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
         da = ds[v]
         # (chain, draw, *shape) -> (M, chain, draw), components in C order of *shape
         arr = np.ascontiguousarray(np.moveaxis(da.values.reshape(n_chain, n_draw, -1), 2, 0))
-        rh, eb, et = compute(arr, tail_prob)
-        if by_components:
-            e = np.full(arr.shape[0], np.nan)
-            good = np.isfinite(arr).all(axis=(1, 2))
-            e[good] = _chain_ess(arr[good]) if good.any() else e[good]
-            chain_ess.append(e)
+        if use_numpy:
+            rh, eb, et, *own = _diagnostics_numpy(arr, tail_prob, chain_ess=by_components)
+        else:
+            rh, eb, et = _diagnostics_arviz(arr, tail_prob)
+            own = []
+            if by_components:
+                own = [np.full(arr.shape[0], np.nan)]
+                good = np.isfinite(arr).all(axis=(1, 2))
+                if good.any():
+                    own[0][good] = _chain_ess(arr[good])
+        chain_ess.extend(own)
         parts.append(pd.DataFrame({
             "variable": v,
             "parameter": _labels(da.isel(chain=0, draw=0, drop=True), v),
