@@ -58,7 +58,9 @@ _PRIOR_ADVICE = {
                "the selected features' class means differ far more (median below) or far less "
                "(above; typical of thousands of genes without class differences) than the "
                "prior expects: keep standardize=True, rescale X, or widen its prior (smaller "
-               "alpha_mu, or w_mu nearer the between-class variance)"),
+               "alpha_mu, or w_mu nearer the between-class variance); above, with most genes "
+               "showing no class difference at all, effect_prior='two_groups' models those "
+               "as exactly null (and gives each kept gene's probability of being a marker)"),
 }
 
 _COLUMNS = ["parameter", "variable", "median", "prior_cdf", "prior_low", "prior_high",
