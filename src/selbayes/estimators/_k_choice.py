@@ -1,6 +1,6 @@
 """The outcome of an inner cross-validation and how a curve is read: :class:`KChoice`.
 
-:class:`KChoice` holds the inner cross-validated curve of :func:`~selbayes.estimators.choose_k`
+:class:`KChoice` holds the inner cross-validated curve of :func:`selbayes.estimators.choose_k`
 (every candidate's score and every inner test case's loss), prints and plots it, and stores it
 with a fit. The rules that pick a candidate from a curve (:func:`pick_candidate`), the
 label-noise share's grid and pick (:func:`share_label_noise`, :func:`chosen_share`), the split

@@ -4,7 +4,7 @@ k a fit can keep.
 The grids of ``k="auto"``, ``temperature="auto"`` and ``decorrelate="auto"``
 (:class:`~selbayes.estimators.HierarchicalGaussianClassifier`), the usable part of a k grid
 where p is small (:func:`usable_k_grid`), its continuation past the grid's end
-(:func:`next_k`, ``extend_k_grid``) and the k an inner fold can keep (:func:`fold_k`).
+(:func:`next_k`, ``choose_k(extend_to=...)``) and the k an inner fold can keep (:func:`fold_k`).
 """
 
 from __future__ import annotations
