@@ -21,7 +21,10 @@ def _tree(posterior: dict, sample_stats: dict | None = None, dims: dict | None =
 
 
 def _ar1(rng, shape, phi):
+    """Converged chains along the last axis: stationary AR(1) from the first draw, unit
+    variance."""
     x = rng.normal(size=shape)
+    x[..., 1:] *= np.sqrt(1 - phi ** 2)
     for t in range(1, shape[-1]):
         x[..., t] = phi * x[..., t - 1] + x[..., t]
     return x
@@ -198,16 +201,6 @@ def test_bad_arguments():
 # ---------------------------------------------------------------------------------------------
 # many components: R-hat judged against what converged chains reach by chance
 # ---------------------------------------------------------------------------------------------
-def _stationary_ar1(rng, M, chains, draws, phi):
-    """Converged chains: stationary AR(1) from the first draw, unit variance."""
-    x = np.empty((M, chains, draws))
-    x[..., 0] = rng.normal(size=(M, chains))
-    e = rng.normal(size=(M, chains, draws)) * np.sqrt(1 - phi ** 2)
-    for t in range(1, draws):
-        x[..., t] = phi * x[..., t - 1] + e[..., t]
-    return x
-
-
 def _family(x):
     return xr.Dataset({"tau_x": (("chain", "draw", "feature"), np.moveaxis(x, 0, 2))})
 
@@ -221,7 +214,7 @@ def test_split_rhat_of_converged_chains_follows_its_null_model(phi):
     from scipy import stats
 
     rng = np.random.default_rng(57930 + int(10 * phi))
-    x = _stationary_ar1(rng, 2000, 4, 1000, phi)
+    x = _ar1(rng, (2000, 4, 1000), phi)
     split = diagnostics._split(x)
     z = diagnostics._z_scale(split)
     r = diagnostics._rhat_classic(z)
@@ -237,8 +230,26 @@ def test_one_component_keeps_the_plain_bar_and_many_raise_it():
     np.testing.assert_allclose(one, 1.01, rtol=1e-9)           # exactly the usual rule
     many = diagnostics._rhat_limit(1.01, e, 500, 8, 2000)
     assert (many > 1.01).all() and (many[:-1] > many[1:]).all()  # higher where mixing is slow
-    # where p0 underflows (a very long chain) the bar is still finite, at 1.01 or just above
-    assert 1.01 <= diagnostics._rhat_limit(1.01, np.array([1e6]), 500, 8, 2000)[0] < 1.011
+    # where p0 underflows in scipy (a very long chain) the bar is still just above 1.01:
+    # R^2 = 1.01^2 + (chi-squared quantile - q1) / (7 e), the quantile about 2 log(2000)
+    # above q1, so R - 1.01 is about 1e-6
+    far = diagnostics._rhat_limit(1.01, np.array([1e6]), 500, 8, 2000)[0]
+    assert 1.01 + 5e-7 < far < 1.01 + 2e-6
+
+
+@pytest.mark.parametrize("df", [7, 15, 63])
+def test_chi2_log_tail_series_matches_scipy_where_both_are_finite_and_goes_on_beyond(df):
+    """The asymptotic series behind R-hat's bar where scipy's log tail underflows: equal to
+    scipy's where both are finite and x is far beyond df (x >= 1000: the terms fall by
+    df / x <= 0.063, so the ninth is below 1e-10 of the sum and the log is good to 1e-12),
+    and finite and falling beyond."""
+    from scipy.stats import chi2
+
+    x = np.array([1000.0, 1200.0, 1400.0])
+    np.testing.assert_allclose(diagnostics._chi2_logsf_series(x, df), chi2.logsf(x, df),
+                               rtol=1e-12)
+    far = diagnostics._chi2_logsf(np.array([2e3, 1e5, 1e7]), df)
+    assert np.isfinite(far).all() and (np.diff(far) < 0).all()
 
 
 def test_many_converged_components_do_not_fail_by_chance():
@@ -250,7 +261,7 @@ def test_many_converged_components_do_not_fail_by_chance():
     rng = np.random.default_rng(57931)
     plain = together = 0
     for _ in range(5):
-        post = _family(_stationary_ar1(rng, 500, 4, 1000, 0.6))
+        post = _family(_ar1(rng, (500, 4, 1000), 0.6))
         plain += not check(post, rhat_components=False, warn=False)["rhat_ok"].all()
         t = check(post, warn=False)
         together += not t["rhat_ok"].all()
@@ -260,12 +271,12 @@ def test_many_converged_components_do_not_fail_by_chance():
 
 def test_a_chain_elsewhere_still_fails_among_many():
     rng = np.random.default_rng(57932)
-    x = _stationary_ar1(rng, 1000, 4, 1000, 0.6)
+    x = _ar1(rng, (1000, 4, 1000), 0.6)
     x[:3, 1] += 1.0                                   # one chain of three components elsewhere
     with pytest.warns(SamplingWarning, match=r"above what converged chains reach by chance"):
         t = check(_family(x))
     assert not t["rhat_ok"].iloc[:3].any()
-    y = _stationary_ar1(rng, 1000, 4, 1000, 0.6)
+    y = _ar1(rng, (1000, 4, 1000), 0.6)
     y[:, 1] += 0.5                                    # one chain elsewhere everywhere
     assert (~check(_family(y), warn=False)["rhat_ok"]).mean() > 0.5
 

@@ -337,6 +337,35 @@ def _chain_ess(arr: np.ndarray, z=None, zf=None, bulk=None) -> np.ndarray:
     return np.minimum(bulk, _ess_raw(zf, between=False)) / split.shape[1]
 
 
+def _chi2_logsf(x, df: int) -> np.ndarray:
+    """log P(X > x), X ~ chi-squared(df), finite where scipy's (the log of the survival
+    function) underflows to -inf (x above about 1450 at df 7): there the asymptotic series of
+    the upper incomplete gamma function, Gamma(a, y) ~ y^(a-1) e^(-y) (1 + (a-1)/y
+    + (a-1)(a-2)/y^2 + ...) (Abramowitz and Stegun 6.5.32), a = df/2, y = x/2; its terms fall
+    by about a/y < 0.05 there, so eight terms reach double precision."""
+    from scipy.stats import chi2
+
+    x = np.asarray(x, dtype=np.float64)
+    out = np.asarray(chi2.logsf(x, df), dtype=np.float64)
+    far = np.isneginf(out) & np.isfinite(x)
+    if far.any():
+        out = out.copy()
+        out[far] = _chi2_logsf_series(x[far], df)
+    return out
+
+
+def _chi2_logsf_series(x, df: int) -> np.ndarray:
+    """The asymptotic series of :func:`_chi2_logsf` (accurate for x much larger than df)."""
+    from scipy.special import gammaln
+
+    a, y = df / 2.0, np.asarray(x, dtype=np.float64) / 2.0
+    term, total = np.ones_like(y), np.ones_like(y)
+    for j in range(1, 9):
+        term = term * (a - j) / y
+        total = total + term
+    return (a - 1.0) * np.log(y) - y - gammaln(a) + np.log(total)
+
+
 def _rhat_limit(rhat_max: float, chain_ess: np.ndarray, n: int, m: int,
                 n_components: int) -> np.ndarray:
     """Each component's R-hat bar when ``n_components`` are judged together.
@@ -356,25 +385,25 @@ def _rhat_limit(rhat_max: float, chain_ess: np.ndarray, n: int, m: int,
     ``chain_ess`` is the smaller of their ESS, which gives both halves a bar at least as high
     as their own. One component: exactly ``rhat_max``; never below it.
     """
-    from scipy.stats import chi2
-
     df = m - 1
     # e - 1 effective draws' worth of information in a split chain's variance; at least a
     # little above zero (a chain of e <= 1 has nothing to compare)
     e = np.maximum(np.asarray(chain_ess, dtype=np.float64) - 1.0, 1e-3)
     with np.errstate(invalid="ignore", divide="ignore"):
         q1 = df * e * (rhat_max ** 2 - 1.0 + 1.0 / n)
-        target = chi2.logsf(q1, df) - np.log(n_components)
+        target = _chi2_logsf(q1, df) - np.log(n_components)
         # the quantile of chi-squared(df) with upper tail exp(target), by bisection in log
-        # space (p0 / n_components underflows where e is large)
+        # space (p0 / n_components underflows where e is large); the first bracket suffices
+        # for few chains, many chains (a large df) may need it widened
         lo, hi = q1.copy(), q1 + 2.0 * np.log(n_components) + 60.0
         for _ in range(200):
-            if not np.any(chi2.logsf(hi, df) > target):
+            short = _chi2_logsf(hi, df) > target
+            if not short.any():
                 break
-            hi = np.where(chi2.logsf(hi, df) > target, 2.0 * hi + 10.0, hi)
+            hi = np.where(short, 2.0 * hi + 10.0, hi)
         for _ in range(100):
             mid = 0.5 * (lo + hi)
-            above = chi2.logsf(mid, df) > target
+            above = _chi2_logsf(mid, df) > target
             lo, hi = np.where(above, mid, lo), np.where(above, hi, mid)
         limit = np.sqrt(1.0 - 1.0 / n + hi / (df * e))
     return np.where(np.isfinite(limit), np.maximum(limit, rhat_max), np.nan)
