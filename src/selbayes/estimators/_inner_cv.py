@@ -544,11 +544,9 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
 
 def __getattr__(name):
     # The curve's record and rules (_k_choice) and the grids (_k_grid) were part of this module
-    # until 2026-12-06; the committed report scripts import them from here. Private names of
-    # a private module: forwarded without a warning.
-    from . import _k_choice, _k_grid
+    # until 2026-12-06; the committed report scripts import them from here: forwarded, with
+    # the FutureWarning of every moved name (as selbayes.datasets does for its split module).
+    from .._compat import forward_private
 
-    for home in (_k_choice, _k_grid):
-        if name in home.__all__:
-            return getattr(home, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return forward_private(__name__, ("selbayes.estimators._k_choice",
+                                      "selbayes.estimators._k_grid"), name)
