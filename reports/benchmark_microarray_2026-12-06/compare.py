@@ -91,7 +91,7 @@ def plot(sets, diffs, path) -> None:
     ax.set_xlabel("paired difference in AMLP (nats; < 0: the default is better), ± 2 SE")
     ax.set_title("The default against its peers: 5-fold CV, 2 repeats, the same folds",
                  fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
