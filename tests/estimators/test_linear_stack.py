@@ -91,6 +91,7 @@ def test_it_is_its_parts_weighted_by_the_inner_cases(stacked, sparse):
     assert stacked.inner_scores_["linear"] == pytest.approx(lin.mean())
     mixture = -np.log(w[0] * np.exp(-gauss) + w[1] * np.exp(-lin))
     assert stacked.inner_scores_["stack"] == pytest.approx(mixture.mean())
+    assert stacked.inner_refits_ is None            # the plug-in by choice: nothing refitted
     expected = (w[0] * alone.predict_proba(X)
                 + w[1] * np.exp(fit_linear_probit(X, y).predict_log_proba(X)))
     np.testing.assert_allclose(stacked.predict_proba(X), expected, rtol=1e-10)
@@ -348,6 +349,8 @@ def test_refit_inner_predictive_refits_the_gaussian_model_on_each_inner_fold(tmp
     again = LinearStackedClassifier.load(clf.save(tmp_path / "refit.nc"))
     assert again.inner_predictive == "refit"
     np.testing.assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+    n_folds = len(first.k_choice_.extra["folds"])
+    assert clf.inner_refits_ == (n_folds, n_folds) and again.inner_refits_ == clf.inner_refits_
 
 
 def test_refits_keep_at_most_the_genes_that_vary_in_their_fold():
@@ -529,10 +532,13 @@ def test_the_inner_refits_skip_the_checks_and_predict_as_a_checked_fit():
     assert checked.diagnostics_ is not None and not hasattr(bare, "diagnostics_")
 
 
-def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_case():
+def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_case(
+        tmp_path):
     """A class of two training cases: the inner folds (reduced to two) each keep one of its
     cases, which the classifier cannot be refitted on; those folds keep their plug-in inner
-    log probabilities and the fit goes through."""
+    log probabilities, the fit goes through, and inner_refits_ says that no fold was
+    refitted (so that a summary does not claim refits that did not happen), also after save
+    and load."""
     X, y = _three_classes(6)
     keep = np.r_[np.flatnonzero(y != 2), np.flatnonzero(y == 2)[:2]]
     X, y = X[keep], y[keep]
@@ -541,6 +547,8 @@ def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_ca
     assert len(choice.extra["folds"]) == 2
     np.testing.assert_array_equal(clf.inner_log_proba_[0], choice._chosen_case_log_proba())
     assert clf.predict_proba(X).shape == (y.size, 3)
+    assert clf.inner_refits_ == (0, 2)
+    assert LinearStackedClassifier.load(clf.save(tmp_path / "rare.nc")).inner_refits_ == (0, 2)
     # nor can L1's search for C split one case: 1/3 on every inner case
     np.testing.assert_array_equal(clf.inner_log_proba_[2], -np.log(3.0))
     assert clf.weights_[2] == 0 and clf.l1_ is None

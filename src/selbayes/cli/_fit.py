@@ -40,6 +40,21 @@ def _k_grid(text: str | None):
     return grid
 
 
+def _inner_predictions(refits) -> str:
+    """What the stack's weights were fitted on, for the summary: the Gaussian model refitted on
+    every inner fold, on some (a fold with a single training case of a class keeps the plug-in
+    scores), on none, or the plug-in by choice (``refits`` None)."""
+    if refits is None:
+        return "the inner cross-validation's plug-in"
+    done, folds = refits
+    if done == folds:
+        return "refitted on each inner fold"
+    why = "a class has a single training case there, too few to refit"
+    if done == 0:
+        return f"the inner cross-validation's plug-in on all {folds} inner folds ({why})"
+    return f"refitted on {done} of {folds} inner folds (the plug-in on the others: {why})"
+
+
 def _fit_summary(clf, args, X, y) -> list[str]:
     """A few lines on what was fitted: k, the first genes, gamma, temperature, diagnostics."""
     import numpy as np
@@ -324,8 +339,7 @@ def _cmd_fit(args) -> int:
               f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "
               f"model); inner log loss {sc['gaussian']:.3f}, {sc['linear']:.3f} and "
               f"{sc['stack']:.3f} (the stack), nats; the gaussian model's inner predictions: "
-              + ("refitted on each inner fold" if clf.inner_predictive == "refit"
-                 else "the inner cross-validation's plug-in"))
+              + _inner_predictions(clf.inner_refits_))
         if clf.l1_gate_ is not None:
             g = clf.l1_gate_
             print(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats; its "

@@ -184,6 +184,12 @@ class LinearStackedClassifier(AroundGaussian):
         cannot be fitted to a class of one training case, or its search for C cannot split
         the ``groups`` of ``fit`` (then ``"open"`` is False); None
         with ``l1_gate=None``.
+    inner_refits_ : tuple of (int, int) or None
+        With ``inner_predictive="refit"``: (the inner folds the Gaussian model was refitted
+        on, the inner folds). A fold whose training part keeps a single case of a class
+        cannot be refitted and keeps its plug-in scores: on a set with classes of two or
+        three cases every fold may (then the weights rest on the plug-in predictive). None
+        with ``inner_predictive="plugin"``, and for files saved before 2026-12-06.
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (as ``inner_choice`` says),
         ``"linear"``, ``"l1"`` (unless ``l1_gate`` is None) and ``"stack"`` (the pool).
@@ -317,6 +323,12 @@ class LinearStackedClassifier(AroundGaussian):
         # the Gaussian model's inner scores are stored in the order of the cases
         gauss_lp = _gaussian_inner_log_proba(first, Xi, yi, self.inner_predictive,
                                              self.inner_choice)
+        # how many inner folds the refits covered (the others keep the plug-in scores): what
+        # the summary of a fit may say about the predictive the weights were fitted on
+        folds = choice.extra["folds"]
+        self.inner_refits_ = (None if self.inner_predictive == "plugin" else
+                              (sum(_refittable(yi, tr, gauss_lp.shape[1]) for tr, _ in folds),
+                               len(folds)))
         lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
             # stratified inner folds: every class is in every inner training fold
@@ -431,7 +443,8 @@ class LinearStackedClassifier(AroundGaussian):
             "inner_log_proba": (("model", "inner_case", "inner_class"),
                                 self.inner_log_proba_)}))
         root.attrs = {"selbayes_inner_scores": json.dumps(self.inner_scores_),
-                      "selbayes_l1_gate": json.dumps(self.l1_gate_)}
+                      "selbayes_l1_gate": json.dumps(self.l1_gate_),
+                      "selbayes_inner_refits": json.dumps(self.inner_refits_)}
         groups = {"gaussian": self.estimator_._saved_tree(),
                   "linear": xr.DataTree(_probit_dataset(self.linear_))}
         if self.l1_ is not None:
@@ -452,6 +465,8 @@ class LinearStackedClassifier(AroundGaussian):
         obj.l1_ = (L1LogisticFit.from_dataset(tree["l1"].to_dataset()) if "l1" in tree
                    else None)
         obj.l1_gate_ = json.loads(attrs.get("selbayes_l1_gate", "null"))
+        refits = json.loads(attrs.get("selbayes_inner_refits", "null"))  # None before 12-06
+        obj.inner_refits_ = None if refits is None else tuple(refits)
         root = tree.to_dataset()
         obj.weights_ = root["weight"].values
         if "inner_log_proba" in root:
@@ -528,7 +543,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     for (tr, te), (k, c) in tqdm(list(zip(folds, settings, strict=True)), unit="fold",
                                  disable=not first.progressbar,
                                  desc="stack: the Gaussian model refitted on the inner folds"):
-        if np.bincount(y[tr], minlength=G).min() < 2:
+        if not _refittable(y, tr, G):
             continue                    # the classifier's own minimum, which fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         # at most the features that vary between the fold's classes, as its plug-in scores;
@@ -542,6 +557,13 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
                                                               ranking=ranking)
             out[te] = fold.predict_log_proba(X[te])
     return out
+
+
+def _refittable(y, train, n_classes) -> bool:
+    """Whether the Gaussian model can be refitted on an inner training fold: two cases or
+    more of each of the ``n_classes`` classes among ``y[train]`` (its within-class variance
+    needs two; a fit raises otherwise)."""
+    return bool(np.bincount(y[train], minlength=n_classes).min() >= 2)
 
 
 def _linear_pool(A, w):
