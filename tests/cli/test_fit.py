@@ -469,16 +469,16 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
 
 @pytest.mark.parametrize("refits, says", [
     ((5, 5), "refitted on each inner fold"),
-    ((3, 5), "refitted on 3 of 5 inner folds (the plug-in on the others: a class has a "
-             "single training case there"),
-    ((0, 2), "the inner cross-validation's plug-in on all 2 inner folds (a class has a "
-             "single training case there"),
+    ((3, 5), "refitted on 3 of 5 inner folds (the plug-in on the others: a class has no "
+             "training case there"),
+    ((0, 2), "the inner cross-validation's plug-in on all 2 inner folds (a class has no "
+             "training case there"),
     (None, "the inner cross-validation's plug-in"),
 ])
 def test_the_summary_says_on_what_the_stacks_weights_were_fitted(refits, says):
     """The fit summary's account of the Gaussian model's inner predictions follows the
-    stack's inner_refits_: where a rare class leaves some or every inner fold with one
-    training case, those folds kept the plug-in, and the summary does not say 'refitted'."""
+    stack's inner_refits_: where some or every inner fold could not be refitted, those folds
+    kept the plug-in, and the summary does not say 'refitted'."""
     from selbayes.cli._fit import _inner_predictions
 
     assert _inner_predictions(refits).startswith(says)

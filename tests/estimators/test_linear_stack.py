@@ -532,27 +532,50 @@ def test_the_inner_refits_skip_the_checks_and_predict_as_a_checked_fit():
     assert checked.diagnostics_ is not None and not hasattr(bare, "diagnostics_")
 
 
-def test_refit_keeps_the_plug_in_scores_of_folds_a_rare_class_leaves_with_one_case(
-        tmp_path):
+def test_refit_refits_the_folds_a_rare_class_leaves_with_one_case(tmp_path):
     """A class of two training cases: the inner folds (reduced to two) each keep one of its
-    cases, which the classifier cannot be refitted on; those folds keep their plug-in inner
-    log probabilities, the fit goes through, and inner_refits_ says that no fold was
-    refitted (so that a summary does not claim refits that did not happen), also after save
-    and load."""
+    cases. The classifier fits a class of one case (its mean at that case), so those folds are
+    refitted like any other (until 2026-12-06 they kept their plug-in scores): the Gaussian
+    model's inner log probabilities are the refits written out here, not the plug-in's, and
+    inner_refits_ counts both folds, also after save and load."""
+    from selbayes.estimators._k_choice import share_label_noise
+
     X, y = _three_classes(6)
     keep = np.r_[np.flatnonzero(y != 2), np.flatnonzero(y == 2)[:2]]
     X, y = X[keep], y[keep]
     clf = LinearStackedClassifier(_base(k_grid=(5, 20)), inner_predictive="refit").fit(X, y)
-    choice = clf.estimator_.k_choice_
-    assert len(choice.extra["folds"]) == 2
-    np.testing.assert_array_equal(clf.inner_log_proba_[0], choice._chosen_case_log_proba())
+    first = clf.estimator_
+    choice = first.k_choice_
+    assert len(choice.extra["folds"]) == 2 and choice.extra.get("cases") is None
+    c = choice.extra["label_noise_c"]
+    ref = np.empty((y.size, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")             # the class of one case, as the refits
+        for tr, te in choice.extra["folds"]:
+            assert np.bincount(y[tr], minlength=3)[2] == 1
+            fold = clone(first).set_params(k=int(first.k_),
+                                           label_noise=share_label_noise(c, tr.size))
+            ref[te] = fold.fit(X[tr], y[tr]).predict_log_proba(X[te])
+    np.testing.assert_allclose(clf.inner_log_proba_[0], ref, rtol=1e-12)
+    assert np.max(np.abs(ref - choice._chosen_case_log_proba())) > 1e-6   # not the plug-in
     assert clf.predict_proba(X).shape == (y.size, 3)
-    assert clf.inner_refits_ == (0, 2)
-    assert LinearStackedClassifier.load(clf.save(tmp_path / "rare.nc")).inner_refits_ == (0, 2)
+    assert clf.inner_refits_ == (2, 2)
+    assert LinearStackedClassifier.load(clf.save(tmp_path / "rare.nc")).inner_refits_ == (2, 2)
     # nor can L1's search for C split one case: 1/3 on every inner case
     np.testing.assert_array_equal(clf.inner_log_proba_[2], -np.log(3.0))
     assert clf.weights_[2] == 0 and clf.l1_ is None
 
+
+def test_a_fold_the_classifier_cannot_be_fitted_on_keeps_the_plug_in():
+    """_refittable, the one rule for the refits and their count: a class with no training
+    case, or no more cases than classes, cannot be refitted; a class of one case can."""
+    from selbayes.estimators._linear_stack import _refittable
+
+    y = np.array([0, 0, 0, 1, 1, 1, 2])
+    assert _refittable(y, np.arange(7), 3)               # a class of one case
+    assert not _refittable(y, np.arange(6), 3)           # class 2 absent
+    assert not _refittable(y, np.array([0, 3, 6]), 3)    # three cases, three classes
+    assert _refittable(y, np.array([0, 1, 3, 6]), 3)
 
 def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices(tmp_path):
     """A class with a single training case (a rare class of a benchmark's training fold)

@@ -42,14 +42,14 @@ def _k_grid(text: str | None):
 
 def _inner_predictions(refits) -> str:
     """What the stack's weights were fitted on, for the summary: the Gaussian model refitted on
-    every inner fold, on some (a fold with a single training case of a class keeps the plug-in
+    every inner fold, on some (a fold the classifier cannot be fitted on keeps the plug-in
     scores), on none, or the plug-in by choice (``refits`` None)."""
     if refits is None:
         return "the inner cross-validation's plug-in"
     done, folds = refits
     if done == folds:
         return "refitted on each inner fold"
-    why = "a class has a single training case there, too few to refit"
+    why = "a class has no training case there, or no more cases than classes"
     if done == 0:
         return f"the inner cross-validation's plug-in on all {folds} inner folds ({why})"
     return f"refitted on {done} of {folds} inner folds (the plug-in on the others: {why})"

@@ -133,7 +133,9 @@ class LinearStackedClassifier(AroundGaussian):
         MCMC refit runs half the tuning steps and a quarter of the draws per chain of
         ``estimator``'s settings (since 2026-12-05, reports/plasmode/light_refits: 0.39 of
         the cost, the stack's KL unchanged within 0.0004 nats). An
-        inner fold that keeps a single case of a class keeps its plug-in scores. "plugin":
+        inner fold that keeps a single case of a class is refitted too (that class's mean is
+        its case; since 2026-12-06, reports/benchmark_microarray_refit_rare_classes_2026-12-06:
+        before, such a fold kept its plug-in scores). "plugin":
         the fast plug-in predictive the inner cross-validation scored k with (no extra fit;
         the default before).
     l1_gate : float or None, default 2.0
@@ -186,10 +188,11 @@ class LinearStackedClassifier(AroundGaussian):
         with ``l1_gate=None``.
     inner_refits_ : tuple of (int, int) or None
         With ``inner_predictive="refit"``: (the inner folds the Gaussian model was refitted
-        on, the inner folds). A fold whose training part keeps a single case of a class
-        cannot be refitted and keeps its plug-in scores: on a set with classes of two or
-        three cases every fold may (then the weights rest on the plug-in predictive). None
-        with ``inner_predictive="plugin"``, and for files saved before 2026-12-06.
+        on, the inner folds). A fold whose training part has no case of a class cannot be
+        refitted and keeps its plug-in scores (the inner folds are stratified over the
+        classes they split, so this does not happen in ``fit``; the count is there to say
+        so). None with ``inner_predictive="plugin"``, and for files saved before
+        2026-12-06.
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (as ``inner_choice`` says),
         ``"linear"``, ``"l1"`` (unless ``l1_gate`` is None) and ``"stack"`` (the pool).
@@ -520,10 +523,12 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     the cases: at ``settings``, (k, label-noise c or None) per fold, by default its chosen k
     and c on every fold. The share is what the plug-in inner scores used on that fold:
     c / (n_fold + 2) with ``label_noise="cv"``, else the estimator's own setting. A fold
-    whose training part keeps a single case of a class (a rare class split two ways) cannot
-    be refitted (the classifier needs two cases per class; the plug-in inner scores do not):
-    its cases keep ``plugin``'s log probabilities (n, G), by default the chosen candidate's
-    plug-in ones."""
+    whose training part keeps a single case of a class (a rare class split two ways) is
+    refitted like any other (that class's mean is its case, as in the fit on all cases; until
+    2026-12-06 such a fold kept its plug-in scores). A fold the classifier cannot be fitted
+    on (:func:`_refittable`: a class with no training case, or no more cases than classes),
+    which stratified inner folds do not make, keeps ``plugin``'s log probabilities (n, G),
+    by default the chosen candidate's plug-in ones."""
     import warnings
 
     from sklearn.base import clone
@@ -544,7 +549,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
                                  disable=not first.progressbar,
                                  desc="stack: the Gaussian model refitted on the inner folds"):
         if not _refittable(y, tr, G):
-            continue                    # the classifier's own minimum, which fit would raise on
+            continue                    # what the classifier's fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         # at most the features that vary between the fold's classes, as its plug-in scores;
         # the fold's F ranking is handed to the refit, which would otherwise rank again
@@ -560,10 +565,14 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
 
 
 def _refittable(y, train, n_classes) -> bool:
-    """Whether the Gaussian model can be refitted on an inner training fold: two cases or
-    more of each of the ``n_classes`` classes among ``y[train]`` (its within-class variance
-    needs two; a fit raises otherwise)."""
-    return bool(np.bincount(y[train], minlength=n_classes).min() >= 2)
+    """Whether the Gaussian model can be refitted on an inner training fold: a case of each
+    of the ``n_classes`` classes among ``y[train]`` and more cases than classes (a within-class
+    variance; a class of one case has its mean at that case, as in a fit on all cases).
+    Until 2026-12-06 two cases of each class were asked for, a leftover of when the
+    classifier refused a class of one case (reports/benchmark_microarray_refit_rare_classes_
+    2026-12-06)."""
+    counts = np.bincount(y[train], minlength=n_classes)
+    return bool(counts.min() >= 1 and counts.sum() > n_classes)
 
 
 def _linear_pool(A, w):
