@@ -3,9 +3,9 @@ acceptance item, and the unseen sets' acceptance items read on these sets), per 
 the eleven sets. Writes ``comparison.md`` and ``comparison.png`` (each set's paired
 differences with 2 SE bars). Decides nothing: these sets report the defaults.
 
-Standard errors take the folds of one repeat as the unit
-(:func:`selbayes.benchmark.repeat_aware_mean_se`); a paired difference is the same
-statistic of the per-fold differences of the two methods' fold means (the same test cases).
+Means and standard errors are the benchmark's own (:func:`selbayes.benchmark.summary_frame`,
+:func:`selbayes.benchmark.paired_difference`: the folds of one repeat as the unit, a paired
+difference over the same test cases).
 Means over the sets are plain means of the sets' means; their SE treats the sets as
 independent (sqrt of the sum of squared SEs, over the number of sets).
 
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from selbayes.benchmark import repeat_aware_mean_se
+from selbayes.benchmark import paired_difference, summary_frame
 
 HERE = Path(__file__).resolve().parent
 REPORTS = HERE.parent
@@ -48,21 +48,10 @@ def committed_rows() -> pd.DataFrame:
     return pd.concat(parts).set_index(["dataset", "fold"]).sort_index()
 
 
-def per_fold(res: pd.DataFrame, method: str, ds: str) -> pd.DataFrame:
-    return (res[(res.method == method) & (res.dataset == ds)]
-            .sort_values(["repeat", "fold"]).reset_index(drop=True))
-
-
-def paired(res, a, b, ds, column="amlp") -> tuple[float, float]:
-    x, y = per_fold(res, a, ds), per_fold(res, b, ds)
-    assert np.array_equal(x.n_test.values, y.n_test.values), (ds, a, b)
-    return repeat_aware_mean_se(x[column].values - y[column].values, x.repeat.values,
-                                x.n_test.values)
-
-
-def metric(res, method, ds, column="amlp") -> tuple[float, float]:
-    x = per_fold(res, method, ds)
-    return repeat_aware_mean_se(x[column].values, x.repeat.values, x.n_test.values)
+def paired(res, a, b, ds) -> tuple[float, float]:
+    """AMLP of ``a`` minus ``b`` on set ``ds``, paired over the folds: mean and SE."""
+    mean, se, _ = paired_difference(res, ds, a, b)
+    return mean, se
 
 
 def over_sets(pairs) -> tuple[float, float]:
@@ -119,14 +108,11 @@ def main() -> None:
               f"({worst[0]} fold {worst[1]}); "
               + ("within 1e-6: **no finding**." if ok1 else "**a finding** (above 1e-6)."), ""]
 
-    # Rule 2: the mean over the sets against the committed report, repeat 0.
-    pairs, old_means = [], []
-    for ds in sets:
-        x = new0.loc[ds].sort_index()
-        o = old.loc[ds].sort_index()
-        d = x.amlp.values - o.amlp.values
-        pairs.append(repeat_aware_mean_se(d, np.zeros(d.size), x.n_test.values))
-        old_means.append(np.average(o.amlp.values, weights=o.n_test.values))
+    # Rule 2: the mean over the sets against the committed report, repeat 0, the committed
+    # rows as a method of their own beside this run's
+    both = pd.concat([new0.reset_index(), old.reset_index().assign(method="committed")])
+    pairs = [paired(both, DEFAULT, "committed", ds) for ds in sets]
+    old_means = summary_frame(old.reset_index()).amlp
     m2, se2 = over_sets(pairs)
     lines += ["## 2. The development-set acceptance item", "",
               f"Mean AMLP over the sets, committed report {np.mean(old_means):.3f}; this "
@@ -142,14 +128,15 @@ def main() -> None:
     means = {m: [] for m in methods}
     diffs = {L1: {}, L2: {}, UNCORRECTED: {}}
     gaps, worse_than_uncorrected = {}, []
+    summary = summary_frame(res).set_index(["dataset", "method"])
     for ds in sets:
-        amlp = {m: metric(res, m, ds)[0] for m in methods}
+        amlp = {m: summary.loc[(ds, m), "amlp"] for m in methods}
         for m in methods:
             means[m].append(amlp[m])
         for peer in diffs:
             diffs[peer][ds] = paired(res, DEFAULT, peer, ds)
         better = L1 if amlp[L1] < amlp[L2] else L2
-        gap = metric(res, DEFAULT, ds, "gap")[0]
+        gap = summary.loc[(ds, DEFAULT), "gap"]
         gaps[ds] = gap
         du = diffs[UNCORRECTED][ds]
         if du[0] > 2 * du[1]:

@@ -10,20 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from selbayes.benchmark import repeat_aware_mean_se
+from selbayes.benchmark import paired_difference, summary_frame
 
 HERE = Path(__file__).resolve().parent
 BEFORE = HERE.parent / "benchmark_microarray_2026-12-06" / "results.csv"
 METHODS = ("selbayes", "selbayes_uncorrected")
-
-
-def rows(path, method) -> pd.DataFrame:
-    df = pd.read_csv(path)
-    df = df[(df.dataset == "nakayama") & (df.method == method)]
-    return df.sort_values(["repeat", "fold"]).reset_index(drop=True)
 
 
 def main() -> None:
@@ -33,16 +26,17 @@ def main() -> None:
              "| method | AMLP before | AMLP after | after - before | \\|exp - act\\| before "
              "| \\|exp - act\\| after |", "|---|---:|---:|---:|---:|---:|"]
     verdict = None
+    # the rows before as methods of their own ("..._before") beside this run's
+    before = pd.read_csv(BEFORE).query("dataset == 'nakayama'")
+    after = pd.read_csv(HERE / "results.csv")
+    both = pd.concat([after, before.assign(method=before.method + "_before")])
+    summary = summary_frame(both).set_index("method")
     for method in METHODS:
-        old, new = rows(BEFORE, method), rows(HERE / "results.csv", method)
-        assert np.array_equal(old[["repeat", "fold", "n_test"]].values,
-                              new[["repeat", "fold", "n_test"]].values), method
-        a_old = repeat_aware_mean_se(old.amlp, old.repeat, old.n_test)[0]
-        a_new = repeat_aware_mean_se(new.amlp, new.repeat, new.n_test)[0]
-        d, se = repeat_aware_mean_se(new.amlp.values - old.amlp.values, new.repeat,
-                                     new.n_test)
-        g_old = abs(repeat_aware_mean_se(old.gap, old.repeat, old.n_test)[0])
-        g_new = abs(repeat_aware_mean_se(new.gap, new.repeat, new.n_test)[0])
+        old = f"{method}_before"
+        d, se, n_pairs = paired_difference(both, "nakayama", method, old)
+        assert n_pairs == 10, (method, n_pairs)          # the same 2 x 5 folds
+        a_old, a_new = summary.loc[old, "amlp"], summary.loc[method, "amlp"]
+        g_old, g_new = abs(summary.loc[old, "gap"]), abs(summary.loc[method, "gap"])
         star = "*" if abs(d) > 2 * se else ""
         lines.append(f"| {method} | {a_old:.3f} | {a_new:.3f} | {d:+.3f} ± {se:.3f}{star} | "
                      f"{g_old:.3f} | {g_new:.3f} |")
