@@ -566,7 +566,7 @@ def test_refit_refits_the_folds_a_rare_class_leaves_with_one_case(tmp_path):
     assert clf.weights_[2] == 0 and clf.l1_ is None
 
 
-def test_a_fold_the_classifier_cannot_be_fitted_on_keeps_the_plug_in():
+def test_refittable_asks_a_case_of_every_class_and_more_cases_than_classes():
     """_refittable, the one rule for the refits and their count: a class with no training
     case, or no more cases than classes, cannot be refitted; a class of one case can."""
     from selbayes.estimators._linear_stack import _refittable
