@@ -566,16 +566,26 @@ def test_refit_refits_the_folds_a_rare_class_leaves_with_one_case(tmp_path):
     assert clf.weights_[2] == 0 and clf.l1_ is None
 
 
-def test_refittable_asks_a_case_of_every_class_and_more_cases_than_classes():
-    """_refittable, the one rule for the refits and their count: a class with no training
-    case, or no more cases than classes, cannot be refitted; a class of one case can."""
+def test_refittable_is_the_classifiers_own_rule_for_its_labels():
+    """_refittable, the one rule for the refits and their count, says yes exactly where the
+    Gaussian classifier fits the fold's labels: a class of one case beside two classes of
+    two or more; no for a class with no training case, or fewer than two classes of two
+    (checked against the classifier's own fit, which raises there)."""
     from selbayes.estimators._linear_stack import _refittable
 
+    clf = _base(k=5)
     y = np.array([0, 0, 0, 1, 1, 1, 2])
-    assert _refittable(y, np.arange(7), 3)               # a class of one case
-    assert not _refittable(y, np.arange(6), 3)           # class 2 absent
-    assert not _refittable(y, np.array([0, 3, 6]), 3)    # three cases, three classes
-    assert _refittable(y, np.array([0, 1, 3, 6]), 3)
+    X = np.random.default_rng(0).normal(size=(7, 30))
+    assert _refittable(clf, y, np.arange(7), 3)               # a class of one case
+    assert not _refittable(clf, y, np.arange(6), 3)           # class 2 absent
+    for train in (np.array([0, 3, 6]), np.array([0, 1, 3, 6])):   # one class of two at most
+        assert not _refittable(clf, y, train, 3)
+        with pytest.raises(ValueError, match="at least 2 classes need 2 cases"):
+            clone(clf)._fit(X[train], y[train], checks=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                      # the class of one case
+        clone(clf)._fit(X, y, checks=False)                  # where it says yes, it fits
+
 
 def test_a_class_of_one_training_case_joins_the_fits_but_not_the_inner_choices(tmp_path):
     """A class with a single training case (a rare class of a benchmark's training fold)

@@ -49,7 +49,7 @@ def _inner_predictions(refits) -> str:
     done, folds = refits
     if done == folds:
         return "refitted on each inner fold"
-    why = "a class has no training case there, or no more cases than classes"
+    why = "a class has no training case there, or fewer than two classes of two cases"
     if done == 0:
         return f"the inner cross-validation's plug-in on all {folds} inner folds ({why})"
     return f"refitted on {done} of {folds} inner folds (the plug-in on the others: {why})"

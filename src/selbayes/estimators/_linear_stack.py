@@ -188,10 +188,11 @@ class LinearStackedClassifier(AroundGaussian):
         with ``l1_gate=None``.
     inner_refits_ : tuple of (int, int) or None
         With ``inner_predictive="refit"``: (the inner folds the Gaussian model was refitted
-        on, the inner folds). A fold whose training part has no case of a class cannot be
-        refitted and keeps its plug-in scores (the inner folds are stratified over the
-        classes they split, so this does not happen in ``fit``; the count is there to say
-        so). None with ``inner_predictive="plugin"``, and for files saved before
+        on, the inner folds). A fold whose training part has no case of a class (or fewer
+        than two classes of two cases) cannot be refitted and keeps its plug-in scores (the
+        inner folds are stratified over the classes they split, and a fit whose folds lack
+        such classes stops earlier, so this does not happen in ``fit``; the count is there
+        to say so). None with ``inner_predictive="plugin"``, and for files saved before
         2026-12-06.
     inner_scores_ : dict
         Mean inner log loss (nats) of ``"gaussian"`` (as ``inner_choice`` says),
@@ -329,8 +330,9 @@ class LinearStackedClassifier(AroundGaussian):
         # how many inner folds the refits covered (the others keep the plug-in scores): what
         # the summary of a fit may say about the predictive the weights were fitted on
         folds = choice.extra["folds"]
+        G = gauss_lp.shape[1]
         self.inner_refits_ = (None if self.inner_predictive == "plugin" else
-                              (sum(_refittable(yi, tr, gauss_lp.shape[1]) for tr, _ in folds),
+                              (sum(_refittable(first, yi, tr, G) for tr, _ in folds),
                                len(folds)))
         lin_lp = np.empty_like(gauss_lp)
         for tr, te in choice.extra["folds"]:
@@ -526,9 +528,9 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     whose training part keeps a single case of a class (a rare class split two ways) is
     refitted like any other (that class's mean is its case, as in the fit on all cases; until
     2026-12-06 such a fold kept its plug-in scores). A fold the classifier cannot be fitted
-    on (:func:`_refittable`: a class with no training case, or no more cases than classes),
-    which stratified inner folds do not make, keeps ``plugin``'s log probabilities (n, G),
-    by default the chosen candidate's plug-in ones."""
+    on (:func:`_refittable`: a class with no training case, or fewer than two classes of
+    two cases), which the stratified inner folds of ``fit`` do not give, keeps ``plugin``'s
+    log probabilities (n, G), by default the chosen candidate's plug-in ones."""
     import warnings
 
     from sklearn.base import clone
@@ -548,7 +550,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     for (tr, te), (k, c) in tqdm(list(zip(folds, settings, strict=True)), unit="fold",
                                  disable=not first.progressbar,
                                  desc="stack: the Gaussian model refitted on the inner folds"):
-        if not _refittable(y, tr, G):
+        if not _refittable(first, y, tr, G):
             continue                    # what the classifier's fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         # at most the features that vary between the fold's classes, as its plug-in scores;
@@ -564,15 +566,17 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     return out
 
 
-def _refittable(y, train, n_classes) -> bool:
-    """Whether the Gaussian model can be refitted on an inner training fold: a case of each
-    of the ``n_classes`` classes among ``y[train]`` and more cases than classes (a within-class
-    variance; a class of one case has its mean at that case, as in a fit on all cases).
-    Until 2026-12-06 two cases of each class were asked for, a leftover of when the
-    classifier refused a class of one case (reports/benchmark_microarray_refit_rare_classes_
-    2026-12-06)."""
+def _refittable(classifier, y, train, n_classes) -> bool:
+    """Whether ``classifier`` (the Gaussian model) can be refitted on an inner training fold:
+    its own minimum of training cases per class (``_min_per_class``, 1: a class of one case
+    has its mean at that case) and of classes with two or more (``_min_classes_of_two``, 2:
+    a within-class spread), among the ``n_classes`` classes of ``y[train]``, the rule its
+    ``fit`` checks the labels by. Until 2026-12-06 two cases of every class were asked for,
+    a leftover of when the classifier refused a class of one case
+    (reports/benchmark_microarray_refit_rare_classes_2026-12-06)."""
     counts = np.bincount(y[train], minlength=n_classes)
-    return bool(counts.min() >= 1 and counts.sum() > n_classes)
+    return bool(counts.min() >= classifier._min_per_class
+                and np.sum(counts >= 2) >= classifier._min_classes_of_two)
 
 
 def _linear_pool(A, w):
