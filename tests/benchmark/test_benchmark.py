@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.naive_bayes import GaussianNB
 
 from selbayes.benchmark import _methods as bm
@@ -221,6 +222,63 @@ def test_report_survives_a_set_where_every_fit_failed(tmp_path, monkeypatch):
     text = (tmp_path / "b" / "report.md").read_text()
     assert "Not ranked (every fit failed): narrow." in text
     assert "| toy | failed (3 of 3 fits) |" in text and "## Failed fits" in text
+
+
+class _PartialOracle(ClassifierMixin, BaseEstimator):
+    """Knows every sample's class code (from its first value) but cannot be fitted where the
+    training part holds a given row: a method that fails on some folds and is excellent on
+    the others."""
+
+    def __init__(self, lookup=None, bad_row=None):
+        self.lookup = lookup
+        self.bad_row = bad_row
+
+    def fit(self, X, y):
+        if np.any(np.all(np.asarray(X) == self.bad_row, axis=1)):
+            raise RuntimeError("cannot fit this fold")
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict_proba(self, X):
+        right = [list(self.classes_).index(self.lookup[v]) for v in np.asarray(X)[:, 0]]
+        P = np.full((len(right), self.classes_.size), 1e-3)
+        P[np.arange(len(right)), right] = 1.0 - 1e-3 * (self.classes_.size - 1)
+        return P
+
+
+def test_a_peer_that_failed_on_some_folds_is_not_compared(tmp_path, monkeypatch):
+    """A peer whose fits failed on two of three folds is scored on the third fold's cases
+    alone; there it is perfect, so its mean AMLP is the smallest. It must not be the best
+    (bold), ranked, or the best peer selbayes is compared with: those compare the methods
+    on the same cases."""
+    ds = _toy()
+    X = ds.X.to_numpy()
+    codes = np.unique(ds.y, return_inverse=True)[1]             # the labels as fit sees them
+    lookup = dict(zip(X[:, 0], codes, strict=True))
+    oracle = _PartialOracle(lookup=lookup, bad_row=X[0])
+    monkeypatch.setitem(bm.METHODS, "logreg_l1_cv", lambda n_classes, random_state, **kw: oracle)
+    monkeypatch.setitem(bm.METHODS, "selbayes", lambda n_classes, random_state, **kw:
+                        GaussianNB())
+    with pytest.warns(RuntimeWarning, match="logreg_l1_cv failed on toy"):
+        res = run_benchmark([ds], ["selbayes", "logreg_l1_cv", "lda_shrinkage", "gnb"],
+                            folds=3, out=tmp_path, progress=False)
+    s = res.summary.set_index("method")
+    assert s.at["logreg_l1_cv", "n_failed"] == 2
+    assert s["amlp"].idxmin() == "logreg_l1_cv"            # smallest, on other cases
+    text = (tmp_path / "report.md").read_text()
+    amlp_row = text.split("## AMLP")[1].split("\n| toy |")[1].split("\n")[0]
+    cells = [c.strip() for c in amlp_row.strip(" |").split("|")]
+    best_complete = s.drop(index="logreg_l1_cv")["amlp"].idxmin()
+    order = ["selbayes", "logreg_l1_cv", "lda_shrinkage", "gnb"]
+    assert cells[order.index("logreg_l1_cv")].endswith("(2 failed)")
+    assert [c.startswith("**") for c in cells] == [m == best_complete for m in order]
+    ranks = text.split("## Mean rank")[1].split("\n## ")[0]
+    assert "| logreg_l1_cv |" not in ranks
+    assert "Not ranked (fits failed on some folds of every set" in ranks
+    assert f"| {best_complete} | 1.00 |" in ranks
+    peers = s.drop(index=["selbayes", "logreg_l1_cv"])["amlp"]
+    peer_row = text.split("against the best peer")[1].split("\n| toy | ")[1]
+    assert peer_row.startswith(f"{peers.idxmin()} |")
 
 
 def test_honest_amlp_with_a_certain_mistake(tmp_path):

@@ -368,6 +368,20 @@ def mean_ranks(summary: pd.DataFrame, metric: str = "amlp") -> pd.Series:
     return wide.rank(axis=1, method="average").mean().sort_values()
 
 
+def _complete(summary: pd.DataFrame) -> pd.Series:
+    """Whether each row's method was scored on every case of its data set: no failed fit
+    and as many folds as the set has (the most that any method has done there).
+
+    Only such results are compared (bold, ranks, the best peer): a method whose fits failed
+    on some folds is scored on the other folds' cases alone, which are not the cases the
+    other methods are scored on (where a rare class makes its fits fail, the folds it fails
+    on are the hardest ones).
+    """
+    done = summary["n_folds"] + summary["n_failed"]
+    folds = done.groupby(summary["dataset"]).transform("max")
+    return (summary["n_failed"] == 0) & (summary["n_folds"] == folds) & (summary["n_folds"] > 0)
+
+
 def _fmt(v, se=None, digits=3) -> str:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return "-"
@@ -384,8 +398,11 @@ def _table(summary: pd.DataFrame, metric: str, methods: list[str]) -> list[str]:
              "|---|" + "---|" * len(methods)]
     for d, g in summary.groupby("dataset", sort=True):
         g = g.set_index("method")
-        # A set where every method failed has no best: idxmin of all-NA values raises.
+        # The best is picked among the methods scored on every case of the set: a method
+        # whose fits failed on some folds is scored on other cases (and a set where every
+        # method failed has no best: idxmin of all-NA values raises).
         values = g[metric].abs() if metric == "gap" else g[metric]
+        values = values.where(_complete(g.reset_index()).to_numpy())
         best = values.idxmin() if values.notna().any() else None
         cells = []
         for m in methods:
@@ -614,15 +631,17 @@ def _preprocessing_text(d: dict) -> str:
 
 
 def _rank_lines(summary: pd.DataFrame) -> list[str]:
-    """The mean-rank table, over the sets where every method with any result has one.
+    """The mean-rank table, over the sets where every ranked method has a complete result.
 
-    A method that failed on every fold of every set is left out of the ranks (and named);
-    a set where another method failed is left out of them (and counted), so that the ranks
-    compare the methods on the same sets.
+    A result is complete where the method's fits succeeded on every fold of the set
+    (:func:`_complete`); a method with a complete result on no set is left out of the ranks
+    (and named); a set where another method's result is incomplete is left out of them (and
+    counted), so that the ranks compare the methods on the same cases.
     """
-    wide = summary.pivot(index="dataset", columns="method", values="amlp")
+    complete = summary.assign(amlp=summary["amlp"].where(_complete(summary)))
+    wide = complete.pivot(index="dataset", columns="method", values="amlp")
     dead = [m for m in wide.columns if wide[m].isna().all()]
-    ranked = summary[~summary["method"].isin(dead)]
+    ranked = complete[~complete["method"].isin(dead)]
     ranks = mean_ranks(ranked, "amlp")
     n_sets = wide.drop(columns=dead).dropna().shape[0]
     gap = summary.assign(abs_gap=summary["gap"].abs()).groupby("method")["abs_gap"].mean()
@@ -633,9 +652,16 @@ def _rank_lines(summary: pd.DataFrame) -> list[str]:
     notes = []
     if n_sets < len(wide):
         notes.append(f"Ranked on {n_sets} of {len(wide)} sets: on the others a method has no "
-                     "result (its fits failed, see Failed fits, or are not done yet).")
-    if dead:
-        notes.append(f"Not ranked (every fit failed): {', '.join(dead)}.")
+                     "result on every fold (some of its fits failed, see Failed fits, or are "
+                     "not done yet).")
+    failed_all = summary.groupby("method")["n_folds"].sum() == 0
+    every = [m for m in dead if failed_all.get(m, False)]
+    some = [m for m in dead if m not in every]
+    if every:
+        notes.append(f"Not ranked (every fit failed): {', '.join(every)}.")
+    if some:
+        notes.append(f"Not ranked (fits failed on some folds of every set, so scored on other "
+                     f"cases than the rest): {', '.join(some)}.")
     return lines + ([""] + [" ".join(notes)] if notes else [])
 
 
@@ -680,7 +706,9 @@ def write_report_files(res) -> str:
           "feature selection and every tuning step run inside each training fold. AMLP is the "
           "mean of -log p(true class) in nats, never floored (inf when a true class got "
           "probability 0). Values are means ± standard errors; bold: best on the set "
-          "(smallest |expected - actual| for the gap).", "", SE_METHOD, "",
+          "(smallest |expected - actual| for the gap) among the methods whose fits succeeded "
+          "on every fold; '(n failed)': the mean over the other folds' cases only.", "",
+          SE_METHOD, "",
           f"Wall time of this call: {info['wall_seconds']:.0f} s ({info['n_fitted']} fits run, "
           f"{info['n_resumed']} resumed from disk; n_jobs = {info['n_jobs']}). Sum of fit "
           f"times: {np.nansum(results['fit_seconds']):.0f} s.", "", "## Data sets", "",
@@ -699,14 +727,16 @@ def write_report_files(res) -> str:
     L += ["", "## Mean rank over data sets (AMLP; 1 = best)", ""] + _rank_lines(summary)
     if "selbayes" in methods and peers:
         L += ["", "## selbayes against the best peer on each set (paired over folds)", "",
-              "Best peer: the peer with the smallest mean AMLP on the set. Difference = "
-              "selbayes - peer (negative: selbayes better).", "",
+              "Best peer: the peer with the smallest mean AMLP on the set among those whose "
+              "fits succeeded on every fold (a peer with failed folds is scored on other "
+              "cases). Difference = selbayes - peer (negative: selbayes better).", "",
               "| data set | best peer | AMLP difference ± SE | Brier difference ± SE | "
               "AMLP better beyond 2 SE |",
               "|---|---|---|---|---|"]
         for d, g in summary.groupby("dataset", sort=True):
-            gp = g[g["method"].isin(peers)]
+            gp = g[g["method"].isin(peers) & _complete(g)]
             if gp.empty or gp["amlp"].isna().all():
+                L.append(f"| {d} | none (every peer failed on some fold) | - | - | - |")
                 continue
             best = gp.set_index("method")["amlp"].idxmin()
             a = paired_difference(results, d, "selbayes", best, "amlp")
