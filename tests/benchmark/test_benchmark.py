@@ -1037,6 +1037,37 @@ def _twin_pair(tmp_path):
     return tmp_path / "X.csv", tmp_path / "y.csv", tmp_path / "groups.csv", pairs
 
 
+def test_cli_drop_missing_runs_on_what_is_left_and_says_so(tmp_path, capsys):
+    """Missing values in --x: one line naming them and --drop-missing (exit 2); with
+    --drop-missing genes or samples the run uses the rest, and settings.json and the report's
+    data-set table say how many were dropped; files without gaps record nothing."""
+    ds = _toy(n=30, p=8)
+    X = ds.X.copy()
+    X.iloc[2, 5] = np.nan
+    X.to_csv(tmp_path / "X.csv")
+    ds.y.rename("label").to_frame().to_csv(tmp_path / "y.csv")
+    args = ["--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "--name", "gaps",
+            "--methods", "gnb", "--folds", "3", "--no-progress"]
+    assert cli_main([*args, "--out", str(tmp_path / "no")]) == 2
+    err = capsys.readouterr().err
+    assert "1 missing expression value(s) in 1 gene(s) ('g5')" in err
+    assert "--drop-missing genes or samples" in err and "drop_missing=" not in err
+    for how, n, p, counts in (("genes", 30, 7, {"genes": 1, "samples": 0}),
+                              ("samples", 29, 8, {"genes": 0, "samples": 1})):
+        out = tmp_path / how
+        with pytest.warns(UserWarning, match=f"drop_missing='{how}' dropped 1 {how}"):
+            assert cli_main([*args, "--drop-missing", how, "--out", str(out)]) == 0
+        info = json.loads((out / "settings.json").read_text())["datasets"]["gaps"]
+        assert (info["n"], info["p"], info["preprocessing"]["dropped"]) == (n, p, counts)
+        assert f"dropped for missing values before the folds: 1 {how}" in \
+            (out / "report.md").read_text()
+    ds.X.to_csv(tmp_path / "X_full.csv")
+    full = ["--x", str(tmp_path / "X_full.csv"), *args[2:]]
+    assert cli_main([*full, "--drop-missing", "genes", "--out", str(tmp_path / "full")]) == 0
+    info = json.loads((tmp_path / "full" / "settings.json").read_text())["datasets"]["gaps"]
+    assert "dropped" not in info["preprocessing"]
+
+
 def test_cli_groups_keep_twins_in_one_fold(tmp_path):
     x, y, g, pairs = _twin_pair(tmp_path)
     out = tmp_path / "out"

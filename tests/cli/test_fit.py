@@ -141,6 +141,50 @@ def test_fit_groups_reach_the_classifier_by_sample_id(tmp_path, captured_fit, ca
         assert captured_fit["groups"] == given
 
 
+def test_fit_drop_missing_drops_genes_or_samples_with_their_labels_and_groups(
+        tmp_path, captured_fit, capsys):
+    """A missing value in --x or a missing label: one line naming them and --drop-missing.
+    --drop-missing genes fits the other genes; samples, the other samples with their labels
+    and groups (the groups file is read against the file's samples, then the dropped rows
+    are removed), each said in a warning."""
+    X, y = _two_class_files(tmp_path)
+    pairs = np.array([f"pair{i // 2}" for i in range(len(y))])
+    pd.DataFrame({"id": X.index, "group": pairs}).to_csv(tmp_path / "g.csv", index=False)
+    Xn = X.copy()
+    Xn.loc["s3", "g2"] = np.nan
+    Xn.to_csv(tmp_path / "Xn.csv")
+    args = ["fit", "--x", str(tmp_path / "Xn.csv"), "--y", str(tmp_path / "y.csv"),
+            "--groups", str(tmp_path / "g.csv"), "-o", str(tmp_path / "f.nc")]
+    assert main(args) == 2
+    line = _one_line_error(capsys)
+    assert "1 missing value(s) in 1 gene(s) ('g2') of 1 sample(s) ('s3')" in line
+    assert "--drop-missing genes" in line and "--drop-missing samples" in line
+    main([*args, "--drop-missing", "genes"])
+    assert list(captured_fit["X"].columns) == [c for c in X.columns if c != "g2"]
+    np.testing.assert_array_equal(captured_fit["groups"], pairs)
+    assert "--drop-missing genes dropped 1 genes ('g2')" in capsys.readouterr().err
+    keep = np.asarray(X.index != "s3")
+    captured_fit.clear()
+    main([*args, "--drop-missing", "samples"])
+    assert list(captured_fit["X"].index) == list(X.index[keep])
+    np.testing.assert_array_equal(captured_fit["y"], y[keep])
+    np.testing.assert_array_equal(captured_fit["groups"], pairs[keep])
+    assert "--drop-missing samples dropped 1 samples ('s3')" in capsys.readouterr().err
+    # a missing label: named with the option; dropped with --drop-missing samples only
+    labels = pd.DataFrame({"id": X.index, "label": y.astype(object)})
+    labels.loc[4, "label"] = None
+    labels.to_csv(tmp_path / "yn.csv", index=False)
+    args = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "yn.csv"), "-o",
+            str(tmp_path / "f.nc")]
+    for extra in ([], ["--drop-missing", "genes"]):
+        assert main([*args, *extra]) == 2
+        line = _one_line_error(capsys)
+        assert "1 missing label(s)" in line and "--drop-missing samples" in line
+    captured_fit.clear()
+    main([*args, "--drop-missing", "samples"])
+    assert "s4" not in list(captured_fit["X"].index) and len(captured_fit["y"]) == len(y) - 1
+
+
 def test_fit_with_groups_says_so(tmp_path, capsys):
     """A real fit (plug-in, for speed) with --groups prints how many groups its inner folds
     kept whole."""

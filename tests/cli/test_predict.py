@@ -141,3 +141,16 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
                      "-o", str(tmp_path / "p_x.csv")]) == 0
         assert "1 column(s) of" in capsys.readouterr().err
         np.testing.assert_array_equal(pd.read_csv(tmp_path / "p_x.csv", index_col=0), want)
+        # a missing value in a gene the fit did not see changes nothing; in one it was
+        # trained on, it is named (predict drops nothing: every sample gets its row)
+        new.assign(extra_gene=[np.nan, 1.0, 1.0, 1.0, 1.0]).to_csv(tmp_path / "new_na.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_na.csv"),
+                     "-o", str(tmp_path / "p_na.csv")]) == 0
+        capsys.readouterr()
+        np.testing.assert_array_equal(pd.read_csv(tmp_path / "p_na.csv", index_col=0), want)
+        new.assign(g3=[1.0, np.nan, 1.0, 1.0, 1.0]).to_csv(tmp_path / "new_na3.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_na3.csv"),
+                     "-o", str(tmp_path / "p_na3.csv")]) == 2
+        line = _one_line_error(capsys)
+        assert "1 missing value(s) in 1 gene(s) ('g3') of 1 sample(s) ('s1')" in line
+        assert "impute them first" in line and "--drop-missing" not in line

@@ -379,7 +379,7 @@ def test_read_xy_separators_padding_and_missing_labels(tmp_path):
     """A tab-separated table saved as .csv is read as such (X: was "no gene columns"); a label
     file separated by ';' or tabs too (was every line one class of one sample); padded labels
     are one class with the unpadded; a missing label names the label file and says what to do
-    (read_xy has no drop_missing to suggest)."""
+    (give a label, remove the sample from both files, or drop_missing='samples')."""
     from selbayes.datasets import read_xy
 
     X = _xy_files(tmp_path)
@@ -398,8 +398,44 @@ def test_read_xy_separators_padding_and_missing_labels(tmp_path):
     assert ds.y.tolist() == list("aabb")
     (tmp_path / "y_na.csv").write_text("id,label\ns1,a\ns2,a\ns3,\ns4,b\n")
     with pytest.raises(ValueError, match=r"y_na\.csv: 1 missing label\(s\) \(samples 's3'\); "
-                                         r"give every sample a label, or remove"):
+                                         r"give every sample a label, or remove.*both files, "
+                                         r"or drop_missing='samples'"):
         read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv")
+
+
+def test_read_xy_drops_missing_values_only_when_asked(tmp_path):
+    """read_xy's drop_missing, as read_table's: without it a missing value is an error naming
+    the gene and the option; "genes" drops that gene, "samples" that sample (and one whose
+    label is missing), each said in a warning and listed in Dataset.dropped; read_matrix
+    returns the NaN with allow_missing=True."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    X = pd.DataFrame(np.arange(18.0).reshape(6, 3), columns=["g1", "g2", "g3"],
+                     index=pd.Index([f"s{i}" for i in range(1, 7)], name="sample"))
+    X.loc["s2", "g3"] = np.nan
+    X.to_csv(tmp_path / "X.csv")
+    pd.DataFrame({"id": X.index, "label": list("aabbab")}).to_csv(tmp_path / "y.csv",
+                                                                  index=False)
+    with pytest.raises(ValueError, match=r"1 missing expression value\(s\) in 1 gene\(s\) "
+                                         r"\('g3'\).*drop_missing='genes' or 'samples'"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    with pytest.warns(UserWarning, match="dropped 1 genes \\('g3'\\)"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", drop_missing="genes")
+    assert list(ds.X.columns) == ["g1", "g2"] and ds.dropped == {"genes": ["g3"], "samples": []}
+    with pytest.warns(UserWarning, match="dropped 1 samples \\('s2'\\)"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", drop_missing="samples")
+    assert list(ds.X.index) == ["s1", "s3", "s4", "s5", "s6"]
+    assert ds.y.tolist() == list("abbab")
+    pd.DataFrame({"id": X.index, "label": ["a", "a", "b", None, "a", "b"]}).to_csv(
+        tmp_path / "y_na.csv", index=False)
+    with pytest.warns(UserWarning, match="dropped 2 samples"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv", drop_missing="samples")
+    assert list(ds.X.index) == ["s1", "s3", "s5", "s6"] and ds.y.tolist() == list("abab")
+    with pytest.raises(ValueError, match="missing label"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv", drop_missing="genes")
+    with pytest.raises(ValueError, match="impute or remove them first"):
+        read_matrix(tmp_path / "X.csv")
+    assert np.isnan(read_matrix(tmp_path / "X.csv", allow_missing=True).loc["s2", "g3"])
 
 
 def test_read_xy_warns_of_a_label_column_among_the_genes(tmp_path):

@@ -15,6 +15,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+#: ``--drop-missing``'s help, the same for ``selbayes fit`` and ``selbayes benchmark``
+#: (here, not in the readers' module, so that building the parser imports no pandas).
+DROP_MISSING_HELP = (
+    "missing values in --x (empty cells, NA) or missing labels in --y: 'genes' drops the genes "
+    "with a missing value, 'samples' the samples with a missing value or label; a warning "
+    "names what was dropped (default: an error naming them; dropping looks at X and at which "
+    "labels are missing, never at the labels' values)")
+
 __all__ = ["register", "run", "main"]
 
 # The named sets, listed here so that building the parser does not import pandas (``selbayes
@@ -97,6 +105,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--floor", type=float, default=None,
                    help="floor before log2 (default 1.0 with --transform log2)")
     p.add_argument("--ceiling", type=float, default=None, help="ceiling before log2")
+    p.add_argument("--drop-missing", default=None, choices=["genes", "samples"],
+                   help=DROP_MISSING_HELP)
     p.add_argument("--methods", default=None,
                    help="comma-separated method names, or 'all' (default: "
                    + ",".join(DEFAULT_METHOD_NAMES) + ": the recommended selbayes, its uncorrected "
@@ -171,7 +181,7 @@ def _read_user_data(args):
     check_dataset_name(name)
     # Labels matched to the samples of --x by id (or taken in row order from one column);
     # ids that differ are an error naming them, never a silent re-pairing.
-    ds = read_xy(args.x, args.y, name=name)
+    ds = read_xy(args.x, args.y, name=name, drop_missing=args.drop_missing or False)
     transform = args.transform or "auto"
     if transform != "log2" and (args.floor is not None or args.ceiling is not None):
         raise ValueError("--floor/--ceiling need --transform log2")
@@ -237,6 +247,10 @@ def _read_user_data(args):
         warnings.warn(f"{args.y}: class(es) with fewer samples than --folds {args.folds}: "
                       f"{small}; each of their samples is tested in its own fold, and some test "
                       f"folds hold none of them{tail}", UserWarning, stacklevel=2)
+    if any(ds.dropped.values()):
+        # recorded with the set (settings.json, the report's data-set table); only where
+        # something was dropped, so that the fits of files without gaps keep their keys
+        pre = {**pre, "dropped": {k: len(v) for k, v in ds.dropped.items()}}
     return BenchmarkDataset(X=ds.X, y=ds.y.astype(str), description=f"Read from {args.x}",
                             name=name, preprocessing=pre)
 
@@ -312,7 +326,9 @@ def run(args) -> int:
                             groups=groups)
     except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"selbayes benchmark: error: {msg}", file=sys.stderr)
+        from ..datasets._files import command_line_terms
+
+        print(f"selbayes benchmark: error: {command_line_terms(msg)}", file=sys.stderr)
         return 2
     print(f"wrote {res.out / 'report.md'}, results.csv and summary.csv "
           f"({res.info['wall_seconds']:.0f} s)")

@@ -618,6 +618,15 @@ def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
 
 def _preprocessing_text(d: dict) -> str:
     pre = d["preprocessing"]
+    dropped = {k: v for k, v in (pre.get("dropped") or {}).items() if v}
+    if dropped:       # before the folds, for missing values (--drop-missing)
+        return (_transform_text(d) + "; dropped for missing values before the folds: "
+                + ", ".join(f"{v} {k}" for k, v in dropped.items()))
+    return _transform_text(d)
+
+
+def _transform_text(d: dict) -> str:
+    pre = d["preprocessing"]
     if pre.get("transform", "none") != "none":
         why = " (--transform auto: the values look like raw intensities)" if pre.get("auto") \
             else ""

@@ -189,7 +189,7 @@ def _cmd_fit(args) -> int:
         if args.label_key not in adata.obs:
             raise UserError(f"{args.x}: no obs column {args.label_key!r}; obs has "
                             f"{', '.join(map(str, list(adata.obs.columns)[:10])) or 'none'}")
-        X = _read_x(args.x, layer=args.layer)
+        X = _read_x(args.x, layer=args.layer, allow_missing=args.drop_missing is not None)
         y = adata.obs[args.label_key].astype(object).to_numpy()
         if args.group_key is not None:
             if args.groups is not None:
@@ -210,7 +210,7 @@ def _cmd_fit(args) -> int:
         if args.group_key is not None:
             raise UserError("--group-key applies to .h5ad files with --label-key; give a "
                             "groups file with --groups")
-        X = _read_x(args.x, layer=args.layer)
+        X = _read_x(args.x, layer=args.layer, allow_missing=args.drop_missing is not None)
         if args.y is None:
             raise UserError("no labels: give --y FILE (or --label-key COLUMN for an .h5ad "
                             "file)")
@@ -220,11 +220,24 @@ def _cmd_fit(args) -> int:
         # row order; X transposed where it is plainly genes x samples, as read_xy does
         X, y = labels_for_matrix(X, args.y, label_column=args.label_column, x_source=args.x)
         y = y.to_numpy(dtype=object)
+    X_read = X                          # the groups are read against the samples of the file
+    if args.drop_missing is not None:
+        import pandas as pd
+
+        from ..datasets._dataset import drop_missing_values
+
+        X, y, _ = drop_missing_values(X, pd.Series(y, index=X.index), args.drop_missing,
+                                      source=args.x, label_source=args.y or (
+                                          f"{args.x} (--label-key {args.label_key})"))
+        y = y.to_numpy(dtype=object)
+    kept = X_read.index.get_indexer(X.index)    # the rows of the file that are fitted
     missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
                         or not str(v).strip() for v in y])
     if missing.any():
         raise UserError(f"{args.y or args.x}: {int(missing.sum())} missing label(s), e.g. "
-                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}")
+                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}; give "
+                        "every sample a label, remove those samples, or give --drop-missing "
+                        "samples (drops them)")
     from .._validation import check_labels
 
     module, name = MODELS[args.model]
@@ -287,7 +300,7 @@ def _cmd_fit(args) -> int:
                             f"cross-validation of --k auto (the default); --k {args.k} runs "
                             "none")
     if args.group_key is not None:
-        fit_kw["groups"] = group_key_values
+        fit_kw["groups"] = group_key_values[kept]
     elif args.groups in ("auto", "near_copies"):
         fit_kw["groups"] = args.groups  # the groups the fit finds (replicate_groups) and keeps
     elif args.groups == "none":
@@ -296,7 +309,8 @@ def _cmd_fit(args) -> int:
         from ..datasets._files import groups_for_matrix
 
         try:
-            fit_kw["groups"] = groups_for_matrix(X, args.groups, x_source=args.x)
+            fit_kw["groups"] = np.asarray(groups_for_matrix(X_read, args.groups,
+                                                            x_source=args.x))[kept]
         except ValueError as exc:
             raise UserError(str(exc)) from None
     # the recommended model by default: the stack wherever k is chosen by inner CV (a fixed

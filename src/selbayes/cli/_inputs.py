@@ -10,17 +10,25 @@ from pathlib import Path
 
 from ._errors import UserError, _os_reason
 
+#: What the message about missing values in --x tells the user to do on the command line.
+_MISSING_HINT = ("impute or remove them first, or give --drop-missing genes (drops those genes) "
+                 "or --drop-missing samples (drops those samples)")
 
-def _read_x(path: str, *, layer: str | None = None):
+
+def _read_x(path: str, *, layer: str | None = None, allow_missing: bool = False):
     """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
-    genes, sample ids as the index)."""
+    genes, sample ids as the index); NaN where values are missing if ``allow_missing`` (for
+    ``--drop-missing``), else an error naming them and the option."""
     from ..datasets._files import check_matrix_frame, read_matrix
 
     p = Path(path)
     if p.suffix.lower() != ".h5ad":
         if layer is not None:
             raise UserError(f"--layer applies to .h5ad files only; {path} is a table")
-        return read_matrix(p)
+        X = read_matrix(p, allow_missing=True)
+        if not allow_missing and X.isna().to_numpy().any():
+            check_matrix_frame(X, str(p), missing_hint=_MISSING_HINT)     # raises, naming them
+        return X
     adata = _read_h5ad(p)
     import pandas as pd
 
@@ -33,7 +41,7 @@ def _read_x(path: str, *, layer: str | None = None):
         matrix = matrix.toarray()
     X = pd.DataFrame(matrix, index=pd.Index(adata.obs_names.astype(str), name="sample"),
                      columns=list(adata.var_names.astype(str)))
-    return check_matrix_frame(X, str(p))
+    return check_matrix_frame(X, str(p), allow_missing=allow_missing, missing_hint=_MISSING_HINT)
 
 
 def _read_h5ad(p: Path):

@@ -11,6 +11,7 @@ from .._version import __version__
 # The prior families `selbayes fit --prior` offers are the estimator's effect_prior families
 # (settings in one place: selbayes.models.EFFECT_PRIORS, imported here as PRIOR_FAMILIES):
 # add a family there and it appears in --prior's choices and help.
+from ..benchmark._cli import DROP_MISSING_HELP
 from ..models._priors import EFFECT_PRIOR_CV_GRID
 from ..models._priors import EFFECT_PRIORS as PRIOR_FAMILIES
 from ._classifiers import MODELS
@@ -174,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "differences)")
     fit.add_argument("--ceiling", type=float, default=None,
                      help="--transform log2: ceiling (e.g. 16000, the scanner's saturation)")
+    fit.add_argument("--drop-missing", default=None, choices=["genes", "samples"],
+                     help=DROP_MISSING_HELP)
     fit.add_argument("--model", default="gaussian", choices=list(MODELS),
                      help="classifier (default: %(default)s)")
     fit.add_argument("--mcmc", action="store_true",

@@ -54,7 +54,8 @@ def _cmd_predict(args) -> int:
 
         warnings.simplefilter("ignore", SavedTransformWarning)
         clf = cls.load(path)
-    X = _read_x(args.x, layer=args.layer)
+    # missing values matter only in the columns the fit was trained on (checked below)
+    X = _read_x(args.x, layer=args.layer, allow_missing=True)
     if features is None and getattr(clf, "feature_names_in_", None) is not None:
         features = [str(c) for c in clf.feature_names_in_]
     if features is not None:
@@ -79,6 +80,11 @@ def _cmd_predict(args) -> int:
                             "names, which are taken in file order")
         print("note: the fit has no feature names (fitted on an array); the columns of "
               f"{args.x} are taken in file order", file=sys.stderr)
+    if X.isna().to_numpy().any():
+        from ..datasets._files import check_matrix_frame
+
+        check_matrix_frame(X, args.x, missing_hint="the fit was trained on these genes and "
+                           "predicts from all of them: impute them first")    # raises
     Xt = _apply_transform(pre, X)
     values = Xt.to_numpy(dtype=np.float64) if hasattr(Xt, "to_numpy") else Xt
     if getattr(clf, "feature_names_in_", None) is not None:

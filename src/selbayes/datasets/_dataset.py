@@ -123,27 +123,56 @@ def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
     return frame
 
 
-def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
-               description: str = "", label_source: str | None = None,
-               genes_hint: str | None = None, can_drop: bool = True) -> Dataset:
-    """Check an expression frame and its labels; drop (and report) only when asked to.
-    ``label_source`` names the labels in messages about classes (default: ``source``);
-    ``genes_hint`` ends the message about non-numeric genes (default: a label column among
-    them); ``can_drop=False`` (a caller without ``drop_missing``) names the label file in the
-    message about missing labels instead of suggesting the option."""
-    _check_drop(drop_missing)
-    X = _numeric_genes(X, source, genes_hint or " (is a label or annotation column among the "
-                                                "genes? name it with label_column=)")
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"{source}: no data (shape {X.shape})")
-    if len(y) != X.shape[0]:
-        raise ValueError(f"{source}: {len(y)} labels for {X.shape[0]} samples")
+def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: str,
+                        label_source: str | None = None, stacklevel: int = 2):
+    """Missing expression values and labels: an error naming them, or dropped (and said).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame of shape (n_samples, n_genes)
+        Numeric; NaN where a value is missing.
+    y : pandas.Series of shape (n_samples,)
+        Labels in ``X``'s row order; None, NaN or blank where missing.
+    drop_missing : {False, "genes", "samples"}
+        False: any missing value or label is an error. "genes": drop the genes with a missing
+        value (missing labels are still an error). "samples": drop the samples with a missing
+        value or label.
+    source : str
+        ``X``'s file (or object), for the messages.
+    label_source : str, optional
+        The labels' own file where they come from one (default: ``source``).
+    stacklevel : int
+        Of the ``UserWarning`` that lists what was dropped.
+
+    Returns
+    -------
+    X : pandas.DataFrame
+    y : pandas.Series
+        Indexed like ``X``.
+    dropped : dict
+        ``{"genes": [...], "samples": [...]}``, the names dropped.
+
+    Raises
+    ------
+    ValueError
+        Missing values or labels that are not dropped (named, with what to do), or dropping
+        that leaves no data.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> X = pd.DataFrame({"g1": [1.0, np.nan, 3.0], "g2": [4.0, 5.0, 6.0]},
+    ...                  index=["s1", "s2", "s3"])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     X2, y2, dropped = drop_missing_values(X, pd.Series(["a", "b", "a"]), "genes",
+    ...                                           source="X.csv")
+    >>> list(X2.columns), dropped["genes"]
+    (['g2'], ['g1'])
+    """
     values = X.to_numpy(dtype=np.float64, na_value=np.nan)
-    if np.isinf(values).any():
-        i, j = np.argwhere(np.isinf(values))[0]
-        raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite value(s), first in "
-                         f"sample {X.index[i]!r}, gene {X.columns[j]!r}")
-    y = pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    y = pd.Series(y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y),
+                  index=X.index, name=getattr(y, "name", None) or "class")
     y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
     missing = np.isnan(values)
     dropped = {"genes": [], "samples": []}
@@ -159,24 +188,53 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
         else:
             parts = []
             if missing.any():
-                parts.append(f"{int(missing.sum())} missing expression value(s) in "
+                parts.append(f"{source}: {int(missing.sum())} missing expression value(s) in "
                              f"{len(bad_genes)} gene(s) ({_names(bad_genes)}) and "
                              f"{int(missing.any(axis=1).sum())} sample(s)")
             if y_missing.any():
-                parts.append(f"{int(y_missing.sum())} missing label(s) (samples "
-                             f"{_names(X.index[y_missing])})")
-            if not can_drop:
-                # read_xy: the labels come from their own file, and it drops nothing
-                raise ValueError(f"{label_source or source}: {'; '.join(parts)}; give every "
-                                 f"sample a label, or remove those samples from both files")
-            hint = ("drop_missing='samples' drops the samples" if y_missing.any() else
-                    "drop_missing='genes' or 'samples' drops them (and reports what it dropped)")
-            raise ValueError(f"{source}: {'; '.join(parts)}. Impute them first, or {hint}.")
+                # the labels' own file where they come from one (read_xy), named once
+                where = label_source or source
+                parts.append(("" if parts and where == source else f"{where}: ")
+                             + f"{int(y_missing.sum())} missing label(s) (samples "
+                               f"{_names(X.index[y_missing])})")
+            if y_missing.any():
+                hint = ("give every sample a label, or remove those samples"
+                        + (" from both files" if label_source else "")
+                        + ", or drop_missing='samples' drops them (and reports what it dropped)")
+            else:
+                hint = ("impute them first, or drop_missing='genes' or 'samples' drops them "
+                        "(and reports what it dropped)")
+            raise ValueError("; ".join(parts) + "; " + hint)
         if not X.shape[0] or not X.shape[1]:
             raise ValueError(f"{source}: dropping missing values left no data (shape {X.shape})")
         what = "; ".join(f"{len(v)} {k} ({_names(v)})" for k, v in dropped.items() if v)
         warnings.warn(f"{source}: drop_missing={drop_missing!r} dropped {what}; the list is in "
-                      "Dataset.dropped", UserWarning, stacklevel=3)
+                      "Dataset.dropped", UserWarning, stacklevel=stacklevel)
+    return X, y, dropped
+
+
+def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name: str = "",
+               description: str = "", label_source: str | None = None,
+               genes_hint: str | None = None) -> Dataset:
+    """Check an expression frame and its labels; drop (and report) only when asked to.
+    ``label_source`` names the labels in messages about classes and missing labels (default:
+    ``source``); ``genes_hint`` ends the message about non-numeric genes (default: a label
+    column among them)."""
+    _check_drop(drop_missing)
+    X = _numeric_genes(X, source, genes_hint or " (is a label or annotation column among the "
+                                                "genes? name it with label_column=)")
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{source}: no data (shape {X.shape})")
+    if len(y) != X.shape[0]:
+        raise ValueError(f"{source}: {len(y)} labels for {X.shape[0]} samples")
+    values = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    if np.isinf(values).any():
+        i, j = np.argwhere(np.isinf(values))[0]
+        raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite value(s), first in "
+                         f"sample {X.index[i]!r}, gene {X.columns[j]!r}")
+    y = pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    X, y, dropped = drop_missing_values(X, y, drop_missing, source=source,
+                                        label_source=label_source, stacklevel=4)
     _check_classes(y, label_source or source)
     # one float64 block: a frame read from a wide file holds a block per column, which makes
     # every later pandas or scikit-learn step over it slow (seconds at 20 000 genes)

@@ -272,6 +272,33 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
 # ---------------------------------------------------------------------------------------------
 __all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame", "groups_for_matrix"]
 
+
+def command_line_terms(text: str) -> str:
+    """A reader's message with its Python options as the command line spells them.
+
+    The readers' messages name ``drop_missing='genes'`` and ``Dataset.dropped``; ``selbayes
+    fit`` and ``selbayes benchmark`` print them with ``--drop-missing genes`` instead (and
+    without the attribute, which a command-line user does not hold).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> command_line_terms("impute them first, or drop_missing='genes' or 'samples' drops them")
+    'impute them first, or --drop-missing genes or samples drops them'
+    """
+    import re
+
+    text = text.replace("drop_missing='genes' or 'samples'", "--drop-missing genes or samples")
+    text = re.sub(r"drop_missing='(genes|samples)'", r"--drop-missing \1", text)
+    return text.replace("; the list is in Dataset.dropped", "")
+
 # Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
 # cell pandas' to_csv writes above its index).
 _ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_name", "name",
@@ -326,7 +353,7 @@ def _sample_index(ids: pd.Series, source, where: str = "") -> pd.Index:
     return pd.Index(ids.to_numpy(), name="sample")
 
 
-def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
+def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) -> pd.DataFrame:
     """Read a samples x genes CSV/TSV file (no labels) into a checked DataFrame.
 
     The first column holds sample ids when its header is empty (what pandas' ``to_csv`` writes
@@ -343,6 +370,9 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
         ``.xz``, ``.zip``); a header row of gene names.
     sep : str, optional
         Column separator; by default from the extension, or sniffed from the header.
+    allow_missing : bool, default False
+        False: missing values are an error. True: they are returned as NaN, for the caller to
+        drop (as :func:`read_xy` does with ``drop_missing``).
 
     Returns
     -------
@@ -354,8 +384,8 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
     FileNotFoundError
         When ``path`` does not exist.
     ValueError
-        An empty or unreadable file, duplicated gene names or sample ids (named), missing or
-        infinite values (the genes are named), no data.
+        An empty or unreadable file, duplicated gene names or sample ids (named), missing
+        (unless allowed) or infinite values (the genes are named), no data.
     TypeError
         Non-numeric gene columns (named).
 
@@ -396,14 +426,15 @@ def read_matrix(path, *, sep: str | None = None) -> pd.DataFrame:
     else:
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
         has_ids = False
-    frame = check_matrix_frame(frame, str(path))
+    frame = check_matrix_frame(frame, str(path), allow_missing=allow_missing)
     # Row numbers "0".."n-1" and ids "0".."n-1" (pandas' to_csv over a default index) look
     # alike; align_labels must know which it has (a label file's ids can be matched to ids only)
     frame.attrs[SAMPLE_IDS_ATTR] = has_ids
     return frame
 
 
-def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
+def check_matrix_frame(frame: pd.DataFrame, source: str, *, allow_missing: bool = False,
+                       missing_hint: str = "impute or remove them first") -> pd.DataFrame:
     """The checks every expression matrix meets, with messages that name genes and samples.
 
     Parameters
@@ -411,6 +442,10 @@ def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
     frame : pandas.DataFrame of shape (n_samples, n_genes)
     source : str
         The file (or object) the matrix came from, for the messages.
+    allow_missing : bool, default False
+        Whether missing values (NaN) pass, for the caller to drop; infinite values never do.
+    missing_hint : str
+        What the message about missing values tells the user to do.
 
     Returns
     -------
@@ -435,7 +470,7 @@ def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
     if frame.shape[1] == 0:
         raise ValueError(f"{source}: no gene columns (only sample ids)")
     values = frame.to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = ~np.isfinite(values)
+    bad = np.isinf(values) if allow_missing else ~np.isfinite(values)
     if bad.any():
         genes = frame.columns[bad.any(axis=0)]
         samples = frame.index[bad.any(axis=1)]
@@ -444,7 +479,7 @@ def check_matrix_frame(frame: pd.DataFrame, source: str) -> pd.DataFrame:
                                         f"{n_inf} infinite" if n_inf else "") if t)
         raise ValueError(f"{source}: {what} value(s) in {len(genes)} gene(s) "
                          f"({_names(genes)}) of {len(samples)} sample(s) ({_names(samples)}); "
-                         "impute or remove them first")
+                         + (missing_hint if n_nan else "remove them first"))
     return frame.astype(np.float64)
 
 
@@ -637,7 +672,9 @@ def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: 
     warnings.warn(f"{x_source}: its column names are the sample ids of {y_source}, so it is "
                   f"read as genes x samples ({X.shape[0]} genes, {X.shape[1]} samples) and "
                   f"transposed", UserWarning, stacklevel=3)
-    Xt = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), x_source)
+    # missing values were checked (or let through for dropping) when X was read
+    Xt = check_matrix_frame(X.T.rename_axis(index="sample", columns=None), x_source,
+                            allow_missing=True)
     Xt.index = pd.Index([str(i) for i in Xt.index], name="sample")
     Xt.attrs[SAMPLE_IDS_ATTR] = True
     return Xt
@@ -785,7 +822,7 @@ SAMPLE_IDS_ATTR = "selbayes_sample_ids"
 
 
 def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None = None,
-            name: str = "", description: str = "") -> Dataset:
+            drop_missing=False, name: str = "", description: str = "") -> Dataset:
     """Read the common two-file layout: an expression matrix and a label file.
 
     ``x_path`` is read by :func:`read_matrix` (samples x genes, a header row of gene names,
@@ -808,6 +845,10 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
         the sample ids (unless it is the label column itself).
     sep : str, optional
         Column separator of both files; by default from each file's extension (or sniffed).
+    drop_missing : {False, "genes", "samples"}
+        As in :func:`read_table`: False (default), missing values or labels are an error;
+        "genes" drops the genes with a missing value; "samples" the samples with a missing
+        value or label. What was dropped is in ``Dataset.dropped`` and a ``UserWarning``.
     name, description : str
         Stored on the result (default: the name of ``x_path``).
 
@@ -823,8 +864,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
         When a file does not exist.
     ValueError
         Sample ids that differ between the files, label counts that differ, duplicated ids or
-        gene names, missing or infinite values (genes named), missing labels, fewer than two
-        classes or a class with one sample.
+        gene names, missing (unless dropped) or infinite values (genes named), missing labels
+        (unless dropped), fewer than two classes or a class with one sample.
     TypeError
         Non-numeric gene columns.
 
@@ -834,10 +875,11 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
     """
     x_path, y_path = Path(x_path), Path(y_path)
-    X, y = labels_for_matrix(read_matrix(x_path, sep=sep), y_path, label_column=label_column,
-                             sep=sep, x_source=str(x_path))
+    X = read_matrix(x_path, sep=sep, allow_missing=True)   # _validated names them, or drops
+    X, y = labels_for_matrix(X, y_path, label_column=label_column, sep=sep,
+                             x_source=str(x_path))
     y = y.astype(object).where(y.notna(), None)
-    return _validated(X, y, drop_missing=False, source=str(x_path), label_source=str(y_path),
-                      can_drop=False,
+    return _validated(X, y, drop_missing=drop_missing, source=str(x_path),
+                      label_source=str(y_path),
                       name=name or x_path.name,
                       description=description or f"Read from {x_path} and {y_path}.")
