@@ -1061,6 +1061,23 @@ def test_cli_drop_missing_runs_on_what_is_left_and_says_so(tmp_path, capsys):
         assert (info["n"], info["p"], info["preprocessing"]["dropped"]) == (n, p, counts)
         assert f"dropped for missing values before the folds: 1 {how}" in \
             (out / "report.md").read_text()
+    # groups are read against the file's samples (by id or in its row order), then the
+    # dropped sample's removed: 29 samples in 15 pairs, each pair in one fold
+    pairs = np.array([f"pair{i // 2}" for i in range(30)])
+    pd.DataFrame({"id": X.index, "group": pairs}).to_csv(tmp_path / "g.csv", index=False)
+    pd.DataFrame({"group": pairs}).to_csv(tmp_path / "g_rows.csv", index=False)
+    for file in ("g.csv", "g_rows.csv"):
+        out = tmp_path / f"grouped_{file}"
+        with pytest.warns(UserWarning, match="dropped 1 samples"):
+            assert cli_main([*args, "--drop-missing", "samples", "--groups",
+                             str(tmp_path / file), "--out", str(out)]) == 0
+        assert json.loads((out / "settings.json").read_text())["groups"] == {"gaps": 15}
+        cases = pd.read_csv(out / "cases.csv")
+        assert "s2" not in set(cases["sample"])
+        of = dict(zip(X.index, pairs, strict=True))
+        for _, test in cases.groupby("fold"):
+            train = cases[~cases["fold"].isin(test["fold"].unique())]
+            assert {of[s] for s in test["sample"]}.isdisjoint(of[s] for s in train["sample"])
     ds.X.to_csv(tmp_path / "X_full.csv")
     full = ["--x", str(tmp_path / "X_full.csv"), *args[2:]]
     assert cli_main([*full, "--drop-missing", "genes", "--out", str(tmp_path / "full")]) == 0

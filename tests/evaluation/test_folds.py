@@ -189,3 +189,19 @@ def test_ungrouped_folds_split_twins_so_the_grouped_test_can_fail():
 def test_grouped_folds_refuse_bad_groups(groups, match):
     with pytest.raises(ValueError, match=match):
         F.repeated_stratified_folds(np.repeat([0, 1], 10), 5, 1, 0, groups=groups)
+
+
+def test_a_class_in_one_group_is_named_not_a_fold_that_lacks_it():
+    """A class whose cases are all in one group is tested in one fold with none of them to
+    train on: the error names the class (by its label where given) and the cause, instead of
+    a fold that lacks a class code; a class over two groups folds."""
+    y = np.repeat([0, 1, 2], [10, 10, 2])
+    groups = np.r_[np.arange(20), 20, 20]                  # class 2's two cases: one group
+    with pytest.raises(ValueError, match=r"class\(es\) 'rare' \(2 cases\) have all their "
+                                         r"cases in one group"):
+        F.repeated_stratified_folds(y, 5, 1, 0, groups=groups,
+                                    classes=np.array(["a", "b", "rare"]))
+    with pytest.raises(ValueError, match=r"class\(es\) 2 \(2 cases\)"):
+        F.repeated_stratified_folds(y, 5, 1, 0, groups=groups)
+    (_, splits), = F.repeated_stratified_folds(y, 5, 1, 0, groups=np.arange(22))
+    assert len(splits) == 5

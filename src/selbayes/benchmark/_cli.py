@@ -255,6 +255,25 @@ def _read_user_data(args):
                             name=name, preprocessing=pre)
 
 
+def _user_groups(args, ds):
+    """``--groups`` for the samples of ``ds``: read against the samples of ``--x`` (its ids,
+    or its row order), then the samples ``--drop-missing samples`` dropped removed."""
+    from ..datasets._files import groups_for_matrix, labels_for_matrix, read_matrix
+
+    if not (ds.preprocessing.get("dropped") or {}).get("samples"):
+        return groups_for_matrix(ds.X, args.groups, x_source=args.x)
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():     # said once already, when the set was read
+        warnings.simplefilter("ignore")
+        X_file, _ = labels_for_matrix(read_matrix(args.x, allow_missing=True), args.y,
+                                      x_source=args.x)
+    g = np.asarray(groups_for_matrix(X_file, args.groups, x_source=args.x))
+    return g[X_file.index.get_indexer(ds.X.index)]
+
+
 def run(args) -> int:
     """Run ``selbayes benchmark`` from parsed arguments.
 
@@ -280,7 +299,6 @@ def run(args) -> int:
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
     0
     """
-    from ..datasets._files import groups_for_matrix
     from ..datasets._loaders import BENCHMARK_SETS
     from ._methods import METHODS
     from ._runner import run_benchmark
@@ -311,8 +329,7 @@ def run(args) -> int:
             if args.groups == "auto":      # the groups the replicate check finds
                 groups[datasets[-1].name] = "auto"
             elif args.groups is not None:
-                groups[datasets[-1].name] = groups_for_matrix(datasets[-1].X, args.groups,
-                                                             x_source=args.x)
+                groups[datasets[-1].name] = _user_groups(args, datasets[-1])
         if not datasets and not args.quick:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
         if args.folds < 2 or args.repeats < 1 or args.jobs == 0:

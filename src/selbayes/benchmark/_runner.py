@@ -274,14 +274,16 @@ def _task_id(dataset: str, method: str, repeat: int, fold: int) -> str:
     return f"{dataset}/{method}/r{repeat:02d}_f{fold:02d}"
 
 
-def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int, groups=None):
+def _make_splits(y_idx: np.ndarray, folds: int, repeats: int, seed: int, groups=None,
+                 classes=None):
     """Stratified folds per repeat, also when a class has fewer cases than folds, a group's
     samples in one fold when ``groups`` is given
     (:func:`selbayes.evaluation.repeated_stratified_folds`, where every fold of the
     package is made)."""
     from ..evaluation._folds import repeated_stratified_folds
 
-    return repeated_stratified_folds(y_idx, folds, repeats, seed, groups=groups)
+    return repeated_stratified_folds(y_idx, folds, repeats, seed, groups=groups,
+                                     classes=classes)
 
 
 def _inner_folds(y_train: np.ndarray) -> int:
@@ -483,7 +485,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                 replicate_samples[ds.name] = in_groups
         arrays[ds.name] = (X, y_idx, len(classes), codes)
         dhash = _data_hash(X, y_idx)
-        splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed), groups=codes)
+        splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed), groups=codes,
+                                classes=classes)
         for r, splits in splits_r:
             splits_of[ds.name, r] = splits
             for f, (train, test) in enumerate(splits):

@@ -258,7 +258,8 @@ def stratified_folds(y_index, n_splits, random_state=None, *, small_classes_ok: 
 
 
 def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
-                              groups=None) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
+                              groups=None, classes=None
+                              ) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
     """Stratified folds per repeat, also when a class has fewer cases than folds.
 
     (:func:`make_folds` falls back to unstratified K-fold then, which can leave a training fold
@@ -285,6 +286,8 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
     groups : array-like of shape (n_samples,), optional
         A group label per case (any hashable values, no missing ones); None: every case is
         its own group.
+    classes : array-like of shape (G,), optional
+        The class labels of the indices ``0..G-1``, for the messages (default: the indices).
 
     Returns
     -------
@@ -295,7 +298,8 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
     ------
     ValueError
         If ``folds`` exceeds the number of cases (or of groups), ``groups`` is not one label
-        per case or has a missing one, or a training fold lacks a class.
+        per case or has a missing one, a class has all its cases in one group (the fold that
+        tests them would train on none), or a training fold lacks a class.
 
     Examples
     --------
@@ -310,16 +314,27 @@ def repeated_stratified_folds(y_index, folds: int, repeats: int, seed: int, *,
     True
     """
     y_index = np.asarray(y_index)
+    labels = np.unique(y_index) if classes is None else np.asarray(classes)
     codes = None if groups is None else group_codes(groups, len(y_index))
     units = len(y_index) if codes is None else int(codes.max()) + 1
     if folds > units:
         what = "cases" if codes is None else "groups"
         raise ValueError(f"folds ({folds}) exceeds the number of {what} ({units})")
+    if codes is not None:
+        # a class in one group is tested in one fold with none of its cases to train on
+        # (named here: the check of the folds below could only say a fold lacks it)
+        whole = [c for c in np.unique(y_index) if np.unique(codes[y_index == c]).size == 1]
+        if whole:
+            named = ", ".join(f"{labels.tolist()[c]!r} ({int((y_index == c).sum())} cases)"
+                              for c in whole)
+            raise ValueError(f"class(es) {named} have all their cases in one group, so the "
+                             "fold that tests them would train on none of them; give "
+                             "independent samples groups of their own, or leave the class out")
     out = []
     for r, ss in enumerate(np.random.SeedSequence(seed).spawn(repeats)):
         splits = stratified_folds(y_index, folds, _int_seed(ss), small_classes_ok=True,
                                   groups=codes)
-        out.append((r, check_splits(splits, y_index, np.unique(y_index))))
+        out.append((r, check_splits(splits, y_index, labels)))
     return out
 
 
