@@ -114,8 +114,8 @@ def _fit_summary(clf, args, X, y) -> list[str]:
         lines.append(f"diagnostics: R-hat and ESS pass ({len(diag)} parameters checked)")
     else:
         failures = diag.attrs.get("failures") or ["see clf.diagnostics_"]
-        lines.append(f"diagnostics: FAIL: {failures[0]} (more draws or chains: --draws, "
-                     "--chains)")
+        # the failure names its remedy; these are the run's lengths on the command line
+        lines.append(f"diagnostics: FAIL: {failures[0]} (--draws, --tune, --chains)")
     checks = getattr(clf, "loo_checks_", None)
     if checks is not None and "suspect_label" in checks:
         # selbayes.evaluation._label_check: the inner CV's held-out probability of each label

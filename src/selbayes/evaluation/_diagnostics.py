@@ -632,22 +632,29 @@ def _failures(table, sampler, rhat_max, ess_min, bfmi_min, max_div, k) -> list[s
     rhat_text = (f"R-hat > {rhat_max:g} and above what converged chains reach by chance "
                  f"among {n} components (column rhat_limit)" if raised
                  else f"R-hat > {rhat_max:g}")
-    for col, ok, thr, asc in (("rhat", "rhat_ok", rhat_text, False),
-                              ("ess_bulk", "ess_bulk_ok", f"bulk ESS < {ess_min:g}", True),
-                              ("ess_tail", "ess_tail_ok", f"tail ESS < {ess_min:g}", True)):
+    # each failure with what to do about it (the thresholds' table in the user guide's
+    # "Reading the diagnostics")
+    more_draws = "too few effective draws: more draws"
+    for col, ok, thr, asc, fix in (
+            ("rhat", "rhat_ok", rhat_text, False,
+             "the chains disagree: longer runs (more tune and draws) or more chains"),
+            ("ess_bulk", "ess_bulk_ok", f"bulk ESS < {ess_min:g}", True, more_draws),
+            ("ess_tail", "ess_tail_ok", f"tail ESS < {ess_min:g}", True, more_draws)):
         bad = ~table[ok]
         if bad.any():
             out.append(f"{thr} (or NaN) for {int(bad.sum())} of {n} components: "
-                       + _worst(table, col, bad, asc, k))
+                       + _worst(table, col, bad, asc, k) + f"; {fix}")
     nd = sampler["n_divergent"]
     if nd is not None and nd > max_div:
         total = sampler["n_chains"] * sampler["n_draws"]
         out.append(f"{nd} divergent transitions ({100 * nd / max(total, 1):.2g}% of {total} draws; "
-                   f"by chain {sampler['divergent_by_chain']})")
+                   f"by chain {sampler['divergent_by_chain']}); raise target_accept (0.95, "
+                   "0.99) and check that the results do not move")
     bf = sampler["bfmi"]
     if bf is not None:
         low = [(c, b) for c, b in enumerate(bf) if not b >= bfmi_min]
         if low:
             out.append(f"energy BFMI < {bfmi_min:g} in chain(s) "
-                       + ", ".join(f"{c} ({b:.3g})" for c, b in low))
+                       + ", ".join(f"{c} ({b:.3g})" for c, b in low)
+                       + "; poor exploration of the energy: longer tuning (more tune)")
     return out
