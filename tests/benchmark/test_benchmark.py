@@ -281,6 +281,25 @@ def test_a_peer_that_failed_on_some_folds_is_not_compared(tmp_path, monkeypatch)
     assert peer_row.startswith(f"{peers.idxmin()} |")
 
 
+def test_terminal_summary_marks_the_best_complete_method_and_failed_folds():
+    """The table the command prints: each method's AMLP ± SE per set, * on the best of the
+    methods whose fits all succeeded (not on a lower mean over fewer folds), the failed folds
+    counted; the fewer of sets and methods as columns."""
+    from selbayes.benchmark._report import terminal_summary
+
+    s = pd.DataFrame({"dataset": "toy", "method": ["a", "b", "c", "d"],
+                      "n_folds": [3, 1, 3, 0], "n_failed": [0, 2, 0, 3],
+                      "amlp": [0.3, 0.1, 0.5, np.nan], "amlp_se": [0.01, np.nan, 0.02, np.nan]})
+    lines = terminal_summary(s, ["a", "b", "c", "d"]).splitlines()
+    assert lines[1].split() == ["toy"]
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in lines[2:]}
+    assert rows == {"a": "0.300 ± 0.010 *", "b": "0.100 (2 of 3 folds failed)",
+                    "c": "0.500 ± 0.020", "d": "failed on all 3 folds"}
+    wide = pd.concat([s.assign(dataset=f"set{i}") for i in range(6)])
+    lines = terminal_summary(wide, ["a", "c"]).splitlines()
+    assert lines[1].split() == ["a", "c"] and len(lines) == 2 + 6     # sets as rows
+
+
 def test_honest_amlp_with_a_certain_mistake(tmp_path):
     """GaussianNB with tiny variances on well separated classes, labels swapped in one case:
     that case's loss is enormous (or inf) and must show up unfloored."""
@@ -1049,7 +1068,9 @@ def test_cli_drop_missing_runs_on_what_is_left_and_says_so(tmp_path, capsys):
     args = ["--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "--name", "gaps",
             "--methods", "gnb", "--folds", "3", "--no-progress"]
     assert cli_main([*args, "--out", str(tmp_path / "no")]) == 2
-    err = capsys.readouterr().err
+    out_err = capsys.readouterr()
+    assert "AMLP in nats" not in out_err.out
+    err = out_err.err
     assert "1 missing expression value(s) in 1 gene(s) ('g5')" in err
     assert "--drop-missing genes or samples" in err and "drop_missing=" not in err
     for how, n, p, counts in (("genes", 30, 7, {"genes": 1, "samples": 0}),
@@ -1059,6 +1080,8 @@ def test_cli_drop_missing_runs_on_what_is_left_and_says_so(tmp_path, capsys):
             assert cli_main([*args, "--drop-missing", how, "--out", str(out)]) == 0
         info = json.loads((out / "settings.json").read_text())["datasets"]["gaps"]
         assert (info["n"], info["p"], info["preprocessing"]["dropped"]) == (n, p, counts)
+        printed = capsys.readouterr().out               # the AMLP table, then where the rest is
+        assert "AMLP in nats" in printed and "\ngnb " in printed and "report.md" in printed
         assert f"dropped for missing values before the folds: 1 {how}" in \
             (out / "report.md").read_text()
     # groups are read against the file's samples (by id or in its row order), then the

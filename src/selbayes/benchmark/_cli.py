@@ -347,8 +347,14 @@ def run(args) -> int:
 
         print(f"selbayes benchmark: error: {command_line_terms(msg)}", file=sys.stderr)
         return 2
-    print(f"wrote {res.out / 'report.md'}, results.csv and summary.csv "
-          f"({res.info['wall_seconds']:.0f} s)")
+    from ._report import terminal_summary
+
+    table = terminal_summary(res.summary, [m for m in res.info["methods"]
+                                           if m in set(res.summary["method"])])
+    if table:
+        print(table)
+    print(f"wrote {res.out / 'report.md'} (calibration, paired differences, figures), "
+          f"results.csv and summary.csv ({res.info['wall_seconds']:.0f} s)")
     return 0
 
 

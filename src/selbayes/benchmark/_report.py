@@ -639,6 +639,63 @@ def _transform_text(d: dict) -> str:
     return f"none (values as given: {scale})" if scale else "none (values as given)"
 
 
+def terminal_summary(summary: pd.DataFrame, methods: list[str] | None = None) -> str:
+    """The AMLP of each method on each set as a plain-text table, for the terminal.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        From :func:`summary_frame`.
+    methods : list of str, optional
+        Row order (default: as in ``summary``).
+
+    Returns
+    -------
+    str
+        One row per method, one column per data set: mean AMLP ± SE (folds of one repeat as
+        the unit), ``*`` on the best of the methods whose fits succeeded on every fold of the
+        set, ``(n of m folds failed)`` where some failed; empty for an empty summary.
+
+    Examples
+    --------
+    >>> terminal_summary(summary_frame(results_frame([])))
+    ''
+    """
+    if summary.empty:
+        return ""
+    methods = methods or list(dict.fromkeys(summary["method"]))
+    summary = summary[summary["method"].isin(methods)]     # the best among those shown
+    cells = {}
+    for d, g in summary.groupby("dataset", sort=True):
+        g = g.set_index("method")
+        values = g["amlp"].where(_complete(g.reset_index()).to_numpy())
+        best = values.idxmin() if values.notna().any() else None
+        col = {}
+        for m in methods:
+            if m not in g.index:
+                col[m] = "-"
+                continue
+            r = g.loc[m]
+            failed, folds = int(r["n_failed"]), int(r["n_folds"] + r["n_failed"])
+            text = (f"failed on all {failed} folds" if failed == folds else
+                    _fmt(r["amlp"], r["amlp_se"]) + (" *" if m == best else "")
+                    + (f" ({failed} of {folds} folds failed)" if failed else ""))
+            col[m] = text
+        cells[d] = col
+    table = pd.DataFrame(cells).reindex(methods)     # methods x sets
+    if table.shape[1] > table.shape[0]:
+        table = table.T                              # the fewer columns: sets x methods
+    rows = [str(r) for r in table.index]
+    width = {c: max([len(str(c)), *map(len, table[c])]) for c in table.columns}
+    head = max(map(len, rows))
+    lines = ["  ".join([" " * head] + [str(c).ljust(width[c]) for c in table.columns]).rstrip()]
+    lines += ["  ".join([r.ljust(head)] + [table.at[r, c].ljust(width[c])
+                                          for c in table.columns]).rstrip()
+              for r in table.index]
+    return ("AMLP in nats (lower is better), mean ± SE over folds; * the best of the methods "
+            "whose fits succeeded on every fold:\n" + "\n".join(lines))
+
+
 def _rank_lines(summary: pd.DataFrame) -> list[str]:
     """The mean-rank table, over the sets where every ranked method has a complete result.
 
