@@ -300,6 +300,17 @@ def test_terminal_summary_marks_the_best_complete_method_and_failed_folds():
     assert lines[1].split() == ["a", "c"] and len(lines) == 2 + 6     # sets as rows
 
 
+def test_a_benchmark_result_shows_its_table_not_its_frames(tmp_path):
+    """repr of run_benchmark's result (what a notebook shows): the fits, the AMLP table and
+    where the report is, not three DataFrames in full."""
+    res = run_benchmark([_toy()], ["gnb", "lda_shrinkage"], folds=3, out=tmp_path,
+                        progress=False)
+    text = repr(res)
+    assert text.startswith("BenchmarkResult(6 fits") and "AMLP in nats" in text
+    assert f"the report: {tmp_path / 'report.md'}" in text
+    assert len(text.splitlines()) == 1 + 2 + 2 + 1
+
+
 def test_honest_amlp_with_a_certain_mistake(tmp_path):
     """GaussianNB with tiny variances on well separated classes, labels swapped in one case:
     that case's loss is enormous (or inf) and must show up unfloored."""

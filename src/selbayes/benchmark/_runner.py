@@ -76,6 +76,18 @@ class BenchmarkResult:
     out: Path
     info: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # what a notebook shows for ``res``: the AMLP table, not three DataFrames in full
+        from ._report import terminal_summary
+
+        methods = [m for m in self.info.get("methods", []) if m in set(self.summary["method"])]
+        table = terminal_summary(self.summary, methods or None)
+        report = Path(self.out) / "report.md"
+        return (f"BenchmarkResult({len(self.results)} fits, out={str(self.out)!r})"
+                + (f"\n{table}" if table else "")
+                + "\n(.results, .summary, .cases: the tables"
+                + (f"; the report: {report}" if report.is_file() else "") + ")")
+
 
 def resolve_dataset(item, data_home=None):
     """A named set (via :func:`selbayes.datasets.load_dataset`, stored scale) or a Dataset.
