@@ -162,14 +162,14 @@ def test_fit_drop_missing_drops_genes_or_samples_with_their_labels_and_groups(
     main([*args, "--drop-missing", "genes"])
     assert list(captured_fit["X"].columns) == [c for c in X.columns if c != "g2"]
     np.testing.assert_array_equal(captured_fit["groups"], pairs)
-    assert "--drop-missing genes dropped 1 genes ('g2')" in capsys.readouterr().err
+    assert "--drop-missing genes dropped 1 gene ('g2')" in capsys.readouterr().err
     keep = np.asarray(X.index != "s3")
     captured_fit.clear()
     main([*args, "--drop-missing", "samples"])
     assert list(captured_fit["X"].index) == list(X.index[keep])
     np.testing.assert_array_equal(captured_fit["y"], y[keep])
     np.testing.assert_array_equal(captured_fit["groups"], pairs[keep])
-    assert "--drop-missing samples dropped 1 samples ('s3')" in capsys.readouterr().err
+    assert "--drop-missing samples dropped 1 sample ('s3')" in capsys.readouterr().err
     # a missing label: named with the option; dropped with --drop-missing samples only
     labels = pd.DataFrame({"id": X.index, "label": y.astype(object)})
     labels.loc[4, "label"] = None

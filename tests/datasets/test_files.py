@@ -419,10 +419,10 @@ def test_read_xy_drops_missing_values_only_when_asked(tmp_path):
     with pytest.raises(ValueError, match=r"1 missing expression value\(s\) in 1 gene\(s\) "
                                          r"\('g3'\).*drop_missing='genes' or 'samples'"):
         read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
-    with pytest.warns(UserWarning, match="dropped 1 genes \\('g3'\\)"):
+    with pytest.warns(UserWarning, match="dropped 1 gene \\('g3'\\)"):
         ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", drop_missing="genes")
     assert list(ds.X.columns) == ["g1", "g2"] and ds.dropped == {"genes": ["g3"], "samples": []}
-    with pytest.warns(UserWarning, match="dropped 1 samples \\('s2'\\)"):
+    with pytest.warns(UserWarning, match="dropped 1 sample \\('s2'\\)"):
         ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", drop_missing="samples")
     assert list(ds.X.index) == ["s1", "s3", "s4", "s5", "s6"]
     assert ds.y.tolist() == list("abbab")

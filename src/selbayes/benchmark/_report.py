@@ -621,7 +621,7 @@ def _preprocessing_text(d: dict) -> str:
     dropped = {k: v for k, v in (pre.get("dropped") or {}).items() if v}
     if dropped:       # before the folds, for missing values (--drop-missing)
         return (_transform_text(d) + "; dropped for missing values before the folds: "
-                + ", ".join(f"{v} {k}" for k, v in dropped.items()))
+                + ", ".join(f"{v} {k if v > 1 else k[:-1]}" for k, v in dropped.items()))
     return _transform_text(d)
 
 

@@ -207,7 +207,8 @@ def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: 
             raise ValueError("; ".join(parts) + "; " + hint)
         if not X.shape[0] or not X.shape[1]:
             raise ValueError(f"{source}: dropping missing values left no data (shape {X.shape})")
-        what = "; ".join(f"{len(v)} {k} ({_names(v)})" for k, v in dropped.items() if v)
+        what = "; ".join(f"{len(v)} {k if len(v) > 1 else k[:-1]} ({_names(v)})"
+                         for k, v in dropped.items() if v)
         warnings.warn(f"{source}: drop_missing={drop_missing!r} dropped {what}; the list is in "
                       "Dataset.dropped", UserWarning, stacklevel=stacklevel)
     return X, y, dropped
