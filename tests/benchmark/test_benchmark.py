@@ -270,7 +270,7 @@ def test_a_peer_that_failed_on_some_folds_is_not_compared(tmp_path, monkeypatch)
     cells = [c.strip() for c in amlp_row.strip(" |").split("|")]
     best_complete = s.drop(index="logreg_l1_cv")["amlp"].idxmin()
     order = ["selbayes", "logreg_l1_cv", "lda_shrinkage", "gnb"]
-    assert cells[order.index("logreg_l1_cv")].endswith("(2 failed)")
+    assert cells[order.index("logreg_l1_cv")].endswith("(2 of 3 folds failed)")
     assert [c.startswith("**") for c in cells] == [m == best_complete for m in order]
     ranks = text.split("## Mean rank")[1].split("\n## ")[0]
     assert "| logreg_l1_cv |" not in ranks
@@ -309,6 +309,25 @@ def test_a_benchmark_result_shows_its_table_not_its_frames(tmp_path):
     assert text.startswith("BenchmarkResult(6 fits") and "AMLP in nats" in text
     assert f"the report: {tmp_path / 'report.md'}" in text
     assert len(text.splitlines()) == 1 + 2 + 2 + 1
+
+
+def test_report_tables_bold_every_tie_count_zero_probabilities_and_escape_bars():
+    """Bold (and the terminal's *) on every method that ties at the digits shown, not the
+    first in alphabetical order; an infinite AMLP says how many cases carry it; a '|' in a
+    class label or sample id does not end a markdown cell."""
+    from selbayes.benchmark._report import _md, _table, terminal_summary
+
+    s = pd.DataFrame({"dataset": "toy", "method": ["a", "b", "c"], "n_folds": 3, "n_failed": 0,
+                      "error": [0.1111, 0.1111, 0.2], "error_se": 0.01,
+                      "amlp": [0.3001, 0.3004, np.inf], "amlp_se": 0.01})
+    row = _table(s, "error", ["a", "b", "c"])[2]
+    assert row.count("**") == 4 and "**0.111 ± 0.010** | **0.111 ± 0.010** | 0.200" in row
+    zero = pd.Series({("toy", "c"): 2})
+    row = _table(s, "amlp", ["a", "b", "c"], zero)[2]
+    assert "inf (2 cases with p(true class) = 0)" in row and row.count("**") == 4
+    assert [line.endswith(" *") for line in terminal_summary(s).splitlines()[2:]] == \
+        [True, True, False]
+    assert _md("ER+|HER2-") == "ER+\\|HER2-"
 
 
 def test_honest_amlp_with_a_certain_mistake(tmp_path):
@@ -1093,8 +1112,11 @@ def test_cli_drop_missing_runs_on_what_is_left_and_says_so(tmp_path, capsys):
         assert (info["n"], info["p"], info["preprocessing"]["dropped"]) == (n, p, counts)
         printed = capsys.readouterr().out               # the AMLP table, then where the rest is
         assert "AMLP in nats" in printed and "\ngnb " in printed and "report.md" in printed
-        assert f"dropped for missing values before the folds: 1 {how[:-1]}" in \
-            (out / "report.md").read_text()
+        report = (out / "report.md").read_text()
+        assert f"dropped for missing values before the folds: 1 {how[:-1]}" in report
+        # what was said while the data were read is repeated in the report
+        said = report.split("Said about the data when they were read:")[1].split("\n## ")[0]
+        assert "- gaps: UserWarning: " in said and f"dropped 1 {how[:-1]}" in said
     # groups are read against the file's samples (by id or in its row order), then the
     # dropped sample's removed: 29 samples in 15 pairs, each pair in one fold
     pairs = np.array([f"pair{i // 2}" for i in range(30)])
@@ -1276,11 +1298,108 @@ def test_cli_groups_errors_exit_2_with_one_line(tmp_path, capsys):
             (["sorlie", "--groups", str(g), "--out", "o"], "--groups applies to --x data"),
             ([*base, "--groups", str(tmp_path / "short.csv")], "sample ids do not match"),
             ([*base, "--groups", str(tmp_path / "two.csv")],
-             "folds (5) exceeds the number of groups (2)"),
-            ([*base, "--groups", str(tmp_path / "none.csv")], "no such file")):
+             "two.csv: 2 groups, fewer than --folds 5 (each fold tests whole groups); give "
+             "--folds 2 or fewer"),
+            ([*base, "--groups", str(tmp_path / "none.csv")], "--groups " + str(
+                tmp_path / "none.csv") + ": no such file")):
         assert cli_main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert match in err and len(err.splitlines()) == 1, err
+
+
+def test_cli_options_errors_name_the_option(tmp_path, capsys):
+    """Each bad option is one line in the command's own terms: no method named, a method named
+    twice, --out an existing file, --x a folder, a '..' name, --label-column without --x, a
+    negative floor and a ceiling below the floor; and the default name keeps what is before
+    the table suffix, so two files of one stem write to two folders."""
+    ds = _toy(n=30, p=8)
+    ds.X.to_csv(tmp_path / "b1.raw.csv")
+    ds.y.rename("label").to_frame().to_csv(tmp_path / "y.csv")
+    (tmp_path / "afile").write_text("x")
+    base = ["--x", str(tmp_path / "b1.raw.csv"), "--y", str(tmp_path / "y.csv"),
+            "--folds", "3", "--no-progress"]
+    for argv, match in (
+            ([*base, "--methods", ","], "--methods ',' names no method"),
+            ([*base, "--methods", "gnb,lda_shrinkage,gnb"], "--methods names gnb more than once"),
+            ([*base, "--out", str(tmp_path / "afile")], "afile: a file, not a folder"),
+            (["--x", str(tmp_path), "--y", str(tmp_path / "y.csv")], ": a folder, not a file"),
+            ([*base, "--name", ".."], "and not '.' or '..' alone"),
+            (["sorlie", "--label-column", "label"], "--label-column applies to --x data only"),
+            ([*base, "--transform", "log2", "--floor", "-1"], "--floor/--ceiling: floor must"),
+            ([*base, "--transform", "log2", "--floor", "5", "--ceiling", "2"],
+             "--ceiling 2 must exceed --floor 5")):
+        assert cli_main(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert match in err[-1] and err[-1].startswith("selbayes benchmark: error:"), err
+    from selbayes.benchmark._cli import _file_stem
+
+    assert _file_stem(tmp_path / "b1.raw.csv") == "b1.raw"
+    assert _file_stem("b1.norm.tsv.gz") == "b1.norm" and _file_stem("X.csv") == "X"
+    cwd = os.getcwd()
+    try:                                # the default folder of each: its own
+        os.chdir(tmp_path)
+        assert cli_main([*base, "--methods", "gnb"]) == 0
+    finally:
+        os.chdir(cwd)
+    assert (tmp_path / "selbayes_runs" / "benchmark_b1.raw" / "report.md").is_file()
+
+
+def test_run_benchmark_aligns_labels_and_groups_keyed_by_sample_id(tmp_path):
+    """A Dataset whose y lists the samples of X in another order, and groups given as a
+    Series or dict keyed by sample id in another order, are aligned by id (a warning for the
+    reordered y), and give the results of the aligned data; ids that are not X's are an
+    error; a y or groups without ids (a RangeIndex, an array) stay in row order."""
+    from selbayes.datasets import Dataset
+
+    ds = _toy(n=30, p=8)
+    X, y = ds.X, ds.y
+    pairs = pd.Series([f"p{i // 2}" for i in range(30)], index=X.index)
+    order = np.random.default_rng(3).permutation(30)
+    ref = run_benchmark([Dataset(X=X, y=y, name="s")], ["lda_shrinkage"], folds=3,
+                        out=tmp_path / "ref", progress=False, write_report=False,
+                        groups={"s": pairs.to_numpy()})
+    with pytest.warns(UserWarning, match="y lists the samples of X in another order"):
+        got = run_benchmark([Dataset(X=X, y=y.iloc[order], name="s")], ["lda_shrinkage"],
+                            folds=3, out=tmp_path / "got", progress=False, write_report=False,
+                            groups={"s": pairs.iloc[order]})
+    np.testing.assert_array_equal(got.results["amlp"], ref.results["amlp"])
+    got = run_benchmark([Dataset(X=X, y=y, name="s")], ["lda_shrinkage"], folds=3,
+                        out=tmp_path / "dict", progress=False, write_report=False,
+                        groups={"s": dict(pairs.iloc[order])})
+    np.testing.assert_array_equal(got.results["amlp"], ref.results["amlp"])
+    bad = y.iloc[order].rename(index={X.index[order[0]]: "stranger"})
+    with pytest.raises(ValueError, match=r"y is keyed by sample id, but not by exactly the "
+                                         r"samples of X: 1 only in X .* 1 only in it "
+                                         r"\('stranger'\)"):
+        run_benchmark([Dataset(X=X, y=bad, name="s")], ["gnb"], folds=3,
+                      out=tmp_path / "bad", progress=False)
+    plain = Dataset(X=X, y=y.reset_index(drop=True), name="s")          # no ids: row order
+    got = run_benchmark([plain], ["lda_shrinkage"], folds=3, out=tmp_path / "plain",
+                        progress=False, write_report=False, groups={"s": pairs.to_numpy()})
+    np.testing.assert_array_equal(got.results["amlp"], ref.results["amlp"])
+
+
+def test_run_benchmark_logs_raw_intensities_of_a_dataset_without_preprocessing(tmp_path):
+    """A Dataset from read_xy (no preprocessing of its own) is preprocessed as the command
+    line does by default: raw intensities are logged (said in a warning and the report) and
+    give the results of the same data given as log2 values; other values stay as given."""
+    from selbayes.datasets import Dataset
+    from selbayes.evaluation import ReplicateWarning
+
+    ds = _toy(n=30, p=8)
+    logged = Dataset(X=2 * ds.X + 8.0, y=ds.y, name="s")
+    raw = Dataset(X=2.0 ** (2 * ds.X + 8.0), y=ds.y, name="s")
+    ref = run_benchmark([logged], ["lda_shrinkage"], folds=3, out=tmp_path / "log",
+                        progress=False, write_report=False)
+    assert ref.info["datasets"]["s"]["preprocessing"]["transform"] == "none"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReplicateWarning)     # toy genes: a few alike pairs
+        with pytest.warns(UserWarning, match="the values look like raw intensities: every "
+                                             "method gets log2 of them"):
+            got = run_benchmark([raw], ["lda_shrinkage"], folds=3, out=tmp_path / "raw",
+                                progress=False)
+    np.testing.assert_allclose(got.results["amlp"], ref.results["amlp"], rtol=1e-9)
+    assert "log2 of values clipped to" in (tmp_path / "raw" / "report.md").read_text()
 
 
 def test_run_benchmark_refuses_groups_of_a_set_not_run(tmp_path):

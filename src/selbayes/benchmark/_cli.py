@@ -84,8 +84,11 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "gene names; a first column of sample names is detected)")
     p.add_argument("--y", default=None, help="your labels CSV: one column of class labels (row "
                    "order of --x), or sample id and label (matched to --x by id)")
+    p.add_argument("--label-column", default=None, metavar="NAME",
+                   help="with --y of more than two columns: the column of class labels (the "
+                   "first column then holds the sample ids)")
     p.add_argument("--name", default=None, help="name of your data set: letters, digits, '_', "
-                   "'-', '.' (default: the --x file's name)")
+                   "'-', '.' (default: the --x file's name without .csv/.tsv/.txt and .gz)")
     p.add_argument("--groups", default=None, help="your groups CSV, with --x: one column of "
                    "group labels (row order of --x), or sample id and group. The samples of "
                    "one group (technical replicates, two preparations of one tumour, samples "
@@ -163,7 +166,42 @@ def default_out(datasets, quick: bool = False) -> str:
     return f"{RUNS_FOLDER}/benchmark_{'_'.join(map(str, names))}{'_quick' if quick else ''}"
 
 
-def _read_user_data(args):
+def _file_stem(path) -> str:
+    """A file's name without its table suffix and compression suffix.
+
+    Examples
+    --------
+    >>> _file_stem("data/batch1.norm.csv.gz"), _file_stem("X.tsv"), _file_stem("expr")
+    ('batch1.norm', 'X', 'expr')
+    """
+    from pathlib import Path
+
+    name = Path(path).name
+    for suffixes in ((".gz", ".bz2", ".xz", ".zip"), (".csv", ".tsv", ".tab", ".txt")):
+        low = name.lower()
+        for suffix in suffixes:
+            if low.endswith(suffix) and len(name) > len(suffix):
+                name = name[:-len(suffix)]
+                break
+    return name
+
+
+def _read_user_data(args, methods=None):
+    """The user's set from ``--x``/``--y``, checked; the warnings said while reading it are
+    shown as they come and kept with the set (``notes``), so that the report repeats them
+    (a label column among the genes, small classes, the scale of the values, ...)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        ds = _read_and_check(args, methods)
+    for w in said:
+        warnings.warn(w.message, w.category, stacklevel=2)
+    ds.notes = [f"{w.category.__name__}: {w.message}" for w in said]
+    return ds
+
+
+def _read_and_check(args, methods):
     from pathlib import Path
 
     from .._parallel import file_name_safe
@@ -173,15 +211,20 @@ def _read_user_data(args):
 
     for opt in ("x", "y"):
         path = getattr(args, opt)
+        if Path(path).is_dir():
+            raise ValueError(f"--{opt} {path}: a folder, not a file")
         if not Path(path).is_file():
             raise FileNotFoundError(f"--{opt} {path}: no such file")
-    # the default name is the file's, made folder-safe ("my data.csv" -> "my_data"); a --name
-    # given is kept as written, and the runner refuses one that cannot name a folder
-    name = args.name or file_name_safe(Path(args.x).name.split(".")[0])
+    # the default name is the file's without its table and compression suffixes, made
+    # folder-safe ("my data.csv.gz" -> "my_data"; "batch1.norm.csv" -> "batch1.norm", not
+    # "batch1", which "batch1.raw.csv" would share, overwriting its report); a --name given
+    # is kept as written, and the runner refuses one that cannot name a folder
+    name = args.name or file_name_safe(_file_stem(args.x))
     check_dataset_name(name)
     # Labels matched to the samples of --x by id (or taken in row order from one column);
     # ids that differ are an error naming them, never a silent re-pairing.
-    ds = read_xy(args.x, args.y, name=name, drop_missing=args.drop_missing or False)
+    ds = read_xy(args.x, args.y, name=name, label_column=args.label_column,
+                 drop_missing=args.drop_missing or False)
     transform = args.transform or "auto"
     if transform != "log2" and (args.floor is not None or args.ceiling is not None):
         raise ValueError("--floor/--ceiling need --transform log2")
@@ -212,7 +255,13 @@ def _read_user_data(args):
 
         from ..preprocessing._intensity import IntensityLog2, Log2InputWarning, log2_input_problem
 
-        IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
+        try:                            # said in the options' terms
+            IntensityLog2(floor=pre["floor"], ceiling=pre["ceiling"])._check_params()
+        except ValueError as exc:
+            raise ValueError(f"--floor/--ceiling: {exc}") from None
+        if pre["ceiling"] is not None and pre["ceiling"] <= pre["floor"]:
+            raise ValueError(f"--ceiling {pre['ceiling']:g} must exceed --floor "
+                             f"{pre['floor']:g}")
         problem = log2_input_problem(ds.X, pre["floor"], pre["ceiling"])
         if problem is not None:
             warnings.warn(f"{args.x}: {problem}", Log2InputWarning, stacklevel=2)
@@ -236,14 +285,22 @@ def _read_user_data(args):
         # the test folds that hold none score the other classes only: said, not refused
         import warnings
 
+        from ._methods import DEFAULT_METHODS
+
         small = ", ".join(f"{c!r} ({n})" for c, n in counts[counts < args.folds].items())
         two = [str(c) for c, n in counts.items() if n == 2]
+        # the peers whose inner split (a penalty search, or calibration on inner folds) needs
+        # two cases of every class, among those run
+        split = [m for m in ("logreg_l1_cv", "gnb_calibrated", "svm_platt")
+                 if m in (methods or DEFAULT_METHODS)]
         tail = ("" if not two else
                 f"; {', '.join(map(repr, two))} ha{'s' if len(two) == 1 else 've'} 2, so the "
                 f"training folds of the two folds that test one of them keep 1: there the "
-                f"selbayes models make their inner choices on the other classes, and L1 "
-                f"logistic regression, whose search for its penalty cannot split that "
-                f"class, fails (the report counts those folds as failures)")
+                f"selbayes models make their inner choices on the other classes"
+                + ("" if not split else
+                   f", and {', '.join(split)}, whose inner folds cannot split that class, "
+                   f"fail (the report counts those folds as failures and leaves those "
+                   f"methods out of its comparisons on this set)"))
         warnings.warn(f"{args.y}: class(es) with fewer samples than --folds {args.folds}: "
                       f"{small}; each of their samples is tested in its own fold, and some test "
                       f"folds hold none of them{tail}", UserWarning, stacklevel=2)
@@ -258,8 +315,12 @@ def _read_user_data(args):
 def _user_groups(args, ds):
     """``--groups`` for the samples of ``ds``: read against the samples of ``--x`` (its ids,
     or its row order), then the samples ``--drop-missing samples`` dropped removed."""
+    from pathlib import Path
+
     from ..datasets._files import groups_for_matrix, labels_for_matrix, read_matrix
 
+    if not Path(args.groups).is_file():
+        raise FileNotFoundError(f"--groups {args.groups}: no such file")
     if not (ds.preprocessing.get("dropped") or {}).get("samples"):
         return groups_for_matrix(ds.X, args.groups, x_source=args.x)
     import warnings
@@ -269,7 +330,7 @@ def _user_groups(args, ds):
     with warnings.catch_warnings():     # said once already, when the set was read
         warnings.simplefilter("ignore")
         X_file, _ = labels_for_matrix(read_matrix(args.x, allow_missing=True), args.y,
-                                      x_source=args.x)
+                                      label_column=args.label_column, x_source=args.x)
     g = np.asarray(groups_for_matrix(X_file, args.groups, x_source=args.x))
     return g[X_file.index.get_indexer(ds.X.index)]
 
@@ -299,6 +360,8 @@ def run(args) -> int:
     >>> main(["--quick", "--out", "bench_quick"])                        # doctest: +SKIP
     0
     """
+    from pathlib import Path
+
     from ..datasets._loaders import BENCHMARK_SETS
     from ._methods import METHODS
     from ._runner import run_benchmark
@@ -315,21 +378,37 @@ def run(args) -> int:
         if args.transform is not None and args.x is None:
             raise ValueError("--transform/--floor/--ceiling apply to --x data only (named sets "
                              "use their documented preprocessing)")
-        methods = [m.strip() for m in args.methods.split(",") if m.strip()] \
-            if args.methods else None
+        methods = None
+        if args.methods is not None:
+            methods = [m.strip() for m in args.methods.split(",") if m.strip()]
+            if not methods:                 # "--methods ," or an empty shell variable
+                raise ValueError(f"--methods {args.methods!r} names no method; known: "
+                                 f"{', '.join(METHODS)} (or all)")
         if methods == ["all"]:
             methods = list(METHODS)
         bad = [m for m in methods or [] if m not in METHODS]
         if bad:
             raise ValueError(f"unknown method(s) {', '.join(bad)}; known: {', '.join(METHODS)}")
+        twice = sorted({m for m in methods or [] if methods.count(m) > 1})
+        if twice:
+            raise ValueError(f"--methods names {', '.join(twice)} more than once")
+        if args.label_column is not None and args.x is None:
+            raise ValueError("--label-column applies to --x data only")
+        if args.out is not None and Path(args.out).exists() and not Path(args.out).is_dir():
+            raise ValueError(f"--out {args.out}: a file, not a folder")
         datasets = [n.lower() for n in args.names]
         groups = {}
         if args.x is not None:
-            datasets.append(_read_user_data(args))
+            datasets.append(_read_user_data(args, methods))
             if args.groups == "auto":      # the groups the replicate check finds
                 groups[datasets[-1].name] = "auto"
             elif args.groups is not None:
-                groups[datasets[-1].name] = _user_groups(args, datasets[-1])
+                groups[datasets[-1].name] = g = _user_groups(args, datasets[-1])
+                n_groups = len(set(map(str, g)))
+                if n_groups < args.folds:   # said in the options' terms, before any fit
+                    raise ValueError(f"--groups {args.groups}: {n_groups} groups, fewer than "
+                                     f"--folds {args.folds} (each fold tests whole groups); "
+                                     f"give --folds {max(2, n_groups)} or fewer")
         if not datasets and not args.quick:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
         if args.folds < 2 or args.repeats < 1 or args.jobs == 0:

@@ -382,6 +382,12 @@ def _complete(summary: pd.DataFrame) -> pd.Series:
     return (summary["n_failed"] == 0) & (summary["n_folds"] == folds) & (summary["n_folds"] > 0)
 
 
+def _md(value) -> str:
+    """A user's text (a sample id, a class label) as a markdown table cell: a '|' in it
+    would end the cell."""
+    return str(value).replace("|", "\\|")
+
+
 def _fmt(v, se=None, digits=3) -> str:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return "-"
@@ -393,24 +399,39 @@ def _fmt(v, se=None, digits=3) -> str:
     return s
 
 
-def _table(summary: pd.DataFrame, metric: str, methods: list[str]) -> list[str]:
+def _best(g: pd.DataFrame, metric: str) -> set:
+    """The best methods of one set's summary rows (indexed by method) in ``metric`` (smallest;
+    |gap| for the gap), among those scored on every case of the set: a method whose fits
+    failed on some folds is scored on other cases. Ties as shown (3 decimals) are all best;
+    none where no method has a value."""
+    values = g[metric].abs() if metric == "gap" else g[metric]
+    values = values.where(_complete(g.reset_index()).to_numpy())
+    if not values.notna().any():
+        return set()
+    low = values.min()
+    shown = values.round(3) if np.isfinite(low) else values
+    return set(values.index[shown == (round(low, 3) if np.isfinite(low) else low)])
+
+
+def _table(summary: pd.DataFrame, metric: str, methods: list[str],
+           zero_cases: pd.Series | None = None) -> list[str]:
+    """A markdown table of ``metric`` (sets x methods), the best in bold; an infinite AMLP
+    says how many cases carry it (``zero_cases``: their number per set and method)."""
     lines = ["| data set | " + " | ".join(methods) + " |",
              "|---|" + "---|" * len(methods)]
     for d, g in summary.groupby("dataset", sort=True):
         g = g.set_index("method")
-        # The best is picked among the methods scored on every case of the set: a method
-        # whose fits failed on some folds is scored on other cases (and a set where every
-        # method failed has no best: idxmin of all-NA values raises).
-        values = g[metric].abs() if metric == "gap" else g[metric]
-        values = values.where(_complete(g.reset_index()).to_numpy())
-        best = values.idxmin() if values.notna().any() else None
+        best = _best(g, metric)
         cells = []
         for m in methods:
             if m not in g.index:
                 cells.append("-")
                 continue
-            cells.append(_cell(g.loc[m], _fmt(g.at[m, metric], g.at[m, f"{metric}_se"]),
-                               bold=m == best))
+            text = _fmt(g.at[m, metric], g.at[m, f"{metric}_se"])
+            if metric == "amlp" and np.isinf(g.at[m, metric]) and zero_cases is not None:
+                n = int(zero_cases.get((d, m), 0))
+                text += f" ({n} case{'s' if n != 1 else ''} with p(true class) = 0)"
+            cells.append(_cell(g.loc[m], text, bold=m in best))
         lines.append(f"| {d} | " + " | ".join(cells) + " |")
     return lines
 
@@ -421,7 +442,8 @@ def _cell(row: pd.Series, text: str, bold: bool = False) -> str:
     if n_failed and not int(row.get("n_folds", 0)):
         return f"failed ({n_failed} of {n_failed} fits)"
     text = f"**{text}**" if bold else text
-    return f"{text} ({n_failed} failed)" if n_failed else text
+    total = n_failed + int(row.get("n_folds", 0))
+    return f"{text} ({n_failed} of {total} folds failed)" if n_failed else text
 
 
 def gap_tests(cases: pd.DataFrame) -> pd.DataFrame:
@@ -668,8 +690,7 @@ def terminal_summary(summary: pd.DataFrame, methods: list[str] | None = None) ->
     cells = {}
     for d, g in summary.groupby("dataset", sort=True):
         g = g.set_index("method")
-        values = g["amlp"].where(_complete(g.reset_index()).to_numpy())
-        best = values.idxmin() if values.notna().any() else None
+        best = _best(g, "amlp")
         col = {}
         for m in methods:
             if m not in g.index:
@@ -678,7 +699,7 @@ def terminal_summary(summary: pd.DataFrame, methods: list[str] | None = None) ->
             r = g.loc[m]
             failed, folds = int(r["n_failed"]), int(r["n_folds"] + r["n_failed"])
             text = (f"failed on all {failed} folds" if failed == folds else
-                    _fmt(r["amlp"], r["amlp_se"]) + (" *" if m == best else "")
+                    _fmt(r["amlp"], r["amlp_se"]) + (" *" if m in best else "")
                     + (f" ({failed} of {folds} folds failed)" if failed else ""))
             col[m] = text
         cells[d] = col
@@ -772,8 +793,9 @@ def write_report_files(res) -> str:
           "feature selection and every tuning step run inside each training fold. AMLP is the "
           "mean of -log p(true class) in nats, never floored (inf when a true class got "
           "probability 0). Values are means ± standard errors; bold: best on the set "
-          "(smallest |expected - actual| for the gap) among the methods whose fits succeeded "
-          "on every fold; '(n failed)': the mean over the other folds' cases only.", "",
+          "(smallest |expected - actual| for the gap; every method that ties at the digits "
+          "shown) among the methods whose fits succeeded on every fold; '(n of m folds "
+          "failed)': the mean over the other folds' cases only.", "",
           SE_METHOD, "",
           f"Wall time of this call: {info['wall_seconds']:.0f} s ({info['n_fitted']} fits run, "
           f"{info['n_resumed']} resumed from disk; n_jobs = {info['n_jobs']}). Sum of fit "
@@ -782,12 +804,19 @@ def write_report_files(res) -> str:
     for name, d in info["datasets"].items():
         L.append(f"| {name} | {d['n']} | {d['p']} | {len(d['classes'])} | "
                  f"{_preprocessing_text(d)} |")
+    noted = {name: d["notes"] for name, d in info["datasets"].items() if d.get("notes")}
+    if noted:           # the warnings given when the data were read, which a reader needs too
+        L += ["", "Said about the data when they were read:", ""]
+        L += [f"- {name}: {note}" for name, notes in noted.items() for note in notes]
+    # cases whose true class got probability 0: what an infinite AMLP is made of
+    zero_cases = (cases[np.isinf(cases["loss"])].groupby(["dataset", "method"]).size()
+                  if not cases.empty else None)
     for metric, title in (("amlp", "AMLP (nats; lower is better)"),
                           ("brier", "Brier score (lower is better)"),
                           ("error", "Error rate"),
                           ("gap", "Expected minus actual error (0 is calibrated; < 0 "
                                   "overconfident)")):
-        L += ["", f"## {title}", ""] + _table(summary, metric, methods)
+        L += ["", f"## {title}", ""] + _table(summary, metric, methods, zero_cases)
         if metric == "gap" and not cases.empty:
             L += _gap_test_lines(cases, methods)
     L += ["", "## Mean rank over data sets (AMLP; 1 = best)", ""] + _rank_lines(summary)
@@ -854,8 +883,9 @@ def write_report_files(res) -> str:
         for m in methods:
             worst = cases[cases["method"] == m].nlargest(3, "loss")
             for _, c in worst.iterrows():
-                L.append(f"| {m} | {c['dataset']} | {c['sample']} | {c['true_class']} | "
-                         f"{c['p_true']:.3g} | {_fmt(c['loss'], digits=2)} |")
+                L.append(f"| {m} | {c['dataset']} | {_md(c['sample'])} | "
+                         f"{_md(c['true_class'])} | {c['p_true']:.3g} | "
+                         f"{_fmt(c['loss'], digits=2)} |")
     ks = results.dropna(subset=["k"])
     if not ks.empty:
         L += ["", "## Chosen k per fold", "",

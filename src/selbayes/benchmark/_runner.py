@@ -102,14 +102,18 @@ def resolve_dataset(item, data_home=None):
     Returns
     -------
     selbayes.datasets.Dataset
-        With a ``preprocessing`` dict (``{"transform": "none"}`` when the object had none;
-        ``{"transform": "auto"}`` is resolved here, on the whole matrix, by
-        :func:`selbayes.preprocessing.auto_log2_settings`).
+        With a ``preprocessing`` dict. ``{"transform": "auto"}``, also what an object without
+        one gets (as ``selbayes benchmark --x`` by default), is resolved here, on the whole
+        matrix, by :func:`selbayes.preprocessing.auto_log2_settings`: log2 of values that look
+        like raw intensities (with a ``UserWarning``), the values as given otherwise. Its
+        ``y`` is in the row order of ``X``: a ``y`` keyed by the sample ids of ``X`` in
+        another order is aligned by id (with a ``UserWarning``).
 
     Raises
     ------
     ValueError, FileNotFoundError
-        From :func:`selbayes.datasets.load_dataset`.
+        From :func:`selbayes.datasets.load_dataset`; a ``y`` keyed by sample ids that are not
+        exactly those of ``X``.
 
     Examples
     --------
@@ -123,16 +127,54 @@ def resolve_dataset(item, data_home=None):
 
     if isinstance(item, str):
         return load_dataset(item, data_home, preprocess=False)
-    pre = getattr(item, "preprocessing", None) or {"transform": "none", "floor": None,
-                                                   "ceiling": None}
+    name = item.name or "data"
+    y = _by_sample(item.y, item.X.index, f"data set {name!r}: y")
+    # an object without a preprocessing of its own is preprocessed as selbayes benchmark --x
+    # does by default: log2 where the values look like raw intensities, else as given
+    pre = getattr(item, "preprocessing", None) or {"transform": "auto"}
     if pre.get("transform") == "auto":
-        from ..preprocessing._intensity import auto_log2_settings
+        from ..preprocessing._intensity import auto_log2_settings, lowered_floor_note
 
         pre = auto_log2_settings(item.X)
-    elif isinstance(item, BenchmarkDataset):
+        if pre["transform"] == "log2":
+            warnings.warn(f"data set {name!r}: the values look like raw intensities: every "
+                          f"method gets log2 of them, floored at {pre['floor']:.3g}"
+                          f"{lowered_floor_note(pre)} (give it preprocessing={{'transform': "
+                          "'none'}} to keep them as given)", UserWarning, stacklevel=3)
+    elif isinstance(item, BenchmarkDataset) and y is item.y:
         return item
-    return BenchmarkDataset(X=item.X, y=item.y, description=item.description,
-                            name=item.name or "data", genes=item.genes, preprocessing=dict(pre))
+    return BenchmarkDataset(X=item.X, y=y, description=item.description, name=name,
+                            genes=item.genes, preprocessing=dict(pre))
+
+
+def _by_sample(values, index: pd.Index, what: str):
+    """``values`` (labels or groups) in the row order of ``index``: a Series or dict keyed by
+    the sample ids of ``index`` is aligned by id (a Series in another order with a warning);
+    one keyed otherwise, or anything else, is taken in row order as given.
+
+    Raises
+    ------
+    ValueError
+        A Series or dict keyed by sample ids (some of them those of ``index``) that are not
+        exactly the samples of ``index``, naming some on each side.
+    """
+    if isinstance(values, dict):
+        values = pd.Series(values)
+    if not isinstance(values, pd.Series) or values.index.equals(index):
+        return values
+    keys = pd.Index(values.index.map(str))
+    ids = pd.Index(index.map(str))
+    if isinstance(values.index, pd.RangeIndex) or not keys.isin(ids).any():
+        return values                  # not keyed by sample id: row order, as given
+    only_x, only_v = ids.difference(keys), keys.difference(ids)
+    if len(only_x) or len(only_v) or keys.has_duplicates:
+        raise ValueError(f"{what} is keyed by sample id, but not by exactly the samples of "
+                         f"X: {len(only_x)} only in X ({', '.join(map(repr, only_x[:3]))}), "
+                         f"{len(only_v)} only in it ({', '.join(map(repr, only_v[:3]))})"
+                         + (", or an id twice" if keys.has_duplicates else ""))
+    warnings.warn(f"{what} lists the samples of X in another order: aligned by sample id",
+                  UserWarning, stacklevel=4)
+    return pd.Series(values.to_numpy(), index=keys).reindex(ids).set_axis(index)
 
 
 def _sha(*parts) -> str:
@@ -363,13 +405,13 @@ def check_dataset_name(name) -> None:
     >>> check_dataset_name("my set")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: data set name 'my set': use letters, digits, '_', '-' and '.' only (...)
+    ValueError: data set name 'my set': use letters, digits, '_', '-' and '.' only, ...)
     """
     from .._parallel import is_file_name_safe
 
     if not is_file_name_safe(name):
-        raise ValueError(f"data set name {name!r}: use letters, digits, '_', '-' and '.' only "
-                         f"(it names the folder of its fits)")
+        raise ValueError(f"data set name {name!r}: use letters, digits, '_', '-' and '.' only, "
+                         f"and not '.' or '..' alone (it names the folder of its fits)")
 
 
 def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed: int = 0,
@@ -420,7 +462,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         report of a run still going on elsewhere); ``info["n_missing"]`` counts the rest.
     groups : dict, optional
         Data set name -> a group label per sample (array-like of shape (n_samples,), in the
-        set's row order). The samples of one group are kept in the same fold (scikit-learn's
+        set's row order; a Series or dict keyed by the set's sample ids is aligned by id).
+        The samples of one group are kept in the same fold (scikit-learn's
         ``StratifiedGroupKFold``): give it where samples are not independent (technical
         replicates, two preparations of one tumour, several samples of one patient), or a
         test case's twin among the training cases flatters every method, those that fit
@@ -488,7 +531,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         data[ds.name] = (X, y_idx, classes, ds)
         given = groups.get(ds.name)
         auto = isinstance(given, str) and given == "auto"
-        codes = None if given is None or auto else group_codes(given, len(y_idx))
+        codes = (None if given is None or auto else
+                 group_codes(_by_sample(given, ds.X.index, f"groups[{ds.name!r}]"), len(y_idx)))
         if codes is None:
             found, labels = _replicates_found(ds, X, y_idx, "auto" if auto else None)
             if auto:                    # the groups found kept whole, outer and inner
@@ -546,7 +590,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     info = {"datasets": {n: {"n": int(data[n][0].shape[0]), "p": int(data[n][0].shape[1]),
                              "classes": [str(c) for c in data[n][2]],
                              "preprocessing": data[n][3].preprocessing,
-                             "scale": BENCHMARK_SETS[n]["scale"] if n in named else None}
+                             "scale": BENCHMARK_SETS[n]["scale"] if n in named else None,
+                             "notes": list(getattr(data[n][3], "notes", None) or [])}
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),

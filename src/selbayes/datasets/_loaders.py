@@ -412,6 +412,9 @@ class BenchmarkDataset(Dataset):
         the default preprocessing of this set (see :data:`BENCHMARK_SETS`).
     preprocessed : bool
         Whether ``X`` already holds the preprocessed values (False: the stored scale).
+    notes : list of str
+        What was said about the data when it was read (warnings), repeated in a benchmark's
+        report.
 
     Examples
     --------
@@ -425,6 +428,7 @@ class BenchmarkDataset(Dataset):
     preprocessing: dict = field(default_factory=lambda: {"transform": "none", "floor": None,
                                                          "ceiling": None})
     preprocessed: bool = False
+    notes: list = field(default_factory=list)
 
     def transformer(self):
         """The default preprocessing as a transformer (``"passthrough"`` for "none").
