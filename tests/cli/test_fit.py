@@ -180,6 +180,13 @@ def test_fit_drop_missing_drops_genes_or_samples_with_their_labels_and_groups(
         assert main([*args, *extra]) == 2
         line = _one_line_error(capsys)
         assert "1 missing label(s)" in line and "--drop-missing samples" in line
+        assert "read as missing" not in line                       # an empty cell
+    labels.loc[4, "label"] = "NA"          # R's marker: missing, and the message says why
+    labels.to_csv(tmp_path / "yna.csv", index=False)
+    for extra in ([], ["--drop-missing", "genes"]):
+        assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "yna.csv"),
+                     "-o", str(tmp_path / "f.nc"), *extra]) == 2
+        assert "cells 'NA' are read as missing" in _one_line_error(capsys)
     captured_fit.clear()
     main([*args, "--drop-missing", "samples"])
     assert "s4" not in list(captured_fit["X"].index) and len(captured_fit["y"]) == len(y) - 1

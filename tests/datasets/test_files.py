@@ -495,3 +495,159 @@ def test_read_table_names_duplicated_sample_ids(tmp_path):
     df.to_csv(tmp_path / "t.csv", index=False)
     with pytest.raises(ValueError, match=r"1 duplicated sample id.*'sample'.*'s0'"):
         read_table(tmp_path / "t.csv", label_column="tissue")
+
+
+# ---------------------------------------------------------------------------------------------
+# the readers' audit: labels named like missing values, case, ids, layouts, encodings
+# ---------------------------------------------------------------------------------------------
+def _x_file(tmp_path, n=6, ids=None, name="X.csv"):
+    rng = np.random.default_rng(1)
+    ids = [f"s{i}" for i in range(n)] if ids is None else ids
+    X = pd.DataFrame(rng.normal(size=(len(ids), 3)), columns=["g1", "g2", "g3"],
+                     index=pd.Index(ids, name="sample"))
+    X.to_csv(tmp_path / name)
+    return X
+
+
+def test_read_xy_none_is_a_class_and_the_markers_read_as_missing_are_named(tmp_path):
+    """A class named "None" (grade None/Low/High) was read as missing (pandas' default NA
+    strings): an error of missing labels, or a class silently dropped. Only empty cells and
+    the markers R and spreadsheets write ("NA", "null", ...) are missing, and the message
+    quotes the markers it met."""
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    ids = [f"s{i}" for i in range(6)]
+    pd.DataFrame({"sample": ids, "grade": ["High", "None", "Low"] * 2}).to_csv(
+        tmp_path / "y.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", drop_missing="samples")
+    assert ds.y.tolist() == ["High", "None", "Low"] * 2 and ds.dropped["samples"] == []
+    (tmp_path / "y_na.csv").write_text("sample,grade\ns0,High\ns1,NA\ns2,Low\ns3,null\n"
+                                       "s4,\ns5,High\n")
+    with pytest.raises(ValueError, match=r"y_na\.csv: 3 missing label\(s\) \(samples 's1', "
+                                         r"'s3', 's4'; cells 'NA', 'null' are read as "
+                                         r"missing\); give every sample a label"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y_na.csv")
+    (tmp_path / "y_empty.csv").write_text("sample,grade\ns0,a\ns1,\ns2,b\ns3,a\ns4,b\ns5,a\n")
+    with pytest.raises(ValueError, match=r"1 missing label\(s\) \(samples 's1'\); give"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y_empty.csv")   # an empty cell: said as before
+    df = ds.X.assign(grade=ds.y.to_numpy()).rename_axis("sample").reset_index()
+    df.to_csv(tmp_path / "table.csv", index=False)                     # read_table alike
+    assert read_table(tmp_path / "table.csv", "grade").y.tolist() == ["High", "None", "Low"] * 2
+
+
+def test_read_xy_warns_of_class_names_that_differ_only_in_case(tmp_path):
+    """'tumour' and ' Tumour ' were two classes, silently; now a warning names them and their
+    counts (they stay two classes: the user decides)."""
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    (tmp_path / "y.csv").write_text("sample,class\ns0,tumour\ns1, Tumour \ns2,tumour\n"
+                                    "s3,normal\ns4,Tumour\ns5,normal\n")
+    with pytest.warns(UserWarning, match=r"y\.csv: class names that differ only in case are "
+                                         r"different classes: 'Tumour' and 'tumour' \(2 and 2 "
+                                         r"samples\); if they are one class, write them alike"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert sorted(ds.y.unique()) == ["Tumour", "normal", "tumour"]
+
+
+def test_read_matrix_keeps_zero_padded_sample_ids(tmp_path):
+    """Ids 000, 001, ... were read as the numbers 0, 1, ... and no longer matched a label file
+    with the same ids; numbers that are a gene are still numbers."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    ids = [f"{i:03d}" for i in range(6)]
+    X = _x_file(tmp_path, ids=ids)
+    assert read_matrix(tmp_path / "X.csv").index.tolist() == ids
+    pd.DataFrame({"sample": ids[::-1], "label": list("ababab")}).to_csv(tmp_path / "y.csv",
+                                                                        index=False)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ids and ds.y.tolist() == list("bababa")
+    np.testing.assert_allclose(ds.X.to_numpy(), X.to_numpy())
+    X.to_csv(tmp_path / "X_genes.csv", index=False)               # a gene first: numbers
+    read = read_matrix(tmp_path / "X_genes.csv")
+    assert read.columns.tolist() == ["g1", "g2", "g3"] and read.dtypes.eq(np.float64).all()
+    np.testing.assert_allclose(read.to_numpy(), X.to_numpy())
+
+
+def test_read_xy_names_a_label_file_of_columns_label_then_id(tmp_path):
+    """class,sample was "N duplicated sample id(s): 'tumour', 'normal'"; now the message says
+    the columns are swapped."""
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    pd.DataFrame({"class": ["tumour", "normal", "met"] * 2,
+                  "sample": [f"s{i}" for i in range(6)]}).to_csv(tmp_path / "y.csv",
+                                                                 index=False)
+    with pytest.raises(ValueError, match=r"y\.csv: its first column \(class\) repeats values "
+                                         r"and its second \(sample\) holds the sample ids of "
+                                         r".*X\.csv: put the sample ids first \(id, label\)"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+
+
+def test_read_xy_three_column_label_file_names_both_options(tmp_path):
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    pd.DataFrame({"sample": [f"s{i}" for i in range(6)], "batch": 1,
+                  "label": list("ababab")}).to_csv(tmp_path / "y.csv", index=False)
+    with pytest.raises(ValueError, match=r"y\.csv: 3 columns \('sample', 'batch', 'label'\); "
+                                         r".*give label_column= \(on the command line "
+                                         r"--label-column NAME\)"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y.csv",
+                   label_column="label").y.tolist() == list("ababab")
+
+
+@pytest.mark.parametrize("text, cell", [
+    ("sample\tG0\tG1\nS1\t1,23\t2,5\nS2\t0,5\t1,25\n", "1,23"),     # decimal comma, tabs
+    ('sample,G0,G1\nS1,"12,345",1\nS2,"1,000",2\n', "12,345"),     # thousands separator
+])
+def test_read_matrix_quotes_a_number_with_a_decimal_comma(tmp_path, text, cell):
+    path = tmp_path / "X.tsv"
+    path.write_text(text)
+    with pytest.raises(TypeError, match=rf"non-numeric gene column\(s\): 'G0'.* \(e\.g\. "
+                                        rf"'{cell}' in gene 'G0', sample 'S1'\); numbers must "
+                                        rf"use '\.' as the decimal mark and no thousands "
+                                        rf"separators: convert the file"):
+        datasets.read_matrix(path, sep="\t" if "\t" in text else ",")
+    path.write_text("sample,G0,G1\nS1,1,abc\nS2,2,3\n")            # a word: quoted, no advice
+    with pytest.raises(TypeError, match=r"'G1' \(e\.g\. 'abc' in gene 'G1', sample 'S1'\); "
+                                        r"the file must be samples x genes"):
+        datasets.read_matrix(path, sep=",")
+
+
+def test_read_xy_drops_the_empty_column_of_a_trailing_comma(tmp_path):
+    """A comma at the end of every line (a spreadsheet's export) made an empty-named column of
+    missing values: "6 missing values in gene ''"; it is no data, and is dropped."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    X = _x_file(tmp_path)
+    lines = (tmp_path / "X.csv").read_text().splitlines()
+    (tmp_path / "X_comma.csv").write_text("".join(line + ",\n" for line in lines))
+    read = read_matrix(tmp_path / "X_comma.csv")
+    assert read.columns.tolist() == ["g1", "g2", "g3"]
+    np.testing.assert_allclose(read.to_numpy(), X.to_numpy())
+    (tmp_path / "y.csv").write_text("sample,label,\n" + "".join(
+        f"s{i},{'ab'[i % 2]},\n" for i in range(6)))
+    ds = read_xy(tmp_path / "X_comma.csv", tmp_path / "y.csv")
+    assert ds.X.shape == (6, 3) and ds.y.tolist() == list("ababab")
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
+def test_readers_say_to_resave_a_file_that_is_not_utf8(tmp_path, encoding):
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    text = "sample,label\n" + "".join(f"s{i},{'éa'[i % 2]}\n" for i in range(6))
+    (tmp_path / "y.csv").write_text(text, encoding=encoding)
+    (tmp_path / "X_enc.csv").write_text((tmp_path / "X.csv").read_text().replace("g1", "gé"),
+                                        encoding=encoding)
+    message = (r"not a text table \(it is binary or not UTF-8\); re-save it as UTF-8 \(CSV "
+               r"UTF-8 in Excel\)$")
+    with pytest.raises(ValueError, match=r"y\.csv: " + message):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    with pytest.raises(ValueError, match=r"X_enc\.csv: " + message):
+        read_xy(tmp_path / "X_enc.csv", tmp_path / "y.csv")

@@ -176,6 +176,8 @@ def _cmd_fit(args) -> int:
     import h5py
     import numpy as np
 
+    from ..datasets._dataset import MISSING_TEXT_ATTR
+
     _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
                    "l1-gate", "groups", "group-key")
     if args.model != "gaussian" and args.transform == "log2":
@@ -191,6 +193,7 @@ def _cmd_fit(args) -> int:
                             f"{', '.join(map(str, list(adata.obs.columns)[:10])) or 'none'}")
         X = _read_x(args.x, layer=args.layer, allow_missing=args.drop_missing is not None)
         y = adata.obs[args.label_key].astype(object).to_numpy()
+        missing_text = ()
         if args.group_key is not None:
             if args.groups is not None:
                 raise UserError("give the groups once: --groups FILE or --group-key COLUMN")
@@ -219,6 +222,7 @@ def _cmd_fit(args) -> int:
         # by sample id when the label file has ids (any order; the ids must match), else by
         # row order; X transposed where it is plainly genes x samples, as read_xy does
         X, y = labels_for_matrix(X, args.y, label_column=args.label_column, x_source=args.x)
+        missing_text = y.attrs.get(MISSING_TEXT_ATTR, ())   # "NA" cells, for the message
         y = y.to_numpy(dtype=object)
     X_read = X                          # the groups are read against the samples of the file
     if args.drop_missing is not None:
@@ -226,7 +230,9 @@ def _cmd_fit(args) -> int:
 
         from ..datasets._dataset import drop_missing_values
 
-        X, y, _ = drop_missing_values(X, pd.Series(y, index=X.index), args.drop_missing,
+        labels = pd.Series(y, index=X.index)
+        labels.attrs[MISSING_TEXT_ATTR] = missing_text
+        X, y, _ = drop_missing_values(X, labels, args.drop_missing,
                                       source=args.x, label_source=args.y or (
                                           f"{args.x} (--label-key {args.label_key})"))
         y = y.to_numpy(dtype=object)
@@ -234,10 +240,12 @@ def _cmd_fit(args) -> int:
     missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
                         or not str(v).strip() for v in y])
     if missing.any():
+        read_as = (f" (cells {', '.join(map(repr, missing_text))} are read as missing)"
+                   if missing_text else "")
         raise UserError(f"{args.y or args.x}: {int(missing.sum())} missing label(s), e.g. "
-                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}; give "
-                        "every sample a label, remove those samples, or give --drop-missing "
-                        "samples (drops them)")
+                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}{read_as}; "
+                        "give every sample a label, remove those samples, or give "
+                        "--drop-missing samples (drops them)")
     from .._validation import check_labels
 
     module, name = MODELS[args.model]

@@ -11,6 +11,7 @@ and classes with a single member. Nothing is dropped silently: with ``drop_missi
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -20,6 +21,11 @@ import pandas as pd
 __all__ = ["Dataset"]
 
 DROP_CHOICES = (False, "genes", "samples")
+
+#: ``Series.attrs`` key of labels read from a file: the texts of its cells read as missing
+#: besides empty ones ("NA", "null"), which the message about missing labels quotes (a class
+#: literally named "NA" is read as missing, and the user must be able to tell why).
+MISSING_TEXT_ATTR = "selbayes_missing_text"
 
 
 @dataclass
@@ -105,10 +111,32 @@ def _check_drop(drop_missing):
                          f"{drop_missing!r}")
 
 
+#: Text of a number written with a decimal comma ("1,23", "1.234,5") or a thousands separator
+#: ("12,345", "1,234.5"): a spreadsheet's locale, not a non-numeric column.
+_LOCALE_NUMBER = re.compile(r"^[-+]?(\d+,\d+|\d{1,3}(,\d{3})+(\.\d+)?|\d{1,3}(\.\d{3})+,\d+)$")
+
+
+def _non_number_cell(frame: pd.DataFrame, gene) -> tuple[str, str] | None:
+    """(text, sample) of the first cell of column ``gene`` that is not a number, for the
+    message: a column name alone does not show a decimal comma or a stray word."""
+    col = frame[gene]
+    present = col[col.notna()]
+    if present.empty:
+        return None
+    try:
+        bad = pd.to_numeric(present, errors="coerce").isna().to_numpy()
+    except (TypeError, ValueError):          # e.g. a column of lists: any cell will do
+        bad = np.ones(len(present), dtype=bool)
+    pos = int(np.argmax(bad)) if bad.any() else 0       # a bool column: its first cell
+    return str(present.iloc[pos]).strip(), str(present.index[pos])
+
+
 def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
     """``frame`` with unique string gene names; TypeError naming non-numeric (or bool) columns.
 
-    ``hint`` ends the TypeError message: what the caller's input most likely got wrong.
+    ``hint`` ends the TypeError message: what the caller's input most likely got wrong. The
+    message quotes one offending cell; when it is a number written with a decimal comma or a
+    thousands separator, it says so instead of ``hint``.
     """
     frame = frame.set_axis(_unique_gene_names(frame.columns, source), axis=1)
     # judged once per distinct dtype, not once per column: a file of 20 000 genes has one or
@@ -118,8 +146,14 @@ def _numeric_genes(frame: pd.DataFrame, source: str, hint: str) -> pd.DataFrame:
            or pd.api.types.is_bool_dtype(d)]
     non_numeric = list(frame.columns[dtypes.isin(bad).to_numpy()]) if bad else []
     if non_numeric:
+        cell = _non_number_cell(frame, non_numeric[0])
+        example = "" if cell is None else (f" (e.g. {cell[0]!r} in gene {non_numeric[0]!r}, "
+                                           f"sample {cell[1]!r})")
+        if cell is not None and _LOCALE_NUMBER.match(cell[0]):
+            hint = ("; numbers must use '.' as the decimal mark and no thousands separators: "
+                    "convert the file")
         raise TypeError(f"{source}: {len(non_numeric)} non-numeric gene column(s): "
-                        f"{_names(non_numeric)}{hint}")
+                        f"{_names(non_numeric)}{example}{hint}")
     return frame
 
 
@@ -132,7 +166,9 @@ def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: 
     X : pandas.DataFrame of shape (n_samples, n_genes)
         Numeric; NaN where a value is missing.
     y : pandas.Series of shape (n_samples,)
-        Labels in ``X``'s row order; None, NaN or blank where missing.
+        Labels in ``X``'s row order; None, NaN or blank where missing. Its
+        ``attrs[MISSING_TEXT_ATTR]``, where a label file's reader set it, are the cell texts
+        read as missing ("NA"), which the error quotes.
     drop_missing : {False, "genes", "samples"}
         False: any missing value or label is an error. "genes": drop the genes with a missing
         value (missing labels are still an error). "samples": drop the samples with a missing
@@ -171,6 +207,7 @@ def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: 
     (['g2'], ['g1'])
     """
     values = X.to_numpy(dtype=np.float64, na_value=np.nan)
+    missing_text = tuple(getattr(y, "attrs", {}).get(MISSING_TEXT_ATTR, ()))
     y = pd.Series(y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y),
                   index=X.index, name=getattr(y, "name", None) or "class")
     y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
@@ -194,9 +231,11 @@ def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: 
             if y_missing.any():
                 # the labels' own file where they come from one (read_xy), named once
                 where = label_source or source
+                read_as = (f"; cells {_names(missing_text)} are read as missing"
+                           if missing_text else "")
                 parts.append(("" if parts and where == source else f"{where}: ")
                              + f"{int(y_missing.sum())} missing label(s) (samples "
-                               f"{_names(X.index[y_missing])})")
+                               f"{_names(X.index[y_missing])}{read_as})")
             if y_missing.any():
                 hint = ("give every sample a label, or remove those samples"
                         + (" from both files" if label_source else "")
@@ -233,7 +272,9 @@ def _validated(X: pd.DataFrame, y: pd.Series, *, drop_missing, source: str, name
         i, j = np.argwhere(np.isinf(values))[0]
         raise ValueError(f"{source}: {int(np.isinf(values).sum())} infinite value(s), first in "
                          f"sample {X.index[i]!r}, gene {X.columns[j]!r}")
+    attrs = dict(y.attrs)          # what a label file's reader noted (MISSING_TEXT_ATTR)
     y = pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+    y.attrs.update(attrs)
     X, y, dropped = drop_missing_values(X, y, drop_missing, source=source,
                                         label_source=label_source, stacklevel=4)
     _check_classes(y, label_source or source)

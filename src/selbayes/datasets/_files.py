@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ._dataset import (
+    MISSING_TEXT_ATTR,
     Dataset,
     _check_classes,
     _names,
@@ -34,6 +35,12 @@ __all__ = ["read_table", "read_anndata"]
 # ---------------------------------------------------------------------------------------------
 # the user's own files
 # ---------------------------------------------------------------------------------------------
+#: The end of the message about a file that is not UTF-8 text (a Latin-1 or UTF-16 export, a
+#: spreadsheet's own format): what to do about it, not only what it is.
+_NOT_UTF8 = ("not a text table (it is binary or not UTF-8); re-save it as UTF-8 (CSV UTF-8 in "
+             "Excel)")
+
+
 def _sep_for(path: Path) -> str | None:
     suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz",
                                                                        ".zip", ".zst")]
@@ -103,7 +110,10 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"path {str(path)!r} does not exist")
-    header, sep = _header(path, sep if sep is not None else _sep_for(path))
+    try:
+        header, sep = _header(path, sep if sep is not None else _sep_for(path))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: {_NOT_UTF8}") from None
     for arg, col in (("label_column", label_column), ("index_column", index_column)):
         if col is not None and col not in header:
             raise ValueError(f"{arg}={col!r} is not a column of {path}; the columns start "
@@ -116,13 +126,27 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
         d = dups[dups.duplicated()].unique()
         raise ValueError(f"{path}: {len(d)} duplicated gene name(s): {_names(d)}; gene names "
                          "must be unique (rename or aggregate the repeated probes)")
-    frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
-                        dtype={label_column: str}, keep_default_na=True, skipinitialspace=True)
     if index_column is None and label_column != header[0] and _is_id_header(header[0]):
         # A first column without a name (what pandas' to_csv and R's write.csv put over the
         # row names) or named like sample ids holds ids, as read_matrix reads it; read as a
         # gene it would be a silent wrong feature when its ids are numbers.
         index_column = header[0]
+    # ids as text: "007" read as the number 7 would no longer match the user's other files
+    text_columns = {c: str for c in (label_column, index_column) if c is not None}
+    try:
+        frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
+                            dtype=text_columns, keep_default_na=True, skipinitialspace=True)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: {_NOT_UTF8}") from None
+    read_labels = None
+    if frame[label_column].isna().any():
+        # pandas read "None" (a class: grade None/Low/High) as missing too: the label column
+        # again, as text, with only the missing-value markers of a label file
+        raw = pd.read_csv(path, sep=sep, header=None, skiprows=1, dtype=str,
+                          usecols=[header.index(label_column)], keep_default_na=False,
+                          skipinitialspace=True)
+        read_labels = _missing_labels(raw.iloc[:, 0])
+        frame[label_column] = read_labels.to_numpy()
     hint = None
     if index_column is not None:
         index = _sample_index(frame.pop(index_column), path, f" in column {index_column!r}")
@@ -135,6 +159,9 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
             hint = (f" (the first column, {header[0]!r}, looks like sample ids: give "
                     f"index_column={header[0]!r})")
     y = frame.pop(label_column)
+    if read_labels is not None:
+        y.attrs.update(read_labels.attrs)        # the texts read as missing, for the message
+    _warn_of_case_variants(y, str(path), stacklevel=2)
     return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
                       path.name, description=description or f"Read from {path}.",
                       genes_hint=hint)
@@ -316,7 +343,7 @@ def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
         raise ValueError(f"{path}: not a readable table ({detail}); expected one header row "
                          "and one row per sample, all with the same number of cells") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+        raise ValueError(f"{path}: {_NOT_UTF8}") from None
 
 
 def _is_id_header(header) -> bool:
@@ -361,7 +388,9 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     ``barcode``, or when its values are not numbers, or when its header has a word such as
     ``id``, ``patient``, ``case`` or ``no`` and its values are distinct whole numbers
     (``patient_id`` 101, 102, ...; read as a gene, it would track the file's order);
-    otherwise the samples are numbered ``"0"``, ``"1"``, ... in file order.
+    otherwise the samples are numbered ``"0"``, ``"1"``, ... in file order. Sample ids keep
+    their text as written (``007`` stays ``"007"``). An unnamed last column without a value
+    (a comma at the end of every line, as spreadsheets export) is dropped.
 
     Parameters
     ----------
@@ -400,7 +429,7 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     try:
         header, sep = _header(path, sep if sep is not None else _sep_for(path))
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text table (it is binary or not UTF-8)") from None
+        raise ValueError(f"{path}: {_NOT_UTF8}") from None
     if not header or header == [""]:
         raise ValueError(f"{path}: the file is empty (no header row, no data)")
     if len(header) == 1 and sep != "\t" and "\t" in header[0]:
@@ -413,17 +442,27 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
                          f"holds {other[0]!r}: selbayes reads comma- or tab-separated tables "
                          f"(.csv, .tsv; a .txt file's separator is sniffed among , tab ; | "
                          f"and space); convert the file, with '.' as the decimal mark")
+    # The first column as text: sample ids keep their form ("007", "1.10"); it is made numbers
+    # below only when it is a gene
     frame = _read_csv(path, sep, header=None, names=[f"c{i}" for i in range(len(header))],
-                      skiprows=1, skipinitialspace=True)
+                      skiprows=1, skipinitialspace=True, dtype={"c0": str})
+    frame = _drop_empty_last_columns(frame, header)
+    header = header[:frame.shape[1]]
     frame.columns = header
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no samples")
-    if _is_id_column(header[0], frame.iloc[:, 0]):
-        index = _sample_index(frame.iloc[:, 0], path, " in the first column")
+    first = frame.iloc[:, 0]
+    # numbers where pandas would have read numbers: every cell that is not missing parses
+    as_number = pd.to_numeric(first, errors="coerce")
+    if not (as_number.notna() | first.isna()).all():
+        as_number = None
+    if _is_id_column(header[0], first if as_number is None else as_number):
+        index = _sample_index(first, path, " in the first column")
         frame = frame.iloc[:, 1:]
         frame.index = index
         has_ids = True
     else:
+        frame.isetitem(0, as_number)
         frame.index = pd.Index([str(i) for i in range(len(frame))], name="sample")
         has_ids = False
     frame = check_matrix_frame(frame, str(path), allow_missing=allow_missing)
@@ -483,16 +522,105 @@ def check_matrix_frame(frame: pd.DataFrame, source: str, *, allow_missing: bool 
     return frame.astype(np.float64)
 
 
-def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
-    """(labels, whether they carry sample ids) from a label file."""
+#: The cells of a label (or groups) file read as a missing label besides empty ones: the
+#: markers R, pandas and spreadsheets write for a missing value. Not pandas' whole default list:
+#: "None" is a class (grade None/Low/High), and so may be "NA" (the message quotes the markers
+#: it met, so a user whose class is "NA" sees why).
+_MISSING_LABEL_TEXTS = ("NA", "N/A", "n/a", "#N/A", "NaN", "nan", "<NA>", "NULL", "null")
+
+
+def _missing_labels(labels: pd.Series) -> pd.Series:
+    """``labels`` (text as read) with its empty cells and missing-value markers as NaN; the
+    markers met are in ``attrs[MISSING_TEXT_ATTR]``."""
+    text = labels.astype(object).where(labels.notna(), "").astype(str).str.strip()
+    marker = text.isin(_MISSING_LABEL_TEXTS)
+    out = labels.astype(object).where(~(marker | (text == "")), np.nan)
+    out.attrs[MISSING_TEXT_ATTR] = tuple(sorted(set(text[marker])))
+    return out
+
+
+def _unnamed(name) -> bool:
+    """A header cell that names nothing: empty, pandas' "Unnamed: 3", or a column number (a
+    file read without a header)."""
+    return not isinstance(name, str) or not name.strip() or name.startswith("Unnamed:")
+
+
+def _drop_empty_last_columns(frame: pd.DataFrame, names) -> pd.DataFrame:
+    """``frame`` without its unnamed last columns that hold no value: a comma at the end of
+    every line (a spreadsheet's export) makes one, which is no data (read as a gene, it was
+    "45 missing values in gene ''"). ``names`` are the header cells as written."""
+    n = frame.shape[1]
+    while n > 1 and _unnamed(names[n - 1]):
+        col = frame.iloc[:, n - 1]
+        if not (col.isna() | (col.astype(str).str.strip() == "")).all():
+            break
+        n -= 1
+    return frame.iloc[:, :n] if n < frame.shape[1] else frame
+
+
+def _case_groups(labels) -> list[list[tuple[str, int]]]:
+    """Groups of class names equal but for case, with their counts (none when there are
+    none)."""
+    counts = pd.Series(labels).dropna().astype(str).value_counts()
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for name, n in counts.items():
+        groups.setdefault(name.casefold(), []).append((name, int(n)))
+    return [sorted(g) for g in groups.values() if len(g) > 1]
+
+
+def _and(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _warn_of_case_variants(labels, source: str, *, stacklevel: int) -> None:
+    """Warn when class names differ only in case ("Tumour", "tumour"): they are different
+    classes, which is rarely meant, and not merged here (the user decides)."""
+    groups = _case_groups(labels)
+    if not groups:
+        return
+    said = "; ".join(f"{_and([repr(c) for c, _ in g])} ({_and([str(n) for _, n in g])} "
+                     f"samples)" for g in groups)
+    warnings.warn(f"{source}: class names that differ only in case are different classes: "
+                  f"{said}; if they are one class, write them alike", UserWarning,
+                  stacklevel=stacklevel + 1)
+
+
+def _swapped_columns_problem(path: Path, ids: pd.Series, labels: pd.Series, kind: str,
+                             x_ids, x_source) -> str | None:
+    """Why the first column of a two-column label file repeats values, when its second holds
+    the sample ids (the columns in the order label, id), or None."""
+    first, second = ids.astype(str).str.strip(), labels.astype(str).str.strip()
+    if second.duplicated().any():
+        return None
+    names = f"its first column ({ids.name}) repeats values and its second ({labels.name})"
+    if x_ids is not None and second.isin(x_ids).all():
+        return (f"{path}: {names} holds the sample ids of {x_source}: put the sample ids first "
+                f"(id, {kind})")
+    if first.nunique() <= len(first) // 2:
+        return (f"{path}: {names} holds distinct values ({first.nunique()} distinct in the "
+                f"first, {len(first)} rows): if those are the sample ids, put them first (id, "
+                f"{kind})")
+    return None
+
+
+def _read_labels_file(path: Path, label_column, sep, *, kind: str = "label", x_ids=None,
+                      x_source: str | None = None) -> tuple[pd.Series, bool]:
+    """(labels, whether they carry sample ids) from a label file (``kind``: "label", or
+    "group" for a groups file). Missing labels are NaN (empty cells and the markers of
+    :data:`_MISSING_LABEL_TEXTS`, noted in ``attrs``). ``x_ids`` (the sample ids of the matrix
+    read from ``x_source``) serve the message about a file of columns label, id."""
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
     def read(sep, **kwargs):
-        # " tumour" and "tumour" are one class (spreadsheets pad cells; the ids are stripped
-        # too), and so are a padded header and the label it may be
-        frame = _read_csv(path, sep, dtype=str, keep_default_na=True, **kwargs)
+        # Every cell as text: ids keep their zeros, and a class named "None" stays a class
+        # (_missing_labels reads the markers of a missing label). " tumour" and "tumour" are
+        # one class (spreadsheets pad cells; the ids are stripped too), and so are a padded
+        # header and the label it may be
+        frame = _read_csv(path, sep, dtype=str, keep_default_na=False, **kwargs)
         frame = frame.apply(lambda col: col.str.strip())
+        frame = _drop_empty_last_columns(frame, list(frame.columns))
         frame.columns = [str(c).strip() for c in frame.columns]
         return frame
 
@@ -500,7 +628,7 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
         sep = _sep_for(path)
     frame = read(sep)
     if frame.shape[0] == 0:
-        raise ValueError(f"{path}: a header row but no labels")
+        raise ValueError(f"{path}: a header row but no {kind}s")
     if frame.shape[1] == 1:
         # one column when read with the extension's separator, but every line holds another
         # (a spreadsheet's ";" export, a tab-separated file saved as .csv): read with that one
@@ -522,22 +650,31 @@ def _read_labels_file(path: Path, label_column, sep) -> tuple[pd.Series, bool]:
             raise ValueError(f"{path}: no column {label_column!r}; its columns are "
                              f"{_names(cols, 10)}")
         if cols.index(label_column) == 0:
-            return frame[label_column], False
+            return _missing_labels(frame[label_column]), False
         ids = frame.iloc[:, 0]
         labels = frame[label_column]
     elif frame.shape[1] == 1:
-        return frame.iloc[:, 0], False
+        return _missing_labels(frame.iloc[:, 0]), False
     elif frame.shape[1] == 2:
         ids, labels = frame.iloc[:, 0], frame.iloc[:, 1]
     else:
-        raise ValueError(f"{path}: {frame.shape[1]} columns; expected one column of labels, "
-                         "or two (sample id, label); name the label column to pick one")
+        pick = ("give label_column= (on the command line --label-column NAME) to pick the "
+                "label column" if kind == "label" else "keep only those columns")
+        raise ValueError(f"{path}: {frame.shape[1]} columns ({_names(cols, 6)}); expected one "
+                         f"column of {kind}s, or two (sample id, {kind}); {pick}")
     # pandas' to_csv of a Series writes its default index 0..n-1 under an empty header: row
     # numbers, not sample ids
     if str(cols[0]).startswith("Unnamed:") and list(ids) == [str(i) for i in range(len(ids))]:
-        return labels.reset_index(drop=True), False
-    return pd.Series(labels.to_numpy(), index=_sample_index(ids.astype(str).str.strip(), path),
-                     name=labels.name), True
+        return _missing_labels(labels.reset_index(drop=True)), False
+    ids = ids.astype(str).str.strip()
+    if ids.duplicated().any() and frame.shape[1] == 2:
+        problem = _swapped_columns_problem(path, ids, labels, kind, x_ids, x_source)
+        if problem:
+            raise ValueError(problem)
+    labels = _missing_labels(labels)
+    out = pd.Series(labels.to_numpy(), index=_sample_index(ids, path), name=labels.name)
+    out.attrs.update(labels.attrs)
+    return out, True
 
 
 def groups_for_matrix(X: pd.DataFrame, groups_path, *, x_source: str) -> np.ndarray:
@@ -574,13 +711,16 @@ def groups_for_matrix(X: pd.DataFrame, groups_path, *, x_source: str) -> np.ndar
     >>> groups_for_matrix(X, path, x_source="X.csv").tolist()
     ['p1', 'p1', 'p2']
     """
-    g, has_ids = _read_labels_file(Path(groups_path), None, None)
+    g, has_ids = _read_labels_file(Path(groups_path), None, None, kind="group",
+                                   x_ids=_ids_of(X), x_source=x_source)
     g = align_labels(X, g, has_ids, x_source=x_source, y_source=str(groups_path))
     if g.isna().any():
         missing = [str(i) for i in g.index[g.isna()][:3]]
+        texts = g.attrs.get(MISSING_TEXT_ATTR, ())
+        read_as = f"; cells {_names(texts)} are read as missing" if texts else ""
         raise ValueError(f"--groups {groups_path}: {int(g.isna().sum())} sample(s) of "
-                         f"{x_source} without a group (e.g. {', '.join(missing)}); give "
-                         "every sample one")
+                         f"{x_source} without a group (e.g. {', '.join(missing)}{read_as}); "
+                         "give every sample one")
     return g.astype(str).to_numpy()
 
 
@@ -620,12 +760,20 @@ def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = Non
     ...                          x_source="X.csv")                       # doctest: +SKIP
     """
     y_source = str(y_path)
-    y, has_ids = _read_labels_file(Path(y_path), label_column, sep)
+    y, has_ids = _read_labels_file(Path(y_path), label_column, sep, x_ids=_ids_of(X),
+                                   x_source=x_source)
     X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
+    _warn_of_case_variants(y, y_source, stacklevel=2)
     if y.notna().all():
         warn_if_labels_among_genes(X, y, x_source=x_source, y_source=y_source)
     return X, y
+
+
+def _ids_of(X: pd.DataFrame) -> set[str]:
+    """The names a label file's sample ids may match: ``X``'s row names, or its column names
+    when it is genes x samples (transposed later, by :func:`orient_by_labels`)."""
+    return {str(i) for i in X.index} | {str(c) for c in X.columns}
 
 
 def orient_by_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
@@ -782,7 +930,9 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
                         f"one: add a header such as 'class')")
             raise ValueError(f"{y_source}: {len(y)} labels for the {X.shape[0]} samples of "
                              f"{x_source}{hint}")
-        return pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+        out = pd.Series(y.to_numpy(), index=X.index, name=y.name or "class")
+        out.attrs.update(y.attrs)         # the reader's notes (cells read as missing)
+        return out
     x_ids = pd.Index([str(i) for i in X.index])
     in_columns = y.index.isin([str(c) for c in X.columns])
     if in_columns.all() and not y.index.isin(x_ids).any():
@@ -813,7 +963,9 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
                          + "; ".join(parts) + ". Give both files the same sample ids (any "
                          "order), or give the labels as one column in the row order of "
                          f"{x_source}")
-    return pd.Series(y.loc[x_ids].to_numpy(), index=X.index, name=y.name or "class")
+    out = pd.Series(y.loc[x_ids].to_numpy(), index=X.index, name=y.name or "class")
+    out.attrs.update(y.attrs)             # the reader's notes (cells read as missing)
+    return out
 
 
 #: ``DataFrame.attrs`` key set by :func:`read_matrix`: whether the file had sample ids (False:
@@ -834,7 +986,10 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     file's ids are exactly its column names. A label file with ids needs an ``x_path`` with
     ids (or ids that are its row numbers 0..n-1). With ids, the two files must name the same
     samples: otherwise the error lists a few of the ids that differ, so labels are never
-    assigned by row order behind the user's back.
+    assigned by row order behind the user's back. A label is missing when its cell is empty or
+    one of the markers ``NA``, ``N/A``, ``n/a``, ``#N/A``, ``NaN``, ``nan``, ``<NA>``, ``NULL``,
+    ``null`` (the message quotes those it met); ``None`` is a class. Class names that differ
+    only in case stay different classes, with a ``UserWarning``.
 
     Parameters
     ----------
