@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 __all__ = [
+    "plain_message",
     "warn_at_user",
     "check_matrix",
     "check_labels",
@@ -24,6 +25,29 @@ __all__ = [
     "check_class_counts",
     "check_random_state",
 ]
+
+
+def plain_message(text: str) -> str:
+    """A message without NumPy scalar reprs: ``np.float64(0.5)`` -> ``0.5`` (the command line's
+    error lines, and the benchmark's record of a failed fit).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> plain_message("k = np.int64(3), gamma = np.float64(2.5), ok = np.True_")
+    'k = 3, gamma = 2.5, ok = True'
+    """
+    import re
+
+    text = re.sub(r"np\.(?:float|int|uint|complex|str_|bytes_)\w*\(([^()]*)\)", r"\1", text)
+    return re.sub(r"np\.(True|False)_", r"\1", text)
 
 
 @functools.cache

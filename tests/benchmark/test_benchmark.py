@@ -1402,6 +1402,29 @@ def test_run_benchmark_logs_raw_intensities_of_a_dataset_without_preprocessing(t
     assert "log2 of values clipped to" in (tmp_path / "raw" / "report.md").read_text()
 
 
+def test_run_benchmark_refuses_values_every_method_would_fail_on(tmp_path):
+    """Missing values (named) and a matrix of constant genes are refused before any fit, in
+    one line, instead of every method failing in its own words (scikit-learn's multi-line
+    'All the fits failed', or 'proba contains NaN'); a failed fit's record is one line without
+    NumPy reprs."""
+    from selbayes.benchmark._runner import _one_line
+    from selbayes.datasets import Dataset
+
+    ds = _toy(n=30, p=8)
+    X = ds.X.copy()
+    X.iloc[3, 2] = np.nan
+    with pytest.raises(ValueError, match=r"data set 's': 1 missing value\(s\) in 1 gene\(s\) "
+                                         r"\('g2'\) of 1 sample\(s\) \('s3'\)"):
+        run_benchmark([Dataset(X=X, y=ds.y, name="s")], ["gnb"], folds=3, out=tmp_path / "a",
+                      progress=False)
+    with pytest.raises(ValueError, match="every gene has the same value in every sample"):
+        run_benchmark([Dataset(X=ds.X * 0 + 3.0, y=ds.y, name="s")], ["gnb"], folds=3,
+                      out=tmp_path / "b", progress=False)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    text = "All the 6 fits failed.\nIt is very likely...\n\nValueError: only one class: np.int64(1)"
+    assert _one_line(text) == "All the 6 fits failed. (ValueError: only one class: 1)"
+
+
 def test_run_benchmark_refuses_groups_of_a_set_not_run(tmp_path):
     with pytest.raises(ValueError, match=r"groups given for data set\(s\) not run: \['other'\]"):
         run_benchmark([_toy()], ["gnb"], out=tmp_path / "o", groups={"other": [0, 1]})

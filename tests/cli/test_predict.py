@@ -154,3 +154,11 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         line = _one_line_error(capsys)
         assert "1 missing value(s) in 1 gene(s) ('g3') of 1 sample(s) ('s1')" in line
         assert "impute them first" in line and "--drop-missing" not in line
+        # samples on another scale than fit: named by the file's sample ids, not positions
+        (2.0 ** (new + 12.0)).to_csv(tmp_path / "raw.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "raw.csv"),
+                     "-o", str(tmp_path / "p_raw.csv")]) == 0
+        err = capsys.readouterr().err
+        assert f"FarFromTrainingWarning: 5 of 5 samples of {tmp_path / 'raw.csv'} " \
+               f"({', '.join(map(repr, list(new.index)))}) lie far" in err
+        assert "positions" not in err

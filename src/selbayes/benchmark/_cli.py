@@ -269,9 +269,16 @@ def _read_and_check(args, methods):
         # Once, here: the fits run with their warnings silenced (and in other processes with
         # --jobs), so the classifier's own check would not reach the user. Every method is
         # given the values as they are; the comparison stays fair, the Gaussian models suffer.
-        from ..preprocessing._intensity import warn_if_raw_intensities
+        from ..preprocessing._intensity import RawIntensityWarning, auto_log2_settings
 
-        warn_if_raw_intensities(ds.X, stacklevel=2)
+        if auto_log2_settings(ds.X)["transform"] == "log2":     # what auto would have logged
+            import warnings
+
+            warnings.warn(f"{args.x}: the values look like raw intensities (all >= 0, strongly "
+                          "right-skewed), and --transform none gives them to every method as "
+                          "they are: the Gaussian models misread this scale and their "
+                          "probabilities can be badly calibrated; --transform auto (the "
+                          "default) or log2 takes logs", RawIntensityWarning, stacklevel=2)
     counts = ds.y.astype(str).value_counts()
     if counts.max() < args.folds:
         # no class fills the folds: scikit-learn's splitter refuses, naming neither the file

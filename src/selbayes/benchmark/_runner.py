@@ -113,7 +113,7 @@ def resolve_dataset(item, data_home=None):
     ------
     ValueError, FileNotFoundError
         From :func:`selbayes.datasets.load_dataset`; a ``y`` keyed by sample ids that are not
-        exactly those of ``X``.
+        exactly those of ``X``; missing or infinite values in ``X``, or only constant genes.
 
     Examples
     --------
@@ -128,6 +128,7 @@ def resolve_dataset(item, data_home=None):
     if isinstance(item, str):
         return load_dataset(item, data_home, preprocess=False)
     name = item.name or "data"
+    _check_values(item.X, f"data set {name!r}")
     y = _by_sample(item.y, item.X.index, f"data set {name!r}: y")
     # an object without a preprocessing of its own is preprocessed as selbayes benchmark --x
     # does by default: log2 where the values look like raw intensities, else as given
@@ -145,6 +146,19 @@ def resolve_dataset(item, data_home=None):
         return item
     return BenchmarkDataset(X=item.X, y=y, description=item.description, name=name,
                             genes=item.genes, preprocessing=dict(pre))
+
+
+def _check_values(X, what: str) -> None:
+    """Refuse, before any fit, what would make every method fail or say nothing: missing or
+    infinite values (named), and genes that are all constant (a set of no information; each
+    peer would fail or give the class frequencies in its own words)."""
+    from ..datasets._files import check_matrix_frame
+
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    values = check_matrix_frame(frame, what).to_numpy()
+    if values.shape[0] > 1 and np.all(values.max(axis=0) == values.min(axis=0)):
+        raise ValueError(f"{what}: every gene has the same value in every sample: there is "
+                         "nothing to classify on")
 
 
 def _by_sample(values, index: pd.Index, what: str):
@@ -270,9 +284,32 @@ def _fold_task(task: Task, data: dict, splits: dict) -> TaskResult:
                    predict_seconds=np.nan, k=None, **dict.fromkeys(CHOSEN_NUMBERS),
                    proba=None, stack_arrays={},
                    losses=None, n_warnings=0, warnings=[],
-                   error_message=f"{type(exc).__name__}: {exc}{hint}",
+                   error_message=f"{type(exc).__name__}: {_one_line(str(exc))}{hint}",
                    traceback=traceback.format_exc(limit=5))
     return _to_result(task_id, rec)
+
+
+def _one_line(text: str) -> str:
+    """A dependency's error message as one line without NumPy reprs: its first line, and the
+    last line naming an error where there are more (scikit-learn's "All the 18 fits failed."
+    puts the cause at the end).
+
+    Examples
+    --------
+    >>> _one_line("All the 2 fits failed.\\nBelow are more details\\nValueError: bad input")
+    'All the 2 fits failed. (ValueError: bad input)'
+    >>> _one_line("only one class: np.float64(-1.0)")
+    'only one class: -1.0'
+    """
+    import re
+
+    from .._validation import plain_message
+
+    lines = [line.strip() for line in plain_message(text).splitlines() if line.strip()]
+    if not lines:
+        return ""
+    causes = [line for line in lines[1:] if re.match(r"^\w*(Error|Exception)\b.*:", line)]
+    return lines[0] + (f" ({causes[-1]})" if causes else "")
 
 
 # Numbers that may be infinite (a certain mistake gives an infinite loss) travel as arrays,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+from .._validation import plain_message
+
 
 class UserError(Exception):
     """A problem with the command's input: reported as one line, exit status 2."""
@@ -14,28 +16,6 @@ class UserError(Exception):
 # Errors that mean "the input is wrong", not "selbayes is broken".
 _USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, PermissionError, ValueError,
                 TypeError, KeyError)
-
-
-def plain_message(text: str) -> str:
-    """A message without NumPy scalar reprs: ``np.float64(0.5)`` -> ``0.5``.
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> plain_message("k = np.int64(3), gamma = np.float64(2.5), ok = np.True_")
-    'k = 3, gamma = 2.5, ok = True'
-    """
-    import re
-
-    text = re.sub(r"np\.(?:float|int|uint|complex|str_|bytes_)\w*\(([^()]*)\)", r"\1", text)
-    return re.sub(r"np\.(True|False)_", r"\1", text)
 
 
 def _os_reason(exc: OSError) -> str:
@@ -59,8 +39,8 @@ def _os_reason(exc: OSError) -> str:
 
 
 #: What a warning's advice (written for the Python API) is on the command line, per command.
-_CLI_ADVICE = {("RawIntensityWarning", command): "on the command line: --transform log2 --floor 1"
-               for command in ("fit", "benchmark")}
+#: (selbayes benchmark says its own, in its options' terms.)
+_CLI_ADVICE = {("RawIntensityWarning", "fit"): "on the command line: --transform log2 --floor 1"}
 
 
 def _warning_printer(command: str):

@@ -89,7 +89,22 @@ def _cmd_predict(args) -> int:
     values = Xt.to_numpy(dtype=np.float64) if hasattr(Xt, "to_numpy") else Xt
     if getattr(clf, "feature_names_in_", None) is not None:
         values = pd.DataFrame(values, columns=list(clf.feature_names_in_))
-    proba = clf.predict_proba(values)
+    from ..estimators._base import FarFromTrainingWarning
+
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        proba = clf.predict_proba(values)
+    for w in said:                      # rows named by the file's sample ids, not positions
+        message = str(w.message)
+        rows = getattr(w.message, "rows", None)
+        if issubclass(w.category, FarFromTrainingWarning) and rows is not None:
+            import re
+
+            ids = ", ".join(map(repr, [str(X.index[i]) for i in rows[:5]]))
+            more = ", ..." if len(rows) > 5 else ""
+            message = re.sub(r"rows of X \(positions \[[^\]]*\]\)",
+                             f"samples of {args.x} ({ids}{more})", message)
+        warnings.warn(message, w.category, stacklevel=2)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"
     dest = Path(args.output)
@@ -98,5 +113,6 @@ def _cmd_predict(args) -> int:
         out.to_csv(dest, float_format="%.17g")
     except OSError as exc:
         raise UserError(f"{dest}: cannot write the probabilities ({_os_reason(exc)})") from None
-    print(f"saved: {dest} ({proba.shape[0]} samples x {proba.shape[1]} classes)")
+    n = proba.shape[0]
+    print(f"saved: {dest} ({n} sample{'s' if n != 1 else ''} x {proba.shape[1]} classes)")
     return 0

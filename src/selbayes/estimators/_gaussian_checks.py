@@ -192,11 +192,14 @@ class GaussianChecks:
         distance = np.median(nearest, axis=1)
         far = np.flatnonzero(distance > FAR_FROM_TRAINING)
         if far.size:
-            warn_at_user(
+            # the rows travel with the warning (.rows), so that a caller holding the sample
+            # ids (selbayes predict) can name them
+            warning = FarFromTrainingWarning(
                 f"{far.size} of {Z.shape[0]} rows of X (positions {far[:5].tolist()}) lie far "
                 f"from the training data on most of the {Z.shape[1]} kept features (median "
                 f"distance to the nearest class mean {np.median(distance[far]):.3g} predictive "
                 f"SDs; about 0.7 for samples like the training ones): their probabilities are "
                 f"extrapolations. Check that X is on the scale of fit and transformed as there "
-                f"(log2 taken once, or not at all, as in fit), and for a batch effect",
-                FarFromTrainingWarning)
+                f"(log2 taken once, or not at all, as in fit), and for a batch effect")
+            warning.rows = far.tolist()
+            warn_at_user(warning, FarFromTrainingWarning)
