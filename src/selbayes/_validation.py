@@ -17,8 +17,10 @@ import numpy as np
 __all__ = [
     "plain_message",
     "warn_at_user",
+    "warn_if_misaligned",
     "check_matrix",
     "check_labels",
+    "warn_of_label_variants",
     "check_binary",
     "check_positive",
     "check_positive_int",
@@ -78,6 +80,49 @@ def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
     'look'
     """
     warnings.warn(message, category, skip_file_prefixes=_not_the_user())
+
+
+def warn_if_misaligned(X, y) -> bool:
+    """Warn when a DataFrame ``X`` and a Series ``y`` hold the same sample ids in another order.
+
+    The labels are paired with X's rows by position (scikit-learn's convention), which is then
+    almost surely not what the user meant; ``fit``, ``evaluate``, cross-validation and the
+    error estimates all say so.
+
+    Parameters
+    ----------
+    X, y : array-like
+        Only pandas objects' indexes are compared.
+
+    Returns
+    -------
+    bool
+        Whether it warned.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"g": [1.0, 2.0]}, index=["s1", "s2"])
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_misaligned(X, pd.Series(["a", "b"], index=["s2", "s1"]))
+    True
+    """
+    import pandas as pd
+
+    x_index, y_index = (getattr(o, "index", None) for o in (X, y))
+    if not (isinstance(x_index, pd.Index) and isinstance(y_index, pd.Index)):
+        return False                    # a list's ``index`` is a method
+    if (len(x_index) != len(y_index) or x_index.equals(y_index)
+            or not (x_index.is_unique and y_index.is_unique) or not x_index.isin(y_index).all()):
+        return False
+    moved = int(np.sum(np.asarray(x_index) != np.asarray(y_index)))
+    warn_at_user(f"y's index holds the samples of X's index in another order ({moved} of "
+                 f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, y has "
+                 f"{y_index[0]!r}); labels are paired with X's rows by position, as in "
+                 "scikit-learn: pass y.loc[X.index] if the index is what pairs them",
+                 UserWarning)
+    return True
 
 
 def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
@@ -185,7 +230,8 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
     y = labels_1d(y, name)
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValueError(
-            f"{name} has {y.shape[0]} labels but X has {n_samples} rows; they must match"
+            f"{name} has {y.shape[0]} labels but X has {n_samples} rows; they must match (one "
+            "row of X per sample: if X is genes x samples, pass X.T)"
         )
     if y.dtype.kind == "f" and not np.isfinite(y).all():
         raise ValueError(f"{name} contains NaN or infinite labels")
@@ -223,6 +269,59 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
                          f"({int(np.sum(counts >= 2))} have them; a class of one case is "
                          f"fitted beside them); one case in class(es) {described(2)}")
     return classes, y_index.astype(np.int64).ravel(), counts.astype(np.int64)
+
+
+def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int = 2) -> bool:
+    """Warn when class labels differ only in case or surrounding spaces ("Tumour", "tumour ").
+
+    They are different classes, which is rarely what was meant (a spreadsheet typed by two
+    people); they are not merged here: the user decides.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_samples,)
+        Class labels; only strings are compared.
+    source : str
+        Where the labels came from (a file, or "y"), for the message.
+    stacklevel : int
+        Passed to :func:`warnings.warn`.
+
+    Returns
+    -------
+    bool
+        Whether it warned.
+
+    Examples
+    --------
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_of_label_variants(["tumour", "Tumour", "normal", "tumour "])
+    True
+    >>> str(w[0].message)[:71]
+    "y: class labels that differ only in case or surrounding spaces are dif"
+    """
+    values = [v for v in np.asarray(labels, dtype=object).ravel() if isinstance(v, str)]
+    if not values:
+        return False
+    counts: dict[str, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    groups: dict[str, list[str]] = {}
+    for v in sorted(counts):
+        groups.setdefault(v.strip().casefold(), []).append(v)
+    variants = [g for g in groups.values() if len(g) > 1]
+    if not variants:
+        return False
+
+    def both(items):
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    said = "; ".join(f"{both([repr(v) for v in g])} ({both([str(counts[v]) for v in g])} "
+                     "samples)" for g in variants[:5])
+    warnings.warn(f"{source}: class labels that differ only in case or surrounding spaces are "
+                  f"different classes: {said}; if they are one class, write them alike",
+                  UserWarning, stacklevel=stacklevel + 1)
+    return True
 
 
 def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:

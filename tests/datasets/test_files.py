@@ -546,9 +546,10 @@ def test_read_xy_warns_of_class_names_that_differ_only_in_case(tmp_path):
     _x_file(tmp_path)
     (tmp_path / "y.csv").write_text("sample,class\ns0,tumour\ns1, Tumour \ns2,tumour\n"
                                     "s3,normal\ns4,Tumour\ns5,normal\n")
-    with pytest.warns(UserWarning, match=r"y\.csv: class names that differ only in case are "
-                                         r"different classes: 'Tumour' and 'tumour' \(2 and 2 "
-                                         r"samples\); if they are one class, write them alike"):
+    with pytest.warns(UserWarning, match=r"y\.csv: class labels that differ only in case or "
+                                         r"surrounding spaces are different classes: 'Tumour' "
+                                         r"and 'tumour' \(2 and 2 samples\); if they are one "
+                                         r"class, write them alike"):
         ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
     assert sorted(ds.y.unique()) == ["Tumour", "normal", "tumour"]
 
@@ -651,3 +652,17 @@ def test_readers_say_to_resave_a_file_that_is_not_utf8(tmp_path, encoding):
         read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
     with pytest.raises(ValueError, match=r"X_enc\.csv: " + message):
         read_xy(tmp_path / "X_enc.csv", tmp_path / "y.csv")
+
+
+def test_read_table_strips_padded_labels_and_warns_of_case_variants(tmp_path):
+    """read_table reads labels as read_xy does: 'normal ' and 'normal' are one class (were
+    two), and 'NORMAL' beside 'normal' is warned of (two classes; the user decides)."""
+    from selbayes.datasets import read_table
+
+    rows = ["g1,g2,class"] + [f"{i},{i % 3},{lab}" for i, lab in
+                               enumerate(["normal ", "normal", " tumour", "tumour", "NORMAL",
+                                          "NORMAL", "tumour", "normal"])]
+    (tmp_path / "t.csv").write_text("\n".join(rows) + "\n")
+    with pytest.warns(UserWarning, match=r"'NORMAL' and 'normal' \(2 and 3 samples\)"):
+        ds = read_table(tmp_path / "t.csv", label_column="class")
+    assert ds.y.value_counts().to_dict() == {"normal": 3, "tumour": 3, "NORMAL": 2}

@@ -190,3 +190,28 @@ def test_bee_tracks_true_error_over_prior_draws():
     d, z = np.array(diffs), np.array(diffs) ** 2 - np.array(mses)
     assert abs(d.mean()) <= 4 * d.std() / np.sqrt(T)
     assert abs(z.mean()) <= 4 * z.std() / np.sqrt(T)
+
+
+def test_a_notebook_users_inputs_are_named_not_misread():
+    """An unfitted classifier is named as such (its missing classes_ read as labels that must
+    be 0/1); a DataFrame the classifier was fitted on gives no 'valid feature names' warning
+    and the results of the array; y in another order than X's index is warned of."""
+    import warnings
+
+    import pandas as pd
+    from sklearn.exceptions import NotFittedError
+
+    X, y = _data()
+    with pytest.raises(NotFittedError, match="LogisticRegression is not fitted: evaluate "):
+        evaluate(LogisticRegression(), X, y)
+    frame = pd.DataFrame(X, columns=["g1", "g2", "g3"], index=[f"s{i}" for i in range(55)])
+    labels = pd.Series(y, index=frame.index)
+    lr = LogisticRegression().fit(frame, labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = evaluate(lr, frame, labels, random_state=0)
+    want = evaluate(LogisticRegression().fit(X, y), X, y, random_state=0)
+    assert got.as_dict() == pytest.approx(want.as_dict())
+    with pytest.warns(UserWarning, match="y's index holds the samples of X's index in another "
+                                         "order"):
+        evaluate(lr, frame, labels.iloc[::-1], random_state=0)

@@ -329,3 +329,20 @@ def test_groups_refusals_and_a_stored_run_with_other_groups(tmp_path):
     with pytest.raises(ValueError):
         cross_validate(GaussianNB(), X, y, folds=4, random_state=0, progressbar=False,
                        groups=np.arange(42) // 4, out_dir=tmp_path / "run")
+
+
+def test_y_in_another_order_than_x_is_warned_of():
+    """selbayes.cross_validate pairs labels with X's rows by position, as fit does; a Series y
+    holding X's sample ids in another order is warned of, as fit and evaluate warn."""
+    import pandas as pd
+    from sklearn.naive_bayes import GaussianNB
+
+    from selbayes import cross_validate
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(20, 3)), index=[f"s{i}" for i in range(20)])
+    y = pd.Series(np.repeat(["a", "b"], 10), index=X.index)
+    with pytest.warns(UserWarning, match="y's index holds the samples of X's index in another "
+                                         "order"):
+        cross_validate(GaussianNB(), X, y.iloc[::-1], folds=2, random_state=0,
+                       progressbar=False)

@@ -366,3 +366,19 @@ def test_chowdary_says_its_samples_are_matched_pairs_and_they_are():
     C = Z @ Z.T
     np.fill_diagonal(C, -np.inf)
     assert np.mean(C.argmax(1) == (np.arange(len(y)) ^ 1)) > 0.5
+
+
+def test_log2_of_log_scale_values_is_warned_of():
+    """IntensityLog2() on values that are log2 already (RMA-like, 2 to 14: above the floor, so
+    the floor check did not see them) warns that log2 would compress them a second time;
+    only_if_raw=True passes them through without a word; raw intensities are logged quietly."""
+    rng = np.random.default_rng(61905)
+    logged = rng.normal(8.0, 1.5, size=(30, 200)).clip(2.0, 14.0)
+    with pytest.warns(Log2InputWarning, match=r"the values look log-scale already \(from 2 to "
+                                              r"1\d(\.\d)?, not right-skewed"):
+        IntensityLog2().fit(logged)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        step = IntensityLog2(only_if_raw=True).fit(logged)
+        IntensityLog2().fit(2.0 ** logged)                   # raw: logged without a word
+    assert step.applied_ is False

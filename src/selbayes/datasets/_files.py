@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._validation import warn_of_label_variants
 from ._dataset import (
     MISSING_TEXT_ATTR,
     Dataset,
@@ -158,10 +159,11 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
             # is not numeric
             hint = (f" (the first column, {header[0]!r}, looks like sample ids: give "
                     f"index_column={header[0]!r})")
-    y = frame.pop(label_column)
+    # " tumour" and "tumour" are one class, as read_xy reads them (spreadsheets pad cells)
+    y = frame.pop(label_column).map(lambda v: v.strip() if isinstance(v, str) else v)
     if read_labels is not None:
         y.attrs.update(read_labels.attrs)        # the texts read as missing, for the message
-    _warn_of_case_variants(y, str(path), stacklevel=2)
+    warn_of_label_variants(y, str(path), stacklevel=2)
     return _validated(frame, y, drop_missing=drop_missing, source=str(path), name=name or
                       path.name, description=description or f"Read from {path}.",
                       genes_hint=hint)
@@ -566,34 +568,6 @@ def _drop_empty_last_columns(frame: pd.DataFrame, names) -> pd.DataFrame:
     return frame.iloc[:, :n] if n < frame.shape[1] else frame
 
 
-def _case_groups(labels) -> list[list[tuple[str, int]]]:
-    """Groups of class names equal but for case, with their counts (none when there are
-    none)."""
-    counts = pd.Series(labels).dropna().astype(str).value_counts()
-    groups: dict[str, list[tuple[str, int]]] = {}
-    for name, n in counts.items():
-        groups.setdefault(name.casefold(), []).append((name, int(n)))
-    return [sorted(g) for g in groups.values() if len(g) > 1]
-
-
-def _and(items) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _warn_of_case_variants(labels, source: str, *, stacklevel: int) -> None:
-    """Warn when class names differ only in case ("Tumour", "tumour"): they are different
-    classes, which is rarely meant, and not merged here (the user decides)."""
-    groups = _case_groups(labels)
-    if not groups:
-        return
-    said = "; ".join(f"{_and([repr(c) for c, _ in g])} ({_and([str(n) for _, n in g])} "
-                     f"samples)" for g in groups)
-    warnings.warn(f"{source}: class names that differ only in case are different classes: "
-                  f"{said}; if they are one class, write them alike", UserWarning,
-                  stacklevel=stacklevel + 1)
-
-
 def _swapped_columns_problem(path: Path, ids: pd.Series, labels: pd.Series, kind: str,
                              x_ids, x_source) -> str | None:
     """Why the first column of a two-column label file repeats values, when its second holds
@@ -772,7 +746,7 @@ def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = Non
                                    x_source=x_source)
     X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
-    _warn_of_case_variants(y, y_source, stacklevel=2)
+    warn_of_label_variants(y, y_source, stacklevel=2)
     if y.notna().all():
         warn_if_labels_among_genes(X, y, x_source=x_source, y_source=y_source)
     return X, y

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .._validation import check_matrix, check_random_state, labels_1d
+from .._validation import check_matrix, check_random_state, labels_1d, warn_if_misaligned
 from ._common import BEEResult
 from ._gaussian import gaussian_bee_result
 
@@ -151,6 +151,23 @@ def _rule_columns(w, p, features, classifier):
                      f"(len(features)) or {p} (columns of X)")
 
 
+def _check_fitted(classifier) -> None:
+    """A scikit-learn classifier that is not fitted is named as such (its missing classes_
+    would otherwise be read as labels that must be 0/1)."""
+    from sklearn.base import BaseEstimator
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    if not isinstance(classifier, BaseEstimator):
+        return
+    try:
+        check_is_fitted(classifier)
+    except NotFittedError:
+        raise NotFittedError(f"{type(classifier).__name__} is not fitted: evaluate estimates "
+                             "the error of a fitted classifier's rule; fit it on (X, y) "
+                             "first") from None
+
+
 def _binary_target(classifier, y):
     y = labels_1d(y)
     classes = getattr(classifier, "classes_", None)
@@ -243,6 +260,8 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
         binary, the linear rule is not binary or does not match ``X`` / ``features``,
         ``features`` is not a valid index array, ``cv`` < 2, or a class posterior is improper
         with ``on_invalid="raise"`` (:class:`ImproperPosteriorError`, a ValueError).
+    sklearn.exceptions.NotFittedError
+        If ``classifier`` is a scikit-learn estimator that is not fitted.
     TypeError
         If the classifier exposes no linear rule and ``linear_rule`` is not given,
         ``linear_rule`` is not a pair, cross-validation cannot clone the classifier, or
@@ -263,7 +282,11 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     >>> bool(ev.bee_rms <= ev.cross_validation_rms)
     True
     """
-    X = check_matrix(X)
+    _check_fitted(classifier)
+    warn_if_misaligned(X, y)
+    # the classifier is asked as it was fitted (a DataFrame keeps the feature names it was
+    # fitted with: scikit-learn warns on an array); the linear rule works on the array
+    X_given, X = X, check_matrix(X)
     rng = check_random_state(random_state)
     y_bin = _binary_target(classifier, y)
     if y_bin.shape[0] != X.shape[0]:
@@ -272,7 +295,7 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     cols, w = _rule_columns(w, X.shape[1], features, classifier)
     Xr = X[:, cols]
 
-    pred = np.asarray(classifier.predict(X))
+    pred = np.asarray(classifier.predict(X_given))
     y_arr = np.asarray(y).ravel()
     resub = float(np.mean(pred != y_arr))
     rule_pred = (Xr @ w + b > 0).astype(np.int64)
@@ -285,10 +308,11 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
 
     res = gaussian_bee_result(w, b, Xr, y_bin, prior=prior, class_prob=class_prob,
                               on_invalid=on_invalid)
-    cv_err = np.nan if cv is None else _cross_validation(classifier, X, y_arr, cv, cv_repeats, rng)
+    cv_err = (np.nan if cv is None else
+              _cross_validation(classifier, X_given, y_arr, cv, cv_repeats, rng))
     expected = np.nan
     if hasattr(classifier, "predict_proba"):
-        P = np.asarray(classifier.predict_proba(X), dtype=float)
+        P = np.asarray(classifier.predict_proba(X_given), dtype=float)
         expected = float(np.mean(1.0 - P.max(axis=1)))
 
     def rms(v):

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import labels_1d
+from .._validation import labels_1d, warn_if_misaligned
 
 # the folds are made in .folds (the one place); make_folds stays importable from here
 from ._folds import _int_seed, make_folds
@@ -389,6 +389,7 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     from ._calibration import calibration_summary
 
     _check_args(estimator, n_jobs)
+    warn_if_misaligned(X, y)
     index = X.index if isinstance(X, pd.DataFrame) else None
     y_arr = labels_1d(y)
     n = np.shape(X)[0]

@@ -467,7 +467,9 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
 
     Flags data of which more than :data:`LOG2_BELOW_FLOOR_SHARE` (half) lie below the floor
     while the 99th percentile is less than :data:`LOG2_MIN_RANGE` (32) times the floor: log-scale,
-    log-ratio or standardised (z-scored) values, which the floor would set to one constant.
+    log-ratio or standardised (z-scored) values, which the floor would set to one constant; and
+    non-negative values no larger than 32 that are not right-skewed as raw intensities are
+    (log2 values such as RMA's, 2 to 16), which log2 would compress a second time.
     Intensities that are often below a floor (Affymetrix average differences, with negatives)
     still have a long right tail and pass. With ``floor=None`` the check is on values <= 0
     (which the transform refuses anyway).
@@ -491,6 +493,8 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     'the values do not look like intensities'
     >>> log2_input_problem(np.exp(z + 6), floor=1.0) is None
     True
+    >>> log2_input_problem(z + 8, floor=1.0)[:35]
+    'the values look log-scale already ('
     """
     v = _values(X)
     if v.size == 0:
@@ -500,6 +504,16 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     negative = float(np.mean(v < 0))
     q99 = float(np.quantile(v, 0.99))
     if below <= LOG2_BELOW_FLOOR_SHARE:
+        top = float(np.max(v))
+        if (floor is not None and negative == 0.0 and top <= LOG2_MIN_RANGE
+                and not _raw_from_stats(raw_intensity_stats(v))):
+            # above the floor but on a log scale already (RMA-like values of 2 to 16): log2
+            # of them compresses them a second time, which no floor check would see
+            return (f"the values look log-scale already (from {float(np.min(v)):.3g} to "
+                    f"{top:.3g}, not right-skewed as intensities are), so log2 would compress "
+                    "them a second time: use no transform (--transform none, or no "
+                    "IntensityLog2 step), or IntensityLog2(only_if_raw=True), which passes "
+                    "such values through")
         return None
     if floor is not None and q99 >= LOG2_MIN_RANGE * lo:
         return None
