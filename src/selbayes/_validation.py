@@ -271,7 +271,7 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
     return classes, y_index.astype(np.int64).ravel(), counts.astype(np.int64)
 
 
-def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int = 2) -> bool:
+def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int | None = 2) -> bool:
     """Warn when class labels differ only in case or surrounding spaces ("Tumour", "tumour ").
 
     They are different classes, which is rarely what was meant (a spreadsheet typed by two
@@ -283,8 +283,9 @@ def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int = 2) ->
         Class labels; only strings are compared.
     source : str
         Where the labels came from (a file, or "y"), for the message.
-    stacklevel : int
-        Passed to :func:`warnings.warn`.
+    stacklevel : int or None
+        Passed to :func:`warnings.warn`; None: the user's line (:func:`warn_at_user`, for a
+        call deep inside ``fit``).
 
     Returns
     -------
@@ -318,9 +319,12 @@ def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int = 2) ->
 
     said = "; ".join(f"{both([repr(v) for v in g])} ({both([str(counts[v]) for v in g])} "
                      "samples)" for g in variants[:5])
-    warnings.warn(f"{source}: class labels that differ only in case or surrounding spaces are "
-                  f"different classes: {said}; if they are one class, write them alike",
-                  UserWarning, stacklevel=stacklevel + 1)
+    message = (f"{source}: class labels that differ only in case or surrounding spaces are "
+               f"different classes: {said}; if they are one class, write them alike")
+    if stacklevel is None:
+        warn_at_user(message, UserWarning)
+    else:
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
     return True
 
 

@@ -248,6 +248,21 @@ def test_save_load_round_trip_and_the_command_line_reads_it(stacked, sparse, tmp
     assert_command_line_predicts(path, X[:4], stacked.predict_proba(X[:4]), tmp_path)
 
 
+def test_the_groups_the_inner_folds_kept_survive_save_and_load(stacked, sparse, tmp_path):
+    """``estimator_.groups_`` (the codes the inner folds kept whole) is saved: given groups,
+    and the fixture's (None where no near-copies were found)."""
+    X, y = sparse
+    grouped = LinearStackedClassifier(_base(), inner_predictive="plugin", l1_gate=None).fit(
+        X, y, groups=np.arange(y.size) // 2)
+    assert grouped.estimator_.groups_ is not None
+    for clf, name in ((grouped, "grouped.nc"), (stacked, "plain.nc")):
+        again = LinearStackedClassifier.load(clf.save(tmp_path / name))
+        if clf.estimator_.groups_ is None:
+            assert again.estimator_.groups_ is None
+        else:
+            np.testing.assert_array_equal(again.estimator_.groups_, clf.estimator_.groups_)
+
+
 def test_load_refuses_another_estimators_file(sparse, tmp_path):
     path = _base(k=5).fit(*sparse).save(tmp_path / "one.nc")
     with pytest.raises(ValueError, match="does not hold a LinearStackedClassifier"):

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._version import __version__
 from ._base import EvaluateMixin, check_width
-from ._persistence import check_saved_by, checked_save_path, read_saved_tree, sanitize_attrs
+from ._persistence import check_saved_by, read_saved_tree, sanitize_attrs, write_saved_tree
 
 __all__ = ["AroundGaussian"]
 
@@ -153,7 +153,8 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         path : str or os.PathLike
-            Destination file (conventionally ``*.nc``); overwritten if it exists.
+            Destination file (conventionally ``*.nc``); overwritten if it exists; ``~`` is
+            the home folder.
 
         Returns
         -------
@@ -165,6 +166,9 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
             If the classifier has not been fitted.
         FileNotFoundError, IsADirectoryError
             If the folder of ``path`` does not exist, or ``path`` is a folder.
+        PermissionError, OSError
+            If the file cannot be written there (no permission, a folder that takes no new
+            files, a read-only or full disk), naming the reason.
         """
         check_is_fitted(self, self._FITTED)
         return self._write(path, *self._saved_parts())
@@ -176,6 +180,7 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         path : str or os.PathLike
+            A netCDF file written by :meth:`save`; ``~`` is the home folder.
 
         Returns
         -------
@@ -210,7 +215,6 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         """Write ``root`` (an xarray.DataTree of the subclass's own variables) with the
         settings and version as its attributes and ``groups`` (name -> DataTree, e.g. a
         Gaussian fit's ``_saved_tree()``) below it, to one netCDF file; the path written."""
-        path = checked_save_path(path)
         base = None if self.estimator is None else self._base()._config()
         root.attrs = {"selbayes_version": __version__,
                       "selbayes_estimator": type(self).__name__,
@@ -220,8 +224,7 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         for name, tree in groups.items():
             root[name] = tree
         sanitize_attrs(root)
-        root.to_netcdf(path, engine="h5netcdf")
-        return path
+        return write_saved_tree(root, path)
 
     @classmethod
     def _read(cls, path):

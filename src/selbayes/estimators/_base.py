@@ -45,14 +45,21 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import _check_feature_names, check_is_fitted
 
-from .._validation import check_binary, check_labels, check_matrix, warn_at_user
+from .._validation import (
+    check_binary,
+    check_labels,
+    check_matrix,
+    warn_at_user,
+    warn_if_misaligned,
+    warn_of_label_variants,
+)
 from ..evaluation._calibration import bayes_decision, check_loss
 from ..filters._selection import Selection, select_features
 from ._params import Interval, StrOptions, validate_params
 from ._persistence import (
     PersistenceMixin,
-    checked_save_path,
     sanitize_attrs,
+    write_saved_tree,
 )
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "FarFromTrainingWarning", "SAMPLERS",
@@ -172,7 +179,7 @@ class EvaluateMixin:
     def score(self, X, y, sample_weight=None) -> float:
         """Mean accuracy on (X, y) (scikit-learn's ``score``; labels paired by position,
         with a warning when a Series ``y`` lists X's samples in another order)."""
-        _warn_misaligned_index(X, y)
+        warn_if_misaligned(X, y)
         return super().score(X, y, sample_weight=sample_weight)
 
     def evaluate(self, X, y, loss=None) -> dict:
@@ -220,7 +227,7 @@ class EvaluateMixin:
         from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
         check_is_fitted(self, "classes_")
-        _warn_misaligned_index(X, y)
+        warn_if_misaligned(X, y)
         y = np.asarray(y)
         n_rows = getattr(X, "shape", (len(X),))[0]
         if y.ndim != 1 or y.shape[0] != n_rows:
@@ -364,20 +371,23 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
                              "is None")
         _check_target_type(y)
-        cols = getattr(X, "columns", None)
-        dup = pd_index_duplicates(cols) if cols is not None else []
+        names = _column_names(X)
+        dup = pd_index_duplicates(names) if names is not None else []
         if dup:
             # as read_table and the command line do: names that cannot identify a column
-            # would leave predict taking the columns by position, unchecked
+            # would leave predict taking the columns by position, unchecked (1 and "1" are
+            # one name once names are strings)
             raise ValueError(f"X has {len(dup)} duplicated column name(s): {dup[:10]}; gene "
                              "names must be unique: rename or drop them (e.g. "
                              "X.loc[:, ~X.columns.duplicated()]), or pass X.to_numpy()")
-        _warn_misaligned_index(X, y)
-        _check_feature_names(self, X, reset=True)
+        warn_if_misaligned(X, y)
+        _check_feature_names(self, _names_view(X), reset=True)
         X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
         classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class,
                                            min_classes_of_two=self._min_classes_of_two)
+        # "Tumour" and "tumour": two classes, rarely what was meant
+        warn_of_label_variants(classes[y_index], stacklevel=None)
         if self._binary_classes and classes.shape[0] != 2:
             raise ValueError(f"Only binary classification is supported. y must be a binary "
                              f"class (exactly 2 classes); got "
@@ -394,6 +404,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         fitted = getattr(self, "feature_names_in_", None)
         cols = getattr(X, "columns", None)
         if fitted is not None and cols is not None:
+            # names not all strings (Entrez ids): select by their string form
+            take = ("X[clf.feature_names_in_]" if all(isinstance(c, str) for c in cols)
+                    else "X.rename(columns=str)[clf.feature_names_in_]")
             cols = np.asarray([str(c) for c in cols], dtype=object)
             if len(cols) != len(fitted) or not np.array_equal(cols, fitted):
                 missing = [c for c in fitted if c not in set(cols)]
@@ -409,8 +422,12 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                     desc = ", ".join(f"position {i} holds {c!r} (fit had {f!r})"
                                      for i, c, f in moved[:5])
                     parts.append(f"columns are in another order: {desc}")
+                # the fix in code: selecting fit's names drops extra columns and restores
+                # the order; a missing column has to be added first
+                fix = (f"X must hold every column of fit: add the missing ones, then pass "
+                       f"{take}" if missing else f"Pass the columns of fit, in order: {take}")
                 raise ValueError("X's columns do not match those seen in fit: "
-                                 + "; ".join(parts) + ". Pass the columns of fit, in order.")
+                                 + "; ".join(parts) + ". " + fix)
         _check_feature_names(self, _names_view(X), reset=False)
 
     def _validate_test(self, X) -> np.ndarray:
@@ -703,7 +720,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         Parameters
         ----------
         path : str or os.PathLike
-            Destination file (conventionally ``*.nc``); overwritten if it exists.
+            Destination file (conventionally ``*.nc``); overwritten if it exists; ``~`` is
+            the home folder.
 
         Returns
         -------
@@ -716,10 +734,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             If the classifier has not been fitted.
         FileNotFoundError, IsADirectoryError
             If the folder of ``path`` does not exist, or ``path`` is a folder.
+        PermissionError, OSError
+            If the file cannot be written there (no permission, a folder that takes no new
+            files, a read-only or full disk), naming the reason.
         """
-        path = checked_save_path(path)
-        self._saved_tree().to_netcdf(path, engine="h5netcdf")
-        return path
+        return write_saved_tree(self._saved_tree(), path)
 
     def _saved_tree(self):
         """The tree :meth:`save` writes: ``idata_`` with the predictive state's groups, and
@@ -748,7 +767,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         Parameters
         ----------
         path : str or os.PathLike
-            A netCDF file written by :meth:`save`.
+            A netCDF file written by :meth:`save`; ``~`` is the home folder.
 
         Returns
         -------
@@ -887,30 +906,37 @@ def _sample_ids(obj):
     return index if isinstance(index, pd.Index) else None
 
 
-def _warn_misaligned_index(X, y) -> None:
-    """Warn when a DataFrame X and a Series y hold the same sample ids in another order: the
-    labels are paired with X's rows by position (scikit-learn's convention), which is then
-    almost surely not what the user meant."""
-    x_index, y_index = _sample_ids(X), _sample_ids(y)
-    if (x_index is None or y_index is None or len(x_index) != len(y_index)
-            or x_index.equals(y_index) or not (x_index.is_unique and y_index.is_unique)
-            or not x_index.isin(y_index).all()):
-        return
-    moved = int(np.sum(np.asarray(x_index) != np.asarray(y_index)))
-    warn_at_user(f"y's index holds the samples of X's index in another order ({moved} of "
-                 f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, y has "
-                 f"{y_index[0]!r}); labels are paired with X's rows by position, as in "
-                 "scikit-learn: pass y.loc[X.index] if the index is what pairs them",
-                 UserWarning)
+def _column_names(X):
+    """A DataFrame's column names as strings, or None where it has none to check.
+
+    Integer gene ids (Entrez) are names too: scikit-learn keeps names only when all are
+    strings, so without this a fit on them recorded none and a reordered X passed unchecked.
+    pandas' default columns 0..p-1 (``pd.DataFrame(X)``) are positions, not names: None, as
+    for an array.
+    """
+    import pandas as pd
+
+    cols = getattr(X, "columns", None)
+    if not isinstance(cols, pd.Index):
+        return None
+    if isinstance(cols, pd.RangeIndex) and cols.start == 0 and cols.step == 1:
+        return None
+    return [str(c) for c in cols]
 
 
 def _names_view(X):
-    """``X`` for scikit-learn's feature-name check; a DataFrame with duplicated column names
-    (which scikit-learn rejects) counts as unnamed."""
-    cols = getattr(X, "columns", None)
-    if cols is not None and pd_index_duplicates(cols):
-        return np.empty((0, len(cols)))
-    return X
+    """What scikit-learn's feature-name check is given for ``X``: an empty DataFrame with
+    ``X``'s column names as strings (:func:`_column_names`; only the names are read), ``X``
+    itself when it has no names, and an unnamed array for duplicated names (which
+    scikit-learn rejects)."""
+    import pandas as pd
+
+    names = _column_names(X)
+    if names is None:
+        return X
+    if pd_index_duplicates(names):
+        return np.empty((0, len(names)))
+    return pd.DataFrame(columns=pd.Index(names, dtype=object))
 
 
 def pd_index_duplicates(columns) -> list:

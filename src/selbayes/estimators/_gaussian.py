@@ -79,6 +79,15 @@ def _check_grids(k_grid, temperature_grid, decorrelate_grid) -> None:
             raise ValueError(f"{name} must hold {what}; got {bad[:5]}")
 
 
+def _give_values(names) -> str:
+    """The advice to fix the settings inner cross-validation would choose, as a sentence:
+    ``give k a value``, ``give k and temperature values``, ``give k, temperature and
+    decorrelate values``."""
+    if len(names) == 1:
+        return f"give {names[0]} a value"
+    return f"give {', '.join(names[:-1])} and {names[-1]} values"
+
+
 def _rank(X, y_index, classes) -> Selection:
     """F statistics of all p features (a Selection of the best one, with every score)."""
     from ..filters._selection import select_features
@@ -295,7 +304,9 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         The group code of each training case that the inner cross-validation kept whole:
         those given to ``fit`` (as codes), the groups found and kept (the near-copies by
         default, every group with ``groups="auto"``), or None
-        (every case its own group, or no inner cross-validation ran). Not saved.
+        (every case its own group, or no inner cross-validation ran). Saved and loaded with
+        the fit (as ``constant_data``'s ``inner_cv_group``; a file written before it was
+        saved loads with None).
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose
         features are named ``x0`` ... ``x{p-1}``).
@@ -357,8 +368,9 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
             index into the ``class`` coordinate (the class labels); the sufficient statistics
             a PyMC-sampled model records (``ssw``, ``xbar``); the selection
             (``selection_indices``, ``selection_scores`` of all p features,
-            ``selection_class_counts``); the feature transform and the inner
-            cross-validation curve.
+            ``selection_class_counts``); the feature transform, the inner
+            cross-validation curve and ``inner_cv_group`` (case; ``groups_``, where not
+            None).
 
         ``idata_.attrs`` record the selection, the priors, the settings, the selbayes
         version and a model id.
@@ -609,8 +621,8 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
             if chosen:
                 raise InnerCVImpossibleError(
                     f"{', '.join(chosen)}=\"auto\" is chosen by inner cross-validation over "
-                    f"1 <= k < p kept features, but X has n_features = 1: give "
-                    f"{', '.join(chosen)} as values (k=\"all\" keeps the one feature)")
+                    f"1 <= k < p kept features, but X has n_features = 1: "
+                    f"{_give_values(chosen)} (k=\"all\" keeps the one feature)")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         train_cases = smallest_inner_training_fold(y_index, self.inner_cv)
         # a class with a single training case is not split by the inner folds (its case joins
@@ -625,7 +637,7 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
                     f"training folds would hold {train_cases} cases for {inner_classes} "
                     "classes (it splits the classes with two cases or more; class counts "
                     f"{class_counts(classes, y_index)}); it needs two such classes and more "
-                    f"cases than classes: give {', '.join(chosen)} as values")
+                    f"cases than classes: {_give_values(chosen)}")
             inner_cv = False          # label_noise="cv": the share stays Laplace's 1 / (n + 2)
         single = classes[np.bincount(y_index) == 1]
         if single.size:
@@ -993,6 +1005,9 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
             out.update(self.prior_choice_.to_constant_data())
         if getattr(self, "correction_choice_", None) is not None:
             out.update(self.correction_choice_.to_constant_data())
+        if getattr(self, "groups_", None) is not None:
+            # the groups the inner folds kept whole, which a stack's inner fits reuse
+            out["inner_cv_group"] = xr.DataArray(np.asarray(self.groups_), dims=["case"])
         return out
 
     def _select_test_columns(self, X) -> np.ndarray:
@@ -1044,6 +1059,8 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
 
     def _restore_predictive(self, tree, cd) -> None:
         self.transform_rows_ = cd["transform_rows"].values if "transform_rows" in cd else None
+        # files written before groups_ was saved: None, as for a fit without groups
+        self.groups_ = cd["inner_cv_group"].values if "inner_cv_group" in cd else None
         k = self.selection_.n_selected
         self.feature_center_ = (cd["feature_center"].values if "feature_center" in cd
                                 else np.zeros(k))

@@ -159,8 +159,8 @@ def _stratified_folds(y_index, n_splits, rng, groups=None, classes=None):
     if n_splits < 2:
         raise GroupedFoldsError(
             "inner cross-validation keeps each group's cases in one fold, and the cases it "
-            "splits form a single group: give groups that split the cases (or the settings "
-            "it would choose as values)")
+            "splits form a single group: give groups that split the cases (or give values "
+            "to the settings it chooses)")
     folds = stratified_folds(y_index, n_splits, seed, small_classes_ok=True, groups=groups)
     G = int(y_index.max()) + 1
     for train, _ in folds:
@@ -170,7 +170,7 @@ def _stratified_folds(y_index, n_splits, rng, groups=None, classes=None):
                 f"inner cross-validation keeps each group's cases in one fold, and then an "
                 f"inner training fold holds {train.size} case(s) for {G} classes ({n_splits} "
                 f"folds of {int(np.unique(groups).size)} groups); it needs more cases than "
-                "classes: give smaller groups (or the settings it would choose as values)")
+                "classes: give smaller groups (or give values to the settings it chooses)")
         lacking = np.flatnonzero(np.bincount(y_index[train], minlength=G) == 0)
         if lacking.size:
             names = (lacking if classes is None else np.asarray(classes)[lacking]).tolist()
@@ -178,8 +178,8 @@ def _stratified_folds(y_index, n_splits, rng, groups=None, classes=None):
                 f"inner cross-validation keeps each group's cases in one fold, and then an "
                 f"inner training fold holds no case of class(es) {names} (their cases lie in "
                 f"the groups of one fold: {n_splits} folds of {int(np.unique(groups).size)} "
-                "groups); give groups that spread every class over more groups (or the "
-                "settings it would choose as values)")
+                "groups); give groups that spread every class over more groups (or give "
+                "values to the settings it chooses)")
     return n_splits, folds
 
 

@@ -146,12 +146,17 @@ class KChoice:
             _, ax = plt.subplots(figsize=(5.5, 3.2))
         ax.errorbar(profile["k"], profile["score"], yerr=profile["se"], marker="o", capsize=3,
                     label="best setting at each k" if len(profile) < len(tab) else None)
-        ax.axvline(self.k, color="grey", linestyle=":", label=f"chosen k = {self.k}")
+        # one k on the curve (k given, e.g. k=10, while the inner cross-validation chose the
+        # temperature or the label-noise share at it): nothing chose k
+        one_k = len(profile) == 1
+        ax.axvline(self.k, color="grey", linestyle=":",
+                   label=f"k = {self.k}, the only k tried" if one_k else f"chosen k = {self.k}")
         if profile["k"].max() >= 10 * profile["k"].min():
             ax.set_xscale("log")
         ax.set_xlabel("k (features kept)")
         ax.set_ylabel("inner log score (nats; lower is better)")
-        ax.set_title(f"k chosen by {self.n_splits}-fold inner cross-validation")
+        ax.set_title(f"{self.n_splits}-fold inner cross-validation at k = {self.k}" if one_k
+                     else f"k chosen by {self.n_splits}-fold inner cross-validation")
         ax.legend()
         return ax
 
@@ -230,10 +235,12 @@ class KChoice:
             f" of {self.extra['n_groups']} groups kept whole" if "n_groups" in self.extra
             else "") + (
             f" x {self.n_repeats} splits, losses averaged" if self.n_repeats > 1 else "")
+        # a single candidate (k given, no other setting chosen) was not picked from any
+        picked = ("the only candidate" if len(self.grid) == 1
+                  else f"{how} of {len(self.grid)} candidates")
         head = textwrap.fill(
             f"KChoice: k = {self.k}, decorrelate = {self.decorrelate}, temperature = "
-            f"{self.temperature:.4g} ({how} of {len(self.grid)} candidates, "
-            f"{folds}; score: {what})", width=92)
+            f"{self.temperature:.4g} ({picked}, {folds}; score: {what})", width=92)
         tab = self.table()
         chosen = self._chosen_row()
         tab.index = ["*" if i == chosen else "" for i in range(len(tab))]

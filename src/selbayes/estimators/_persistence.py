@@ -10,9 +10,11 @@ stores natively, so a saved fit opens in plain ArviZ/xarray.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import numbers
+import os
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +24,8 @@ from .._version import __version__
 from ..filters._selection import Selection
 
 __all__ = ["PersistenceMixin", "SavedTransformWarning", "INPUT_TRANSFORM_ATTR",
-           "checked_save_path", "check_saved_by", "read_saved_tree", "sanitize_attrs"]
+           "checked_save_path", "check_saved_by", "read_saved_tree", "sanitize_attrs",
+           "write_saved_tree"]
 
 #: Root attribute of a file written by ``selbayes fit``: the input transform (JSON, "null"
 #: for none) the command applied before fitting, which ``selbayes predict`` applies again.
@@ -156,6 +159,7 @@ def checked_save_path(path) -> Path:
     Returns
     -------
     pathlib.Path
+        ``path`` with ``~`` expanded to the home folder.
 
     Raises
     ------
@@ -169,12 +173,73 @@ def checked_save_path(path) -> Path:
     >>> checked_save_path("fit.nc").name
     'fit.nc'
     """
-    path = Path(path)
+    path = Path(path).expanduser()
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a folder; give a file name to save to")
     if not path.parent.is_dir():
         raise FileNotFoundError(f"{path.parent}: no such folder (create it first)")
     return path
+
+
+def write_saved_tree(tree, path) -> Path:
+    """Write ``tree`` to the netCDF file ``path`` (h5netcdf), after :func:`checked_save_path`.
+
+    Parameters
+    ----------
+    tree : xarray.DataTree
+        What ``save`` writes.
+    path : str or os.PathLike
+        Destination file; ``~`` is the home folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written, ``~`` expanded.
+
+    Raises
+    ------
+    IsADirectoryError, FileNotFoundError
+        As :func:`checked_save_path`.
+    PermissionError
+        If the file may not be created or written there (no write permission).
+    OSError
+        If it cannot be written there for another reason (a folder that takes no new
+        files, such as ``/proc``, a full or read-only disk).
+
+    Examples
+    --------
+    >>> import xarray as xr
+    >>> write_saved_tree(xr.DataTree(), "/proc/fit.nc")       # doctest: +SKIP
+    Traceback (most recent call last):
+    ...
+    OSError: /proc/fit.nc: cannot write the fit (the folder does not take new files)
+    """
+    path = checked_save_path(path)
+    try:
+        tree.to_netcdf(path, engine="h5netcdf")
+    except OSError as exc:
+        # h5py's own text is a line of C-library flags (o_flags = 242 ...): the reason
+        # as a short sentence instead
+        kind = (PermissionError if exc.errno in (errno.EACCES, errno.EPERM) else OSError)
+        raise kind(f"{path}: cannot write the fit ({_write_failure(exc)})") from None
+    return path
+
+
+def _write_failure(exc: OSError) -> str:
+    """Why a file could not be written, as a short sentence (its folder exists)."""
+    if exc.errno == errno.ENOENT:
+        # the folder exists (checked_save_path), yet creating a file in it failed
+        return "the folder does not take new files"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "no permission to write there"
+    if exc.errno == errno.EROFS:
+        return "the disk is read-only"
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    if exc.errno is not None:
+        return os.strerror(exc.errno).lower()
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text
 
 
 def _warn_saved_transform(attrs, path) -> None:
@@ -238,6 +303,7 @@ def read_saved_tree(path):
     Parameters
     ----------
     path : str or os.PathLike
+        ``~`` is the home folder.
 
     Returns
     -------
@@ -260,10 +326,10 @@ def read_saved_tree(path):
     """
     import xarray as xr
 
-    if not Path(path).exists():
+    if not Path(path).expanduser().exists():
         raise FileNotFoundError(f"no such file: {path}")
     try:
-        opened = xr.open_datatree(path, engine="h5netcdf")
+        opened = xr.open_datatree(Path(path).expanduser(), engine="h5netcdf")
         try:
             return opened.load()
         finally:
