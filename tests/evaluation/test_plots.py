@@ -204,3 +204,19 @@ def test_sbc_rank_plot_uniform_vs_overconfident(tmp_path):
     assert len(fig2.axes) == 4
     with pytest.raises(TypeError, match="integers"):
         sbc_rank_plot(np.array(["a"]), L)
+
+
+def test_reliability_bars_stay_within_zero_and_one():
+    """A bin of few cases near 0 or 1 has a wide bar; it stops at the ends of [0, 1] instead
+    of running past the frame (a 3-case bin at 0.67 was drawn up to 1.25)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from selbayes.evaluation import reliability_diagram
+
+    prob = np.array([0.65, 0.67, 0.69, 0.05, 0.06, 0.95, 0.96, 0.97])
+    outcome = np.array([1, 1, 0, 0, 0, 1, 1, 1], dtype=bool)
+    ax = reliability_diagram(prob, outcome, n_bins=5)
+    ends = [seg[:, 1] for coll in ax.collections if hasattr(coll, "get_segments")
+            for seg in coll.get_segments()]
+    assert ends and all(0.0 <= e.min() and e.max() <= 1.0 for e in ends)

@@ -605,6 +605,7 @@ def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
     import matplotlib.pyplot as plt
 
     from ..evaluation._calibration import reliability_table
+    from ..evaluation._plots import fraction_bars
 
     ncols = min(4, len(shown))
     nrows = int(np.ceil(len(shown) / ncols))
@@ -616,7 +617,8 @@ def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
         t = reliability_table(c["confidence"].to_numpy(float), c["correct"].to_numpy(float))
         t = t[t["count"] > 0]
         diag, = ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
-        obs = ax.errorbar(t["mean_predicted"], t["observed_fraction"], yerr=2 * t["se"],
+        obs = ax.errorbar(t["mean_predicted"], t["observed_fraction"],
+                          yerr=fraction_bars(t["observed_fraction"], 2 * t["se"]),
                           marker="o", ms=3.5, lw=1.2, capsize=2, color="C0")
         handles = (diag, obs)
         ax.set_title(f"{m} (n={len(c)})", fontsize=8.5)

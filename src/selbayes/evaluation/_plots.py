@@ -66,6 +66,20 @@ def _as_table(obj, outcome, n_bins):
     return reliability_table(obj, outcome, n_bins=n_bins)
 
 
+def fraction_bars(observed, half) -> np.ndarray:
+    """Error bars (``yerr`` of shape (2, n)) of ``half`` around observed fractions, stopped at
+    0 and 1: a fraction lies in [0, 1] (a bin of 3 cases at 0.67 drew a bar from 0.09 to
+    1.25, cut by the frame).
+
+    Examples
+    --------
+    >>> fraction_bars(np.array([0.67, 0.5]), np.array([0.58, 0.1])).round(2).tolist()
+    [[0.58, 0.1], [0.33, 0.1]]
+    """
+    observed, half = np.asarray(observed, dtype=float), np.asarray(half, dtype=float)
+    return np.vstack([np.minimum(half, observed), np.minimum(half, 1.0 - observed)])
+
+
 def reliability_diagram(proba_or_table, outcome=None, *, n_bins: int = 10, z: float = 2.0,
                         ax=None, show_counts: bool = True, title: str | None = None):
     """Reliability diagram: observed fraction against mean predicted probability, per bin.
@@ -127,10 +141,10 @@ def reliability_diagram(proba_or_table, outcome=None, *, n_bins: int = 10, z: fl
     for s, (label, table) in enumerate(series.items()):
         nb = len(table)
         full = table[table["count"] > 0]
-        line = ax.errorbar(full["mean_predicted"].to_numpy(float),
-                           full["observed_fraction"].to_numpy(float),
-                           yerr=z * full["se"].to_numpy(), fmt="o-", ms=4, capsize=3,
-                           label=label)
+        observed = full["observed_fraction"].to_numpy(float)
+        line = ax.errorbar(full["mean_predicted"].to_numpy(float), observed,
+                           yerr=fraction_bars(observed, z * full["se"].to_numpy(float)),
+                           fmt="o-", ms=4, capsize=3, label=label)
         if cax is not None and len(full):
             width = 1.0 / nb / n_series * 0.9
             left = full["bin"].to_numpy() / nb + s * width + 0.05 / nb
