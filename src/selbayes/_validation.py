@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "plain_message",
+    "command_line_message",
     "warn_at_user",
     "warn_if_misaligned",
     "check_matrix",
@@ -80,6 +81,43 @@ def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
     'look'
     """
     warnings.warn(message, category, skip_file_prefixes=_not_the_user())
+
+
+def command_line_message(text: str) -> str:
+    """A message as the command line prints it: :func:`plain_message`, and the Python options
+    it names as the command line spells them.
+
+    The readers' messages name ``drop_missing='genes'`` and ``Dataset.dropped``, and the
+    benchmark's replicate warning ``run_benchmark(..., groups=...)``; ``selbayes fit`` and
+    ``selbayes benchmark`` print them with ``--drop-missing genes`` and ``--groups`` instead
+    (and without the attribute, which a command-line user does not hold).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> command_line_message("impute them first, or drop_missing='genes' or 'samples' drops them")
+    'impute them first, or --drop-missing genes or samples drops them'
+    >>> command_line_message("pass them as groups (run_benchmark(..., groups={'s': labels}), "
+    ...                    "selbayes benchmark --groups FILE), or groups 'auto' to keep them")
+    'pass them as groups (--groups FILE), or --groups auto to keep them'
+    """
+    import re
+
+    text = plain_message(text)
+    text = text.replace("drop_missing='genes' or 'samples'", "--drop-missing genes or samples")
+    text = re.sub(r"drop_missing='(genes|samples)'", r"--drop-missing \1", text)
+    # the benchmark's replicate warning names both spellings; the command line needs one
+    text = re.sub(r"\(run_benchmark\(\.\.\., groups=\{[^}]*\}\), selbayes benchmark "
+                  r"--groups FILE\)", "(--groups FILE)", text)
+    text = text.replace("or groups 'auto' to keep", "or --groups auto to keep")
+    return text.replace("; the list is in Dataset.dropped", "")
 
 
 def warn_if_misaligned(X, y) -> bool:

@@ -429,9 +429,9 @@ def run(args) -> int:
                             groups=groups)
     except (ValueError, FileNotFoundError, TypeError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        from ..datasets._files import command_line_terms
+        from .._validation import command_line_message
 
-        print(f"selbayes benchmark: error: {command_line_terms(msg)}", file=sys.stderr)
+        print(f"selbayes benchmark: error: {command_line_message(msg)}", file=sys.stderr)
         return 2
     from ._report import terminal_summary
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from .._validation import plain_message
+from .._validation import command_line_message, plain_message  # noqa: F401  (re-exported: selbayes.cli.plain_message)
 
 
 class UserError(Exception):
@@ -49,12 +49,10 @@ def _warning_printer(command: str):
     adds the command-line form of advice written for the Python API."""
     def show(message, category, filename, lineno, file=None, line=None):
         stream = sys.stderr if file is None else file
-        from ..datasets._files import command_line_terms
-
         advice = _CLI_ADVICE.get((category.__name__, command))
         try:
             stream.write(f"selbayes {command}: {category.__name__}: "
-                         f"{command_line_terms(plain_message(str(message)))}"
+                         f"{command_line_message(str(message))}"
                          + (f" ({advice})" if advice else "") + "\n")
         except OSError:  # pragma: no cover - stderr closed
             pass
@@ -68,8 +66,5 @@ def _error_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and not isinstance(exc, UserError) and exc.filename:
         reason = (exc.strerror or str(exc)).strip().rstrip(".")
         return f"{exc.filename}: {reason.lower()}"
-    from ..datasets._files import command_line_terms
-
     text = str(exc).strip()
-    return command_line_terms(plain_message(text.splitlines()[0])) if text else \
-        type(exc).__name__
+    return command_line_message(text.splitlines()[0]) if text else type(exc).__name__

@@ -225,27 +225,17 @@ def _cmd_fit(args) -> int:
         missing_text = y.attrs.get(MISSING_TEXT_ATTR, ())   # "NA" cells, for the message
         y = y.to_numpy(dtype=object)
     X_read = X                          # the groups are read against the samples of the file
-    if args.drop_missing is not None:
-        import pandas as pd
+    import pandas as pd
 
-        from ..datasets._dataset import drop_missing_values
+    from ..datasets._dataset import drop_missing_values
 
-        labels = pd.Series(y, index=X.index)
-        labels.attrs[MISSING_TEXT_ATTR] = missing_text
-        X, y, _ = drop_missing_values(X, labels, args.drop_missing,
-                                      source=args.x, label_source=args.y or (
-                                          f"{args.x} (--label-key {args.label_key})"))
-        y = y.to_numpy(dtype=object)
+    # missing labels (and values, with --drop-missing): named, or dropped, as read_xy does
+    labels = pd.Series(y, index=X.index)
+    labels.attrs[MISSING_TEXT_ATTR] = missing_text
+    X, y, _ = drop_missing_values(X, labels, args.drop_missing or False, source=args.x,
+                                  label_source=args.y)
+    y = y.to_numpy(dtype=object)
     kept = X_read.index.get_indexer(X.index)    # the rows of the file that are fitted
-    missing = np.array([v is None or (isinstance(v, float) and np.isnan(v))
-                        or not str(v).strip() for v in y])
-    if missing.any():
-        read_as = (f" (cells {', '.join(map(repr, missing_text))} are read as missing)"
-                   if missing_text else "")
-        raise UserError(f"{args.y or args.x}: {int(missing.sum())} missing label(s), e.g. "
-                        f"for sample(s) {', '.join(map(str, X.index[missing][:3]))}{read_as}; "
-                        "give every sample a label, remove those samples, or give "
-                        "--drop-missing samples (drops them)")
     from .._validation import check_labels
 
     module, name = MODELS[args.model]

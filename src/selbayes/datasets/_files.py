@@ -302,40 +302,6 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
 __all__ += ["read_xy", "read_matrix", "align_labels", "check_matrix_frame", "groups_for_matrix"]
 
 
-def command_line_terms(text: str) -> str:
-    """A reader's message with its Python options as the command line spells them.
-
-    The readers' messages name ``drop_missing='genes'`` and ``Dataset.dropped``, and the
-    benchmark's replicate warning ``run_benchmark(..., groups=...)``; ``selbayes fit`` and
-    ``selbayes benchmark`` print them with ``--drop-missing genes`` and ``--groups`` instead
-    (and without the attribute, which a command-line user does not hold).
-
-    Parameters
-    ----------
-    text : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> command_line_terms("impute them first, or drop_missing='genes' or 'samples' drops them")
-    'impute them first, or --drop-missing genes or samples drops them'
-    >>> command_line_terms("pass them as groups (run_benchmark(..., groups={'s': labels}), "
-    ...                    "selbayes benchmark --groups FILE), or groups 'auto' to keep them")
-    'pass them as groups (--groups FILE), or --groups auto to keep them'
-    """
-    import re
-
-    text = text.replace("drop_missing='genes' or 'samples'", "--drop-missing genes or samples")
-    text = re.sub(r"drop_missing='(genes|samples)'", r"--drop-missing \1", text)
-    # the benchmark's replicate warning names both spellings; the command line needs one
-    text = re.sub(r"\(run_benchmark\(\.\.\., groups=\{[^}]*\}\), selbayes benchmark "
-                  r"--groups FILE\)", "(--groups FILE)", text)
-    text = text.replace("or groups 'auto' to keep", "or --groups auto to keep")
-    return text.replace("; the list is in Dataset.dropped", "")
-
 # Header cells of a first column that holds sample ids, not a gene (lower case; "" is the empty
 # cell pandas' to_csv writes above its index).
 _ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_name", "name",
