@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "plain_message",
+    "os_error_reason",
     "command_line_message",
     "warn_at_user",
     "warn_if_misaligned",
@@ -81,6 +82,54 @@ def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
     'look'
     """
     warnings.warn(message, category, skip_file_prefixes=_not_the_user())
+
+
+def os_error_reason(exc: OSError, *, writing: bool = False) -> str:
+    """A short sentence for an OSError, without h5py's internals (flags, o_flags, ...).
+
+    Parameters
+    ----------
+    exc : OSError
+    writing : bool
+        Whether a file was being created or written in a folder known to exist: a missing
+        file or folder then means a folder that takes no new files (``/proc``), and the
+        usual causes get their own words.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import errno
+    >>> os_error_reason(PermissionError(errno.EACCES, "Permission denied"), writing=True)
+    'no permission to write there'
+    >>> os_error_reason(OSError("Unable to open file (errno = 2, error message = 'No such "
+    ...                         "file or directory', flags = 13, o_flags = 242)"))
+    'no such file or directory'
+    """
+    import errno
+    import re
+
+    text = str(exc)
+    code = exc.errno
+    if code is None and (m := re.search(r"errno = (\d+)", text)):
+        code = int(m.group(1))
+    if writing:
+        said = {errno.ENOENT: "the folder does not take new files",
+                errno.EACCES: "no permission to write there",
+                errno.EPERM: "no permission to write there",
+                errno.EROFS: "the disk is read-only", errno.ENOSPC: "the disk is full"}
+        if code in said:
+            return said[code]
+    m = re.search(r"error message = '([^']*)'", text)
+    if m:
+        return m.group(1).lower()
+    if code is not None and code in errno.errorcode:
+        return os.strerror(code).lower()
+    if "signature" in text or "not an hdf5" in text.lower():
+        return "not an HDF5/netCDF file"
+    return "it cannot be written" if writing else "it cannot be read"
 
 
 def command_line_message(text: str) -> str:

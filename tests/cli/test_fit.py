@@ -4,6 +4,7 @@ reach the classifier and those refused, the summary it prints, the stack."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -533,3 +534,16 @@ def test_the_summary_says_on_what_the_stacks_weights_were_fitted(refits, says):
     from selbayes.cli._fit import _inner_predictions
 
     assert _inner_predictions(refits).startswith(says)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new files")
+def test_fit_into_a_folder_that_takes_no_files_says_why_once(tmp_path, capsys):
+    """The save's own line reaches the user as it is (it said 'cannot write the fit (...:
+    cannot write the fit (...))' or 'it cannot be read' once save named the file itself)."""
+    _two_class_files(tmp_path)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
+                 "--k", "3", "--plugin", "--no-progress", "-o", "/proc/fit.nc"]) == 2
+    line = _one_line_error(capsys)
+    assert line.startswith("selbayes: error: /proc/fit.nc: cannot write the fit (the folder "
+                           "does not take new files)")
+    assert line.count("cannot write") == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from .._validation import command_line_message, plain_message  # noqa: F401  (re-exported: selbayes.cli.plain_message)
+from .._validation import os_error_reason as _os_reason  # noqa: F401  (the commands' reading and writing)
 
 
 class UserError(Exception):
@@ -16,26 +17,6 @@ class UserError(Exception):
 # Errors that mean "the input is wrong", not "selbayes is broken".
 _USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, PermissionError, ValueError,
                 TypeError, KeyError)
-
-
-def _os_reason(exc: OSError) -> str:
-    """A sentence for an OSError, without h5py's internals (flags, o_flags, ...)."""
-    import errno
-    import os
-    import re
-
-    text = str(exc)
-    m = re.search(r"error message = '([^']*)'", text)
-    if m:
-        return m.group(1).lower()
-    m = re.search(r"errno = (\d+)", text)
-    if m:
-        return os.strerror(int(m.group(1))).lower()
-    if exc.errno is not None and exc.errno in errno.errorcode:
-        return os.strerror(exc.errno).lower()
-    if "signature" in text or "not an hdf5" in text.lower():
-        return "not an HDF5/netCDF file"
-    return "it cannot be read"
 
 
 #: What a warning's advice (written for the Python API) is on the command line, per command.

@@ -339,10 +339,14 @@ def _cmd_fit(args) -> int:
         clf.fit(Xt, np.asarray([str(v) for v in y]), **fit_kw)
     try:
         clf.save(out)
+    except OSError as exc:              # save's own line, naming the file and why
+        raise UserError(str(exc)) from None
+    try:
         with h5py.File(out, "a") as f:
             f.attrs[_TRANSFORM_ATTR] = json.dumps(pre)
     except OSError as exc:
-        raise UserError(f"{out}: cannot write the fit ({_os_reason(exc)})") from None
+        raise UserError(f"{out}: cannot write the fit "
+                        f"({_os_reason(exc, writing=True)})") from None
     for line in _fit_summary(clf.estimator_ if stacked else clf, args, X, y):
         print(line)
     if stacked:

@@ -14,12 +14,11 @@ import errno
 import hashlib
 import json
 import numbers
-import os
 from pathlib import Path
 
 import numpy as np
 
-from .._validation import warn_at_user
+from .._validation import os_error_reason, warn_at_user
 from .._version import __version__
 from ..filters._selection import Selection
 
@@ -221,25 +220,9 @@ def write_saved_tree(tree, path) -> Path:
         # h5py's own text is a line of C-library flags (o_flags = 242 ...): the reason
         # as a short sentence instead
         kind = (PermissionError if exc.errno in (errno.EACCES, errno.EPERM) else OSError)
-        raise kind(f"{path}: cannot write the fit ({_write_failure(exc)})") from None
+        raise kind(f"{path}: cannot write the fit ({os_error_reason(exc, writing=True)})"
+                   ) from None
     return path
-
-
-def _write_failure(exc: OSError) -> str:
-    """Why a file could not be written, as a short sentence (its folder exists)."""
-    if exc.errno == errno.ENOENT:
-        # the folder exists (checked_save_path), yet creating a file in it failed
-        return "the folder does not take new files"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "no permission to write there"
-    if exc.errno == errno.EROFS:
-        return "the disk is read-only"
-    if exc.errno == errno.ENOSPC:
-        return "the disk is full"
-    if exc.errno is not None:
-        return os.strerror(exc.errno).lower()
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text
 
 
 def _warn_saved_transform(attrs, path) -> None:
