@@ -292,14 +292,11 @@ def _read_and_check(args, methods):
         # the test folds that hold none score the other classes only: said, not refused
         import warnings
 
-        from ._methods import DEFAULT_METHODS
+        from ._methods import DEFAULT_METHODS, INNER_SPLIT_PEERS
 
         small = ", ".join(f"{c!r} ({n})" for c, n in counts[counts < args.folds].items())
         two = [str(c) for c, n in counts.items() if n == 2]
-        # the peers whose inner split (a penalty search, or calibration on inner folds) needs
-        # two cases of every class, among those run
-        split = [m for m in ("logreg_l1_cv", "gnb_calibrated", "svm_platt")
-                 if m in (methods or DEFAULT_METHODS)]
+        split = [m for m in INNER_SPLIT_PEERS if m in (methods or DEFAULT_METHODS)]
         tail = ("" if not two else
                 f"; {', '.join(map(repr, two))} ha{'s' if len(two) == 1 else 've'} 2, so the "
                 f"training folds of the two folds that test one of them keep 1: there the "

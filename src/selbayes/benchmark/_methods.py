@@ -368,6 +368,9 @@ METHODS = {
 }
 SELBAYES_METHODS = tuple(m for m in METHODS if m.startswith("selbayes"))
 PEERS = tuple(m for m in METHODS if m not in SELBAYES_METHODS)
+#: The peers whose own inner split (a penalty search, or calibration on inner folds) needs two
+#: cases of every class: they fail on a training fold that keeps a single case of one.
+INNER_SPLIT_PEERS = ("logreg_l1_cv", "gnb_calibrated", "svm_platt")
 #: The methods ``--quick`` runs.
 QUICK_METHODS = ("selbayes", "selbayes_uncorrected", "logreg_l2_cv", "gnb")
 #: The methods a benchmark runs unless others are named: the recommended selbayes, its
