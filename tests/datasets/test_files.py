@@ -666,3 +666,57 @@ def test_read_table_strips_padded_labels_and_warns_of_case_variants(tmp_path):
     with pytest.warns(UserWarning, match=r"'NORMAL' and 'normal' \(2 and 3 samples\)"):
         ds = read_table(tmp_path / "t.csv", label_column="class")
     assert ds.y.value_counts().to_dict() == {"normal": 3, "tumour": 3, "NORMAL": 2}
+
+
+@pytest.mark.parametrize("sep, quote", [(",", ""), ("\t", '"')])
+def test_readers_take_r_write_table_files_whose_header_skips_the_row_names(tmp_path, sep,
+                                                                           quote):
+    """R's write.table writes no header cell over the row names (the sample ids), so each row
+    has one field more than the header. pandas made those ids the index; read_matrix then put
+    row numbers in their place, and a label file in another order than X was paired by
+    position, silently: every label on the wrong sample."""
+    from selbayes.datasets import read_matrix, read_table, read_xy
+
+    X = _x_file(tmp_path)
+    q = lambda s: f"{quote}{s}{quote}"  # noqa: E731
+    (tmp_path / "X.txt").write_text(sep.join(q(g) for g in X.columns) + "\n" + "".join(
+        sep.join([q(s)] + [str(v) for v in row]) + "\n" for s, row in zip(X.index, X.to_numpy())))
+    read = read_matrix(tmp_path / "X.txt", sep=sep)
+    assert read.index.tolist() == X.index.tolist() and read.columns.tolist() == ["g1", "g2",
+                                                                                 "g3"]
+    np.testing.assert_allclose(read.to_numpy(), X.to_numpy())
+    labels = {f"s{i}": "ab"[i % 2] for i in range(6)}
+    order = ["s3", "s0", "s5", "s1", "s4", "s2"]
+    (tmp_path / "y.txt").write_text(q("label") + "\n" + "".join(
+        f"{q(s)}{sep}{q(labels[s])}\n" for s in order))
+    ds = read_xy(tmp_path / "X.txt", tmp_path / "y.txt", sep=sep)
+    assert ds.y.to_dict() == labels
+    (tmp_path / "t.txt").write_text(sep.join([q("g1"), q("g2"), q("label")]) + "\n" + "".join(
+        sep.join([q(s), "1.5", "2", q(labels[s])]) + "\n" for s in order))
+    ds = read_table(tmp_path / "t.txt", label_column="label", sep=sep)
+    assert ds.y.to_dict() == labels and ds.X.columns.tolist() == ["g1", "g2"]
+
+
+def test_readers_drop_a_separator_ending_the_rows_but_not_the_header(tmp_path):
+    """A separator at the end of every data row but not of the header: each row had one field
+    more than the header, and every column took its neighbour's name (the sample ids became
+    the index and a gene 'missing' in every sample, or the genes read as labels)."""
+    from selbayes.datasets import read_matrix, read_table, read_xy
+
+    X = _x_file(tmp_path)
+    lines = (tmp_path / "X.csv").read_text().splitlines()
+    (tmp_path / "X_rows.csv").write_text(lines[0] + "\n" + "".join(
+        line + ",\n" for line in lines[1:]))
+    read = read_matrix(tmp_path / "X_rows.csv")
+    assert read.index.tolist() == X.index.tolist() and read.columns.tolist() == ["g1", "g2",
+                                                                                 "g3"]
+    np.testing.assert_allclose(read.to_numpy(), X.to_numpy())
+    (tmp_path / "y.csv").write_text("sample,label\n" + "".join(
+        f"s{i},{'ab'[i % 2]},\n" for i in (5, 4, 3, 2, 1, 0)))
+    ds = read_xy(tmp_path / "X_rows.csv", tmp_path / "y.csv")
+    assert ds.y.tolist() == list("ababab")
+    (tmp_path / "t.csv").write_text("sample,g1,label\n" + "".join(
+        f"s{i},{i}.5,{'ab'[i % 2]},\n" for i in range(6)))
+    ds = read_table(tmp_path / "t.csv", label_column="label")
+    assert ds.X.columns.tolist() == ["g1"] and ds.y.tolist() == list("ababab")
+    assert ds.X.index.tolist() == [f"s{i}" for i in range(6)]

@@ -50,18 +50,48 @@ def _sep_for(path: Path) -> str | None:
 
 
 def _header(path: Path, sep: str | None) -> tuple[list[str], str]:
-    """The raw header cells (pandas renames duplicates, so they are read separately)."""
+    """The raw header cells (pandas renames duplicates, so they are read separately), one per
+    field of the first data row (:func:`_cells_for_rows`)."""
     from pandas.io.common import get_handle
 
     with get_handle(path, "r", compression="infer", encoding="utf-8") as handles:
         first = handles.handle.readline()
+        second = handles.handle.readline()
     if sep is None:
         try:
             sep = csv.Sniffer().sniff(first, delimiters=",\t;| ").delimiter
         except csv.Error as exc:
             raise ValueError(f"{path}: could not infer the column separator; pass sep=") from exc
     cells = next(csv.reader(io.StringIO(first), delimiter=sep), [])
-    return [c.strip() for c in cells], sep
+    row = next(csv.reader(io.StringIO(second), delimiter=sep), [])
+    return _cells_for_rows([c.strip() for c in cells], row), sep
+
+
+def _cells_for_rows(cells: list[str], row: list[str]) -> list[str]:
+    """The header ``cells`` completed to the width of a data ``row`` one field longer.
+
+    Read as they are, the first field of every row became pandas' index and every column
+    took its neighbour's name, silently. Two writers make such files: R's ``write.table``,
+    whose header has no cell over the row names (the sample ids: an unnamed first column),
+    and a spreadsheet that ends each data row, not the header, with a separator (an empty
+    last field: an unnamed last column, dropped with the other empty ones)."""
+    if len(row) != len(cells) + 1 or not cells:
+        return cells
+    return cells + [""] if not row[-1].strip() else [""] + cells
+
+
+def _rows_wider_than_header(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as pandas read it from a file whose rows have one field more than its header
+    (pandas made the first field the index), with the columns named as
+    :func:`_cells_for_rows` names them; other frames unchanged."""
+    if isinstance(frame.index, pd.RangeIndex) or isinstance(frame.index, pd.MultiIndex):
+        return frame
+    names = [str(c) for c in frame.columns]
+    last = frame.iloc[:, -1]
+    empty_last = bool((last.isna() | (last.astype(str).str.strip() == "")).all())
+    out = frame.reset_index()
+    out.columns = names + [""] if empty_last else [""] + names
+    return out
 
 
 def read_table(path, label_column, *, sep: str | None = None, index_column=None,
@@ -139,6 +169,7 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
                             dtype=text_columns, keep_default_na=True, skipinitialspace=True)
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
+    frame = _drop_empty_last_columns(frame, header)     # a separator ending every line
     read_labels = None
     if frame[label_column].isna().any():
         # pandas read "None" (a class: grade None/Low/High) as missing too: the label column
@@ -567,7 +598,7 @@ def _read_labels_file(path: Path, label_column, sep, *, kind: str = "label", x_i
         # one class (spreadsheets pad cells; the ids are stripped too), and so are a padded
         # header and the label it may be
         frame = _read_csv(path, sep, dtype=str, keep_default_na=False, **kwargs)
-        frame = frame.apply(lambda col: col.str.strip())
+        frame = _rows_wider_than_header(frame).apply(lambda col: col.str.strip())
         frame = _drop_empty_last_columns(frame, list(frame.columns))
         frame.columns = [str(c).strip() for c in frame.columns]
         return frame
