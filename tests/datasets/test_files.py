@@ -680,7 +680,8 @@ def test_readers_take_r_write_table_files_whose_header_skips_the_row_names(tmp_p
     X = _x_file(tmp_path)
     q = lambda s: f"{quote}{s}{quote}"  # noqa: E731
     (tmp_path / "X.txt").write_text(sep.join(q(g) for g in X.columns) + "\n" + "".join(
-        sep.join([q(s)] + [str(v) for v in row]) + "\n" for s, row in zip(X.index, X.to_numpy())))
+        sep.join([q(s)] + [str(v) for v in row]) + "\n"
+        for s, row in zip(X.index, X.to_numpy(), strict=True)))
     read = read_matrix(tmp_path / "X.txt", sep=sep)
     assert read.index.tolist() == X.index.tolist() and read.columns.tolist() == ["g1", "g2",
                                                                                  "g3"]
