@@ -410,3 +410,25 @@ def test_calibration_summary_carries_the_gap_test():
     s, t = calibration_summary(proba, [0, 0, 1, 0]), error_gap_test(proba, [0, 0, 1, 0])
     assert s["expected_error_rate"] - s["error_rate"] == pytest.approx(t["gap"])
     assert (s["error_gap_se"], s["error_gap_p_value"]) == (t["se"], t["p_value"])
+
+
+def test_a_probability_frame_names_the_classes_of_y():
+    """A DataFrame of probabilities whose columns are the classes: y of labels 1 and 2 were
+    read as column positions (an error for 2; class 2 for label 1, silently) unless classes=
+    was given. The columns now say which class each one is."""
+    proba = pd.DataFrame([[0.9, 0.1], [0.2, 0.8], [0.7, 0.3]], columns=[1, 2])
+    got = calibration_summary(proba, [1, 2, 2])
+    want = calibration_summary(proba.to_numpy(), [0, 1, 1])
+    assert got["amlp"] == pytest.approx(want["amlp"]) and got["error_rate"] == want["error_rate"]
+    named = pd.DataFrame(proba.to_numpy(), columns=["normal", "tumour"])
+    assert calibration_summary(named, ["normal", "tumour", "tumour"])["amlp"] == pytest.approx(
+        want["amlp"])
+
+
+@pytest.mark.parametrize("loss", [np.ones((2, 2)), np.zeros((3, 3)), [[0, 0], [2, 2]]])
+def test_a_loss_under_which_every_guess_costs_the_same_is_refused(loss):
+    """A loss matrix whose rows are constant makes the Bayes decision a tie-break and its
+    expected loss independent of the predictions; it was accepted silently."""
+    G = np.shape(loss)[0]
+    with pytest.raises(ValueError, match="every row of loss is constant"):
+        expected_vs_actual_loss(np.full((2, G), 1 / G), [0, 1], loss)

@@ -229,6 +229,10 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
 
 
 def _proba_and_y(proba, y, classes):
+    if classes is None and isinstance(proba, pd.DataFrame):
+        # predict_proba's frame names its columns by class: y holds labels, not positions
+        # (labels 1 and 2 read as positions put every case one class off, or out of range)
+        classes = proba.columns.to_numpy()
     p = check_proba(proba)
     yi = encode_outcome(y, p.shape[1], classes)
     if yi.shape[0] != p.shape[0]:
@@ -260,8 +264,8 @@ def check_loss(loss, n_classes: int, *, stacked: bool = False) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``loss`` is not numeric, has the wrong shape, or holds non-finite or negative
-        entries.
+        If ``loss`` is not numeric, has the wrong shape, holds non-finite or negative
+        entries, or has every row constant (no decision costs less than another).
 
     Examples
     --------
@@ -286,6 +290,12 @@ def check_loss(loss, n_classes: int, *, stacked: bool = False) -> np.ndarray:
         idx = tuple(int(i) for i in np.argwhere(arr < 0)[0])
         where = ", ".join(map(str, idx))
         raise ValueError(f"loss must be non-negative; loss[{where}] = {arr[idx]}")
+    if G > 1 and (arr == arr[..., :1]).all():
+        # every row constant: no guess costs less than another, so the Bayes decision is an
+        # arbitrary tie-break and the expected loss says nothing about the predictions
+        raise ValueError("loss must let the decision matter: every row of loss is constant (each "
+                         "guess costs the same whatever the truth); loss[i, j] is the loss for "
+                         "truth i and guess j, e.g. 0 on the diagonal and 1 elsewhere")
     return arr
 
 
@@ -449,6 +459,8 @@ def case_losses(proba, y, classes=None) -> np.ndarray:
     y : array-like of shape (n,)
         True labels (with ``classes``) or column indices.
     classes : array-like of shape (G,), optional
+        Column labels, to map label-valued ``y`` to columns; by default the columns of a
+        DataFrame ``proba`` (columns named by class), else ``y`` holds column indices.
 
     Returns
     -------
@@ -475,7 +487,8 @@ def calibration_summary(proba, y, classes=None, *, n_bins: int = 10) -> dict:
     y : array-like of shape (n,)
         True labels (with ``classes``) or column indices.
     classes : array-like of shape (G,), optional
-        Column labels, to map label-valued ``y`` to columns.
+        Column labels, to map label-valued ``y`` to columns; by default the columns of a
+        DataFrame ``proba`` (columns named by class), else ``y`` holds column indices.
     n_bins : int, default 10
         Bins for the ECE.
 
@@ -610,7 +623,8 @@ def error_gap_test(proba, y, classes=None) -> dict:
     y : array-like of shape (n,)
         True labels (with ``classes``) or column indices.
     classes : array-like of shape (G,), optional
-        Column labels, to map label-valued ``y`` to columns.
+        Column labels, to map label-valued ``y`` to columns; by default the columns of a
+        DataFrame ``proba`` (columns named by class), else ``y`` holds column indices.
 
     Returns
     -------
@@ -715,6 +729,8 @@ def expected_vs_actual_loss(proba, y, loss, classes=None) -> dict:
     loss : array-like of shape (G, G) or (m, G, G)
         ``loss[i, j]``: loss when the truth is ``i`` and the guess ``j``.
     classes : array-like of shape (G,), optional
+        Column labels, to map label-valued ``y`` to columns; by default the columns of a
+        DataFrame ``proba`` (columns named by class), else ``y`` holds column indices.
 
     Returns
     -------
