@@ -67,7 +67,7 @@ def made_replicates(X, y, seed, share=0.3):
 
 
 def pairs_found(found, pairs) -> int:
-    group_of = dict(zip(found["sample"].tolist(), found["group"].tolist(), strict=True))
+    group_of = dict(zip(found["case"].tolist(), found["group"].tolist(), strict=True))
     return sum(a in group_of and group_of.get(b) == group_of[a] for a, b in pairs)
 
 

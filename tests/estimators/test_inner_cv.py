@@ -727,8 +727,9 @@ def test_samples_that_look_like_replicates_are_warned_of_unless_grouped(tmp_path
     found = clf.replicate_groups_
     assert not found["kept"].any()
     assert len(found) == 40 and (found["size"] == 2).all()
-    assert set(map(tuple, found.groupby("group")["sample"].apply(list))) == {
+    assert set(map(tuple, found.groupby("group")["case"].apply(list))) == {
         (2 * i, 2 * i + 1) for i in range(20)}
+    assert found["sample"].tolist() == [f"s{i}" for i in found["case"]]   # as loo_checks_
     loaded = type(clf).load(clf.save(tmp_path / "twins.nc"))
     pd.testing.assert_frame_equal(loaded.replicate_groups_, found)
     with warnings.catch_warnings():
@@ -817,7 +818,7 @@ def test_the_default_keeps_near_copies_whole_and_warns_of_the_pairs_less_alike()
     assert len(found) == 40 and found["group"].nunique() == 20
     near = found["correlation"] >= NEAR_COPY
     np.testing.assert_array_equal(found["kept"], near)
-    assert set(found.loc[near, "sample"]) == set(range(10))     # the five near-copies
+    assert set(found.loc[near, "case"]) == set(range(10))     # the five near-copies
     codes = clf.groups_
     assert np.unique(codes[:10]).size == 5 and np.unique(codes).size == 5 + 30
     folds = clf.k_choice_.extra["folds"]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from selbayes.evaluation import replicate_groups
+from selbayes.evaluation import replicate_groups, replicate_labels
 from selbayes.evaluation._replicates import PAIR_SHARE, _profile_correlations, replicate_message
 
 
@@ -28,7 +28,7 @@ def _data(seed, n=60, p=500, twins=0, technical=0.1, size=2):
 
 
 def _as_sets(found):
-    return {tuple(g) for g in found.groupby("group")["sample"].apply(list)}
+    return {tuple(g) for g in found.groupby("group")["case"].apply(list)}
 
 
 def _pairs_directly(X, y, gap=0.2):
@@ -93,7 +93,7 @@ def test_groups_are_sorted_by_correlation_with_margins_above_the_gap():
     assert per_group["correlation"].is_monotonic_decreasing
     assert (per_group["group"].to_numpy() == np.arange(len(per_group))).all()
     assert (found["margin"] > 0.2).all() and (found["correlation"] <= 1 + 1e-12).all()
-    assert list(found.columns) == ["group", "sample", "size", "correlation", "margin"]
+    assert list(found.columns) == ["group", "case", "size", "correlation", "margin"]
     # a stricter margin keeps fewer (or the same) groups
     assert len(replicate_groups(X, y, gap=0.95)) <= len(found)
 
@@ -106,7 +106,7 @@ def test_warning_only_from_a_share_of_the_samples_on():
     assert msg.startswith("6 of the 60 samples form 3 pairs") and "'s0' and 's1'" in msg
     assert replicate_message(found[found["group"] < 2], 60) is None    # 4 of 60: below it
     assert replicate_message(found[found["group"] < 1], 8) is None     # 2 samples: fewer than 4
-    first, second = found.loc[found["group"] == 0, "sample"]
+    first, second = found.loc[found["group"] == 0, "case"]
     assert f"row {first} and row {second}" in replicate_message(found[found["group"] < 2], 8)
     X, y = _data(2, n=30, twins=2, size=3)
     msg = replicate_message(replicate_groups(X, y), 30)
@@ -119,8 +119,8 @@ def test_genes_that_do_not_vary_and_bad_input():
     X[:, :50] = 3.0                             # constant genes are left out
     assert len(replicate_groups(X, y)) == 10
     empty = replicate_groups(np.ones((6, 4)), np.array([0, 1] * 3))
-    assert len(empty) == 0 and list(empty.columns)[:2] == ["group", "sample"]
-    assert empty["sample"].dtype == np.int64
+    assert len(empty) == 0 and list(empty.columns)[:2] == ["group", "case"]
+    assert empty["case"].dtype == np.int64
     with pytest.raises(ValueError, match="one row per label"):
         replicate_groups(X, y[:-1])
     with pytest.raises(ValueError, match="at least 3 samples"):
@@ -180,7 +180,7 @@ def test_kept_groups_keeps_near_copies_by_default_and_every_group_with_auto():
     found, labels = kept_groups(X, y, "near_copies")
     assert _as_sets(found) == {(2 * i, 2 * i + 1) for i in range(10)}
     np.testing.assert_array_equal(found["kept"], found["correlation"] >= NEAR_COPY)
-    assert set(found.loc[found["kept"], "sample"]) == set(range(10))
+    assert set(found.loc[found["kept"], "case"]) == set(range(10))
     assert np.unique(labels[:10]).size == 5 and np.unique(labels).size == 60 - 5
     every, all_labels = kept_groups(X, y, "auto")
     assert every["kept"].all() and np.unique(all_labels).size == 60 - 10
@@ -193,3 +193,19 @@ def test_kept_groups_keeps_near_copies_by_default_and_every_group_with_auto():
     assert group_mode([1, 2])[0] is None
     with pytest.raises(ValueError, match="got 'all'"):
         group_mode("all")
+
+
+def test_groups_name_samples_by_row_number_and_id_as_the_fits_other_tables_do():
+    """The row number was a column named "sample", which in loo_checks_ holds the sample's id:
+    the same word for two things. Now "case" is the row number in both, and a DataFrame's
+    index gives "sample" its ids."""
+    rng = np.random.default_rng(63900)
+    base = rng.normal(size=(8, 150))
+    X = np.vstack([base, base[[2]] + 0.2 * rng.normal(size=(1, 150))])   # row 8 copies row 2
+    ids = [f"GSM{100 + i}" for i in range(9)]
+    y = np.array([0, 1] * 4 + [0])
+    found = replicate_groups(pd.DataFrame(X, index=ids), y)
+    assert found["case"].tolist() == [2, 8] and found["sample"].tolist() == ["GSM102", "GSM108"]
+    assert "sample" not in replicate_groups(X, y).columns
+    old = found.drop(columns="case").assign(sample=[2, 8])    # a table saved before the rename
+    assert replicate_labels(old, 9).tolist() == replicate_labels(found, 9).tolist()

@@ -159,7 +159,7 @@ def chowdary_groups() -> str:
 
     X, y = read_set("chowdary")
     g = replicate_groups(X, y).groupby("group").agg(
-        samples=("sample", list), correlation=("correlation", "first"),
+        samples=("case", list), correlation=("correlation", "first"),
         margin=("margin", "first"))
     true = sum(len(s) == 2 and PAIRS[s[0]] == PAIRS[s[1]] for s in g["samples"])
     return (f"| chowdary, all 104 samples ({true} of the {len(g)} groups true pairs) | "

@@ -49,7 +49,7 @@ def kept(X, y, *, floor: float = NEAR_COPY) -> list[list[int]]:
 
     found = replicate_groups(np.asarray(X, dtype=np.float64), np.asarray(y))
     near = found[found["correlation"] >= floor]
-    return [sorted(s) for s in near.groupby("group")["sample"].apply(list)]
+    return [sorted(s) for s in near.groupby("group")["case"].apply(list)]
 
 
 def design_a() -> tuple[str, bool]:

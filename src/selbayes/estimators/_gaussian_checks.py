@@ -117,11 +117,15 @@ class GaussianChecks:
         (:func:`selbayes.evaluation.replicate_groups`, found before the inner
         cross-validation, which takes such samples as independent)."""
         from ..evaluation._diagnostics import warn_from_user_line
-        from ..evaluation._replicates import ReplicateWarning, replicate_message
+        from ..evaluation._replicates import (ReplicateWarning, replicate_message,
+                                              with_sample_ids)
 
         found = getattr(self, "replicate_groups_", None)
         if found is None or posterior is None or posterior.y_index is None:
             return                        # not looked for
+        if posterior.case_names is not None:
+            # the samples by their ids too, as loo_checks_ names them
+            self.replicate_groups_ = found = with_sample_ids(found, posterior.case_names)
         found = found[~found["kept"]]     # those kept whole by the inner folds need no warning
         message = replicate_message(found, posterior.y_index.size, posterior.case_names)
         if message is not None:

@@ -53,7 +53,7 @@ NEAR_COPY = 0.8
 #: What ``fit(X, y, groups=...)`` takes besides labels and None (:func:`kept_groups`).
 GROUP_MODES = ("near_copies", "auto")
 
-_COLUMNS = {"group": np.int64, "sample": np.int64, "size": np.int64,
+_COLUMNS = {"group": np.int64, "case": np.int64, "size": np.int64,
             "correlation": np.float64, "margin": np.float64}
 
 
@@ -71,7 +71,8 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     Parameters
     ----------
     X : array-like of shape (n_samples, p)
-        Training values (log scale for expression data), dense.
+        Training values (log scale for expression data), dense; a DataFrame's index names the
+        samples (the ``sample`` column).
     y_index : array-like of int, shape (n_samples,)
         Class index of every sample (the profiles are centred on their class's means).
     gap : float, default :data:`PAIR_GAP`
@@ -89,7 +90,8 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     -------
     pandas.DataFrame
         One row per sample in a group, the most alike group first: ``group`` (0, 1, ...),
-        ``sample`` (row number), ``size`` (samples in its group), ``correlation`` (the
+        ``case`` (row number), ``sample`` (its id, where ``X`` is a DataFrame: the columns
+        of a fit's ``loo_checks_``), ``size`` (samples in its group), ``correlation`` (the
         smallest correlation between two members of the group) and ``margin`` (the smallest
         of its members' margins). No rows where nothing is found. Labels to pass as
         ``fit(X, y, groups=...)`` once the groups are confirmed: :func:`replicate_labels`
@@ -109,11 +111,12 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
     >>> noise = 0.3 * rng.normal(size=(3, 200))
     >>> X = np.vstack([base, base[[0, 0, 1]] + noise])   # rows 6, 7 copy 0; row 8 copies 1
     >>> found = replicate_groups(X, np.array([0, 1, 0, 1, 0, 1, 0, 0, 1]))
-    >>> found.groupby("group")["sample"].apply(list).tolist()
+    >>> found.groupby("group")["case"].apply(list).tolist()
     [[1, 8], [0, 6, 7]]
     >>> replicate_labels(found, 9).tolist()     # each other sample alone
     [0, 1, 2, 3, 4, 5, 0, 0, 1]
     """
+    ids = X.index if isinstance(X, pd.DataFrame) else None
     X = np.asarray(X, dtype=np.float64)
     y_index = np.asarray(y_index)
     if X.ndim != 2 or X.shape[0] != y_index.shape[0]:
@@ -161,8 +164,18 @@ def replicate_groups(X, y_index, *, gap: float = PAIR_GAP,
             within = C[np.ix_(members, members)][np.triu_indices(len(members), 1)]
             found.append((within.min(), margin[members].min(), members))
     found.sort(key=lambda g: -g[0])
-    return _table([(g, j, len(members), corr, marg)
-                   for g, (corr, marg, members) in enumerate(found) for j in members])
+    table = _table([(g, j, len(members), corr, marg)
+                    for g, (corr, marg, members) in enumerate(found) for j in members])
+    return table if ids is None else with_sample_ids(table, ids)
+
+
+def with_sample_ids(found: pd.DataFrame, ids) -> pd.DataFrame:
+    """``found`` (:func:`replicate_groups`) with a ``sample`` column after ``case``: the id
+    ``ids[case]`` of each row's sample, as the other per-case tables of a fit name them."""
+    out = found.drop(columns="sample", errors="ignore")
+    out.insert(out.columns.get_loc("case") + 1, "sample",
+               np.asarray(ids, dtype=object)[out["case"].to_numpy(dtype=np.int64)])
+    return out
 
 
 def _table(rows) -> pd.DataFrame:
@@ -177,7 +190,7 @@ def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
     Parameters
     ----------
     found : pandas.DataFrame
-        From :func:`replicate_groups` (``group`` and ``sample`` columns).
+        From :func:`replicate_groups` (``group`` and ``case`` columns).
     n : int
         Samples.
 
@@ -194,11 +207,12 @@ def replicate_labels(found: pd.DataFrame, n: int) -> np.ndarray:
     Examples
     --------
     >>> import pandas as pd
-    >>> found = pd.DataFrame({"group": [0, 0, 1, 1, 1], "sample": [4, 1, 0, 2, 5]})
+    >>> found = pd.DataFrame({"group": [0, 0, 1, 1, 1], "case": [4, 1, 0, 2, 5]})
     >>> replicate_labels(found, 6).tolist()
     [0, 1, 0, 2, 1, 0]
     """
-    samples = np.asarray(found["sample"], dtype=np.int64)
+    # "sample" held the row numbers in the tables of fits saved before 2026-12-06
+    samples = np.asarray(found["case" if "case" in found else "sample"], dtype=np.int64)
     if samples.size and (samples.min() < 0 or samples.max() >= n):
         raise ValueError(f"sample numbers must lie in [0, {n}); got {samples.min()} to "
                          f"{samples.max()}")
@@ -295,7 +309,7 @@ def replicate_message(found: pd.DataFrame, n: int, case_names=None, *,
     Examples
     --------
     >>> import pandas as pd
-    >>> found = pd.DataFrame({"group": [0, 0, 1, 1], "sample": [0, 1, 2, 3],
+    >>> found = pd.DataFrame({"group": [0, 0, 1, 1], "case": [0, 1, 2, 3],
     ...                       "size": 2, "correlation": [0.9, 0.9, 0.8, 0.8], "margin": 0.4})
     >>> replicate_message(found, 41) is None, replicate_message(found, 20)[:40]
     (True, '4 of the 20 samples form 2 pairs each fa')
@@ -307,7 +321,7 @@ def replicate_message(found: pd.DataFrame, n: int, case_names=None, *,
     def name(i):
         return repr(str(case_names[i])) if case_names is not None else f"row {i}"
 
-    members = found.groupby("group", sort=True)["sample"].apply(list)
+    members = found.groupby("group", sort=True)["case"].apply(list)
     shown = "; ".join(", ".join(map(name, g[:-1])) + f" and {name(g[-1])}"
                       for g in members.iloc[:3])
     sizes = found.drop_duplicates("group")["size"]
