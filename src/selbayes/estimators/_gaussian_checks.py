@@ -117,8 +117,7 @@ class GaussianChecks:
         (:func:`selbayes.evaluation.replicate_groups`, found before the inner
         cross-validation, which takes such samples as independent)."""
         from ..evaluation._diagnostics import warn_from_user_line
-        from ..evaluation._replicates import (ReplicateWarning, replicate_message,
-                                              with_sample_ids)
+        from ..evaluation._replicates import ReplicateWarning, replicate_message, with_sample_ids
 
         found = getattr(self, "replicate_groups_", None)
         if found is None or posterior is None or posterior.y_index is None:
