@@ -721,3 +721,18 @@ def test_readers_drop_a_separator_ending_the_rows_but_not_the_header(tmp_path):
     ds = read_table(tmp_path / "t.csv", label_column="label")
     assert ds.X.columns.tolist() == ["g1"] and ds.y.tolist() == list("ababab")
     assert ds.X.index.tolist() == [f"s{i}" for i in range(6)]
+
+
+def test_read_matrix_names_a_first_row_wider_than_the_others(tmp_path):
+    """A stray field in the first data row only (a decimal comma): pandas made its first field
+    the index and shifted every other row by one gene; with drop_missing="genes" the values
+    were read under their neighbours' names, silently."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.csv").write_text(",g1,g2,g3\ns1,1,5,2.5,3.5\ns2,1.0,2.0,3.0\ns3,4,5,6\n"
+                                    "s4,7,8,9\n")
+    (tmp_path / "y.csv").write_text("class\na\na\nb\nb\n")
+    for kw in ({}, {"drop_missing": "genes"}):
+        with pytest.raises(ValueError, match=r"X\.csv: the first data row has 5 fields, one "
+                                             r"more than the header's 4, and data row 2 has 4"):
+            read_xy(tmp_path / "X.csv", tmp_path / "y.csv", **kw)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 import warnings
 from pathlib import Path
@@ -56,28 +57,46 @@ def _header(path: Path, sep: str | None) -> tuple[list[str], str]:
 
     with get_handle(path, "r", compression="infer", encoding="utf-8") as handles:
         first = handles.handle.readline()
-        second = handles.handle.readline()
+        rows = [line for line in itertools.islice(handles.handle, _ROWS_LOOKED_AT)
+                if line.strip()]
     if sep is None:
         try:
             sep = csv.Sniffer().sniff(first, delimiters=",\t;| ").delimiter
         except csv.Error as exc:
             raise ValueError(f"{path}: could not infer the column separator; pass sep=") from exc
     cells = next(csv.reader(io.StringIO(first), delimiter=sep), [])
-    row = next(csv.reader(io.StringIO(second), delimiter=sep), [])
-    return _cells_for_rows([c.strip() for c in cells], row), sep
+    try:
+        return _cells_for_rows([c.strip() for c in cells],
+                               list(csv.reader(io.StringIO("".join(rows)), delimiter=sep))), sep
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
-def _cells_for_rows(cells: list[str], row: list[str]) -> list[str]:
-    """The header ``cells`` completed to the width of a data ``row`` one field longer.
+#: The data rows :func:`_header` reads to see whether every row is one field wider than the
+#: header.
+_ROWS_LOOKED_AT = 50
+
+
+def _cells_for_rows(cells: list[str], rows: list[list[str]]) -> list[str]:
+    """The header ``cells`` completed to the width of data ``rows`` all one field longer.
 
     Read as they are, the first field of every row became pandas' index and every column
     took its neighbour's name, silently. Two writers make such files: R's ``write.table``,
     whose header has no cell over the row names (the sample ids: an unnamed first column),
     and a spreadsheet that ends each data row, not the header, with a separator (an empty
-    last field: an unnamed last column, dropped with the other empty ones)."""
-    if len(row) != len(cells) + 1 or not cells:
+    last field: an unnamed last column, dropped with the other empty ones). A file where only
+    some rows are wider (a stray separator, a decimal comma) is left to pandas' error, which
+    names the line."""
+    if not cells or not rows or len(rows[0]) != len(cells) + 1:
         return cells
-    return cells + [""] if not row[-1].strip() else [""] + cells
+    other = next((i for i, row in enumerate(rows) if len(row) != len(rows[0])), None)
+    if other is not None:
+        # pandas would make the first row's first field the index and shift every other row
+        raise ValueError(f"the first data row has {len(rows[0])} fields, one more than the "
+                         f"header's {len(cells)}, and data row {other + 1} has "
+                         f"{len(rows[other])}: a stray separator, or a decimal comma, in the "
+                         "first row? Every row must have as many fields as the header")
+    return cells + [""] if all(not row[-1].strip() for row in rows) else [""] + cells
 
 
 def _rows_wider_than_header(frame: pd.DataFrame) -> pd.DataFrame:
