@@ -40,136 +40,6 @@ def _k_grid(text: str | None):
     return grid
 
 
-def _inner_predictions(refits) -> str:
-    """What the stack's weights were fitted on, for the summary: the Gaussian model refitted on
-    every inner fold, on some (a fold the classifier cannot be fitted on keeps the plug-in
-    scores), on none, or the plug-in by choice (``refits`` None)."""
-    if refits is None:
-        return "the inner cross-validation's plug-in"
-    done, folds = refits
-    if done == folds:
-        return "refitted on each inner fold"
-    why = "a class has no training case there, or fewer than two classes of two cases"
-    if done == 0:
-        return f"the inner cross-validation's plug-in on all {folds} inner folds ({why})"
-    return f"refitted on {done} of {folds} inner folds (the plug-in on the others: {why})"
-
-
-def _fit_summary(clf, args, X, y) -> list[str]:
-    """A few lines on what was fitted: k, the first genes, gamma, temperature, diagnostics."""
-    import numpy as np
-
-    counts = ", ".join(f"{c} ({int(n)})" for c, n in
-                       zip(*np.unique(np.asarray(y, dtype=str), return_counts=True),
-                           strict=True))
-    lines = [f"fitted: {args.model}, {X.shape[0]} samples x {X.shape[1]} features; "
-             f"classes {counts}"]
-    sel = clf.selection_
-    k = int(len(sel.indices))
-    how = ""
-    choice = getattr(clf, "k_choice_", None)
-    if choice is not None and getattr(clf, "k", None) == "auto":
-        ks = sorted({int(g[0]) for g in choice.grid})
-        grouped = (f", {choice.extra['n_groups']} groups kept whole"
-                   if "n_groups" in choice.extra else "")
-        how = (f" (chosen by {choice.n_splits}-fold inner CV{grouped} from "
-               f"{', '.join(map(str, ks))})")
-    stat = {"f": "F", "abs_corr": "|correlation|"}.get(str(sel.statistic), str(sel.statistic))
-    lines.append(f"k: {k}{how}; threshold gamma: {float(sel.threshold):.4g} "
-                 f"({stat} of the last kept feature; {X.shape[1] - k} omitted at or below "
-                 "it)")
-    names = [str(v) for v in clf.selected_features_]
-    more = f", ... ({len(names) - 8} more)" if len(names) > 8 else ""
-    lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
-    markers = getattr(clf, "marker_probabilities_", None)
-    if markers is not None:   # the two-groups prior: each kept gene's P(real marker | data)
-        shown = ", ".join(f"{n} {float(p):.2f}" for n, p in
-                          zip(names[:8], np.asarray(markers)[:8], strict=False))
-        lines.append(f"P(real marker), two-groups prior: {shown}{more}")
-    if getattr(clf, "prior_choice_", None) is not None:
-        pc = clf.prior_choice_
-        lines.append(f"prior on the class means: {pc.label} (chosen by inner CV from "
-                     f"{', '.join(pc.labels)})")
-    elif getattr(clf, "t_df_", None) is not None:
-        lines.append(f"t prior: {float(clf.t_df_):g} degrees of freedom (chosen by the data)")
-    temp = getattr(clf, "temperature_", None)
-    if isinstance(temp, int | float) and np.isfinite(temp) and float(temp) != 1.0:
-        lines.append(f"temperature: {float(temp):.3g} (test-time log odds divided by it)")
-    eps = getattr(clf, "label_noise_", None)
-    if isinstance(eps, int | float) and float(eps) > 0:
-        how = ("share chosen by inner CV; " if getattr(clf, "label_noise", None) == "cv"
-               else "")
-        lines.append(f"label noise: {float(eps):.3g} ({how}probabilities mixed with the class "
-                     "frequencies by this much)")
-    elif getattr(clf, "label_noise", None) == "cv":
-        lines.append("label noise: 0 (chosen by inner CV: no case predicted badly enough to "
-                     "need it)")
-    diag = getattr(clf, "diagnostics_", None)
-    if diag is None and getattr(clf, "method", None) == "plugin":
-        lines.append("diagnostics: none (plug-in: hyperparameters at their mode, independent "
-                     "draws, no chain to converge)")
-    elif diag is None:
-        lines.append("diagnostics: none (no MCMC draws: deterministic computation)")
-    elif diag.attrs.get("ok", True):
-        lines.append(f"diagnostics: R-hat and ESS pass ({len(diag)} parameters checked)")
-    else:
-        failures = diag.attrs.get("failures") or ["see clf.diagnostics_"]
-        # the failure names its remedy; these are the run's lengths on the command line
-        lines.append(f"diagnostics: FAIL: {failures[0]} (--draws, --tune, --chains)")
-    checks = getattr(clf, "loo_checks_", None)
-    if checks is not None and "suspect_label" in checks:
-        # selbayes.evaluation._label_check: the inner CV's held-out probability of each label
-        from ..evaluation._label_check import LABEL_CHECK_ALPHA, flagged_cases
-
-        n_bad = int(checks["suspect_label"].sum())
-        if n_bad == 0:
-            lines.append("labels: none contradicted by the held-out predictions (the inner "
-                         "CV without label noise; a case is named when (classes - 1) x its "
-                         f"probability of its own class is below {LABEL_CHECK_ALPHA:g} / "
-                         "samples)")
-        else:
-            lines.append(f"labels: {n_bad} contradicted by their held-out predictions: "
-                         f"{flagged_cases(checks, with_p=False)} (check for a sample swap or "
-                         "a wrong label)")
-    found = getattr(clf, "replicate_groups_", None)     # None: groups given, or no inner CV
-    if found is not None:
-        lines += _replicate_lines(found, X.shape[0], getattr(args, "groups", None))
-    return lines
-
-
-def _replicate_lines(found, n: int, groups) -> list[str]:
-    """The summary's ``replicates:`` lines for the fit's ``replicate_groups_`` (``found``)
-    among ``n`` samples: the groups kept whole by the inner folds and those not, with what to
-    do (``groups``: the ``--groups`` given, None for the default)."""
-    from ..evaluation._replicates import NEAR_COPY, PAIR_SHARE, replicate_message
-
-    if not len(found):
-        return ["replicates: no samples far more alike among themselves than any others "
-                "(pairs to groups of 5 looked for)"]
-    kept = found["kept"].to_numpy(dtype=bool)
-    out = []
-    if kept.any():
-        k = found[kept]
-        out.append(f"replicates: {len(k)} of {n} samples in {k['group'].nunique()} group(s) "
-                   "far more alike among themselves than any others, kept whole by the inner "
-                   "folds (replicate_groups_ of the fit; --groups none takes every sample as "
-                   "independent)")
-    rest = found[~kept]
-    if len(rest):
-        why = ("--groups none" if groups == "none" else
-               f"less alike than the near-copies kept by default: correlation below "
-               f"{NEAR_COPY:g}")
-        warned = replicate_message(rest, n) is not None
-        out.append(f"replicates: {len(rest)} of {n} samples in {rest['group'].nunique()} "
-                   "group(s) far more alike among themselves than any others, not kept whole "
-                   f"({why}; replicate_groups_ of the fit; "
-                   + ("if they are replicates or samples of one patient, pass --groups auto "
-                      "or --groups FILE)" if warned else
-                      f"too few to warn: a warning needs {PAIR_SHARE:.0%} of the samples and "
-                      "at least 4)"))
-    return out
-
-
 def _cmd_fit(args) -> int:
     import importlib
 
@@ -347,25 +217,10 @@ def _cmd_fit(args) -> int:
     except OSError as exc:
         raise UserError(f"{out}: cannot write the fit "
                         f"({_os_reason(exc, writing=True)})") from None
-    for line in _fit_summary(clf.estimator_ if stacked else clf, args, X, y):
+    from ..estimators._summary import summary_lines
+
+    for line in summary_lines(clf, model=args.model, command_line=True,
+                              groups=getattr(args, "groups", None)):
         print(line)
-    if stacked:
-        w, sc = clf.weights_, clf.inner_scores_
-        print(f"stacked with a Bayesian probit regression of all {clf.linear_.Z.shape[1]} "
-              f"features: weights {w[0]:.2f} (the gaussian model) and {w[1]:.2f} (the linear "
-              f"model); inner log loss {sc['gaussian']:.3f}, {sc['linear']:.3f} and "
-              f"{sc['stack']:.3f} (the stack), nats; the gaussian model's inner predictions: "
-              + _inner_predictions(clf.inner_refits_))
-        if clf.l1_gate_ is not None:
-            g = clf.l1_gate_
-            print(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats; its "
-                  f"cross-validated gain in the stack {g['gain']:+.4f} nats per case, z "
-                  f"{g['z']:.2f} against the gate's {clf.l1_gate:g}: "
-                  + ("the gate opened, but L1 cannot be fitted (a class of one training "
-                     "case, or groups its search for C cannot split): not in the stack"
-                     if g.get("unfittable") else
-                     "not in the stack" if not g["open"] else f"in the stack, weight {w[2]:.2f}"
-                     if w[2] > 0 else "the gate opened, but the weights fitted on all inner "
-                     "cases give it 0"))
     print(f"saved: {out}")
     return 0

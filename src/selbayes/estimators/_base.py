@@ -148,7 +148,38 @@ SAMPLER_CONSTRAINT = [StrOptions(set(SAMPLERS))]
 # ------------------------------------------------------------------------------ mixins
 class EvaluateMixin:
     """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data;
-    and the Bayes decision shared by every ``predict``."""
+    ``summary()``: what was fitted; and the Bayes decision shared by every ``predict``."""
+
+    def summary(self) -> str:
+        """What was fitted, in a few lines (what ``selbayes fit`` prints).
+
+        Returns
+        -------
+        str
+            The samples, features and classes; k and how it was chosen, the threshold gamma
+            and the first kept features; the prior, temperature and label noise chosen; the
+            MCMC diagnostics and the checks of the labels and replicates; for a stack, its
+            weights and inner scores. Lines end with newlines; ``print`` it.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> from selbayes.estimators import LinearStackedClassifier
+        >>> clf = LinearStackedClassifier().fit(X, y)                 # doctest: +SKIP
+        >>> print(clf.summary())                                      # doctest: +SKIP
+        fitted: HierarchicalGaussianClassifier, 40 samples x 300 features; classes a (20), b (20)
+        k: 5 (chosen by 5-fold inner CV from 5, 10, 20, 50, 100, 200, 299); ...
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        from ._summary import summary_lines
+
+        check_is_fitted(self)
+        return "\n".join(summary_lines(self))
 
     def _decide(self, proba: np.ndarray, loss=None) -> np.ndarray:
         """Labels of least expected loss (the most probable when ``loss`` is None)."""
