@@ -166,6 +166,8 @@ def command_line_message(text: str) -> str:
     text = re.sub(r"\(run_benchmark\(\.\.\., groups=\{[^}]*\}\), selbayes benchmark "
                   r"--groups FILE\)", "(--groups FILE)", text)
     text = text.replace("or groups 'auto' to keep", "or --groups auto to keep")
+    # the commands have no --sep: the readers' advice to save as .csv or .tsv is what holds
+    text = text.replace(", or in Python pass sep=", "")
     return text.replace("; the list is in Dataset.dropped", "")
 
 
@@ -386,7 +388,7 @@ def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int | None 
     ...     warn_of_label_variants(["tumour", "Tumour", "normal", "tumour "])
     True
     >>> str(w[0].message)[:71]
-    "y: class labels that differ only in case or surrounding spaces are dif"
+    'y: class labels that differ only in case or surrounding spaces are diff'
     """
     values = [v for v in np.asarray(labels, dtype=object).ravel() if isinstance(v, str)]
     if not values:

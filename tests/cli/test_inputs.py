@@ -149,3 +149,32 @@ def test_output_paths_errors_are_sentences(tmp_path, capsys):
                  str(tmp_path / "blocker" / "sub" / "f.nc")]) == 2
     line = _one_line_error(capsys)
     assert "blocker" in line and "o_flags" not in line
+
+
+def test_a_matrix_whose_separator_cannot_be_sniffed_says_what_to_do_on_the_command_line(
+        tmp_path, capsys):
+    """A one-column .txt file whose separator cannot be sniffed said "pass sep=", an option
+    that selbayes fit and predict do not have; the line now says to save it as .csv or .tsv,
+    and names no Python argument."""
+    (tmp_path / "X.txt").write_text("g1\n1.5\n2.5\n3.5\n4.5\n")
+    pd.DataFrame({"label": list("aabb")}).to_csv(tmp_path / "y.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.txt"), "--y", str(tmp_path / "y.csv"),
+                 "-o", str(tmp_path / "f.nc")]) == 2
+    line = _one_line_error(capsys)
+    assert "X.txt: could not infer the column separator" in line
+    assert "save it as .csv (comma-separated) or .tsv (tab-separated)" in line
+    assert "sep=" not in line and "Python" not in line
+
+
+def test_fit_warns_of_label_variants_once(tmp_path, capsys):
+    """'Tumour' and 'tumour' in the label file were warned of twice: by the reader, naming
+    the file, then by the classifier's own check, naming the labels "y"."""
+    X, _ = _two_class_files(tmp_path, n=8, p=3)
+    pd.DataFrame({"id": X.index, "label": ["Tumour", "tumour"] * 2 + ["normal"] * 4}).to_csv(
+        tmp_path / "y_case.csv", index=False)
+    assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y_case.csv"),
+                 "-o", str(tmp_path / "f.nc"), "--k", "1", "--plugin", "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    said = [line for line in err.splitlines() if "differ only in case" in line]
+    assert len(said) == 1, said
+    assert "y_case.csv: class labels" in said[0]

@@ -736,3 +736,257 @@ def test_read_matrix_names_a_first_row_wider_than_the_others(tmp_path):
         with pytest.raises(ValueError, match=r"X\.csv: the first data row has 5 fields, one "
                                              r"more than the header's 4, and data row 2 has 4"):
             read_xy(tmp_path / "X.csv", tmp_path / "y.csv", **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# the second audit: byte-order marks, id headers, layouts, empty rows, preambles, messages
+# ---------------------------------------------------------------------------------------------
+_Y_ROWS = b"class\na\na\nb\nb\n"
+_X_IDS = b",g1,g2\ns1,5.0,1.0\ns2,6.0,1.5\ns3,1.0,2.0\ns4,2.0,2.5\n"
+
+
+def test_readers_ignore_a_utf8_byte_order_mark(tmp_path):
+    """Excel's "CSV UTF-8" starts the file with a byte-order mark. Read as "utf-8" it was part
+    of the first header cell: an empty id header became '\\ufeff', so numeric sample ids under
+    it were read as a gene (a label leak where rows are in class order) and the samples
+    renumbered 0..n-1; a first gene became '\\ufeffg1', a quoted id header '\\ufeff"sample"'."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    bom = b"\xef\xbb\xbf"
+    (tmp_path / "X.csv").write_bytes(bom + b",g1,g2\n1,5.0,1.0\n2,6.0,1.5\n3,1.0,2.0\n"
+                                           b"4,2.0,2.5\n")
+    (tmp_path / "y.csv").write_bytes(_Y_ROWS)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ["1", "2", "3", "4"] and ds.X.columns.tolist() == ["g1", "g2"]
+    (tmp_path / "X_genes.csv").write_bytes(bom + b"g1,g2\n5.0,1.0\n6.0,1.5\n")
+    assert read_matrix(tmp_path / "X_genes.csv").columns.tolist() == ["g1", "g2"]
+    (tmp_path / "t.csv").write_bytes(bom + b'"sample",g1,class\n1,5.0,a\n2,6.0,a\n3,1.0,b\n'
+                                           b"4,2.0,b\n")
+    ds = read_table(tmp_path / "t.csv", label_column="class")
+    assert ds.X.index.tolist() == ["1", "2", "3", "4"] and ds.X.columns.tolist() == ["g1"]
+    (tmp_path / "X_ids.csv").write_bytes(_X_IDS)
+    (tmp_path / "y_ids.csv").write_bytes(bom + b"sample,class\ns4,b\ns3,b\ns2,a\ns1,a\n")
+    assert read_xy(tmp_path / "X_ids.csv", tmp_path / "y_ids.csv").y.tolist() == list("aabb")
+
+
+def test_read_matrix_camel_case_and_other_id_headers_name_ids(tmp_path):
+    """A header was split into words at non-alphanumerics only, so PatientID, SubjectID,
+    CaseID and SampleNo matched no identifier word, nor did donor, code or mouse: their
+    numbered samples were read as a gene, silently. camelCase now splits words; the gene
+    symbol ID1 and values that are not distinct whole numbers stay a gene."""
+    from selbayes.datasets import read_matrix
+
+    rows = "".join(f"{101 + i},{5.0 + i},{1.0 - i / 2}\n" for i in range(4))
+    for header in ("PatientID", "SubjectID", "CaseID", "SampleNo", "patientID", "IDNumber",
+                   "donor", "Code", "mouse", "participant", "Specimen", "animal_no",
+                   "patientid", "individual"):
+        (tmp_path / "X.csv").write_text(f"{header},g1,g2\n" + rows)
+        X = read_matrix(tmp_path / "X.csv")
+        assert X.columns.tolist() == ["g1", "g2"], header
+        assert X.index.tolist() == ["101", "102", "103", "104"]
+    for header, values in (("ID1", "101 102 103 104"), ("PatientScore", "0.1 0.5 0.2 0.9"),
+                           ("CaseID", "1 1 2 2"), ("NONO", "101 102 103 104")):
+        (tmp_path / "X.csv").write_text(f"{header},g1\n" + "".join(
+            f"{v},{i}.5\n" for i, v in enumerate(values.split())))
+        assert read_matrix(tmp_path / "X.csv").columns.tolist() == [header, "g1"]
+
+
+def test_read_xy_names_a_square_file_of_geo_accessions_as_genes_by_samples(tmp_path):
+    """Genes x samples with as many genes as samples and one column of labels was read as it
+    was, silently: the samples GSM1..GSM4 became the features. Column names that are all GEO
+    sample accessions now say the file looks genes x samples."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.csv").write_bytes(b",GSM1,GSM2,GSM3,GSM4\ng1,5,6,1,2\ng2,1,1.5,2,2.5\n"
+                                     b"g3,3,4,3,4\ng4,0,1,0,1\n")
+    (tmp_path / "y.csv").write_bytes(_Y_ROWS)
+    with pytest.raises(ValueError, match=r"X\.csv: its column names are GEO sample accessions "
+                                         r"\('GSM1', 'GSM2', 'GSM3' and 1 more\): the file looks "
+                                         r"genes x samples.*transpose it"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    # with sample ids in the label file it is transposed, as before
+    (tmp_path / "y_ids.csv").write_text("sample,class\nGSM1,a\nGSM2,a\nGSM3,b\nGSM4,b\n")
+    with pytest.warns(UserWarning, match="read as genes x samples"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y_ids.csv")
+    assert ds.X.index.tolist() == ["GSM1", "GSM2", "GSM3", "GSM4"]
+
+
+def test_read_xy_an_empty_line_in_one_column_of_labels_is_a_missing_label(tmp_path):
+    """A spreadsheet's empty cell in one column of labels is an empty line, which pandas
+    skipped: the labels were one short ("3 labels for the 4 samples ... add a header"), or,
+    with one more label at the end, paired with the wrong samples. It is now a missing label;
+    empty lines at the end of the file are nothing."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.csv").write_bytes(_X_IDS)
+    (tmp_path / "y.csv").write_bytes(b"class\na\n\nb\nb\n")
+    with pytest.raises(ValueError, match=r"y\.csv: 1 missing label\(s\) \(samples 's2'\)"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    (tmp_path / "X6.csv").write_bytes(_X_IDS + b"s5,1.5,2.5\ns6,6.5,1.0\n")
+    (tmp_path / "y6.csv").write_bytes(b"class\na\n\nb\nb\nb\na\n\n\n")
+    with pytest.warns(UserWarning, match=r"dropped 1 sample \('s2'\)"):
+        ds = read_xy(tmp_path / "X6.csv", tmp_path / "y6.csv", drop_missing="samples")
+    assert ds.y.to_dict() == {"s1": "a", "s3": "b", "s4": "b", "s5": "b", "s6": "a"}
+    (tmp_path / "y_end.csv").write_bytes(_Y_ROWS + b"\n\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y_end.csv").y.tolist() == list("aabb")
+
+
+def test_readers_drop_rows_of_separators_only(tmp_path):
+    """Rows of separators only (",," rows a spreadsheet exports below the data) were samples:
+    "duplicated sample id(s) in the first column: 'nan'" in X, "duplicated sample id(s): ''"
+    in a label file. They hold nothing and are dropped; a row with an id is still a sample."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "X.csv").write_bytes(_X_IDS + b",,\n,,\n")
+    (tmp_path / "y.csv").write_bytes(_Y_ROWS)
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ["s1", "s2", "s3", "s4"] and ds.y.tolist() == list("aabb")
+    (tmp_path / "X_mid.csv").write_bytes(b",g1,g2\ns1,5.0,1.0\n,,\ns2,6.0,1.5\n")
+    assert read_matrix(tmp_path / "X_mid.csv").index.tolist() == ["s1", "s2"]
+    (tmp_path / "y_ids.csv").write_bytes(b"sample,class\ns1,a\ns2,a\n,\ns3,b\ns4,b\n,\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y_ids.csv").y.tolist() == list("aabb")
+    (tmp_path / "t.csv").write_bytes(b"sample,g1,class\ns1,1,a\ns2,2,a\ns3,3,b\ns4,4,b\n,,\n")
+    assert read_table(tmp_path / "t.csv", label_column="class").X.shape == (4, 1)
+    (tmp_path / "X_gap.csv").write_bytes(b",g1,g2\ns1,5.0,1.0\ns2,,\n")     # an id: a sample
+    with pytest.raises(ValueError, match=r"2 missing value\(s\).*'s2'"):
+        read_matrix(tmp_path / "X_gap.csv")
+
+
+def test_readers_skip_comment_and_series_matrix_lines(tmp_path):
+    """Lines before the header were read as the header or as rows: a GEO series matrix
+    ("!Series_..." lines, then "ID_REF" and the samples, then "!series_matrix_table_end") was
+    "Expected 2 fields in line 3, saw 41"; "# ..." comment lines "no gene columns". Lines
+    starting with "!" or "#" before the header, and the series matrix's last line, are
+    skipped; the series matrix is then genes x samples, transposed by the label file's ids."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "GSE1_series_matrix.txt").write_text(
+        '!Series_title\t"A study"\n!Series_geo_accession\t"GSE1"\n\n'
+        '!Sample_title\t"a1"\t"a2"\t"b1"\t"b2"\n!series_matrix_table_begin\n'
+        '"ID_REF"\t"GSM11"\t"GSM12"\t"GSM13"\t"GSM14"\n"1007_s_at"\t5\t6\t1\t2\n'
+        '"1053_at"\t1\t1.5\t2\t2.5\n"117_at"\t3\t4\t3\t4\n!series_matrix_table_end\n')
+    (tmp_path / "y.csv").write_text("# from the series' characteristics\n"
+                                    "sample,class\nGSM11,a\nGSM12,a\nGSM13,b\nGSM14,b\n")
+    with pytest.warns(UserWarning, match="read as genes x samples"):
+        ds = read_xy(tmp_path / "GSE1_series_matrix.txt", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ["GSM11", "GSM12", "GSM13", "GSM14"]
+    assert ds.X.columns.tolist() == ["1007_s_at", "1053_at", "117_at"]
+    assert ds.y.tolist() == list("aabb") and ds.X.loc["GSM12", "1053_at"] == 1.5
+    (tmp_path / "X.csv").write_bytes(b"# exported 2024-01-01\n# log2 RMA\n" + _X_IDS)
+    assert read_matrix(tmp_path / "X.csv").shape == (4, 2)
+    (tmp_path / "t.csv").write_text("# comment\nsample,g1,class\ns1,1,a\ns2,2,a\ns3,3,b\n"
+                                    "s4,4,b\n")
+    assert read_table(tmp_path / "t.csv", label_column="class").X.index.tolist()[0] == "s1"
+
+
+def test_a_header_written_after_a_hash_is_the_header(tmp_path):
+    """Some tools write the header after a "#" ("#OTU ID", "#sample,class"): skipped as a
+    comment, the first sample became the header. A "#" line just before the data, as wide as
+    its rows (or one field fewer), is the header without its "#"; a comment above it is not."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.tsv").write_text("# normalised counts\n#OTU ID\tg1\tg2\ns1\t5.0\t1.0\n"
+                                    "s2\t6.0\t1.5\ns3\t1.0\t2.0\ns4\t2.0\t2.5\n")
+    (tmp_path / "y.csv").write_text("#sample,class\ns3,b\ns1,a\ns4,b\ns2,a\n")
+    ds = read_xy(tmp_path / "X.tsv", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ["s1", "s2", "s3", "s4"]
+    assert ds.X.columns.tolist() == ["g1", "g2"] and ds.y.tolist() == list("aabb")
+
+
+def test_read_xy_names_repeated_probes_of_a_genes_by_samples_file(tmp_path):
+    """Genes x samples with a gene's probes in two rows and a label file of sample ids was
+    "duplicated sample id(s) in the first column: 'TP53'", calling genes sample ids. Where
+    the label file's ids are X's column names and not the repeated values, the message says
+    the file is genes x samples: aggregate the repeated probes and transpose it."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "X.csv").write_bytes(b",s1,s2,s3,s4\nTP53,5,6,1,2\nTP53,1,1.5,2,2.5\n")
+    (tmp_path / "y.csv").write_text("sample,class\ns1,a\ns2,a\ns3,b\ns4,b\n")
+    with pytest.raises(ValueError, match=r"X\.csv: its first column repeats 'TP53', none of "
+                                         r"them a sample id of .*y\.csv, while its column names "
+                                         r"are \('s1', 's2', 's3' and 1 more\): it is genes x "
+                                         r"samples .*aggregate the repeated probes.*transpose"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    # without the label file (the command line reads X first) the fix is named as a
+    # possibility; real duplicated sample ids keep their message
+    with pytest.raises(ValueError, match=r"duplicated sample id\(s\) in the first column: "
+                                         r"'TP53'; give every sample its own id, or, if the "
+                                         r"file is genes x samples"):
+        read_matrix(tmp_path / "X.csv")
+    (tmp_path / "X_dup.csv").write_bytes(b",g1,g2\ns1,5,6\ns1,1,1.5\ns2,1,2\n")
+    (tmp_path / "y_dup.csv").write_text("sample,class\ns1,a\ns2,b\n")
+    with pytest.raises(ValueError, match=r"X_dup\.csv: 1 duplicated sample id\(s\) in the "
+                                         r"first column: 's1'; give every sample its own id"):
+        read_xy(tmp_path / "X_dup.csv", tmp_path / "y_dup.csv")
+
+
+def test_read_xy_two_label_columns_say_which_was_taken_as_ids(tmp_path):
+    """A label file of columns (class, age) was "2 duplicated sample id(s): 'a', 'b'": it
+    did not say that its first column was taken as the ids and its second as the labels, nor
+    how to pick the label column."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.csv").write_bytes(_X_IDS)
+    (tmp_path / "y.csv").write_text("class,age\na,50\na,61\nb,50\nb,70\n")
+    with pytest.raises(ValueError, match=r"y\.csv: 2 duplicated sample id\(s\): 'a', 'b'; of "
+                                         r"its two columns the first \(class\) was taken as the "
+                                         r"sample ids and the second \(age\) as the labels: give "
+                                         r"label_column= \(on the command line --label-column "
+                                         r"NAME\) to pick the label column, e\.g\. "
+                                         r"label_column='class'"):
+        read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv", label_column="class")
+    assert ds.y.tolist() == list("aabb")
+
+
+def test_read_xy_one_column_txt_label_file(tmp_path):
+    """A .txt label file of one column was read by pandas' own sniffing, which split the
+    header "label" at the letter "l": "duplicated sample id(s): 'a', 'b'". The separator is
+    sniffed among , tab ; | and space, as for X; none in the header is one column."""
+    from selbayes.datasets import read_xy
+
+    (tmp_path / "X.csv").write_bytes(_X_IDS)
+    (tmp_path / "y.txt").write_text("label\na\na\nb\nb\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y.txt").y.tolist() == list("aabb")
+    (tmp_path / "y2.txt").write_text("sample label\ns4 b\ns1 a\ns3 b\ns2 a\n")
+    assert read_xy(tmp_path / "X.csv", tmp_path / "y2.txt").y.tolist() == list("aabb")
+
+
+def test_read_matrix_says_what_to_do_when_the_separator_cannot_be_sniffed(tmp_path):
+    from selbayes.datasets import read_matrix
+
+    (tmp_path / "X.txt").write_text("g1\n1\n2\n")
+    with pytest.raises(ValueError, match=r"X\.txt: could not infer the column separator from "
+                                         r"its first line \('g1'\); save it as \.csv "
+                                         r"\(comma-separated\) or \.tsv \(tab-separated\), or in "
+                                         r"Python pass sep=$"):
+        read_matrix(tmp_path / "X.txt")
+    assert read_matrix(tmp_path / "X.txt", sep=",").columns.tolist() == ["g1"]
+
+
+def test_readers_strip_ids_and_keep_names_that_look_missing(tmp_path):
+    """Sample ids of X kept trailing spaces ("s1 " matched no "s1" of a label file, whose ids
+    are stripped); a sample or gene named "NA" became 'nan' (names are not missing values);
+    an empty id became the sample 'nan' and is now an error naming its row."""
+    from selbayes.datasets import read_matrix, read_xy
+
+    (tmp_path / "X.csv").write_text(",g1,g2\ns1 ,5.0,1.0\nNA,6.0,1.5\ns3,1.0,2.0\ns4,2.0,2.5\n")
+    (tmp_path / "y.csv").write_text("sample,class\ns1,a\nNA,a\ns3,b\ns4,b\n")
+    ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert ds.X.index.tolist() == ["s1", "NA", "s3", "s4"] and ds.y.tolist() == list("aabb")
+    # genes x samples: a gene named NA
+    (tmp_path / "Xt.csv").write_text("gene,s1,s2,s3,s4\nNA,5,6,1,2\ng2,1,1.5,2,2.5\n")
+    (tmp_path / "y_s.csv").write_text("sample,class\ns1,a\ns2,a\ns3,b\ns4,b\n")
+    with pytest.warns(UserWarning, match="transposed"):
+        ds = read_xy(tmp_path / "Xt.csv", tmp_path / "y_s.csv")
+    assert ds.X.columns.tolist() == ["NA", "g2"]
+    (tmp_path / "t.csv").write_text("sample,g1,class\ns1,1,a\nNA,2,a\ns3,3,b\ns4,4,b\n")
+    assert read_table(tmp_path / "t.csv", "class").X.index.tolist() == ["s1", "NA", "s3", "s4"]
+    (tmp_path / "X_gap.csv").write_text(",g1,g2\ns1,5.0,1.0\n,6.0,1.5\ns3,1.0,2.0\n")
+    with pytest.raises(ValueError, match=r"X_gap\.csv: 1 sample\(s\) without a sample id in "
+                                         r"the first column \(data row 2\); give every sample "
+                                         r"an id"):
+        read_matrix(tmp_path / "X_gap.csv")
+    # a gene first: its "NA" is a missing value, as before
+    (tmp_path / "X_gene.csv").write_text("g1,g2\n5.0,1.0\nNA,1.5\n")
+    assert np.isnan(read_matrix(tmp_path / "X_gene.csv", allow_missing=True).iloc[1, 0])

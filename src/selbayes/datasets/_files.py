@@ -14,6 +14,7 @@ import csv
 import io
 import itertools
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -50,24 +51,90 @@ def _sep_for(path: Path) -> str | None:
     return {".csv": ",", ".tsv": "\t", ".tab": "\t", ".txt": None}.get(last)
 
 
-def _header(path: Path, sep: str | None) -> tuple[list[str], str]:
-    """The raw header cells (pandas renames duplicates, so they are read separately), one per
-    field of the first data row (:func:`_cells_for_rows`)."""
+#: How every file is read: UTF-8, where a byte-order mark at the start (Excel's "CSV UTF-8"
+#: writes one) is not text. Read as "utf-8", the mark was part of the first header cell: an
+#: empty id header became '\ufeff', a gene, and numeric sample ids under it a feature.
+_ENCODING = "utf-8-sig"
+
+#: What lines before the header may start with: comments ("# exported by ...") and a GEO
+#: series matrix's metadata ("!Series_title ..."); pandas read them as the header or as rows.
+_PREAMBLE_STARTS = ("#", "!")
+
+#: The last line of a GEO series matrix's table: no sample.
+_TABLE_END = "!series_matrix_table_end"
+
+#: The end of the message about a separator that cannot be sniffed; the command line, which
+#: has no such option, leaves out the part that names ``sep=`` (``command_line_message``).
+_SEP_IN_PYTHON = ", or in Python pass sep="
+
+
+def _start_of(path: Path, n_rows: int = 0) -> tuple[int, str, list[str]]:
+    """(the number of lines before the header, the header line, up to ``n_rows`` non-blank
+    lines after it). Blank lines and lines starting with one of :data:`_PREAMBLE_STARTS`
+    before the header are skipped (a series matrix's metadata, comments); the header is ""
+    when the file has none. A "#" line just before the first other line, with as many fields
+    (or one fewer: no cell over the ids), is the header ("#OTU ID", "#gene" as some tools
+    write it): it is returned, "#" and all (:func:`_without_hash` takes it off)."""
     from pandas.io.common import get_handle
 
-    with get_handle(path, "r", compression="infer", encoding="utf-8") as handles:
-        first = handles.handle.readline()
-        rows = [line for line in itertools.islice(handles.handle, _ROWS_LOOKED_AT)
-                if line.strip()]
-    if sep is None:
-        try:
-            sep = csv.Sniffer().sniff(first, delimiters=",\t;| ").delimiter
-        except csv.Error as exc:
-            raise ValueError(f"{path}: could not infer the column separator; pass sep=") from exc
-    cells = next(csv.reader(io.StringIO(first), delimiter=sep), [])
+    with get_handle(path, "r", compression="infer", encoding=_ENCODING) as handles:
+        skipped, first, previous = 0, "", ""
+        for line in handles.handle:
+            if line.strip() and not line.lstrip().startswith(_PREAMBLE_STARTS):
+                first = line
+                break
+            skipped += 1
+            previous = line
+        rows = [line for line in itertools.islice(handles.handle, n_rows) if line.strip()]
+    if previous.lstrip().startswith("#") and first and _as_wide(previous, first):
+        return skipped - 1, previous, [first, *rows][:max(n_rows, 0)]
+    return skipped, first, rows
+
+
+def _as_wide(header: str, row: str) -> bool:
+    """Whether a "#" line (``header``) has as many fields as the next line ``row``, or one
+    fewer, and at least two: a header, not a comment."""
+    sep = _sniffed_sep(row) or "\t"
+
+    def width(line: str) -> int:
+        return len(next(csv.reader(io.StringIO(line), delimiter=sep), []))
+
+    cells = width(_without_hash(header))
+    return cells >= 2 and cells in (width(row), width(row) - 1)
+
+
+def _without_hash(line: str) -> str:
+    """A header line without the "#" that opens it (:func:`_start_of`)."""
+    text = line.lstrip()
+    return text[1:].lstrip(" ") if text.startswith("#") else line
+
+
+def _sniffed_sep(line: str) -> str | None:
+    """The separator of a header line among , tab ; | and space, or None."""
     try:
-        return _cells_for_rows([c.strip() for c in cells],
-                               list(csv.reader(io.StringIO("".join(rows)), delimiter=sep))), sep
+        return csv.Sniffer().sniff(line, delimiters=",\t;| ").delimiter
+    except csv.Error:
+        return None
+
+
+def _header(path: Path, sep: str | None) -> tuple[list[str], str, int]:
+    """The raw header cells (pandas renames duplicates, so they are read separately), one per
+    field of the first data row (:func:`_cells_for_rows`), the separator, and the number of
+    lines up to the header's end (for ``skiprows``: lines before it are skipped, see
+    :func:`_start_of`)."""
+    skipped, first, rows = _start_of(path, _ROWS_LOOKED_AT)
+    if sep is None:
+        sep = _sniffed_sep(first)
+        if sep is None:
+            raise ValueError(f"{path}: could not infer the column separator from its first "
+                             f"line ({first.strip()[:40]!r}); save it as .csv "
+                             f"(comma-separated) or .tsv (tab-separated){_SEP_IN_PYTHON}")
+    cells = next(csv.reader(io.StringIO(_without_hash(first)), delimiter=sep), [])
+    # rows of separators only (",,") and a series matrix's last line are no data rows
+    data = [row for row in csv.reader(io.StringIO("".join(rows)), delimiter=sep)
+            if any(c.strip() for c in row) and row[0].strip() != _TABLE_END]
+    try:
+        return _cells_for_rows([c.strip() for c in cells], data), sep, skipped + 1
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
 
@@ -161,7 +228,7 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     if not path.is_file():
         raise FileNotFoundError(f"path {str(path)!r} does not exist")
     try:
-        header, sep = _header(path, sep if sep is not None else _sep_for(path))
+        header, sep, skip = _header(path, sep if sep is not None else _sep_for(path))
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
     for arg, col in (("label_column", label_column), ("index_column", index_column)):
@@ -184,20 +251,35 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     # ids as text: "007" read as the number 7 would no longer match the user's other files
     text_columns = {c: str for c in (label_column, index_column) if c is not None}
     try:
-        frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=1,
-                            dtype=text_columns, keep_default_na=True, skipinitialspace=True)
+        frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=skip,
+                            dtype=text_columns, keep_default_na=True, skipinitialspace=True,
+                            encoding=_ENCODING)
+        frame = _drop_empty_last_columns(frame, header)     # a separator ending every line
+        # The label and id columns as written where pandas read a cell as missing: "None" is
+        # a class (grade None/Low/High) and "NA" a sample's name; the labels then get only
+        # the missing-value markers of a label file
+        raw = {col: pd.read_csv(path, sep=sep, header=None, skiprows=skip, dtype=str,
+                                usecols=[header.index(col)], keep_default_na=False,
+                                skipinitialspace=True, encoding=_ENCODING
+                                ).iloc[:, 0].fillna("").str.strip().to_numpy()
+               for col in (label_column, index_column)
+               if col is not None and frame[col].isna().any()}
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
-    frame = _drop_empty_last_columns(frame, header)     # a separator ending every line
+    # rows of separators only (a spreadsheet's ",," rows) are no samples: read, they were a
+    # sample with every value and its label missing (or a duplicated id 'nan')
+    empty = frame.isna().all(axis=1).to_numpy()
+    for text in raw.values():
+        empty = empty & (text == "")
+    if empty.any():
+        frame = frame.loc[~empty]
+        raw = {col: text[~empty] for col, text in raw.items()}
     read_labels = None
-    if frame[label_column].isna().any():
-        # pandas read "None" (a class: grade None/Low/High) as missing too: the label column
-        # again, as text, with only the missing-value markers of a label file
-        raw = pd.read_csv(path, sep=sep, header=None, skiprows=1, dtype=str,
-                          usecols=[header.index(label_column)], keep_default_na=False,
-                          skipinitialspace=True)
-        read_labels = _missing_labels(raw.iloc[:, 0])
+    if label_column in raw:
+        read_labels = _missing_labels(pd.Series(raw[label_column], index=frame.index))
         frame[label_column] = read_labels.to_numpy()
+    if index_column in raw:
+        frame[index_column] = raw[index_column]     # "" where no id: _sample_index says so
     hint = None
     if index_column is not None:
         index = _sample_index(frame.pop(index_column), path, f" in column {index_column!r}")
@@ -361,7 +443,8 @@ _ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_n
 def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
     """pandas.read_csv with its errors turned into one sentence that names the file."""
     try:
-        return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c", **kwargs)
+        return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c",
+                           encoding=_ENCODING, **kwargs)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty (no header row, no data)") from None
     except pd.errors.ParserError as exc:
@@ -378,11 +461,38 @@ def _is_id_header(header) -> bool:
     return name.lower() in _ID_HEADERS or name.startswith("Unnamed:")
 
 
-#: Words that, as a whole word of a first column's header ("patient_id", "Case No"), name an
-#: identifier; with distinct whole-number values the column holds ids, not a gene (a gene
-#: symbol such as ID1 is one word, not the word "id").
+#: Words that, as a whole word of a first column's header ("patient_id", "Case No",
+#: "PatientID"), name an identifier; with distinct whole-number values the column holds ids,
+#: not a gene (a gene symbol such as ID1 is one word, not the word "id").
 _ID_WORDS = frozenset({"id", "ids", "sample", "patient", "subject", "case", "index", "idx",
-                       "no", "nr", "number", "num"})
+                       "no", "nr", "number", "num", "donor", "participant", "individual",
+                       "specimen", "code", "animal", "mouse"})
+
+#: A header written as one word ("patientid", "sampleno") names an identifier when it is one
+#: of these nouns followed by one of these suffixes (not any two id words: NONO is a gene).
+_ID_NOUNS = frozenset({"sample", "patient", "subject", "case", "donor", "participant",
+                       "individual", "specimen", "animal", "mouse"})
+_ID_SUFFIXES = ("id", "ids", "idx", "no", "nr", "num", "number")
+
+#: Where a camelCase header ("PatientID", "SampleNo", "IDNumber") changes words: a lower-case
+#: letter before a capital, or a capital before a capitalised word. Digits split nothing: the
+#: gene symbol ID1 stays one word.
+_CAMEL_CASE = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _header_words(header) -> set[str]:
+    """The words of a header, lower case: split at non-alphanumerics and camelCase."""
+    text = _CAMEL_CASE.sub(" ", str(header)).lower()
+    return set("".join(c if c.isalnum() else " " for c in text).split())
+
+
+def _names_an_id(header) -> bool:
+    """Whether a header has a word of :data:`_ID_WORDS` (or a word of :data:`_ID_NOUNS`
+    followed by a suffix of :data:`_ID_SUFFIXES`, as in "patientid")."""
+    words = _header_words(header)
+    return bool(words & _ID_WORDS) or any(
+        w.endswith(suffix) and w[:-len(suffix)] in _ID_NOUNS
+        for w in words for suffix in _ID_SUFFIXES)
 
 
 def _is_id_column(header: str, values: pd.Series) -> bool:
@@ -390,19 +500,50 @@ def _is_id_column(header: str, values: pd.Series) -> bool:
         return True
     # Numbered patients ("patient_id" 101, 102, ...) read as a gene would be a feature that
     # tracks the file's order, which is often the class order: a silent leak
-    words = {w for w in "".join(c if c.isalnum() else " " for c in str(header).lower()).split()}
     v = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    return bool(words & _ID_WORDS) and bool(np.all(np.isfinite(v))) \
+    return _names_an_id(header) and bool(np.all(np.isfinite(v))) \
         and bool(np.all(v == np.round(v))) and len(np.unique(v)) == len(v)
 
 
+#: A GEO sample accession: GSM and digits.
+_GEO_SAMPLE = re.compile(r"GSM\d+")
+
+
+def _geo_accessions(names) -> bool:
+    """Whether ``names`` (a file's column names) are all GEO sample accessions: samples, not
+    genes."""
+    names = [str(n).strip() for n in names]
+    return bool(names) and all(_GEO_SAMPLE.fullmatch(n) for n in names)
+
+
+class _DuplicatedIdsError(ValueError):
+    """Duplicated sample ids, which :func:`read_xy` may explain from the label file: the
+    duplicated ids (``ids``) and the other column names of the file (``columns``)."""
+
+    def __init__(self, message: str, ids, columns=()):
+        super().__init__(message)
+        self.ids = [str(i) for i in ids]
+        self.columns = [str(c) for c in columns]
+
+
 def _sample_index(ids: pd.Series, source, where: str = "") -> pd.Index:
-    """The sample ids as the frames' index (str, named "sample"); duplicated ids are a
-    ValueError naming them (``where``: which column of ``source`` held them)."""
-    ids = ids.astype(str)
+    """The sample ids as the frames' index (str, stripped, named "sample"); empty and
+    duplicated ids are a ValueError naming them (``where``: which column of ``source`` held
+    them). ``ids``' own index holds the data rows' positions, for the message."""
+    # stripped as a label file's ids are ("s1 " and "s1" are one sample); NaN is no id
+    ids = ids.astype(object).where(ids.notna(), "").astype(str).str.strip()
+    empty = ids.eq("").to_numpy()
+    if empty.any():
+        rows = ([int(i) + 1 for i in ids.index[empty]]
+                if pd.api.types.is_integer_dtype(ids.index) else [])
+        at = (f" (data row{'s' if len(rows) > 1 else ''} {', '.join(map(str, rows[:5]))}"
+              f"{' ...' if len(rows) > 5 else ''})" if rows else "")
+        raise ValueError(f"{source}: {int(empty.sum())} sample(s) without a sample id{where}"
+                         f"{at}; give every sample an id (or remove the row)")
     if ids.duplicated().any():
-        raise ValueError(f"{source}: {int(ids.duplicated().sum())} duplicated sample id(s)"
-                         f"{where}: {_names(ids[ids.duplicated()].unique())}")
+        dup = ids[ids.duplicated()].unique()
+        raise _DuplicatedIdsError(f"{source}: {int(ids.duplicated().sum())} duplicated sample "
+                                  f"id(s){where}: {_names(dup)}", dup)
     return pd.Index(ids.to_numpy(), name="sample")
 
 
@@ -412,11 +553,15 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     The first column holds sample ids when its header is empty (what pandas' ``to_csv`` writes
     over an index) or one of ``sample``, ``id``, ``sample_id``, ``name``, ``cell``,
     ``barcode``, or when its values are not numbers, or when its header has a word such as
-    ``id``, ``patient``, ``case`` or ``no`` and its values are distinct whole numbers
-    (``patient_id`` 101, 102, ...; read as a gene, it would track the file's order);
-    otherwise the samples are numbered ``"0"``, ``"1"``, ... in file order. Sample ids keep
-    their text as written (``007`` stays ``"007"``). An unnamed last column without a value
-    (a comma at the end of every line, as spreadsheets export) is dropped.
+    ``id``, ``patient``, ``case``, ``donor`` or ``no`` (camelCase too: ``PatientID``) and its
+    values are distinct whole numbers (``patient_id`` 101, 102, ...; read as a gene, it would
+    track the file's order); otherwise the samples are numbered ``"0"``, ``"1"``, ... in file
+    order. Sample ids keep their text as written (``007`` stays ``"007"``, ``NA`` is an id),
+    stripped of spaces; an empty id is an error. An unnamed last column without a value (a
+    comma at the end of every line, as spreadsheets export) is dropped, and so are rows of
+    separators only. Lines before the header that start with ``#`` or ``!`` (comments, a GEO
+    series matrix's metadata) and a series matrix's last line are skipped; a UTF-8
+    byte-order mark is ignored.
 
     Parameters
     ----------
@@ -453,14 +598,14 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
     try:
-        header, sep = _header(path, sep if sep is not None else _sep_for(path))
+        header, sep, skip = _header(path, sep if sep is not None else _sep_for(path))
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
     if not header or header == [""]:
         raise ValueError(f"{path}: the file is empty (no header row, no data)")
     if len(header) == 1 and sep != "\t" and "\t" in header[0]:
         # a tab-separated table saved as .csv: unambiguous (gene names hold no tabs)
-        header, sep = _header(path, "\t")
+        header, sep, skip = _header(path, "\t")
     other = [c for c in ";|" if c != sep and c in header[0]]
     if len(header) == 1 and other:   # e.g. a spreadsheet's ";"-separated export as .csv
         named = {",": "comma", "\t": "tab"}.get(sep, repr(sep))
@@ -470,8 +615,22 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
                          f"and space); convert the file, with '.' as the decimal mark")
     # The first column as text: sample ids keep their form ("007", "1.10"); it is made numbers
     # below only when it is a gene
-    frame = _read_csv(path, sep, header=None, names=[f"c{i}" for i in range(len(header))],
-                      skiprows=1, skipinitialspace=True, dtype={"c0": str})
+    names = [f"c{i}" for i in range(len(header))]
+    frame = _read_csv(path, sep, header=None, names=names, skiprows=skip,
+                      skipinitialspace=True, dtype={"c0": str})
+    text = frame["c0"]
+    if text.isna().any():
+        # "NA" is a name (a sample's, or a gene's in a genes x samples file), not a missing
+        # value: the first column again, as written (read as missing, it became 'nan')
+        text = _read_csv(path, sep, header=None, names=names, usecols=["c0"], skiprows=skip,
+                         skipinitialspace=True, dtype=str, keep_default_na=False)["c0"]
+    text = text.fillna("").str.strip()
+    if frame.shape[1] > 1:
+        # rows of separators only (a spreadsheet's ",," rows) and a series matrix's last line
+        # are no samples (read, they were samples 'nan', duplicated, with no values)
+        drop = (text.eq("") | text.eq(_TABLE_END)) & frame.iloc[:, 1:].isna().all(axis=1)
+        if drop.any():
+            frame, text = frame.loc[~drop], text.loc[~drop]
     frame = _drop_empty_last_columns(frame, header)
     header = header[:frame.shape[1]]
     frame.columns = header
@@ -483,7 +642,20 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     if not (as_number.notna() | first.isna()).all():
         as_number = None
     if _is_id_column(header[0], first if as_number is None else as_number):
-        index = _sample_index(first, path, " in the first column")
+        try:
+            index = _sample_index(text, path, " in the first column")
+        except _DuplicatedIdsError as exc:
+            # gene symbols of a genes x samples file, a gene's probes in several rows?
+            if _geo_accessions(header[1:]):
+                said = (f": its column names are GEO sample accessions "
+                        f"({_names(header[1:], 3)}), so it is genes x samples with a gene's "
+                        f"probes in several rows;")
+            else:
+                said = ("; give every sample its own id, or, if the file is genes x samples (a "
+                        "gene's probes in several rows),")
+            raise _DuplicatedIdsError(f"{exc}{said} aggregate the repeated probes and "
+                                      f"transpose it: selbayes reads samples x genes", exc.ids,
+                                      header[1:]) from None
         frame = frame.iloc[:, 1:]
         frame.index = index
         has_ids = True
@@ -584,6 +756,27 @@ def _drop_empty_last_columns(frame: pd.DataFrame, names) -> pd.DataFrame:
     return frame.iloc[:, :n] if n < frame.shape[1] else frame
 
 
+def _without_empty_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """A label file's cells (text, stripped) without the rows that hold nothing.
+
+    A row whose every cell is empty (an empty line, a spreadsheet's ",," row) is no sample,
+    and nor is a series matrix's last line; but in a file of one column, the labels in the
+    row order of X, an empty line between labels is a sample whose label is missing (pandas
+    skipped it: the labels were one short, or paired with the wrong samples): only the empty
+    lines at its end are dropped there."""
+    if frame.shape[1] == 0 or frame.shape[0] == 0:
+        return frame
+    empty = frame.eq("").all(axis=1).to_numpy()
+    end = frame.iloc[:, 0].eq(_TABLE_END).to_numpy() & frame.iloc[:, 1:].eq("").all(
+        axis=1).to_numpy()
+    if frame.shape[1] > 1:
+        return frame.loc[~(empty | end)]
+    full = np.flatnonzero(~empty)
+    if len(full) and end[full[-1]]:
+        full = full[:-1]                          # a series matrix's last line
+    return frame.iloc[:full[-1] + 1 if len(full) else 0]
+
+
 def _swapped_columns_problem(path: Path, ids: pd.Series, labels: pd.Series, kind: str,
                              x_ids, x_source) -> str | None:
     """Why the first column of a two-column label file repeats values, when its second holds
@@ -611,28 +804,45 @@ def _read_labels_file(path: Path, label_column, sep, *, kind: str = "label", x_i
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
+    try:
+        # comments and metadata before the header are skipped (their count, for skiprows)
+        skip, first, _ = _start_of(path)
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: {_NOT_UTF8}") from None
+
     def read(sep, **kwargs):
         # Every cell as text: ids keep their zeros, and a class named "None" stays a class
         # (_missing_labels reads the markers of a missing label). " tumour" and "tumour" are
         # one class (spreadsheets pad cells; the ids are stripped too), and so are a padded
-        # header and the label it may be
-        frame = _read_csv(path, sep, dtype=str, keep_default_na=False, **kwargs)
-        frame = _rows_wider_than_header(frame).apply(lambda col: col.str.strip())
+        # header and the label it may be. Empty lines are read as rows (pandas skips them):
+        # in one column of labels they are samples without a label (_without_empty_rows)
+        frame = _read_csv(path, sep, dtype=str, keep_default_na=False, skiprows=skip,
+                          skip_blank_lines=False, **kwargs)
+        frame = _rows_wider_than_header(frame).fillna("").apply(lambda col: col.str.strip())
         frame = _drop_empty_last_columns(frame, list(frame.columns))
         frame.columns = [str(c).strip() for c in frame.columns]
-        return frame
+        if kwargs.get("header", 0) is not None and frame.shape[1]:
+            # a header written after a "#" ("#sample,class"): the names without it
+            frame = frame.rename(columns={frame.columns[0]: _without_hash(frame.columns[0])})
+        return _without_empty_rows(frame)
 
     if sep is None:
         sep = _sep_for(path)
+    if sep is None:
+        # pandas' own sniffing (its python engine) may split one column of labels at a
+        # letter ("label" at "l"); a header without , tab ; | or space is one column
+        sep = _sniffed_sep(first) or next((c for c in "\t,;|" if c not in first), "\t")
     frame = read(sep)
     if frame.shape[0] == 0:
         raise ValueError(f"{path}: a header row but no {kind}s")
     if frame.shape[1] == 1:
         # one column when read with the extension's separator, but every line holds another
         # (a spreadsheet's ";" export, a tab-separated file saved as .csv): read with that one
+        cells = frame.iloc[:, 0]
+        cells = cells[cells != ""]                  # a missing label holds no separator
         for other in "\t;|":
-            if other != sep and other in frame.columns[0] and frame.iloc[:, 0].fillna(
-                    "").str.contains(other, regex=False).all():
+            if other != sep and other in frame.columns[0] and cells.str.contains(
+                    other, regex=False).all():
                 sep = other
                 frame = read(sep)
                 break
@@ -669,6 +879,15 @@ def _read_labels_file(path: Path, label_column, sep, *, kind: str = "label", x_i
         problem = _swapped_columns_problem(path, ids, labels, kind, x_ids, x_source)
         if problem:
             raise ValueError(problem)
+        dup = ids[ids.duplicated()].unique()
+        if label_column is None and kind == "label" and (
+                x_ids is None or not pd.Index(dup).isin(list(x_ids)).any()):
+            # e.g. columns (class, age): the labels repeat, and they are no sample ids of X
+            raise ValueError(f"{path}: {len(dup)} duplicated sample id(s): {_names(dup)}; of "
+                             f"its two columns the first ({cols[0]}) was taken as the sample "
+                             f"ids and the second ({cols[1]}) as the labels: give "
+                             f"label_column= (on the command line --label-column NAME) to "
+                             f"pick the label column, e.g. label_column={cols[0]!r}")
     labels = _missing_labels(labels)
     out = pd.Series(labels.to_numpy(), index=_sample_index(ids, path), name=labels.name)
     out.attrs.update(labels.attrs)
@@ -918,6 +1137,15 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     ['a', 'b']
     """
     if not has_ids:
+        if _geo_accessions(X.columns) and not _geo_accessions(X.index):
+            # labels in row order cannot show the layout (a square file reads either way):
+            # the column names can; read as they are, the samples were features
+            raise ValueError(f"{x_source}: its column names are GEO sample accessions "
+                             f"({_names(X.columns, 3)}): the file looks genes x samples, and "
+                             f"selbayes reads samples x genes; transpose it (in pandas: "
+                             f"pd.read_csv(path, index_col=0).T.to_csv(new_path)), or give "
+                             f"{y_source} two columns, sample id and label, to have it "
+                             f"transposed when read")
         if len(y) != X.shape[0]:
             hint = ""
             if len(y) == X.shape[1]:
@@ -971,6 +1199,26 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
 SAMPLE_IDS_ATTR = "selbayes_sample_ids"
 
 
+def _repeated_probes_problem(exc: _DuplicatedIdsError, x_path: Path, y_path: Path,
+                             label_column, sep) -> str | None:
+    """What the label file says of X's duplicated "sample ids" (``exc``), or None: where they
+    are none of its sample ids and X's column names are, X is genes x samples whose first
+    column repeats a gene (its probes), not samples with one id twice."""
+    try:
+        y, has_ids = _read_labels_file(y_path, label_column, sep, x_ids=set(exc.columns),
+                                       x_source=str(x_path))
+    except (ValueError, OSError):
+        return None                     # the duplicated ids are the problem to name
+    in_columns = y.index[y.index.isin(exc.columns)]
+    if not has_ids or y.index.isin(exc.ids).any() or len(in_columns) < len(y) / 2:
+        return None
+    return (f"{x_path}: its first column repeats {_names(exc.ids, 3)}, none of them a sample "
+            f"id of {y_path}, while its column names are ({_names(in_columns, 3)}): it is "
+            f"genes x samples with a gene's probes in several rows; aggregate the repeated "
+            f"probes (e.g. their mean, in pandas X.groupby(level=0).mean()) and transpose it: "
+            f"selbayes reads samples x genes")
+
+
 def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None = None,
             drop_missing=False, name: str = "", description: str = "") -> Dataset:
     """Read the common two-file layout: an expression matrix and a label file.
@@ -979,15 +1227,18 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     optionally sample ids in the first column). ``y_path`` holds either one column of labels,
     taken in the row order of ``x_path``, or two columns, sample id and label, matched to the
     samples of ``x_path`` by id in any order; its header row may be left out (a header that is
-    one of the labels is read as the first label). An ``x_path`` of genes x samples (the
+    one of the labels is read as the first label); in one column of labels, an empty line
+    between labels is a sample without a label. An ``x_path`` of genes x samples (the
     layout of GEO series matrices) is transposed, with a ``UserWarning``, when the label
-    file's ids are exactly its column names. A label file with ids needs an ``x_path`` with
-    ids (or ids that are its row numbers 0..n-1). With ids, the two files must name the same
-    samples: otherwise the error lists a few of the ids that differ, so labels are never
-    assigned by row order behind the user's back. A label is missing when its cell is empty or
-    one of the markers ``NA``, ``N/A``, ``n/a``, ``#N/A``, ``NaN``, ``nan``, ``<NA>``, ``NULL``,
-    ``null`` (the message quotes those it met); ``None`` is a class. Class names that differ
-    only in case stay different classes, with a ``UserWarning``.
+    file's ids are exactly its column names (and is an error naming the layout where its
+    column names are GEO sample accessions and the labels have no ids). A label file with
+    ids needs an ``x_path`` with ids (or ids that are its row numbers 0..n-1). With ids, the
+    two files must name the same samples: otherwise the error lists a few of the ids that
+    differ, so labels are never assigned by row order behind the user's back. A label is
+    missing when its cell is empty or one of the markers ``NA``, ``N/A``, ``n/a``, ``#N/A``,
+    ``NaN``, ``nan``, ``<NA>``, ``NULL``, ``null`` (the message quotes those it met); ``None``
+    is a class. Class names that differ only in case stay different classes, with a
+    ``UserWarning``.
 
     Parameters
     ----------
@@ -1028,7 +1279,13 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
     """
     x_path, y_path = Path(x_path), Path(y_path)
-    X = read_matrix(x_path, sep=sep, allow_missing=True)   # _validated names them, or drops
+    try:
+        X = read_matrix(x_path, sep=sep, allow_missing=True)  # _validated names them, or drops
+    except _DuplicatedIdsError as exc:
+        problem = _repeated_probes_problem(exc, x_path, y_path, label_column, sep)
+        if problem:
+            raise ValueError(problem) from None
+        raise
     X, y = labels_for_matrix(X, y_path, label_column=label_column, sep=sep,
                              x_source=str(x_path))
     y = y.astype(object).where(y.notna(), None)
