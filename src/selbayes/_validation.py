@@ -361,15 +361,16 @@ def check_labels(y, n_samples: int | None = None, *, name: str = "y", min_classe
 
 
 def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int | None = 2) -> bool:
-    """Warn when class labels differ only in case or surrounding spaces ("Tumour", "tumour ").
+    """Warn when class labels differ only in case or surrounding spaces ("Tumour", "tumour "),
+    or mix numbers and words (0, 1 and "normal").
 
-    They are different classes, which is rarely what was meant (a spreadsheet typed by two
-    people); they are not merged here: the user decides.
+    Either is different classes, which is rarely what was meant (a spreadsheet typed by two
+    people, two codings of one column); they are not merged here: the user decides.
 
     Parameters
     ----------
     labels : array-like of shape (n_samples,)
-        Class labels; only strings are compared.
+        Class labels.
     source : str
         Where the labels came from (a file, or "y"), for the message.
     stacklevel : int or None
@@ -389,32 +390,66 @@ def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int | None 
     True
     >>> str(w[0].message)[:71]
     'y: class labels that differ only in case or surrounding spaces are diff'
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_of_label_variants(["0", "1", "1", "0", "normal"])
+    True
+    >>> str(w[0].message)[:62]
+    "y: class labels mix numbers ('0' and '1') and words ('normal')"
     """
-    values = [v for v in np.asarray(labels, dtype=object).ravel() if isinstance(v, str)]
+    values = [v for v in np.asarray(labels, dtype=object).ravel()
+              if isinstance(v, str | numbers.Number) and not (isinstance(v, float) and v != v)]
     if not values:
         return False
     counts: dict[str, int] = {}
     for v in values:
-        counts[v] = counts.get(v, 0) + 1
+        counts[str(v)] = counts.get(str(v), 0) + 1
+    messages = [m for m in (_case_variants(counts), _mixed_codings(counts)) if m]
+    for message in messages:
+        if stacklevel is None:
+            warn_at_user(f"{source}: {message}", UserWarning)
+        else:
+            warnings.warn(f"{source}: {message}", UserWarning, stacklevel=stacklevel + 1)
+    return bool(messages)
+
+
+def _listed(items) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _case_variants(counts: dict[str, int]) -> str | None:
+    """What :func:`warn_of_label_variants` says of labels that differ only in case or spaces."""
     groups: dict[str, list[str]] = {}
     for v in sorted(counts):
         groups.setdefault(v.strip().casefold(), []).append(v)
     variants = [g for g in groups.values() if len(g) > 1]
     if not variants:
-        return False
-
-    def both(items):
-        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-    said = "; ".join(f"{both([repr(v) for v in g])} ({both([str(counts[v]) for v in g])} "
+        return None
+    said = "; ".join(f"{_listed([repr(v) for v in g])} ({_listed([str(counts[v]) for v in g])} "
                      "samples)" for g in variants[:5])
-    message = (f"{source}: class labels that differ only in case or surrounding spaces are "
-               f"different classes: {said}; if they are one class, write them alike")
-    if stacklevel is None:
-        warn_at_user(message, UserWarning)
-    else:
-        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
-    return True
+    return (f"class labels that differ only in case or surrounding spaces are different "
+            f"classes: {said}; if they are one class, write them alike")
+
+
+def _mixed_codings(counts: dict[str, int]) -> str | None:
+    """What :func:`warn_of_label_variants` says of labels some numbers, some words (0/1 beside
+    "normal": two codings of the classes in one column?)."""
+    def is_number(text: str) -> bool:
+        try:
+            float(text)
+        except ValueError:
+            return False
+        return True
+
+    numbers_ = sorted(v for v in counts if is_number(v))
+    words = sorted(v for v in counts if not is_number(v))
+    if not numbers_ or not words:
+        return None
+    shown = [repr(v) for v in numbers_[:4]] + (["..."] if len(numbers_) > 4 else [])
+    said = [repr(v) for v in words[:4]] + (["..."] if len(words) > 4 else [])
+    return (f"class labels mix numbers ({_listed(shown)}) and words ({_listed(said)}): "
+            f"{len(counts)} different classes; if two codings of the classes were mixed, "
+            "write each class one way")
 
 
 def check_binary(arr: np.ndarray, *, name: str) -> np.ndarray:

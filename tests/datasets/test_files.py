@@ -990,3 +990,24 @@ def test_readers_strip_ids_and_keep_names_that_look_missing(tmp_path):
     # a gene first: its "NA" is a missing value, as before
     (tmp_path / "X_gene.csv").write_text("g1,g2\n5.0,1.0\nNA,1.5\n")
     assert np.isnan(read_matrix(tmp_path / "X_gene.csv", allow_missing=True).iloc[1, 0])
+
+
+def test_read_xy_warns_of_labels_that_mix_numbers_and_words(tmp_path):
+    """0/1 labels beside a few 'normal' (two codings of one column) were three classes,
+    silently; a warning names both kinds (the classes stay as written: the user decides).
+    Numbers alone, or words alone, say nothing."""
+    from selbayes.datasets import read_xy
+
+    _x_file(tmp_path)
+    (tmp_path / "y.csv").write_text("sample,class\ns0,0\ns1,1\ns2,0\ns3,1\ns4,normal\n"
+                                    "s5,normal\n")
+    with pytest.warns(UserWarning, match=r"y\.csv: class labels mix numbers \('0' and '1'\) "
+                                         r"and words \('normal'\): 3 different classes"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert sorted(ds.y.unique()) == ["0", "1", "normal"]
+    for labels in ("0,1,0,1,2,2", "a,b,a,b,c,c"):
+        (tmp_path / "y1.csv").write_text("sample,class\n" + "".join(
+            f"s{i},{v}\n" for i, v in enumerate(labels.split(","))))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            read_xy(tmp_path / "X.csv", tmp_path / "y1.csv")

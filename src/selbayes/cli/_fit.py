@@ -206,9 +206,9 @@ def _cmd_fit(args) -> int:
             from ..preprocessing._intensity import RawIntensityWarning
 
             warnings.simplefilter("ignore", RawIntensityWarning)
-        # the reader warned of labels that differ only in case, naming the file; fit's own
-        # check would say it again of the same labels, naming them "y"
-        warnings.filterwarnings("ignore", message=r"y: class labels that differ only in case")
+        # the reader warned of labels that differ only in case or mix numbers and words,
+        # naming the file; fit's own check would say it again of the same labels, naming "y"
+        warnings.filterwarnings("ignore", message=r"y: class labels (that differ|mix)")
         clf.fit(Xt, np.asarray([str(v) for v in y]), **fit_kw)
     try:
         clf.save(out)

@@ -1237,8 +1237,8 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     differ, so labels are never assigned by row order behind the user's back. A label is
     missing when its cell is empty or one of the markers ``NA``, ``N/A``, ``n/a``, ``#N/A``,
     ``NaN``, ``nan``, ``<NA>``, ``NULL``, ``null`` (the message quotes those it met); ``None``
-    is a class. Class names that differ only in case stay different classes, with a
-    ``UserWarning``.
+    is a class. Class names that differ only in case, and labels that mix numbers and words
+    (0, 1 and ``normal``), stay different classes, with a ``UserWarning``.
 
     Parameters
     ----------
