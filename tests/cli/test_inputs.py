@@ -178,3 +178,22 @@ def test_fit_warns_of_label_variants_once(tmp_path, capsys):
     said = [line for line in err.splitlines() if "differ only in case" in line]
     assert len(said) == 1, said
     assert "y_case.csv: class labels" in said[0]
+
+
+@pytest.mark.parametrize("command", ["fit", "predict"])
+def test_an_output_that_is_an_input_is_refused(tmp_path, capsys, command):
+    """`-o` naming an input replaced it: the fit by a CSV of probabilities, the labels or the
+    matrix by a fit, silently. The command now stops before any work, naming the file."""
+    _two_class_files(tmp_path)
+    (tmp_path / "fit.nc").write_bytes(b"not read")
+    if command == "fit":
+        args = ["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"), "-o",
+                str(tmp_path / "y.csv")]
+    else:
+        args = ["predict", str(tmp_path / "fit.nc"), "--x", str(tmp_path / "X.csv"), "-o",
+                str(tmp_path / "." / "fit.nc")]
+    before = {f.name: f.read_bytes() for f in tmp_path.iterdir()}
+    assert main(args) == 2
+    line = _one_line_error(capsys)
+    assert "is also an input of the command" in line and "choose another output" in line
+    assert {f.name: f.read_bytes() for f in tmp_path.iterdir()} == before

@@ -162,3 +162,13 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         assert f"FarFromTrainingWarning: 5 of 5 samples of {tmp_path / 'raw.csv'} " \
                f"({', '.join(map(repr, list(new.index)))}) lie far" in err
         assert "positions" not in err
+        # numbered samples under a header that is no id word ("tumour" 11, 7, 2, ...): the
+        # column was a gene the fit ignores, and p.csv named the samples 0, 1, 2, ...
+        ids = pd.Index([11, 7, 2, 30, 4], name="tumour")
+        new.set_axis(ids).to_csv(tmp_path / "numbered.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "numbered.csv"),
+                     "-o", str(tmp_path / "p_numbered.csv")]) == 0
+        assert "the first column, 'tumour', is no feature of the fit" in capsys.readouterr().err
+        got = pd.read_csv(tmp_path / "p_numbered.csv", index_col=0)
+        assert got.index.tolist() == ids.tolist()
+        np.testing.assert_array_equal(got.to_numpy(), want)

@@ -1011,3 +1011,27 @@ def test_read_xy_warns_of_labels_that_mix_numbers_and_words(tmp_path):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             read_xy(tmp_path / "X.csv", tmp_path / "y1.csv")
+
+
+def test_read_xy_a_first_column_holding_the_label_files_ids_is_the_ids(tmp_path):
+    """Numbered samples under a header that names no id ("tumour": 3, 0, 2, 1) were read as a
+    gene, X's samples numbered 0..n-1 by row, and a label file keyed by the numbers paired
+    with the row numbers: every label on another sample, silently. Where the column's values
+    are exactly the label file's ids, they are the ids (with a warning naming the column)."""
+    from selbayes.datasets import read_xy
+
+    ids = [3, 0, 2, 1, 5, 4]
+    rng = np.random.default_rng(63903)
+    X = pd.DataFrame(rng.normal(size=(6, 3)), columns=["g1", "g2", "g3"],
+                     index=pd.Index(ids, name="tumour"))
+    X.to_csv(tmp_path / "X.csv")
+    labels = {3: "a", 0: "a", 2: "b", 1: "b", 5: "a", 4: "b"}
+    (tmp_path / "y.csv").write_text("tumour,label\n" + "".join(
+        f"{i},{labels[i]}\n" for i in range(6)))
+    with pytest.warns(UserWarning, match=r"X\.csv: its first column, 'tumour', holds the sample "
+                                         r"ids of .*y\.csv: read as sample ids, not as a gene"):
+        ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
+    assert ds.X.columns.tolist() == ["g1", "g2", "g3"]
+    assert ds.X.index.tolist() == [str(i) for i in ids]
+    assert ds.y.tolist() == [labels[i] for i in ids]
+    np.testing.assert_allclose(ds.X.to_numpy(), X.to_numpy())

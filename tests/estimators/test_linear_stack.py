@@ -941,3 +941,24 @@ def test_a_closed_gate_is_the_two_model_stack(sparse, tmp_path):
 def test_a_gate_it_cannot_use_is_named(sparse, params, match):
     with pytest.raises(ValueError, match=match):
         LinearStackedClassifier(_base(), **params).fit(*sparse)
+
+
+def test_a_stack_fitted_on_transformed_values_warns_when_loaded(stacked, tmp_path):
+    """A fit by `selbayes fit --transform log2` expects X transformed as it was: the
+    Gaussian classifier's load warned of it, the stack's (the default's) said nothing."""
+    import json
+    import warnings
+
+    import h5py
+
+    from selbayes.estimators._persistence import INPUT_TRANSFORM_ATTR, SavedTransformWarning
+
+    path = stacked.save(tmp_path / "stack.nc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SavedTransformWarning)
+        LinearStackedClassifier.load(path)                    # no transform: no warning
+    with h5py.File(path, "a") as f:
+        f.attrs[INPUT_TRANSFORM_ATTR] = json.dumps({"transform": "log2", "floor": 1.0,
+                                                    "ceiling": None})
+    with pytest.warns(SavedTransformWarning, match=r"IntensityLog2\(floor=1\.0, ceiling=None\)"):
+        LinearStackedClassifier.load(path)

@@ -239,3 +239,16 @@ def test_fit_warns_of_labels_that_differ_only_in_case(by_id):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _clf().fit(frame, np.where(labels == "Tumour ", "tumour", labels))
+
+
+def test_evaluate_takes_labels_as_a_one_column_frame_and_names_a_type_mismatch(by_id):
+    """y read as pd.read_csv(..., index_col=0) is a one-column DataFrame: evaluate said "y has
+    24 label(s) for the 24 rows of X; give one label per row" (score took it). Labels of
+    another type than the fit's (text '0'/'1' for integer classes) say so, with the fix."""
+    frame, y, clf = by_id
+    want = clf.evaluate(frame, y)
+    got = clf.evaluate(frame, pd.DataFrame({"label": y}))
+    assert got["amlp"] == want["amlp"]
+    with pytest.raises(ValueError, match=r"y holds text where the classifier's classes are "
+                                         r"numbers.*y\.astype\(int\)"):
+        clf.evaluate(frame, np.asarray(y).astype(str))

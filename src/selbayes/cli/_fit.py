@@ -13,6 +13,7 @@ from ._inputs import (
     _apply_transform,
     _check_binary_file,
     _make_parent,
+    _not_an_input,
     _read_h5ad,
     _read_x,
     _transform_settings,
@@ -50,6 +51,7 @@ def _cmd_fit(args) -> int:
 
     _gaussian_only(args, "k-grid", "prior", "plugin", "linear-stack", "inner-predictive",
                    "l1-gate", "groups", "group-key")
+    _not_an_input(args.output, args.x, args.y, getattr(args, "groups", None))
     if args.model != "gaussian" and args.transform == "log2":
         raise UserError(f"--transform applies to the gaussian model only (the {args.model} "
                         "model takes binary features)")

@@ -15,6 +15,16 @@ _MISSING_HINT = ("impute or remove them first, or give --drop-missing genes (dro
                  "or --drop-missing samples (drops those samples)")
 
 
+def _not_an_input(output, *inputs) -> None:
+    """A UserError where ``output`` is the same file as one of ``inputs`` (None skipped):
+    written, it replaced the fit, the labels or the matrix the command read."""
+    out = Path(output).expanduser().resolve()
+    for given in inputs:
+        if given is not None and Path(given).expanduser().resolve() == out:
+            raise UserError(f"{output}: the output file is also an input of the command "
+                            f"({given}); choose another output")
+
+
 def _read_x(path: str, *, layer: str | None = None, allow_missing: bool = False):
     """The expression matrix of a CSV/TSV or ``.h5ad`` file as a checked DataFrame (samples x
     genes, sample ids as the index); NaN where values are missing if ``allow_missing`` (for

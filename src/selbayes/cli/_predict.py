@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ._classifiers import _FEATURES_ATTR, _TRANSFORM_ATTR, SAVED_CLASSES
 from ._errors import UserError, _os_reason
-from ._inputs import _apply_transform, _make_parent, _read_x
+from ._inputs import _apply_transform, _make_parent, _not_an_input, _read_x
 
 
 def _saved_fit(path: Path):
@@ -42,11 +42,32 @@ def _saved_fit(path: Path):
     return cls, features, pre
 
 
+def _first_column_as_ids(X, features, source):
+    """``X`` with its first column as the sample ids where the file had none that the reader
+    knew (a header that names no id over numbered samples: "tumour" 11, 7, 2, ...), that
+    column is no feature of the fit and its values are distinct whole numbers; ``X``
+    otherwise. Read as a gene the fit ignores, the samples were renamed 0, 1, 2, ... in the
+    output, silently."""
+    import pandas as pd
+
+    from ..datasets._files import SAMPLE_IDS_ATTR, whole_number_ids
+
+    if X.attrs.get(SAMPLE_IDS_ATTR, True) or X.shape[1] < 2 or str(X.columns[0]) in features:
+        return X
+    ids = whole_number_ids(X.iloc[:, 0])
+    if ids is None:
+        return X
+    print(f"note: the first column, {X.columns[0]!r}, is no feature of the fit and holds "
+          f"distinct whole numbers: read as the sample ids of {source}", file=sys.stderr)
+    return X.iloc[:, 1:].set_axis(pd.Index(ids, name=str(X.columns[0])))
+
+
 def _cmd_predict(args) -> int:
     import numpy as np
     import pandas as pd
 
     path = Path(args.fit)
+    _not_an_input(args.output, args.fit, args.x)
     cls, features, pre = _saved_fit(path)
     with warnings.catch_warnings():
         # load() warns a Python user that the fit expects transformed X; predict applies it
@@ -59,6 +80,7 @@ def _cmd_predict(args) -> int:
     if features is None and getattr(clf, "feature_names_in_", None) is not None:
         features = [str(c) for c in clf.feature_names_in_]
     if features is not None:
+        X = _first_column_as_ids(X, features, args.x)
         missing = [c for c in features if c not in X.columns]
         if missing:
             transposed = (len(missing) == len(features)

@@ -979,12 +979,51 @@ def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = Non
     y_source = str(y_path)
     y, has_ids = _read_labels_file(Path(y_path), label_column, sep, x_ids=_ids_of(X),
                                    x_source=x_source)
+    if has_ids:
+        X = _first_column_as_ids(X, y.index, x_source=x_source, y_source=y_source)
     X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     warn_of_label_variants(y, y_source, stacklevel=2)
     if y.notna().all():
         warn_if_labels_among_genes(X, y, x_source=x_source, y_source=y_source)
     return X, y
+
+
+def whole_number_ids(values) -> list[str] | None:
+    """Distinct whole numbers (a first column read as numbers) as sample ids ("3", not "3.0"),
+    or None where the values are not all distinct whole numbers."""
+    v = np.asarray(values, dtype=np.float64)
+    if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v != np.round(v)) \
+            or np.unique(v).size != v.size:
+        return None
+    return [str(int(x)) for x in v]
+
+
+def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
+                         y_source: str) -> pd.DataFrame:
+    """``X`` with its first column as the sample ids where ``X`` was read without ids and that
+    column holds exactly the label file's ids (``label_ids``), as numbers; ``X`` otherwise.
+
+    Numbered samples under a header that names no id ("tumour": 3, 0, 2, ...) were read as a
+    gene and the rows numbered 0..n-1, which a label file numbered the same way matched:
+    every label on another sample, silently."""
+    if X.attrs.get(SAMPLE_IDS_ATTR, True) or X.shape[1] < 2:
+        return X
+    ids = whole_number_ids(X.iloc[:, 0])
+    numbers = pd.to_numeric(pd.Series([str(i) for i in label_ids]), errors="coerce")
+    if ids is None or numbers.isna().any() or len(numbers) != len(ids):
+        return X
+    as_written = dict(zip((str(int(v)) for v in numbers), (str(i) for i in label_ids),
+                          strict=True))
+    if set(as_written) != set(ids):
+        return X
+    warnings.warn(f"{x_source}: its first column, {X.columns[0]!r}, holds the sample ids of "
+                  f"{y_source}: read as sample ids, not as a gene (a header such as 'sample' "
+                  "or 'id' says so)", UserWarning, stacklevel=4)
+    out = X.iloc[:, 1:].copy()
+    out.index = pd.Index([as_written[i] for i in ids], name="sample")   # as the labels write them
+    out.attrs[SAMPLE_IDS_ATTR] = True
+    return out
 
 
 def _ids_of(X: pd.DataFrame) -> set[str]:

@@ -194,11 +194,17 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         FileNotFoundError
             If ``path`` does not exist.
         """
+        from ._persistence import _warn_saved_transform
+
         tree, attrs, config, base = cls._read(path)
         try:
-            return cls._restore(tree, attrs, config, base, path)
+            fitted = cls._restore(tree, attrs, config, base, path)
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
+        # `selbayes fit --transform log2` marks the file's root: the stacked fit expects X
+        # transformed as the Gaussian classifier's load says of its own file
+        _warn_saved_transform(attrs, path)
+        return fitted
 
     def _saved_parts(self):
         """(root, settings, groups) for :meth:`_write`: an xarray.DataTree of the subclass's

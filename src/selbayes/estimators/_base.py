@@ -146,6 +146,18 @@ SAMPLER_CONSTRAINT = [StrOptions(set(SAMPLERS))]
 
 
 # ------------------------------------------------------------------------------ mixins
+def _label_type_hint(y: np.ndarray, classes: np.ndarray) -> str:
+    """The end of :meth:`EvaluateMixin.evaluate`'s message where ``y`` names the classes in
+    another type (text "0"/"1" for the numbers 0/1, as a file read by pandas or the command
+    line's fit gives them): how to convert it; "" otherwise."""
+    if {str(v) for v in np.unique(y)} - {str(c) for c in classes}:
+        return ""
+    if np.issubdtype(classes.dtype, np.number):
+        return (": y holds text where the classifier's classes are numbers; convert it "
+                f"(y.astype({classes.dtype.kind == 'f' and 'float' or 'int'}))")
+    return ": y holds numbers where the classifier's classes are text; convert it (y.astype(str))"
+
+
 class EvaluateMixin:
     """``evaluate(X, y)``: the calibration summary of a fitted classifier on labelled data;
     ``summary()``: what was fitted; and the Bayes decision shared by every ``predict``."""
@@ -255,21 +267,25 @@ class EvaluateMixin:
         >>> 0 <= summary["error_rate"] <= 1
         True
         """
+        import pandas as pd
+
         from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
         check_is_fitted(self, "classes_")
+        if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
+            y = y.iloc[:, 0]          # labels read with pd.read_csv(path, index_col=0)
         warn_if_misaligned(X, y)
         y = np.asarray(y)
         n_rows = getattr(X, "shape", (len(X),))[0]
         if y.ndim != 1 or y.shape[0] != n_rows:
             raise ValueError(f"y has {y.shape[0] if y.ndim else 1} label(s) for the {n_rows} "
-                             "rows of X; give one label per row")
+                             f"rows of X (shape {y.shape}); give one label per row")
         unseen = np.setdiff1d(np.unique(y), self.classes_)
         if unseen.size:
             raise ValueError(
-                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
-                f"(classes_: {self.classes_.tolist()})"
-            )
+                f"y has label(s) {[str(v) for v in unseen]} that the classifier was not "
+                f"fitted on (classes_: {[str(c) for c in self.classes_]})"
+                + _label_type_hint(y, self.classes_))
         proba = self.predict_proba(X)
         out = calibration_summary(proba, y, classes=self.classes_)
         if loss is not None:
