@@ -135,6 +135,12 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_t.csv"),
                      "-o", str(tmp_path / "p_t.csv")]) == 2
         assert "is the file transposed?" in _one_line_error(capsys)
+        # the genes in another case (another annotation's spelling): said, with the fix
+        new.rename(columns=str.upper).to_csv(tmp_path / "new_upper.csv")
+        assert main(["predict", str(tmp_path / "py.nc"), "--x",
+                     str(tmp_path / "new_upper.csv"), "-o", str(tmp_path / "p_u.csv")]) == 2
+        assert ("12 of them are in the file in another case (e.g. 'G0' for 'g0'): name the "
+                "genes as the fit's training file did") in _one_line_error(capsys)
         # genes the fit did not see are ignored, with a note
         new.assign(extra_gene=1.0).to_csv(tmp_path / "new_x.csv")
         assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new_x.csv"),

@@ -252,3 +252,13 @@ def test_evaluate_takes_labels_as_a_one_column_frame_and_names_a_type_mismatch(b
     with pytest.raises(ValueError, match=r"y holds text where the classifier's classes are "
                                          r"numbers.*y\.astype\(int\)"):
         clf.evaluate(frame, np.asarray(y).astype(str))
+
+
+def test_a_loss_frame_with_other_labels_names_them_as_written(by_id):
+    """The message listed NumPy reprs ([np.int64(0), ...]); it lists the labels as written."""
+    frame, y, clf = by_id
+    loss = pd.DataFrame([[0, 1], [1, 0]], index=["a", "b"], columns=[0, 1])
+    with pytest.raises(ValueError, match=r"index \(true classes\) are \['a', 'b'\]; they must "
+                                         r"be the classes \['0', '1'\]") as err:
+        clf.predict(frame, loss=loss)
+    assert "np." not in str(err.value)

@@ -85,10 +85,16 @@ def _cmd_predict(args) -> int:
         if missing:
             transposed = (len(missing) == len(features)
                           and X.index.isin(features).mean() > 0.5)
+            # the same genes written in another case ("tp53" for "TP53": another annotation)
+            by_case = {str(c).casefold(): str(c) for c in X.columns}
+            cased = [(by_case[m.casefold()], m) for m in missing if m.casefold() in by_case]
             raise UserError(f"{args.x} lacks {len(missing)} of the {len(features)} features "
                             f"the fit was trained on, e.g. {', '.join(missing[:5])}"
                             + ("; its rows are named like the features: is the file "
-                               "transposed? It must be samples x genes" if transposed else ""))
+                               "transposed? It must be samples x genes" if transposed else "")
+                            + (f"; {len(cased)} of them are in the file in another case (e.g. "
+                               f"{cased[0][0]!r} for {cased[0][1]!r}): name the genes as the "
+                               "fit's training file did" if cased else ""))
         extra = X.shape[1] - len(features)
         if extra > 0:
             print(f"note: {extra} column(s) of {args.x} that the fit was not trained on are "

@@ -211,9 +211,9 @@ class EvaluateMixin:
         for axis, labels in (("index (true classes)", loss.index),
                              ("columns (decisions)", loss.columns)):
             if sorted(map(str, labels)) != sorted(map(str, classes)) or labels.has_duplicates:
-                raise ValueError(f"the loss DataFrame's {axis} are {list(labels)}; they must "
-                                 f"be the classes {classes} (any order), or pass an array in "
-                                 "the order of classes_")
+                raise ValueError(f"the loss DataFrame's {axis} are {[str(v) for v in labels]}; "
+                                 f"they must be the classes {[str(c) for c in classes]} (any "
+                                 "order), or pass an array in the order of classes_")
         by_str = {str(c): c for c in classes}
         relabel = {lab: by_str[str(lab)] for lab in [*loss.index, *loss.columns]}
         loss = loss.rename(index=relabel, columns=relabel)
