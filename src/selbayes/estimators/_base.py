@@ -283,8 +283,8 @@ class EvaluateMixin:
         unseen = np.setdiff1d(np.unique(y), self.classes_)
         if unseen.size:
             raise ValueError(
-                f"y has label(s) {[str(v) for v in unseen]} that the classifier was not "
-                f"fitted on (classes_: {[str(c) for c in self.classes_]})"
+                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
+                f"(classes_: {self.classes_.tolist()})"
                 + _label_type_hint(y, self.classes_))
         proba = self.predict_proba(X)
         out = calibration_summary(proba, y, classes=self.classes_)
