@@ -60,6 +60,9 @@ _ENCODING = "utf-8-sig"
 #: series matrix's metadata ("!Series_title ..."); pandas read them as the header or as rows.
 _PREAMBLE_STARTS = ("#", "!")
 
+#: What to do with a genes x samples file, in the messages that find one.
+_TRANSPOSE = "transpose it (in pandas: pd.read_csv(path, index_col=0).T.to_csv(new_path))"
+
 #: The last line of a GEO series matrix's table: no sample.
 _TABLE_END = "!series_matrix_table_end"
 
@@ -151,9 +154,8 @@ def _cells_for_rows(cells: list[str], rows: list[list[str]]) -> list[str]:
     took its neighbour's name, silently. Two writers make such files: R's ``write.table``,
     whose header has no cell over the row names (the sample ids: an unnamed first column),
     and a spreadsheet that ends each data row, not the header, with a separator (an empty
-    last field: an unnamed last column, dropped with the other empty ones). A file where only
-    some rows are wider (a stray separator, a decimal comma) is left to pandas' error, which
-    names the line."""
+    last field: an unnamed last column, dropped with the other empty ones). A first row wider
+    than the others (a stray separator, a decimal comma) is a ValueError naming the rows."""
     if not cells or not rows or len(rows[0]) != len(cells) + 1:
         return cells
     other = next((i for i, row in enumerate(rows) if len(row) != len(rows[0])), None)
@@ -163,7 +165,14 @@ def _cells_for_rows(cells: list[str], rows: list[list[str]]) -> list[str]:
                          f"header's {len(cells)}, and data row {other + 1} has "
                          f"{len(rows[other])}: a stray separator, or a decimal comma, in the "
                          "first row? Every row must have as many fields as the header")
-    return cells + [""] if all(not row[-1].strip() for row in rows) else [""] + cells
+    return _widened(cells, empty_last=all(not row[-1].strip() for row in rows))
+
+
+def _widened(names: list[str], *, empty_last: bool) -> list[str]:
+    """Column names for rows one field wider than the header ``names``: an unnamed last
+    column where every row's last field is empty (a separator ending each data row), else an
+    unnamed first one (R's ``write.table``: the row names, the sample ids)."""
+    return names + [""] if empty_last else [""] + names
 
 
 def _rows_wider_than_header(frame: pd.DataFrame) -> pd.DataFrame:
@@ -176,7 +185,7 @@ def _rows_wider_than_header(frame: pd.DataFrame) -> pd.DataFrame:
     last = frame.iloc[:, -1]
     empty_last = bool((last.isna() | (last.astype(str).str.strip() == "")).all())
     out = frame.reset_index()
-    out.columns = names + [""] if empty_last else [""] + names
+    out.columns = _widened(names, empty_last=empty_last)
     return out
 
 
@@ -495,14 +504,22 @@ def _names_an_id(header) -> bool:
         for w in words for suffix in _ID_SUFFIXES)
 
 
+def whole_number_ids(values) -> list[str] | None:
+    """Distinct whole numbers (a first column read as numbers) as sample ids ("3", not "3.0"),
+    or None where the values are not all distinct whole numbers."""
+    v = pd.Series(values).to_numpy(dtype=np.float64, na_value=np.nan)
+    if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v != np.round(v)) \
+            or np.unique(v).size != v.size:
+        return None
+    return [str(int(x)) for x in v]
+
+
 def _is_id_column(header: str, values: pd.Series) -> bool:
     if _is_id_header(header) or not pd.api.types.is_numeric_dtype(values):
         return True
     # Numbered patients ("patient_id" 101, 102, ...) read as a gene would be a feature that
     # tracks the file's order, which is often the class order: a silent leak
-    v = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    return _names_an_id(header) and bool(np.all(np.isfinite(v))) \
-        and bool(np.all(v == np.round(v))) and len(np.unique(v)) == len(v)
+    return _names_an_id(header) and whole_number_ids(values) is not None
 
 
 #: A GEO sample accession: GSM and digits.
@@ -989,16 +1006,6 @@ def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = Non
     return X, y
 
 
-def whole_number_ids(values) -> list[str] | None:
-    """Distinct whole numbers (a first column read as numbers) as sample ids ("3", not "3.0"),
-    or None where the values are not all distinct whole numbers."""
-    v = np.asarray(values, dtype=np.float64)
-    if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v != np.round(v)) \
-            or np.unique(v).size != v.size:
-        return None
-    return [str(int(x)) for x in v]
-
-
 def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
                          y_source: str) -> pd.DataFrame:
     """``X`` with its first column as the sample ids where ``X`` was read without ids and that
@@ -1011,12 +1018,10 @@ def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
         return X
     ids = whole_number_ids(X.iloc[:, 0])
     numbers = pd.to_numeric(pd.Series([str(i) for i in label_ids]), errors="coerce")
-    if ids is None or numbers.isna().any() or len(numbers) != len(ids):
+    label_numbers = None if numbers.isna().any() else whole_number_ids(numbers)
+    if ids is None or label_numbers is None or set(label_numbers) != set(ids):
         return X
-    as_written = dict(zip((str(int(v)) for v in numbers), (str(i) for i in label_ids),
-                          strict=True))
-    if set(as_written) != set(ids):
-        return X
+    as_written = dict(zip(label_numbers, (str(i) for i in label_ids), strict=True))
     warnings.warn(f"{x_source}: its first column, {X.columns[0]!r}, holds the sample ids of "
                   f"{y_source}: read as sample ids, not as a gene (a header such as 'sample' "
                   "or 'id' says so)", UserWarning, stacklevel=4)
@@ -1181,8 +1186,7 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
             # the column names can; read as they are, the samples were features
             raise ValueError(f"{x_source}: its column names are GEO sample accessions "
                              f"({_names(X.columns, 3)}): the file looks genes x samples, and "
-                             f"selbayes reads samples x genes; transpose it (in pandas: "
-                             f"pd.read_csv(path, index_col=0).T.to_csv(new_path)), or give "
+                             f"selbayes reads samples x genes; {_TRANSPOSE}, or give "
                              f"{y_source} two columns, sample id and label, to have it "
                              f"transposed when read")
         if len(y) != X.shape[0]:
@@ -1204,8 +1208,7 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
         # e.g. a GEO series matrix, genes in rows (read_xy transposes the exact case itself)
         raise ValueError(f"{x_source} has the sample ids of {y_source} ({_names(y.index, 3)}) "
                          f"as its column names: it is genes x samples, and selbayes reads "
-                         f"samples x genes; transpose it (in pandas: "
-                         f"pd.read_csv(path, index_col=0).T.to_csv(new_path))")
+                         f"samples x genes; {_TRANSPOSE}")
     if not X.attrs.get(SAMPLE_IDS_ATTR, True) and not x_ids.sort_values().equals(
             y.index.sort_values()):
         # X's rows are numbered only; pairing the label file's ids with them by row order
