@@ -42,7 +42,7 @@ def _saved_fit(path: Path):
     return cls, features, pre
 
 
-def _first_column_as_ids(X, features, source):
+def _unused_first_column_as_ids(X, features, source):
     """``X`` with its first column as the sample ids where the file had none that the reader
     knew (a header that names no id over numbered samples: "tumour" 11, 7, 2, ...), that
     column is no feature of the fit and its values are distinct whole numbers; ``X``
@@ -80,7 +80,7 @@ def _cmd_predict(args) -> int:
     if features is None and getattr(clf, "feature_names_in_", None) is not None:
         features = [str(c) for c in clf.feature_names_in_]
     if features is not None:
-        X = _first_column_as_ids(X, features, args.x)
+        X = _unused_first_column_as_ids(X, features, args.x)
         missing = [c for c in features if c not in X.columns]
         if missing:
             transposed = (len(missing) == len(features)

@@ -153,8 +153,9 @@ def _label_type_hint(y: np.ndarray, classes: np.ndarray) -> str:
     if {str(v) for v in np.unique(y)} - {str(c) for c in classes}:
         return ""
     if np.issubdtype(classes.dtype, np.number):
+        kind = "float" if classes.dtype.kind == "f" else "int"
         return (": y holds text where the classifier's classes are numbers; convert it "
-                f"(y.astype({classes.dtype.kind == 'f' and 'float' or 'int'}))")
+                f"(y.astype({kind}))")
     return ": y holds numbers where the classifier's classes are text; convert it (y.astype(str))"
 
 

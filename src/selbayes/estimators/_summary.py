@@ -87,7 +87,7 @@ def _selection_lines(clf, model: str, command_line: bool, groups) -> list[str]:
     lines.append(f"selected (best first): {', '.join(names[:8])}{more}")
     markers = getattr(clf, "marker_probabilities_", None)
     if markers is not None:   # the two-groups prior: each kept gene's P(real marker | data)
-        shown = ", ".join(f"{n} {float(p):.2f}" for n, p in
+        shown = ", ".join(f"{name} {float(prob):.2f}" for name, prob in
                           zip(names[:8], np.asarray(markers)[:8], strict=False))
         lines.append(f"P(real marker), two-groups prior: {shown}{more}")
     if getattr(clf, "prior_choice_", None) is not None:
