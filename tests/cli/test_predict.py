@@ -168,6 +168,14 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         assert f"FarFromTrainingWarning: 5 of 5 samples of {tmp_path / 'raw.csv'} " \
                f"({', '.join(map(repr, list(new.index)))}) lie far" in err
         assert "positions" not in err
+        # --strict: the same is an error, and nothing is written
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "raw.csv"),
+                     "--strict", "-o", str(tmp_path / "p_strict.csv")]) == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]     # after the note, if any
+        assert line.startswith("selbayes: error: 5 of 5 samples of ") and "--strict" in line
+        assert not (tmp_path / "p_strict.csv").exists()
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new.csv"),
+                     "--strict", "-o", str(tmp_path / "p_strict.csv")]) == 0
         # numbered samples under a header that is no id word ("tumour" 11, 7, 2, ...): the
         # column was a gene the fit ignores, and p.csv named the samples 0, 1, 2, ...
         ids = pd.Index([11, 7, 2, 30, 4], name="tumour")

@@ -216,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     pred.add_argument("--x", required=True,
                       help="new samples (CSV/TSV/.h5ad); columns matched to the fit by name")
     pred.add_argument("--layer", default=None, help="for .h5ad: a layer instead of X")
+    pred.add_argument("--strict", action="store_true",
+                      help="samples far from the training data (FarFromTrainingWarning: "
+                      "another scale or transform than in fit) are an error, exit status 2, "
+                      "and nothing is written: for pipelines that must not go on with "
+                      "extrapolated probabilities")
     pred.add_argument("-o", "--output", required=True,
                       help="CSV: one row per sample, one column per class (missing folders "
                       "are created)")

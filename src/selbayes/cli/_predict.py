@@ -125,13 +125,16 @@ def _cmd_predict(args) -> int:
     for w in said:                      # rows named by the file's sample ids, not positions
         message = str(w.message)
         rows = getattr(w.message, "rows", None)
-        if issubclass(w.category, FarFromTrainingWarning) and rows is not None:
-            import re
+        if issubclass(w.category, FarFromTrainingWarning):
+            if rows is not None:
+                import re
 
-            ids = ", ".join(map(repr, [str(X.index[i]) for i in rows[:5]]))
-            more = ", ..." if len(rows) > 5 else ""
-            message = re.sub(r"rows of X \(positions \[[^\]]*\]\)",
-                             f"samples of {args.x} ({ids}{more})", message)
+                ids = ", ".join(map(repr, [str(X.index[i]) for i in rows[:5]]))
+                more = ", ..." if len(rows) > 5 else ""
+                message = re.sub(r"rows of X \(positions \[[^\]]*\]\)",
+                                 f"samples of {args.x} ({ids}{more})", message)
+            if getattr(args, "strict", False):
+                raise UserError(f"{message} (--strict: nothing written)")
         warnings.warn(message, w.category, stacklevel=2)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"

@@ -61,6 +61,7 @@ from ._persistence import (
     sanitize_attrs,
     write_saved_tree,
 )
+from ._training_range import outside_range_message, rows_outside_training_range, training_range
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "FarFromTrainingWarning", "SAMPLERS",
            "require_sampler", "Posterior"]
@@ -361,10 +362,28 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
     def _store_predictive(self, posterior: Posterior) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _warn_far_from_training(self, X_sel) -> None:
+    def _warn_far_from_training(self, X_sel, warned=()) -> None:
         """Hook: warn (:class:`FarFromTrainingWarning`) about rows of the selected test
-        features far from the training data; models whose inputs cannot be (0/1 data) do
+        features far from the training data, other than the rows ``warned`` of already
+        (:meth:`_warn_outside_training_range`); models whose inputs cannot be (0/1 data) do
         nothing."""
+
+    def _warn_outside_training_range(self, X) -> np.ndarray:
+        """Warn (:class:`FarFromTrainingWarning`) about rows of the validated test features
+        outside the training range on most features (:mod:`._training_range`); return
+        their positions. Fits without a stored range (0/1 or sparse data, files saved before
+        2026-12-07) check nothing."""
+        low = getattr(self, "data_min_", None)
+        if low is None or hasattr(X, "toarray"):
+            return np.array([], dtype=np.int64)
+        n = int(self.selection_.class_counts.sum())
+        rows, below, above = rows_outside_training_range(X, low, self.data_max_, n)
+        if rows.size:
+            warning = FarFromTrainingWarning(
+                outside_range_message(rows, below, above, X.shape[0], n))
+            warning.rows = rows.tolist()        # for a caller holding the ids (selbayes predict)
+            warn_at_user(warning, FarFromTrainingWarning)
+        return rows
 
     def _predict_log_proba_selected(self, X_sel) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
@@ -564,6 +583,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             from ..preprocessing._intensity import warn_if_raw_intensities
 
             warn_if_raw_intensities(X, stacklevel=3)    # _fit <- fit or fit_path <- user
+            self.data_min_, self.data_max_ = training_range(X)
+        else:                          # 0/1 or sparse (counts): no scale to check at predict
+            self.data_min_ = self.data_max_ = None
         self.classes_ = classes
         Xp, transform = self._prepare_features(X, y_index, classes, **given)
         selection = self._resolve_selection(Xp, y_index, classes, transform)
@@ -700,8 +722,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             tell the classes apart (NaN log probabilities, or rows whose probabilities do not
             sum to 1).
         """
-        X_sel = self._select_test_columns(self._validate_test(X))
-        self._warn_far_from_training(X_sel)
+        X = self._validate_test(X)
+        warned = self._warn_outside_training_range(X)
+        X_sel = self._select_test_columns(X)
+        self._warn_far_from_training(X_sel, warned)
         return _checked_log_proba(self._predict_log_proba_selected(X_sel), X_sel)
 
     def predict_proba(self, X) -> np.ndarray:

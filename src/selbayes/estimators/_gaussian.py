@@ -277,6 +277,11 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         and gamma.
     selected_features_ : ndarray of str, shape (k,)
         Names of the selected features, best first.
+    data_min_, data_max_ : ndarray of shape (p,) or None
+        Each feature's smallest and largest training value, in the units of X as given to
+        ``fit``; ``predict_proba`` warns (:class:`~selbayes.estimators.FarFromTrainingWarning`)
+        about rows outside this range on most features (another scale than in ``fit``).
+        None for sparse X. Saved and loaded with the fit.
     prior_checks_ : pandas.DataFrame
         :func:`selbayes.evaluation.prior_boundary_checks` of the posterior (a
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names the held ones).

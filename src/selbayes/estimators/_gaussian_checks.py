@@ -180,9 +180,10 @@ class GaussianChecks:
             warn_from_user_line(m + " (the inner cross-validation curve is in k_choice_)",
                                 GridBoundaryWarning)
 
-    def _warn_far_from_training(self, X_sel) -> None:
+    def _warn_far_from_training(self, X_sel, warned=()) -> None:
         """Warn about rows whose kept features are mostly far from every class's predictive
-        distribution (:data:`FAR_FROM_TRAINING`): another scale or transform than in fit."""
+        distribution (:data:`FAR_FROM_TRAINING`): another scale or transform than in fit.
+        Rows ``warned`` of already (outside the training range) are not named twice."""
         from .._validation import warn_at_user
         from ._base import FarFromTrainingWarning, _dense
 
@@ -193,7 +194,7 @@ class GaussianChecks:
         for g in range(mean.shape[1]):          # a loop over classes keeps memory at n x k
             nearest = np.minimum(nearest, np.abs(Z - mean[:, g]) / sd[:, g])
         distance = np.median(nearest, axis=1)
-        far = np.flatnonzero(distance > FAR_FROM_TRAINING)
+        far = np.setdiff1d(np.flatnonzero(distance > FAR_FROM_TRAINING), warned)
         if far.size:
             # the rows travel with the warning (.rows), so that a caller holding the sample
             # ids (selbayes predict) can name them

@@ -74,12 +74,21 @@ class PersistenceMixin:
 
         ``selection_indices`` (dim ``feature``: the selected genes' names), ``selection_scores``
         (dim ``all_features``: every gene's name) and ``selection_class_counts`` (dim ``class``:
-        the class labels).
+        the class labels); for continuous dense data also ``training_min`` and
+        ``training_max`` (dim ``all_features``: each gene's training range, read by the scale
+        check at predict time).
         """
         import xarray as xr
 
         sel = self.selection_
         names = self._feature_names()
+        low, high = getattr(self, "data_min_", None), getattr(self, "data_max_", None)
+        if low is not None:              # the training range: the scale check at predict
+            every = {"dims": ["all_features"], "coords": {"all_features": names}}
+            extra = {"training_min": xr.DataArray(low, **every),
+                     "training_max": xr.DataArray(high, **every)}
+        else:
+            extra = {}
         return {
             "selection_indices": xr.DataArray(
                 sel.indices, dims=["feature"], coords={"feature": names[sel.indices]}),
@@ -87,6 +96,7 @@ class PersistenceMixin:
                 sel.scores, dims=["all_features"], coords={"all_features": names}),
             "selection_class_counts": xr.DataArray(
                 sel.class_counts, dims=["class"], coords={"class": self._class_labels()}),
+            **extra,
         }
 
     @classmethod
@@ -140,6 +150,10 @@ class PersistenceMixin:
                 rule=str(attrs["selection_rule"]),
                 n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
             )
+            # files written before 2026-12-07 have no training range: no scale check
+            obj.data_min_, obj.data_max_ = (
+                (cd["training_min"].values, cd["training_max"].values)
+                if "training_min" in cd else (None, None))
         except (KeyError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path} is not a readable selbayes fit: it lacks {exc}") from exc
         _warn_saved_transform(attrs, path)
