@@ -372,7 +372,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         """Warn (:class:`FarFromTrainingWarning`) about rows of the validated test features
         outside the training range on most features (:mod:`._training_range`); return
         their positions. Fits without a stored range (0/1 or sparse data, files saved before
-        2026-12-07) check nothing."""
+        2026-12-06) check nothing."""
         low = getattr(self, "data_min_", None)
         if low is None or hasattr(X, "toarray"):
             return np.array([], dtype=np.int64)

@@ -150,7 +150,7 @@ class PersistenceMixin:
                 rule=str(attrs["selection_rule"]),
                 n_ties_at_threshold=int(attrs["selection_n_ties_at_threshold"]),
             )
-            # files written before 2026-12-07 have no training range: no scale check
+            # files written before 2026-12-06 have no training range: no scale check
             obj.data_min_, obj.data_max_ = (
                 (cd["training_min"].values, cd["training_max"].values)
                 if "training_min" in cd else (None, None))

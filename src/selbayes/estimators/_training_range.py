@@ -92,9 +92,10 @@ def rows_outside_training_range(X, low, high, n_training: int):
     varying = high > low          # a constant feature (all zeros) says nothing of the scale
     if n_training < MIN_TRAINING_SAMPLES or varying.sum() < MIN_VARYING_FEATURES:
         return empty
-    Z = np.asarray(X, dtype=np.float64)[:, varying]
-    below = (Z < low[varying]).mean(axis=1)
-    above = (Z > high[varying]).mean(axis=1)
+    Z = np.asarray(X, dtype=np.float64)        # no copy of a float64 X: masks only
+    q = varying.sum()
+    below = ((Z < low) & varying).sum(axis=1) / q
+    above = ((Z > high) & varying).sum(axis=1) / q
     rows = np.flatnonzero(below + above > MOST_OUTSIDE)
     return rows, below[rows], above[rows]
 
