@@ -128,3 +128,25 @@ def test_check_random_state():
     assert isinstance(check_random_state(np.random.RandomState(0)), np.random.Generator)
     with pytest.raises(TypeError, match="random_state"):
         check_random_state("seed")
+
+
+def test_check_matrix_names_a_frame_s_bad_cell_and_takes_numbers_stored_as_objects():
+    """A DataFrame's NaN is named by sample id and gene, not positions only; numbers held in
+    object columns (dtype=object, .T of a mixed frame) are taken as scikit-learn takes them;
+    text in an object column is still refused by name."""
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"g1": [1.0, 2.0], "g2": [3.0, np.nan]}, index=["s1", "s2"])
+    with pytest.raises(ValueError, match=r"row 1 \('s2'\), column 1 \('g2'\)"):
+        check_matrix(df)
+    np.testing.assert_array_equal(check_matrix(df.fillna(0).astype(object)),
+                                  [[1.0, 3.0], [2.0, 0.0]])
+    with pytest.raises(TypeError, match=r"non-numeric columns: \['g2'\]"):
+        check_matrix(pd.DataFrame({"g1": [1.0, 2.0], "g2": ["x", 1.0]}, dtype=object))
+
+
+def test_check_matrix_names_an_anndata_with_the_fix():
+    """numpy's message was that the array would exceed 64 dimensions."""
+    anndata = pytest.importorskip("anndata")
+    adata = anndata.AnnData(np.ones((3, 2)))
+    with pytest.raises(TypeError, match=r"X is an AnnData: pass adata.to_df\(\).*read_anndata"):
+        check_matrix(adata)

@@ -24,6 +24,7 @@ _install_aliases()
 _LAZY = {
     "Selection": "selbayes.filters._selection",
     "select_features": "selbayes.filters._selection",
+    "LinearStackedClassifier": "selbayes.estimators._linear_stack",   # the default
     "HierarchicalGaussianClassifier": "selbayes.estimators._gaussian",
     "BinaryNaiveBayesClassifier": "selbayes.estimators._naive_bayes",
     "BinaryMixtureClassifier": "selbayes.estimators._mixture",

@@ -171,17 +171,19 @@ def command_line_message(text: str) -> str:
     return text.replace("; the list is in Dataset.dropped", "")
 
 
-def warn_if_misaligned(X, y) -> bool:
+def warn_if_misaligned(X, y, name: str = "y") -> bool:
     """Warn when a DataFrame ``X`` and a Series ``y`` hold the same sample ids in another order.
 
-    The labels are paired with X's rows by position (scikit-learn's convention), which is then
-    almost surely not what the user meant; ``fit``, ``evaluate``, cross-validation and the
-    error estimates all say so.
+    The labels (or group labels) are paired with X's rows by position (scikit-learn's
+    convention), which is then almost surely not what the user meant; ``fit``, ``evaluate``,
+    cross-validation and the error estimates all say so.
 
     Parameters
     ----------
     X, y : array-like
         Only pandas objects' indexes are compared.
+    name : str
+        What ``y`` is called in the message (``"groups"`` for group labels).
 
     Returns
     -------
@@ -206,10 +208,11 @@ def warn_if_misaligned(X, y) -> bool:
             or not (x_index.is_unique and y_index.is_unique) or not x_index.isin(y_index).all()):
         return False
     moved = int(np.sum(np.asarray(x_index) != np.asarray(y_index)))
-    warn_at_user(f"y's index holds the samples of X's index in another order ({moved} of "
-                 f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, y has "
-                 f"{y_index[0]!r}); labels are paired with X's rows by position, as in "
-                 "scikit-learn: pass y.loc[X.index] if the index is what pairs them",
+    what = "labels" if name == "y" else name
+    warn_at_user(f"{name}'s index holds the samples of X's index in another order ({moved} of "
+                 f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, {name} "
+                 f"has {y_index[0]!r}); {what} are paired with X's rows by position, as in "
+                 f"scikit-learn: pass {name}.loc[X.index] if the index is what pairs them",
                  UserWarning)
     return True
 
@@ -228,6 +231,10 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
     """
     import scipy.sparse as sp
 
+    if type(X).__name__ == "AnnData":      # numpy's message was about 64 dimensions
+        raise TypeError(f"{name} is an AnnData: pass adata.to_df() (samples x genes, gene "
+                        "names kept), or read it with selbayes.datasets.read_anndata(adata, "
+                        "label_key=...), which also gives the labels")
     if sp.issparse(X):
         if not accept_sparse:
             raise TypeError(f"{name} is a scipy.sparse matrix; pass a dense array here")
@@ -240,17 +247,33 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         if not np.isfinite(X.data).all():
             raise ValueError(f"{name} contains NaN or infinite stored values")
         return X
+    labels = None                            # a DataFrame's (sample ids, gene names)
     if allow_pandas and hasattr(X, "to_numpy") and hasattr(X, "dtypes"):
-        from pandas.api.types import is_numeric_dtype
+        from pandas.api.types import is_numeric_dtype, is_object_dtype
 
         dtypes = X.dtypes
         items = dtypes.items() if hasattr(dtypes, "items") else [(getattr(X, "name", 0), dtypes)]
         non_numeric = [c for c, d in items if not is_numeric_dtype(d)]
-        if non_numeric:
+        numbers_as_objects = False
+        if non_numeric and all(is_object_dtype(d) for _, d in items
+                               if not is_numeric_dtype(d)):
+            try:                             # numbers stored as objects (dtype=object, .T of a
+                X.to_numpy(dtype=np.float64, na_value=np.nan)   # mixed frame): taken
+                numbers_as_objects = True
+            except (TypeError, ValueError):
+                pass
+        if non_numeric and not numbers_as_objects:
+            import pandas as pd
+
+            text = [c for c in non_numeric       # those holding text, not numbers as objects
+                    if (pd.to_numeric(X[c], errors="coerce").isna() & X[c].notna()).any()]
+            non_numeric = text or non_numeric
             raise TypeError(
                 f"{name} has non-numeric columns: {non_numeric[:5]}"
                 + (f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else "")
             )
+        if hasattr(X, "columns"):
+            labels = X.index, X.columns
         X = X.to_numpy(dtype=np.float64, na_value=np.nan)
     try:
         arr = np.asarray(X)
@@ -281,11 +304,23 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         n_nan = int(np.isnan(arr).sum())
         n_inf = int(bad.sum()) - n_nan
         i, j = np.argwhere(bad)[0]
+        names = [None, None] if labels is None else [
+            None if _is_positions(index) else repr(index[at])
+            for index, at in zip(labels, (i, j), strict=True)]
+        where = ", ".join(f"{what} {at}" + (f" ({name})" if name else "")
+                          for what, at, name in (("row", i, names[0]), ("column", j, names[1])))
         raise ValueError(
             f"{name} contains {n_nan} NaN and {n_inf} infinite value(s); "
-            f"the first is at row {i}, column {j}"
+            f"the first is at {where}"
         )
     return arr
+
+
+def _is_positions(index) -> bool:
+    """Whether a pandas index is the default 0..n-1 (positions, no names to give)."""
+    import pandas as pd
+
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
 
 
 def labels_1d(y, name: str = "y") -> np.ndarray:

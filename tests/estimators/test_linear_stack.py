@@ -139,6 +139,13 @@ def test_names_and_labels_pass_through(sparse):
     assert set(clf.predict(frame)) <= {"normal", "tumour"}
     assert clf.selected_features_.tolist() == clf.estimator_.selected_features_.tolist()
     assert clf.evaluate(frame, labels)["n"] == len(y)
+    # refitted on an array of other features: no stale names (the errors' advice
+    # X[clf.feature_names_in_] then picked the old genes)
+    clf.fit(X[:, :-20], y)
+    assert not hasattr(clf, "feature_names_in_") and clf.n_features_in_ == X.shape[1] - 20
+    import selbayes
+
+    assert selbayes.LinearStackedClassifier is LinearStackedClassifier     # the default
 
 
 @pytest.mark.parametrize("estimator, error, match", [

@@ -262,3 +262,45 @@ def test_a_loss_frame_with_other_labels_names_them_as_written(by_id):
                                          r"be the classes \['0', '1'\]") as err:
         clf.predict(frame, loss=loss)
     assert "np." not in str(err.value)
+
+
+def test_groups_in_another_order_than_x_are_warned_of():
+    """groups given as a Series holding X's samples in another order were paired by position
+    without a word (y gets the same warning), splitting every declared pair across the inner
+    folds; in order, nothing is said."""
+    X, y = two_class_gaussian(seed=3, n=24, p=30)
+    ids = [f"s{i}" for i in range(24)]
+    frame = pd.DataFrame(X, index=ids)
+    pairs = pd.Series(np.repeat(np.arange(12), 2), index=ids)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        _clf().fit(frame, y, groups=pairs)
+    with pytest.warns(UserWarning, match=r"groups's index holds the samples of X's index in "
+                                         r"another order.*groups.loc\[X.index\]"):
+        _clf().fit(frame, y, groups=pairs.iloc[::-1])
+    from selbayes import cross_validate
+
+    with pytest.warns(UserWarning, match="groups's index holds the samples"):
+        cross_validate(_clf(), frame, y, folds=3, groups=pairs.iloc[::-1], random_state=0)
+
+
+def test_a_multiindex_of_samples_fits_and_names_its_samples():
+    """pd.concat(..., keys=batches) gives rows a MultiIndex; every default fit failed inside
+    pandas (the checks' tables of sample names). The samples are named by their tuple."""
+    X, y = two_class_gaussian(seed=4, n=24, p=30)
+    frame = pd.concat([pd.DataFrame(X[:12]), pd.DataFrame(X[12:])], keys=["b1", "b2"])
+    clf = _clf(k="auto", k_grid=(3, 10)).fit(frame, y)
+    assert clf.loo_checks_["sample"].iloc[0] == "('b1', 0)"
+    np.testing.assert_array_equal(clf.predict_proba(frame), clf.predict_proba(X))
+
+
+def test_evaluate_takes_a_column_vector_and_names_a_two_dimensional_y(by_id):
+    """evaluate said "y has 24 label(s) for the 24 rows of X; give one label per row" for an
+    (n, 1) array, which fit takes."""
+    frame, y, clf = by_id
+    assert clf.evaluate(frame, np.asarray(y)[:, None])["amlp"] == clf.evaluate(frame, y)["amlp"]
+    with pytest.raises(ValueError, match=r"y must be 1-D, one label per row of X; got shape "
+                                         r"\(2, 24\)"):
+        clf.evaluate(frame, np.vstack([y, y]))
+    with pytest.raises(ValueError, match="y has 23 label"):
+        clf.evaluate(frame, y[:-1])

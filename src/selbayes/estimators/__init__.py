@@ -25,12 +25,14 @@ from ._gaussian import EXACT_MODEL, HierarchicalGaussianClassifier
 from ._memory import FitMemoryWarning
 from ._mixture import BinaryMixtureClassifier
 from ._naive_bayes import BinaryNaiveBayesClassifier
+from ._preselection import PreselectedFeaturesWarning
 
 __all__ = ["HierarchicalGaussianClassifier", "BinaryNaiveBayesClassifier",
            "BinaryMixtureClassifier", "SelectionClassifier", "choose_k", "KChoice",
            "choose_effect_prior", "PriorChoice", "EXACT_MODEL", "FitMemoryWarning",
            "StackedGaussianClassifier", "stacking_weights", "LABEL_NOISE_SHARES",
-           "FarFromTrainingWarning", "LinearStackedClassifier", "log_pool", "log_pool_weights"]
+           "FarFromTrainingWarning", "PreselectedFeaturesWarning", "LinearStackedClassifier",
+           "log_pool", "log_pool_weights"]
 
 
 # The inner cross-validation imports the PyMC model module: loaded on first use. The old module

@@ -77,6 +77,8 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = first.n_features_in_
         if hasattr(first, "feature_names_in_"):
             self.feature_names_in_ = first.feature_names_in_
+        elif hasattr(self, "feature_names_in_"):    # a refit on an array: no stale names
+            del self.feature_names_in_
         return self
 
     def predict_proba(self, X) -> np.ndarray:

@@ -61,6 +61,7 @@ from ._persistence import (
     sanitize_attrs,
     write_saved_tree,
 )
+from ._preselection import warn_if_preselected
 from ._training_range import outside_range_message, rows_outside_training_range, training_range
 
 __all__ = ["SelectionClassifier", "EvaluateMixin", "FarFromTrainingWarning", "SAMPLERS",
@@ -278,10 +279,14 @@ class EvaluateMixin:
             y = y.iloc[:, 0]          # labels read with pd.read_csv(path, index_col=0)
         warn_if_misaligned(X, y)
         y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()             # a column vector, as fit takes it
         n_rows = getattr(X, "shape", (len(X),))[0]
-        if y.ndim != 1 or y.shape[0] != n_rows:
-            raise ValueError(f"y has {y.shape[0] if y.ndim else 1} label(s) for the {n_rows} "
-                             f"rows of X (shape {y.shape}); give one label per row")
+        if y.ndim != 1:
+            raise ValueError(f"y must be 1-D, one label per row of X; got shape {y.shape}")
+        if y.shape[0] != n_rows:
+            raise ValueError(f"y has {y.shape[0]} label(s) for the {n_rows} rows of X; give "
+                             "one label per row")
         unseen = np.setdiff1d(np.unique(y), self.classes_)
         if unseen.size:
             raise ValueError(
@@ -590,6 +595,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         Xp, transform = self._prepare_features(X, y_index, classes, **given)
         selection = self._resolve_selection(Xp, y_index, classes, transform)
         self.selection_ = selection
+        if checks and self._statistic == "f":      # a filter before fit hides the omitted
+            warn_if_preselected(selection.scores, X.shape[0], classes.size)
         X_sel = _dense(Xp[:, selection.indices])     # sparse input: densify the k kept only
         posterior = self._fit_selected(X_sel, y_index, selection, transform)
         if posterior.X is None:
@@ -971,10 +978,14 @@ def _checked_log_proba(log_proba: np.ndarray, X_sel) -> np.ndarray:
 
 
 def _sample_ids(obj):
-    """A pandas object's index (its sample ids), else None (a list's ``index`` is a method)."""
+    """A pandas object's index (its sample ids), else None (a list's ``index`` is a method).
+    A MultiIndex (``pd.concat(..., keys=batches)``) gives one name per row, the tuple as text:
+    as an array it was 2-D, and the checks' tables of sample names failed inside pandas."""
     import pandas as pd
 
     index = getattr(obj, "index", None)
+    if isinstance(index, pd.MultiIndex):
+        return pd.Index([str(t) for t in index], dtype=object)
     return index if isinstance(index, pd.Index) else None
 
 

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._validation import warn_if_misaligned
 from ..evaluation._prior_checks import PRIOR_TAIL, prior_boundary_checks  # noqa: F401 (old home)
 from ..filters._selection import Selection
 from ..models._priors import GaussianPriors
@@ -580,6 +581,8 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
             an :class:`~selbayes.estimators.InnerCVImpossibleError` where the groups leave an
             inner training fold without a class.
         """
+        if not isinstance(groups, str):
+            warn_if_misaligned(X, groups, name="groups")
         return self._fit(X, y, groups=groups)
 
     def _prepare_features(self, X, y_index, classes, ranking=None, choice=None, groups=None):

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._validation import warn_if_misaligned
+
 __all__ = ["KPath", "fit_k_path"]
 
 
@@ -77,6 +79,8 @@ def fit_k_path(estimator, X, y, ks, groups="near_copies") -> KPath:
     from ._gaussian import _rank
 
     group_kind, groups = group_mode(groups)            # an unknown string before any work
+    if group_kind is None:                            # given labels: paired by position
+        warn_if_misaligned(X, groups, name="groups")
 
     ks = list(dict.fromkeys(ks)) if ks is not None else []
     if not ks or not all(isinstance(k, Integral) and not isinstance(k, bool) for k in ks):

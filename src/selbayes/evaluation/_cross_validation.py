@@ -390,6 +390,8 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
 
     _check_args(estimator, n_jobs)
     warn_if_misaligned(X, y)
+    if groups is not None:
+        warn_if_misaligned(X, groups, name="groups")
     index = X.index if isinstance(X, pd.DataFrame) else None
     y_arr = labels_1d(y)
     n = np.shape(X)[0]
