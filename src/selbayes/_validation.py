@@ -254,15 +254,16 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         dtypes = X.dtypes
         items = dtypes.items() if hasattr(dtypes, "items") else [(getattr(X, "name", 0), dtypes)]
         non_numeric = [c for c, d in items if not is_numeric_dtype(d)]
-        numbers_as_objects = False
+        values = None
         if non_numeric and all(is_object_dtype(d) for _, d in items
                                if not is_numeric_dtype(d)):
-            try:                             # numbers stored as objects (dtype=object, .T of a
-                X.to_numpy(dtype=np.float64, na_value=np.nan)   # mixed frame): taken
-                numbers_as_objects = True
+            # numbers stored as objects (dtype=object, the .T of a mixed frame) are taken,
+            # as scikit-learn takes them
+            try:
+                values = X.to_numpy(dtype=np.float64, na_value=np.nan)
             except (TypeError, ValueError):
                 pass
-        if non_numeric and not numbers_as_objects:
+        if non_numeric and values is None:
             import pandas as pd
 
             text = [c for c in non_numeric       # those holding text, not numbers as objects
@@ -274,7 +275,7 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
             )
         if hasattr(X, "columns"):
             labels = X.index, X.columns
-        X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        X = values if values is not None else X.to_numpy(dtype=np.float64, na_value=np.nan)
     try:
         arr = np.asarray(X)
     except Exception as exc:  # pragma: no cover - exotic inputs
@@ -305,10 +306,10 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         n_inf = int(bad.sum()) - n_nan
         i, j = np.argwhere(bad)[0]
         names = [None, None] if labels is None else [
-            None if _is_positions(index) else repr(index[at])
+            None if is_positions(index) else repr(index[at])
             for index, at in zip(labels, (i, j), strict=True)]
-        where = ", ".join(f"{what} {at}" + (f" ({name})" if name else "")
-                          for what, at, name in (("row", i, names[0]), ("column", j, names[1])))
+        where = ", ".join(f"{what} {at}" + (f" ({label})" if label else "")
+                          for what, at, label in (("row", i, names[0]), ("column", j, names[1])))
         raise ValueError(
             f"{name} contains {n_nan} NaN and {n_inf} infinite value(s); "
             f"the first is at {where}"
@@ -316,8 +317,24 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
     return arr
 
 
-def _is_positions(index) -> bool:
-    """Whether a pandas index is the default 0..n-1 (positions, no names to give)."""
+def is_positions(index) -> bool:
+    """Whether a pandas index is the default 0..n-1: positions, not names (``pd.DataFrame(X)``'s
+    columns and rows).
+
+    Parameters
+    ----------
+    index : pandas.Index
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_positions(pd.RangeIndex(3)), is_positions(pd.Index(["g1", "g2"]))
+    (True, False)
+    """
     import pandas as pd
 
     return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1

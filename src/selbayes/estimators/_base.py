@@ -49,6 +49,7 @@ from .._validation import (
     check_binary,
     check_labels,
     check_matrix,
+    is_positions,
     warn_at_user,
     warn_if_misaligned,
     warn_of_label_variants,
@@ -1002,7 +1003,7 @@ def _column_names(X):
     cols = getattr(X, "columns", None)
     if not isinstance(cols, pd.Index):
         return None
-    if isinstance(cols, pd.RangeIndex) and cols.start == 0 and cols.step == 1:
+    if is_positions(cols):
         return None
     return [str(c) for c in cols]
 
