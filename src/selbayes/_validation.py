@@ -209,7 +209,8 @@ def warn_if_misaligned(X, y, name: str = "y") -> bool:
         return False
     moved = int(np.sum(np.asarray(x_index) != np.asarray(y_index)))
     what = "labels" if name == "y" else name
-    warn_at_user(f"{name}'s index holds the samples of X's index in another order ({moved} of "
+    whose = f"{name}'" if name.endswith("s") else f"{name}'s"
+    warn_at_user(f"{whose} index holds the samples of X's index in another order ({moved} of "
                  f"{len(x_index)} differ in position, e.g. X has {x_index[0]!r} first, {name} "
                  f"has {y_index[0]!r}); {what} are paired with X's rows by position, as in "
                  f"scikit-learn: pass {name}.loc[X.index] if the index is what pairs them",

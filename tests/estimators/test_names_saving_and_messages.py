@@ -275,12 +275,12 @@ def test_groups_in_another_order_than_x_are_warned_of():
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         _clf().fit(frame, y, groups=pairs)
-    with pytest.warns(UserWarning, match=r"groups's index holds the samples of X's index in "
+    with pytest.warns(UserWarning, match=r"groups' index holds the samples of X's index in "
                                          r"another order.*groups.loc\[X.index\]"):
         _clf().fit(frame, y, groups=pairs.iloc[::-1])
     from selbayes import cross_validate
 
-    with pytest.warns(UserWarning, match="groups's index holds the samples"):
+    with pytest.warns(UserWarning, match="groups' index holds the samples"):
         cross_validate(_clf(), frame, y, folds=3, groups=pairs.iloc[::-1], random_state=0)
 
 
