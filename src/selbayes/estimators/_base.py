@@ -50,6 +50,7 @@ from .._validation import (
     check_labels,
     check_matrix,
     is_positions,
+    labels_1d,
     warn_at_user,
     warn_if_misaligned,
     warn_of_label_variants,
@@ -271,20 +272,16 @@ class EvaluateMixin:
         >>> 0 <= summary["error_rate"] <= 1
         True
         """
-        import pandas as pd
-
         from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
         check_is_fitted(self, "classes_")
-        if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
-            y = y.iloc[:, 0]          # labels read with pd.read_csv(path, index_col=0)
         warn_if_misaligned(X, y)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()             # a column vector, as fit takes it
+        try:      # a one-column DataFrame (pd.read_csv(path, index_col=0)) or a column vector
+            y = labels_1d(y)
+        except ValueError:
+            raise ValueError(f"y must be 1-D, one label per row of X; got shape "
+                             f"{np.shape(y)}") from None
         n_rows = getattr(X, "shape", (len(X),))[0]
-        if y.ndim != 1:
-            raise ValueError(f"y must be 1-D, one label per row of X; got shape {y.shape}")
         if y.shape[0] != n_rows:
             raise ValueError(f"y has {y.shape[0]} label(s) for the {n_rows} rows of X; give "
                              "one label per row")
