@@ -267,9 +267,13 @@ def check_matrix(X, *, name: str = "X", allow_pandas: bool = True,
         if non_numeric and values is None:
             import pandas as pd
 
-            text = [c for c in non_numeric       # those holding text, not numbers as objects
-                    if (pd.to_numeric(X[c], errors="coerce").isna() & X[c].notna()).any()]
-            non_numeric = text or non_numeric
+            # name the columns holding text, not those holding numbers as objects: one
+            # conversion of all their cells, no loop over the columns
+            cells = X[non_numeric].to_numpy(dtype=object)
+            read = pd.to_numeric(pd.Series(cells.ravel()), errors="coerce").to_numpy()
+            text = (np.isnan(read.astype(np.float64)).reshape(cells.shape)
+                    & pd.notna(cells)).any(axis=0)
+            non_numeric = [c for c, t in zip(non_numeric, text, strict=True) if t] or non_numeric
             raise TypeError(
                 f"{name} has non-numeric columns: {non_numeric[:5]}"
                 + (f" and {len(non_numeric) - 5} more" if len(non_numeric) > 5 else "")
