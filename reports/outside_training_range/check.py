@@ -23,16 +23,14 @@ from selbayes.datasets import BENCHMARK_SETS, load_dataset
 from selbayes.estimators._training_range import (
     MOST_OUTSIDE,
     rows_outside_training_range,
+    shares_outside,
     training_range,
 )
 
 
 def shares(train, test):
     """Each test row's share of varying features outside the training range."""
-    low, high = training_range(train)
-    varying = high > low
-    Z = test[:, varying]
-    return ((Z < low[varying]) | (Z > high[varying])).mean(axis=1)
+    return sum(shares_outside(test, *training_range(train)))
 
 
 def flagged(train, test):

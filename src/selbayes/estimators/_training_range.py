@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["training_range", "rows_outside_training_range", "outside_range_message",
+__all__ = ["training_range", "shares_outside", "rows_outside_training_range",
+           "outside_range_message",
            "MOST_OUTSIDE", "MIN_TRAINING_SAMPLES", "MIN_VARYING_FEATURES"]
 
 #: A test row is on another scale than the training data when more than this share of its
@@ -89,15 +90,38 @@ def rows_outside_training_range(X, low, high, n_training: int):
     ([1], [1.0])
     """
     empty = np.array([], dtype=np.int64), np.array([]), np.array([])
-    varying = high > low          # a constant feature (all zeros) says nothing of the scale
-    if n_training < MIN_TRAINING_SAMPLES or varying.sum() < MIN_VARYING_FEATURES:
+    if n_training < MIN_TRAINING_SAMPLES or np.sum(high > low) < MIN_VARYING_FEATURES:
         return empty
-    Z = np.asarray(X, dtype=np.float64)        # no copy of a float64 X: masks only
-    q = varying.sum()
-    below = ((Z < low) & varying).sum(axis=1) / q
-    above = ((Z > high) & varying).sum(axis=1) / q
+    below, above = shares_outside(X, low, high)
     rows = np.flatnonzero(below + above > MOST_OUTSIDE)
     return rows, below[rows], above[rows]
+
+
+def shares_outside(X, low, high) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's share of the features that varied in training (``high > low``) lying below
+    their training minimum, and above their maximum.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_rows, p)
+    low, high : ndarray of shape (p,)
+        Each feature's training minimum and maximum (:func:`training_range`).
+
+    Returns
+    -------
+    (ndarray of shape (n_rows,), ndarray of shape (n_rows,))
+        NaN where no feature varied.
+
+    Examples
+    --------
+    >>> shares_outside(np.array([[-1.0, 0.5, 2.0, 9.0]]), np.zeros(4), np.array([1, 1, 1, 0.0]))
+    (array([0.33333333]), array([0.33333333]))
+    """
+    varying = high > low          # a constant feature (all zeros) says nothing of the scale
+    q = varying.sum()
+    Z = np.asarray(X, dtype=np.float64)        # no copy of a float64 X: masks only
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (((Z < low) & varying).sum(axis=1) / q, ((Z > high) & varying).sum(axis=1) / q)
 
 
 def outside_range_message(rows, below, above, n_rows: int, n_training: int) -> str:
