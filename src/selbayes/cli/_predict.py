@@ -50,12 +50,10 @@ def _unused_first_column_as_ids(X, features, source):
     output, silently."""
     import pandas as pd
 
-    from ..datasets._files import SAMPLE_IDS_ATTR, whole_number_ids
+    from ..datasets._files import numbered_first_column
 
-    if X.attrs.get(SAMPLE_IDS_ATTR, True) or X.shape[1] < 2 or str(X.columns[0]) in features:
-        return X
-    ids = whole_number_ids(X.iloc[:, 0])
-    if ids is None:
+    ids = numbered_first_column(X)
+    if ids is None or str(X.columns[0]) in features:
         return X
     print(f"note: the first column, {X.columns[0]!r}, is no feature of the fit and holds "
           f"distinct whole numbers: read as the sample ids of {source}", file=sys.stderr)

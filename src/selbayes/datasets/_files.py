@@ -514,6 +514,16 @@ def whole_number_ids(values) -> list[str] | None:
     return [str(int(x)) for x in v]
 
 
+def numbered_first_column(X: pd.DataFrame) -> list[str] | None:
+    """The first column of ``X`` as sample ids (:func:`whole_number_ids`), where ``X`` was
+    read without ids, has another column and the first holds distinct whole numbers (numbered
+    samples under a header that names no id: "tumour" 11, 7, 2, ...); None otherwise. Whether
+    they are the ids is the caller's to judge."""
+    if X.attrs.get(SAMPLE_IDS_ATTR, True) or X.shape[1] < 2:
+        return None
+    return whole_number_ids(X.iloc[:, 0])
+
+
 def _is_id_column(header: str, values: pd.Series) -> bool:
     if _is_id_header(header) or not pd.api.types.is_numeric_dtype(values):
         return True
@@ -1014,9 +1024,7 @@ def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
     Numbered samples under a header that names no id ("tumour": 3, 0, 2, ...) were read as a
     gene and the rows numbered 0..n-1, which a label file numbered the same way matched:
     every label on another sample, silently."""
-    if X.attrs.get(SAMPLE_IDS_ATTR, True) or X.shape[1] < 2:
-        return X
-    ids = whole_number_ids(X.iloc[:, 0])
+    ids = numbered_first_column(X)
     numbers = pd.to_numeric(pd.Series([str(i) for i in label_ids]), errors="coerce")
     label_numbers = None if numbers.isna().any() else whole_number_ids(numbers)
     if ids is None or label_numbers is None or set(label_numbers) != set(ids):
