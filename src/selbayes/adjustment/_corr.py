@@ -8,15 +8,16 @@ module computes
 where, given alpha and theta_t ~ U(0, 1), the class-wise numbers of ones ``I0`` and ``I1`` are
 independent beta-binomials with parameters (alpha theta_t, alpha (1 - theta_t)) (eqs 2.60, 2.63).
 The correlation depends on the data only through (I0, I1), so the probability is a sum over the
-(n0 + 1) x (n1 + 1) lattice, integrated over theta (spec naive_bayes_and_mixture.md section 4).
+(n0 + 1) x (n1 + 1) lattice, integrated over theta (Li 2007 thesis, section 2.3.4).
 
-Algorithm (spec 4.3-4.7)
-------------------------
+Algorithm (after thesis eqs 2.52-2.57)
+--------------------------------------
 * The lattice point (I0, I1) is "retained, positive" (region H+) iff
   ``binary_correlation(I0, I1, n0, n1) > gamma * (1 + 1e-12) + 1e-14``. Lattice points are scored
   with the *same* function that :func:`selbayes.select_features` uses, so a feature scored exactly
-  gamma counts as omitted, like the ties that selection leaves at gamma (spec 4.2, 4.9); the tiny
-  tolerance absorbs round-off between a score and its mirror image.
+  gamma counts as omitted (as in the regions of thesis eqs 2.47-2.51), like the ties that
+  selection leaves at gamma; the tiny tolerance absorbs round-off between a score and its mirror
+  image.
 * By the 0 <-> 1 flip symmetry, P(H-) = P(H+) after integrating theta over a rule symmetric about
   1/2, so ``P_keep = 1 - 2 S`` with ``S = int P(H+ | alpha, theta) dtheta``, and
   ``log P_keep = log1p(-2 S)`` keeps full precision when S is 1e-7.
@@ -28,8 +29,8 @@ Algorithm (spec 4.3-4.7)
   is exact at theta -> 0 and loses no precision at alpha = 1e8, and gives the derivative with
   respect to alpha as cumulative sums of 1 / (a + l).
 
-Theta quadrature (spec 3.5)
----------------------------
+Theta quadrature
+----------------
 The (p - k) power multiplies every error in log P_keep by up to 10^4. The default rule,
 ``"gauss"``, is Gauss-Legendre in u with theta = sin^2(pi u / 2): node spacing is then
 proportional to sqrt(theta (1 - theta)), the scale on which binomial probabilities change, and
@@ -303,7 +304,7 @@ def _region_cached(n0: int, n1: int, gamma: float):
 
 
 def corr_omit_region(n0: int, n1: int, threshold: float):
-    """The lattice region H+ = {(I0, I1): Cor(I0, I1) > gamma} (spec 4.2, 4.4).
+    """The lattice region H+ = {(I0, I1): Cor(I0, I1) > gamma} (thesis eqs 2.50, 2.56-2.57).
 
     Parameters
     ----------
@@ -482,9 +483,9 @@ def corr_log_omit_prob(alpha, n0: int, n1: int, threshold: float, n_theta: int |
 
     Examples
     --------
-    >>> round(float(np.exp(corr_log_omit_prob(2.0, 4, 4, 0.30))), 6)     # spec 4.8 table
+    >>> round(float(np.exp(corr_log_omit_prob(2.0, 4, 4, 0.30))), 6)     # by enumeration
     0.493055
-    >>> from scipy.stats import invgamma              # K = 30 nodes m = 1 and 26 (spec 4.8)
+    >>> from scipy.stats import invgamma    # K = 30 nodes m = 1, 26; ref.: 2001-point Simpson
     >>> alpha = invgamma(0.5, scale=5.0).ppf(np.array([0.5, 25.5]) / 30)
     >>> np.round(9000 * corr_log_omit_prob(alpha, 100, 100, 0.13), 1).tolist()
     [-9938.4, -1082.2]

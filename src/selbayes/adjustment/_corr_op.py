@@ -204,12 +204,13 @@ class CorrOmitLogProb:
     >>> x = pt.dscalar("log_alpha")
     >>> f = pytensor.function([x], [op(x), pytensor.grad(op(x), x)], mode="FAST_COMPILE")
     >>> value, slope = f(np.log(2.0))
-    >>> round(float(np.exp(value)), 6)                   # spec 4.8 table, alpha = 2
+    >>> round(float(np.exp(value)), 6)                   # by enumeration, alpha = 2
     0.493055
     >>> bool(np.isclose(slope, corr_log_omit_prob_grad(2.0, 4, 4, 0.30)))
     True
 
-    The thesis-scale design of spec 4.8 (n0 = n1 = 100) takes a few seconds to tabulate:
+    The design of the thesis' simulation (section 2.3.5: n0 = n1 = 100) takes a few seconds to
+    tabulate:
 
     >>> op = CorrOmitLogProb(100, 100, 0.13)             # doctest: +SKIP
     >>> round(float(9000 * op.evaluate(np.log(279.6))), 1)  # doctest: +SKIP

@@ -1,9 +1,10 @@
 """log P(an omitted feature's F statistic <= gamma | tau_mu * w_x): the reference implementation.
 
-The hierarchical Gaussian classifier (spec ``gaussian_classifier.md``) conditioned on an
-F-statistic selection carries the factor P(F <= gamma | tau_mu, w_x)^(p - k). By spec fact 1 it
-depends on tau_mu and w_x only through s = tau_mu * w_x, so everything here is a function of
-``log_scale = log(s)``.
+The hierarchical Gaussian classifier (Li 2009, section 3) conditioned on an F-statistic
+selection carries the factor P(F <= gamma | tau_mu, w_x)^(p - k) (eqs 24, 26). It depends on
+tau_mu and w_x only through s = tau_mu * w_x (derived here: with tau_x = T / w_x and T free of
+w_x, the Poisson mean in eq 33 is Lambda(z) T / (2 s); checked by simulation in
+tests/adjustment/test_fstat.py), so everything here is a function of ``log_scale = log(s)``.
 
 Two methods:
 

@@ -16,9 +16,10 @@ convolution of negative binomials with p_i = rho_i = t m_i / (1 + t m_i). Hence
 
 Every term is positive (no cancellation, full relative accuracy even when g is 1e-300),
 f_k does not depend on t, and h_k follows Ruben's recurrence j h_j = sum_{r=1..j} c_r h_{j-r},
-c_r = sum_i rho_i^r / 2. For balanced designs (all m_i equal) this is the negative binomial form
-of spec fact 2; for unbalanced ones it is exact as well (spec fact 3), without Imhof's oscillating
-integral.
+c_r = sum_i rho_i^r / 2. For balanced designs (all m_i equal) the series sums to the closed form
+g(t) = Fcdf(gamma / (1 + m t); G-1, n-G); for unbalanced ones it is exact as well, without Imhof's
+oscillating integral (both derived here, not in Li 2009, and checked against the closed form,
+Imhof's formula and simulation in tests/adjustment/test_fstat.py).
 
 Integrating T: with u = log T, w = log t = u - x and x = log s,
 
@@ -119,7 +120,7 @@ def log_cond_prob(log_t, class_counts, threshold: float, *, return_terms: bool =
     n = int(counts.sum())
     if n_terms is None and not return_terms and np.all(counts == counts[0]):
         # Balanced design: every eigenvalue equals the class count, and the series sums to the
-        # closed form of spec fact 2 (Li 2009, Li 2009). Its cost does not depend on the
+        # closed form derived here (not in Li 2009). Its cost does not depend on the
         # threshold, whereas the series needs about gamma (G - 1) / 2 terms at large t.
         out = log_cond_prob_balanced(log_t, int(counts[0]), G, n, threshold)
         bad = ~np.isfinite(out) & np.isfinite(log_t)
@@ -266,7 +267,7 @@ def _log_cond_prob_series(log_t, counts, threshold, *, return_terms=False, n_ter
 
 
 def log_cond_prob_balanced(log_t, m: int, n_classes: int, n_total: int, threshold: float):
-    """Closed form for equal counts m (spec fact 2): log Fcdf(gamma / (1 + m t); G-1, n-G)."""
+    """Closed form for equal counts m (derived here): log Fcdf(gamma / (1 + m t); G-1, n-G)."""
     log_t = np.atleast_1d(np.asarray(log_t, dtype=np.float64))
     arg = threshold * np.exp(-np.logaddexp(0.0, log_t + np.log(m)))
     return stats.f.logcdf(arg, n_classes - 1, n_total - n_classes)

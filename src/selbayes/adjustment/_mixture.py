@@ -1,7 +1,7 @@
 """Adjustment factor for the binary mixture model with absolute-correlation selection.
 
-For one omitted binary feature t of the two-component mixture (Li 2007 section 2.4, spec
-``naive_bayes_and_mixture.md`` section 7.4) this module computes
+For one omitted binary feature t of the two-component mixture (Li 2007 thesis, section 2.4.3 and
+Appendix 2) this module computes
 
     log P(|COR(x_t, y)| <= gamma | alpha, z, y)                                (eq 2.97)
 
@@ -26,8 +26,9 @@ lattice sum is reorganised so that the only per-(alpha, theta) work is a bilinea
   ``K[m0, m1] = P(a + c <= t_{m0 + m1} | m0, m1)``, which depends on N and gamma but **not**
   on alpha or theta. K costs O(n^3) once per count configuration and is cached (LRU); each
   alpha then costs O(Q n^2) for Q theta nodes.
-* As for naive Bayes (spec 4.3), P(H-) = P(H+) after integrating theta over a rule symmetric
-  about 1/2 (flip x <-> 1 - x), so ``log P_keep = log1p(-2 S)``.
+* As for naive Bayes (thesis eqs 2.52-2.55; for the mixture, section 2.4.3), P(H-) = P(H+)
+  after integrating theta over a rule symmetric about 1/2 (flip x <-> 1 - x), so
+  ``log P_keep = log1p(-2 S)``.
 
 H+ is classified exactly as for naive Bayes (``corr_omit_region``: Cor > gamma (1 + 1e-12),
 computed by :func:`selbayes.filters.binary_correlation`), so ties at gamma count as
@@ -76,7 +77,8 @@ def _check_counts(counts) -> tuple[int, int, int, int]:
 def canonical_counts(counts) -> tuple[int, int, int, int]:
     """The label-swap invariant key of ``(n00, n01, n10, n11)``: the smaller of N and its swap.
 
-    The factor is unchanged when components 0 and 1 are exchanged (spec 7.4).
+    The factor is unchanged when components 0 and 1 are exchanged (derived here, not stated in the
+    thesis: both components draw phi from the same Beta(alpha theta, alpha (1 - theta))).
 
     Parameters
     ----------
@@ -294,7 +296,7 @@ class MixtureOmitFactor:
     Examples
     --------
     >>> f = MixtureOmitFactor(4, 4, 0.30)
-    >>> round(float(np.exp(f(2.0, (3, 1, 1, 3)))), 6)          # spec 7.4 reference value
+    >>> round(float(np.exp(f(2.0, (3, 1, 1, 3)))), 6)          # reference value by enumeration
     0.619563
     >>> f.log_keep(2.0, 1, 3, 3, 1) == f(2.0, (3, 1, 1, 3))    # label swap: same value
     True
@@ -452,7 +454,7 @@ def mixture_log_omit_prob(alpha, counts, threshold: float, n_theta: int | None =
 
     Examples
     --------
-    >>> round(float(np.exp(mixture_log_omit_prob(10.0, (2, 2, 1, 3), 0.20))), 6)   # spec 7.4
+    >>> round(float(np.exp(mixture_log_omit_prob(10.0, (2, 2, 1, 3), 0.20))), 6)   # enumeration
     0.486028
 
     With z = y, i.e. counts ``(n0, 0, 0, n1)``, it is the naive Bayes factor:

@@ -492,7 +492,7 @@ class FastMixtureFactor(MixtureOmitFactor):
     Examples
     --------
     >>> f = FastMixtureFactor(4, 4, 0.30)
-    >>> round(float(np.exp(f(2.0, (3, 1, 1, 3)))), 6)          # spec 7.4 reference value
+    >>> round(float(np.exp(f(2.0, (3, 1, 1, 3)))), 6)          # reference value by enumeration
     0.619563
     """
 

@@ -79,7 +79,7 @@ class MixtureAdjustment(SelectionAdjustment):
     >>> import numpy as np
     >>> op, params = mixture_parameters(4, 4, 0.30)
     >>> out = op(np.log(2.0), np.array([3, 1, 1, 3]), *params.values())
-    >>> str(out.owner.op), round(float(np.exp(out.eval())), 6)   # spec 7.4 reference value
+    >>> str(out.owner.op), round(float(np.exp(out.eval())), 6)   # reference value by enumeration
     ('MixtureAdjustment{n0=4, n1=4, gamma=0.3}', 0.619563)
 
     In a PyMC model with labels z (n = 8 cases, y the response, p = 200 features of which

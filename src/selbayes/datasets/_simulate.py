@@ -1,23 +1,23 @@
 """Exact simulators of each selbayes model: parameters from the prior, data given them.
 
 These are the references most statistical tests are built on (prior-predictive checks,
-simulation-based calibration, the papers' experiments), so they follow the specs literally:
+simulation-based calibration, the papers' experiments), so they follow the papers literally:
 
 :func:`gaussian_classification`
-    Hierarchical Gaussian classifier (Li 2009 section 3.1, eqs 4-11; spec
-    ``gaussian_classifier.md``). Defaults are the settings of Experiment 4.1.
+    Hierarchical Gaussian classifier (Li 2009 section 3.1, eqs 4-11). Defaults are the settings
+    of Experiment 4.1.
 :func:`binary_naive_bayes`
-    Binary naive Bayes (Li 2007 section 2.3.1; spec ``naive_bayes_and_mixture.md`` section 2).
-    Defaults are the settings of the simulation in section 5.1 (alpha fixed at 300).
+    Binary naive Bayes (Li 2007 section 2.3.1). Defaults are the settings of the thesis'
+    simulation in section 2.3.5 (alpha fixed at 300).
 :func:`binary_mixture`
-    Two-component binary mixture with a latent label z (Li 2007 section 2.4.1; spec section 7.1).
-    Defaults are the settings of the simulation in section 7.5.
+    Two-component binary mixture with a latent label z (Li 2007 section 2.4.1). Defaults are the
+    settings of the thesis' simulation in section 2.4.4.
 
 Conventions
 -----------
 * ``Gamma(a, b)`` is shape/rate (mean a/b); numpy's generator takes ``scale = 1/b``.
 * ``Inverse-Gamma(a, b)``: 1/alpha ~ Gamma(shape a, rate b), i.e. ``scipy.stats.invgamma(a,
-  scale=b)`` (spec naive_bayes_and_mixture.md section 2.2).
+  scale=b)``, the density alpha^-(1+a) exp(-b / alpha) of Li 2007 section 2.3.1.
 * Class labels are integers ``0..G-1``; for the binary models class 1 is ``y = 1``.
 * Class probabilities come from one of: fixed ``class_probs``, a draw from ``Dirichlet(c)``
   (for two classes ``c = (f0, f1)`` is the thesis' Beta(f1, f0) prior on P(y = 1)), or a fixed
@@ -456,7 +456,7 @@ def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
     dirichlet_c : array-like of shape (2,), optional
         ``(f0, f1)``: draw P(y=1) ~ Beta(f1, f0) (eq 2.17).
     class_counts : array-like of int, shape (2,), optional
-        Fixed design, e.g. ``(100, 100)`` for the thesis' training set (section 5.1).
+        Fixed design, e.g. ``(100, 100)`` for the thesis' training set (section 2.3.5).
     random_state : int, Generator or None
 
     Returns

@@ -1,4 +1,4 @@
-"""Bayesian MMSE error estimation (BEE) and its sample-conditioned MSE (Dalton, Dalton 2012).
+"""Bayesian MMSE error estimation (BEE) and its sample-conditioned MSE (Dalton 2012).
 
 For a classifier fixed by the training sample, the BEE is the posterior expected true error and
 its conditional MSE is the posterior variance of the true error: "how wrong will this classifier

@@ -2,8 +2,8 @@
 
 Every model supplies four per-class numbers, the posterior mean and second moment of each class
 error, E[eps^y] and E[(eps^y)^2]; the prior on ``c = P(Y = 0)`` supplies four moments. Posterior
-independence of c, theta_0 and theta_1 then gives the BEE (spec eq 2.10) and its
-sample-conditioned MSE, the posterior variance of the true error (spec eq 5.1).
+independence of c, theta_0 and theta_1 then gives the BEE (Dalton 2012, eq 2.10) and its
+sample-conditioned MSE, the posterior variance of the true error (eq 5.1).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class ClassProbMoments:
 
 
 def class_prob_moments(n0, n1, class_prob=None) -> ClassProbMoments:
-    """Posterior moments of c = P(Y = 0) (spec section 4).
+    """Posterior moments of c = P(Y = 0) (Dalton 2012, eqs 5.3-5.7).
 
     Parameters
     ----------
@@ -111,7 +111,7 @@ class BEEResult:
         return np.sqrt(self.mse)
 
     def mse_of(self, other_estimate):
-        """Sample-conditioned MSE of any other estimate from the same sample (spec eq 5.8).
+        """Sample-conditioned MSE of any other estimate from the same sample (Dalton 2012, eq 5.8).
 
         ``MSE(other | S_n) = MSE(BEE | S_n) + (BEE - other)^2``.
         """
@@ -128,7 +128,7 @@ def _scalar(v):
 
 
 def combine_class_moments(e0, m0, e1, m1, cm: ClassProbMoments) -> BEEResult:
-    """Combine per-class posterior moments into the BEE and its MSE (spec eqs 2.10, 5.1).
+    """Combine per-class posterior moments into the BEE and its MSE (Dalton 2012, eqs 2.10, 5.1).
 
     Uses the variance form (5.1), with each class variance clipped at 0 against round-off, rather
     than the raw second moments of (5.2), to avoid cancellation.

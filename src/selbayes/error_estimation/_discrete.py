@@ -1,4 +1,7 @@
-"""BEE and conditional MSE in the discrete model: b bins, Dirichlet priors (spec section 2).
+"""BEE and conditional MSE in the discrete model: b bins, Dirichlet priors (Dalton 2012).
+
+L. A. Dalton's 2012 dissertation: the BEE in Ch. III.A (eqs 3.5, 3.6), its conditional MSE in
+Ch. V.B (eqs 5.9, 5.10).
 
 The misclassified mass of class y, ``sum_i p_i 1[psi(i) != y]``, is Beta(W_y, n_y + A_y - W_y)
 a posteriori, where ``W_y`` sums the posterior Dirichlet parameters over the bins the classifier
@@ -122,7 +125,7 @@ def discrete_bee_result(labels, counts0, counts1, alpha0=1.0, alpha1=1.0,
 
 
 def discrete_bee(labels, counts0, counts1, alpha0=1.0, alpha1=1.0, class_prob=None):
-    """Bayesian MMSE error estimate of a discrete (binned) classifier (spec eqs 2.10, 3.5, 3.6).
+    """Bayesian MMSE error estimate of a discrete (binned) classifier (eqs 2.10, 3.5, 3.6).
 
     Parameters
     ----------
@@ -157,7 +160,11 @@ def discrete_bee(labels, counts0, counts1, alpha0=1.0, alpha1=1.0, class_prob=No
 
 
 def discrete_conditional_mse(labels, counts0, counts1, alpha0=1.0, alpha1=1.0, class_prob=None):
-    """Sample-conditioned MSE of the discrete BEE, Var(eps | S_n) (spec section 2, corrected).
+    """Sample-conditioned MSE of the discrete BEE, Var(eps | S_n) (Dalton 2012, Ch. V.B).
+
+    Eqs 5.9-5.10 combined with eqs 5.1 and 5.3-5.7; the expanded formula printed after eq 5.7
+    lacks a factor alpha^0 + alpha^1 + n in the denominators of its E[c^2] and E[(1 - c)^2] terms
+    and is not used.
 
     Take the square root for the RMS; with ``alpha0 = alpha1 = 1`` and a uniform prior on c it
     never exceeds ``1 / (4 n)``.

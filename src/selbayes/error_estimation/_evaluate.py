@@ -8,7 +8,7 @@ For a fitted binary classifier with a linear decision rule, :func:`evaluate` rep
   over the training points (what the model's own probabilities say its error is);
 
 and, for every other estimate, its conditional RMS ``sqrt(MSE_BEE + (BEE - estimate)^2)``
-(spec eq 5.8): the BEE's RMS is a lower bound for all of them.
+(Dalton 2012, eq 5.8): the BEE's RMS is a lower bound for all of them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""BEE and conditional MSE of linear classifiers in the Gaussian model (spec section 3).
+"""BEE and conditional MSE of linear classifiers in the Gaussian model (Dalton 2012, Ch. IV-V).
+
+L. A. Dalton's 2012 dissertation: the BEE in Ch. IV.A (eqs 4.8, 4.10, 4.11), its conditional
+MSE in Ch. V.C (eqs 5.12-5.19).
 
 Class y: ``X | y ~ N(mu_y, Sigma_y)`` with a conjugate prior per class; the covariance is known
 (``"fixed"``), ``sigma_y^2 I`` (``"scaled_identity"``) or any SPD matrix (``"general"``,
@@ -47,7 +50,7 @@ class ImproperPosteriorError(ValueError):
 
 @dataclass(frozen=True, eq=False)  # array fields: identity equality
 class GaussianPrior:
-    """Conjugate prior of one class (spec eq 4.2), possibly improper.
+    """Conjugate prior of one class (Dalton 2012, eq 4.2), possibly improper.
 
     Parameters
     ----------
@@ -157,7 +160,7 @@ def _matrix(v, D, name):
 
 @dataclass(frozen=True, eq=False)
 class GaussianPosterior:
-    """Posterior hyperparameters of one class (spec eq 4.4), possibly batched.
+    """Posterior hyperparameters of one class (Dalton 2012, eq 4.4), possibly batched.
 
     Attributes
     ----------
@@ -527,7 +530,7 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
 
 
 def gaussian_bee(weights, bias, X, y, prior="flat", class_prob=None, on_invalid="raise"):
-    """Bayesian MMSE error estimate of a linear classifier (spec eqs 4.8, 4.10, 4.11).
+    """Bayesian MMSE error estimate of a linear classifier (Dalton 2012, eqs 4.8, 4.10, 4.11).
 
     Parameters
     ----------
@@ -572,7 +575,7 @@ def gaussian_bee(weights, bias, X, y, prior="flat", class_prob=None, on_invalid=
 
 def gaussian_conditional_mse(weights, bias, X, y, prior="flat", class_prob=None,
                              on_invalid="raise"):
-    """Sample-conditioned MSE of the Gaussian-model BEE (spec eqs 5.12-5.19).
+    """Sample-conditioned MSE of the Gaussian-model BEE (Dalton 2012, eqs 5.12-5.19).
 
     The RMS is its square root.
 

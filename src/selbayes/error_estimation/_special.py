@@ -1,4 +1,7 @@
-"""Special function R(x, y; a) of the Gaussian-model second moments (spec section 3.7).
+"""Special function R(x, y; a) of the Gaussian-model second moments (Dalton 2012, Lemma 7).
+
+R is defined in Lemma 7 (eq 5.15, Ch. V.C of L. A. Dalton's 2012 dissertation); the integral
+below is its form in eq 5.17; Lemma 9 (Ch. V.C.4) gives closed forms only for a = N / 2.
 
 ``R(x, y; a) = (1/pi) * integral_0^{arcsin(sqrt(x))} (sin^2 t / (sin^2 t + y))^a dt``.
 SciPy has no Appell F1, so R is integrated numerically: Gauss-Legendre on panels whose

@@ -2,8 +2,8 @@
 
 A predictive distribution is *calibrated* when, among the cases given probability ``p`` of an
 event, a fraction ``p`` have it. Selecting features by their sample association with the class makes
-an uncorrected Bayesian classifier overconfident; these measures show it (Li 2009 section 3.4 and
-Table 1; Li 2007 section 2.3.5; spec ``gaussian_classifier.md``, "Calibration checks").
+an uncorrected Bayesian classifier overconfident; these measures show it (Li 2009 section 3.4,
+eqs 35-39 and Table 1; Li 2007 section 2.3.5).
 
 Conventions used throughout
 ---------------------------

@@ -205,7 +205,7 @@ def fit_one(settings: dict, task: Task) -> TaskResult:
 # evaluation (main process)
 # ---------------------------------------------------------------------------------------------
 def evaluate(p1, y, n_bins: int = 10) -> dict:
-    """The thesis' measures (spec 5.2) for P(y = 1) = ``p1`` and 0/1 outcomes ``y``."""
+    """The thesis' measures (section 2.3.5) for P(y = 1) = ``p1`` and 0/1 outcomes ``y``."""
     from ..evaluation._calibration import reliability_table
 
     p1 = np.asarray(p1, dtype=np.float64)
@@ -251,7 +251,7 @@ def _criteria(spec: Spec, metrics: dict, q: str) -> list[Criterion]:
 # figures
 # ---------------------------------------------------------------------------------------------
 def _log_alpha_density(f, prior: dict):
-    """(log alpha nodes, density of log alpha) by the thesis' Fig 2.7 recipe (spec 3.4)."""
+    """(log alpha nodes, density of log alpha) by the recipe of the thesis' Fig 2.7."""
     from scipy.stats import invgamma
 
     alpha = f.arrays["alpha_grid"]

@@ -10,8 +10,8 @@ with the selection correction and without it.
 Where the median comes from is ``[data] median_cases``: ``"train"`` (default) computes it on the
 training cases of each fold only, so nothing about the held-out case enters its own coding;
 ``"all"`` computes it once on all cases before cross-validation, which is what the thesis most
-likely did and what the author's package ``predbayescor`` does (spec section 6) -- use it for
-a faithful reproduction. Values equal to the median code as 0 in both.
+likely did (section 2.3.6 does not say) and what the author's package ``predbayescor`` does --
+use it for a faithful reproduction. Values equal to the median code as 0 in both.
 
 One persisted fit is one (quadrature preset, gene group, method): all folds of a group run in
 it (a quadrature fit takes 0.01-0.1 s), so a rerun resumes group by group. The report compares
@@ -60,7 +60,8 @@ __all__ = ["SCHEMA", "check_spec", "plan", "fit_settings", "fit_one", "load_data
 MEDIAN_CASES = ("train", "all")
 SOURCES = {"colon": {"n_samples": 62, "n_genes": 2000}}
 
-# The thesis' numbers for the colon data (spec section 6): the keys [reference.thesis] may hold.
+# The thesis' numbers for the colon data (section 2.3.6, Figs 2.9-2.10): the keys
+# [reference.thesis] may hold.
 THESIS_KEYS = {
     "n_groups": "gene groups (subsets of 200 genes)",
     "amlp_corrected_lower": "groups where the corrected AMLP is lower (Fig 2.10)",

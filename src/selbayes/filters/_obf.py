@@ -1,8 +1,8 @@
 """Optimal Bayesian feature filtering (OBF) for a binary class.
 
-Foroughi pour & Dalton, "Theory of Optimal Bayesian Feature Filtering" (Bayesian Analysis;
-spec ``obf.md``). Each feature is a *marker* (its Gaussian mean or variance differs between the
-classes) with prior probability pi(f), independently across features. With conjugate
+Foroughi pour & Dalton, "Theory of Optimal Bayesian Feature Filtering" (Bayesian Analysis).
+Each feature is a *marker* (its Gaussian mean or variance differs between the classes) with
+prior probability pi(f), independently across features. With conjugate
 normal-inverse-gamma priors, the posterior probability pi*(f) that f is a marker is closed form:
 
     log h(f) = logit pi*(f) = logit pi(f) + log p(S_0^f | good) + log p(S_1^f | good)
@@ -294,7 +294,7 @@ def _check_int_k(k, p: int) -> int:
 def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float | None = None,
                alpha: float | None = None, priors: OBFPrior | str = "jeffreys",
                prior_marker_prob=0.005) -> Selection:
-    """Select features by an OBF rule (spec section 2.4) and return a :class:`Selection`.
+    """Select features by an OBF rule (the paper's sections 3-4) and return a :class:`Selection`.
 
     Parameters
     ----------

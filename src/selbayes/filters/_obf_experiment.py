@@ -1,4 +1,4 @@
-"""The synthetic experiment of Foroughi pour & Dalton (spec obf.md sections 4.1-4.3).
+"""The synthetic experiment of Foroughi pour & Dalton (their section 6 and Fig. 1).
 
 Data: the "synergetic" variant of Hua et al. (2009), |F| = 20,000 features in 4 groups of
 5,000; each group has 1 global marker block and 4 heterogeneous marker blocks of 5 correlated

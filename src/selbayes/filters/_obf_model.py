@@ -1,7 +1,8 @@
 """Independent Gaussian OBF model: priors, class statistics and the closed-form log h(f).
 
-Foroughi pour & Dalton, "Theory of Optimal Bayesian Feature Filtering" (spec obf.md, sections
-1.3-2.2). Every block (good class 0, good class 1, bad) has a normal-inverse-gamma prior
+Foroughi pour & Dalton, "Theory of Optimal Bayesian Feature Filtering" (Bayesian Analysis),
+section 2.3, eqs 2.16-2.19. Every block (good class 0, good class 1, bad) has a
+normal-inverse-gamma prior
 
     sigma ~ InvGamma(kappa / 2, scale s / 2),    mu | sigma ~ N(m, sigma / nu),
 
@@ -55,7 +56,7 @@ def _as_hyper(value, name: str, *, nonneg: bool) -> np.ndarray | float:
 
 @dataclass(frozen=True)
 class NIGPrior:
-    """Normal-inverse-gamma prior of one OBF block (spec 1.3).
+    """Normal-inverse-gamma prior of one OBF block (section 2.3 of the paper).
 
     ``sigma ~ InvGamma(kappa/2, scale=s/2)`` (a variance; prior mean s/(kappa-2) for kappa > 2)
     and ``mu | sigma ~ N(m, sigma/nu)``. Each field is a scalar or a (p,) array. The block is
@@ -161,7 +162,7 @@ class OBFPrior:
 
     @classmethod
     def paper_pp(cls, m1: float = 0.0) -> OBFPrior:
-        """The paper's proper prior (spec 4.2): s = 0.5, kappa = 3, nu = 0.1, m_0 = m_B = 0.
+        """The paper's proper prior (its section 6): s = 0.5, kappa = 3, nu = 0.1, m_0 = m_B = 0.
 
         m_1 is unreadable in the OCR of the paper; with nu = 0.1 it barely matters. Default 0.
         """
@@ -223,7 +224,7 @@ def _posterior_hyper(prior: NIGPrior, N, mean, ss):
 
 
 def log_marginal_likelihood(prior: NIGPrior, N, mean, ss) -> np.ndarray:
-    """log p(S) of N iid Gaussian points under one *proper* NIG block (spec 2.1, eq 2.16).
+    """log p(S) of N iid Gaussian points under one *proper* NIG block (the paper's eq 2.16).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Decision-theoretic quantities of the independent OBF model (spec obf.md section 2.4).
+"""Decision-theoretic quantities of the independent OBF model (Foroughi pour & Dalton, section 3).
 
 In the independent model p(G | S) = prod_{g in G} pi*(g) prod_{b not in G} (1 - pi*(b)) (eq 2.15),
 so every rule reduces to ranking or thresholding pi*(f). Everything here takes

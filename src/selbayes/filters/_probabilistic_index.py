@@ -1,4 +1,4 @@
-"""Empirical-Bayes selection from pairwise probabilistic indices (Thas 2019, Thas 2019 note).
+"""Empirical-Bayes selection from pairwise probabilistic indices (Thas 2019 note).
 
 For every feature g and state d the target is the probabilistic index
 
@@ -7,20 +7,24 @@ For every feature g and state d the target is the probabilistic index
 where Y_{g,-d} is a draw from the other states mixed by prevalence. It is estimated pairwise,
 p_hat_d = sum_{k != d} w_dk P_hat_kd, with P_hat_kd = P(Y_k < Y_d) (+ 1/2 ties) the Mann-Whitney
 U / (n_k n_d) and w_dk = pi_k / sum_{l != d} pi_l the prevalences renormalised over the other
-states (spec eb_pairwise.md section 1, correction). Its variance is the DeLong structural-component
-estimator, which for k != l is exactly the note's covariance (section 2.2, unified form). Everything
-comes from mid-ranks (one sort per feature, then count-table look-ups), vectorised over features.
+states (the note, sections 1-2, weights by pi_k itself; renormalising is a correction made here,
+so that p_d is a probability with null value 1/2). Its variance is the DeLong structural-component
+estimator, whose k != l covariances are the note's estimator (section 2; exactly so with divisor
+n_d, ``ddof=0``); the note leaves the k = l variance to Thas (2010), and combining the two is
+derived here. Everything comes from mid-ranks (one sort per feature, then count-table look-ups),
+vectorised over features.
 
 Tweedie's formula (Efron 2011) then shrinks the estimates toward the bulk of the features,
 p_tilde = p_hat + sigma_hat^2 (log f)'(p_hat), with f the marginal density of p_hat over features
 (a Gaussian kernel estimate), which reduces the winner's curse of the top-ranked features.
 
-Known limitation (spec section 4.4, "boundary regime")
---------------------------------------------------------
+Known limitation (found in simulation here, not in the note)
+-------------------------------------------------------------
 When many of the selected features have true p above about 0.95 (or below 0.05) and the classes
 are small, p_hat is bounded and piles up at 1, so the model p_hat ~ N(p, sigma^2) behind Tweedie's
-formula fails. In the spec's run with n = (20, 20, 20), q = 0.1, tau = 1.5 the kernel version
-barely reduced the top-k bias (+0.014 -> +0.012; a Lindsey density even raised it to +0.036).
+formula fails. In a simulation with n = (20, 20, 20), q = 0.1, tau = 1.5 the kernel version
+barely reduced the top-k bias (+0.014 -> +0.012; a Lindsey density even raised it to +0.036;
+``reports/eb_pairwise/report.md`` reproduces the kernel row: +0.017 -> +0.016).
 Tweedie *reduces* the winner's curse in moderate regimes (typically by half to two-thirds), it does
 not remove it.
 """
@@ -67,7 +71,7 @@ class ProbabilisticIndexResult:
         DeLong variance estimate sigma_hat^2_gd of ``estimate`` (no floor applied).
     hm_variance : ndarray, shape (p, G)
         Hanley-McNeil variance at the continuity-corrected pairwise estimates, combined with
-        weights w_dk^2 (cross-covariances ignored): the variance floor of spec section 4.4.
+        weights w_dk^2 (cross-covariances ignored): a variance floor added here (not in the note).
     pairwise : ndarray, shape (p, G, G)
         ``pairwise[g, k, d]`` = P_hat(Y_k < Y_d) (+ 1/2 ties with ``ties="mid"``); NaN on the
         diagonal.
@@ -197,7 +201,8 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
         there are ties.
     ddof : {1, 0}
         Divisor offset of the placement (co)variances: 1 is DeLong (slightly conservative,
-        default), 0 the note's divisor (anti-conservative for small classes, spec section 2.2).
+        default), 0 the note's divisor (anti-conservative for small classes, as simulated in
+        ``reports/eb_pairwise/report.md``).
     return_cov : bool
         Also return the (K-1) x (K-1) covariance of the pairwise estimates for every state.
 
@@ -225,15 +230,16 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
     Notes
     -----
     The placement counts c_kj = #{Y_k < Y_dj} + 1/2 #{Y_k = Y_dj} (the mid-rank difference
-    R_pooled(Y_dj) - R_d(Y_dj) of spec section 4.1) are read from per-state cumulative count
-    tables indexed by each feature's dense value codes (one sort per feature). Then
+    R_pooled(Y_dj) - R_d(Y_dj)) are read from per-state cumulative count tables indexed by each
+    feature's dense value codes (one sort per feature). Then
     P_hat_kd = mean_j c_kj / n_k, and with the prevalence-weighted placements
     M_j = sum_k w_dk c_kj / n_k and S_i^(k) = share of state d above Y_ki,
 
         sigma_hat_d^2 = s^2(M) / n_d + sum_k w_dk^2 s^2(S^(k)) / n_k
 
-    (spec section 2.2, unified form; s^2 with divisor n - ddof). Cost O(p n log n + G^2 n p),
-    memory O(n p) (O(G n p) with ``return_cov``); no Python loop over features.
+    (derived here: the note's covariance for k != l and DeLong's variance for k = l in one
+    form; s^2 with divisor n - ddof). Cost O(p n log n + G^2 n p), memory O(n p) (O(G n p) with
+    ``return_cov``); no Python loop over features.
     Classes with fewer than 5 samples trigger a warning: the normal approximation is poor there.
 
     Examples
@@ -332,8 +338,9 @@ def probabilistic_index(X, y, prevalences=None, *, ties: str = "mid", ddof: int 
 def tweedie_bandwidth(values) -> float:
     """Normal-reference bandwidth for the first derivative of a density (Gaussian kernel).
 
-    h = s * (4 / (5 m))^(1/7), s = min(SD, IQR / 1.349) (spec section 4.3); if one of SD and
-    IQR is zero the other is used. Returns 0.0 when all ``values`` are equal.
+    h = s * (4 / (5 m))^(1/7), s = min(SD, IQR / 1.349) (the normal-reference AMISE rule for f';
+    a choice made here, the note names no density estimator); if one of SD and IQR is zero the
+    other is used. Returns 0.0 when all ``values`` are equal.
 
     Parameters
     ----------
@@ -456,9 +463,9 @@ def tweedie_correct(estimate, variance, *, bandwidth: float | None = None, kde: 
     Notes
     -----
     Exact for a common known sigma^2; with feature-specific variances the pooled marginal is an
-    approximation (spec section 3). The KDE estimates f convolved with the kernel, which
-    over-smooths and under-shrinks; p_hat is bounded, so the correction fails when many true
-    values are beyond 0.95 with small classes (module docstring).
+    approximation (a caveat added here to the note's section 3). The KDE estimates f convolved
+    with the kernel, which over-smooths and under-shrinks; p_hat is bounded, so the correction
+    fails when many true values are beyond 0.95 with small classes (module docstring).
 
     Examples
     --------
@@ -547,7 +554,7 @@ def tweedie_select(X, y=None, k: int | None = None, threshold: float | None = No
     var_floor : bool
         Replace sigma_hat^2 by max(sigma_hat^2, Hanley-McNeil variance at the continuity-corrected
         estimate) before Tweedie (default True), so perfectly separating features, whose DeLong
-        variance is 0, are still shrunk (spec section 4.4).
+        variance is 0, are still shrunk (a safeguard added here, not in the note).
     bandwidth, kde
         Passed to :func:`tweedie_correct` (one density per state).
 

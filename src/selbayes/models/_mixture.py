@@ -1,13 +1,14 @@
 """Collapsed MCMC for the two-component binary mixture with selection correction (Li 2007, 2.4).
 
-Model (spec ``naive_bayes_and_mixture.md`` 7.1): the response y is "feature 0";
+Model (thesis section 2.4.1, eqs 2.64-2.84): the response y is "feature 0";
 z_i ~ Bernoulli(psi), psi ~ Beta(f1, f0); for every feature j = 0..k (j = 0 is y)
 phi_{z,j} ~ Beta(alpha_j theta_j, alpha_j (1 - theta_j)) with theta_j ~ U(0, 1),
 alpha_0 ~ IG(a0, b0) for the response and alpha_j = alpha ~ IG(a, b) for the features;
 x_ij | z_i ~ Bernoulli(phi_{z_i, j}).
 
-psi and phi are integrated out analytically (7.2), so the state is (z, theta_{0:k}, alpha_0,
-alpha). The target (spec 9.1) is
+psi and phi are integrated out analytically (eqs 2.92-2.94), so the state is (z, theta_{0:k},
+alpha_0, alpha). The target (section 2.4.2, with the continuous IG priors in place of the K-point
+grids of eq 2.88) is
 
     log IG(alpha_0) + log IG(alpha) + log U(f1, f0, n^[1], n^[0])
       + sum_{j=0..k} sum_z log U(alpha_j theta_j, alpha_j (1 - theta_j), I_zj, O_zj)
@@ -18,8 +19,9 @@ marginalised because the last term couples all cases through N(z).
 
 One iteration of the compound sampler, each step leaving the target invariant:
 
-1. ``label_sweeps`` collapsed Gibbs sweeps over the labels z_i (eq 2.95, without the thesis'
-   erroneous "-1", erratum 5). In the default ``z_update="exact"`` the conditional of each z_i
+1. ``label_sweeps`` collapsed Gibbs sweeps over the labels z_i (eq 2.95, without the "-1" that
+   the thesis prints in the denominator of phi_hat after eq 2.91, a slip: n^[z](-i) already
+   excludes case i). In the default ``z_update="exact"`` the conditional of each z_i
    includes the change of the adjustment factor, ``(p - k) log P_keep(alpha; N)`` at the two
    candidate configurations (cached per configuration:
    :class:`~selbayes.adjustment.MixtureOmitFactor`). ``z_update="approximate"`` drops it from the
@@ -30,7 +32,7 @@ One iteration of the compound sampler, each step leaving the target invariant:
 3. A univariate slice-sampling update (stepping out and shrinkage, Neal 2003) of log alpha_0 and
    of log alpha; the second includes the adjustment factor when corrected.
 
-Predictions (spec 7.3, eqs 2.85-2.90) are a ratio of Monte Carlo averages over the draws of
+Predictions (section 2.4.2, eqs 2.85-2.90) are a ratio of Monte Carlo averages over the draws of
 P(y*, x*_{1:k} | draw), never an average of per-draw conditionals: :func:`predict_log_proba`.
 """
 
@@ -165,7 +167,7 @@ class _Chain:
         self.adj_in_z = self.use_adj and exact_z
         self.rng = rng
         n = self.n
-        # initial state: random labels, theta at the pooled frequency, alpha near 10 ([pkg])
+        # initial state: random labels, theta at the pooled frequency, alpha near 10 (predmixcor)
         self.z = rng.integers(0, 2, size=n)
         pooled = (Xf.sum(0) + 0.5) / (n + 1.0)
         self.theta = np.clip(pooled * np.exp(0.1 * rng.standard_normal(self.m)), 0.02, 0.98)
@@ -540,7 +542,7 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
 def predict_log_proba(X, psi_hat, phi_hat, chunk: int = 256) -> np.ndarray:
     """log P(y* = c | x*_{1:k}, training data) for c = 0, 1, as a ratio of Monte Carlo averages.
 
-    Implements eqs 2.85-2.90 (spec 7.3): for each draw s,
+    Implements eqs 2.85-2.90 of the thesis (section 2.4.2): for each draw s,
     ``P_s(y*, x*) = sum_{z*} psi_s(z*) Bern(y*; phi_s[z*, 0]) prod_j Bern(x*_j; phi_s[z*, j])``;
     the prediction is ``mean_s P_s(1, x*) / (mean_s P_s(0, x*) + mean_s P_s(1, x*))``, in log
     space (log-sum-exp over draws).

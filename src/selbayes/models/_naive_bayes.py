@@ -1,6 +1,6 @@
 """The binary naive Bayes model of Li 2007 (section 2.3) as a PyMC model, and its predictive.
 
-Model (spec naive_bayes_and_mixture.md section 2), for retained features j = 1..k::
+Model (thesis sections 2.3.1-2.3.2, eqs 2.15-2.26), for retained features j = 1..k::
 
     y ~ Bernoulli(psi),            psi ~ Beta(f1, f0)
     x_j | y ~ Bernoulli(phi[y, j]), phi[0, j], phi[1, j] ~ Beta(alpha theta_j, alpha (1 - theta_j))
@@ -12,14 +12,14 @@ log-pmf is log U(alpha theta_j, alpha (1 - theta_j), I_{y,j}, O_{y,j}) plus a bi
 coefficient that does not involve the parameters. Only alpha (log transform) and theta_{1:k}
 (logit transform) are sampled, and psi enters the predictive as psi_hat = (f1 + N1) / (f0 + f1 + n).
 
-Selection correction (eqs 2.41-2.44, spec 9.2): ``pm.Potential("selection_adjustment",
+Selection correction (eqs 2.41-2.44): ``pm.Potential("selection_adjustment",
 (p - k) * log P(|COR| <= gamma | alpha))`` through the
 :class:`selbayes.adjustment.CorrAdjustment` Op, whose table (interpolant in log alpha, from
 :class:`selbayes.adjustment.CorrOmitLogProb`) is held in ``pm.Data``. The uncorrected
 model keeps the same graph with ``n_omitted = 0`` (and a zero table), so one compiled model
 serves both.
 
-Prediction (eq 2.8, spec 9.3) is a ratio of posterior averages taken in log space,
+Prediction (eqs 2.8, 2.34) is a ratio of posterior averages taken in log space,
 P(y* = c | x*) proportional to psi_hat_c * mean_s prod_j Bern(x*_j; phi_hat[s, c, j]) with
 phi_hat[s, c, j] = (alpha_s theta_sj + I_{c,j}) / (alpha_s + N_c), never the average of per-draw
 conditional probabilities.

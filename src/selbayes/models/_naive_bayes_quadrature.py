@@ -1,17 +1,18 @@
 """Exact predictions of the binary naive Bayes model by quadrature (Li 2007 section 2.3.3).
 
-Model (spec naive_bayes_and_mixture.md section 2): y ~ Bernoulli(psi), psi ~ Beta(f1, f0);
+Model (thesis sections 2.3.1-2.3.2): y ~ Bernoulli(psi), psi ~ Beta(f1, f0);
 x_j | y ~ Bernoulli(phi_{y,j}); phi_{0,j}, phi_{1,j} ~ Beta(alpha theta_j, alpha (1 - theta_j));
 theta_j ~ U(0, 1); alpha ~ InverseGamma(a, scale=b). With psi and phi integrated out analytically,
 only alpha and theta_{1:k} remain; they are integrated numerically:
 
-* alpha: the midpoint rule on the prior-CDF scale, alpha_m = F^{-1}((m - 1/2) / K) (spec 3.3);
-* theta_j: a one-dimensional rule per retained feature (spec 3.5).
+* alpha: the midpoint rule on the prior-CDF scale, alpha_m = F^{-1}((m - 1/2) / K) (thesis
+  section 2.3.3);
+* theta_j: a one-dimensional rule per retained feature (below).
 
 The corrected posterior multiplies the alpha-weights by P(|COR| <= gamma | alpha)^(p - k)
 (eqs 2.41-2.44), computed by :func:`selbayes.adjustment.corr_log_omit_prob`.
 
-Evaluation (spec 3.4, rewritten so that nothing large is ever exponentiated):
+Evaluation (eqs 2.34-2.44, arranged so that nothing large is ever exponentiated):
 
     log w_m    = c (p - k) log P_keep(alpha_m) + sum_j log B_{m,j}     (normalised; c = 0 or 1)
     pi_{m,j}(y*, 1) = (alpha_m E[theta_j | alpha_m, D] + I_{y*,j}) / (alpha_m + N_{y*})
@@ -20,7 +21,8 @@ Evaluation (spec 3.4, rewritten so that nothing large is ever exponentiated):
 
 where B_{m,j} = int prod_y U(alpha theta, alpha (1 - theta), I_{y,j}, O_{y,j}) dtheta is the
 training marginal of feature j and E[theta_j | alpha, D] = int theta prod_y U / B_{m,j}. This is
-A_{m,j}(y*, x*) / B_{m,j} of spec 3.4 (the posterior mean of phi is linear in theta).
+the theta integral of eq 2.40 at alpha_m divided by B_{m,j} (the posterior mean of phi is linear
+in theta).
 
 Theta rules for the retained features
 -------------------------------------
@@ -30,10 +32,12 @@ Theta rules for the retained features
     integrand's peak).
 ``"transform"``
     The author's R package ``predbayescor``: Simpson on x with theta = T(x), a cubic map that
-    clusters nodes at each feature's pooled frequency (spec 3.5). With 21 points this is the
-    thesis-faithful rule.
+    clusters nodes at each feature's pooled frequency. With 21 points this is the
+    thesis-faithful rule (the thesis, section 2.3.5, says only "Simpson's Rule, evaluating theta
+    at 21 points").
 ``"simpson"``
-    Plain composite Simpson on theta (inaccurate at n = 200 for large alpha; spec 3.5).
+    Plain composite Simpson on theta (inaccurate at n = 200 for large alpha, as found here:
+    ``tests/models/test_naive_bayes_quadrature.py``).
 
 ``quadrature="thesis"`` selects K = 30, the transformed 21-point rule for the retained features
 and plain 21-point Simpson for the adjustment factor; ``"accurate"`` (default) selects
@@ -73,7 +77,7 @@ QUADRATURE_PRESETS = {
     # Converged rules (n_theta None = default_n_theta(n), which grows like sqrt(n)).
     "accurate": {"n_alpha": 200, "theta_rule": "gauss", "n_theta": None,
                  "adjustment_theta_rule": "gauss", "adjustment_n_theta": None},
-    # The thesis' rules (spec 3.3, 3.5): K = 30, 21 points everywhere.
+    # The thesis' rules (section 2.3.5): K = 30, 21 points everywhere.
     "thesis": {"n_alpha": 30, "theta_rule": "transform", "n_theta": 21,
                "adjustment_theta_rule": "simpson", "adjustment_n_theta": 21},
 }
@@ -108,7 +112,7 @@ def prior_alpha_grid(n_alpha: int, prior: NaiveBayesPrior | None = None) -> np.n
 
     Examples
     --------
-    >>> np.round(prior_alpha_grid(10), 2).tolist()       # the thesis' grid (spec 2.2)
+    >>> np.round(prior_alpha_grid(10), 2).tolist()       # the thesis' grid (section 2.4.4)
     [2.6, 4.83, 7.56, 11.45, 17.52, 27.99, 48.57, 98.49, 279.6, 2543.14]
     """
     check_positive_int(n_alpha, name="n_alpha")
@@ -351,7 +355,7 @@ class NaiveBayesQuadratureFit:
 
     @property
     def log_alpha_density(self) -> np.ndarray:
-        """Posterior density of log alpha at the nodes (thesis Fig 2.7 recipe, spec 3.4).
+        """Posterior density of log alpha at the nodes (the recipe of the thesis' Fig 2.7).
 
         K w_m alpha_m p_IG(alpha_m): node m stands for prior mass 1/K, so K w_m is the
         posterior density on the prior-CDF scale, and alpha p(alpha) = dF / dlog alpha.

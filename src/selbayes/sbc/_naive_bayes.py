@@ -12,11 +12,11 @@ miscalibrated at small n. With a fixed threshold the corrected posterior conditi
 what the selection reveals, so it is exactly calibrated, and any non-uniformity is a bug.
 
 Posterior draws (method "quadrature"): the exact posterior on the K-cell partition of the
-prior's CDF scale (the midpoint rule of spec 3.3): a cell is drawn with its posterior weight,
-then alpha from the prior restricted to that cell (uniform on the CDF scale). With K = 1000
-cells the discretisation is far below what a few hundred replicates can detect. Method "mcmc"
-samples the PyMC model (NUTS), which is slower (one numba compile per number of retained
-features).
+prior's CDF scale (the midpoint rule of Li 2007, section 2.3.3): a cell is drawn with its
+posterior weight, then alpha from the prior restricted to that cell (uniform on the CDF scale).
+With K = 1000 cells the discretisation is far below what a few hundred replicates can detect.
+Method "mcmc" samples the PyMC model (NUTS), which is slower (one numba compile per number of
+retained features).
 
 The cases k = 0 (no feature passes) and k = p (every feature passes) are handled: the
 posterior is then prior x P_keep^p, or the plain all-feature posterior.
