@@ -293,7 +293,7 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
                        rows, digits=4), ""]
     ref = spec["reference"].get("derived_errors", {})
     if ref and not spec.quick:
-        lines += ["Thesis (derived from Table 2.3, spec 7.5): "
+        lines += ["Thesis (computed here from its Table 2.3): "
                   + "; ".join(f"k = {k}: error {v[0]:.3f}/{v[1]:.3f}, expected "
                               f"{v[2]:.3f}/{v[3]:.3f} (corrected/uncorrected)"
                               for k, v in ref.items() if isinstance(v, list)), ""]
