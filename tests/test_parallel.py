@@ -244,3 +244,43 @@ def test_bad_arguments(tmp_path):
         run_tasks(_draw, _tasks(1), scheduler=3, progressbar=False)
     with pytest.raises(TypeError, match="must return a TaskResult"):
         run_tasks(lambda task: {"x": 1}, _tasks(1), progressbar=False)
+
+
+def test_damaged_arrays_are_named_or_rerun(tmp_path):
+    """A task's .npz damaged on disk is no result: computed again where changed tasks are
+    rerun, and named with what to delete where they are refused (it stopped every rerun with
+    zipfile's BadZipFile, naming no file)."""
+    run_tasks(_draw, _tasks(2), TaskStore(tmp_path, {}), args=(1.0,), progressbar=False)
+    (tmp_path / "t01.npz").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(ValueError, match=r"t01\.npz is not a readable task file .*delete it "
+                                         r"and t01\.json"):
+        run_tasks(_draw, _tasks(2), TaskStore(tmp_path, {}), args=(1.0,), progressbar=False)
+    counting = _Counting()
+    _, info = run_tasks(counting, _tasks(2), TaskStore(tmp_path, {}, changed_task="rerun"),
+                        args=(1.0,), progressbar=False)
+    assert counting.calls == ["t01"] and info["n_resumed"] == 1
+    # a stored record of other task parameters is stale; a missing or damaged one is not
+    store = TaskStore(tmp_path, {}, changed_task="rerun")
+    (tmp_path / "t00.json").write_text("{")
+    assert store.stale([Task("t00", {}), Task("t01", {"seed": [8, 1]}), Task("t09", {})]) \
+        == ["t01"]
+
+
+def test_the_bar_names_the_running_task_and_its_time_moves(monkeypatch, capsys):
+    """The bar named the task that had just finished (the benchmark showed a 1-second fit
+    while a 4-minute one ran) and was redrawn only when a task ended, so its elapsed time
+    stood still for minutes; with eta=False it gives no estimate of the time left."""
+    import selbayes._parallel as par
+
+    monkeypatch.setattr(par, "_TICK_SECONDS", (0.05, 0.05))
+
+    def slow(task):
+        time.sleep(0.4)
+        return TaskResult(task.id)
+
+    run_tasks(slow, _tasks(2), desc="fits", eta=False)
+    err = capsys.readouterr().err
+    assert "running t00" in err and "running t01" in err and "done t01" in err
+    # redrawn while t00 ran: several frames before its end (each frame begins with \r)
+    assert err.split("running t01")[0].count("\r") >= 4
+    assert "<" not in err                                   # tqdm's [elapsed<remaining]

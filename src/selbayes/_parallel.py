@@ -31,12 +31,15 @@ which tasks finish.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import numbers
 import os
+import threading
 import time
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,8 +385,7 @@ class TaskStore:
                 return None
             raise ValueError(f"{meta_path} is not a readable task record; delete it to "
                              "compute the task again") from None
-        if record.get("settings_hash") != self.task_hash(task) or \
-                _canonical(record.get("task")) != _canonical(jsonable(task.params)):
+        if not self._belongs(record, task):
             if self.changed_task == "rerun":
                 return None
             diff = dict_diff({"task": record.get("task", {})}, {"task": jsonable(task.params)})
@@ -396,12 +398,39 @@ class TaskStore:
         if names is None and not arr_path.is_file():
             return None  # a record written before its arrays (older layout): unfinished
         if names is None or names:
-            with np.load(arr_path, allow_pickle=False) as npz:
-                arrays = {k: npz[k] for k in npz.files}
+            try:
+                with np.load(arr_path, allow_pickle=False) as npz:
+                    arrays = {k: npz[k] for k in npz.files}
+            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+                # damaged on disk (an interrupted copy, a full disk): its record is no result
+                if self.changed_task == "rerun":
+                    return None
+                raise ValueError(f"{arr_path} is not a readable task file ({exc}); delete it "
+                                 f"and {meta_path.name} to compute the task again") from None
         result = TaskResult(task.id, arrays, record["meta"])
         if self.rerun_if is not None and self.rerun_if(result):
             return None
         return result
+
+    def _belongs(self, record: dict, task: Task) -> bool:
+        """Whether a stored record was computed for ``task`` under these settings."""
+        return (record.get("settings_hash") == self.task_hash(task)
+                and _canonical(record.get("task")) == _canonical(jsonable(task.params)))
+
+    def stale(self, tasks: Sequence[Task]) -> list[str]:
+        """Ids of the tasks among ``tasks`` whose stored record was computed for other task
+        parameters or settings: with ``changed_task="rerun"`` they are computed again and
+        their records replaced (say so before: the earlier results are lost)."""
+        out = []
+        for task in tasks:
+            meta_path, _ = self._paths(task.id)
+            try:
+                record = json.loads(meta_path.read_text())
+            except (OSError, json.JSONDecodeError):     # none, or unreadable: nothing to lose
+                continue
+            if not self._belongs(record, task):
+                out.append(task.id)
+        return out
 
     def save(self, task: Task, result: TaskResult) -> None:
         """Write the arrays (if any), then the metadata, whose presence marks the task done.
@@ -539,9 +568,42 @@ def check_scheduler(scheduler) -> None:
                         f"distributed.Client; got {type(scheduler).__name__}")
 
 
+#: Seconds between redraws of a progress bar in a terminal and in a log file (a redraw is a
+#: line there).
+_TICK_SECONDS = (5.0, 30.0)
+#: tqdm's bar without its estimate of the time left (tasks of very different costs).
+_BAR_WITHOUT_ETA = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+
+
+@contextlib.contextmanager
+def _ticking(bar):
+    """Redraw ``bar`` every few seconds (a terminal) or half-minute (a log file) while the
+    tasks run: tqdm redraws only on an update, so a fit of minutes showed a frozen elapsed
+    time and looked hung."""
+    if bar.disable:
+        yield
+        return
+    stop = threading.Event()
+    tty = getattr(getattr(bar, "fp", None), "isatty", lambda: False)()
+    interval = _TICK_SECONDS[0 if tty else 1]
+
+    def tick():
+        while not stop.wait(interval):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, name="selbayes-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def run_tasks(fn: Callable, tasks: Sequence[Task], store: TaskStore | None = None, *,
               args: tuple = (), n_jobs: int = 1, scheduler=None, progressbar: bool = True,
-              desc: str = "tasks", unit: str = "task") -> tuple[dict[str, TaskResult], dict]:
+              desc: str = "tasks", unit: str = "task",
+              eta: bool = True) -> tuple[dict[str, TaskResult], dict]:
     """Run every task the store does not hold yet, saving each result as it finishes.
 
     Parameters
@@ -564,8 +626,13 @@ def run_tasks(fn: Callable, tasks: Sequence[Task], store: TaskStore | None = Non
         A dask.distributed scheduler address (e.g. ``"tcp://host:8786"``) or client. A client
         made here from an address is closed at the end; a given client is left open.
     progressbar : bool, default True
+        A bar whose elapsed time moves while a task runs (redrawn every few seconds), naming
+        the task running (in this process) or the last one finished (in workers).
     desc, unit : str
         Progress-bar label and unit.
+    eta : bool, default True
+        Show tqdm's estimate of the time left; False for tasks whose costs differ by orders
+        of magnitude (the benchmark's methods), where an average per task misleads.
 
     Returns
     -------
@@ -622,13 +689,19 @@ def run_tasks(fn: Callable, tasks: Sequence[Task], store: TaskStore | None = Non
             stream = _run_dask(fn, todo, args, client, distributed)
         else:
             stream = _run_joblib(fn, todo, args, n_jobs)
+        # in this process the tasks run in order, when the stream asks for the next one
+        serial = scheduler is None and n_jobs == 1
         with tqdm(total=len(tasks), initial=len(done), desc=desc, unit=unit,
-                  disable=not progressbar) as bar:
-            for result in stream:
+                  disable=not progressbar,
+                  bar_format=None if eta else _BAR_WITHOUT_ETA) as bar, _ticking(bar):
+            if serial and todo:
+                bar.set_postfix_str(f"running {todo[0].id}")
+            for i, result in enumerate(stream, start=1):
                 if store is not None:
                     store.save(by_id[result.id], result)
                 done[result.id] = result
-                bar.set_postfix_str(result.id)
+                bar.set_postfix_str(f"running {todo[i].id}" if serial and i < len(todo)
+                                    else f"done {result.id}", refresh=False)
                 bar.update(1)
     finally:
         if own_client is not None:

@@ -21,7 +21,7 @@ from sklearn.naive_bayes import GaussianNB
 from selbayes.benchmark import _methods as bm
 from selbayes.benchmark import mean_ranks, paired_difference, run_benchmark, summary_frame
 from selbayes.benchmark._cli import main as cli_main
-from selbayes.benchmark._runner import _make_splits
+from selbayes.benchmark._runner import _data_hash, _make_splits
 from selbayes.datasets import BenchmarkDataset
 from selbayes.evaluation import calibration_summary
 
@@ -424,6 +424,12 @@ def test_cli_user_csv_pair(tmp_path, capsys):
                     "Sets with a gap beyond chance (p < 0.05): gnb "):
         assert section in text
     assert (out / "reliability.png").stat().st_size > 1000
+    # run again: everything is read back, and the terminal says so (only report.md did)
+    capsys.readouterr()
+    assert cli_main(["--x", str(x), "--y", str(y), "--name", "mine", "--transform", "log2",
+                     "--floor", "1", "--methods", "gnb,lda_shrinkage", "--folds", "3",
+                     "--out", str(out), "--no-progress"]) == 0
+    assert "; 0 fits run, 6 read back from the folder)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, match", [
@@ -1327,10 +1333,16 @@ def test_cli_options_errors_name_the_option(tmp_path, capsys):
             (["sorlie", "--label-column", "label"], "--label-column applies to --x data only"),
             ([*base, "--transform", "log2", "--floor", "-1"], "--floor/--ceiling: floor must"),
             ([*base, "--transform", "log2", "--floor", "5", "--ceiling", "2"],
-             "--ceiling 2 must exceed --floor 5")):
+             "--ceiling 2 must exceed --floor 5"),
+            # NumPy's 'expected non-negative integer' after the output folder was made
+            ([*base, "--seed", "-1", "--out", str(tmp_path / "never")], "and --seed >= 0"),
+            # --quick replaced --folds 5 by its 3 without a word
+            (["--quick", "--folds", "5"], "--quick runs its own design of 3 folds; leave out "
+                                          "--folds 5")):
         assert cli_main(argv) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()
         assert match in err[-1] and err[-1].startswith("selbayes benchmark: error:"), err
+    assert not (tmp_path / "never").exists()
     from selbayes.benchmark._cli import _file_stem
 
     assert _file_stem(tmp_path / "b1.raw.csv") == "b1.raw"
@@ -1428,3 +1440,51 @@ def test_run_benchmark_refuses_values_every_method_would_fail_on(tmp_path):
 def test_run_benchmark_refuses_groups_of_a_set_not_run(tmp_path):
     with pytest.raises(ValueError, match=r"groups given for data set\(s\) not run: \['other'\]"):
         run_benchmark([_toy()], ["gnb"], out=tmp_path / "o", groups={"other": [0, 1]})
+
+
+def test_a_rerun_with_other_settings_says_it_replaces_the_stored_fits(tmp_path):
+    """The folder keeps one record per (data set, method, repeat, fold): a rerun with another
+    seed replaces the earlier run's records and report. Before, without a word; now warned of
+    before fitting. Adding a method, or resuming with the same settings, says nothing."""
+    ds, out = _toy(), tmp_path / "out"
+    run_benchmark([ds], ["gnb"], folds=3, out=out, progress=False, write_report=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_benchmark([ds], ["gnb", "logreg_l2_cv"], folds=3, out=out, progress=False,
+                      write_report=False)
+    with pytest.warns(UserWarning, match=r"holds 6 fit\(s\) of these data sets and methods "
+                                         r"made with other settings"):
+        run_benchmark([ds], ["gnb", "logreg_l2_cv"], folds=3, seed=1, out=out,
+                      progress=False, write_report=False)
+
+
+def test_a_damaged_fold_file_is_fitted_again(tmp_path):
+    """A fold's arrays damaged on disk (an interrupted copy, a full disk) are fitted again,
+    as a damaged record is; before, every rerun stopped in zipfile's BadZipFile."""
+    ds, out = _toy(), tmp_path / "out"
+    first = run_benchmark([ds], ["gnb"], folds=3, out=out, progress=False, write_report=False)
+    npz = sorted((out / "folds").rglob("*.npz"))[0]
+    npz.write_bytes(npz.read_bytes()[:40])
+    again = run_benchmark([ds], ["gnb"], folds=3, out=out, progress=False, write_report=False)
+    assert again.info["n_fitted"] == 1 and again.info["n_resumed"] == 2
+    np.testing.assert_array_equal(first.results["amlp"], again.results["amlp"])
+
+
+def test_the_record_holds_what_a_rerun_needs(tmp_path):
+    """settings.json records the package versions, each method's settings and each data
+    set's hash beside the seed, folds and repeats; report.md the versions."""
+    import json
+    from importlib import metadata
+
+    res = run_benchmark([_toy()], ["gnb", "logreg_l2_cv"], folds=3, out=tmp_path / "out",
+                        progress=False)
+    info = json.loads((tmp_path / "out" / "settings.json").read_text())
+    assert info["versions"]["numpy"] == metadata.version("numpy")
+    assert info["versions"]["scikit-learn"] == metadata.version("scikit-learn")
+    assert set(info["method_settings"]) == {"gnb", "logreg_l2_cv"}
+    assert not any(k.endswith("random_state") for s in info["method_settings"].values()
+                   for k in s)
+    ds = _toy()
+    y_idx = np.unique(ds.y.astype(str), return_inverse=True)[1]
+    assert info["datasets"]["toy"]["data_hash"] == _data_hash(ds.X.to_numpy(float), y_idx)
+    assert f"scipy {metadata.version('scipy')}" in (res.out / "report.md").read_text()

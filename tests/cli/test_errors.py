@@ -72,3 +72,35 @@ def test_a_killed_worker_exits_1_with_one_line_and_no_traceback(monkeypatch, cap
     monkeypatch.setattr(bench_cli, "run", killed)
     assert main(["benchmark", "golub", "--methods", "selbayes", "--out", "unused"]) == 1
     assert "killed by the operating system" in _one_line_error(capsys)
+
+
+def test_ctrl_c_and_sigterm_stop_with_one_line_and_status_130(monkeypatch, capsys, tmp_path):
+    """Ctrl-C printed the traceback of wherever the fit was (83 lines inside scipy); now one
+    line that says whether the command resumes. SIGTERM (kill PID) stops a command the same
+    way, so that joblib's pool is unwound (its workers were left running, then idle), and
+    main() gives the process its SIGTERM handler back."""
+    import os
+    import signal
+
+    from selbayes.benchmark import _cli as bench_cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench_cli, "run", interrupted)
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["benchmark", "golub", "--methods", "selbayes", "--out", "unused"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == ("selbayes benchmark: interrupted (the fits that finished are kept "
+                           "in its output folder: the same command resumes from them)")
+
+    def terminated(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not stop the command")
+
+    monkeypatch.setattr(bench_cli, "run", terminated)
+    assert main(["benchmark", "golub", "--methods", "selbayes", "--out", "unused"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGTERM) is before
+    with pytest.raises(KeyboardInterrupt):                  # --debug: the traceback
+        main(["--debug", "benchmark", "golub", "--methods", "selbayes", "--out", "unused"])

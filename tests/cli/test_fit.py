@@ -43,6 +43,7 @@ def test_label_and_data_problems_name_the_file(tmp_path, capsys):
     assert main(["predict", str(tmp_path / "f.nc"), "--x", str(tmp_path / "X.csv"), "-o",
                  str(tmp_path / "p.csv")]) == 0
     assert list(pd.read_csv(tmp_path / "p.csv").columns[1:]) == ["a", "b", "c"]
+    assert "predicting 12 sample(s)" in capsys.readouterr().err
     assert main([*base, "--y", str(tmp_path / "y_one.csv"), "--model", "mixture"]) == 2
     line = _one_line_error(capsys)
     assert line.startswith("selbayes: error: ") and "y_one.csv: every class needs" in line

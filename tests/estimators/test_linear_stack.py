@@ -969,3 +969,46 @@ def test_a_stack_fitted_on_transformed_values_warns_when_loaded(stacked, tmp_pat
                                                     "ceiling": None})
     with pytest.warns(SavedTransformWarning, match=r"IntensityLog2\(floor=1\.0, ceiling=None\)"):
         LinearStackedClassifier.load(path)
+
+
+def test_random_state_seeds_the_whole_fit_and_is_saved(sparse, tmp_path):
+    """The stack's own seed replaces the Gaussian model's (its sampling and the inner splits
+    draw from it), so that ``LinearStackedClassifier(random_state=0)`` is reproducible without
+    building the Gaussian model by hand; it is kept by save and load."""
+    X, y = sparse
+
+    def fit(base_seed, seed):
+        return LinearStackedClassifier(_base(random_state=base_seed), l1_gate=None,
+                                       inner_predictive="plugin", random_state=seed).fit(X, y)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_stack = fit(3, 0)
+        by_base = fit(0, None)
+        other = fit(3, 1)
+    np.testing.assert_array_equal(by_stack.predict_proba(X), by_base.predict_proba(X))
+    np.testing.assert_array_equal(by_stack.inner_log_proba_, by_base.inner_log_proba_)
+    assert not np.array_equal(by_stack.inner_log_proba_, other.inner_log_proba_)
+    again = LinearStackedClassifier.load(by_stack.save(tmp_path / "seeded.nc"))
+    assert again.random_state == 0 and again.get_params()["random_state"] == 0
+    with pytest.raises(ValueError, match="random_state"):
+        LinearStackedClassifier(random_state=-1).fit(X, y)
+
+
+def test_a_model_of_weight_zero_is_not_computed_at_predict(stacked, sparse):
+    """The probit model's predictive costs seconds to a minute with hundreds of cases and
+    several classes; at weight 0 it changes nothing and is not computed."""
+    import copy
+
+    X = sparse[0][:5]
+    clf = copy.deepcopy(stacked)
+    clf.weights_ = np.array([1.0, 0.0])
+    expected = clf.estimator_.predict_proba(X)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the probit model of weight 0 was computed")
+
+    clf.linear_.predict_log_proba = refuse
+    np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-12)
+    clf.pooling = "log"
+    np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-9)

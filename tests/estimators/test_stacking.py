@@ -215,3 +215,18 @@ def test_kept_components_follow_the_rule_and_renormalise():
     np.testing.assert_allclose(w, np.array([0.4, 0.4, 0.1]) / 0.9)
     keep, w = kept_components([0.04, 0.03, 0.02, 0.01], min_weight=0.05)
     assert keep == [0] and w.tolist() == [1.0]            # none reaches min_weight: the heaviest
+
+
+def test_random_state_replaces_the_gaussian_models_seed_and_is_saved(data, tmp_path):
+    """As LinearStackedClassifier's: the stack's seed is the Gaussian model's."""
+    import warnings
+
+    X, y = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_stack = StackedGaussianClassifier(_base(random_state=3), min_weight=0.0,
+                                             random_state=0).fit(X, y)
+        by_base = StackedGaussianClassifier(_base(random_state=0), min_weight=0.0).fit(X, y)
+    np.testing.assert_array_equal(by_stack.predict_proba(X), by_base.predict_proba(X))
+    again = StackedGaussianClassifier.load(by_stack.save(tmp_path / "seeded.nc"))
+    assert again.random_state == 0

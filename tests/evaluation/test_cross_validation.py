@@ -346,3 +346,23 @@ def test_y_in_another_order_than_x_is_warned_of():
                                          "order"):
         cross_validate(GaussianNB(), X, y.iloc[::-1], folds=2, random_state=0,
                        progressbar=False)
+
+
+def test_per_fold_seeds_reach_a_model_inside_a_pipeline():
+    """The fold seed goes to every random_state of the estimator, its nested ones included (a
+    Pipeline's steps, a stack's Gaussian model): before, only a top-level random_state was
+    seeded, and a model inside a Pipeline or a stack drew fresh entropy at every call."""
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _data()
+    a = cross_validate(make_pipeline(StandardScaler(), _forest()), X, y, folds=4,
+                       random_state=5, progressbar=False)
+    b = cross_validate(make_pipeline(StandardScaler(), _forest()), X, y, folds=4,
+                       random_state=5, progressbar=False)
+    np.testing.assert_array_equal(a.proba, b.proba)
+    assert all(f["seed"] is not None for f in a.fold_info)
+    # an explicit seed anywhere in it is kept, as at the top level
+    fixed = cross_validate(make_pipeline(StandardScaler(),
+                                         RandomForestClassifier(n_estimators=8, random_state=1)),
+                           X, y, folds=4, random_state=5, progressbar=False)
+    assert all(f["seed"] is None for f in fixed.fold_info)

@@ -178,3 +178,22 @@ def test_uncorrected_means_no_omitted_features(binary, gaussian):
 
 def _coords(sel):
     return {"feature": sel.indices.tolist(), "class": [str(c) for c in sel.classes]}
+
+
+def test_sampling_says_so_where_nutpie_shows_no_progress(binary, capsys, monkeypatch):
+    """nutpie draws its progress only in a terminal or a notebook: with output to a log file
+    a fit sampled for a minute or more in silence. There, a line before and after; where
+    nutpie shows its own, nothing more; with progressbar=False, nothing."""
+    X, y, coords = binary
+    data = nb.model_data(X, y, (57, 0.3))
+    sample = {**SAMPLE, "progressbar": True}
+    monkeypatch.setattr(_nutpie, "_nutpie_shows_progress", lambda: False)
+    nb.sample_nutpie(data, nb.NaiveBayesPrior(), coords, seed=1, **sample)
+    err = capsys.readouterr().err
+    assert "selbayes: sampling 1 chain(s) of 60 tuning and 60 kept draws" in err
+    assert "selbayes: sampled in " in err
+    nb.sample_nutpie(data, nb.NaiveBayesPrior(), coords, seed=1, **SAMPLE)
+    assert "selbayes: sampl" not in capsys.readouterr().err
+    monkeypatch.setattr(_nutpie, "_nutpie_shows_progress", lambda: True)
+    nb.sample_nutpie(data, nb.NaiveBayesPrior(), coords, seed=1, **sample)
+    assert "selbayes: sampl" not in capsys.readouterr().err

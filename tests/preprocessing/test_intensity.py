@@ -341,6 +341,14 @@ def test_gaussian_fit_warns_on_raw_intensities_at_the_users_line(monkeypatch):
         with pytest.raises(RuntimeError, match="stop"):
             est.fit(raw, y)
     assert record[0].filename == __file__
+    # also through the default stack (it pointed at its own line in _linear_stack.py)
+    from selbayes import LinearStackedClassifier
+
+    stack = LinearStackedClassifier(HierarchicalGaussianClassifier(k_grid=(3, 5)))
+    with pytest.warns(RawIntensityWarning, match="Take logs") as record:
+        with pytest.raises(RuntimeError, match="stop"):
+            stack.fit(raw, y)
+    assert record[0].filename == __file__
     with warnings.catch_warnings():
         warnings.simplefilter("error", RawIntensityWarning)
         with pytest.raises(RuntimeError, match="stop"):

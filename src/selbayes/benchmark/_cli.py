@@ -69,9 +69,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     >>> import argparse
     >>> p = argparse.ArgumentParser(); sub = p.add_subparsers(dest="command")
     >>> _ = register(sub)
-    >>> a = p.parse_args(["benchmark", "golub", "--methods", "gnb", "--out", "o"])
+    >>> a = p.parse_args(["benchmark", "golub", "--methods", "gnb", "--folds", "4", "--out", "o"])
     >>> a.names, a.methods, a.folds
-    (['golub'], 'gnb', 5)
+    (['golub'], 'gnb', 4)
     """
     p = subparsers.add_parser(
         "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
@@ -114,7 +114,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="comma-separated method names, or 'all' (default: "
                    + ",".join(DEFAULT_METHOD_NAMES) + ": the recommended selbayes, its uncorrected "
                    "twin and the peers)")
-    p.add_argument("--folds", type=int, default=5, help="folds per repeat (default 5)")
+    p.add_argument("--folds", type=int, default=None,
+                   help="folds per repeat (default 5; --quick runs 3)")
     p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     group = p.add_mutually_exclusive_group()
@@ -371,6 +372,14 @@ def run(args) -> int:
     from ._runner import run_benchmark
 
     try:
+        if args.quick and args.folds not in (None, 3):   # it was replaced without a word
+            raise ValueError(f"--quick runs its own design of 3 folds; leave out --folds "
+                             f"{args.folds}")
+        if args.folds is None:
+            args.folds = 3 if args.quick else 5
+        if args.folds < 2 or args.repeats < 1 or args.jobs == 0 or args.seed < 0:
+            raise ValueError("--folds must be >= 2, --repeats >= 1, --jobs not 0 and --seed "
+                             ">= 0")
         if (args.x is None) != (args.y is None):
             raise ValueError("--x and --y go together")
         unknown = [n for n in args.names if n.lower() not in BENCHMARK_SETS]
@@ -415,8 +424,6 @@ def run(args) -> int:
                                      f"give --folds {max(2, n_groups)} or fewer")
         if not datasets and not args.quick:
             raise ValueError("name at least one data set, or give --x and --y (or --quick)")
-        if args.folds < 2 or args.repeats < 1 or args.jobs == 0:
-            raise ValueError("--folds must be >= 2, --repeats >= 1 and --jobs not 0")
         out = args.out or default_out(datasets, quick=args.quick)
         if args.out is None:
             print(f"selbayes benchmark: writing to {out}/ (choose with --out)", file=sys.stderr)
@@ -436,8 +443,11 @@ def run(args) -> int:
                                            if m in set(res.summary["method"])])
     if table:
         print(table)
+    resumed = res.info["n_resumed"]          # said here too, not only in report.md
     print(f"wrote {res.out / 'report.md'} (calibration, paired differences, figures), "
-          f"results.csv and summary.csv ({res.info['wall_seconds']:.0f} s)")
+          f"results.csv and summary.csv ({res.info['wall_seconds']:.0f} s"
+          + (f"; {res.info['n_fitted']} fits run, {resumed} read back from the folder"
+             if resumed else "") + ")")
     return 0
 
 

@@ -921,9 +921,14 @@ def write_report_files(res) -> str:
         for _, r in failed.iterrows():
             L.append(f"- {r['dataset']} / {r['method']} repeat {r['repeat']} fold {r['fold']}: "
                      f"{r['error_message']}")
+    vers = info.get("versions") or {}          # settings.json of runs before 2026-12-07: none
     L += ["", "## Settings", "", "```", f"methods: {', '.join(info['methods'])}",
           f"folds: {info['folds']}  repeats: {info['repeats']}  seed: {info['seed']}  "
-          f"n_jobs: {info['n_jobs']}  quick: {info['quick']}", "```", ""]
+          f"n_jobs: {info['n_jobs']}  quick: {info['quick']}",
+          *([("versions: " + ", ".join(f"{k} {v}" for k, v in vers.items()
+                                       if v is not None and k not in ("platform", "cpu_count")))]
+            if vers else []), "```", "",
+          "Each method's settings, the data sets' hashes and the machine: `settings.json`.", ""]
     text = "\n".join(L)
     (res.out / "report.md").write_text(text)
     return text

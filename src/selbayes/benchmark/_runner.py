@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
+from .._version import versions
 from ._methods import (
     CHOSEN_NUMBERS,
     DEFAULT_METHODS,
@@ -200,6 +201,7 @@ def _sha(*parts) -> str:
 
 
 def _data_hash(X: np.ndarray, y: np.ndarray) -> str:
+    """SHA-256 of X's shape and values and of the labels (class indices), as fitted."""
     return _sha(X.shape, np.ascontiguousarray(X).tobytes(), "|".join(map(str, y)))
 
 
@@ -562,6 +564,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tasks, data, arrays, splits_of, replicate_samples, found_samples = [], {}, {}, {}, {}, {}
+    data_hashes, method_settings = {}, {}
     for ds in loaded:
         X = ds.X.to_numpy(dtype=np.float64)
         classes, y_idx = np.unique(ds.y.astype(str).to_numpy(), return_inverse=True)
@@ -577,7 +580,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
             elif in_groups := _replicate_warning(ds, found, len(y_idx)):
                 replicate_samples[ds.name] = in_groups
         arrays[ds.name] = (X, y_idx, len(classes), codes)
-        dhash = _data_hash(X, y_idx)
+        dhash = data_hashes[ds.name] = _data_hash(X, y_idx)
         splits_r = _make_splits(y_idx, int(folds), int(repeats), int(seed), groups=codes,
                                 classes=classes)
         for r, splits in splits_r:
@@ -587,6 +590,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                 inner = _inner_folds(y_idx[train])
                 for m in methods:
                     est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
+                    # what the report records of it: its settings but the per-fold seeds
+                    method_settings.setdefault(m, {
+                        k: v for k, v in json.loads(_settings(est)).items()
+                        if not k.endswith("random_state")})
                     # grouped: the fits differ (their inner folds keep the groups whole)
                     key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick,
                                *(() if codes is None else (codes[train].tobytes(),)))
@@ -602,10 +609,19 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                       rerun_if=lambda result: bool(result.meta.get("error_message")))
     stored = {t.id: store.load(t) for t in tasks} if report_only else {}
     todo = [] if report_only else tasks
+    if todo and (stale := store.stale(todo)):
+        # the same fits (data set, method, repeat, fold) under other settings: the folder
+        # keeps one record per fit, so the earlier run's are replaced as the new ones finish
+        warnings.warn(f"{store.folder} holds {len(stale)} fit(s) of these data sets and "
+                      f"methods made with other settings (another seed, number of folds or "
+                      f"repeats, or a method whose settings changed since): they are fitted "
+                      f"again and replace the stored ones, and report.md will describe this "
+                      f"run only; to keep the earlier run, stop now and write to another "
+                      f"output folder", UserWarning, stacklevel=2)
     results, run_info = run_tasks(_fold_task, todo, store, args=(arrays, splits_of),
                                   n_jobs=n_jobs, scheduler=scheduler, progressbar=progress,
-                                  desc="benchmark",
-                                  unit="fit")
+                                  desc="benchmark", unit="fit",
+                                  eta=False)   # its methods' costs differ 200-fold
     n_missing = sum(r is None for r in stored.values())
     n_resumed = run_info["n_resumed"] + len(stored) - n_missing
     n_fitted = run_info["n_fitted"]
@@ -628,7 +644,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                              "classes": [str(c) for c in data[n][2]],
                              "preprocessing": data[n][3].preprocessing,
                              "scale": BENCHMARK_SETS[n]["scale"] if n in named else None,
-                             "notes": list(getattr(data[n][3], "notes", None) or [])}
+                             "notes": list(getattr(data[n][3], "notes", None) or []),
+                             "data_hash": data_hashes[n]}       # of X and y as fitted
                          for n in names},
             "methods": methods, "folds": int(folds), "repeats": int(repeats), "seed": int(seed),
             "n_jobs": int(n_jobs), "scheduler": None if scheduler is None else str(scheduler),
@@ -637,6 +654,10 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
             "groups_found": found_samples,      # groups "auto": samples in the groups found
             "samples_in_replicates": replicate_samples,
             "quick": bool(quick), "n_fits": len(tasks),
+            # what else a rerun needs to give the same numbers (the fold seeds derive from
+            # seed): each method's settings (of its first data set; seeds per fold left out)
+            # and the package versions
+            "method_settings": method_settings, "versions": versions(),
             "n_fitted": n_fitted, "n_resumed": n_resumed, "n_missing": n_missing,
             "wall_seconds": time.perf_counter() - start}
     results.to_csv(out / "results.csv", index=False)

@@ -25,6 +25,7 @@ for it, and the warnings printed naming the command. ``python -m selbayes.cli`` 
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 from ._classifiers import MODELS, SAVED_CLASSES
@@ -33,6 +34,31 @@ from ._parser import PRIOR_FAMILIES, build_parser
 
 __all__ = ["MODELS", "PRIOR_FAMILIES", "SAVED_CLASSES", "UserError", "build_parser", "main",
            "plain_message"]
+
+
+#: The commands that store each finished fit and resume from them when run again.
+_RESUMING = ("benchmark", "reproduce", "sbc")
+
+
+@contextlib.contextmanager
+def _interrupt_on_sigterm():
+    """Make SIGTERM (``kill PID``) stop a command as Ctrl-C does: the KeyboardInterrupt
+    unwinds joblib's pool, which stops its worker processes (a SIGTERM's default end left
+    them running their fits, whose results nobody would read, and then idle)."""
+    import signal
+    import threading
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():  # signal.signal's rule
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:                                # main() called in a process that goes on
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     import warnings
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _interrupt_on_sigterm():
         warnings.showwarning = _warning_printer(args.command)
         try:
             return int(args.func(args) or 0)
@@ -93,3 +119,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             print(f"selbayes: error: {exc}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:
+            # Ctrl-C, or a SIGTERM (_interrupt_on_sigterm): one line, not the traceback of
+            # wherever the fit was; the status a shell gives a command stopped by SIGINT
+            if args.debug:
+                raise
+            kept = (" (the fits that finished are kept in its output folder: the same command "
+                    "resumes from them)" if args.command in _RESUMING else "")
+            print(f"selbayes {args.command}: interrupted{kept}", file=sys.stderr)
+            return 130

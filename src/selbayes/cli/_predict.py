@@ -117,6 +117,10 @@ def _cmd_predict(args) -> int:
         values = pd.DataFrame(values, columns=list(clf.feature_names_in_))
     from ..estimators._base import FarFromTrainingWarning
 
+    # the stack's models take seconds on hundreds of samples: say what is going on (after
+    # the checks of the inputs, whose errors stay one line)
+    print(f"selbayes predict: predicting {values.shape[0]} sample(s)...", file=sys.stderr,
+          flush=True)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         proba = clf.predict_proba(values)

@@ -58,7 +58,7 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         from ._gaussian import HierarchicalGaussianClassifier
 
         if self.estimator is None:
-            return HierarchicalGaussianClassifier()
+            return self._seeded(HierarchicalGaussianClassifier())
         if not isinstance(self.estimator, HierarchicalGaussianClassifier):
             raise TypeError(f"estimator must be a HierarchicalGaussianClassifier; got "
                             f"{type(self.estimator).__name__}")
@@ -67,6 +67,13 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"estimator must choose k (k='auto', no threshold): "
                              f"{self._WHY_K_AUTO}; got k={base.k!r}, "
                              f"threshold={base.threshold!r}")
+        return self._seeded(base)
+
+    def _seeded(self, base):
+        """``base`` with the classifier's ``random_state`` where one is given: the Gaussian
+        model's seed is the one the whole fit draws from (its sampling and inner splits)."""
+        if self.random_state is not None:
+            base.set_params(random_state=self.random_state)
         return base
 
     def _describe_data(self, first):
@@ -150,7 +157,9 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         writes it; what the classifier computed besides (weights, scores, another model) is
         the root's variables or a group of its own, and its settings and the wrapped
         estimator's are the root's attributes. The subclass's Notes list the
-        groups.
+        groups. It holds training data (the Gaussian fits' labels and kept features; the
+        stacked classifier's probit model, every feature standardised with the means and SDs
+        that undo it): share it as you would the data.
 
         Parameters
         ----------

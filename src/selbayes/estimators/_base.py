@@ -585,7 +585,7 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             # Gaussian models misread unlogged intensities (reports/raw_intensities).
             from ..preprocessing._intensity import warn_if_raw_intensities
 
-            warn_if_raw_intensities(X, stacklevel=3)    # _fit <- fit or fit_path <- user
+            warn_if_raw_intensities(X, stacklevel=None)  # the user's line, also via a stack
             self.data_min_, self.data_max_ = training_range(X)
         else:                          # 0/1 or sparse (counts): no scale to check at predict
             self.data_min_ = self.data_max_ = None
@@ -792,7 +792,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         (``diagnostics_``, ``prior_checks_``, ``ppc_checks_``, ``loo_checks_``, and
         ``replicate_groups_`` where the estimator has it). Attributes
         are stored as netCDF-native values, so the file opens with plain ArviZ/xarray and
-        ArviZ's plots work on it.
+        ArviZ's plots work on it. It holds training data (``constant_data``: the labels and
+        the kept features' values as the model saw them): share it as you would the data.
 
         Parameters
         ----------

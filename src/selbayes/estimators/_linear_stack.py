@@ -45,7 +45,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_matrix
 from ._around_gaussian import AroundGaussian
-from ._base import _dense
+from ._base import RANDOM_STATE_CONSTRAINT, _dense
 from ._inner_cv import GroupedFoldsError, InnerCVImpossibleError, class_counts
 from ._l1_logistic import L1LogisticFit, can_fit_l1_logistic, fit_l1_logistic
 from ._params import Interval, StrOptions, validate_params
@@ -164,6 +164,10 @@ class LinearStackedClassifier(AroundGaussian):
         the weights to the probit model as expected and helped a little on real X, but where
         the features are independent the probit model is timid and the stack became
         underconfident (calibration slope 1.05 -> 1.16 in sim_dense_weak; same report).
+    random_state : int >= 0 or None, default None
+        Seeds the Gaussian model's sampling and every inner split of the fit (it replaces
+        ``estimator.random_state``): two fits with the same seed give the same probabilities.
+        None: ``estimator``'s own ``random_state`` (None there too: other draws at each fit).
 
     Attributes
     ----------
@@ -253,15 +257,17 @@ class LinearStackedClassifier(AroundGaussian):
                                     "inner_predictive": [StrOptions({"plugin", "refit"})],
                                     "inner_choice": [StrOptions({"all_cases", "per_fold"})],
                                     "l1_gate": [Interval(Real, None, None, closed="neither"),
-                                                None]}
+                                                None],
+                                    "random_state": RANDOM_STATE_CONSTRAINT}
 
     def __init__(self, estimator=None, pooling="linear", inner_predictive="refit",
-                 l1_gate=2.0, inner_choice="all_cases"):
+                 l1_gate=2.0, inner_choice="all_cases", random_state=None):
         self.estimator = estimator
         self.pooling = pooling
         self.inner_predictive = inner_predictive
         self.l1_gate = l1_gate
         self.inner_choice = inner_choice
+        self.random_state = random_state
 
     _WHY_K_AUTO = "its inner cross-validation gives the cases the stack is weighted on"
 
@@ -297,6 +303,8 @@ class LinearStackedClassifier(AroundGaussian):
         TypeError
             If ``estimator`` is not a HierarchicalGaussianClassifier.
         """
+        from tqdm import tqdm
+
         from .._validation import check_labels
 
         validate_params(self)
@@ -335,7 +343,10 @@ class LinearStackedClassifier(AroundGaussian):
                               (sum(_refittable(first, yi, tr, G) for tr, _ in folds),
                                len(folds)))
         lin_lp = np.empty_like(gauss_lp)
-        for tr, te in choice.extra["folds"]:
+        # a bar: with hundreds of cases and several classes (a tree of binary fits each) these
+        # fits take minutes, which were silent
+        for tr, te in tqdm(choice.extra["folds"], unit="fold", disable=not first.progressbar,
+                           desc="stack: the probit model of all features on the inner folds"):
             # stratified inner folds: every class is in every inner training fold
             lin_lp[te] = fit_all_features_probit(Xi[tr], yi[tr], seed).predict_log_proba(Xi[te])
         A = np.stack([gauss_lp, lin_lp])                            # (2, n, G)
@@ -356,7 +367,9 @@ class LinearStackedClassifier(AroundGaussian):
             if w[2] > 0:
                 self.l1_ = fit_l1_logistic(Xd, y_all, seed, groups=codes)
         self.estimator_ = first
-        self.linear_ = fit_all_features_probit(Xd, y_all, seed)
+        for _ in tqdm(range(1), unit="fit", disable=not first.progressbar,
+                      desc="stack: the probit model of all features on all cases"):
+            self.linear_ = fit_all_features_probit(Xd, y_all, seed)
         self.weights_ = np.asarray(w, dtype=np.float64)
         self.inner_log_proba_ = A
         own = np.arange(yi.size), yi
@@ -428,11 +441,15 @@ class LinearStackedClassifier(AroundGaussian):
         """Each model's log predictive probabilities of ``X``, (n_samples, G), in the order of
         ``weights_``."""
         Xd = _dense(check_matrix(X, accept_sparse=True))
-        out = [self.estimator_.predict_log_proba(X), self.linear_.predict_log_proba(Xd)]
+        G = self.classes_.size
+        unused = np.full((Xd.shape[0], G), -np.log(G))   # a model of weight 0 adds nothing
+        # the Gaussian model always predicts: its checks of X (units, training range) speak
+        # for the stack; the probit model of weight 0 is not computed (seconds to a minute
+        # with hundreds of cases and several classes, for nothing)
+        out = [self.estimator_.predict_log_proba(X),
+               self.linear_.predict_log_proba(Xd) if self.weights_[1] > 0 else unused]
         if self.weights_.size == 3:
-            G = self.classes_.size
-            out.append(self.l1_.predict_log_proba(Xd) if self.l1_ is not None
-                       else np.full((Xd.shape[0], G), -np.log(G)))   # weight 0: unused
+            out.append(self.l1_.predict_log_proba(Xd) if self.l1_ is not None else unused)
         return out
 
     def _component_probas(self, X) -> list:
@@ -455,7 +472,8 @@ class LinearStackedClassifier(AroundGaussian):
         if self.l1_ is not None:
             groups["l1"] = xr.DataTree(self.l1_.to_dataset())
         return root, {"pooling": self.pooling, "inner_predictive": self.inner_predictive,
-                      "l1_gate": self.l1_gate, "inner_choice": self.inner_choice}, groups
+                      "l1_gate": self.l1_gate, "inner_choice": self.inner_choice,
+                      "random_state": self.random_state}, groups
 
     @classmethod
     def _restore(cls, tree, attrs, config, base, path):
@@ -464,7 +482,8 @@ class LinearStackedClassifier(AroundGaussian):
         obj = cls(base, pooling=config.get("pooling", "linear"),
                   inner_predictive=config.get("inner_predictive", "plugin"),
                   l1_gate=config.get("l1_gate"),
-                  inner_choice=config.get("inner_choice", "all_cases"))
+                  inner_choice=config.get("inner_choice", "all_cases"),
+                  random_state=config.get("random_state"))   # None before 2026-12-07
         obj.estimator_ = cls._load_gaussian(tree, "gaussian", path)
         obj.linear_ = _probit_fit(tree["linear"].to_dataset())
         obj.l1_ = (L1LogisticFit.from_dataset(tree["l1"].to_dataset()) if "l1" in tree

@@ -20,6 +20,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from ._around_gaussian import AroundGaussian
+from ._base import RANDOM_STATE_CONSTRAINT
 from ._params import Interval, validate_params
 
 __all__ = ["StackedGaussianClassifier", "stacking_weights"]
@@ -167,6 +168,10 @@ class StackedGaussianClassifier(AroundGaussian):
         At most this many candidates are refitted.
     min_weight : float, default 0.05
         Candidates with a smaller stacking weight are dropped before renormalising.
+    random_state : int >= 0 or None, default None
+        Seeds the Gaussian model's sampling and every inner split of the fit (it replaces
+        ``estimator.random_state``): two fits with the same seed give the same probabilities.
+        None: ``estimator``'s own ``random_state`` (None there too: other draws at each fit).
 
     Attributes
     ----------
@@ -223,12 +228,15 @@ class StackedGaussianClassifier(AroundGaussian):
         "estimator": "no_validation",
         "max_components": [Interval(Integral, 1, None, closed="left")],
         "min_weight": [Interval(Real, 0, 1, closed="left")],
+        "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, estimator=None, *, max_components: int = 3, min_weight: float = 0.05):
+    def __init__(self, estimator=None, *, max_components: int = 3, min_weight: float = 0.05,
+                 random_state=None):
         self.estimator = estimator
         self.max_components = max_components
         self.min_weight = min_weight
+        self.random_state = random_state
 
     _WHY_K_AUTO = "its candidates are stacked"
     _FITTED = "estimators_"
@@ -331,7 +339,7 @@ class StackedGaussianClassifier(AroundGaussian):
             "candidate_kept": ("candidate", table["kept"].to_numpy(np.int8))}))
         root.attrs = {"selbayes_n_components": len(self.estimators_)}
         return (root, {"max_components": int(self.max_components),
-                       "min_weight": float(self.min_weight)},
+                       "min_weight": float(self.min_weight), "random_state": self.random_state},
                 {f"component_{i}": est._saved_tree() for i, est in enumerate(self.estimators_)})
 
     @classmethod
@@ -339,7 +347,8 @@ class StackedGaussianClassifier(AroundGaussian):
         import pandas as pd
 
         obj = cls(base, max_components=config["max_components"],
-                  min_weight=config["min_weight"])
+                  min_weight=config["min_weight"],
+                  random_state=config.get("random_state"))   # None before 2026-12-07
         obj.estimators_ = [cls._load_gaussian(tree, f"component_{i}", path)
                            for i in range(int(attrs["selbayes_n_components"]))]
         ds = tree.to_dataset()

@@ -198,6 +198,15 @@ def fit_groups_kwargs(estimator, groups) -> dict:
     return {f"{steps[-1][0]}__groups" if steps else "groups": groups}
 
 
+def _seed_params(estimator) -> list[str]:
+    """The names of ``estimator``'s ``random_state`` parameters, its own and its nested
+    estimators' (``get_params(deep=True)``: ``"estimator__random_state"`` of a stack,
+    ``"<step>__random_state"`` of a Pipeline's steps); a fold's seed goes to each, so that it
+    reaches the model where it is wrapped."""
+    return [k for k in estimator.get_params(deep=True)
+            if k == "random_state" or k.endswith("__random_state")]
+
+
 def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
              return_estimator: bool = False, groups=None):
     """Fit a clone of ``estimator`` on the training cases and predict the test cases.
@@ -213,7 +222,8 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
         Column order of the returned probabilities (default: sorted labels of ``y``); a class
         the fit never saw gets probability 0.
     random_state : int, optional
-        Set as the clone's ``random_state`` when it has that parameter.
+        Set as the clone's ``random_state`` and its nested estimators' (a ``Pipeline``'s
+        steps, a stack's ``estimator``) where they have that parameter.
     return_estimator : bool, default False
         Also return the fitted clone.
     groups : array-like of shape (n_samples,), optional
@@ -249,8 +259,8 @@ def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
     y = np.asarray(y)
     classes = np.unique(y) if classes is None else np.asarray(classes)
     est = clone(estimator)
-    if random_state is not None and "random_state" in est.get_params(deep=False):
-        est.set_params(random_state=int(random_state))
+    if random_state is not None:
+        est.set_params(**dict.fromkeys(_seed_params(est), int(random_state)))
     t0 = time.perf_counter()
     est.fit(_take(X, train), y[train],
             **fit_groups_kwargs(est, None if groups is None else np.asarray(groups)[train]))
@@ -339,10 +349,12 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     folds : int, "loo", scikit-learn splitter or iterable of (train, test) pairs, default 10
         See :func:`make_folds` (int: shuffled, stratified when every class has enough cases).
     random_state : int, Generator or None
-        Root seed: fold ``i``'s estimator gets its own seed (spawned child ``i``) when the
-        estimator has a ``random_state`` parameter left at None (an explicit estimator seed is
-        kept, as in scikit-learn's ``cross_val_predict``); an int ``folds`` is shuffled with
-        another child. None: fresh entropy, or the seed stored in ``out_dir`` when resuming.
+        Root seed: fold ``i``'s estimator gets its own seed (spawned child ``i``) in each of
+        its ``random_state`` parameters, its own and its nested estimators' (a Pipeline's
+        steps, a stack's ``estimator``), where all are left at None (an explicit seed
+        anywhere is kept, as in scikit-learn's ``cross_val_predict``); an int ``folds`` is
+        shuffled with another child. None: fresh entropy, or the seed stored in ``out_dir``
+        when resuming.
     client : distributed.Client or str, optional
         Run the folds on this dask.distributed cluster (a client or a scheduler address such
         as ``"tcp://host:8786"``); needs ``selbayes[distributed]``. Overrides ``n_jobs``.
@@ -411,8 +423,10 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
         splits = make_folds(y_arr, folds, _int_seed(split_ss))
     else:
         splits, codes = _grouped_splits(y_arr, folds, _int_seed(split_ss), groups)
-    est_params = estimator.get_params(deep=False)
-    seeded = "random_state" in est_params and est_params["random_state"] is None
+    seed_params = _seed_params(estimator)
+    # an explicit seed anywhere in the estimator is kept (scikit-learn's cross_val_predict)
+    seeded = bool(seed_params) and all(estimator.get_params(deep=True)[k] is None
+                                       for k in seed_params)
     seeds = [_int_seed(s) if seeded else None for s in fit_ss.spawn(len(splits))]
 
     store = None

@@ -43,24 +43,29 @@ _PARETO_K_MAX = 0.7
 #: min(n / 5, 3 sqrt(n)) weights and needs at least 5 of them).
 PULL_MIN_DRAWS = 25
 
-# What each hyperparameter is and what to do when its prior holds it (for the warning).
+# What each hyperparameter is and what to do when its prior holds it (for the warning): the
+# fix, or one per side ("below" the prior's range, "above" it).
 _PRIOR_ADVICE = {
     "tau_x": ("the per-feature noise precision",
-              "X is probably in other units than the prior assumes (variance about w_x): keep "
-              "standardize=True (the default), rescale X, or set priors w_x to about the "
-              "within-class variance of the selected features ({data_scale:.3g} here)"),
+              "X is probably in other units than the prior assumes (variance about w_x): "
+              "standardize=True (the default) or rescaling X puts it in the prior's units; or "
+              "set priors w_x to about the within-class variance of the selected features "
+              "({data_scale:.3g} here)"),
     "w_x": ("the prior scale of the noise variance (hyperprior)",
-            "its Gamma hyperprior cannot reach the data's scale: keep standardize=True (the "
-            "default), rescale X, set priors w_x to about the within-class variance of the "
-            "selected features ({data_scale:.3g} here), or loosen the hyperprior (smaller "
-            "w_x_alpha)"),
-    "tau_mu": ("the precision of the class means around the feature means",
-               "the selected features' class means differ far more (median below) or far less "
-               "(above; typical of thousands of genes without class differences) than the "
-               "prior expects: keep standardize=True, rescale X, or widen its prior (smaller "
-               "alpha_mu, or w_mu nearer the between-class variance); above, with most genes "
-               "showing no class difference at all, effect_prior='two_groups' models those "
-               "as exactly null (and gives each kept gene's probability of being a marker)"),
+            "its Gamma hyperprior cannot reach the data's scale: standardize=True (the "
+            "default) or rescaling X puts X in the prior's units; or set priors w_x to about "
+            "the within-class variance of the selected features ({data_scale:.3g} here), or "
+            "loosen the hyperprior (smaller w_x_alpha)"),
+    "tau_mu": ("the precision of the class means around the feature means", {
+        "below": "the selected features' class means differ far more than the prior expects "
+                 "(a few strong markers): widen its prior (smaller alpha_mu, or w_mu nearer "
+                 "the between-class variance), or give the effects heavy tails "
+                 "(effect_prior='t_auto', the default, or 't')",
+        "above": "the selected features' class means differ far less than the prior expects "
+                 "(typical of thousands of genes without class differences): "
+                 "effect_prior='two_groups' models those as exactly null (and gives each "
+                 "kept gene's probability of being a marker); or widen its prior (smaller "
+                 "alpha_mu)"}),
 }
 
 _COLUMNS = ["parameter", "variable", "median", "prior_cdf", "prior_low", "prior_high",
@@ -269,6 +274,7 @@ def prior_boundary_messages(table, data_scale: float, tail: float = PRIOR_TAIL) 
             sub["prior_low"] * sub["prior_high"])))))]
         what, fix = _PRIOR_ADVICE[name]
         side = "below" if worst["median"] < worst["prior_low"] else "above"
+        fix = (fix[side] if isinstance(fix, dict) else fix).format(data_scale=data_scale)
         edge = worst["prior_low"] if side == "below" else worst["prior_high"]
         q = f"{100 * tail:g}%" if side == "below" else f"{100 * (1 - tail):g}%"
         n_from = int(worst.get("n_from", 1))
@@ -283,5 +289,5 @@ def prior_boundary_messages(table, data_scale: float, tail: float = PRIOR_TAIL) 
                "the prior holds it there, the data pulling further (a prior-data conflict)")
         out.append(
             f"{worst['parameter']} ({what}) has posterior median {worst['median']:.3g}, "
-            f"{side} {ref}{count}: {who}. {fix.format(data_scale=data_scale)}.")
+            f"{side} {ref}{count}: {who}. {fix[0].upper()}{fix[1:]}.")
     return out

@@ -439,9 +439,9 @@ def _report_md(spec, fits, metrics, criteria, figures, results) -> str:
         f"{run.get('total_s', float('nan')):.1f} s in all, report included.",
         "",
         f"## Error, expected error, AMLP and squared error per k (`{primary}`)", "",
-        "The thesis columns are derived from its Table 2.1 (its bins, computed here: exact up to the "
-        "3-decimal rounding for error and expected error; AMLP and squared error only for k = 1)."
-        " gamma is the |COR| of the weakest retained feature.", "",
+        "The thesis columns are derived from its Table 2.1 (its bins, computed here: exact "
+        "up to the 3-decimal rounding for error and expected error; AMLP and squared error "
+        "only for k = 1). gamma is the |COR| of the weakest retained feature.", "",
         _metrics_md(spec, metrics, fits, primary), "",
     ]
     if "fig2_5_6" in figures:

@@ -548,8 +548,9 @@ def _report_md(spec, by_q, metrics, criteria, other_criteria, tests, comparison,
         + f"; {fs['fit_s_total'] / 60:.1f} min of fitting summed over fits; this invocation "
         f"took {run.get('total_s', float('nan')) / 60:.1f} min in all.", "",
         "## The thesis' colon results beside this run", "",
-        "The thesis prints numbers only for these (section 2.3.6, Figs 2.9-2.10); its gene groups, and "
-        "possibly its binarisation, differ from this run's, so compare counts and directions.",
+        "The thesis prints numbers only for these (section 2.3.6, Figs 2.9-2.10); its gene "
+        "groups, and possibly its binarisation, differ from this run's, so compare counts "
+        "and directions.",
         "", md_table(["quantity", "thesis", "this run"], comparison, align="lll"), "",
     ]
     if "fig2_10" in results["figures"]:

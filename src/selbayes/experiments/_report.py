@@ -9,21 +9,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import platform
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 
 from .._parallel import jsonable
+from .._version import versions
 
 __all__ = ["md_table", "fmt", "Criterion", "acceptance_section", "versions", "write_json"]
-
-_PACKAGES = ("selbayes", "numpy", "scipy", "pandas", "pymc", "pytensor", "nutpie", "arviz",
-             "scikit-learn", "joblib", "matplotlib")
 
 
 def fmt(value, digits: int = 3) -> str:
@@ -108,24 +104,6 @@ def settings_section(results: dict, data_checksum: str | None = None) -> list[st
                      if fit_versions else ""), "",
             f"Settings hash of the fits: `{results['settings_hash']}`{checksum}.", "",
             "```json", json.dumps(results["settings"], indent=1, default=str), "```", ""]
-
-
-def versions() -> dict:
-    """Versions of the packages that shape the results, and the machine."""
-    out = {}
-    for name in _PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = None
-    if out.get("selbayes") is None:
-        from .._version import __version__
-
-        out["selbayes"] = __version__
-    out["python"] = platform.python_version()
-    out["platform"] = platform.platform()
-    out["cpu_count"] = os.cpu_count()
-    return out
 
 
 def run_record(run_info: dict, **extra) -> dict:

@@ -32,6 +32,8 @@ time a cache key is seen and afterwards only swaps the ``pm.Data`` values in (nu
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Callable, Hashable
 
 __all__ = ["sample_compiled", "clear_compiled"]
@@ -52,6 +54,11 @@ def clear_compiled() -> int:
     n = len(_COMPILED)
     _COMPILED.clear()
     return n
+
+
+def _nutpie_shows_progress() -> bool:
+    """Whether nutpie's own progress display is seen: on a terminal, or in a notebook."""
+    return sys.stderr.isatty() or "ipykernel" in sys.modules
 
 
 def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *, draws: int,
@@ -130,9 +137,19 @@ def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *,
     compiled = compiled.with_data(**{
         v.name: pack(data) if v.name == PACKED_NAME else data[v.name]
         for v in model.data_vars})
+    # nutpie draws its progress only in a terminal or a notebook: in a log file (nohup, CI,
+    # a cluster job) sampling was a minute or more of silence
+    announce = progressbar and not _nutpie_shows_progress()
+    if announce:
+        print(f"selbayes: sampling {chains} chain(s) of {tune} tuning and {draws} kept draws "
+              f"with nutpie...", file=sys.stderr, flush=True)
+        started = time.perf_counter()
     idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
                           progress_bar=progressbar, save_warmup=False,
                           target_accept=target_accept)
+    if announce:
+        print(f"selbayes: sampled in {time.perf_counter() - started:.0f} s", file=sys.stderr,
+              flush=True)
     for group in ("posterior", "sample_stats"):
         if group in idata.children:
             ds = idata[group].to_dataset()

@@ -407,14 +407,16 @@ def _raw_from_stats(s: dict) -> bool:
     return bool(s["skewness"] > RAW_SKEWNESS and s["tail_ratio"] > RAW_TAIL_RATIO)
 
 
-def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
+def warn_if_raw_intensities(X, stacklevel: int | None = 2) -> bool:
     """Warn (:class:`RawIntensityWarning`) when ``X`` looks like raw intensities.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-    stacklevel : int, default 2
-        Passed to :func:`warnings.warn`; 2 points at the caller of this function.
+    stacklevel : int or None, default 2
+        Passed to :func:`warnings.warn`; 2 points at the caller of this function. None: the
+        first line outside selbayes, scikit-learn and joblib (the user's, however deep the
+        call: a fit inside a stack or a Pipeline).
 
     Returns
     -------
@@ -439,13 +441,18 @@ def warn_if_raw_intensities(X, stacklevel: int = 2) -> bool:
              "Affymetrix average differences)" if floor >= AUTO_FLOOR else
              f"IntensityLog2(floor='auto') in a pipeline (here a floor of {floor:.3g}, "
              f"{_lowered_floor_why()})")
-    warnings.warn(
+    message = (
         f"X looks like raw intensities (all values >= 0, skewness {s['skewness']:.1f}, "
         f"{tail}): Gaussian models misread this scale (skewed genes, a few very bright ones) "
         f"and their probabilities can be badly calibrated. Take logs first, e.g. "
         f"selbayes.preprocessing.{first}, or IntensityLog2(only_if_raw=True, floor='auto'), "
-        "the rule of the commands' --transform auto.",
-        RawIntensityWarning, stacklevel=stacklevel + 1)
+        "the rule of the commands' --transform auto.")
+    if stacklevel is None:
+        from .._validation import warn_at_user
+
+        warn_at_user(message, RawIntensityWarning)
+    else:
+        warnings.warn(message, RawIntensityWarning, stacklevel=stacklevel + 1)
     return True
 
 
