@@ -1488,3 +1488,21 @@ def test_the_record_holds_what_a_rerun_needs(tmp_path):
     y_idx = np.unique(ds.y.astype(str), return_inverse=True)[1]
     assert info["datasets"]["toy"]["data_hash"] == _data_hash(ds.X.to_numpy(float), y_idx)
     assert f"scipy {metadata.version('scipy')}" in (res.out / "report.md").read_text()
+
+
+def test_the_stacks_new_random_state_leaves_the_stored_fits_keys_alone():
+    """The stacks' random_state (2026-12-07) at None seeds nothing and stays out of the key of
+    a stored fit, so that the fits stored before (reports/benchmark_microarray_2026-12-06/
+    folds) still resume; another estimator's random_state at None stays in (its key as it
+    was)."""
+    import json
+
+    from selbayes.benchmark._runner import _build, _settings
+
+    for pre in ({"transform": "none"}, {"transform": "log2", "floor": 1.0, "ceiling": None}):
+        stack = json.loads(_settings(_build("selbayes", pre, 2, 123, False, 5)))
+        assert not [k for k, v in stack.items() if k.endswith("random_state") and v is None]
+        assert 123 in [v for k, v in stack.items() if k.endswith("random_state")]
+    peer = json.loads(_settings(_build("logreg_l2_cv", {"transform": "none"}, 2, 123, False,
+                                       5)))
+    assert peer["pca__random_state"] is None

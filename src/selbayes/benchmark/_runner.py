@@ -206,8 +206,20 @@ def _data_hash(X: np.ndarray, y: np.ndarray) -> str:
 
 
 def _settings(est) -> str:
+    """The estimator's settings as JSON, for the key of its stored fits."""
+    from ..estimators._around_gaussian import AroundGaussian
+
     params = est.get_params(deep=True)
-    params = {k: v for k, v in params.items() if not k.endswith(("progressbar", "verbose"))}
+
+    def owner(key):                     # the object a deep parameter belongs to
+        path = key.rsplit("__", 1)[0] if "__" in key else ""
+        return params.get(path) if path else est
+
+    params = {k: v for k, v in params.items() if not k.endswith(("progressbar", "verbose"))
+              # the stacks' own random_state (since 2026-12-07) left at None seeds nothing:
+              # without it their keys are those of the fits stored before, which resume
+              and not (k.split("__")[-1] == "random_state" and v is None
+                       and isinstance(owner(k), AroundGaussian))}
     return json.dumps(params, sort_keys=True, default=lambda o: type(o).__name__)
 
 
