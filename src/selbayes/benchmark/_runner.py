@@ -602,12 +602,13 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
                 inner = _inner_folds(y_idx[train])
                 for m in methods:
                     est = _build(m, ds.preprocessing, len(classes), fold_seed, quick, inner)
+                    settings = _settings(est)
                     # what the report records of it: its settings but the per-fold seeds
                     method_settings.setdefault(m, {
-                        k: v for k, v in json.loads(_settings(est)).items()
+                        k: v for k, v in json.loads(settings).items()
                         if not k.endswith("random_state")})
                     # grouped: the fits differ (their inner folds keep the groups whole)
-                    key = _sha(_FORMAT, dhash, test.tobytes(), m, _settings(est), quick,
+                    key = _sha(_FORMAT, dhash, test.tobytes(), m, settings, quick,
                                *(() if codes is None else (codes[train].tobytes(),)))
                     tid = _task_id(ds.name, m, r, f)
                     tasks.append(Task(tid, {

@@ -367,9 +367,10 @@ class LinearStackedClassifier(AroundGaussian):
             if w[2] > 0:
                 self.l1_ = fit_l1_logistic(Xd, y_all, seed, groups=codes)
         self.estimator_ = first
-        for _ in tqdm(range(1), unit="fit", disable=not first.progressbar,
-                      desc="stack: the probit model of all features on all cases"):
+        with tqdm(total=1, unit="fit", disable=not first.progressbar,
+                  desc="stack: the probit model of all features on all cases") as bar:
             self.linear_ = fit_all_features_probit(Xd, y_all, seed)
+            bar.update()
         self.weights_ = np.asarray(w, dtype=np.float64)
         self.inner_log_proba_ = A
         own = np.arange(yi.size), yi

@@ -198,13 +198,13 @@ def fit_groups_kwargs(estimator, groups) -> dict:
     return {f"{steps[-1][0]}__groups" if steps else "groups": groups}
 
 
-def _seed_params(estimator) -> list[str]:
-    """The names of ``estimator``'s ``random_state`` parameters, its own and its nested
-    estimators' (``get_params(deep=True)``: ``"estimator__random_state"`` of a stack,
-    ``"<step>__random_state"`` of a Pipeline's steps); a fold's seed goes to each, so that it
-    reaches the model where it is wrapped."""
-    return [k for k in estimator.get_params(deep=True)
-            if k == "random_state" or k.endswith("__random_state")]
+def _seed_params(estimator) -> dict:
+    """``estimator``'s ``random_state`` parameters, its own and its nested estimators'
+    (``get_params(deep=True)``: ``"estimator__random_state"`` of a stack,
+    ``"<step>__random_state"`` of a Pipeline's steps), name -> value; a fold's seed goes to
+    each, so that it reaches the model where it is wrapped."""
+    return {k: v for k, v in estimator.get_params(deep=True).items()
+            if k == "random_state" or k.endswith("__random_state")}
 
 
 def fit_fold(estimator, X, y, train, test, classes=None, random_state=None,
@@ -425,8 +425,7 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
         splits, codes = _grouped_splits(y_arr, folds, _int_seed(split_ss), groups)
     seed_params = _seed_params(estimator)
     # an explicit seed anywhere in the estimator is kept (scikit-learn's cross_val_predict)
-    seeded = bool(seed_params) and all(estimator.get_params(deep=True)[k] is None
-                                       for k in seed_params)
+    seeded = bool(seed_params) and all(v is None for v in seed_params.values())
     seeds = [_int_seed(s) if seeded else None for s in fit_ss.spawn(len(splits))]
 
     store = None
