@@ -15,6 +15,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 
 from selbayes.evaluation import (  # noqa: E402
     error_vs_k,
+    f_statistic_plot,
     predictive_scatter,
     reliability_diagram,
     reliability_table,  # noqa: E402
@@ -220,3 +221,48 @@ def test_reliability_bars_stay_within_zero_and_one():
     ends = [seg[:, 1] for coll in ax.collections if hasattr(coll, "get_segments")
             for seg in coll.get_segments()]
     assert ends and all(0.0 <= e.min() and e.max() <= 1.0 for e in ends)
+
+
+def _central_selected_f(seed, gamma=4.0):
+    """F statistics of features without class differences (two classes of 20), kept above
+    gamma: draws from the model with tau_mu w_x = infinity."""
+    from scipy import stats
+
+    f = stats.f.rvs(1, 38, size=6000, random_state=seed)
+    return f[f > gamma]
+
+
+def test_f_statistic_plot_under_the_model_and_with_strong_markers(tmp_path):
+    """Kept F drawn from the model lie on its curve, inside the band, and none is named;
+    three markers far beyond it are red and named, and only they."""
+    f = _central_selected_f(69901)
+    ax = f_statistic_plot(f, [np.inf], [20, 20], 4.0, 4.0)
+    points = [c for c in ax.collections if isinstance(c, PathCollection)]
+    assert len(points) == 1 and len(points[0].get_offsets()) == f.size
+    assert len(ax.texts) == 0
+    # the curve is the central F's conditional tail (an independent closed form)
+    from scipy import stats
+
+    x, curve = ax.lines[0].get_data()
+    np.testing.assert_allclose(curve, stats.f.sf(x, 1, 38) / stats.f.sf(4.0, 1, 38),
+                               rtol=1e-8, atol=1e-12)
+    strong = np.concatenate([f, [150.0, 200.0, 300.0]])
+    names = [f"g{j}" for j in range(f.size)] + ["m0", "m1", "m2"]
+    ax = f_statistic_plot(strong, [np.inf], [20, 20], 4.0, 4.0, features=names)
+    assert {a.get_text() for a in ax.texts} == {"m0", "m1", "m2"}
+    red = [c for c in ax.collections if isinstance(c, PathCollection)][1]
+    np.testing.assert_array_equal(np.sort(red.get_offsets()[:, 0]), [150.0, 200.0, 300.0])
+    ax.figure.savefig(tmp_path / "f_check.png")
+    assert (tmp_path / "f_check.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("f, threshold, prob, match", [
+    ([], 4.0, 0.95, "at least one"),
+    ([5.0, 3.0], 4.0, 0.95, "all above the threshold 4"),
+    ([5.0, np.nan], 4.0, 0.95, "finite"),
+    ([5.0], 0.0, 0.95, "must be positive"),
+    ([5.0], 4.0, 1.0, "prob must lie in"),
+])
+def test_f_statistic_plot_refuses_bad_input(f, threshold, prob, match):
+    with pytest.raises(ValueError, match=match):
+        f_statistic_plot(f, [np.inf], [20, 20], threshold, 4.0, prob=prob)

@@ -97,6 +97,47 @@ class GaussianChecks:
                 warn_from_user_line(msg, PriorBoundaryWarning)
         self.ppc_checks_ = check_fit(self.idata_, self.selection_, self._fitted_priors())
 
+    def plot_ppc(self, ax=None):
+        """Draw the predictive check of the kept features' F statistics that ``fit`` ran
+        (``ppc_checks_``): each kept feature at its F against the fitted model's mixed
+        predictive for a selected feature, with a band of binomial noise; features the model
+        cannot produce are red and named (:func:`selbayes.evaluation.f_statistic_plot`).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier has not been fitted.
+        ValueError
+            If the fit does not store the posterior draws or the F statistics (a file saved
+            by an older selbayes).
+
+        Examples
+        --------
+        >>> clf = HierarchicalGaussianClassifier(effect_prior="normal").fit(X, y)  # doctest: +SKIP
+        >>> clf.plot_ppc().figure.savefig("f_check.png")                          # doctest: +SKIP
+        """
+        from sklearn.utils.validation import check_is_fitted
+
+        from ..evaluation._plots import f_statistic_plot
+        from ..evaluation._ppc import check_inputs
+
+        check_is_fitted(self, "idata_")
+        inputs = check_inputs(self.idata_, self.selection_, self._fitted_priors())
+        if inputs is None:
+            raise ValueError("the predictive check needs the posterior draws of the "
+                             "hyperparameters and the kept features' F statistics, and this "
+                             "fit does not store them (a file saved by an older selbayes): "
+                             "fit the classifier again")
+        return f_statistic_plot(**inputs, ax=ax)
+
     def _held_out_log_proba(self) -> np.ndarray | None:
         """Every training case's held-out log probabilities (n, G) under the chosen candidate
         of the inner cross-validation, without a label-noise share; None without inner CV

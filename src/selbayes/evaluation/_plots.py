@@ -16,6 +16,9 @@ error_vs_k
     (Li 2009 Fig 2; Li 2007 Figs 2.5-2.6).
 trace_log_tau
     Traces and posterior density of log tau_mu with the true value (Li 2009 Fig 3).
+f_statistic_plot
+    The kept features' F statistics against the fitted model's mixed predictive (the check
+    ``fit`` runs; a classifier's ``plot_ppc``).
 sbc_rank_plot
     Rank histogram with its binomial band, and ECDF difference with a simultaneous band
     (Talts et al. 2018; Saeilynoja et al. 2022).
@@ -35,6 +38,7 @@ __all__ = [
     "predictive_scatter",
     "error_vs_k",
     "trace_log_tau",
+    "f_statistic_plot",
     "sbc_rank_plot",
     "sbc_histogram_band",
     "sbc_ecdf_band",
@@ -437,6 +441,124 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
         ax_t.legend(fontsize="small")
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# predictive check of the kept F statistics
+# ---------------------------------------------------------------------------------------------
+def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_x, *,
+                     mu_t_df=None, pi0=None, features=None, prob: float = 0.95,
+                     max_labels: int = 5, n_levels: int = 60, ax=None):
+    """The kept features' F statistics against what the fitted model predicts for a selected
+    feature: the picture of the check ``fit`` runs (:func:`selbayes.evaluation.check_fit`).
+
+    Given the hyperparameters, the kept features' F statistics are independent draws of a
+    feature's F conditioned on F > gamma, so the share of kept features with F >= x should
+    follow the mixed predictive survival curve
+    (:func:`selbayes.evaluation.f_statistic_survival`) within binomial noise. Each kept
+    feature is a point at (its F, the share of kept features with an F as large); the line is
+    the model's curve, the band the pointwise ``prob`` range of that share over replicated
+    selections of the same number of features (binomial given the curve). Points far to the
+    right of the band are features stronger than the fitted model allows: the prior-data
+    conflict of a normal prior that cannot hold a few strong markers beside thousands of null
+    genes. The features that fail the check (mixed predictive p times the number of kept features
+    below :data:`selbayes.evaluation.FAMILY_LEVEL`) are drawn in red and named.
+
+    Parameters
+    ----------
+    f_observed : array_like of shape (k,)
+        The kept features' F statistics (all > ``threshold``).
+    log_tau_mu_w_x, class_counts, threshold, alpha_x, mu_t_df, pi0, features
+        As in :func:`selbayes.evaluation.f_statistic_check`; a fitted Gaussian classifier's
+        are ``check_inputs(clf.idata_, clf.selection_, ...)``, and its method
+        ``clf.plot_ppc()`` draws this figure.
+    prob : float in (0, 1), default 0.95
+        Coverage of the band.
+    max_labels : int, default 5
+        At most this many failing features are named.
+    n_levels : int, default 60
+        Points of the curve (log-spaced from gamma to beyond the largest F).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Log-log axes: F (x) against the share of kept features with F >= x (y).
+
+    Raises
+    ------
+    ValueError
+        If ``f_observed`` is empty, not finite, or not all above ``threshold``; if ``threshold``
+        is not positive; or if ``prob`` is not in (0, 1).
+
+    Examples
+    --------
+    Features simulated without class differences, checked against that model:
+
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> f = stats.f.rvs(1, 38, size=4000, random_state=0); f = f[f > 4.0]
+    >>> ax = f_statistic_plot(f, [np.inf], [20, 20], 4.0, 4.0)
+    >>> ax.get_xscale(), ax.get_yscale()
+    ('log', 'log')
+    """
+    from scipy import stats
+
+    from ._ppc import FAMILY_LEVEL, f_statistic_check, f_statistic_survival
+
+    f = np.asarray(f_observed, dtype=np.float64).reshape(-1)
+    threshold = float(threshold)
+    if not threshold > 0:
+        raise ValueError(f"threshold (gamma) must be positive; got {threshold}")
+    if f.size == 0 or not np.all(np.isfinite(f)) or not np.all(f > threshold):
+        raise ValueError("f_observed must hold the kept features' F statistics: finite, at "
+                         f"least one, all above the threshold {threshold:g}")
+    if not 0 < prob < 1:
+        raise ValueError(f"prob must lie in (0, 1); got {prob!r}")
+    k = f.size
+    kw = dict(mu_t_df=mu_t_df, pi0=pi0)
+    top = max(1.5 * f.max(), 2.0 * threshold)
+    grid = np.geomspace(threshold, top, n_levels)
+    curve = f_statistic_survival(grid, log_tau_mu_w_x, class_counts, threshold, alpha_x, **kw)
+    table = f_statistic_check(f, log_tau_mu_w_x, class_counts, threshold, alpha_x, **kw,
+                              features=features)
+    floor = 0.3 / k                                     # the axis' bottom: below 1/k
+    lo = stats.binom.ppf((1 - prob) / 2, k, curve) / k
+    hi = stats.binom.ppf((1 + prob) / 2, k, curve) / k
+    order = np.sort(f)[::-1]
+    share = np.arange(1, k + 1) / k                     # share of kept features with F >= it
+
+    fig, ax = _new_axes(ax, figsize=(6, 4.2))
+    ax.fill_between(grid, np.maximum(lo, floor), np.maximum(hi, floor), color="C0", alpha=0.2,
+                    lw=0, label=f"{prob:.0%} of replicated selections (pointwise)")
+    shown = curve >= floor / 10
+    ax.plot(grid[shown], curve[shown], color="C0", lw=1.5, label="the fitted model's prediction")
+    ax.scatter(order, share, s=12, color="k", zorder=3, label=f"the {k} kept features")
+    failing = table[table["p_family"] < FAMILY_LEVEL]
+    if len(failing):
+        rank = {v: j for j, v in enumerate(order)}
+        ys = np.array([share[rank[v]] for v in failing["observed"]])
+        ax.scatter(failing["observed"], ys, s=30, color="C3", zorder=4,
+                   label="beyond what the model allows")
+        for name, x, yv in list(zip(failing["feature"], failing["observed"], ys,
+                                    strict=True))[:max_labels]:
+            ax.annotate(str(name), (x, yv), xytext=(4, 3), textcoords="offset points",
+                        fontsize="small", color="C3")
+    from matplotlib import ticker
+
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    # F ranges from about 2 to a few hundred: label 1, 2, 5, 10, 20, ... in plain numbers
+    ax.xaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_xlim(threshold * 0.95, top)
+    ax.set_ylim(floor, 1.3)
+    ax.set_xlabel("F statistic")
+    ax.set_ylabel("share of kept features with F at least this")
+    ax.set_title("Kept features' F against the fitted model", fontsize="medium")
+    ax.legend(loc="best", fontsize="small")
+    return ax
 
 
 # ---------------------------------------------------------------------------------------------
