@@ -27,8 +27,9 @@ _RULE_TEXT = {"best": "the lowest score",
 RULES = tuple(_RULE_TEXT)
 #: ``label_noise="cv"``: the share c / (n + 2) of the label-noise component, c from this
 #: grid, chosen at the chosen candidate by the same inner test cases (c = 1, Laplace's rule
-#: of succession, first: it wins ties). Checked on the plasmode suite
-#: (reports/plasmode/label_noise_cv/), not on the development sets.
+#: of succession, first: it wins ties). Adopted on the plasmode suite
+#: (reports/plasmode/label_noise_cv_mcmc/; offline first, label_noise_cv/) and checked on the
+#: development sets (reports/benchmark_microarray_noise_cv_2026-11-28/).
 LABEL_NOISE_SHARES = (1.0, 0.0, 0.25, 4.0)
 
 

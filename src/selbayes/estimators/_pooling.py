@@ -4,9 +4,12 @@ Stacking (:func:`~selbayes.estimators.stacking_weights`) averages the models' pr
 a linear pool. A linear pool of two forecasts that each are calibrated, and that differ, is
 not calibrated: it is less sharp than the information in the two together allows (Ranjan and
 Gneiting 2010, Theorem 1). On the plasmode suite the default stacked with the probit model of
-all genes shows it where the Gaussian model was calibrated alone (sim_dense_weak: calibration
+all genes showed it where the Gaussian model was calibrated alone (sim_dense_weak: calibration
 slope 0.95 alone, 1.28 stacked; reports/plasmode/linear_stack_mcmc), and on the colon
-development set the stack expects an error of 0.20 where it makes 0.11.
+development set the first stack (2026-12-02, before its inner cases were paired right)
+expected an error of 0.20 where it made 0.11
+(reports/benchmark_microarray_linear_stack_2026-12-02). With the weights fitted on refitted
+inner folds the slope in sim_dense_weak is 1.04 (reports/plasmode/refit_inner).
 
 The logarithmic pool multiplies powers of the probabilities instead,
 p(c) proportional to prod_j p_j(c)^(w_j): in log odds, a weighted sum of the models' log
