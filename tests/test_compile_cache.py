@@ -165,7 +165,7 @@ def _assert_same_as_compiled(loaded, compiled) -> None:
     compiled module) and the code the compiling process ran in memory differ in the last bits
     (measured: absolute 2e-14 in these probabilities, the same with numba's target context
     refreshed at load), so the comparison allows 1e-10. Other draws move probabilities by far
-    more (another seed: relative 7e-2 in tests/estimators/test_pinned_predictions.py)."""
+    more (another seed: relative 7e-2 in a two-class fit at k = 4)."""
     np.testing.assert_allclose(loaded, compiled, rtol=0, atol=1e-10)
 
 

@@ -64,8 +64,21 @@ def test_logistic_regression_and_proper_prior():
     prior = GaussianPrior("general", nu=1.0, m=0.0, kappa=5.0, S=np.eye(3))
     ev = evaluate(clf, X, y, prior=prior, cv=None)
     assert np.isnan(ev.cross_validation) and np.isnan(ev.cross_validation_rms)
-    assert 0 < ev.bee < 0.5 and 0 < ev.bee_rms < 0.2
-    assert 0 < ev.expected_error < 0.5
+    # The reference: the BEE of the same linear rule under the same proper prior, computed
+    # directly (deterministic closed form, so only rounding separates the two: rel 1e-13/1e-12
+    # as in test_lda_matches_direct_computation).
+    yb = (y == clf.classes_[1]).astype(int)
+    ref = gaussian_bee_result(clf.coef_[0], clf.intercept_[0], X, yb, prior=prior)
+    assert ev.bee == pytest.approx(ref.estimate, rel=1e-13)
+    assert ev.bee_rms == pytest.approx(np.sqrt(ref.mse), rel=1e-12)
+    assert ev.expected_error == pytest.approx(np.mean(1 - clf.predict_proba(X).max(1)))
+    assert ev.resubstitution == pytest.approx(np.mean(clf.predict(X) != y))
+    # Power: the prior matters here. The flat-prior BEE and RMS differ from the proper-prior
+    # ones by ~0.03 and ~0.004 (kappa = 5 pseudo-cases shrink both class means to 0), 1e9
+    # times the tolerance above, so an evaluate() that dropped or replaced the prior fails.
+    flat = gaussian_bee_result(clf.coef_[0], clf.intercept_[0], X, yb, prior="flat")
+    assert abs(flat.estimate - ref.estimate) > 1e-3
+    assert abs(np.sqrt(flat.mse) - np.sqrt(ref.mse)) > 1e-4
 
 
 def test_nonlinear_classifier_needs_a_linear_rule():

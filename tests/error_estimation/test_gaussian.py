@@ -234,12 +234,35 @@ def test_special_function_r_against_quadrature_and_closed_value():
 
 def test_second_moment_identities():
     """Fixed covariance: M = Phi_2(d, d; 1/(nu* + 1)). Random covariance: M = bivariate-t CDF."""
+    # Fixed covariance, nu* = 3 (three points, flat mean prior): w . mu ~ N(g, q / nu*) with
+    # g = w . m* + b and q = w' Sigma w, so eps^0 = Phi((g + sqrt(q / nu*) Z) / sqrt(q)) and
+    # E[eps^2] = P(X1 - cZ <= g/sqrt(q), X2 - cZ <= g/sqrt(q)), c^2 = 1/nu*: Phi_2(d, d; rho)
+    # with d = g/sqrt(q) sqrt(nu*/(nu*+1)) and rho = 1/(nu*+1). m* is placed so that the
+    # standardised argument of class cls equals d (class 1 errs where w . x + b <= 0: -g).
     nu = 3.0
+    Sigma = np.array([[1.5, 0.4], [0.4, 0.8]])
+    w, b = np.array([0.7, -1.2]), 0.3
+    q = w @ Sigma @ w
+    z, gh = np.polynomial.hermite_e.hermegauss(80)
+    gh = gh / np.sqrt(2 * np.pi)
     for d in (-1.3, 0.4):
         rho = 1 / (nu + 1)
         ref = stats.multivariate_normal([0, 0], [[1, rho], [rho, 1]]).cdf([d, d])
-        got = special.ndtr(d) - 2 * special.owens_t(d, np.sqrt(nu / (nu + 2)))
-        assert got == pytest.approx(ref, abs=1e-7)
+        for cls, sign in ((0, 1.0), (1, -1.0)):
+            g = sign * d * np.sqrt(q) * np.sqrt((nu + 1) / nu)
+            m_star = (g - b) * w / (w @ w)                      # w . m* + b = g
+            post = posterior_from_statistics(3, m_star, np.zeros((2, 2)),
+                                             GaussianPrior.known_covariance(Sigma))
+            assert float(post.nu) == nu
+            mean, second = linear_class_moments(w, b, cls, post)
+            # Deterministic on both sides. scipy's 2-D normal CDF: abs 1e-7 is a margin over
+            # its accuracy (it matches the quadrature below to 1e-16 in scipy 1.x).
+            assert second == pytest.approx(ref, abs=1e-7)
+            # Second reference, E[eps^2] by 80-node Gauss-Hermite over Z: the integrand is
+            # smooth (Phi^2 of a line), so the rule is exact to rounding; 1e-12 is ~1e4 ulps.
+            eps = special.ndtr(sign * (g + np.sqrt(q / nu) * z) / np.sqrt(q))
+            assert second == pytest.approx(gh @ eps**2, abs=1e-12)
+            assert mean == pytest.approx(special.ndtr(d), abs=1e-12)   # E[eps] = Phi(d)
     # general model, one class: compare with scipy's (randomised) bivariate t CDF
     rng = np.random.default_rng(1)
     Xc = rng.normal(size=(6, 2))

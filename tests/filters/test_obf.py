@@ -243,8 +243,17 @@ def test_marker_rate_converges_to_divergence():
     X[n_half:] *= 2.0
     D = 0.5 * (math.log(2.5) - 0.5 * math.log(4.0))
     assert D == pytest.approx(0.11157, abs=1e-5)
-    rate = obf(X, y, prior_marker_prob=0.5).log_h / (2 * n_half)
-    assert np.all(np.abs(rate - D) < 0.05 * D)
+    n = 2 * n_half
+    rate = obf(X, y, prior_marker_prob=0.5).log_h / n
+    # log h = (per-case log-likelihood ratio, summed) - (4 - 2)/2 log n + O(1), so (1/n) log h
+    # fluctuates like the mean of the per-case LLR at the true parameters (N(0, 1) or N(0, 4)
+    # against the pooled N(0, 2.5)): s.e. = sd(LLR_i) / sqrt(n) (~0.0013, 1.2% of D). Allow
+    # 4 s.e. plus the bias (log n + 10) / n, which covers the log n penalty and the O(1) terms.
+    v = np.where(y == 0, 1.0, 4.0)[:, None]
+    llr = -0.5 * np.log(v) - X**2 / (2 * v) + 0.5 * math.log(2.5) + X**2 / 5.0
+    se = llr.std(axis=0, ddof=1) / math.sqrt(n)
+    assert np.all(np.abs(llr.mean(axis=0) - D) < 4 * se)   # the reference LLR has mean D
+    assert np.all(np.abs(rate - D) < 4 * se + (math.log(n) + 10) / n), (rate - D, se)
 
 
 # --------------------------------------------------------------------------------------------
@@ -430,9 +439,10 @@ def test_consistency_slow():
         assert res[-1, 2] >= 0.95 and res[-1, 0] == 0
 
 
-def _variance_marker_recovery(reps, seed):
+def _variance_marker_recovery(reps, seed, return_se=False):
     """Spec 5: 10 variance-only (sd 1 vs 2) and 10 mean-only markers among p = 1000, n = 50 per
-    class; each method keeps its top 20. Returns mean recoveries (var, mean) per method."""
+    class; each method keeps its top 20. Returns mean recoveries (var, mean) per method, and
+    with ``return_se`` also the per-replicate sds."""
     rng = np.random.default_rng(seed)
     n_half, p = 50, 1000
     y = np.repeat([0, 1], n_half)
@@ -450,14 +460,29 @@ def _variance_marker_recovery(reps, seed):
         }
         for name, idx in chosen.items():
             rec[name].append((np.sum(idx < 10), np.sum((idx >= 10) & (idx < 20))))
-    return {k: np.mean(v, axis=0) for k, v in rec.items()}
+    means = {k: np.mean(v, axis=0) for k, v in rec.items()}
+    if return_se:
+        return means, {k: np.std(v, axis=0, ddof=1) for k, v in rec.items()}
+    return means
 
 
 def test_variance_only_markers():
-    rec = _variance_marker_recovery(reps=20, seed=15)
-    assert rec["obf_jp"][0] >= 8 and rec["obf_pp"][0] >= 8
-    assert rec["f"][0] <= 2
-    assert rec["f"][1] >= 9 and rec["obf_jp"][1] >= 8
+    """Recoveries (variance-only, mean-only markers of 10) against the spec's simulation (spec
+    5, n = 50, 100 reps): OBF-JP 9.1 / 9.2, OBF-PP 8.7 / 9.2, t 0.15 / 10.0 (for two equal
+    classes the F test ranks as Welch's t)."""
+    reps = 100
+    rec, sd = _variance_marker_recovery(reps=reps, seed=15, return_se=True)
+    spec = {"obf_jp": (9.1, 9.2), "obf_pp": (8.7, 9.2), "f": (0.15, 10.0)}
+    half_unit = {"obf_jp": (0.05, 0.05), "obf_pp": (0.05, 0.05), "f": (0.005, 0.05)}
+    for name, values in spec.items():
+        for j in (0, 1):
+            # Two independent simulations (ours, the spec's 100 reps): s.e. of the difference
+            # sd * sqrt(1/reps + 1/100), the per-replicate sd ours; 4 s.e. plus the spec's
+            # rounding (half a unit of its last digit). Where all our reps agree (sd = 0) this
+            # leaves only the rounding: the spec's 10.0 allows it, 9.1 or 0.15 would not.
+            se = sd[name][j] * math.sqrt(1 / reps + 1 / 100)
+            assert abs(rec[name][j] - values[j]) < 4 * se + half_unit[name][j], \
+                (name, j, rec[name][j], se)
 
 
 @pytest.mark.slow

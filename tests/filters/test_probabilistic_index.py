@@ -223,10 +223,14 @@ def _variance_check(counts, delta, mc_spec, n_rep, seed):
 
 @pytest.mark.parametrize("row", [VAR_ROWS[0]])
 def test_variance_calibration_fast(row):
-    counts, delta, mc_spec, _ = row
+    counts, delta, mc_spec, mean_spec = row
     mc, ratio, rel_se = _variance_check(counts, delta, mc_spec, 5000, seed=7)
-    assert abs(ratio - 1.0) < 0.10                           # issue: within 10% of MC
-    assert ratio > 1.0 - 3 * rel_se                          # DeLong (ddof=1) is conservative
+    # ratio = mean sigma^2 / MC variance agrees with the spec's ratio (its 20k-replicate table):
+    # the mean of 5000 sigma^2 is nearly exact, so each ratio has the relative s.e. of its MC
+    # variance, rel_se here and rel_se / 2 for the spec's 4x more replicates; 4 s.e.
+    assert abs(ratio - mean_spec / mc_spec) < 4 * np.hypot(rel_se, rel_se / 2)
+    assert ratio < 1.10             # the spec's requirement (5.3: within +10%), not a tolerance
+    assert ratio > 1.0 - 3 * rel_se      # DeLong (ddof=1) is conservative: one-sided 3 s.e.
     # Our Monte Carlo agrees with the spec's (two independent runs, 20k and 5k replicates).
     assert abs(mc / mc_spec - 1.0) < 4 * np.hypot(rel_se, rel_se / 2)
 
@@ -250,8 +254,15 @@ def test_null_z_scores_are_standard():
     m = 5000
     res = probabilistic_index(rng.normal(size=(60, m)), y)
     z = (res.estimate - 0.5) / np.sqrt(res.variance)
-    assert np.all(np.abs(z.mean(axis=0)) < 4 / np.sqrt(m))
-    assert np.all((z.std(axis=0) > 0.95) & (z.std(axis=0) < 1.10))
+    sd = z.std(axis=0)
+    assert np.all(np.abs(z.mean(axis=0)) < 4 * sd / np.sqrt(m))    # 4 s.e. of a mean
+    # s.e. of a sample sd: sd sqrt((kurtosis - 1) / (4 m)) (1/sqrt(2m) for a normal; z has
+    # kurtosis ~3.5). The spec's 1.012 is itself one simulation of this design (m = 5000 as
+    # in its 5.4), so it carries the same s.e.: tolerance 4 sqrt(2) s.e. (~0.07).
+    c = z - z.mean(axis=0)
+    kurt = np.mean(c**4, axis=0) / np.mean(c**2, axis=0) ** 2
+    se = sd * np.sqrt((kurt - 1) / (4 * m))
+    assert np.all(np.abs(sd - 1.012) < 4 * np.sqrt(2) * se), (sd, se)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -274,10 +285,25 @@ def test_tweedie_with_known_marginal_is_the_normal_posterior_mean():
     shrink = np.abs(smooth - z)[central]
     est = tweedie_correct(z, v, kde="binned", clip=None)
     err = np.abs(est - smooth)[central]
-    # The density-estimation error is a small fraction of the shrinkage it estimates.
+    # Pointwise s.e. of the KDE error (its bias is in `smooth`): est - smooth = s2 times the
+    # error of (log f_hat)' = f_hat'/f_hat, whose leading-order variance at x is
+    # [R(K')/h^3 + ((log f)')^2 R(K)/h] / (m f), R(K') = 1/(4 sqrt(pi)), R(K) = 1/(2 sqrt(pi))
+    # for the Gaussian kernel, f = N(mu0, s2 + t2 + h^2). The errors are smooth over ~h, so the
+    # central region holds ~4 sqrt(s2 + t2) / h ~ 17 independent ones: max |N(0,1)| of 17
+    # exceeds 5 with probability ~1e-5 (5 rather than 4 s.e. for the leading-order formula).
+    x, sig2 = z[central], s2 + t2 + h * h
+    f = np.exp(-((x - mu0) ** 2) / (2 * sig2)) / np.sqrt(2 * np.pi * sig2)
+    var = (1 / (4 * np.sqrt(np.pi) * h**3) + ((x - mu0) / sig2) ** 2 / (2 * np.sqrt(np.pi) * h))
+    se = s2 * np.sqrt(var / (m * f))
+    assert np.all(err < 5 * se), np.max(err / se)
+    # The density-estimation error is a small fraction of the shrinkage it estimates (spec
+    # 6.3.7). Derivation of 0.1: at the median central point |z - mu0| ~ 0.067, shrink ~ 0.025
+    # and se ~ 0.0016, so the median ratio is ~0.674 * 0.0016 / 0.025 ~ 0.04; 0.1 is 2.5x
+    # that, while a kernel twice as wide as h in tweedie_correct gives >= 0.13.
     assert np.median(err / np.maximum(shrink, 1e-3)) < 0.1
-    assert err.max() < 0.25 * np.sqrt(s2)
-    # Binned and exact kernel sums agree far more closely than either matches the truth.
+    # Binned and exact kernel sums agree far more closely than either matches the truth: the
+    # binning error (>= 8 grid points per h) is deterministic; 1e-3 sqrt(s2) = 6e-5 is < 1/20
+    # of the smallest se above (~1.5e-3).
     zs = z[:3000]
     np.testing.assert_allclose(tweedie_correct(zs, v[:3000], kde="binned", clip=None),
                                tweedie_correct(zs, v[:3000], kde="exact", clip=None),
@@ -296,14 +322,32 @@ def test_tweedie_bandwidth_rule():
 
 
 def test_global_null_collapses_toward_half():
-    """Spec 5.4: all features null, m = 5000, n = (10, 10): var(p_tilde)/var(p_hat) < 0.2."""
-    rng = np.random.default_rng(12)
+    """Spec 5.4: all features null, m = 5000, n = (10, 10): var(p_tilde)/var(p_hat) < 0.2 (the
+    spec observed 0.079 with the KDE, a mean of 8-20 replicates), centred on 1/2.
+
+    The features are not independent after Tweedie (all shrink toward the mode of one KDE), so
+    the s.e. of the mean of p_tilde is not sd(p_tilde)/sqrt(m) (the deviation is ~9 such s.e.):
+    s.e.s come from R independent replicates of the whole design."""
+    from scipy import stats
+
+    R = 10
     y = np.repeat([0, 1], 10)
-    p_tilde, sel = tweedie_select(rng.normal(size=(20, 5000)), y, k=10)
-    p_hat = sel.extra["estimate"]
-    ratio = p_tilde.var(axis=0) / p_hat.var(axis=0)
-    assert np.all(ratio < 0.2)
-    assert np.all(np.abs(p_tilde.mean(axis=0) - 0.5) < 0.01)
+    ratio, dev = np.empty(R), np.empty(R)
+    for r in range(R):
+        rng = np.random.default_rng(69920 + r)
+        p_tilde, sel = tweedie_select(rng.normal(size=(20, 5000)), y, k=10)
+        p_hat = sel.extra["estimate"]
+        ratio[r] = p_tilde[:, 0].var() / p_hat[:, 0].var()
+        dev[r] = p_tilde[:, 0].mean() - 0.5
+    assert np.all(ratio < 0.2)           # the spec's requirement, in every replicate
+    t = stats.t.ppf(0.9995, R - 1)       # two-sided 0.001 with R - 1 df (4.78)
+    # Against the spec's 0.079: s.e. of the difference sd * sqrt(1/R + 1/8) (its 8-20 reps,
+    # taken as 8), plus half a unit of its last digit.
+    sd = ratio.std(ddof=1)
+    assert abs(ratio.mean() - 0.079) < t * sd * np.sqrt(1 / R + 1 / 8) + 0.0005, ratio
+    # E p_tilde = 1/2 exactly (swapping the labels maps p_hat to 1 - p_hat): mean deviation
+    # within t s.e. of the replicate mean.
+    assert abs(dev.mean()) < t * dev.std(ddof=1) / np.sqrt(R), dev
 
 
 def _winners_curse_rep(counts, q, tau, seed, m=5000, k=50):
@@ -328,10 +372,26 @@ def _winners_curse_rep(counts, q, tau, seed, m=5000, k=50):
 
 
 def test_winners_curse_reduced_fast():
-    r = np.array([_winners_curse_rep((15, 15, 15), 0.05, 1.0, s) for s in range(5)]).mean(axis=0)
-    assert r[1] > 0.03                                       # there is a winner's curse
-    assert r[2] < 0.6 * r[1]
-    assert r[4] < 0.5 * r[3]
+    """Spec 5.5 row 1 over R = 20 replicates (~50 ms each); every bound from the replicate s.e.
+    with a t quantile for R - 1 df."""
+    from scipy import stats
+
+    reps = np.array([_winners_curse_rep((15, 15, 15), 0.05, 1.0, s)
+                     for s in range(69940, 69960)])
+    R = len(reps)
+    mean = reps.mean(axis=0)
+    se = reps.std(axis=0, ddof=1) / np.sqrt(R)
+    t1 = stats.t.ppf(0.999, R - 1)       # one-sided 0.001 (3.58)
+    t2 = stats.t.ppf(0.9995, R - 1)      # two-sided 0.001 (3.88)
+    # Raw top-50 bias matches the spec's +0.077 to +0.081 (means of 8-20 reps: s.e. taken as
+    # sd/sqrt(8)): s.e. of the difference se * sqrt(1 + R/8).
+    tol = t2 * se[0] * np.sqrt(1 + R / 8)
+    assert 0.077 - tol < mean[0] < 0.081 + tol, (mean[0], tol)
+    assert mean[1] - t1 * se[1] > 0                          # there is a winner's curse
+    # The spec's acceptance criteria, as one-sided tests on paired per-replicate differences:
+    # top-50 bias after Tweedie < 0.6 x raw bias, overall MSE at least halved.
+    for d in (reps[:, 2] - 0.6 * reps[:, 1], reps[:, 4] - 0.5 * reps[:, 3]):
+        assert d.mean() + t1 * d.std(ddof=1) / np.sqrt(R) < 0, d
 
 
 @pytest.mark.slow
