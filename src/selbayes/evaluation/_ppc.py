@@ -56,9 +56,10 @@ MAX_DRAWS = 200
 class PriorDataConflictWarning(PriorBoundaryWarning):
     """The fitted model cannot reproduce the kept features' F statistics.
 
-    Emitted by the Gaussian classifier's ``fit`` when most kept features have a
-    posterior-predictive p-value below :data:`PPP_LEVEL` (:func:`f_statistic_check`); the
-    message names the fix (a heavy-tailed or two-groups prior on the class means).
+    Emitted by the Gaussian classifier's ``fit`` when the smallest mixed predictive p-value of
+    the kept features' F statistics, times their number, is below :data:`FAMILY_LEVEL`
+    (:func:`f_statistic_check`); the message names the fix (a heavy-tailed or two-groups
+    prior on the class means), and ``plot_ppc()`` draws the check.
 
     Examples
     --------
