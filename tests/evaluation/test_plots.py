@@ -258,7 +258,7 @@ def test_f_statistic_plot_under_the_model_and_with_strong_markers(tmp_path):
 
 @pytest.mark.parametrize("f, threshold, prob, match", [
     ([], 4.0, 0.95, "at least one"),
-    ([5.0, 3.0], 4.0, 0.95, "all above the threshold 4"),
+    ([5.0, 3.0], 4.0, 0.95, "all at or above the threshold 4"),
     ([5.0, np.nan], 4.0, 0.95, "finite"),
     ([5.0], 0.0, 0.95, "must be positive"),
     ([5.0], 4.0, 1.0, "prob must lie in"),
@@ -266,3 +266,12 @@ def test_f_statistic_plot_under_the_model_and_with_strong_markers(tmp_path):
 def test_f_statistic_plot_refuses_bad_input(f, threshold, prob, match):
     with pytest.raises(ValueError, match=match):
         f_statistic_plot(f, [np.inf], [20, 20], threshold, 4.0, prob=prob)
+
+
+def test_f_statistic_plot_takes_the_weakest_kept_feature_at_gamma():
+    """With k given, gamma is the weakest kept feature's F (and recomputed it may fall below it
+    in the last digits): drawn, at a share of 1/k, not refused."""
+    f = np.array([4.0 * (1 - 1e-13), 6.0, 9.0])
+    ax = f_statistic_plot(f, [np.inf], [20, 20], 4.0, 4.0)
+    points = [c for c in ax.collections if isinstance(c, PathCollection)][0].get_offsets()
+    np.testing.assert_allclose(np.sort(points[:, 1]), [1 / 3, 2 / 3, 1.0])

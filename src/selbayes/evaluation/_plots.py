@@ -467,7 +467,8 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
     Parameters
     ----------
     f_observed : array_like of shape (k,)
-        The kept features' F statistics (all > ``threshold``).
+        The kept features' F statistics (all >= ``threshold``: with k given, gamma is the
+        weakest kept feature's F).
     log_tau_mu_w_x, class_counts, threshold, alpha_x, mu_t_df, pi0, features
         As in :func:`selbayes.evaluation.f_statistic_check`; a fitted Gaussian classifier's
         are ``check_inputs(clf.idata_, clf.selection_, ...)``, and its method
@@ -488,8 +489,8 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
     Raises
     ------
     ValueError
-        If ``f_observed`` is empty, not finite, or not all above ``threshold``; if ``threshold``
-        is not positive; or if ``prob`` is not in (0, 1).
+        If ``f_observed`` is empty, not finite, or not all at or above ``threshold``; if
+        ``threshold`` is not positive; or if ``prob`` is not in (0, 1).
 
     Examples
     --------
@@ -510,9 +511,12 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
     threshold = float(threshold)
     if not threshold > 0:
         raise ValueError(f"threshold (gamma) must be positive; got {threshold}")
-    if f.size == 0 or not np.all(np.isfinite(f)) or not np.all(f > threshold):
+    # with k given, gamma is the weakest kept feature's F (recomputed, it may differ from it
+    # by rounding): at or above gamma, to 1e-9 relative
+    if (f.size == 0 or not np.all(np.isfinite(f))
+            or not np.all(f >= threshold * (1 - 1e-9))):
         raise ValueError("f_observed must hold the kept features' F statistics: finite, at "
-                         f"least one, all above the threshold {threshold:g}")
+                         f"least one, all at or above the threshold {threshold:g}")
     if not 0 < prob < 1:
         raise ValueError(f"prob must lie in (0, 1); got {prob!r}")
     k = f.size

@@ -76,7 +76,7 @@ def f_statistic_check(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha
     Parameters
     ----------
     f_observed : array_like of shape (k,)
-        Observed F statistics of the kept features (all > ``threshold``).
+        Observed F statistics of the kept features (all >= ``threshold``).
     log_tau_mu_w_x : array_like of shape (S,)
         Posterior draws of log(tau_mu w_x).
     class_counts : array_like of int, shape (G,)
