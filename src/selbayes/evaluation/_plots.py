@@ -462,7 +462,10 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
     right of the band are features stronger than the fitted model allows: the prior-data
     conflict of a normal prior that cannot hold a few strong markers beside thousands of null
     genes. The features that fail the check (mixed predictive p times the number of kept features
-    below :data:`selbayes.evaluation.FAMILY_LEVEL`) are drawn in red and named.
+    below :data:`selbayes.evaluation.FAMILY_LEVEL`) are drawn in red and named. Points to the
+    left of the band are weaker than the fitted prior expects of a selected feature (a
+    heavy-tailed prior that leaves room for stronger markers than the data have); the check
+    does not warn of that side, which does not make the correction shrink real markers.
 
     Parameters
     ----------
@@ -503,6 +506,7 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
     >>> ax.get_xscale(), ax.get_yscale()
     ('log', 'log')
     """
+    from matplotlib import ticker
     from scipy import stats
 
     from ._ppc import FAMILY_LEVEL, f_statistic_check, f_statistic_survival
@@ -548,8 +552,6 @@ def f_statistic_plot(f_observed, log_tau_mu_w_x, class_counts, threshold, alpha_
                                     strict=True))[:max_labels]:
             ax.annotate(str(name), (x, yv), xytext=(4, 3), textcoords="offset points",
                         fontsize="small", color="C3")
-    from matplotlib import ticker
-
     ax.set_xscale("log")
     ax.set_yscale("log")
     # F ranges from about 2 to a few hundred: label 1, 2, 5, 10, 20, ... in plain numbers

@@ -136,17 +136,8 @@ def f_statistic_survival(levels, log_tau_mu_w_x, class_counts, threshold, alpha_
     ----------
     levels : array_like of shape (L,)
         F values (>= 0) at which to evaluate it.
-    log_tau_mu_w_x : array_like of shape (S,)
-        Posterior draws of log(tau_mu w_x).
-    class_counts : array_like of int, shape (G,)
-    threshold : float
-        The selection threshold gamma.
-    alpha_x : float
-        Shape of the prior of tau_x, Gamma(alpha_x / 2, rate alpha_x w_x / 2).
-    mu_t_df : float, optional
-        Degrees of freedom of a t prior on the class means.
-    pi0 : array_like of shape (S,), optional
-        Draws of the null share of a two-groups prior.
+    log_tau_mu_w_x, class_counts, threshold, alpha_x, mu_t_df, pi0
+        As in :func:`f_statistic_check`.
     max_draws : int
         At most this many draws are used (evenly thinned).
 
