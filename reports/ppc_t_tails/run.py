@@ -1,7 +1,7 @@
 """The predictive check of the kept F statistics on SRBCT, with the t prior's df chosen by the
 data (the default) and fixed at 1, 4, 16 and 64. Writes check.png and results.json here.
 
-    python reports/ppc_srbct/run.py        (SRBCT from $SELBAYES_DATA; about 3 minutes)
+    python reports/ppc_t_tails/run.py        (SRBCT from $SELBAYES_DATA; about 3 minutes)
 """
 
 import json
