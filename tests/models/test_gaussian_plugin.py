@@ -73,7 +73,15 @@ def test_plugin_predictive_is_normalised_and_sensible():
     sel = select_features(X, y, k=5)
     lp = plugin_log_proba(X[:, sel.indices], y, X[:, sel.indices], sel, random_state=0)
     np.testing.assert_allclose(np.exp(lp).sum(1), 1.0)
-    assert np.mean(np.argmax(lp, 1) == y) > 0.9
+    # Five independent unit-variance markers shifted by 2: the Bayes error is
+    # Phi(-Delta / 2) with Delta = 2 sqrt(5), 0.013. A rule fitted on 60 cases errs little
+    # more than that, and less on its own training cases (resubstitution is optimistic), so
+    # the error here stays within 4 binomial standard deviations of the Bayes error
+    from scipy.stats import norm
+
+    bayes = norm.cdf(-np.sqrt(5.0))
+    error = np.mean(np.argmax(lp, 1) != y)
+    assert error < bayes + 4 * np.sqrt(bayes * (1 - bayes) / y.size), error
 
 
 def _log_odds_mc_sd(X_sel, y, Xte_sel, sel, n_draws, seed):
