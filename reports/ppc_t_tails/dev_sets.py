@@ -18,6 +18,23 @@ from selbayes.datasets import BENCHMARK_SETS, load_dataset
 from selbayes.evaluation import check_inputs, f_statistic_check
 
 HERE = Path(__file__).parent
+#: The fits of this folder's plug-in scripts (omitted_factor.py too).
+PLUGIN = dict(method="plugin", random_state=0, progressbar=False)
+
+
+def plugin_fit(X, y, **kw):
+    """The Gaussian classifier with :data:`PLUGIN` and ``kw``, fitted quietly."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return selbayes.HierarchicalGaussianClassifier(**PLUGIN, **kw).fit(X, y)
+
+
+def write_results(name, rows):
+    """``name``.json here: the rows, with the fits' settings and the package versions."""
+    settings = {"method": PLUGIN["method"], "random_state": PLUGIN["random_state"],
+                "fit on": "all cases", "versions": selbayes._version.versions()}
+    (HERE / f"{name}.json").write_text(json.dumps({"settings": settings, "sets": rows},
+                                                  indent=1) + "\n")
 
 
 def tail_misfit(clf):
@@ -34,21 +51,12 @@ def main():
     for name in sorted(BENCHMARK_SETS):
         ds = load_dataset(name)
         X, y = ds.X.to_numpy(), ds.y.to_numpy()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            auto = selbayes.HierarchicalGaussianClassifier(method="plugin", random_state=0,
-                                                           progressbar=False).fit(X, y)
-            df16 = selbayes.HierarchicalGaussianClassifier(
-                k=auto.k_, method="plugin", effect_prior="t", priors={"mu_t_df": 16.0},
-                random_state=0, progressbar=False).fit(X, y)
+        auto = plugin_fit(X, y)
+        df16 = plugin_fit(X, y, k=auto.k_, effect_prior="t", priors={"mu_t_df": 16.0})
         rows[name] = {"n": int(len(y)), "p": int(X.shape[1]), "t_df": auto.t_df_,
                       "chosen_df": tail_misfit(auto), "df_16": tail_misfit(df16)}
         print(name, json.dumps(rows[name]), flush=True)
-    settings = {"method": "plugin", "random_state": 0, "fit on": "all cases",
-                "versions": selbayes._version.versions()}
-    (HERE / "dev_sets.json").write_text(json.dumps({"settings": settings, "sets": rows},
-                                                   indent=1) + "\n")
-
+    write_results("dev_sets", rows)
 
 if __name__ == "__main__":
     main()

@@ -337,9 +337,10 @@ def test_global_null_collapses_toward_half():
         rng = np.random.default_rng(69920 + r)
         p_tilde, sel = tweedie_select(rng.normal(size=(20, 5000)), y, k=10)
         p_hat = sel.extra["estimate"]
-        ratio[r] = p_tilde[:, 0].var() / p_hat[:, 0].var()
+        ratios = p_tilde.var(axis=0) / p_hat.var(axis=0)
+        assert np.all(ratios < 0.2), ratios  # the spec's requirement, every column and replicate
+        ratio[r] = ratios[0]
         dev[r] = p_tilde[:, 0].mean() - 0.5
-    assert np.all(ratio < 0.2)           # the spec's requirement, in every replicate
     t = stats.t.ppf(0.9995, R - 1)       # two-sided 0.001 with R - 1 df (4.78)
     # Against the spec's 0.079: s.e. of the difference sd * sqrt(1/R + 1/8) (its 8-20 reps,
     # taken as 8), plus half a unit of its last digit.
