@@ -226,8 +226,10 @@ def test_marker_probabilities_are_calibrated_under_the_prior(t_slab):
         inb = which == b
         if inb.sum() < 200:
             continue
+        # given the hyperparameters the indicators are independent Bernoulli(r_j): the bin's
+        # share is exact up to this binomial SE; 4.5 SE over 10 bins fails by chance < 1e-4
         se = np.sqrt((r[inb] * (1 - r[inb])).sum()) / inb.sum()
-        assert abs(marker[inb].mean() - r[inb].mean()) < 4.5 * se + 1e-3, b
+        assert abs(marker[inb].mean() - r[inb].mean()) < 4.5 * se, b
     assert abs(marker.mean() - r.mean()) < 4 * np.sqrt((r * (1 - r)).sum()) / N
     # the probabilities separate: markers average well above nulls
     assert r[marker].mean() > r[~marker].mean() + 0.2
@@ -393,8 +395,10 @@ def test_two_groups_predictive_is_calibrated_under_the_prior():
     which = np.clip((p1 * 5).astype(int), 0, 4)
     for b in range(5):
         inb = which == b
+        # labels are independent Bernoulli(p1_i) given the simulated truth: binomial SE only;
+        # 4 SE over 5 bins fails by chance < 4e-4
         se = np.sqrt((p1[inb] * (1 - p1[inb])).sum()) / inb.sum()
-        assert abs((y1[inb] == 1).mean() - p1[inb].mean()) < 4 * se + 2e-3, b
+        assert abs((y1[inb] == 1).mean() - p1[inb].mean()) < 4 * se, b
 
 
 # ------------------------------------------------------------------------------- sampling
