@@ -148,6 +148,18 @@ def inner_losses(R: Replicate, ks, log_probas) -> np.ndarray:
     return out
 
 
+def control_choice(R: Replicate):
+    """The control's inner cross-validation (the default on the plug-in posterior): its
+    losses, shape (k, share, n), from :func:`inner_losses` with ``R.priors``, and the
+    (k index, share index) it takes from them: k at the first share, then the share at that k.
+    The scripts that test a change to one of these choices start from it."""
+    loss = inner_losses(R, R.ks, lambda Z, y_tr, X_te, sel, n_tr: share_log_probas(
+        Z, y_tr, R.G, X_te, sel, R.priors, n_tr, R.seed)[0])
+    score = loss.mean(-1)                                    # (k, share)
+    ki = int(np.argmin(score[:, 0]))
+    return loss, ki, int(np.argmin(score[ki]))
+
+
 def scored_row(R: Replicate, scenario_name, rep, method, log_proba, **fields) -> dict:
     """One result row: the scores of ``exp(log_proba)`` against the replicate's true
     probabilities, its identity, ``fields`` and the seconds since the replicate was drawn."""

@@ -58,11 +58,7 @@ def stacked_rows(scenario_name, rep, component_log_proba, names, label, seed=off
     R = offline.replicate(scenario_name, rep, seed)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # (k, share, n)
-    score = loss.mean(-1)
-    ki = int(np.argmin(score[:, 0]))
-    si = int(np.argmin(score[ki]))
+    loss, ki, si = offline.control_choice(R)                 # (k, share, n)
     control_loss = loss[ki, si]                                   # (n,)
     comp_loss = np.zeros(n)
     for tr, te in R.folds:

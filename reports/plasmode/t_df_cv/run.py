@@ -33,10 +33,7 @@ def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # the control's: (k, share, n)
-    score = loss.mean(-1)                                    # (k, share)
-    ki = int(np.argmin(score[:, 0]))
+    loss, ki, _ = offline.control_choice(R)                 # the control's: (k, share, n)
     k = ks[ki]
 
     def at_k(Z, y_tr, X_te, sel, n_tr):                      # every fixed df option

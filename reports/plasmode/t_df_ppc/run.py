@@ -51,14 +51,11 @@ def one_replicate(scenario_name, rep):
     R = offline.replicate(scenario_name, rep)
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
-    loss = offline.inner_losses(R, ks, lambda Z, y_tr, X_te, sel, n_tr: offline.share_log_probas(
-        Z, y_tr, G, X_te, sel, R.priors, n_tr, R.seed)[0])    # the control's: (k, share, n)
+    loss, ki, si_c = offline.control_choice(R)              # the control's: (k, share, n)
     score = loss.mean(-1)                                    # (k, share)
-    ki = int(np.argmin(score[:, 0]))
     k = ks[ki]
     Z, X_test, sel = offline.outer_selection(R, k)
     lps_c, df_c = offline.share_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
-    si_c = int(np.argmin(score[ki]))
     means = {df: mean_ppp(Z, yi, sel, R.priors, df) for df in DF_GRID}
     dist = {df: abs(m - 0.5) for df, m in means.items()}
     df_p = (df_c if dist[df_c] <= min(dist.values()) + 1e-9
