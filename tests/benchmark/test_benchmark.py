@@ -363,9 +363,13 @@ def test_paired_difference_and_ranks():
 def test_chosen_k_and_unknown_method():
     from sklearn.feature_selection import SelectKBest
 
-    ds = _toy()
-    est = bm.make_method("gnb", 3, 0).fit(ds.X.to_numpy(), ds.y.to_numpy())
-    assert bm.chosen_k(est) in bm.K_GRID
+    ds = _toy()                                  # p = 60: the grid's 100 and 200 become 60
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)      # scikit-learn's "k=100 is greater"
+        est = bm.make_method("gnb", 3, 0).fit(ds.X.to_numpy(), ds.y.to_numpy())
+    tried = [int(k) for k in est.cv_results_["param_select__k"]]
+    assert tried == [5, 10, 20, 50, 60] and bm.chosen_k(est) in tried
+    assert est.get_params()["param_grid"] == {"select__k": list(bm.K_GRID)}   # as given
     assert isinstance(est.best_estimator_.named_steps["select"], SelectKBest)
     with pytest.raises(ValueError, match="unknown method 'nope'"):
         bm.make_method("nope", 2)

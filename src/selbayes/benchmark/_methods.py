@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import GridSearchCV
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
            "selbayes_default", "make_method", "chosen_k", "chosen_numbers",
            "CHOSEN_NUMBERS", "K_GRID"]
 
-#: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb``.
+#: Numbers of F-selected features tried by the inner CV of ``lda_shrinkage`` and ``gnb`` (values
+#: above the training fold's number of features p become p).
 K_GRID = (5, 10, 20, 50, 100, 200)
 # Penalty grid of the logistic regressions: 7 values on a log grid (wide enough to reach both
 # the near-unpenalised and the all-shrunk ends on standardised expression data).
@@ -71,15 +73,32 @@ def _inner_cv(inner_folds, random_state):
 
 
 def _k_search(model, n_classes, random_state, inner_folds):
-    """SelectKBest(f_classif) + model, with k chosen by inner-CV log loss over :data:`K_GRID`."""
+    """SelectKBest(f_classif) + model, with k chosen by inner-CV log loss over :data:`K_GRID`
+    (clipped to the number of features of the training fold)."""
     from sklearn.feature_selection import SelectKBest, f_classif
-    from sklearn.model_selection import GridSearchCV
     from sklearn.pipeline import Pipeline
 
     pipe = Pipeline([("select", SelectKBest(f_classif, k=10)), ("model", model)])
-    return GridSearchCV(pipe, {"select__k": list(K_GRID)}, scoring="neg_log_loss",
+    return _KGridSearch(pipe, {"select__k": list(K_GRID)}, scoring="neg_log_loss",
                         cv=_inner_cv(inner_folds, random_state), error_score=np.nan,
                         refit=True)
+
+
+class _KGridSearch(GridSearchCV):
+    """A grid search over ``select__k`` whose values above the number of features p of the X
+    it is fitted on are replaced by p (duplicates dropped). Unclipped, every k > p selects all
+    p features: scikit-learn warns in every inner fit, the same model is fitted several times,
+    and the k recorded as chosen is not the number of features the model uses."""
+
+    def fit(self, X, y=None, **params):
+        grid = self.param_grid
+        p = np.shape(X)[1]
+        self.param_grid = {**grid, "select__k": sorted({min(int(k), p)
+                                                        for k in grid["select__k"]})}
+        try:
+            return super().fit(X, y, **params)
+        finally:      # get_params (and so clone) keep the grid as given
+            self.param_grid = grid
 
 
 def _selbayes(random_state, quick, inner_folds, **kw):
