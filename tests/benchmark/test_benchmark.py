@@ -370,6 +370,13 @@ def test_chosen_k_and_unknown_method():
     tried = [int(k) for k in est.cv_results_["param_select__k"]]
     assert tried == [5, 10, 20, 50, 60] and bm.chosen_k(est) in tried
     assert est.get_params()["param_grid"] == {"select__k": list(bm.K_GRID)}   # as given
+    few = ds.X.to_numpy()[:, :30]                # gnb_calibrated keeps k = 50: all 30 here
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        cal = bm.make_method("gnb_calibrated", 3, 0).fit(few, ds.y.to_numpy())
+    select = cal.calibrated_classifiers_[0].estimator.steps[0][1]
+    assert select.get_support().all() and select.get_params()["k"] == 50
+    np.testing.assert_allclose(cal.predict_proba(few).sum(1), 1.0)
     assert isinstance(est.best_estimator_.named_steps["select"], SelectKBest)
     with pytest.raises(ValueError, match="unknown method 'nope'"):
         bm.make_method("nope", 2)

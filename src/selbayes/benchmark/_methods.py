@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.feature_selection import SelectKBest
 from sklearn.model_selection import GridSearchCV
 
 __all__ = ["METHODS", "PEERS", "SELBAYES_METHODS", "QUICK_METHODS", "DEFAULT_METHODS",
@@ -84,6 +85,20 @@ def _k_search(model, n_classes, random_state, inner_folds):
                         refit=True)
 
 
+class _AtMostKBest(SelectKBest):
+    """SelectKBest that keeps all p features, without scikit-learn's warning, where k > p
+    (the selected features are the same: the k best of p < k are all of them)."""
+
+    def fit(self, X, y=None, **params):
+        k = self.k
+        if k != "all" and k > np.shape(X)[1]:
+            self.k = "all"
+        try:
+            return super().fit(X, y, **params)
+        finally:      # get_params (and so clone) keep k as given
+            self.k = k
+
+
 class _KGridSearch(GridSearchCV):
     """A grid search over ``select__k`` whose values above the number of features p of the X
     it is fitted on are replaced by p (duplicates dropped). Unclipped, every k > p selects all
@@ -145,13 +160,13 @@ def _gnb(n_classes, random_state, *, quick=False, inner_folds=3):
 
 def _gnb_calibrated(n_classes, random_state, *, quick=False, inner_folds=3):
     from sklearn.calibration import CalibratedClassifierCV
-    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.feature_selection import f_classif
     from sklearn.naive_bayes import GaussianNB
     from sklearn.pipeline import make_pipeline
 
     # Sigmoid (Platt) recalibration of F-selected GaussianNB; k fixed at 50 to keep one level of
     # inner cross-validation (the calibration folds).
-    base = make_pipeline(SelectKBest(f_classif, k=50), GaussianNB())
+    base = make_pipeline(_AtMostKBest(f_classif, k=50), GaussianNB())
     return CalibratedClassifierCV(base, method="sigmoid",
                                   cv=_inner_cv(inner_folds, random_state))
 
