@@ -13,6 +13,8 @@ from selbayes.filters import select_features
 from selbayes.models import GaussianPriors, with_effect_prior
 from selbayes.models._gaussian import sufficient_statistics
 
+from ..models._mc_error import log_odds_mc_sd
+
 
 def _data(n=40, p=400, n_test=20, seed=0):
     rng = np.random.default_rng(seed)
@@ -78,17 +80,16 @@ def test_factorised_predictive_is_the_product_of_per_feature_averages():
 
 
 def test_factorised_predictive_has_far_less_monte_carlo_error_than_the_joint_one():
-    """Two seeds of the plug-in at k = 1000. Given the fixed hyperparameters every feature's
-    draws are independent of the others', so the factorised log odds sum_j [log m_j1 - log
-    m_j0] (m_jg: feature j's average density over its S draws) has Monte Carlo variance
-    v = sum_j Var_s(d_j1s / m_j1 - d_j0s / m_j0) / S by the delta method, and two seeds differ
-    by about N(0, v_1 + v_2). The factorised odds stay within that (4.5 SD for each of the 30
-    test cases: by Bonferroni a chance failure below 2e-4, whatever their correlation). The
-    joint average over draws of a product of 1000 densities is dominated by a few draws: its
-    seed-to-seed differences lie far outside the factorised one's band (median |z| > 4.5,
-    where the factorised error would put nearly all within 2)."""
-    from scipy.special import logsumexp
-
+    """Two seeds of the plug-in at k = 1000 with the t prior. Given the fixed hyperparameters
+    every feature's draws are independent of the others', so the factorised log odds
+    sum_j [log m_j1 - log m_j0] (m_jg: feature j's average density over its S draws) has Monte
+    Carlo variance v = sum_j Var_s(d_j1s / m_j1 - d_j0s / m_j0) / S by the delta method
+    (:func:`log_odds_mc_sd`), and two seeds differ by about N(0, v_1 + v_2). The factorised
+    odds stay within that (4.5 SD for each of the 30 test cases: by Bonferroni a chance
+    failure below 2e-4, whatever their correlation). The joint average over draws of a
+    product of 1000 densities is dominated by a few draws: its seed-to-seed differences lie
+    far outside the factorised one's band (median |z| > 4.5, where the factorised error would
+    put nearly all within 2)."""
     from selbayes.models import (
         class_log_prior,
         factorised_predictive_log_proba,
@@ -116,11 +117,7 @@ def test_factorised_predictive_has_far_less_monte_carlo_error_than_the_joint_one
                          ("factorised", factorised_predictive_log_proba)):
             out = fn(x_test, mean, prec, lp)
             odds[name].append(out[:, 1] - out[:, 0])
-        # delta method: d_jgs / m_jg for each test case, feature, class and draw
-        log_d = (0.5 * np.log(prec[None]) - 0.5 * prec[None]
-                 * (x_test[:, None, :, None] - mean[None]) ** 2)          # (m, S, k, 2)
-        ratio = np.exp(log_d - (logsumexp(log_d, axis=1, keepdims=True) - np.log(S)))
-        variance += (ratio[..., 1] - ratio[..., 0]).var(axis=1, ddof=1).sum(-1) / S
+        variance += log_odds_mc_sd(x_test, mean, prec)[0] ** 2
     sd = np.sqrt(variance)
     z_fact = np.subtract(*odds["factorised"]) / sd
     z_joint = np.subtract(*odds["joint"]) / sd

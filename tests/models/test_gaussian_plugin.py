@@ -17,6 +17,8 @@ from selbayes.models import _gaussian_plugin as plugin
 from selbayes.models._gaussian import sufficient_statistics
 from selbayes.models._gaussian_plugin import _hyper_mode
 
+from ._mc_error import log_odds_mc_sd
+
 
 def test_temper_scales_log_odds_against_the_prior():
     rng = np.random.default_rng(0)
@@ -85,29 +87,14 @@ def test_plugin_predictive_is_normalised_and_sensible():
 
 
 def _log_odds_mc_sd(X_sel, y, Xte_sel, sel, n_draws, seed):
-    """Delta-method Monte Carlo standard deviation of each test case's predicted log odds
-    (class 1 - class 0) under the factorised (per-feature averages) and the joint (average of
-    the product) estimators, from the plug-in's own draws: shape (m,) each."""
-    from scipy.stats import norm
-
+    """:func:`log_odds_mc_sd` from the plug-in's own draws: shape (m,) each."""
     from selbayes.models import plugin_posterior, predictive_moments
 
     post = plugin_posterior(X_sel, y, sel, n_draws=n_draws, random_state=seed)
     S = n_draws
     mean, prec = predictive_moments(post["tau_x"], np.full(S, post["tau_mu"]),
                                     np.full(S, post["tau_nu"]), post["xbar"], post["counts"])
-    logf = norm.logpdf(Xte_sel[None, :, :, None], mean[:, None],
-                       1 / np.sqrt(prec[:, None]))                      # (S, m, k, G)
-    # factorised: sum over features of the error of log(mean over draws), per class
-    r = np.exp(logf - logf.max(0))
-    r = r / r.mean(0)                                                    # f / its mean
-    fact = np.sqrt(((r[..., 1] - r[..., 0]).var(0) / S).sum(-1))
-    # joint: the error of log(mean over draws of the product over features)
-    lj = logf.sum(2)                                                     # (S, m, G)
-    q = np.exp(lj - lj.max(0))
-    q = q / q.mean(0)
-    joint = np.sqrt((q[..., 1] - q[..., 0]).var(0) / S)
-    return fact, joint
+    return log_odds_mc_sd(Xte_sel, mean, prec)
 
 
 def test_plugin_predictive_is_the_product_of_per_feature_averages():
