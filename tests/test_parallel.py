@@ -108,6 +108,30 @@ def test_interrupted_run_resumes_only_the_missing_tasks(tmp_path):
     _same(results, reference)
 
 
+def test_results_of_another_selbayes_version_are_said_when_read_back(tmp_path):
+    import json
+    import warnings
+
+    from selbayes._version import __version__
+
+    run_tasks(_draw, _tasks(3), TaskStore(tmp_path, {}), args=(1.0,), progressbar=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # the same version: nothing to say
+        run_tasks(_draw, _tasks(3), TaskStore(tmp_path, {}), args=(1.0,), progressbar=False)
+    record = json.loads((tmp_path / "t01.json").read_text())
+    assert record["selbayes_version"] == __version__
+    record["selbayes_version"] = "0.0.1"              # as an earlier release wrote it
+    (tmp_path / "t01.json").write_text(json.dumps(record))
+    again = _Counting()
+    with pytest.warns(UserWarning, match=r"1 of the 3 results read back from .* computed by "
+                                         r"selbayes 0\.0\.1, and this is selbayes "
+                                         + __version__.replace(".", r"\.")
+                                         + r": the run mixes versions \(e\.g\. t01\)"):
+        results, info = run_tasks(again, _tasks(3), TaskStore(tmp_path, {}), args=(1.0,),
+                                  progressbar=False)
+    assert again.calls == [] and info["n_resumed"] == 3 and len(results) == 3
+
+
 def test_a_write_that_fails_midway_leaves_no_file(tmp_path):
     def half_then_crash(path):
         path.write_bytes(b"half a file")

@@ -39,6 +39,7 @@ import numbers
 import os
 import threading
 import time
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -315,6 +316,33 @@ class TaskStore:
         self.what = what
         self.changed_task = changed_task
         self.rerun_if = rerun_if
+        #: task id -> the selbayes version that computed each result :meth:`load` returned
+        self.stored_versions: dict[str, str | None] = {}
+
+    def mixed_versions(self, task_ids) -> str | None:
+        """A sentence naming the results among ``task_ids`` that :meth:`load` read back and an
+        other selbayes version computed, or None when there are none (records older than the
+        version field count as the same version).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = TaskStore(tempfile.mkdtemp(), {})
+        >>> store.stored_versions = {"a": "0.0.1", "b": None}
+        >>> print(store.mixed_versions(["a", "b"]))  # doctest: +ELLIPSIS
+        1 of the 2 results read back from ... were computed by selbayes 0.0.1, ...
+        """
+        from ._version import __version__
+
+        ids = [i for i in task_ids if i in self.stored_versions]
+        other = {i: v for i in ids if (v := self.stored_versions[i]) not in (None, __version__)}
+        if not other:
+            return None
+        return (f"{len(other)} of the {len(ids)} results read back from {self.folder} were "
+                f"computed by selbayes {', '.join(sorted(set(other.values())))}, and this is "
+                f"selbayes {__version__}: the run mixes versions (e.g. {sorted(other)[0]}); "
+                "to compute every result with this version, use another folder or delete this "
+                "one")
 
     @staticmethod
     def read_settings(folder, manifest: str = _MANIFEST) -> dict | None:
@@ -410,6 +438,7 @@ class TaskStore:
         result = TaskResult(task.id, arrays, record["meta"])
         if self.rerun_if is not None and self.rerun_if(result):
             return None
+        self.stored_versions[task.id] = record.get("selbayes_version")
         return result
 
     def _belongs(self, record: dict, task: Task) -> bool:
@@ -665,6 +694,8 @@ def run_tasks(fn: Callable, tasks: Sequence[Task], store: TaskStore | None = Non
             stored = store.load(task)
             if stored is not None:
                 done[task.id] = stored
+        if mixed := store.mixed_versions(done):
+            warnings.warn(mixed, UserWarning, stacklevel=2)
     todo = [t for t in tasks if t.id not in done]
     by_id = {t.id: t for t in tasks}
     start = time.perf_counter()

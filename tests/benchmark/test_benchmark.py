@@ -637,6 +637,12 @@ def test_report_only_fits_nothing(tmp_path):
     assert res.info["n_fitted"] == 0 and res.info["n_missing"] == 3
     assert set(res.results["method"]) == {"gnb"}
     assert "**Partial: 3 of 6 fits" in (tmp_path / "report.md").read_text()
+    # a fit stored by another selbayes version is said, not silently reported beside the others
+    path = tmp_path / "folds" / "toy" / "gnb" / "r00_f00.json"
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "selbayes_version": "0.0.1"}))
+    with pytest.warns(UserWarning, match=r"1 of the 3 results .* selbayes 0\.0\.1"):
+        run_benchmark([ds], ["gnb"], folds=3, out=tmp_path, progress=False, report_only=True)
 
 
 def test_folds_stay_stratified_with_small_classes():
