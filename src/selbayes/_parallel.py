@@ -320,8 +320,8 @@ class TaskStore:
         self.stored_versions: dict[str, str | None] = {}
 
     def mixed_versions(self, task_ids) -> str | None:
-        """A sentence naming the results among ``task_ids`` that :meth:`load` read back and an
-        other selbayes version computed, or None when there are none (records older than the
+        """A sentence naming the results among ``task_ids`` that :meth:`load` read back and
+        another selbayes version computed, or None when there are none (records older than the
         version field count as the same version).
 
         Examples
