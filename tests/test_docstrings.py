@@ -6,8 +6,8 @@ and the two scripts of ``selbayes.experiments``), or without ``__all__`` the fun
 the module defines that do not start with "_". The subpackages re-export the names of their
 private implementation modules (``selbayes.filters._selection``); a name is checked in the module
 that defines it, so those modules are checked too, by their own ``__all__`` (DOCUMENTED), except
-the internal ones (INTERNAL; the helper modules, HELPERS, and the package's own private
-modules, PLUMBING, only run their examples). Required
+the internal ones (INTERNAL), the helper modules (HELPERS) and the package's own private
+modules (PLUMBING), which only run their examples. Required
 sections: Parameters (when the callable takes arguments; "Attributes" serves for dataclasses),
 Returns or Yields (functions that return something), Raises (when the function's own body
 raises), and Examples. The examples are run as doctests.
@@ -84,11 +84,13 @@ HELPERS = {
 
 PUBLIC_MODULES, PRIVATE_MODULES = _modules()
 assert HELPERS <= set(PRIVATE_MODULES), sorted(HELPERS - set(PRIVATE_MODULES))   # no stale entry
+DOCUMENTED = PUBLIC_MODULES + PRIVATE_MODULES
 # The package's own private modules (selbayes._parallel, selbayes._validation, ...): shared
-# plumbing with no public path; their examples run too, their sections are not checked.
+# plumbing with no public path. Their examples run, as do the internal modules', but their
+# sections are not checked.
 PLUMBING = sorted(f"selbayes.{info.name}" for info in pkgutil.iter_modules(selbayes.__path__)
                   if info.name.startswith("_") and not info.name.startswith("__"))
-DOCUMENTED = PUBLIC_MODULES + PRIVATE_MODULES + PLUMBING
+WITH_EXAMPLES = DOCUMENTED + sorted(INTERNAL) + PLUMBING
 
 
 def _public_objects(module) -> list[tuple[str, object]]:
@@ -174,7 +176,7 @@ def _missing_sections(obj) -> list[str]:
     return missing
 
 
-@pytest.mark.parametrize("module_name", sorted(set(DOCUMENTED) - HELPERS - set(PLUMBING)))
+@pytest.mark.parametrize("module_name", sorted(set(DOCUMENTED) - HELPERS))
 def test_public_api_has_numpydoc_sections(module_name):
     module = importlib.import_module(module_name)
     problems = {}
@@ -185,7 +187,7 @@ def test_public_api_has_numpydoc_sections(module_name):
     assert not problems, f"{module_name}: docstring sections missing: {problems}"
 
 
-@pytest.mark.parametrize("module_name", DOCUMENTED)
+@pytest.mark.parametrize("module_name", WITH_EXAMPLES)
 def test_docstring_examples_run(module_name, tmp_path, monkeypatch):
     # Examples that write files write them in a scratch directory.
     monkeypatch.chdir(tmp_path)
