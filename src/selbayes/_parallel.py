@@ -269,6 +269,21 @@ class TaskResult:
     meta: dict = field(default_factory=dict)
 
 
+def _mixed_versions(folder, versions: dict) -> str | None:
+    """The warning for the results read back from ``folder`` whose records name another
+    selbayes version than this one (``versions``: task id -> version, None for records older
+    than the field, counted as this version), or None when there are none."""
+    from ._version import __version__
+
+    other = {i: v for i, v in versions.items() if v not in (None, __version__)}
+    if not other:
+        return None
+    return (f"{len(other)} of the {len(versions)} results read back from {folder} were "
+            f"computed by selbayes {', '.join(sorted(set(other.values())))}, and this is "
+            f"selbayes {__version__}: the run mixes versions (e.g. {sorted(other)[0]}); to "
+            "compute every result with this version, use another folder or delete this one")
+
+
 class TaskStore:
     """A folder of finished tasks of one run, checked against the run's settings.
 
@@ -316,33 +331,6 @@ class TaskStore:
         self.what = what
         self.changed_task = changed_task
         self.rerun_if = rerun_if
-        #: task id -> the selbayes version that computed each result :meth:`load` returned
-        self.stored_versions: dict[str, str | None] = {}
-
-    def mixed_versions(self, task_ids) -> str | None:
-        """A sentence naming the results among ``task_ids`` that :meth:`load` read back and
-        another selbayes version computed, or None when there are none (records older than the
-        version field count as the same version).
-
-        Examples
-        --------
-        >>> import tempfile
-        >>> store = TaskStore(tempfile.mkdtemp(), {})
-        >>> store.stored_versions = {"a": "0.0.1", "b": None}
-        >>> print(store.mixed_versions(["a", "b"]))  # doctest: +ELLIPSIS
-        1 of the 2 results read back from ... were computed by selbayes 0.0.1, ...
-        """
-        from ._version import __version__
-
-        ids = [i for i in task_ids if i in self.stored_versions]
-        other = {i: v for i in ids if (v := self.stored_versions[i]) not in (None, __version__)}
-        if not other:
-            return None
-        return (f"{len(other)} of the {len(ids)} results read back from {self.folder} were "
-                f"computed by selbayes {', '.join(sorted(set(other.values())))}, and this is "
-                f"selbayes {__version__}: the run mixes versions (e.g. {sorted(other)[0]}); "
-                "to compute every result with this version, use another folder or delete this "
-                "one")
 
     @staticmethod
     def read_settings(folder, manifest: str = _MANIFEST) -> dict | None:
@@ -403,19 +391,49 @@ class TaskStore:
             If the stored record was computed for other settings and ``changed_task`` is
             "error".
         """
+        return self._read(task)[0]
+
+    def load_many(self, tasks: Sequence[Task]) -> dict[str, TaskResult | None]:
+        """:meth:`load` of every task, by id; warns when some of the results read back were
+        computed by another selbayes version (they are kept, and the run mixes versions).
+
+        Raises
+        ------
+        ValueError
+            As :meth:`load`.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> store = TaskStore(tempfile.mkdtemp(), {})
+        >>> _ = run_tasks(lambda task: TaskResult(task.id), [Task("a")], store, progressbar=False)
+        >>> {k: v is not None for k, v in store.load_many([Task("a"), Task("b")]).items()}
+        {'a': True, 'b': False}
+        """
+        out, versions = {}, {}
+        for task in tasks:
+            out[task.id], version = self._read(task)
+            if out[task.id] is not None:
+                versions[task.id] = version
+        if mixed := _mixed_versions(self.folder, versions):
+            warnings.warn(mixed, UserWarning, stacklevel=3)
+        return out
+
+    def _read(self, task: Task) -> tuple[TaskResult | None, str | None]:
+        """:meth:`load`'s result and the selbayes version its record names (None: none)."""
         meta_path, arr_path = self._paths(task.id)
         if not meta_path.is_file():
-            return None
+            return None, None
         try:
             record = json.loads(meta_path.read_text())
         except (OSError, json.JSONDecodeError):
             if self.changed_task == "rerun":
-                return None
+                return None, None
             raise ValueError(f"{meta_path} is not a readable task record; delete it to "
                              "compute the task again") from None
         if not self._belongs(record, task):
             if self.changed_task == "rerun":
-                return None
+                return None, None
             diff = dict_diff({"task": record.get("task", {})}, {"task": jsonable(task.params)})
             raise ValueError(
                 f"{meta_path} does not belong to this run (it was computed with different "
@@ -424,7 +442,7 @@ class TaskStore:
         names = record.get("arrays")
         arrays = {}
         if names is None and not arr_path.is_file():
-            return None  # a record written before its arrays (older layout): unfinished
+            return None, None  # a record written before its arrays (older layout): unfinished
         if names is None or names:
             try:
                 with np.load(arr_path, allow_pickle=False) as npz:
@@ -432,14 +450,13 @@ class TaskStore:
             except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
                 # damaged on disk (an interrupted copy, a full disk): its record is no result
                 if self.changed_task == "rerun":
-                    return None
+                    return None, None
                 raise ValueError(f"{arr_path} is not a readable task file ({exc}); delete it "
                                  f"and {meta_path.name} to compute the task again") from None
         result = TaskResult(task.id, arrays, record["meta"])
         if self.rerun_if is not None and self.rerun_if(result):
-            return None
-        self.stored_versions[task.id] = record.get("selbayes_version")
-        return result
+            return None, None
+        return result, record.get("selbayes_version")
 
     def _belongs(self, record: dict, task: Task) -> bool:
         """Whether a stored record was computed for ``task`` under these settings."""
@@ -690,12 +707,7 @@ def run_tasks(fn: Callable, tasks: Sequence[Task], store: TaskStore | None = Non
     done: dict[str, TaskResult] = {}
     if store is not None:
         store.open()
-        for task in tasks:
-            stored = store.load(task)
-            if stored is not None:
-                done[task.id] = stored
-        if mixed := store.mixed_versions(done):
-            warnings.warn(mixed, UserWarning, stacklevel=2)
+        done = {i: r for i, r in store.load_many(tasks).items() if r is not None}
     todo = [t for t in tasks if t.id not in done]
     by_id = {t.id: t for t in tasks}
     start = time.perf_counter()

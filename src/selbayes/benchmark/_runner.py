@@ -620,9 +620,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     store = TaskStore(out / "folds", {"harness": "selbayes.benchmark"}, what="benchmark",
                       changed_task="rerun",
                       rerun_if=lambda result: bool(result.meta.get("error_message")))
-    stored = {t.id: store.load(t) for t in tasks} if report_only else {}
-    if mixed := store.mixed_versions(stored):
-        warnings.warn(mixed, UserWarning, stacklevel=2)
+    stored = store.load_many(tasks) if report_only else {}
     todo = [] if report_only else tasks
     if todo and (stale := store.stale(todo)):
         # the same fits (data set, method, repeat, fold) under other settings: the folder
