@@ -16,6 +16,8 @@ Dudoit S., Fridlyand J. and Speed T. P. (2002), JASA 97:77-87 (diagonal discrimi
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectKBest
@@ -85,18 +87,28 @@ def _k_search(model, n_classes, random_state, inner_folds):
                         refit=True)
 
 
+@contextlib.contextmanager
+def _set_for_this_fit(estimator, **params):
+    """Set ``params`` on ``estimator`` for one fit, then restore them: get_params (and so
+    clone) keep what the caller gave."""
+    given = {name: getattr(estimator, name) for name in params}
+    for name, value in params.items():
+        setattr(estimator, name, value)
+    try:
+        yield
+    finally:
+        for name, value in given.items():
+            setattr(estimator, name, value)
+
+
 class _AtMostKBest(SelectKBest):
     """SelectKBest that keeps all p features, without scikit-learn's warning, where k > p
     (the selected features are the same: the k best of p < k are all of them)."""
 
     def fit(self, X, y=None, **params):
-        k = self.k
-        if k != "all" and k > np.shape(X)[1]:
-            self.k = "all"
-        try:
+        too_many = self.k != "all" and self.k > np.shape(X)[1]
+        with _set_for_this_fit(self, k="all" if too_many else self.k):
             return super().fit(X, y, **params)
-        finally:      # get_params (and so clone) keep k as given
-            self.k = k
 
 
 class _KGridSearch(GridSearchCV):
@@ -106,14 +118,10 @@ class _KGridSearch(GridSearchCV):
     and the k recorded as chosen is not the number of features the model uses."""
 
     def fit(self, X, y=None, **params):
-        grid = self.param_grid
         p = np.shape(X)[1]
-        self.param_grid = {**grid, "select__k": sorted({min(int(k), p)
-                                                        for k in grid["select__k"]})}
-        try:
+        ks = sorted({min(int(k), p) for k in self.param_grid["select__k"]})
+        with _set_for_this_fit(self, param_grid={**self.param_grid, "select__k": ks}):
             return super().fit(X, y, **params)
-        finally:      # get_params (and so clone) keep the grid as given
-            self.param_grid = grid
 
 
 def _selbayes(random_state, quick, inner_folds, **kw):
