@@ -52,8 +52,7 @@ def one_replicate(scenario_name, rep):
     X, yi, G, ks = R.X, R.yi, R.G, R.ks
     n = X.shape[0]
     loss, ki, si_c = offline.control_choice(R)              # the control's: (k, share, n)
-    score = loss.mean(-1)                                    # (k, share)
-    k = ks[ki]
+    k, inner_c = ks[ki], float(loss[ki, si_c].mean())
     Z, X_test, sel = offline.outer_selection(R, k)
     lps_c, df_c = offline.share_log_probas(Z, yi, G, X_test, sel, R.priors, n, R.seed)
     means = {df: mean_ppp(Z, yi, sel, R.priors, df) for df in DF_GRID}
@@ -62,10 +61,9 @@ def one_replicate(scenario_name, rep):
             else min(DF_GRID, key=dist.__getitem__))
     common = dict(k=int(k), mean_ppp_by_df={str(d): m for d, m in means.items()})
     rows = [offline.scored_row(R, scenario_name, rep, "pi_noise_cv", lps_c[si_c], t_df=df_c,
-                               share_c=SHARES[si_c], inner_score=float(score[ki, si_c]),
-                               **common)]
+                               share_c=SHARES[si_c], inner_score=inner_c, **common)]
     if df_p == df_c:
-        lps_p, si_p, inner = lps_c, si_c, float(score[ki, si_c])
+        lps_p, si_p, inner = lps_c, si_c, inner_c
     else:
         def at_df(Zi, y_tr, X_te, s, n_tr):
             return offline.share_log_probas(Zi, y_tr, G, X_te, s, fixed_df(R.priors, df_p),
