@@ -118,8 +118,9 @@ class _KGridSearch(GridSearchCV):
     and the k recorded as chosen is not the number of features the model uses."""
 
     def fit(self, X, y=None, **params):
-        p = np.shape(X)[1]
-        ks = sorted({min(int(k), p) for k in self.param_grid["select__k"]})
+        from ..estimators._k_grid import usable_k_grid
+
+        ks = usable_k_grid(self.param_grid["select__k"], np.shape(X)[1], "clip")
         with _set_for_this_fit(self, param_grid={**self.param_grid, "select__k": ks}):
             return super().fit(X, y, **params)
 
