@@ -9,8 +9,9 @@ MODELS = {
     "naive-bayes": ("selbayes.estimators", "BinaryNaiveBayesClassifier"),
     "mixture": ("selbayes.estimators", "BinaryMixtureClassifier"),
 }
-#: every classifier whose save() ``selbayes predict`` reads: those ``fit`` makes, and the
-#: stacked one, fitted from Python only
+#: every classifier whose save() ``selbayes predict`` reads: the three above, which ``fit``
+#: makes with ``--no-linear-stack``, and the two stacks (``fit`` makes LinearStackedClassifier
+#: by default; StackedGaussianClassifier is fitted from Python only)
 SAVED_CLASSES = (*MODELS.values(), ("selbayes.estimators", "StackedGaussianClassifier"),
                  ("selbayes.estimators", "LinearStackedClassifier"))
 _FEATURES_ATTR = "selbayes_cli_feature_names"

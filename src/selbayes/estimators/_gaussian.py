@@ -296,16 +296,16 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         cross-validation's probabilities without label noise (``label_noise="cv"``, the
         default, or 0). Set by ``fit``; saved and loaded with it.
     replicate_groups_ : pandas.DataFrame or None
-        Groups of training samples (pairs, triplets, ...) far more alike among themselves
-        than any member is to any other sample (:func:`selbayes.evaluation.replicate_groups`:
-        one row per sample in a group, ``group``, ``sample`` (row number), ``size``,
-        ``correlation``, ``margin``, and ``kept``: whether the inner folds kept its group
-        whole), looked for where inner cross-validation runs, X is dense and no group labels
-        were given (None otherwise). ``groups="near_copies"`` (the default) keeps the groups
-        whose members all correlate at 0.8 or more whole, ``"auto"`` every group; where the
-        groups not kept hold 10% of the samples or more a
-        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates.
-        Saved and loaded with the fit.
+        Groups of training samples (pairs, triplets, ...) far more alike among themselves than
+        any member is to any other sample (:func:`selbayes.evaluation.replicate_groups`: one
+        row per sample in a group, ``group``, ``case`` (row number), ``sample`` (its id, as in
+        ``loo_checks_``), ``size``, ``correlation``, ``margin``, and ``kept``: whether the
+        inner folds kept its group whole), looked for where inner cross-validation runs, X is
+        dense and no group labels were given (None otherwise). ``groups="near_copies"`` (the
+        default) keeps the groups whose members all correlate at 0.8 or more whole, ``"auto"``
+        every group; where the groups not kept hold 10% of the samples or more a
+        :class:`~selbayes.evaluation.ReplicateWarning` asks whether they are replicates. Saved
+        and loaded with the fit.
     groups_ : ndarray of int, shape (n_samples,), or None
         The group code of each training case that the inner cross-validation kept whole:
         those given to ``fit`` (as codes), the groups found and kept (the near-copies by

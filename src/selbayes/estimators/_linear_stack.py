@@ -382,8 +382,9 @@ class LinearStackedClassifier(AroundGaussian):
         return self._describe_data(first)
 
     def predict_proba(self, X) -> np.ndarray:
-        """The two models' predictive probabilities pooled with ``weights_``: averaged
-        (``pooling="linear"``) or multiplied as powers and normalised (``pooling="log"``).
+        """The stacked models' predictive probabilities (two, or three where the L1 gate
+        opened) pooled with ``weights_``: averaged (``pooling="linear"``) or multiplied as
+        powers and normalised (``pooling="log"``).
 
         Parameters
         ----------
