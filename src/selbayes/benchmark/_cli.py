@@ -77,7 +77,7 @@ def register(subparsers) -> argparse.ArgumentParser:
         "benchmark", help="cross-validate selbayes and scikit-learn peers on the same folds",
         description="Repeated stratified K-fold benchmark of selbayes against scikit-learn "
         "peers; every preprocessing, selection and tuning step runs inside the training "
-        "folds. Resumes from DIR. Data sets: " + ", ".join(SET_NAMES) + ". Methods: "
+        "folds. Resumes from the --out folder. Data sets: " + ", ".join(SET_NAMES) + ". Methods: "
         + ", ".join(METHOD_NAMES) + ".")
     p.add_argument("names", nargs="*", metavar="NAME", help="named data sets")
     p.add_argument("--x", default=None, help="your expression CSV (samples x genes; header of "
@@ -93,9 +93,11 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "group labels (row order of --x), or sample id and group. The samples of "
                    "one group (technical replicates, two preparations of one tumour, samples "
                    "of one patient) are kept in the same fold, outer and inside every "
-                   "method's own cross-validation; without it every sample is taken as "
-                   "independent. 'auto': the groups of samples far more alike than any "
-                   "others (replicates, one would think) that the replicate check finds")
+                   "method's own cross-validation; without it the folds take every sample "
+                   "as independent (selbayes's inner cross-validation still keeps "
+                   "near-copies whole, as its fit does by default). 'auto': the groups of "
+                   "samples far more alike than any others (replicates, one would think) "
+                   "that the replicate check finds")
     p.add_argument("--transform", choices=["auto", "none", "log2"], default=None,
                    help="preprocessing of your data, the same for every method: log2 of "
                    "values clipped to [floor, ceiling]; none, the values as given; auto "
@@ -119,14 +121,16 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=1, help="repeats (default 1)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    group.add_argument("--jobs", type=int, default=1,
+                       help="parallel processes (default 1; -1: all cores)")
     group.add_argument("--scheduler", default=None,
                        help="dask.distributed scheduler address (needs selbayes[distributed])")
     p.add_argument("--quick", action="store_true",
                    help="smoke test: sorlie (unless named), 3 folds, 4 methods, few draws")
     p.add_argument("--out", default=None,
                    help="output folder, resumed when it exists (default: "
-                   "selbayes_runs/benchmark_<data set names>, in the working directory)")
+                   "selbayes_runs/benchmark_<data set names>, _quick appended with --quick, in the "
+                   "working directory)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
     return p

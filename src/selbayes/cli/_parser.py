@@ -51,7 +51,8 @@ def _add_run_options(p: argparse.ArgumentParser, folder: str) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", default=None,
                        help="output folder; resumes from the fits found there (default: "
-                       "selbayes_runs/<spec name>, never the committed reports/)")
+                       "selbayes_runs/<spec name>, <spec name>_quick with --quick; never the "
+                       "committed reports/)")
     where.add_argument("--update-report", action="store_true",
                        help="write into the committed report's folder, reports/<spec name>, "
                        "resuming from its stored fits and rewriting its report (what "
@@ -59,7 +60,8 @@ def _add_run_options(p: argparse.ArgumentParser, folder: str) -> None:
     p.add_argument("--quick", action="store_true",
                    help="the spec's shrunken design (documented in the spec), for tests")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--jobs", type=int, default=1, help="parallel local processes")
+    group.add_argument("--jobs", type=int, default=1,
+                       help="parallel local processes (default 1; -1: all cores)")
     group.add_argument("--scheduler", default=None,
                        help="dask.distributed scheduler address (needs selbayes[distributed])")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -202,9 +204,15 @@ def build_parser() -> argparse.ArgumentParser:
                      "exceeds Z standard errors (default 2); 'off': the two-model stack")
     fit.add_argument("--seed", type=_seed, default=0,
                      help="random seed, an integer >= 0 (default: %(default)s)")
-    fit.add_argument("--draws", type=int, default=1000, help="kept draws per chain")
-    fit.add_argument("--tune", type=int, default=1000, help="warm-up draws per chain")
-    fit.add_argument("--chains", type=int, default=4, help="chains")
+    # naive-bayes integrates by quadrature unless --mcmc: the three below are MCMC's
+    fit.add_argument("--draws", type=int, default=1000,
+                     help="kept draws per chain (default: %(default)s; naive-bayes: with "
+                     "--mcmc only)")
+    fit.add_argument("--tune", type=int, default=1000,
+                     help="warm-up draws per chain (default: %(default)s; naive-bayes: with "
+                     "--mcmc only)")
+    fit.add_argument("--chains", type=int, default=4,
+                     help="chains (default: %(default)s; naive-bayes: with --mcmc only)")
     fit.add_argument("--no-progress", action="store_true", help="no progress output")
     fit.add_argument("-o", "--output", required=True,
                      help="the fitted classifier (.nc; missing folders are created)")
@@ -222,13 +230,17 @@ def build_parser() -> argparse.ArgumentParser:
                       "and nothing is written: for pipelines that must not go on with "
                       "extrapolated probabilities")
     pred.add_argument("-o", "--output", required=True,
-                      help="CSV: one row per sample, one column per class (missing folders "
-                      "are created)")
+                      help="CSV: one row per sample, a first column of sample ids (the --x "
+                      "file's, under its id header or 'sample'), then one probability "
+                      "column per class in the fit's class order (missing folders are "
+                      "created)")
     pred.set_defaults(func=_cmd_predict)
 
     cache = sub.add_parser("cache", help="the compiled-model cache: where it is (and whether "
                            "the dependencies' Python bytecode is there), or empty it")
-    cache.add_argument("action", choices=["info", "clear"])
+    cache.add_argument("action", choices=["info", "clear"],
+                       help="info: where the cache is, its size and whether the bytecode is "
+                       "there; clear: delete the compiled models")
     cache.set_defaults(func=_cmd_cache)
 
     # Commands contributed by optional modules (selbayes.benchmark._cli: register / run).
