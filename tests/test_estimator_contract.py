@@ -256,3 +256,12 @@ def test_parameters_are_validated_declaratively(name, param, value, phrase):
     clf = _make(name).set_params(**{param: value})
     with pytest.raises(InvalidParameterError, match=phrase):
         clf.fit(X, y)
+
+
+def test_every_fitted_attribute_is_documented(fitted):
+    """Each attribute ``fit`` sets (a trailing underscore, no leading one) is listed in the
+    class docstring's Attributes section: a user reading ``help(clf)`` finds what it holds."""
+    from tests._attributes import undocumented_fitted_attributes
+
+    _, clf, _, _ = fitted
+    assert undocumented_fitted_attributes(clf) == []

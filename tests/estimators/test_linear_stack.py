@@ -1036,3 +1036,10 @@ def test_a_model_of_weight_zero_is_not_computed_at_predict(stacked, sparse):
     np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-12)
     clf.pooling = "log"
     np.testing.assert_allclose(clf.predict_proba(X), expected, rtol=1e-9)
+
+
+def test_every_fitted_attribute_is_documented(stacked):
+    """Each attribute ``fit`` sets is listed in the class docstring's Attributes section."""
+    from tests._attributes import undocumented_fitted_attributes
+
+    assert undocumented_fitted_attributes(stacked) == []

@@ -230,3 +230,10 @@ def test_random_state_replaces_the_gaussian_models_seed_and_is_saved(data, tmp_p
     np.testing.assert_array_equal(by_stack.predict_proba(X), by_base.predict_proba(X))
     again = StackedGaussianClassifier.load(by_stack.save(tmp_path / "seeded.nc"))
     assert again.random_state == 0
+
+
+def test_every_fitted_attribute_is_documented(stacked):
+    """Each attribute ``fit`` sets is listed in the class docstring's Attributes section."""
+    from tests._attributes import undocumented_fitted_attributes
+
+    assert undocumented_fitted_attributes(stacked) == []

@@ -341,6 +341,30 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         With ``effect_prior="auto"``: every candidate prior's inner cross-validated log score
         at its own best k and T, and the paired difference to the chosen one (``print``
         shows the table); None otherwise.
+    marker_probabilities_ : ndarray of shape (k,) or None
+        With ``effect_prior="two_groups"``: each kept feature's posterior probability of
+        being a real marker (a class difference, not the null), after the selection, in the
+        order of ``selected_features_``; None with the other priors.
+    ppc_checks_ : pandas.DataFrame or None
+        The posterior-predictive check of the kept features' F statistics
+        (:func:`selbayes.evaluation.f_statistic_check`; a
+        :class:`~selbayes.evaluation.PriorDataConflictWarning` says when the fitted
+        hyperparameters cannot produce F statistics as large as the observed ones);
+        ``plot_ppc`` draws it. None where the fit stores no F statistics.
+    diagnostics_ : pandas.DataFrame or None
+        :func:`selbayes.evaluation.check` of the hyperparameters' chains (R-hat, ESS; the
+        sampler's checks in ``diagnostics_.attrs``); None with ``method="plugin"``.
+    sampler_used_ : str
+        The NUTS implementation that ran, ``"nutpie"`` or ``"pymc"`` (``sampler="auto"``
+        takes nutpie where it is installed).
+    model_ : pymc.Model
+        The PyMC model that was sampled (``method="mcmc"``; absent otherwise, after ``load``
+        and in an unpickled copy: a compiled model does not pickle).
+    pred_mean_, pred_precision_, pred_null_, pred_groups_ : internal
+        The predictive's per-feature moments, for ``predict_proba``; not for use.
+    feature_center_, feature_scale_, transform_rows_ : internal
+        The feature transform (standardisation, decorrelation), for ``predict_proba``; not
+        for use.
     idata_ : xarray.DataTree
         The ArviZ result, with the selected features' names as the ``feature`` coordinate and
         the class labels as the ``class`` coordinate. Groups:

@@ -117,6 +117,13 @@ class BinaryMixtureClassifier(SelectionClassifier):
         Predictive draws (thinned): shapes (S,) and (S, 2, k + 1).
     diagnostics_ : pandas.DataFrame
         :func:`selbayes.evaluation.check` of alpha and alpha0.
+    loo_checks_ : pandas.DataFrame or None
+        The PSIS-LOO Pareto k of each training case (``pareto_k``, ``influential``;
+        reported, not warned on) where the posterior stores a log likelihood; None
+        otherwise.
+    data_min_, data_max_ : None
+        Kept for the common interface (the training range of continuous features); binary
+        features have none.
     n_features_in_ : int
     feature_names_in_ : ndarray of str, shape (p,)
         Column names of a DataFrame passed to ``fit`` (absent for array input, whose

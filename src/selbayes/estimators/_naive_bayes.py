@@ -77,6 +77,21 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
         marker (has a class difference), given the data and the selection; None otherwise.
     alpha_draws_, theta_draws_ : ndarray, shapes (S,) and (S, k)
         Method "mcmc": the draws used for prediction.
+    sampler_used_ : str or None
+        Method "mcmc": the NUTS implementation that ran, ``"nutpie"`` or ``"pymc"``; None
+        with method "quadrature".
+    model_ : pymc.Model
+        Method "mcmc": the model sampled (absent otherwise, after ``load`` and after
+        pickling).
+    diagnostics_ : pandas.DataFrame
+        Method "mcmc": :func:`selbayes.evaluation.check` of alpha and theta.
+    loo_checks_ : pandas.DataFrame or None
+        The PSIS-LOO Pareto k of each training case (``pareto_k``, ``influential``;
+        reported, not warned on) where the posterior stores a log likelihood; None
+        otherwise.
+    data_min_, data_max_ : None
+        Kept for the common interface (the training range of continuous features); binary
+        features have none.
     idata_ : xarray.DataTree
         ``attrs`` record the selection, priors and settings; method "mcmc" holds the posterior
         and sampler statistics, method "quadrature" the group ``alpha_grid``.

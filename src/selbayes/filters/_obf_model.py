@@ -66,6 +66,23 @@ class NIGPrior:
 
     In PyMC terms: ``pm.InverseGamma("sigma2", alpha=kappa/2, beta=s/2)`` and
     ``pm.Normal("mu", m, sigma=sqrt(sigma2/nu))``.
+
+    Parameters
+    ----------
+    s : float or ndarray of shape (p,)
+        Scale of the variance's prior, >= 0 (units of the feature, squared).
+    kappa : float or ndarray of shape (p,)
+        Its degrees of freedom, >= 0.
+    m : float or ndarray of shape (p,), default 0.0
+        Prior mean of the block's mean (units of the feature).
+    nu : float or ndarray of shape (p,), default 0.0
+        Prior sample size of the mean, >= 0 (0: a flat prior on the mean).
+
+    Raises
+    ------
+    ValueError
+        If a field is negative (``s``, ``kappa``, ``nu``), not finite, or has more than one
+        dimension.
     """
 
     s: float | np.ndarray

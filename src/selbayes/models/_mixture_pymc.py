@@ -204,6 +204,8 @@ class CollapsedZGibbs(_CompiledMixtureStep):
         so ``pm.sample`` compiles one initial-point function instead of one per chain.
     model : pymc.Model, optional
         Default: the model on the context stack.
+    blocked : bool, default True
+        Accepted for PyMC's step-method protocol (``pm.sample`` passes it); ignored.
 
     References
     ----------
@@ -283,6 +285,8 @@ class ConditionalSlice(_CompiledMixtureStep):
         Initial slice width on the log alpha scale (default 2: the alphas' posteriors are
         wide on that scale; 1, 3 and 5 gave the same effective sample size per draw and a
         few per cent more evaluations at the benchmark design).
+    blocked : bool, default True
+        Accepted for PyMC's step-method protocol (``pm.sample`` passes it); ignored.
 
     References
     ----------

@@ -174,6 +174,8 @@ class Decorrelation:
         ("symmetric") V, the left singular vectors of D^{-1/2} U.
     coef_ : ndarray of shape (r,)
         ("symmetric") (1 + s^2)^{-1/2} - 1.
+    n_features_in_ : int
+        p, the number of features ``fit`` saw (``transform`` checks it).
 
     Raises
     ------
