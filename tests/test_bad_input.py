@@ -304,6 +304,63 @@ def test_bad_candidate_grids_name_the_grid(kw, match):
         _plugin(**kw).fit(X, y)
 
 
+@pytest.mark.parametrize("grid", [["foo"], [], [None]])
+def test_an_unused_effect_prior_grid_is_checked_as_the_other_grids(grid):
+    """effect_prior_grid was checked only with effect_prior="auto" (the other grids always)."""
+    X, y = _gauss()
+    with pytest.raises(ValueError, match="effect_prior_grid"):
+        _plugin(effect_prior_grid=grid).fit(X, y)
+
+
+@pytest.mark.parametrize(("priors", "error", "match"), [
+    ({"alpha_nu": True}, TypeError, r"priors.alpha_nu must be a number; got True"),
+    ({"c": "1"}, TypeError, r"priors.c must be a number; got '1'"),
+    ({"mu_t_df_grid": [1, 2, "x"]}, TypeError, r"priors.mu_t_df_grid must be a number"),
+])
+def test_prior_settings_must_be_numbers_not_bools_or_text(priors, error, match):
+    """True and "1" were read as 1.0 (float() takes both); a text df in the grid was
+    Python's "'<' not supported between instances of 'str' and 'float'"."""
+    X, y = _gauss()
+    with pytest.raises(error, match=match):
+        _plugin(effect_prior="normal", priors=priors).fit(X, y)
+
+
+def test_prior_settings_of_the_binary_models_must_be_numbers():
+    from selbayes.models import MixturePrior, NaiveBayesPrior
+
+    with pytest.raises(TypeError, match=r"prior.f0 must be a number; got True"):
+        NaiveBayesPrior.from_dict({"f0": True})
+    with pytest.raises(ValueError, match=r"MixturePrior.f1 must be a finite number > 0"):
+        MixturePrior.from_dict({"f1": "0.5"})
+
+
+@pytest.mark.parametrize("kw", [{"k": 5}, {"threshold": 1.0}])
+def test_selection_from_a_single_feature_says_so(kw):
+    """One feature: the message was about an internal k = 1, not the user's setting."""
+    X, y = _gauss()
+    with pytest.raises(ValueError, match=r"selecting features needs at least 2 .* X has 1: "
+                                         r"k='all' fits the model to it"):
+        _plugin(**kw).fit(X[:, :1], y)
+
+
+def test_score_checks_y_as_evaluate_does_and_save_load_name_a_bad_path(tmp_path):
+    """score passed y to scikit-learn, whose messages name neither y nor the fix; save(123)
+    and load(3.5) were pathlib's "argument should be a str or an os.PathLike object"."""
+    X, y = _gauss()
+    clf = _plugin().fit(X, y)
+    with pytest.raises(ValueError, match=r"y has 29 label\(s\) for the 30 rows of X"):
+        clf.score(X, y[:-1])
+    with pytest.raises(ValueError, match=r"y holds text where the classifier's classes are "
+                                         r"numbers"):
+        clf.score(X, y.astype(str))
+    assert clf.score(X, y) == np.mean(clf.predict(X) == y)
+    with pytest.raises(TypeError, match=r"path must be a file name \(a str or os.PathLike\); "
+                                        r"got int 123"):
+        clf.save(123)
+    with pytest.raises(TypeError, match=r"path must be a file name"):
+        HierarchicalGaussianClassifier.load(3.5)
+
+
 def test_mcmc_diagnostics_of_a_plugin_fit_say_there_are_no_chains():
     """check() on a plug-in fit reported 'R-hat > 1.01 for 26 of 26 components'."""
     from selbayes.evaluation import check

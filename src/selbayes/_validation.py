@@ -540,7 +540,10 @@ def first_non_binary(arr) -> tuple[int, tuple[int, ...]] | None:
 
 
 def check_positive(value, *, name: str, strict: bool = True) -> float:
-    """Return ``value`` as a float, raising ``ValueError`` unless it is finite and > 0 (>= 0)."""
+    """Return ``value`` as a float, raising ``ValueError`` unless it is finite and > 0 (>= 0)
+    (``TypeError`` unless it is a number: True or "1" would pass ``float`` as 1.0)."""
+    if isinstance(value, bool | np.bool_ | str | bytes):
+        raise TypeError(f"{name} must be a number; got {value!r}")
     try:
         v = float(value)
     except (TypeError, ValueError) as exc:

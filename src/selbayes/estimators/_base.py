@@ -226,9 +226,33 @@ class EvaluateMixin:
 
     def score(self, X, y, sample_weight=None) -> float:
         """Mean accuracy on (X, y) (scikit-learn's ``score``; labels paired by position,
-        with a warning when a Series ``y`` lists X's samples in another order)."""
-        warn_if_misaligned(X, y)
+        with a warning when a Series ``y`` lists X's samples in another order; ``y`` checked
+        as in :meth:`evaluate`)."""
+        check_is_fitted(self, "classes_")
+        y = self._labels_of(X, y)
         return super().score(X, y, sample_weight=sample_weight)
+
+    def _labels_of(self, X, y) -> np.ndarray:
+        """``y`` as a 1-D array of labels of ``classes_``, one per row of ``X`` (a warning
+        where a Series lists X's samples in another order), or a ValueError that says what
+        is wrong."""
+        warn_if_misaligned(X, y)
+        try:      # a one-column DataFrame (pd.read_csv(path, index_col=0)) or a column vector
+            y = labels_1d(y)
+        except ValueError:
+            raise ValueError(f"y must be 1-D, one label per row of X; got shape "
+                             f"{np.shape(y)}") from None
+        n_rows = getattr(X, "shape", (len(X),))[0]
+        if y.shape[0] != n_rows:
+            raise ValueError(f"y has {y.shape[0]} label(s) for the {n_rows} rows of X; give "
+                             "one label per row")
+        unseen = np.setdiff1d(np.unique(y), self.classes_)
+        if unseen.size:
+            raise ValueError(
+                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
+                f"(classes_: {self.classes_.tolist()})"
+                + _label_type_hint(y, self.classes_))
+        return y
 
     def evaluate(self, X, y, loss=None) -> dict:
         """Calibration summary on labelled data (error, expected error, AMLP, Brier, ECE).
@@ -275,22 +299,7 @@ class EvaluateMixin:
         from ..evaluation._calibration import calibration_summary, expected_vs_actual_loss
 
         check_is_fitted(self, "classes_")
-        warn_if_misaligned(X, y)
-        try:      # a one-column DataFrame (pd.read_csv(path, index_col=0)) or a column vector
-            y = labels_1d(y)
-        except ValueError:
-            raise ValueError(f"y must be 1-D, one label per row of X; got shape "
-                             f"{np.shape(y)}") from None
-        n_rows = getattr(X, "shape", (len(X),))[0]
-        if y.shape[0] != n_rows:
-            raise ValueError(f"y has {y.shape[0]} label(s) for the {n_rows} rows of X; give "
-                             "one label per row")
-        unseen = np.setdiff1d(np.unique(y), self.classes_)
-        if unseen.size:
-            raise ValueError(
-                f"y has label(s) {unseen.tolist()} that the classifier was not fitted on "
-                f"(classes_: {self.classes_.tolist()})"
-                + _label_type_hint(y, self.classes_))
+        y = self._labels_of(X, y)
         proba = self.predict_proba(X)
         out = calibration_summary(proba, y, classes=self.classes_)
         if loss is not None:

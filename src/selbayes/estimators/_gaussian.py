@@ -93,6 +93,9 @@ def _rank(X, y_index, classes) -> Selection:
     """F statistics of all p features (a Selection of the best one, with every score)."""
     from ..filters._selection import select_features
 
+    if X.shape[1] < 2:      # the selection below keeps one feature: name the user's setting
+        raise ValueError(f"selecting features needs at least 2 (1 <= k < p), but X has "
+                         f"{X.shape[1]}: k='all' fits the model to it")
     return select_features(X, classes[y_index], k=1, statistic="f")
 
 
@@ -501,13 +504,14 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         the other settings alone, the prior on the class means left normal (the fitted one is
         :meth:`_fitted_priors`)."""
         from ..models._priors import for_centred_features, with_effect_prior
+        from ._prior_choice import effect_prior_candidates
 
         if self.effect_prior == "auto":
-            from ._prior_choice import effect_prior_candidates
-
             effect_prior_candidates(self.priors, self.effect_prior_grid)  # its checks
             priors = GaussianPriors.from_dict(self.priors)
         else:
+            if self.effect_prior_grid is not None:    # unused, but checked as the other grids
+                effect_prior_candidates(None, self.effect_prior_grid)
             priors = with_effect_prior(self.priors, self.effect_prior)
         # Standardised features are centred: a flat prior on their means (the normal one
         # would read the zero means as class means that barely vary).

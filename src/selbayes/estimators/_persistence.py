@@ -14,6 +14,7 @@ import errno
 import hashlib
 import json
 import numbers
+import os
 from pathlib import Path
 
 import numpy as np
@@ -160,6 +161,15 @@ class PersistenceMixin:
         return tree, obj, cd
 
 
+def _file_name(path):
+    """``path`` unchanged if it can name a file, else a TypeError that names it (pathlib's
+    says only "argument should be a str or an os.PathLike object")."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a file name (a str or os.PathLike); got "
+                        f"{type(path).__name__} {path!r}")
+    return path
+
+
 def checked_save_path(path) -> Path:
     """``path`` as a Path, after checking that a file can be written there (h5py's own error
     for a missing folder is a line of C-library flags).
@@ -176,6 +186,8 @@ def checked_save_path(path) -> Path:
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a str or os.PathLike.
     IsADirectoryError
         If ``path`` is a folder.
     FileNotFoundError
@@ -186,7 +198,7 @@ def checked_save_path(path) -> Path:
     >>> checked_save_path("fit.nc").name
     'fit.nc'
     """
-    path = Path(path).expanduser()
+    path = Path(_file_name(path)).expanduser()
     if path.is_dir():
         raise IsADirectoryError(f"{path} is a folder; give a file name to save to")
     if not path.parent.is_dir():
@@ -309,6 +321,8 @@ def read_saved_tree(path):
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a str or os.PathLike.
     FileNotFoundError
         If ``path`` does not exist.
     ValueError
@@ -323,7 +337,7 @@ def read_saved_tree(path):
     """
     import xarray as xr
 
-    if not Path(path).expanduser().exists():
+    if not Path(_file_name(path)).expanduser().exists():
         raise FileNotFoundError(f"no such file: {path}")
     try:
         opened = xr.open_datatree(Path(path).expanduser(), engine="h5netcdf")

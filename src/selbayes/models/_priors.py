@@ -276,13 +276,13 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     def _check_field(self, name: str, value) -> None:
         if name != "mu_t_df_grid":
             return super()._check_field(name, value)
+        for v in value if isinstance(value, tuple) else ():   # numbers first: sorted() below
+            check_positive(v, name=f"{self._label}.mu_t_df_grid")
         if (not isinstance(value, tuple) or len(value) < 2 or len(set(value)) != len(value)
                 or list(value) != sorted(value)):
             raise ValueError(f"{self._label}.mu_t_df_grid must be a tuple of two or more "
                              f"distinct degrees of freedom in increasing order, e.g. "
                              f"{T_DF_GRID}; got {value!r}")
-        for v in value:
-            check_positive(v, name=f"{self._label}.mu_t_df_grid")
 
     @classmethod
     def _coerce(cls, key: str, value):
@@ -548,6 +548,8 @@ class MixturePrior(PriorBase):
 
     @classmethod
     def _coerce(cls, key: str, v):
+        if isinstance(v, bool | str | bytes):      # float() would read True and "1" as 1.0
+            raise ValueError(f"MixturePrior.{key} must be a finite number > 0; got {v!r}")
         try:
             return float(v)
         except (TypeError, ValueError):
