@@ -353,19 +353,19 @@ def test_ties_and_degenerate_features():
     X = rng.normal(size=(12, 5))
     X[:, 3] = X[:, 1]                               # exact tie with column 1
     X[:, 4] = np.r_[np.zeros(6), rng.normal(size=6)]   # constant within class 0
-    with pytest.warns(RuntimeWarning, match="non-finite"):
-        res = obf(X, y, prior_marker_prob=0.2)
-    assert res.log_h[4] == np.inf and res.posterior[4] == 1.0
+    # the improper prior needs s* > 0 (spec 1.4): a class-constant feature is refused
+    with pytest.raises(ValueError, match=r"1 feature\(s\) of X are constant within a class "
+                                         r"\(columns \[4\]\)"):
+        obf(X, y, prior_marker_prob=0.2)
+    res = obf(X[:, :4], y, prior_marker_prob=0.2)
+    assert np.all(np.isfinite(res.log_h))
     assert res.log_h[1] == res.log_h[3]
-    with pytest.warns(RuntimeWarning):
-        sel = obf_select(X, y, rule="top_k", k=2, prior_marker_prob=0.2)
-    assert sel.indices[0] == 4
     # a proper prior handles constant features
     Xc = X.copy()
     Xc[:, 2] = 5.0
     res_pp = obf(Xc, y, priors="paper_pp", prior_marker_prob=0.2)
     assert np.all(np.isfinite(res_pp.log_h))
-    with pytest.warns(RuntimeWarning), pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ValueError, match=r"2 feature\(s\) .*columns \[2, 4\]"):
         obf_select(Xc, y, rule="mnc", prior_marker_prob=0.2)
     # tie at the k boundary: lowest column index kept, the other counted at gamma
     Xt = rng.normal(size=(12, 4))
@@ -641,3 +641,120 @@ def test_bad_input():
         obf_select(X, y, rule="mnc", prior_marker_prob=1 - 1e-9)
     with pytest.raises(ValueError, match="losses"):
         mr_threshold(lam_GB=0.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Features constant within a class (spec 1.4: the improper prior needs s* > 0)
+# --------------------------------------------------------------------------------------------
+
+def _with_constant(where: str):
+    """(X, y, the columns constant within a class) for 20 cases, two classes of 10."""
+    rng = np.random.default_rng(20)
+    y = np.repeat([0, 1], 10)
+    X = rng.normal(size=(20, 6))
+    if where == "overall":
+        X[:, 2] = 1.0
+        cols = [2]
+    elif where == "class 0":
+        X[:10, 0] = -3.0
+        cols = [0]
+    elif where == "class 1":
+        X[10:, [1, 5]] = 7.0
+        cols = [1, 5]
+    elif where == "rounding residue":       # the mean of 0.1s is not 0.1: SS of 1e-33, not 0
+        X = np.c_[X, np.full(20, 0.1), np.full(20, 1 / 3)]
+        cols = [6, 7]
+    else:                                   # many: the message lists five and counts the rest
+        X = np.c_[np.ones((20, 7)), X]
+        cols = list(range(7))
+    return X, y, cols
+
+
+_OBF_CALLS = {
+    "obf": lambda X, y, **kw: obf(X, y, **kw),
+    "obf_select mnc": lambda X, y, **kw: obf_select(X, y, rule="mnc", **kw),
+    "obf_select top_k": lambda X, y, **kw: obf_select(X, y, rule="top_k", k=2, **kw),
+    "obf_select np": lambda X, y, **kw: obf_select(X, y, rule="np", alpha=0.5, **kw),
+}
+
+
+@pytest.mark.parametrize("call", list(_OBF_CALLS))
+@pytest.mark.parametrize("where", ["overall", "class 0", "class 1", "rounding residue", "many"])
+def test_constant_feature_refused_under_jeffreys(where, call):
+    import re
+    import warnings
+
+    X, y, cols = _with_constant(where)
+    shown = re.escape(str(cols[:5]) + (f" and {len(cols) - 5} more" if len(cols) > 5 else ""))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # an error, not a RuntimeWarning and a NaN
+        with pytest.raises(ValueError, match=rf"{len(cols)} feature\(s\) of X are constant "
+                                             rf"within a class \(columns {shown}\).*"
+                                             r"priors='jeffreys'.*s\* > 0.*Drop these columns"
+                                             r".*priors='paper_pp'"):
+            _OBF_CALLS[call](X, y, prior_marker_prob=0.1)
+
+
+@pytest.mark.parametrize("where", ["overall", "class 0", "class 1", "rounding residue", "many"])
+def test_constant_feature_finite_under_a_proper_prior(where):
+    """s > 0 keeps s* > 0: a constant feature has a finite log h, and a constant one is no
+    marker while one constant in one class only is (a variance difference)."""
+    X, y, cols = _with_constant(where)
+    res = obf(X, y, priors="paper_pp", prior_marker_prob=0.1)
+    assert np.all(np.isfinite(res.log_h)) and np.all(np.isfinite(res.posterior))
+    if where in ("overall", "rounding residue", "many"):
+        assert np.all(res.posterior[cols] < 0.1)
+    else:
+        assert np.all(res.posterior[cols] > 0.99)
+    sel = obf_select(X, y, rule="top_k", k=2, priors="paper_pp", prior_marker_prob=0.1)
+    assert np.all(np.isfinite(sel.scores))
+
+
+def test_constant_feature_and_a_partly_improper_prior():
+    """Proper class blocks with an improper bad block: only a feature constant overall has
+    s_B* = 0; one constant within a class has s_B* > 0 and proper s_y* > 0."""
+    proper = NIGPrior(0.5, 3.0, 0.0, 0.1)
+    prior = OBFPrior(proper, proper, NIGPrior(0.0, 0.0), log_L=0.0)
+    X, y, _ = _with_constant("class 0")
+    assert np.all(np.isfinite(obf(X, y, priors=prior, prior_marker_prob=0.1).log_h))
+    X, y, _ = _with_constant("overall")
+    with pytest.raises(ValueError, match=r"columns \[2\]\): under an improper prior"):
+        obf(X, y, priors=prior, prior_marker_prob=0.1)
+
+
+@pytest.mark.parametrize("scale", [1e160, 1e-300])
+def test_sums_of_squares_out_of_float64_range(scale):
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(20, 3)) * scale
+    with pytest.raises(ValueError, match=r"log h is not finite for 3 feature\(s\) of X.*"
+                                         "rescale X"):
+        obf(X, np.repeat([0, 1], 10))
+
+
+@pytest.mark.parametrize("bad", ["0.1", b"0.1", True, np.True_, None, 0.1 + 0j,
+                                 [0.1, True, 0.2, 0.3], ["0.1", "0.2", "0.3", "0.4"],
+                                 np.array([True, False, True, True])])
+def test_prior_marker_prob_must_be_numbers(bad):
+    rng = np.random.default_rng(22)
+    X = rng.normal(size=(10, 4))
+    with pytest.raises(TypeError, match=r"prior_marker_prob must be a number or an array of "
+                                        r"numbers \(not bool or str\)"):
+        obf(X, np.repeat([0, 1], 5), prior_marker_prob=bad)
+    with pytest.raises(TypeError, match="prior_marker_prob must be a number"):
+        obf_select(X, np.repeat([0, 1], 5), prior_marker_prob=bad)
+
+
+@pytest.mark.parametrize("good", [0.1, np.float32(0.1), np.array(0.1), 1e-3,
+                                  [0.1, 0.2, 0.3, 0.4], np.array([0.1, 0.2, 0.3, 0.4])])
+def test_prior_marker_prob_numbers_accepted(good):
+    rng = np.random.default_rng(22)
+    res = obf(rng.normal(size=(10, 4)), np.repeat([0, 1], 5), prior_marker_prob=good)
+    np.testing.assert_allclose(res.prior_marker_prob, np.asarray(good, dtype=np.float64))
+
+
+@pytest.mark.parametrize("rule, name", [("posterior_threshold", "threshold"), ("np", "alpha")])
+@pytest.mark.parametrize("bad", ["0.5", True, np.True_, [0.5]])
+def test_obf_select_threshold_and_alpha_must_be_real(rule, name, bad):
+    rng = np.random.default_rng(23)
+    with pytest.raises(TypeError, match=rf"{name} must be a real number"):
+        obf_select(rng.normal(size=(10, 4)), np.repeat([0, 1], 5), rule=rule, **{name: bad})

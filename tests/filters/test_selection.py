@@ -390,3 +390,87 @@ def test_selection_from_scores_needs_k_or_threshold():
     with pytest.raises(ValueError, match="give either k .* or threshold"):
         selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=None,
                               statistic="x", class_counts=[2, 2], classes=np.array([0, 1]))
+
+
+@pytest.mark.parametrize("bad", [True, False, np.True_, "1", "0.5", b"1", 1 + 0j, [1.0]])
+def test_threshold_must_be_a_real_number(data, bad):
+    from selbayes.filters import selection_from_scores
+
+    X, y = data
+    with pytest.raises(TypeError, match=r"threshold must be a real number \(an int or a float\)"):
+        select_features(X, y, threshold=bad)
+    with pytest.raises(TypeError, match="threshold must be a real number"):
+        selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=bad,
+                              statistic="x", class_counts=[2, 2], classes=np.array([0, 1]))
+
+
+@pytest.mark.parametrize("good", [1, np.int64(1), 1.0, np.float32(1.0), np.array(1.0)])
+def test_threshold_real_numbers_accepted(good):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 30))
+    y = np.repeat([0, 1], 20)
+    X[y == 1, :3] += 3.0
+    sel = select_features(X, y, threshold=good)
+    assert sel.threshold == 1.0 and np.all(sel.scores[sel.indices] > 1.0)
+
+
+def _continuous_y(kind):
+    rng = np.random.default_rng(5)
+    if kind == "all distinct":
+        return rng.normal(size=20)
+    if kind == "one tie":
+        return np.r_[rng.normal(size=19), 0.0, 0.0][1:]
+    return np.round(rng.normal(size=20), 1)          # "rounded": ties, still mostly distinct
+
+
+@pytest.mark.parametrize("statistic", ["f", "abs_corr"])
+@pytest.mark.parametrize("kind", ["all distinct", "one tie", "rounded"])
+def test_continuous_y_is_not_class_labels(kind, statistic):
+    X = (np.random.default_rng(6).normal(size=(20, 8)) > 0).astype(float)
+    y = _continuous_y(kind)
+    with pytest.raises(ValueError, match=r"Unknown label type: continuous\. y holds \d+ "
+                                         r"distinct real values among 20 cases.*looks "
+                                         r"continuous.*needs class labels"):
+        select_features(X, y, k=2, statistic=statistic)
+
+
+@pytest.mark.parametrize("y", [np.repeat([0.0, 1.0], 10),                 # whole-number floats
+                               np.repeat([0.5, 1.5, 2.5, 4.0], 5),        # dose groups
+                               np.r_[np.arange(9.0), np.zeros(11)]])     # 9 of 20 distinct
+def test_float_class_labels_accepted(y):
+    X = np.random.default_rng(7).normal(size=(20, 8))
+    sel = select_features(X, y, k=2)
+    assert sel.n_classes == np.unique(y).size
+
+
+@pytest.mark.parametrize("y, message", [
+    (np.r_[np.repeat([0.0, 1.0], 5)[:-1], np.nan], "y contains NaN or infinite labels"),
+    (np.r_[np.repeat([0.0, 1.0], 5)[:-1], np.inf], "y contains NaN or infinite labels"),
+    ([0, 0, 0, 0, 0, 1, 1, 1, 1, None], r"y contains missing labels \(None"),
+    (["a"] * 5 + ["b"] * 4 + [None], r"y contains missing labels .*position 9"),
+    (np.arange(10), r"n - G >= 1.*n = 10 cases in G = 10 classes, one case per class"),
+])
+def test_missing_labels_and_one_case_per_class(data, y, message):
+    X, _ = data
+    with pytest.raises(ValueError, match=message):
+        select_features(X, y, k=1)
+
+
+def test_missing_labels_pandas_na(data):
+    import pandas as pd
+
+    X, _ = data
+    y = pd.Series([0, 0, 0, 0, 0, 1, 1, 1, 1, pd.NA], dtype="Int64")
+    with pytest.raises(ValueError, match=r"y contains (NaN|missing labels)"):
+        select_features(X, y, k=1)
+
+
+def test_a_class_of_one_case_with_abs_corr(data):
+    """A binary class with one case in a class is a valid correlation (eq 2.46)."""
+    X, _ = data
+    Xb = (X > 0).astype(float)
+    y = np.r_[0, np.ones(9, dtype=int)]
+    sel = select_features(Xb, y, k=2, statistic="abs_corr")
+    expected = [abs(np.corrcoef(Xb[:, j], y)[0, 1]) if Xb[:, j].std() > 0 else 0.0
+                for j in range(Xb.shape[1])]
+    np.testing.assert_allclose(sel.scores, expected, atol=1e-12)

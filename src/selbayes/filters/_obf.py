@@ -31,7 +31,7 @@ ranking and the omitted-feature event {log h <= gamma} stay exact. pi* itself is
 
 from __future__ import annotations
 
-import warnings
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +42,7 @@ from ._obf_model import (
     ClassStats,
     NIGPrior,
     OBFPrior,
+    _posterior_hyper,
     class_stats,
     log_marginal_likelihood,
     obf_log_h_from_stats,
@@ -54,7 +55,7 @@ from ._obf_rules import (
     np_count,
     rank_desc,
 )
-from ._selection import Selection, selection_of
+from ._selection import Selection, check_real, selection_of
 
 __all__ = [
     "obf",
@@ -81,9 +82,9 @@ class OBFResult:
     Attributes
     ----------
     log_h : ndarray of float, shape (p,)
-        log h(f) = logit pi*(f): posterior log-odds that feature f is a marker (eq 2.18).
-        NaN for a feature that is constant in both classes under an improper prior; +inf for
-        one that is constant within a class but not overall (improper prior).
+        log h(f) = logit pi*(f): posterior log-odds that feature f is a marker (eq 2.18),
+        finite (:func:`obf` refuses a feature constant within a class under an improper
+        prior).
     posterior : ndarray of float, shape (p,)
         pi*(f) = expit(log h(f)), in [0, 1].
     classes : ndarray, shape (2,)
@@ -195,11 +196,15 @@ def _check_prior_shapes(prior: OBFPrior, p: int) -> None:
 
 
 def _check_marker_prob(prior_marker_prob, p: int):
-    try:
-        pi = np.asarray(prior_marker_prob, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"prior_marker_prob must be a number or array; got {prior_marker_prob!r}"
-                        ) from exc
+    raw = np.asarray(prior_marker_prob, dtype=object if isinstance(prior_marker_prob, list | tuple)
+                     else None)
+    # a bool or a string is not a probability: no silent True -> 1.0 or '0.1' -> 0.1
+    numeric = raw.dtype.kind in "iuf" or (raw.dtype.kind == "O" and all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in raw.ravel()))
+    if not numeric:
+        raise TypeError("prior_marker_prob must be a number or an array of numbers (not bool "
+                        f"or str) strictly inside (0, 1); got {prior_marker_prob!r}")
+    pi = raw.astype(np.float64)
     if pi.shape not in ((), (p,)):
         raise ValueError(f"prior_marker_prob must be a scalar or have shape ({p},); got {pi.shape}")
     if not np.all(np.isfinite(pi)) or np.any(pi <= 0) or np.any(pi >= 1):
@@ -236,14 +241,13 @@ def obf(X, y, priors: OBFPrior | str = "jeffreys", prior_marker_prob=0.005) -> O
     ------
     ValueError
         Bad shapes or values, not exactly two classes, fewer than 2 cases in a class under an
-        improper prior (1 under a proper one), prior_marker_prob outside (0, 1).
+        improper prior (1 under a proper one), prior_marker_prob outside (0, 1), a feature
+        constant within a class (or overall) under an improper prior (the paper needs
+        s* > 0 for every feature: drop it or use a proper prior such as ``"paper_pp"``), or
+        values of X whose sums of squares overflow or underflow float64 (rescale X).
     TypeError
-        Non-numeric input or ``priors`` of the wrong type.
-
-    Warns
-    -----
-    RuntimeWarning
-        When some log h is not finite (a constant feature under an improper prior).
+        Non-numeric input, ``priors`` of the wrong type, or ``prior_marker_prob`` not a number
+        or array of numbers (a bool or a string is not).
 
     Examples
     --------
@@ -268,19 +272,58 @@ def obf(X, y, priors: OBFPrior | str = "jeffreys", prior_marker_prob=0.005) -> O
         )
     _check_prior_shapes(prior, p)
     pi = _check_marker_prob(prior_marker_prob, p)
-    log_h = obf_log_h_from_stats(class_stats(X, y_index), prior, pi)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):   # checked below
+        stats = class_stats(X, y_index)
+        _check_spread(X, y_index, stats, prior, priors)
+        log_h = obf_log_h_from_stats(stats, prior, pi)
     bad = ~np.isfinite(log_h)
-    if bad.any():
+    if bad.any():                   # not constant (checked above): squares out of float64 range
         cols = np.flatnonzero(bad)
-        warnings.warn(
-            f"{cols.size} feature(s) have non-finite log h (constant within a class under an "
-            f"improper prior), first columns {cols[:5].tolist()}: NaN where constant overall, "
-            "+inf where constant within a class only. Use a proper prior or drop them.",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+        big = float(np.abs(X[:, cols]).max())
+        raise ValueError(
+            f"OBF's log h is not finite for {cols.size} feature(s) of X (columns "
+            f"{_first_columns(cols)}): their values (largest magnitude {big:.3g}) are too large "
+            "or too small for float64 sums of squares; rescale X (for example standardise "
+            "each column)")
     return OBFResult(log_h=log_h, posterior=expit(log_h), classes=classes, class_counts=counts,
                      prior=prior, prior_marker_prob=pi)
+
+
+def _first_columns(cols: np.ndarray) -> str:
+    """The first five column positions of ``cols``, and how many more."""
+    return str(cols[:5].tolist()) + (f" and {cols.size - 5} more" if cols.size > 5 else "")
+
+
+def _check_spread(X: np.ndarray, y_index: np.ndarray, stats: ClassStats, prior: OBFPrior,
+                  priors) -> None:
+    """Raise unless s* > 0 in every block for every feature (spec obf.md 1.4).
+
+    Under an improper block (s = 0) a feature constant within a class has s_y* = 0 (and one
+    constant overall s_B* = 0): log h is then +inf or NaN, not a posterior. Constancy is read
+    from the values (max == min), not from the sums of squares, whose rounding residue
+    (1e-33 for a column of 0.1) would hide it. A proper block (s > 0) keeps s* > 0.
+    """
+    in1 = y_index == 1
+    const0 = np.ptp(X[~in1], axis=0) == 0
+    const1 = np.ptp(X[in1], axis=0) == 0
+    const = const0 & const1 & (X[np.argmin(in1)] == X[np.argmax(in1)])
+    zero = np.zeros(X.shape[1])
+    degenerate = np.zeros(X.shape[1], dtype=bool)
+    for block, N, mean, flat in ((prior.good0, stats.n0, stats.mean0, const0),
+                                 (prior.good1, stats.n1, stats.mean1, const1),
+                                 (prior.bad, stats.n0 + stats.n1, stats.mean, const)):
+        s_star = _posterior_hyper(block, N, mean, zero)[2]
+        degenerate |= flat & (np.broadcast_to(s_star, flat.shape) <= 0)
+    if not degenerate.any():
+        return
+    cols = np.flatnonzero(degenerate)
+    which = f"priors={priors!r}" if isinstance(priors, str) else "an improper prior"
+    raise ValueError(
+        f"{cols.size} feature(s) of X are constant within a class (columns "
+        f"{_first_columns(cols)}): under {which} (s = 0) OBF needs a spread within each class, "
+        "s* > 0 for every feature (Foroughi pour & Dalton, section 2.3), and their posterior "
+        "log-odds would be +inf or NaN. Drop these columns, or use a proper prior such as "
+        "priors='paper_pp' (s > 0 keeps s* > 0)")
 
 
 def _check_int_k(k, p: int) -> int:
@@ -327,9 +370,11 @@ def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float |
     ValueError
         Unknown rule, a missing or superfluous k / threshold / alpha, k outside [1, p),
         threshold outside (0, 1), alpha not finite and > 0, a rule that selects no feature or
-        every feature, non-finite (NaN) log h, plus everything :func:`obf` raises.
+        every feature, plus everything :func:`obf` raises (a feature constant within a class
+        under an improper prior among them).
     TypeError
-        ``k`` not an integer, plus everything :func:`obf` raises.
+        ``k`` not an integer, ``threshold`` or ``alpha`` not a real number (a bool or a
+        string is not), plus everything :func:`obf` raises.
 
     Examples
     --------
@@ -353,15 +398,13 @@ def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float |
         if name != needs and value is not None:
             raise ValueError(f"{name} is not used by rule {rule!r}; leave it None")
 
+    if needs == "threshold":
+        check_real(threshold, "threshold")
+    if needs == "alpha":
+        check_real(alpha, "alpha")
     res = obf(X, y, priors=priors, prior_marker_prob=prior_marker_prob)
     log_h = res.log_h
     p = log_h.shape[0]
-    if np.isnan(log_h).any():
-        cols = np.flatnonzero(np.isnan(log_h))
-        raise ValueError(
-            f"log h is NaN for {cols.size} constant feature(s) (first columns "
-            f"{cols[:5].tolist()}); drop them or use a proper prior"
-        )
 
     order = rank_desc(log_h)
     if needs == "k":

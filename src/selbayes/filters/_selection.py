@@ -32,6 +32,7 @@ References
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -354,6 +355,29 @@ def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
     return f
 
 
+def check_real(value, name: str) -> float:
+    """``value`` as a float if it is a real number (a Python or NumPy int or float, or a 0-d
+    array of one), else a TypeError naming ``name``: a bool or a string is not a number."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number (an int or a float); got {value!r}")
+    return float(value)
+
+
+def _check_class_labels(classes: np.ndarray, n: int) -> None:
+    """Reject a y that looks continuous: float labels, not all whole numbers, with more distinct
+    values than half the cases (a regression target, not class labels)."""
+    G = classes.shape[0]
+    if classes.dtype.kind != "f" or 2 * G <= n or np.all(classes == np.round(classes)):
+        return
+    shown = ", ".join(f"{v:.6g}" for v in classes[:3].tolist())
+    raise ValueError(
+        f"Unknown label type: continuous. y holds {G} distinct real values among {n} cases "
+        f"({shown}, ...), so it looks continuous (a regression target?); select_features needs "
+        "class labels (for example integers or strings), each shared by several cases")
+
+
 def _rank_top(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the k largest scores, best first, ties by lowest column index."""
     p = scores.shape[0]
@@ -391,10 +415,14 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
     Raises
     ------
     ValueError
-        Bad shapes, non-finite values, fewer than two classes, no more cases than classes
-        (``"f"``: a class of one case is allowed, the within-class df are n - G), k out of
-        range, a threshold that keeps no or every feature, non-binary input to
-        ``"abs_corr"``.
+        Bad shapes, non-finite values, missing (NaN, None) labels, fewer than two classes, a
+        float ``y`` that looks continuous (not all whole numbers, more distinct values than
+        half the cases), no more cases than classes (``"f"``: a class of one case is allowed,
+        the within-class df are n - G), k out of range, a threshold that is not finite or
+        keeps no or every feature, non-binary input to ``"abs_corr"``.
+    TypeError
+        Non-numeric ``X``, ``k`` not an integer, or ``threshold`` not a real number (a bool or
+        a string is not).
 
     Examples
     --------
@@ -409,15 +437,21 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
         raise ValueError(f"statistic must be one of {STATISTICS}; got {statistic!r}")
     if (k is None) == (threshold is None):
         raise ValueError("give exactly one of k and threshold")
+    if threshold is not None:
+        check_real(threshold, "threshold")          # before scoring: fail fast
     X = check_matrix(X, accept_sparse=True)
     n, p = X.shape
     # a class of one case is allowed: the F statistic's within-class df are n - G
     classes, y_index, counts = check_labels(y, n, min_per_class=1)
     G = classes.shape[0]
+    _check_class_labels(classes, n)
     sparse = sp.issparse(X)
     if statistic == "f":
         if n - G < 1:
-            raise ValueError(f"the F statistic needs n - G >= 1; got n = {n}, G = {G}")
+            raise ValueError(
+                f"the F statistic needs more cases than classes (n - G >= 1, its within-class "
+                f"degrees of freedom); got n = {n} cases in G = {G} classes, one case per "
+                "class: y must hold class labels shared by several cases")
         with np.errstate(over="ignore", invalid="ignore"):
             scores = (_f_statistic_sparse if sparse else f_statistic)(X, y_index, G)
         if np.isnan(scores).any():
@@ -479,7 +513,8 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
     Raises
     ------
     TypeError
-        If ``k`` is not an integer.
+        If ``k`` is not an integer, or ``threshold`` (when used) is not a real number (a bool
+        or a string is not).
     ValueError
         If both ``k`` and ``threshold`` are None, ``k`` is out of range, or ``threshold`` is
         not finite or keeps no or every feature.
@@ -515,7 +550,7 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         if threshold is None:
             raise ValueError("give either k (keep the k best features) or threshold (keep "
                              "the features scoring above it); both are None")
-        gamma = float(threshold)
+        gamma = check_real(threshold, "threshold")
         if not np.isfinite(gamma):
             raise ValueError(f"threshold must be finite; got {threshold!r}")
         keep = np.flatnonzero(scores > gamma)
