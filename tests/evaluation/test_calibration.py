@@ -11,7 +11,9 @@ from selbayes.evaluation import (
     bayes_decision,
     calibration_summary,
     case_losses,
+    check_loss,
     check_proba,
+    encode_outcome,
     error_gap_test,
     expected_vs_actual_loss,
     flag_miscalibrated_bins,
@@ -310,6 +312,46 @@ def test_random_loss_matrices():
         random_loss_matrices(3, 3, sigma=-1)
     with pytest.raises(ValueError, match="loss"):
         bayes_decision(PROBA3, np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda t: flag_miscalibrated_bins(t, z="3"), TypeError, "z must be a number"),
+    (lambda t: flag_miscalibrated_bins(t, z=True), TypeError, "z must be a number"),
+    (lambda t: flag_miscalibrated_bins(t, z=0), ValueError, "z must be > 0"),
+    (lambda t: flag_miscalibrated_bins(t, min_count=-1), ValueError,
+     "min_count must be an integer >= 0"),
+    (lambda t: flag_miscalibrated_bins(t, min_count=1.5), ValueError,
+     "min_count must be an integer >= 0"),
+    (lambda t: check_proba([[0.5, 0.9]], atol=np.nan), ValueError, "atol must be >= 0 and finite"),
+    (lambda t: check_proba([[0.5, 0.5]], atol=-1), ValueError, "atol must be >= 0 and finite"),
+    (lambda t: check_proba([[0.5, 0.5]], atol="x"), TypeError, "atol must be a number"),
+    (lambda t: check_loss([[0, 1], [1, 0]], 0), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: check_loss([[0, 1], [1, 0]], -2), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: check_loss([[0, 1], [1, 0]], True), ValueError,
+     "n_classes must be an integer >= 2"),
+    (lambda t: check_loss([[0, 1], [1, 0]], "2"), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: check_loss([[0, 1], [1, 0]], 2.0), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: encode_outcome([0, 1], 0), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: encode_outcome([0, 1], -1), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: encode_outcome([0, 1], 2.5), ValueError, "n_classes must be an integer >= 2"),
+    (lambda t: random_loss_matrices(2, 5, 2.0, random_state=-1), ValueError,
+     "random_state must be >= 0"),
+    (lambda t: random_loss_matrices(2, 5, 2.0, random_state=True), TypeError, "random_state"),
+    (lambda t: random_loss_matrices(2, 5, "2"), TypeError, "sigma must be a number"),
+])
+def test_bad_arguments_name_the_argument(call, error, match):
+    table = reliability_table(np.linspace(0, 1, 50), np.arange(50) % 2)
+    with pytest.raises(error, match=match):
+        call(table)
+
+
+def test_empty_bins_are_reported_with_count_0_and_nan_as_documented():
+    t = reliability_table(np.linspace(0, 1, 20), np.arange(20) % 2, n_bins=1000)
+    empty = t[t["count"] == 0]
+    assert len(t) == 1000 and t["count"].sum() == 20 and len(empty) == 980
+    assert empty[["mean_predicted", "observed_fraction", "se"]].isna().all().all()
+    flagged = flag_miscalibrated_bins(t, min_count=0)
+    assert not flagged.loc[flagged["count"] == 0, "flagged"].any()
 
 
 def test_reliability_table_accepts_pandas():

@@ -260,6 +260,49 @@ def test_bad_input():
         cross_validate(GaussianNB(), X, y, folds=3, client=42)
 
 
+def _y_with(kind):
+    y = np.repeat([0.0, 1.0], 10)
+    if kind == "nan":
+        y[3] = np.nan
+    elif kind == "none":
+        y = y.astype(object)
+        y[3] = None
+    elif kind == "continuous":
+        y = np.random.default_rng(1).normal(size=20)
+    elif kind == "one class":
+        y = np.zeros(20)
+    elif kind == "one case":
+        y = np.r_[np.zeros(10), np.ones(9), 2.0]
+    return y
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"estimator": GaussianNB}, TypeError, r"estimator must be an estimator instance, e\.g\. "
+                                           r"GaussianNB\(\)"),
+    ({"out_dir": 123}, TypeError, "out_dir must be a folder's path"),
+    ({"out_dir": ""}, ValueError, "out_dir must name a folder"),
+    ({"out_dir": "FILE"}, ValueError, "out_dir must be a folder"),
+    ({"y": "nan"}, ValueError, "y contains NaN"),
+    ({"y": "none"}, ValueError, "y contains missing labels"),
+    ({"y": "continuous"}, ValueError, "y holds continuous values"),
+    ({"y": "one class"}, ValueError, r"y has 1 class\(es\)"),
+    ({"y": "one case"}, ValueError, "y: every class needs at least 2 cases"),
+    ({"progressbar": 1}, TypeError, "progressbar must be True or False"),
+    ({"progressbar": "yes"}, TypeError, "progressbar must be True or False"),
+    ({"random_state": -1}, ValueError, "random_state must be >= 0"),
+    ({"random_state": "0"}, TypeError, "random_state must be None, an int"),
+])
+def test_bad_arguments_name_the_argument(kwargs, error, match, tmp_path):
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    args = {"estimator": GaussianNB(), "y": None, "folds": 4, "progressbar": False, **kwargs}
+    args["y"] = _y_with(args["y"])
+    if args.get("out_dir") == "FILE":
+        args["out_dir"] = tmp_path / "a_file"
+        args["out_dir"].write_text("")
+    with pytest.raises(error, match=match):
+        cross_validate(X=X, **args)
+
+
 def test_summary_amlp_is_not_floored():
     """A confidently wrong model: GaussianNB with a near-zero variance floor on two far-apart
     classes, scored on swapped labels, gives true-class probabilities far below 1e-15; the

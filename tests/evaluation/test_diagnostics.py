@@ -201,6 +201,40 @@ def test_bad_arguments():
         check(xr.DataTree.from_dict({"/prior": xr.Dataset({"x": ("draw", np.zeros(3))})}))
 
 
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"var_names": 3}, TypeError, "var_names must be a variable name"),
+    ({"var_names": ["x", 1]}, TypeError, "var_names must be a variable name"),
+    ({"tail_prob": 0.05}, TypeError, "tail_prob must be two probabilities"),
+    ({"tail_prob": ("0.05", "0.95")}, TypeError, "tail_prob must be two probabilities"),
+    ({"tail_prob": (0.05, 0.5, 0.95)}, ValueError, "tail_prob must be two increasing"),
+    ({"rhat_max": "1.01"}, TypeError, "rhat_max must be a number"),
+    ({"rhat_max": True}, TypeError, "rhat_max must be a number"),
+    ({"rhat_max": np.nan}, ValueError, "rhat_max must be a finite number >= 1"),
+    ({"ess_min": "400"}, TypeError, "ess_min must be a number"),
+    ({"ess_min": -1}, ValueError, "ess_min must be >= 0"),
+    ({"bfmi_min": np.inf}, ValueError, "bfmi_min must be >= 0 and finite"),
+    ({"max_divergences": np.nan}, ValueError, "max_divergences must be an integer >= 0"),
+    ({"max_divergences": -1}, ValueError, "max_divergences must be an integer >= 0"),
+    ({"max_divergences": 2.0}, ValueError, "max_divergences must be an integer >= 0"),
+    ({"max_listed": 1.5}, ValueError, "max_listed must be a positive integer"),
+    ({"max_listed": 0}, ValueError, "max_listed must be a positive integer"),
+    ({"max_listed": -1}, ValueError, "max_listed must be a positive integer"),
+    ({"warn": 1}, TypeError, "warn must be True or False"),
+    ({"rhat_components": "no"}, TypeError, "rhat_components must be True or False"),
+])
+def test_bad_arguments_name_the_argument(kwargs, error, match):
+    post = xr.Dataset({"x": (("chain", "draw"),
+                             np.random.default_rng(0).normal(size=(4, 100)))})
+    with pytest.raises(error, match=match):
+        check(post, **kwargs)
+
+
+def test_var_names_may_be_any_iterable_of_names():
+    post = xr.Dataset({"x": (("chain", "draw"), np.random.default_rng(0).normal(size=(4, 100)))})
+    table = check(post, var_names=(v for v in ["x"]), warn=False)
+    assert table["parameter"].tolist() == ["x"]
+
+
 # ---------------------------------------------------------------------------------------------
 # many components: R-hat judged against what converged chains reach by chance
 # ---------------------------------------------------------------------------------------------

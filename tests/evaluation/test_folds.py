@@ -205,3 +205,25 @@ def test_a_class_in_one_group_is_named_not_a_fold_that_lacks_it():
         F.repeated_stratified_folds(y, 5, 1, 0, groups=groups)
     (_, splits), = F.repeated_stratified_folds(y, 5, 1, 0, groups=np.arange(22))
     assert len(splits) == 5
+
+
+@pytest.mark.parametrize("random_state, error, match", [
+    (-1, ValueError, "random_state must be >= 0"),
+    (True, TypeError, "random_state must be None, an int"),
+    ("0", TypeError, "random_state must be None, an int"),
+])
+@pytest.mark.parametrize("folds", [4, "loo"])
+def test_make_folds_refuses_a_bad_random_state(random_state, error, match, folds):
+    with pytest.raises(error, match=match):
+        F.make_folds(np.repeat([0, 1], 10), folds=folds, random_state=random_state)
+
+
+def test_make_folds_takes_seeds_beyond_scikit_learns():
+    """Seeds of 2**32 and above (which cross_validate takes) are hashed to one sklearn takes;
+    smaller ones are passed as they are."""
+    y = np.repeat([0, 1], 10)
+    big = F.make_folds(y, folds=4, random_state=2**40)
+    assert [t.tolist() for _, t in big] == [t.tolist() for _, t in
+                                            F.make_folds(y, folds=4, random_state=2**40)]
+    ref = StratifiedKFold(4, shuffle=True, random_state=5).split(np.zeros((20, 1)), y)
+    assert [t.tolist() for _, t in F.make_folds(y, 4, 5)] == [t.tolist() for _, t in ref]

@@ -31,10 +31,12 @@ bayes_decision, expected_vs_actual_loss, random_loss_matrices
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, check_random_state, labels_1d
+from .._validation import check_positive, check_positive_int, check_random_state, labels_1d
 
 __all__ = [
     "check_loss",
@@ -60,6 +62,25 @@ LARGE_LOSS_NATS = 5.0
 # ---------------------------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------------------------
+def check_integer(value, *, name: str, low: int, what: str | None = None) -> int:
+    """``value`` as an int, or a ``ValueError`` unless it is an integer (not a bool, a float or
+    a string) >= ``low``; ``what`` says in the message what it counts.
+
+    Examples
+    --------
+    >>> check_integer(0, name="min_count", low=0)
+    0
+    >>> check_integer(2.0, name="n_classes", low=2, what="the number of classes")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_classes must be an integer >= 2 (the number of classes); got 2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}{f' ({what})' if what else ''}; "
+                         f"got {value!r}")
+    return int(value)
+
+
 def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np.ndarray:
     """Return ``proba`` as a float64 array of shape ``(n, G)`` whose rows are distributions.
 
@@ -79,10 +100,11 @@ def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np
     Raises
     ------
     TypeError
-        If ``proba`` is not numeric.
+        If ``proba`` is not numeric, or ``atol`` is not a number.
     ValueError
         Naming ``name``, unless the array is 2-D with at least one row and ``G >= 2`` columns,
-        finite, inside ``[0, 1]`` and every row sums to 1 within ``atol``.
+        finite, inside ``[0, 1]`` and every row sums to 1 within ``atol``; or if ``atol`` is
+        negative or not finite.
 
     Examples
     --------
@@ -94,6 +116,7 @@ def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np
     ...
     ValueError: every row of proba must sum to 1 (tolerance 1e-06); row 0 sums to 1.1
     """
+    atol = check_positive(atol, name="atol", strict=False)
     arr = _float_array(proba, name)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_cases, n_classes); got shape {arr.shape}")
@@ -171,8 +194,8 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     ------
     ValueError
         If ``y`` is not 1-D, holds labels not in ``classes`` (or that cannot be compared with
-        them), non-integer floats, or indices outside ``0..n_classes-1``; or ``classes`` does
-        not have ``n_classes`` distinct entries.
+        them), non-integer floats, or indices outside ``0..n_classes-1``; ``classes`` does
+        not have ``n_classes`` distinct entries; or ``n_classes`` is not an integer >= 2.
     TypeError
         If ``y`` holds non-integer labels and ``classes`` is not given.
 
@@ -183,6 +206,8 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     >>> encode_outcome([0, 2, 1], 3)
     array([0, 2, 1])
     """
+    n_classes = check_integer(n_classes, name="n_classes", low=2,
+                              what="the number of probability columns")
     y = labels_1d(y, name)
     if classes is not None:
         classes = np.asarray(classes)
@@ -265,18 +290,19 @@ def check_loss(loss, n_classes: int, *, stacked: bool = False) -> np.ndarray:
     ------
     ValueError
         If ``loss`` is not numeric, has the wrong shape, holds non-finite or negative
-        entries, or has every row constant (no decision costs less than another).
+        entries, or has every row constant (no decision costs less than another); or
+        ``n_classes`` is not an integer >= 2.
 
     Examples
     --------
     >>> check_loss([[0, 1], [5, 0]], 2).tolist()
     [[0.0, 1.0], [5.0, 0.0]]
     """
+    G = check_integer(n_classes, name="n_classes", low=2, what="the number of classes, G")
     try:
         arr = np.asarray(loss, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"loss must be a numeric (G, G) matrix; got {loss!r}") from exc
-    G = n_classes
     if stacked:
         if arr.ndim not in (2, 3) or arr.shape[-2:] != (G, G):
             raise ValueError(f"loss must have shape (G, G) or (m, G, G) with G = {G} (the "
@@ -337,7 +363,7 @@ def reliability_table(prob, outcome, n_bins: int = 10) -> pd.DataFrame:
           ``sqrt(m (1 - m) / count)`` with ``m = mean_predicted``. Taking ``m`` from the
           predictions (not the observed fraction) makes it the standard error under the null
           hypothesis of calibration; it is slightly conservative, since the exact variance of a
-          sum of Bernoulli(p_i) is ``sum p_i (1 - p_i) <= count m (1 - m)``.
+          sum of Bernoulli(p_i) is ``sum p_i (1 - p_i) <= count m (1 - m)``; NaN when empty.
 
     Raises
     ------
@@ -411,9 +437,11 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
 
     Raises
     ------
+    TypeError
+        If ``z`` is not a number.
     ValueError
-        If ``table`` lacks the columns of :func:`reliability_table`, or ``z`` is not a
-        positive finite number.
+        If ``table`` lacks the columns of :func:`reliability_table`, ``z`` is not a
+        positive finite number, or ``min_count`` is not an integer >= 0.
 
     Examples
     --------
@@ -430,8 +458,8 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
         raise ValueError(
             f"table must be a DataFrame from reliability_table with columns {sorted(required)}"
         )
-    if not np.isfinite(z) or z <= 0:
-        raise ValueError(f"z must be a positive number; got {z!r}")
+    z = check_positive(z, name="z")
+    min_count = check_integer(min_count, name="min_count", low=0)
     out = table.copy()
     diff = out["observed_fraction"] - out["mean_predicted"]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -786,8 +814,10 @@ def random_loss_matrices(G: int, n: int, sigma: float = 2.0, random_state=None) 
     Raises
     ------
     ValueError
-        If ``G < 2`` or ``n < 1`` (or either is not an integer), or ``sigma`` is negative or
-        not finite.
+        If ``G < 2`` or ``n < 1`` (or either is not an integer), ``sigma`` is negative or
+        not finite, or ``random_state`` is a negative int.
+    TypeError
+        If ``sigma`` is not a number, or ``random_state`` is none of the types above.
 
     Examples
     --------
@@ -795,11 +825,13 @@ def random_loss_matrices(G: int, n: int, sigma: float = 2.0, random_state=None) 
     >>> L.shape, bool((L[:, [0, 1, 2], [0, 1, 2]] == 0).all()), bool((L.sum(axis=(1, 2)) > 0).all())
     ((5, 3, 3), True, True)
     """
-    for name, v, low in (("G", G, 2), ("n", n, 1)):
-        if not isinstance(v, int | np.integer) or isinstance(v, bool) or v < low:
-            raise ValueError(f"{name} must be an integer >= {low}; got {v!r}")
-    if not np.isfinite(sigma) or sigma < 0:
-        raise ValueError(f"sigma must be a finite number >= 0; got {sigma!r}")
+    from .._parallel import root_seed
+
+    G = check_integer(G, name="G", low=2)
+    n = check_integer(n, name="n", low=1)
+    sigma = check_positive(sigma, name="sigma", strict=False)
+    if not isinstance(random_state, np.random.Generator | np.random.RandomState):
+        root_seed(random_state)     # cross_validate's check: a negative int or another type
     rng = check_random_state(random_state)
     L = np.exp(rng.normal(0.0, sigma, size=(int(n), int(G), int(G))))
     L[:, np.arange(G), np.arange(G)] = 0.0

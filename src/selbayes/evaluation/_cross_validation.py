@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import labels_1d, warn_if_misaligned
+from .._validation import check_labels, labels_1d, warn_if_misaligned
 
 # the folds are made in .folds (the one place); make_folds stays importable from here
 from ._folds import _int_seed, make_folds
@@ -321,7 +321,10 @@ def _fold_id(i: int) -> str:
 # ---------------------------------------------------------------------------------------------
 # driver
 # ---------------------------------------------------------------------------------------------
-def _check_args(estimator, n_jobs):
+def _check_args(estimator, n_jobs, out_dir=None, progressbar=True):
+    if isinstance(estimator, type):
+        raise TypeError(f"estimator must be an estimator instance, e.g. {estimator.__name__}(), "
+                        f"not the class {estimator.__name__}")
     if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")
             and hasattr(estimator, "get_params")):
         raise TypeError("estimator must be a scikit-learn classifier with fit, predict_proba and "
@@ -330,6 +333,31 @@ def _check_args(estimator, n_jobs):
             or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive integer (or -1 for all cores); got "
                          f"{n_jobs!r}")
+    if not isinstance(progressbar, bool | np.bool_):
+        raise TypeError(f"progressbar must be True or False; got {progressbar!r}")
+    if out_dir is not None:
+        if not isinstance(out_dir, str | os.PathLike) or isinstance(out_dir, bytes):
+            raise TypeError(f"out_dir must be a folder's path (a str or pathlib.Path) or None; "
+                            f"got {out_dir!r}")
+        if not os.fspath(out_dir).strip():
+            raise ValueError("out_dir must name a folder; got an empty path")
+        if Path(out_dir).exists() and not Path(out_dir).is_dir():
+            raise ValueError(f"out_dir must be a folder (it is made if missing); {out_dir} is a "
+                             "file")
+
+
+def _check_labels(y, n: int):
+    """Raise unless ``y`` holds one class label per row of X (``n``), at least two classes and
+    two cases of each (a class of one case is missing from the training cases of the fold that
+    tests it), none missing."""
+    if y.shape[0] != n:
+        raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
+                         f"{y.shape}")
+    if y.dtype.kind == "f" and np.isfinite(y).all() and np.any(y != np.round(y)):
+        raise ValueError(f"y holds continuous values ({np.unique(y).size} distinct values "
+                         f"among {n} cases, not all whole numbers); cross_validate needs "
+                         "class labels")
+    check_labels(y)
 
 
 def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_jobs: int = 1,
@@ -381,13 +409,17 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     Raises
     ------
     ValueError
-        If ``y`` is not 1-D with one label per row of ``X``, ``n_jobs`` is invalid, the folds
-        are invalid (see :func:`make_folds`), ``groups`` are not one label per case, come
-        with ``folds`` that are not a number or are fewer than the folds, or ``out_dir``
-        holds a different cross-validation.
+        If ``y`` is not 1-D with one label per row of ``X``, holds missing labels (None, NaN),
+        continuous values, fewer than two classes or a class of one case; ``n_jobs`` is
+        invalid, the folds are invalid (see :func:`make_folds`), ``groups`` are not one label
+        per case, come with ``folds`` that are not a number or are fewer than the folds,
+        ``random_state`` is a negative int, or ``out_dir`` is a file or holds a different
+        cross-validation.
     TypeError
-        If ``estimator`` lacks ``fit``/``predict_proba``/``get_params``, or ``client`` is
-        neither a client nor an address.
+        If ``estimator`` is a class (pass an instance) or lacks ``fit``/``predict_proba``/
+        ``get_params``, ``client`` is neither a client nor an address, ``out_dir`` is not a
+        path, ``progressbar`` is not a bool, ``random_state`` is of another type, or the
+        labels of ``y`` cannot be compared.
     ImportError
         If ``client`` is given but dask.distributed is not installed.
 
@@ -400,16 +432,14 @@ def cross_validate(estimator, X, y, folds=10, random_state=None, client=None, n_
     """
     from ._calibration import calibration_summary
 
-    _check_args(estimator, n_jobs)
+    _check_args(estimator, n_jobs, out_dir, progressbar)
     warn_if_misaligned(X, y)
     if groups is not None:
         warn_if_misaligned(X, groups, name="groups")
     index = X.index if isinstance(X, pd.DataFrame) else None
     y_arr = labels_1d(y)
     n = np.shape(X)[0]
-    if y_arr.shape[0] != n:
-        raise ValueError(f"y must be 1-D with one label per row of X ({n}); got shape "
-                         f"{y_arr.shape}")
+    _check_labels(y_arr, n)
     classes = np.unique(y_arr)
     if client is not None and not isinstance(client, str) and type(client).__name__ != "Client":
         raise TypeError(f"client must be a distributed.Client or a scheduler address; got "

@@ -14,6 +14,7 @@ divergence and BFMI checks are skipped and say so.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Sequence
 from itertools import product
@@ -525,11 +526,14 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     Raises
     ------
     ValueError
-        If a threshold is out of range (``rhat_max < 1``, negative ``ess_min``/``bfmi_min``/
-        ``max_divergences``), ``engine`` is unknown, ``tail_prob`` is not two increasing
-        probabilities, ``var_names`` names a missing variable, or there is nothing to check.
+        If a threshold is out of range or not finite (``rhat_max < 1``, negative ``ess_min``/
+        ``bfmi_min``), ``max_divergences`` is not an integer >= 0 or ``max_listed`` an integer
+        >= 1, ``engine`` is unknown, ``tail_prob`` is not two increasing probabilities,
+        ``var_names`` names a missing variable, or there is nothing to check.
     TypeError
-        If ``idata`` cannot be converted to an ArviZ DataTree.
+        If ``idata`` cannot be converted to an ArviZ DataTree, ``var_names`` is neither a
+        string nor a sequence of strings, a threshold or ``tail_prob`` is not numbers (a bool
+        or a string is not), or ``warn`` or ``rhat_components`` is not a bool.
 
     Warns
     -----
@@ -545,21 +549,9 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     >>> bool(table.attrs["ok"]), table["parameter"].tolist()
     (True, ['tau_mu'])
     """
-    if not (np.isfinite(rhat_max) and rhat_max >= 1):
-        raise ValueError(f"rhat_max must be a number >= 1; got {rhat_max!r}")
-    if not (np.isfinite(ess_min) and ess_min >= 0):
-        raise ValueError(f"ess_min must be a number >= 0; got {ess_min!r}")
-    if not (np.isfinite(bfmi_min) and bfmi_min >= 0):
-        raise ValueError(f"bfmi_min must be a number >= 0; got {bfmi_min!r}")
-    if int(max_divergences) != max_divergences or max_divergences < 0:
-        raise ValueError(f"max_divergences must be an integer >= 0; got {max_divergences!r}")
-
-    if engine not in ("numpy", "arviz"):
-        raise ValueError(f"engine must be 'numpy' or 'arviz'; got {engine!r}")
-    tail_prob = tuple(float(q) for q in tail_prob)
-    if len(tail_prob) != 2 or not 0 < tail_prob[0] < tail_prob[1] < 1:
-        raise ValueError(f"tail_prob must be two increasing probabilities in (0, 1); got "
-                         f"{tail_prob!r}")
+    var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_prob = _check_args(
+        var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_prob, engine, warn,
+        max_listed, rhat_components)
 
     post, stats = _groups(idata)
     ds = _select(post, var_names)
@@ -603,11 +595,11 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
     table["ok"] = table["rhat_ok"] & table["ess_bulk_ok"] & table["ess_tail_ok"]
 
     sampler = _sampler_summary(post, stats)
-    failures = _failures(table, sampler, rhat_max, ess_min, bfmi_min, int(max_divergences),
+    failures = _failures(table, sampler, rhat_max, ess_min, bfmi_min, max_divergences,
                          max_listed)
     table.attrs["sampler"] = sampler
     table.attrs["thresholds"] = {"rhat_max": rhat_max, "ess_min": ess_min,
-                                 "bfmi_min": bfmi_min, "max_divergences": int(max_divergences),
+                                 "bfmi_min": bfmi_min, "max_divergences": max_divergences,
                                  "rhat_components": by_components}
     table.attrs["failures"] = failures
     table.attrs["ok"] = not failures
@@ -616,6 +608,51 @@ def check(idata, var_names: str | Sequence[str] | None = None, rhat_max: float =
         warn_from_user_line("MCMC diagnostics failed:\n  " + "\n  ".join(failures),
                             SamplingWarning)
     return table
+
+
+def _check_args(var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_prob, engine,
+                warn, max_listed, rhat_components):
+    """:func:`check`'s arguments other than ``idata``, checked up front; returns (var_names,
+    rhat_max, ess_min, bfmi_min, max_divergences, tail_prob): None, a name or a list of names
+    (a generator read once), float, float, float, int and a pair of floats."""
+    from .._validation import check_positive, check_positive_int
+    from ._calibration import check_integer
+
+    if var_names is not None and not isinstance(var_names, str):
+        try:
+            names = list(var_names)
+        except TypeError:
+            names = None
+        if names is None or not all(isinstance(v, str) for v in names):
+            raise TypeError(f"var_names must be a variable name, a sequence of names or None; "
+                            f"got {var_names!r}")
+        var_names = names
+    if isinstance(rhat_max, bool | np.bool_) or not isinstance(rhat_max, numbers.Real):
+        raise TypeError(f"rhat_max must be a number; got {rhat_max!r}")
+    if not (np.isfinite(rhat_max) and rhat_max >= 1):
+        raise ValueError(f"rhat_max must be a finite number >= 1; got {rhat_max!r}")
+    ess_min = check_positive(ess_min, name="ess_min", strict=False)
+    bfmi_min = check_positive(bfmi_min, name="bfmi_min", strict=False)
+    max_divergences = check_integer(max_divergences, name="max_divergences", low=0)
+    if engine not in ("numpy", "arviz"):
+        raise ValueError(f"engine must be 'numpy' or 'arviz'; got {engine!r}")
+    try:
+        probs = None if isinstance(tail_prob, str | bytes) else list(tail_prob)
+    except TypeError:
+        probs = None
+    if probs is None or any(isinstance(q, bool | np.bool_) or not isinstance(q, numbers.Real)
+                            for q in probs):
+        raise TypeError(f"tail_prob must be two probabilities (low, high), e.g. (0.05, 0.95); "
+                        f"got {tail_prob!r}")
+    tail_prob = tuple(float(q) for q in probs)
+    if len(tail_prob) != 2 or not 0 < tail_prob[0] < tail_prob[1] < 1:
+        raise ValueError(f"tail_prob must be two increasing probabilities in (0, 1); got "
+                         f"{tail_prob!r}")
+    for name, flag in (("warn", warn), ("rhat_components", rhat_components)):
+        if not isinstance(flag, bool | np.bool_):
+            raise TypeError(f"{name} must be True or False; got {flag!r}")
+    check_positive_int(max_listed, name="max_listed", what="components named per criterion")
+    return var_names, float(rhat_max), ess_min, bfmi_min, max_divergences, tail_prob
 
 
 def _worst(table: pd.DataFrame, column: str, bad: pd.Series, ascending: bool, k: int) -> str:

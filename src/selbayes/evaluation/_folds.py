@@ -39,7 +39,7 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
         whose smallest class has 11 cases). "loo" is leave-one-out. A splitter's
         ``split(X, y)`` is used as is.
     random_state : int, Generator or None
-        Shuffling seed for int ``folds``.
+        Shuffling seed for int ``folds`` (an int >= 0).
 
     Returns
     -------
@@ -50,9 +50,10 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
     ------
     ValueError
         If an int ``folds`` is below 2 or above the number of cases, the test sets do not
-        partition the cases, folds overlap, or a training set lacks a class.
+        partition the cases, folds overlap, a training set lacks a class, or ``random_state``
+        is a negative int.
     TypeError
-        If ``folds`` is of an unsupported type.
+        If ``folds`` or ``random_state`` is of an unsupported type.
 
     Examples
     --------
@@ -63,6 +64,8 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
     """
     from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 
+    if not isinstance(random_state, np.random.Generator | type(None)):
+        root_seed(random_state)     # cross_validate's check: a negative int or another type
     y = np.asarray(y)
     n = y.shape[0]
     classes, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
@@ -76,8 +79,8 @@ def make_folds(y, folds=10, random_state=None) -> list[tuple[np.ndarray, np.ndar
             raise ValueError(f"folds must be between 2 and the number of cases ({n}); got "
                              f"{folds}")
         seed = random_state
-        if not isinstance(seed, numbers.Integral | type(None)):
-            seed = _int_seed(root_seed(seed))
+        if not (seed is None or isinstance(seed, numbers.Integral) and seed < 2**32):
+            seed = _int_seed(root_seed(seed))       # scikit-learn takes seeds below 2**32
         cls = StratifiedKFold if counts.min() >= folds else KFold
         splits = list(cls(int(folds), shuffle=True, random_state=seed)
                       .split(np.zeros((n, 1)), y_index))
