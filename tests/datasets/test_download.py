@@ -244,3 +244,21 @@ def test_paper_loader_checksum_mismatch_names_selbayes_data(paper_server):
         datasets.load_srbct()
     assert "SELBAYES_DATA" in str(err.value) and "srbct_X.csv.gz" in str(err.value)
     assert not downloads.exists() or list(downloads.iterdir()) == []
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    (lambda d: _download.fetch(3), TypeError, "name must be a str"),
+    (lambda d: _download.fetch(None), TypeError, "name must be a str"),
+    (lambda d: _download.fetch("alon", data_home=3), TypeError, "data_home must be a path"),
+    (lambda d: _download.fetch("alon", data_home=d / "a_file"), ValueError,
+     "data_home must be a folder"),
+    (lambda d: _download.fetch("alon", base_url=3), TypeError, "base_url must be a str"),
+    (lambda d: _download.fetch("alon", progress="yes"), TypeError,
+     "progress must be True or False"),
+    (lambda d: _download.load_rdata("alon", drop_missing="gene"), ValueError,
+     "drop_missing must be one of"),
+])
+def test_bad_arguments_are_named_before_any_download(tmp_path, call, exc, phrase):
+    (tmp_path / "a_file").write_text("x")
+    with pytest.raises(exc, match=phrase):
+        call(tmp_path)

@@ -1035,3 +1035,123 @@ def test_read_xy_a_first_column_holding_the_label_files_ids_is_the_ids(tmp_path)
     assert ds.X.index.tolist() == [str(i) for i in ids]
     assert ds.y.tolist() == [labels[i] for i in ids]
     np.testing.assert_allclose(ds.X.to_numpy(), X.to_numpy())
+
+
+# ---------------------------------------------------------------------------------------------
+# bad arguments and bad files: one error naming the argument or the file
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def small_files(tmp_path):
+    """A table with a label column, X and y files, and broken files beside them."""
+    (tmp_path / "t.csv").write_text("sample,g1,g2,class\ns1,1,2,a\ns2,3,4,a\ns3,5,6,b\n"
+                                    "s4,7,8,b\n")
+    (tmp_path / "X.csv").write_text("sample,g1,g2\ns1,1,2\ns2,3,4\ns3,5,6\ns4,7,8\n")
+    (tmp_path / "y.csv").write_text("sample,class\ns1,a\ns2,a\ns3,b\ns4,b\n")
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "header.csv").write_text("sample,g1,g2,class\n")
+    (tmp_path / "bad.csv.gz").write_bytes(b"not gzip at all")
+    (tmp_path / "folder.csv").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    # arguments of the wrong type: pathlib's and the csv module's messages named none
+    (lambda d: read_table(None, "class"), TypeError, "path must be a path"),
+    (lambda d: read_table(d / "t.csv", None), TypeError, "label_column must be a str"),
+    (lambda d: read_table(d / "t.csv", 3), TypeError, "label_column must be a str"),
+    (lambda d: read_table(d / "t.csv", "class", index_column=0), TypeError, "index_column"),
+    (lambda d: read_table(d / "t.csv", "class", sep=3), TypeError, "sep must be one character"),
+    (lambda d: read_table(d / "t.csv", "class", sep=""), ValueError,
+     "sep must be one character"),
+    (lambda d: read_table(d / "t.csv", "class", name=3), TypeError, "name must be a str"),
+    (lambda d: read_table(d / "t.csv", "class", drop_missing="gene"), ValueError,
+     "drop_missing must be one of"),
+    (lambda d: read_table(d / "t.csv", "class", drop_missing=0), ValueError, "drop_missing"),
+    (lambda d: datasets.read_matrix(3), TypeError, "path must be a path"),
+    (lambda d: datasets.read_matrix(d / "X.csv", allow_missing="yes"), TypeError,
+     "allow_missing must be True or False"),
+    (lambda d: datasets.read_matrix(d / "X.csv", sep=","), None, None),
+    (lambda d: datasets.read_xy(None, d / "y.csv"), TypeError, "x_path must be a path"),
+    (lambda d: datasets.read_xy(d / "X.csv", 3), TypeError, "y_path must be a path"),
+    (lambda d: datasets.read_xy(d / "X.csv", d / "y.csv", label_column=2), TypeError,
+     "label_column must be a str or None"),
+    (lambda d: datasets.read_xy(d / "X.csv", d / "y.csv", drop_missing="sample"), ValueError,
+     "drop_missing must be one of"),
+    # a sep that splits nothing while the header holds another separator
+    (lambda d: datasets.read_matrix(d / "X.csv", sep=";"), ValueError,
+     r"sep=';' reads a single column, and its header holds ','"),
+    (lambda d: read_table(d / "t.csv", "class", sep="\t"), ValueError,
+     r"sep='\\t' reads a single column"),
+    # bad files: empty ('label_column not a column; the columns start []'), a header only
+    # ('non-numeric gene columns'), a .gz that is not gzip (gzip's BadGzipFile), a folder
+    (lambda d: read_table(d / "empty.csv", "class"), ValueError, "the file is empty"),
+    (lambda d: read_table(d / "header.csv", "class"), ValueError,
+     "a header row but no samples"),
+    (lambda d: read_table(d / "bad.csv.gz", "class"), ValueError,
+     r"bad\.csv\.gz: not a readable \.gz file"),
+    (lambda d: datasets.read_matrix(d / "bad.csv.gz"), ValueError, "not a readable .gz file"),
+    (lambda d: datasets.read_xy(d / "X.csv", d / "bad.csv.gz"), ValueError,
+     "not a readable .gz file"),
+    (lambda d: read_table(d / "folder.csv", "class"), FileNotFoundError,
+     "is a folder, not a file"),
+    (lambda d: read_table(d / "missing.csv", "class"), FileNotFoundError, "does not exist"),
+    # align_labels of an array or a list was an AttributeError
+    (lambda d: datasets.align_labels(np.zeros((2, 2)), pd.Series(["a", "b"]), False,
+                                     x_source="x", y_source="y"), TypeError,
+     "X must be a pandas DataFrame"),
+    (lambda d: datasets.align_labels(pd.DataFrame({"g": [1.0, 2.0]}), ["a", "b"], False,
+                                     x_source="x", y_source="y"), TypeError,
+     "y must be a pandas Series"),
+    (lambda d: datasets.align_labels(pd.DataFrame({"g": [1.0, 2.0]}), pd.Series(["a", "b"]),
+                                     "no", x_source="x", y_source="y"), TypeError,
+     "has_ids must be True or False"),
+])
+def test_readers_name_the_bad_argument_or_file(small_files, call, exc, phrase):
+    if exc is None:
+        call(small_files)                # the good case beside the bad ones
+        return
+    with pytest.raises(exc, match=phrase):
+        call(small_files)
+
+
+@pytest.mark.parametrize("kwargs, adata, exc, phrase", [
+    ({"genes": "g1"}, "obj", TypeError, r"genes must be a list of gene names; got the string "
+                                        r"'g1' \(for one gene pass genes=\['g1'\]\)"),
+    ({"dense": "no"}, "obj", TypeError, "dense must be True or False"),
+    ({"drop_missing": "x"}, "obj", ValueError, "drop_missing must be one of"),
+    ({"name": 3}, "obj", TypeError, "name must be a str"),
+    ({}, "csv", ValueError, r"t\.csv: not an \.h5ad file"),
+    ({}, "hdf5", ValueError, r"plain\.h5ad: not an \.h5ad file \(an HDF5 file but not"),
+    ({}, "folder", FileNotFoundError, "adata .* is a folder, not a file"),
+    ({}, 3, TypeError, "adata must be an anndata.AnnData or a path"),
+])
+def test_read_anndata_names_the_bad_argument_or_file(small_files, kwargs, adata, exc, phrase):
+    anndata = pytest.importorskip("anndata")
+    if adata == "obj":
+        adata = anndata.AnnData(X=np.arange(8.0).reshape(4, 2),
+                                obs=pd.DataFrame({"c": list("aabb")}, index=list("wxyz")))
+        adata.var_names = ["g1", "g2"]
+    elif adata == "csv":
+        adata = small_files / "t.csv"
+    elif adata == "hdf5":
+        h5py = pytest.importorskip("h5py")
+        adata = small_files / "plain.h5ad"
+        with h5py.File(adata, "w") as f:
+            f["x"] = np.arange(3)
+    elif adata == "folder":
+        adata = small_files / "folder.csv"
+    with pytest.raises(exc, match=phrase), warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # anndata's OldFormatWarning on plain HDF5
+        read_anndata(adata, "c", **kwargs)
+
+
+def test_dataset_refuses_arrays_and_mismatched_labels():
+    from selbayes.datasets import Dataset
+
+    X = pd.DataFrame({"g": [1.0, 2.0]})
+    with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
+        Dataset(X=X.to_numpy(), y=pd.Series(["a", "b"]))
+    with pytest.raises(TypeError, match="y must be a pandas Series"):
+        Dataset(X=X, y=["a", "b"])
+    with pytest.raises(ValueError, match="y has 3 labels but X has 2 rows"):
+        Dataset(X=X, y=pd.Series(["a", "b", "a"]))

@@ -153,3 +153,33 @@ def test_real_colon_matches_provenance():
     ds = load_colon()
     assert ds.X.shape == (62, 2000) and ds.X.columns.is_unique
     assert ds.y.value_counts().to_dict() == {"tumour": 40, "normal": 22}
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    (lambda d: datasets.load_dataset(None), TypeError, "name must be a str, one of borovecki"),
+    (lambda d: datasets.load_dataset(3), TypeError, "name must be a str"),
+    (lambda d: datasets.load_dataset("nope", data_home=d), ValueError,
+     "unknown data set 'nope'; known: borovecki"),
+    (lambda d: datasets.load_dataset("golub", data_home=3), TypeError,
+     "data_home must be a path"),
+    (lambda d: datasets.load_dataset("golub", data_home=d / "a_file"), ValueError,
+     "data_home must be a folder; .*a_file' is a file"),
+    (lambda d: datasets.load_dataset("golub", data_home=d, preprocess="no"), TypeError,
+     "preprocess must be True or False"),
+    (lambda d: load_srbct(d, log="yes"), TypeError, "log must be True or False"),
+    (lambda d: load_srbct(data_home=2.5), TypeError, "data_home must be a path"),
+    (lambda d: load_colon(d / "a_file"), ValueError, "data_home must be a folder"),
+    (lambda d: datasets.find_data_home(3, d), TypeError, "name must be a str"),
+    (lambda d: datasets.find_data_home("colon", d / "nowhere"), FileNotFoundError,
+     "colon_X.csv.gz"),
+])
+def test_loaders_name_the_bad_argument(tmp_path, call, exc, phrase):
+    (tmp_path / "a_file").write_text("x")
+    with pytest.raises(exc, match=phrase):
+        call(tmp_path)
+
+
+def test_load_dataset_name_ignores_case_and_spaces(tmp_path):
+    # " Golub " is golub: the error is then about its files, not an unknown name
+    with pytest.raises(FileNotFoundError, match="golub_X.csv.gz"):
+        datasets.load_dataset(" Golub ", data_home=tmp_path)

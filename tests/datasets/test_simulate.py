@@ -350,3 +350,62 @@ def test_split_random_keeps_rows_aligned_and_disjoint():
 def test_argument_errors(call, exc, phrase):
     with pytest.raises(exc, match=phrase):
         call()
+
+
+_D = binary_naive_bayes(20, 3, random_state=0)
+
+
+@pytest.mark.parametrize(
+    "call, exc, phrase",
+    [
+        # prior parameters checked even when unused (a bad value was accepted silently)
+        (lambda: gaussian_classification(10, 5, w_mu=-1.0), ValueError, "w_mu must be > 0"),
+        (lambda: gaussian_classification(10, 5, alpha_nu=np.nan), ValueError, "alpha_nu"),
+        (lambda: gaussian_classification(10, 5, alpha_mu=True), TypeError,
+         "alpha_mu must be a number"),
+        (lambda: binary_naive_bayes(10, 5, a=0.0), ValueError, "a must be > 0"),
+        (lambda: binary_naive_bayes(10, 5, b="5"), TypeError, "b must be a number"),
+        (lambda: binary_mixture(10, 5, b0=np.inf), ValueError, "b0 must be > 0"),
+        (lambda: binary_mixture(10, 5, a0=True), TypeError, "a0 must be a number"),
+        # bools and text in the class choices (True was read as 1, text was NumPy's message)
+        (lambda: binary_naive_bayes(10, 5, class_probs=[True, False]), TypeError,
+         "class_probs must hold numbers"),
+        (lambda: binary_naive_bayes(10, 5, dirichlet_c=["1", "2"]), TypeError,
+         "dirichlet_c must hold numbers"),
+        (lambda: binary_naive_bayes(None, 5, class_counts=[True, True]), TypeError,
+         "class_counts must hold numbers"),
+        (lambda: binary_naive_bayes(None, 5, class_counts=[0, 0]), ValueError,
+         "class_counts must hold at least one case"),
+        (lambda: binary_mixture(10, 5, phi0=["a", "b"]), TypeError, "phi0 must hold numbers"),
+        (lambda: binary_mixture(10, 5, phi0=[True, False]), TypeError, "phi0 must hold numbers"),
+        # random_state: -1 was NumPy's 'expected non-negative integer', True was seed 1
+        (lambda: gaussian_classification(10, 5, random_state=-1), ValueError,
+         "random_state must be >= 0"),
+        (lambda: binary_naive_bayes(10, 5, random_state=1.5), TypeError, "random_state"),
+        (lambda: binary_mixture(10, 5, random_state="x"), TypeError, "random_state"),
+        (lambda: binary_mixture(10, 5, random_state=True), TypeError, "random_state"),
+        (lambda: train_test_split(_D, 5, random_state=-1), ValueError, "random_state"),
+        (lambda: _D.split(5, random_state="x"), TypeError, "random_state"),
+        # train_test_split of arrays was an AttributeError on n_samples
+        (lambda: train_test_split(np.zeros((4, 2)), 2), TypeError,
+         "data must be a simulated dataset"),
+        (lambda: train_test_split(_D, True), TypeError, "n_train must be an integer"),
+        # take(): NumPy's IndexError named no argument
+        (lambda: _D.take("x"), ValueError, "rows must be 1-D"),
+        (lambda: _D.take(np.ones(5, dtype=bool)), ValueError, "boolean mask must have length"),
+        (lambda: _D.take([0, 25]), ValueError, r"rows must be indices in 0\.\.19"),
+        (lambda: _D.take([0.5]), TypeError, "rows must be integer indices"),
+    ],
+)
+def test_bad_arguments_name_the_argument(call, exc, phrase):
+    with pytest.raises(exc, match=phrase):
+        call()
+
+
+def test_checking_unused_priors_leaves_the_draws_unchanged():
+    # the checks draw nothing: the same seed gives the same data as before
+    a = gaussian_classification(12, 4, n_classes=2, random_state=3)
+    b = gaussian_classification(12, 4, n_classes=2, random_state=3, w_mu=5.0, alpha_nu=2.0)
+    np.testing.assert_array_equal(a.X, b.X)
+    d = _D.take(np.arange(20) < 4)
+    assert d.n_samples == 4 and _D.take([-1]).n_samples == 1

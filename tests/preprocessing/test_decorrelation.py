@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from selbayes.preprocessing import Decorrelation, Standardization
+from selbayes.preprocessing import Decorrelation, Standardization, pooled_within_residuals
 
 
 def _design(seed, n=30, p=50, G=3):
@@ -97,3 +97,86 @@ def test_a_feature_constant_over_the_training_cases_keeps_its_units(scale, value
     assert st.scale_[2] == 1.0 and np.all(st.scale_[[0, 1, 3]] != 1.0)
     test = np.array([[0.0, 0.0, value + 2.0, 0.0]])
     assert st.transform(test)[0, 2] == pytest.approx(2.0, abs=1e-12)
+
+
+def _small():
+    X, y, G = _design(8, n=12, p=4, G=2)
+    return X, y
+
+
+_BAD_FIT = [
+    # X: NumPy's 'operands could not be broadcast', 'list has no attribute shape', or NaN
+    # carried into the output
+    (lambda X, y: (X[:, 0], y, 2), ValueError, "X must be 2-D"),
+    (lambda X, y: (None, y, 2), ValueError, "X must be 2-D"),
+    (lambda X, y: (np.where(np.eye(12, 4, dtype=bool), np.nan, X), y, 2), ValueError,
+     r"X contains 4 NaN and 0 infinite value\(s\); the first is at row 0, column 0"),
+    (lambda X, y: (np.full((12, 4), "a"), y, 2), TypeError, "X must be numeric"),
+    # y_index: NumPy's 'index 2 is out of bounds' and 'arrays used as indices', and a -1
+    # silently taken as the last class
+    (lambda X, y: (X, y[:5], 2), ValueError, r"y_index must be 1-D with one class index per "
+                                             r"row of X \(12\); got shape \(5,\)"),
+    (lambda X, y: (X, y + 1, 2), ValueError, r"y_index must hold class indices in 0\.\.1"),
+    (lambda X, y: (X, y - 1, 2), ValueError, r"got values from -1 to 0"),
+    (lambda X, y: (X, y.astype(float), 2), TypeError, "y_index must hold integer class"),
+    (lambda X, y: (X, y.astype(bool), 2), TypeError, "y_index must hold integer class"),
+    (lambda X, y: (X, y, True), ValueError, "n_classes must be a positive integer"),
+    (lambda X, y: (X, y, "2"), ValueError, "n_classes must be a positive integer"),
+    (lambda X, y: (X, y, 0), ValueError, "n_classes must be a positive integer"),
+    (lambda X, y: (X, y, 3), ValueError, r"y_index: every class 0\.\.2 needs at least one "
+                                         r"case \(n_classes = 3\); counts are \[6, 6, 0\]"),
+]
+
+
+@pytest.mark.parametrize("make, exc, phrase", _BAD_FIT)
+@pytest.mark.parametrize("fit", [
+    lambda *a: Standardization().fit(*a),
+    lambda *a: Decorrelation(1.0).fit(*a),
+    lambda *a: Decorrelation(1.0, "symmetric").fit(*a),
+    lambda *a: pooled_within_residuals(*a),
+], ids=["standardization", "cholesky", "symmetric", "residuals"])
+def test_fit_names_bad_input(fit, make, exc, phrase):
+    X, y = _small()
+    with pytest.raises(exc, match=phrase):
+        fit(*make(X, y))
+
+
+@pytest.mark.parametrize("make", [lambda: Standardization(), lambda: Decorrelation(1.0),
+                                  lambda: Decorrelation(1.0, "symmetric")],
+                         ids=["standardization", "cholesky", "symmetric"])
+@pytest.mark.parametrize("bad, exc, phrase", [
+    ("unfitted", ValueError, r"is not fitted yet: call fit\(X, y_index, n_classes\) first"),
+    ("columns", ValueError, "X has 3 features; the transform was fitted on 4"),
+    ("nan", ValueError, "X contains 4 NaN"),
+    ("1d", ValueError, "X must be 2-D"),
+])
+def test_transform_names_bad_input(make, bad, exc, phrase):
+    X, y = _small()
+    t = make()
+    if bad != "unfitted":
+        t.fit(X, y, 2)
+    Xt = {"columns": X[:, :3], "nan": np.where(np.eye(12, 4, dtype=bool), np.nan, X),
+          "1d": X[:, 0]}.get(bad, X)
+    with pytest.raises(exc, match=phrase):
+        t.transform(Xt)
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    (lambda: Decorrelation(True), TypeError, "lam must be a number; got True"),
+    (lambda: Decorrelation("3"), TypeError, "lam must be a number"),
+    (lambda: Decorrelation(None), TypeError, "lam must be a number"),
+    (lambda: Decorrelation(-1.0), ValueError, "lambda must be >= 0 and finite; got lam=-1.0"),
+    (lambda: Decorrelation(np.inf), ValueError, "lambda must be >= 0"),
+    (lambda: Decorrelation(1.0, method=None), ValueError, "method must be one of"),
+    (lambda: Standardization(None), ValueError, "scale must be 'within' or 'total'"),
+    (lambda: Decorrelation(1.0).rows([0]), ValueError, "not fitted yet"),
+    (lambda: Decorrelation(1.0).fit(*_small(), 2).rows([4]), ValueError,
+     r"indices must hold column positions in 0\.\.3"),
+    (lambda: Decorrelation(1.0).fit(*_small(), 2).rows([1.5]), TypeError,
+     "indices must hold integer column positions"),
+    (lambda: Decorrelation(1.0, "symmetric").fit(*_small(), 2).rows([[0]]), ValueError,
+     "indices must be 1-D"),
+])
+def test_settings_and_rows_name_bad_input(call, exc, phrase):
+    with pytest.raises(exc, match=phrase):
+        call()

@@ -46,3 +46,49 @@ def test_affine_features_without_decorrelation_are_per_feature():
     np.testing.assert_array_equal(f.selected(X, [2, 0]), [[1.0, 1.0]])
     center, scale, rows = f.selected_affine([2, 0])
     assert rows is None and center.tolist() == [3.0, 1.0] and scale.tolist() == [8.0, 2.0]
+
+
+@pytest.mark.parametrize("kw, exc, phrase", [
+    ({"standardize": "yes"}, TypeError, "standardize must be True or False"),
+    ({"decorrelate": "auto"}, TypeError, "decorrelate must be a number"),
+    ({"decorrelate": True}, TypeError, "decorrelate must be a number"),
+    ({"decorrelate": -1.0}, ValueError, "lambda must be >= 0 and finite; got decorrelate=-1.0"),
+    ({"method": "qr"}, ValueError, "method must be one of"),       # checked even when unused
+    ({"X": np.full((30, 12), np.inf)}, ValueError, "X contains 0 NaN and 360 infinite"),
+    ({"X": np.zeros(30)}, ValueError, "X must be 2-D"),
+    ({"y": np.zeros(29, dtype=int)}, ValueError, "y_index must be 1-D with one class index"),
+    ({"y": np.repeat([0.0, 1.0, 2.0], 10)}, TypeError, "y_index must hold integer class"),
+    ({"G": 2}, ValueError, r"y_index must hold class indices in 0\.\.1"),
+    ({"G": 1.5}, ValueError, "n_classes must be a positive integer"),
+])
+def test_prepare_features_names_bad_input(kw, exc, phrase):
+    X, y = _data()
+    X, y, G = kw.pop("X", X), kw.pop("y", y), kw.pop("G", 3)
+    with pytest.raises(exc, match=phrase):
+        prepare_features(X, y, G, **kw)
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    (lambda f, X: f.selected(X[:, :11], [0]), ValueError,
+     "X has 11 features; the transform was fitted on 12"),      # was a silent answer
+    (lambda f, X: f.selected(np.where(X > 0, np.nan, X), [0]), ValueError, "X contains"),
+    (lambda f, X: f.selected(X, [12]), ValueError, r"indices must hold column positions in "
+                                                   r"0\.\.11"),
+    (lambda f, X: f.selected(X, [1.5]), TypeError, "indices must hold integer column"),
+    (lambda f, X: f.selected_affine([-1]), ValueError, "indices must hold column positions"),
+    (lambda f, X: AffineFeatures(np.zeros(3), np.zeros(3)), ValueError, "scale must be > 0"),
+    (lambda f, X: AffineFeatures(np.zeros(3), np.ones(2)), ValueError,
+     "mean and scale must have one entry per feature; got 3 and 2"),
+    (lambda f, X: AffineFeatures(np.zeros(3), [1.0, np.nan, 1.0]), ValueError,
+     "scale must be a 1-D array of finite numbers"),
+    (lambda f, X: AffineFeatures(["a"], [1.0]), ValueError, "mean must be a 1-D array"),
+    (lambda f, X: AffineFeatures(np.zeros(3), np.ones(3), "whiten"), TypeError,
+     "decorrelation must be a fitted"),
+    (lambda f, X: AffineFeatures(np.zeros(3), np.ones(3), f.decorrelation), ValueError,
+     "decorrelation must be fitted on the 3 features"),
+])
+def test_affine_features_name_bad_input(call, exc, phrase):
+    X, y = _data(2)
+    _, feats = prepare_features(X, y, 3, decorrelate=5.0)
+    with pytest.raises(exc, match=phrase):
+        call(feats, X)

@@ -390,3 +390,68 @@ def test_log2_of_log_scale_values_is_warned_of():
         step = IntensityLog2(only_if_raw=True).fit(logged)
         IntensityLog2().fit(2.0 ** logged)                   # raw: logged without a word
     assert step.applied_ is False
+
+
+_RAW = np.random.default_rng(4).lognormal(4, 1, size=(8, 3))
+_WITH_NAN = np.where(np.eye(8, 3, dtype=bool), np.nan, _RAW)
+
+
+@pytest.mark.parametrize("kw, exc, phrase", [
+    # a bool is not a number (floor=True was floor 1; ceiling=True said 'ceiling (1) must
+    # exceed the floor (1)')
+    ({"floor": True}, TypeError, "floor must be a positive finite number, None or 'auto'"),
+    ({"ceiling": True}, TypeError, "ceiling must be a positive finite number or None"),
+    ({"floor": [1.0]}, TypeError, "floor must be a positive finite number"),
+    ({"floor": "Auto"}, ValueError, "floor must be a positive finite number, None or 'auto'"),
+    ({"ceiling": "3"}, ValueError, "ceiling must be a positive finite number or None"),
+    ({"ceiling": np.nan}, ValueError, "ceiling must be a positive finite number"),
+])
+def test_intensity_log2_refuses_non_numbers(kw, exc, phrase):
+    with pytest.raises(exc, match=phrase):
+        IntensityLog2(**kw).fit(_RAW)
+
+
+@pytest.mark.parametrize("X, exc, phrase", [
+    (_RAW[:, 0], ValueError, "X must be 2-D"),
+    (_RAW[None], ValueError, "X must be 2-D"),
+    (_WITH_NAN, ValueError, r"X contains 3 NaN .* the first is at row 0, column 0"),
+    (np.full((8, 3), "a"), TypeError, "X must be numeric"),
+    (pd.DataFrame({"g1": _RAW[:, 0], "note": ["x"] * 8}), TypeError,
+     r"X has non-numeric columns: \['note'\]"),
+    (_RAW + 1j, ValueError, "X is complex"),
+])
+@pytest.mark.parametrize("step", ["fit", "transform"])
+def test_intensity_log2_names_bad_x(X, exc, phrase, step):
+    t = IntensityLog2()
+    if step == "transform":
+        t.fit(_RAW)
+    with pytest.raises(exc, match=phrase):
+        getattr(t, step)(X)
+
+
+@pytest.mark.parametrize("call, exc, phrase", [
+    (lambda: IntensityLog2().transform(_RAW), ValueError, "not fitted yet"),
+    (lambda: IntensityLog2().fit(_RAW).transform(_RAW[:, :2]), ValueError,
+     "X has 2 features, but IntensityLog2 is expecting 3"),
+    # the module's checks: None gave an answer, text was NumPy's 'could not convert string'
+    (lambda: looks_like_raw_intensities(None), TypeError, "X must be a matrix of numbers"),
+    (lambda: auto_log2_settings(pd.DataFrame({"a": ["x", "y"]})), TypeError,
+     "X must hold numbers only"),
+    (lambda: auto_floor(np.full((2, 2), "a")), TypeError, "X must hold numbers only"),
+    (lambda: warn_if_raw_intensities(3.0), ValueError, r"X must be a matrix"),
+    (lambda: log2_input_problem(_RAW[None]), ValueError, "X must be a matrix"),
+    (lambda: log2_input_problem(_RAW + 1j), TypeError, "X is complex"),
+    # floor and stacklevel of the checks (floor=-1 or True was used as given)
+    (lambda: log2_input_problem(_RAW, floor=-1.0), ValueError,
+     "floor must be a positive finite number or None"),
+    (lambda: log2_input_problem(_RAW, floor=True), TypeError, "floor must be a positive"),
+    (lambda: warn_if_not_intensities(_RAW, floor="3"), ValueError, "floor must be a positive"),
+    (lambda: warn_if_not_intensities(_RAW, ceiling=0.0), ValueError, "ceiling must be"),
+    (lambda: warn_if_not_intensities(_RAW, stacklevel="x"), ValueError,
+     "stacklevel must be a positive integer"),
+    (lambda: warn_if_raw_intensities(_RAW, stacklevel=-1), ValueError,
+     "stacklevel must be a positive integer"),
+])
+def test_intensity_checks_name_bad_input(call, exc, phrase):
+    with pytest.raises(exc, match=phrase):
+        call()

@@ -11,9 +11,11 @@ and classes with a single member. Nothing is dropped silently: with ``drop_missi
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -67,6 +69,20 @@ class Dataset:
     genes: pd.DataFrame | None = None
     dropped: dict = field(default_factory=lambda: {"genes": [], "samples": []})
 
+    def __post_init__(self):
+        # an array or a list got as far as repr (AttributeError on value_counts) or a
+        # benchmark's first use of the index
+        if not isinstance(self.X, pd.DataFrame):
+            raise TypeError(f"X must be a pandas DataFrame (samples x genes, gene names as "
+                            f"columns); got {type(self.X).__name__}: wrap it, "
+                            "pd.DataFrame(X, columns=gene_names)")
+        if not isinstance(self.y, pd.Series):
+            raise TypeError(f"y must be a pandas Series of class labels; got "
+                            f"{type(self.y).__name__}: wrap it, pd.Series(y, index=X.index)")
+        if len(self.y) != self.X.shape[0]:
+            raise ValueError(f"y has {len(self.y)} labels but X has {self.X.shape[0]} rows; "
+                             "they must match (one label per sample)")
+
     @property
     def classes(self) -> np.ndarray:
         """Sorted class names (the column order of every selbayes estimator's ``predict_proba``).
@@ -106,9 +122,48 @@ def _names(items, limit: int = 5) -> str:
 
 
 def _check_drop(drop_missing):
-    if drop_missing not in DROP_CHOICES:
+    # 0 == False passed `in DROP_CHOICES`: a number is not an option
+    if not ((isinstance(drop_missing, bool | np.bool_) and not drop_missing)
+            or (isinstance(drop_missing, str) and drop_missing in DROP_CHOICES)):
         raise ValueError(f"drop_missing must be one of {list(DROP_CHOICES)}; got "
                          f"{drop_missing!r}")
+
+
+def _check_path(value, name: str) -> Path:
+    """``value`` as a Path; TypeError naming ``name`` unless it is a str or os.PathLike (None
+    or a number was pathlib's 'argument should be a str or an os.PathLike object')."""
+    if not isinstance(value, str | os.PathLike):
+        raise TypeError(f"{name} must be a path (a str or pathlib.Path); got "
+                        f"{type(value).__name__} {value!r}")
+    return Path(value)
+
+
+def _check_flag(value, name: str) -> bool:
+    """``value`` as a bool; TypeError naming ``name`` unless it is True or False ("no" and 1
+    were read as True)."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
+
+
+def _check_text(value, name: str, *, optional: bool = False) -> str | None:
+    """``value`` when it is a str (or None, if ``optional``); TypeError naming ``name``."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        what = "a str or None" if optional else "a str"
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}")
+    return value
+
+
+def _check_sep(sep) -> str | None:
+    """A column separator: None (inferred) or one character; the csv module's bare
+    '"delimiter" must be a 1-character string' named no argument."""
+    if sep is None or (isinstance(sep, str) and len(sep) == 1):
+        return sep
+    error = ValueError if isinstance(sep, str) else TypeError
+    raise error(f"sep must be one character, e.g. ',' or '\\t' (or None to infer it from the "
+                f"file); got {sep!r}")
 
 
 #: Text of a number written with a decimal comma ("1,23", "1.234,5") or a thousands separator

@@ -74,6 +74,9 @@ def default_download_dir() -> Path:
 
 
 def _entry(name: str) -> dict[str, str]:
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, a name from registry(); got "
+                        f"{type(name).__name__} {name!r}")
     reg = registry()
     if name not in reg:
         raise ValueError(f"unknown data set {name!r}; available: {', '.join(sorted(reg))}")
@@ -104,12 +107,23 @@ def fetch(name: str, *, data_home=None, base_url: str | None = None,
     Raises
     ------
     ValueError
-        For an unknown name.
+        For an unknown name, or a ``data_home`` that is a file.
+    TypeError
+        When ``name`` or ``base_url`` is not a str, ``data_home`` not a path, or ``progress``
+        not True or False.
     DownloadError
         If the download fails, is interrupted, or its sha256 differs from the registry's; no
         partial file is left in ``data_home``.
     """
+    from ._dataset import _check_flag, _check_path, _check_text
+
     entry = _entry(name)
+    if data_home is not None:
+        data_home = _check_path(data_home, "data_home")
+        if data_home.is_file():
+            raise ValueError(f"data_home must be a folder; {str(data_home)!r} is a file")
+    _check_text(base_url, "base_url", optional=True)
+    progress = _check_flag(progress, "progress")
     env = os.environ.get("SELBAYES_DATA")
     if env:
         for folder in (Path(env) / "microarray" / "rdata", Path(env)):
@@ -155,6 +169,13 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
         ``"srbct"`` and ``"colon"``, the same data set as :func:`selbayes.datasets.load_srbct`
         / :func:`~selbayes.datasets.load_colon` (stored scale).
 
+    Raises
+    ------
+    ValueError
+        For an unknown name or ``drop_missing``, and as :func:`fetch`.
+    TypeError, DownloadError
+        As :func:`fetch`.
+
     Examples
     --------
     >>> ds = load_rdata("alon")                          # doctest: +SKIP
@@ -165,8 +186,9 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     import pandas as pd
     import rdata
 
-    from ._dataset import _validated
+    from ._dataset import _check_drop, _validated
 
+    _check_drop(drop_missing)
     path = fetch(name, data_home=data_home, base_url=base_url)
     from ._loaders import _SOURCES, _paper_dataset, _read_paper_rda
 

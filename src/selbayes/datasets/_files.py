@@ -10,22 +10,31 @@ file and the genes or samples concerned.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
+import lzma
 import os
 import re
 import warnings
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .._validation import warn_of_label_variants
+from .._validation import os_error_reason, warn_of_label_variants
 from ._dataset import (
     MISSING_TEXT_ATTR,
     Dataset,
     _check_classes,
+    _check_drop,
+    _check_flag,
+    _check_path,
+    _check_sep,
+    _check_text,
     _names,
     _numeric_genes,
     _unique_gene_names,
@@ -42,6 +51,45 @@ __all__ = ["read_table", "read_anndata"]
 #: spreadsheet's own format): what to do about it, not only what it is.
 _NOT_UTF8 = ("not a text table (it is binary or not UTF-8); re-save it as UTF-8 (CSV UTF-8 in "
              "Excel)")
+
+
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst")
+
+
+@contextlib.contextmanager
+def _readable(path: Path):
+    """Errors of reading a file that exists turned into one ValueError naming it: a file named
+    .gz that is not gzip (or truncated) was gzip's bare 'Not a gzipped file (b'no')'."""
+    try:
+        yield
+    except (FileNotFoundError, UnicodeDecodeError):
+        raise                                   # said by the callers
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile) as exc:
+        kind = next((s for s in reversed(path.suffixes) if s.lower() in _COMPRESSED), None)
+        if kind is not None:
+            raise ValueError(f"{path}: not a readable {kind} file ({exc}): it is damaged or "
+                             f"cut short (copy or download it again), or not compressed as "
+                             f"its name says (then take {kind} off its name)") from None
+        reason = os_error_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise ValueError(f"{path}: the file cannot be read ({reason})") from None
+
+
+def _check_given_sep(path: Path, given: str | None, header: list[str]) -> None:
+    """A ``sep`` the caller gave that splits nothing while the header holds another separator
+    (was "no gene columns", or a label column not found among one long header cell)."""
+    if given is None or len(header) != 1:
+        return
+    found = [c for c in ",\t;|" if c != given and c in header[0]]
+    if found:
+        raise ValueError(f"{path}: sep={given!r} reads a single column, and its header holds "
+                         f"{found[0]!r}: pass sep={found[0]!r}, or leave sep unset to infer it")
+
+
+def _not_a_file(path: Path, name: str = "path") -> FileNotFoundError:
+    """The error for a ``path`` argument that is no file: missing, or a folder."""
+    if path.is_dir():
+        return FileNotFoundError(f"{name} {str(path)!r} is a folder, not a file")
+    return FileNotFoundError(f"{name} {str(path)!r} does not exist")
 
 
 def _sep_for(path: Path) -> str | None:
@@ -80,7 +128,8 @@ def _start_of(path: Path, n_rows: int = 0) -> tuple[int, str, list[str]]:
     write it): it is returned, "#" and all (:func:`_without_hash` takes it off)."""
     from pandas.io.common import get_handle
 
-    with get_handle(path, "r", compression="infer", encoding=_ENCODING) as handles:
+    with _readable(path), get_handle(path, "r", compression="infer",
+                                     encoding=_ENCODING) as handles:
         skipped, first, previous = 0, "", ""
         for line in handles.handle:
             if line.strip() and not line.lstrip().startswith(_PREAMBLE_STARTS):
@@ -221,25 +270,38 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     Raises
     ------
     FileNotFoundError
-        When ``path`` does not exist.
+        When ``path`` does not exist or is a folder.
     ValueError
         A ``label_column``/``index_column`` that is not in the header, or equal to each other;
+        an empty file, a header without samples, a file that is not UTF-8 text or a damaged
+        compressed file; an unknown ``drop_missing``; a ``sep`` of more than one character;
         missing values (unless dropped), duplicated gene names or sample ids, infinite values,
         fewer than 2 classes, or a class with one sample; the message names them.
     TypeError
-        Non-numeric gene columns.
+        Non-numeric gene columns; a ``path`` that is not a path, a ``label_column``,
+        ``index_column``, ``sep``, ``name`` or ``description`` that is not a str.
 
     Examples
     --------
     >>> ds = read_table("expression.tsv", label_column="tissue")   # doctest: +SKIP
     """
-    path = Path(path)
+    path = _check_path(path, "path")
+    _check_text(label_column, "label_column")
+    _check_text(index_column, "index_column", optional=True)
+    sep = _check_sep(sep)
+    _check_drop(drop_missing)
+    _check_text(name, "name")
+    _check_text(description, "description")
     if not path.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} does not exist")
+        raise _not_a_file(path)
+    given_sep = sep
     try:
         header, sep, skip = _header(path, sep if sep is not None else _sep_for(path))
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
+    if not header or header == [""]:
+        raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    _check_given_sep(path, given_sep, header)
     for arg, col in (("label_column", label_column), ("index_column", index_column)):
         if col is not None and col not in header:
             raise ValueError(f"{arg}={col!r} is not a column of {path}; the columns start "
@@ -260,9 +322,10 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     # ids as text: "007" read as the number 7 would no longer match the user's other files
     text_columns = {c: str for c in (label_column, index_column) if c is not None}
     try:
-        frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=skip,
-                            dtype=text_columns, keep_default_na=True, skipinitialspace=True,
-                            encoding=_ENCODING)
+        with _readable(path):
+            frame = pd.read_csv(path, sep=sep, header=None, names=header, skiprows=skip,
+                                dtype=text_columns, keep_default_na=True,
+                                skipinitialspace=True, encoding=_ENCODING)
         frame = _drop_empty_last_columns(frame, header)     # a separator ending every line
         # The label and id columns as written where pandas read a cell as missing: "None" is
         # a class (grade None/Low/High) and "NA" a sample's name; the labels then get only
@@ -283,6 +346,8 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     if empty.any():
         frame = frame.loc[~empty]
         raw = {col: text[~empty] for col, text in raw.items()}
+    if frame.shape[0] == 0:        # was "non-numeric gene columns": every column is empty
+        raise ValueError(f"{path}: a header row but no samples")
     read_labels = None
     if label_column in raw:
         read_labels = _missing_labels(pd.Series(raw[label_column], index=frame.index))
@@ -347,12 +412,14 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
     ImportError
         When ``anndata`` is not installed.
     FileNotFoundError
-        When a path does not exist.
+        When a path does not exist or is a folder.
     ValueError
-        An unknown ``label_key``, ``layer`` or gene, or the data problems listed in
-        :func:`read_table`.
+        An unknown ``label_key``, ``layer``, gene or ``drop_missing``, a file that is not an
+        ``.h5ad`` (HDF5) file, or the data problems listed in :func:`read_table`.
     TypeError
-        When ``adata`` is neither an AnnData nor a path, or the matrix is not numeric.
+        When ``adata`` is neither an AnnData nor a path, the matrix is not numeric, ``genes``
+        is a single string rather than a list, ``dense`` is not True or False, or ``name``
+        or ``description`` is not a str.
 
     Examples
     --------
@@ -367,15 +434,32 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
                           "install the optional extra: pip install 'selbayes[anndata]'") from exc
     import scipy.sparse as sp
 
+    _check_drop(drop_missing)
+    dense = _check_flag(dense, "dense")
+    _check_text(name, "name")
+    _check_text(description, "description")
+    if isinstance(genes, str | bytes):
+        # a string is a sequence of letters: genes="CD3E" asked for genes C, D, 3 and E
+        raise TypeError(f"genes must be a list of gene names; got the string {genes!r} (for "
+                        f"one gene pass genes=[{genes!r}])")
     if isinstance(adata, anndata.AnnData):
         source = name or "AnnData"
     elif isinstance(adata, str | os.PathLike):
         path = Path(adata)
         if not path.is_file():
-            raise FileNotFoundError(f"path {str(path)!r} does not exist")
+            raise _not_a_file(path, "adata")
         source = str(path)
         name = name or path.name
-        adata = anndata.read_h5ad(path)
+        try:
+            adata = anndata.read_h5ad(path)
+        except (OSError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            # h5py's 'file signature not found' and its flags; an HDF5 file of other
+            # contents was AnnData's 'unexpected keyword argument'
+            reason = (os_error_reason(exc) if isinstance(exc, OSError)
+                      else f"an HDF5 file but not AnnData's: {type(exc).__name__}: {exc}")
+            raise ValueError(f"{path}: not an .h5ad file ({reason}); read_anndata reads what "
+                             "AnnData.write_h5ad writes (a CSV or TSV table is read by "
+                             "read_table or read_xy)") from None
     else:
         raise TypeError(f"adata must be an anndata.AnnData or a path to an .h5ad file; got "
                         f"{type(adata).__name__}")
@@ -452,8 +536,9 @@ _ID_HEADERS = ("", "sample", "samples", "id", "sample_id", "sampleid", "sample_n
 def _read_csv(path: Path, sep, **kwargs) -> pd.DataFrame:
     """pandas.read_csv with its errors turned into one sentence that names the file."""
     try:
-        return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c",
-                           encoding=_ENCODING, **kwargs)
+        with _readable(path):
+            return pd.read_csv(path, sep=sep, engine="python" if sep is None else "c",
+                               encoding=_ENCODING, **kwargs)
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty (no header row, no data)") from None
     except pd.errors.ParserError as exc:
@@ -609,27 +694,33 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     Raises
     ------
     FileNotFoundError
-        When ``path`` does not exist.
+        When ``path`` does not exist or is a folder.
     ValueError
-        An empty or unreadable file, duplicated gene names or sample ids (named), missing
-        (unless allowed) or infinite values (the genes are named), no data.
+        An empty or unreadable file (not UTF-8 text, a damaged compressed file), duplicated
+        gene names or sample ids (named), missing (unless allowed) or infinite values (the
+        genes are named), no data; a ``sep`` of more than one character.
     TypeError
-        Non-numeric gene columns (named).
+        Non-numeric gene columns (named); a ``path`` that is not a path, a ``sep`` that is not
+        a str, an ``allow_missing`` that is not True or False.
 
     Examples
     --------
     >>> X = read_matrix("expression.csv")                               # doctest: +SKIP
     """
-    path = Path(path)
+    path = _check_path(path, "path")
+    sep = _check_sep(sep)
+    allow_missing = _check_flag(allow_missing, "allow_missing")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
+    given_sep = sep
     try:
         header, sep, skip = _header(path, sep if sep is not None else _sep_for(path))
     except UnicodeDecodeError:
         raise ValueError(f"{path}: {_NOT_UTF8}") from None
     if not header or header == [""]:
         raise ValueError(f"{path}: the file is empty (no header row, no data)")
+    _check_given_sep(path, given_sep, header)
     if len(header) == 1 and sep != "\t" and "\t" in header[0]:
         # a tab-separated table saved as .csv: unambiguous (gene names hold no tabs)
         header, sep, skip = _header(path, "\t")
@@ -1179,6 +1270,8 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
         When the ids of the two files differ (one line naming a few of each side), when the
         label file has ids but ``X`` was read by :func:`read_matrix` from a file without
         sample ids (unless the label ids are its row numbers), or the counts differ.
+    TypeError
+        When ``X`` is not a DataFrame, ``y`` not a Series, or ``has_ids`` not True or False.
 
     Examples
     --------
@@ -1188,6 +1281,13 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     ...              y_source="y.csv").tolist()
     ['a', 'b']
     """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame (samples x genes, sample ids as the "
+                        f"index); got {type(X).__name__}")
+    if not isinstance(y, pd.Series):
+        raise TypeError(f"y must be a pandas Series of labels (indexed by sample id when "
+                        f"has_ids); got {type(y).__name__}")
+    has_ids = _check_flag(has_ids, "has_ids")
     if not has_ids:
         if _geo_accessions(X.columns) and not _geo_accessions(X.index):
             # labels in row order cannot show the layout (a square file reads either way):
@@ -1315,20 +1415,28 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     Raises
     ------
     FileNotFoundError
-        When a file does not exist.
+        When a file does not exist or is a folder.
     ValueError
         Sample ids that differ between the files, label counts that differ, duplicated ids or
         gene names, missing (unless dropped) or infinite values (genes named), missing labels
-        (unless dropped), fewer than two classes or a class with one sample.
+        (unless dropped), fewer than two classes or a class with one sample; an empty,
+        non-UTF-8 or damaged file; an unknown ``drop_missing``, a ``sep`` of more than one
+        character.
     TypeError
-        Non-numeric gene columns.
+        Non-numeric gene columns; an ``x_path`` or ``y_path`` that is not a path, a
+        ``label_column``, ``sep``, ``name`` or ``description`` that is not a str.
 
     Examples
     --------
     >>> ds = read_xy("X.csv", "y.csv")                                  # doctest: +SKIP
     >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
     """
-    x_path, y_path = Path(x_path), Path(y_path)
+    x_path, y_path = _check_path(x_path, "x_path"), _check_path(y_path, "y_path")
+    _check_text(label_column, "label_column", optional=True)
+    sep = _check_sep(sep)
+    _check_drop(drop_missing)
+    _check_text(name, "name")
+    _check_text(description, "description")
     try:
         X = read_matrix(x_path, sep=sep, allow_missing=True)  # _validated names them, or drops
     except _DuplicatedIdsError as exc:

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._dataset import Dataset, _validated
+from ._dataset import Dataset, _check_flag, _check_path, _check_text, _validated
 
 __all__ = ["load_srbct", "load_colon", "default_data_home", "find_data_home", "PROVENANCE"]
 
@@ -115,6 +115,18 @@ def default_data_home() -> Path:
     return Path(user_data_dir("selbayes", appauthor=False))
 
 
+def _data_home(data_home) -> Path | None:
+    """``data_home`` as a Path (None stays None); TypeError unless it is a path, ValueError
+    when it is a file (the search then listed its 'microarray' subfolder)."""
+    if data_home is None:
+        return None
+    folder = _check_path(data_home, "data_home").expanduser()
+    if folder.is_file():
+        raise ValueError(f"data_home must be a folder; {str(folder)!r} is a file (pass the "
+                         "folder that holds the data files)")
+    return folder
+
+
 def _file_names(name: str) -> list[str]:
     return [f"{name}_{part}.csv.gz" for part in ("X", "y", "genes")]
 
@@ -143,6 +155,10 @@ def find_data_home(name: str, data_home=None) -> Path:
     ------
     FileNotFoundError
         Naming the files needed, the folders searched and where public copies come from.
+    TypeError
+        When ``name`` is not a str or ``data_home`` is not a path.
+    ValueError
+        When ``data_home`` is a file.
 
     Examples
     --------
@@ -151,9 +167,11 @@ def find_data_home(name: str, data_home=None) -> Path:
     ...
     FileNotFoundError: the srbct data files [...] were not found. ...
     """
+    _check_text(name, "name")
+    data_home = _data_home(data_home)
     files = _file_names(name)
     if data_home is not None:
-        candidates = [("data_home", Path(data_home).expanduser())]
+        candidates = [("data_home", data_home)]
     else:
         candidates = []
         if os.environ.get(ENV_VAR):
@@ -249,6 +267,8 @@ def _locate_paper_data(name: str, data_home):
 
 
 def _load_paper_data(name: str, data_home, log: bool = False) -> Dataset:
+    log = _check_flag(log, "log")
+    data_home = _data_home(data_home)
     reader, location, how = _locate_paper_data(name, data_home)
     return _paper_dataset(name, *reader(name, location), log=log,
                           where=(f" Downloaded (sha256 checked) to {location}."
@@ -305,8 +325,10 @@ def load_srbct(data_home=None, *, log: bool = False) -> Dataset:
         When the files are missing and cannot be downloaded (the message says where they
         were looked for, why the download failed, and names ``SELBAYES_DATA``).
     ValueError
-        When the files do not have the SRBCT shapes or class counts, or ``log=True`` meets a
-        non-positive value.
+        When the files do not have the SRBCT shapes or class counts, ``log=True`` meets a
+        non-positive value, or ``data_home`` is a file.
+    TypeError
+        When ``data_home`` is not a path or ``log`` is not True or False.
 
     Examples
     --------
@@ -339,7 +361,10 @@ def load_colon(data_home=None) -> Dataset:
         When the files are missing and cannot be downloaded (the message says where they
         were looked for, why the download failed, and names ``SELBAYES_DATA``).
     ValueError
-        When the files do not have the colon data's shapes or class counts.
+        When the files do not have the colon data's shapes or class counts, or ``data_home``
+        is a file.
+    TypeError
+        When ``data_home`` is not a path.
 
     Examples
     --------
@@ -448,7 +473,7 @@ class BenchmarkDataset(Dataset):
 def _find_microarray(name: str, data_home) -> Path:
     files = [f"{name}_X.csv.gz", f"{name}_y.csv.gz"]
     if data_home is not None:
-        bases = [Path(data_home).expanduser()]
+        bases = [data_home]
     else:
         bases = [Path(os.environ[ENV_VAR]).expanduser()] if os.environ.get(ENV_VAR) else []
         bases.append(default_data_home())
@@ -521,7 +546,11 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     Raises
     ------
     ValueError
-        For an unknown name (the message lists the known ones).
+        For an unknown name (the message lists the known ones; case and surrounding spaces
+        do not matter), or a ``data_home`` that is a file.
+    TypeError
+        When ``name`` is not a str, ``data_home`` not a path, or ``preprocess`` not True or
+        False.
     FileNotFoundError
         When the files are missing (the message says where they come from).
 
@@ -536,7 +565,12 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     >>> ds.X.shape, ds.preprocessing["floor"]               # doctest: +SKIP
     ((72, 7129), 100.0)
     """
-    key = str(name).lower()
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, one of {', '.join(sorted(BENCHMARK_SETS))}; got "
+                        f"{type(name).__name__} {name!r}")
+    preprocess = _check_flag(preprocess, "preprocess")
+    data_home = _data_home(data_home)
+    key = name.strip().lower()
     if key not in BENCHMARK_SETS:
         raise ValueError(f"unknown data set {name!r}; known: {', '.join(sorted(BENCHMARK_SETS))}")
     meta = BENCHMARK_SETS[key]

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._parallel import root_seed
 from .._validation import check_positive, check_random_state
 
 __all__ = [
@@ -93,8 +94,31 @@ class _Cases:
         -------
         dataset of the same type
             The per-case fields indexed by ``rows``; the parameters are shared, not copied.
+
+        Raises
+        ------
+        TypeError
+            When ``rows`` holds neither integers nor booleans.
+        ValueError
+            When ``rows`` is not 1-D, a mask is not of length n, or an index is out of range.
         """
         rows = np.asarray(rows)
+        n = self.n_samples
+        if rows.ndim != 1:
+            raise ValueError(f"rows must be 1-D (indices, or a boolean mask of length {n}); "
+                             f"got shape {rows.shape}")
+        if rows.dtype == np.bool_:
+            if rows.shape[0] != n:
+                raise ValueError(f"rows as a boolean mask must have length n = {n}; got "
+                                 f"{rows.shape[0]}")
+        elif rows.dtype.kind in "iu" or rows.size == 0:
+            rows = rows.astype(np.int64)
+            if rows.size and (rows.min() < -n or rows.max() >= n):
+                raise ValueError(f"rows must be indices in 0..{n - 1}; got values from "
+                                 f"{rows.min()} to {rows.max()}")
+        else:
+            raise TypeError(f"rows must be integer indices or a boolean mask; got dtype "
+                            f"{rows.dtype}")
         return dataclasses.replace(self, **{f: getattr(self, f)[rows] for f in self._case_fields})
 
     def split(self, n_train: int, *, stratify: str | None = None, random_state=None):
@@ -246,6 +270,28 @@ class BinaryMixtureData(_Cases):
 # helpers
 
 
+def _rng(random_state) -> np.random.Generator:
+    """:func:`check_random_state` after :func:`root_seed`'s check of the seed's type and sign:
+    a negative int was NumPy's bare 'expected non-negative integer', and True was seed 1."""
+    if not isinstance(random_state, np.random.Generator | np.random.RandomState | type(None)):
+        root_seed(random_state)
+    return check_random_state(random_state)
+
+
+def _numbers(value, name: str) -> np.ndarray:
+    """``value`` as a float64 array; TypeError naming ``name`` when an entry is a bool or a
+    string (True was read as 1, and '0.5' was NumPy's 'could not convert string to float')."""
+    cells = np.asarray(value, dtype=object).ravel()
+    bad = next((v for v in cells if isinstance(v, bool | np.bool_ | str | bytes)), None)
+    if bad is not None:
+        said = "" if bad is value else f" (with {bad!r})"
+        raise TypeError(f"{name} must hold numbers; got {value!r}{said}")
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must hold numbers; got {value!r}") from exc
+
+
 def _check_count(value, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {value!r}")
@@ -260,10 +306,13 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
     if sum(given) > 1:
         raise ValueError("give at most one of class_probs, dirichlet_c and class_counts")
     if class_counts is not None:
+        _numbers(class_counts, "class_counts")
         counts = np.asarray(class_counts)
         if counts.shape != (G,) or counts.dtype.kind not in "iu" or np.any(counts < 0):
             raise ValueError(
                 f"class_counts must be {G} non-negative integers; got {np.asarray(class_counts)!r}")
+        if int(counts.sum()) == 0:
+            raise ValueError(f"class_counts must hold at least one case; got {counts.tolist()}")
         if n is not None and int(counts.sum()) != n:
             raise ValueError(f"class_counts sum to {int(counts.sum())} but n = {n}")
         labels = np.repeat(np.arange(G, dtype=np.int64), counts)
@@ -272,12 +321,12 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
     if n is None:
         raise ValueError("n is required unless class_counts is given")
     if dirichlet_c is not None:
-        c = np.asarray(dirichlet_c, dtype=np.float64)
+        c = _numbers(dirichlet_c, "dirichlet_c")
         if c.shape != (G,) or not np.all(np.isfinite(c)) or np.any(c <= 0):
             raise ValueError(f"dirichlet_c must be {G} positive numbers; got {dirichlet_c!r}")
         psi = rng.dirichlet(c)
     elif class_probs is not None:
-        psi = np.asarray(class_probs, dtype=np.float64)
+        psi = _numbers(class_probs, "class_probs")
         if (psi.shape != (G,) or not np.all(np.isfinite(psi)) or np.any(psi < 0)
                 or abs(psi.sum() - 1.0) > 1e-9):
             raise ValueError(
@@ -312,10 +361,13 @@ def _binary_start(random_state, n, p, class_probs, dirichlet_c, class_counts, al
     :func:`_draw_labels` with two classes, then alpha from :func:`_alpha`; one order keeps the
     two simulators' streams alike for the same seed.
     """
-    rng = check_random_state(random_state)
+    rng = _rng(random_state)
     p = _check_count(p, "p")
     if n is not None:
         n = _check_count(n, "n")
+    # the prior of alpha is checked even when alpha is given (a bad value is a mistake either
+    # way, and was accepted silently)
+    a, b = check_positive(a, name="a"), check_positive(b, name="b")
     psi, labels = _draw_labels(rng, n, 2, class_probs, dirichlet_c, class_counts)
     return rng, p, psi, labels, _alpha(rng, alpha, a, b)
 
@@ -386,11 +438,15 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
     Raises
     ------
     TypeError
-        When ``n``, ``p`` or ``n_classes`` is not an integer.
+        When ``n``, ``p`` or ``n_classes`` is not an integer, a precision or prior parameter
+        is not a number (a bool or a string included), ``class_probs`` or ``dirichlet_c``
+        holds a bool or a string, or ``random_state`` is none of the types above.
     ValueError
-        Counts below their minimum, non-positive precisions or prior parameters, more than one
-        of ``class_probs``, ``dirichlet_c`` and ``class_counts``, or class choices of the
-        wrong length or that do not match ``n``.
+        Counts below their minimum, non-positive or non-finite precisions or prior parameters
+        (the priors of ``tau_mu`` and ``tau_nu`` are checked even when those are fixed), more
+        than one of ``class_probs``, ``dirichlet_c`` and ``class_counts``, class choices of
+        the wrong length, that do not match ``n`` or hold no case, or a negative
+        ``random_state``.
 
     Examples
     --------
@@ -399,23 +455,25 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
     >>> data.X.shape, sorted(data.y.tolist()).count(1)
     ((10, 10), 6)
     """
-    rng = check_random_state(random_state)
+    rng = _rng(random_state)
     G = _check_count(n_classes, "n_classes", 2)
     p = _check_count(p, "p")
     if n is not None:
         n = _check_count(n, "n")
     alpha_x = check_positive(alpha_x, name="alpha_x")
     w_x = check_positive(w_x, name="w_x")
+    # the priors of tau_mu and tau_nu are checked even when those are fixed (a bad value is a
+    # mistake either way, and was accepted silently)
+    alpha_mu, w_mu = check_positive(alpha_mu, name="alpha_mu"), check_positive(w_mu, name="w_mu")
+    alpha_nu, w_nu = check_positive(alpha_nu, name="alpha_nu"), check_positive(w_nu, name="w_nu")
     psi, y = _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts)
     n = y.shape[0]
     if tau_mu is None:
-        tau_mu = float(_gamma_precision(rng, check_positive(alpha_mu, name="alpha_mu"),
-                                        check_positive(w_mu, name="w_mu")))
+        tau_mu = float(_gamma_precision(rng, alpha_mu, w_mu))
     else:
         tau_mu = check_positive(tau_mu, name="tau_mu")
     if tau_nu is None:
-        tau_nu = float(_gamma_precision(rng, check_positive(alpha_nu, name="alpha_nu"),
-                                        check_positive(w_nu, name="w_nu")))
+        tau_nu = float(_gamma_precision(rng, alpha_nu, w_nu))
     else:
         tau_nu = check_positive(tau_nu, name="tau_nu")
     nu = rng.normal(0.0, 1.0 / np.sqrt(tau_nu), size=p)
@@ -467,11 +525,14 @@ def binary_naive_bayes(n: int | None, p: int, *, alpha: float | None = 300.0,
     Raises
     ------
     TypeError
-        When ``n`` or ``p`` is not an integer.
+        When ``n`` or ``p`` is not an integer, ``alpha``, ``a`` or ``b`` is not a number (a
+        bool or a string included), ``class_probs`` or ``dirichlet_c`` holds a bool or a
+        string, or ``random_state`` is none of the types above.
     ValueError
-        Counts below 1, non-positive ``alpha``, ``a`` or ``b``, more than one of
-        ``class_probs``, ``dirichlet_c`` and ``class_counts``, or class choices of the wrong
-        length or that do not match ``n``.
+        Counts below 1, non-positive or non-finite ``alpha``, ``a`` or ``b`` (``a`` and ``b``
+        are checked even when ``alpha`` is given), more than one of ``class_probs``,
+        ``dirichlet_c`` and ``class_counts``, class choices of the wrong length, that do not
+        match ``n`` or hold no case, or a negative ``random_state``.
 
     Examples
     --------
@@ -527,11 +588,13 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
     Raises
     ------
     TypeError
-        When ``n`` or ``p`` is not an integer.
+        When ``n`` or ``p`` is not an integer, a concentration or prior parameter is not a
+        number, ``phi0`` holds a bool or a string, or as in :func:`binary_naive_bayes`.
     ValueError
-        Counts below 1, non-positive concentrations or prior parameters, ``alpha0`` given
-        together with a fixed ``phi0``, a ``phi0`` that is not two probabilities, or bad class
-        choices (as in :func:`binary_naive_bayes`).
+        Counts below 1, non-positive concentrations or prior parameters (all checked, used or
+        not), ``alpha0`` given together with a fixed ``phi0``, a ``phi0`` that is not two
+        probabilities, or bad class choices or ``random_state`` (as in
+        :func:`binary_naive_bayes`).
 
     Examples
     --------
@@ -541,11 +604,11 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
     """
     rng, p, psi, z, alpha = _binary_start(random_state, n, p, class_probs, dirichlet_c,
                                           class_counts, alpha, a, b)
+    a0, b0 = check_positive(a0, name="a0"), check_positive(b0, name="b0")   # used or not
     if phi0 is None:
         theta0 = float(_uniform_open(rng, None))
         if alpha0 is None:
-            alpha0 = _inverse_gamma(rng, check_positive(a0, name="a0"),
-                                    check_positive(b0, name="b0"))
+            alpha0 = _inverse_gamma(rng, a0, b0)
         else:
             alpha0 = check_positive(alpha0, name="alpha0")
         phi0 = rng.beta(alpha0 * theta0, alpha0 * (1.0 - theta0), size=2)
@@ -553,7 +616,7 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
         if alpha0 is not None:
             raise ValueError("alpha0 is used only when phi0 is None (drawn from the prior)")
         theta0 = None
-        phi0 = np.asarray(phi0, dtype=np.float64)
+        phi0 = _numbers(phi0, "phi0")
         if phi0.shape != (2,) or not np.all((phi0 >= 0) & (phi0 <= 1)):
             raise ValueError(f"phi0 must be two probabilities (P(y=1|z=0), P(y=1|z=1)); "
                              f"got {phi0!r}")
@@ -592,9 +655,11 @@ def train_test_split(data, n_train: int, *, stratify: str | None = None, random_
     Raises
     ------
     TypeError
-        When ``n_train`` is not an integer.
+        When ``data`` is not a simulated dataset, ``n_train`` is not an integer, or
+        ``random_state`` is none of the types above.
     ValueError
-        When ``n_train`` is not in 1..n-1, or ``stratify`` names no label field of ``data``.
+        When ``n_train`` is not in 1..n-1, ``stratify`` names no label field of ``data``, or
+        ``random_state`` is a negative int.
 
     Examples
     --------
@@ -603,7 +668,12 @@ def train_test_split(data, n_train: int, *, stratify: str | None = None, random_
     >>> int(train.y.sum()), int(test.y.sum()), train.phi is data.phi
     (5, 15, True)
     """
-    rng = check_random_state(random_state)
+    if not isinstance(data, _Cases):
+        raise TypeError("data must be a simulated dataset (GaussianClassificationData, "
+                        "BinaryNaiveBayesData or BinaryMixtureData); got "
+                        f"{type(data).__name__}: for arrays use "
+                        "sklearn.model_selection.train_test_split")
+    rng = _rng(random_state)
     n = data.n_samples
     n_train = _check_count(n_train, "n_train")
     if n_train >= n:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
+from sklearn.exceptions import NotFittedError
 
 from .._rounding import varies
+from .._validation import check_matrix, check_positive, check_positive_int
 
 __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
 
@@ -14,6 +16,43 @@ __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
 # the "symmetric" route needs no p x p matrix.
 MAX_FEATURES = 20_000
 METHODS = ("cholesky", "symmetric")
+
+
+def _check_fit_input(X, y_index, n_classes) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(X, y_index, n_classes)`` checked: X a finite 2-D float array, ``y_index`` one integer
+    class index in ``0 .. n_classes - 1`` per row of X, ``n_classes`` a positive int (NumPy's
+    'index 2 is out of bounds for axis 1 with size 2' and 'arrays used as indices must be of
+    integer type' named no argument, and a negative index silently took the last class)."""
+    X = check_matrix(X, name="X")
+    G = check_positive_int(n_classes, name="n_classes", what="the number of classes G")
+    return X, _check_class_index(y_index, X.shape[0], G), G
+
+
+def _check_class_index(y_index, n: int, G: int) -> np.ndarray:
+    y = np.asarray(y_index)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y_index must be 1-D with one class index per row of X ({n}); got "
+                         f"shape {y.shape}")
+    if y.dtype.kind not in "iu":
+        raise TypeError(f"y_index must hold integer class indices 0..{G - 1} (encode labels "
+                        f"with np.unique(y, return_inverse=True)); got dtype {y.dtype}")
+    if n and (y.min() < 0 or y.max() >= G):
+        raise ValueError(f"y_index must hold class indices in 0..{G - 1} (n_classes = {G}); "
+                         f"got values from {y.min()} to {y.max()}")
+    return y
+
+
+def _check_transform_input(est, X, fitted: str) -> np.ndarray:
+    """X for ``transform`` of a fitted ``est``: NotFittedError before ``fit``, and X checked
+    as in fit, with the number of features fit saw."""
+    if not hasattr(est, fitted):
+        raise NotFittedError(f"this {type(est).__name__} is not fitted yet: call "
+                             "fit(X, y_index, n_classes) first")
+    X = check_matrix(X, name="X")
+    p = getattr(est, fitted).shape[0] if fitted != "n_features_in_" else est.n_features_in_
+    if X.shape[1] != p:
+        raise ValueError(f"X has {X.shape[1]} features; the transform was fitted on {p}")
+    return X
 
 
 def pooled_within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
@@ -33,7 +72,10 @@ def pooled_within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) 
     Raises
     ------
     ValueError
-        If a class has no case.
+        If a class has no case, X is not a finite 2-D matrix, ``y_index`` does not hold one
+        index in ``0 .. n_classes - 1`` per row of X, or ``n_classes`` is not a positive int.
+    TypeError
+        If X is not numeric or ``y_index`` does not hold integers.
 
     Examples
     --------
@@ -41,12 +83,18 @@ def pooled_within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) 
     >>> pooled_within_residuals(np.array([[1.0], [3.0], [5.0]]), np.array([0, 0, 1]), 2).ravel()
     array([-1.,  1.,  0.])
     """
+    return _within_residuals(*_check_fit_input(X, y_index, n_classes))
+
+
+def _within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarray:
+    """:func:`pooled_within_residuals` of checked input."""
     n = X.shape[0]
     onehot = np.zeros((n, n_classes))
     onehot[np.arange(n), y_index] = 1.0
     counts = onehot.sum(axis=0)
     if np.any(counts == 0):
-        raise ValueError(f"every class needs at least one case; counts are {counts.tolist()}")
+        raise ValueError(f"y_index: every class 0..{n_classes - 1} needs at least one case "
+                         f"(n_classes = {n_classes}); counts are {counts.astype(int).tolist()}")
     means = onehot.T @ X / counts[:, None]
     return X - means[y_index]
 
@@ -91,7 +139,7 @@ class Standardization:
     """
 
     def __init__(self, scale: str = "within"):
-        if scale not in ("within", "total"):
+        if not isinstance(scale, str) or scale not in ("within", "total"):
             raise ValueError(f"scale must be 'within' or 'total'; got {scale!r}")
         self.scale = scale
 
@@ -108,14 +156,27 @@ class Standardization:
         Returns
         -------
         self : Standardization
+
+        Raises
+        ------
+        ValueError
+            If X is not a finite 2-D matrix, ``y_index`` does not hold one index in
+            ``0 .. n_classes - 1`` per row, ``n_classes`` is not a positive int, a class has
+            no case, or (``"within"``) n <= G.
+        TypeError
+            If X is not numeric or ``y_index`` does not hold integers.
         """
+        return self._fit(*_check_fit_input(X, y_index, n_classes))
+
+    def _fit(self, X: np.ndarray, y_index: np.ndarray, n_classes: int) -> Standardization:
+        """:meth:`fit` of checked input."""
         n = X.shape[0]
         self.mean_ = X.mean(axis=0)
         if self.scale == "within":
             if n <= n_classes:
                 raise ValueError(f"the within-class scale needs n > G; got n = {n}, "
                                  f"G = {n_classes}")
-            R = pooled_within_residuals(X, y_index, n_classes)
+            R = _within_residuals(X, y_index, n_classes)
             var = np.einsum("ij,ij->j", R, R) / (n - n_classes)
         else:
             var = X.var(axis=0, ddof=1)
@@ -127,7 +188,18 @@ class Standardization:
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """Return (X - mean_) / scale_, shape (n, p)."""
+        """Return (X - mean_) / scale_, shape (n, p).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit` (a ``ValueError``).
+        ValueError
+            If X is not a finite 2-D matrix with the p features of ``fit``.
+        """
+        return self._transform(_check_transform_input(self, X, "mean_"))
+
+    def _transform(self, X: np.ndarray) -> np.ndarray:
         return (X - self.mean_) / self.scale_
 
 
@@ -182,6 +254,8 @@ class Decorrelation:
     ValueError
         If ``lam`` is negative or not finite, ``method`` is unknown, or ``method="symmetric"``
         with ``lam = 0``.
+    TypeError
+        If ``lam`` is not a number (True and "3" included).
 
     References
     ----------
@@ -201,9 +275,12 @@ class Decorrelation:
     """
 
     def __init__(self, lam: float = 10.0, method: str = "cholesky"):
-        if not np.isfinite(lam) or lam < 0:
-            raise ValueError(f"decorrelation lambda must be >= 0 and finite; got {lam!r}")
-        if method not in METHODS:
+        try:
+            check_positive(lam, name="lam", strict=False)       # TypeError names lam
+        except ValueError:
+            raise ValueError(f"decorrelation lambda must be >= 0 and finite; got lam={lam!r}"
+                             ) from None
+        if not isinstance(method, str) or method not in METHODS:
             raise ValueError(f"decorrelation method must be one of {METHODS}; got {method!r}")
         if method == "symmetric" and lam == 0:
             raise ValueError("the symmetric (low-rank) decorrelation needs lambda > 0")
@@ -230,7 +307,11 @@ class Decorrelation:
         ------
         ValueError
             If p exceeds ``MAX_FEATURES`` (Cholesky), a feature has zero within-class variance,
-            or the shrunk covariance is singular.
+            the shrunk covariance is singular, X is not a finite 2-D matrix, ``y_index`` does
+            not hold one index in ``0 .. n_classes - 1`` per row, ``n_classes`` is not a
+            positive int, a class has no case, or n <= G.
+        TypeError
+            If X is not numeric or ``y_index`` does not hold integers.
 
         Examples
         --------
@@ -241,6 +322,10 @@ class Decorrelation:
         >>> dec.chol_.shape
         (5, 5)
         """
+        return self._fit(*_check_fit_input(X, y_index, n_classes))
+
+    def _fit(self, X: np.ndarray, y_index: np.ndarray, n_classes: int) -> Decorrelation:
+        """:meth:`fit` of checked input."""
         n, p = X.shape
         if self.method == "cholesky" and p > MAX_FEATURES:
             raise ValueError(
@@ -249,7 +334,7 @@ class Decorrelation:
             )
         if n <= n_classes:
             raise ValueError(f"decorrelation needs n > G; got n = {n}, G = {n_classes}")
-        R = pooled_within_residuals(X, y_index, n_classes)
+        R = _within_residuals(X, y_index, n_classes)
         dof = n - n_classes
         d = np.einsum("ij,ij->j", R, R) / dof
         if self.method == "symmetric" and np.any(d <= 0):
@@ -301,6 +386,13 @@ class Decorrelation:
         ndarray of float64, shape (n, p)
             The decorrelated features.
 
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit` (a ``ValueError``).
+        ValueError
+            If X is not a finite 2-D matrix with the p features of ``fit``.
+
         Examples
         --------
         >>> import numpy as np
@@ -310,10 +402,9 @@ class Decorrelation:
         >>> dec.transform(X).shape
         (40, 5)
         """
-        X = np.asarray(X, dtype=np.float64)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the transform was fitted on "
-                             f"{self.n_features_in_}")
+        return self._transform(_check_transform_input(self, X, "n_features_in_"))
+
+    def _transform(self, X: np.ndarray) -> np.ndarray:
         if self.method == "symmetric":
             Xd = X / np.sqrt(self.d_)
             return Xd + ((Xd @ self.basis_) * self.coef_) @ self.basis_.T
@@ -334,6 +425,15 @@ class Decorrelation:
         -------
         ndarray of float64, shape (k, p)
 
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit` (a ``ValueError``).
+        TypeError
+            If ``indices`` are not integers.
+        ValueError
+            If ``indices`` is not 1-D or holds a column outside ``0 .. p - 1``.
+
         Examples
         --------
         >>> import numpy as np
@@ -344,7 +444,10 @@ class Decorrelation:
         >>> bool(np.allclose(X @ R.T, dec.transform(X)[:, [3, 1]]))
         True
         """
-        idx = np.asarray(indices, dtype=np.int64)
+        if not hasattr(self, "n_features_in_"):
+            raise NotFittedError("this Decorrelation is not fitted yet: call "
+                                 "fit(X, y_index, n_classes) first")
+        idx = _column_indices(indices, self.n_features_in_)
         if self.method == "symmetric":
             out = (self.basis_[idx] * self.coef_) @ self.basis_.T
             out[np.arange(idx.size), idx] += 1.0
@@ -352,3 +455,18 @@ class Decorrelation:
         p = self.chol_.shape[0]
         inv = solve_triangular(self.chol_, np.eye(p), lower=True)
         return inv[idx]
+
+
+def _column_indices(indices, p: int, name: str = "indices") -> np.ndarray:
+    """``indices`` as int64 columns of a p-column matrix; TypeError unless integers (1.5 was
+    taken as column 1), ValueError unless 1-D and in ``0 .. p - 1``."""
+    idx = np.asarray(indices)
+    if idx.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (column positions); got shape {idx.shape}")
+    if idx.size and idx.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold integer column positions; got dtype {idx.dtype}")
+    idx = idx.astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= p):
+        raise ValueError(f"{name} must hold column positions in 0..{p - 1}; got values from "
+                         f"{idx.min()} to {idx.max()}")
+    return idx

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._decorrelation import Decorrelation, Standardization
+from .._validation import check_matrix, check_positive
+from ._decorrelation import (
+    METHODS,
+    Decorrelation,
+    Standardization,
+    _check_fit_input,
+    _column_indices,
+)
 
 __all__ = ["prepare_features", "AffineFeatures"]
 
@@ -37,6 +44,16 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     (ndarray of shape (n, p), AffineFeatures)
         The transformed training features and the fitted map (``.selected(X, indices)``).
 
+    Raises
+    ------
+    ValueError
+        If X is not a finite 2-D matrix, ``y_index`` does not hold one index in
+        ``0 .. n_classes - 1`` per row, ``n_classes`` is not a positive int, ``decorrelate``
+        is negative or not finite, ``method`` is unknown, or as the transforms' ``fit``.
+    TypeError
+        If X is not numeric, ``y_index`` does not hold integers, ``standardize`` is not True or
+        False, or ``decorrelate`` is not a number (or None).
+
     Examples
     --------
     >>> import numpy as np
@@ -45,19 +62,30 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     >>> bool(np.allclose(feats.selected(X, [1]), Z[:, [1]]))
     True
     """
+    if not isinstance(standardize, bool | np.bool_):
+        raise TypeError(f"standardize must be True or False; got {standardize!r}")
+    if decorrelate is not None:
+        try:
+            decorrelate = check_positive(decorrelate, name="decorrelate", strict=False)
+        except ValueError:
+            raise ValueError(f"decorrelation lambda must be >= 0 and finite; got "
+                             f"decorrelate={decorrelate!r}") from None
+    if not isinstance(method, str) or method not in METHODS:   # checked even when unused
+        raise ValueError(f"decorrelation method must be one of {METHODS}; got {method!r}")
+    X, y_index, n_classes = _check_fit_input(X, y_index, n_classes)
     p = X.shape[1]
     mean = np.zeros(p)
     scale = np.ones(p)
     Z = X
     if standardize:
-        st = Standardization("within").fit(X, y_index, n_classes)
+        st = Standardization("within")._fit(X, y_index, n_classes)
         mean, scale = st.mean_, st.scale_
-        Z = st.transform(X)
+        Z = st._transform(X)
     dec = None
     if decorrelate is not None:
         dec = Decorrelation(decorrelate, method=method if decorrelate > 0 else "cholesky")
-        dec = dec.fit(Z, y_index, n_classes)
-        Z = dec.transform(Z)
+        dec = dec._fit(Z, y_index, n_classes)
+        Z = dec._transform(Z)
     return Z, AffineFeatures(mean, scale, dec)
 
 
@@ -80,13 +108,51 @@ class AffineFeatures:
     """
 
     def __init__(self, mean, scale, decorrelation=None):
+        checked = []
+        for name, v in (("mean", mean), ("scale", scale)):
+            a = np.asarray(v)
+            if a.dtype.kind not in "iuf" or a.ndim != 1 or not np.isfinite(a).all():
+                raise ValueError(f"{name} must be a 1-D array of finite numbers (one per "
+                                 f"feature); got {v!r}")
+            checked.append(a.astype(np.float64))
+        mean, scale = checked
+        if scale.shape != mean.shape:
+            raise ValueError(f"mean and scale must have one entry per feature; got "
+                             f"{mean.shape[0]} and {scale.shape[0]}")
+        if np.any(scale <= 0):
+            raise ValueError(f"scale must be > 0 (it divides); got {float(scale.min())!r} at "
+                             f"feature {int(np.argmin(scale))}")
+        if decorrelation is not None:
+            if not isinstance(decorrelation, Decorrelation):
+                raise TypeError(f"decorrelation must be a fitted "
+                                f"selbayes.preprocessing.Decorrelation or None; got "
+                                f"{type(decorrelation).__name__}")
+            fitted = getattr(decorrelation, "n_features_in_", None)
+            if fitted != mean.shape[0]:
+                raise ValueError(f"decorrelation must be fitted on the {mean.shape[0]} "
+                                 f"features of mean and scale; "
+                                 + ("it is not fitted" if fitted is None else f"got {fitted}"))
         self.mean = mean
         self.scale = scale
         self.decorrelation = decorrelation
 
     def selected(self, X, indices):
-        """The transformed features ``indices`` of new cases X, shape (m, k)."""
-        indices = np.asarray(indices, dtype=np.int64)
+        """The transformed features ``indices`` of new cases X, shape (m, k).
+
+        Raises
+        ------
+        ValueError
+            If X is not a finite 2-D matrix with the p features of ``mean``, or ``indices``
+            is not 1-D or holds a column outside ``0 .. p - 1``.
+        TypeError
+            If X is not numeric or ``indices`` are not integers.
+        """
+        X = check_matrix(X, name="X")
+        p = self.mean.shape[0]
+        if X.shape[1] != p:
+            # fewer columns read features by position from the wrong genes
+            raise ValueError(f"X has {X.shape[1]} features; the transform was fitted on {p}")
+        indices = _column_indices(indices, p)
         if self.decorrelation is None:
             return (X[:, indices] - self.mean[indices]) / self.scale[indices]
         rows = self.decorrelation.rows(indices)
@@ -95,7 +161,7 @@ class AffineFeatures:
     def selected_affine(self, indices):
         """(center (k,), scale (k,), rows (k, p) or None) with
         z = ((X @ rows.T if rows is not None else X[:, indices]) - center) / scale."""
-        indices = np.asarray(indices, dtype=np.int64)
+        indices = _column_indices(indices, self.mean.shape[0])
         if self.decorrelation is None:
             return self.mean[indices].copy(), self.scale[indices].copy(), None
         rows = self.decorrelation.rows(indices) / self.scale[None, :]

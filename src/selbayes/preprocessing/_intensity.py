@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._validation import warn_at_user
+from .._validation import check_matrix, check_positive, check_positive_int, warn_at_user
 
 __all__ = ["IntensityLog2", "looks_like_raw_intensities", "auto_log2_settings", "AUTO_FLOOR",
            "AUTO_FLOOR_SHARE", "auto_floor",
@@ -122,11 +122,8 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         if not isinstance(self.only_if_raw, bool | np.bool_):
             raise ValueError(f"only_if_raw must be True or False; got {self.only_if_raw!r}")
         auto = isinstance(self.floor, str) and self.floor == "auto"
-        for name, v in (("floor", None if auto else self.floor), ("ceiling", self.ceiling)):
-            if v is not None and not (np.isscalar(v) and not isinstance(v, str)
-                                      and np.isfinite(v) and v > 0):
-                also = ", None or 'auto'" if name == "floor" else " or None"
-                raise ValueError(f"{name} must be a positive finite number{also}; got {v!r}")
+        _check_bound(None if auto else self.floor, "floor", ", None or 'auto'")
+        _check_bound(self.ceiling, "ceiling", " or None")
 
     def fit(self, X, y=None):
         """Check the parameters and ``X``; decide whether to take logs (``applied_``, with
@@ -144,10 +141,15 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            If ``floor``/``ceiling`` are not positive, ``ceiling <= floor`` (the floor
-            ``"auto"`` chose included), or ``X`` holds NaN/inf.
+            If ``floor``/``ceiling`` are not positive (or a string other than ``"auto"``),
+            ``ceiling <= floor`` (the floor ``"auto"`` chose included), or ``X`` is not a 2-D
+            matrix or holds NaN/inf (the first is located).
+        TypeError
+            If ``floor``/``ceiling`` is a bool or another non-number, or ``X`` is not numeric
+            (a DataFrame's text columns are named).
         """
         self._check_params()
+        check_matrix(X, name="X")        # messages that name X, its text columns, its NaN
         values = validate_data(self, X, dtype=np.float64, ensure_all_finite=True)
         self.applied_ = not self.only_if_raw or looks_like_raw_intensities(values)
         self.floor_ = (auto_floor(values) if isinstance(self.floor, str)
@@ -182,11 +184,16 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
         Raises
         ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit` (a ``ValueError``).
         ValueError
-            If ``X`` has the wrong number of features, holds NaN/inf, or (with
-            ``floor=None``) a value <= 0.
+            If ``X`` has the wrong number of features, is not a 2-D matrix, holds NaN/inf,
+            or (with ``floor=None``) a value <= 0.
+        TypeError
+            If ``X`` is not numeric.
         """
         check_is_fitted(self, "n_features_in_")
+        check_matrix(X, name="X")
         columns = index = None
         if hasattr(X, "columns") and hasattr(X, "index") and hasattr(X, "iloc"):   # pandas
             columns, index = X.columns, X.index
@@ -230,10 +237,44 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return tags
 
 
+def _check_bound(v, name: str, also: str) -> None:
+    """A floor or ceiling: None or a positive finite number (check_positive: True and "3" are
+    no numbers); the message says what else it may be (``also``). A string is a ValueError,
+    an unknown option ("lowest" for "auto"); other non-numbers a TypeError."""
+    if v is None:
+        return
+    message = f"{name} must be a positive finite number{also}; got {v!r}"
+    if isinstance(v, str):
+        raise ValueError(message)
+    try:
+        check_positive(v, name=name)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(message) from None
+
+
 def _values(X) -> np.ndarray:
+    """The finite entries of ``X`` (at most :data:`_MAX_ENTRIES`, evenly spaced) as a flat
+    float array; NaN and inf are left out. TypeError naming X where it is None, text or
+    complex (NumPy's 'could not convert string to float', or a silent answer for None), and
+    ValueError for a scalar or more than 2 dimensions."""
+    if X is None:
+        raise TypeError("X must be a matrix of numbers (n_samples, n_features); got None")
     if hasattr(X, "to_numpy"):
-        X = X.to_numpy(dtype=np.float64, na_value=np.nan)
-    v = np.asarray(X, dtype=np.float64).ravel()
+        try:
+            X = X.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"X must hold numbers only ({exc}): drop its text or label "
+                            "columns") from None
+    arr = np.asarray(X)
+    if np.iscomplexobj(arr):
+        raise TypeError("X is complex; pass real numbers")
+    if arr.ndim == 0 or arr.ndim > 2:
+        raise ValueError(f"X must be a matrix (n_samples, n_features); got an array of shape "
+                         f"{arr.shape}")
+    try:
+        v = np.asarray(arr, dtype=np.float64).ravel()
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"X must hold numbers only; got dtype {arr.dtype} ({exc})") from None
     v = v[np.isfinite(v)]
     if v.size > _MAX_ENTRIES:
         v = v[:: int(np.ceil(v.size / _MAX_ENTRIES))]
@@ -423,12 +464,22 @@ def warn_if_raw_intensities(X, stacklevel: int | None = 2) -> bool:
     bool
         Whether the warning was issued.
 
+    Raises
+    ------
+    ValueError
+        If ``stacklevel`` is not a positive int (or None), or ``X`` is a scalar or has more
+        than 2 dimensions.
+    TypeError
+        If ``X`` is None, text or complex.
+
     Examples
     --------
     >>> import numpy as np
     >>> warn_if_raw_intensities(np.zeros((3, 4)))
     False
     """
+    if stacklevel is not None:
+        check_positive_int(stacklevel, name="stacklevel")
     v = _values(X)
     s = raw_intensity_stats(v)               # once: quantiles of the whole matrix
     if not _raw_from_stats(s):
@@ -448,8 +499,6 @@ def warn_if_raw_intensities(X, stacklevel: int | None = 2) -> bool:
         f"selbayes.preprocessing.{first}, or IntensityLog2(only_if_raw=True, floor='auto'), "
         "the rule of the commands' --transform auto.")
     if stacklevel is None:
-        from .._validation import warn_at_user
-
         warn_at_user(message, RawIntensityWarning)
     else:
         warnings.warn(message, RawIntensityWarning, stacklevel=stacklevel + 1)
@@ -492,6 +541,15 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     str or None
         One sentence that says what was found and what to do, or None.
 
+    Raises
+    ------
+    ValueError
+        If ``floor`` or ``ceiling`` is not a positive finite number (or None), or ``X`` is a
+        scalar or has more than 2 dimensions.
+    TypeError
+        If ``floor`` or ``ceiling`` is a bool or not a number, or ``X`` is None, text or
+        complex.
+
     Examples
     --------
     >>> import numpy as np
@@ -503,6 +561,8 @@ def log2_input_problem(X, floor: float | None = 1.0, ceiling: float | None = Non
     >>> log2_input_problem(z + 8, floor=1.0)[:35]
     'the values look log-scale already ('
     """
+    _check_bound(floor, "floor", " or None")
+    _check_bound(ceiling, "ceiling", " or None")
     v = _values(X)
     if v.size == 0:
         return None
@@ -556,12 +616,18 @@ def warn_if_not_intensities(X, floor: float | None = 1.0, ceiling: float | None 
     bool
         Whether the warning was issued.
 
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`log2_input_problem`, or if ``stacklevel`` is not a positive int.
+
     Examples
     --------
     >>> import numpy as np
     >>> warn_if_not_intensities(np.full((2, 2), 500.0))
     False
     """
+    check_positive_int(stacklevel, name="stacklevel")
     problem = log2_input_problem(X, floor, ceiling)
     if problem is None:
         return False
