@@ -19,7 +19,7 @@ from scipy import integrate, stats
 from scipy.special import betaln
 
 from selbayes import select_features
-from selbayes.adjustment import corr_log_omit_prob, default_n_theta
+from selbayes.adjustment import corr_log_omit_prob, default_n_theta, lattice_theta_rule
 from selbayes.adjustment._corr import corr_log_omit_prob_grad, corr_omit_region, theta_quadrature
 from selbayes.filters import binary_correlation
 
@@ -350,3 +350,24 @@ def test_bad_input(kwargs, exc, match):
     args = {"alpha": 1.0, "n0": 5, "n1": 5, "threshold": 0.3} | kwargs
     with pytest.raises(exc, match=match):
         corr_log_omit_prob(**args)
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: corr_log_omit_prob(1.0, 5, 5, True), TypeError, "threshold must be a number"),
+    (lambda: corr_log_omit_prob(1.0, 5, 5, "0.5"), TypeError, "threshold must be a number"),
+    (lambda: corr_log_omit_prob(True, 5, 5, 0.5), TypeError, "alpha must be a positive"),
+    (lambda: corr_log_omit_prob("2", 5, 5, 0.5), TypeError, "alpha must be a positive"),
+    (lambda: corr_log_omit_prob(np.array([True]), 5, 5, 0.5), TypeError, "alpha"),
+    (lambda: default_n_theta(0), ValueError, "n must be the number of training cases"),
+    (lambda: default_n_theta(1.5), ValueError, "n must be"),
+    (lambda: default_n_theta(True), ValueError, "n must be"),
+    (lambda: lattice_theta_rule(0), ValueError, "n must be"),
+    (lambda: lattice_theta_rule(10, 1), ValueError, "n_theta must be an integer >= 2"),
+    (lambda: lattice_theta_rule(10, 1.5), ValueError, "n_theta"),
+    (lambda: lattice_theta_rule(10, True), ValueError, "n_theta"),
+    (lambda: lattice_theta_rule(10, "5"), ValueError, "n_theta"),
+])
+def test_corr_factor_names_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

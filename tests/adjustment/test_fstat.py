@@ -620,3 +620,22 @@ def test_tables_share_one_prior_per_alpha_and_df_with_the_values_of_a_new_one(df
     u = np.linspace(-10.0, 10.0, 7)
     np.testing.assert_array_equal(a.prior.log_density(u), fresh.log_density(u))
     assert prior_u(4.5, df) is not a.prior
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"log_scale": True}, TypeError, "log_scale must be numeric"),
+    ({"log_scale": "a"}, TypeError, "log_scale must be numeric"),
+    ({"log_scale": np.nan}, ValueError, "log_scale contains NaN"),
+    ({"method": "mc", "seed": -1}, ValueError, "seed must be None, an int >= 0"),
+    ({"method": "mc", "seed": 1.5}, TypeError, "seed must be None"),
+    ({"method": "mc", "seed": "x"}, TypeError, "seed must be None"),
+    ({"method": "mc", "mc_cutoff": 1.5}, ValueError, "mc_cutoff"),
+    ({"threshold": True}, TypeError, "threshold must be a number"),
+    ({"threshold": 0.0}, ValueError, "threshold must be > 0"),
+])
+def test_fstat_log_omit_prob_names_bad_input(kwargs, exc, match):
+    args = {"log_scale": np.array([0.0, 1.0]), "class_counts": [10, 10], "threshold": 2.0,
+            "alpha_x": 4.0, **kwargs}
+    with pytest.raises(exc, match=match):
+        fstat_log_omit_prob(**args)

@@ -438,3 +438,49 @@ def test_mixture_op_memo_returns_fresh_equal_values_and_stays_bounded():
     assert len(op_module._RECENT) <= size
     # another design's counts give another value, not the remembered one
     assert not np.allclose(f(xs, np.array([3, 3, 3, 3])), first)
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, spacing=True), TypeError, "spacing"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, spacing="0.1"), TypeError, "spacing"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, spacing=2.0), ValueError, "spacing"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, table_range=(1,)), TypeError, "table_range"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, table_range="ab"), TypeError, "table_range"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, table_range=(True, 5)), TypeError,
+     "table_range"),
+    (lambda: FStatOmitLogProb([10, 10], 2.0, 4.0, table_range=(5, 1)), ValueError,
+     "table_range"),
+    (lambda: fstat_parameters([10, 10], 2.0, 4.0, spacing=True), TypeError, "spacing"),
+    (lambda: fstat_parameters([10, 10], 2.0, 4.0, label="yes"), TypeError, "label"),
+    (lambda: fstat_parameters([10, 10], 2.0, 4.0, method="mc", random_state=-1), ValueError,
+     "random_state must be None, an int >= 0"),
+    (lambda: fstat_parameters([10, 10], 2.0, 4.0, method="mc", random_state=True), TypeError,
+     "random_state"),
+    (lambda: fstat_parameters([10, 10], 2.0, 4.0, method="mc", mc_cutoff=1.5), ValueError,
+     r"mc_cutoff must be in \[0, 1\)"),
+    (lambda: mc_standard_error(fstat_parameters([10, 10], 2.0, 4.0)[1], [0.0]), ValueError,
+     "op_params must be the params of fstat_parameters"),
+    (lambda: mc_standard_error(5, [0.0]), ValueError, "op_params"),
+    (lambda: mc_standard_error(fstat_parameters([10, 10], 2.0, 4.0, method="mc",
+                                                n_draws=50)[1], np.nan), ValueError,
+     "log_scale contains NaN"),
+    (lambda: CorrOmitLogProb(5, 5, 0.5, spacing=True), TypeError, "spacing"),
+    (lambda: CorrOmitLogProb(5, 5, 0.5, table_range=(True, 5)), TypeError, "table_range"),
+    (lambda: corr_parameters(5, 5, 0.5, spacing="x"), TypeError, "spacing"),
+    (lambda: corr_parameters(5, 5, 0.5, spacing=True), TypeError, "spacing"),
+    (lambda: FStatAdjustment("table", "x"), TypeError, "spacing must be a number"),
+    (lambda: CorrAdjustment("table", True), TypeError, "spacing must be a number"),
+    (lambda: MixtureOmitFactor(5, 5, 0.5, kernel_cache=-1), ValueError, "kernel_cache"),
+    (lambda: MixtureOmitFactor(5, 5, 0.5, value_cache=1.5), ValueError, "value_cache"),
+    (lambda: MixtureOmitFactor(5, 5, 0.5, value_cache="5"), ValueError, "value_cache"),
+    (lambda: mixture_log_omit_prob(True, (3, 3, 3, 3), 0.5), TypeError, "alpha"),
+    (lambda: mixture_log_omit_prob(1.0, (3, 3, 3, 3), True), TypeError, "threshold"),
+    (lambda: mixture_log_omit_prob(1.0, (3, 3, 3, 3), "0.5"), TypeError, "threshold"),
+    (lambda: mixture_log_omit_prob(1.0, (3, 3, 3, 3), 0.5, n_theta="5"), ValueError,
+     "n_theta must be an integer >= 2"),
+    (lambda: mixture_parameters(5, 5, "0.5"), TypeError, "threshold"),
+])
+def test_adjustment_builders_name_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

@@ -207,3 +207,25 @@ def test_extreme_inputs_finite():
 def test_bad_input_raises(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         discrete_bee_result(**kwargs)
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("n0, n1, class_prob, exc, match", [
+    (-1, 5, None, ValueError, "n0 must be a whole number >= 0"),
+    (1.5, 5, None, ValueError, "n0 must be a whole number"),
+    (True, 5, None, ValueError, "n0 must be a whole number"),
+    ("x", 5, None, ValueError, "n0 must be a whole number"),
+    (5, np.nan, None, ValueError, "n1 must be a whole number"),
+    (5, 5, (True, 1), TypeError, "class_prob must be None"),
+    (5, 5, ("1", "1"), TypeError, "class_prob must be None"),
+    (5, 5, "0.5", TypeError, "class_prob must be None"),
+])
+def test_class_prob_moments_names_bad_input(n0, n1, class_prob, exc, match):
+    with pytest.raises(exc, match=match):
+        class_prob_moments(n0, n1, class_prob)
+
+
+@pytest.mark.parametrize("alpha", [True, "1", ["1", "1"]])
+def test_discrete_alpha_must_be_numeric(alpha):
+    with pytest.raises(TypeError, match="alpha0 .* must be numeric"):
+        discrete_bee([0, 1], [3, 1], [0, 4], alpha0=alpha)

@@ -228,3 +228,22 @@ def test_a_notebook_users_inputs_are_named_not_misread():
     with pytest.warns(UserWarning, match="y's index holds the samples of X's index in another "
                                          "order"):
         evaluate(lr, frame, labels.iloc[::-1], random_state=0)
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"cv_repeats": True}, ValueError, "cv_repeats must be a positive int"),
+    ({"random_state": -1}, ValueError, "random_state must be None, an int >= 0"),
+    ({"random_state": True}, ValueError, "random_state must be None, an int >= 0"),
+    ({"features": ["a"]}, ValueError, "features must be integer column indices"),
+    ({"features": [0.5]}, ValueError, "features must be integer column indices"),
+    ({"linear_rule": ([1.0, 1.0, 1.0], "x")}, TypeError,
+     "linear_rule: the weights and the bias must be numeric"),
+    ({"linear_rule": ([np.nan, 1.0, 1.0], 0.0)}, ValueError,
+     "linear_rule: the weights and the bias must be finite"),
+])
+def test_evaluate_names_bad_settings(kwargs, exc, match):
+    X, y = _data()
+    clf = LinearDiscriminantAnalysis().fit(X, y)
+    with pytest.raises(exc, match=match):
+        evaluate(clf, X, y, **kwargs)

@@ -425,3 +425,71 @@ def test_bad_input_raises(call, exc, match):
     y = np.repeat([0, 1], 10)
     with pytest.raises(exc, match=match):
         call(X, y)
+
+
+# -------------------------------------------------------------------- bad input is named
+def _two_classes():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(0, 1, (20, 2)), rng.normal(1, 1, (20, 2))])
+    return X, np.repeat([0, 1], 20)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"nu": True}, TypeError, "nu must be a number"),
+    ({"nu": "1"}, TypeError, "nu must be a number"),
+    ({"nu": -1.0}, ValueError, "nu must be >= 0"),
+    ({"kappa": True}, TypeError, "kappa must be a number"),
+    ({"kappa": "1"}, TypeError, "kappa must be a number"),
+    ({"kappa": [1, 2]}, TypeError, "kappa must be a number"),
+    ({"kappa": np.nan}, ValueError, "kappa must be finite"),
+])
+def test_gaussian_prior_names_bad_settings(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        GaussianPrior(**kwargs)
+
+
+@pytest.mark.parametrize("field", ["m", "S"])
+@pytest.mark.parametrize("value", ["a", True])
+def test_gaussian_prior_names_non_numeric_arrays(field, value):
+    with pytest.raises(TypeError, match=f"prior {field} must be numeric"):
+        GaussianPrior(**{field: value}).resolved(2)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda X, y: gaussian_posterior(np.where(X == X[0, 0], np.nan, X), GaussianPrior.flat(2)),
+     ValueError, "X_y .* contains NaN"),
+    (lambda X, y: gaussian_posterior(X[:, 0], GaussianPrior.flat(2)), ValueError,
+     "X_y .* must be 2-D"),
+    (lambda X, y: gaussian_posterior("abc", GaussianPrior.flat(2)), TypeError,
+     "X_y must be numeric"),
+    (lambda X, y: gaussian_posterior(X, "flat"), TypeError, "prior must be a GaussianPrior"),
+    (lambda X, y: posterior_from_statistics(-3, [0.0, 0.0], np.eye(2), GaussianPrior.flat(2)),
+     ValueError, "n must hold class sizes"),
+    (lambda X, y: posterior_from_statistics(3, [np.nan, 0.0], np.eye(2), GaussianPrior.flat(2)),
+     ValueError, "mean must be a finite array"),
+    (lambda X, y: posterior_from_statistics(3, [0.0, 0.0], np.eye(3), GaussianPrior.flat(2)),
+     ValueError, r"scatter must be a finite array of shape \(\.\.\., 2, 2\)"),
+    (lambda X, y: posterior_from_statistics(3, [0.0, 0.0], np.eye(2), "flat"), TypeError,
+     "prior must be a GaussianPrior"),
+    (lambda X, y: gaussian_bee([1.0, 1.0], "0", X, y), TypeError, "bias must be numeric"),
+    (lambda X, y: gaussian_bee([1.0, 1.0], np.nan, X, y), ValueError, "bias must be finite"),
+    (lambda X, y: gaussian_bee(["a", 1.0], 0.0, X, y), TypeError, "weights must be numeric"),
+    (lambda X, y: gaussian_bee([np.nan, 1.0], 0.0, X, y), ValueError, "weights must be finite"),
+])
+def test_gaussian_model_functions_name_bad_input(call, exc, match):
+    X, y = _two_classes()
+    with pytest.raises(exc, match=match):
+        call(X, y)
+
+
+@pytest.mark.parametrize("cls", [True, 0.0, 1.0, "0", 2])
+def test_linear_class_moments_names_cls(cls):
+    X, _ = _two_classes()
+    post = gaussian_posterior(X[:20], GaussianPrior("general", nu=1.0, kappa=5.0, S=1.0))
+    with pytest.raises(ValueError, match="cls must be the int 0 or 1"):
+        linear_class_moments([1.0, 1.0], 0.0, cls, post)
+
+
+def test_linear_class_moments_names_a_posterior_of_another_type():
+    with pytest.raises(TypeError, match="posterior must be a GaussianPosterior"):
+        linear_class_moments([1.0, 1.0], 0.0, 0, "post")

@@ -31,7 +31,7 @@ def test_temper_scales_log_odds_against_the_prior():
         np.testing.assert_allclose((lt[:, 0] - lt[:, 1]) - (prior[0] - prior[1]),
                                    ((lp[:, 0] - lp[:, 1]) - (prior[0] - prior[1])) / T)
     assert temper_log_proba(lp, prior, 1.0) is lp
-    with pytest.raises(ValueError, match="temperature must be a positive"):
+    with pytest.raises(ValueError, match="temperature must be > 0"):
         temper_log_proba(lp, prior, 0.0)
 
 
@@ -385,3 +385,90 @@ def test_noise_variance_where_its_mean_is_infinite_keeps_the_plug_in_finite():
     lp = plugin_log_proba(X[:, sel.indices], y, X[:, sel.indices], sel, pri, random_state=0)
     assert np.all(np.isfinite(lp))
     np.testing.assert_allclose(np.exp(lp).sum(1), 1.0)
+
+
+# -------------------------------------------------------------------- bad input is named
+def _plugin_problem():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 10)
+    X = rng.normal(size=(20, 50))
+    X[:, :3] += y[:, None]
+    sel = select_features(X, y, k=3)
+    return X[:, sel.indices], y, sel
+
+
+def _nan_first(X):
+    X = X.copy()
+    X[0, 0] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("change, exc, match", [
+    (lambda a: {"X_train_selected": _nan_first(a["X_train_selected"])}, ValueError,
+     "X_train_selected contains 1 NaN"),
+    (lambda a: {"X_train_selected": a["X_train_selected"][:, :2]}, ValueError,
+     "X_train_selected has 2 columns but the selection retained 3"),
+    (lambda a: {"y_index": a["y_index"][:-1]}, ValueError,
+     "y_index has 19 entries but X has 20 rows"),
+    (lambda a: {"y_index": a["y_index"] + 1}, ValueError, "y_index must hold class indices 0..1"),
+    (lambda a: {"y_index": np.array(["a", "b"] * 10)}, ValueError,
+     "y_index must hold integer class indices"),
+    (lambda a: {"y_index": np.zeros(20, dtype=int)}, ValueError, r"y_index lacks class\(es\)"),
+    (lambda a: {"selection": None}, TypeError, "selection must be a Selection"),
+    (lambda a: {"n_draws": 0}, ValueError, "n_draws"),
+    (lambda a: {"n_draws": 1.5}, ValueError, "n_draws"),
+    (lambda a: {"n_draws": True}, ValueError, "n_draws"),
+    (lambda a: {"random_state": -1}, ValueError, "random_state must be None, an int >= 0"),
+    (lambda a: {"random_state": "x"}, TypeError, "random_state"),
+    (lambda a: {"corrected": "no"}, TypeError, "corrected must be True or False"),
+    (lambda a: {"mode": (1.0,)}, ValueError, "mode must be two numbers"),
+    (lambda a: {"mode": (np.nan, 0.0)}, ValueError, "mode must be two numbers"),
+    (lambda a: {"mode": (0.0, np.inf)}, ValueError, "mode must be two numbers"),
+])
+def test_plugin_posterior_names_bad_input(change, exc, match):
+    X, y, sel = _plugin_problem()
+    args = {"X_train_selected": X, "y_index": y, "selection": sel, "n_draws": 5}
+    with pytest.raises(exc, match=match):
+        plugin.plugin_posterior(**{**args, **change(args)})
+
+
+def test_plugin_log_proba_names_the_test_columns():
+    X, y, sel = _plugin_problem()
+    with pytest.raises(ValueError, match="X_test_selected has 2 columns"):
+        plugin_log_proba(X, y, X[:, :2], sel, n_draws=5)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda lp, pr: temper_log_proba(lp, pr, 0.0), ValueError, "temperature"),
+    (lambda lp, pr: temper_log_proba(lp, pr, np.nan), ValueError, "temperature"),
+    (lambda lp, pr: temper_log_proba(lp, pr, True), TypeError, "temperature"),
+    (lambda lp, pr: temper_log_proba(lp, pr, "2"), TypeError, "temperature"),
+    (lambda lp, pr: temper_log_proba(lp, np.log([0.3, 0.3, 0.4]), 2.0), ValueError,
+     "class_log_prior_ must have shape"),
+    (lambda lp, pr: plugin.label_noise_log_proba(lp, pr, -0.1), ValueError, "eps"),
+    (lambda lp, pr: plugin.label_noise_log_proba(lp, pr, 1.0), ValueError, "eps"),
+    (lambda lp, pr: plugin.label_noise_log_proba(lp, pr, True), TypeError, "eps"),
+    (lambda lp, pr: plugin.label_noise_log_proba(lp, pr, "0.1"), TypeError, "eps"),
+    (lambda lp, pr: plugin.label_noise_log_proba(lp[0], pr, 0.1), ValueError,
+     r"log_proba must have shape \(m, G\)"),
+    (lambda lp, pr: plugin.default_label_noise(-1), ValueError, "n must be"),
+    (lambda lp, pr: plugin.default_label_noise(1.5), ValueError, "n must be"),
+    (lambda lp, pr: plugin.default_label_noise(True), ValueError, "n must be"),
+])
+def test_predictive_adjustments_name_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(np.log([[0.9, 0.1]]), np.log([0.5, 0.5]))
+
+
+@pytest.mark.parametrize("change, exc, match", [
+    (lambda X, y, G: (np.full_like(X, np.nan), y, G), ValueError, "X_selected contains"),
+    (lambda X, y, G: (X, y[:-1], G), ValueError, "y_index has 19 entries"),
+    (lambda X, y, G: (X, y + 5, G), ValueError, "y_index must hold class indices 0..1"),
+    (lambda X, y, G: (X, y - 1, G), ValueError, "y_index must hold class indices 0..1"),
+    (lambda X, y, G: (X, y, 1), ValueError, "n_classes must be an integer >= 2"),
+    (lambda X, y, G: (X, y, "2"), ValueError, "n_classes"),
+])
+def test_correlation_temperature_names_bad_input(change, exc, match):
+    X, y, _ = _plugin_problem()
+    with pytest.raises(exc, match=match):
+        correlation_temperature(*change(X, y, 2))

@@ -12,7 +12,13 @@ import pytest
 import xarray as xr
 
 from selbayes.models import GaussianPriors
-from selbayes.models._gaussian_posterior import draw_class_means
+from selbayes.models._gaussian_posterior import (
+    class_log_prior,
+    draw_class_means,
+    factorised_predictive_log_proba,
+    hyperparameter_groups,
+    predictive_log_proba,
+)
 
 
 def _unblocked(post: dict, data: dict, seed: int):
@@ -65,3 +71,65 @@ def test_blocks_of_draws_give_the_unblocked_values(t_prior, flat_nu, max_bytes):
     assert got["mu"].shape == (chains, draws, k, G)
     np.testing.assert_array_equal(got["nu"].values, nu)
     np.testing.assert_array_equal(got["mu"].values, mu)
+
+
+# -------------------------------------------------------------------- bad input is named
+def _moments():
+    rng = np.random.default_rng(0)
+    from selbayes.models import predictive_moments
+
+    mean, prec = predictive_moments(rng.gamma(2, size=(4, 3)), rng.gamma(2, size=4),
+                                    rng.gamma(2, size=4), rng.normal(size=(3, 2)),
+                                    np.array([10.0, 10.0]))
+    return rng.normal(size=(2, 3)), mean, prec, np.log([0.5, 0.5])
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, np.array([np.nan, 0.0])), ValueError,
+     "class_log_prior_ must hold log probabilities"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, -P, lp), ValueError,
+     "precision must be finite and > 0"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m * np.nan, P, lp), ValueError,
+     "mean contains NaN"),
+    (lambda X, m, P, lp: predictive_log_proba(X[:, :2], m, P, lp), ValueError,
+     "X_test_selected has 2 columns"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, lp, chunk_size=0), ValueError,
+     "chunk_size"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, lp, chunk_size=1.5), ValueError,
+     "chunk_size"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, lp, max_bytes=0), ValueError,
+     "max_bytes"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, lp, max_bytes=np.nan), ValueError,
+     "max_bytes"),
+    (lambda X, m, P, lp: predictive_log_proba(X, m, P, lp, max_bytes="1e8"), TypeError,
+     "max_bytes"),
+    (lambda X, m, P, lp: factorised_predictive_log_proba(X, m, P, lp, max_draws=0), ValueError,
+     "max_draws"),
+    (lambda X, m, P, lp: factorised_predictive_log_proba(X, m, P, lp, max_draws=True),
+     ValueError, "max_draws"),
+    (lambda X, m, P, lp: factorised_predictive_log_proba(X, m, P, lp, max_bytes=-1),
+     ValueError, "max_bytes"),
+])
+def test_predictive_functions_name_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(*_moments())
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: class_log_prior([5, 5], 0.0), ValueError, "c must be > 0"),
+    (lambda: class_log_prior([5, 5], np.nan), ValueError, "c must be > 0"),
+    (lambda: class_log_prior([5, 5], True), TypeError, "c must be a number"),
+    (lambda: class_log_prior([-5, 5], 1.0), ValueError, "class_counts"),
+    (lambda: class_log_prior([np.nan, 5], 1.0), ValueError, "class_counts"),
+    (lambda: class_log_prior([[5, 5]], 1.0), ValueError, "class_counts"),
+    (lambda: hyperparameter_groups(np.ones(5), 1.5), ValueError, "n_groups"),
+    (lambda: hyperparameter_groups(np.ones(5), True), ValueError, "n_groups"),
+    (lambda: hyperparameter_groups(np.ones(5), "3"), ValueError, "n_groups"),
+    (lambda: hyperparameter_groups(np.r_[np.ones(4), np.nan]), ValueError,
+     "tau_mu contains NaN"),
+    (lambda: hyperparameter_groups(np.ones(4), pi0=np.r_[np.ones(3), np.nan]), ValueError,
+     "pi0 contains NaN"),
+])
+def test_class_prior_and_groups_name_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

@@ -241,3 +241,63 @@ def test_the_compiled_ep_is_the_numpy_ep(s):
     for a, b in zip(got, ref, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12 * np.abs(b).max())
     assert np.all(got[1] >= MIN_TAU)
+
+
+# -------------------------------------------------------------------- bad input is named
+def _probit_data():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 6)
+    return rng.normal(size=(12, 5)) + y[:, None], y
+
+
+def _with_nan(X):
+    X = X.copy()
+    X[0, 0] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda X, y: fit_linear_probit(_with_nan(X), y), ValueError, "X contains 1 NaN"),
+    (lambda X, y: fit_linear_probit(X[:, 0], y), ValueError, "X must be 2-D"),
+    (lambda X, y: fit_linear_probit(X, y[:-1]), ValueError, "y has 11 labels but X has 12"),
+    (lambda X, y: fit_linear_probit(X, 2 * y), ValueError, "y: the all-features probit"),
+    (lambda X, y: fit_linear_probit(X, y, min_weight=-1.0), ValueError, "min_weight"),
+    (lambda X, y: fit_linear_probit(X, y, min_weight=np.nan), ValueError, "min_weight"),
+    (lambda X, y: fit_linear_probit(X, y, min_weight=1.0), ValueError, "min_weight"),
+    (lambda X, y: fit_linear_probit(X, y, min_weight=True), TypeError, "min_weight"),
+    (lambda X, y: fit_linear_probit(X, y, min_weight="x"), TypeError, "min_weight"),
+    (lambda X, y: fit_linear_probit(X, y).predict_log_proba(X[:, :3]), ValueError,
+     "X has 3 columns; the model was fitted on 5"),
+    (lambda X, y: fit_linear_probit(X, y).predict_log_proba(_with_nan(X)), ValueError,
+     "X contains 1 NaN"),
+    (lambda X, y: fit_linear_probit(X, y).predict_log_proba(X[0]), ValueError, "X must be 2-D"),
+])
+def test_fit_linear_probit_names_bad_input(call, exc, match):
+    X, y = _probit_data()
+    with pytest.raises(exc, match=match):
+        call(X, y)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"K": np.eye(2)}, ValueError, r"K must be the \(3, 3\)"),      # was a heap overrun
+    ({"K": np.full((3, 3), np.nan)}, ValueError, "K contains"),
+    ({"y": np.array([1.0, 0.0, 1.0])}, ValueError, "y must hold the labels -1 and 1"),
+    ({"y": np.array(["a", "b", "a"])}, TypeError, "y must hold the numbers"),
+    ({"max_sweeps": 0}, ValueError, "max_sweeps"),
+    ({"max_sweeps": 1.5}, ValueError, "max_sweeps"),
+    ({"max_sweeps": True}, ValueError, "max_sweeps"),
+    ({"tol": -1.0}, ValueError, "tol"),
+    ({"tol": np.nan}, ValueError, "tol"),
+    ({"tol": "x"}, TypeError, "tol"),
+])
+def test_ep_probit_names_bad_input(kwargs, exc, match):
+    args = {"K": 2.0 * np.eye(3) + 1.0, "y": np.array([1.0, 1.0, -1.0]), **kwargs}
+    with pytest.raises(exc, match=match):
+        ep_probit(args.pop("K"), args.pop("y"), **args)
+
+
+def test_min_weight_above_every_weight_keeps_the_best_grid_point():
+    X, y = _probit_data()
+    fit = fit_linear_probit(X, y, min_weight=0.99)
+    assert sum(site is not None for site in fit.sites) == 1
+    assert np.allclose(np.exp(fit.predict_log_proba(X[:2])).sum(axis=1), 1.0)

@@ -107,3 +107,59 @@ def test_bad_labels_and_constant_features():
         nested_dichotomies(1)
     with pytest.raises(ValueError, match="max_trees"):
         nested_dichotomies(3, max_trees=0)
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"n_classes": 1}, ValueError, "n_classes must be an integer >= 2"),
+    ({"n_classes": 2.5}, ValueError, "n_classes"),
+    ({"n_classes": True}, ValueError, "n_classes"),
+    ({"n_classes": "3"}, ValueError, "n_classes"),
+    ({"max_trees": 0}, ValueError, "max_trees"),
+    ({"max_trees": 1.5}, ValueError, "max_trees"),
+    ({"max_trees": "3"}, ValueError, "max_trees"),
+    ({"max_trees": np.nan}, ValueError, "max_trees"),
+    ({"random_state": -1}, ValueError, "random_state must be None, an int >= 0"),
+    ({"random_state": 1.5}, TypeError, "random_state"),
+    ({"random_state": "x"}, TypeError, "random_state"),
+])
+def test_nested_dichotomies_names_bad_input(kwargs, exc, match):
+    args = {"n_classes": 6, "max_trees": 3, **kwargs}
+    with pytest.raises(exc, match=match):
+        nested_dichotomies(args.pop("n_classes"), **args)
+
+
+@pytest.mark.parametrize("change, exc, match", [
+    (lambda X, y: (np.where(np.arange(X.size).reshape(X.shape) == 0, np.nan, X), y),
+     ValueError, "X contains 1 NaN"),
+    (lambda X, y: (X, y[:-1]), ValueError, "y has 11 labels but X has 12"),
+    (lambda X, y: (X, y + 1), ValueError, "y: the nested probit"),
+    (lambda X, y: (X, y.astype(float)), ValueError, "y: the nested probit"),
+])
+def test_fit_nested_probit_names_bad_data(change, exc, match):
+    rng = np.random.default_rng(0)
+    X, y = change(rng.normal(size=(12, 5)), np.repeat([0, 1, 2], 4))
+    with pytest.raises(exc, match=match):
+        fit_nested_probit(X, y)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"max_trees": 1.5}, ValueError, "max_trees"),      # was accepted (K = 3 needs no draw)
+    ({"max_trees": True}, ValueError, "max_trees"),
+    ({"random_state": -1}, ValueError, "random_state"),  # was ignored for K < 5
+    ({"random_state": "x"}, TypeError, "random_state"),
+    ({"min_weight": -1.0}, ValueError, "min_weight"),
+    ({"min_weight": True}, TypeError, "min_weight"),
+])
+def test_fit_nested_probit_names_bad_settings(kwargs, exc, match):
+    rng = np.random.default_rng(0)
+    with pytest.raises(exc, match=match):
+        fit_nested_probit(rng.normal(size=(12, 5)), np.repeat([0, 1, 2], 4), **kwargs)
+
+
+def test_nested_probit_predict_names_wrong_columns():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(12, 5))
+    fit = fit_nested_probit(X, np.repeat([0, 1, 2], 4))
+    with pytest.raises(ValueError, match="X has 4 columns; the model was fitted on 5"):
+        fit.predict_log_proba(X[:, :4])

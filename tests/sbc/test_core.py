@@ -321,3 +321,64 @@ def _fit_missing(data, seed):
 def test_bad_fitter_output(fitter, match):
     with pytest.raises(ValueError, match=match):
         run_sbc(toy.simulate, fitter, 1, PARAMS, progressbar=False)
+
+
+# -------------------------------------------------------------------- bad input is named
+_U = np.random.default_rng(0).uniform(size=50)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: chi2_uniformity(_U, "5"), ValueError, "n_bins must be an integer >= 2"),
+    (lambda: chi2_uniformity(_U, np.nan), ValueError, "n_bins"),
+    (lambda: chi2_uniformity(_U, 1), ValueError, "n_bins"),
+    (lambda: chi2_uniformity("ab"), TypeError, "frac_ranks must be numeric"),
+    (lambda: ecdf_uniformity(_U, "5", 100), ValueError, "n_eval must be an integer >= 2"),
+    (lambda: ecdf_uniformity(_U, None, 1.5), ValueError, "n_simulations"),
+    (lambda: ecdf_uniformity(_U, None, True), ValueError, "n_simulations"),
+    (lambda: ecdf_uniformity(_U, None, "5"), ValueError, "n_simulations"),
+    (lambda: ecdf_uniformity(_U, None, 100, -1), ValueError, "random_state must be an int >= 0"),
+    (lambda: ecdf_uniformity(_U, None, 100, True), TypeError, "random_state"),
+    (lambda: ecdf_band(0, n_simulations=100), ValueError, "n must be an integer >= 1"),
+    (lambda: ecdf_band(50.5, n_simulations=100), ValueError, "n must be an integer"),
+    (lambda: ecdf_band(50, "0.9", n_simulations=100), TypeError, "prob must be a number"),
+    (lambda: ecdf_band(50, True, n_simulations=100), TypeError, "prob must be a number"),
+    (lambda: ecdf_band(50, n_simulations=0), ValueError, "n_simulations"),
+    (lambda: ecdf_band(50, n_simulations=100, random_state=-1), ValueError, "random_state"),
+    (lambda: thin_draws(np.arange(20.0), 0), ValueError, "thin_to must be None or a positive"),
+    (lambda: thin_draws(np.arange(20.0), True), ValueError, "thin_to"),
+    (lambda: thin_draws(np.arange(20.0), 1.5), ValueError, "thin_to"),
+    (lambda: thin_draws(np.r_[np.arange(20.0), np.nan]), ValueError, "draws contain NaN"),
+    (lambda: thin_draws(np.zeros((2, 3, 4))), ValueError, "draws must have shape"),
+    (lambda: thin_draws("abc"), TypeError, "draws must be numeric"),
+    (lambda: sbc_rank(np.nan, [1.0, 2.0], np.random.default_rng(0)), ValueError,
+     "truth must be finite"),
+    (lambda: sbc_rank("a", [1.0, 2.0], np.random.default_rng(0)), TypeError,
+     "truth must be a number"),
+    (lambda: sbc_rank(1.0, [], np.random.default_rng(0)), ValueError, "draws is empty"),
+    (lambda: sbc_rank(1.0, [np.nan, 1.0], np.random.default_rng(0)), ValueError,
+     "draws contain NaN"),
+    (lambda: sbc_rank(1.0, [1.0, 2.0], 0), TypeError, "rng must be a numpy Generator"),
+    (lambda: load_sbc(5), TypeError, "out_dir must be a path"),
+])
+def test_uniformity_and_rank_functions_name_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"n_replicates": True}, ValueError, "n_replicates must be a positive integer"),
+    ({"thin_to": True}, ValueError, "thin_to must be None or a positive integer"),
+    ({"progressbar": "no"}, TypeError, "progressbar must be True or False"),
+    ({"out_dir": 5}, TypeError, "out_dir must be a path"),
+])
+def test_run_sbc_names_bad_settings(kwargs, exc, match):
+    args = {"n_replicates": 2, "progressbar": False, **kwargs}
+    with pytest.raises(exc, match=match):
+        run_sbc(toy.simulate, toy.fit_exact, args.pop("n_replicates"), PARAMS, **args)
+
+
+def test_sbc_schema_names_an_unknown_model():
+    from selbayes.sbc import sbc_schema
+
+    with pytest.raises(ValueError, match="model must be one of"):
+        sbc_schema("gausian")

@@ -206,3 +206,35 @@ def test_centred_spec_fits_centred_features_with_the_flat_prior(monkeypatch):
     np.testing.assert_allclose(Xc.mean(axis=0), 0.0, atol=1e-12)
     np.testing.assert_allclose(Xc, X - X.mean(axis=0))
     assert priors.flat_nu and not GaussianPriors.from_dict(spec["priors"]).flat_nu
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"n_classes": 0}, ValueError, "n_classes must be an integer >= 2"),
+    ({"n_classes": 1.5}, ValueError, "n_classes"),
+    ({"n": True}, ValueError, "n must be an integer >= 1"),
+    ({"n": 2}, ValueError, "n must be at least n_classes \\+ 1"),
+    ({"p": 0}, ValueError, "p must be an integer >= 1"),
+    ({"priors": {"alphax": 1.0}}, ValueError, "unknown prior setting"),
+    ({"priors": 5}, TypeError, "priors must be a dict"),
+])
+def test_gaussian_simulator_names_bad_settings(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        GaussianSBCSimulator(**{"n": 10, "p": 30, **kwargs})
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"k": 0}, ValueError, "k must be an integer >= 1"),
+    ({"k": 1.5}, ValueError, "k must be an integer"),
+    ({"draws": True}, ValueError, "draws"),
+    ({"tune": -1}, ValueError, "tune must be an integer >= 0"),
+    ({"chains": 0}, ValueError, "chains"),
+    ({"priors": {"alphax": 1.0}}, ValueError, "unknown prior setting"),
+    ({"centre": "yes"}, TypeError, "centre must be True or False"),
+    ({"sampler": 5}, TypeError, "sampler must be a string"),
+])
+def test_gaussian_fitter_names_bad_settings(kwargs, exc, match):
+    from selbayes.sbc import GaussianSBCFitter
+
+    with pytest.raises(exc, match=match):
+        GaussianSBCFitter(**kwargs)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from scipy import stats
 
 from selbayes.filters import abs_correlation
@@ -52,3 +53,25 @@ def test_quick_two_groups_sbc_run(tmp_path):
     # true pi0 ranks high (the full run: mean fractional rank well above 0.5).
     assert frac["pi0_uncorrected"].mean() > frac["pi0_corrected"].mean()
     assert "Two-groups prior" in (tmp_path / "sbc" / "README.md").read_text()
+
+
+# -------------------------------------------------------------------- bad input is named
+@pytest.mark.parametrize("cls, kwargs, exc, match", [
+    ("sim", {"n": 1}, ValueError, "n must be an integer >= 2"),
+    ("sim", {"n": True}, ValueError, "n must be an integer"),
+    ("sim", {"p": 0}, ValueError, "p must be an integer >= 1"),
+    ("sim", {"priors": 5}, TypeError, "priors must be a dict"),
+    ("sim", {"priors": {"alphax": 1}}, ValueError, "unknown prior setting"),
+    ("fit", {"threshold": "0.4"}, TypeError, "threshold must be a number"),
+    ("fit", {"threshold": True}, TypeError, "threshold must be a number"),
+    ("fit", {"threshold": -0.1}, ValueError, "threshold must be >= 0"),
+    ("fit", {"n_draws": 0}, ValueError, "n_draws must be an integer >= 1"),
+    ("fit", {"n_alpha": 1.5}, ValueError, "n_alpha"),
+    ("fit", {"n_pi0": 0}, ValueError, "n_pi0"),
+    ("fit", {"priors": {"alphax": 1}}, ValueError, "unknown prior setting"),
+])
+def test_naive_bayes_sbc_classes_name_bad_settings(cls, kwargs, exc, match):
+    make = NaiveBayesSBCSimulator if cls == "sim" else NaiveBayesSBCFitter
+    with pytest.raises(exc, match=match):
+        make(**kwargs)
+

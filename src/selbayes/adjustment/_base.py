@@ -92,7 +92,12 @@ class SelectionAdjustment(COp):
             raise ValueError(f"{type(self).__name__} method must be one of "
                              f"{tuple(self.EVALUATIONS)}; got {method!r}")
         self.method = str(method)
-        self.spacing = float(spacing)
+        if isinstance(spacing, bool | np.bool_ | str | bytes):
+            raise TypeError(f"spacing must be a number; got {spacing!r}")
+        try:
+            self.spacing = float(spacing)
+        except (TypeError, ValueError):
+            raise TypeError(f"spacing must be a number; got {spacing!r}") from None
         self.derivative = bool(derivative)
         self.info = tuple((str(k), v) for k, v in info)
         if self.evaluation == "table" and not self.spacing > 0:

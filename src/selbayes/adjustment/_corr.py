@@ -89,6 +89,9 @@ def _check_count(value, name: str) -> int:
 
 
 def _check_threshold(threshold) -> float:
+    # True and "0.3" would pass float(); they are not numbers
+    if isinstance(threshold, bool | np.bool_ | str | bytes):
+        raise TypeError(f"threshold must be a number; got {threshold!r}")
     try:
         g = float(threshold)
     except (TypeError, ValueError) as exc:
@@ -99,6 +102,9 @@ def _check_threshold(threshold) -> float:
 
 
 def _check_alpha(alpha) -> np.ndarray:
+    if isinstance(alpha, bool | np.bool_ | str | bytes) or (
+            isinstance(alpha, np.ndarray) and alpha.dtype.kind in "bSU"):
+        raise TypeError(f"alpha must be a positive number or array; got {alpha!r}")
     try:
         a = np.asarray(alpha, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -107,6 +113,23 @@ def _check_alpha(alpha) -> np.ndarray:
         bad = a[~(np.isfinite(a) & (a > 0))].ravel()[0]
         raise ValueError(f"alpha must be finite and > 0; got {bad!r}")
     return a
+
+
+def _check_n(n) -> int:
+    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"n must be the number of training cases n0 + n1, an integer >= 1; "
+                         f"got {n!r}")
+    return int(n)
+
+
+def _check_n_theta(n_theta) -> int | None:
+    if n_theta is None:
+        return None
+    if (isinstance(n_theta, bool | np.bool_) or not isinstance(n_theta, numbers.Integral)
+            or n_theta < 2):
+        raise ValueError(f"n_theta must be an integer >= 2 (theta nodes) or None; got "
+                         f"{n_theta!r}")
+    return int(n_theta)
 
 
 def default_n_theta(n: int, rule: str = "gauss") -> int:
@@ -137,7 +160,7 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     Raises
     ------
     ValueError
-        If ``rule`` is not one of :data:`THETA_RULES`.
+        If ``n`` is not an integer >= 1, or ``rule`` is not one of :data:`THETA_RULES`.
 
     Examples
     --------
@@ -146,6 +169,7 @@ def default_n_theta(n: int, rule: str = "gauss") -> int:
     >>> default_n_theta(10)                                    # never fewer than 48 Gauss nodes
     48
     """
+    _check_n(n)
     if rule == "gauss":
         return int(max(48, math.ceil(8.0 * math.sqrt(n))))
     if rule == "simpson":
@@ -188,13 +212,16 @@ def lattice_theta_rule(n: int, n_theta: int | None = None, rule: str = "auto"):
     Raises
     ------
     ValueError
-        If ``rule`` is unknown.
+        If ``rule`` is unknown, ``n`` is not an integer >= 1, or ``n_theta`` is not None or
+        an integer >= 2.
 
     Examples
     --------
     >>> lattice_theta_rule(100), lattice_theta_rule(1000), lattice_theta_rule(100, 80)
     (('legendre', 52), ('gauss', 253), ('gauss', 80))
     """
+    n = _check_n(n)
+    n_theta = _check_n_theta(n_theta)
     if rule == "auto":
         if n_theta is None and default_n_theta(n, "legendre") <= default_n_theta(n, "gauss"):
             return "legendre", default_n_theta(n, "legendre")

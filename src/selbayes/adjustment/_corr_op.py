@@ -52,7 +52,7 @@ from ._corr import (
     default_n_theta,
 )
 from ._mixture import lattice_inputs
-from ._spline import quintic_hermite_coefficients
+from ._spline import check_spacing, check_table_range, quintic_hermite_coefficients
 from .backends import _jax as _jax_backend  # noqa: F401  (registers the JAX implementation)
 from .backends import _numba as _numba_backend  # noqa: F401  (registers the numba implementation)
 from .backends import _numpy_kernels as numpy_kernels
@@ -229,16 +229,8 @@ class CorrOmitLogProb:
             raise ValueError(f"theta_rule must be one of {THETA_RULES}; got {theta_rule!r}")
         if n_theta is None:
             n_theta = default_n_theta(n0 + n1, theta_rule)
-        spacing = float(spacing)
-        if not np.isfinite(spacing) or not 0 < spacing <= 1.0:
-            raise ValueError(f"spacing must be in (0, 1]; got {spacing!r}")
-        try:
-            x_lo, x_hi = (float(v) for v in table_range)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"table_range must be two numbers; got {table_range!r}") from exc
-        if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
-            raise ValueError(f"table_range must be finite (x_lo, x_hi) with x_hi - x_lo >= "
-                             f"2 * spacing; got {table_range!r}")
+        spacing = check_spacing(spacing)
+        x_lo, x_hi = check_table_range(table_range, spacing)
         n_int = int(np.ceil((x_hi - x_lo) / spacing - 1e-9))
         x_hi = x_lo + n_int * spacing
         knots = x_lo + spacing * np.arange(n_int + 1)
@@ -384,9 +376,10 @@ def corr_omit_log_prob_op(n0: int, n1: int, threshold: float, n_theta: int | Non
     >>> round(op.limit_low, 6) == round(float(np.log(2 / 3)), 6)   # alpha -> 0: P_keep -> 2/3
     True
     """
+    spacing = check_spacing(spacing)
     return _op_cached(_check_count(n0, "n0"), _check_count(n1, "n1"),
                       _check_threshold(threshold), n_theta, str(theta_rule),
-                      tuple(float(v) for v in table_range), float(spacing))
+                      check_table_range(table_range, spacing), spacing)
 
 
 def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_rule="gauss",
@@ -422,7 +415,10 @@ def corr_parameters(n0, n1, threshold, method="table", *, n_theta=None, theta_ru
     Raises
     ------
     ValueError
-        If ``method`` is unknown or the design is invalid.
+        If ``method`` is unknown, the design is invalid, or ``spacing`` or ``table_range`` is
+        out of range.
+    TypeError
+        If ``n0``, ``n1``, ``threshold``, ``spacing`` or ``table_range`` is not a number.
 
     Examples
     --------

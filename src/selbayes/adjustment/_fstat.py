@@ -22,6 +22,8 @@ Two methods:
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import special
 
@@ -95,6 +97,9 @@ def validate_design(class_counts, threshold, alpha_x):
 
 
 def _as_log_scale(log_scale) -> np.ndarray:
+    if isinstance(log_scale, bool | np.bool_ | str | bytes) or (
+            isinstance(log_scale, np.ndarray) and log_scale.dtype.kind in "bSU"):
+        raise TypeError(f"log_scale must be numeric; got {log_scale!r}")
     try:
         x = np.asarray(log_scale, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -147,9 +152,9 @@ def fstat_log_omit_prob(log_scale, class_counts, threshold, alpha_x, method="exa
     Raises
     ------
     ValueError
-        If ``method`` is unknown, ``log_scale`` contains NaN, ``n_draws`` is not a positive
-        integer (``"mc"``), or the design is invalid (see :func:`validate_design`;
-        ``mu_t_df`` <= 0).
+        If ``method`` is unknown, ``log_scale`` contains NaN, the design is invalid (see
+        :func:`validate_design`; ``mu_t_df`` <= 0), or with ``"mc"`` ``n_draws`` is not a
+        positive integer, ``seed`` is a negative int or ``mc_cutoff`` is not in [0, 1).
     TypeError
         If ``log_scale`` is not numeric, a scalar argument is not a number, or ``seed`` is not
         None, an int or a Generator.
@@ -224,16 +229,24 @@ def validate_t_df(mu_t_df):
     return check_positive(mu_t_df, name="mu_t_df")
 
 
-def mc_pool(class_counts, alpha_x, n_draws, seed, mu_t_df=None):
+def mc_pool(class_counts, alpha_x, n_draws, seed, mu_t_df=None, *, seed_name="seed"):
     """The paper's fixed pool: Lambda(Z) T for ``n_draws`` draws, shape (n_draws,).
 
     Lambda(z) = sum_g n_g (z_g - z~)^2 with z~ the count-weighted mean (eq 27);
     T ~ Gamma(alpha_x / 2, rate alpha_x / 2), so that tau_x = T / w_x. With a t prior on the
     class means, T is divided by lambda ~ Gamma(df/2, rate df/2) (drawn after T, so the normal
-    pool of a seed is unchanged).
+    pool of a seed is unchanged). ``seed_name``: the seed's name in the messages.
     """
     check_positive_int(n_draws, name="n_draws")
-    rng = check_random_state(seed)
+    expected = f"{seed_name} must be None, an int >= 0 or a numpy Generator; got {seed!r}"
+    if isinstance(seed, bool | np.bool_):
+        raise TypeError(expected)
+    if isinstance(seed, numbers.Integral) and seed < 0:
+        raise ValueError(expected)
+    try:
+        rng = check_random_state(seed)
+    except TypeError:
+        raise TypeError(expected) from None
     counts = np.asarray(class_counts, dtype=np.float64)
     z = rng.standard_normal((int(n_draws), counts.shape[0]))
     zbar = z @ counts / counts.sum()
@@ -250,6 +263,9 @@ def mc_n_terms(counts, threshold, cutoff=MC_CUTOFF) -> int:
     ``cutoff = 0`` keeps terms down to 1e-300 (no practical truncation). f_k is decreasing in k.
     """
     cutoff = check_positive(cutoff, name="mc_cutoff", strict=False)
+    if cutoff >= 1:        # the terms f_k are probabilities: none would be kept
+        raise ValueError(f"mc_cutoff must be in [0, 1) (the smallest series term kept); got "
+                         f"{cutoff!r}")
     cutoff = max(cutoff, 1e-300)
     G = counts.shape[0]
     n = int(counts.sum())

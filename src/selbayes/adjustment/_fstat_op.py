@@ -42,6 +42,8 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pytensor.tensor as pt
 from scipy.special import gammaln
@@ -50,6 +52,7 @@ from ._base import SelectionAdjustment
 from ._fstat import (
     MC_CUTOFF,
     METHODS,
+    _as_log_scale,
     _mc_log_prob,
     mc_n_terms,
     mc_pool,
@@ -57,7 +60,7 @@ from ._fstat import (
     validate_t_df,
 )
 from ._fstat_exact import ExactTable, f_terms
-from ._spline import quintic_hermite_coefficients
+from ._spline import check_spacing, check_table_range, quintic_hermite_coefficients
 from .backends import _jax as _jax_backend  # noqa: F401  (registers the JAX implementation)
 from .backends import _numba as _numba_backend  # noqa: F401  (registers the numba implementation)
 from .backends import _numpy_kernels as numpy_kernels
@@ -300,21 +303,14 @@ class FStatOmitLogProb:
         rate_hi = _rate_high(mu_t_df)
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}; got {method!r}")
-        spacing = float(spacing)
-        if not np.isfinite(spacing) or not 0 < spacing <= 1.0:
-            raise ValueError(f"spacing must be in (0, 1]; got {spacing!r}")
+        spacing = check_spacing(spacing)
         n = int(counts.sum())
         G = counts.shape[0]
         if table_range is None:
             # The paper's estimator is useless (and wildly curved) far below tau_mu w_x ~ 1.
             x_lo = DEFAULT_X_LO if method == "exact" else DEFAULT_X_LO_MC
             table_range = (x_lo, float(np.log(n)) + upper_margin(mu_t_df))
-        x_lo, x_hi = (float(v) for v in table_range)
-        if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
-            raise ValueError(
-                f"table_range must be two finite numbers (x_lo, x_hi) with x_hi - x_lo >= "
-                f"2 * spacing; got {table_range!r}"
-            )
+        x_lo, x_hi = check_table_range(table_range, spacing)
         n_int, x_hi = table_pieces((x_lo, x_hi), spacing)
         knots = x_lo + spacing * np.arange(n_int + 1)
         mids = knots[:-1] + 0.5 * spacing
@@ -458,8 +454,13 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
     Raises
     ------
     ValueError
-        If ``method`` is unknown or the design is invalid (see
-        :func:`selbayes.adjustment._fstat.validate_design`).
+        If ``method`` is unknown, the design is invalid (see
+        :func:`selbayes.adjustment._fstat.validate_design`), ``spacing`` or ``table_range``
+        is out of range, or with ``"mc"`` ``n_draws``, ``random_state`` or ``mc_cutoff``
+        is.
+    TypeError
+        If ``label`` is not a bool, or ``threshold``, ``alpha_x``, ``spacing`` or
+        ``table_range`` is not a number.
 
     Examples
     --------
@@ -474,8 +475,9 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
     """
     counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
     mu_t_df = validate_t_df(mu_t_df)
+    spacing = DEFAULT_SPACING if spacing is None else check_spacing(spacing)
+    label = _check_label(label)
     info = (("G", int(counts.shape[0])), ("gamma", float(threshold))) if label else ()
-    spacing = DEFAULT_SPACING if spacing is None else float(spacing)
     if method == "table":
         table = FStatOmitLogProb(counts, threshold, alpha_x, table_range=table_range,
                                  spacing=spacing, mu_t_df=mu_t_df)
@@ -489,7 +491,8 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
         with np.errstate(divide="ignore"):
             log_f = np.log(f_terms(n_terms, G, n, threshold))
         terms = np.stack([log_f - gammaln(k + 1.0), k])
-        pool = mc_pool(counts, alpha_x, n_draws, random_state, mu_t_df)
+        pool = mc_pool(counts, alpha_x, n_draws, random_state, mu_t_df,
+                       seed_name="random_state")
         return (FStatAdjustment("mc", 0.0, False, info),
                 {"terms": terms, "log_half_pool": np.log(0.5 * pool)})
     if method == "exact":
@@ -513,6 +516,12 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
                      f"got {method!r}")
 
 
+def _check_label(label) -> bool:
+    if not isinstance(label, bool | np.bool_):
+        raise TypeError(f"label must be True or False; got {label!r}")
+    return bool(label)
+
+
 def mc_standard_error(op_params, log_scale):
     """Delta-method standard error of the ``"mc"`` estimate of log P at each log_scale.
 
@@ -531,6 +540,14 @@ def mc_standard_error(op_params, log_scale):
     ndarray with the shape of ``log_scale``
         Standard errors of log P, in nats.
 
+    Raises
+    ------
+    ValueError
+        If ``op_params`` are not the ``"mc"`` method's (``terms`` and ``log_half_pool``), or
+        ``log_scale`` holds NaN.
+    TypeError
+        If ``log_scale`` is not numeric.
+
     Examples
     --------
     >>> _, params = fstat_parameters([10, 10], 4.0, 4.0, method="mc", n_draws=500)
@@ -538,7 +555,12 @@ def mc_standard_error(op_params, log_scale):
     >>> bool(se[0] > se[1] > 0)        # noisier where tau_mu w_x is small
     True
     """
-    x = np.atleast_1d(np.asarray(log_scale, dtype=np.float64))
+    if not (isinstance(op_params, Mapping) and {"terms", "log_half_pool"} <= set(op_params)):
+        raise ValueError("op_params must be the params of fstat_parameters(..., method='mc') "
+                         "(terms and log_half_pool); got "
+                         + (f"keys {sorted(op_params)}" if isinstance(op_params, Mapping)
+                            else type(op_params).__name__))
+    x = np.atleast_1d(_as_log_scale(log_scale))
     lhp = op_params["log_half_pool"]
     terms = op_params["terms"]
     log_mu = lhp[None, :, None] - x.reshape(-1)[:, None, None]

@@ -287,7 +287,8 @@ class MixtureOmitFactor:
     ------
     ValueError
         If ``n0`` or ``n1`` is not an integer >= 1, ``threshold`` is negative or not finite,
-        ``theta_rule`` is unknown, or ``n_theta`` is invalid for the rule. Calls raise
+        ``theta_rule`` is unknown, ``n_theta`` is invalid for the rule, or ``kernel_cache``
+        or ``value_cache`` is not an integer >= 0. Calls raise
         ValueError for counts that are not 4 non-negative integers matching (n0, n1), and for
         alpha <= 0.
     TypeError
@@ -322,6 +323,9 @@ class MixtureOmitFactor:
         corr_omit_region(self.n0, self.n1, self.threshold)   # validate early
         self._kernels: OrderedDict = OrderedDict()
         self._values: OrderedDict = OrderedDict()
+        for name, v in (("kernel_cache", kernel_cache), ("value_cache", value_cache)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
+                raise ValueError(f"{name} must be an integer >= 0 (an LRU size); got {v!r}")
         self._kernel_cache, self._value_cache = int(kernel_cache), int(value_cache)
         self._wms: OrderedDict = OrderedDict()
         self.n_kernels_built = 0

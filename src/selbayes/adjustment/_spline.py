@@ -9,7 +9,83 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["quintic_hermite_coefficients", "pieces_numpy"]
+__all__ = ["quintic_hermite_coefficients", "pieces_numpy", "check_spacing", "check_table_range"]
+
+
+def check_spacing(spacing) -> float:
+    """A table's knot spacing as a float in (0, 1] (ValueError / TypeError naming it).
+
+    Parameters
+    ----------
+    spacing : float
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``spacing`` is not in (0, 1].
+    TypeError
+        If ``spacing`` is not a number (True and "0.1" would pass ``float``).
+
+    Examples
+    --------
+    >>> check_spacing(0.05)
+    0.05
+    """
+    if isinstance(spacing, bool | np.bool_ | str | bytes):
+        raise TypeError(f"spacing must be a number in (0, 1]; got {spacing!r}")
+    try:
+        value = float(spacing)
+    except (TypeError, ValueError):
+        raise TypeError(f"spacing must be a number in (0, 1]; got {spacing!r}") from None
+    if not np.isfinite(value) or not 0 < value <= 1.0:
+        raise ValueError(f"spacing must be in (0, 1]; got {spacing!r}")
+    return value
+
+
+def check_table_range(table_range, spacing: float) -> tuple[float, float]:
+    """A table's range (x_lo, x_hi) as two finite floats at least two knots apart.
+
+    Parameters
+    ----------
+    table_range : pair of float
+    spacing : float
+        The checked knot spacing.
+
+    Returns
+    -------
+    (float, float)
+
+    Raises
+    ------
+    ValueError
+        If ``table_range`` is not finite with x_hi - x_lo >= 2 * spacing.
+    TypeError
+        If ``table_range`` is not a pair of numbers.
+
+    Examples
+    --------
+    >>> check_table_range((-1, 2), 0.1)
+    (-1.0, 2.0)
+    """
+    expected = f"table_range must be two numbers (x_lo, x_hi); got {table_range!r}"
+    try:
+        values = tuple(table_range)
+    except TypeError:
+        raise TypeError(expected) from None
+    if len(values) != 2 or any(isinstance(v, bool | np.bool_ | str | bytes) for v in values):
+        raise TypeError(expected)
+    try:
+        x_lo, x_hi = (float(v) for v in values)
+    except (TypeError, ValueError):
+        raise TypeError(expected) from None
+    if not (np.isfinite(x_lo) and np.isfinite(x_hi) and x_hi - x_lo >= 2 * spacing):
+        raise ValueError(f"table_range must be two finite numbers (x_lo, x_hi) with x_hi - x_lo "
+                         f">= 2 * spacing; got {table_range!r}")
+    return x_lo, x_hi
 
 
 def quintic_hermite_coefficients(f, d, s, h):

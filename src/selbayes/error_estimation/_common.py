@@ -53,7 +53,23 @@ def class_prob_moments(n0, n1, class_prob=None) -> ClassProbMoments:
     Returns
     -------
     ClassProbMoments
+
+    Raises
+    ------
+    ValueError
+        If ``n0`` or ``n1`` is not a whole number >= 0, a known ``class_prob`` is outside
+        [0, 1], or Beta parameters are not finite and > 0.
+    TypeError
+        If ``class_prob`` is not None, a float or a pair of numbers.
+
+    Examples
+    --------
+    >>> class_prob_moments(3, 1).mean                   # Beta(1 + 3, 1 + 1)
+    0.6666666666666666
+    >>> class_prob_moments(3, 1, 0.5).var               # c known
+    0.0
     """
+    n0, n1 = _count(n0, "n0"), _count(n1, "n1")
     if class_prob is None:
         class_prob = (1.0, 1.0)
     if isinstance(class_prob, numbers.Real) and not isinstance(class_prob, bool):
@@ -62,6 +78,9 @@ def class_prob_moments(n0, n1, class_prob=None) -> ClassProbMoments:
             raise ValueError(f"class_prob, a known P(Y = 0), must lie in [0, 1]; got {c!r}")
         return ClassProbMoments(c, c * c, (1.0 - c) ** 2, 0.0)
     try:
+        if isinstance(class_prob, str | bytes) or any(
+                isinstance(v, bool | np.bool_ | str | bytes) for v in class_prob):
+            raise TypeError
         a, b = (float(v) for v in class_prob)
     except (TypeError, ValueError) as exc:
         raise TypeError(
@@ -78,6 +97,20 @@ def class_prob_moments(n0, n1, class_prob=None) -> ClassProbMoments:
         second_complement=b * (b + 1.0) / (N * (N + 1.0)),
         var=a * b / (N * N * (N + 1.0)),
     )
+
+
+def _count(n, name: str) -> float:
+    """A class count as a float, refusing what is not a whole number >= 0."""
+    if isinstance(n, bool | np.bool_ | str | bytes):
+        raise ValueError(f"{name} must be a whole number >= 0 (cases in the class); got {n!r}")
+    try:
+        v = float(n)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number >= 0 (cases in the class); got "
+                         f"{n!r}") from None
+    if not np.isfinite(v) or v < 0 or v != round(v):
+        raise ValueError(f"{name} must be a whole number >= 0 (cases in the class); got {n!r}")
+    return v
 
 
 @dataclass(frozen=True)

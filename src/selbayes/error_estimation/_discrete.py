@@ -31,7 +31,10 @@ def _counts(counts, name):
 
 
 def _alpha(alpha, b, name):
-    arr = np.asarray(alpha, dtype=float)
+    raw = np.asarray(alpha)
+    if raw.dtype.kind not in "iuf":        # True and "1" would convert to 1.0
+        raise TypeError(f"{name} (Dirichlet parameters) must be numeric; got {alpha!r}")
+    arr = raw.astype(float)
     if arr.ndim == 0:
         arr = np.full(b, float(arr))
     if arr.shape != (b,):
@@ -74,7 +77,8 @@ def discrete_bee_result(labels, counts0, counts1, alpha0=1.0, alpha1=1.0,
         positive values, ``labels`` does not end in a dimension of length b or holds values
         other than 0 and 1, or ``class_prob`` is out of range.
     TypeError
-        If the counts are not numeric, or ``class_prob`` is not None, a float or a pair.
+        If the counts or ``alpha0`` / ``alpha1`` are not numeric, or ``class_prob`` is not
+        None, a float or a pair.
 
     Examples
     --------

@@ -109,8 +109,12 @@ def _linear_rule(classifier, linear_rule):
             w, b = linear_rule
         except (TypeError, ValueError) as exc:
             raise TypeError("linear_rule must be a pair (weights, bias)") from exc
-    w = np.asarray(w, dtype=float)
-    b = np.asarray(b, dtype=float)
+    source = "linear_rule" if linear_rule is not None else "classifier.coef_/intercept_"
+    w, b = np.asarray(w), np.asarray(b)
+    if w.dtype.kind not in "iuf" or b.dtype.kind not in "iuf":
+        raise TypeError(f"{source}: the weights and the bias must be numeric; got dtypes "
+                        f"{w.dtype} and {b.dtype}")
+    w, b = w.astype(float), b.astype(float)
     if w.ndim == 2 and w.shape[0] == 1:
         w = w[0]
     if w.ndim != 1 or b.size != 1:
@@ -118,6 +122,8 @@ def _linear_rule(classifier, linear_rule):
             "the linear rule must be binary: weights of shape (D,) or (1, D) and one bias; got "
             f"weights {w.shape}, bias {b.shape}"
         )
+    if not (np.isfinite(w).all() and np.isfinite(b).all()):
+        raise ValueError(f"{source}: the weights and the bias must be finite")
     return w, float(b.ravel()[0])
 
 
@@ -136,6 +142,9 @@ def _rule_columns(w, p, features, classifier):
     features = np.asarray(features)
     if features.dtype == bool:
         features = np.flatnonzero(features)
+    if features.dtype.kind not in "iu":
+        raise ValueError(f"features must be integer column indices or a boolean mask; got "
+                         f"dtype {features.dtype}")
     features = features.astype(np.int64)
     if features.ndim != 1 or features.size == 0 or features.min() < -p or features.max() >= p:
         raise ValueError(f"features must be a non-empty 1-D index array into the {p} columns of X")
@@ -193,7 +202,8 @@ def _cross_validation(classifier, X, y, cv, cv_repeats, rng):
     if isinstance(cv, int | np.integer) and not isinstance(cv, bool):
         if cv < 2:
             raise ValueError(f"cv must be >= 2 folds (or None to skip); got {cv}")
-        if not isinstance(cv_repeats, int | np.integer) or cv_repeats < 1:
+        if (isinstance(cv_repeats, bool) or not isinstance(cv_repeats, int | np.integer)
+                or cv_repeats < 1):
             raise ValueError(f"cv_repeats must be a positive int; got {cv_repeats!r}")
         # the package's one fold maker (selbayes.evaluation._folds), as the benchmark uses
         y_index = np.unique(y, return_inverse=True)[1]
@@ -257,15 +267,17 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     ValueError
         If ``X`` is not a finite 2-D array, ``y`` does not match it or holds labels not in
         ``classifier.classes_`` (or not 0/1 without ``classes_``), the classifier is not
-        binary, the linear rule is not binary or does not match ``X`` / ``features``,
-        ``features`` is not a valid index array, ``cv`` < 2, or a class posterior is improper
-        with ``on_invalid="raise"`` (:class:`ImproperPosteriorError`, a ValueError).
+        binary, the linear rule is not binary, not finite or does not match ``X`` /
+        ``features``, ``features`` is not a valid index array, ``cv`` < 2, ``cv_repeats`` is
+        not a positive int, ``random_state`` is a negative int or a bool, or a class
+        posterior is improper with ``on_invalid="raise"`` (:class:`ImproperPosteriorError`,
+        a ValueError).
     sklearn.exceptions.NotFittedError
         If ``classifier`` is a scikit-learn estimator that is not fitted.
     TypeError
         If the classifier exposes no linear rule and ``linear_rule`` is not given,
-        ``linear_rule`` is not a pair, cross-validation cannot clone the classifier, or
-        ``random_state`` is invalid.
+        ``linear_rule`` is not a pair of numeric weights and bias, cross-validation cannot
+        clone the classifier, or ``random_state`` is of another type.
 
     Warns
     -----
@@ -287,6 +299,10 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     # the classifier is asked as it was fitted (a DataFrame keeps the feature names it was
     # fitted with: scikit-learn warns on an array); the linear rule works on the array
     X_given, X = X, check_matrix(X)
+    if isinstance(random_state, bool | np.bool_) or (
+            isinstance(random_state, int | np.integer) and random_state < 0):
+        raise ValueError(f"random_state must be None, an int >= 0 or a numpy Generator; got "
+                         f"{random_state!r}")
     rng = check_random_state(random_state)
     y_bin = _binary_target(classifier, y)
     if y_bin.shape[0] != X.shape[0]:

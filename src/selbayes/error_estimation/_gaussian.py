@@ -19,13 +19,14 @@ The sign convention is sklearn's: class 1 is predicted where ``decision_function
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 from scipy import special
 
-from .._validation import check_matrix, labels_1d
+from .._validation import check_matrix, check_positive, labels_1d
 from ._common import BEEResult, class_prob_moments, combine_class_moments
 from ._special import owen_r
 
@@ -74,6 +75,8 @@ class GaussianPrior:
         If ``cov_model`` is unknown, ``nu`` is negative or not finite, ``kappa`` is not finite,
         or ``cov_model="fixed"`` without ``Sigma``. Shape and symmetry of ``m``, ``S`` and
         ``Sigma`` are checked by :meth:`resolved`, once D is known.
+    TypeError
+        If ``nu`` or ``kappa`` is not a number (a bool or a string included).
 
     Examples
     --------
@@ -95,11 +98,16 @@ class GaussianPrior:
     def __post_init__(self):
         if self.cov_model not in COV_MODELS:
             raise ValueError(f"cov_model must be one of {COV_MODELS}; got {self.cov_model!r}")
-        nu = float(self.nu)
-        if not np.isfinite(nu) or nu < 0:
-            raise ValueError(f"nu must be finite and >= 0; got {self.nu!r}")
-        if self.kappa is not None and not np.isfinite(float(self.kappa)):
-            raise ValueError(f"kappa must be finite; got {self.kappa!r}")
+        check_positive(self.nu, name="nu", strict=False)
+        if self.kappa is not None:
+            if isinstance(self.kappa, bool | np.bool_ | str | bytes):
+                raise TypeError(f"kappa must be a number; got {self.kappa!r}")
+            try:
+                kappa = float(self.kappa)
+            except (TypeError, ValueError):
+                raise TypeError(f"kappa must be a number; got {self.kappa!r}") from None
+            if not np.isfinite(kappa):
+                raise ValueError(f"kappa must be finite; got {self.kappa!r}")
         if self.cov_model == "fixed" and self.Sigma is None:
             raise ValueError("cov_model='fixed' needs the known covariance Sigma")
 
@@ -137,8 +145,16 @@ class GaussianPrior:
         return float(self.nu), m, kappa, S, Sigma
 
 
+def _numeric(v, name):
+    """``v`` (None: 0) as a float array, refusing bools and text (float() reads "1" and True)."""
+    raw = np.asarray(0.0 if v is None else v)
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be numeric; got {v!r}")
+    return raw.astype(float)
+
+
 def _vector(v, D, name):
-    arr = np.asarray(0.0 if v is None else v, dtype=float)
+    arr = _numeric(v, name)
     if arr.ndim == 0:
         arr = np.full(D, float(arr))
     if arr.shape != (D,) or not np.all(np.isfinite(arr)):
@@ -147,7 +163,7 @@ def _vector(v, D, name):
 
 
 def _matrix(v, D, name):
-    arr = np.asarray(0.0 if v is None else v, dtype=float)
+    arr = _numeric(v, name)
     if arr.ndim == 0:
         arr = float(arr) * np.eye(D)
     if arr.shape != (D, D) or not np.all(np.isfinite(arr)):
@@ -244,8 +260,11 @@ def posterior_from_statistics(n, mean, scatter, prior: GaussianPrior) -> Gaussia
     Raises
     ------
     ValueError
-        If the prior's ``m``, ``S`` or ``Sigma`` do not fit dimension D, are not finite or not
-        symmetric, or ``Sigma`` is not positive definite.
+        If ``n`` is not finite and >= 0, ``mean`` is not finite, ``scatter`` is not a finite
+        (..., D, D) array, or the prior's ``m``, ``S`` or ``Sigma`` do not fit dimension D,
+        are not finite or not symmetric, or ``Sigma`` is not positive definite.
+    TypeError
+        If ``prior`` is not a GaussianPrior, or a statistic or a prior field is not numeric.
 
     Examples
     --------
@@ -258,11 +277,19 @@ def posterior_from_statistics(n, mean, scatter, prior: GaussianPrior) -> Gaussia
     >>> post.S.round(4).tolist()                    # 9 + 1 + (10 * 2 / 12) * 1^2 for sample 2
     [[[6.0]], [[11.6667]]]
     """
-    mean = np.asarray(mean, dtype=float)
+    _check_prior(prior)
+    mean = _numeric(mean, "mean")
+    if mean.ndim == 0 or not np.isfinite(mean).all():
+        raise ValueError("mean must be a finite array of shape (..., D) (class sample means)")
     D = mean.shape[-1]
     nu0, m0, kappa0, S0, Sigma = prior.resolved(D)
-    n = np.asarray(n, dtype=float)
-    scatter = np.asarray(scatter, dtype=float)
+    n = _numeric(n, "n")
+    if not (np.isfinite(n).all() and (n >= 0).all()):
+        raise ValueError("n must hold class sizes (finite, >= 0)")
+    scatter = _numeric(scatter, "scatter")
+    if scatter.shape[-2:] != (D, D) or not np.isfinite(scatter).all():
+        raise ValueError(f"scatter must be a finite array of shape (..., {D}, {D}); got shape "
+                         f"{scatter.shape}")
     nu_s = nu0 + n
     with np.errstate(invalid="ignore", divide="ignore"):
         w = np.where(nu_s > 0, n / np.where(nu_s > 0, nu_s, 1.0), 0.0)
@@ -293,8 +320,10 @@ def gaussian_posterior(X_y, prior: GaussianPrior) -> GaussianPosterior:
     Raises
     ------
     ValueError
-        If ``X_y`` is not 2-D, or the prior does not fit dimension D (see
+        If ``X_y`` is not a finite 2-D array, or the prior does not fit dimension D (see
         :func:`posterior_from_statistics`).
+    TypeError
+        If ``X_y`` is not numeric or ``prior`` is not a GaussianPrior.
 
     Examples
     --------
@@ -308,9 +337,12 @@ def gaussian_posterior(X_y, prior: GaussianPrior) -> GaussianPosterior:
     >>> bool(gaussian_posterior(np.zeros((2, 2)), GaussianPrior.flat(2)).validity()[0])
     False
     """
-    X_y = np.asarray(X_y, dtype=float)
+    _check_prior(prior)
+    X_y = _numeric(X_y, "X_y")
     if X_y.ndim != 2:
-        raise ValueError(f"class points must be 2-D (n_y, D); got shape {X_y.shape}")
+        raise ValueError(f"X_y (the class points) must be 2-D (n_y, D); got shape {X_y.shape}")
+    if not np.isfinite(X_y).all():
+        raise ValueError("X_y (the class points) contains NaN or infinite values")
     n = X_y.shape[0]
     if n == 0:
         return posterior_from_statistics(0, np.zeros(X_y.shape[1]),
@@ -345,6 +377,9 @@ def linear_class_moments(weights, bias, cls: int, posterior: GaussianPosterior):
     ValueError
         If ``cls`` is not 0 or 1, ``weights`` does not end in a dimension of length D, or
         ``weights`` / ``bias`` are not finite.
+    TypeError
+        If ``posterior`` is not a GaussianPosterior, or ``weights`` / ``bias`` is not
+        numeric.
 
     Examples
     --------
@@ -361,15 +396,21 @@ def linear_class_moments(weights, bias, cls: int, posterior: GaussianPosterior):
     >>> round(float(mean), 4), bool(np.allclose((mean, second), ref))
     (0.1855, True)
     """
-    if cls not in (0, 1):
-        raise ValueError(f"cls must be 0 or 1; got {cls!r}")
-    a = np.asarray(weights, dtype=float)
-    b = np.asarray(bias, dtype=float)
+    if (isinstance(cls, bool | np.bool_) or not isinstance(cls, numbers.Integral)
+            or cls not in (0, 1)):
+        raise ValueError(f"cls must be the int 0 or 1; got {cls!r}")
+    if not isinstance(posterior, GaussianPosterior):
+        raise TypeError(f"posterior must be a GaussianPosterior (from gaussian_posterior); got "
+                        f"{type(posterior).__name__}")
+    a = _numeric(weights, "weights")
+    b = _numeric(bias, "bias")
     D = posterior.dim
     if a.ndim == 0 or a.shape[-1] != D:
         raise ValueError(f"weights must have shape (..., {D}); got {a.shape}")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("weights and bias must be finite")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("weights must be finite")
+    if not np.all(np.isfinite(b)):
+        raise ValueError("bias must be finite")
     s = 1.0 if cls == 0 else -1.0
     norm = np.linalg.norm(a, axis=-1)
     const = norm == 0
@@ -439,6 +480,12 @@ def _priors(prior, D):
     return out
 
 
+def _check_prior(prior) -> None:
+    if not isinstance(prior, GaussianPrior):
+        raise TypeError(f"prior must be a GaussianPrior (e.g. GaussianPrior.flat(D)); got "
+                        f"{type(prior).__name__}")
+
+
 def _binary_labels(y, n):
     y = labels_1d(y)
     if y.shape[0] != n:
@@ -487,7 +534,8 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
         one label per row, ``weights`` does not end in a dimension of length D, a prior name
         is unknown or a prior pair does not have 2 entries, or ``class_prob`` is out of range.
     TypeError
-        If ``prior`` or ``class_prob`` has the wrong type.
+        If ``prior`` or ``class_prob`` has the wrong type, or ``weights`` or ``bias`` is not
+        numeric.
 
     Examples
     --------
@@ -507,7 +555,7 @@ def gaussian_bee_result(weights, bias, X, y, prior="flat", class_prob=None,
     X = check_matrix(X)
     y = _binary_labels(y, X.shape[0])
     D = X.shape[1]
-    w = np.asarray(weights, dtype=float)
+    w = _numeric(weights, "weights")
     if w.ndim == 0 or w.shape[-1] != D:
         raise ValueError(f"weights must have shape (..., {D}) to match X; got {w.shape}")
     moments = []

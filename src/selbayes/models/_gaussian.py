@@ -75,6 +75,7 @@ from ._gaussian_two_groups import (  # noqa: F401 (old imports)
     predictive_log_proba_two_groups,
     two_groups_predictive,
 )
+from ._inputs import check_flag
 from ._packed_data import data_reader
 from ._priors import GaussianPriors
 
@@ -153,7 +154,14 @@ def _shared_range(n: int, mu_t_df: float | None) -> tuple[float, float] | None:
     return _table_range(n, None if mu_t_df is None else min(float(mu_t_df), 1.0))
 
 
+def _check_selection(selection) -> None:
+    if not isinstance(selection, Selection):
+        raise TypeError("selection must be a Selection (from selbayes.select_features(..., "
+                        f"statistic='f')); got {type(selection).__name__}")
+
+
 def _check_inputs(X_selected, y, selection: Selection):
+    _check_selection(selection)
     X_selected = check_matrix(X_selected, name="X_selected")
     # a class of one case has a mean and no within-class df (checked below: n - G >= 1)
     classes, y_index, _ = check_labels(y, X_selected.shape[0], min_per_class=1)
@@ -223,10 +231,11 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     ValueError
         If the classes of ``y`` differ from the selection's, ``X_selected`` does not have
         ``selection.n_selected`` columns, n - G < 1, ``X_selected`` or ``y`` is malformed
-        (non-finite values, wrong length, fewer than two classes), or a prior setting is
-        unknown or not positive.
+        (non-finite values, wrong length, fewer than two classes), a prior setting is
+        unknown or not positive, or ``adjustment_method`` is unknown.
     TypeError
-        If ``X_selected`` is not numeric.
+        If ``X_selected`` is not numeric, ``selection`` is not a Selection, or ``corrected``
+        is not a bool.
 
     Examples
     --------
@@ -241,7 +250,13 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     >>> uncorrected["n_omitted"], float(abs(uncorrected["adj_coef"]).max())
     (np.float64(0.0), 0.0)
     """
+    from ..adjustment._fstat_op import FStatAdjustment
+
     priors = GaussianPriors.from_dict(priors)
+    corrected = check_flag(corrected, "corrected")
+    if adjustment_method not in FStatAdjustment.EVALUATIONS:
+        raise ValueError(f"adjustment_method must be one of {tuple(FStatAdjustment.EVALUATIONS)}"
+                         f"; got {adjustment_method!r}")
     X_selected, classes, y_index = _check_inputs(X_selected, y, selection)
     n = X_selected.shape[0]
     G = classes.shape[0]
@@ -351,12 +366,12 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     Raises
     ------
     ValueError
-        If ``parameterization`` is unknown, or for the data problems listed in
-        :func:`model_data`.
+        If ``parameterization`` is unknown, ``feature_names`` does not name the k retained
+        features, or for the problems listed in :func:`model_data`.
     NotImplementedError
         For the two-groups prior with ``parameterization="noncentered"``.
     TypeError
-        If ``X_selected`` is not numeric.
+        As :func:`model_data`.
 
     Examples
     --------
@@ -377,6 +392,9 @@ def build_model(X_selected, y, selection: Selection, priors: GaussianPriors | di
     data = model_data(X_selected, y, selection, priors, corrected, adjustment_method)
     names = (list(feature_names) if feature_names is not None
              else [int(i) for i in selection.indices])
+    if len(names) != data["xbar_obs"].shape[0]:
+        raise ValueError(f"feature_names must name the {data['xbar_obs'].shape[0]} retained "
+                         f"features; got {len(names)} names")
     coords = {"feature": names, "class": [str(c) for c in selection.classes]}
     return _model_from_data(data, priors, coords, parameterization)
 

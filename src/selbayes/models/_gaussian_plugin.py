@@ -20,13 +20,15 @@ Gaussian classification models (manuscript), eqs 13-15 and 23-24.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy import optimize
 from scipy.special import gammaln
 
-from .._validation import check_random_state
+from .._validation import check_matrix, check_positive, check_positive_int
 from ..filters._selection import Selection
-from ._gaussian import sufficient_statistics
+from ._gaussian import _check_selection, sufficient_statistics
 from ._gaussian_posterior import (
     _log_mean_exp,
     class_log_prior,
@@ -35,6 +37,7 @@ from ._gaussian_posterior import (
     predictive_log_proba,
     predictive_moments,
 )
+from ._inputs import check_class_index, check_flag, check_n_classes, check_seed
 from ._priors import GaussianPriors
 
 __all__ = ["plugin_log_proba", "plugin_posterior", "plugin_idata", "check_plugin_priors",
@@ -266,6 +269,31 @@ def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
     return uv, df, t_nodes
 
 
+def _check_training(X_train_selected, y_index, selection):
+    """The plug-in's training data, checked against the selection they were selected by."""
+    _check_selection(selection)
+    X = check_matrix(X_train_selected, name="X_train_selected")
+    if X.shape[1] != selection.n_selected:
+        raise ValueError(f"X_train_selected has {X.shape[1]} columns but the selection retained "
+                         f"{selection.n_selected}")
+    return X, check_class_index(y_index, X.shape[0], len(selection.class_counts))
+
+
+def _check_mode(mode) -> tuple[float, float]:
+    """(log tau_mu, log tau_nu) as two floats: log tau_mu finite, log tau_nu finite or -inf
+    (the flat prior on nu)."""
+    expected = ("mode must be two numbers (log tau_mu, log tau_nu), the first finite and the "
+                f"second finite or -inf (a flat prior on nu); got {mode!r}")
+    try:
+        u, v = (float(m) for m in mode)
+    except (TypeError, ValueError):
+        raise ValueError(expected) from None
+    if (not np.isfinite(u) or np.isnan(v) or v == np.inf
+            or any(isinstance(m, bool | np.bool_ | str) for m in mode)):
+        raise ValueError(expected)
+    return u, v
+
+
 def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Selection,
                      priors=None, corrected=True, n_draws=200, random_state=None,
                      predictive="factorised"):
@@ -315,7 +343,10 @@ def plugin_log_proba(X_train_selected, y_index, X_test_selected, selection: Sele
     Raises
     ------
     ValueError
-        For an unknown ``predictive``.
+        For an unknown ``predictive``, test data that are not a finite 2-D array with the
+        training data's columns, or the problems :func:`plugin_posterior` names.
+    TypeError
+        As :func:`plugin_posterior`.
 
     Examples
     --------
@@ -395,7 +426,14 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     Raises
     ------
     ValueError
-        If ``mode`` is given with a grid of df (``priors.mu_t_df_grid``).
+        If ``X_train_selected`` is not a finite 2-D array of ``selection.n_selected``
+        columns, ``y_index`` is not one class index 0..G-1 per row with every class
+        present, ``n_draws`` is not a positive integer, ``mode`` is not two numbers,
+        or ``mode`` is given with a grid of df (``priors.mu_t_df_grid``), or
+        ``random_state`` is a negative int.
+    TypeError
+        If ``selection`` is not a Selection, ``corrected`` is not a bool, or
+        ``random_state`` is not None, an int or a numpy Generator.
 
     Examples
     --------
@@ -408,15 +446,20 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     ((10, 5), True)
     """
     priors = GaussianPriors.from_dict(priors)
-    rng = check_random_state(random_state)
+    X_train_selected, y_index = _check_training(X_train_selected, y_index, selection)
+    corrected = check_flag(corrected, "corrected")
+    n_draws = check_positive_int(n_draws, name="n_draws", what="draws of the precisions")
+    rng = check_seed(random_state)
+    if mode is not None:
+        mode = _check_mode(mode)
+        if priors.mu_t_df_grid:
+            raise ValueError("a given mode needs a fixed df of the t prior (mu_t_df_grid None)")
     G = len(selection.class_counts)
     counts, xbar, ssw = sufficient_statistics(X_train_selected, y_index, G)
     counts = counts.astype(np.float64)
     if mode is None:
         (u, v), df, t_nodes = _t_df_mode(xbar, ssw, counts, selection, priors, corrected)
     else:
-        if priors.mu_t_df_grid:
-            raise ValueError("a given mode needs a fixed df of the t prior (mu_t_df_grid None)")
         (u, v), df = mode, priors.mu_t_df
         t_nodes = None if df is None else _t_scale_nodes(df)
     a, rate, tau_x_mode = _noise_precision(priors, counts, ssw)     # as in _hyper_mode
@@ -503,7 +546,10 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     Raises
     ------
     ValueError
-        If ``priors`` is the two-groups prior or puts a hyperprior on w_x.
+        If ``priors`` is the two-groups prior or puts a hyperprior on w_x, or for the
+        problems :func:`plugin_posterior` names.
+    TypeError
+        As :func:`plugin_posterior`.
 
     Examples
     --------
@@ -525,7 +571,7 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     from ._gaussian_posterior import draw_class_means
 
     check_plugin_priors(priors)
-    rng = check_random_state(random_state)
+    rng = check_seed(random_state)
     post = plugin_posterior(X_train_selected, y_index, selection, priors, corrected=corrected,
                             n_draws=draws, random_state=rng, mode=mode)
     cd, fd = ("chain", "draw"), ("chain", "draw", "feature")
@@ -568,7 +614,10 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     Raises
     ------
     ValueError
-        If ``temperature`` is not a positive finite number.
+        If ``temperature`` is not a positive finite number, or ``log_proba`` is not (m, G)
+        with ``class_log_prior_`` of shape (G,).
+    TypeError
+        If ``temperature`` is not a number.
 
     Examples
     --------
@@ -579,8 +628,8 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     """
     from scipy.special import logsumexp
 
-    if not np.isfinite(temperature) or temperature <= 0:
-        raise ValueError(f"temperature must be a positive number; got {temperature!r}")
+    temperature = check_positive(temperature, name="temperature")
+    log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
     if temperature == 1:
         return log_proba
     z = (log_proba - class_log_prior_) / temperature + class_log_prior_
@@ -614,7 +663,10 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     Raises
     ------
     ValueError
-        If ``eps`` is outside [0, 1).
+        If ``eps`` is outside [0, 1), or ``log_proba`` is not (m, G) with
+        ``class_log_prior_`` of shape (G,).
+    TypeError
+        If ``eps`` is not a number.
 
     Examples
     --------
@@ -623,11 +675,25 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     >>> np.round(np.exp(label_noise_log_proba(lp, prior, 0.02)), 3).tolist()
     [[0.01, 0.99]]
     """
-    if not (0 <= eps < 1):
+    eps = check_positive(eps, name="eps", strict=False)
+    if eps >= 1:
         raise ValueError(f"label noise eps must be in [0, 1); got {eps!r}")
+    log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
     if eps == 0:
         return log_proba
     return np.logaddexp(np.log1p(-eps) + log_proba, np.log(eps) + class_log_prior_[None, :])
+
+
+def _check_log_proba(log_proba, class_log_prior_):
+    """(m, G) log probabilities and the (G,) log class probabilities they include."""
+    lp = np.asarray(log_proba, dtype=np.float64)
+    prior = np.asarray(class_log_prior_, dtype=np.float64)
+    if lp.ndim != 2:
+        raise ValueError(f"log_proba must have shape (m, G); got {lp.shape}")
+    if prior.shape != (lp.shape[1],):
+        raise ValueError(f"class_log_prior_ must have shape (G,) = ({lp.shape[1]},), one entry "
+                         f"per column of log_proba; got {prior.shape}")
+    return lp, prior
 
 
 def default_label_noise(n: int) -> float:
@@ -643,11 +709,18 @@ def default_label_noise(n: int) -> float:
     float
         The label-noise probability eps.
 
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 0.
+
     Examples
     --------
     >>> default_label_noise(48)
     0.02
     """
+    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral) or n < 0:
+        raise ValueError(f"n must be the number of training cases, an integer >= 0; got {n!r}")
     return 1.0 / (n + 2.0)
 
 
@@ -692,6 +765,14 @@ def correlation_temperature(X_selected, y_index, n_classes) -> float:
     float
         T >= 1 (for :func:`temper_log_proba`).
 
+    Raises
+    ------
+    ValueError
+        If ``X_selected`` is not a finite 2-D array, ``n_classes`` is not an integer >= 2,
+        or ``y_index`` is not one class index 0..G-1 per row.
+    TypeError
+        If ``X_selected`` is not numeric.
+
     References
     ----------
     Kish, L. (1965). Survey Sampling. Wiley (the design effect). Pauli, F., Racugno, W. and
@@ -709,9 +790,9 @@ def correlation_temperature(X_selected, y_index, n_classes) -> float:
     >>> correlation_temperature(rng.normal(size=(400, 10)) + y[:, None], y, 2) < 1.5
     True
     """
-    X = np.asarray(X_selected, dtype=np.float64)
-    y_index = np.asarray(y_index)
-    G = int(n_classes)
+    X = check_matrix(X_selected, name="X_selected")
+    G = check_n_classes(n_classes)
+    y_index = check_class_index(y_index, X.shape[0], G, all_present=False)
     n = X.shape[0]
     counts = np.bincount(y_index, minlength=G).astype(np.float64)
     present = np.flatnonzero(counts > 0)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_matrix
+from .._validation import check_matrix, check_positive, check_positive_int
 from ._priors import GaussianPriors
 
 __all__ = ["class_means_log_density", "draw_class_means", "marker_log_odds", "class_log_prior",
@@ -321,13 +321,26 @@ def class_log_prior(class_counts, c: float) -> np.ndarray:
     ndarray of shape (G,)
         Log probabilities (nats); they log-sum-exp to 0.
 
+    Raises
+    ------
+    ValueError
+        If ``class_counts`` is not a 1-D array of finite counts >= 0, or ``c`` is not a
+        finite number > 0.
+    TypeError
+        If ``c`` is not a number.
+
     Examples
     --------
     >>> import numpy as np
     >>> np.round(np.exp(class_log_prior([3, 1], c=1.0)), 4).tolist()   # (4/6, 2/6)
     [0.6667, 0.3333]
     """
+    c = check_positive(c, name="c")
     counts = np.asarray(class_counts, dtype=np.float64)
+    if counts.ndim != 1 or counts.size == 0 or not (np.isfinite(counts).all()
+                                                    and (counts >= 0).all()):
+        raise ValueError(f"class_counts must be a 1-D array of training cases per class "
+                         f"(finite, >= 0); got {np.asarray(class_counts).tolist()}")
     return np.log(counts + c) - np.log(counts.sum() + c * counts.shape[0])
 
 
@@ -462,6 +475,11 @@ def _check_moments(X_test_selected, mean, precision, class_log_prior_):
     if P.shape != (S, k, G):
         raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
                          f"{(S, k, G)}; got {np.shape(precision)}")
+    if not np.isfinite(m_).all():
+        raise ValueError("mean contains NaN or infinite values")
+    if not (np.isfinite(P).all() and (P > 0).all()):
+        raise ValueError("precision must be finite and > 0 (1 / variance); it holds "
+                         f"{int(np.sum(~(np.isfinite(P) & (P > 0))))} other value(s)")
     return X, m_, P, _check_prior_and_columns(class_log_prior_, G, X, k)
 
 
@@ -472,8 +490,12 @@ def _check_prior_and_columns(class_log_prior_, G: int, X: np.ndarray, k: int) ->
     if class_log_prior_.shape != (G,):
         raise ValueError(f"class_log_prior_ must have shape (G,) = ({G},); got "
                          f"{class_log_prior_.shape}")
+    if np.isnan(class_log_prior_).any() or (class_log_prior_ == np.inf).any():
+        raise ValueError(f"class_log_prior_ must hold log probabilities (no NaN or +inf); got "
+                         f"{class_log_prior_.tolist()}")
     if X.shape[1] != k:
-        raise ValueError(f"test data have {X.shape[1]} retained columns; the model has {k}")
+        raise ValueError(f"X_test_selected has {X.shape[1]} columns (retained features); the "
+                         f"model has {k}")
     return class_log_prior_
 
 
@@ -511,10 +533,12 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     Raises
     ------
     ValueError
-        If ``X_test_selected`` is not a finite 2-D array with k columns, ``mean`` is not 3-D,
-        ``precision`` does not match it, or ``class_log_prior_`` does not have G entries.
+        If ``X_test_selected`` is not a finite 2-D array with k columns, ``mean`` is not 3-D
+        and finite, ``precision`` does not match it or is not positive, ``class_log_prior_``
+        does not have G entries (or holds NaN), ``chunk_size`` is not a positive integer or
+        ``max_bytes`` not a positive number.
     TypeError
-        If ``X_test_selected`` is not numeric.
+        If ``X_test_selected`` is not numeric or ``max_bytes`` not a number.
 
     Examples
     --------
@@ -529,6 +553,9 @@ def predictive_log_proba(X_test_selected, mean, precision, class_log_prior_,
     """
     X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
                                                 class_log_prior_)
+    if chunk_size is not None:
+        chunk_size = check_positive_int(chunk_size, name="chunk_size")
+    max_bytes = check_positive(max_bytes, name="max_bytes")
     S, k, G = m_.shape
     n_test = X.shape[0]
     const = 0.5 * np.log(P).sum(axis=1) - 0.5 * (P * m_ * m_).sum(axis=1)       # (S, G)
@@ -575,8 +602,8 @@ def hyperparameter_groups(tau_mu, n_groups: int = 10, pi0=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``tau_mu`` (or ``pi0``) is not a non-empty 1-D array of one length, or ``n_groups``
-        is below 1.
+        If ``tau_mu`` (or ``pi0``) is not a non-empty 1-D array of one length with finite
+        values, or ``n_groups`` is not a positive integer.
 
     Examples
     --------
@@ -590,13 +617,16 @@ def hyperparameter_groups(tau_mu, n_groups: int = 10, pi0=None) -> np.ndarray:
     if tau_mu.ndim != 1 or tau_mu.size == 0:
         raise ValueError(f"tau_mu must be a non-empty 1-D array of draws; got shape "
                          f"{tau_mu.shape}")
-    if int(n_groups) < 1:
-        raise ValueError(f"n_groups must be >= 1; got {n_groups}")
+    if not np.isfinite(tau_mu).all():
+        raise ValueError("tau_mu contains NaN or infinite draws")
+    n_groups = check_positive_int(n_groups, name="n_groups")
     if pi0 is not None:
         pi0 = np.asarray(pi0, dtype=np.float64)
         if pi0.shape != tau_mu.shape:
             raise ValueError(f"pi0 must have the shape of tau_mu {tau_mu.shape}; got "
                              f"{pi0.shape}")
+        if not np.isfinite(pi0).all():
+            raise ValueError("pi0 contains NaN or infinite draws")
         outer = int(np.ceil(np.sqrt(n_groups)))
         inner = int(np.ceil(n_groups / outer))
         labels = np.empty(tau_mu.size, dtype=np.int64)
@@ -695,7 +725,10 @@ def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_
     Raises
     ------
     ValueError
-        As :func:`predictive_log_proba`; or if ``groups`` does not have one label per draw.
+        As :func:`predictive_log_proba`; or if ``groups`` does not have one label per draw,
+        or ``max_draws`` is not None or a positive integer.
+    TypeError
+        As :func:`predictive_log_proba`.
 
     Examples
     --------
@@ -708,6 +741,9 @@ def factorised_predictive_log_proba(X_test_selected, mean, precision, class_log_
     """
     X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
                                                 class_log_prior_)
+    if max_draws is not None:
+        max_draws = check_positive_int(max_draws, name="max_draws")
+    max_bytes = check_positive(max_bytes, name="max_bytes")
     S, k, G = m_.shape
     groups = np.zeros(S, dtype=np.int64) if groups is None else _check_groups(groups, S)
     if max_draws is not None and S > max_draws:

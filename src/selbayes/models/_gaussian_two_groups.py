@@ -63,6 +63,14 @@ def null_log_prob(class_counts, threshold) -> np.float64:
     numpy.float64
         log P(F <= gamma) (nats), computed in log space (``scipy.stats.f.logcdf``).
 
+    Raises
+    ------
+    ValueError
+        If ``class_counts`` is not G >= 2 positive whole numbers with n - G >= 1, or
+        ``threshold`` is not a finite number > 0.
+    TypeError
+        If ``threshold`` is not a number.
+
     Examples
     --------
     >>> from scipy.stats import f
@@ -72,9 +80,12 @@ def null_log_prob(class_counts, threshold) -> np.float64:
     """
     from scipy.stats import f as f_dist
 
-    counts = np.asarray(class_counts, dtype=np.float64)
-    G, n = counts.shape[0], counts.sum()
-    return np.float64(f_dist.logcdf(float(threshold), G - 1, n - G))
+    from ..adjustment._fstat import validate_design
+
+    # the F design's checks (alpha_x plays no part here)
+    counts, threshold, _ = validate_design(class_counts, threshold, 1.0)
+    G, n = counts.shape[0], int(counts.sum())
+    return np.float64(f_dist.logcdf(threshold, G - 1, n - G))
 
 
 def _posterior_arrays(idata) -> dict:

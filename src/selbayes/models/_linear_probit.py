@@ -34,10 +34,12 @@ import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
 from .._rounding import varies
+from .._validation import check_matrix, check_positive, check_positive_int, labels_1d
 from ._linear_probit_nb import ep_sweep, site_log_z
 
 __all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "standardise_features",
-           "fit_gram", "gram_log_proba", "LOG_S_GRID", "LOG_S_SD", "INTERCEPT_VARIANCE"]
+           "fit_gram", "gram_log_proba", "check_test_matrix", "check_min_weight", "LOG_S_GRID",
+           "LOG_S_SD", "INTERCEPT_VARIANCE"]
 
 #: Prior variance s_b of the intercept (probit units).
 INTERCEPT_VARIANCE = 4.0
@@ -75,6 +77,15 @@ def ep_probit(K, y, *, tol: float = 1e-8, max_sweeps: int = 100):
     log_z : float
         EP's log marginal likelihood (nats).
 
+    Raises
+    ------
+    ValueError
+        If ``K`` is not a finite square matrix with one row per label, ``y`` holds values
+        other than -1 and 1, ``tol`` is negative or not finite, or ``max_sweeps`` is not a
+        positive integer.
+    TypeError
+        If ``K`` or ``y`` is not numeric, or ``tol`` is not a number.
+
     Examples
     --------
     >>> import numpy as np
@@ -83,6 +94,23 @@ def ep_probit(K, y, *, tol: float = 1e-8, max_sweeps: int = 100):
     >>> bool(log_z < 0), nu.shape
     (True, (3,))
     """
+    y = labels_1d(y)
+    if y.dtype.kind not in "biuf":
+        raise TypeError(f"y must hold the numbers -1 and 1; got dtype {y.dtype}")
+    if not np.isin(y, (-1, 1)).all():
+        raise ValueError("y must hold the labels -1 and 1 (probit sites); got the values "
+                         f"{np.unique(y[~np.isin(y, (-1, 1))])[:5].tolist()}")
+    K = check_matrix(K, name="K", allow_pandas=False)
+    if K.shape != (y.size, y.size):
+        raise ValueError(f"K must be the ({y.size}, {y.size}) prior covariance of the latent "
+                         f"values of y; got shape {K.shape}")
+    tol = check_positive(tol, name="tol", strict=False)
+    max_sweeps = check_positive_int(max_sweeps, name="max_sweeps")
+    return _ep_probit(K, y, tol, max_sweeps)
+
+
+def _ep_probit(K, y, tol: float = 1e-8, max_sweeps: int = 100):
+    """:func:`ep_probit` without the checks (:func:`fit_gram` calls it at every grid point)."""
     K = np.ascontiguousarray(K, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     n = y.size
@@ -158,12 +186,17 @@ class LinearProbitFit:
 
     def standardise(self, X) -> np.ndarray:
         """The kept features of ``X`` (m, p_all) standardised as the training ones."""
-        X = np.asarray(X, dtype=np.float64)
+        X = check_test_matrix(X, self.mean.size)
         return (X[:, self.keep] - self.mean[self.keep]) / self.sd[self.keep]
 
     def predict_log_proba(self, X) -> np.ndarray:
         """log P(class | x) of test cases, (m, 2): Algorithm 3.6 of Rasmussen and Williams
         averaged over the grid of s with the posterior weights.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a finite 2-D array with the training data's number of columns.
 
         Examples
         --------
@@ -178,6 +211,68 @@ class LinearProbitFit:
         p = self.Z.shape[1]
         return gram_log_proba(self.Z @ self.Z.T / p, Zs @ self.Z.T / p, (Zs ** 2).sum(1) / p,
                               self.log_s, self.weights, self.sites)
+
+
+def check_test_matrix(X, p_all: int) -> np.ndarray:
+    """Test values as a finite 2-D float array with the training data's ``p_all`` columns.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, p_all)
+    p_all : int
+        Columns of the training data.
+
+    Returns
+    -------
+    ndarray of shape (m, p_all)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite 2-D array of ``p_all`` columns.
+    TypeError
+        If ``X`` is not numeric.
+
+    Examples
+    --------
+    >>> check_test_matrix([[1.0, 2.0]], 2).shape
+    (1, 2)
+    """
+    X = check_matrix(X, name="X")
+    if X.shape[1] != p_all:
+        raise ValueError(f"X has {X.shape[1]} columns; the model was fitted on {p_all} (pass "
+                         "the test cases' values of the training features, in their order)")
+    return X
+
+
+def check_min_weight(min_weight) -> float:
+    """``min_weight`` as a float in [0, 1).
+
+    Parameters
+    ----------
+    min_weight : float
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If it is negative, not finite or >= 1.
+    TypeError
+        If it is not a number.
+
+    Examples
+    --------
+    >>> check_min_weight(1e-8)
+    1e-08
+    """
+    v = check_positive(min_weight, name="min_weight", strict=False)
+    if v >= 1:
+        raise ValueError(f"min_weight is a posterior weight of the grid of s and must be in "
+                         f"[0, 1); got {min_weight!r}")
+    return v
 
 
 def standardise_features(X):
@@ -260,13 +355,16 @@ def fit_gram(G0, y_pm, *, min_weight: float = 1e-8, return_log_evidence: bool = 
     """
     log_post, sites = [], []
     for log_s in LOG_S_GRID:
-        nu, tau, _, log_z = ep_probit(np.exp(log_s) * G0 + INTERCEPT_VARIANCE, y_pm)
+        nu, tau, _, log_z = _ep_probit(np.exp(log_s) * G0 + INTERCEPT_VARIANCE, y_pm)
         sites.append((nu, tau))
         log_post.append(log_z - 0.5 * (log_s / LOG_S_SD) ** 2)
     log_post = np.asarray(log_post)
     w = np.exp(log_post - log_post.max())
     w /= w.sum()
-    kept = [site if wt >= min_weight else None for site, wt in zip(sites, w, strict=True)]
+    # the grid point of the largest weight is always kept: a min_weight above it would leave
+    # the predictive no point at all
+    kept = [site if wt >= min_weight or i == int(np.argmax(w)) else None
+            for i, (site, wt) in enumerate(zip(sites, w, strict=True))]
     if not return_log_evidence:
         return w, kept
     # the prior density's constant and the grid step, which the weights did not need
@@ -346,7 +444,10 @@ def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
     Raises
     ------
     ValueError
-        If ``y`` is not 0/1 with both classes, or no feature varies.
+        If ``X`` is not a finite 2-D array, ``y`` is not 0/1 with both classes and one label
+        per row of ``X``, no feature varies, or ``min_weight`` is not in [0, 1).
+    TypeError
+        If ``X`` is not numeric or ``min_weight`` is not a number.
 
     Examples
     --------
@@ -357,10 +458,15 @@ def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
     >>> fit.Z.shape, bool(abs(fit.weights.sum() - 1) < 1e-12)
     ((30, 50), True)
     """
-    y = np.asarray(y)
+    X = check_matrix(X, name="X")
+    y = labels_1d(y)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must "
+                         "match")
     if not np.isin(y, (0, 1)).all() or np.unique(y).size != 2:
-        raise ValueError("the all-features probit regression needs class indices 0 and 1, "
+        raise ValueError("y: the all-features probit regression needs class indices 0 and 1, "
                          "both present (two classes only; fit_nested_probit takes more)")
+    min_weight = check_min_weight(min_weight)
     mean, sd, keep, Z = standardise_features(X)
     y_pm = 2.0 * y.astype(np.float64) - 1.0
     w, sites = fit_gram(Z @ Z.T / Z.shape[1], y_pm, min_weight=min_weight)

@@ -47,6 +47,7 @@ from scipy.special import expit, gammaln, logsumexp
 
 from .._special import log_rising
 from .._validation import check_random_state
+from ._inputs import check_flag, check_seed
 from ._priors import MixturePrior  # noqa: F401 - its home is models.priors
 
 __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_proba",
@@ -427,8 +428,9 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
         and ``n_omitted > 0``, ``factor`` was built for other (n0, n1, gamma), or ``prior``
         is invalid.
     TypeError
-        If ``prior`` is not a MixturePrior, dict or None, or ``random_state`` is not None, an
-        int or a Generator.
+        If ``prior`` is not a MixturePrior, dict or None, ``random_state`` is not None, an
+        int >= 0 or a Generator (a negative int: ValueError), ``corrected`` is not a bool, or
+        ``factor`` is not a MixtureOmitFactor.
 
     Examples
     --------
@@ -464,6 +466,11 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     if n0 == 0 or n1 == 0:
         raise ValueError(f"y must contain both classes; got {n0} zeros and {n1} ones")
     n_omitted = _check_int(n_omitted, "n_omitted", 0)
+    corrected = check_flag(corrected, "corrected")
+    check_seed(random_state)            # named here, not after the model is built
+    if factor is not None and not isinstance(factor, MixtureOmitFactor):
+        raise TypeError("factor must be a MixtureOmitFactor (selbayes.adjustment) or None; got "
+                        f"{type(factor).__name__}")
     if z_update not in Z_UPDATES:
         raise ValueError(f"z_update must be one of {Z_UPDATES}; got {z_update!r}")
     if backend not in BACKENDS:

@@ -58,6 +58,7 @@ from .._special import log_rising
 from .._validation import check_binary, check_matrix, check_positive_int, labels_1d
 from ..adjustment._corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters._selection import Selection
+from ._inputs import check_flag
 from ._priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
 
 __all__ = [
@@ -491,7 +492,13 @@ def _resolve_selection(selection, k, n0, n1, corrected):
     if isinstance(n_omitted, bool) or not isinstance(n_omitted, numbers.Integral) \
             or n_omitted < 0:
         raise ValueError(f"n_omitted (p - k) must be an integer >= 0; got {n_omitted!r}")
-    g = float(gamma)
+    if isinstance(gamma, bool | np.bool_ | str | bytes):     # float() would read them
+        raise TypeError(f"threshold (gamma) of the selection must be a number; got {gamma!r}")
+    try:
+        g = float(gamma)
+    except (TypeError, ValueError):
+        raise TypeError(f"threshold (gamma) of the selection must be a number; got "
+                        f"{gamma!r}") from None
     if not np.isfinite(g) or g < 0:
         raise ValueError(f"threshold (gamma) must be finite and >= 0; got {gamma!r}")
     return int(n_omitted), g
@@ -546,10 +553,11 @@ def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
         a finite 0/1 matrix; ``y`` is not 0/1 with one entry per row and both classes present;
         ``selection`` is None while ``corrected``, is a Selection of another statistic, k or
         class counts, or a tuple with a negative or non-integer ``n_omitted`` or a negative or
-        non-finite threshold; or ``n_alpha`` is not a positive integer.
+        non-finite threshold; or ``n_alpha`` is not a positive integer, or ``n_theta`` or
+        ``adjustment_n_theta`` is not an integer >= 2.
     TypeError
-        If ``prior`` is not a NaiveBayesPrior, ``selection`` is of another type, or ``X`` is
-        not numeric.
+        If ``prior`` is not a NaiveBayesPrior, ``selection`` is of another type or its
+        threshold not a number, ``corrected`` is not a bool, or ``X`` is not numeric.
 
     Examples
     --------
@@ -603,6 +611,12 @@ def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta
         else adjustment_theta_rule
     if adj_rule not in THETA_RULES:
         raise ValueError(f"adjustment_theta_rule must be one of {THETA_RULES}; got {adj_rule!r}")
+    corrected = check_flag(corrected, "corrected")
+    for name, value in (("n_theta", n_theta), ("adjustment_n_theta", adjustment_n_theta)):
+        if value is not None and (isinstance(value, bool | np.bool_)
+                                  or not isinstance(value, numbers.Integral) or value < 2):
+            raise ValueError(f"{name} must be an integer >= 2 (theta nodes) or None; got "
+                             f"{value!r}")
     adj_n = adjustment_n_theta
     if adj_n is None and adj_rule == preset["adjustment_theta_rule"]:
         adj_n = preset["adjustment_n_theta"]

@@ -196,6 +196,11 @@ class NaiveBayesTwoGroupsFit(NaiveBayesQuadratureFit):
                 f"E[pi0]={self.pi0_posterior_mean:.3f})")
 
 
+#: the one-group fit's settings that ``**grid`` passes on
+_GRID_SETTINGS = ("n_alpha", "theta_rule", "n_theta", "adjustment_theta_rule",
+                  "adjustment_n_theta")
+
+
 def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
                                prior: NaiveBayesPrior | None = None,
                                quadrature: str = "accurate", n_pi0: int = DEFAULT_N_PI0,
@@ -233,6 +238,9 @@ def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
     ValueError
         If ``prior`` has no pi0 settings, ``n_pi0`` is not a positive integer, or any input
         fails the checks of the one-group fit.
+    TypeError
+        If ``grid`` holds a name other than the one-group fit's settings, or as the one-group
+        fit.
 
     Examples
     --------
@@ -248,10 +256,12 @@ def fit_naive_bayes_two_groups(X, y, selection=None, *, corrected: bool = True,
         raise ValueError("the two-groups fit needs a NaiveBayesPrior with pi0_a and pi0_b "
                          "set (e.g. priors={'pi0_a': 1, 'pi0_b': 1})")
     check_positive_int(n_pi0, name="n_pi0")
+    unknown = sorted(set(grid) - set(_GRID_SETTINGS))
+    if unknown:
+        raise TypeError(f"fit_naive_bayes_two_groups got unknown setting(s) {unknown}; the grid "
+                        f"settings are {list(_GRID_SETTINGS)}")
     parts = _grid_parts(X, y, selection, corrected=corrected, prior=prior,
-                        quadrature=quadrature, **{key: grid.get(key) for key in (
-                            "n_alpha", "theta_rule", "n_theta", "adjustment_theta_rule",
-                            "adjustment_n_theta")})
+                        quadrature=quadrature, **{key: grid.get(key) for key in _GRID_SETTINGS})
     alpha, pairs, inverse = parts["alpha"], parts["pairs"], parts["inverse"]
     n0, n1 = parts["class_counts"]
     n = n0 + n1

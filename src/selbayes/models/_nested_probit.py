@@ -32,12 +32,22 @@ and Williams, C. K. I. (2006). Gaussian Processes for Machine Learning. MIT Pres
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp
 
-from ._linear_probit import LOG_S_GRID, fit_gram, gram_log_proba, standardise_features
+from .._validation import check_matrix, check_positive_int, labels_1d
+from ._inputs import check_seed
+from ._linear_probit import (
+    LOG_S_GRID,
+    check_min_weight,
+    check_test_matrix,
+    fit_gram,
+    gram_log_proba,
+    standardise_features,
+)
 
 __all__ = ["fit_nested_probit", "NestedProbitFit", "nested_dichotomies", "MAX_TREES"]
 
@@ -104,7 +114,10 @@ def nested_dichotomies(n_classes: int, *, max_trees: int = MAX_TREES, random_sta
     Raises
     ------
     ValueError
-        If ``n_classes`` < 2 or ``max_trees`` < 1.
+        If ``n_classes`` is not an integer >= 2, ``max_trees`` not a positive integer, or
+        ``random_state`` a negative int.
+    TypeError
+        If ``random_state`` is not None, an int or a numpy Generator.
 
     Examples
     --------
@@ -115,14 +128,16 @@ def nested_dichotomies(n_classes: int, *, max_trees: int = MAX_TREES, random_sta
     >>> len(nested_dichotomies(6, max_trees=10, random_state=0))
     10
     """
-    if n_classes < 2:
-        raise ValueError(f"nested dichotomies need two classes or more; got {n_classes}")
-    if max_trees < 1:
-        raise ValueError(f"max_trees must be at least 1; got {max_trees}")
+    if (isinstance(n_classes, bool | np.bool_) or not isinstance(n_classes, numbers.Integral)
+            or n_classes < 2):
+        raise ValueError("n_classes must be an integer >= 2 (nested dichotomies need two "
+                         f"classes or more); got {n_classes!r}")
+    n_classes = int(n_classes)
+    max_trees = check_positive_int(max_trees, name="max_trees", what="trees averaged over")
+    rng = check_seed(random_state)
     classes = tuple(range(n_classes))
     if _n_trees(n_classes) <= max_trees:
         return _all_trees(classes)
-    rng = np.random.default_rng(random_state)
     seen, trees = set(), []
     while len(trees) < max_trees:
         tree = _random_tree(classes, rng)
@@ -184,7 +199,7 @@ class NestedProbitFit:
 
     def standardise(self, X) -> np.ndarray:
         """The kept features of ``X`` (m, p_all) standardised as the training ones."""
-        X = np.asarray(X, dtype=np.float64)
+        X = check_test_matrix(X, self.mean.size)
         return (X[:, self.keep] - self.mean[self.keep]) / self.sd[self.keep]
 
     def split_cases(self, j: int) -> np.ndarray:
@@ -251,7 +266,13 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     Raises
     ------
     ValueError
-        If ``y`` is not 0 .. K-1 with every class present and K >= 2, or no feature varies.
+        If ``X`` is not a finite 2-D array, ``y`` is not 0 .. K-1 with every class present,
+        K >= 2 and one label per row of ``X``, no feature varies, ``max_trees`` is not a
+        positive integer, ``min_weight`` is not in [0, 1) or ``random_state`` is a negative
+        int.
+    TypeError
+        If ``X`` is not numeric, ``min_weight`` not a number, or ``random_state`` not None,
+        an int or a numpy Generator.
 
     Examples
     --------
@@ -262,15 +283,23 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     >>> len(fit.trees), len(fit.splits)
     (15, 25)
     """
-    y = np.asarray(y)
+    X = check_matrix(X, name="X")
+    y = labels_1d(y)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must "
+                         "match")
     classes = np.unique(y)
-    if (y.ndim != 1 or classes.size < 2 or not np.issubdtype(y.dtype, np.integer)
+    if (classes.size < 2 or not np.issubdtype(y.dtype, np.integer)
             or not np.array_equal(classes, np.arange(classes.size))):
-        raise ValueError("the nested probit regressions need class indices 0 .. K-1, every "
+        raise ValueError("y: the nested probit regressions need class indices 0 .. K-1, every "
                          f"class present and K >= 2; got the values {classes[:10].tolist()}")
+    min_weight = check_min_weight(min_weight)
+    # checked before any fit (nested_dichotomies draws from it only for K >= 5)
+    check_positive_int(max_trees, name="max_trees", what="trees averaged over")
+    rng = check_seed(random_state)
     mean, sd, keep, Z = standardise_features(X)
     G0 = Z @ Z.T / Z.shape[1]
-    trees = nested_dichotomies(classes.size, max_trees=max_trees, random_state=random_state)
+    trees = nested_dichotomies(classes.size, max_trees=max_trees, random_state=rng)
     splits, index, weights, sites = [], {}, [], []
     for tree in trees:
         for split in tree:

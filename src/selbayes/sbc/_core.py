@@ -122,17 +122,47 @@ def sbc_rank(truth: float, draws, rng: np.random.Generator) -> tuple[int, float]
     frac_rank : float
         ``(rank + V) / (L + 1)`` with ``V ~ Uniform(0, 1)``: Uniform(0, 1) under calibration.
 
+    Raises
+    ------
+    ValueError
+        If ``truth`` is not a finite number, or ``draws`` is empty or not finite.
+    TypeError
+        If ``truth`` or ``draws`` is not numeric, or ``rng`` is not a numpy Generator.
+
     Examples
     --------
     >>> import numpy as np
     >>> sbc_rank(2.5, [1.0, 2.0, 3.0, 4.0], np.random.default_rng(0))[0]
     2
     """
-    draws = np.asarray(draws, dtype=np.float64).ravel()
+    if isinstance(truth, bool | np.bool_ | str | bytes):
+        raise TypeError(f"truth must be a number; got {truth!r}")
+    try:
+        truth = float(truth)
+    except (TypeError, ValueError):
+        raise TypeError(f"truth must be a number; got {truth!r}") from None
+    if not np.isfinite(truth):
+        raise ValueError(f"truth must be finite; got {truth!r}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy Generator; got {type(rng).__name__}")
+    draws = _as_draws(draws).ravel()
+    if draws.size == 0:
+        raise ValueError("draws is empty: a rank needs at least one posterior draw")
     less = int(np.count_nonzero(draws < truth))
     ties = int(np.count_nonzero(draws == truth))
     rank = less + int(rng.integers(0, ties + 1))
     return rank, (rank + float(rng.random())) / (draws.size + 1)
+
+
+def _as_draws(draws) -> np.ndarray:
+    """Posterior draws as a finite float array (ValueError / TypeError naming ``draws``)."""
+    arr = np.asarray(draws)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"draws must be numeric; got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if not np.isfinite(arr).all():
+        raise ValueError("draws contain NaN or infinite values")
+    return arr
 
 
 def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
@@ -154,7 +184,10 @@ def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
     Raises
     ------
     ValueError
-        When ``thin_to`` exceeds the number of draws.
+        When ``thin_to`` is not None or a positive integer or exceeds the number of draws,
+        or ``draws`` is not a non-empty finite array of 1 or 2 dimensions.
+    TypeError
+        If ``draws`` is not numeric.
 
     Examples
     --------
@@ -162,10 +195,16 @@ def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
     >>> thin_draws(np.arange(20.0).reshape(2, 10), thin_to=4).tolist()
     [0.0, 6.0, 13.0, 19.0]
     """
-    arr = np.asarray(draws, dtype=np.float64)
+    arr = _as_draws(draws)
+    if arr.ndim not in (1, 2) or arr.size == 0:
+        raise ValueError(f"draws must have shape (n_draws,) or (n_chains, n_draws); got shape "
+                         f"{arr.shape}")
     if arr.ndim == 1:
         arr = arr[None, :]
     total = arr.size
+    if thin_to is not None and (isinstance(thin_to, bool | np.bool_)
+                                or not isinstance(thin_to, numbers.Integral) or thin_to < 1):
+        raise ValueError(f"thin_to must be None or a positive integer; got {thin_to!r}")
     if thin_to is not None:
         if thin_to > total:
             raise ValueError(f"thin_to={thin_to} exceeds the {total} posterior draws available")
@@ -297,7 +336,10 @@ def _store(out_dir: Path, settings: dict) -> TaskStore:
 # uniformity tests
 # --------------------------------------------------------------------------------------------
 def _check_frac(frac_ranks) -> np.ndarray:
-    u = np.asarray(frac_ranks, dtype=np.float64).ravel()
+    raw = np.asarray(frac_ranks)
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"frac_ranks must be numeric; got dtype {raw.dtype}")
+    u = raw.astype(np.float64).ravel()
     if u.size < 2:
         raise ValueError(f"frac_ranks needs at least 2 values; got {u.size}")
     if not np.all((u >= 0) & (u <= 1)):
@@ -330,7 +372,9 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     Raises
     ------
     ValueError
-        Fewer than 2 ranks, ranks outside [0, 1], or ``n_bins < 2``.
+        Fewer than 2 ranks, ranks outside [0, 1], or ``n_bins`` not an integer >= 2.
+    TypeError
+        If ``frac_ranks`` is not numeric.
 
     Warns
     -----
@@ -346,9 +390,7 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     (0.0, 9, 1.0)
     """
     u = _check_frac(frac_ranks)
-    n_bins = _auto_bins(u.size) if n_bins is None else int(n_bins)
-    if n_bins < 2:
-        raise ValueError(f"n_bins must be >= 2; got {n_bins}")
+    n_bins = _auto_bins(u.size) if n_bins is None else _check_int(n_bins, "n_bins", 2)
     if u.size / n_bins < _MIN_EXPECTED:
         warnings.warn(f"expected count per bin is {u.size / n_bins:.2g} < 5; the chi-square "
                       "p-value is approximate", stacklevel=2)
@@ -358,11 +400,41 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     return float(res.statistic), n_bins - 1, float(res.pvalue)
 
 
+def _check_int(value, name: str, minimum: int) -> int:
+    """An int setting >= ``minimum`` (not a bool, a float or a string)."""
+    if (isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral)
+            or value < minimum):
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+    return int(value)
+
+
+def _check_settings(obj, minimums: dict) -> None:
+    """Check a simulator's or fitter's integer settings (``{field: minimum}``), naming the
+    class and the field; called by their ``__post_init__``, so that a bad setting is named when
+    the object is made, not in the first replicate."""
+    for name, minimum in minimums.items():
+        try:
+            _check_int(getattr(obj, name), name, minimum)
+        except ValueError as exc:
+            raise ValueError(f"{type(obj).__name__}: {exc}") from None
+
+
+def _check_prior_dict(obj, name: str, from_dict) -> None:
+    """Check a simulator's or fitter's prior settings (a dict of fields) with ``from_dict``."""
+    value = getattr(obj, name)
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{type(obj).__name__}: {name} must be a dict of prior settings; got "
+                        f"{type(value).__name__}")
+    from_dict(dict(value))
+
+
 def _n_eval(n: int, n_eval: int | None) -> int:
-    k = min(n, _MAX_EVAL) if n_eval is None else int(n_eval)
-    if k < 2:
-        raise ValueError(f"n_eval must be >= 2; got {k}")
-    return k
+    if n_eval is None:
+        k = min(n, _MAX_EVAL)
+        if k < 2:
+            raise ValueError(f"n_eval must be >= 2; got {k}")
+        return k
+    return _check_int(n_eval, "n_eval", 2)
 
 
 @lru_cache(maxsize=32)
@@ -410,7 +482,12 @@ def _ecdf_null(n: int, k: int, n_simulations: int, seed: int) -> np.ndarray:
 
 
 def _null_seed(random_state) -> int:
+    if isinstance(random_state, bool | np.bool_):
+        raise TypeError(f"random_state must be None, an int or a numpy Generator; got "
+                        f"{random_state!r}")
     if isinstance(random_state, numbers.Integral):
+        if random_state < 0:
+            raise ValueError(f"random_state must be an int >= 0; got {random_state!r}")
         return int(random_state)
     if random_state is None:
         return int(np.random.SeedSequence().generate_state(1)[0])
@@ -448,9 +525,11 @@ def ecdf_uniformity(frac_ranks, n_eval: int | None = None, n_simulations: int = 
     Raises
     ------
     ValueError
-        Fewer than 2 ranks, ranks outside [0, 1], ``n_eval < 2`` or ``n_simulations < 1``.
+        Fewer than 2 ranks, ranks outside [0, 1], ``n_eval`` not an integer >= 2,
+        ``n_simulations`` not a positive integer, or ``random_state`` a negative int.
     TypeError
-        When ``random_state`` is not None, an int or a Generator.
+        When ``random_state`` is not None, an int or a Generator, or ``frac_ranks`` is not
+        numeric.
 
     Examples
     --------
@@ -462,9 +541,8 @@ def ecdf_uniformity(frac_ranks, n_eval: int | None = None, n_simulations: int = 
     """
     u = _check_frac(frac_ranks)
     k = _n_eval(u.size, n_eval)
-    if n_simulations < 1:
-        raise ValueError(f"n_simulations must be >= 1; got {n_simulations}")
-    null = _ecdf_null(u.size, k, int(n_simulations), _null_seed(random_state))
+    n_simulations = _check_int(n_simulations, "n_simulations", 1)
+    null = _ecdf_null(u.size, k, n_simulations, _null_seed(random_state))
     stat = float(_ecdf_tail_stat(_ecdf_counts(u, k), u.size, k)[0])
     # a little slack so that floating-point noise does not split ties
     n_le = np.searchsorted(null, stat * (1 + 1e-10), side="right")
@@ -498,9 +576,12 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     Raises
     ------
     ValueError
-        When ``prob`` is outside (0, 1) or ``n_eval < 2``.
+        When ``n`` is not a positive integer, ``prob`` is outside (0, 1), ``n_eval`` is not
+        an integer >= 2, ``n_simulations`` not a positive integer, or ``random_state`` a
+        negative int.
     TypeError
-        When ``random_state`` is not None, an int or a Generator.
+        When ``prob`` is not a number, or ``random_state`` is not None, an int or a
+        Generator.
 
     Examples
     --------
@@ -508,10 +589,14 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     >>> z.shape, bool((lower <= z).all() and (z <= upper).all())
     ((11,), True)
     """
+    n = _check_int(n, "n", 1)
+    if isinstance(prob, bool | np.bool_) or not isinstance(prob, numbers.Real):
+        raise TypeError(f"prob must be a number in (0, 1); got {prob!r}")
     if not 0 < prob < 1:
         raise ValueError(f"prob must be in (0, 1); got {prob}")
     k = _n_eval(n, n_eval)
-    null = _ecdf_null(int(n), k, int(n_simulations), _null_seed(random_state))
+    n_simulations = _check_int(n_simulations, "n_simulations", 1)
+    null = _ecdf_null(n, k, n_simulations, _null_seed(random_state))
     gamma = float(np.quantile(null, 1 - prob))  # adjusted pointwise level
     z = np.arange(k + 1) / k
     lower = stats.binom.ppf(gamma / 2, n, z) / n
@@ -799,7 +884,8 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise TypeError(f"simulator must be callable; got {type(simulator).__name__}")
     if not callable(fitter):
         raise TypeError(f"fitter must be callable; got {type(fitter).__name__}")
-    if not isinstance(n_replicates, numbers.Integral) or n_replicates < 1:
+    if (isinstance(n_replicates, bool) or not isinstance(n_replicates, numbers.Integral)
+            or n_replicates < 1):
         raise ValueError(f"n_replicates must be a positive integer; got {n_replicates!r}")
     if isinstance(params, str):
         params = [params]
@@ -810,9 +896,20 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise ValueError(f"params has duplicate names: {params}")
     if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a nonzero integer (-1 for all cores); got {n_jobs!r}")
-    if thin_to is not None and (not isinstance(thin_to, numbers.Integral) or thin_to < 1):
+    if thin_to is not None and (isinstance(thin_to, bool) or not isinstance(
+            thin_to, numbers.Integral) or thin_to < 1):
         raise ValueError(f"thin_to must be None or a positive integer; got {thin_to!r}")
     return params, None if thin_to is None else int(thin_to)
+
+
+def _as_dir(out_dir):
+    """``out_dir`` if it is a path (str or os.PathLike), else TypeError naming it."""
+    import os
+
+    if not isinstance(out_dir, str | os.PathLike):
+        raise TypeError(f"out_dir must be a path (str or pathlib.Path); got "
+                        f"{type(out_dir).__name__}")
+    return out_dir
 
 
 def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
@@ -860,8 +957,9 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
         ``random_state``, both ``client`` and ``scheduler``, a ``thin_to`` above the number of
         draws, or a simulator/fitter output that lacks a parameter or holds non-finite draws.
     TypeError
-        A simulator or fitter that is not callable or returns the wrong type, or a
-        ``scheduler`` that is not a string.
+        A simulator or fitter that is not callable or returns the wrong type, a
+        ``scheduler`` that is not a string, a ``progressbar`` that is not a bool, or an
+        ``out_dir`` that is not a path.
     ImportError
         If a cluster is requested and ``distributed`` is not installed.
 
@@ -880,6 +978,9 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     True
     """
     params, thin_to = _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to)
+    if not isinstance(progressbar, bool | np.bool_):
+        raise TypeError(f"progressbar must be True or False; got {progressbar!r}")
+    out_dir = None if out_dir is None else _as_dir(out_dir)
     if client is not None and scheduler is not None:
         raise ValueError("give either client or scheduler, not both")
     if scheduler is not None and not isinstance(scheduler, str):
@@ -930,12 +1031,14 @@ def load_sbc(out_dir) -> SBCResult:
     ValueError
         When ``out_dir`` has no manifest, no finished replicate, or a replicate that does not
         match the manifest.
+    TypeError
+        When ``out_dir`` is not a path.
 
     Examples
     --------
     >>> res = load_sbc("sbc_runs/gaussian")                           # doctest: +SKIP
     """
-    out_path = Path(out_dir)
+    out_path = Path(_as_dir(out_dir))
     stored = TaskStore.read_settings(out_path, _MANIFEST)
     if stored is None:
         raise ValueError(f"out_dir {str(out_path)!r} has no {_MANIFEST}; not an SBC run")

@@ -58,6 +58,15 @@ class GaussianSBCSimulator:
         (``c``, ``alpha_x``, ``w_x``, ``alpha_mu``, ``w_mu``, ``alpha_nu``, ``w_nu``); empty
         for the paper's defaults.
 
+    Raises
+    ------
+    ValueError
+        At construction, if ``n``, ``p`` or ``n_classes`` is not a positive integer,
+        ``n_classes`` < 2, ``n`` < ``n_classes`` + 1, or ``priors`` names an unknown or
+        invalid setting.
+    TypeError
+        At construction, if ``priors`` is not a dict.
+
     Examples
     --------
     >>> import numpy as np
@@ -76,6 +85,17 @@ class GaussianSBCSimulator:
     p: int = 200
     n_classes: int = 3
     priors: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from ..models._priors import GaussianPriors
+        from ._core import _check_prior_dict, _check_settings
+
+        _check_settings(self, {"n": 1, "p": 1, "n_classes": 2})
+        if self.n < self.n_classes + 1:
+            raise ValueError(f"GaussianSBCSimulator: n must be at least n_classes + 1 = "
+                             f"{self.n_classes + 1} (a case in every class and one within-class "
+                             f"degree of freedom); got n = {self.n}")
+        _check_prior_dict(self, "priors", GaussianPriors.from_dict)
 
     def __call__(self, rng):
         from ..datasets._simulate import gaussian_classification
@@ -155,6 +175,15 @@ class GaussianSBCFitter:
         The names of the returned posteriors (a property: pi0 joins tau_mu with the
         two-groups prior).
 
+    Raises
+    ------
+    ValueError
+        At construction, if ``k``, ``draws`` or ``chains`` is not a positive integer, ``tune``
+        not an integer >= 0, or ``priors`` names an unknown or invalid setting.
+    TypeError
+        At construction, if ``priors`` is not a dict, ``centre`` not a bool or ``sampler``
+        not a string.
+
     Examples
     --------
     >>> import numpy as np
@@ -175,6 +204,19 @@ class GaussianSBCFitter:
     tune: int = 1000
     chains: int = 2
     sampler: str = "auto"
+
+    def __post_init__(self):
+        from ..models._priors import GaussianPriors
+        from ._core import _check_prior_dict, _check_settings
+
+        _check_settings(self, {"k": 1, "draws": 1, "tune": 0, "chains": 1})
+        _check_prior_dict(self, "priors", GaussianPriors.from_dict)
+        if not isinstance(self.centre, bool | np.bool_):
+            raise TypeError(f"GaussianSBCFitter: centre must be True or False; got "
+                            f"{self.centre!r}")
+        if not isinstance(self.sampler, str):
+            raise TypeError(f"GaussianSBCFitter: sampler must be a string; got "
+                            f"{self.sampler!r}")
 
     @property
     def params(self) -> tuple:

@@ -41,6 +41,14 @@ class MixtureSBCSimulator:
         ``alpha_scale``, ``alpha0_shape``, ``alpha0_scale``, ``f0``, ``f1``); empty for the thesis'
         fitting prior.
 
+    Raises
+    ------
+    ValueError
+        At construction, if ``p`` is not a positive integer, ``n`` not an integer >= 4 (two
+        cases in each response class), or ``prior`` names an unknown or invalid setting.
+    TypeError
+        At construction, if ``prior`` is not a dict.
+
     Examples
     --------
     >>> import numpy as np
@@ -55,6 +63,14 @@ class MixtureSBCSimulator:
     n: int = 30
     p: int = 100
     prior: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from ..models._priors import MixturePrior
+        from ._core import _check_prior_dict, _check_settings
+
+        # replicates are redrawn until each response class has 2 cases: n < 4 never ends
+        _check_settings(self, {"n": 4, "p": 1})
+        _check_prior_dict(self, "prior", MixturePrior.from_dict)
 
     def __call__(self, rng):
         from ..datasets._simulate import binary_mixture
@@ -93,6 +109,14 @@ class MixtureSBCFitter:
     params : tuple of str
         Class attribute: the names of the returned posteriors.
 
+    Raises
+    ------
+    ValueError
+        At construction, if ``k``, ``draws`` or ``chains`` is not a positive integer, ``tune``
+        not an integer >= 0, or ``prior`` names an unknown or invalid setting.
+    TypeError
+        At construction, if ``prior`` is not a dict.
+
     Examples
     --------
     >>> import numpy as np
@@ -113,6 +137,13 @@ class MixtureSBCFitter:
     draws: int = 400
     tune: int = 150
     chains: int = 2
+
+    def __post_init__(self):
+        from ..models._priors import MixturePrior
+        from ._core import _check_prior_dict, _check_settings
+
+        _check_settings(self, {"k": 1, "draws": 1, "tune": 0, "chains": 1})
+        _check_prior_dict(self, "prior", MixturePrior.from_dict)
 
     def __call__(self, data, seed):
         import warnings

@@ -67,6 +67,14 @@ class NaiveBayesSBCSimulator:
         The parameter names of ``truth``: :data:`PARAMS`, and ``pi0_corrected``,
         ``pi0_uncorrected`` with the two-groups prior.
 
+    Raises
+    ------
+    ValueError
+        At construction, if ``p`` is not a positive integer, ``n`` not an integer >= 2 (a
+        case in each class), or ``priors`` names an unknown or invalid setting.
+    TypeError
+        At construction, if ``priors`` is not a dict.
+
     Examples
     --------
     >>> import numpy as np
@@ -81,6 +89,12 @@ class NaiveBayesSBCSimulator:
     n: int = 40
     p: int = 500
     priors: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        from ._core import _check_prior_dict, _check_settings
+
+        _check_settings(self, {"n": 2, "p": 1})
+        _check_prior_dict(self, "priors", _prior)
 
     @property
     def params(self) -> tuple:
@@ -211,8 +225,13 @@ class NaiveBayesSBCFitter:
     Raises
     ------
     ValueError
-        If ``method`` is neither "quadrature" nor "mcmc"; when called, if method "mcmc"
-        finds no feature above ``threshold``.
+        At construction, if ``method`` is neither "quadrature" nor "mcmc", ``threshold`` is
+        negative or not finite, ``n_alpha``, ``n_draws``, ``draws``, ``chains`` or ``n_pi0``
+        is not a positive integer, ``tune`` not an integer >= 0, or ``priors`` names an
+        unknown or invalid setting; when called, if method "mcmc" finds no feature above
+        ``threshold``.
+    TypeError
+        At construction, if ``threshold`` is not a number or ``priors`` not a dict.
 
     Examples
     --------
@@ -247,8 +266,15 @@ class NaiveBayesSBCFitter:
 
     def __post_init__(self):
         # caught at construction, not after the first replicate's selection has run
+        from .._validation import check_positive
+        from ._core import _check_prior_dict, _check_settings
+
         if self.method not in ("quadrature", "mcmc"):
             raise ValueError(f"method must be 'quadrature' or 'mcmc'; got {self.method!r}")
+        check_positive(self.threshold, name="threshold", strict=False)
+        _check_settings(self, {"n_alpha": 1, "n_draws": 1, "draws": 1, "tune": 0, "chains": 1,
+                               "n_pi0": 1})
+        _check_prior_dict(self, "priors", _prior)
 
     def __call__(self, data, seed):
         from ..filters._selection import abs_correlation

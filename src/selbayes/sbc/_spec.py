@@ -73,6 +73,11 @@ def sbc_schema(model: str) -> dict:
     dict
         ``{section: {key: selbayes._spec.Field}}``.
 
+    Raises
+    ------
+    ValueError
+        If ``model`` is not one of the three.
+
     Examples
     --------
     >>> from selbayes.sbc import sbc_schema
@@ -83,7 +88,10 @@ def sbc_schema(model: str) -> dict:
     """
     from ..models._priors import GaussianPriors, MixturePrior, NaiveBayesPrior
 
-    sim_cls, fit_cls = _registry()[model]
+    registry = _registry()
+    if model not in registry:
+        raise ValueError(f"model must be one of {sorted(registry)}; got {model!r}")
+    sim_cls, fit_cls = registry[model]
     prior_cls = {"gaussian": GaussianPriors, "naive_bayes": NaiveBayesPrior,
                  "mixture": MixturePrior}[model]
     priors = dataclass_schema(prior_cls, doc="fitting prior")
