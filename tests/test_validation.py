@@ -150,3 +150,61 @@ def test_check_matrix_names_an_anndata_with_the_fix():
     adata = anndata.AnnData(np.ones((3, 2)))
     with pytest.raises(TypeError, match=r"X is an AnnData: pass adata.to_df\(\).*read_anndata"):
         check_matrix(adata)
+
+
+@pytest.mark.parametrize("value, exc", [(-1, ValueError), (True, TypeError),
+                                        (1.5, TypeError), ("x", TypeError)])
+def test_check_random_state_names_the_seed(value, exc):
+    from selbayes._validation import check_random_state
+
+    with pytest.raises(exc, match="seed must be None, an int >= 0 or a numpy Generator"):
+        check_random_state(value, "seed")
+
+
+def test_check_random_state_gives_numpy_s_stream():
+    from selbayes._validation import check_random_state
+
+    assert check_random_state(3).integers(10**9) == np.random.default_rng(3).integers(10**9)
+
+
+@pytest.mark.parametrize("value, kw, exc, match", [
+    (True, {}, TypeError, "x must be a number; got True"),
+    ("1", {}, TypeError, "x must be a number; got '1'"),
+    (None, {}, TypeError, "x must be a number; got None"),
+    (np.nan, {}, ValueError, "x must be finite; got nan"),
+    (0.0, {"low": 0, "high": 1, "closed": "right"}, ValueError, r"x must be in \(0, 1\]"),
+    (1.0, {"low": 0, "high": 1, "closed": "left"}, ValueError, r"x must be in \[0, 1\)"),
+    (-1.0, {"low": 0}, ValueError, "x must be >= 0 and finite"),
+    (2.0, {"high": 1, "closed": "neither"}, ValueError, "x must be < 1 and finite"),
+])
+def test_check_real_names_the_argument_and_the_interval(value, kw, exc, match):
+    from selbayes._validation import check_real
+
+    with pytest.raises(exc, match=match):
+        check_real(value, name="x", **kw)
+
+
+def test_check_real_takes_numpy_numbers_and_closed_ends():
+    from selbayes._validation import check_real
+
+    assert check_real(np.float32(0.5), name="x", low=0, high=1) == 0.5
+    assert check_real(np.int64(1), name="x", low=0, high=1) == 1.0
+    assert check_real(0, name="x", low=0, high=1) == 0.0
+
+
+def test_check_int_flag_and_class_index():
+    from selbayes._validation import check_class_index, check_flag, check_int
+
+    assert check_int(np.int64(3), name="n", low=2) == 3
+    for bad in (2.0, True, "3", 1):
+        with pytest.raises(ValueError, match="n must be an integer >= 2"):
+            check_int(bad, name="n", low=2)
+    assert check_flag(np.False_, "corrected") is False
+    with pytest.raises(TypeError, match="corrected must be True or False"):
+        check_flag(0, "corrected")
+    assert check_class_index([0.0, 1.0, 1.0], 3, 2).dtype == np.int64
+    with pytest.raises(ValueError, match="y_index has 2 entries but X has 3 rows"):
+        check_class_index([0, 1], 3, 2)
+    with pytest.raises(ValueError, match=r"y_index lacks class\(es\) \[1\]"):
+        check_class_index([0, 0, 0], 3, 2)
+    assert check_class_index([0, 0, 0], 3, 2, all_present=False).tolist() == [0, 0, 0]

@@ -25,8 +25,12 @@ __all__ = [
     "warn_of_label_variants",
     "check_binary",
     "check_positive",
+    "check_real",
+    "check_int",
+    "check_flag",
     "check_positive_int",
     "check_class_counts",
+    "check_class_index",
     "check_random_state",
 ]
 
@@ -539,18 +543,55 @@ def first_non_binary(arr) -> tuple[int, tuple[int, ...]] | None:
     return int((~ok).sum()), tuple(int(v) for v in np.argwhere(~ok)[0])
 
 
-def check_positive(value, *, name: str, strict: bool = True) -> float:
-    """Return ``value`` as a float, raising ``ValueError`` unless it is finite and > 0 (>= 0)
-    (``TypeError`` unless it is a number: True or "1" would pass ``float`` as 1.0)."""
+def check_real(value, *, name: str, low: float = -np.inf, high: float = np.inf,
+               closed: str = "both") -> float:
+    """Return ``value`` as a float: ``TypeError`` naming ``name`` unless it is a real number
+    (a bool or a string is not: ``float`` would read True and "1" as 1.0), ``ValueError``
+    unless it is finite and between ``low`` and ``high`` (``closed``: "both", "left",
+    "right" or "neither" of the two ends included).
+
+    Examples
+    --------
+    >>> check_real(0.5, name="spacing", low=0, high=1, closed="right")
+    0.5
+    >>> check_real(True, name="spacing")
+    Traceback (most recent call last):
+    ...
+    TypeError: spacing must be a number; got True
+    >>> check_real(0, name="spacing", low=0, high=1, closed="right")
+    Traceback (most recent call last):
+    ...
+    ValueError: spacing must be in (0, 1]; got 0
+    """
     if isinstance(value, bool | np.bool_ | str | bytes):
         raise TypeError(f"{name} must be a number; got {value!r}")
     try:
         v = float(value)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a number; got {value!r}") from exc
-    if not np.isfinite(v) or (v <= 0 if strict else v < 0):
-        raise ValueError(f"{name} must be {'> 0' if strict else '>= 0'} and finite; got {value!r}")
+    low_in, high_in = closed in ("both", "left"), closed in ("both", "right")
+    if not (np.isfinite(v) and (v >= low if low_in else v > low)
+            and (v <= high if high_in else v < high)):
+        raise ValueError(f"{name} must be {_interval(low, high, low_in, high_in)}; got "
+                         f"{value!r}")
     return v
+
+
+def _interval(low: float, high: float, low_in: bool, high_in: bool) -> str:
+    """``check_real``'s interval in words: "> 0 and finite", "in (0, 1]", "finite"."""
+    if np.isfinite(low) and np.isfinite(high):
+        return f"in {'[' if low_in else '('}{low:g}, {high:g}{']' if high_in else ')'}"
+    if np.isfinite(low):
+        return f"{'>=' if low_in else '>'} {low:g} and finite"
+    if np.isfinite(high):
+        return f"{'<=' if high_in else '<'} {high:g} and finite"
+    return "finite"
+
+
+def check_positive(value, *, name: str, strict: bool = True) -> float:
+    """Return ``value`` as a float, raising ``ValueError`` unless it is finite and > 0 (>= 0)
+    (``TypeError`` unless it is a number: True or "1" would pass ``float`` as 1.0)."""
+    return check_real(value, name=name, low=0.0, closed="right" if strict else "both")
 
 
 def check_positive_int(value, *, name: str, what: str | None = None) -> int:
@@ -560,6 +601,32 @@ def check_positive_int(value, *, name: str, what: str | None = None) -> int:
         raise ValueError(f"{name} must be a positive integer{f' ({what})' if what else ''}; "
                          f"got {value!r}")
     return int(value)
+
+
+def check_int(value, *, name: str, low: int, what: str | None = None) -> int:
+    """Return ``value`` as an int, raising ``ValueError`` unless it is an integer (not a bool,
+    a float or a string) >= ``low``; ``what`` says in the message what it counts.
+
+    Examples
+    --------
+    >>> check_int(2.0, name="n_classes", low=2, what="the number of classes")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_classes must be an integer >= 2 (the number of classes); got 2.0
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral) \
+            or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}{f' ({what})' if what else ''}; "
+                         f"got {value!r}")
+    return int(value)
+
+
+def check_flag(value, name: str) -> bool:
+    """Return ``value`` as a bool, raising ``TypeError`` naming ``name`` unless it is True or
+    False ("no" and 1 would be read as True)."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
 
 
 def check_class_counts(class_counts, *, name: str = "class_counts", min_classes: int = 2
@@ -582,12 +649,80 @@ def check_class_counts(class_counts, *, name: str = "class_counts", min_classes:
     return arr
 
 
-def check_random_state(random_state) -> np.random.Generator:
-    """Turn None, an int, a SeedSequence or a Generator into a ``numpy.random.Generator``."""
+def check_random_state(random_state, name: str = "random_state") -> np.random.Generator:
+    """Turn None, an int >= 0, a SeedSequence, a RandomState or a Generator into a
+    ``numpy.random.Generator``; ``TypeError`` (a bool, a float, a string, ...) or
+    ``ValueError`` (a negative int, numpy's message of which does not name it) naming
+    ``name`` otherwise."""
     if isinstance(random_state, np.random.Generator):
         return random_state
-    if random_state is None or isinstance(random_state, numbers.Integral | np.random.SeedSequence):
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state,
+                                                                     bool | np.bool_):
+        if random_state < 0:
+            raise ValueError(f"{name} must be None, an int >= 0 or a numpy Generator; got "
+                             f"{random_state!r}")
+        return np.random.default_rng(random_state)
+    if random_state is None or isinstance(random_state, np.random.SeedSequence):
         return np.random.default_rng(random_state)
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    raise TypeError(f"random_state must be None, an int or a numpy Generator; got {random_state!r}")
+    raise TypeError(f"{name} must be None, an int >= 0 or a numpy Generator; got "
+                    f"{random_state!r}")
+
+
+def check_class_index(y_index, n: int, n_classes: int, *, name: str = "y_index",
+                      all_present: bool = True) -> np.ndarray:
+    """Class indices 0..G-1, one per row of the training matrix, as an int64 array.
+
+    Parameters
+    ----------
+    y_index : array-like of int, shape (n,)
+    n : int
+        Rows of the training matrix.
+    n_classes : int
+        G.
+    name : str
+        The argument's name, for the messages.
+    all_present : bool
+        Every class must occur (its class means are estimated).
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``y_index`` is not 1-D with ``n`` entries, holds anything but whole numbers in
+        0..G-1 (labels must be encoded first), or (``all_present``) lacks a class.
+
+    Examples
+    --------
+    >>> check_class_index([0, 1, 1], 3, 2).tolist()
+    [0, 1, 1]
+    >>> check_class_index([1, 2, 2], 3, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_index must hold class indices 0..1 (labels encoded as ...); got 2
+    """
+    y = labels_1d(y_index, name)
+    if y.shape[0] != n:
+        raise ValueError(f"{name} has {y.shape[0]} entries but X has {n} rows; they must "
+                         "match (one class index per training case)")
+    if y.dtype.kind == "f" and np.isfinite(y).all() and np.all(y == np.round(y)):
+        y = y.astype(np.int64)
+    if y.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer class indices 0..{n_classes - 1}; got "
+                         f"dtype {y.dtype} (encode the labels first, e.g. with "
+                         "numpy.unique(y, return_inverse=True))")
+    bad = (y < 0) | (y >= n_classes)
+    if bad.any():
+        raise ValueError(f"{name} must hold class indices 0..{n_classes - 1} (labels encoded "
+                         f"as positions in the sorted classes); got {y[bad][0].item()!r}")
+    y = y.astype(np.int64)
+    if all_present:
+        missing = np.setdiff1d(np.arange(n_classes), y)
+        if missing.size:
+            raise ValueError(f"{name} lacks class(es) {missing.tolist()} of "
+                             f"0..{n_classes - 1}: every class needs a training case")
+    return y

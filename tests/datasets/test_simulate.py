@@ -380,7 +380,7 @@ _D = binary_naive_bayes(20, 3, random_state=0)
         (lambda: binary_mixture(10, 5, phi0=[True, False]), TypeError, "phi0 must hold numbers"),
         # random_state: -1 was NumPy's 'expected non-negative integer', True was seed 1
         (lambda: gaussian_classification(10, 5, random_state=-1), ValueError,
-         "random_state must be >= 0"),
+         "random_state must be None, an int >= 0"),
         (lambda: binary_naive_bayes(10, 5, random_state=1.5), TypeError, "random_state"),
         (lambda: binary_mixture(10, 5, random_state="x"), TypeError, "random_state"),
         (lambda: binary_mixture(10, 5, random_state=True), TypeError, "random_state"),

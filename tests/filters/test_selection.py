@@ -397,9 +397,9 @@ def test_threshold_must_be_a_real_number(data, bad):
     from selbayes.filters import selection_from_scores
 
     X, y = data
-    with pytest.raises(TypeError, match=r"threshold must be a real number \(an int or a float\)"):
+    with pytest.raises(TypeError, match="threshold must be a number"):
         select_features(X, y, threshold=bad)
-    with pytest.raises(TypeError, match="threshold must be a real number"):
+    with pytest.raises(TypeError, match="threshold must be a number"):
         selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=bad,
                               statistic="x", class_counts=[2, 2], classes=np.array([0, 1]))
 

@@ -1,6 +1,6 @@
-"""Bad input to the models' data and graph builders and to the shared checks of
-``selbayes.models._inputs`` is named: the argument and what was expected, never a NaN or a
-traceback from deep inside numpy or pytensor."""
+"""Bad input to the models' data and graph builders is named: the argument and what was
+expected, never a NaN or a traceback from deep inside numpy or pytensor (the shared checks
+are tested in tests/test_validation.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from selbayes.models import (
     null_log_prob,
     sample_mixture,
 )
-from selbayes.models._inputs import check_class_index, check_flag, check_seed
 
 
 def _gaussian_problem():
@@ -132,19 +131,3 @@ def test_build_mixture_model_names_a_factor_of_other_class_counts():
     X, y = _binary_problem()
     with pytest.raises(ValueError, match=r"factor was built for class counts \(5, 5\)"):
         build_mixture_model(X, y, n_omitted=96, factor=MixtureOmitFactor(5, 5, 0.3))
-
-
-@pytest.mark.parametrize("value, exc", [(-1, ValueError), (True, TypeError),
-                                        (1.5, TypeError), ("x", TypeError)])
-def test_check_seed(value, exc):
-    with pytest.raises(exc, match="seed must be None, an int >= 0"):
-        check_seed(value, "seed")
-
-
-def test_check_flag_and_class_index():
-    assert check_flag(np.False_, "corrected") is False
-    with pytest.raises(TypeError, match="corrected"):
-        check_flag(0, "corrected")
-    assert check_class_index([0.0, 1.0, 1.0], 3, 2).dtype == np.int64
-    with pytest.raises(ValueError, match="y_index has 2 entries but X has 3 rows"):
-        check_class_index([0, 1], 3, 2)

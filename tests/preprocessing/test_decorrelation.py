@@ -114,12 +114,11 @@ _BAD_FIT = [
     (lambda X, y: (np.full((12, 4), "a"), y, 2), TypeError, "X must be numeric"),
     # y_index: NumPy's 'index 2 is out of bounds' and 'arrays used as indices', and a -1
     # silently taken as the last class
-    (lambda X, y: (X, y[:5], 2), ValueError, r"y_index must be 1-D with one class index per "
-                                             r"row of X \(12\); got shape \(5,\)"),
-    (lambda X, y: (X, y + 1, 2), ValueError, r"y_index must hold class indices in 0\.\.1"),
-    (lambda X, y: (X, y - 1, 2), ValueError, r"got values from -1 to 0"),
-    (lambda X, y: (X, y.astype(float), 2), TypeError, "y_index must hold integer class"),
-    (lambda X, y: (X, y.astype(bool), 2), TypeError, "y_index must hold integer class"),
+    (lambda X, y: (X, y[:5], 2), ValueError, r"y_index has 5 entries but X has 12 rows"),
+    (lambda X, y: (X, y + 1, 2), ValueError, r"y_index must hold class indices 0\.\.1"),
+    (lambda X, y: (X, y - 1, 2), ValueError, r"y_index must hold class indices 0\.\.1 .*got -1"),
+    (lambda X, y: (X, y + 0.5, 2), ValueError, "y_index must hold integer class indices"),
+    (lambda X, y: (X, y.astype(bool), 2), ValueError, "y_index must hold integer class"),
     (lambda X, y: (X, y, True), ValueError, "n_classes must be a positive integer"),
     (lambda X, y: (X, y, "2"), ValueError, "n_classes must be a positive integer"),
     (lambda X, y: (X, y, 0), ValueError, "n_classes must be a positive integer"),

@@ -56,9 +56,9 @@ def test_affine_features_without_decorrelation_are_per_feature():
     ({"method": "qr"}, ValueError, "method must be one of"),       # checked even when unused
     ({"X": np.full((30, 12), np.inf)}, ValueError, "X contains 0 NaN and 360 infinite"),
     ({"X": np.zeros(30)}, ValueError, "X must be 2-D"),
-    ({"y": np.zeros(29, dtype=int)}, ValueError, "y_index must be 1-D with one class index"),
-    ({"y": np.repeat([0.0, 1.0, 2.0], 10)}, TypeError, "y_index must hold integer class"),
-    ({"G": 2}, ValueError, r"y_index must hold class indices in 0\.\.1"),
+    ({"y": np.zeros(29, dtype=int)}, ValueError, "y_index has 29 entries but X has 30 rows"),
+    ({"y": np.repeat([0.5, 1.0, 2.0], 10)}, ValueError, "y_index must hold integer class"),
+    ({"G": 2}, ValueError, r"y_index must hold class indices 0\.\.1"),
     ({"G": 1.5}, ValueError, "n_classes must be a positive integer"),
 ])
 def test_prepare_features_names_bad_input(kw, exc, phrase):

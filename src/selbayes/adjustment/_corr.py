@@ -51,6 +51,7 @@ import numbers
 import numpy as np
 from scipy.special import gammaln
 
+from .._validation import check_real
 from ..filters._selection import binary_correlation
 
 __all__ = [
@@ -89,16 +90,7 @@ def _check_count(value, name: str) -> int:
 
 
 def _check_threshold(threshold) -> float:
-    # True and "0.3" would pass float(); they are not numbers
-    if isinstance(threshold, bool | np.bool_ | str | bytes):
-        raise TypeError(f"threshold must be a number; got {threshold!r}")
-    try:
-        g = float(threshold)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"threshold must be a number; got {threshold!r}") from exc
-    if not np.isfinite(g) or g < 0:
-        raise ValueError(f"threshold (gamma) must be finite and >= 0; got {threshold!r}")
-    return g
+    return check_real(threshold, name="threshold", low=0.0)
 
 
 def _check_alpha(alpha) -> np.ndarray:

@@ -22,8 +22,6 @@ Two methods:
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy import special
 
@@ -238,15 +236,7 @@ def mc_pool(class_counts, alpha_x, n_draws, seed, mu_t_df=None, *, seed_name="se
     pool of a seed is unchanged). ``seed_name``: the seed's name in the messages.
     """
     check_positive_int(n_draws, name="n_draws")
-    expected = f"{seed_name} must be None, an int >= 0 or a numpy Generator; got {seed!r}"
-    if isinstance(seed, bool | np.bool_):
-        raise TypeError(expected)
-    if isinstance(seed, numbers.Integral) and seed < 0:
-        raise ValueError(expected)
-    try:
-        rng = check_random_state(seed)
-    except TypeError:
-        raise TypeError(expected) from None
+    rng = check_random_state(seed, seed_name)
     counts = np.asarray(class_counts, dtype=np.float64)
     z = rng.standard_normal((int(n_draws), counts.shape[0]))
     zbar = z @ counts / counts.sum()

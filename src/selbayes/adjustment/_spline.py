@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_real
+
 __all__ = ["quintic_hermite_coefficients", "pieces_numpy", "check_spacing", "check_table_range"]
 
 
@@ -35,15 +37,7 @@ def check_spacing(spacing) -> float:
     >>> check_spacing(0.05)
     0.05
     """
-    if isinstance(spacing, bool | np.bool_ | str | bytes):
-        raise TypeError(f"spacing must be a number in (0, 1]; got {spacing!r}")
-    try:
-        value = float(spacing)
-    except (TypeError, ValueError):
-        raise TypeError(f"spacing must be a number in (0, 1]; got {spacing!r}") from None
-    if not np.isfinite(value) or not 0 < value <= 1.0:
-        raise ValueError(f"spacing must be in (0, 1]; got {spacing!r}")
-    return value
+    return check_real(spacing, name="spacing", low=0.0, high=1.0, closed="right")
 
 
 def check_table_range(table_range, spacing: float) -> tuple[float, float]:

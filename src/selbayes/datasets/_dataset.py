@@ -138,14 +138,6 @@ def _check_path(value, name: str) -> Path:
     return Path(value)
 
 
-def _check_flag(value, name: str) -> bool:
-    """``value`` as a bool; TypeError naming ``name`` unless it is True or False ("no" and 1
-    were read as True)."""
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False; got {value!r}")
-    return bool(value)
-
-
 def _check_text(value, name: str, *, optional: bool = False) -> str | None:
     """``value`` when it is a str (or None, if ``optional``); TypeError naming ``name``."""
     if value is None and optional:

@@ -115,7 +115,8 @@ def fetch(name: str, *, data_home=None, base_url: str | None = None,
         If the download fails, is interrupted, or its sha256 differs from the registry's; no
         partial file is left in ``data_home``.
     """
-    from ._dataset import _check_flag, _check_path, _check_text
+    from .._validation import check_flag
+    from ._dataset import _check_path, _check_text
 
     entry = _entry(name)
     if data_home is not None:
@@ -123,7 +124,7 @@ def fetch(name: str, *, data_home=None, base_url: str | None = None,
         if data_home.is_file():
             raise ValueError(f"data_home must be a folder; {str(data_home)!r} is a file")
     _check_text(base_url, "base_url", optional=True)
-    progress = _check_flag(progress, "progress")
+    progress = check_flag(progress, "progress")
     env = os.environ.get("SELBAYES_DATA")
     if env:
         for folder in (Path(env) / "microarray" / "rdata", Path(env)):

@@ -25,13 +25,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import os_error_reason, warn_of_label_variants
+from .._validation import check_flag, os_error_reason, warn_of_label_variants
 from ._dataset import (
     MISSING_TEXT_ATTR,
     Dataset,
     _check_classes,
     _check_drop,
-    _check_flag,
     _check_path,
     _check_sep,
     _check_text,
@@ -435,7 +434,7 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
     import scipy.sparse as sp
 
     _check_drop(drop_missing)
-    dense = _check_flag(dense, "dense")
+    dense = check_flag(dense, "dense")
     _check_text(name, "name")
     _check_text(description, "description")
     if isinstance(genes, str | bytes):
@@ -709,7 +708,7 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     """
     path = _check_path(path, "path")
     sep = _check_sep(sep)
-    allow_missing = _check_flag(allow_missing, "allow_missing")
+    allow_missing = check_flag(allow_missing, "allow_missing")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file" if not path.is_dir()
                                 else f"{path} is a folder, not a file")
@@ -1287,7 +1286,7 @@ def align_labels(X: pd.DataFrame, y: pd.Series, has_ids: bool, *, x_source: str,
     if not isinstance(y, pd.Series):
         raise TypeError(f"y must be a pandas Series of labels (indexed by sample id when "
                         f"has_ids); got {type(y).__name__}")
-    has_ids = _check_flag(has_ids, "has_ids")
+    has_ids = check_flag(has_ids, "has_ids")
     if not has_ids:
         if _geo_accessions(X.columns) and not _geo_accessions(X.index):
             # labels in row order cannot show the layout (a square file reads either way):

@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._dataset import Dataset, _check_flag, _check_path, _check_text, _validated
+from .._validation import check_flag
+from ._dataset import Dataset, _check_path, _check_text, _validated
 
 __all__ = ["load_srbct", "load_colon", "default_data_home", "find_data_home", "PROVENANCE"]
 
@@ -267,7 +268,7 @@ def _locate_paper_data(name: str, data_home):
 
 
 def _load_paper_data(name: str, data_home, log: bool = False) -> Dataset:
-    log = _check_flag(log, "log")
+    log = check_flag(log, "log")
     data_home = _data_home(data_home)
     reader, location, how = _locate_paper_data(name, data_home)
     return _paper_dataset(name, *reader(name, location), log=log,
@@ -568,7 +569,7 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, one of {', '.join(sorted(BENCHMARK_SETS))}; got "
                         f"{type(name).__name__} {name!r}")
-    preprocess = _check_flag(preprocess, "preprocess")
+    preprocess = check_flag(preprocess, "preprocess")
     data_home = _data_home(data_home)
     key = name.strip().lower()
     if key not in BENCHMARK_SETS:

@@ -46,7 +46,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._parallel import root_seed
 from .._validation import check_positive, check_random_state
 
 __all__ = [
@@ -270,14 +269,6 @@ class BinaryMixtureData(_Cases):
 # helpers
 
 
-def _rng(random_state) -> np.random.Generator:
-    """:func:`check_random_state` after :func:`root_seed`'s check of the seed's type and sign:
-    a negative int was NumPy's bare 'expected non-negative integer', and True was seed 1."""
-    if not isinstance(random_state, np.random.Generator | np.random.RandomState | type(None)):
-        root_seed(random_state)
-    return check_random_state(random_state)
-
-
 def _numbers(value, name: str) -> np.ndarray:
     """``value`` as a float64 array; TypeError naming ``name`` when an entry is a bool or a
     string (True was read as 1, and '0.5' was NumPy's 'could not convert string to float')."""
@@ -361,7 +352,7 @@ def _binary_start(random_state, n, p, class_probs, dirichlet_c, class_counts, al
     :func:`_draw_labels` with two classes, then alpha from :func:`_alpha`; one order keeps the
     two simulators' streams alike for the same seed.
     """
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     p = _check_count(p, "p")
     if n is not None:
         n = _check_count(n, "n")
@@ -455,7 +446,7 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
     >>> data.X.shape, sorted(data.y.tolist()).count(1)
     ((10, 10), 6)
     """
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     G = _check_count(n_classes, "n_classes", 2)
     p = _check_count(p, "p")
     if n is not None:
@@ -673,7 +664,7 @@ def train_test_split(data, n_train: int, *, stratify: str | None = None, random_
                         "BinaryNaiveBayesData or BinaryMixtureData); got "
                         f"{type(data).__name__}: for arrays use "
                         "sklearn.model_selection.train_test_split")
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     n = data.n_samples
     n_train = _check_count(n_train, "n_train")
     if n_train >= n:

@@ -31,12 +31,16 @@ bayes_decision, expected_vs_actual_loss, random_loss_matrices
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive, check_positive_int, check_random_state, labels_1d
+from .._validation import (
+    check_int,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+    labels_1d,
+)
 
 __all__ = [
     "check_loss",
@@ -62,25 +66,6 @@ LARGE_LOSS_NATS = 5.0
 # ---------------------------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------------------------
-def check_integer(value, *, name: str, low: int, what: str | None = None) -> int:
-    """``value`` as an int, or a ``ValueError`` unless it is an integer (not a bool, a float or
-    a string) >= ``low``; ``what`` says in the message what it counts.
-
-    Examples
-    --------
-    >>> check_integer(0, name="min_count", low=0)
-    0
-    >>> check_integer(2.0, name="n_classes", low=2, what="the number of classes")
-    Traceback (most recent call last):
-    ...
-    ValueError: n_classes must be an integer >= 2 (the number of classes); got 2.0
-    """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}{f' ({what})' if what else ''}; "
-                         f"got {value!r}")
-    return int(value)
-
-
 def check_proba(proba, *, name: str = "proba", atol: float = ROW_SUM_ATOL) -> np.ndarray:
     """Return ``proba`` as a float64 array of shape ``(n, G)`` whose rows are distributions.
 
@@ -206,7 +191,7 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     >>> encode_outcome([0, 2, 1], 3)
     array([0, 2, 1])
     """
-    n_classes = check_integer(n_classes, name="n_classes", low=2,
+    n_classes = check_int(n_classes, name="n_classes", low=2,
                               what="the number of probability columns")
     y = labels_1d(y, name)
     if classes is not None:
@@ -298,7 +283,7 @@ def check_loss(loss, n_classes: int, *, stacked: bool = False) -> np.ndarray:
     >>> check_loss([[0, 1], [5, 0]], 2).tolist()
     [[0.0, 1.0], [5.0, 0.0]]
     """
-    G = check_integer(n_classes, name="n_classes", low=2, what="the number of classes, G")
+    G = check_int(n_classes, name="n_classes", low=2, what="the number of classes, G")
     try:
         arr = np.asarray(loss, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -459,7 +444,7 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
             f"table must be a DataFrame from reliability_table with columns {sorted(required)}"
         )
     z = check_positive(z, name="z")
-    min_count = check_integer(min_count, name="min_count", low=0)
+    min_count = check_int(min_count, name="min_count", low=0)
     out = table.copy()
     diff = out["observed_fraction"] - out["mean_predicted"]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -827,8 +812,8 @@ def random_loss_matrices(G: int, n: int, sigma: float = 2.0, random_state=None) 
     """
     from .._parallel import root_seed
 
-    G = check_integer(G, name="G", low=2)
-    n = check_integer(n, name="n", low=1)
+    G = check_int(G, name="G", low=2)
+    n = check_int(n, name="n", low=1)
     sigma = check_positive(sigma, name="sigma", strict=False)
     if not isinstance(random_state, np.random.Generator | np.random.RandomState):
         root_seed(random_state)     # cross_validate's check: a negative int or another type

@@ -615,8 +615,7 @@ def _check_args(var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_pr
     """:func:`check`'s arguments other than ``idata``, checked up front; returns (var_names,
     rhat_max, ess_min, bfmi_min, max_divergences, tail_prob): None, a name or a list of names
     (a generator read once), float, float, float, int and a pair of floats."""
-    from .._validation import check_positive, check_positive_int
-    from ._calibration import check_integer
+    from .._validation import check_int, check_positive, check_positive_int
 
     if var_names is not None and not isinstance(var_names, str):
         try:
@@ -633,7 +632,7 @@ def _check_args(var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_pr
         raise ValueError(f"rhat_max must be a finite number >= 1; got {rhat_max!r}")
     ess_min = check_positive(ess_min, name="ess_min", strict=False)
     bfmi_min = check_positive(bfmi_min, name="bfmi_min", strict=False)
-    max_divergences = check_integer(max_divergences, name="max_divergences", low=0)
+    max_divergences = check_int(max_divergences, name="max_divergences", low=0)
     if engine not in ("numpy", "arviz"):
         raise ValueError(f"engine must be 'numpy' or 'arviz'; got {engine!r}")
     try:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit, log_expit, logit
 
-from .._validation import check_labels, check_matrix
+from .._validation import check_labels, check_matrix, check_real
 from ._obf_model import (
     ClassStats,
     NIGPrior,
@@ -55,7 +55,7 @@ from ._obf_rules import (
     np_count,
     rank_desc,
 )
-from ._selection import Selection, check_real, selection_of
+from ._selection import Selection, selection_of
 
 __all__ = [
     "obf",
@@ -399,9 +399,9 @@ def obf_select(X, y, rule: str = "mnc", k: int | None = None, threshold: float |
             raise ValueError(f"{name} is not used by rule {rule!r}; leave it None")
 
     if needs == "threshold":
-        check_real(threshold, "threshold")
+        check_real(threshold, name="threshold")
     if needs == "alpha":
-        check_real(alpha, "alpha")
+        check_real(alpha, name="alpha")
     res = obf(X, y, priors=priors, prior_marker_prob=prior_marker_prob)
     log_h = res.log_h
     p = log_h.shape[0]

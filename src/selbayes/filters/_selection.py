@@ -32,13 +32,12 @@ References
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_binary, check_labels, check_matrix
+from .._validation import check_binary, check_labels, check_matrix, check_real
 
 __all__ = [
     "Selection",
@@ -355,16 +354,6 @@ def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
     return f
 
 
-def check_real(value, name: str) -> float:
-    """``value`` as a float if it is a real number (a Python or NumPy int or float, or a 0-d
-    array of one), else a TypeError naming ``name``: a bool or a string is not a number."""
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number (an int or a float); got {value!r}")
-    return float(value)
-
-
 def _check_class_labels(classes: np.ndarray, n: int) -> None:
     """Reject a y that looks continuous: float labels, not all whole numbers, with more distinct
     values than half the cases (a regression target, not class labels)."""
@@ -438,7 +427,7 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
     if (k is None) == (threshold is None):
         raise ValueError("give exactly one of k and threshold")
     if threshold is not None:
-        check_real(threshold, "threshold")          # before scoring: fail fast
+        check_real(threshold, name="threshold")          # before scoring: fail fast
     X = check_matrix(X, accept_sparse=True)
     n, p = X.shape
     # a class of one case is allowed: the F statistic's within-class df are n - G
@@ -550,9 +539,7 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         if threshold is None:
             raise ValueError("give either k (keep the k best features) or threshold (keep "
                              "the features scoring above it); both are None")
-        gamma = check_real(threshold, "threshold")
-        if not np.isfinite(gamma):
-            raise ValueError(f"threshold must be finite; got {threshold!r}")
+        gamma = check_real(threshold, name="threshold")
         keep = np.flatnonzero(scores > gamma)
         if keep.size == 0:
             raise ValueError(

@@ -54,7 +54,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
-from .._validation import check_labels, check_matrix
+from .._validation import check_flag, check_labels, check_matrix
 from ..filters._selection import Selection
 
 # What a draw of the precisions implies for the class means and new cases, and the two-groups
@@ -75,7 +75,6 @@ from ._gaussian_two_groups import (  # noqa: F401 (old imports)
     predictive_log_proba_two_groups,
     two_groups_predictive,
 )
-from ._inputs import check_flag
 from ._packed_data import data_reader
 from ._priors import GaussianPriors
 

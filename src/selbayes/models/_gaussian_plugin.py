@@ -26,7 +26,15 @@ import numpy as np
 from scipy import optimize
 from scipy.special import gammaln
 
-from .._validation import check_matrix, check_positive, check_positive_int
+from .._validation import (
+    check_class_index,
+    check_flag,
+    check_int,
+    check_matrix,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+)
 from ..filters._selection import Selection
 from ._gaussian import _check_selection, sufficient_statistics
 from ._gaussian_posterior import (
@@ -37,7 +45,6 @@ from ._gaussian_posterior import (
     predictive_log_proba,
     predictive_moments,
 )
-from ._inputs import check_class_index, check_flag, check_n_classes, check_seed
 from ._priors import GaussianPriors
 
 __all__ = ["plugin_log_proba", "plugin_posterior", "plugin_idata", "check_plugin_priors",
@@ -449,7 +456,7 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     X_train_selected, y_index = _check_training(X_train_selected, y_index, selection)
     corrected = check_flag(corrected, "corrected")
     n_draws = check_positive_int(n_draws, name="n_draws", what="draws of the precisions")
-    rng = check_seed(random_state)
+    rng = check_random_state(random_state)
     if mode is not None:
         mode = _check_mode(mode)
         if priors.mu_t_df_grid:
@@ -571,7 +578,7 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
     from ._gaussian_posterior import draw_class_means
 
     check_plugin_priors(priors)
-    rng = check_seed(random_state)
+    rng = check_random_state(random_state)
     post = plugin_posterior(X_train_selected, y_index, selection, priors, corrected=corrected,
                             n_draws=draws, random_state=rng, mode=mode)
     cd, fd = ("chain", "draw"), ("chain", "draw", "feature")
@@ -791,7 +798,7 @@ def correlation_temperature(X_selected, y_index, n_classes) -> float:
     True
     """
     X = check_matrix(X_selected, name="X_selected")
-    G = check_n_classes(n_classes)
+    G = check_int(n_classes, name="n_classes", low=2, what="the number of classes")
     y_index = check_class_index(y_index, X.shape[0], G, all_present=False)
     n = X.shape[0]
     counts = np.bincount(y_index, minlength=G).astype(np.float64)

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
 from .._rounding import varies
-from .._validation import check_matrix, check_positive, check_positive_int, labels_1d
+from .._validation import check_matrix, check_positive, check_positive_int, check_real, labels_1d
 from ._linear_probit_nb import ep_sweep, site_log_z
 
 __all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "standardise_features",
@@ -268,11 +268,8 @@ def check_min_weight(min_weight) -> float:
     >>> check_min_weight(1e-8)
     1e-08
     """
-    v = check_positive(min_weight, name="min_weight", strict=False)
-    if v >= 1:
-        raise ValueError(f"min_weight is a posterior weight of the grid of s and must be in "
-                         f"[0, 1); got {min_weight!r}")
-    return v
+    # a posterior weight of the grid of s
+    return check_real(min_weight, name="min_weight", low=0.0, high=1.0, closed="left")
 
 
 def standardise_features(X):

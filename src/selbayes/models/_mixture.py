@@ -46,8 +46,7 @@ import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 
 from .._special import log_rising
-from .._validation import check_random_state
-from ._inputs import check_flag, check_seed
+from .._validation import check_flag, check_random_state
 from ._priors import MixturePrior  # noqa: F401 - its home is models.priors
 
 __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_proba",
@@ -467,7 +466,7 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
         raise ValueError(f"y must contain both classes; got {n0} zeros and {n1} ones")
     n_omitted = _check_int(n_omitted, "n_omitted", 0)
     corrected = check_flag(corrected, "corrected")
-    check_seed(random_state)            # named here, not after the model is built
+    check_random_state(random_state)            # named here, not after the model is built
     if factor is not None and not isinstance(factor, MixtureOmitFactor):
         raise TypeError("factor must be a MixtureOmitFactor (selbayes.adjustment) or None; got "
                         f"{type(factor).__name__}")

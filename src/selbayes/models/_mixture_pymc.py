@@ -36,7 +36,7 @@ import pymc as pm
 import pytensor.tensor as pt
 
 from .._special import log_rising, log_rising_pt
-from ._inputs import check_flag
+from .._validation import check_flag
 from ._mixture import MixturePrior, MixtureSamples, _check_int
 
 __all__ = ["build_mixture_model", "CollapsedZGibbs", "ConditionalSlice", "sample_pymc"]

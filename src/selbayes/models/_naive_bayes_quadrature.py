@@ -55,10 +55,9 @@ from scipy.special import expit, logsumexp
 from scipy.stats import invgamma
 
 from .._special import log_rising
-from .._validation import check_binary, check_matrix, check_positive_int, labels_1d
+from .._validation import check_binary, check_flag, check_matrix, check_positive_int, labels_1d
 from ..adjustment._corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters._selection import Selection
-from ._inputs import check_flag
 from ._priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
 
 __all__ = [

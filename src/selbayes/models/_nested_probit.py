@@ -38,8 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_matrix, check_positive_int, labels_1d
-from ._inputs import check_seed
+from .._validation import check_matrix, check_positive_int, check_random_state, labels_1d
 from ._linear_probit import (
     LOG_S_GRID,
     check_min_weight,
@@ -134,7 +133,7 @@ def nested_dichotomies(n_classes: int, *, max_trees: int = MAX_TREES, random_sta
                          f"classes or more); got {n_classes!r}")
     n_classes = int(n_classes)
     max_trees = check_positive_int(max_trees, name="max_trees", what="trees averaged over")
-    rng = check_seed(random_state)
+    rng = check_random_state(random_state)
     classes = tuple(range(n_classes))
     if _n_trees(n_classes) <= max_trees:
         return _all_trees(classes)
@@ -296,7 +295,7 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     min_weight = check_min_weight(min_weight)
     # checked before any fit (nested_dichotomies draws from it only for K >= 5)
     check_positive_int(max_trees, name="max_trees", what="trees averaged over")
-    rng = check_seed(random_state)
+    rng = check_random_state(random_state)
     mean, sd, keep, Z = standardise_features(X)
     G0 = Z @ Z.T / Z.shape[1]
     trees = nested_dichotomies(classes.size, max_trees=max_trees, random_state=rng)

@@ -8,7 +8,7 @@ from scipy.linalg import cholesky, solve_triangular
 from sklearn.exceptions import NotFittedError
 
 from .._rounding import varies
-from .._validation import check_matrix, check_positive, check_positive_int
+from .._validation import check_class_index, check_matrix, check_positive, check_positive_int
 
 __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
 
@@ -25,21 +25,7 @@ def _check_fit_input(X, y_index, n_classes) -> tuple[np.ndarray, np.ndarray, int
     integer type' named no argument, and a negative index silently took the last class)."""
     X = check_matrix(X, name="X")
     G = check_positive_int(n_classes, name="n_classes", what="the number of classes G")
-    return X, _check_class_index(y_index, X.shape[0], G), G
-
-
-def _check_class_index(y_index, n: int, G: int) -> np.ndarray:
-    y = np.asarray(y_index)
-    if y.ndim != 1 or y.shape[0] != n:
-        raise ValueError(f"y_index must be 1-D with one class index per row of X ({n}); got "
-                         f"shape {y.shape}")
-    if y.dtype.kind not in "iu":
-        raise TypeError(f"y_index must hold integer class indices 0..{G - 1} (encode labels "
-                        f"with np.unique(y, return_inverse=True)); got dtype {y.dtype}")
-    if n and (y.min() < 0 or y.max() >= G):
-        raise ValueError(f"y_index must hold class indices in 0..{G - 1} (n_classes = {G}); "
-                         f"got values from {y.min()} to {y.max()}")
-    return y
+    return X, check_class_index(y_index, X.shape[0], G, all_present=False), G
 
 
 def _check_transform_input(est, X, fitted: str) -> np.ndarray:

@@ -82,6 +82,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
+from .._validation import check_real
 
 __all__ = [
     "run_sbc",
@@ -135,14 +136,7 @@ def sbc_rank(truth: float, draws, rng: np.random.Generator) -> tuple[int, float]
     >>> sbc_rank(2.5, [1.0, 2.0, 3.0, 4.0], np.random.default_rng(0))[0]
     2
     """
-    if isinstance(truth, bool | np.bool_ | str | bytes):
-        raise TypeError(f"truth must be a number; got {truth!r}")
-    try:
-        truth = float(truth)
-    except (TypeError, ValueError):
-        raise TypeError(f"truth must be a number; got {truth!r}") from None
-    if not np.isfinite(truth):
-        raise ValueError(f"truth must be finite; got {truth!r}")
+    truth = check_real(truth, name="truth")
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy Generator; got {type(rng).__name__}")
     draws = _as_draws(draws).ravel()
