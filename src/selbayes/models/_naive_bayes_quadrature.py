@@ -55,7 +55,15 @@ from scipy.special import expit, logsumexp
 from scipy.stats import invgamma
 
 from .._special import log_rising
-from .._validation import check_binary, check_flag, check_matrix, check_positive_int, labels_1d
+from .._validation import (
+    check_binary,
+    check_flag,
+    check_int,
+    check_matrix,
+    check_positive_int,
+    check_real,
+    labels_1d,
+)
 from ..adjustment._corr import THETA_RULES, corr_log_omit_prob, default_n_theta, theta_quadrature
 from ..filters._selection import Selection
 from ._priors import NaiveBayesPrior  # noqa: F401 - its home is models.priors
@@ -488,19 +496,8 @@ def _resolve_selection(selection, k, n0, n1, corrected):
     except (TypeError, ValueError) as exc:
         raise TypeError("selection must be a Selection, a tuple (n_omitted, threshold) or "
                         f"None; got {selection!r}") from exc
-    if isinstance(n_omitted, bool) or not isinstance(n_omitted, numbers.Integral) \
-            or n_omitted < 0:
-        raise ValueError(f"n_omitted (p - k) must be an integer >= 0; got {n_omitted!r}")
-    if isinstance(gamma, bool | np.bool_ | str | bytes):     # float() would read them
-        raise TypeError(f"threshold (gamma) of the selection must be a number; got {gamma!r}")
-    try:
-        g = float(gamma)
-    except (TypeError, ValueError):
-        raise TypeError(f"threshold (gamma) of the selection must be a number; got "
-                        f"{gamma!r}") from None
-    if not np.isfinite(g) or g < 0:
-        raise ValueError(f"threshold (gamma) must be finite and >= 0; got {gamma!r}")
-    return int(n_omitted), g
+    n_omitted = check_int(n_omitted, name="n_omitted (p - k)", low=0)
+    return n_omitted, check_real(gamma, name="threshold (gamma) of the selection", low=0.0)
 
 
 def fit_naive_bayes_quadrature(X, y, selection=None, *, corrected: bool = True,
