@@ -82,7 +82,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import check_real
+from .._validation import check_int, check_real
 
 __all__ = [
     "run_sbc",
@@ -384,7 +384,7 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     (0.0, 9, 1.0)
     """
     u = _check_frac(frac_ranks)
-    n_bins = _auto_bins(u.size) if n_bins is None else _check_int(n_bins, "n_bins", 2)
+    n_bins = _auto_bins(u.size) if n_bins is None else check_int(n_bins, name="n_bins", low=2)
     if u.size / n_bins < _MIN_EXPECTED:
         warnings.warn(f"expected count per bin is {u.size / n_bins:.2g} < 5; the chi-square "
                       "p-value is approximate", stacklevel=2)
@@ -394,21 +394,13 @@ def chi2_uniformity(frac_ranks, n_bins: int | None = None) -> tuple[float, int, 
     return float(res.statistic), n_bins - 1, float(res.pvalue)
 
 
-def _check_int(value, name: str, minimum: int) -> int:
-    """An int setting >= ``minimum`` (not a bool, a float or a string)."""
-    if (isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral)
-            or value < minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
-
-
 def _check_settings(obj, minimums: dict) -> None:
     """Check a simulator's or fitter's integer settings (``{field: minimum}``), naming the
     class and the field; called by their ``__post_init__``, so that a bad setting is named when
     the object is made, not in the first replicate."""
     for name, minimum in minimums.items():
         try:
-            _check_int(getattr(obj, name), name, minimum)
+            check_int(getattr(obj, name), name=name, low=minimum)
         except ValueError as exc:
             raise ValueError(f"{type(obj).__name__}: {exc}") from None
 
@@ -428,7 +420,7 @@ def _n_eval(n: int, n_eval: int | None) -> int:
         if k < 2:
             raise ValueError(f"n_eval must be >= 2; got {k}")
         return k
-    return _check_int(n_eval, "n_eval", 2)
+    return check_int(n_eval, name="n_eval", low=2)
 
 
 @lru_cache(maxsize=32)
@@ -535,7 +527,7 @@ def ecdf_uniformity(frac_ranks, n_eval: int | None = None, n_simulations: int = 
     """
     u = _check_frac(frac_ranks)
     k = _n_eval(u.size, n_eval)
-    n_simulations = _check_int(n_simulations, "n_simulations", 1)
+    n_simulations = check_int(n_simulations, name="n_simulations", low=1)
     null = _ecdf_null(u.size, k, n_simulations, _null_seed(random_state))
     stat = float(_ecdf_tail_stat(_ecdf_counts(u, k), u.size, k)[0])
     # a little slack so that floating-point noise does not split ties
@@ -583,13 +575,13 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     >>> z.shape, bool((lower <= z).all() and (z <= upper).all())
     ((11,), True)
     """
-    n = _check_int(n, "n", 1)
+    n = check_int(n, name="n", low=1)
     if isinstance(prob, bool | np.bool_) or not isinstance(prob, numbers.Real):
         raise TypeError(f"prob must be a number in (0, 1); got {prob!r}")
     if not 0 < prob < 1:
         raise ValueError(f"prob must be in (0, 1); got {prob}")
     k = _n_eval(n, n_eval)
-    n_simulations = _check_int(n_simulations, "n_simulations", 1)
+    n_simulations = check_int(n_simulations, name="n_simulations", low=1)
     null = _ecdf_null(n, k, n_simulations, _null_seed(random_state))
     gamma = float(np.quantile(null, 1 - prob))  # adjusted pointwise level
     z = np.arange(k + 1) / k
