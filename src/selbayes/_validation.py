@@ -28,6 +28,7 @@ __all__ = [
     "check_real",
     "check_int",
     "check_flag",
+    "check_path",
     "check_positive_int",
     "check_class_counts",
     "check_class_index",
@@ -619,6 +620,19 @@ def check_int(value, *, name: str, low: int, what: str | None = None) -> int:
         raise ValueError(f"{name} must be an integer >= {low}{f' ({what})' if what else ''}; "
                          f"got {value!r}")
     return int(value)
+
+
+def check_path(value, name: str):
+    """``value`` as a ``pathlib.Path``, raising ``TypeError`` naming ``name`` unless it is a
+    str or os.PathLike (None or a number was pathlib's "argument should be a str or an
+    os.PathLike object", which names no argument)."""
+    import os
+    from pathlib import Path
+
+    if not isinstance(value, str | os.PathLike):
+        raise TypeError(f"{name} must be a path (a str or pathlib.Path); got "
+                        f"{type(value).__name__} {value!r}")
+    return Path(value)
 
 
 def check_flag(value, name: str) -> bool:

@@ -48,6 +48,7 @@ import numpy as np
 import pytensor.tensor as pt
 from scipy.special import gammaln
 
+from .._validation import check_flag
 from ._base import SelectionAdjustment
 from ._fstat import (
     MC_CUTOFF,
@@ -517,9 +518,7 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
 
 
 def _check_label(label) -> bool:
-    if not isinstance(label, bool | np.bool_):
-        raise TypeError(f"label must be True or False; got {label!r}")
-    return bool(label)
+    return check_flag(label, "label")
 
 
 def mc_standard_error(op_params, log_scale):

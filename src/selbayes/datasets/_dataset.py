@@ -11,11 +11,9 @@ and classes with a single member. Nothing is dropped silently: with ``drop_missi
 
 from __future__ import annotations
 
-import os
 import re
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -127,15 +125,6 @@ def _check_drop(drop_missing):
             or (isinstance(drop_missing, str) and drop_missing in DROP_CHOICES)):
         raise ValueError(f"drop_missing must be one of {list(DROP_CHOICES)}; got "
                          f"{drop_missing!r}")
-
-
-def _check_path(value, name: str) -> Path:
-    """``value`` as a Path; TypeError naming ``name`` unless it is a str or os.PathLike (None
-    or a number was pathlib's 'argument should be a str or an os.PathLike object')."""
-    if not isinstance(value, str | os.PathLike):
-        raise TypeError(f"{name} must be a path (a str or pathlib.Path); got "
-                        f"{type(value).__name__} {value!r}")
-    return Path(value)
 
 
 def _check_text(value, name: str, *, optional: bool = False) -> str | None:

@@ -115,12 +115,12 @@ def fetch(name: str, *, data_home=None, base_url: str | None = None,
         If the download fails, is interrupted, or its sha256 differs from the registry's; no
         partial file is left in ``data_home``.
     """
-    from .._validation import check_flag
-    from ._dataset import _check_path, _check_text
+    from .._validation import check_flag, check_path
+    from ._dataset import _check_text
 
     entry = _entry(name)
     if data_home is not None:
-        data_home = _check_path(data_home, "data_home")
+        data_home = check_path(data_home, "data_home")
         if data_home.is_file():
             raise ValueError(f"data_home must be a folder; {str(data_home)!r} is a file")
     _check_text(base_url, "base_url", optional=True)

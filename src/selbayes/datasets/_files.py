@@ -25,13 +25,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import check_flag, os_error_reason, warn_of_label_variants
+from .._validation import check_flag, check_path, os_error_reason, warn_of_label_variants
 from ._dataset import (
     MISSING_TEXT_ATTR,
     Dataset,
     _check_classes,
     _check_drop,
-    _check_path,
     _check_sep,
     _check_text,
     _names,
@@ -284,7 +283,7 @@ def read_table(path, label_column, *, sep: str | None = None, index_column=None,
     --------
     >>> ds = read_table("expression.tsv", label_column="tissue")   # doctest: +SKIP
     """
-    path = _check_path(path, "path")
+    path = check_path(path, "path")
     _check_text(label_column, "label_column")
     _check_text(index_column, "index_column", optional=True)
     sep = _check_sep(sep)
@@ -706,7 +705,7 @@ def read_matrix(path, *, sep: str | None = None, allow_missing: bool = False) ->
     --------
     >>> X = read_matrix("expression.csv")                               # doctest: +SKIP
     """
-    path = _check_path(path, "path")
+    path = check_path(path, "path")
     sep = _check_sep(sep)
     allow_missing = check_flag(allow_missing, "allow_missing")
     if not path.is_file():
@@ -1430,7 +1429,7 @@ def read_xy(x_path, y_path, *, label_column: str | None = None, sep: str | None 
     >>> ds = read_xy("X.csv", "y.csv")                                  # doctest: +SKIP
     >>> ds.X.shape, ds.y.value_counts().to_dict()                       # doctest: +SKIP
     """
-    x_path, y_path = _check_path(x_path, "x_path"), _check_path(y_path, "y_path")
+    x_path, y_path = check_path(x_path, "x_path"), check_path(y_path, "y_path")
     _check_text(label_column, "label_column", optional=True)
     sep = _check_sep(sep)
     _check_drop(drop_missing)

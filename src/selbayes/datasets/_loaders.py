@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._validation import check_flag
-from ._dataset import Dataset, _check_path, _check_text, _validated
+from .._validation import check_flag, check_path
+from ._dataset import Dataset, _check_text, _validated
 
 __all__ = ["load_srbct", "load_colon", "default_data_home", "find_data_home", "PROVENANCE"]
 
@@ -121,7 +121,7 @@ def _data_home(data_home) -> Path | None:
     when it is a file (the search then listed its 'microarray' subfolder)."""
     if data_home is None:
         return None
-    folder = _check_path(data_home, "data_home").expanduser()
+    folder = check_path(data_home, "data_home").expanduser()
     if folder.is_file():
         raise ValueError(f"data_home must be a folder; {str(folder)!r} is a file (pass the "
                          "folder that holds the data files)")

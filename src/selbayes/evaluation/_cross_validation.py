@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import check_labels, labels_1d, warn_if_misaligned
+from .._validation import check_flag, check_labels, labels_1d, warn_if_misaligned
 
 # the folds are made in .folds (the one place); make_folds stays importable from here
 from ._folds import _int_seed, make_folds
@@ -333,8 +333,7 @@ def _check_args(estimator, n_jobs, out_dir=None, progressbar=True):
             or n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive integer (or -1 for all cores); got "
                          f"{n_jobs!r}")
-    if not isinstance(progressbar, bool | np.bool_):
-        raise TypeError(f"progressbar must be True or False; got {progressbar!r}")
+    check_flag(progressbar, "progressbar")
     if out_dir is not None:
         if not isinstance(out_dir, str | os.PathLike) or isinstance(out_dir, bytes):
             raise TypeError(f"out_dir must be a folder's path (a str or pathlib.Path) or None; "

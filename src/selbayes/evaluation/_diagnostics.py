@@ -615,7 +615,7 @@ def _check_args(var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_pr
     """:func:`check`'s arguments other than ``idata``, checked up front; returns (var_names,
     rhat_max, ess_min, bfmi_min, max_divergences, tail_prob): None, a name or a list of names
     (a generator read once), float, float, float, int and a pair of floats."""
-    from .._validation import check_int, check_positive, check_positive_int
+    from .._validation import check_flag, check_int, check_positive, check_positive_int
 
     if var_names is not None and not isinstance(var_names, str):
         try:
@@ -647,9 +647,8 @@ def _check_args(var_names, rhat_max, ess_min, bfmi_min, max_divergences, tail_pr
     if len(tail_prob) != 2 or not 0 < tail_prob[0] < tail_prob[1] < 1:
         raise ValueError(f"tail_prob must be two increasing probabilities in (0, 1); got "
                          f"{tail_prob!r}")
-    for name, flag in (("warn", warn), ("rhat_components", rhat_components)):
-        if not isinstance(flag, bool | np.bool_):
-            raise TypeError(f"{name} must be True or False; got {flag!r}")
+    check_flag(warn, "warn")
+    check_flag(rhat_components, "rhat_components")
     check_positive_int(max_listed, name="max_listed", what="components named per criterion")
     return var_names, float(rhat_max), ess_min, bfmi_min, max_divergences, tail_prob
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_matrix, check_positive
+from .._validation import check_flag, check_matrix, check_positive
 from ._decorrelation import (
     METHODS,
     Decorrelation,
@@ -62,8 +62,7 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     >>> bool(np.allclose(feats.selected(X, [1]), Z[:, [1]]))
     True
     """
-    if not isinstance(standardize, bool | np.bool_):
-        raise TypeError(f"standardize must be True or False; got {standardize!r}")
+    check_flag(standardize, "standardize")
     if decorrelate is not None:
         try:
             decorrelate = check_positive(decorrelate, name="decorrelate", strict=False)

@@ -82,7 +82,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import check_int, check_real
+from .._validation import check_flag, check_int, check_path, check_real
 
 __all__ = [
     "run_sbc",
@@ -888,16 +888,6 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
     return params, None if thin_to is None else int(thin_to)
 
 
-def _as_dir(out_dir):
-    """``out_dir`` if it is a path (str or os.PathLike), else TypeError naming it."""
-    import os
-
-    if not isinstance(out_dir, str | os.PathLike):
-        raise TypeError(f"out_dir must be a path (str or pathlib.Path); got "
-                        f"{type(out_dir).__name__}")
-    return out_dir
-
-
 def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
             random_state=None, n_jobs: int = 1, scheduler: str | None = None, client=None,
             out_dir=None, thin_to: int | None = None, progressbar: bool = True) -> SBCResult:
@@ -964,9 +954,8 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     True
     """
     params, thin_to = _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to)
-    if not isinstance(progressbar, bool | np.bool_):
-        raise TypeError(f"progressbar must be True or False; got {progressbar!r}")
-    out_dir = None if out_dir is None else _as_dir(out_dir)
+    check_flag(progressbar, "progressbar")
+    out_dir = None if out_dir is None else check_path(out_dir, "out_dir")
     if client is not None and scheduler is not None:
         raise ValueError("give either client or scheduler, not both")
     if scheduler is not None and not isinstance(scheduler, str):
@@ -1024,7 +1013,7 @@ def load_sbc(out_dir) -> SBCResult:
     --------
     >>> res = load_sbc("sbc_runs/gaussian")                           # doctest: +SKIP
     """
-    out_path = Path(_as_dir(out_dir))
+    out_path = Path(check_path(out_dir, "out_dir"))
     stored = TaskStore.read_settings(out_path, _MANIFEST)
     if stored is None:
         raise ValueError(f"out_dir {str(out_path)!r} has no {_MANIFEST}; not an SBC run")

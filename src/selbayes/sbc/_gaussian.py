@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validation import check_flag
+
 # compatibility: these were defined here before selbayes.sbc._spec (spec imports this module only
 # inside functions, so there is no import cycle)
 from ._spec import MODELS, load_sbc_spec, run_sbc_spec, sbc_schema  # noqa: F401
@@ -211,9 +213,7 @@ class GaussianSBCFitter:
 
         _check_settings(self, {"k": 1, "draws": 1, "tune": 0, "chains": 1})
         _check_prior_dict(self, "priors", GaussianPriors.from_dict)
-        if not isinstance(self.centre, bool | np.bool_):
-            raise TypeError(f"GaussianSBCFitter: centre must be True or False; got "
-                            f"{self.centre!r}")
+        check_flag(self.centre, "GaussianSBCFitter: centre")
         if not isinstance(self.sampler, str):
             raise TypeError(f"GaussianSBCFitter: sampler must be a string; got "
                             f"{self.sampler!r}")
