@@ -51,7 +51,7 @@ import numbers
 import numpy as np
 from scipy.special import gammaln
 
-from .._validation import check_real
+from .._validation import check_int, check_real
 from ..filters._selection import binary_correlation
 
 __all__ = [
@@ -117,11 +117,7 @@ def _check_n(n) -> int:
 def _check_n_theta(n_theta) -> int | None:
     if n_theta is None:
         return None
-    if (isinstance(n_theta, bool | np.bool_) or not isinstance(n_theta, numbers.Integral)
-            or n_theta < 2):
-        raise ValueError(f"n_theta must be an integer >= 2 (theta nodes) or None; got "
-                         f"{n_theta!r}")
-    return int(n_theta)
+    return check_int(n_theta, name="n_theta", low=2, what="theta nodes, or None")
 
 
 def default_n_theta(n: int, rule: str = "gauss") -> int:

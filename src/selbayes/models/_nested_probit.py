@@ -32,13 +32,18 @@ and Williams, C. K. I. (2006). Gaussian Processes for Machine Learning. MIT Pres
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_matrix, check_positive_int, check_random_state, labels_1d
+from .._validation import (
+    check_int,
+    check_matrix,
+    check_positive_int,
+    check_random_state,
+    labels_1d,
+)
 from ._linear_probit import (
     LOG_S_GRID,
     check_min_weight,
@@ -127,11 +132,8 @@ def nested_dichotomies(n_classes: int, *, max_trees: int = MAX_TREES, random_sta
     >>> len(nested_dichotomies(6, max_trees=10, random_state=0))
     10
     """
-    if (isinstance(n_classes, bool | np.bool_) or not isinstance(n_classes, numbers.Integral)
-            or n_classes < 2):
-        raise ValueError("n_classes must be an integer >= 2 (nested dichotomies need two "
-                         f"classes or more); got {n_classes!r}")
-    n_classes = int(n_classes)
+    n_classes = check_int(n_classes, name="n_classes", low=2,
+                          what="nested dichotomies need two classes or more")
     max_trees = check_positive_int(max_trees, name="max_trees", what="trees averaged over")
     rng = check_random_state(random_state)
     classes = tuple(range(n_classes))

@@ -82,7 +82,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import check_flag, check_int, check_path, check_real
+from .._validation import check_flag, check_int, check_path, check_positive_int, check_real
 
 __all__ = [
     "run_sbc",
@@ -870,9 +870,7 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise TypeError(f"simulator must be callable; got {type(simulator).__name__}")
     if not callable(fitter):
         raise TypeError(f"fitter must be callable; got {type(fitter).__name__}")
-    if (isinstance(n_replicates, bool) or not isinstance(n_replicates, numbers.Integral)
-            or n_replicates < 1):
-        raise ValueError(f"n_replicates must be a positive integer; got {n_replicates!r}")
+    check_positive_int(n_replicates, name="n_replicates")
     if isinstance(params, str):
         params = [params]
     params = list(params)
