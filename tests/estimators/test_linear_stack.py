@@ -26,6 +26,7 @@ from selbayes.models import fit_linear_probit
 
 from ._command_line import assert_command_line_predicts
 from ._data import sparse_strong
+from ._feature_names import assert_frame_after_array_fit_warns_once_as
 
 
 def _base(**kw):
@@ -1043,3 +1044,10 @@ def test_every_fitted_attribute_is_documented(stacked):
     from tests._attributes import undocumented_fitted_attributes
 
     assert undocumented_fitted_attributes(stacked) == []
+
+
+
+def test_frame_after_array_fit_warns_naming_the_stack(stacked, sparse, log_pooled):
+    """Both pools (the log pool computes its own log probabilities)."""
+    assert_frame_after_array_fit_warns_once_as(stacked, sparse[0])
+    assert_frame_after_array_fit_warns_once_as(log_pooled[2], log_pooled[0])

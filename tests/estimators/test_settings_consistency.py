@@ -265,3 +265,20 @@ def test_mixture_old_spelling_gives_the_same_draws():
                                   new.idata_.posterior["alpha"].values)
     np.testing.assert_array_equal(old.predict_proba(d.X), new.predict_proba(d.X))
     assert old._model_id() == new._model_id()
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_k_besides_a_threshold_warns_that_it_is_unused(cls):
+    """The threshold overrides k (each docstring says so): a k other than the default given
+    with it is not used, and the warning says so before any work (the fit then stops at the
+    missing y). With k at its default, or no threshold, nothing is said."""
+    X = np.zeros((6, 4))
+    k = 3 if _signature_defaults(cls)["k"] != 3 else 2
+    with pytest.warns(UserWarning, match=rf"{cls.__name__}\(k={k}, threshold=0.5\): the "
+                      "threshold overrides k, so k is not used"), pytest.raises(ValueError):
+        cls(k=k, threshold=0.5).fit(X, None)
+    for quiet in (cls(threshold=0.5), cls(k=k)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            with pytest.raises(ValueError, match="requires y"):
+                quiet.fit(X, None)

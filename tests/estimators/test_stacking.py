@@ -17,6 +17,7 @@ from selbayes.estimators._stacking import StackedGaussianClassifier, stacking_we
 
 from ._command_line import assert_command_line_predicts
 from ._data import sparse_strong
+from ._feature_names import assert_frame_after_array_fit_warns_once_as
 
 
 def _objective(L, w):
@@ -237,3 +238,7 @@ def test_every_fitted_attribute_is_documented(stacked):
     from tests._attributes import undocumented_fitted_attributes
 
     assert undocumented_fitted_attributes(stacked) == []
+
+
+def test_frame_after_array_fit_warns_naming_the_stack(stacked, data):
+    assert_frame_after_array_fit_warns_once_as(stacked, data[0])

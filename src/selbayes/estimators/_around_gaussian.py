@@ -14,6 +14,8 @@ that (:meth:`_restore`).
 from __future__ import annotations
 
 import json
+import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -126,8 +128,26 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
             shape = ()
         if not hasattr(X, "columns") and len(shape) == 2:   # a frame's columns: by name
             check_width(shape[1], self.n_features_in_, type(self).__name__)
-        probas = self._component_probas(X)
+        with self._names_checked_here(X):
+            probas = self._component_probas(X)
         return sum(w * p for w, p in zip(self.weights_, probas, strict=True))
+
+    @contextmanager
+    def _names_checked_here(self, X):
+        """Run the components' predictions with scikit-learn's warnings about feature names
+        (a DataFrame after a fit on an array, or the reverse) silenced, then check the names
+        here: the warning then names this classifier, not the component that happened to
+        check (a user never built a ``HierarchicalGaussianClassifier`` by hand)."""
+        from sklearn.utils.validation import _check_feature_names
+
+        from ._base import _names_view
+
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=UserWarning,
+                                    message=r"X (has|does not have valid) feature names")
+            yield
+        # reached only when the components accepted X (a frame's columns matched by name)
+        _check_feature_names(self, _names_view(X), reset=False)
 
     def _component_probas(self, X) -> list:
         """Each stacked model's predictive probabilities of ``X``, (n_samples, G), in the

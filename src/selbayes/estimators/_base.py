@@ -442,7 +442,22 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                          "next release", FutureWarning)
             skip = (*skip, "random_state")
         validate_params(self, skip=skip)
+        self._warn_if_k_unused()
         self._prior_object()
+
+    def _warn_if_k_unused(self) -> None:
+        """A ``threshold`` overrides ``k`` (the Parameters say so); a ``k`` given besides it,
+        other than the class's default, is not used, and the user who set both meant one of
+        them: say which one counts."""
+        import inspect
+
+        threshold = getattr(self, "threshold", None)
+        default = inspect.signature(type(self).__init__).parameters["k"].default
+        if threshold is not None and self.k is not None and not _same_setting(self.k, default):
+            warn_at_user(f"{type(self).__name__}(k={self.k!r}, threshold={threshold!r}): the "
+                         "threshold overrides k, so k is not used: leave k at its default "
+                         f"({default!r}), or set threshold=None to keep k={self.k!r}",
+                         UserWarning)
 
     def _validate_training_data(self, X, y):
         """Validate (X, y); record ``n_features_in_`` and ``feature_names_in_``."""
@@ -1056,3 +1071,11 @@ def _select_all(X, y, statistic: str) -> Selection:
                      threshold=float(scores[order[-1]]), n_features=p, n_selected=p,
                      statistic=statistic, class_counts=counts, classes=classes,
                      rule="all", n_ties_at_threshold=0)
+
+
+def _same_setting(value, default) -> bool:
+    """Whether a setting equals its default (an int k and "auto" or 10 compared without
+    numpy's elementwise comparison or a str/int mismatch error)."""
+    return type(value) is type(default) and value == default or (
+        isinstance(value, numbers.Integral) and isinstance(default, numbers.Integral)
+        and not isinstance(value, bool) and int(value) == int(default))

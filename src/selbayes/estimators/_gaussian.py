@@ -115,7 +115,7 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         stratified cross-validated log score over ``k_grid``
         (:func:`selbayes.estimators.choose_k`, stored as ``k_choice_``); "all" uses
         every feature (nothing is omitted, so there is nothing to correct). ``threshold``
-        overrides ``k``.
+        overrides ``k`` (a ``k`` other than the default given with it warns that it is unused).
     threshold : float, optional
         Keep features with F > threshold.
     correct_selection : bool or "auto", default True

@@ -406,7 +406,9 @@ class LinearStackedClassifier(AroundGaussian):
         from ._pooling import log_pool
 
         check_is_fitted(self, self._FITTED)
-        return log_pool(_floored(np.stack(self._component_log_probas(X))), self.weights_)
+        with self._names_checked_here(X):
+            parts = self._component_log_probas(X)
+        return log_pool(_floored(np.stack(parts)), self.weights_)
 
     @property
     def linear_weight_(self) -> float:

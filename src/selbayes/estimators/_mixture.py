@@ -53,7 +53,8 @@ class BinaryMixtureClassifier(SelectionClassifier):
     ----------
     k : int or "all", default 10
         Number of features to keep (1 <= k < p), or "all" (nothing omitted, nothing to
-        correct). ``threshold`` overrides it.
+        correct). ``threshold`` overrides it
+        (a ``k`` other than the default given with it warns that it is unused).
     threshold : float, optional
         Keep features with |Cor| > threshold.
     n_components : int, default 2

@@ -31,7 +31,8 @@ class BinaryNaiveBayesClassifier(SelectionClassifier):
     ----------
     k : int or "all", default 10
         Number of features to keep (1 <= k < p), or "all" (nothing omitted, nothing to
-        correct). ``threshold`` overrides ``k``.
+        correct). ``threshold`` overrides ``k``
+        (a ``k`` other than the default given with it warns that it is unused).
     threshold : float, optional
         Keep the features with |COR| > threshold. Unlike fixed k, this selection rule is
         exactly what the correction conditions on (ties at gamma carry no information).
