@@ -166,6 +166,31 @@ def _noise_precision(priors, counts, ssw):
     return a, rate, max(a - 1.0, a / 2.0) / rate
 
 
+def _omission_factor(selection, counts, priors, mu_t_df):
+    """u -> (p - k) log P(F <= gamma | tau_mu = e^u, w_x), u clipped to [-10, 14].
+
+    The exact adjustment (:func:`selbayes.adjustment.fstat_log_omit_prob`) in two parts: its
+    table in log t, built once per call of :func:`_hyper_mode` (about 0.3 ms), and one
+    quadrature over that table per value (about 0.02 ms). Until 2026-12-07 the mode search
+    evaluated it on 481 points 0.05 apart and interpolated by a cubic spline: 3 to 10 ms per
+    df searched, a sixth of a default fit's inner cross-validation, for the values at the
+    30 or so points the search visits (``benchmarks/results/mode_search.md``).
+    """
+    from ..adjustment._fstat import validate_design, validate_t_df
+    from ..adjustment._fstat_exact import ExactTable
+
+    log_w = float(np.log(priors.w_x))
+    design = validate_design(counts.astype(np.int64), selection.threshold, priors.alpha_x)
+    table = ExactTable.build(*design, -10.0 + log_w, 14.0 + log_w,
+                             mu_t_df=validate_t_df(mu_t_df))
+    n_omitted = selection.n_omitted
+
+    def factor(u):
+        return n_omitted * table.evaluate(np.clip(u, -10.0, 14.0) + log_w)
+
+    return factor
+
+
 def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, mu_t_df=None,
                 x0=None):
     """Mode of (log tau_mu, log tau_nu) given tau_x (:func:`_noise_precision`), and the
@@ -186,26 +211,15 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
     def log_prior_nu(v):
         return 0.0 if flat else _log_gamma_density_log(v, priors.alpha_nu, priors.w_nu)
 
-    adj = None
-    if corrected and selection.n_omitted > 0:
-        from scipy.interpolate import CubicSpline
-
-        from ..adjustment._fstat import fstat_log_omit_prob
-
-        # One vectorised evaluation on a fine grid, then a spline: the exact adjustment costs
-        # about 10 ms per call, too much inside an optimiser.
-        fine = np.arange(-10.0, 14.0 + 1e-9, 0.05)
-        vals = selection.n_omitted * fstat_log_omit_prob(
-            fine + np.log(priors.w_x), counts.astype(np.int64), selection.threshold,
-            priors.alpha_x, mu_t_df=mu_t_df)
-        adj = CubicSpline(fine, vals)
+    adj = (_omission_factor(selection, counts, priors, mu_t_df)
+           if corrected and selection.n_omitted > 0 else None)
 
     def objective(uv, xbar=xbar, tau_x=tau_x, scale=1.0):
         u, v = (uv[0], -np.inf) if flat else uv
         val = (_log_gamma_density_log(u, priors.alpha_mu, priors.w_mu) + log_prior_nu(v)
                + scale * _class_means_loglik(u, v, xbar, counts, tau_x, t_nodes))
         if adj is not None:
-            val = val + float(adj(np.clip(u, -10.0, 14.0)))
+            val = val + float(adj(u))
         return -float(val)
 
     # The grid only finds the basin of the mode: above GRID_FEATURES features it sums over
