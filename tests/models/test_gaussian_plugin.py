@@ -239,6 +239,40 @@ def test_t_scale_quadrature_matches_adaptive_quadrature(df):
         assert abs(got[j] - ref) < tol, (df, j, got[j], ref)
 
 
+@pytest.mark.parametrize("df", [1.0, 2.0, 16.0])
+def test_two_class_flat_nu_t_density_is_the_general_formula(df):
+    """Two classes and a flat prior on nu have their own closed form in _feature_loglik_t (the
+    contrast's normal density); against the general G-class formula
+    (class_means_log_density, determinant lemma and Sherman-Morrison) at every node, and
+    against scipy's adaptive quadrature over lambda of the contrast's density. Features from
+    null to very strong, small and large noise, a grid of log tau_mu."""
+    from scipy import integrate, stats
+
+    from selbayes.models import class_means_log_density
+    from selbayes.models._gaussian_plugin import _feature_loglik_t, _t_scale_nodes
+
+    rng = np.random.default_rng(11)
+    xbar = np.column_stack([rng.normal(size=6), np.zeros(6)]) * [[0.0], [0.1], [1.0], [3.0],
+                                                                  [10.0], [40.0]]
+    counts, tau_x = np.array([9.0, 14.0]), rng.gamma(2.0, 1.0, size=6)
+    lam, log_w = _t_scale_nodes(df)
+    u = np.array([-3.0, 0.0, 2.5, 8.0])
+    got = _feature_loglik_t(u, -np.inf, xbar, counts, tau_x, lam, log_w, per_node=True)
+    d = (np.exp(-u)[:, None, None, None] / lam[:, None, None]
+         + 1.0 / (counts * tau_x[:, None]))                               # (4, Q, k, G)
+    general = class_means_log_density(d, None, xbar, 2) + log_w[:, None]   # (4, Q, k)
+    np.testing.assert_allclose(got, np.swapaxes(general, -1, -2), rtol=1e-12, atol=1e-12)
+    summed = _feature_loglik_t(u, -np.inf, xbar, counts, tau_x, lam, log_w)
+    for j in (1, 3):
+        def f(lm, j=j):
+            var = 2.0 / (np.exp(u[1]) * lm) + (1.0 / (counts * tau_x[j])).sum()
+            return (stats.gamma(df / 2, scale=2 / df).pdf(lm)
+                    * stats.norm(0.0, np.sqrt(var)).pdf(xbar[j, 0] - xbar[j, 1]))
+        ref = np.log(sum(integrate.quad(f, a, b, limit=500)[0] for a, b in
+                         [(0, 1e-4), (1e-4, 1e-2), (1e-2, 1), (1, 100), (100, np.inf)]))
+        assert abs(summed[1, j] - ref) < 1e-5, (df, j, summed[1, j], ref)
+
+
 def test_t_plugin_with_one_node_at_one_is_the_normal_likelihood():
     """lambda fixed at 1 (a single node of weight 1) reduces the t likelihood to the normal one."""
     from selbayes.models._gaussian_plugin import _class_means_loglik

@@ -117,6 +117,15 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
     s = None if flat else np.exp(-np.asarray(log_tau_nu, dtype=np.float64))[..., None, None]
     a = np.exp(-u) / lam                                                     # (..., 1, Q)
     noise = 1.0 / (counts[None, :] * tau_x[:, None])                         # (k, G)
+    if flat and xbar.shape[1] == 2:
+        # Two classes, nu flat: the density of the one contrast xbar_1 - xbar_2 ~ N(0, d_1 +
+        # d_2), the general formula below with its determinant and quadratic form simplified
+        # (one log per node instead of three; most data sets have two classes, and this is
+        # the default's case: standardised genes have a flat prior on their means).
+        var = 2.0 * a + (noise[:, 0] + noise[:, 1])[:, None]                  # (..., k, Q)
+        diff2 = ((xbar[:, 0] - xbar[:, 1]) ** 2)[:, None]
+        ld = -0.5 * (np.log(var) + diff2 / var) - 0.5 * np.log(2 * np.pi) + log_w
+        return ld if per_node else _log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
     inv_sum = lin = quad = logdet = 0.0
     for g in range(xbar.shape[1]):
         d = a + noise[:, g, None]                                            # (..., k, Q)
@@ -174,7 +183,7 @@ def _omission_factor(selection, counts, priors, mu_t_df):
     quadrature over that table per value (about 0.02 ms). Until 2026-12-07 the mode search
     evaluated it on 481 points 0.05 apart and interpolated by a cubic spline: 3 to 10 ms per
     df searched, a sixth of a default fit's inner cross-validation, for the values at the
-    30 or so points the search visits (``benchmarks/results/mode_search.md``).
+    15 or so points each search visits (``benchmarks/results/mode_search_cost.md``).
     """
     from ..adjustment._fstat import validate_design, validate_t_df
     from ..adjustment._fstat_exact import ExactTable
