@@ -77,6 +77,14 @@ def search(how: str):
         plugin.optimize = optimize
 
 
+def plan(quick: bool):
+    """The development sets and k of the mode-search benchmarks (this one and
+    bench_mode_search_cost.py): one set and two k with ``quick``."""
+    if quick:
+        return ["gravier"], (5, 500)
+    return ["chowdary", "golub", "gravier", "sorlie"], (5, 50, 500, 2000)
+
+
 def training_cases(name: str, seed: int = 0):
     """A random 80% of a set's cases: X (n, p) and class indices (n,)."""
     d = load_dataset(name)
@@ -120,8 +128,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="one set, two k, no stack fits")
     a = ap.parse_args(argv)
     t_start = time.perf_counter()
-    sets = ["gravier"] if a.quick else ["chowdary", "golub", "gravier", "sorlie"]
-    ks = (5, 500) if a.quick else (5, 50, 500, 2000)
+    sets, ks = plan(a.quick)
     command = "python benchmarks/bench_mode_search.py" + (" --quick" if a.quick else "")
     rows, ratios = [], []
     for name in sets:

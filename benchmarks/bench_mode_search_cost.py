@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 from _notes import run_line, write_results
-from bench_mode_search import fold, search, training_cases
+from bench_mode_search import fold, plan, search, training_cases
 
 import selbayes.models._gaussian_plugin as plugin
 from selbayes import HierarchicalGaussianClassifier
@@ -47,36 +47,8 @@ from selbayes.models import T_DF_GRID, GaussianPriors
 
 OUT = Path(__file__).resolve().parent / "results" / "mode_search_cost.md"
 _EXACT = plugin._omission_factor
-_DENSITY = plugin._feature_loglik_t
+_CONTRAST = plugin._contrast_log_density
 VARIANTS = ("before", "table", "now")
-
-
-def _general_density(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w, per_node=False):
-    """The class means' density under the t prior by the G-class formula for every G, as
-    ``_feature_loglik_t`` computed it until 2026-12-07 (copied from it)."""
-    u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
-    flat = plugin._flat(log_tau_nu)
-    s = None if flat else np.exp(-np.asarray(log_tau_nu, dtype=np.float64))[..., None, None]
-    a = np.exp(-u) / lam
-    noise = 1.0 / (counts[None, :] * tau_x[:, None])
-    inv_sum = lin = quad = logdet = 0.0
-    for g in range(xbar.shape[1]):
-        d = a + noise[:, g, None]
-        inv = 1.0 / d
-        inv_sum = inv_sum + inv
-        lin = lin + xbar[:, g, None] * inv
-        quad = quad + xbar[:, g, None] ** 2 * inv
-        logdet = logdet + np.log(d)
-    if flat:
-        ld = (-0.5 * (logdet + np.log(inv_sum) + quad - lin ** 2 / inv_sum)
-              - 0.5 * (xbar.shape[1] - 1) * np.log(2 * np.pi) + log_w)
-    else:
-        one = 1.0 + s * inv_sum
-        ld = (-0.5 * (logdet + np.log(one) + quad - s * lin ** 2 / one)
-              - 0.5 * xbar.shape[1] * np.log(2 * np.pi) + log_w)
-    if per_node:
-        return ld
-    return plugin._log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
 
 
 def _spline_factor(selection, counts, priors, mu_t_df):
@@ -98,11 +70,12 @@ def _spline_factor(selection, counts, priors, mu_t_df):
 def variant(how: str):
     """The plug-in module as it was (``before``), with the table only (``table``), or now."""
     plugin._omission_factor = _spline_factor if how == "before" else _EXACT
-    plugin._feature_loglik_t = _DENSITY if how == "now" else _general_density
+    # before the two-class form, the G-class formula did every G (it still does G > 2)
+    plugin._contrast_log_density = _CONTRAST if how == "now" else plugin._node_log_density
     try:
         yield
     finally:
-        plugin._omission_factor, plugin._feature_loglik_t = _EXACT, _DENSITY
+        plugin._omission_factor, plugin._contrast_log_density = _EXACT, _CONTRAST
 
 
 def one_search(stats, how: str, reference: bool = False):
@@ -137,8 +110,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="one set, two k, one stack fit each")
     a = ap.parse_args(argv)
     t_start = time.perf_counter()
-    sets = ["gravier"] if a.quick else ["chowdary", "golub", "gravier", "sorlie"]
-    ks = (5, 500) if a.quick else (5, 50, 500, 2000)
+    sets, ks = plan(a.quick)
     command = "python benchmarks/bench_mode_search_cost.py" + (" --quick" if a.quick else "")
     rows, ratios = [], {"table": [], "now": []}
     for name in sets:
@@ -162,9 +134,8 @@ def main(argv=None) -> int:
                         + " | ".join(f"{abs(res[h][0] - ref_u):.1e}" for h in VARIANTS)
                         + f" | {same} |")
             print(rows[-1], flush=True)
-    stack_sets = ["gravier"] if a.quick else ["chowdary", "golub", "gravier", "sorlie"]
     stack_rows, fit_ratios = [], []
-    for name in stack_sets:
+    for name in sets:
         stack_fit(name, "now")                            # compiles and warms
         runs = {"before": [], "now": []}
         for how in (("before", "now") if a.quick else ("before", "now") * 2):

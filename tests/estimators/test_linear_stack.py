@@ -1046,7 +1046,6 @@ def test_every_fitted_attribute_is_documented(stacked):
     assert undocumented_fitted_attributes(stacked) == []
 
 
-
 def test_frame_after_array_fit_warns_naming_the_stack(stacked, sparse, log_pooled):
     """Both pools (the log pool computes its own log probabilities)."""
     assert_frame_after_array_fit_warns_once_as(stacked, sparse[0])

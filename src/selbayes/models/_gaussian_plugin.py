@@ -108,24 +108,32 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
                       per_node=False):
     """Per-feature log p(xbar_j | tau_mu, tau_nu, tau_x_j) under the t prior (lambda_j out).
 
-    :func:`selbayes.models.class_means_log_density` written out with a loop
-    over the G classes (sums over a short last axis are slow in NumPy, and this runs on arrays of
-    shape (..., k, Q)). Returns shape (..., k); with ``per_node`` the unnormalised log
-    posterior of each node, shape (..., k, Q)."""
+    At each node lambda_q: :func:`_node_log_density`, or with two classes and a flat prior on
+    nu :func:`_contrast_log_density`. Returns shape (..., k); with ``per_node`` the
+    unnormalised log posterior of each node, shape (..., k, Q)."""
     u = np.asarray(log_tau_mu, dtype=np.float64)[..., None, None]
     flat = _flat(log_tau_nu)
     s = None if flat else np.exp(-np.asarray(log_tau_nu, dtype=np.float64))[..., None, None]
     a = np.exp(-u) / lam                                                     # (..., 1, Q)
     noise = 1.0 / (counts[None, :] * tau_x[:, None])                         # (k, G)
-    if flat and xbar.shape[1] == 2:
-        # Two classes, nu flat: the density of the one contrast xbar_1 - xbar_2 ~ N(0, d_1 +
-        # d_2), the general formula below with its determinant and quadratic form simplified
-        # (one log per node instead of three; most data sets have two classes, and this is
-        # the default's case: standardised genes have a flat prior on their means).
-        var = 2.0 * a + (noise[:, 0] + noise[:, 1])[:, None]                  # (..., k, Q)
-        diff2 = ((xbar[:, 0] - xbar[:, 1]) ** 2)[:, None]
-        ld = -0.5 * (np.log(var) + diff2 / var) - 0.5 * np.log(2 * np.pi) + log_w
-        return ld if per_node else _log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
+    density = _contrast_log_density if flat and xbar.shape[1] == 2 else _node_log_density
+    ld = density(a, noise, s, xbar) + log_w                                  # (..., k, Q)
+    if per_node:
+        return ld
+    # log-sum-exp over the nodes by the predictive's own helper (ld is a temporary here):
+    # scipy.special.logsumexp's argument handling cost more than the sum at the small k of
+    # the inner cross-validation, where the mode search over df calls this thousands of times.
+    return _log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
+
+
+def _node_log_density(a, noise, s, xbar):
+    """log N(xbar_j | 0, diag(a_q + noise_j) + s 11') at every node: the effect variance
+    ``a`` = 1 / (tau_mu lambda_q), shape (..., 1, Q), the noise variances 1 / (n_g tau_x_j),
+    shape (k, G), ``s`` = 1 / tau_nu (None: a flat prior on nu). Returns (..., k, Q).
+
+    :func:`selbayes.models.class_means_log_density` written out with a loop over the G
+    classes (sums over a short last axis are slow in NumPy, and this runs on arrays of shape
+    (..., k, Q))."""
     inv_sum = lin = quad = logdet = 0.0
     for g in range(xbar.shape[1]):
         d = a + noise[:, g, None]                                            # (..., k, Q)
@@ -134,19 +142,24 @@ def _feature_loglik_t(log_tau_mu, log_tau_nu, xbar, counts, tau_x, lam, log_w,
         lin = lin + xbar[:, g, None] * inv
         quad = quad + xbar[:, g, None] ** 2 * inv
         logdet = logdet + np.log(d)
-    if flat:        # the contrasts' density (class_means_log_density with s=None)
-        ld = (-0.5 * (logdet + np.log(inv_sum) + quad - lin ** 2 / inv_sum)
-              - 0.5 * (xbar.shape[1] - 1) * np.log(2 * np.pi) + log_w)
-    else:
-        one = 1.0 + s * inv_sum
-        ld = (-0.5 * (logdet + np.log(one) + quad - s * lin ** 2 / one)
-              - 0.5 * xbar.shape[1] * np.log(2 * np.pi) + log_w)
-    if per_node:
-        return ld
-    # log-sum-exp over the nodes by the predictive's own helper (ld is a temporary here):
-    # scipy.special.logsumexp's argument handling cost more than the sum at the small k of
-    # the inner cross-validation, where the mode search over df calls this thousands of times.
-    return _log_mean_exp(ld, axis=-1) + np.log(ld.shape[-1])
+    if s is None:   # the contrasts' density (class_means_log_density with s=None)
+        return (-0.5 * (logdet + np.log(inv_sum) + quad - lin ** 2 / inv_sum)
+                - 0.5 * (xbar.shape[1] - 1) * np.log(2 * np.pi))
+    one = 1.0 + s * inv_sum
+    return (-0.5 * (logdet + np.log(one) + quad - s * lin ** 2 / one)
+            - 0.5 * xbar.shape[1] * np.log(2 * np.pi))
+
+
+def _contrast_log_density(a, noise, s, xbar):
+    """:func:`_node_log_density` for two classes and a flat prior on nu (``s`` None): the
+    density of the one contrast xbar_1 - xbar_2 ~ N(0, d_1 + d_2), the general formula with
+    its determinant and quadratic form simplified. One log per node instead of three, and no
+    cancellation; most data sets have two classes, and it is the default's case
+    (standardised genes have a flat prior on their means): a default fit's mode searches take
+    half the time at large k (``benchmarks/results/mode_search_cost.md``)."""
+    var = 2.0 * a + (noise[:, 0] + noise[:, 1])[:, None]                     # (..., k, Q)
+    diff2 = ((xbar[:, 0] - xbar[:, 1]) ** 2)[:, None]
+    return -0.5 * (np.log(var) + diff2 / var) - 0.5 * np.log(2 * np.pi)
 
 
 #: Features above which the coarse grid of :func:`_hyper_mode` uses an evenly spaced subset.
@@ -182,7 +195,7 @@ def _omission_factor(selection, counts, priors, mu_t_df):
     table in log t, built once per call of :func:`_hyper_mode` (about 0.3 ms), and one
     quadrature over that table per value (about 0.02 ms). Until 2026-12-07 the mode search
     evaluated it on 481 points 0.05 apart and interpolated by a cubic spline: 3 to 10 ms per
-    df searched, a sixth of a default fit's inner cross-validation, for the values at the
+    df searched, about a fifth of a default fit's inner cross-validation, for the values at the
     15 or so points each search visits (``benchmarks/results/mode_search_cost.md``).
     """
     from ..adjustment._fstat import validate_design, validate_t_df
