@@ -9,8 +9,9 @@ eqs 13-15). The variants:
 
 - ``before``: the factor evaluated exactly on 481 points of log tau_mu 0.05 apart and
   interpolated by a cubic spline; the class means' density by the G-class formula;
-- ``table``: the factor from the exact adjustment's table in log t, built once per search and
-  integrated at the points the search visits (``_gaussian_plugin._omission_factor``);
+- ``table``: the factor from the exact adjustment's table in log t, built once for the six
+  df (its costly part, a tabulation in log t, is the same for all) and integrated at the
+  points each search visits (``_gaussian_plugin._omission_factors``);
 - ``now``: ``table``, and with two classes and the flat prior on the gene means (the
   default's case) the density of the one contrast xbar_1 - xbar_2 ~ N(0, d_1 + d_2) instead
   of the G-class formula (one log per node instead of three).
@@ -46,36 +47,40 @@ from selbayes.estimators import LinearStackedClassifier
 from selbayes.models import T_DF_GRID, GaussianPriors
 
 OUT = Path(__file__).resolve().parent / "results" / "mode_search_cost.md"
-_EXACT = plugin._omission_factor
+_EXACT = plugin._omission_factors
 _CONTRAST = plugin._contrast_log_density
 VARIANTS = ("before", "table", "now")
 
 
-def _spline_factor(selection, counts, priors, mu_t_df):
-    """The factor as the mode search had it until 2026-12-07: the exact adjustment on a grid
-    of log tau_mu from -10 to 14, 0.05 apart, interpolated by a cubic spline."""
+def _spline_factors(selection, counts, priors, dfs):
+    """The factor as the mode search had it until 2026-12-07: for each df, the exact
+    adjustment on a grid of log tau_mu from -10 to 14, 0.05 apart, interpolated by a cubic
+    spline."""
     from scipy.interpolate import CubicSpline
 
     from selbayes.adjustment import fstat_log_omit_prob
 
     fine = np.arange(-10.0, 14.0 + 1e-9, 0.05)
-    vals = selection.n_omitted * fstat_log_omit_prob(
-        fine + np.log(priors.w_x), counts.astype(np.int64), selection.threshold,
-        priors.alpha_x, mu_t_df=mu_t_df)
-    spline = CubicSpline(fine, vals)
-    return lambda u: spline(np.clip(u, -10.0, 14.0))
+    out = {}
+    for df in dfs:
+        vals = selection.n_omitted * fstat_log_omit_prob(
+            fine + np.log(priors.w_x), counts.astype(np.int64), selection.threshold,
+            priors.alpha_x, mu_t_df=df)
+        spline = CubicSpline(fine, vals)
+        out[df] = lambda u, spline=spline: spline(np.clip(u, -10.0, 14.0))
+    return out
 
 
 @contextlib.contextmanager
 def variant(how: str):
     """The plug-in module as it was (``before``), with the table only (``table``), or now."""
-    plugin._omission_factor = _spline_factor if how == "before" else _EXACT
+    plugin._omission_factors = _spline_factors if how == "before" else _EXACT
     # before the two-class form, the G-class formula did every G (it still does G > 2)
     plugin._contrast_log_density = _CONTRAST if how == "now" else plugin._node_log_density
     try:
         yield
     finally:
-        plugin._omission_factor, plugin._contrast_log_density = _EXACT, _CONTRAST
+        plugin._omission_factors, plugin._contrast_log_density = _EXACT, _CONTRAST
 
 
 def one_search(stats, how: str, reference: bool = False):

@@ -235,6 +235,22 @@ def test_exact_independent_of_grid_spacing_and_range():
     np.testing.assert_allclose(t.evaluate(x), a, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("counts", [np.array([22, 15]), np.array([30, 10, 12])])
+def test_tables_for_several_priors_share_one_grid_and_give_each_priors_values(counts):
+    """ExactTable.build_for_dfs tabulates G once on a grid wide enough for every prior (the
+    plug-in's search over the t prior's df): each prior's values equal its own table's
+    (fstat_log_omit_prob, tested against the integral above) to rounding, although the grid
+    is wider and offset differently."""
+    dfs = [1.0, 2.0, 16.0, 64.0, None]
+    tables = ExactTable.build_for_dfs(counts, 6.0, 4.0, -10.0, 14.0, dfs)
+    assert len({id(t.log_g) for t in tables.values()}) == 1          # one tabulation
+    x = np.linspace(-10.0, 14.0, 49)
+    for df in dfs:
+        np.testing.assert_allclose(tables[df].evaluate(x),
+                                   fstat_log_omit_prob(x, counts, 6.0, 4.0, mu_t_df=df),
+                                   rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("counts, alpha", [(np.array([34, 34, 33, 33, 33, 33]), 4.0),
                                            (np.array([10, 3, 7]), 4.0),
                                            (np.array([4, 9]), 3.0),

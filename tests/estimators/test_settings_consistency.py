@@ -277,7 +277,9 @@ def test_k_besides_a_threshold_warns_that_it_is_unused(cls):
     with pytest.warns(UserWarning, match=rf"{cls.__name__}\(k={k}, threshold=0.5\): the "
                       "threshold overrides k, so k is not used"), pytest.raises(ValueError):
         cls(k=k, threshold=0.5).fit(X, None)
-    for quiet in (cls(threshold=0.5), cls(k=k)):
+    default = _signature_defaults(cls)["k"]
+    same = np.str_(default) if isinstance(default, str) else np.int64(default)
+    for quiet in (cls(threshold=0.5), cls(k=k), cls(k=same, threshold=0.5)):
         with warnings.catch_warnings():
             warnings.simplefilter("error", UserWarning)
             with pytest.raises(ValueError, match="requires y"):

@@ -367,6 +367,31 @@ class ExactTable:
         log_g = log_cond_prob(w, class_counts, threshold, n_terms=n_terms)
         return cls(w=w, log_g=log_g, step=step, prior=prior, x_range=(x_min, x_max))
 
+    @classmethod
+    def build_for_dfs(cls, class_counts, threshold, alpha, x_min, x_max, dfs,
+                      step=DEFAULT_W_STEP):
+        """One table per prior of the class means in ``dfs`` (None: normal; a number: the t
+        prior's df), sharing one tabulation of G on a w grid wide enough for all of them.
+
+        G does not depend on the prior, and tabulating it is most of :meth:`build`'s cost
+        with unequal class sizes (5 to 7 ms against 0.3 ms for equal ones): the plug-in's
+        search over the t prior's df needs the factor at six df on the same data. A grid
+        wider than one prior needs only adds points where its integrand is negligible.
+
+        Returns
+        -------
+        dict
+            ``{df: ExactTable}`` for each entry of ``dfs``.
+        """
+        priors = {df: prior_u(float(alpha), None if df is None else float(df)) for df in dfs}
+        w_lo = min(p.u_lo for p in priors.values()) - max(x_max, 0.0) - 1.0
+        w_hi = max(p.u_hi for p in priors.values()) - min(x_min, 0.0) + 1.0
+        n = int(np.ceil((w_hi - w_lo) / step)) + 1
+        w = w_lo + step * np.arange(n)
+        log_g = log_cond_prob(w, class_counts, threshold)
+        return {df: cls(w=w, log_g=log_g, step=step, prior=prior, x_range=(x_min, x_max))
+                for df, prior in priors.items()}
+
     def log_integrand(self, x: np.ndarray) -> np.ndarray:
         """Matrix log(h pi(x_i + w_j) G(w_j)), shape (len(x), len(w))."""
         return (np.log(self.step) + self.prior.log_density(x[:, None] + self.w[None, :])

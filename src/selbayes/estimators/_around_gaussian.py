@@ -14,7 +14,6 @@ that (:meth:`_restore`).
 from __future__ import annotations
 
 import json
-import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -134,18 +133,21 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
 
     @contextmanager
     def _names_checked_here(self, X):
-        """Run the components' predictions with scikit-learn's warnings about feature names
-        (a DataFrame after a fit on an array, or the reverse) silenced, then check the names
-        here: the warning then names this classifier, not the component that happened to
-        check (a user never built a ``HierarchicalGaussianClassifier`` by hand)."""
+        """Run the components' predictions without their check of feature names, then check
+        the names here: scikit-learn's warning (a DataFrame after a fit on an array, or the
+        reverse) then names this classifier, not the component that happened to check (a
+        user never built that ``HierarchicalGaussianClassifier`` by hand). The components'
+        check is switched off through ``WRAPPER_CHECKS_NAMES`` (per thread), not a warnings
+        filter, which other threads would see."""
         from sklearn.utils.validation import _check_feature_names
 
-        from ._base import _names_view
+        from ._base import WRAPPER_CHECKS_NAMES, _names_view
 
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=UserWarning,
-                                    message=r"X (has|does not have valid) feature names")
+        token = WRAPPER_CHECKS_NAMES.set(True)
+        try:
             yield
+        finally:
+            WRAPPER_CHECKS_NAMES.reset(token)
         # reached only when the components accepted X (a frame's columns matched by name)
         _check_feature_names(self, _names_view(X), reset=False)
 

@@ -37,6 +37,7 @@ import multiprocessing
 import numbers
 import os
 import warnings
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,14 @@ __all__ = ["SelectionClassifier", "EvaluateMixin", "FarFromTrainingWarning", "SA
 SAMPLERS = {"auto": None, "pymc": None, "nutpie": "nutpie", "numpyro": "numpyro",
             "blackjax": "blackjax"}
 
+
+#: True while a classifier that wraps fitted SelectionClassifiers (the stacks) has them predict:
+#: it checks the feature names itself, so that scikit-learn's warning about them (a DataFrame
+#: after a fit on an array, or the reverse) names the wrapper the user built, not the
+#: component that happened to check. A ContextVar, not a warnings filter: each thread has its
+#: own value, where a filter set in one thread is seen (and can be left behind) by all.
+WRAPPER_CHECKS_NAMES: ContextVar[bool] = ContextVar("selbayes_wrapper_checks_names",
+                                                    default=False)
 
 #: The tables of fit's checks that ``save`` writes and ``load`` restores, and the root
 #: attribute that holds them (a JSON object of pandas' JSON tables).
@@ -452,8 +461,11 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
         import inspect
 
         threshold = getattr(self, "threshold", None)
-        default = inspect.signature(type(self).__init__).parameters["k"].default
-        if threshold is not None and self.k is not None and not _same_setting(self.k, default):
+        k_param = inspect.signature(type(self).__init__).parameters.get("k")
+        if threshold is None or k_param is None or getattr(self, "k", None) is None:
+            return                                  # a subclass without k, or no threshold
+        default = k_param.default
+        if not _same_setting(self.k, default):
             warn_at_user(f"{type(self).__name__}(k={self.k!r}, threshold={threshold!r}): the "
                          "threshold overrides k, so k is not used: leave k at its default "
                          f"({default!r}), or set threshold=None to keep k={self.k!r}",
@@ -522,7 +534,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                        f"{take}" if missing else f"Pass the columns of fit, in order: {take}")
                 raise ValueError("X's columns do not match those seen in fit: "
                                  + "; ".join(parts) + ". " + fix)
-        _check_feature_names(self, _names_view(X), reset=False)
+        if not WRAPPER_CHECKS_NAMES.get():          # a stack checks them itself
+            _check_feature_names(self, _names_view(X), reset=False)
 
     def _validate_test(self, X) -> np.ndarray:
         check_is_fitted(self, "selection_")
@@ -1076,6 +1089,8 @@ def _select_all(X, y, statistic: str) -> Selection:
 def _same_setting(value, default) -> bool:
     """Whether a setting equals its default (an int k and "auto" or 10 compared without
     numpy's elementwise comparison or a str/int mismatch error)."""
+    if isinstance(value, str) and isinstance(default, str):     # numpy's str_ too
+        return str(value) == str(default)
     return type(value) is type(default) and value == default or (
         isinstance(value, numbers.Integral) and isinstance(default, numbers.Integral)
         and not isinstance(value, bool) and int(value) == int(default))

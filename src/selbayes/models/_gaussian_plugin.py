@@ -188,14 +188,16 @@ def _noise_precision(priors, counts, ssw):
     return a, rate, max(a - 1.0, a / 2.0) / rate
 
 
-def _omission_factor(selection, counts, priors, mu_t_df):
-    """u -> (p - k) log P(F <= gamma | tau_mu = e^u, w_x), u clipped to [-10, 14].
+def _omission_factors(selection, counts, priors, dfs) -> dict:
+    """For each df of ``dfs`` (None: the normal prior), u -> (p - k) log P(F <= gamma |
+    tau_mu = e^u, w_x), u clipped to [-10, 14].
 
-    The exact adjustment (:func:`selbayes.adjustment.fstat_log_omit_prob`) in two parts: its
-    table in log t, built once per call of :func:`_hyper_mode` (about 0.3 ms), and one
-    quadrature over that table per value (about 0.02 ms). Until 2026-12-07 the mode search
-    evaluated it on 481 points 0.05 apart and interpolated by a cubic spline: 3 to 10 ms per
-    df searched, about a fifth of a default fit's inner cross-validation, for the values at the
+    The exact adjustment (:func:`selbayes.adjustment.fstat_log_omit_prob`) in two parts: one
+    table in log t for all of ``dfs`` (:meth:`ExactTable.build_for_dfs`: 0.3 ms with equal
+    class sizes, 5 to 7 ms with unequal ones), and one quadrature over it per value (about
+    0.02 ms). Until 2026-12-07 each mode search evaluated the adjustment on 481 points 0.05
+    apart and interpolated by a cubic spline: 3 to 10 ms per df searched (more with unequal
+    classes), about a fifth of a default fit's inner cross-validation, for the values at the
     15 or so points each search visits (``benchmarks/results/mode_search_cost.md``).
     """
     from ..adjustment._fstat import validate_design, validate_t_df
@@ -203,22 +205,24 @@ def _omission_factor(selection, counts, priors, mu_t_df):
 
     log_w = float(np.log(priors.w_x))
     design = validate_design(counts.astype(np.int64), selection.threshold, priors.alpha_x)
-    table = ExactTable.build(*design, -10.0 + log_w, 14.0 + log_w,
-                             mu_t_df=validate_t_df(mu_t_df))
+    tables = ExactTable.build_for_dfs(*design, -10.0 + log_w, 14.0 + log_w,
+                                      [validate_t_df(df) for df in dfs])
     n_omitted = selection.n_omitted
 
-    def factor(u):
-        return n_omitted * table.evaluate(np.clip(u, -10.0, 14.0) + log_w)
+    def factor(table):
+        return lambda u: n_omitted * table.evaluate(np.clip(u, -10.0, 14.0) + log_w)
 
-    return factor
+    return {df: factor(tables[validate_t_df(df)]) for df in dfs}
 
 
 def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, mu_t_df=None,
-                x0=None):
+                x0=None, factor=None):
     """Mode of (log tau_mu, log tau_nu) given tau_x (:func:`_noise_precision`), and the
     objective's value there (minus the log density, up to a constant that does not depend on
     the t prior's df ``mu_t_df``: values for different df can be compared). With ``x0`` (the
     mode of a neighbouring df) the coarse grid is skipped and the refinement starts there.
+    ``factor``: the selection factor of this df (:func:`_omission_factors`), when the caller
+    made it for several df at once.
     With a flat prior on nu (``priors.flat_nu``) only log tau_mu is searched and log tau_nu
     is returned as -inf (tau_nu = 0)."""
     mu_t_df = priors.mu_t_df if mu_t_df is None else mu_t_df
@@ -233,8 +237,9 @@ def _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes=None, m
     def log_prior_nu(v):
         return 0.0 if flat else _log_gamma_density_log(v, priors.alpha_nu, priors.w_nu)
 
-    adj = (_omission_factor(selection, counts, priors, mu_t_df)
-           if corrected and selection.n_omitted > 0 else None)
+    adj = None
+    if corrected and selection.n_omitted > 0:
+        adj = factor or _omission_factors(selection, counts, priors, (mu_t_df,))[mu_t_df]
 
     def objective(uv, xbar=xbar, tau_x=tau_x, scale=1.0):
         u, v = (uv[0], -np.inf) if flat else uv
@@ -301,12 +306,15 @@ def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
     start = int(np.argmin([abs(np.log((df or 2.0) / 2.0)) for df in dfs]))
     modes = {}
     order = [start, *range(start + 1, len(dfs)), *range(start - 1, -1, -1)]
+    # the selection factor of every df from one tabulation (its costly part is the same)
+    factors = (_omission_factors(selection, counts, priors, dfs)
+               if corrected and selection.n_omitted > 0 else {})
     for i in order:
         df = dfs[i]
         t_nodes = None if df is None else _t_scale_nodes(df)
         x0 = None if i == start else modes[i - 1 if i > start else i + 1][0]
         uv, value = _hyper_mode(xbar, ssw, counts, selection, priors, corrected, t_nodes,
-                                mu_t_df=df, x0=x0)
+                                mu_t_df=df, x0=x0, factor=factors.get(df))
         modes[i] = (uv, value, df, t_nodes)
     uv, _, df, t_nodes = min(modes.values(), key=lambda m: m[1])
     return uv, df, t_nodes
