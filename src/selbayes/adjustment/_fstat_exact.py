@@ -294,10 +294,13 @@ class _PriorU:
             self.const = self.a2 * self.log_ratio - special.betaln(self.a2, self.d2)
             self.decay_hi = self.d2
         with np.errstate(divide="ignore"):
-            self.u_lo = float(np.log(dist.ppf(_TAIL)))
-        if not np.isfinite(self.u_lo):
-            # ppf underflows for small alpha: use the power law of the cdf near 0,
-            # P(T' <= y) ~ C y^(alpha/2), which is accurate that far out.
+            q = dist.ppf(_TAIL)
+            self.u_lo = float(np.log(q))
+        if not np.isfinite(self.u_lo) or dist.cdf(q) > 2.0 * _TAIL:
+            # ppf fails for small alpha: it underflows to 0, or (the F distribution, alpha_x
+            # = 0.1) returns a tiny number that is not the quantile (its cdf 1e-15, not
+            # 1e-19), which left the grid too narrow a lower end. Then use the power law of
+            # the cdf near 0, P(T' <= y) ~ C y^(alpha/2), which is accurate that far out.
             log_c = (self.a2 * np.log(self.a2) - special.gammaln(self.a2 + 1.0) if df is None
                      else self.const - np.log(self.a2))
             self.u_lo = float((np.log(_TAIL) - log_c) / self.a2)
