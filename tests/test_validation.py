@@ -11,6 +11,7 @@ from selbayes._validation import (
     check_positive,
     check_positive_int,
     check_random_state,
+    numeric_array,
 )
 
 
@@ -208,3 +209,23 @@ def test_check_int_flag_and_class_index():
     with pytest.raises(ValueError, match=r"y_index lacks class\(es\) \[1\]"):
         check_class_index([0, 0, 0], 3, 2)
     assert check_class_index([0, 0, 0], 3, 2, all_present=False).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("bad", [True, "0.5", [0.5, True], ["a", "b"], np.array([True]),
+                                 np.array(["1"]), [1 + 2j], np.array([1 + 2j]), None,
+                                 [[1.0], [1.0, 2.0]]])
+def test_numeric_array_refuses_what_numpy_would_read_as_numbers(bad):
+    """True, "0.5" and a list mixing them with numbers convert silently to floats."""
+    with pytest.raises(TypeError, match="draws must be numeric"):
+        numeric_array(bad, "draws")
+
+
+@pytest.mark.parametrize("good, expected", [
+    (3, [3.0]), ([1, 2.5], [1.0, 2.5]), (np.array([1, 2]), [1.0, 2.0]),
+    (np.array([1.0, 2.0], dtype=object), [1.0, 2.0]), (np.float32(0.5), [0.5]),
+    ([np.inf, -np.inf], [np.inf, -np.inf]),
+])
+def test_numeric_array_gives_float64(good, expected):
+    out = numeric_array(good, "draws")
+    assert out.dtype == np.float64
+    assert np.ravel(out).tolist() == expected

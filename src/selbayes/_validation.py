@@ -29,6 +29,7 @@ __all__ = [
     "check_int",
     "check_flag",
     "check_path",
+    "numeric_array",
     "check_positive_int",
     "check_class_counts",
     "check_class_index",
@@ -633,6 +634,46 @@ def check_path(value, name: str):
         raise TypeError(f"{name} must be a path (a str or pathlib.Path); got "
                         f"{type(value).__name__} {value!r}")
     return Path(value)
+
+
+def numeric_array(value, name: str, *, must: str = "be numeric") -> np.ndarray:
+    """``value`` as a float64 array, or ``TypeError`` "``name`` must ``must``; got ..."
+    unless every entry is a real number.
+
+    NumPy would read True as 1.0, "0.5" as 0.5 and None as NaN, and a list mixing them with
+    numbers as a float array: a list, tuple or scalar is checked entry by entry, an array (or
+    anything with a dtype) by its dtype (integers and floats; complex numbers are not real).
+
+    Examples
+    --------
+    >>> numeric_array([1, 2.5], "draws").tolist()
+    [1.0, 2.5]
+    >>> numeric_array([0.5, True], "phi0", must="hold numbers")
+    Traceback (most recent call last):
+    ...
+    TypeError: phi0 must hold numbers; got [0.5, True]
+    """
+    def refused():
+        got = (f"dtype {value.dtype}" if isinstance(value, np.ndarray) and value.size > 10
+               else repr(value))
+        return TypeError(f"{name} must {must}; got {got}")
+
+    if hasattr(value, "dtype"):
+        arr = np.asarray(value)
+        if arr.dtype.kind in "iuf":
+            return arr.astype(np.float64)
+        if arr.dtype.kind != "O":
+            raise refused()
+    try:
+        cells = np.asarray(value, dtype=object).ravel()
+    except (TypeError, ValueError):
+        raise refused() from None
+    if any(v is None or isinstance(v, bool | np.bool_ | str | bytes | complex) for v in cells):
+        raise refused()
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise refused() from None
 
 
 def check_flag(value, name: str) -> bool:

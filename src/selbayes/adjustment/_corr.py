@@ -51,7 +51,7 @@ import numbers
 import numpy as np
 from scipy.special import gammaln
 
-from .._validation import check_int, check_real
+from .._validation import check_int, check_real, numeric_array
 from ..filters._selection import binary_correlation
 
 __all__ = [
@@ -94,13 +94,7 @@ def _check_threshold(threshold) -> float:
 
 
 def _check_alpha(alpha) -> np.ndarray:
-    if isinstance(alpha, bool | np.bool_ | str | bytes) or (
-            isinstance(alpha, np.ndarray) and alpha.dtype.kind in "bSU"):
-        raise TypeError(f"alpha must be a positive number or array; got {alpha!r}")
-    try:
-        a = np.asarray(alpha, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"alpha must be a positive number or array; got {alpha!r}") from exc
+    a = numeric_array(alpha, "alpha", must="be a positive number or array")
     if a.size and (not np.all(np.isfinite(a)) or np.any(a <= 0)):
         bad = a[~(np.isfinite(a) & (a > 0))].ravel()[0]
         raise ValueError(f"alpha must be finite and > 0; got {bad!r}")

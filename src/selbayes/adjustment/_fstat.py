@@ -30,6 +30,7 @@ from .._validation import (
     check_positive,
     check_positive_int,
     check_random_state,
+    numeric_array,
 )
 from ._fstat_exact import ExactTable, f_terms
 
@@ -95,13 +96,7 @@ def validate_design(class_counts, threshold, alpha_x):
 
 
 def _as_log_scale(log_scale) -> np.ndarray:
-    if isinstance(log_scale, bool | np.bool_ | str | bytes) or (
-            isinstance(log_scale, np.ndarray) and log_scale.dtype.kind in "bSU"):
-        raise TypeError(f"log_scale must be numeric; got {log_scale!r}")
-    try:
-        x = np.asarray(log_scale, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"log_scale must be numeric; got {log_scale!r}") from exc
+    x = numeric_array(log_scale, "log_scale")
     if np.isnan(x).any():
         raise ValueError("log_scale contains NaN")
     return x

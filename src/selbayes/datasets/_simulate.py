@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_positive, check_random_state
+from .._validation import check_positive, check_random_state, numeric_array
 
 __all__ = [
     "GaussianClassificationData",
@@ -269,20 +269,6 @@ class BinaryMixtureData(_Cases):
 # helpers
 
 
-def _numbers(value, name: str) -> np.ndarray:
-    """``value`` as a float64 array; TypeError naming ``name`` when an entry is a bool or a
-    string (True was read as 1, and '0.5' was NumPy's 'could not convert string to float')."""
-    cells = np.asarray(value, dtype=object).ravel()
-    bad = next((v for v in cells if isinstance(v, bool | np.bool_ | str | bytes)), None)
-    if bad is not None:
-        said = "" if bad is value else f" (with {bad!r})"
-        raise TypeError(f"{name} must hold numbers; got {value!r}{said}")
-    try:
-        return np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must hold numbers; got {value!r}") from exc
-
-
 def _check_count(value, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer; got {value!r}")
@@ -297,7 +283,7 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
     if sum(given) > 1:
         raise ValueError("give at most one of class_probs, dirichlet_c and class_counts")
     if class_counts is not None:
-        _numbers(class_counts, "class_counts")
+        numeric_array(class_counts, "class_counts", must="hold numbers")
         counts = np.asarray(class_counts)
         if counts.shape != (G,) or counts.dtype.kind not in "iu" or np.any(counts < 0):
             raise ValueError(
@@ -312,12 +298,12 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
     if n is None:
         raise ValueError("n is required unless class_counts is given")
     if dirichlet_c is not None:
-        c = _numbers(dirichlet_c, "dirichlet_c")
+        c = numeric_array(dirichlet_c, "dirichlet_c", must="hold numbers")
         if c.shape != (G,) or not np.all(np.isfinite(c)) or np.any(c <= 0):
             raise ValueError(f"dirichlet_c must be {G} positive numbers; got {dirichlet_c!r}")
         psi = rng.dirichlet(c)
     elif class_probs is not None:
-        psi = _numbers(class_probs, "class_probs")
+        psi = numeric_array(class_probs, "class_probs", must="hold numbers")
         if (psi.shape != (G,) or not np.all(np.isfinite(psi)) or np.any(psi < 0)
                 or abs(psi.sum() - 1.0) > 1e-9):
             raise ValueError(
@@ -607,7 +593,7 @@ def binary_mixture(n: int | None, p: int, *, alpha: float | None = 300.0,
         if alpha0 is not None:
             raise ValueError("alpha0 is used only when phi0 is None (drawn from the prior)")
         theta0 = None
-        phi0 = _numbers(phi0, "phi0")
+        phi0 = numeric_array(phi0, "phi0", must="hold numbers")
         if phi0.shape != (2,) or not np.all((phi0 >= 0) & (phi0 <= 1)):
             raise ValueError(f"phi0 must be two probabilities (P(y=1|z=0), P(y=1|z=1)); "
                              f"got {phi0!r}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import numeric_array
 from ._common import BEEResult, class_prob_moments, combine_class_moments
 
 __all__ = ["discrete_bee", "discrete_conditional_mse", "discrete_bee_result"]
@@ -31,10 +32,7 @@ def _counts(counts, name):
 
 
 def _alpha(alpha, b, name):
-    raw = np.asarray(alpha)
-    if raw.dtype.kind not in "iuf":        # True and "1" would convert to 1.0
-        raise TypeError(f"{name} (Dirichlet parameters) must be numeric; got {alpha!r}")
-    arr = raw.astype(float)
+    arr = numeric_array(alpha, f"{name} (Dirichlet parameters)")    # True, "1": no numbers
     if arr.ndim == 0:
         arr = np.full(b, float(arr))
     if arr.shape != (b,):

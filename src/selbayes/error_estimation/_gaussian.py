@@ -26,7 +26,7 @@ from typing import Literal
 import numpy as np
 from scipy import special
 
-from .._validation import check_matrix, check_positive, labels_1d
+from .._validation import check_matrix, check_positive, check_real, labels_1d, numeric_array
 from ._common import BEEResult, class_prob_moments, combine_class_moments
 from ._special import owen_r
 
@@ -100,14 +100,7 @@ class GaussianPrior:
             raise ValueError(f"cov_model must be one of {COV_MODELS}; got {self.cov_model!r}")
         check_positive(self.nu, name="nu", strict=False)
         if self.kappa is not None:
-            if isinstance(self.kappa, bool | np.bool_ | str | bytes):
-                raise TypeError(f"kappa must be a number; got {self.kappa!r}")
-            try:
-                kappa = float(self.kappa)
-            except (TypeError, ValueError):
-                raise TypeError(f"kappa must be a number; got {self.kappa!r}") from None
-            if not np.isfinite(kappa):
-                raise ValueError(f"kappa must be finite; got {self.kappa!r}")
+            check_real(self.kappa, name="kappa")
         if self.cov_model == "fixed" and self.Sigma is None:
             raise ValueError("cov_model='fixed' needs the known covariance Sigma")
 
@@ -147,10 +140,7 @@ class GaussianPrior:
 
 def _numeric(v, name):
     """``v`` (None: 0) as a float array, refusing bools and text (float() reads "1" and True)."""
-    raw = np.asarray(0.0 if v is None else v)
-    if raw.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be numeric; got {v!r}")
-    return raw.astype(float)
+    return numeric_array(0.0 if v is None else v, name)
 
 
 def _vector(v, D, name):

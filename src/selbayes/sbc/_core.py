@@ -82,7 +82,14 @@ import pandas as pd
 from scipy import special, stats
 
 from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
-from .._validation import check_flag, check_int, check_path, check_positive_int, check_real
+from .._validation import (
+    check_flag,
+    check_int,
+    check_path,
+    check_positive_int,
+    check_real,
+    numeric_array,
+)
 
 __all__ = [
     "run_sbc",
@@ -150,10 +157,7 @@ def sbc_rank(truth: float, draws, rng: np.random.Generator) -> tuple[int, float]
 
 def _as_draws(draws) -> np.ndarray:
     """Posterior draws as a finite float array (ValueError / TypeError naming ``draws``)."""
-    arr = np.asarray(draws)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"draws must be numeric; got dtype {arr.dtype}")
-    arr = arr.astype(np.float64)
+    arr = numeric_array(draws, "draws")
     if not np.isfinite(arr).all():
         raise ValueError("draws contain NaN or infinite values")
     return arr
@@ -330,10 +334,7 @@ def _store(out_dir: Path, settings: dict) -> TaskStore:
 # uniformity tests
 # --------------------------------------------------------------------------------------------
 def _check_frac(frac_ranks) -> np.ndarray:
-    raw = np.asarray(frac_ranks)
-    if raw.dtype.kind not in "iuf":
-        raise TypeError(f"frac_ranks must be numeric; got dtype {raw.dtype}")
-    u = raw.astype(np.float64).ravel()
+    u = numeric_array(frac_ranks, "frac_ranks").ravel()
     if u.size < 2:
         raise ValueError(f"frac_ranks needs at least 2 values; got {u.size}")
     if not np.all((u >= 0) & (u <= 1)):
