@@ -36,6 +36,7 @@ from pytensor.graph.basic import Apply
 from pytensor.link.c.interface import MethodNotDefined
 from pytensor.link.c.op import COp
 
+from .._validation import check_real
 from .backends._c import C_CODE_VERSION, table_c_code
 from .backends._numpy_kernels import INPUTS, KERNELS
 
@@ -92,12 +93,7 @@ class SelectionAdjustment(COp):
             raise ValueError(f"{type(self).__name__} method must be one of "
                              f"{tuple(self.EVALUATIONS)}; got {method!r}")
         self.method = str(method)
-        if isinstance(spacing, bool | np.bool_ | str | bytes):
-            raise TypeError(f"spacing must be a number; got {spacing!r}")
-        try:
-            self.spacing = float(spacing)
-        except (TypeError, ValueError):
-            raise TypeError(f"spacing must be a number; got {spacing!r}") from None
+        self.spacing = check_real(spacing, name="spacing")
         self.derivative = bool(derivative)
         self.info = tuple((str(k), v) for k, v in info)
         if self.evaluation == "table" and not self.spacing > 0:

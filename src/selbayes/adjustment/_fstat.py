@@ -30,6 +30,7 @@ from .._validation import (
     check_positive,
     check_positive_int,
     check_random_state,
+    check_real,
     numeric_array,
 )
 from ._fstat_exact import ExactTable, f_terms
@@ -247,10 +248,8 @@ def mc_n_terms(counts, threshold, cutoff=MC_CUTOFF) -> int:
 
     ``cutoff = 0`` keeps terms down to 1e-300 (no practical truncation). f_k is decreasing in k.
     """
-    cutoff = check_positive(cutoff, name="mc_cutoff", strict=False)
-    if cutoff >= 1:        # the terms f_k are probabilities: none would be kept
-        raise ValueError(f"mc_cutoff must be in [0, 1) (the smallest series term kept); got "
-                         f"{cutoff!r}")
+    # the terms f_k are probabilities: at 1 none would be kept
+    cutoff = check_real(cutoff, name="mc_cutoff", low=0.0, high=1.0, closed="left")
     cutoff = max(cutoff, 1e-300)
     G = counts.shape[0]
     n = int(counts.sum())

@@ -477,7 +477,7 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
     counts, threshold, alpha_x = validate_design(class_counts, threshold, alpha_x)
     mu_t_df = validate_t_df(mu_t_df)
     spacing = DEFAULT_SPACING if spacing is None else check_spacing(spacing)
-    label = _check_label(label)
+    label = check_flag(label, "label")
     info = (("G", int(counts.shape[0])), ("gamma", float(threshold))) if label else ()
     if method == "table":
         table = FStatOmitLogProb(counts, threshold, alpha_x, table_range=table_range,
@@ -515,10 +515,6 @@ def fstat_parameters(class_counts, threshold, alpha_x, method="table", *, n_draw
                 {"grid": np.stack([et.w, et.log_g]), "prior": prior, "edges": edges})
     raise ValueError(f"method must be one of {tuple(FStatAdjustment.EVALUATIONS)}; "
                      f"got {method!r}")
-
-
-def _check_label(label) -> bool:
-    return check_flag(label, "label")
 
 
 def mc_standard_error(op_params, log_scale):

@@ -39,12 +39,12 @@ The factor is invariant under swapping the component labels; the cache key is th
 
 from __future__ import annotations
 
-import numbers
 from collections import OrderedDict
 
 import numpy as np
 from scipy.special import gammaln
 
+from .._validation import check_int
 from ._corr import (
     THETA_RULES,
     _beta_binomial_logpmf,
@@ -307,9 +307,7 @@ class MixtureOmitFactor:
 
     def __init__(self, n0: int, n1: int, threshold: float, n_theta: int | None = None,
                  theta_rule: str = "auto", kernel_cache: int = 1024, value_cache: int = 65536):
-        for name, v in (("n0", n0), ("n1", n1)):
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
-                raise ValueError(f"{name} must be an integer >= 1; got {v!r}")
+        n0, n1 = check_int(n0, name="n0", low=1), check_int(n1, name="n1", low=1)
         if theta_rule not in THETA_RULES + ("auto",):
             raise ValueError(f"theta_rule must be one of {THETA_RULES + ('auto',)}; "
                              f"got {theta_rule!r}")
@@ -323,10 +321,9 @@ class MixtureOmitFactor:
         corr_omit_region(self.n0, self.n1, self.threshold)   # validate early
         self._kernels: OrderedDict = OrderedDict()
         self._values: OrderedDict = OrderedDict()
-        for name, v in (("kernel_cache", kernel_cache), ("value_cache", value_cache)):
-            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0:
-                raise ValueError(f"{name} must be an integer >= 0 (an LRU size); got {v!r}")
-        self._kernel_cache, self._value_cache = int(kernel_cache), int(value_cache)
+        self._kernel_cache, self._value_cache = (
+            check_int(v, name=name, low=0, what="an LRU size")
+            for name, v in (("kernel_cache", kernel_cache), ("value_cache", value_cache)))
         self._wms: OrderedDict = OrderedDict()
         self.n_kernels_built = 0
 

@@ -192,7 +192,7 @@ def encode_outcome(y, n_classes: int, classes=None, *, name: str = "y") -> np.nd
     array([0, 2, 1])
     """
     n_classes = check_int(n_classes, name="n_classes", low=2,
-                              what="the number of probability columns")
+                          what="the number of probability columns")
     y = labels_1d(y, name)
     if classes is not None:
         classes = np.asarray(classes)

@@ -20,8 +20,6 @@ Gaussian classification models (manuscript), eqs 13-15 and 23-24.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from scipy import optimize
 from scipy.special import gammaln
@@ -34,6 +32,7 @@ from .._validation import (
     check_positive,
     check_positive_int,
     check_random_state,
+    check_real,
 )
 from ..filters._selection import Selection
 from ._gaussian import _check_selection, sufficient_statistics
@@ -726,9 +725,7 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     >>> np.round(np.exp(label_noise_log_proba(lp, prior, 0.02)), 3).tolist()
     [[0.01, 0.99]]
     """
-    eps = check_positive(eps, name="eps", strict=False)
-    if eps >= 1:
-        raise ValueError(f"label noise eps must be in [0, 1); got {eps!r}")
+    eps = check_real(eps, name="label noise eps", low=0.0, high=1.0, closed="left")
     log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
     if eps == 0:
         return log_proba
@@ -770,8 +767,7 @@ def default_label_noise(n: int) -> float:
     >>> default_label_noise(48)
     0.02
     """
-    if isinstance(n, bool | np.bool_) or not isinstance(n, numbers.Integral) or n < 0:
-        raise ValueError(f"n must be the number of training cases, an integer >= 0; got {n!r}")
+    n = check_int(n, name="n", low=0, what="the number of training cases")
     return 1.0 / (n + 2.0)
 
 

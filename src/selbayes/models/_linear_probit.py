@@ -213,6 +213,17 @@ class LinearProbitFit:
                               self.log_s, self.weights, self.sites)
 
 
+def _check_training_data(X, y) -> tuple[np.ndarray, np.ndarray]:
+    """X as a finite 2-D float array and y as a 1-D array of one label per row (the probit
+    fits, :func:`fit_linear_probit` and :func:`selbayes.models.fit_nested_probit`)."""
+    X = check_matrix(X, name="X")
+    y = labels_1d(y)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must "
+                         "match")
+    return X, y
+
+
 def check_test_matrix(X, p_all: int) -> np.ndarray:
     """Test values as a finite 2-D float array with the training data's ``p_all`` columns.
 
@@ -455,11 +466,7 @@ def fit_linear_probit(X, y, *, min_weight: float = 1e-8) -> LinearProbitFit:
     >>> fit.Z.shape, bool(abs(fit.weights.sum() - 1) < 1e-12)
     ((30, 50), True)
     """
-    X = check_matrix(X, name="X")
-    y = labels_1d(y)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must "
-                         "match")
+    X, y = _check_training_data(X, y)
     if not np.isin(y, (0, 1)).all() or np.unique(y).size != 2:
         raise ValueError("y: the all-features probit regression needs class indices 0 and 1, "
                          "both present (two classes only; fit_nested_probit takes more)")

@@ -39,14 +39,13 @@ P(y*, x*_{1:k} | draw), never an average of per-draw conditionals: :func:`predic
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy.special import expit, gammaln, logsumexp
 
 from .._special import log_rising
-from .._validation import check_flag, check_random_state
+from .._validation import check_flag, check_int, check_random_state
 from ._priors import MixturePrior  # noqa: F401 - its home is models.priors
 
 __all__ = ["MixturePrior", "MixtureSamples", "sample_mixture", "predict_log_proba",
@@ -345,10 +344,34 @@ def _run_chain(Xf, prior, n_omitted, factor, corrected, exact_z, draws, tune, th
 # ---------------------------------------------------------------------------------------------
 # public API
 # ---------------------------------------------------------------------------------------------
-def _check_int(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
-    return int(value)
+def _check_data(X, y) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """(X, y, n0, n1): X a 0/1 matrix with one row per case of the 0/1 vector y, both classes
+    present (:func:`sample_mixture` and :func:`build_mixture_model`)."""
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D; got shape {y.shape}")
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per case of y ({y.shape[0]}); "
+                         f"got shape {X.shape}")
+    if not np.all(np.isin(X, (0, 1))):
+        raise ValueError("X must hold only 0 and 1")
+    if not np.all(np.isin(y, (0, 1))):
+        raise ValueError("y must hold only 0 and 1")
+    n0, n1 = int(np.count_nonzero(y == 0)), int(np.count_nonzero(y == 1))
+    if n0 == 0 or n1 == 0:
+        raise ValueError(f"y must contain both classes; got {n0} zeros and {n1} ones")
+    return X, y, n0, n1
+
+
+def _check_factor(factor) -> None:
+    """None, or the adjustment factor of the omitted features (its counts are checked by the
+    caller, which knows the data)."""
+    from ..adjustment._mixture import MixtureOmitFactor
+
+    if factor is not None and not isinstance(factor, MixtureOmitFactor):
+        raise TypeError("factor must be a MixtureOmitFactor (selbayes.adjustment) or None; got "
+                        f"{type(factor).__name__}")
 
 
 def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: bool = True,
@@ -450,37 +473,22 @@ def sample_mixture(X, y, *, n_omitted: int, threshold: float | None, corrected: 
     from ..adjustment._mixture import MixtureOmitFactor
     from ._mixture_fast import mixture_factor
 
-    X = np.asarray(X)
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be 1-D; got shape {y.shape}")
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
-        raise ValueError(f"X must be 2-D with one row per case of y ({y.shape[0]}); "
-                         f"got shape {X.shape}")
-    if not np.all(np.isin(X, (0, 1))):
-        raise ValueError("X must hold only 0 and 1")
-    if not np.all(np.isin(y, (0, 1))):
-        raise ValueError("y must hold only 0 and 1")
-    n0, n1 = int(np.count_nonzero(y == 0)), int(np.count_nonzero(y == 1))
-    if n0 == 0 or n1 == 0:
-        raise ValueError(f"y must contain both classes; got {n0} zeros and {n1} ones")
-    n_omitted = _check_int(n_omitted, "n_omitted", 0)
+    X, y, n0, n1 = _check_data(X, y)
+    n_omitted = check_int(n_omitted, name="n_omitted", low=0)
     corrected = check_flag(corrected, "corrected")
     check_random_state(random_state)            # named here, not after the model is built
-    if factor is not None and not isinstance(factor, MixtureOmitFactor):
-        raise TypeError("factor must be a MixtureOmitFactor (selbayes.adjustment) or None; got "
-                        f"{type(factor).__name__}")
+    _check_factor(factor)
     if z_update not in Z_UPDATES:
         raise ValueError(f"z_update must be one of {Z_UPDATES}; got {z_update!r}")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}; got {backend!r}")
-    draws = _check_int(draws, "draws", 1)
-    tune = _check_int(tune, "tune", 0)
-    chains = _check_int(chains, "chains", 1)
-    thin = _check_int(thin, "thin", 1)
-    label_sweeps = _check_int(label_sweeps, "label_sweeps", 1)
-    theta_steps = _check_int(theta_steps, "theta_steps", 1)
-    cores = _check_int(cores, "cores", 1)
+    draws = check_int(draws, name="draws", low=1)
+    tune = check_int(tune, name="tune", low=0)
+    chains = check_int(chains, name="chains", low=1)
+    thin = check_int(thin, name="thin", low=1)
+    label_sweeps = check_int(label_sweeps, name="label_sweeps", low=1)
+    theta_steps = check_int(theta_steps, name="theta_steps", low=1)
+    cores = check_int(cores, name="cores", low=1)
     pr = MixturePrior.from_dict(prior)
     need_factor = corrected and n_omitted > 0
     if need_factor:

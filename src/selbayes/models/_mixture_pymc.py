@@ -36,8 +36,8 @@ import pymc as pm
 import pytensor.tensor as pt
 
 from .._special import log_rising, log_rising_pt
-from .._validation import check_flag
-from ._mixture import MixturePrior, MixtureSamples, _check_int
+from .._validation import check_flag, check_int
+from ._mixture import MixturePrior, MixtureSamples, _check_data, _check_factor
 
 __all__ = ["build_mixture_model", "CollapsedZGibbs", "ConditionalSlice", "sample_pymc"]
 
@@ -103,34 +103,19 @@ def build_mixture_model(X, y, *, n_omitted: int = 0, corrected: bool = True, pri
     >>> sorted(v.name for v in model.potentials)
     ['collapsed_lik', 'polya_urn']
     """
-    from ..adjustment._mixture import MixtureOmitFactor
-
     prior = MixturePrior.from_dict(priors)
-    X = np.asarray(X)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise ValueError(f"X must be (n, k) and y (n,); got {X.shape} and {y.shape}")
-    if not np.isin(X, (0, 1)).all():
-        raise ValueError("X must hold only 0 and 1 (binary features)")
-    if not np.isin(y, (0, 1)).all():
-        raise ValueError("y must hold only 0 and 1")
-    n1 = int(np.count_nonzero(y == 1))
-    if n1 in (0, y.shape[0]):
-        raise ValueError(f"y must contain both classes; got {y.shape[0] - n1} zeros and {n1} "
-                         "ones")
-    n_omitted = _check_int(n_omitted, "n_omitted", 0)
+    X, y, n0, n1 = _check_data(X, y)
+    n_omitted = check_int(n_omitted, name="n_omitted", low=0)
     corrected = check_flag(corrected, "corrected")
+    _check_factor(factor)
     Xf = np.column_stack([y, X]).astype(float)
     n, m = Xf.shape
     use_adj = bool(corrected and n_omitted > 0)
-    if factor is not None and not isinstance(factor, MixtureOmitFactor):
-        raise TypeError("factor must be a MixtureOmitFactor (selbayes.adjustment) or None; got "
-                        f"{type(factor).__name__}")
     if use_adj and factor is None:
         raise ValueError("corrected=True with n_omitted > 0 needs the adjustment `factor`")
-    if use_adj and (factor.n0, factor.n1) != (n - n1, n1):
+    if use_adj and (factor.n0, factor.n1) != (n0, n1):
         raise ValueError(f"factor was built for class counts ({factor.n0}, {factor.n1}); y has "
-                         f"({n - n1}, {n1})")
+                         f"({n0}, {n1})")
     with pm.Model() as model:
         theta = pm.Uniform("theta", 0.0, 1.0, shape=m)
         alpha0 = pm.InverseGamma("alpha0", alpha=prior.alpha0_shape, beta=prior.alpha0_scale)

@@ -47,7 +47,6 @@ K = 200 and converged Gauss rules.
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -609,10 +608,8 @@ def _grid_parts(X, y, selection, *, corrected, prior, quadrature, n_alpha, theta
         raise ValueError(f"adjustment_theta_rule must be one of {THETA_RULES}; got {adj_rule!r}")
     corrected = check_flag(corrected, "corrected")
     for name, value in (("n_theta", n_theta), ("adjustment_n_theta", adjustment_n_theta)):
-        if value is not None and (isinstance(value, bool | np.bool_)
-                                  or not isinstance(value, numbers.Integral) or value < 2):
-            raise ValueError(f"{name} must be an integer >= 2 (theta nodes) or None; got "
-                             f"{value!r}")
+        if value is not None:
+            check_int(value, name=name, low=2, what="theta nodes, or None")
     adj_n = adjustment_n_theta
     if adj_n is None and adj_rule == preset["adjustment_theta_rule"]:
         adj_n = preset["adjustment_n_theta"]

@@ -39,13 +39,12 @@ from scipy.special import logsumexp
 
 from .._validation import (
     check_int,
-    check_matrix,
     check_positive_int,
     check_random_state,
-    labels_1d,
 )
 from ._linear_probit import (
     LOG_S_GRID,
+    _check_training_data,
     check_min_weight,
     check_test_matrix,
     fit_gram,
@@ -284,11 +283,7 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     >>> len(fit.trees), len(fit.splits)
     (15, 25)
     """
-    X = check_matrix(X, name="X")
-    y = labels_1d(y)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must "
-                         "match")
+    X, y = _check_training_data(X, y)
     classes = np.unique(y)
     if (classes.size < 2 or not np.issubdtype(y.dtype, np.integer)
             or not np.array_equal(classes, np.arange(classes.size))):

@@ -18,6 +18,20 @@ MAX_FEATURES = 20_000
 METHODS = ("cholesky", "symmetric")
 
 
+def _check_lambda(lam, name: str) -> float:
+    """The decorrelation's shrinkage lambda, finite and >= 0 (TypeError naming ``name``)."""
+    try:
+        return check_positive(lam, name=name, strict=False)
+    except ValueError:
+        raise ValueError(f"decorrelation lambda must be >= 0 and finite; got {name}={lam!r}"
+                         ) from None
+
+
+def _check_method(method) -> None:
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(f"decorrelation method must be one of {METHODS}; got {method!r}")
+
+
 def _check_fit_input(X, y_index, n_classes) -> tuple[np.ndarray, np.ndarray, int]:
     """``(X, y_index, n_classes)`` checked: X a finite 2-D float array, ``y_index`` one integer
     class index in ``0 .. n_classes - 1`` per row of X, ``n_classes`` a positive int (NumPy's
@@ -261,13 +275,8 @@ class Decorrelation:
     """
 
     def __init__(self, lam: float = 10.0, method: str = "cholesky"):
-        try:
-            check_positive(lam, name="lam", strict=False)       # TypeError names lam
-        except ValueError:
-            raise ValueError(f"decorrelation lambda must be >= 0 and finite; got lam={lam!r}"
-                             ) from None
-        if not isinstance(method, str) or method not in METHODS:
-            raise ValueError(f"decorrelation method must be one of {METHODS}; got {method!r}")
+        _check_lambda(lam, "lam")
+        _check_method(method)
         if method == "symmetric" and lam == 0:
             raise ValueError("the symmetric (low-rank) decorrelation needs lambda > 0")
         self.lam = float(lam)

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_flag, check_matrix, check_positive
+from .._validation import check_flag
 from ._decorrelation import (
-    METHODS,
     Decorrelation,
     Standardization,
     _check_fit_input,
+    _check_lambda,
+    _check_method,
+    _check_transform_input,
     _column_indices,
 )
 
@@ -64,13 +66,8 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     """
     check_flag(standardize, "standardize")
     if decorrelate is not None:
-        try:
-            decorrelate = check_positive(decorrelate, name="decorrelate", strict=False)
-        except ValueError:
-            raise ValueError(f"decorrelation lambda must be >= 0 and finite; got "
-                             f"decorrelate={decorrelate!r}") from None
-    if not isinstance(method, str) or method not in METHODS:   # checked even when unused
-        raise ValueError(f"decorrelation method must be one of {METHODS}; got {method!r}")
+        decorrelate = _check_lambda(decorrelate, "decorrelate")
+    _check_method(method)                                   # checked even when unused
     X, y_index, n_classes = _check_fit_input(X, y_index, n_classes)
     p = X.shape[1]
     mean = np.zeros(p)
@@ -146,12 +143,9 @@ class AffineFeatures:
         TypeError
             If X is not numeric or ``indices`` are not integers.
         """
-        X = check_matrix(X, name="X")
-        p = self.mean.shape[0]
-        if X.shape[1] != p:
-            # fewer columns read features by position from the wrong genes
-            raise ValueError(f"X has {X.shape[1]} features; the transform was fitted on {p}")
-        indices = _column_indices(indices, p)
+        # fewer columns would read features by position from the wrong genes
+        X = _check_transform_input(self, X, "mean")
+        indices = _column_indices(indices, self.mean.shape[0])
         if self.decorrelation is None:
             return (X[:, indices] - self.mean[indices]) / self.scale[indices]
         rows = self.decorrelation.rows(indices)

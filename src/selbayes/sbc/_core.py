@@ -163,6 +163,13 @@ def _as_draws(draws) -> np.ndarray:
     return arr
 
 
+def _check_thin_to(thin_to) -> int | None:
+    if thin_to is not None and (isinstance(thin_to, bool | np.bool_)
+                                or not isinstance(thin_to, numbers.Integral) or thin_to < 1):
+        raise ValueError(f"thin_to must be None or a positive integer; got {thin_to!r}")
+    return None if thin_to is None else int(thin_to)
+
+
 def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
     """Thin posterior draws to near-independent ones.
 
@@ -200,9 +207,7 @@ def thin_draws(draws, thin_to: int | None = None) -> np.ndarray:
     if arr.ndim == 1:
         arr = arr[None, :]
     total = arr.size
-    if thin_to is not None and (isinstance(thin_to, bool | np.bool_)
-                                or not isinstance(thin_to, numbers.Integral) or thin_to < 1):
-        raise ValueError(f"thin_to must be None or a positive integer; got {thin_to!r}")
+    thin_to = _check_thin_to(thin_to)
     if thin_to is not None:
         if thin_to > total:
             raise ValueError(f"thin_to={thin_to} exceeds the {total} posterior draws available")
@@ -577,10 +582,7 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     ((11,), True)
     """
     n = check_int(n, name="n", low=1)
-    if isinstance(prob, bool | np.bool_) or not isinstance(prob, numbers.Real):
-        raise TypeError(f"prob must be a number in (0, 1); got {prob!r}")
-    if not 0 < prob < 1:
-        raise ValueError(f"prob must be in (0, 1); got {prob}")
+    prob = check_real(prob, name="prob", low=0.0, high=1.0, closed="neither")
     k = _n_eval(n, n_eval)
     n_simulations = check_int(n_simulations, name="n_simulations", low=1)
     null = _ecdf_null(n, k, n_simulations, _null_seed(random_state))
@@ -881,10 +883,7 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise ValueError(f"params has duplicate names: {params}")
     if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a nonzero integer (-1 for all cores); got {n_jobs!r}")
-    if thin_to is not None and (isinstance(thin_to, bool) or not isinstance(
-            thin_to, numbers.Integral) or thin_to < 1):
-        raise ValueError(f"thin_to must be None or a positive integer; got {thin_to!r}")
-    return params, None if thin_to is None else int(thin_to)
+    return params, _check_thin_to(thin_to)
 
 
 def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
