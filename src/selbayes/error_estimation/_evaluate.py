@@ -299,8 +299,7 @@ def evaluate(classifier, X, y, *, prior="flat", class_prob=None, linear_rule=Non
     # the classifier is asked as it was fitted (a DataFrame keeps the feature names it was
     # fitted with: scikit-learn warns on an array); the linear rule works on the array
     X_given, X = X, check_matrix(X)
-    if isinstance(random_state, bool | np.bool_) or (
-            isinstance(random_state, int | np.integer) and random_state < 0):
+    if isinstance(random_state, bool | np.bool_):   # a ValueError here, as a negative int's
         raise ValueError(f"random_state must be None, an int >= 0 or a numpy Generator; got "
                          f"{random_state!r}")
     rng = check_random_state(random_state)
