@@ -22,6 +22,7 @@ from sklearn.linear_model import LogisticRegression
 
 from selbayes import HierarchicalGaussianClassifier
 from selbayes.estimators import LinearStackedClassifier, stacking_weights
+from selbayes.estimators._persistence import settings_json
 from selbayes.models import fit_linear_probit
 
 from ._command_line import assert_command_line_predicts
@@ -249,6 +250,12 @@ def test_unfitted_predict_says_so(sparse):
         LinearStackedClassifier().predict_proba(sparse[0])
 
 
+def _settings_as_given(clf) -> str:
+    """Every setting of a stack, the wrapped estimator's as ``estimator__name``, as JSON."""
+    return settings_json({k: v for k, v in clf.get_params().items() if k != "estimator"},
+                         sort_keys=True)
+
+
 def test_save_load_round_trip_and_the_command_line_reads_it(stacked, sparse, tmp_path):
     path = stacked.save(tmp_path / "linear_stack.nc")
     again = LinearStackedClassifier.load(path)
@@ -256,6 +263,9 @@ def test_save_load_round_trip_and_the_command_line_reads_it(stacked, sparse, tmp
     np.testing.assert_array_equal(again.predict_proba(X), stacked.predict_proba(X))
     np.testing.assert_array_equal(again.weights_, stacked.weights_)
     assert again.inner_scores_ == stacked.inner_scores_ and again.k_ == stacked.k_
+    # the settings as given, the wrapped estimator's too (its priors were saved resolved, its
+    # random_state the stack's): a clone of the loaded stack is the stack that was fitted
+    assert _settings_as_given(again) == _settings_as_given(stacked)
     pd.testing.assert_frame_equal(again.estimator_.loo_checks_,        # the checks, saved
                                   stacked.estimator_.loo_checks_, check_exact=False, rtol=1e-14)
     assert_command_line_predicts(path, X[:4], stacked.predict_proba(X[:4]), tmp_path)

@@ -139,6 +139,42 @@ def test_groups_are_saved_and_loaded(tmp_path):
     np.testing.assert_array_equal(old.predict_proba(X), clf.predict_proba(X))
 
 
+def test_load_gives_back_the_settings_as_given(tmp_path):
+    """A loaded fit's get_params equals the fitted one's: the prior as given (None), not as
+    resolved, so that a clone of it set to another effect prior is that estimator (it was
+    refused: "priors set mu_t_df_grid ... but effect_prior is 'normal'", a setting the user
+    never made), and NumPy numbers as numbers (k=np.int64(3) came back as the text "3")."""
+    import json
+
+    import xarray as xr
+    from sklearn.base import clone
+
+    X, y = two_class_gaussian(seed=2, n=24, p=30)
+    clf = _clf(k=np.int64(3), effect_prior="t", random_state=np.int64(0)).fit(X, y)
+    path = clf.save(tmp_path / "fit.nc")
+    back = HierarchicalGaussianClassifier.load(path)
+    assert back.get_params() == clf.get_params()
+    assert back.priors is None and type(back.k) is int and type(back.random_state) is int
+    clone(back).set_params(effect_prior="normal")._validate_params()
+    np.testing.assert_array_equal(back.predict_proba(X), clf.predict_proba(X))
+
+    # a file written before the settings as given were saved: its resolved settings
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    tree.attrs = {k: v for k, v in tree.attrs.items() if k != "selbayes_params"}
+    tree.to_netcdf(tmp_path / "old.nc", engine="h5netcdf")
+    old = HierarchicalGaussianClassifier.load(tmp_path / "old.nc")
+    assert old.priors == json.loads(tree.attrs["selbayes_config"])["priors"]
+    np.testing.assert_array_equal(old.predict_proba(X), clf.predict_proba(X))
+
+    # an edit of either record of the settings is refused
+    for attr in ("selbayes_params", "selbayes_config"):
+        tree = xr.open_datatree(path, engine="h5netcdf").load()
+        tree.attrs[attr] = tree.attrs[attr].replace('"k": 3', '"k": 4')
+        tree.to_netcdf(tmp_path / "altered.nc", engine="h5netcdf")
+        with pytest.raises(ValueError, match="model id mismatch"):
+            HierarchicalGaussianClassifier.load(tmp_path / "altered.nc")
+
+
 def test_save_and_load_expand_the_home_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     X, y = two_class_gaussian(seed=2, n=24, p=30)

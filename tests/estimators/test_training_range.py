@@ -53,6 +53,23 @@ def test_another_scale_is_found_in_the_direction_of_its_values():
     assert rows.size == 10 and "unlogged values given to a fit on log2 ones" in text
 
 
+def test_values_spread_wider_than_in_fit_are_named_as_such():
+    """Test rows multiplied by ten lie outside the range on both sides (about 40% each way):
+    the message gives the share outside in all and on each side, and names rescaling, not a
+    log2 mistake (it quoted one side's 40%, under its own 50%, and blamed log2 taken twice)."""
+    rng = np.random.default_rng(65903)
+    train, test = rng.normal(size=(40, 200)), 10.0 * rng.normal(size=(5, 200))
+    low, high = training_range(train)
+    rows, below, above = rows_outside_training_range(test, low, high, 40)
+    assert rows.size == 5 and np.all(below > 0.3) and np.all(above > 0.3)
+    text = outside_range_message(rows, below, above, 5, 40)
+    total, b, a = (f"{v:.0%}" for v in (np.median(below) + np.median(above),
+                                        np.median(below), np.median(above)))
+    assert (f"{total} of their features lie outside the training range of the feature, {b} "
+            f"below the smallest training value and {a} above the largest") in text
+    assert "spread wider than in fit: rescaled" in text and "log2" not in text.split(". ")[1]
+
+
 def test_the_check_is_skipped_where_it_cannot_be_read():
     """Under MIN_TRAINING_SAMPLES training samples the chance share is too close to
     MOST_OUTSIDE; features constant in training (all zeros) are left out, and with fewer than

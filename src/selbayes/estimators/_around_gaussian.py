@@ -23,7 +23,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._version import __version__
 from ._base import EvaluateMixin, check_width
-from ._persistence import check_saved_by, read_saved_tree, sanitize_attrs, write_saved_tree
+from ._persistence import (
+    check_saved_by,
+    read_saved_tree,
+    sanitize_attrs,
+    settings_json,
+    user_params,
+    write_saved_tree,
+)
 
 __all__ = ["AroundGaussian"]
 
@@ -254,11 +261,12 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         """Write ``root`` (an xarray.DataTree of the subclass's own variables) with the
         settings and version as its attributes and ``groups`` (name -> DataTree, e.g. a
         Gaussian fit's ``_saved_tree()``) below it, to one netCDF file; the path written."""
-        base = None if self.estimator is None else self._base()._config()
+        # the wrapped estimator's settings as given, so that the loaded stack's get_params
+        # equals the fitted one's (files before 2026-12-07 hold its resolved settings)
+        base = None if self.estimator is None else user_params(self.estimator)
         root.attrs = {"selbayes_version": __version__,
                       "selbayes_estimator": type(self).__name__,
-                      "selbayes_config": json.dumps({**settings, "estimator": base},
-                                                    default=str),
+                      "selbayes_config": settings_json({**settings, "estimator": base}),
                       **root.attrs}
         for name, tree in groups.items():
             root[name] = tree

@@ -62,6 +62,7 @@ from ._params import Interval, StrOptions, validate_params
 from ._persistence import (
     PersistenceMixin,
     sanitize_attrs,
+    user_params,
     write_saved_tree,
 )
 from ._preselection import warn_if_preselected
@@ -721,10 +722,10 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
 
     # ------------------------------------------------------------------ provenance
     def _config(self) -> dict:
-        params = self.get_params(deep=False)
+        """The settings that define the model, the model id's input: as given, the priors
+        resolved (``priors=None`` and the prior they stand for share an id)."""
+        params = user_params(self)
         params[self._priors_param] = self._priors_dict()
-        if isinstance(params.get("random_state"), np.random.Generator | np.random.SeedSequence):
-            params["random_state"] = None
         return params
 
     def _record(self) -> None:

@@ -25,11 +25,75 @@ from ..filters._selection import Selection
 
 __all__ = ["PersistenceMixin", "SavedTransformWarning", "INPUT_TRANSFORM_ATTR",
            "checked_save_path", "check_saved_by", "read_saved_tree", "sanitize_attrs",
-           "write_saved_tree"]
+           "settings_json", "user_params", "write_saved_tree"]
 
 #: Root attribute of a file written by ``selbayes fit``: the input transform (JSON, "null"
 #: for none) the command applied before fitting, which ``selbayes predict`` applies again.
 INPUT_TRANSFORM_ATTR = "selbayes_cli_transform"
+
+
+def _setting_value(value):
+    """``json.dumps``'s ``default`` for settings: a NumPy scalar or array as the Python number
+    or list it holds, a prior object as its dict, anything else as its text. (``str`` alone
+    wrote ``k=np.int64(5)`` as the text "5" and ``k_grid=np.array([5, 10])`` as "[ 5 10]",
+    which a load passed back as the settings.)"""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if callable(getattr(value, "to_dict", None)):
+        return value.to_dict()
+    return str(value)
+
+
+def settings_json(settings: dict, **kwargs) -> str:
+    """``settings`` as JSON, NumPy values as Python ones.
+
+    Parameters
+    ----------
+    settings : dict
+        Setting name -> value (numbers, text, lists, dicts, NumPy values, prior objects).
+    **kwargs
+        Passed to ``json.dumps`` (e.g. ``sort_keys``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> settings_json({"k": np.int64(5), "k_grid": np.array([5, 10])})
+    '{"k": 5, "k_grid": [5, 10]}'
+    """
+    return json.dumps(settings, default=_setting_value, **kwargs)
+
+
+def user_params(estimator) -> dict:
+    """The estimator's settings as the user gave them (``get_params(deep=False)``), which
+    ``load`` gives back, so that ``clone`` of a loaded fit is the estimator that was fitted.
+
+    Parameters
+    ----------
+    estimator : sklearn.base.BaseEstimator
+
+    Returns
+    -------
+    dict
+        Setting name -> value; a NumPy Generator or SeedSequence as ``random_state`` is
+        None (it is not a setting a file can hold).
+
+    Examples
+    --------
+    >>> from selbayes import HierarchicalGaussianClassifier
+    >>> clf = HierarchicalGaussianClassifier(k=5, random_state=np.random.default_rng(0))
+    >>> params = user_params(clf)
+    >>> params["k"], params["random_state"], params["priors"]
+    (5, None, None)
+    """
+    params = estimator.get_params(deep=False)
+    if isinstance(params.get("random_state"), np.random.Generator | np.random.SeedSequence):
+        params["random_state"] = None
+    return params
 
 
 class SavedTransformWarning(UserWarning):
@@ -52,8 +116,8 @@ class PersistenceMixin:
 
     def _model_id(self) -> str:
         """A hash of the estimator's class, settings and the package version."""
-        blob = json.dumps({"class": type(self).__name__, "config": self._config(),
-                           "version": __version__}, sort_keys=True, default=str)
+        blob = settings_json({"class": type(self).__name__, "config": self._config(),
+                              "version": __version__}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def _provenance_attrs(self) -> dict:
@@ -62,7 +126,10 @@ class PersistenceMixin:
             "selbayes_version": __version__,
             "selbayes_estimator": type(self).__name__,
             "selbayes_model_id": self._model_id(),
-            "selbayes_config": json.dumps(self._config(), default=str),
+            # the settings that define the model (priors resolved: the model id's), and the
+            # settings as given, which load restores (files before 2026-12-07: config only)
+            "selbayes_config": settings_json(self._config()),
+            "selbayes_params": settings_json(user_params(self)),
             "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
                                             for c in self.classes_]),
             "selbayes_n_features_in": int(self.n_features_in_),
@@ -129,8 +196,13 @@ class PersistenceMixin:
         attrs = tree.attrs
         check_saved_by(attrs, cls.__name__, path)
         try:
-            obj = cls(**json.loads(attrs["selbayes_config"]))
-            if obj._model_id() != attrs["selbayes_model_id"]:
+            config = json.loads(attrs["selbayes_config"])
+            obj = cls(**(json.loads(attrs["selbayes_params"]) if "selbayes_params" in attrs
+                         else config))
+            # the settings as given must still define the model the file's id and its
+            # resolved settings name (an edit of either is refused)
+            if obj._model_id() != attrs["selbayes_model_id"] or settings_json(
+                    obj._config(), sort_keys=True) != settings_json(config, sort_keys=True):
                 raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
             cd = tree["constant_data"].to_dataset()
             classes = np.asarray(json.loads(attrs["selbayes_classes"]))

@@ -18,7 +18,7 @@ import numpy as np
 
 __all__ = ["training_range", "shares_outside", "rows_outside_training_range",
            "outside_range_message",
-           "MOST_OUTSIDE", "MIN_TRAINING_SAMPLES", "MIN_VARYING_FEATURES"]
+           "MOST_OUTSIDE", "ONE_SIDED", "MIN_TRAINING_SAMPLES", "MIN_VARYING_FEATURES"]
 
 #: A test row is on another scale than the training data when more than this share of its
 #: features lie outside their training range. Set on the model of exchangeable samples, not on
@@ -28,6 +28,12 @@ __all__ = ["training_range", "shares_outside", "rows_outside_training_range",
 #: is a batch effect worth the warning. Checked, not chosen, on the development sets
 #: (reports/outside_training_range).
 MOST_OUTSIDE = 0.5
+
+#: The rows found are read as spread wider than the training data (rescaled, another
+#: platform) rather than shifted (log2 taken twice, or not taken) when the smaller of their
+#: median shares below and above the range is at least this part of the two together; a
+#: shift puts nearly all of them on one side.
+ONE_SIDED = 0.25
 
 #: Below this many training samples the chance share 2 / (n + 1) is 0.2 or more, too close to
 #: :data:`MOST_OUTSIDE`: the check is skipped.
@@ -126,8 +132,8 @@ def shares_outside(X, low, high) -> tuple[np.ndarray, np.ndarray]:
 
 def outside_range_message(rows, below, above, n_rows: int, n_training: int) -> str:
     """The :class:`~selbayes.estimators.FarFromTrainingWarning` text for the rows found by
-    :func:`rows_outside_training_range`, with the likely mistake by the direction of most of
-    their values.
+    :func:`rows_outside_training_range`, with the likely mistake by the direction of their
+    values: shifted one way (log2 taken twice, or not taken), or spread both ways (rescaled).
 
     Parameters
     ----------
@@ -149,18 +155,30 @@ def outside_range_message(rows, below, above, n_rows: int, n_training: int) -> s
     >>> text = outside_range_message(np.array([0]), np.array([1.0]), np.array([0.0]), 1, 30)
     >>> text.split(": ")[1].split(" (")[0]
     '100% of their features lie below the smallest training value of the feature'
+    >>> text = outside_range_message(np.array([0]), np.array([0.4]), np.array([0.4]), 1, 30)
+    >>> text.split(": ")[1].split(", ")[0]
+    '80% of their features lie outside the training range of the feature'
+    >>> "40% below the smallest training value and 40% above the largest" in text
+    True
     """
-    lower = np.median(below) >= np.median(above)
-    share = np.median(below if lower else above)
-    side = ("below the smallest training value" if lower
-            else "above the largest training value")
-    likely = ("smaller than in fit: log2 values given to a fit on unlogged ones, or log2 "
-              "taken twice" if lower
-              else "larger than in fit: unlogged values given to a fit on log2 ones")
+    b, a = np.median(below), np.median(above)
+    if min(b, a) >= ONE_SIDED * (a + b):    # both ways out: spread, not shifted
+        where = (f"{b + a:.0%} of their features lie outside the training range of the "
+                 f"feature, {b:.0%} below the smallest training value and {a:.0%} above the "
+                 f"largest")
+        likely = ("spread wider than in fit: rescaled (multiplied, or normalised "
+                  "otherwise), or from another platform")
+    else:
+        lower = b >= a
+        where = (f"{max(b, a):.0%} of their features lie "
+                 + ("below the smallest training value" if lower
+                    else "above the largest training value") + " of the feature")
+        likely = ("smaller than in fit: log2 values given to a fit on unlogged ones, or log2 "
+                  "taken twice" if lower
+                  else "larger than in fit: unlogged values given to a fit on log2 ones")
     return (f"{rows.size} of {n_rows} rows of X (positions {rows[:5].tolist()}) lie far from "
-            f"the training data: {share:.0%} of their features lie {side} of the feature "
-            f"(for samples like the {n_training} training ones, about "
-            f"{2 / (n_training + 1):.0%} lie outside the training range). Their values are "
-            f"{likely}. Check that X is on the scale of fit and transformed as there (log2 "
-            f"taken once, or not at all, as in fit), and for a batch effect: their "
+            f"the training data: {where} (for samples like the {n_training} training ones, "
+            f"about {2 / (n_training + 1):.0%} lie outside the training range). Their values "
+            f"are {likely}. Check that X is on the scale of fit and transformed as there "
+            f"(log2 taken once, or not at all, as in fit), and for a batch effect: their "
             f"probabilities are extrapolations")
