@@ -54,6 +54,10 @@ STATISTICS = ("f", "abs_corr")
 # Columns are processed in blocks so that temporaries stay in cache and memory stays bounded.
 _BLOCK = 2048
 
+# The smallest value whose square is a normal float64 (1.5e-154): below it the F statistic's
+# sums of squares are subnormal or zero.
+_SMALLEST_SQUARED = float(np.sqrt(np.finfo(np.float64).tiny))
+
 
 @dataclass(frozen=True)
 class Selection:
@@ -441,6 +445,16 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
                 f"the F statistic needs more cases than classes (n - G >= 1, its within-class "
                 f"degrees of freedom); got n = {n} cases in G = {G} classes, one case per "
                 "class: y must hold class labels shared by several cases")
+        # values whose squares are subnormal lose their digits in the sums of squares (and
+        # below about 1e-162 vanish: every F came out 0, "no feature related to the class")
+        big = max(float(X.max()), -float(X.min()))
+        if 0.0 < big < _SMALLEST_SQUARED:
+            raise ValueError(
+                f"X is too small in scale for float64: its largest absolute value is "
+                f"{big:.3g}, whose square is below the smallest normal float "
+                f"({np.finfo(np.float64).tiny:.3g}), so the F statistics' sums of squares "
+                "lose their digits; rescale X (for example divide by its largest absolute "
+                "value, or standardise each column)")
         with np.errstate(over="ignore", invalid="ignore"):
             scores = (_f_statistic_sparse if sparse else f_statistic)(X, y_index, G)
         if np.isnan(scores).any():
