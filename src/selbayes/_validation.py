@@ -162,6 +162,8 @@ def command_line_message(text: str) -> str:
     >>> command_line_message("pass them as groups (run_benchmark(..., groups={'s': labels}), "
     ...                    "selbayes benchmark --groups FILE), or groups 'auto' to keep them")
     'pass them as groups (--groups FILE), or --groups auto to keep them'
+    >>> command_line_message("k must satisfy 1 <= k < p = 200 (keep all with k='all')")
+    'k must satisfy 1 <= k < p = 200 (keep all with --k all)'
     """
     import re
 
@@ -174,6 +176,7 @@ def command_line_message(text: str) -> str:
     text = text.replace("or groups 'auto' to keep", "or --groups auto to keep")
     # the commands have no --sep: the readers' advice to save as .csv or .tsv is what holds
     text = text.replace(", or in Python pass sep=", "")
+    text = re.sub(r"\bk='(all|auto)'", r"--k \1", text)    # the classifiers' k, as --k takes it
     return text.replace("; the list is in Dataset.dropped", "")
 
 
@@ -455,6 +458,12 @@ def warn_of_label_variants(labels, source: str = "y", *, stacklevel: int | None 
     'y: class labels that differ only in case or surrounding spaces are diff'
     >>> with warnings.catch_warnings(record=True) as w:
     ...     warnings.simplefilter("always")
+    ...     warn_of_label_variants(["tumour", "Tumour", "normal"])
+    True
+    >>> str(w[0].message)[:53]
+    'y: class labels that differ only in case are differen'
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
     ...     warn_of_label_variants(["0", "1", "1", "0", "normal"])
     True
     >>> str(w[0].message)[:62]
@@ -490,8 +499,13 @@ def _case_variants(counts: dict[str, int]) -> str | None:
         return None
     said = "; ".join(f"{_listed([repr(v) for v in g])} ({_listed([str(counts[v]) for v in g])} "
                      "samples)" for g in variants[:5])
-    return (f"class labels that differ only in case or surrounding spaces are different "
-            f"classes: {said}; if they are one class, write them alike")
+    # what the labels found differ in (a file reader strips the spaces: case alone is left)
+    case = any(len({v.strip() for v in g}) > 1 for g in variants)
+    spaces = any(len({v.casefold() for v in g}) > 1 for g in variants)
+    differ = " or ".join([w for w, found in (("case", case), ("surrounding spaces", spaces))
+                          if found])
+    return (f"class labels that differ only in {differ} are different classes: {said}; if "
+            f"they are one class, write them alike")
 
 
 def _mixed_codings(counts: dict[str, int]) -> str | None:

@@ -505,13 +505,30 @@ def test_fit_linear_stack_round_trip_and_its_refusals(tmp_path, capsys):
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs a folder that takes no new files")
-def test_fit_into_a_folder_that_takes_no_files_says_why_once(tmp_path, capsys):
-    """The save's own line reaches the user as it is (it said 'cannot write the fit (...:
-    cannot write the fit (...))' or 'it cannot be read' once save named the file itself)."""
+def test_fit_into_a_folder_that_takes_no_files_says_why_once_before_the_fit(
+        tmp_path, capsys, monkeypatch):
+    """One line with the reason (it said 'cannot write the fit (...: cannot write the fit
+    (...))' once save named the file itself), and before the fit: the output's folder is
+    tried first (a default fit of minutes was lost to it)."""
+    from selbayes import HierarchicalGaussianClassifier
+
     _two_class_files(tmp_path)
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("fitted before the output was checked")
+
+    monkeypatch.setattr(HierarchicalGaussianClassifier, "fit", no_fit)
     assert main(["fit", "--x", str(tmp_path / "X.csv"), "--y", str(tmp_path / "y.csv"),
                  "--k", "3", "--plugin", "--no-progress", "-o", "/proc/fit.nc"]) == 2
     line = _one_line_error(capsys)
-    assert line.startswith("selbayes: error: /proc/fit.nc: cannot write the fit (the folder "
+    assert line.startswith("selbayes: error: /proc/fit.nc: cannot write the output (the folder "
                            "does not take new files)")
     assert line.count("cannot write") == 1
+    # under a file: named as such (it said "X.csv: no such folder (create it first)", after
+    # the fit), for fit and predict
+    for command in (["fit", "--y", str(tmp_path / "y.csv"), "--k", "3"], ["predict", "f.nc"]):
+        assert main([*command, "--x", str(tmp_path / "X.csv"),
+                     "-o", str(tmp_path / "X.csv" / "sub" / "out")]) == 2
+        assert _one_line_error(capsys).startswith(
+            f"selbayes: error: {tmp_path / 'X.csv'} is a file, not a folder: the output "
+            f"{tmp_path / 'X.csv' / 'sub' / 'out'} cannot be written under it")

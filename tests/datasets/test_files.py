@@ -546,8 +546,9 @@ def test_read_xy_warns_of_class_names_that_differ_only_in_case(tmp_path):
     _x_file(tmp_path)
     (tmp_path / "y.csv").write_text("sample,class\ns0,tumour\ns1, Tumour \ns2,tumour\n"
                                     "s3,normal\ns4,Tumour\ns5,normal\n")
-    with pytest.warns(UserWarning, match=r"y\.csv: class labels that differ only in case or "
-                                         r"surrounding spaces are different classes: 'Tumour' "
+    # the reader strips the spaces (" Tumour " is "Tumour"): they differ in case alone
+    with pytest.warns(UserWarning, match=r"y\.csv: class labels that differ only in case are "
+                                         r"different classes: 'Tumour' "
                                          r"and 'tumour' \(2 and 2 samples\); if they are one "
                                          r"class, write them alike"):
         ds = read_xy(tmp_path / "X.csv", tmp_path / "y.csv")
@@ -1036,6 +1037,40 @@ def test_read_xy_a_first_column_holding_the_label_files_ids_is_the_ids(tmp_path)
     assert ds.y.tolist() == [labels[i] for i in ids]
     np.testing.assert_allclose(ds.X.to_numpy(), X.to_numpy())
 
+
+
+def test_read_xy_a_numbered_first_column_beside_labels_in_row_order_is_warned_of(tmp_path):
+    """With labels in row order (no ids to match) numbered samples under a header that names
+    no id ("tumour": 1, 2, ..., the samples sorted by class) were read as a gene and selected
+    first, without a word: the warning names the column and the way to make it the ids. A
+    matrix of counts (every value whole) says nothing: its genes are whole numbers too."""
+    from selbayes.datasets import read_xy
+
+    rng = np.random.default_rng(63904)
+    (tmp_path / "y.csv").write_text("label\n" + "a\n" * 10 + "b\n" * 10)
+    for values, name, warns in ((rng.normal(size=(20, 3)), "X.csv", True),
+                                (rng.poisson(40.0, size=(20, 3)), "counts.csv", False)):
+        X = pd.DataFrame(values, columns=["g1", "g2", "g3"])
+        X.insert(0, "tumour", np.arange(1, 21))
+        X.to_csv(tmp_path / name, index=False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ds = read_xy(tmp_path / name, tmp_path / "y.csv")
+        said = [str(w.message) for w in caught if "distinct whole numbers" in str(w.message)]
+        assert ds.X.columns.tolist() == ["tumour", "g1", "g2", "g3"]   # read as given
+        if warns:
+            assert len(said) == 1 and said[0].startswith(
+                f"{tmp_path / name}: its first column, 'tumour', holds distinct whole numbers "
+                "(1, 2, 3, ...)") and "name it 'sample' or 'id'" in said[0]
+        else:
+            assert said == []
+    # named as an id, the same numbers are the ids, and nothing is said
+    X.rename(columns={"tumour": "sample"}).assign(g1=rng.normal(size=20)).to_csv(
+        tmp_path / "named.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = read_xy(tmp_path / "named.csv", tmp_path / "y.csv")
+    assert ds.X.columns.tolist() == ["g1", "g2", "g3"]
 
 # ---------------------------------------------------------------------------------------------
 # bad arguments and bad files: one error naming the argument or the file

@@ -134,12 +134,30 @@ def _check_binary_file(X, path: str, model: str) -> None:
 
 
 def _make_parent(out: Path) -> None:
+    """Create the output's folder where it is missing, and check that a file can be written
+    there, before the work: a fit of minutes was lost to an output path under a file
+    ("X.csv/fit.nc"), then reported as "no such folder", or under a folder that takes no new
+    files."""
+    import tempfile
+
     parent = out.parent
     if out.is_dir():
         raise UserError(f"{out} is a folder; give a file name for the output")
+    for above in (parent, *parent.parents):
+        if above.exists():
+            if not above.is_dir():
+                raise UserError(f"{above} is a file, not a folder: the output {out} cannot be "
+                                f"written under it")
+            break
     if not parent.exists():
         try:
             parent.mkdir(parents=True)
         except OSError as exc:
             raise UserError(f"{parent}: cannot create the output folder "
                             f"({_os_reason(exc)})") from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".selbayes-write-check-"):
+            pass
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the output "
+                        f"({_os_reason(exc, writing=True)})") from None

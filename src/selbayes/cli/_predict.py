@@ -66,6 +66,8 @@ def _cmd_predict(args) -> int:
 
     path = Path(args.fit)
     _not_an_input(args.output, args.fit, args.x)
+    dest = Path(args.output)
+    _make_parent(dest)                  # before the work: a bad path fails at once
     cls, features, pre = _saved_fit(path)
     with warnings.catch_warnings():
         # load() warns a Python user that the fit expects transformed X; predict applies it
@@ -140,8 +142,6 @@ def _cmd_predict(args) -> int:
         warnings.warn(message, w.category, stacklevel=2)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"
-    dest = Path(args.output)
-    _make_parent(dest)
     try:
         out.to_csv(dest, float_format="%.17g")
     except OSError as exc:

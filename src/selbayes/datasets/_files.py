@@ -1097,6 +1097,8 @@ def labels_for_matrix(X: pd.DataFrame, y_path, *, label_column: str | None = Non
                                    x_source=x_source)
     if has_ids:
         X = _first_column_as_ids(X, y.index, x_source=x_source, y_source=y_source)
+    else:
+        _warn_if_numbered_first_column(X, x_source)
     X = orient_by_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     y = align_labels(X, y, has_ids, x_source=x_source, y_source=y_source)
     warn_of_label_variants(y, y_source, stacklevel=2)
@@ -1126,6 +1128,28 @@ def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
     out.index = pd.Index([as_written[i] for i in ids], name="sample")   # as the labels write them
     out.attrs[SAMPLE_IDS_ATTR] = True
     return out
+
+
+def _warn_if_numbered_first_column(X: pd.DataFrame, x_source: str) -> None:
+    """Warn where ``X``, read without ids and matched to labels by row order, has a first
+    column of distinct whole numbers (:func:`numbered_first_column`) while its other values
+    are not all whole numbers: numbered samples under a header that names no id ("tumour" 1,
+    2, 3, ...), read as a gene. Such a gene tracks the file's order, often the class order,
+    and was selected first without a word. In a matrix of counts every gene is whole numbers:
+    nothing is said there."""
+    ids = numbered_first_column(X)
+    if ids is None:
+        return
+    rest = X.iloc[:, 1:].to_numpy(dtype=np.float64, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        if not np.any(np.isfinite(rest) & (rest != np.round(rest))):
+            return
+    warnings.warn(f"{x_source}: its first column, {X.columns[0]!r}, holds distinct whole "
+                  f"numbers ({', '.join(ids[:3])}, ...) where the other columns hold fractions: "
+                  f"sample numbers read as a gene? As a gene it follows the file's order, "
+                  f"often the class order. If it numbers the samples, name it 'sample' or "
+                  f"'id' (or leave its header empty): it is then read as the sample ids",
+                  UserWarning, stacklevel=4)
 
 
 def _ids_of(X: pd.DataFrame) -> set[str]:

@@ -46,6 +46,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import _check_feature_names, check_is_fitted
 
+from .._interrupt import interrupts_reraised
 from .._validation import (
     check_binary,
     check_labels,
@@ -685,7 +686,9 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
             kwargs.update(nuts_sampler="pymc", cores=cores)
         else:
             kwargs.update(nuts_sampler=self.sampler_used_)
-        with model, warnings.catch_warnings():
+        # pm.sample (and nutpie under it) keep the draws so far on Ctrl-C: the interrupt goes
+        # on after it
+        with model, warnings.catch_warnings(), interrupts_reraised():
             warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
             return pm.sample(**kwargs, compute_convergence_checks=False)
 

@@ -35,6 +35,7 @@ import numpy as np
 import pymc as pm
 import pytensor.tensor as pt
 
+from .._interrupt import interrupts_reraised
 from .._special import log_rising, log_rising_pt
 from .._validation import check_flag, check_int
 from ._mixture import MixturePrior, MixtureSamples, _check_data, _check_factor
@@ -560,7 +561,8 @@ def sample_pymc(X, y, *, n_omitted, threshold, corrected=True, z_update="exact",
     if not progressbar:
         logger.setLevel(logging.WARNING)
     try:
-        with model, warnings.catch_warnings():
+        # pm.sample keeps the draws so far on Ctrl-C: the interrupt goes on after it
+        with model, warnings.catch_warnings(), interrupts_reraised():
             warnings.filterwarnings("ignore", message=".*invalid value encountered.*")
             # shapes and dtypes come from a point of zeros (the values do not matter, and
             # model.initial_point() would compile one more function)

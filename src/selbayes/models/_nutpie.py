@@ -122,6 +122,7 @@ def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *,
     (1, 100)
     """
     from .._compile_cache import compile_pymc_model, import_nutpie
+    from .._interrupt import interrupts_reraised
     from ._packed_data import PACKED_NAME, pack, packed_layout
 
     nutpie = import_nutpie()
@@ -144,9 +145,10 @@ def sample_compiled(key: Hashable, build: Callable, data: dict, coords: dict, *,
         print(f"selbayes: sampling {chains} chain(s) of {tune} tuning and {draws} kept draws "
               f"with nutpie...", file=sys.stderr, flush=True)
         started = time.perf_counter()
-    idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
-                          progress_bar=progressbar, save_warmup=False,
-                          target_accept=target_accept)
+    with interrupts_reraised():     # nutpie returns the draws so far (NaN-padded) on Ctrl-C
+        idata = nutpie.sample(compiled, draws=draws, tune=tune, chains=chains, seed=seed,
+                              progress_bar=progressbar, save_warmup=False,
+                              target_accept=target_accept)
     if announce:
         print(f"selbayes: sampled in {time.perf_counter() - started:.0f} s", file=sys.stderr,
               flush=True)
