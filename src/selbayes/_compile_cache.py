@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["cache_dir", "configure_pytensor", "compile_pymc_model", "cache_info",
-           "clear_cache", "expected_compile_seconds", "import_nutpie"]
+           "clear_cache", "expected_compile_seconds", "import_nutpie", "OWN_FOLDERS"]
 
 _FORMAT = 1                      # bump when the entry layout changes
 _last_event: dict = {}           # for tests: "hit" / "miss" of the last compile
@@ -617,6 +617,22 @@ class _EntryCache:
         _atomic_write(self.path, data)
 
 
+#: What selbayes writes in :func:`cache_dir`: the compiled models, pytensor's compiledir (with
+#: numba's cache) and generated source, and the compile locks. ``selbayes cache`` reads and
+#: empties these alone: ``SELBAYES_CACHE_DIR`` may name a folder that holds other things
+#: (``~/.cache``, a project's folder), which ``cache clear`` removed with the rest.
+OWN_FOLDERS = ("models", "pytensor", "generated_src", "locks")
+
+
+def _checked_root() -> Path:
+    """:func:`cache_dir`, refused where it names a file."""
+    root = cache_dir()
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"the cache folder {root} is a file, not a folder: point "
+                         f"SELBAYES_CACHE_DIR to a folder")
+    return root
+
+
 def cache_info() -> dict:
     """What the cache folder holds.
 
@@ -624,20 +640,28 @@ def cache_info() -> dict:
     -------
     dict
         ``path`` (str), ``models`` (number of compiled-model entries), ``bytes`` (total size of
-        the folder, all caches), ``folders`` (bytes per top-level folder).
+        selbayes's folders, all caches), ``folders`` (bytes per folder of
+        :data:`OWN_FOLDERS` present), ``other`` (names of the other entries of the folder,
+        which are not selbayes's and are left alone), ``bytecode``
+        (:func:`dependency_bytecode`).
+
+    Raises
+    ------
+    ValueError
+        If the cache folder names a file.
     """
-    root = cache_dir()
+    root = _checked_root()
     folders = {}
-    total = 0
+    other = []
     if root.exists():
         for sub in sorted(root.iterdir()):
-            size = sum(f.stat().st_size for f in sub.rglob("*") if f.is_file()) \
-                if sub.is_dir() else sub.stat().st_size
-            folders[sub.name] = size
-            total += size
-    models = len(list(_models_dir().glob("*-logp.nbc"))) if _models_dir().exists() else 0
-    return {"path": str(root), "models": models, "bytes": total, "folders": folders,
-            "bytecode": dependency_bytecode()}
+            if sub.name not in OWN_FOLDERS or not sub.is_dir():
+                other.append(sub.name)
+                continue
+            folders[sub.name] = sum(f.stat().st_size for f in sub.rglob("*") if f.is_file())
+    models = len(list(_models_dir().glob("*-logp.nbc"))) if _models_dir().is_dir() else 0
+    return {"path": str(root), "models": models, "bytes": sum(folders.values()),
+            "folders": folders, "other": other, "bytecode": dependency_bytecode()}
 
 
 def dependency_bytecode(module: str = "pymc") -> str:
@@ -666,22 +690,26 @@ def dependency_bytecode(module: str = "pymc") -> str:
 
 
 def clear_cache() -> int:
-    """Remove the cache folder's contents (compiled models, pytensor's caches).
+    """Remove selbayes's caches (compiled models, pytensor's caches, the locks: the folders of
+    :data:`OWN_FOLDERS`) from the cache folder; anything else there is left as it is.
 
     Returns
     -------
     int
         Number of files removed.
+
+    Raises
+    ------
+    ValueError
+        If the cache folder names a file.
     """
     import shutil
 
-    root = cache_dir()
-    if not root.exists():
-        return 0
-    n = sum(1 for f in root.rglob("*") if f.is_file())
-    for sub in root.iterdir():
+    root = _checked_root()
+    n = 0
+    for name in OWN_FOLDERS:
+        sub = root / name
         if sub.is_dir():
+            n += sum(1 for f in sub.rglob("*") if f.is_file())
             shutil.rmtree(sub, ignore_errors=True)
-        else:
-            sub.unlink(missing_ok=True)
     return n

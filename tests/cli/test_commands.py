@@ -183,6 +183,36 @@ def test_cache_info_and_clear(tmp_path, monkeypatch, capsys):
     assert not (tmp_path / "cache" / "models").exists()
 
 
+def test_cache_clear_removes_only_selbayes_own_folders(tmp_path, monkeypatch, capsys):
+    """SELBAYES_CACHE_DIR may name a folder with other things in it (~/.cache, a project's
+    folder): `cache clear` removed everything there; now only selbayes's own folders go, and
+    `cache info` names the rest as left alone. A file named as the folder is one line."""
+    root = tmp_path / "shared"
+    monkeypatch.setenv("SELBAYES_CACHE_DIR", str(root))
+    for own in ("models/abc-logp.nbc", "pytensor/compiledir/x.so", "generated_src/f.py",
+                "locks/a.lock"):
+        (root / own).parent.mkdir(parents=True, exist_ok=True)
+        (root / own).write_bytes(b"x" * 10)
+    (root / "mydata").mkdir()
+    (root / "mydata" / "keep.txt").write_text("important")
+    (root / "notes.txt").write_text("mine")
+    assert main(["cache", "info"]) == 0
+    out = capsys.readouterr().out
+    assert "total size: 0.0 MiB" in out and "  mydata/" not in out and "  notes.txt/" not in out
+    assert "not selbayes's (left alone by 'cache clear'): mydata, notes.txt" in out
+    assert main(["cache", "clear"]) == 0
+    assert "removed 4 files" in capsys.readouterr().out
+    assert sorted(p.name for p in root.iterdir()) == ["mydata", "notes.txt"]
+    assert (root / "mydata" / "keep.txt").read_text() == "important"
+
+    monkeypatch.setenv("SELBAYES_CACHE_DIR", str(root / "notes.txt"))
+    for action in ("info", "clear"):
+        assert main(["cache", action]) == 2
+        err = capsys.readouterr().err
+        assert "notes.txt is a file, not a folder: point SELBAYES_CACHE_DIR to a folder" in err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
 def test_cache_info_says_when_every_process_compiles_the_dependencies(tmp_path, monkeypatch,
                                                                      capsys):
     """Without the dependencies' bytecode, where Python may not write it, `selbayes cache info`

@@ -76,6 +76,9 @@ def _cmd_cache(args) -> int:
         print(f"total size: {info['bytes'] / 2**20:.1f} MiB")
         for name, size in info["folders"].items():
             print(f"  {name}/: {size / 2**20:.1f} MiB")
+        if info["other"]:
+            shown = ", ".join(info["other"][:5]) + (", ..." if len(info["other"]) > 5 else "")
+            print(f"also in that folder, not selbayes's (left alone by 'cache clear'): {shown}")
         if info["bytecode"] == "missing":
             print("Python bytecode of the dependencies: missing, and not written here "
                   "(PYTHONDONTWRITEBYTECODE), so every new process compiles pymc, scipy, "
@@ -85,5 +88,5 @@ def _cmd_cache(args) -> int:
             print(f"Python bytecode of the dependencies: {info['bytecode']}")
     else:
         n = cc.clear_cache()
-        print(f"removed {n} files from {cc.cache_dir()}")
+        print(f"removed {n} files from {cc.cache_dir()} ({', '.join(cc.OWN_FOLDERS)})")
     return 0
