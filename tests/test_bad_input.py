@@ -229,8 +229,8 @@ def test_values_far_outside_the_training_data_are_an_error_not_a_non_distributio
 
 def test_rows_on_another_scale_than_fit_warn():
     """Raw intensities given to a fit on log2 values, or log2 taken twice: every probability
-    came out near 0 or 1 without a word. Rows like the training ones, and one outlying value,
-    do not warn."""
+    came out near 0 or 1 without a word. Rows like the training ones, and a real outlier in
+    one gene, do not warn; a fill value in one gene warns of that gene."""
     from selbayes.estimators import FarFromTrainingWarning
 
     rng = np.random.default_rng(1)
@@ -243,8 +243,21 @@ def test_rows_on_another_scale_than_fit_warn():
         warnings.simplefilter("error", FarFromTrainingWarning)
         clf.predict_proba(new)                            # the same scale: silent
         one_off = new.copy()
-        one_off[0, clf.selection_.indices[0]] = 1e6        # one outlying value: the median holds
+        gene = clf.selection_.indices[0]
+        one_off[0, gene] = logged[::2, gene].mean() - 20.0  # 20 SDs: a real outlier, silent
         clf.predict_proba(one_off)
+    # a fill value in one kept gene (it decided the probability alone, to 1 - 1e-300): the
+    # scale check's median holds, the one-feature check names the gene and the row, once
+    one_off[0, gene] = 1e6
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        clf.predict_proba(one_off)
+    far = [w.message for w in said if w.category is FarFromTrainingWarning]
+    assert len(far) == 1 and far[0].rows == [0]
+    assert str(far[0]).startswith(
+        f"1 of 20 rows of X (positions [0]) have a kept feature far from every class's "
+        f"predictive distribution (predictive SDs from the nearest class mean: "
+        f"'{clf.selected_features_[0]}' ")
     with pytest.warns(FarFromTrainingWarning, match=r"20 of 20 rows of X \(positions "
                                                     r"\[0, 1, 2, 3, 4\]\) lie far from"):
         clf.predict_proba(2.0 ** new)                     # raw intensities

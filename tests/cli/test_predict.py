@@ -176,6 +176,15 @@ def test_predict_accepts_a_save_from_python(tmp_path, capsys, with_names):
         assert not (tmp_path / "p_strict.csv").exists()
         assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "new.csv"),
                      "--strict", "-o", str(tmp_path / "p_strict.csv")]) == 0
+        # again with that output there: refused, and the earlier file is said to be left
+        earlier = (tmp_path / "p_strict.csv").read_text()
+        assert main(["predict", str(tmp_path / "py.nc"), "--x", str(tmp_path / "raw.csv"),
+                     "--strict", "-o", str(tmp_path / "p_strict.csv")]) == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert line.endswith(f"(--strict: nothing written; the {tmp_path / 'p_strict.csv'} of "
+                             f"an earlier run is left as it was) (run with --debug for the "
+                             f"traceback)")
+        assert (tmp_path / "p_strict.csv").read_text() == earlier
         # numbered samples under a header that is no id word ("tumour" 11, 7, 2, ...): the
         # column was a gene the fit ignores, and p.csv named the samples 0, 1, 2, ...
         ids = pd.Index([11, 7, 2, 30, 4], name="tumour")

@@ -138,7 +138,10 @@ def _cmd_predict(args) -> int:
                 message = re.sub(r"rows of X \(positions \[[^\]]*\]\)",
                                  f"samples of {args.x} ({ids}{more})", message)
             if getattr(args, "strict", False):
-                raise UserError(f"{message} (--strict: nothing written)")
+                # a pipeline that reads the output by name must not take an earlier run's
+                earlier = (f"; the {dest} of an earlier run is left as it was"
+                           if dest.exists() else "")
+                raise UserError(f"{message} (--strict: nothing written{earlier})")
         warnings.warn(message, w.category, stacklevel=2)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"

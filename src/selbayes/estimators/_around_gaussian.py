@@ -110,7 +110,8 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, p)
-            All p features of ``fit`` (a DataFrame's columns are matched by name).
+            All p features of ``fit``, in its order (a DataFrame's columns are checked by
+            name: other or reordered columns are refused, naming them).
 
         Returns
         -------

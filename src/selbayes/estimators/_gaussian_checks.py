@@ -21,7 +21,7 @@ from ..evaluation._prior_checks import prior_boundary_checks
 if TYPE_CHECKING:             # the posterior record the classifier's fit hands its hooks
     from ._gaussian import _GaussianPosterior
 
-__all__ = ["GaussianChecks", "FAR_FROM_TRAINING"]
+__all__ = ["GaussianChecks", "FAR_FROM_TRAINING", "FAR_ONE_FEATURE"]
 
 #: A test row is far from the training data (:class:`FarFromTrainingWarning`) when the median
 #: over the kept features of its distance to the nearest class mean, in predictive standard
@@ -32,6 +32,19 @@ __all__ = ["GaussianChecks", "FAR_FROM_TRAINING"]
 #: development sets (at most 2.4, reports/far_from_training); log2 applied twice gives about
 #: 6, raw intensities against a fit on log2 values 100 and more.
 FAR_FROM_TRAINING = 4.0
+
+#: A test row has a value far from the training data on one kept feature
+#: (:class:`FarFromTrainingWarning`) when that feature lies more than this many predictive
+#: standard deviations from every class mean: a fill value (-999, 1e10) or a unit error in
+#: one gene, which the median over the kept features does not see. The class densities are
+#: averages of normal ones over the posterior draws, so a feature's log odds grow with its
+#: distance, and one such value decides the probabilities alone (a value of -999 in a
+#: kept gene of unit scale gave probability exactly 1). Set far above what real samples
+#: show: the largest distance of any kept gene of any out-of-fold test sample of the eleven
+#: development sets was 24, and 10 or more was common in one set (12 of subramanian's 50
+#: samples); a bound of 50 is a value about 2^25 times off on the log2 scale of a gene of
+#: SD 0.5 (reports/far_from_training).
+FAR_ONE_FEATURE = 50.0
 
 
 class GaussianChecks:
@@ -248,3 +261,28 @@ class GaussianChecks:
                 f"(log2 taken once, or not at all, as in fit), and for a batch effect")
             warning.rows = far.tolist()
             warn_at_user(warning, FarFromTrainingWarning)
+        self._warn_one_feature_far(nearest, np.union1d(far, warned))
+
+    def _warn_one_feature_far(self, nearest, warned) -> None:
+        """Warn about rows with one kept feature beyond :data:`FAR_ONE_FEATURE` predictive SDs
+        from every class mean (``nearest``: (n_rows, k) distances to the nearest class mean),
+        naming the feature; rows ``warned`` of already are not named twice."""
+        from .._validation import warn_at_user
+        from ._base import FarFromTrainingWarning
+
+        worst = nearest.argmax(axis=1)
+        distance = nearest[np.arange(nearest.shape[0]), worst]
+        rows = np.setdiff1d(np.flatnonzero(distance > FAR_ONE_FEATURE), warned)
+        if not rows.size:
+            return
+        names = self.selected_features_.astype(str)
+        said = "; ".join(f"'{names[worst[i]]}' {distance[i]:.3g}" for i in rows[:5])
+        warning = FarFromTrainingWarning(
+            f"{rows.size} of {nearest.shape[0]} rows of X (positions {rows[:5].tolist()}) have "
+            f"a kept feature far from every class's predictive distribution (predictive SDs "
+            f"from the nearest class mean: {said}; samples like the training ones lie within "
+            f"a few, and real outliers rarely beyond 25): a fill value (-999, 1e10) or a unit "
+            f"error? The probabilities of such a row rest on that one value. Check it, or set "
+            f"it to the training mean of its feature")
+        warning.rows = rows.tolist()
+        warn_at_user(warning, FarFromTrainingWarning)
