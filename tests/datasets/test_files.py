@@ -1190,3 +1190,12 @@ def test_dataset_refuses_arrays_and_mismatched_labels():
         Dataset(X=X, y=["a", "b"])
     with pytest.raises(ValueError, match="y has 3 labels but X has 2 rows"):
         Dataset(X=X, y=pd.Series(["a", "b", "a"]))
+    # what the readers refuse: a missing label (numpy's "'<' not supported" in classes and
+    # the benchmark) and repeated sample ids
+    X4 = pd.DataFrame({"g": [1.0, 2.0, 3.0, 4.0]}, index=["s0", "s1", "s2", "s3"])
+    for label in (None, np.nan, " "):
+        with pytest.raises(ValueError, match=r"mine: 1 missing label\(s\) \(samples 's1'\); "
+                                             r"give every sample a label"):
+            Dataset(X=X4, y=pd.Series(["a", label, "b", "b"], index=X4.index), name="mine")
+    with pytest.raises(ValueError, match=r"1 duplicated sample id\(s\) in X's index \('s0'\)"):
+        Dataset(X=X4.set_axis(["s0", "s0", "s2", "s3"]), y=pd.Series(list("aabb")))

@@ -131,6 +131,11 @@ def test_feature_subsets():
         evaluate(clf, X, y, linear_rule=(full, clf.intercept_), features=idx, cv=None)
     with pytest.raises(ValueError, match="features"):
         evaluate(clf, X, y, linear_rule=(np.ones(3), 0.0), cv=None)
+    # a column twice (also as its negative index) was "class 0 posterior is improper"
+    for twice in ([3, 3], [3, -2]):
+        with pytest.raises(ValueError, match=r"features names column\(s\) \[3\] more than "
+                                             r"once"):
+            evaluate(clf, X, y, features=twice, cv=None)
 
 
 def test_int_cv_takes_the_packages_folds():

@@ -418,6 +418,18 @@ def test_extreme_inputs():
      ValueError, "positive definite"),
     (lambda X, y: gaussian_bee([1.0, 1.0], 0.0, X, y, prior=GaussianPrior(m=[1.0, 2.0, 3.0])),
      ValueError, "prior m"),
+    # a prior scale that is no covariance: the data made the posterior proper and the
+    # estimate came back as if valid (0.18 and 0.20 here)
+    (lambda X, y: gaussian_bee([1.0, 1.0], -1.0, X, y,
+                               prior=GaussianPrior("general", nu=1, kappa=5, S=-0.1)),
+     ValueError, r"prior S must be positive semi-definite .* smallest eigenvalue is -0\.1"),
+    (lambda X, y: gaussian_bee([1.0, 1.0], -1.0, X, y,
+                               prior=GaussianPrior("general", nu=1, kappa=5,
+                                                   S=[[1.0, 2.0], [2.0, 1.0]])),
+     ValueError, "prior S must be positive semi-definite"),
+    (lambda X, y: gaussian_bee([1.0, 1.0], -1.0, X, y,
+                               prior=GaussianPrior("scaled_identity", nu=1, kappa=5, S=-0.1)),
+     ValueError, "prior S must be positive semi-definite"),
 ])
 def test_bad_input_raises(call, exc, match):
     rng = np.random.default_rng(0)

@@ -448,7 +448,14 @@ def run(args) -> int:
     if table:
         print(table)
     resumed = res.info["n_resumed"]          # said here too, not only in report.md
-    print(f"wrote {res.out / 'report.md'} (calibration, paired differences, figures), "
+    # the paired sections compare selbayes with the peers (write_report_files): only where
+    # both ran
+    from ._methods import PEERS
+
+    methods = res.info["methods"]
+    paired = (", paired differences" if "selbayes" in methods
+              and any(m in PEERS for m in methods) else "")
+    print(f"wrote {res.out / 'report.md'} (calibration{paired}, figures), "
           f"results.csv and summary.csv ({res.info['wall_seconds']:.0f} s"
           + (f"; {res.info['n_fitted']} fits run, {resumed} read back from the folder"
              if resumed else "") + ")")

@@ -80,6 +80,19 @@ class Dataset:
         if len(self.y) != self.X.shape[0]:
             raise ValueError(f"y has {len(self.y)} labels but X has {self.X.shape[0]} rows; "
                              "they must match (one label per sample)")
+        # what the file readers refuse, refused here too: a Dataset built in Python with a
+        # missing label gave numpy's "'<' not supported between 'str' and 'float'" in
+        # classes and in the benchmark, and one with repeated sample ids ambiguous per-sample
+        # outputs (the benchmark's cases.csv)
+        missing = self.y.isna().to_numpy() | (self.y.astype(str).str.strip() == "").to_numpy()
+        if missing.any():
+            raise ValueError(f"{self.name or 'y'}: {int(missing.sum())} missing label(s) "
+                             f"(samples {_names(self.X.index[missing])}); give every sample a "
+                             f"label, or remove those samples")
+        if self.X.index.has_duplicates:
+            repeated = self.X.index[self.X.index.duplicated()].unique()
+            raise ValueError(f"{self.name or 'X'}: {len(repeated)} duplicated sample id(s) in "
+                             f"X's index ({_names(repeated)}); give every sample its own id")
 
     @property
     def classes(self) -> np.ndarray:

@@ -148,6 +148,12 @@ def _rule_columns(w, p, features, classifier):
     features = features.astype(np.int64)
     if features.ndim != 1 or features.size == 0 or features.min() < -p or features.max() >= p:
         raise ValueError(f"features must be a non-empty 1-D index array into the {p} columns of X")
+    features = features % p                 # negative indices count from the end, as NumPy's
+    values, counts = np.unique(features, return_counts=True)
+    if np.any(counts > 1):
+        # a column twice made the class scatter singular, reported as an improper posterior
+        raise ValueError(f"features names column(s) {values[counts > 1][:5].tolist()} more "
+                         f"than once; give each column of the rule once")
     if w.shape[0] == features.shape[0]:
         return features, w
     if w.shape[0] == p:

@@ -74,7 +74,8 @@ class GaussianPrior:
     ValueError
         If ``cov_model`` is unknown, ``nu`` is negative or not finite, ``kappa`` is not finite,
         or ``cov_model="fixed"`` without ``Sigma``. Shape and symmetry of ``m``, ``S`` and
-        ``Sigma`` are checked by :meth:`resolved`, once D is known.
+        ``Sigma``, and that ``S`` is positive semi-definite, are checked by :meth:`resolved`,
+        once D is known.
     TypeError
         If ``nu`` or ``kappa`` is not a number (a bool or a string included).
 
@@ -126,6 +127,12 @@ class GaussianPrior:
         """Return ``(nu, m (D,), kappa, S (D, D), Sigma (D, D) or None)`` as float arrays."""
         m = _vector(self.m, D, "prior m")
         S = _matrix(self.S, D, "prior S")
+        # a scale that is no covariance is no prior at all, though data may make the posterior
+        # proper (the estimate came back as if valid); 0 is the flat and Jeffreys priors'
+        low = float(np.linalg.eigvalsh(S)[0]) if D else 0.0
+        if low < -1e-12 * max(1.0, float(np.abs(S).max())):
+            raise ValueError(f"prior S must be positive semi-definite (0 for the flat and "
+                             f"Jeffreys priors); its smallest eigenvalue is {low:.3g}")
         Sigma = None
         if self.cov_model == "fixed":
             Sigma = _matrix(self.Sigma, D, "prior Sigma")

@@ -417,8 +417,10 @@ def flag_miscalibrated_bins(table: pd.DataFrame, z: float = 3.0, min_count: int 
     pandas.DataFrame
         A copy of ``table`` with columns added: ``z`` (signed standardised difference,
         ``(observed - predicted) / se``), ``flagged`` (bool) and ``direction``:
-        ``"overconfident"`` when the observed fraction lies nearer 1/2 than the prediction (the
-        prediction is too extreme), ``"underconfident"`` when it lies farther, ``""`` otherwise.
+        ``"overconfident"`` when the observed fraction lies from the prediction toward 1/2
+        (the prediction too extreme; also when it lies beyond 1/2, on the other side: 0.6
+        predicted, 0.1 observed), ``"underconfident"`` when it lies away from 1/2 on the
+        prediction's side, ``""`` where the bin is not flagged.
 
     Raises
     ------
