@@ -244,7 +244,7 @@ def test_rows_on_another_scale_than_fit_warn():
         clf.predict_proba(new)                            # the same scale: silent
         one_off = new.copy()
         gene = clf.selection_.indices[0]
-        one_off[0, gene] = logged[::2, gene].mean() - 20.0  # 20 SDs: a real outlier, silent
+        one_off[0, gene] = logged[::2, gene].mean() - 20.0  # 20 SDs (unit SD): silent
         clf.predict_proba(one_off)
     # a fill value in one kept gene (it decided the probability alone, to 1 - 1e-300): the
     # scale check's median holds, the one-feature check names the gene and the row, once

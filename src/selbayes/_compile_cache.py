@@ -617,11 +617,21 @@ class _EntryCache:
         _atomic_write(self.path, data)
 
 
-#: What selbayes writes in :func:`cache_dir`: the compiled models, pytensor's compiledir (with
-#: numba's cache) and generated source, and the compile locks. ``selbayes cache`` reads and
-#: empties these alone: ``SELBAYES_CACHE_DIR`` may name a folder that holds other things
-#: (``~/.cache``, a project's folder), which ``cache clear`` removed with the rest.
-OWN_FOLDERS = ("models", "pytensor", "generated_src", "locks")
+#: What selbayes writes in :func:`cache_dir`, folder by folder, as name patterns of the
+#: folder's entries: the compiled models (with their atomic writes' temporary names),
+#: pytensor's compiledir (its base layout ``compiledir_*`` and ``numba``, or a compiledir's
+#: own entries where ``PYTENSOR_FLAGS`` puts one there) and generated source, and the compile
+#: locks. ``selbayes cache`` counts and empties these alone, and a folder of these names
+#: only where every entry in it matches: ``SELBAYES_CACHE_DIR`` may name a folder that holds
+#: other things (``~/.cache``, a project's folder with its own ``models/``), which
+#: ``cache clear`` removed with the rest.
+OWN_FOLDERS = {
+    "models": ("*-logp.nbc", "*-expand.nbc", "*-meta.pkl", "*.tmp", "last_compile_seconds"),
+    "pytensor": ("compiledir_*", "numba", "__init__.py", "cutils_ext", "lazylinker_ext",
+                 "lock_dir", ".lock", "tmp*", "__pycache__"),
+    "generated_src": ("*.py", "__pycache__"),
+    "locks": ("*.lock",),
+}
 
 
 def _checked_root() -> Path:
@@ -633,6 +643,26 @@ def _checked_root() -> Path:
     return root
 
 
+def _own_folders(root: Path) -> tuple[dict[str, Path], list[str]]:
+    """The folders of :data:`OWN_FOLDERS` in ``root`` whose every entry selbayes (or pytensor,
+    for it) writes, by name; and the names of the other entries of ``root`` (a folder of one
+    of those names that holds anything else among them, marked "(not only selbayes's)")."""
+    from fnmatch import fnmatch
+
+    own, other = {}, []
+    if not root.exists():
+        return own, other
+    for sub in sorted(root.iterdir()):
+        patterns = OWN_FOLDERS.get(sub.name)
+        if patterns is None or not sub.is_dir():
+            other.append(sub.name)
+        elif all(any(fnmatch(e.name, pat) for pat in patterns) for e in sub.iterdir()):
+            own[sub.name] = sub
+        else:
+            other.append(f"{sub.name}/ (not only selbayes's)")
+    return own, other
+
+
 def cache_info() -> dict:
     """What the cache folder holds.
 
@@ -641,9 +671,9 @@ def cache_info() -> dict:
     dict
         ``path`` (str), ``models`` (number of compiled-model entries), ``bytes`` (total size of
         selbayes's folders, all caches), ``folders`` (bytes per folder of
-        :data:`OWN_FOLDERS` present), ``other`` (names of the other entries of the folder,
-        which are not selbayes's and are left alone), ``bytecode``
-        (:func:`dependency_bytecode`).
+        :data:`OWN_FOLDERS` that holds only what selbayes writes), ``other`` (names of the
+        other entries of the folder, which are not selbayes's and are left alone),
+        ``bytecode`` (:func:`dependency_bytecode`).
 
     Raises
     ------
@@ -651,15 +681,10 @@ def cache_info() -> dict:
         If the cache folder names a file.
     """
     root = _checked_root()
-    folders = {}
-    other = []
-    if root.exists():
-        for sub in sorted(root.iterdir()):
-            if sub.name not in OWN_FOLDERS or not sub.is_dir():
-                other.append(sub.name)
-                continue
-            folders[sub.name] = sum(f.stat().st_size for f in sub.rglob("*") if f.is_file())
-    models = len(list(_models_dir().glob("*-logp.nbc"))) if _models_dir().is_dir() else 0
+    own, other = _own_folders(root)
+    folders = {name: sum(f.stat().st_size for f in sub.rglob("*") if f.is_file())
+               for name, sub in own.items()}
+    models = len(list(own["models"].glob("*-logp.nbc"))) if "models" in own else 0
     return {"path": str(root), "models": models, "bytes": sum(folders.values()),
             "folders": folders, "other": other, "bytecode": dependency_bytecode()}
 
@@ -691,7 +716,8 @@ def dependency_bytecode(module: str = "pymc") -> str:
 
 def clear_cache() -> int:
     """Remove selbayes's caches (compiled models, pytensor's caches, the locks: the folders of
-    :data:`OWN_FOLDERS`) from the cache folder; anything else there is left as it is.
+    :data:`OWN_FOLDERS` that hold only what selbayes writes) from the cache folder; anything
+    else there is left as it is (``cache_info()["other"]`` names it).
 
     Returns
     -------
@@ -705,11 +731,8 @@ def clear_cache() -> int:
     """
     import shutil
 
-    root = _checked_root()
     n = 0
-    for name in OWN_FOLDERS:
-        sub = root / name
-        if sub.is_dir():
-            n += sum(1 for f in sub.rglob("*") if f.is_file())
-            shutil.rmtree(sub, ignore_errors=True)
+    for sub in _own_folders(_checked_root())[0].values():
+        n += sum(1 for f in sub.rglob("*") if f.is_file())
+        shutil.rmtree(sub, ignore_errors=True)
     return n

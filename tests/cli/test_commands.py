@@ -186,24 +186,38 @@ def test_cache_info_and_clear(tmp_path, monkeypatch, capsys):
 def test_cache_clear_removes_only_selbayes_own_folders(tmp_path, monkeypatch, capsys):
     """SELBAYES_CACHE_DIR may name a folder with other things in it (~/.cache, a project's
     folder): `cache clear` removed everything there; now only selbayes's own folders go, and
-    `cache info` names the rest as left alone. A file named as the folder is one line."""
+    one of their names that holds anything else (a project's own models/) is left whole;
+    `cache info` counts only selbayes's and names the rest. A file named as the folder is one
+    line."""
+    from selbayes import _compile_cache as cc
+
     root = tmp_path / "shared"
     monkeypatch.setenv("SELBAYES_CACHE_DIR", str(root))
-    for own in ("models/abc-logp.nbc", "pytensor/compiledir/x.so", "generated_src/f.py",
-                "locks/a.lock"):
+    for own in ("models/abc-logp.nbc", "models/abc-meta.pkl", "pytensor/compiledir_x/a.so",
+                "pytensor/numba/b.nbi", "generated_src/m01.py", "locks/a.lock"):
         (root / own).parent.mkdir(parents=True, exist_ok=True)
         (root / own).write_bytes(b"x" * 10)
     (root / "mydata").mkdir()
     (root / "mydata" / "keep.txt").write_text("important")
     (root / "notes.txt").write_text("mine")
+    info = cc.cache_info()
+    assert info["bytes"] == 60 and info["models"] == 1 and info["other"] == ["mydata",
+                                                                              "notes.txt"]
     assert main(["cache", "info"]) == 0
     out = capsys.readouterr().out
-    assert "total size: 0.0 MiB" in out and "  mydata/" not in out and "  notes.txt/" not in out
     assert "not selbayes's (left alone by 'cache clear'): mydata, notes.txt" in out
     assert main(["cache", "clear"]) == 0
-    assert "removed 4 files" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "removed 6 files" in out and "left alone, not selbayes's: mydata, notes.txt" in out
     assert sorted(p.name for p in root.iterdir()) == ["mydata", "notes.txt"]
     assert (root / "mydata" / "keep.txt").read_text() == "important"
+
+    # a project's own models/ beside selbayes's entries: not selbayes's alone, left whole
+    (root / "models").mkdir()
+    (root / "models" / "abc-logp.nbc").write_bytes(b"x")
+    (root / "models" / "classifier.pkl").write_bytes(b"mine")
+    assert "models/ (not only selbayes's)" in cc.cache_info()["other"]
+    assert cc.clear_cache() == 0 and (root / "models" / "classifier.pkl").read_bytes() == b"mine"
 
     monkeypatch.setenv("SELBAYES_CACHE_DIR", str(root / "notes.txt"))
     for action in ("info", "clear"):

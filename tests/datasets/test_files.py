@@ -1038,7 +1038,6 @@ def test_read_xy_a_first_column_holding_the_label_files_ids_is_the_ids(tmp_path)
     np.testing.assert_allclose(ds.X.to_numpy(), X.to_numpy())
 
 
-
 def test_read_xy_a_numbered_first_column_beside_labels_in_row_order_is_warned_of(tmp_path):
     """With labels in row order (no ids to match) numbered samples under a header that names
     no id ("tumour": 1, 2, ..., the samples sorted by class) were read as a gene and selected
@@ -1071,6 +1070,17 @@ def test_read_xy_a_numbered_first_column_beside_labels_in_row_order_is_warned_of
         warnings.simplefilter("error")
         ds = read_xy(tmp_path / "named.csv", tmp_path / "y.csv")
     assert ds.X.columns.tolist() == ["g1", "g2", "g3"]
+    # numbers that do not number the rows (gaps: gene ids) or under ten samples (a copy
+    # number 0..3): nothing is said
+    for first, n in ((np.arange(20) * 7 + 3, 20), (np.arange(4), 4)):
+        X = pd.DataFrame(rng.normal(size=(n, 3)), columns=["g1", "g2", "g3"])
+        X.insert(0, "tumour", first)
+        X.to_csv(tmp_path / "other.csv", index=False)
+        (tmp_path / "y_n.csv").write_text("label\n" + "a\nb\n" * (n // 2))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            read_xy(tmp_path / "other.csv", tmp_path / "y_n.csv")
+
 
 # ---------------------------------------------------------------------------------------------
 # bad arguments and bad files: one error naming the argument or the file

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -437,11 +438,10 @@ def test_classifier_save_load_roundtrip(fitted, tmp_path):
     path = clf.save(tmp_path / "mix.nc")
     back = BinaryMixtureClassifier.load(path)
     np.testing.assert_allclose(back.predict_proba(d.X[60:]), clf.predict_proba(d.X[60:]))
-    # the prior is stored explicitly (None becomes the default values it stands for)
+    # the settings as given come back (the prior as given, the sampling settings the model
+    # id leaves out); the model is the one its resolved prior names
     assert back._prior() == clf._prior()
-    strip = {k: v for k, v in clf.get_params().items() if k not in ("prior", "priors")}
-    assert {k: v for k, v in back.get_params().items()
-            if k not in ("prior", "priors")} == strip
+    assert back.get_params() == clf.get_params()
     import xarray as xr
 
     tree = xr.open_datatree(path, engine="h5netcdf").load()
@@ -449,6 +449,15 @@ def test_classifier_save_load_roundtrip(fitted, tmp_path):
     tree.to_netcdf(tmp_path / "bad.nc", engine="h5netcdf")
     with pytest.raises(ValueError, match="model id"):
         BinaryMixtureClassifier.load(tmp_path / "bad.nc")
+    # an edit of a setting outside the model id (how the posterior was sampled) is refused
+    # by the settings' own hash
+    tree = xr.open_datatree(path, engine="h5netcdf").load()
+    given = json.loads(tree.attrs["selbayes_params"])
+    given["algorithm"] = "bogus"
+    tree.attrs["selbayes_params"] = json.dumps(given)
+    tree.to_netcdf(tmp_path / "edited.nc", engine="h5netcdf")
+    with pytest.raises(ValueError, match="the file's settings were altered"):
+        BinaryMixtureClassifier.load(tmp_path / "edited.nc")
 
 
 def test_classifier_bad_inputs(fitted):

@@ -166,6 +166,14 @@ def test_load_gives_back_the_settings_as_given(tmp_path):
     assert old.priors == json.loads(tree.attrs["selbayes_config"])["priors"]
     np.testing.assert_array_equal(old.predict_proba(X), clf.predict_proba(X))
 
+    # a seed that is no int (a deprecated RandomState, a Generator) is saved as None, not as
+    # its text "RandomState(MT19937)", which a clone of the loaded fit refused
+    from selbayes.estimators import BinaryMixtureClassifier
+    from selbayes.estimators._persistence import user_params
+
+    for seed in (np.random.RandomState(0), np.random.default_rng(0)):
+        assert user_params(BinaryMixtureClassifier(random_state=seed))["random_state"] is None
+
     # an edit of either record of the settings is refused
     for attr in ("selbayes_params", "selbayes_config"):
         tree = xr.open_datatree(path, engine="h5netcdf").load()

@@ -68,6 +68,17 @@ def test_values_spread_wider_than_in_fit_are_named_as_such():
     assert (f"{total} of their features lie outside the training range of the feature, {b} "
             f"below the smallest training value and {a} above the largest") in text
     assert "spread wider than in fit: rescaled" in text and "log2" not in text.split(". ")[1]
+    # the printed total is the sum of the printed parts (40.5% and 40.5% are 80%, not 81%)
+    text = outside_range_message(np.array([0]), np.array([0.405]), np.array([0.405]), 1, 40)
+    assert "80% of their features lie outside the training range of the feature, 40% below" \
+        in text
+    # rows of different kinds are read one by one: the most common kind is described, and
+    # the others said to differ (medians over the mix read as "30% below and 30% above")
+    text = outside_range_message(np.arange(3), np.array([0.9, 0.95, 0.0]),
+                                 np.array([0.0, 0.0, 0.9]), 3, 40)
+    assert ("in 2 of them, 92% of their features lie below the smallest training value of the "
+            "feature; the others lie outside the other way or both ways") in text
+    assert "log2 values given to a fit on unlogged ones" in text
 
 
 def test_the_check_is_skipped_where_it_cannot_be_read():

@@ -89,4 +89,8 @@ def _cmd_cache(args) -> int:
     else:
         n = cc.clear_cache()
         print(f"removed {n} files from {cc.cache_dir()} ({', '.join(cc.OWN_FOLDERS)})")
+        other = cc.cache_info()["other"]
+        if other:
+            shown = ", ".join(other[:5]) + (", ..." if len(other) > 5 else "")
+            print(f"left alone, not selbayes's: {shown}")
     return 0

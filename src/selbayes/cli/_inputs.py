@@ -133,31 +133,45 @@ def _check_binary_file(X, path: str, model: str) -> None:
                         f"{X.index[i]} (use --model gaussian for continuous data)")
 
 
-def _make_parent(out: Path) -> None:
-    """Create the output's folder where it is missing, and check that a file can be written
-    there, before the work: a fit of minutes was lost to an output path under a file
-    ("X.csv/fit.nc"), then reported as "no such folder", or under a folder that takes no new
-    files."""
+def _check_output_path(out: Path) -> None:
+    """Check, before the work and writing nothing, that the output can be written: a fit of
+    minutes was lost to an output path under a file ("X.csv/fit.nc"), then reported as "no
+    such folder", or in a folder that takes no new files. An output that exists (a file to
+    replace, /dev/stdout) is checked for writing itself; a new one in an existing folder by
+    making and removing a file there."""
+    import os
     import tempfile
 
-    parent = out.parent
     if out.is_dir():
         raise UserError(f"{out} is a folder; give a file name for the output")
-    for above in (parent, *parent.parents):
+    for above in out.parents:
         if above.exists():
             if not above.is_dir():
                 raise UserError(f"{above} is a file, not a folder: the output {out} cannot be "
                                 f"written under it")
             break
+    if out.exists():
+        if not os.access(out, os.W_OK):
+            raise UserError(f"{out}: cannot write the output (no permission to write it)")
+        return
+    if not out.parent.is_dir():
+        return                          # created by _make_parent, which names what fails
+    try:
+        with tempfile.NamedTemporaryFile(dir=out.parent, prefix=".selbayes-write-check-"):
+            pass
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the output "
+                        f"({_os_reason(exc, writing=True)})") from None
+
+
+def _make_parent(out: Path) -> None:
+    """:func:`_check_output_path`, then create the output's folder where it is missing."""
+    _check_output_path(out)
+    parent = out.parent
     if not parent.exists():
         try:
             parent.mkdir(parents=True)
         except OSError as exc:
             raise UserError(f"{parent}: cannot create the output folder "
                             f"({_os_reason(exc)})") from None
-    try:
-        with tempfile.NamedTemporaryFile(dir=parent, prefix=".selbayes-write-check-"):
-            pass
-    except OSError as exc:
-        raise UserError(f"{out}: cannot write the output "
-                        f"({_os_reason(exc, writing=True)})") from None
+        _check_output_path(out)         # the new folder's own check

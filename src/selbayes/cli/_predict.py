@@ -10,7 +10,13 @@ from pathlib import Path
 
 from ._classifiers import _FEATURES_ATTR, _TRANSFORM_ATTR, SAVED_CLASSES
 from ._errors import UserError, _os_reason
-from ._inputs import _apply_transform, _make_parent, _not_an_input, _read_x
+from ._inputs import (
+    _apply_transform,
+    _check_output_path,
+    _make_parent,
+    _not_an_input,
+    _read_x,
+)
 
 
 def _saved_fit(path: Path):
@@ -67,7 +73,7 @@ def _cmd_predict(args) -> int:
     path = Path(args.fit)
     _not_an_input(args.output, args.fit, args.x)
     dest = Path(args.output)
-    _make_parent(dest)                  # before the work: a bad path fails at once
+    _check_output_path(dest)            # before the work, writing nothing: a bad path fails
     cls, features, pre = _saved_fit(path)
     with warnings.catch_warnings():
         # load() warns a Python user that the fit expects transformed X; predict applies it
@@ -145,6 +151,7 @@ def _cmd_predict(args) -> int:
         warnings.warn(message, w.category, stacklevel=2)
     out = pd.DataFrame(proba, index=X.index, columns=[str(c) for c in clf.classes_])
     out.index.name = X.index.name or "sample"
+    _make_parent(dest)
     try:
         out.to_csv(dest, float_format="%.17g")
     except OSError as exc:

@@ -1132,13 +1132,18 @@ def _first_column_as_ids(X: pd.DataFrame, label_ids, *, x_source: str,
 
 def _warn_if_numbered_first_column(X: pd.DataFrame, x_source: str) -> None:
     """Warn where ``X``, read without ids and matched to labels by row order, has a first
-    column of distinct whole numbers (:func:`numbered_first_column`) while its other values
-    are not all whole numbers: numbered samples under a header that names no id ("tumour" 1,
-    2, 3, ...), read as a gene. Such a gene tracks the file's order, often the class order,
-    and was selected first without a word. In a matrix of counts every gene is whole numbers:
-    nothing is said there."""
+    column that numbers its rows (:func:`numbered_first_column`, and the numbers consecutive:
+    1..n in some order, or 101..100 + n) while its other values are not all whole numbers:
+    numbered samples under a header that names no id ("tumour" 1, 2, 3, ...), read as a
+    gene. Such a gene tracks the file's order, often the class order, and was selected first
+    without a word. Nothing is said in a matrix of counts (every gene is whole numbers),
+    under ten samples (a measured integer, a copy number 0..3, numbers them as well), or for
+    numbers with gaps (gene ids of a genes x samples file)."""
     ids = numbered_first_column(X)
-    if ids is None:
+    if ids is None or len(ids) < 10:
+        return
+    numbers = np.sort(np.asarray([int(i) for i in ids]))
+    if numbers[-1] - numbers[0] != numbers.size - 1:     # distinct, so consecutive
         return
     rest = X.iloc[:, 1:].to_numpy(dtype=np.float64, na_value=np.nan)
     with np.errstate(invalid="ignore"):

@@ -43,7 +43,9 @@ FAR_FROM_TRAINING = 4.0
 #: show: the largest distance of any kept gene of any out-of-fold test sample of the eleven
 #: development sets was 24, and 10 or more was common in one set (12 of subramanian's 50
 #: samples); a bound of 50 is a value about 2^25 times off on the log2 scale of a gene of
-#: SD 0.5 (reports/far_from_training).
+#: SD 0.5 (reports/far_from_training). With ``decorrelate`` the distances are those of the
+#: decorrelated features, over which one gene's fill value spreads: the row is then named by
+#: the scale check (median over the kept features), without the gene.
 FAR_ONE_FEATURE = 50.0
 
 

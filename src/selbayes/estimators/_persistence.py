@@ -68,6 +68,11 @@ def settings_json(settings: dict, **kwargs) -> str:
     return json.dumps(settings, default=_setting_value, **kwargs)
 
 
+def _settings_id(settings: dict) -> str:
+    """A hash of ``settings`` (:func:`settings_json`, keys sorted)."""
+    return hashlib.sha256(settings_json(settings, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def user_params(estimator) -> dict:
     """The estimator's settings as the user gave them (``get_params(deep=False)``), which
     ``load`` gives back, so that ``clone`` of a loaded fit is the estimator that was fitted.
@@ -91,7 +96,8 @@ def user_params(estimator) -> dict:
     (5, None, None)
     """
     params = estimator.get_params(deep=False)
-    if isinstance(params.get("random_state"), np.random.Generator | np.random.SeedSequence):
+    seed = params.get("random_state")
+    if seed is not None and not isinstance(seed, numbers.Integral):
         params["random_state"] = None
     return params
 
@@ -116,9 +122,8 @@ class PersistenceMixin:
 
     def _model_id(self) -> str:
         """A hash of the estimator's class, settings and the package version."""
-        blob = settings_json({"class": type(self).__name__, "config": self._config(),
-                              "version": __version__}, sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return _settings_id({"class": type(self).__name__, "config": self._config(),
+                             "version": __version__})
 
     def _provenance_attrs(self) -> dict:
         """Attributes recorded on ``idata_``: version, estimator, id, settings, selection."""
@@ -130,6 +135,9 @@ class PersistenceMixin:
             # settings as given, which load restores (files before 2026-12-07: config only)
             "selbayes_config": settings_json(self._config()),
             "selbayes_params": settings_json(user_params(self)),
+            # the settings as given include some the model id leaves out (how the posterior
+            # is sampled): their own hash, so that an edit of them is refused too
+            "selbayes_params_id": _settings_id(user_params(self)),
             "selbayes_classes": json.dumps([c.item() if hasattr(c, "item") else c
                                             for c in self.classes_]),
             "selbayes_n_features_in": int(self.n_features_in_),
@@ -197,12 +205,14 @@ class PersistenceMixin:
         check_saved_by(attrs, cls.__name__, path)
         try:
             config = json.loads(attrs["selbayes_config"])
-            obj = cls(**(json.loads(attrs["selbayes_params"]) if "selbayes_params" in attrs
-                         else config))
+            given = json.loads(attrs["selbayes_params"]) if "selbayes_params" in attrs else None
+            obj = cls(**(config if given is None else given))
             # the settings as given must still define the model the file's id and its
-            # resolved settings name (an edit of either is refused)
+            # resolved settings name, and match their own hash (an edit of any is refused)
             if obj._model_id() != attrs["selbayes_model_id"] or settings_json(
-                    obj._config(), sort_keys=True) != settings_json(config, sort_keys=True):
+                    obj._config(), sort_keys=True) != settings_json(config, sort_keys=True) \
+                    or (given is not None and "selbayes_params_id" in attrs
+                        and _settings_id(given) != attrs["selbayes_params_id"]):
                 raise ValueError(f"model id mismatch in {path}: the file's settings were altered")
             cd = tree["constant_data"].to_dataset()
             classes = np.asarray(json.loads(attrs["selbayes_classes"]))

@@ -161,21 +161,31 @@ def outside_range_message(rows, below, above, n_rows: int, n_training: int) -> s
     >>> "40% below the smallest training value and 40% above the largest" in text
     True
     """
-    b, a = np.median(below), np.median(above)
-    if min(b, a) >= ONE_SIDED * (a + b):    # both ways out: spread, not shifted
-        where = (f"{b + a:.0%} of their features lie outside the training range of the "
-                 f"feature, {b:.0%} below the smallest training value and {a:.0%} above the "
-                 f"largest")
+    # each row read on its own (shifted down, shifted up, or spread both ways), and the
+    # message of the kind most rows are: medians over a mix of rows described none of them
+    spread = np.minimum(below, above) >= ONE_SIDED * (below + above)
+    kinds = np.where(spread, 2, np.where(below >= above, 0, 1))
+    kind = int(np.argmax(np.bincount(kinds, minlength=3)))   # a tie: below, then above
+    these = kinds == kind
+    mixed = not these.all()
+    if kind == 2:
+        b = round(100 * float(np.median(below[these])))
+        a = round(100 * float(np.median(above[these])))
+        where = (f"{b + a}% of their features lie outside the training range of the feature, "
+                 f"{b}% below the smallest training value and {a}% above the largest")
         likely = ("spread wider than in fit: rescaled (multiplied, or normalised "
                   "otherwise), or from another platform")
     else:
-        lower = b >= a
-        where = (f"{max(b, a):.0%} of their features lie "
-                 + ("below the smallest training value" if lower
+        share = np.median((below if kind == 0 else above)[these])
+        where = (f"{share:.0%} of their features lie "
+                 + ("below the smallest training value" if kind == 0
                     else "above the largest training value") + " of the feature")
         likely = ("smaller than in fit: log2 values given to a fit on unlogged ones, or log2 "
-                  "taken twice" if lower
+                  "taken twice" if kind == 0
                   else "larger than in fit: unlogged values given to a fit on log2 ones")
+    if mixed:
+        where = (f"in {int(these.sum())} of them, {where}; the others lie outside "
+                 + ("one way" if kind == 2 else "the other way or both ways"))
     return (f"{rows.size} of {n_rows} rows of X (positions {rows[:5].tolist()}) lie far from "
             f"the training data: {where} (for samples like the {n_training} training ones, "
             f"about {2 / (n_training + 1):.0%} lie outside the training range). Their values "

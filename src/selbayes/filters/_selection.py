@@ -446,7 +446,9 @@ def select_features(X, y, k: int | None = None, threshold: float | None = None,
                 f"degrees of freedom); got n = {n} cases in G = {G} classes, one case per "
                 "class: y must hold class labels shared by several cases")
         # values whose squares are subnormal lose their digits in the sums of squares (and
-        # below about 1e-162 vanish: every F came out 0, "no feature related to the class")
+        # below about 1e-162 vanish: every F came out 0, "no feature related to the class").
+        # The whole matrix's scale: one such column among columns of ordinary scale (which
+        # no measurement gives) is not looked for
         big = max(float(X.max()), -float(X.min()))
         if 0.0 < big < _SMALLEST_SQUARED:
             raise ValueError(
