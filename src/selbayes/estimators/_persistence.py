@@ -84,8 +84,8 @@ def user_params(estimator) -> dict:
     Returns
     -------
     dict
-        Setting name -> value; a NumPy Generator or SeedSequence as ``random_state`` is
-        None (it is not a setting a file can hold).
+        Setting name -> value; a ``random_state`` other than an int (a NumPy Generator,
+        SeedSequence or RandomState) is None: it is not a setting a file can hold.
 
     Examples
     --------
