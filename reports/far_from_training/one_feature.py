@@ -35,21 +35,27 @@ def distances(clf, X):
     return np.min(np.abs(Z[:, :, None] - mean[None]) / sd[None], axis=2)
 
 
-for name in sys.argv[1:] or list(BENCHMARK_SETS):
-    ds = load_dataset(name)
-    X = np.asarray(ds.X, float)
-    classes, y = np.unique(np.asarray(ds.y), return_inverse=True)
-    largest, every = [], []
-    for tr, te in _make_splits(y, 5, 1, 0)[0][1]:
-        clf = HierarchicalGaussianClassifier(method="plugin", progressbar=False,
-                                             random_state=0).fit(X[tr], y[tr])
-        d = distances(clf, X[te])
-        largest.append(d.max(axis=1))
-        every.append(d.ravel())
-    m, a = np.concatenate(largest), np.concatenate(every)
-    print(json.dumps(dict(
-        set=name, k=int(clf.k_), n_values=int(a.size), row_max_median=float(np.median(m)),
-        row_max_q99=float(np.quantile(m, .99)), row_max_max=float(m.max()),
-        share_values_over={b: float(np.mean(a > b)) for b in (4, 6, 8, 10, 15)},
-        rows_over={b: int(np.sum(m > b)) for b in (6, 8, 10, 15)}, n_rows=int(m.size))),
-        flush=True)
+def main(names):
+    """One JSON line per set (the module's docstring says what)."""
+    for name in names or list(BENCHMARK_SETS):
+        ds = load_dataset(name)
+        X = np.asarray(ds.X, float)
+        classes, y = np.unique(np.asarray(ds.y), return_inverse=True)
+        largest, every = [], []
+        for tr, te in _make_splits(y, 5, 1, 0)[0][1]:
+            clf = HierarchicalGaussianClassifier(method="plugin", progressbar=False,
+                                                 random_state=0).fit(X[tr], y[tr])
+            d = distances(clf, X[te])
+            largest.append(d.max(axis=1))
+            every.append(d.ravel())
+        m, a = np.concatenate(largest), np.concatenate(every)
+        print(json.dumps(dict(
+            set=name, k=int(clf.k_), n_values=int(a.size), row_max_median=float(np.median(m)),
+            row_max_q99=float(np.quantile(m, .99)), row_max_max=float(m.max()),
+            share_values_over={b: float(np.mean(a > b)) for b in (4, 6, 8, 10, 15)},
+            rows_over={b: int(np.sum(m > b)) for b in (6, 8, 10, 15)}, n_rows=int(m.size))),
+            flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

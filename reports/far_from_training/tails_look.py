@@ -11,6 +11,7 @@ log loss (nats), actual error and expected error (mean of 1 - the largest probab
 import json
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -18,15 +19,10 @@ from selbayes import HierarchicalGaussianClassifier
 from selbayes.benchmark._runner import _make_splits
 from selbayes.datasets import load_dataset
 
+sys.path.insert(0, str(Path(__file__).parent))
+from one_feature import distances  # noqa: E402  (this folder's script: the same statistic)
+
 warnings.simplefilter("ignore")
-
-
-def distances(clf, X):
-    """(n_rows, k): each kept gene's distance to the nearest class mean, in predictive SDs."""
-    Z = clf._select_test_columns(clf._validate_test(X))
-    mean = clf.pred_mean_.mean(axis=0)
-    sd = 1.0 / np.sqrt(clf.pred_precision_.mean(axis=0))
-    return np.min(np.abs(Z[:, :, None] - mean[None]) / sd[None], axis=2)
 
 
 def described(rows):
