@@ -236,6 +236,25 @@ def test_read_anndata_sparse_stays_sparse_and_genes_subset():
         read_anndata(adata, label_key="cell_type", genes=["gene99"])
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_read_anndata_genes_among_repeated_symbols(sparse):
+    """Repeated gene symbols (common in scanpy's files): genes= that names only symbols that
+    occur once reads them (it raised pandas' InvalidIndexError, not a ValueError); a
+    repeated one asked for, or none asked for, is refused with AnnData's own fix."""
+    adata, X = _adata(sparse=sparse)
+    names = list(adata.var_names)
+    names[0] = names[2] = "dup"
+    adata.var_names = names
+    sub = read_anndata(adata, label_key="cell_type", genes=[names[3], names[1]])
+    np.testing.assert_array_equal(sub.X.to_numpy(), X[:, [3, 1]])
+    with pytest.raises(ValueError, match=r"gene\(s\) 'dup' occur more than once in var_names.*"
+                                         r"adata.var_names_make_unique\(\)"):
+        read_anndata(adata, label_key="cell_type", genes=["dup"])
+    with pytest.raises(ValueError, match=r"1 duplicated gene name\(s\): 'dup'.*"
+                                         r"adata.var_names_make_unique\(\)"):
+        read_anndata(adata, label_key="cell_type")
+
+
 def test_read_anndata_messages():
     adata, _ = _adata(sparse=False)
     with pytest.raises(ValueError, match="layers are 'log'") as info:

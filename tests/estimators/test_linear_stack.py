@@ -674,6 +674,25 @@ def test_l1_stays_out_where_it_cannot_be_fitted_to_a_class_of_one_case():
     assert forced.predict_proba(X).shape == (y.size, 3)
 
 
+def test_l1_fitted_on_no_inner_fold_has_no_score_in_the_summary(tmp_path):
+    """A class of two cases: two inner folds, each with one case of it to train on, which
+    L1's search for C cannot split: its slot predicts 1/G on every inner case, and the
+    summary printed "inner log loss 1.099 nats" (ln 3) as if it were L1's. It now says that
+    L1 was fitted on no inner fold; the count is saved with the fit."""
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1, 2], [12, 12, 2])
+    X = rng.normal(size=(y.size, 60)) + 1.0 * (y[:, None] == np.arange(60) % 3)
+    clf = LinearStackedClassifier(_base(k_grid=(5, 20)), inner_predictive="plugin").fit(X, y)
+    assert clf.l1_gate_["inner_folds_fitted"] == [0, 2] and clf.weights_[2] == 0
+    np.testing.assert_allclose(clf.inner_log_proba_[2], -np.log(3))
+    said = [line for line in clf.summary().splitlines() if line.startswith("L1 logistic")]
+    assert said == ["L1 logistic regression: could not be fitted on any inner fold (a class "
+                    "with too few training cases, or too few groups for its search for C): "
+                    "not in the stack"]
+    again = LinearStackedClassifier.load(clf.save(tmp_path / "l1_none.nc"))
+    assert again.l1_gate_ == clf.l1_gate_
+
+
 # ---- the third model, L1 logistic regression, and its gate ----------------------------------
 
 

@@ -149,6 +149,13 @@ def test_trace_log_tau():
     assert len(single.axes[0].lines) == 2
     with pytest.raises(ValueError, match="not a posterior variable"):
         trace_log_tau(fits["corrected"], var="tau_nu")
+    # a plug-in fit repeats the mode in every draw: no trace or density to draw (it drew a
+    # flat line and an empty density centred on 0, with arviz's "single value" warning)
+    flat = xr.DataTree.from_dict({"/posterior": xr.Dataset(
+        {"tau_mu": (("chain", "draw"), np.full((1, 50), 15.6))})})
+    with pytest.raises(ValueError, match=r"tau_mu of fit 'plug-in' is the same in every draw "
+                                         r"\(15\.6\): a fit with method='plugin'"):
+        trace_log_tau({"mcmc": fits["corrected"], "plug-in": flat})
 
 
 def test_sbc_histogram_band_values():

@@ -627,8 +627,12 @@ def reliability_figure(cases: pd.DataFrame, methods: list[str], path) -> bool:
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(shown):]:
         ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("top-label probability", fontsize=8)
+    # the lowest panel shown in each column carries the x axis (above a hidden panel, the
+    # shared axis had hidden its ticks and the label went to the hidden one)
+    for col in range(ncols):
+        lowest = axes[(len(shown) - 1 - col) // ncols, col]
+        lowest.set_xlabel("top-label probability", fontsize=8)
+        lowest.xaxis.set_tick_params(labelbottom=True)
     for ax in axes[:, 0]:
         ax.set_ylabel("fraction correct", fontsize=8)
     fig.suptitle("Pooled reliability over all data sets and folds", fontsize=10)

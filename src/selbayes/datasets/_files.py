@@ -474,13 +474,32 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
     var_names = pd.Index(adata.var_names.astype(str))
     if genes is not None:
         genes = [str(g) for g in genes]
-        pos = var_names.get_indexer(genes)
+        if var_names.has_duplicates:
+            # scanpy's files often repeat a symbol: the genes asked for are found where they
+            # occur once (pandas' get_indexer refuses any repeated name in the index)
+            repeated = set(var_names[var_names.duplicated()])
+            ambiguous = [g for g in genes if g in repeated]
+            if ambiguous:
+                raise ValueError(f"{source}: gene(s) {_names(ambiguous)} occur more than once "
+                                 f"in var_names, so which column is meant is unclear; make the "
+                                 f"names unique first (adata.var_names_make_unique())")
+            once = np.flatnonzero(~var_names.isin(repeated))
+            found = var_names[once].get_indexer(genes)
+            pos = np.where(found < 0, -1, once[found])
+        else:
+            pos = var_names.get_indexer(genes)
         if (pos < 0).any():
             missing = [g for g, i in zip(genes, pos, strict=True) if i < 0]
             raise ValueError(f"{source}: {len(missing)} gene(s) not in var_names: "
                              f"{_names(missing)}")
         matrix = matrix[:, pos]                 # subset first: a sparse matrix stays sparse
         var_names = pd.Index(genes)
+    elif var_names.has_duplicates:
+        try:
+            _unique_gene_names(var_names, source)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; in AnnData, adata.var_names_make_unique() does it, or "
+                             f"genes= takes the ones you need") from None
     index = pd.Index(adata.obs_names.astype(str), name="sample")
     y = pd.Series(np.asarray(adata.obs[label_key].astype(object)), index=index, name=label_key)
     dtype = matrix.dtype

@@ -285,7 +285,8 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         Each feature's smallest and largest training value, in the units of X as given to
         ``fit``; ``predict_proba`` warns (:class:`~selbayes.estimators.FarFromTrainingWarning`)
         about rows outside this range on most features (another scale than in ``fit``).
-        None for sparse X. Saved and loaded with the fit.
+        None for a scipy sparse X (a pandas DataFrame of sparse columns, as
+        ``read_anndata(dense=False)`` gives, has them). Saved and loaded with the fit.
     prior_checks_ : pandas.DataFrame
         :func:`selbayes.evaluation.prior_boundary_checks` of the posterior (a
         :class:`~selbayes.evaluation.PriorBoundaryWarning` names the held ones).

@@ -188,8 +188,9 @@ class LinearStackedClassifier(AroundGaussian):
         pool over the two-model pool, nats per case), ``"z"`` (gain / its SE) and
         ``"open"``; ``"unfittable": True`` where the gate opened on the inner cases but L1
         cannot be fitted to a class of one training case, or its search for C cannot split
-        the ``groups`` of ``fit`` (then ``"open"`` is False); None
-        with ``l1_gate=None``.
+        the ``groups`` of ``fit`` (then ``"open"`` is False); ``"inner_folds_fitted"``: [the
+        inner folds L1 was fitted on, the inner folds] (on the others its slot predicts 1/G;
+        fits before 2026-12-07 lack it); None with ``l1_gate=None``.
     inner_refits_ : tuple of (int, int) or None
         With ``inner_predictive="refit"``: (the inner folds the Gaussian model was refitted
         on, the inner folds). A fold whose training part has no case of a class (or fewer
@@ -354,9 +355,12 @@ class LinearStackedClassifier(AroundGaussian):
         if self.l1_gate is None:
             w, pooled = _weights_and_pool(A, yi, self.pooling)
         else:
-            A = np.concatenate([A, _l1_inner_log_proba(Xi, yi, choice.extra["folds"], seed,
-                                                       first.progressbar, gi)[None]])  # (3, n, G)
+            l1_lp, fitted = _l1_inner_log_proba(Xi, yi, choice.extra["folds"], seed,
+                                                first.progressbar, gi)
+            A = np.concatenate([A, l1_lp[None]])                              # (3, n, G)
             w, self.l1_gate_ = _gated_weights(A, yi, choice.extra["folds"], self.l1_gate)
+            # on a fold it cannot be fitted on its slot predicts 1/G: say on how many it was
+            self.l1_gate_["inner_folds_fitted"] = [fitted, len(choice.extra["folds"])]
             if w[2] > 0 and not can_fit_l1_logistic(y_all, groups=codes, random_state=seed):
                 # the gate opened on the other classes, but L1's search for C cannot split a
                 # class of one case (or the groups): the two-model weights, as with the gate
@@ -649,17 +653,19 @@ def _l1_inner_log_proba(X, y, folds, seed, progressbar=False, groups=None):
     training fold (seed ``seed``; its search for C keeps ``groups``, a code per case, whole),
     in the order of the cases; 1/G on a fold whose training cases its search for C cannot
     split (a class with fewer than two cases, or every class fewer than three, or with groups
-    a split of them that leaves a class out)."""
+    a split of them that leaves a class out); and the number of folds it was fitted on."""
     from tqdm import tqdm
 
     G = int(y.max()) + 1
     out = np.full((y.size, G), -np.log(G))
+    fitted = 0
     for tr, te in tqdm(folds, unit="fold", disable=not progressbar,
                        desc="stack: L1 logistic regression on the inner folds"):
         g = None if groups is None else groups[tr]
         if can_fit_l1_logistic(y[tr], groups=g, random_state=seed):
             out[te] = fit_l1_logistic(X[tr], y[tr], seed, groups=g).predict_log_proba(X[te])
-    return out
+            fitted += 1
+    return out, fitted
 
 
 def _cross_fitted_gain(base, wider, y, folds, nested=True):

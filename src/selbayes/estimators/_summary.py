@@ -209,9 +209,17 @@ def _linear_stack_lines(clf) -> list[str]:
              f"model); inner log loss {sc['gaussian']:.3f}, {sc['linear']:.3f} and "
              f"{sc['stack']:.3f} (the stack), nats; the gaussian model's inner predictions: "
              + inner_predictions(clf.inner_refits_)]
-    if clf.l1_gate_ is not None:
+    if clf.l1_gate_ is not None and clf.l1_gate_.get("inner_folds_fitted", [1])[0] == 0:
+        # its inner log loss would be ln G, the 1/G its slot predicts: no score of L1's
+        lines.append("L1 logistic regression: could not be fitted on any inner fold (a class "
+                     "with too few training cases, or too few groups for its search for C): "
+                     "not in the stack")
+    elif clf.l1_gate_ is not None:
         g = clf.l1_gate_
-        lines.append(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats; its "
+        done, folds = g.get("inner_folds_fitted", [None, None])
+        part = ("" if done is None or done == folds else
+                f" (fitted on {done} of the {folds} inner folds; 1/G on the others)")
+        lines.append(f"L1 logistic regression: inner log loss {sc['l1']:.3f} nats{part}; its "
                      f"cross-validated gain in the stack {g['gain']:+.4f} nats per case, z "
                      f"{g['z']:.2f} against the gate's {clf.l1_gate:g}: "
                      + ("the gate opened, but L1 cannot be fitted (a class of one training "

@@ -390,8 +390,9 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
     Raises
     ------
     ValueError
-        An empty dict, a non-positive ``reference``, a missing posterior group or variable, or
-        a ``var`` that is not a positive scalar with dims (chain, draw).
+        An empty dict, a non-positive ``reference``, a missing posterior group or variable, a
+        ``var`` that is not a positive scalar with dims (chain, draw), or one that is the same
+        in every draw (a plug-in fit).
     TypeError
         When a fit is not an xarray DataTree or Dataset.
 
@@ -424,6 +425,15 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
     styles = ["-", "--", ":", "-."]
     for i, (label, dt) in enumerate(fits.items()):
         logv = _posterior_values(dt, var)
+        if np.ptp(logv) == 0:
+            # a plug-in fit's draws repeat the mode: a flat line and an empty density, with
+            # arviz's "single value" warning, drawn as if they were a posterior
+            which = "" if label is None else f" of fit {label!r}"
+            raise ValueError(f"{var}{which} is the same in every draw "
+                             f"({float(np.exp(logv.flat[0])):.4g}): a fit with "
+                             f"method='plugin' holds the hyperparameters at their mode, so "
+                             f"there is no trace or posterior density to draw; fit with "
+                             f"method='mcmc' to see them")
         color, ls = f"C{i}", styles[i % len(styles)]
         for c in range(logv.shape[0]):
             ax_t.plot(logv[c], color=color, ls=ls, lw=0.8, alpha=0.8,
