@@ -98,6 +98,16 @@ def test_spec_errors_name_the_key(tmp_path, edit, message):
         load_spec(path)
 
 
+def test_values_quick_replaces_are_checked_in_a_quick_load(tmp_path):
+    """[selection] k = "ten" under [quick.selection] k = [5, 20]: the quick run passed
+    ("verdict: PASS") and only the full one refused the typo."""
+    text = SPEC.read_text().replace("k = [10, 50, 200, 1000]", 'k = "ten"', 1)
+    path = write_spec(tmp_path, text)
+    for quick in (False, True):
+        with pytest.raises(ValueError, match=r"\[selection\] k must be a list of int"):
+            load_spec(path, quick=quick)
+
+
 def test_missing_section_and_file(tmp_path):
     text = SPEC.read_text()
     start = text.index("[seeds]")

@@ -382,3 +382,28 @@ def test_sbc_schema_names_an_unknown_model():
 
     with pytest.raises(ValueError, match="model must be one of"):
         sbc_schema("gausian")
+
+
+def test_a_few_replicates_warn_once_for_all_parameters():
+    """Too few ranks per chi-square bin is the same for every parameter: one warning, not one
+    per parameter (selbayes sbc printed it six times on a quick run)."""
+    import warnings
+
+    from selbayes.sbc import run_sbc
+
+    def simulator(rng):
+        mu = rng.normal(size=3)
+        return rng.normal(mu), {f"mu{i}": mu[i] for i in range(3)}
+
+    def fitter(x, seed):
+        rng = np.random.default_rng(seed)
+        return {f"mu{i}": rng.normal(x[i] / 2, np.sqrt(0.5), size=19) for i in range(3)}
+
+    res = run_sbc(simulator, fitter, 12, ("mu0", "mu1", "mu2"), random_state=0, thin_to=19,
+                  progressbar=False)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        table = res.uniformity(n_bins=4, n_simulations=50)
+    assert len(table) == 3
+    few = [w for w in said if "expected count per bin" in str(w.message)]
+    assert len(few) == 1 and few[0].category is UserWarning

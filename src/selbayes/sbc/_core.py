@@ -699,12 +699,17 @@ class SBCResult:
         ['chi2', 'chi2_df', 'chi2_p', 'ecdf_stat', 'ecdf_p']
         """
         rows = {}
-        for p in self.params:
-            chi2, df, chi2_p = chi2_uniformity(self.frac_ranks[p], n_bins)
-            stat, ecdf_p = ecdf_uniformity(self.frac_ranks[p], n_eval, n_simulations,
-                                           random_state)
-            rows[p] = {"chi2": chi2, "chi2_df": df, "chi2_p": chi2_p, "ecdf_stat": stat,
-                       "ecdf_p": ecdf_p}
+        # the tests' warnings (few ranks per bin) are the same for every parameter: said once
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            for p in self.params:
+                chi2, df, chi2_p = chi2_uniformity(self.frac_ranks[p], n_bins)
+                stat, ecdf_p = ecdf_uniformity(self.frac_ranks[p], n_eval, n_simulations,
+                                               random_state)
+                rows[p] = {"chi2": chi2, "chi2_df": df, "chi2_p": chi2_p, "ecdf_stat": stat,
+                           "ecdf_p": ecdf_p}
+        for category, message in dict.fromkeys((w.category, str(w.message)) for w in said):
+            warnings.warn(message, category, stacklevel=2)
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("param")
 
     @cached_property
