@@ -253,6 +253,22 @@ def test_read_anndata_genes_among_repeated_symbols(sparse):
     with pytest.raises(ValueError, match=r"1 duplicated gene name\(s\): 'dup'.*"
                                          r"adata.var_names_make_unique\(\)"):
         read_anndata(adata, label_key="cell_type")
+    # every symbol repeated, and one asked for that is not there (an IndexError)
+    adata.var_names = [f"g{j // 2}" for j in range(adata.n_vars)]
+    with pytest.raises(ValueError, match=r"1 gene\(s\) not in var_names: 'absent'"):
+        read_anndata(adata, label_key="cell_type", genes=["absent"])
+
+
+def test_read_anndata_names_repeated_obs_names_with_anndatas_fix():
+    """Repeated cell ids (common after concatenating batches) are refused naming obs_names
+    and adata.obs_names_make_unique(), not "X's index"."""
+    adata, _ = _adata(sparse=False)
+    names = list(adata.obs_names)
+    names[1] = names[0]
+    adata.obs_names = names
+    with pytest.raises(ValueError, match=rf"1 duplicated sample id\(s\) in obs_names "
+                                         rf"\('{names[0]}'\).*adata.obs_names_make_unique"):
+        read_anndata(adata, label_key="cell_type")
 
 
 def test_read_anndata_messages():

@@ -402,6 +402,17 @@ def test_extreme_inputs():
                      prior=GaussianPrior.flat(D, cov_model="scaled_identity"))
 
 
+def test_a_positive_semi_definite_scale_passes_at_any_size_and_a_small_indefinite_one_not():
+    """The check's tolerance follows the eigenvalues' rounding (D and the largest eigenvalue):
+    a rank-one S of D = 1000 passes (its smallest eigenvalue is -3e-12 in float64), an
+    indefinite S of scale 1e-14 is refused (an absolute floor of 1e-12 let it through)."""
+    ones = 3.3 * np.ones((1000, 1000))
+    GaussianPrior("general", nu=1, kappa=1005, S=ones).resolved(1000)
+    with pytest.raises(ValueError, match="prior S must be positive semi-definite"):
+        GaussianPrior("general", nu=1, kappa=5, S=1e-14 * np.array([[1.0, 2.0], [2.0, 1.0]])
+                      ).resolved(2)
+
+
 @pytest.mark.parametrize("call, exc, match", [
     (lambda X, y: gaussian_bee([1.0], 0.0, X, y), ValueError, "weights"),
     (lambda X, y: gaussian_bee([1.0, 1.0], 0.0, X, y + 1), ValueError, "0 and 1"),

@@ -154,7 +154,8 @@ def test_trace_log_tau():
     flat = xr.DataTree.from_dict({"/posterior": xr.Dataset(
         {"tau_mu": (("chain", "draw"), np.full((1, 50), 15.6))})})
     with pytest.raises(ValueError, match=r"tau_mu of fit 'plug-in' is the same in every draw "
-                                         r"\(15\.6\): a fit with method='plugin'"):
+                                         r"\(15\.6\), so there is no trace or posterior "
+                                         r"density to draw: a fit with method='plugin'"):
         trace_log_tau({"mcmc": fits["corrected"], "plug-in": flat})
 
 

@@ -98,13 +98,18 @@ def test_spec_errors_name_the_key(tmp_path, edit, message):
         load_spec(path)
 
 
-def test_values_quick_replaces_are_checked_in_a_quick_load(tmp_path):
-    """[selection] k = "ten" under [quick.selection] k = [5, 20]: the quick run passed
-    ("verdict: PASS") and only the full one refused the typo."""
-    text = SPEC.read_text().replace("k = [10, 50, 200, 1000]", 'k = "ten"', 1)
+@pytest.mark.parametrize("new, message", [
+    ('k = "ten"', r"\[selection\] k must be a list of int"),
+    ("", r"missing the required key 'k'"),
+    ("k = [10, 50, 200, 100000]", r"\[selection\] k values \[100000\]"),
+])
+def test_values_quick_replaces_are_checked_in_a_quick_load(tmp_path, new, message):
+    """[selection] k under [quick.selection] k = [5, 20]: a typo, a missing k or one beyond
+    [data] p passed the quick run ("verdict: PASS"); only the full one refused them."""
+    text = SPEC.read_text().replace("k = [10, 50, 200, 1000]", new, 1)
     path = write_spec(tmp_path, text)
     for quick in (False, True):
-        with pytest.raises(ValueError, match=r"\[selection\] k must be a list of int"):
+        with pytest.raises(ValueError, match=message):
             load_spec(path, quick=quick)
 
 

@@ -448,13 +448,11 @@ def run(args) -> int:
     if table:
         print(table)
     resumed = res.info["n_resumed"]          # said here too, not only in report.md
-    # the paired sections compare selbayes with the peers (write_report_files): only where
-    # both ran
-    from ._methods import PEERS
-
-    methods = res.info["methods"]
-    paired = (", paired differences" if "selbayes" in methods
-              and any(m in PEERS for m in methods) else "")
+    # the paired sections (selbayes against its peers, corrected against uncorrected) are
+    # written only where their methods ran: said as the report has them
+    report = res.out / "report.md"
+    paired = (", paired differences" if report.is_file()
+              and "(paired over folds)" in report.read_text(encoding="utf-8") else "")
     print(f"wrote {res.out / 'report.md'} (calibration{paired}, figures), "
           f"results.csv and summary.csv ({res.info['wall_seconds']:.0f} s"
           + (f"; {res.info['n_fitted']} fits run, {resumed} read back from the folder"

@@ -485,7 +485,8 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
                                  f"names unique first (adata.var_names_make_unique())")
             once = np.flatnonzero(~var_names.isin(repeated))
             found = var_names[once].get_indexer(genes)
-            pos = np.where(found < 0, -1, once[found])
+            pos = np.full(len(genes), -1)
+            pos[found >= 0] = once[found[found >= 0]]
         else:
             pos = var_names.get_indexer(genes)
         if (pos < 0).any():
@@ -501,6 +502,11 @@ def read_anndata(adata, label_key, *, layer: str | None = None, genes=None, dens
             raise ValueError(f"{exc}; in AnnData, adata.var_names_make_unique() does it, or "
                              f"genes= takes the ones you need") from None
     index = pd.Index(adata.obs_names.astype(str), name="sample")
+    if index.has_duplicates:         # common after concatenating batches
+        repeated = index[index.duplicated()].unique()
+        raise ValueError(f"{source}: {len(repeated)} duplicated sample id(s) in obs_names "
+                         f"({_names(repeated)}); give every cell or sample its own id "
+                         f"(adata.obs_names_make_unique())")
     y = pd.Series(np.asarray(adata.obs[label_key].astype(object)), index=index, name=label_key)
     dtype = matrix.dtype
     if not (np.issubdtype(dtype, np.number) and not np.issubdtype(dtype, np.bool_)):

@@ -129,8 +129,10 @@ class GaussianPrior:
         S = _matrix(self.S, D, "prior S")
         # a scale that is no covariance is no prior at all, though data may make the posterior
         # proper (the estimate came back as if valid); 0 is the flat and Jeffreys priors'
-        low = float(np.linalg.eigvalsh(S)[0]) if D else 0.0
-        if low < -1e-12 * max(1.0, float(np.abs(S).max())):
+        ev = np.linalg.eigvalsh(S)
+        low = float(ev[0])
+        # eigenvalues' rounding error grows with D and the largest of them
+        if low < -10.0 * D * np.finfo(np.float64).eps * float(np.abs(ev).max()):
             raise ValueError(f"prior S must be positive semi-definite (0 for the flat and "
                              f"Jeffreys priors); its smallest eigenvalue is {low:.3g}")
         Sigma = None

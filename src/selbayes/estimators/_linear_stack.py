@@ -361,6 +361,11 @@ class LinearStackedClassifier(AroundGaussian):
             w, self.l1_gate_ = _gated_weights(A, yi, choice.extra["folds"], self.l1_gate)
             # on a fold it cannot be fitted on its slot predicts 1/G: say on how many it was
             self.l1_gate_["inner_folds_fitted"] = [fitted, len(choice.extra["folds"])]
+            if w[2] > 0 and fitted == 0:
+                # its slot predicted 1/G on every inner case: a weight won by a uniform
+                # component, not by L1, which the summary says was not fitted
+                w = np.append(_weights_and_pool(A[:2], yi, "linear")[0], 0.0)
+                self.l1_gate_.update(open=False)
             if w[2] > 0 and not can_fit_l1_logistic(y_all, groups=codes, random_state=seed):
                 # the gate opened on the other classes, but L1's search for C cannot split a
                 # class of one case (or the groups): the two-model weights, as with the gate

@@ -430,10 +430,10 @@ def trace_log_tau(idata, var: str = "tau_mu", reference: float | None = None, *,
             # arviz's "single value" warning, drawn as if they were a posterior
             which = "" if label is None else f" of fit {label!r}"
             raise ValueError(f"{var}{which} is the same in every draw "
-                             f"({float(np.exp(logv.flat[0])):.4g}): a fit with "
-                             f"method='plugin' holds the hyperparameters at their mode, so "
-                             f"there is no trace or posterior density to draw; fit with "
-                             f"method='mcmc' to see them")
+                             f"({float(np.exp(logv.flat[0])):.4g}), so there is no trace or "
+                             f"posterior density to draw: a fit with method='plugin' holds "
+                             f"the hyperparameters at their mode (method='mcmc' samples "
+                             f"them), or the fit kept a single draw")
         color, ls = f"C{i}", styles[i % len(styles)]
         for c in range(logv.shape[0]):
             ax_t.plot(logv[c], color=color, ls=ls, lw=0.8, alpha=0.8,

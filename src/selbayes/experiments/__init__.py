@@ -191,6 +191,10 @@ def load_spec(path, quick: bool = False) -> Spec:
     >>> quick.quick, quick["data"]["p"], quick["selection"]["k"]
     (True, 300, [5, 20])
     """
+    if quick:
+        # the full spec first: a typo in a value [quick] replaces, a missing key or a check
+        # across sections passed the quick run ("verdict: PASS") and failed only the full one
+        load_spec(path, quick=False)
     spec = load(path, quick, header="experiment", models=_EXPERIMENTS, what="experiment type",
                 schema_for=lambda model: merge_schema(
                     COMMON_SCHEMA, _experiment_module(model, path).SCHEMA))

@@ -708,8 +708,9 @@ class SBCResult:
                                                random_state)
                 rows[p] = {"chi2": chi2, "chi2_df": df, "chi2_p": chi2_p, "ecdf_stat": stat,
                            "ecdf_p": ecdf_p}
-        for category, message in dict.fromkeys((w.category, str(w.message)) for w in said):
-            warnings.warn(message, category, stacklevel=2)
+        once = {(w.category, str(w.message)): w for w in reversed(said)}  # the first of each
+        for w in reversed(list(once.values())):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("param")
 
     @cached_property

@@ -150,6 +150,8 @@ def load_sbc_spec(path, quick: bool = False) -> Spec:
     >>> quick["sbc"]["n_replicates"], quick["fit"]["draws"], quick["fit"]["k"]
     (4, 100, 5)
     """
+    if quick:       # the full spec first: a typo that [quick] replaces fails the quick run too
+        load_sbc_spec(path, quick=False)
     return load(path, quick, header="sbc", models=MODELS, schema_for=sbc_schema,
                 what="SBC model", no_quick=(), required_sections=("sbc", "design", "fit"))
 
