@@ -84,7 +84,7 @@ class Dataset:
         # missing label gave numpy's "'<' not supported between 'str' and 'float'" in
         # classes and in the benchmark, and one with repeated sample ids ambiguous per-sample
         # outputs (the benchmark's cases.csv)
-        missing = self.y.isna().to_numpy() | (self.y.astype(str).str.strip() == "").to_numpy()
+        missing = _is_missing_label(self.y)
         if missing.any():
             raise ValueError(f"{self.name or 'y'}: {int(missing.sum())} missing label(s) "
                              f"(samples {_names(self.X.index[missing])}); give every sample a "
@@ -126,6 +126,17 @@ class Dataset:
 # ---------------------------------------------------------------------------------------------
 # validation shared by every reader
 # ---------------------------------------------------------------------------------------------
+def _is_missing_label(y: pd.Series) -> np.ndarray:
+    """Which labels are missing: NaN/None, or empty or blank text (a spreadsheet's cell).
+
+    Examples
+    --------
+    >>> _is_missing_label(pd.Series(["a", None, " ", "b"])).tolist()
+    [False, True, True, False]
+    """
+    return y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+
+
 def _names(items, limit: int = 5) -> str:
     items = [str(i) for i in items]
     more = f" and {len(items) - limit} more" if len(items) > limit else ""
@@ -259,7 +270,7 @@ def drop_missing_values(X: pd.DataFrame, y: pd.Series, drop_missing, *, source: 
     missing_text = tuple(getattr(y, "attrs", {}).get(MISSING_TEXT_ATTR, ()))
     y = pd.Series(y.to_numpy() if isinstance(y, pd.Series) else np.asarray(y),
                   index=X.index, name=getattr(y, "name", None) or "class")
-    y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+    y_missing = _is_missing_label(y)
     missing = np.isnan(values)
     dropped = {"genes": [], "samples": []}
     if missing.any() or y_missing.any():

@@ -33,6 +33,7 @@ from ._dataset import (
     _check_drop,
     _check_sep,
     _check_text,
+    _is_missing_label,
     _names,
     _numeric_genes,
     _unique_gene_names,
@@ -534,7 +535,7 @@ def _sparse_dataset(matrix, index, columns, y, *, source: str, name: str,
         raise ValueError(f"{source}: {int((~np.isfinite(matrix.data)).sum())} missing or "
                          "infinite stored value(s); impute them first, or use dense=True "
                          "with drop_missing")
-    y_missing = y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
+    y_missing = _is_missing_label(y)
     if y_missing.any():
         raise ValueError(f"{source}: {int(y_missing.sum())} missing label(s) (samples "
                          f"{_names(index[y_missing])})")
