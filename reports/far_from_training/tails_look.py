@@ -15,12 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from selbayes import HierarchicalGaussianClassifier
-from selbayes.benchmark._runner import _make_splits
-from selbayes.datasets import load_dataset
-
 sys.path.insert(0, str(Path(__file__).parent))
-from one_feature import distances  # noqa: E402  (this folder's script: the same statistic)
+from one_feature import distances, out_of_fold  # noqa: E402  (this folder's: the same fits)
 
 warnings.simplefilter("ignore")
 
@@ -35,17 +31,12 @@ def described(rows):
 
 
 for name in sys.argv[1:]:
-    ds = load_dataset(name)
-    X = np.asarray(ds.X, float)
-    classes, y = np.unique(np.asarray(ds.y), return_inverse=True)
     rows = []
-    for tr, te in _make_splits(y, 5, 1, 0)[0][1]:
-        clf = HierarchicalGaussianClassifier(method="plugin", progressbar=False,
-                                             random_state=0).fit(X[tr], y[tr])
-        d, P = distances(clf, X[te]), clf.predict_proba(X[te])
-        rows += [{"far": bool(d[i].max() > 10), "p_true": float(P[i, y[t]]),
-                  "p_max": float(P[i].max()), "error": int(P[i].argmax() != y[t])}
-                 for i, t in enumerate(te)]
+    for clf, X_test, y_test in out_of_fold(name):
+        d, P = distances(clf, X_test), clf.predict_proba(X_test)
+        rows += [{"far": bool(d[i].max() > 10), "p_true": float(P[i, t]),
+                  "p_max": float(P[i].max()), "error": int(P[i].argmax() != t)}
+                 for i, t in enumerate(y_test)]
     print(name, json.dumps({"beyond_10": described([r for r in rows if r["far"]]),
                             "others": described([r for r in rows if not r["far"]])}),
           flush=True)
