@@ -148,9 +148,13 @@ def test_infinite_limits_and_shape():
 # --------------------------------------------------------------------------- exact method
 @pytest.mark.parametrize("m, G, gamma, alpha", [(33, 6, 3.15, 4.0), (5, 2, 1.0, 2.0),
                                                 (10, 4, 6.2, 1.0), (3, 3, 0.5, 10.0),
-                                                (6, 4, 2.0, 0.1)])
+                                                (6, 4, 2.0, 0.1), (50, 2, 4.0, 300.0),
+                                                (33, 6, 3.15, 1000.0)])
 def test_exact_balanced_matches_closed_form_quadrature(m, G, gamma, alpha):
-    x = np.array([-8.0, -3.0, -0.5, 1.0, 3.0, 5.0, 8.0, 12.0])
+    """alpha_x of 300 and 1000 (noise levels tied closely): a log T prior narrower than the
+    log t grid's fixed step aliased the trapezoid (errors 6e-3 and 0.4 at these points, a
+    slope of the wrong sign), now the step follows the prior's spread."""
+    x = np.array([-8.0, -3.0, -0.5, 1.0, 1.3, 3.0, 5.0, 8.0, 12.0])
     got = fstat_log_omit_prob(x, np.full(G, m), gamma, alpha)
     ref = np.array([balanced_quad(v, m, G, gamma, alpha) for v in x])
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-10)
@@ -264,9 +268,10 @@ def test_asymptotic_slope_at_minus_infinity(counts, alpha):
     assert (lp[1] - lp[0]) == pytest.approx(kappa, abs=2e-3)
 
 
-def test_exact_derivatives_match_finite_differences():
+@pytest.mark.parametrize("alpha", [4.0, 300.0])
+def test_exact_derivatives_match_finite_differences(alpha):
     x = np.linspace(-20, 25, 19)
-    table = ExactTable.build(PAPER["class_counts"], 3.15, 4.0, -25.0, 30.0)
+    table = ExactTable.build(PAPER["class_counts"], 3.15, alpha, -25.0, 30.0)
     _, d1, d2 = table.evaluate(x, derivatives=True)
     h = 1e-4
     lp = lambda v: table.evaluate(v)  # noqa: E731

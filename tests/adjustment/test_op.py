@@ -176,6 +176,30 @@ def test_numba_mode_without_object_mode(case):
         np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12)
 
 
+# far outside any posterior, but reachable by a wild proposal early in tuning
+EXTREME = np.array([-np.inf, -800.0, -746.0, -709.0, 709.0, 710.0, 800.0, np.inf, np.nan])
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] != "fstat-mc"],
+                         ids=[i for i in IDS if i != "fstat-mc"])
+def test_backends_agree_at_extreme_points(case):
+    """Where exp(x) under- or overflows, and at +-inf and NaN: the lattice Ops' numba code
+    divided by alpha = 0 below x = -745 (ZeroDivisionError, which would end sampling), their
+    NumPy derivative was NaN past +-709 while the value was finite, and the NumPy table's
+    value raised IndexError at NaN and its derivative was NaN at -inf. Every backend now
+    gives the same numbers there, finite except at NaN (and the F factor's log 0 at
+    tau_mu w_x = 0, x = -inf)."""
+    name, op, params, _ = case
+    ref = _function(op, params, "FAST_COMPILE")(EXTREME)
+    got = _function(op, params, "NUMBA")(EXTREME)
+    for g, r in zip(got, ref, strict=True):
+        np.testing.assert_allclose(g, r, rtol=1e-12, atol=1e-12, equal_nan=True)
+    value, slope = ref
+    inner = ~np.isnan(EXTREME) & ~(np.isneginf(EXTREME) & name.startswith("fstat"))
+    assert np.isfinite(value[inner]).all() and np.isfinite(slope[~np.isnan(EXTREME)]).all()
+    assert np.isnan(value[-1]) and np.isnan(slope[-1])
+
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_cvm_backend_agrees(case):
     """PyMC's default backend: the table's C code, the other methods' NumPy perform."""

@@ -64,8 +64,24 @@ _SERIES_RTOL = 1e-18
 _MAX_TERMS = 200_000
 # Prior tail mass of T left outside the integration range, at each end.
 _TAIL = 1e-19
-# Default spacing of the log t grid.
+# Default spacing of the log t grid, where the prior of log T is wide (alpha_x up to about
+# 40); a narrower prior gets a finer grid (:func:`_grid_step`).
 DEFAULT_W_STEP = 0.15
+# Largest grid step relative to the prior's spread of log T: at 0.6 the trapezoid's error is
+# below 1e-13 (step / spread = 0.66 at alpha_x = 40 gives 1e-13; 1.05, alpha_x = 100 at the
+# fixed step 0.15, gave 2e-7, and alpha_x = 300 an error of 3e-3 and a slope of the wrong size).
+_STEP_PER_SPREAD = 0.6
+
+
+def _grid_step(priors) -> float:
+    """The log t grid's spacing for the priors of log T in ``priors``: DEFAULT_W_STEP, or
+    less where a prior is narrow. The normal prior's log T = log Gamma(alpha/2, rate alpha/2)
+    has spread sqrt(trigamma(alpha/2)), about sqrt(2/alpha): a trapezoid whose step is not
+    well below that aliases (the integrand's growth inside the strip of analyticity beats the
+    exp(-2 pi d / h) bound the default step was chosen by). The t prior's log T' is wider
+    (trigamma(df/2) adds), so the normal prior's spread bounds it."""
+    spread = min(float(np.sqrt(special.polygamma(1, p.a2))) for p in priors)
+    return min(DEFAULT_W_STEP, _STEP_PER_SPREAD * spread)
 
 
 def between_eigenvalues(class_counts: np.ndarray) -> np.ndarray:
@@ -357,10 +373,13 @@ class ExactTable:
     x_range: tuple[float, float]
 
     @classmethod
-    def build(cls, class_counts, threshold, alpha, x_min, x_max, step=DEFAULT_W_STEP,
+    def build(cls, class_counts, threshold, alpha, x_min, x_max, step=None,
               n_terms=None, mu_t_df=None):
-        """Tabulate G on a w grid wide enough for every x in [x_min, x_max]."""
+        """Tabulate G on a w grid wide enough for every x in [x_min, x_max]; ``step``, the
+        grid's spacing in w, by default DEFAULT_W_STEP or less for a narrow prior
+        (:func:`_grid_step`)."""
         prior = prior_u(float(alpha), None if mu_t_df is None else float(mu_t_df))
+        step = _grid_step([prior]) if step is None else step
         # Lower end: the integrand decays like exp(alpha u / 2); u_lo covers that for x <= 0,
         # and for x > 0 the same u range is reached at w = u_lo - x.
         w_lo = prior.u_lo - max(x_max, 0.0) - 1.0
@@ -372,7 +391,7 @@ class ExactTable:
 
     @classmethod
     def build_for_dfs(cls, class_counts, threshold, alpha, x_min, x_max, dfs,
-                      step=DEFAULT_W_STEP):
+                      step=None):
         """One table per prior of the class means in ``dfs`` (None: normal; a number: the t
         prior's df), sharing one tabulation of G on a w grid wide enough for all of them.
 
@@ -387,6 +406,7 @@ class ExactTable:
             ``{df: ExactTable}`` for each entry of ``dfs``.
         """
         priors = {df: prior_u(float(alpha), None if df is None else float(df)) for df in dfs}
+        step = _grid_step(priors.values()) if step is None else step
         w_lo = min(p.u_lo for p in priors.values()) - max(x_max, 0.0) - 1.0
         w_hi = max(p.u_hi for p in priors.values()) - min(x_min, 0.0) + 1.0
         n = int(np.ceil((w_hi - w_lo) / step)) + 1

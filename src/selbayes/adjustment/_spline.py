@@ -114,7 +114,8 @@ def pieces_numpy(x, coef, x_lo, x_hi, h, xp=np):
     (the same arithmetic, so the backends cannot drift apart).
     """
     pos = (xp.clip(x, x_lo, x_hi) - x_lo) / h
-    idx = xp.clip(xp.floor(pos), 0, coef.shape[1] - 1)
+    # NaN x: piece 0 (NaN cast to int64 indexed far outside), whose value at t = NaN is NaN
+    idx = xp.clip(xp.where(xp.isnan(pos), 0.0, xp.floor(pos)), 0, coef.shape[1] - 1)
     t = pos - idx
     c = coef[:, idx.astype("int64")]
     mid, dmid = c[5], 5.0 * c[5]

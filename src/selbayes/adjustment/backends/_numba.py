@@ -18,7 +18,7 @@ import numpy as np
 from pytensor.link.numba.dispatch.basic import numba_funcify, numba_njit
 
 from .._base import SelectionAdjustment
-from .._mixture_nb import lattice_kernel, log_factorials
+from .._mixture_nb import _ALPHA_MAX, _ALPHA_MIN, lattice_kernel, log_factorials
 
 __all__ = ["numba_selection_adjustment"]
 
@@ -193,7 +193,9 @@ def _lattice_nb(x, counts, theta, prefix, derivative):
     xf = x.ravel()
     of = out.ravel()
     for i in range(xf.size):
-        alpha = math.exp(xf[i])
+        # clamped as the NumPy kernel and _mixture_nb clamp it: alpha = 0 (x < -745)
+        # divided by zero in _bb_nb (a ZeroDivisionError mid-sampling), x > 709 overflowed
+        alpha = min(max(math.exp(xf[i]), _ALPHA_MIN), _ALPHA_MAX)
         S = 0.0
         dS = 0.0
         for q in range(theta.shape[1]):

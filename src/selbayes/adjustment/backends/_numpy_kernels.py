@@ -41,7 +41,7 @@ import numpy as np
 
 from .._corr import _beta_binomial_logpmf
 from .._mixture import _kernel_from_prefix
-from .._mixture_nb import lattice_design
+from .._mixture_nb import _ALPHA_MAX, _ALPHA_MIN, lattice_design
 from .._spline import pieces_numpy
 
 __all__ = ["EDGE_KEYS", "INPUTS", "KERNELS", "evaluate", "table_edges", "zero_table"]
@@ -115,12 +115,16 @@ def zero_table(x_lo, n_pieces, spacing) -> dict:
 
 
 def _tail(d, l0, dl, r, derivative, xp):
-    """l0 + dl (exp(r d) - 1) / r (r = 0: l0 + dl d), or its derivative dl exp(r d)."""
-    e = xp.exp(r * d)
+    """l0 + dl (exp(r d) - 1) / r (r = 0: l0 + dl d), or its derivative dl exp(r d).
+
+    At x = -inf (d = -inf) with r = 0, 0 * inf made both NaN (the numba and C backends give
+    dl and, for a zero table, l0): r d is read as 0 there, and a slope of 0 adds nothing."""
+    d = xp.where(dl == 0.0, 0.0, d)            # a flat tail is l0 wherever x lies
+    rd = r * xp.where(r == 0.0, 0.0, d)
     if derivative:
-        return dl * e
+        return dl * xp.exp(rd)
     rs = xp.where(r == 0.0, 1.0, r)
-    return l0 + dl * xp.where(r == 0.0, d, xp.expm1(r * d) / rs)
+    return l0 + dl * xp.where(r == 0.0, d, xp.expm1(rd) / rs)
 
 
 def _with_tails(x, mid, edges, derivative, xp):
@@ -206,7 +210,10 @@ def _eval_lattice(x, counts, theta, prefix, spacing, derivative, xp=np):
         design = lattice_design(prefix, theta[0], theta[1])
         if design is not None:
             return design.log_keep(np.asarray(x, dtype=np.float64), c).reshape(shape)
-    alpha = np.exp(np.asarray(x, dtype=np.float64).reshape(-1))
+    # alpha clamped as the value's compiled evaluation clamps it (_mixture_nb): exp(x)
+    # overflows past x = 709 and is 0 below -745, where the derivative was NaN
+    alpha = np.clip(np.exp(np.asarray(x, dtype=np.float64).reshape(-1)), _ALPHA_MIN,
+                    _ALPHA_MAX)
     K = _lattice_kernel(c, np.ascontiguousarray(prefix, dtype=np.int64).tobytes())
     N0, N1 = c[0] + c[1], c[2] + c[3]
     al = alpha[:, None, None]
