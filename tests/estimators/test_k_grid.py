@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from selbayes.estimators._k_grid import DEFAULT_K_GRID, fold_k, next_k, usable_k_grid
+from selbayes.filters import selection_from_scores
 
 
 def test_next_k_continues_the_one_two_five_series_up_to_the_limit():
@@ -34,3 +35,16 @@ def test_a_fold_keeps_at_most_its_features_with_signal_and_below_p():
         k = int(rng.integers(1, 60))
         assert fold_k(k, scores) == max(1, min(k, p - 1, int(np.count_nonzero(scores))))
     assert fold_k(5, np.zeros(10)) == 1               # nothing varies: still one feature
+
+
+def test_a_fold_keeps_every_feature_with_infinite_f_and_one_more():
+    """A gene spread within a class by one case alone has F infinite in a fold that leaves
+    that case out; with k at most the infinite ones the fold's threshold gamma was infinite
+    ("threshold must be > 0 and finite; got inf", from deep in the adjustment)."""
+    scores = np.r_[np.inf, 2.0, np.inf, 1.0, 0.0, 0.5]
+    assert [fold_k(k, scores) for k in (1, 2, 3, 4, 6)] == [3, 3, 3, 4, 5]
+    sel = selection_from_scores(scores, fold_k(1, scores), None, "f", [3, 3], np.arange(2))
+    assert sel.threshold == 2.0 and set(sel.indices) == {0, 1, 2}
+    with pytest.raises(ValueError, match=r"2 feature\(s\) \(positions \[0, 1\]\) have no "
+                                         r"spread within any class .* no other feature"):
+        fold_k(1, np.r_[np.inf, np.inf, 0.0, 0.0])

@@ -1079,3 +1079,47 @@ def test_frame_after_array_fit_warns_naming_the_stack(stacked, sparse, log_poole
     """Both pools (the log pool computes its own log probabilities)."""
     assert_frame_after_array_fit_warns_once_as(stacked, sparse[0])
     assert_frame_after_array_fit_warns_once_as(log_pooled[2], log_pooled[0])
+
+
+def test_a_gene_without_spread_in_an_inner_fold_alone_is_not_an_error():
+    """A gene that separates the classes except in one case: the whole X has within-class
+    spread there (the Gaussian model fits it), but an inner fold that leaves that case out
+    has none. The stack's inner refits called select_features on the fold, whose error
+    ("column(s) of X ... separate the classes with no variance") blamed the user's X, and
+    the inner CV's candidate k = 1 gave "threshold must be > 0 and finite; got inf". Now the
+    fold keeps such a gene and one more (fold_k), and the refit of that fold (whose sampled
+    model cannot hold a within-class sum of squares of 0) keeps its plug-in predictions."""
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 15)
+    X = rng.normal(size=(30, 40))
+    X[:, 0] = np.where(y == 1, 5.0, 0.0)
+    X[15, 0] = 0.0                              # the one case that spreads gene 0
+    X[:, 1] += y
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # case 15's label looks implausible, rightly
+        stack = LinearStackedClassifier(_base(k_grid=(1, 2, 5)), l1_gate=None,
+                                        random_state=0).fit(X, y)
+    proba = stack.predict_proba(X[:4])
+    assert np.all(np.isfinite(proba)) and np.all(proba[:, 0] > 0.5)
+    # the plug-in predictions kept for the folds with gene 0 unspread are the inner CV's
+    plugin = stack.estimator_.k_choice_._chosen_case_log_proba()
+    unspread = [te for _, te in stack.estimator_.k_choice_.extra["folds"] if 15 in te]
+    assert unspread and np.array_equal(stack.inner_log_proba_[0][unspread[0]],
+                                       plugin[unspread[0]])
+
+
+@pytest.mark.parametrize("stacked", ["linear", "stacked"])
+def test_a_setting_of_the_default_estimator_names_the_way_out(stacked):
+    """estimator=None (the default) has no settings to set: scikit-learn's set_params said
+    "'NoneType' object has no attribute 'set_params'" (a GridSearchCV over estimator__k_grid
+    failed so); the message gives the call that works, which works."""
+    from selbayes.estimators import StackedGaussianClassifier
+
+    cls = LinearStackedClassifier if stacked == "linear" else StackedGaussianClassifier
+    with pytest.raises(ValueError, match=r"estimator__k_grid sets a setting of estimator, "
+                                         r"which is None .*HierarchicalGaussianClassifier\(\)"):
+        cls().set_params(estimator__k_grid=(5, 10))
+    given = cls().set_params(estimator=HierarchicalGaussianClassifier(),
+                             estimator__k_grid=(5, 10))
+    assert given.estimator.k_grid == (5, 10)
+    assert clone(given).get_params()["estimator__k_grid"] == (5, 10)

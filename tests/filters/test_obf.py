@@ -576,6 +576,22 @@ def test_prior_predictive_calibration_slow():
 # Bad input
 # --------------------------------------------------------------------------------------------
 
+def test_a_selection_is_a_boolean_mask_or_indices_given_once():
+    """A 0/1 integer mask was read as indices (features 0 and 1 alone) and float indices
+    were truncated, both silently; indices give what the boolean mask of them gives."""
+    rng = np.random.default_rng(4)
+    res = obf(rng.normal(size=(12, 6)), np.repeat([0, 1], 6))
+    mask = np.array([True, False, False, False, False, True])
+    assert res.log_set_posterior([0, 5]) == res.log_set_posterior(mask)
+    assert res.expected_loss(np.array([5, 0])) == res.expected_loss(mask)
+    with pytest.raises(ValueError, match="repeated indices; a mask must be boolean"):
+        res.log_set_posterior(mask.astype(int))
+    for bad in ([0.9, 5.2], [0, 6], [-1], [[0, 1]]):
+        with pytest.raises(ValueError, match=r"boolean mask of length 6 or integer indices in "
+                                             r"0\.\.5; got"):
+            res.expected_loss(bad)
+
+
 def test_bad_input():
     rng = np.random.default_rng(19)
     X = rng.normal(size=(10, 4))

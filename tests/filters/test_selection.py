@@ -5,6 +5,7 @@ References: scipy.stats.f_oneway (F), numpy.corrcoef (correlation), and a plain 
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from selbayes.filters import (
     binary_correlation,
     f_statistic,
     select_features,
+    selection_from_scores,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -75,6 +77,53 @@ def test_f_degenerate_columns():
     assert f[0] == 0.0                     # constant column: 0 (scipy would give nan)
     assert f[1] == np.inf                  # no within-class spread, different means
     assert np.isfinite(f[2])
+
+
+def test_f_of_a_column_constant_within_classes_is_infinite_despite_rounding():
+    """0.1 and 0.3 (or a floor and a ceiling after clipping): the class means of such
+    values carry a rounding residue (about 1e-17), which gave F about 1e32 rather than
+    infinity, so select_features' error for such a column never fired (only exact values
+    such as 0 and 5 triggered it). Dense and sparse alike; a spread just above rounding
+    (1e-9 of the level) still scores finite."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(3)
+    y = np.repeat([0, 1, 2], [15, 11, 9])
+    X = rng.normal(size=(y.size, 4))
+    X[:, 0] = np.where(y == 1, 0.1, 0.3)
+    X[:, 1] = np.log2(np.where(y == 0, 100.0, 16000.0))
+    X[:, 2] = np.where(y == 2, 0.1, 0.3) * (1 + 1e-9 * rng.normal(size=y.size))
+    for M in (X, sp.csr_matrix(X), sp.csc_matrix(X)):
+        f = (selbayes.filters._selection._f_statistic_sparse(M, y, 3) if sp.issparse(M)
+             else f_statistic(M, y, 3))
+        assert np.isposinf(f[:2]).all()
+        np.testing.assert_allclose(f[2:], _f_longdouble(X[:, 2:], y), rtol=1e-6)
+        with pytest.raises(ValueError, match=r"2 column\(s\) of X \(positions \[0, 1\]\) "
+                                             "separate the classes with no variance"):
+            select_features(M, y, k=2)
+
+
+def test_sparse_f_precise_when_level_dwarfs_spread():
+    """The sparse path took SSW as sum(x^2) - n mean^2, which cancelled to 0 where the level
+    is 1e4 and the spread 1e-5 (F = 0 for a column with F near 400); against the
+    extended-precision reference, as the dense path."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(8)
+    y = rng.permutation(np.repeat([0, 1], [14, 16]))
+    X = rng.normal(size=(y.size, 60))
+    X[rng.random(X.shape) < 0.5] = 0.0
+    X[:, 0] = 1e4 + 1e-4 * y + 1e-5 * rng.normal(size=y.size)
+    X[:, 1] = 1e3 + 1e-3 * rng.normal(size=y.size)
+    got = selbayes.filters._selection._f_statistic_sparse(sp.csr_matrix(X), y, 2)
+    np.testing.assert_allclose(got, _f_longdouble(X, y), rtol=1e-6)
+    assert got[0] > 100 and got[1] > 0
+    # repeated entries of one position (a CSR built from COO triplets) add up, as scipy reads
+    dup = sp.csr_matrix((np.array([1.0, 2.0, 4.0]), (np.array([0, 0, 3]), np.array([5, 5, 5]))),
+                        shape=X.shape)
+    np.testing.assert_allclose(
+        selbayes.filters._selection._f_statistic_sparse(dup, y, 2)[5],
+        f_statistic(dup.toarray(), y, 2)[5], rtol=1e-12)
 
 
 def _corrcoef_cols(X, y):
@@ -384,9 +433,57 @@ def test_abs_corr_needs_binary_x_and_y(data):
         select_features(Xb, y3, k=1, statistic="abs_corr")
 
 
-def test_selection_from_scores_needs_k_or_threshold():
-    from selbayes.filters import selection_from_scores
+@pytest.mark.parametrize("k, threshold", [(2, None), (None, 0.2)])
+def test_selection_from_scores_refuses_nan_scores(k, threshold):
+    """A NaN is neither above nor below gamma: top-k kept one feature for k = 2, and a
+    threshold counted the NaN feature as omitted, both silently."""
+    with pytest.raises(ValueError, match=r"1 score\(s\) are NaN \(positions \[1\]\)"):
+        selection_from_scores(np.array([0.1, np.nan, 0.5, 0.3]), k=k, threshold=threshold,
+                              statistic="x", class_counts=[3, 3], classes=np.array([0, 1]))
 
+
+def test_selections_compare_by_value():
+    """== compared the generated tuple of arrays (numpy's "truth value of an array is
+    ambiguous"); now field by field, arrays by value, ``extra`` left out."""
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(20, 8)), np.repeat([0, 1], 10)
+    a, b = select_features(X, y, k=3), select_features(X, y, k=3)
+    assert a == b and not a != b and a in [b]
+    assert a != select_features(X, y, k=4) and a != select_features(X[:, ::-1], y, k=3)
+    assert a != "a selection"
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(a)
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda X, y: f_statistic(X, y[:8], 2), "y_index has 8 entries but X has 10 rows"),
+    (lambda X, y: f_statistic(X, y, 3), r"lacks class\(es\) \[2\]"),
+    (lambda X, y: f_statistic(X, np.zeros(10, int), 1), "n_classes must be an integer >= 2"),
+    (lambda X, y: f_statistic(X, y + 1, 2), "class indices 0..1"),
+    (lambda X, y: f_statistic(X[0], y, 2), "X must be a 2-D matrix"),
+    (lambda X, y: abs_correlation(X, np.arange(10) % 3), "class indices 0..1"),
+    (lambda X, y: abs_correlation(X, np.repeat(["a", "b"], 5)), "encode the labels first"),
+    (lambda X, y: binary_correlation([7], [0], 5, 5), r"I0 must hold whole numbers in 0\.\.5"),
+    (lambda X, y: binary_correlation([1], [0.5], 5, 5), r"I1 must hold whole numbers"),
+])
+def test_scoring_functions_name_inputs_they_cannot_score(call, match):
+    """The exported scoring functions took their callers' validation for granted: y_index
+    of another length, a class index out of range or an absent class gave other numbers or
+    NaN without a word, counts beyond n0 a "correlation" of -1.5."""
+    X = np.random.default_rng(0).integers(0, 2, size=(10, 4)).astype(float)
+    with pytest.raises(ValueError, match=match):
+        call(X, np.repeat([0, 1], 5))
+
+
+def test_f_statistic_of_a_frame_or_integers_is_that_of_the_float_matrix():
+    rng = np.random.default_rng(1)
+    X, y = rng.integers(0, 9, size=(12, 5)), np.repeat([0, 1, 2], 4)
+    want = f_statistic(X.astype(float), y, 3)
+    np.testing.assert_array_equal(f_statistic(X, y, 3), want)
+    np.testing.assert_array_equal(f_statistic(pd.DataFrame(X), y, 3), want)
+
+
+def test_selection_from_scores_needs_k_or_threshold():
     with pytest.raises(ValueError, match="give either k .* or threshold"):
         selection_from_scores(np.array([0.1, 2.0, 0.5]), k=None, threshold=None,
                               statistic="x", class_counts=[2, 2], classes=np.array([0, 1]))

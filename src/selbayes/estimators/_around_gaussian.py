@@ -61,6 +61,35 @@ class AroundGaussian(EvaluateMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True          # as the Gaussian classifier it wraps
         return tags
 
+    def set_params(self, **params):
+        """scikit-learn's ``set_params``; ``estimator__<setting>`` with ``estimator=None``
+        (the default, built at ``fit``) names the way out rather than scikit-learn's
+        "'NoneType' object has no attribute 'set_params'".
+
+        Parameters
+        ----------
+        **params : dict
+            Settings of the classifier, and ``estimator__<setting>`` of the wrapped one.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            For an ``estimator__`` setting while ``estimator`` is None (and not given in the
+            same call), or a setting the classifier does not have.
+        """
+        nested = sorted(key for key in params if key.startswith("estimator__"))
+        if nested and params.get("estimator", self.estimator) is None:
+            raise ValueError(
+                f"{type(self).__name__}: {nested[0]} sets a setting of estimator, which is "
+                "None (the default Gaussian classifier is built at fit); give it first: "
+                "set_params(estimator=HierarchicalGaussianClassifier(), "
+                f"{nested[0]}=...)")
+        return super().set_params(**params)
+
     def _base(self):
         """A clone of ``estimator`` (the default Gaussian classifier when None), checked."""
         from ._gaussian import HierarchicalGaussianClassifier

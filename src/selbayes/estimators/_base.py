@@ -536,6 +536,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                        f"{take}" if missing else f"Pass the columns of fit, in order: {take}")
                 raise ValueError("X's columns do not match those seen in fit: "
                                  + "; ".join(parts) + ". " + fix)
+        if fitted is None and cols is not None:
+            _refuse_shuffled_positions(cols, self.n_features_in_)
         if not WRAPPER_CHECKS_NAMES.get():          # a stack checks them itself
             _check_feature_names(self, _names_view(X), reset=False)
 
@@ -1045,6 +1047,27 @@ def _column_names(X):
     if is_positions(cols):
         return None
     return [str(c) for c in cols]
+
+
+def _refuse_shuffled_positions(cols, p: int) -> None:
+    """Raise if a DataFrame's columns are the positions 0..p-1 in another order.
+
+    A fit on ``pd.DataFrame(X)`` (or an array) records no names: pandas' default columns are
+    positions. Its columns reordered (``frame[reversed(frame.columns)]``) are then names to
+    scikit-learn, which only warned "X has feature names, but ... was fitted without feature
+    names" and predicted from the columns by position: the wrong genes, silently."""
+    import pandas as pd
+
+    if len(cols) != p or not pd.api.types.is_integer_dtype(getattr(cols, "dtype", None)):
+        return
+    labels = np.asarray(cols, dtype=np.int64)
+    if np.array_equal(np.sort(labels), np.arange(p)) and not np.array_equal(labels,
+                                                                            np.arange(p)):
+        first = int(np.flatnonzero(labels != np.arange(p))[0])
+        raise ValueError(
+            f"X's columns are the positions 0..{p - 1} in another order (position {first} "
+            f"holds column {int(labels[first])}); fit read columns by position, as they had "
+            "no names: pass them in order, X.sort_index(axis=1)")
 
 
 def _names_view(X):

@@ -33,6 +33,9 @@ def fold_k(k: int, scores) -> int:
     at most the features it can keep there. Inside a fold fewer features may vary, or differ
     between the classes, than in the whole training set (a gene constant but for one case),
     so a k chosen on all cases, up to every feature with F > 0, can be more than a fold has.
+    And a gene that differs between the classes in one case alone can have no spread within
+    any class once that case is left out (F infinite there): the fold keeps every such gene
+    and one more, so that its selection threshold gamma (the weakest kept F) is finite.
 
     Parameters
     ----------
@@ -44,15 +47,34 @@ def fold_k(k: int, scores) -> int:
     Returns
     -------
     int
-        min(k, p - 1, the features with F > 0), at least 1.
+        min(k, p - 1, the features with F > 0), at least 1, and at least one more than the
+        features with F infinite.
+
+    Raises
+    ------
+    ValueError
+        If every feature with F > 0 (or all but one of the p) has F infinite in the fold:
+        no finite threshold separates them.
 
     Examples
     --------
     >>> fold_k(1999, np.r_[np.ones(1500), np.zeros(500)]), fold_k(10, np.ones(2000))
     (1500, 10)
+    >>> fold_k(1, np.r_[np.inf, np.inf, np.ones(10)])
+    3
     """
     scores = np.asarray(scores)
-    return max(1, min(int(k), scores.size - 1, int(np.sum(scores > 0))))
+    cap = min(scores.size - 1, int(np.sum(scores > 0)))
+    infinite = np.flatnonzero(np.isposinf(scores))
+    if infinite.size and infinite.size >= cap:
+        raise ValueError(
+            f"in a subset of the training cases (an inner cross-validation fold), "
+            f"{infinite.size} feature(s) (positions {infinite[:5].tolist()}) have no spread "
+            "within any class but different class means (F infinite), and no other feature "
+            "differs between the classes there: a Gaussian model of within-class noise "
+            "cannot be fitted to that fold. Remove those features (a label or a batch code "
+            "among them?) or give values to the settings the inner cross-validation chooses")
+    return max(1, infinite.size + 1, min(int(k), cap))
 
 
 def next_k(k: int, limit: int) -> int | None:

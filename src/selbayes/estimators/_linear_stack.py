@@ -568,7 +568,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     from sklearn.base import clone
     from tqdm import tqdm
 
-    from ._gaussian import _rank
+    from ._base import _select_all
     from ._k_choice import share_label_noise
     from ._k_grid import fold_k
 
@@ -586,8 +586,15 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
             continue                    # what the classifier's fit would raise on
         share = {} if c is None else {"label_noise": share_label_noise(c, tr.size)}
         # at most the features that vary between the fold's classes, as its plug-in scores;
-        # the fold's F ranking is handed to the refit, which would otherwise rank again
-        ranking = _rank(X[tr], y[tr], np.arange(G))
+        # the fold's F ranking is handed to the refit, which would otherwise rank again.
+        # A feature with no spread within any class in the fold alone (the one case that
+        # spreads it left out: F infinite) would be refused by the refit's selection, or
+        # kept with a within-class sum of squares of 0, which the sampled model's Gamma
+        # likelihood cannot hold: that fold keeps its plug-in predictions (the plug-in
+        # posterior holds it) rather than raise an error that blames the user's X
+        ranking = _select_all(X[tr], y[tr], "f")
+        if np.isposinf(ranking.scores).any():
+            continue
         k = fold_k(k, ranking.scores)
         with warnings.catch_warnings():
             # these fits only weight the stack: no checks (the final fit's are the user's)

@@ -72,14 +72,26 @@ def expected_roc(log_h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _check_mask(mask, p: int) -> np.ndarray:
     mask = np.asarray(mask)
     if mask.dtype != bool:
+        if mask.dtype.kind not in "iu" or mask.ndim != 1 or np.any(mask < 0) \
+                or np.any(mask >= p):
+            raise ValueError(f"selected must be a boolean mask of length {p} or integer "
+                             f"indices in 0..{p - 1}; got {_shown(mask)}")
         idx = mask.astype(np.int64)
-        if idx.ndim != 1 or np.any(idx < 0) or np.any(idx >= p):
-            raise ValueError(f"selected must be a boolean mask of length {p} or valid indices")
+        if np.unique(idx).size != idx.size:
+            # a 0/1 integer mask read as indices would select features 0 and 1 alone
+            raise ValueError(
+                "selected holds repeated indices; a mask must be boolean (for example "
+                "np.asarray(mask, dtype=bool)), indices each given once")
         mask = np.zeros(p, dtype=bool)
         mask[idx] = True
     if mask.shape != (p,):
         raise ValueError(f"selected mask must have shape ({p},); got {mask.shape}")
     return mask
+
+
+def _shown(values) -> str:
+    text = np.array2string(np.asarray(values), threshold=6)
+    return f"{np.asarray(values).dtype} {text}"
 
 
 def log_set_posterior(log_h: np.ndarray, selected) -> float:

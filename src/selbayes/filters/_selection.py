@@ -32,12 +32,19 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_binary, check_labels, check_matrix, check_real
+from .._validation import (
+    check_binary,
+    check_class_index,
+    check_int,
+    check_labels,
+    check_matrix,
+    check_real,
+)
 
 __all__ = [
     "Selection",
@@ -59,7 +66,7 @@ _BLOCK = 2048
 _SMALLEST_SQUARED = float(np.sqrt(np.finfo(np.float64).tiny))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Selection:
     """The outcome of a selection step, with everything a corrected model conditions on.
 
@@ -112,6 +119,19 @@ class Selection:
     rule: str = "k"
     n_ties_at_threshold: int = 0
     extra: dict = field(default_factory=dict, compare=False)
+
+    def __eq__(self, other):
+        """Equal when every field but ``extra`` is: arrays by value and shape (the
+        generated comparison of a tuple of arrays raised numpy's "truth value of an array
+        is ambiguous")."""
+        if not isinstance(other, Selection):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
+                   if isinstance(getattr(self, f.name), np.ndarray)
+                   else getattr(self, f.name) == getattr(other, f.name)
+                   for f in fields(self) if f.compare)
+
+    __hash__ = None                     # mutable arrays inside: not a dict key
 
     @property
     def n_omitted(self) -> int:
@@ -233,6 +253,14 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
     ndarray of float64, shape (p,)
         F = (SSB / (G - 1)) / (SSW / (n - G)) per column (dimensionless).
 
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, ``n_classes`` is not an integer >= 2, or ``y_index`` does not
+        hold one class index in 0..G-1 per row with every class present.
+    TypeError
+        If ``X`` is a scipy.sparse matrix (:func:`select_features` scores those).
+
     Examples
     --------
     >>> import numpy as np
@@ -240,8 +268,10 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
     >>> f_statistic(X, np.array([0, 0, 1, 1]), 2)
     array([8., 0.])
     """
+    X = _scored_matrix(X, "f_statistic")
     n, p = X.shape
-    G = n_classes
+    G = check_int(n_classes, name="n_classes", low=2, what="the number of classes")
+    y_index = check_class_index(y_index, n, G)
     order = np.argsort(y_index, kind="stable")
     counts = np.bincount(y_index, minlength=G)
     bounds = np.concatenate([[0], np.cumsum(counts)])
@@ -251,6 +281,7 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
     for start in range(0, p, _BLOCK):
         Xb = X[order, start:start + _BLOCK]                     # a copy, rows in class order
         Xb -= Xb[0]
+        level = _rounding_level(np.abs(Xb).max(axis=0), n)
         m = means[:, :Xb.shape[1]]
         for g in range(G):                                      # loop over classes, not features
             rows = Xb[bounds[g]:bounds[g + 1]]
@@ -260,12 +291,35 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
         grand = cf @ m / n
         ssb = cf @ (m - grand) ** 2
         ssw = np.einsum("ij,ij->j", Xb, Xb)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = (ssb / (G - 1)) / (ssw / (n - G))
-        f[(ssw == 0) & (ssb == 0)] = 0.0
-        f[(ssw == 0) & (ssb > 0)] = np.inf
-        out[start:start + _BLOCK] = f
+        out[start:start + _BLOCK] = _f_ratio(ssb, ssw, level, n, G)
     return out
+
+
+def _rounding_level(size, n: int):
+    """The square root of the largest sum of n squared residuals that rounding alone leaves
+    in a column whose values (shifted) are at most ``size`` in absolute value: a class mean
+    of n values carries a relative error up to about n eps, and so does each residual from
+    it. Square roots, so that neither a scale near 1e300 nor one near 1e-150 overflows or
+    underflows here.
+
+    A column constant within each class (0.1 and 0.3, or a floor and a ceiling after
+    clipping) leaves residuals of about 1e-17 rather than 0, which would give F about 1e32
+    instead of infinity: its sums of squares up to this level count as zero. A real spread
+    below it would be under n eps (about 1e-13) of the column's range."""
+    return np.sqrt(n) * n * np.finfo(np.float64).eps * size
+
+
+def _f_ratio(ssb, ssw, level, n: int, G: int):
+    """F = (SSB / (G - 1)) / (SSW / (n - G)), with sums of squares whose square roots are
+    up to the rounding ``level`` read as zero: 0 where both are, +inf where only SSW is.
+    An overflowed (infinite) sum of squares stays, and gives NaN, which the caller names."""
+    ssw = np.where(np.sqrt(ssw) <= level, 0.0, ssw)
+    ssb = np.where(np.sqrt(ssb) <= level, 0.0, ssb)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (ssb / (G - 1)) / (ssw / (n - G))
+    f[(ssw == 0) & (ssb == 0)] = 0.0
+    f[(ssw == 0) & (ssb > 0)] = np.inf
+    return f
 
 
 def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
@@ -288,13 +342,26 @@ def binary_correlation(I0, I1, n0: int, n1: int) -> np.ndarray:
     ndarray of float64
         The correlation, in [-1, 1], with the broadcast shape of ``I0`` and ``I1``.
 
+    Raises
+    ------
+    ValueError
+        If ``n0`` or ``n1`` is not an integer >= 1, or a count is not a whole number in
+        0..n0 (``I0``) or 0..n1 (``I1``).
+
     Examples
     --------
     >>> binary_correlation([0, 5, 2], [5, 0, 2], 5, 5)
     array([ 1., -1.,  0.])
     """
+    n0 = check_int(n0, name="n0", low=1, what="cases of class 0")
+    n1 = check_int(n1, name="n1", low=1, what="cases of class 1")
     I0 = np.asarray(I0, dtype=np.float64)
     I1 = np.asarray(I1, dtype=np.float64)
+    for name, counts, most in (("I0", I0, n0), ("I1", I1, n1)):
+        # counts of ones: a count outside 0..n_c gave a "correlation" outside [-1, 1]
+        if not np.all((counts >= 0) & (counts <= most) & (counts == np.floor(counts))):
+            raise ValueError(f"{name} must hold whole numbers in 0..{most} (ones among the "
+                             f"{most} cases of class {name[-1]})")
     n = n0 + n1
     ybar = n1 / n
     m = I0 + I1
@@ -320,6 +387,12 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     ndarray of float64, shape (p,)
         |COR| per column (Li 2007, eq 2.1), in [0, 1]; 0 for a constant column.
 
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D or ``y_index`` does not hold one class index, 0 or 1, per row
+        with both present.
+
     Examples
     --------
     >>> import numpy as np
@@ -327,6 +400,8 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     >>> abs_correlation(X, np.array([0, 0, 1, 1]))
     array([1., 0.])
     """
+    X = _scored_matrix(X, "abs_correlation", sparse_ok=True)
+    y_index = check_class_index(y_index, X.shape[0], 2)
     in1 = y_index == 1
     n1 = int(in1.sum())
     n0 = int(y_index.shape[0] - n1)
@@ -336,26 +411,45 @@ def abs_correlation(X: np.ndarray, y_index: np.ndarray) -> np.ndarray:
     return np.abs(binary_correlation(I0, I1, n0, n1))
 
 
+def _scored_matrix(X, caller: str, sparse_ok: bool = False):
+    """``X`` as a 2-D float64 array (a scipy.sparse matrix as it is, where ``sparse_ok``),
+    for the scoring functions, whose callers have validated it: a cheap check of its form
+    only (finiteness costs a pass over X: select_features checks it)."""
+    if sp.issparse(X):
+        if sparse_ok:
+            return X
+        raise TypeError(f"{caller} takes a dense matrix; select_features scores sparse ones")
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{caller}: X must be a 2-D matrix (cases x features); got "
+                         f"{X.ndim} dimension(s)")
+    return X
+
+
 def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
-    """:func:`f_statistic` of a scipy.sparse ``X`` from per-class sums and sums of squares,
-    without densifying it (memory O(G p) beyond ``X``)."""
+    """:func:`f_statistic` of a scipy.sparse ``X`` without densifying it (memory O(G p)
+    beyond ``X``).
+
+    The within-class sums of squares are taken from the residuals themselves (each stored
+    entry's distance to its class mean, plus the class mean squared once per implicit zero),
+    not as sum(x^2) - n mean^2, which cancels to nothing where a column's level dwarfs its
+    spread (expression data: a level of 1e4 and a spread of 1e-4 gave F = 0)."""
     n, p = X.shape
     G = n_classes
-    E = sp.csr_matrix((np.ones(n), (y_index, np.arange(n))), shape=(G, n))
-    S = np.asarray((E @ X).todense())                          # (G, p) class sums
-    Q = np.asarray((E @ X.multiply(X)).todense())              # (G, p) sums of squares
     cf = np.bincount(y_index, minlength=G).astype(np.float64)
-    m = S / cf[:, None]
-    grand = S.sum(axis=0) / n
+    E = sp.csr_matrix((np.ones(n), (y_index, np.arange(n))), shape=(G, n))
+    m = np.asarray((E @ X).todense()) / cf[:, None]             # (G, p) class means
+    grand = cf @ m / n
     ssb = cf @ (m - grand) ** 2
-    ssw = (Q - cf[:, None] * m ** 2).sum(axis=0)
-    # cancellation leaves rounding-level residue where the spread is zero
-    ssw[ssw <= 1e-12 * Q.sum(axis=0)] = 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f = (ssb / (G - 1)) / (ssw / (n - G))
-    f[(ssw == 0) & (ssb <= 1e-12 * Q.sum(axis=0))] = 0.0
-    f[(ssw == 0) & (ssb > 1e-12 * Q.sum(axis=0))] = np.inf
-    return f
+    coo = X.tocoo(copy=True)
+    coo.sum_duplicates()                                        # one entry per position
+    cls = y_index[coo.row]
+    resid = coo.data - m[cls, coo.col]
+    ssw = np.bincount(coo.col, weights=resid * resid, minlength=p)
+    stored = np.bincount(cls * p + coo.col, minlength=G * p).reshape(G, p)
+    ssw += ((cf[:, None] - stored) * m ** 2).sum(axis=0)       # the implicit zeros
+    size = abs(X).max(axis=0).toarray().ravel()
+    return _f_ratio(ssb, ssw, _rounding_level(size, n), n, G)
 
 
 def _check_class_labels(classes: np.ndarray, n: int) -> None:
@@ -521,8 +615,8 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
         If ``k`` is not an integer, or ``threshold`` (when used) is not a real number (a bool
         or a string is not).
     ValueError
-        If both ``k`` and ``threshold`` are None, ``k`` is out of range, or ``threshold`` is
-        not finite or keeps no or every feature.
+        If both ``k`` and ``threshold`` are None, ``k`` is out of range, ``threshold`` is
+        not finite or keeps no or every feature, or a score is NaN.
 
     Examples
     --------
@@ -542,6 +636,14 @@ def selection_from_scores(scores: np.ndarray, k: int | None, threshold: float | 
     ([1, 3, 4], 1.0, 'threshold')
     """
     p = scores.shape[0]
+    if np.isnan(scores).any():
+        # NaN is neither above nor below gamma: the top-k rule would keep fewer than k
+        # features and a threshold would count it as omitted, both without a word
+        bad = np.flatnonzero(np.isnan(scores))
+        raise ValueError(
+            f"{bad.size} score(s) are NaN (positions {bad[:5].tolist()}): every feature "
+            f"needs a score to be ranked; a filter's 0/0 for a constant feature, for example, "
+            "should score 0")
     if k is not None:
         if isinstance(k, bool) or not isinstance(k, int | np.integer):
             raise TypeError(f"k must be an integer; got {k!r}")
