@@ -46,5 +46,7 @@ def test_a_fold_keeps_every_feature_with_infinite_f_and_one_more():
     sel = selection_from_scores(scores, fold_k(1, scores), None, "f", [3, 3], np.arange(2))
     assert sel.threshold == 2.0 and set(sel.indices) == {0, 1, 2}
     with pytest.raises(ValueError, match=r"2 feature\(s\) \(positions \[0, 1\]\) have no "
-                                         r"spread within any class .* no other feature"):
+                                         r"spread within any class .* where it has 2 to keep"):
         fold_k(1, np.r_[np.inf, np.inf, 0.0, 0.0])
+    with pytest.raises(ValueError, match="where it has 2 to keep"):     # p - 1 = 2 of them
+        fold_k(1, np.r_[np.inf, np.inf, 5.0])

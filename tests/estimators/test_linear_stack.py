@@ -1123,3 +1123,19 @@ def test_a_setting_of_the_default_estimator_names_the_way_out(stacked):
                              estimator__k_grid=(5, 10))
     assert given.estimator.k_grid == (5, 10)
     assert clone(given).get_params()["estimator__k_grid"] == (5, 10)
+
+
+def test_refits_that_choose_settings_again_take_a_gene_with_f_zero():
+    """A constant gene has F = 0 in every fold; the refits' ranking once held the lowest
+    score as its threshold, which a refit that runs its own inner CV (temperature='auto')
+    refused as "only 11 of the 12 features have F > 0 ... choose k <= 11"."""
+    from selbayes.estimators._linear_stack import _refitted_inner_log_proba
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 15)
+    X = rng.normal(size=(30, 12))
+    X[:, 1] += y
+    X[:, 5] = 0.0
+    first = _base(temperature="auto", k_grid=(1, 2, 5)).fit(X, y)
+    out = _refitted_inner_log_proba(first, X, y, first.k_choice_.extra["folds"])
+    assert out.shape == (30, 2) and np.all(np.isfinite(out))

@@ -584,6 +584,7 @@ def test_a_selection_is_a_boolean_mask_or_indices_given_once():
     mask = np.array([True, False, False, False, False, True])
     assert res.log_set_posterior([0, 5]) == res.log_set_posterior(mask)
     assert res.expected_loss(np.array([5, 0])) == res.expected_loss(mask)
+    assert res.log_set_posterior([]) == res.log_set_posterior(np.zeros(6, dtype=bool))
     with pytest.raises(ValueError, match="repeated indices; a mask must be boolean"):
         res.log_set_posterior(mask.astype(int))
     for bad in ([0.9, 5.2], [0, 6], [-1], [[0, 1]]):

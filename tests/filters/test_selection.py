@@ -451,6 +451,8 @@ def test_selections_compare_by_value():
     assert a == b and not a != b and a in [b]
     assert a != select_features(X, y, k=4) and a != select_features(X[:, ::-1], y, k=3)
     assert a != "a selection"
+    listed = Selection(**{**a.__dict__, "classes": a.classes.tolist()})
+    assert listed == a and a == listed                  # an array on either side
     with pytest.raises(TypeError, match="unhashable"):
         hash(a)
 

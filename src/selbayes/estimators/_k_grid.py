@@ -70,10 +70,11 @@ def fold_k(k: int, scores) -> int:
         raise ValueError(
             f"in a subset of the training cases (an inner cross-validation fold), "
             f"{infinite.size} feature(s) (positions {infinite[:5].tolist()}) have no spread "
-            "within any class but different class means (F infinite), and no other feature "
-            "differs between the classes there: a Gaussian model of within-class noise "
-            "cannot be fitted to that fold. Remove those features (a label or a batch code "
-            "among them?) or give values to the settings the inner cross-validation chooses")
+            "within any class but different class means (F infinite), and the fold would "
+            f"have to keep them all and one more with F > 0 below p, where it has {cap} to "
+            "keep: no selection threshold is finite. Remove those features (a label or a "
+            "batch code among them?) or give values to the settings the inner "
+            "cross-validation chooses")
     return max(1, infinite.size + 1, min(int(k), cap))
 
 

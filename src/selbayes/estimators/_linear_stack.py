@@ -568,6 +568,7 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
     from sklearn.base import clone
     from tqdm import tqdm
 
+    from ..filters._selection import selection_from_scores
     from ._base import _select_all
     from ._k_choice import share_label_noise
     from ._k_grid import fold_k
@@ -592,9 +593,13 @@ def _refitted_inner_log_proba(first, X, y, folds, sampler=None, settings=None, p
         # kept with a within-class sum of squares of 0, which the sampled model's Gamma
         # likelihood cannot hold: that fold keeps its plug-in predictions (the plug-in
         # posterior holds it) rather than raise an error that blames the user's X
-        ranking = _select_all(X[tr], y[tr], "f")
-        if np.isposinf(ranking.scores).any():
+        scores = _select_all(X[tr], y[tr], "f")
+        if np.isposinf(scores.scores).any():
             continue
+        # the best feature's selection, as select_features(k=1) gives it (a threshold > 0,
+        # which the refit's own inner CV checks), without its checks of the whole X
+        ranking = selection_from_scores(scores.scores, 1, None, "f", scores.class_counts,
+                                        scores.classes)
         k = fold_k(k, ranking.scores)
         with warnings.catch_warnings():
             # these fits only weight the stack: no checks (the final fit's are the user's)

@@ -71,6 +71,8 @@ def expected_roc(log_h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _check_mask(mask, p: int) -> np.ndarray:
     mask = np.asarray(mask)
+    if mask.size == 0 and mask.ndim == 1:
+        mask = np.zeros(0, dtype=np.int64)          # [] is float to NumPy: the empty set
     if mask.dtype != bool:
         if mask.dtype.kind not in "iu" or mask.ndim != 1 or np.any(mask < 0) \
                 or np.any(mask >= p):

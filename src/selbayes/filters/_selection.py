@@ -61,6 +61,9 @@ STATISTICS = ("f", "abs_corr")
 # Columns are processed in blocks so that temporaries stay in cache and memory stays bounded.
 _BLOCK = 2048
 
+# Stored entries of a sparse X whose residuals the sparse F forms at a time (memory bound).
+_SPARSE_CHUNK = 1 << 22
+
 # The smallest value whose square is a normal float64 (1.5e-154): below it the F statistic's
 # sums of squares are subnormal or zero.
 _SMALLEST_SQUARED = float(np.sqrt(np.finfo(np.float64).tiny))
@@ -126,9 +129,12 @@ class Selection:
         is ambiguous")."""
         if not isinstance(other, Selection):
             return NotImplemented
-        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name))
-                   if isinstance(getattr(self, f.name), np.ndarray)
-                   else getattr(self, f.name) == getattr(other, f.name)
+        def same(a, b):
+            if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):   # either side
+                return np.array_equal(a, b)
+            return a == b
+
+        return all(same(getattr(self, f.name), getattr(other, f.name))
                    for f in fields(self) if f.compare)
 
     __hash__ = None                     # mutable arrays inside: not a dict key
@@ -281,7 +287,7 @@ def f_statistic(X: np.ndarray, y_index: np.ndarray, n_classes: int) -> np.ndarra
     for start in range(0, p, _BLOCK):
         Xb = X[order, start:start + _BLOCK]                     # a copy, rows in class order
         Xb -= Xb[0]
-        level = _rounding_level(np.abs(Xb).max(axis=0), n)
+        level = _rounding_level(np.maximum(Xb.max(axis=0), -Xb.min(axis=0)), n)
         m = means[:, :Xb.shape[1]]
         for g in range(G):                                      # loop over classes, not features
             rows = Xb[bounds[g]:bounds[g + 1]]
@@ -427,13 +433,15 @@ def _scored_matrix(X, caller: str, sparse_ok: bool = False):
 
 
 def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
-    """:func:`f_statistic` of a scipy.sparse ``X`` without densifying it (memory O(G p)
-    beyond ``X``).
+    """:func:`f_statistic` of a scipy.sparse ``X`` without densifying it.
 
     The within-class sums of squares are taken from the residuals themselves (each stored
     entry's distance to its class mean, plus the class mean squared once per implicit zero),
     not as sum(x^2) - n mean^2, which cancels to nothing where a column's level dwarfs its
-    spread (expression data: a level of 1e4 and a spread of 1e-4 gave F = 0)."""
+    spread (a level of 1e4 and a spread of 1e-5 gave F = 0). The residuals are formed from
+    unshifted values, so their precision is eps times the column's largest |value| (the dense
+    path shifts first and does better for columns stored densely at a large level). Memory:
+    O(G p) beyond ``X``, plus temporaries for at most _SPARSE_CHUNK stored entries at a time."""
     n, p = X.shape
     G = n_classes
     cf = np.bincount(y_index, minlength=G).astype(np.float64)
@@ -441,14 +449,25 @@ def _f_statistic_sparse(X, y_index: np.ndarray, n_classes: int) -> np.ndarray:
     m = np.asarray((E @ X).todense()) / cf[:, None]             # (G, p) class means
     grand = cf @ m / n
     ssb = cf @ (m - grand) ** 2
-    coo = X.tocoo(copy=True)
-    coo.sum_duplicates()                                        # one entry per position
-    cls = y_index[coo.row]
-    resid = coo.data - m[cls, coo.col]
-    ssw = np.bincount(coo.col, weights=resid * resid, minlength=p)
-    stored = np.bincount(cls * p + coo.col, minlength=G * p).reshape(G, p)
+    X = sp.csr_matrix(X)                  # no copy of a CSR matrix
+    if not X.has_canonical_format:        # repeated entries of one position add up
+        X = X.copy()
+        X.sum_duplicates()
+    ssw = np.zeros(p)
+    stored = np.zeros((G, p))
+    size = np.maximum(X.max(axis=0).toarray().ravel(), -X.min(axis=0).toarray().ravel())
+    row_ends = np.searchsorted(X.indptr, np.arange(_SPARSE_CHUNK, X.nnz, _SPARSE_CHUNK))
+    for lo, hi in zip(np.r_[0, row_ends], np.r_[row_ends, n], strict=True):
+        if hi <= lo:
+            continue
+        start, end = X.indptr[lo], X.indptr[hi]
+        cols = X.indices[start:end]
+        cls = np.repeat(y_index[lo:hi], np.diff(X.indptr[lo:hi + 1]))
+        values = X.data[start:end]
+        resid = values - m[cls, cols]
+        ssw += np.bincount(cols, weights=resid * resid, minlength=p)
+        stored += np.bincount(cls * p + cols, minlength=G * p).reshape(G, p)
     ssw += ((cf[:, None] - stored) * m ** 2).sum(axis=0)       # the implicit zeros
-    size = abs(X).max(axis=0).toarray().ravel()
     return _f_ratio(ssb, ssw, _rounding_level(size, n), n, G)
 
 
