@@ -127,6 +127,8 @@ def test_per_fold_seeds_are_reproducible_and_distinct():
     assert all(f["seed"] is None for f in fixed.fold_info)
 
 
+@pytest.mark.slow        # starting a two-process dask cluster (10 s): make slow; the
+# benchmark's dask scheduler test covers the client path in make test
 def test_dask_local_cluster_equals_joblib():
     distributed = pytest.importorskip("distributed")
     X, y = _data(seed=2)

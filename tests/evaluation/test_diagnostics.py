@@ -242,6 +242,8 @@ def _family(x):
     return xr.Dataset({"tau_x": (("chain", "draw", "feature"), np.moveaxis(x, 0, 2))})
 
 
+# the null model's fit over 2000 simulated components (3 s each): a level check, make slow
+@pytest.mark.slow
 @pytest.mark.parametrize("phi", [0.0, 0.5])
 def test_split_rhat_of_converged_chains_follows_its_null_model(phi):
     """The bar's model: (m - 1)(e - 1)(R^2 - 1 + 1/n) ~ chi-squared(m - 1) for the bulk split
@@ -289,6 +291,7 @@ def test_chi2_log_tail_series_matches_scipy_where_both_are_finite_and_goes_on_be
     assert np.isfinite(far).all() and (np.diff(far) < 0).all()
 
 
+@pytest.mark.slow        # five fits of 500 components each (7 s): a level check, make slow
 def test_many_converged_components_do_not_fail_by_chance():
     """Converged chains of about 1000 effective draws: with 500 components the plain rule
     (R-hat > 1.01 anywhere) fails almost every fit (1 - (1 - 0.015)^500), though every chain

@@ -36,6 +36,7 @@ def _tight(rng, n, G, a):
     return np.log(p), np.minimum(y, G - 1)
 
 
+@pytest.mark.slow        # hundreds of simulated fits (4 s each): a level check, make slow
 @pytest.mark.parametrize("G", [2, 4])
 def test_a_calibrated_predictor_raises_a_false_alarm_in_at_most_alpha_of_fits(G):
     """Reference: the bound P(p_own <= a) <= (G - 1) a under calibration, with Bonferroni over

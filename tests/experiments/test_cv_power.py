@@ -150,6 +150,7 @@ def test_calibration_in_the_large_matches_the_exact_law():
                                                      abs=0.03)
 
 
+@pytest.mark.slow        # 150 simulated studies (5 s): a level check, make slow
 def test_calibration_in_the_large_holds_its_level_under_calibration():
     rng = np.random.default_rng(5)
     n, groups, reps = 60, 3, 150
