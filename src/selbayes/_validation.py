@@ -348,10 +348,17 @@ def is_positions(index) -> bool:
     >>> import pandas as pd
     >>> is_positions(pd.RangeIndex(3)), is_positions(pd.Index(["g1", "g2"]))
     (True, False)
+    >>> is_positions(pd.Index([0, 1, 2])), is_positions(pd.Index([1, 0, 2]))
+    (True, False)
     """
     import pandas as pd
 
-    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    if isinstance(index, pd.RangeIndex):
+        return index.start == 0 and index.step == 1
+    # the same labels as integers (frame[order].sort_index(axis=1) gives an Index, not a
+    # RangeIndex): positions too
+    return (pd.api.types.is_integer_dtype(index.dtype)
+            and np.array_equal(np.asarray(index), np.arange(len(index))))
 
 
 def labels_1d(y, name: str = "y") -> np.ndarray:

@@ -91,23 +91,25 @@ def test_pandas_default_columns_stay_unnamed():
         clf.predict_proba(X)
 
 
-def test_pandas_default_columns_in_another_order_are_refused():
+def test_pandas_default_columns_in_another_order_are_named():
     """Positions 0..p-1 reordered were names to scikit-learn, which only warned that the fit
-    had none and predicted from the columns by position: the wrong genes. The fix the
-    message gives is the fit's order back. After a fit on an array the order its columns had
-    is unknown (a frame reordered before ``.to_numpy()`` is the right input then): warned
-    of as scikit-learn warns, not refused."""
+    had none and predicted from the columns by position: the wrong genes, with a warning
+    that did not say so. Now a warning names the reordering and the fix (the fit's order
+    back); a warning, not an error, because after a fit on an array the order its columns had
+    is unknown (a frame reordered before ``.to_numpy()`` is the right input then)."""
     X, y = two_class_gaussian(seed=2, n=24, p=6)
     frame = pd.DataFrame(X)
     clf = _clf().fit(frame, y)
     shuffled = frame[[0, 1, 4, 3, 2, 5]]
-    with pytest.raises(ValueError, match=r"columns are the positions 0\.\.5 in another order "
+    with pytest.warns(UserWarning, match=r"columns are the positions 0\.\.5 in another order "
                                          r"\(position 2 holds column 4\).*X\.sort_index"):
         clf.predict_proba(shuffled)
-    np.testing.assert_array_equal(clf.predict_proba(shuffled.sort_index(axis=1)),
-                                  clf.predict_proba(X))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(clf.predict_proba(shuffled.sort_index(axis=1)),
+                                      clf.predict_proba(X))
     on_array = _clf().fit(shuffled.to_numpy(), y)
-    with pytest.warns(UserWarning, match="fitted without feature names"):
+    with pytest.warns(UserWarning, match="in another order"):
         got = on_array.predict_proba(shuffled)
     np.testing.assert_array_equal(got, on_array.predict_proba(shuffled.to_numpy()))
 

@@ -165,3 +165,28 @@ def test_fit_warns_when_the_normal_prior_cannot_hold_strong_markers():
     assert {"x0", "x1", "x2", "x3", "x4"} & named and named <= {f"x{j}" for j in range(5)}
     assert len(clf_t.plot_ppc().texts) == 0
     plt.close("all")
+
+
+def test_check_fit_takes_priors_as_a_dict_and_names_missing_arguments():
+    """Priors as a dict (as the models take them) raised AttributeError deep in the check,
+    and so did a missing selection or idata."""
+    import warnings
+
+    from selbayes import HierarchicalGaussianClassifier
+    from selbayes.evaluation._ppc import check_fit, check_inputs
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(30, 40)), np.repeat([0, 1], 15)
+    X[:, :3] += y[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = HierarchicalGaussianClassifier(k=3, method="plugin", progressbar=False,
+                                             random_state=0).fit(X, y)
+        by_dict = check_fit(clf.idata_, clf.selection_, clf._fitted_priors().to_dict(),
+                            warn=False)
+        by_object = check_fit(clf.idata_, clf.selection_, clf._fitted_priors(), warn=False)
+    assert by_dict.equals(by_object)
+    with pytest.raises(TypeError, match="selection must be the fit's Selection"):
+        check_inputs(clf.idata_, None, {})
+    with pytest.raises(TypeError, match=r"idata must be the fit's idata_"):
+        check_inputs(None, clf.selection_, {})

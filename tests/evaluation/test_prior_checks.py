@@ -91,7 +91,7 @@ def test_selected_low_noise_features_are_not_held_but_wrong_units_are():
     assert tab["held"].all()
     msg = prior_boundary_messages(tab, 1e-6)[0]
     assert "largest of 4000 draws" in msg and "4 of 4 features" in msg
-    with pytest.raises(ValueError, match="n_features must be a positive integer"):
+    with pytest.raises(ValueError, match="n_features must be an integer >= 1"):
         prior_boundary_checks(post, pri, n_features=0)
 
 
@@ -135,3 +135,25 @@ def test_the_message_says_whether_the_prior_or_the_data_put_it_there():
         assert words in msg and "tau_mu" in msg, msg
     assert prior_boundary_checks(pinned, pri)["prior_pull"].iloc[0] < 1
     assert prior_boundary_checks(held, pri)["prior_pull"].iloc[0] > 1
+
+
+def test_boundary_checks_take_a_fits_posterior_node_and_name_bad_settings():
+    """``idata_["posterior"]`` (a DataTree node, which the docstring allows) raised xarray's
+    "Could not find node at posterior"; tail = 0.7 flagged every component and NaN none,
+    n_features = 1.5 or True was read as 1, all without a word."""
+    import xarray as xr
+
+    from selbayes.evaluation._prior_checks import prior_boundary_checks
+
+    post = xr.Dataset({"tau_mu": (("chain", "draw"), np.full((1, 4), 2.0)),
+                       "tau_x": (("chain", "draw", "feature"), np.full((1, 4, 2), 1e-4))})
+    tree = xr.DataTree.from_dict({"posterior": post})
+    want = prior_boundary_checks(post)
+    for given in (tree, tree["posterior"]):
+        assert prior_boundary_checks(given).equals(want)
+    for bad in (0.7, 0.0, np.nan):
+        with pytest.raises(ValueError, match=r"tail must be in \(0, 0\.5\)"):
+            prior_boundary_checks(post, tail=bad)
+    for bad in (1.5, True, 0):
+        with pytest.raises(ValueError, match="n_features must be an integer >= 1"):
+            prior_boundary_checks(post, n_features=bad)

@@ -506,3 +506,62 @@ def test_correlation_temperature_names_bad_input(change, exc, match):
     X, y, _ = _plugin_problem()
     with pytest.raises(exc, match=match):
         correlation_temperature(*change(X, y, 2))
+
+
+# ------------------------------------------------------------- inputs it used to take silently
+def _simulated(scale=1.0):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 200))
+    y = np.repeat([0, 1], 20)
+    X[:, :5] += y[:, None]
+    sel = select_features(X, y, k=5)
+    return X * scale, y, sel
+
+
+def test_a_selection_of_another_statistic_or_other_cases_is_refused():
+    """An |COR| selection's threshold was read as an F threshold, and a selection made on 14
+    of the 20 cases gave the factor of a design the data never had, both without a word
+    (model_data refused the first; neither refused the second)."""
+    from selbayes.models import model_data
+
+    X, y, sel = _simulated()
+    Xs = X[:, sel.indices]
+    binary = (X > 0).astype(float)
+    by_corr = select_features(binary, y, k=5, statistic="abs_corr")
+    with pytest.raises(ValueError, match="F-statistic selection; got statistic 'abs_corr'"):
+        plugin.plugin_log_proba(binary[:, by_corr.indices], y, binary[:2, by_corr.indices],
+                                by_corr)
+    part = select_features(X[:30], y[:30], k=5)
+    for call in (lambda: plugin.plugin_log_proba(X[:, part.indices], y, Xs[:2], part),
+                 lambda: model_data(X[:, part.indices], y, part)):
+        with pytest.raises(ValueError, match=r"made on \[20, 10\] cases per class, the "
+                                             r"training data have \[20, 20\]"):
+            call()
+
+
+@pytest.mark.parametrize("scale, warns", [(0.3, True), (1.0, False), (3.0, True)])
+def test_features_far_from_the_priors_scale_are_warned_of(scale, warns):
+    """The priors put the noise variance near w_x = 1: features in units 3 times larger gave
+    corrected probabilities of 0.51 to 0.53 (0.77 to 0.94 at unit scale), silently."""
+    import warnings
+
+    X, y, sel = _simulated(scale)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        plugin.plugin_log_proba(X[:, sel.indices], y, X[:3, sel.indices], sel)
+    assert any("not scale-free" in str(w.message) for w in seen) == warns
+
+
+@pytest.mark.parametrize("log_proba, prior, match", [
+    ([[0.9, 0.1]], np.log([0.5, 0.5]), r"row 0 sums to 3\.56"),
+    (np.log([[0.9, 0.1]]), [0.5, 0.5], "class_log_prior_ must hold log probabilities"),
+    (np.log([[0.5, 0.2]]), np.log([0.5, 0.5]), r"row 0 sums to 0\.7"),
+    ([[np.nan, 0.0]], np.log([0.5, 0.5]), "holds NaN"),
+])
+def test_adjustments_take_normalised_log_probabilities_only(log_proba, prior, match):
+    """Probabilities given for their logs, or rows not summing to 1, came back unchanged at
+    T = 1 or eps = 0 and unnormalised otherwise."""
+    for call in (lambda: plugin.temper_log_proba(log_proba, prior, 1.0),
+                 lambda: plugin.label_noise_log_proba(log_proba, prior, 0.1)):
+        with pytest.raises(ValueError, match=match):
+            call()

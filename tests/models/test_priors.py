@@ -114,3 +114,23 @@ def test_estimator_default_is_the_t_prior_with_its_df_chosen_and_exact_model_the
     assert default.mu_t_df is None and tuple(default.mu_t_df_grid) == T_DF_GRID
     assert HierarchicalGaussianClassifier(effect_prior="t")._prior_object().mu_t_df == 2.0
     assert HierarchicalGaussianClassifier(**EXACT_MODEL)._prior_object() == GaussianPriors()
+
+
+@pytest.mark.parametrize("setting, match", [
+    ({"alpha_x": 1e-5}, r"alpha_x must be in \[0\.01, 1e\+06\]"),
+    ({"alpha_x": 1e12}, r"alpha_x must be in \[0\.01, 1e\+06\]"),
+    ({"mu_t_df": 0.03}, r"mu_t_df must be >= 0\.1"),
+    ({"mu_t_df_grid": (0.03, 1.0)}, r"mu_t_df_grid must be >= 0\.1"),
+])
+def test_settings_whose_factor_cannot_be_computed_are_refused(setting, match):
+    """alpha_x = 1e-5 asked the selection factor's grid for 4 to 435 GB (a MemoryError, or
+    the process killed); mu_t_df = 0.03 overflowed in the t prior's quadrature. The ends of
+    the range still fit (alpha_x 0.01 and 1e6 in under a second)."""
+    from selbayes.adjustment import fstat_log_omit_prob
+
+    with pytest.raises(ValueError, match=match):
+        GaussianPriors(**setting)
+    for alpha_x in (0.01, 1e6):
+        GaussianPriors(alpha_x=alpha_x)
+        assert np.isfinite(fstat_log_omit_prob(np.array([-3.0, 0.0, 5.0]), [20, 20], 3.0,
+                                               alpha_x)).all()

@@ -490,9 +490,6 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                              "X.loc[:, ~X.columns.duplicated()]), or pass X.to_numpy()")
         warn_if_misaligned(X, y)
         _check_feature_names(self, _names_view(X), reset=True)
-        # pandas' default columns 0..p-1 at fit: predict refuses them reordered (in memory
-        # only: a loaded fit warns as scikit-learn does)
-        self._positional_columns = names is None and hasattr(X, "columns")
         X = check_matrix(X, accept_sparse=True)
         self.n_features_in_ = X.shape[1]
         classes, y_index, _ = check_labels(y, X.shape[0], min_per_class=self._min_per_class,
@@ -539,8 +536,8 @@ class SelectionClassifier(EvaluateMixin, PersistenceMixin, ClassifierMixin, Base
                        f"{take}" if missing else f"Pass the columns of fit, in order: {take}")
                 raise ValueError("X's columns do not match those seen in fit: "
                                  + "; ".join(parts) + ". " + fix)
-        if fitted is None and cols is not None and getattr(self, "_positional_columns", False):
-            _refuse_shuffled_positions(cols, self.n_features_in_)
+        if fitted is None and cols is not None:
+            _warn_of_shuffled_positions(cols, self.n_features_in_)
         if not WRAPPER_CHECKS_NAMES.get():          # a stack checks them itself
             _check_feature_names(self, _names_view(X), reset=False)
 
@@ -1052,15 +1049,15 @@ def _column_names(X):
     return [str(c) for c in cols]
 
 
-def _refuse_shuffled_positions(cols, p: int) -> None:
-    """Raise if a DataFrame's columns are the positions 0..p-1 in another order, after a fit
-    on a DataFrame with pandas' default columns 0..p-1 (after a fit on an array the order
-    the columns had then is unknown).
+def _warn_of_shuffled_positions(cols, p: int) -> None:
+    """Warn if a DataFrame's columns are the positions 0..p-1 in another order.
 
     A fit on ``pd.DataFrame(X)`` records no names: pandas' default columns are positions.
     Its columns reordered (``frame[reversed(frame.columns)]``) are then names to
     scikit-learn, which only warned "X has feature names, but ... was fitted without feature
-    names" and predicted from the columns by position: the wrong genes, silently."""
+    names" and predicted from the columns by position: the wrong genes. A warning, not an
+    error: after a fit on an array the order its columns had is unknown (a frame reordered
+    before ``.to_numpy()`` is the right input then), and a fit keeps no record of which."""
     import pandas as pd
 
     if len(cols) != p or not pd.api.types.is_integer_dtype(getattr(cols, "dtype", None)):
@@ -1069,11 +1066,11 @@ def _refuse_shuffled_positions(cols, p: int) -> None:
     if np.array_equal(np.sort(labels), np.arange(p)) and not np.array_equal(labels,
                                                                             np.arange(p)):
         first = int(np.flatnonzero(labels != np.arange(p))[0])
-        raise ValueError(
+        warn_at_user(
             f"X's columns are the positions 0..{p - 1} in another order (position {first} "
-            f"holds column {int(labels[first])}), where fit had them in order and read them "
-            "by position (pandas' default columns are no names): pass them in order, "
-            "X.sort_index(axis=1)")
+            f"holds column {int(labels[first])}) and are read by position, as fit had no "
+            "column names: if fit had pandas' default columns in order (pd.DataFrame(X)), "
+            "pass them in order, X.sort_index(axis=1)", UserWarning)
 
 
 def _names_view(X):

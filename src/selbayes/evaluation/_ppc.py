@@ -284,8 +284,10 @@ def check_fit(idata, selection, priors, *, warn: bool = True):
     >>> clf = HierarchicalGaussianClassifier().fit(X, y)                  # doctest: +SKIP
     >>> check_fit(clf.idata_, clf.selection_, clf._fitted_priors())      # doctest: +SKIP
     """
+    from ..models._priors import GaussianPriors
     from ._diagnostics import warn_from_user_line
 
+    priors = GaussianPriors.from_dict(priors)       # a dict as the models take it
     inputs = check_inputs(idata, selection, priors)
     if inputs is None:
         return None
@@ -309,8 +311,8 @@ def check_inputs(idata, selection, priors) -> dict | None:
         The fit's ``idata_``.
     selection : Selection
         The fit's ``selection_``.
-    priors : GaussianPriors
-        The priors the fit used.
+    priors : GaussianPriors or dict
+        The priors the fit used (a dict as :class:`GaussianPriors.from_dict` reads it).
 
     Returns
     -------
@@ -324,12 +326,26 @@ def check_inputs(idata, selection, priors) -> dict | None:
     ValueError
         If ``priors`` set ``mu_t_df_grid`` (df unknown) but the posterior has no
         ``t_df_prob``.
+    TypeError
+        If ``idata`` is not a DataTree or ``selection`` not a Selection.
 
     Examples
     --------
     >>> clf = HierarchicalGaussianClassifier().fit(X, y)                  # doctest: +SKIP
     >>> check_inputs(clf.idata_, clf.selection_, clf._fitted_priors())    # doctest: +SKIP
     """
+    import xarray as xr
+
+    from ..filters._selection import Selection
+    from ..models._priors import GaussianPriors
+
+    priors = GaussianPriors.from_dict(priors)
+    if not isinstance(selection, Selection):
+        raise TypeError(f"selection must be the fit's Selection (its selection_); got "
+                        f"{type(selection).__name__}")
+    if not isinstance(idata, xr.DataTree):
+        raise TypeError(f"idata must be the fit's idata_ (an xarray.DataTree); got "
+                        f"{type(idata).__name__}")
     obs = idata["observed_data"].to_dataset() if "observed_data" in idata.children else {}
     if "f_statistic" not in obs or "posterior" not in idata.children:
         return None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validation import check_int, check_real
 from ..models._priors import GaussianPriors
 
 __all__ = ["PRIOR_TAIL", "PRIOR_PULL", "PULL_MIN_DRAWS", "prior_boundary_checks",
@@ -189,7 +190,8 @@ def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
     Raises
     ------
     ValueError
-        If ``n_features`` is given and not a positive integer.
+        If ``n_features`` is given and not a positive integer, or ``tail`` is not in
+        (0, 0.5).
 
     Examples
     --------
@@ -210,9 +212,13 @@ def prior_boundary_checks(posterior, priors=None, tail: float = PRIOR_TAIL,
 
     priors = GaussianPriors.from_dict(priors)
     if isinstance(posterior, xr.DataTree):
-        posterior = posterior["posterior"].to_dataset()
-    if n_features is not None and int(n_features) < 1:
-        raise ValueError(f"n_features must be a positive integer; got {n_features!r}")
+        # a fit's idata_, or its posterior node (idata_["posterior"], a DataTree too)
+        node = posterior["posterior"] if "posterior" in posterior.children else posterior
+        posterior = node.to_dataset()
+    if n_features is not None:
+        n_features = check_int(n_features, name="n_features", low=1,
+                               what="the features the checked ones were selected from")
+    tail = check_real(tail, name="tail", low=0.0, high=0.5, closed="neither")
     rows = []
     for name in ("tau_mu", "w_x", "tau_x"):
         ab = _gamma_prior(name, priors)

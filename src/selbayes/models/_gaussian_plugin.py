@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import optimize
-from scipy.special import gammaln
+from scipy.special import gammaln, logsumexp
 
 from .._validation import (
     check_class_index,
@@ -35,7 +35,12 @@ from .._validation import (
     check_real,
 )
 from ..filters._selection import Selection
-from ._gaussian import _check_selection, sufficient_statistics
+from ._gaussian import (
+    _check_selected_on,
+    _check_selection,
+    sufficient_statistics,
+    warn_if_off_scale,
+)
 from ._gaussian_posterior import (
     _log_mean_exp,
     class_log_prior,
@@ -322,11 +327,17 @@ def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
 def _check_training(X_train_selected, y_index, selection):
     """The plug-in's training data, checked against the selection they were selected by."""
     _check_selection(selection)
+    if selection.statistic != "f":
+        # the factor is P(F <= gamma): another statistic's threshold read as an F threshold
+        raise ValueError(f"the plug-in conditions on an F-statistic selection; got statistic "
+                         f"{selection.statistic!r} (select with statistic='f')")
     X = check_matrix(X_train_selected, name="X_train_selected")
     if X.shape[1] != selection.n_selected:
         raise ValueError(f"X_train_selected has {X.shape[1]} columns but the selection retained "
                          f"{selection.n_selected}")
-    return X, check_class_index(y_index, X.shape[0], len(selection.class_counts))
+    y_index = check_class_index(y_index, X.shape[0], len(selection.class_counts))
+    _check_selected_on(selection, y_index, len(selection.class_counts))
+    return X, y_index
 
 
 def _check_mode(mode) -> tuple[float, float]:
@@ -506,6 +517,7 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
             raise ValueError("a given mode needs a fixed df of the t prior (mu_t_df_grid None)")
     G = len(selection.class_counts)
     counts, xbar, ssw = sufficient_statistics(X_train_selected, y_index, G)
+    warn_if_off_scale(ssw, X_train_selected.shape[0], G, priors)
     counts = counts.astype(np.float64)
     if mode is None:
         (u, v), df, t_nodes = _t_df_mode(xbar, ssw, counts, selection, priors, corrected)
@@ -554,6 +566,7 @@ def check_plugin_priors(priors: GaussianPriors) -> None:
     ...
     ValueError: method='plugin' does not cover effect_prior='two_groups': ...
     """
+    priors = GaussianPriors.from_dict(priors)
     if priors.two_groups or priors.w_x_alpha is not None:
         what = ("effect_prior='two_groups'" if priors.two_groups
                 else "a hyperprior on w_x (priors w_x_alpha)")
@@ -620,6 +633,7 @@ def plugin_idata(X_train_selected, y_index, selection: Selection, priors, data: 
 
     from ._gaussian_posterior import draw_class_means
 
+    priors = GaussianPriors.from_dict(priors)
     check_plugin_priors(priors)
     rng = check_random_state(random_state)
     post = plugin_posterior(X_train_selected, y_index, selection, priors, corrected=corrected,
@@ -741,7 +755,25 @@ def _check_log_proba(log_proba, class_log_prior_):
     if prior.shape != (lp.shape[1],):
         raise ValueError(f"class_log_prior_ must have shape (G,) = ({lp.shape[1]},), one entry "
                          f"per column of log_proba; got {prior.shape}")
+    # probabilities given for their logs, or rows that do not sum to 1, came back as if
+    # they were log probabilities (unchanged at T = 1 or eps = 0, not normalised otherwise)
+    for name, rows in (("log_proba", lp), ("class_log_prior_", prior[None, :])):
+        if np.isnan(rows).any() or np.isposinf(rows).any():
+            raise ValueError(f"{name} holds NaN or +inf; it must hold log probabilities")
+        with np.errstate(divide="ignore"):
+            total = logsumexp(rows, axis=1)
+        worst = int(np.argmax(np.abs(total))) if total.size else 0
+        if total.size and not abs(total[worst]) <= _NORMALISED:
+            raise ValueError(
+                f"{name} must hold log probabilities, each row summing to 1 once "
+                f"exponentiated; row {worst} sums to {np.exp(total[worst]):.6g} (probabilities "
+                "given for their logs? pass np.log of them)")
     return lp, prior
+
+
+# How far from 0 the log of a row's total may be: rounding of normalised log probabilities
+# leaves about 1e-15; 1e-6 also lets through rows floored at 1e-300 or rounded to 1e-9.
+_NORMALISED = 1e-6
 
 
 def default_label_noise(n: int) -> float:

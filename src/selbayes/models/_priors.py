@@ -161,7 +161,8 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     c : float
         Dirichlet parameter of the class probabilities (all classes alike).
     alpha_x, w_x : float
-        Prior of the per-feature noise precision tau_x_j.
+        Prior of the per-feature noise precision tau_x_j (alpha_x in [0.01, 1e6], where the
+        selection factor's integral over tau_x stays computable).
     alpha_mu, w_mu : float
         Prior of tau_mu, the precision of class means around the feature mean nu_j:
         small tau_mu means strongly predictive features.
@@ -182,7 +183,8 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
     mu_t_df : float or None
         If given, the class means get a multivariate-t prior given nu_j (BCBCSF, Li 2012):
         mu_j | nu_j, lambda_j ~ N(nu_j, 1 / (tau_mu lambda_j)) with a per-feature scale
-        lambda_j ~ Gamma(mu_t_df / 2, rate mu_t_df / 2). Heavy tails let a few features be
+        lambda_j ~ Gamma(mu_t_df / 2, rate mu_t_df / 2), mu_t_df >= 0.1 (below it the
+        scales overflow float64). Heavy tails let a few features be
         strongly predictive without dragging tau_mu down. The adjustment factor then averages
         over lambda as well (one more 1-D quadrature, same accuracy).
     mu_t_df_grid : tuple of float or None
@@ -275,9 +277,13 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
 
     def _check_field(self, name: str, value) -> None:
         if name != "mu_t_df_grid":
-            return super()._check_field(name, value)
+            super()._check_field(name, value)
+            if name in _COMPUTABLE and value is not None:
+                _check_computable(f"{self._label}.{name}", value, *_COMPUTABLE[name])
+            return None
         for v in value if isinstance(value, tuple) else ():   # numbers first: sorted() below
             check_positive(v, name=f"{self._label}.mu_t_df_grid")
+            _check_computable(f"{self._label}.mu_t_df_grid", v, *_COMPUTABLE["mu_t_df"])
         if (not isinstance(value, tuple) or len(value) < 2 or len(set(value)) != len(value)
                 or list(value) != sorted(value)):
             raise ValueError(f"{self._label}.mu_t_df_grid must be a tuple of two or more "
@@ -303,6 +309,22 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
         if self.mu_t_df_grid is not None:
             return self.mu_t_df_grid
         return None if self.mu_t_df is None else (self.mu_t_df,)
+
+
+#: The range of the settings the selection factor's integrals are computed for, and why.
+#: alpha_x: the grid over log T (the noise precisions) grows like 1 / alpha_x below (0.01:
+#: 0.8 s and 0.3 GB for 200 points; 1e-5 asked for 4 to 435 GB) and like sqrt(alpha_x) above
+#: (1e6: 0.1 s). mu_t_df: below 0.05 the quadrature of the t prior's scales overflows.
+_COMPUTABLE = {"alpha_x": (0.01, 1e6, "the grid of the selection factor's integral over the "
+                                      "noise precisions grows without bound outside it"),
+               "mu_t_df": (0.1, float("inf"), "a t prior with fewer degrees of freedom puts its "
+                                        "scales beyond float64 (a Cauchy prior has 1)")}
+
+
+def _check_computable(name: str, value, low: float, high: float, why: str) -> None:
+    if not low <= float(value) <= high:
+        span = f"in [{low:g}, {high:g}]" if high < float("inf") else f">= {low:g}"
+        raise ValueError(f"{name} must be {span}: {why}; got {value!r}")
 
 
 #: The degrees of freedom ``effect_prior="t_auto"`` chooses among (uniform prior): from the
