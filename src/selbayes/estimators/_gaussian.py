@@ -1060,7 +1060,7 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
         """Average the per-draw Gaussian predictive densities of the selected features (class
         means integrated out) over the (thinned) posterior draws: feature by feature within
         groups of draws of nearly equal globals (``pred_groups_``), then over groups."""
-        from ..models._gaussian_plugin import label_noise_log_proba, temper_log_proba
+        from ..models._gaussian_plugin import _tempered, _with_label_noise
         from ..models._gaussian_posterior import class_log_prior, predictive_log_proba
         from ..models._gaussian_posterior import factorised_predictive_log_proba as fpl
         from ..models._gaussian_two_groups import predictive_log_proba_two_groups
@@ -1077,8 +1077,8 @@ class HierarchicalGaussianClassifier(GaussianChecks, SelectionClassifier):
                       groups=self.pred_groups_)
         else:       # a fit saved before the grouped predictive: the joint average it used
             out = predictive_log_proba(X_sel, self.pred_mean_, self.pred_precision_, lp)
-        return label_noise_log_proba(temper_log_proba(out, lp, self.temperature_), lp,
-                                     self.label_noise_)
+        # the unchecked forms: rows float64 cannot resolve are named by the caller's check
+        return _with_label_noise(_tempered(out, lp, self.temperature_), lp, self.label_noise_)
 
     def _predictive_state(self) -> dict:
         import xarray as xr

@@ -690,10 +690,18 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     >>> np.round(np.exp(temper_log_proba(lp, prior, 2.0)), 3).tolist()   # odds 9 -> 3
     [[0.75, 0.25]]
     """
-    from scipy.special import logsumexp
 
     temperature = check_positive(temperature, name="temperature")
     log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
+    return _tempered(log_proba, class_log_prior_, temperature)
+
+
+def _tempered(log_proba, class_log_prior_, temperature):
+    """:func:`temper_log_proba` of checked arguments. The classifiers call it directly: their
+    rows that float64 cannot resolve (features at 1e17) are named by their own later check,
+    which the normalisation check here would pre-empt with a vaguer message."""
+    from scipy.special import logsumexp
+
     if temperature == 1:
         return log_proba
     z = (log_proba - class_log_prior_) / temperature + class_log_prior_
@@ -741,6 +749,12 @@ def label_noise_log_proba(log_proba, class_log_prior_, eps):
     """
     eps = check_real(eps, name="label noise eps", low=0.0, high=1.0, closed="left")
     log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
+    return _with_label_noise(log_proba, class_log_prior_, eps)
+
+
+def _with_label_noise(log_proba, class_log_prior_, eps):
+    """:func:`label_noise_log_proba` of checked arguments (called directly as
+    :func:`_tempered` is)."""
     if eps == 0:
         return log_proba
     return np.logaddexp(np.log1p(-eps) + log_proba, np.log(eps) + class_log_prior_[None, :])
