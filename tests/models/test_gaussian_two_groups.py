@@ -423,3 +423,24 @@ def test_fit_finds_the_markers():
     assert np.all(r[is_marker] > 0.9)
     assert np.mean(r[~is_marker]) < 0.3
     assert idata["posterior"]["pi0"].mean() > 0.9
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"precision": -np.ones((1, 1, 2))}, r"precision must be finite and > 0"),
+    ({"mean": np.full((1, 1, 2), np.nan)}, "mean contains NaN"),
+    ({"null_mean": np.full((1, 1), np.inf)}, "null_mean contains NaN"),
+    ({"null_precision": np.zeros((1, 1))}, r"null_precision must be finite and > 0"),
+    ({"marker_prob": np.full((1, 1), 1.5)}, r"marker_prob must hold probabilities in \[0, 1\]"),
+    ({"marker_prob": np.full((1, 1), np.nan)}, r"marker_prob must hold probabilities"),
+    ({"max_bytes": 0}, "max_bytes must be > 0"),
+])
+def test_two_groups_predictive_names_moments_it_cannot_use(change, match):
+    """A negative precision, a NaN mean or a marker probability outside [0, 1] came out as
+    NaN probabilities; its sibling predictive_log_proba refused them."""
+    from selbayes.models import predictive_log_proba_two_groups
+
+    args = dict(mean=np.array([[[-1.0, 1.0]]]), precision=np.ones((1, 1, 2)),
+                null_mean=np.zeros((1, 1)), null_precision=np.ones((1, 1)),
+                marker_prob=np.ones((1, 1)), class_log_prior_=np.log([0.5, 0.5]))
+    with pytest.raises(ValueError, match=match):
+        predictive_log_proba_two_groups([[1.0]], **{**args, **change})

@@ -28,10 +28,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from .._validation import check_matrix
+from .._validation import check_positive
 from ._gaussian_posterior import (
     _check_groups,
-    _check_prior_and_columns,
+    _check_moments,
     _group_weights,
     _log_mean_exp,
     marker_log_odds,
@@ -245,7 +245,8 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     ValueError
         If the shapes disagree (``mean`` not 3-D, the null moments or ``marker_prob`` not
         (S, k), ``class_log_prior_`` not (G,), ``X_test_selected`` without k columns, or
-        ``groups`` without one int label per draw).
+        ``groups`` without one int label per draw), a mean is not finite, a precision not
+        finite and > 0, a marker probability outside [0, 1], or ``max_bytes`` not > 0.
     TypeError
         If ``X_test_selected`` is not numeric.
 
@@ -265,12 +266,14 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     >>> np.round(np.exp(lp), 4).tolist()
     [[0.5, 0.5]]
     """
-    X = check_matrix(X_test_selected, name="X_test_selected")
     m_ = np.asarray(mean, dtype=np.float64)
     P = np.asarray(precision, dtype=np.float64)
     if m_.ndim != 3 or P.shape != m_.shape:
         raise ValueError(f"mean and precision must have one shape (n_draws, k, G); got "
                          f"{m_.shape} and {P.shape}")
+    # the slab's moments and the class prior as predictive_log_proba checks them (a negative
+    # precision or a NaN mean came out as NaN probabilities)
+    X, m_, P, class_log_prior_ = _check_moments(X_test_selected, m_, P, class_log_prior_)
     S, k, G = m_.shape
     m0 = np.asarray(null_mean, dtype=np.float64)
     P0 = np.asarray(null_precision, dtype=np.float64)
@@ -279,7 +282,13 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
         if arr.shape != (S, k):
             raise ValueError(f"{name} must have shape (n_draws, k) = {(S, k)}; got "
                              f"{arr.shape}")
-    class_log_prior_ = _check_prior_and_columns(class_log_prior_, G, X, k)
+    if not np.isfinite(m0).all():
+        raise ValueError("null_mean contains NaN or infinite values")
+    if not (np.isfinite(P0).all() and (P0 > 0).all()):
+        raise ValueError("null_precision must be finite and > 0 (1 / variance)")
+    if not ((r >= 0) & (r <= 1)).all():
+        raise ValueError("marker_prob must hold probabilities in [0, 1] (NaN is none)")
+    max_bytes = check_positive(max_bytes, name="max_bytes")
     grouped = groups is not None
     parts = _group_weights(_check_groups(groups, S)) if grouped else []
     with np.errstate(divide="ignore"):
