@@ -159,6 +159,15 @@ def _check_selection(selection) -> None:
                         f"statistic='f')); got {type(selection).__name__}")
 
 
+def _require_f_statistic(selection: Selection) -> None:
+    """The selection factor is P(F <= gamma): refuse another statistic's selection, whose
+    threshold would be read as an F threshold (the sampled model and the plug-in alike)."""
+    if selection.statistic != "f":
+        raise ValueError(f"the selection correction of this model needs an F-statistic "
+                         f"selection; got statistic {selection.statistic!r} (use "
+                         "select_features(..., statistic='f') or corrected=False)")
+
+
 def _check_selected_on(selection: Selection, y_index, n_classes: int) -> None:
     """Refuse training data other than those the selection was made on, by their cases per
     class: the selection factor is that of the selection's design (n_g and gamma), so a
@@ -206,7 +215,8 @@ def warn_if_off_scale(ssw, n: int, n_classes: int, priors: GaussianPriors) -> No
         # shown once
         warn_at_user(
             "the kept features' within-class variances are far from the noise variance the "
-            "priors assume (w_x; their median more than 4 times larger or smaller): the model "
+            f"priors assume (w_x; their median more than {OFF_SCALE:g} times larger or "
+            "smaller): the model "
             "is not scale-free and its probabilities shrink towards the class frequencies. "
             "Standardise the features (the classifiers' standardize=True), or give w_x "
             "near their variance or a hyperprior (w_x_alpha)", UserWarning)
@@ -329,10 +339,7 @@ def model_data(X_selected, y, selection: Selection, priors: GaussianPriors | dic
     if corrected and selection.n_omitted > 0:
         from ..adjustment._fstat_op import fstat_parameters
 
-        if selection.statistic != "f":
-            raise ValueError(f"the selection correction of this model needs an F-statistic "
-                             f"selection; got statistic={selection.statistic!r} (use "
-                             "select_features(..., statistic='f') or corrected=False)")
+        _require_f_statistic(selection)
 
         data["n_omitted"] = np.float64(selection.n_omitted)
         # label=False: the design (G, gamma) is data, so one compiled model serves many.

@@ -38,6 +38,7 @@ from ..filters._selection import Selection
 from ._gaussian import (
     _check_selected_on,
     _check_selection,
+    _require_f_statistic,
     sufficient_statistics,
     warn_if_off_scale,
 )
@@ -327,10 +328,6 @@ def _t_df_mode(xbar, ssw, counts, selection, priors, corrected):
 def _check_training(X_train_selected, y_index, selection):
     """The plug-in's training data, checked against the selection they were selected by."""
     _check_selection(selection)
-    if selection.statistic != "f":
-        # the factor is P(F <= gamma): another statistic's threshold read as an F threshold
-        raise ValueError(f"the plug-in conditions on an F-statistic selection; got statistic "
-                         f"{selection.statistic!r} (select with statistic='f')")
     X = check_matrix(X_train_selected, name="X_train_selected")
     if X.shape[1] != selection.n_selected:
         raise ValueError(f"X_train_selected has {X.shape[1]} columns but the selection retained "
@@ -509,6 +506,8 @@ def plugin_posterior(X_train_selected, y_index, selection: Selection, priors=Non
     priors = GaussianPriors.from_dict(priors)
     X_train_selected, y_index = _check_training(X_train_selected, y_index, selection)
     corrected = check_flag(corrected, "corrected")
+    if corrected:
+        _require_f_statistic(selection)
     n_draws = check_positive_int(n_draws, name="n_draws", what="draws of the precisions")
     rng = check_random_state(random_state)
     if mode is not None:
@@ -690,7 +689,6 @@ def temper_log_proba(log_proba, class_log_prior_, temperature):
     >>> np.round(np.exp(temper_log_proba(lp, prior, 2.0)), 3).tolist()   # odds 9 -> 3
     [[0.75, 0.25]]
     """
-
     temperature = check_positive(temperature, name="temperature")
     log_proba, class_log_prior_ = _check_log_proba(log_proba, class_log_prior_)
     return _tempered(log_proba, class_log_prior_, temperature)
@@ -700,8 +698,6 @@ def _tempered(log_proba, class_log_prior_, temperature):
     """:func:`temper_log_proba` of checked arguments. The classifiers call it directly: their
     rows that float64 cannot resolve (features at 1e17) are named by their own later check,
     which the normalisation check here would pre-empt with a vaguer message."""
-    from scipy.special import logsumexp
-
     if temperature == 1:
         return log_proba
     z = (log_proba - class_log_prior_) / temperature + class_log_prior_

@@ -23,7 +23,7 @@ import numbers
 from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
-from .._validation import check_positive
+from .._validation import check_positive, check_real
 
 __all__ = ["PriorBase", "GaussianPriors", "NaiveBayesPrior", "MixturePrior", "EFFECT_PRIORS",
            "T_DF_GRID", "effect_prior_of", "with_effect_prior", "for_centred_features"]
@@ -314,7 +314,8 @@ class GaussianPriors(_TwoGroupsSwitch, PriorBase):
 #: The range of the settings the selection factor's integrals are computed for, and why.
 #: alpha_x: the grid over log T (the noise precisions) grows like 1 / alpha_x below (0.01:
 #: 0.8 s and 0.3 GB for 200 points; 1e-5 asked for 4 to 435 GB) and like sqrt(alpha_x) above
-#: (1e6: 0.1 s). mu_t_df: below 0.05 the quadrature of the t prior's scales overflows.
+#: (1e6: 0.1 s). mu_t_df: below 0.05 the quadrature of the t prior's scales overflows (0.1
+#: leaves a margin).
 _COMPUTABLE = {"alpha_x": (0.01, 1e6, "the grid of the selection factor's integral over the "
                                       "noise precisions grows without bound outside it"),
                "mu_t_df": (0.1, float("inf"), "a t prior with fewer degrees of freedom puts its "
@@ -322,9 +323,11 @@ _COMPUTABLE = {"alpha_x": (0.01, 1e6, "the grid of the selection factor's integr
 
 
 def _check_computable(name: str, value, low: float, high: float, why: str) -> None:
-    if not low <= float(value) <= high:
-        span = f"in [{low:g}, {high:g}]" if high < float("inf") else f">= {low:g}"
-        raise ValueError(f"{name} must be {span}: {why}; got {value!r}")
+    """check_real's range check, its message saying why the range."""
+    try:
+        check_real(value, name=name, low=low, high=high)
+    except ValueError as exc:
+        raise ValueError(f"{exc}: {why}") from None
 
 
 #: The degrees of freedom ``effect_prior="t_auto"`` chooses among (uniform prior): from the
