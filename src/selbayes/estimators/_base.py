@@ -1060,17 +1060,16 @@ def _warn_of_shuffled_positions(cols, p: int) -> None:
     before ``.to_numpy()`` is the right input then), and a fit keeps no record of which."""
     import pandas as pd
 
-    if len(cols) != p or not pd.api.types.is_integer_dtype(getattr(cols, "dtype", None)):
-        return
+    if (len(cols) != p or not pd.api.types.is_integer_dtype(cols.dtype)
+            or is_positions(cols) or not is_positions(cols.sort_values())):
+        return                  # not the positions 0..p-1 in another order
     labels = np.asarray(cols, dtype=np.int64)
-    if np.array_equal(np.sort(labels), np.arange(p)) and not np.array_equal(labels,
-                                                                            np.arange(p)):
-        first = int(np.flatnonzero(labels != np.arange(p))[0])
-        warn_at_user(
-            f"X's columns are the positions 0..{p - 1} in another order (position {first} "
-            f"holds column {int(labels[first])}) and are read by position, as fit had no "
-            "column names: if fit had pandas' default columns in order (pd.DataFrame(X)), "
-            "pass them in order, X.sort_index(axis=1)", UserWarning)
+    first = int(np.flatnonzero(labels != np.arange(p))[0])
+    warn_at_user(
+        f"X's columns are the positions 0..{p - 1} in another order (position {first} "
+        f"holds column {int(labels[first])}) and are read by position, as fit had no "
+        "column names: if fit had pandas' default columns in order (pd.DataFrame(X)), "
+        "pass them in order, X.sort_index(axis=1)", UserWarning)
 
 
 def _names_view(X):

@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_labels, check_matrix, check_positive_int, check_random_state
+from .._validation import (
+    check_labels,
+    check_matrix,
+    check_positive,
+    check_positive_int,
+    check_random_state,
+    check_real,
+)
 from ..filters._selection import f_statistic, selection_from_scores
 from ..models._gaussian_plugin import (
+    _tempered,
+    _with_label_noise,
     correlation_temperature,
     default_label_noise,
-    label_noise_log_proba,
     plugin_log_proba,
-    temper_log_proba,
 )
 from ..models._gaussian_posterior import class_log_prior
 from ..models._priors import GaussianPriors, for_centred_features
@@ -228,10 +235,12 @@ def _fold_log_proba(X, y_index, G, train, test, candidates, standardize, priors,
         temps = ([correlation_temperature(Z[:, sel.indices], y_train, G)] if by_corr
                  else temperatures)
         for ti, T in enumerate(temps):
-            tempered = temper_log_proba(lp, prior, T)
-            full[ci, ti] = label_noise_log_proba(tempered, prior, label_noise)
+            # the unchecked forms: lp is the plug-in's own normalised output, checked once
+            # per candidate would be a pass over it per temperature and share
+            tempered = _tempered(lp, prior, T)
+            full[ci, ti] = _with_label_noise(tempered, prior, label_noise)
             for si, eps in enumerate(shares or ()):
-                full_share[ci, ti, si] = label_noise_log_proba(tempered, prior, eps)
+                full_share[ci, ti, si] = _with_label_noise(tempered, prior, eps)
     return full, full_share
 
 
@@ -424,8 +433,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     if by_corr and temperature_grid != "correlation":
         raise ValueError(f"temperature_grid must be numbers or 'correlation'; got "
                          f"{temperature_grid!r}")
-    if not by_corr:
-        temperature_grid = [float(t) for t in temperature_grid]
+    if not by_corr:             # checked once here: the folds temper unchecked
+        temperature_grid = [check_positive(t, name="temperature") for t in temperature_grid]
     _check_rule(rule)
     method = decorrelation_method
     candidates = [(k, lam) for lam in decorrelate_grid for k in ks]
@@ -440,6 +449,8 @@ def choose_k(X, y, *, grid=DEFAULT_K_GRID, decorrelate_grid=(None,),
     if isinstance(label_noise, str) and label_noise not in ("auto", "cv"):
         raise ValueError(f"label_noise must be a number in [0, 1), 'auto' or 'cv'; got "
                          f"{label_noise!r}")
+    if not isinstance(label_noise, str):
+        check_real(label_noise, name="label noise eps", low=0.0, high=1.0, closed="left")
 
     def eps_for(train):
         return (default_label_noise(train.size) if isinstance(label_noise, str)

@@ -475,12 +475,19 @@ def _check_moments(X_test_selected, mean, precision, class_log_prior_):
     if P.shape != (S, k, G):
         raise ValueError(f"precision must have shape (n_draws, k) or (n_draws, k, G) = "
                          f"{(S, k, G)}; got {np.shape(precision)}")
-    if not np.isfinite(m_).all():
-        raise ValueError("mean contains NaN or infinite values")
-    if not (np.isfinite(P).all() and (P > 0).all()):
-        raise ValueError("precision must be finite and > 0 (1 / variance); it holds "
-                         f"{int(np.sum(~(np.isfinite(P) & (P > 0))))} other value(s)")
+    _check_mean_and_precision(m_, P)
     return X, m_, P, _check_prior_and_columns(class_log_prior_, G, X, k)
+
+
+def _check_mean_and_precision(mean, precision, prefix: str = "") -> None:
+    """Predictive means finite, precisions finite and > 0 (``prefix``: "null_" for the
+    two-groups prior's null moments)."""
+    if not np.isfinite(mean).all():
+        raise ValueError(f"{prefix}mean contains NaN or infinite values")
+    if not (np.isfinite(precision).all() and (precision > 0).all()):
+        raise ValueError(f"{prefix}precision must be finite and > 0 (1 / variance); it holds "
+                         f"{int(np.sum(~(np.isfinite(precision) & (precision > 0))))} other "
+                         "value(s)")
 
 
 def _check_prior_and_columns(class_log_prior_, G: int, X: np.ndarray, k: int) -> np.ndarray:

@@ -31,6 +31,7 @@ from scipy.special import logsumexp
 from .._validation import check_positive
 from ._gaussian_posterior import (
     _check_groups,
+    _check_mean_and_precision,
     _check_moments,
     _group_weights,
     _log_mean_exp,
@@ -266,14 +267,13 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
     >>> np.round(np.exp(lp), 4).tolist()
     [[0.5, 0.5]]
     """
-    m_ = np.asarray(mean, dtype=np.float64)
-    P = np.asarray(precision, dtype=np.float64)
-    if m_.ndim != 3 or P.shape != m_.shape:
+    if np.shape(precision) != np.shape(mean):
         raise ValueError(f"mean and precision must have one shape (n_draws, k, G); got "
-                         f"{m_.shape} and {P.shape}")
+                         f"{np.shape(mean)} and {np.shape(precision)}")
     # the slab's moments and the class prior as predictive_log_proba checks them (a negative
     # precision or a NaN mean came out as NaN probabilities)
-    X, m_, P, class_log_prior_ = _check_moments(X_test_selected, m_, P, class_log_prior_)
+    X, m_, P, class_log_prior_ = _check_moments(X_test_selected, mean, precision,
+                                                class_log_prior_)
     S, k, G = m_.shape
     m0 = np.asarray(null_mean, dtype=np.float64)
     P0 = np.asarray(null_precision, dtype=np.float64)
@@ -282,10 +282,7 @@ def predictive_log_proba_two_groups(X_test_selected, mean, precision, null_mean,
         if arr.shape != (S, k):
             raise ValueError(f"{name} must have shape (n_draws, k) = {(S, k)}; got "
                              f"{arr.shape}")
-    if not np.isfinite(m0).all():
-        raise ValueError("null_mean contains NaN or infinite values")
-    if not (np.isfinite(P0).all() and (P0 > 0).all()):
-        raise ValueError("null_precision must be finite and > 0 (1 / variance)")
+    _check_mean_and_precision(m0, P0, prefix="null_")
     if not ((r >= 0) & (r <= 1)).all():
         raise ValueError("marker_prob must hold probabilities in [0, 1] (NaN is none)")
     max_bytes = check_positive(max_bytes, name="max_bytes")

@@ -708,9 +708,11 @@ class SBCResult:
                                                random_state)
                 rows[p] = {"chi2": chi2, "chi2_df": df, "chi2_p": chi2_p, "ecdf_stat": stat,
                            "ecdf_p": ecdf_p}
-        once = {(w.category, str(w.message)): w for w in reversed(said)}  # the first of each
-        for w in reversed(list(once.values())):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        seen = set()
+        for w in said:                          # each text once, in order, from its origin
+            if (w.category, str(w.message)) not in seen:
+                seen.add((w.category, str(w.message)))
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("param")
 
     @cached_property
