@@ -9,6 +9,8 @@ Two independent parameters with closed-form posteriors:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 N_OBS = 10
@@ -80,3 +82,13 @@ class CountingFitter:
         if self.fail_at is not None and self.calls == self.fail_at:
             raise RuntimeError("simulated crash")
         return fit_exact(data, seed)
+
+
+@dataclass(frozen=True)
+class ShiftedFitter:
+    """``fit_exact`` with its shift as a setting (a dataclass, as the package's fitters are)."""
+
+    shift: float = 0.0
+
+    def __call__(self, data, seed):
+        return fit_exact(data, seed, shift=self.shift)

@@ -29,8 +29,8 @@ SRC = Path(selbayes.__file__).resolve().parent
 
 LAYERS = [
     {"_version"},
-    {"_validation", "_compat", "_spec", "_parallel", "_compile_cache", "_special", "_rounding",
-     "_interrupt"},
+    {"_validation"},    # input checks, imported by the helpers beside it (the task store's folder)
+    {"_compat", "_spec", "_parallel", "_compile_cache", "_special", "_rounding", "_interrupt"},
     {"filters", "preprocessing"},
     {"adjustment", "datasets"},
     {"models"},

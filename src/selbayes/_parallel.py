@@ -47,6 +47,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ._validation import make_folder
+
 __all__ = ["Task", "TaskResult", "TaskStore", "run_tasks", "keep_worker_caches", "jsonable",
            "settings_hash", "dict_diff", "write_atomic", "check_n_jobs", "check_scheduler",
            "import_distributed", "root_seed", "seed_state", "WorkerKilledError",
@@ -352,7 +354,7 @@ class TaskStore:
             If the folder's manifest records other settings (the message lists the keys that
             changed) or another storage format.
         """
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_folder(self.folder, f"the {self.what}'s folder")
         path = self.folder / self.manifest
         if path.exists():
             stored = json.loads(path.read_text())

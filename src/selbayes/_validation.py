@@ -657,6 +657,31 @@ def check_path(value, name: str):
     return Path(value)
 
 
+def make_folder(path, name: str):
+    """Create the output folder ``path`` (and its parents) and return it as a Path, raising
+    ``ValueError`` naming ``name`` where a file stands at it or above it (pathlib's
+    FileExistsError or NotADirectoryError named a subfolder the user never gave).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "a_file"
+    >>> _ = f.write_text("")
+    >>> make_folder(f / "out", "out")
+    Traceback (most recent call last):
+    ...
+    ValueError: out ... lies under a file, ...
+    """
+    path = check_path(path, name)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        where = "is a file" if path.is_file() else "lies under a file"
+        raise ValueError(f"{name} {str(path)!r} {where}, not a folder: give a folder for the "
+                         "output") from None
+    return path
+
+
 def numeric_array(value, name: str, *, must: str = "be numeric") -> np.ndarray:
     """``value`` as a float64 array, or ``TypeError`` "``name`` must ``must``; got ..."
     unless every entry is a real number.

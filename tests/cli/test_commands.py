@@ -273,3 +273,17 @@ def test_benchmark_without_out_writes_to_a_folder_per_data_set(tmp_path, monkeyp
     [line] = capsys.readouterr().err.strip().splitlines()
     assert "data set name 'my set/2': use letters, digits" in line and "task id" not in line
     assert not (tmp_path / "selbayes_runs" / "benchmark_my set").exists()
+
+
+@pytest.mark.parametrize("command, spec", [
+    ("sbc", ROOT / "models" / "sbc" / "sbc_naive_bayes_small.toml"),
+    ("reproduce", ROOT / "models" / "experiments" / "li2007_naive_bayes_simulation.toml"),
+])
+def test_out_that_is_a_file_exits_2_naming_it(command, spec, tmp_path, capsys):
+    """--out naming a file was a traceback ending in pathlib's FileExistsError or
+    NotADirectoryError (of a subfolder the user never gave), exit status 1."""
+    out = tmp_path / "a_file"
+    out.write_text("")
+    assert main([command, str(spec), "--quick", "--out", str(out)]) == 2
+    assert "a_file" in _one_line_error(capsys)
+    assert out.read_text() == ""

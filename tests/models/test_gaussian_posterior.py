@@ -17,7 +17,10 @@ from selbayes.models._gaussian_posterior import (
     draw_class_means,
     factorised_predictive_log_proba,
     hyperparameter_groups,
+    marker_log_odds,
+    null_predictive_moments,
     predictive_log_proba,
+    predictive_moments,
 )
 
 
@@ -133,3 +136,69 @@ def test_predictive_functions_name_bad_input(call, exc, match):
 def test_class_prior_and_groups_name_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+def _draws(**change):
+    """Two draws, two features, two classes: the inputs of the closed forms given draws."""
+    kw = {"tau_x": np.ones((2, 2)), "tau_mu": np.ones(2), "tau_nu": np.ones(2),
+          "xbar": np.array([[1.0, -1.0], [0.0, 0.5]]), "class_counts": np.array([5.0, 5.0])}
+    kw.update(change)
+    return kw
+
+
+_MARKER = {"pi0": np.full(2, 0.5)}
+
+
+_IMPOSSIBLE = [
+    ({"tau_x": np.array([[1.0, -1.0], [1.0, 1.0]])}, "tau_x must be finite and > 0"),
+    ({"tau_x": np.array([[1.0, np.nan], [1.0, 1.0]])}, "tau_x must be finite and > 0"),
+    ({"tau_mu": np.array([1.0, 0.0])}, "tau_mu must be finite and > 0"),
+    ({"tau_nu": np.array([1.0, -2.0])}, "tau_nu must be finite and >= 0"),
+    ({"class_counts": np.array([5.0, -1.0])}, "class_counts must be finite and >= 0"),
+    ({"xbar": np.array([[1.0, np.inf], [0.0, 0.5]])}, "xbar .* NaN or infinite"),
+    ({"tau_x": np.ones((2, 3))}, "tau_x must have shape"),
+    ({"class_counts": np.ones(3)}, "class_counts must have shape"),
+    ({"lambda_mu": np.array([[1.0, -1.0], [1.0, 1.0]])}, "lambda_mu must be finite and > 0"),
+]
+
+
+@pytest.mark.parametrize("function, change, match", [
+    *[(f, c, m) for f in ("predictive_moments", "marker_log_odds") for c, m in _IMPOSSIBLE],
+    # the null predictive takes no tau_mu or lambda_mu
+    *[("null_predictive_moments", c, m) for c, m in _IMPOSSIBLE
+      if not {"tau_mu", "lambda_mu"} & set(c)],
+])
+def test_closed_forms_refuse_impossible_draws(function, change, match):
+    """A negative, zero or NaN precision gave NaN means, precisions or log odds (no error)."""
+    kw = _draws(**change)
+    if function == "marker_log_odds":
+        kw.update(_MARKER)
+    if function == "null_predictive_moments":
+        kw.pop("tau_mu")
+    fn = {"predictive_moments": predictive_moments, "marker_log_odds": marker_log_odds,
+          "null_predictive_moments": null_predictive_moments}[function]
+    with pytest.raises(ValueError, match=match):
+        fn(**kw)
+
+
+@pytest.mark.parametrize("pi0", [-0.1, 1.5, np.nan])
+def test_marker_log_odds_refuses_pi0_outside_unit_interval(pi0):
+    with pytest.raises(ValueError, match="pi0 must be a probability"):
+        marker_log_odds(**_draws(), pi0=np.full(2, pi0))
+
+
+def test_marker_log_odds_at_the_ends_of_pi0():
+    """pi0 = 0 (every feature a marker) and 1 (every feature null): infinite log odds of the
+    right sign, as the limits of log((1 - pi0) / pi0), not NaN."""
+    lo = marker_log_odds(**_draws(), pi0=np.array([0.0, 1.0]))
+    assert np.all(lo[0] == np.inf) and np.all(lo[1] == -np.inf)
+
+
+def test_draw_class_means_refuses_negative_noise_precision():
+    post = xr.Dataset({"tau_mu": (("chain", "draw"), np.ones((1, 2))),
+                       "tau_x": (("chain", "draw", "feature"),
+                                 np.array([[[1.0, -1.0], [1.0, 1.0]]]))})
+    idata = xr.DataTree.from_dict({"posterior": post})
+    data = {"xbar_obs": np.array([[1.0, -1.0], [0.0, 0.5]]), "class_counts": np.array([5, 5])}
+    with pytest.raises(ValueError, match="tau_x must be finite and > 0"):
+        draw_class_means(idata, data, GaussianPriors(), random_state=0)

@@ -231,6 +231,40 @@ def test_resume_detects_changed_settings(tmp_path):
         _run(toy.CountingFitter(), n=3, out_dir=tmp_path)
 
 
+def test_resume_detects_changed_fitter_and_simulator_settings(tmp_path):
+    """A dataclass fitter's fields are settings: a resume with another shift (or design,
+    priors, sampler) reused the stored ranks of the first run and reported the new settings."""
+    args = dict(random_state=11, thin_to=toy.N_DRAWS, out_dir=tmp_path, progressbar=False)
+    run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    with pytest.raises(ValueError, match="different settings.*fitter_settings"):
+        run_sbc(toy.simulate, toy.ShiftedFitter(3.0), 3, PARAMS, **args)
+    # the same settings resume
+    run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+
+
+def test_resume_of_a_store_without_recorded_settings_warns(tmp_path):
+    """A run stored before the settings were recorded is reused, saying it cannot check them."""
+    from selbayes._parallel import Task, TaskStore
+
+    args = dict(random_state=11, thin_to=toy.N_DRAWS, out_dir=tmp_path, progressbar=False)
+    first = run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    manifest = tmp_path / "sbc_manifest.json"
+    rec = json.loads(manifest.read_text())
+    for key in ("simulator_settings", "fitter_settings"):
+        del rec["settings"][key]
+    old = TaskStore(tmp_path, rec["settings"])
+    rec["settings_hash"] = old.hash
+    manifest.write_text(json.dumps(rec))
+    for i in range(3):
+        path = tmp_path / f"rep_{i:06d}.json"
+        rep = json.loads(path.read_text())
+        rep["settings_hash"] = old.task_hash(Task(rep["fit_id"], rep["task"]))
+        path.write_text(json.dumps(rep))
+    with pytest.warns(UserWarning, match="stored without its simulator's and fitter's"):
+        again = run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    pd.testing.assert_frame_equal(again.ranks, first.ranks)
+
+
 # ---------------------------------------------------------------------------- parallel
 def test_joblib_processes_give_identical_ranks(exact20, tmp_path):
     res = _run(n=20, n_jobs=2, out_dir=tmp_path)
@@ -320,7 +354,7 @@ def _fit_missing(data, seed):
                                            (_fit_missing, "no posterior variable 'lam'")])
 def test_bad_fitter_output(fitter, match):
     with pytest.raises(ValueError, match=match):
-        run_sbc(toy.simulate, fitter, 1, PARAMS, progressbar=False)
+        run_sbc(toy.simulate, fitter, 2, PARAMS, progressbar=False)
 
 
 # -------------------------------------------------------------------- bad input is named
@@ -366,7 +400,7 @@ def test_uniformity_and_rank_functions_name_bad_input(call, exc, match):
 
 
 @pytest.mark.parametrize("kwargs, exc, match", [
-    ({"n_replicates": True}, ValueError, "n_replicates must be a positive integer"),
+    ({"n_replicates": True}, ValueError, "n_replicates must be an integer >= 2"),
     ({"thin_to": True}, ValueError, "thin_to must be None or a positive integer"),
     ({"progressbar": "no"}, TypeError, "progressbar must be True or False"),
     ({"out_dir": 5}, TypeError, "out_dir must be a path"),

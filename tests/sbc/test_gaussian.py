@@ -54,7 +54,7 @@ def test_spec_errors(tmp_path):
     with pytest.raises(ValueError, match=r"\[sbc\] is missing the required key 'n_replicates'"):
         load_sbc_spec(bad)
     bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 0\n[design]\n[fit]\n')
-    with pytest.raises(ValueError, match=r"\[sbc\] n_replicates must be >= 1; got 0"):
+    with pytest.raises(ValueError, match=r"\[sbc\] n_replicates must be >= 2; got 0"):
         load_sbc_spec(bad)
     bad.write_text('[sbc]\nmodel = "gaussian"\nn_replicates = 4\n[design]\nn = 30\n[fit]\n'
                    '[quick]\nnote = "smaller"\n[quick.design]\nn = 20\n')

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
+from .._validation import make_folder
 from .._version import versions
 from ._methods import (
     CHOSEN_NUMBERS,
@@ -573,8 +574,7 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
     if unknown:
         raise ValueError(f"groups given for data set(s) not run: {unknown}; run: {names}")
     # made only once the data are known good: a refused run leaves no folder behind
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out, "out")
     tasks, data, arrays, splits_of, replicate_samples, found_samples = [], {}, {}, {}, {}, {}
     data_hashes, method_settings = {}, {}
     for ds in loaded:

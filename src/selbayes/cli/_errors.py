@@ -15,8 +15,8 @@ class UserError(Exception):
 
 
 # Errors that mean "the input is wrong", not "selbayes is broken".
-_USER_ERRORS = (UserError, FileNotFoundError, IsADirectoryError, PermissionError, ValueError,
-                TypeError, KeyError)
+_USER_ERRORS = (UserError, FileNotFoundError, FileExistsError, IsADirectoryError,
+                NotADirectoryError, PermissionError, ValueError, TypeError, KeyError)
 
 
 #: What a warning's advice (written for the Python API) is on the command line, per command.

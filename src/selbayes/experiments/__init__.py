@@ -61,6 +61,7 @@ from .._parallel import (
     run_tasks,
 )
 from .._spec import load
+from .._validation import make_folder
 from ._spec import (
     COMMON_SCHEMA,
     Field,
@@ -390,7 +391,7 @@ def run_reproduction(spec_path, out=None, quick: bool = False, n_jobs: int = 1,
         raise ValueError("give either out or update_report=True (which writes into "
                          f"{default_out(spec, update_report=True)}), not both")
     out_dir = Path(out) if out is not None else default_out(spec, update_report)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir, "out")
     settings = module.fit_settings(spec)
     tasks = module.plan(spec)
     store = TaskStore(out_dir / "fits", settings, what="reproduction")

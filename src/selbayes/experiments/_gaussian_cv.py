@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .._parallel import Task, TaskResult
+from .._validation import make_folder
 from .._version import __version__
 from . import _cv
 from ._cv import METHODS, check_cv_design, cv_data, evaluate, gene_groups
@@ -447,8 +448,7 @@ def run_demo(out: str = "demo_output", quick: bool = False, seed: int = 2009, k:
     print(f"selbayes demo --data srbct: {ds!r}\none random gene group of {len(cols)} genes, "
           f"{n_folds}-fold cross-validation, top {k} genes by F after decorrelation (lambda = "
           f"10) inside every fold; {chains} chains x {draws} draws per fit")
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = make_folder(out, "out")
     classes = np.unique(y)
     losses = random_loss_matrices(len(classes), 100, random_state=seed)
     rows, probas = {}, {}

@@ -102,6 +102,69 @@ def tau_nu_draws(post) -> np.ndarray:
     return np.zeros(np.shape(post["tau_mu"]))
 
 
+def _check_draws(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None, pi0=None,
+                 draws_2d: bool = False) -> dict:
+    """The posterior-draw inputs of the closed forms below as float arrays, once checked.
+
+    Every formula here divides by the precisions: a negative, zero or NaN draw gave NaN
+    probabilities (or a negative variance under a square root) with no error. ``tau_x``
+    (..., k) and ``lambda_mu`` (..., k) must be finite and > 0, ``tau_mu`` finite and > 0,
+    ``tau_nu`` finite and >= 0 (0: a flat prior on nu), ``pi0`` in [0, 1], ``xbar`` (k, G)
+    finite, ``class_counts`` (G,) finite and >= 0 (``tau_mu=None``: not used, not checked).
+    ``draws_2d``: ``tau_x`` must be (S, k)
+    and the scalars per draw (S,), as the predictive moments index them.
+    """
+    out = {"tau_x": np.asarray(tau_x, dtype=np.float64),
+           "xbar": np.asarray(xbar, dtype=np.float64),
+           "class_counts": np.asarray(class_counts, dtype=np.float64),
+           "tau_nu": np.asarray(tau_nu, dtype=np.float64)}
+    scalars = ["tau_nu"]
+    if tau_mu is not None:
+        out["tau_mu"] = np.asarray(tau_mu, dtype=np.float64)
+        scalars.insert(0, "tau_mu")
+    tx, xbar = out["tau_x"], out["xbar"]
+    if xbar.ndim != 2:
+        raise ValueError(f"xbar must have shape (k, G); got {xbar.shape}")
+    k, G = xbar.shape
+    if out["class_counts"].shape != (G,):
+        raise ValueError(f"class_counts must have shape (G,) = ({G},) as xbar's columns; got "
+                         f"{out['class_counts'].shape}")
+    if tx.ndim < 1 or tx.shape[-1] != k or (draws_2d and tx.ndim != 2):
+        want = "(n_draws, k)" if draws_2d else "(..., k)"
+        raise ValueError(f"tau_x must have shape {want} with k = {k} (xbar's rows); got "
+                         f"{tx.shape}")
+    lead = tx.shape[:-1]
+    for name in scalars:
+        if draws_2d and out[name].shape != lead:
+            raise ValueError(f"{name} must have shape (n_draws,) = {lead}; got "
+                             f"{out[name].shape}")
+    rules = [("tau_x", tx, 0.0, True), ("tau_nu", out["tau_nu"], 0.0, False),
+             ("class_counts", out["class_counts"], 0.0, False)]
+    if tau_mu is not None:
+        rules.insert(1, ("tau_mu", out["tau_mu"], 0.0, True))
+    if lambda_mu is not None:
+        out["lambda_mu"] = np.asarray(lambda_mu, dtype=np.float64)
+        if out["lambda_mu"].shape != tx.shape:
+            raise ValueError(f"lambda_mu must have the shape of tau_x {tx.shape}; got "
+                             f"{out['lambda_mu'].shape}")
+        rules.append(("lambda_mu", out["lambda_mu"], 0.0, True))
+    for name, arr, low, strict in rules:
+        bad = ~np.isfinite(arr) | ((arr <= low) if strict else (arr < low))
+        if bad.any():
+            raise ValueError(f"{name} must be finite and {'>' if strict else '>='} {low:g} "
+                             f"(a precision, scale or count); {int(bad.sum())} of its "
+                             f"{arr.size} value(s) are not, e.g. {float(arr[bad].flat[0])}")
+    if not np.isfinite(xbar).all():
+        raise ValueError("xbar (training class means) contains NaN or infinite values")
+    if pi0 is not None:
+        out["pi0"] = np.asarray(pi0, dtype=np.float64)
+        outside = ~((out["pi0"] >= 0) & (out["pi0"] <= 1))      # NaN too
+        if outside.any():
+            raise ValueError(f"pi0 must be a probability in [0, 1]; got "
+                             f"{float(out['pi0'][outside].flat[0])}")
+    return out
+
+
 def draw_blocks(n_draws: int, bytes_per_draw: float, max_bytes: float) -> list:
     """Slices of consecutive draws whose temporaries (``bytes_per_draw`` each) stay under
     about ``max_bytes``: at least one draw per block, all draws in one block when they fit.
@@ -168,6 +231,9 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
     ------
     TypeError
         If ``random_state`` is not None, an int or a Generator.
+    ValueError
+        If a precision draw is not finite and > 0 (``tau_nu`` >= 0), ``pi0`` is outside
+        [0, 1], or ``xbar_obs`` and ``class_counts`` do not match the draws' k and G.
 
     Examples
     --------
@@ -191,6 +257,10 @@ def draw_class_means(idata, data: dict, priors: GaussianPriors, random_state=Non
 
     rng = check_random_state(random_state)
     post = idata["posterior"].to_dataset()
+    _check_draws(post["tau_x"].values, post["tau_mu"].values, tau_nu_draws(post),
+                 data["xbar_obs"], data["class_counts"],
+                 post["lambda_mu"].values if "lambda_mu" in post else None,
+                 post["pi0"].values if "pi0" in post else None)
     tau_mu = post["tau_mu"].values[..., None]                       # (c, d, 1)
     tau_nu = tau_nu_draws(post)[..., None]
     tau_x = post["tau_x"].values                                    # (c, d, k)
@@ -276,6 +346,12 @@ def marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu=No
     ndarray of shape (..., k)
         Log odds (nats); the marker probability is their logistic sigmoid.
 
+    Raises
+    ------
+    ValueError
+        If a precision or scale is not finite and > 0 (``tau_nu`` >= 0), ``pi0`` is
+        outside [0, 1], ``xbar`` is not finite, or the shapes do not match.
+
     Examples
     --------
     A feature whose class means differ by 20 noise standard errors is a marker; one with
@@ -288,20 +364,20 @@ def marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu=No
     >>> bool(lo[0, 0] > 50), bool(lo[0, 1] < 0)
     (True, True)
     """
-    tau_x = np.asarray(tau_x, dtype=np.float64)
-    xbar = np.asarray(xbar, dtype=np.float64)
+    d = _check_draws(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu, pi0)
+    tau_x, xbar, tau_nu = d["tau_x"], d["xbar"], d["tau_nu"]
     G = xbar.shape[1]
-    a = 1.0 / np.asarray(tau_mu, dtype=np.float64)[..., None]                # (..., 1)
+    a = 1.0 / d["tau_mu"][..., None]                                         # (..., 1)
     if lambda_mu is not None:
-        a = a / np.asarray(lambda_mu, dtype=np.float64)
-    v = 1.0 / (np.asarray(class_counts, dtype=np.float64) * tau_x[..., None])   # (..., k, G)
-    tau_nu = np.asarray(tau_nu, dtype=np.float64)
+        a = a / d["lambda_mu"]
+    v = 1.0 / (d["class_counts"] * tau_x[..., None])                         # (..., k, G)
     # tau_nu = 0: a flat prior on nu (the same constant leaves both densities)
     s = None if np.all(tau_nu == 0) else 1.0 / tau_nu[..., None]
     log_slab = class_means_log_density(a[..., None] + v, s, xbar, G)
     log_null = class_means_log_density(v, s, xbar, G)
-    pi0 = np.asarray(pi0, dtype=np.float64)[..., None]
-    return np.log1p(-pi0) - np.log(pi0) + log_slab - log_null
+    pi0 = d["pi0"][..., None]
+    with np.errstate(divide="ignore"):      # pi0 = 0 or 1: a certain marker or null
+        return np.log1p(-pi0) - np.log(pi0) + log_slab - log_null
 
 
 def class_log_prior(class_counts, c: float) -> np.ndarray:
@@ -383,7 +459,9 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
     Raises
     ------
     ValueError
-        If ``slab`` is given with another shape than ``tau_x``.
+        If ``slab`` is given with another shape than ``tau_x``; if a precision or scale is
+        not finite and > 0 (``tau_nu`` >= 0), ``xbar`` is not finite, or the shapes do not
+        match.
 
     Examples
     --------
@@ -397,13 +475,14 @@ def predictive_moments(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None
     >>> mean.shape, np.round(mean, 3).tolist(), np.round(prec, 3).tolist()
     ((1, 1, 2), [[[1.0, -1.0]]], [[[4.0, 4.0]]])
     """
-    tau_x = np.asarray(tau_x, dtype=np.float64)
-    a = (1.0 / np.asarray(tau_mu, dtype=np.float64))[:, None, None]
+    d = _check_draws(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu, draws_2d=True)
+    tau_x, xbar = d["tau_x"], d["xbar"]
+    a = (1.0 / d["tau_mu"])[:, None, None]
     if lambda_mu is not None:
-        a = a / np.asarray(lambda_mu, dtype=np.float64)[:, :, None]
-    v = 1.0 / (np.asarray(class_counts, dtype=np.float64) * tau_x[:, :, None])     # (S, k, G)
+        a = a / d["lambda_mu"][:, :, None]
+    v = 1.0 / (d["class_counts"] * tau_x[:, :, None])                            # (S, k, G)
     w = 1.0 / (a + v)
-    var_nu = 1.0 / (np.asarray(tau_nu, dtype=np.float64)[:, None] + w.sum(-1))     # (S, k)
+    var_nu = 1.0 / (d["tau_nu"][:, None] + w.sum(-1))                             # (S, k)
     mean_nu = var_nu * (w * xbar).sum(-1)
     prec_mu = 1.0 / a + 1.0 / v
     mean = (mean_nu[..., None] / a + xbar / v) / prec_mu
@@ -444,6 +523,12 @@ def null_predictive_moments(tau_x, tau_nu, xbar, class_counts):
         Predictive mean (data units) and precision (1 / (data units)^2), the same in every
         class.
 
+    Raises
+    ------
+    ValueError
+        If ``tau_x`` is not finite and > 0, ``tau_nu`` not finite and >= 0, ``xbar`` not
+        finite, or the shapes do not match.
+
     Examples
     --------
     With many cases the mean is the pooled mean and the precision tau_x:
@@ -454,10 +539,11 @@ def null_predictive_moments(tau_x, tau_nu, xbar, class_counts):
     >>> np.round(m, 3).tolist(), np.round(p, 3).tolist()
     ([[2.5]], [[4.0]])
     """
-    tau_x = np.asarray(tau_x, dtype=np.float64)
-    w = np.asarray(class_counts, dtype=np.float64) * tau_x[:, :, None]          # (S, k, G)
-    var_nu = 1.0 / (np.asarray(tau_nu, dtype=np.float64)[:, None] + w.sum(-1))
-    mean = var_nu * (w * np.asarray(xbar, dtype=np.float64)).sum(-1)
+    d = _check_draws(tau_x, None, tau_nu, xbar, class_counts, draws_2d=True)
+    tau_x = d["tau_x"]
+    w = d["class_counts"] * tau_x[:, :, None]                                    # (S, k, G)
+    var_nu = 1.0 / (d["tau_nu"][:, None] + w.sum(-1))
+    mean = var_nu * (w * d["xbar"]).sum(-1)
     return mean, 1.0 / (1.0 / tau_x + var_nu)
 
 

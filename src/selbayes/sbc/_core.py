@@ -81,13 +81,22 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._parallel import Task, TaskResult, TaskStore, root_seed, run_tasks, seed_state
+from .._parallel import (
+    Task,
+    TaskResult,
+    TaskStore,
+    check_n_jobs,
+    jsonable,
+    root_seed,
+    run_tasks,
+    seed_state,
+)
 from .._validation import (
     check_flag,
     check_int,
     check_path,
-    check_positive_int,
     check_real,
+    make_folder,
     numeric_array,
 )
 
@@ -325,6 +334,21 @@ def _callable_name(f) -> str:
     target = getattr(f, "func", f)  # functools.partial
     name = getattr(target, "__qualname__", type(target).__qualname__)
     return f"{getattr(target, '__module__', type(target).__module__)}.{name}"
+
+
+def _callable_settings(f):
+    """What a simulator or fitter was made with (a dataclass's fields, a partial's arguments),
+    as JSON, or None for a plain function: the name alone let a resume reuse replicates of
+    another design, prior or sampler setting (``n = 40`` stored, ``n = 12`` asked)."""
+    import dataclasses
+    import functools
+
+    if dataclasses.is_dataclass(f) and not isinstance(f, type):
+        return jsonable(dataclasses.asdict(f))
+    if isinstance(f, functools.partial):
+        return jsonable({"args": list(f.args), "keywords": dict(f.keywords),
+                         "func": _callable_settings(f.func)})
+    return None
 
 
 def _rep_id(index: int) -> str:
@@ -803,8 +827,7 @@ class SBCResult:
         >>> sorted(paths)                                              # doctest: +SKIP
         ['csv', 'png', 'summary']
         """
-        directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
+        directory = make_folder(directory, "directory")
         long = pd.concat(
             {name: getattr(self, name).stack() for name in
              ("ranks", "n_draws", "frac_ranks", "truth", "post_mean", "post_sd")}, axis=1
@@ -881,7 +904,10 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise TypeError(f"simulator must be callable; got {type(simulator).__name__}")
     if not callable(fitter):
         raise TypeError(f"fitter must be callable; got {type(fitter).__name__}")
-    check_positive_int(n_replicates, name="n_replicates")
+    # one replicate gives one rank: nothing to test for uniformity (and the summary refused
+    # it only after every fit had run)
+    check_int(n_replicates, name="n_replicates", low=2, what="one rank per replicate; the "
+              "uniformity tests need at least 2")
     if isinstance(params, str):
         params = [params]
     params = list(params)
@@ -889,8 +915,7 @@ def _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to):
         raise ValueError(f"params must be a non-empty list of parameter names; got {params!r}")
     if len(set(params)) != len(params):
         raise ValueError(f"params has duplicate names: {params}")
-    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a nonzero integer (-1 for all cores); got {n_jobs!r}")
+    check_n_jobs(n_jobs)
     return params, _check_thin_to(thin_to)
 
 
@@ -908,7 +933,7 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
         Returns posterior draws: a dict ``{param: array}`` of shape ``(n_draws,)`` or
         ``(n_chains, n_draws)``, or an ArviZ DataTree with a ``posterior`` group.
     n_replicates : int
-        Number of replicates ``N`` (a few hundred for a useful test).
+        Number of replicates ``N``, >= 2 (a few hundred for a useful test).
     params : str or sequence of str
         Scalar parameters to rank.
     random_state : int, SeedSequence, Generator or None
@@ -934,7 +959,9 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     Raises
     ------
     ValueError
-        If ``out_dir`` holds a run with other params, seed, thinning, simulator or fitter.
+        If ``out_dir`` holds a run with other params, seed, thinning, simulator or fitter
+        (their class, and the fields of a dataclass simulator or fitter: design, priors,
+        sampler settings).
         Also for bad ``n_replicates``, ``params``, ``n_jobs``, ``thin_to`` or
         ``random_state``, both ``client`` and ``scheduler``, a ``thin_to`` above the number of
         draws, or a simulator/fitter output that lacks a parameter or holds non-finite draws.
@@ -972,7 +999,9 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     root = root_seed(random_state, stored)
     # n_replicates is not a setting: a rerun with more replicates adds to the stored ones
     settings = {"params": params, **seed_state(root), "thin_to": thin_to,
-                "simulator": _callable_name(simulator), "fitter": _callable_name(fitter)}
+                "simulator": _callable_name(simulator), "fitter": _callable_name(fitter),
+                "simulator_settings": _callable_settings(simulator),
+                "fitter_settings": _callable_settings(fitter)}
     if stored is not None:
         from .._compat import current_name
 
@@ -981,6 +1010,14 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
         for key in ("simulator", "fitter"):
             if stored.get(key) != settings[key] and current_name(stored.get(key)) == settings[key]:
                 settings[key] = stored[key]
+        if "simulator_settings" not in stored:
+            # A run stored before its simulator's and fitter's settings were recorded: they
+            # cannot be compared, so the stored replicates are taken as made with these.
+            del settings["simulator_settings"], settings["fitter_settings"]
+            warnings.warn(f"{out_path} holds an SBC run stored without its simulator's and "
+                          "fitter's settings: its replicates are reused as if made with "
+                          "these ones; delete the folder if the design, priors or sampler "
+                          "changed", UserWarning, stacklevel=2)
     tasks = [Task(_rep_id(i), {"index": i}) for i in range(n_replicates)]
     results, _ = run_tasks(
         _run_replicate, tasks, None if out_path is None else _store(out_path, settings),

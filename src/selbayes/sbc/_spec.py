@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._spec import OMIT, Field, Spec, dataclass_schema, load
+from .._validation import make_folder
 
 __all__ = ["MODELS", "sbc_schema", "load_sbc_spec", "run_sbc_spec"]
 
@@ -45,7 +46,7 @@ def _with_priors(cls, settings: dict, priors: dict):
 
 _SBC_SECTION = {
     "model": Field("str", "the model calibrated (checked first: it decides the other keys)"),
-    "n_replicates": Field("int", "number of replicates", minimum=1),
+    "n_replicates": Field("int", "number of replicates (at least 2: one rank each)", minimum=2),
     "seed": Field("int", "root seed (replicate i uses its i-th spawned child)", default=0,
                   minimum=0),
     "thin_to": Field("int", "posterior draws kept per replicate (default: thin by ESS)",
@@ -221,8 +222,8 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
     simulator = _with_priors(sim_cls, spec["design"], priors)
     fitter = _with_priors(fit_cls, spec["fit"], priors)
     # A given ``out`` is used as is; only the default folder tells quick runs apart.
-    out = Path(out) if out is not None else Path("reports") / (
-        spec.name + ("_quick" if quick else ""))
+    out = make_folder(out if out is not None else Path("reports") / (
+        spec.name + ("_quick" if quick else "")), "out")
     result = run_sbc(simulator, fitter, int(spec["sbc"]["n_replicates"]),
                      list(fitter.params),
                      random_state=spec["sbc"]["seed"], n_jobs=n_jobs,
