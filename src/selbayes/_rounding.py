@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["varies"]
+__all__ = ["varies", "column_units"]
 
 
 def varies(var, mean, n: int) -> np.ndarray:
@@ -45,3 +45,30 @@ def varies(var, mean, n: int) -> np.ndarray:
     var, mean = np.asarray(var, dtype=np.float64), np.asarray(mean, dtype=np.float64)
     eps = np.finfo(np.float64).eps
     return var > n * eps * var + (n * mean * eps) ** 2
+
+
+def column_units(X) -> np.ndarray:
+    """The power of 2 at each column's largest magnitude (1 for an all-zero column).
+
+    Dividing a column by it maps its values into [-1, 1] exactly (a power of 2 scales without
+    rounding), so moments computed there and scaled back are bit for bit the textbook ones
+    wherever those neither overflow nor underflow: the variance of values near 1e154
+    overflows and that of values near 1e-200 underflows, and either looked like a constant
+    feature.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, p)
+
+    Returns
+    -------
+    ndarray of shape (p,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> column_units(np.array([[3.0, 0.0, -1e200], [0.5, 0.0, 1.0]])).tolist()[:2]
+    [4.0, 1.0]
+    """
+    top = np.abs(np.asarray(X, dtype=np.float64)).max(axis=0, initial=0.0)
+    return np.where(top > 0, np.ldexp(1.0, np.frexp(top)[1]), 1.0)

@@ -281,6 +281,15 @@ def test_fit_linear_probit_names_bad_input(call, exc, match):
 @pytest.mark.parametrize("kwargs, exc, match", [
     ({"K": np.eye(2)}, ValueError, r"K must be the \(3, 3\)"),      # was a heap overrun
     ({"K": np.full((3, 3), np.nan)}, ValueError, "K contains"),
+    # these gave NaN (or, indefinite or not symmetric, finite numbers) with no error
+    ({"K": -np.eye(3)}, ValueError, "K's diagonal"),
+    ({"K": np.zeros((3, 3))}, ValueError, "K's diagonal"),
+    ({"K": np.diag([1.0, 0.0, 1.0])}, ValueError, "K's diagonal"),
+    ({"K": 1e20 * (2.0 * np.eye(3) + 1.0)}, ValueError, "K's diagonal"),
+    ({"K": np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])}, ValueError,
+     "positive semi-definite"),
+    ({"K": np.array([[1.0, 0.9, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])}, ValueError,
+     "symmetric"),
     ({"y": np.array([1.0, 0.0, 1.0])}, ValueError, "y must hold the labels -1 and 1"),
     ({"y": np.array(["a", "b", "a"])}, TypeError, "y must hold the numbers"),
     ({"max_sweeps": 0}, ValueError, "max_sweeps"),
@@ -301,3 +310,41 @@ def test_min_weight_above_every_weight_keeps_the_best_grid_point():
     fit = fit_linear_probit(X, y, min_weight=0.99)
     assert sum(site is not None for site in fit.sites) == 1
     assert np.allclose(np.exp(fit.predict_log_proba(X[:2])).sum(axis=1), 1.0)
+
+
+def test_standardised_values_are_those_of_the_textbook_formula():
+    """Scaling each column by a power of 2 before the moments (against overflow) changes no
+    bit of the standardised values, means or SDs."""
+    from selbayes.models._linear_probit import standardise_features
+
+    X = np.random.default_rng(4).normal(size=(15, 6)) * np.array([1e-3, 1, 7, 1e4, 3e-8, 1])
+    mean, sd, keep, Z = standardise_features(X)
+    assert keep.all()
+    assert np.array_equal(mean, X.mean(axis=0))
+    assert np.array_equal(sd, np.sqrt(X.var(axis=0, ddof=1)))
+    assert np.array_equal(Z, (X - X.mean(axis=0)) / np.sqrt(X.var(axis=0, ddof=1)))
+
+
+@pytest.mark.parametrize("scale", [1e154, 1e-200])
+def test_fit_is_the_same_in_any_units(scale):
+    """The probit fit standardises every feature, so its probabilities do not depend on the
+    units; at 1e154 the variance overflowed and at 1e-200 it underflowed, and both read as
+    "no feature varies over the training cases"."""
+    X, y = _probit_data()
+    ref = fit_linear_probit(X, y).predict_log_proba(X[:4])
+    got = fit_linear_probit(X * scale, y).predict_log_proba(X[:4] * scale)
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_a_test_case_too_far_out_to_square_is_named():
+    """A value 1e154 training SDs out overflowed the squared distance: NaN probabilities."""
+    from selbayes.models import fit_nested_probit
+
+    X, y = _probit_data()
+    far = X[:2].copy()
+    far[1, 0] = 1e160
+    with pytest.raises(ValueError, match=r"1 test case\(s\) \(first: row 1\) lie beyond 1e150"):
+        fit_linear_probit(X, y).predict_log_proba(far)
+    y3 = np.arange(12) % 3
+    with pytest.raises(ValueError, match="lie beyond 1e150"):
+        fit_nested_probit(X, y3).predict_log_proba(far)

@@ -83,6 +83,65 @@ def test_symmetric_passes_within_class_constant_features_through():
 
 
 @pytest.mark.parametrize("scale", ["within", "total"])
+def test_standardization_in_any_units(scale):
+    """Moments in each column's power-of-2 unit: bit for bit the textbook ones at ordinary
+    scales; at 1e200 (overflow) and 1e-200 (underflow) the feature was left unscaled."""
+    X, y, G = _design(3, n=12, p=4, G=2)
+    st = Standardization(scale).fit(X, y, G)
+    R = X - np.stack([X[y == g].mean(0) for g in range(G)])[y]
+    ref = np.sqrt((R ** 2).sum(0) / (12 - G)) if scale == "within" else X.std(0, ddof=1)
+    np.testing.assert_allclose(st.scale_, ref, rtol=1e-14)
+    assert np.array_equal(st.mean_, X.mean(axis=0))
+    for factor in (1e200, 1e-200):
+        Z = Standardization(scale).fit(X * factor, y, G).transform(X * factor)
+        np.testing.assert_allclose(Z, st.transform(X), rtol=1e-12, atol=1e-12)
+
+
+def test_decorrelation_names_an_overflowing_variance():
+    X, y, G = _design(3, n=12, p=4, G=2)
+    with pytest.raises(ValueError, match="overflows .* standardize=True"):
+        Decorrelation(1.0).fit(X * 1e200, y, G)
+
+
+def test_total_scale_of_one_case_is_refused():
+    with pytest.raises(ValueError, match="total scale needs n >= 2"):
+        Standardization("total").fit(np.ones((1, 3)), np.array([0]), 1)
+
+
+@pytest.mark.parametrize("lam", [1e-12, 1e-6])
+def test_symmetric_whitens_down_to_its_smallest_lambda(lam):
+    """At its smallest lambda the low-rank update still whitens: the within-class covariance
+    of the output is Sigma(lambda)'s whitening, checked against the dense reference (at
+    lambda = 1e-30, now refused, it was 0.8 off)."""
+    X, y, G = _design(1, n=12, p=3, G=2)
+    W, sigma = _dense_symmetric(X, y, G, lam)
+    Z = Decorrelation(lam, "symmetric").fit(X, y, G).transform(X)
+    # digits lost about eps / sqrt(lambda) = 2e-10 at 1e-12; 1e-7 leaves room for the
+    # condition of Sigma (the dense reference is exact to 1e-14 here)
+    np.testing.assert_allclose(Z, X @ W.T, rtol=1e-7, atol=1e-7 * np.abs(Z).max())
+
+
+@pytest.mark.parametrize("lam", [1e-13, 1e-30])
+def test_symmetric_refuses_a_lambda_below_its_precision(lam):
+    with pytest.raises(ValueError, match="at least 1e-12.*method='cholesky'"):
+        Decorrelation(lam, "symmetric")
+
+
+@pytest.mark.parametrize("value", [0.1, np.log2(100.0), 0.1 * 3])
+def test_a_feature_constant_up_to_rounding_is_treated_as_constant(value):
+    """Values equal within each class whose class means do not reproduce them to the last bit
+    leave a within-class variance of about 1e-33, not 0: ``d <= 0`` let it through, and the
+    transform scaled the feature by 1 / sqrt(d), to about 1e16. Reference: an exactly
+    constant feature (symmetric: passed through unchanged; Cholesky: refused)."""
+    X, y, G = _design(7)
+    X[:, 5] = np.where(y == 0, value, value / 3)
+    Z = Decorrelation(4.0, "symmetric").fit(X, y, G).transform(X)
+    np.testing.assert_allclose(Z[:, 5], X[:, 5], atol=1e-12)
+    with pytest.raises(ValueError, match="zero within-class variance"):
+        Decorrelation(4.0).fit(X, y, G)
+
+
+@pytest.mark.parametrize("scale", ["within", "total"])
 @pytest.mark.parametrize("value", [-0.11952286093343936, np.log2(100.0), 0.1 * 3])
 def test_a_feature_constant_over_the_training_cases_keeps_its_units(scale, value):
     # all training values equal, to a number their mean does not reproduce to the last bit:

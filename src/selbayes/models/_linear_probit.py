@@ -33,11 +33,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
-from .._rounding import varies
+from .._rounding import column_units, varies
 from .._validation import check_matrix, check_positive, check_positive_int, check_real, labels_1d
 from ._linear_probit_nb import ep_sweep, site_log_z
 
 __all__ = ["ep_probit", "fit_linear_probit", "LinearProbitFit", "standardise_features",
+           "standardise_test",
            "fit_gram", "gram_log_proba", "check_test_matrix", "check_min_weight", "LOG_S_GRID",
            "LOG_S_SD", "INTERCEPT_VARIANCE"]
 
@@ -80,9 +81,10 @@ def ep_probit(K, y, *, tol: float = 1e-8, max_sweeps: int = 100):
     Raises
     ------
     ValueError
-        If ``K`` is not a finite square matrix with one row per label, ``y`` holds values
-        other than -1 and 1, ``tol`` is negative or not finite, or ``max_sweeps`` is not a
-        positive integer.
+        If ``K`` is not a finite square matrix with one row per label, not symmetric, not
+        positive semi-definite, or has a prior variance outside (0, ``MAX_PRIOR_VARIANCE``]
+        (1e10); if ``y`` holds values other than -1 and 1, ``tol`` is negative or not finite,
+        or ``max_sweeps`` is not a positive integer.
     TypeError
         If ``K`` or ``y`` is not numeric, or ``tol`` is not a number.
 
@@ -104,9 +106,36 @@ def ep_probit(K, y, *, tol: float = 1e-8, max_sweeps: int = 100):
     if K.shape != (y.size, y.size):
         raise ValueError(f"K must be the ({y.size}, {y.size}) prior covariance of the latent "
                          f"values of y; got shape {K.shape}")
+    _check_covariance(K)
     tol = check_positive(tol, name="tol", strict=False)
     max_sweeps = check_positive_int(max_sweeps, name="max_sweeps")
     return _ep_probit(K, y, tol, max_sweeps)
+
+
+#: The largest prior variance of a latent value ``ep_probit`` takes (probit units squared):
+#: beyond it the site updates lose their digits (log Z off by 0.12 nats at 1e15, NaN from
+#: 1e20; 5e-3 at 1e10). fit_linear_probit's kernels stay below about 1e5.
+MAX_PRIOR_VARIANCE = 1e10
+
+
+def _check_covariance(K: np.ndarray) -> None:
+    """A prior covariance of the latent values: symmetric, positive semi-definite, with
+    variances in (0, MAX_PRIOR_VARIANCE]. EP returned NaN for a zero variance, a negative
+    one or a huge one, and finite numbers for an indefinite or non-symmetric K."""
+    diag = np.diag(K)
+    if not ((diag > 0) & (diag <= MAX_PRIOR_VARIANCE)).all():
+        bad = diag[~((diag > 0) & (diag <= MAX_PRIOR_VARIANCE))]
+        raise ValueError(f"K's diagonal (the prior variances of the latent values) must be in "
+                         f"(0, {MAX_PRIOR_VARIANCE:g}]; {bad.size} are not, e.g. "
+                         f"{float(bad[0])}")
+    scale = diag.max()
+    if not np.allclose(K, K.T, rtol=0.0, atol=1e-12 * scale):
+        raise ValueError("K must be symmetric (a covariance matrix); K - K.T is up to "
+                         f"{float(np.abs(K - K.T).max()):.3g}")
+    low = float(np.linalg.eigvalsh(K).min())
+    if low < -1e-10 * scale:
+        raise ValueError(f"K must be positive semi-definite (a covariance matrix); its "
+                         f"smallest eigenvalue is {low:.3g}")
 
 
 def _ep_probit(K, y, tol: float = 1e-8, max_sweeps: int = 100):
@@ -185,9 +214,9 @@ class LinearProbitFit:
         return float(np.exp(self.weights @ self.log_s))
 
     def standardise(self, X) -> np.ndarray:
-        """The kept features of ``X`` (m, p_all) standardised as the training ones."""
-        X = check_test_matrix(X, self.mean.size)
-        return (X[:, self.keep] - self.mean[self.keep]) / self.sd[self.keep]
+        """The kept features of ``X`` (m, p_all) standardised as the training ones
+        (:func:`standardise_test`)."""
+        return standardise_test(X, self.mean, self.sd, self.keep)
 
     def predict_log_proba(self, X) -> np.ndarray:
         """log P(class | x) of test cases, (m, 2): Algorithm 3.6 of Rasmussen and Williams
@@ -196,7 +225,8 @@ class LinearProbitFit:
         Raises
         ------
         ValueError
-            If ``X`` is not a finite 2-D array with the training data's number of columns.
+            If ``X`` is not a finite 2-D array with the training data's number of columns,
+            or a case lies beyond 1e150 training standard deviations.
 
         Examples
         --------
@@ -316,16 +346,66 @@ def standardise_features(X):
     ([True, False], [-0.707, 0.707])
     """
     X = np.asarray(X, dtype=np.float64)
-    mean = X.mean(axis=0)
-    var = X.var(axis=0, ddof=1)
+    # Each column divided by the power of 2 at its largest magnitude: the variance of values
+    # near 1e154 overflowed and of values near 1e-200 underflowed, and either read as "no
+    # feature varies". A power of 2 scales exactly, so Z is bit for bit what it was.
+    unit = column_units(X)
+    Xs = X / unit
+    mean_s = Xs.mean(axis=0)
+    var_s = Xs.var(axis=0, ddof=1)
     # a feature constant over the training cases (a floored or clipped gene, a gene that
     # varies only in other cases) can get var of about 1e-33 rather than 0 from rounding
-    keep = varies(var, mean, X.shape[0])
-    sd = np.sqrt(var)
+    keep = varies(var_s, mean_s, X.shape[0])
+    sd_s = np.sqrt(var_s)
     if not keep.any():
         raise ValueError("no feature varies over the training cases")
-    Z = (X[:, keep] - mean[keep]) / sd[keep]
-    return mean, np.where(keep, sd, 1.0), keep, Z
+    Z = (Xs[:, keep] - mean_s[keep]) / sd_s[keep]
+    return mean_s * unit, np.where(keep, sd_s * unit, 1.0), keep, Z
+
+
+def standardise_test(X, mean, sd, keep) -> np.ndarray:
+    """Test cases' kept features standardised as the training ones (the probit fits'
+    ``standardise``), checked so that their squares add up: a value 1e154 training SDs out
+    overflowed there and gave NaN probabilities.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, p_all)
+        Test values (data units).
+    mean, sd : ndarray of shape (p_all,)
+        Training means and standard deviations (data units).
+    keep : ndarray of bool, shape (p_all,)
+        The features that vary over the training cases.
+
+    Returns
+    -------
+    ndarray of shape (m, keep.sum())
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a finite 2-D array of p_all columns, or a case lies so far from the
+        training data (1e150 training SDs) that its squared distance overflows.
+    TypeError
+        If ``X`` is not numeric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> standardise_test([[3.0, 1.0]], np.array([1.0, 0.0]), np.array([2.0, 1.0]),
+    ...                  np.array([True, False])).tolist()
+    [[1.0]]
+    """
+    X = check_test_matrix(X, mean.size)
+    Zs = (X[:, keep] - mean[keep]) / sd[keep]
+    with np.errstate(over="ignore"):
+        far = ~np.isfinite(np.einsum("ij,ij->i", Zs, Zs))
+    if far.any():
+        raise ValueError(f"{int(far.sum())} test case(s) (first: row {int(np.argmax(far))}) lie "
+                         "beyond 1e150 training standard deviations on some feature: their "
+                         "predictive overflows (values in other units than the training "
+                         "data?)")
+    return Zs
 
 
 def fit_gram(G0, y_pm, *, min_weight: float = 1e-8, return_log_evidence: bool = False):

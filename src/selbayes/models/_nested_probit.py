@@ -46,10 +46,10 @@ from ._linear_probit import (
     LOG_S_GRID,
     _check_training_data,
     check_min_weight,
-    check_test_matrix,
     fit_gram,
     gram_log_proba,
     standardise_features,
+    standardise_test,
 )
 
 __all__ = ["fit_nested_probit", "NestedProbitFit", "nested_dichotomies", "MAX_TREES"]
@@ -198,9 +198,9 @@ class NestedProbitFit:
     trees: list
 
     def standardise(self, X) -> np.ndarray:
-        """The kept features of ``X`` (m, p_all) standardised as the training ones."""
-        X = check_test_matrix(X, self.mean.size)
-        return (X[:, self.keep] - self.mean[self.keep]) / self.sd[self.keep]
+        """The kept features of ``X`` (m, p_all) standardised as the training ones
+        (:func:`selbayes.models._linear_probit.standardise_test`)."""
+        return standardise_test(X, self.mean, self.sd, self.keep)
 
     def split_cases(self, j: int) -> np.ndarray:
         """Indices of the training cases whose class is one of split ``j``'s."""

@@ -7,7 +7,7 @@ import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 from sklearn.exceptions import NotFittedError
 
-from .._rounding import varies
+from .._rounding import column_units, varies
 from .._validation import check_class_index, check_matrix, check_positive, check_positive_int
 
 __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
@@ -16,6 +16,9 @@ __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
 # the "symmetric" route needs no p x p matrix.
 MAX_FEATURES = 20_000
 METHODS = ("cholesky", "symmetric")
+#: The smallest lambda of the "symmetric" route: its digits lost grow as eps / sqrt(lambda),
+#: about 2e-10 of the whitened covariance here (tests/preprocessing/test_decorrelation.py).
+MIN_SYMMETRIC_LAMBDA = 1e-12
 
 
 def _check_lambda(lam, name: str) -> float:
@@ -171,20 +174,27 @@ class Standardization:
     def _fit(self, X: np.ndarray, y_index: np.ndarray, n_classes: int) -> Standardization:
         """:meth:`fit` of checked input."""
         n = X.shape[0]
-        self.mean_ = X.mean(axis=0)
+        # in each column's power-of-2 unit (exact): the variance of values near 1e200
+        # overflowed, or near 1e-200 underflowed, and the feature was left unscaled
+        unit = column_units(X)
+        Xs = X / unit
+        mean_s = Xs.mean(axis=0)
         if self.scale == "within":
             if n <= n_classes:
                 raise ValueError(f"the within-class scale needs n > G; got n = {n}, "
                                  f"G = {n_classes}")
-            R = _within_residuals(X, y_index, n_classes)
+            R = _within_residuals(Xs, y_index, n_classes)
             var = np.einsum("ij,ij->j", R, R) / (n - n_classes)
         else:
-            var = X.var(axis=0, ddof=1)
+            if n < 2:
+                raise ValueError(f"the total scale needs n >= 2; got n = {n}")
+            var = Xs.var(axis=0, ddof=1)
+        self.mean_ = mean_s * unit
         # A feature constant within classes keeps its units (its F is infinite or undefined
         # either way); dividing by zero would make NaNs, and dividing by the rounding residue
         # that a constant feature's computed sd often is (about 1e-17) would give a test case
         # off the constant a value of 1e16 or more
-        self.scale_ = np.where(varies(var, self.mean_, n), np.sqrt(var), 1.0)
+        self.scale_ = np.where(varies(var, mean_s, n), np.sqrt(var) * unit, 1.0)
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:
@@ -224,7 +234,8 @@ class Decorrelation:
         rank r <= n - G, so Sigma = D + U U' with U = R' / sqrt((n - G)(1 + lambda)) (R the
         within-class residuals); with A = D^{-1/2} U = V s Q' (thin SVD),
         (I + A A')^{-1/2} = I + V diag((1 + s^2)^{-1/2} - 1) V'. Fitting costs O(n^2 p),
-        transforming O(n p r), memory O(n p): no p x p matrix. Needs lambda > 0. A feature
+        transforming O(n p r), memory O(n p): no p x p matrix. Needs lambda >=
+        ``MIN_SYMMETRIC_LAMBDA`` (1e-12): closer to 0 its update loses its digits. A feature
         constant within every class passes through unchanged. Like the
         Cholesky route it is invariant to rescaling single features; unlike it, it does not
         depend on the order of the features, and each whitened feature stays as close as
@@ -253,7 +264,7 @@ class Decorrelation:
     ------
     ValueError
         If ``lam`` is negative or not finite, ``method`` is unknown, or ``method="symmetric"``
-        with ``lam = 0``.
+        with ``lam`` below ``MIN_SYMMETRIC_LAMBDA`` (1e-12).
     TypeError
         If ``lam`` is not a number (True and "3" included).
 
@@ -277,8 +288,15 @@ class Decorrelation:
     def __init__(self, lam: float = 10.0, method: str = "cholesky"):
         _check_lambda(lam, "lam")
         _check_method(method)
-        if method == "symmetric" and lam == 0:
-            raise ValueError("the symmetric (low-rank) decorrelation needs lambda > 0")
+        if method == "symmetric" and lam < MIN_SYMMETRIC_LAMBDA:
+            # Its update X + (X V) diag(coef) V' cancels to a result of relative size
+            # sqrt(lambda): digits lost grow as eps / sqrt(lambda) (lambda = 1e-20: 1e-5 off
+            # the whitened covariance, 1e-30: 0.8). Cholesky has no such cancellation.
+            raise ValueError(f"the symmetric (low-rank) decorrelation needs lambda > 0, at "
+                             f"least {MIN_SYMMETRIC_LAMBDA:g} (below it its low-rank update "
+                             f"loses its digits); got {lam!r}: use method='cholesky' (the "
+                             "classifiers' decorrelation_method='cholesky') for a lambda "
+                             "near 0")
         self.lam = float(lam)
         self.method = method
 
@@ -332,12 +350,21 @@ class Decorrelation:
         R = _within_residuals(X, y_index, n_classes)
         dof = n - n_classes
         d = np.einsum("ij,ij->j", R, R) / dof
-        if self.method == "symmetric" and np.any(d <= 0):
+        if not np.isfinite(d).all():
+            raise ValueError(f"the within-class variance of {int((~np.isfinite(d)).sum())} "
+                             "feature(s) overflows (values near 1e154 or beyond): rescale X, "
+                             "or standardise it first (the classifiers' standardize=True)")
+        # Zero within-class variance up to rounding: a constant column (0.1 six times) leaves
+        # residuals of 1e-17 and d of 1e-33, which "d <= 0" let through to be scaled by
+        # 1 / sqrt(d), about 1e16.
+        constant = ~varies(d, np.abs(X).max(axis=0), n)
+        if self.method == "symmetric" and constant.any():
             # A feature constant within every class has zero residuals, so it cannot mix with
             # the others: with D_jj = 1 it passes through unchanged (its F is unaffected).
-            d = np.where(d > 0, d, (1.0 + self.lam) / self.lam)
-        if np.any(d <= 0):
-            bad = np.flatnonzero(d <= 0)
+            d = np.where(constant, (1.0 + self.lam) / self.lam, d)
+            R = np.where(constant, 0.0, R)
+        elif constant.any():
+            bad = np.flatnonzero(constant)
             raise ValueError(
                 f"{bad.size} feature(s) have zero within-class variance (first: column {bad[0]}); "
                 "the decorrelating transform needs every feature to vary within classes"
