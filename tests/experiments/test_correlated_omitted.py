@@ -5,6 +5,8 @@ directly (small cases only), the exact null moment E r^2 = 1/(n - G) of residual
 and the limits rho = 0 (m_eff = m) and rho -> 1 (m_eff = number of blocks).
 """
 
+import re
+
 import numpy as np
 import pytest
 
@@ -158,3 +160,18 @@ def test_smoke_run(tmp_path):
                            progress=False)
     assert [float(r["frac_meff_tau_mu"]) for r in again] == pytest.approx(
         [r["frac_meff_tau_mu"] for r in rows])
+
+
+@pytest.mark.parametrize("args, match", [
+    (["--p", "0"], "--p must be >= 1"),
+    (["--designs", "5:2.0"], r"--designs 5:2 with --p 200: rho must be in \[0, 1\]"),
+    (["--designs", "300:0.5"], "block must be in 1..p = 200"),
+])
+def test_main_refuses_bad_designs_before_running(args, match, tmp_path, capsys):
+    """These were tracebacks from the first replicate's simulator."""
+    from selbayes.experiments.correlated_omitted import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--quick", "--out", str(tmp_path / "out"), *args])
+    assert exc.value.code == 2
+    assert re.search(match, capsys.readouterr().err)

@@ -1,5 +1,7 @@
 """The plasmode suite's truths and scores, against closed forms and simulation."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -367,3 +369,20 @@ def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
     got = write_report(df, tmp_path / "rule", reference="a")
     assert got.name == "suite.md" and "suite.md" in capsys.readouterr().out
     assert (tmp_path / "rule" / "README.md").read_text() == "# The rule, written before the run\n"
+
+
+@pytest.mark.parametrize("args, match", [
+    (["--replicates", "0"], "--replicates must be >= 1"),     # was pandas' KeyError
+    (["--seed", "-1"], "--seed must be >= 0"),                # was numpy's ValueError
+    (["--jobs", "0"], "--jobs must be a positive number"),    # was joblib's ValueError
+    (["--methods", "nope"], r"unknown method\(s\) \['nope'\]; choose from"),
+    (["--scenarios", "nope"], r"unknown scenario\(s\) \['nope'\]; choose from"),
+])
+def test_main_refuses_bad_arguments_before_running(args, match, tmp_path, capsys):
+    from selbayes.experiments.plasmode import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--quick", "--out", str(tmp_path / "out"), *args])
+    assert exc.value.code == 2
+    assert re.search(match, capsys.readouterr().err)
+    assert not (tmp_path / "out").exists()

@@ -372,7 +372,7 @@ _U = np.random.default_rng(0).uniform(size=50)
     (lambda: ecdf_uniformity(_U, None, "5"), ValueError, "n_simulations"),
     (lambda: ecdf_uniformity(_U, None, 100, -1), ValueError, "random_state must be an int >= 0"),
     (lambda: ecdf_uniformity(_U, None, 100, True), TypeError, "random_state"),
-    (lambda: ecdf_band(0, n_simulations=100), ValueError, "n must be an integer >= 1"),
+    (lambda: ecdf_band(0, n_simulations=100), ValueError, "n must be an integer >= 2"),
     (lambda: ecdf_band(50.5, n_simulations=100), ValueError, "n must be an integer"),
     (lambda: ecdf_band(50, "0.9", n_simulations=100), TypeError, "prob must be a number"),
     (lambda: ecdf_band(50, True, n_simulations=100), TypeError, "prob must be a number"),
@@ -441,3 +441,38 @@ def test_a_few_replicates_warn_once_for_all_parameters():
     assert len(table) == 3
     few = [w for w in said if "expected count per bin" in str(w.message)]
     assert len(few) == 1 and few[0].category is UserWarning
+
+
+def test_ecdf_band_of_one_rank_names_n():
+    """It said "n_eval must be >= 2", a parameter the caller never gave."""
+    with pytest.raises(ValueError, match="n must be an integer >= 2"):
+        ecdf_band(1, n_simulations=100)
+
+
+def test_fitters_refuse_settings_that_would_fail_in_the_first_replicate():
+    from selbayes.sbc import GaussianSBCFitter, NaiveBayesSBCFitter
+
+    with pytest.raises(ValueError, match=r"threshold must be .*1"):
+        NaiveBayesSBCFitter(threshold=1.5)       # keeps no feature: the prior, "corrected"
+    with pytest.raises(ValueError, match="sampler must be one of"):
+        GaussianSBCFitter(sampler="bogus")
+
+
+def _simulate_text_truth(rng):
+    data, truth = toy.simulate(rng)
+    return data, {**truth, "mu": "0.5"}
+
+
+def _fit_text_draws(data, seed):
+    return {**toy.fit_exact(data, seed), "mu": ["a"] * toy.N_DRAWS}
+
+
+@pytest.mark.parametrize("simulator, fitter, match", [
+    (_simulate_text_truth, toy.fit_exact, "true value of 'mu' must be one finite number"),
+    (toy.simulate, _fit_text_draws, "posterior draws of 'mu' must be numbers"),
+])
+def test_truth_and_draws_that_are_not_numbers_are_named(simulator, fitter, match):
+    """A truth of "0.5" or True was read as a number; text draws gave numpy's "could not
+    convert string to float", naming no parameter."""
+    with pytest.raises(TypeError, match=match):
+        run_sbc(simulator, fitter, 2, PARAMS, thin_to=toy.N_DRAWS, progressbar=False)

@@ -64,7 +64,7 @@ def test_quick_two_groups_sbc_run(tmp_path):
     ("sim", {"priors": {"alphax": 1}}, ValueError, "unknown prior setting"),
     ("fit", {"threshold": "0.4"}, TypeError, "threshold must be a number"),
     ("fit", {"threshold": True}, TypeError, "threshold must be a number"),
-    ("fit", {"threshold": -0.1}, ValueError, "threshold must be >= 0"),
+    ("fit", {"threshold": -0.1}, ValueError, r"threshold must be in \[0, 1\)"),
     ("fit", {"n_draws": 0}, ValueError, "n_draws must be an integer >= 1"),
     ("fit", {"n_alpha": 1.5}, ValueError, "n_alpha"),
     ("fit", {"n_pi0": 0}, ValueError, "n_pi0"),

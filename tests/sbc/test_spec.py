@@ -78,3 +78,23 @@ def test_a_note_that_is_not_text_is_refused_by_name(tmp_path):
 
     with pytest.raises(SpecError, match="note"):
         spec.load_sbc_spec(_spec_with(tmp_path, "note = 3"))
+
+
+def test_the_readme_names_the_command_that_resumes_its_own_folder(tmp_path):
+    """A quick run, or one with --out, said "--update-report", which runs the full spec into
+    reports/<name> and does not resume that folder."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    path = _spec_with(tmp_path, "")
+    loaded = spec.load_sbc_spec(path)
+    result = SimpleNamespace(ranks=pd.DataFrame(columns=["alpha_corrected"]))
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    spec._write_readme(mine, path, loaded, result, quick=True)
+    assert f"`selbayes sbc {path} --quick --out {mine}`" in (mine / "README.md").read_text()
+    committed = tmp_path / "reports" / loaded.name
+    committed.mkdir(parents=True)
+    spec._write_readme(committed, path, loaded, result)
+    assert f"`selbayes sbc {path} --update-report`" in (committed / "README.md").read_text()

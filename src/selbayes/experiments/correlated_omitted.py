@@ -1041,6 +1041,13 @@ def main(argv=None) -> int:
                    for s in a.designs.split(",") if s]
     except (ValueError, IndexError):
         ap.error(f"--designs must be block:rho pairs like 5:0.5; got {a.designs!r}")
+    if a.p < 1:
+        ap.error(f"--p must be >= 1; got {a.p}")
+    for block, rho in designs:      # refused here, not as a traceback from the first replicate
+        try:
+            CorrelatedGaussianSimulator(p=a.p, block=block, rho=rho)
+        except ValueError as exc:
+            ap.error(f"--designs {block}:{rho:g} with --p {a.p}: {exc}")
     cells = [Cell(q, b, r, a.meff_method) for q in priors for b, r in designs]
     run_experiment(a.out, a.replicates, a.random_state, cells=cells, quick=a.quick, p=a.p)
     print((Path(a.out) / "results.md").read_text())

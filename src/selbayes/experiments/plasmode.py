@@ -1062,7 +1062,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m selbayes.experiments.plasmode",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--methods", default="logreg_l2_cv,logreg_l1_cv,sb_normal,sb_t_wide,"
-                    "sb_t_wide_uncorrected", help="comma-separated method names")
+                    "sb_t_wide_uncorrected",
+                    help="comma-separated method names: keys of CANDIDATES, STACKED or "
+                    "LINEAR_STACKED here, or of selbayes.benchmark.METHODS (an unknown name "
+                    "is refused with the list)")
     ap.add_argument("--scenarios", default=",".join(SCENARIOS),
                     help="comma-separated names of SCENARIOS (default: all of them), "
                     f"HOLDOUT_SCENARIOS ({', '.join(HOLDOUT_SCENARIOS)}), "
@@ -1076,8 +1079,23 @@ def main(argv=None) -> int:
     ap.add_argument("--reference", default="sb_normal")
     ap.add_argument("--out", required=True, help="folder for results.jsonl and the report")
     a = ap.parse_args(argv)
+    # refused as usage errors (exit status 2) before anything runs or is written: they were
+    # tracebacks from pandas (0 replicates), numpy (a negative seed) or joblib (0 jobs)
+    for flag, value, low in (("--replicates", a.replicates, 1), ("--seed", a.seed, 0)):
+        if value < low:
+            ap.error(f"{flag} must be >= {low}; got {value}")
+    if a.jobs == 0 or a.jobs < -1:
+        ap.error(f"--jobs must be a positive number of processes or -1 (all cores); got "
+                 f"{a.jobs}")
     methods = [m for m in a.methods.split(",") if m]
     scenarios = [s for s in a.scenarios.split(",") if s]
+    from ..benchmark._methods import METHODS
+
+    known = set(CANDIDATES) | set(STACKED) | set(LINEAR_STACKED) | set(METHODS)
+    if unknown := [m for m in methods if m not in known]:
+        ap.error(f"unknown method(s) {unknown}; choose from {sorted(known)}")
+    if unknown := sorted(set(scenarios) - set(_ALL_SCENARIOS)):
+        ap.error(f"unknown scenario(s) {unknown}; choose from {sorted(_ALL_SCENARIOS)}")
     t0 = time.perf_counter()
     res = run_suite(methods, scenarios, replicates=a.replicates, seed=a.seed, out=a.out,
                     n_jobs=a.jobs, quick=a.quick)

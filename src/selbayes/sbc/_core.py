@@ -261,7 +261,8 @@ def _posterior_draws(posterior, params: Sequence[str]) -> dict[str, np.ndarray]:
                     f"got dims {value.dims}"
                 )
             value = value.transpose(*[d for d in ("chain", "draw") if d in value.dims]).values
-        arr = np.asarray(value, dtype=np.float64)
+        # numeric_array: "a" was numpy's "could not convert string to float", True read as 1
+        arr = numeric_array(value, f"posterior draws of {name!r}", must="be numbers")
         if arr.ndim == 1:
             arr = arr[None, :]
         if arr.ndim != 2 or arr.size == 0:
@@ -309,7 +310,7 @@ def _run_replicate(task, root_state, simulator, fitter, params, thin_to):
            "rank": {}, "n_draws": {}, "frac_rank": {}, "truth": {}, "post_mean": {},
            "post_sd": {}}
     for name in params:
-        t = np.asarray(truth[name], dtype=np.float64)
+        t = numeric_array(truth[name], f"true value of {name!r}", must="be one finite number")
         if t.size != 1 or not np.isfinite(t).all():
             raise ValueError(
                 f"true value of {name!r} must be one finite number; got {truth[name]!r}"
@@ -592,7 +593,7 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     Raises
     ------
     ValueError
-        When ``n`` is not a positive integer, ``prob`` is outside (0, 1), ``n_eval`` is not
+        When ``n`` is not an integer >= 2, ``prob`` is outside (0, 1), ``n_eval`` is not
         an integer >= 2, ``n_simulations`` not a positive integer, or ``random_state`` a
         negative int.
     TypeError
@@ -605,7 +606,7 @@ def ecdf_band(n: int, prob: float = 0.95, n_eval: int | None = None,
     >>> z.shape, bool((lower <= z).all() and (z <= upper).all())
     ((11,), True)
     """
-    n = check_int(n, name="n", low=1)
+    n = check_int(n, name="n", low=2, what="the number of ranks; a band needs at least 2")
     prob = check_real(prob, name="prob", low=0.0, high=1.0, closed="neither")
     k = _n_eval(n, n_eval)
     n_simulations = check_int(n_simulations, name="n_simulations", low=1)

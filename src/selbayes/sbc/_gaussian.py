@@ -181,7 +181,8 @@ class GaussianSBCFitter:
     ------
     ValueError
         At construction, if ``k``, ``draws`` or ``chains`` is not a positive integer, ``tune``
-        not an integer >= 0, or ``priors`` names an unknown or invalid setting.
+        not an integer >= 0, ``priors`` names an unknown or invalid setting, or ``sampler``
+        is not one of the classifiers' samplers ("auto", "pymc", "nutpie", ...).
     TypeError
         At construction, if ``priors`` is not a dict, ``centre`` not a bool or ``sampler``
         not a string.
@@ -217,6 +218,11 @@ class GaussianSBCFitter:
         if not isinstance(self.sampler, str):
             raise TypeError(f"GaussianSBCFitter: sampler must be a string; got "
                             f"{self.sampler!r}")
+        from ..estimators._base import SAMPLERS
+
+        if self.sampler not in SAMPLERS:    # named now, not inside the first replicate
+            raise ValueError(f"GaussianSBCFitter: sampler must be one of {sorted(SAMPLERS)}; "
+                             f"got {self.sampler!r}")
 
     @property
     def params(self) -> tuple:

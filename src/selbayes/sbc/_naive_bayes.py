@@ -226,8 +226,8 @@ class NaiveBayesSBCFitter:
     ------
     ValueError
         At construction, if ``method`` is neither "quadrature" nor "mcmc", ``threshold`` is
-        negative or not finite, ``n_alpha``, ``n_draws``, ``draws``, ``chains`` or ``n_pi0``
-        is not a positive integer, ``tune`` not an integer >= 0, or ``priors`` names an
+        not in [0, 1) (|COR| <= 1), ``n_alpha``, ``n_draws``, ``draws``, ``chains`` or
+        ``n_pi0`` is not a positive integer, ``tune`` not an integer >= 0, or ``priors`` names an
         unknown or invalid setting; when called, if method "mcmc" finds no feature above
         ``threshold``.
     TypeError
@@ -266,12 +266,14 @@ class NaiveBayesSBCFitter:
 
     def __post_init__(self):
         # caught at construction, not after the first replicate's selection has run
-        from .._validation import check_positive
+        from .._validation import check_real
         from ._core import _check_prior_dict, _check_settings
 
         if self.method not in ("quadrature", "mcmc"):
             raise ValueError(f"method must be 'quadrature' or 'mcmc'; got {self.method!r}")
-        check_positive(self.threshold, name="threshold", strict=False)
+        # |COR| is at most 1: a threshold above it keeps no feature, and the "corrected"
+        # posterior would be the prior
+        check_real(self.threshold, name="threshold", low=0.0, high=1.0, closed="left")
         _check_settings(self, {"n_alpha": 1, "n_draws": 1, "draws": 1, "tune": 0, "chains": 1,
                                "n_pi0": 1})
         _check_prior_dict(self, "priors", _prior)

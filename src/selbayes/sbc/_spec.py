@@ -230,7 +230,7 @@ def run_sbc_spec(spec_path, out=None, quick: bool = False, n_jobs: int = 1, sche
                      scheduler=scheduler, out_dir=out / "replicates",
                      thin_to=spec["sbc"]["thin_to"], progressbar=progressbar)
     result.save(out)
-    _write_readme(out, spec_path, spec, result)
+    _write_readme(out, spec_path, spec, result, quick=quick)
     print(result.summary().to_string())
     return result
 
@@ -275,14 +275,18 @@ _PRIOR_NOTES = {
 }
 
 
-def _write_readme(out: Path, spec_path, spec, result) -> None:
+def _write_readme(out: Path, spec_path, spec, result, quick: bool = False) -> None:
     from .._version import __version__
 
+    if not quick and out.name == spec.name and out.parent.name == "reports":
+        rerun = (f"`selbayes sbc {spec_path} --update-report` (`make sbc` for the specs it "
+                 "lists)")
+    else:   # a quick run or another folder: the command that resumes this one
+        rerun = f"`selbayes sbc {spec_path}{' --quick' if quick else ''} --out {out}`"
     lines = [
         f"# SBC: {spec.name}",
         "",
-        f"Re-run: `selbayes sbc {spec_path} --update-report` (`make sbc` for the specs it "
-        "lists); it resumes from `replicates/`.",
+        f"Re-run: {rerun}; it resumes from `replicates/`.",
         f"selbayes {__version__}; settings: design {spec['design']}, fit {spec['fit']}, "
         f"priors {spec['priors']}, replicates {spec['sbc']['n_replicates']}, "
         f"seed {spec['sbc']['seed']}, thin_to {spec['sbc']['thin_to']}.",
