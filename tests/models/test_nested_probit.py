@@ -134,7 +134,7 @@ def test_nested_dichotomies_names_bad_input(kwargs, exc, match):
      ValueError, "X contains 1 NaN"),
     (lambda X, y: (X, y[:-1]), ValueError, "y has 11 labels but X has 12"),
     (lambda X, y: (X, y + 1), ValueError, "y: the nested probit"),
-    (lambda X, y: (X, y.astype(float)), ValueError, "y: the nested probit"),
+    (lambda X, y: (X, y + 0.5), ValueError, "y: the nested probit"),
 ])
 def test_fit_nested_probit_names_bad_data(change, exc, match):
     rng = np.random.default_rng(0)
@@ -163,3 +163,19 @@ def test_nested_probit_predict_names_wrong_columns():
     fit = fit_nested_probit(X, np.repeat([0, 1, 2], 4))
     with pytest.raises(ValueError, match="X has 4 columns; the model was fitted on 5"):
         fit.predict_log_proba(X[:, :4])
+
+
+def test_float_and_bool_class_indices_are_class_indices():
+    """y as 0.0, 1.0, ... (or False/True) was refused, listing values that looked valid."""
+    rng = np.random.default_rng(3)
+    y = np.arange(18) % 3
+    X = rng.normal(size=(18, 6)) + y[:, None]
+    ref = fit_nested_probit(X, y).predict_log_proba(X[:3])
+    np.testing.assert_array_equal(fit_nested_probit(X, y.astype(float)).predict_log_proba(X[:3]),
+                                  ref)
+    yb = y[y < 2]
+    np.testing.assert_array_equal(
+        fit_nested_probit(X[y < 2], yb.astype(bool)).predict_log_proba(X[:3]),
+        fit_nested_probit(X[y < 2], yb).predict_log_proba(X[:3]))
+    with pytest.raises(ValueError, match="class indices 0 .. K-1"):
+        fit_nested_probit(X, y + 0.5)

@@ -455,3 +455,17 @@ def test_intensity_log2_names_bad_x(X, exc, phrase, step):
 def test_intensity_checks_name_bad_input(call, exc, phrase):
     with pytest.raises(exc, match=phrase):
         call()
+
+
+def test_tags_say_a_fit_is_required():
+    """transform before fit raises NotFittedError, as its docstring says; the tag said no fit
+    was needed when only_if_raw=False."""
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils import get_tags
+
+    from selbayes.preprocessing import IntensityLog2
+
+    t = IntensityLog2(only_if_raw=False)
+    assert get_tags(t).requires_fit
+    with pytest.raises(NotFittedError):
+        t.transform(np.ones((2, 2)))

@@ -284,6 +284,9 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     (15, 25)
     """
     X, y = _check_training_data(X, y)
+    if y.dtype.kind == "b" or (y.dtype.kind == "f" and np.isfinite(y).all()
+                               and (y == np.round(y)).all()):
+        y = y.astype(np.int64)      # 0.0, 1.0, ... and False/True are class indices too
     classes = np.unique(y)
     if (classes.size < 2 or not np.issubdtype(y.dtype, np.integer)
             or not np.array_equal(classes, np.arange(classes.size))):

@@ -78,7 +78,7 @@ def pooled_within_residuals(X: np.ndarray, y_index: np.ndarray, n_classes: int) 
         If a class has no case, X is not a finite 2-D matrix, ``y_index`` does not hold one
         index in ``0 .. n_classes - 1`` per row of X, or ``n_classes`` is not a positive int.
     TypeError
-        If X is not numeric or ``y_index`` does not hold integers.
+        If X is not numeric (a ``y_index`` that does not hold integers is a ValueError).
 
     Examples
     --------
@@ -167,7 +167,7 @@ class Standardization:
             ``0 .. n_classes - 1`` per row, ``n_classes`` is not a positive int, a class has
             no case, or (``"within"``) n <= G.
         TypeError
-            If X is not numeric or ``y_index`` does not hold integers.
+            If X is not numeric (a ``y_index`` that does not hold integers is a ValueError).
         """
         return self._fit(*_check_fit_input(X, y_index, n_classes))
 
@@ -324,7 +324,7 @@ class Decorrelation:
             not hold one index in ``0 .. n_classes - 1`` per row, ``n_classes`` is not a
             positive int, a class has no case, or n <= G.
         TypeError
-            If X is not numeric or ``y_index`` does not hold integers.
+            If X is not numeric (a ``y_index`` that does not hold integers is a ValueError).
 
         Examples
         --------

@@ -53,8 +53,8 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
         ``0 .. n_classes - 1`` per row, ``n_classes`` is not a positive int, ``decorrelate``
         is negative or not finite, ``method`` is unknown, or as the transforms' ``fit``.
     TypeError
-        If X is not numeric, ``y_index`` does not hold integers, ``standardize`` is not True or
-        False, or ``decorrelate`` is not a number (or None).
+        If X is not numeric, ``standardize`` is not True or False, or ``decorrelate`` is not
+        a number (or None). (A ``y_index`` that does not hold integers is a ValueError.)
 
     Examples
     --------

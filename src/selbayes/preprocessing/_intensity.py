@@ -231,11 +231,6 @@ class IntensityLog2(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """
         return super().get_feature_names_out(input_features)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = bool(self.only_if_raw)      # then fit decides
-        return tags
-
 
 def _check_bound(v, name: str, also: str) -> None:
     """A floor or ceiling: None or a positive finite number (check_positive: True and "3" are
