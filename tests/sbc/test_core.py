@@ -476,3 +476,18 @@ def test_truth_and_draws_that_are_not_numbers_are_named(simulator, fitter, match
     convert string to float", naming no parameter."""
     with pytest.raises(TypeError, match=match):
         run_sbc(simulator, fitter, 2, PARAMS, thin_to=toy.N_DRAWS, progressbar=False)
+
+
+def test_few_ranks_per_bin_are_warned_of_once_per_result():
+    """save, summary and the command line's verdict each ran the tests again, and printed
+    the chi-square's warning each time (three times in one `selbayes sbc`)."""
+    import warnings as w
+
+    res = run_sbc(toy.simulate, toy.fit_exact, 6, PARAMS, random_state=3,
+                  thin_to=toy.N_DRAWS, progressbar=False)
+    with w.catch_warnings(record=True) as said:
+        w.simplefilter("always")
+        res.summary()
+        res.summary()
+        _ = res.p_values
+    assert sum("chi-square p-value is approximate" in str(x.message) for x in said) == 1

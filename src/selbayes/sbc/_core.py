@@ -741,9 +741,16 @@ class SBCResult:
         return pd.DataFrame.from_dict(rows, orient="index").rename_axis("param")
 
     @cached_property
+    def default_uniformity(self) -> pd.DataFrame:
+        """:meth:`uniformity` with its default settings, computed once: ``save``, the
+        command line's verdict and ``summary`` each read it, and each computing it again
+        printed its warnings (few ranks per bin) again."""
+        return self.uniformity()
+
+    @cached_property
     def p_values(self) -> pd.DataFrame:
         """``chi2_p`` and ``ecdf_p`` per parameter, with the default test settings."""
-        return self.uniformity()[["chi2_p", "ecdf_p"]]
+        return self.default_uniformity[["chi2_p", "ecdf_p"]]
 
     def summary(self, alpha: float = 0.01) -> pd.DataFrame:
         """One row per parameter.
@@ -766,7 +773,7 @@ class SBCResult:
         --------
         >>> res.summary()[["mean_frac_rank", "passed"]]               # doctest: +SKIP
         """
-        tests = self.uniformity()
+        tests = self.default_uniformity
         out = pd.DataFrame({
             "n_replicates": self.ranks.notna().sum(),
             "mean_n_draws": self.n_draws.mean(),
