@@ -92,3 +92,21 @@ class ShiftedFitter:
 
     def __call__(self, data, seed):
         return fit_exact(data, seed, shift=self.shift)
+
+
+def simulate_n(rng, n_obs=N_OBS):
+    """``simulate`` with the number of observations as an argument (for functools.partial)."""
+    mu = rng.normal(0.0, MU_PRIOR_SD)
+    lam = rng.gamma(LAM_SHAPE, 1.0 / LAM_RATE)
+    data = {"y": rng.normal(mu, 1.0, size=n_obs), "c": rng.poisson(lam, size=n_obs)}
+    return data, {"mu": mu, "lam": lam}
+
+
+@dataclass(frozen=True)
+class LockedFitter:
+    """A dataclass fitter with a field that cannot be copied or written as JSON."""
+
+    lock: object = None
+
+    def __call__(self, data, seed):
+        return fit_exact(data, seed)

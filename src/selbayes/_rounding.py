@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["varies", "column_units"]
+__all__ = ["varies", "column_units", "normal_scale"]
 
 
 def varies(var, mean, n: int) -> np.ndarray:
@@ -48,13 +48,15 @@ def varies(var, mean, n: int) -> np.ndarray:
 
 
 def column_units(X) -> np.ndarray:
-    """The power of 2 at each column's largest magnitude (1 for an all-zero column).
-
-    Dividing a column by it maps its values into [-1, 1] exactly (a power of 2 scales without
-    rounding), so moments computed there and scaled back are bit for bit the textbook ones
+    """A power of 2 per column to divide it by before its moments: ones where the moments
+    cannot overflow or underflow (every column's largest magnitude within 2^-500 .. 2^500),
+    else the power of 2 just below each column's largest magnitude (1 for an all-zero
+    column), which maps its values into [-2, 2) exactly (a power of 2 scales without
+    rounding). Moments computed there and scaled back are bit for bit the textbook ones
     wherever those neither overflow nor underflow: the variance of values near 1e154
     overflows and that of values near 1e-200 underflows, and either looked like a constant
-    feature.
+    feature. A column scaled back to a subnormal standard deviation is not to be trusted
+    (the callers treat it as constant: :func:`normal_scale`).
 
     Parameters
     ----------
@@ -67,8 +69,29 @@ def column_units(X) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
+    >>> column_units(np.array([[3.0, 0.0], [0.5, 1.0]])).tolist()
+    [1.0, 1.0]
     >>> column_units(np.array([[3.0, 0.0, -1e200], [0.5, 0.0, 1.0]])).tolist()[:2]
-    [4.0, 1.0]
+    [2.0, 1.0]
     """
     top = np.abs(np.asarray(X, dtype=np.float64)).max(axis=0, initial=0.0)
-    return np.where(top > 0, np.ldexp(1.0, np.frexp(top)[1]), 1.0)
+    nonzero = top[top > 0]
+    if nonzero.size == 0 or (nonzero.min() >= 2.0 ** -500 and nonzero.max() <= 2.0 ** 500):
+        return np.ones_like(top)
+    # x = m 2^e with m in [0.5, 1): 2^(e - 1) is finite up to the largest double
+    return np.where(top > 0, np.ldexp(1.0, np.frexp(top)[1] - 1), 1.0)
+
+
+def normal_scale(sd) -> np.ndarray:
+    """Whether each standard deviation is a normal number (not 0, not subnormal, finite):
+    a feature whose spread is below 2.2e-308 is kept constant, as its subnormal SD has lost
+    the digits that standardising by it needs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> normal_scale(np.array([1.0, 5e-324, 0.0])).tolist()
+    [True, False, False]
+    """
+    sd = np.asarray(sd, dtype=np.float64)
+    return np.isfinite(sd) & (sd >= np.finfo(np.float64).tiny)

@@ -676,7 +676,8 @@ def make_folder(path, name: str):
     try:
         path.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        where = "is a file" if path.is_file() else "lies under a file"
+        where = ("is a file" if path.is_file() else "is a broken link" if path.is_symlink()
+                 else "lies under a file")
         raise ValueError(f"{name} {str(path)!r} {where}, not a folder: give a folder for the "
                          "output") from None
     return path

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ._validation import make_folder
 
 # Scaled design: (p, n_test, draws, tune, chains); quick is for the test suite.
 #: Demo designs: features p, test cases n_test, NUTS draws and tuning steps per chain, chains.
@@ -97,8 +98,7 @@ def run_demo(out: str = "demo_output", data: str | None = None, quick: bool = Fa
     if data not in (None, "simulated"):
         raise SystemExit(f"demo dataset {data!r} is not available yet; use the simulated default")
     design = DESIGNS["quick" if quick else "full"]
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = make_folder(out, "out")
     n_train = 200
     sim = gaussian_classification(n_train + design["n_test"], design["p"], 6, tau_mu=100.0,
                                   tau_nu=100.0, alpha_x=4.0, w_x=1.0, random_state=seed)

@@ -183,3 +183,66 @@ def test_load_dataset_name_ignores_case_and_spaces(tmp_path):
     # " Golub " is golub: the error is then about its files, not an unknown name
     with pytest.raises(FileNotFoundError, match="golub_X.csv.gz"):
         datasets.load_dataset(" Golub ", data_home=tmp_path)
+
+
+def test_dataset_matches_labels_to_rows_by_id():
+    """Labels indexed by X's ids in another order were taken as given: code reading them by
+    position (the reproductions) and code matching them by id (the benchmark) disagreed."""
+    from selbayes.datasets import Dataset
+
+    X = pd.DataFrame({"g": [1.0, 2.0, 3.0, 4.0]}, index=["s1", "s2", "s3", "s4"])
+    shuffled = pd.Series(list("bbaa"), index=["s4", "s3", "s2", "s1"])
+    with pytest.warns(UserWarning, match="y lists the samples of X in another order"):
+        ds = Dataset(X=X, y=shuffled)
+    assert ds.y.index.equals(X.index) and ds.y.tolist() == list("aabb")
+    # no sample ids (the default 0..n-1 index, or ids none of which are X's): row order,
+    # and X's ids from then on
+    for plain in (pd.Series(list("aabb")), pd.Series(list("aabb"), index=list("wxyz"))):
+        ds = Dataset(X=X, y=plain)
+        assert ds.y.index.equals(X.index) and ds.y.tolist() == list("aabb")
+    with pytest.raises(ValueError, match=r"y is keyed by sample id, but not by exactly the "
+                                         r"samples of X: 1 only in X \('s4'\)"):
+        Dataset(X=X, y=pd.Series(list("aabb"), index=["s1", "s2", "s3", "x4"]))
+
+
+def test_a_missing_label_in_a_csv_copy_is_missing_not_a_class(tmp_path):
+    """astype(str) turned an empty cell into the class "nan" on pandas 2 (pyproject allows
+    it; pandas 3's string dtype kept the NaN, so this guards the older pandas)."""
+    rng = np.random.default_rng(0)
+    folder = tmp_path / "microarray"
+    folder.mkdir()
+    pd.DataFrame(rng.uniform(100, 1000, size=(6, 3)), columns=["g1", "g2", "g3"]).to_csv(
+        folder / "golub_X.csv.gz", index=False)
+    pd.DataFrame({"y": ["ALL", "ALL", None, "AML", "AML", "ALL"]}).to_csv(
+        folder / "golub_y.csv.gz", index=False)
+    with pytest.raises(ValueError, match="1 missing label"):
+        datasets.load_dataset("golub", data_home=tmp_path)
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01 not gzip", b""])
+def test_a_damaged_csv_copy_is_named_with_its_data_set(tmp_path, content):
+    """gzip's "Not a gzipped file" or pandas' EmptyDataError named neither file nor set."""
+    folder = tmp_path / "microarray"
+    folder.mkdir()
+    (folder / "golub_X.csv.gz").write_bytes(content)
+    pd.DataFrame({"y": ["ALL", "AML"]}).to_csv(folder / "golub_y.csv.gz", index=False)
+    with pytest.raises(ValueError, match=r"golub_X.csv.gz: not a readable copy of the golub "
+                                         r"data .*delete it, or replace it"):
+        datasets.load_dataset("golub", data_home=tmp_path)
+
+
+def test_no_copy_and_no_download_names_the_folders_searched(tmp_path, monkeypatch):
+    """With SELBAYES_DATA set to a folder without the set, the download's own error was all
+    the user saw (and it said to set SELBAYES_DATA); now FileNotFoundError, as documented,
+    naming the folders searched and then the download's failure."""
+    from selbayes.datasets._download import DownloadError
+
+    def offline(key, meta):
+        raise DownloadError("download failed (offline)")
+
+    monkeypatch.setenv("SELBAYES_DATA", str(tmp_path / "empty"))
+    monkeypatch.setattr(datasets, "default_data_home", lambda: tmp_path / "home")
+    monkeypatch.setattr(datasets, "_download_microarray", offline)
+    with pytest.raises(FileNotFoundError, match=r"not found in .*empty.* The download of the "
+                                                r"original file failed too: download failed"):
+        datasets.load_dataset("golub")

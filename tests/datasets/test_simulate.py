@@ -409,3 +409,10 @@ def test_checking_unused_priors_leaves_the_draws_unchanged():
     np.testing.assert_array_equal(a.X, b.X)
     d = _D.take(np.arange(20) < 4)
     assert d.n_samples == 4 and _D.take([-1]).n_samples == 1
+
+
+def test_a_precision_drawn_as_zero_is_refused():
+    """alpha_x = 1e-3 draws noise precisions that underflow to 0: the data were inf or NaN
+    with only numpy's RuntimeWarning."""
+    with pytest.raises(ValueError, match="alpha_x = 0.001"):
+        gaussian_classification(2, 500, alpha_x=1e-3, random_state=0)

@@ -374,7 +374,7 @@ def test_the_report_never_replaces_a_hand_written_readme(tmp_path, capsys):
 @pytest.mark.parametrize("args, match", [
     (["--replicates", "0"], "--replicates must be >= 1"),     # was pandas' KeyError
     (["--seed", "-1"], "--seed must be >= 0"),                # was numpy's ValueError
-    (["--jobs", "0"], "--jobs must be a positive number"),    # was joblib's ValueError
+    (["--jobs", "0"], "--jobs must be a positive integer"),     # was joblib's ValueError
     (["--methods", "nope"], r"unknown method\(s\) \['nope'\]; choose from"),
     (["--scenarios", "nope"], r"unknown scenario\(s\) \['nope'\]; choose from"),
 ])

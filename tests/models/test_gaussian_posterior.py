@@ -189,9 +189,19 @@ def test_marker_log_odds_refuses_pi0_outside_unit_interval(pi0):
 
 def test_marker_log_odds_at_the_ends_of_pi0():
     """pi0 = 0 (every feature a marker) and 1 (every feature null): infinite log odds of the
-    right sign, as the limits of log((1 - pi0) / pi0), not NaN."""
-    lo = marker_log_odds(**_draws(), pi0=np.array([0.0, 1.0]))
+    right sign, as the limits of log((1 - pi0) / pi0), not NaN, and no divide warning."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lo = marker_log_odds(**_draws(), pi0=np.array([0.0, 1.0]))
     assert np.all(lo[0] == np.inf) and np.all(lo[1] == -np.inf)
+
+
+def test_marker_log_odds_refuses_a_flat_prior_in_some_draws_only():
+    """tau_nu = 0 in one draw and 1 in another gave NaN log odds for the first."""
+    with pytest.raises(ValueError, match="tau_nu must be 0 in every draw .* 0 in 1 of 2"):
+        marker_log_odds(**_draws(tau_nu=np.array([0.0, 1.0])), pi0=np.full(2, 0.5))
 
 
 def test_draw_class_means_refuses_negative_noise_precision():

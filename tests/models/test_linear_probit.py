@@ -337,14 +337,27 @@ def test_fit_is_the_same_in_any_units(scale):
 
 
 def test_a_test_case_too_far_out_to_square_is_named():
-    """A value 1e154 training SDs out overflowed the squared distance: NaN probabilities."""
+    """A value 1e153 training SDs out overflowed the predictive: NaN probabilities."""
     from selbayes.models import fit_nested_probit
 
     X, y = _probit_data()
     far = X[:2].copy()
-    far[1, 0] = 1e160
-    with pytest.raises(ValueError, match=r"1 test case\(s\) \(first: row 1\) lie beyond 1e150"):
+    far[1, 0] = 1e153         # NaN probabilities before (the check there began at 1e154)
+    with pytest.raises(ValueError, match=r"1 test case\(s\) \(first: row 1\) lie beyond 1e\+100"):
         fit_linear_probit(X, y).predict_log_proba(far)
     y3 = np.arange(12) % 3
-    with pytest.raises(ValueError, match="lie beyond 1e150"):
+    with pytest.raises(ValueError, match=r"lie beyond 1e\+100"):
         fit_nested_probit(X, y3).predict_log_proba(far)
+
+
+def test_features_at_the_ends_of_the_double_range():
+    """A feature near 1e308 is standardised (its unit overflowed: NaN mean, the feature
+    dropped); one of subnormal spread is constant (training and test z disagreed)."""
+    from selbayes.models._linear_probit import standardise_features, standardise_test
+
+    X, _ = _probit_data()
+    X = np.column_stack([X[:, :2], 1e308 * np.linspace(-0.9, 0.9, 12),
+                         np.r_[np.zeros(11), 5e-324]])
+    mean, sd, keep, Z = standardise_features(X)
+    assert keep.tolist() == [True, True, True, False]
+    np.testing.assert_allclose(standardise_test(X, mean, sd, keep), Z, rtol=1e-12, atol=1e-12)

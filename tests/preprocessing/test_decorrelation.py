@@ -91,10 +91,30 @@ def test_standardization_in_any_units(scale):
     R = X - np.stack([X[y == g].mean(0) for g in range(G)])[y]
     ref = np.sqrt((R ** 2).sum(0) / (12 - G)) if scale == "within" else X.std(0, ddof=1)
     np.testing.assert_allclose(st.scale_, ref, rtol=1e-14)
+    if scale == "total":
+        assert np.array_equal(st.scale_, X.std(0, ddof=1))
     assert np.array_equal(st.mean_, X.mean(axis=0))
+    # one extreme column makes every column scaled by its power of 2: the others' moments
+    # stay bit for bit the textbook ones
+    wide = np.column_stack([X, np.full(12, 1e200) * np.arange(1, 13)])
+    st_wide = Standardization(scale).fit(wide, y, G)
+    assert np.array_equal(st_wide.mean_[:4], st.mean_)
+    assert np.array_equal(st_wide.scale_[:4], st.scale_)
     for factor in (1e200, 1e-200):
         Z = Standardization(scale).fit(X * factor, y, G).transform(X * factor)
         np.testing.assert_allclose(Z, st.transform(X), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", ["within", "total"])
+def test_standardization_at_the_ends_of_the_double_range(scale):
+    """A column near 1e308 is scaled (its unit did overflow to inf: NaN means); a column of
+    subnormal spread stays unscaled, as its SD has lost its digits."""
+    X, y, G = _design(3, n=12, p=2, G=2)
+    big = np.column_stack([X, 1e308 * np.linspace(-0.9, 0.9, 12)])
+    st = Standardization(scale).fit(big, y, G)
+    assert np.all(np.isfinite(st.transform(big)))
+    tiny = np.column_stack([X, np.r_[np.zeros(11), 5e-324]])
+    assert Standardization(scale).fit(tiny, y, G).scale_[2] == 1.0
 
 
 def test_decorrelation_names_an_overflowing_variance():
@@ -238,3 +258,14 @@ def test_transform_names_bad_input(make, bad, exc, phrase):
 def test_settings_and_rows_name_bad_input(call, exc, phrase):
     with pytest.raises(exc, match=phrase):
         call()
+
+
+def test_prepare_features_whitens_a_tiny_lambda_by_cholesky():
+    """decorrelate below the symmetric route's precision (as 0) takes the Cholesky route; it
+    was refused inside the classifiers' inner cross-validation."""
+    from selbayes.preprocessing import prepare_features
+
+    X, y, G = _design(1, n=30, p=5, G=3)
+    Z, _ = prepare_features(X, y, G, decorrelate=1e-13)
+    Z0, _ = prepare_features(X, y, G, decorrelate=0.0)
+    np.testing.assert_allclose(Z, Z0, rtol=1e-9, atol=1e-9)

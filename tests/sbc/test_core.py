@@ -235,11 +235,23 @@ def test_resume_detects_changed_fitter_and_simulator_settings(tmp_path):
     """A dataclass fitter's fields are settings: a resume with another shift (or design,
     priors, sampler) reused the stored ranks of the first run and reported the new settings."""
     args = dict(random_state=11, thin_to=toy.N_DRAWS, out_dir=tmp_path, progressbar=False)
+    import functools
+    import threading
+
     run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
     with pytest.raises(ValueError, match="different settings.*fitter_settings"):
         run_sbc(toy.simulate, toy.ShiftedFitter(3.0), 3, PARAMS, **args)
     # the same settings resume
     run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    # a simulator's partial arguments are settings too
+    other = dict(args, out_dir=args["out_dir"] / "partial")
+    run_sbc(functools.partial(toy.simulate_n, n_obs=10), toy.fit_exact, 3, PARAMS, **other)
+    with pytest.raises(ValueError, match="different settings.*simulator_settings"):
+        run_sbc(functools.partial(toy.simulate_n, n_obs=30), toy.fit_exact, 3, PARAMS, **other)
+    # a field that is neither copied nor written as JSON (a lock): recorded by its type
+    locked = dict(args, out_dir=args["out_dir"] / "locked")
+    run_sbc(toy.simulate, toy.LockedFitter(threading.Lock()), 3, PARAMS, **locked)
+    run_sbc(toy.simulate, toy.LockedFitter(threading.Lock()), 3, PARAMS, **locked)
 
 
 def test_resume_of_a_store_without_recorded_settings_warns(tmp_path):

@@ -29,6 +29,7 @@ import pandas as pd
 from .._parallel import Task, TaskResult, TaskStore, run_tasks
 from .._validation import make_folder
 from .._version import versions
+from ..datasets._dataset import align_by_sample
 from ._methods import (
     CHOSEN_NUMBERS,
     DEFAULT_METHODS,
@@ -131,7 +132,7 @@ def resolve_dataset(item, data_home=None):
         return load_dataset(item, data_home, preprocess=False)
     name = item.name or "data"
     _check_values(item.X, f"data set {name!r}")
-    y = _by_sample(item.y, item.X.index, f"data set {name!r}: y")
+    y = align_by_sample(item.y, item.X.index, f"data set {name!r}: y")
     # an object without a preprocessing of its own is preprocessed as selbayes benchmark --x
     # does by default: log2 where the values look like raw intensities, else as given
     pre = getattr(item, "preprocessing", None) or {"transform": "auto"}
@@ -161,36 +162,6 @@ def _check_values(X, what: str) -> None:
     if values.shape[0] > 1 and np.all(values.max(axis=0) == values.min(axis=0)):
         raise ValueError(f"{what}: every gene has the same value in every sample: there is "
                          "nothing to classify on")
-
-
-def _by_sample(values, index: pd.Index, what: str):
-    """``values`` (labels or groups) in the row order of ``index``: a Series or dict keyed by
-    the sample ids of ``index`` is aligned by id (a Series in another order with a warning);
-    one keyed otherwise, or anything else, is taken in row order as given.
-
-    Raises
-    ------
-    ValueError
-        A Series or dict keyed by sample ids (some of them those of ``index``) that are not
-        exactly the samples of ``index``, naming some on each side.
-    """
-    if isinstance(values, dict):
-        values = pd.Series(values)
-    if not isinstance(values, pd.Series) or values.index.equals(index):
-        return values
-    keys = pd.Index(values.index.map(str))
-    ids = pd.Index(index.map(str))
-    if isinstance(values.index, pd.RangeIndex) or not keys.isin(ids).any():
-        return values                  # not keyed by sample id: row order, as given
-    only_x, only_v = ids.difference(keys), keys.difference(ids)
-    if len(only_x) or len(only_v) or keys.has_duplicates:
-        raise ValueError(f"{what} is keyed by sample id, but not by exactly the samples of "
-                         f"X: {len(only_x)} only in X ({', '.join(map(repr, only_x[:3]))}), "
-                         f"{len(only_v)} only in it ({', '.join(map(repr, only_v[:3]))})"
-                         + (", or an id twice" if keys.has_duplicates else ""))
-    warnings.warn(f"{what} lists the samples of X in another order: aligned by sample id",
-                  UserWarning, stacklevel=4)
-    return pd.Series(values.to_numpy(), index=keys).reindex(ids).set_axis(index)
 
 
 def _sha(*parts) -> str:
@@ -584,7 +555,8 @@ def run_benchmark(datasets, methods=None, folds: int = 5, repeats: int = 1, seed
         given = groups.get(ds.name)
         auto = isinstance(given, str) and given == "auto"
         codes = (None if given is None or auto else
-                 group_codes(_by_sample(given, ds.X.index, f"groups[{ds.name!r}]"), len(y_idx)))
+                 group_codes(align_by_sample(given, ds.X.index, f"groups[{ds.name!r}]"),
+                             len(y_idx)))
         if codes is None:
             found, labels = _replicates_found(ds, X, y_idx, "auto" if auto else None)
             if auto:                    # the groups found kept whole, outer and inner

@@ -11,6 +11,7 @@ and classes with a single member. Nothing is dropped silently: with ``drop_missi
 
 from __future__ import annotations
 
+import contextlib
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -38,7 +39,10 @@ class Dataset:
         Expression values (float64); columns are gene identifiers (unique strings), the index
         holds sample names.
     y : pandas.Series of shape (n_samples,)
-        Class name of each sample, indexed like ``X``.
+        Class name of each sample. Stored indexed like ``X``: a y keyed by X's sample ids in
+        another order is matched to the rows by id (with a warning); one without sample ids
+        (the default 0..n-1 index, or ids none of which are X's) is taken in row order; one
+        keyed by some of X's ids and others is refused.
     description : str
         What the data are, where they come from, and what to cite.
     name : str
@@ -80,6 +84,15 @@ class Dataset:
         if len(self.y) != self.X.shape[0]:
             raise ValueError(f"y has {len(self.y)} labels but X has {self.X.shape[0]} rows; "
                              "they must match (one label per sample)")
+        if not self.y.index.equals(self.X.index):
+            # Labels keyed by X's sample ids in another order are matched by id (with a
+            # warning), others taken in row order; y then carries X's index, so code reading
+            # the labels by position (the reproductions) and code matching them by id (the
+            # benchmark) agree
+            aligned = align_by_sample(self.y, self.X.index,
+                                      f"data set {self.name!r}: y" if self.name else "y",
+                                      stacklevel=5)
+            self.y = pd.Series(np.asarray(aligned), index=self.X.index, name=self.y.name)
         # what the file readers refuse, refused here too: a Dataset built in Python with a
         # missing label gave numpy's "'<' not supported between 'str' and 'float'" in
         # classes and in the benchmark, and one with repeated sample ids ambiguous per-sample
@@ -136,6 +149,68 @@ def _is_missing_label(y: pd.Series) -> np.ndarray:
     """
     return y.isna().to_numpy() | (y.astype(str).str.strip() == "").to_numpy()
 
+
+@contextlib.contextmanager
+def reading_data_file(path, name: str):
+    """Around the reading of one data file of the data set ``name``: a damaged file (not
+    gzip, cut short, empty, not an R data file) raised gzip's, pandas' or rdata's own error,
+    naming neither the file nor the data set (and the command line printed a traceback for
+    some). Now a ValueError naming both and the fix; a missing file stays FileNotFoundError."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise
+    except (OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError, NotImplementedError, ValueError) as exc:
+        raise ValueError(f"{path}: not a readable copy of the {name} data ({type(exc).__name__}: "
+                         f"{exc}); the file is damaged or cut short: delete it, or replace it "
+                         "with a good copy") from exc
+
+
+def align_by_sample(values, index: pd.Index, what: str, stacklevel: int = 4):
+    """``values`` (labels or groups) in the row order of ``index``: a Series or dict keyed by
+    the sample ids of ``index`` is aligned by id (a Series in another order with a warning);
+    one keyed otherwise, or anything else, is taken in row order as given.
+
+    Parameters
+    ----------
+    values : pandas.Series, dict or array-like
+        Labels or groups, one per sample.
+    index : pandas.Index
+        The sample ids of X's rows.
+    what : str
+        What ``values`` are, for the messages (e.g. "data set 'golub': y").
+    stacklevel : int
+        Of the reordering warning, so that it names the user's line.
+
+    Returns
+    -------
+    pandas.Series or the values as given
+        Aligned to ``index`` where ``values`` is keyed by its sample ids.
+
+    Raises
+    ------
+    ValueError
+        A Series or dict keyed by sample ids (some of them those of ``index``) that are not
+        exactly the samples of ``index``, naming some on each side.
+    """
+    if isinstance(values, dict):
+        values = pd.Series(values)
+    if not isinstance(values, pd.Series) or values.index.equals(index):
+        return values
+    keys = pd.Index(values.index.map(str))
+    ids = pd.Index(index.map(str))
+    if isinstance(values.index, pd.RangeIndex) or not keys.isin(ids).any():
+        return values                  # not keyed by sample id: row order, as given
+    only_x, only_v = ids.difference(keys), keys.difference(ids)
+    if len(only_x) or len(only_v) or keys.has_duplicates:
+        raise ValueError(f"{what} is keyed by sample id, but not by exactly the samples of "
+                         f"X: {len(only_x)} only in X ({', '.join(map(repr, only_x[:3]))}), "
+                         f"{len(only_v)} only in it ({', '.join(map(repr, only_v[:3]))})"
+                         + (", or an id twice" if keys.has_duplicates else ""))
+    warnings.warn(f"{what} lists the samples of X in another order: aligned by sample id",
+                  UserWarning, stacklevel=stacklevel)
+    return pd.Series(values.to_numpy(), index=keys).reindex(ids).set_axis(index)
 
 def _names(items, limit: int = 5) -> str:
     items = [str(i) for i in items]

@@ -187,7 +187,7 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     import pandas as pd
     import rdata
 
-    from ._dataset import _check_drop, _validated
+    from ._dataset import _check_drop, _validated, reading_data_file
 
     _check_drop(drop_missing)
     path = fetch(name, data_home=data_home, base_url=base_url)
@@ -196,7 +196,7 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     if name in _SOURCES:        # the papers' sets (plsgenomics' layout; no missing values)
         return _paper_dataset(name, *_read_paper_rda(name, path), log=False,
                               where=f" Read from {path}.")
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), reading_data_file(path, name):
         warnings.filterwarnings("ignore", message="Unknown encoding")
         content = rdata.read_rda(path)
     obj = content.get(name, next(iter(content.values())))

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_flag, check_path
-from ._dataset import Dataset, _check_text, _validated
+from ._dataset import Dataset, _check_text, _validated, reading_data_file
 
 __all__ = ["load_srbct", "load_colon", "default_data_home", "find_data_home", "PROVENANCE"]
 
@@ -199,9 +199,12 @@ def _unique_ids(ids: pd.Series, cols: pd.Series) -> list[str]:
 def _read_paper_csv(name: str, folder: Path):
     """The CSV copy of a paper's data: (X values, class codes, genes table, source name)."""
     fx, fy, fg = (folder / f for f in _file_names(name))
-    X = pd.read_csv(fx)
-    y = pd.read_csv(fy)
-    genes = pd.read_csv(fg, dtype=str, keep_default_na=False)
+    with reading_data_file(fx, name):
+        X = pd.read_csv(fx)
+    with reading_data_file(fy, name):
+        y = pd.read_csv(fy)
+    with reading_data_file(fg, name):
+        genes = pd.read_csv(fg, dtype=str, keep_default_na=False)
     meta = _SOURCES[name]
     shape = (meta["n_samples"], meta["n_genes"])
     if X.shape != shape or y.shape != (shape[0], 1) or len(genes) != shape[1]:
@@ -220,7 +223,7 @@ def _read_paper_rda(name: str, path: Path):
     with ``col`` = g1..gP and the annotation columns, source name)."""
     import rdata
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), reading_data_file(path, name):
         warnings.filterwarnings("ignore", message="Unknown encoding")
         content = rdata.read_rda(path)
     obj = next(iter(content.values()), None)
@@ -582,15 +585,29 @@ def load_dataset(name: str, data_home=None, *, preprocess: bool = True) -> Bench
     else:
         try:
             folder = _find_microarray(key, data_home)
-        except FileNotFoundError:
+        except FileNotFoundError as not_found:
             if data_home is not None:             # an explicit folder: never download
                 raise
             # Not in $SELBAYES_DATA or the user data folder: fetch the original R file once
             # (pinned public URL, sha256 checked) into the user data folder.
-            base = _download_microarray(key, meta)
+            from ._download import DownloadError, registry
+
+            try:
+                base = _download_microarray(key, meta)
+            except DownloadError as exc:
+                # the download's message alone hid where the copies were looked for (and told
+                # the user to set SELBAYES_DATA when it was set); as the papers' sets say it
+                raise FileNotFoundError(
+                    f"{not_found} The download of the original file failed too: {exc}. "
+                    f"Offline, set {ENV_VAR} to a folder holding these files or the original "
+                    f"{registry()[key]['file']}.") from exc
         else:
-            X = pd.read_csv(folder / f"{key}_X.csv.gz")
-            y = pd.read_csv(folder / f"{key}_y.csv.gz").iloc[:, 0].astype(str)
+            with reading_data_file(folder / f"{key}_X.csv.gz", key):
+                X = pd.read_csv(folder / f"{key}_X.csv.gz")
+            # read as text with NaN kept: astype(str) made a missing label the class "nan"
+            # on pandas 2 (the check of missing labels never saw it)
+            with reading_data_file(folder / f"{key}_y.csv.gz", key):
+                y = pd.read_csv(folder / f"{key}_y.csv.gz", dtype=str).iloc[:, 0]
             X.index = pd.Index([f"{key}_{i + 1}" for i in range(len(X))], name="sample")
             base = _validated(X, y, drop_missing=False,
                               source=str(folder / f"{key}_X.csv.gz"), name=key)

@@ -314,9 +314,18 @@ def _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts, what="y"):
     return psi, labels
 
 
-def _gamma_precision(rng, alpha, w, size=None):
-    """Draw tau ~ Gamma(shape alpha/2, rate alpha w / 2) (Li 2009 eqs 9-11)."""
-    return rng.gamma(alpha / 2.0, 2.0 / (alpha * w), size=size)
+def _gamma_precision(rng, alpha, w, size=None, name: str = "alpha"):
+    """Draw tau ~ Gamma(shape alpha/2, rate alpha w / 2) (Li 2009 eqs 9-11).
+
+    A small shape puts mass below the smallest double: a draw of exactly 0 made the standard
+    deviation 1 / sqrt(tau) infinite and the data inf or NaN, with only numpy's warning
+    (alpha_x = 0.02 in a quarter of the draws of 500 features)."""
+    tau = rng.gamma(alpha / 2.0, 2.0 / (alpha * w), size=size)
+    if np.any(tau == 0) or not np.all(np.isfinite(tau)):
+        raise ValueError(f"a precision drawn from its Gamma({name} / 2, ...) prior underflowed "
+                         f"to 0 ({name} = {alpha:g}: the prior puts mass below 1e-308); use a "
+                         f"larger {name}")
+    return tau
 
 
 def _inverse_gamma(rng, a, b):
@@ -446,16 +455,16 @@ def gaussian_classification(n: int | None, p: int, n_classes: int = 6, *,
     psi, y = _draw_labels(rng, n, G, class_probs, dirichlet_c, class_counts)
     n = y.shape[0]
     if tau_mu is None:
-        tau_mu = float(_gamma_precision(rng, alpha_mu, w_mu))
+        tau_mu = float(_gamma_precision(rng, alpha_mu, w_mu, name="alpha_mu"))
     else:
         tau_mu = check_positive(tau_mu, name="tau_mu")
     if tau_nu is None:
-        tau_nu = float(_gamma_precision(rng, alpha_nu, w_nu))
+        tau_nu = float(_gamma_precision(rng, alpha_nu, w_nu, name="alpha_nu"))
     else:
         tau_nu = check_positive(tau_nu, name="tau_nu")
     nu = rng.normal(0.0, 1.0 / np.sqrt(tau_nu), size=p)
     mu = nu + rng.normal(0.0, 1.0 / np.sqrt(tau_mu), size=(G, p))
-    tau_x = _gamma_precision(rng, alpha_x, w_x, size=p)
+    tau_x = _gamma_precision(rng, alpha_x, w_x, size=p, name="alpha_x")
     sd_x = 1.0 / np.sqrt(tau_x)
     X = np.empty((n, p))
     rng.standard_normal(out=X)

@@ -80,6 +80,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._validation import make_folder
+
 __all__ = ["effective_number", "omitted_correlation_moments", "CorrelatedGaussianSimulator",
            "block_exponent", "exact_exponent_table", "Cell", "run_cell", "run_experiment",
            "summarise", "write_report", "main", "DESIGNS", "PRIORS"]
@@ -845,8 +847,7 @@ def write_report(rows, out_dir, settings: dict, exact=None) -> Path:
     """
     import pandas as pd
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out_dir, "out_dir")
     summ = summarise(rows)
     summ.to_csv(out / "summary.csv", index=False)
     plot_ranks(rows, out / "ranks.png")
@@ -950,8 +951,7 @@ def run_experiment(out_dir, n_replicates: int, random_state: int, *, cells=None,
     >>> len(rows)  # doctest: +SKIP
     4
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out_dir, "out_dir")
     if cells is None:
         cells = [Cell(prior, b, r) for prior in PRIORS for b, r in DESIGNS]
     if quick:

@@ -49,6 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .._parallel import check_n_jobs
+from .._validation import make_folder
+
 __all__ = ["SCENARIOS", "HOLDOUT_SCENARIOS", "IMBALANCED_SCENARIOS", "SMALL_SAMPLE_SCENARIOS",
            "SHIFTED_SCENARIOS", "scenario", "factor_covariance",
            "CANDIDATES", "STACKED", "LINEAR_STACKED", "WIDE_K_GRID", "Scenario", "make_replicate",
@@ -827,8 +830,7 @@ def run_suite(methods, scenarios=None, *, replicates: int = 8, seed: int = 0,
     rows, done = [], set()
     path = None
     if out is not None:
-        path = Path(out) / "results.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = make_folder(out, "out") / "results.jsonl"
         if path.exists():
             for line in path.read_text().splitlines():
                 r = json.loads(line)
@@ -974,8 +976,7 @@ def write_report(results, out, *, reference: str = "sb_normal",
     """
     import matplotlib.pyplot as plt
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out, "out")
     summ = summarise(results)
     methods = list(dict.fromkeys(results["method"]))
     scen = [s for s in _ALL_SCENARIOS if s in set(results["scenario"])]
@@ -1084,9 +1085,10 @@ def main(argv=None) -> int:
     for flag, value, low in (("--replicates", a.replicates, 1), ("--seed", a.seed, 0)):
         if value < low:
             ap.error(f"{flag} must be >= {low}; got {value}")
-    if a.jobs == 0 or a.jobs < -1:
-        ap.error(f"--jobs must be a positive number of processes or -1 (all cores); got "
-                 f"{a.jobs}")
+    try:
+        check_n_jobs(a.jobs)
+    except ValueError as exc:
+        ap.error(str(exc).replace("n_jobs", "--jobs"))
     methods = [m for m in a.methods.split(",") if m]
     scenarios = [s for s in a.scenarios.split(",") if s]
     from ..benchmark._methods import METHODS

@@ -372,7 +372,12 @@ def marker_log_odds(tau_x, tau_mu, tau_nu, pi0, xbar, class_counts, lambda_mu=No
         a = a / d["lambda_mu"]
     v = 1.0 / (d["class_counts"] * tau_x[..., None])                         # (..., k, G)
     # tau_nu = 0: a flat prior on nu (the same constant leaves both densities)
-    s = None if np.all(tau_nu == 0) else 1.0 / tau_nu[..., None]
+    flat = tau_nu == 0
+    if flat.any() and not flat.all():
+        raise ValueError("tau_nu must be 0 in every draw (a flat prior on nu) or > 0 in every "
+                         f"draw; it is 0 in {int(flat.sum())} of {flat.size} (NaN log odds "
+                         "there)")
+    s = None if flat.all() else 1.0 / tau_nu[..., None]
     log_slab = class_means_log_density(a[..., None] + v, s, xbar, G)
     log_null = class_means_log_density(v, s, xbar, G)
     pi0 = d["pi0"][..., None]

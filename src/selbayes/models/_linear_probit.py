@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr, logsumexp
 
-from .._rounding import column_units, varies
+from .._rounding import column_units, normal_scale, varies
 from .._validation import check_matrix, check_positive, check_positive_int, check_real, labels_1d
 from ._linear_probit_nb import ep_sweep, site_log_z
 
@@ -114,8 +114,10 @@ def ep_probit(K, y, *, tol: float = 1e-8, max_sweeps: int = 100):
 
 #: The largest prior variance of a latent value ``ep_probit`` takes (probit units squared):
 #: beyond it the site updates lose their digits (log Z off by 0.12 nats at 1e15, NaN from
-#: 1e20; 5e-3 at 1e10). fit_linear_probit's kernels stay below about 1e5.
+#: 1e20; 5e-3 at 1e10). fit_linear_probit's kernels reach about e^10 (n - 1): 2e7 at n = 1000.
 MAX_PRIOR_VARIANCE = 1e10
+#: The largest |z| of a test value, in training SDs, the probit predictives take.
+MAX_TEST_Z = 1e100
 
 
 def _check_covariance(K: np.ndarray) -> None:
@@ -226,7 +228,7 @@ class LinearProbitFit:
         ------
         ValueError
             If ``X`` is not a finite 2-D array with the training data's number of columns,
-            or a case lies beyond 1e150 training standard deviations.
+            or a case lies beyond 1e100 training standard deviations.
 
         Examples
         --------
@@ -350,13 +352,13 @@ def standardise_features(X):
     # near 1e154 overflowed and of values near 1e-200 underflowed, and either read as "no
     # feature varies". A power of 2 scales exactly, so Z is bit for bit what it was.
     unit = column_units(X)
-    Xs = X / unit
+    Xs = X if np.all(unit == 1.0) else X / unit
     mean_s = Xs.mean(axis=0)
     var_s = Xs.var(axis=0, ddof=1)
     # a feature constant over the training cases (a floored or clipped gene, a gene that
     # varies only in other cases) can get var of about 1e-33 rather than 0 from rounding
-    keep = varies(var_s, mean_s, X.shape[0])
     sd_s = np.sqrt(var_s)
+    keep = varies(var_s, mean_s, X.shape[0]) & normal_scale(sd_s * unit)
     if not keep.any():
         raise ValueError("no feature varies over the training cases")
     Z = (Xs[:, keep] - mean_s[keep]) / sd_s[keep]
@@ -384,8 +386,8 @@ def standardise_test(X, mean, sd, keep) -> np.ndarray:
     Raises
     ------
     ValueError
-        If ``X`` is not a finite 2-D array of p_all columns, or a case lies so far from the
-        training data (1e150 training SDs) that its squared distance overflows.
+        If ``X`` is not a finite 2-D array of p_all columns, or a case lies beyond
+        ``MAX_TEST_Z`` (1e100) training SDs on some feature (its predictive would overflow).
     TypeError
         If ``X`` is not numeric.
 
@@ -398,13 +400,14 @@ def standardise_test(X, mean, sd, keep) -> np.ndarray:
     """
     X = check_test_matrix(X, mean.size)
     Zs = (X[:, keep] - mean[keep]) / sd[keep]
-    with np.errstate(over="ignore"):
-        far = ~np.isfinite(np.einsum("ij,ij->i", Zs, Zs))
+    # The predictive squares sums of p such values times s (up to e^10): 1e100 leaves room
+    # for any p; past about 1e152 it overflowed to NaN.
+    far = ~(np.abs(Zs) <= MAX_TEST_Z).all(axis=1)
     if far.any():
         raise ValueError(f"{int(far.sum())} test case(s) (first: row {int(np.argmax(far))}) lie "
-                         "beyond 1e150 training standard deviations on some feature: their "
-                         "predictive overflows (values in other units than the training "
-                         "data?)")
+                         f"beyond {MAX_TEST_Z:g} training standard deviations on some feature: "
+                         "their predictive would overflow (values in other units than the "
+                         "training data?)")
     return Zs
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 from sklearn.exceptions import NotFittedError
 
-from .._rounding import column_units, varies
+from .._rounding import column_units, normal_scale, varies
 from .._validation import check_class_index, check_matrix, check_positive, check_positive_int
 
 __all__ = ["Decorrelation", "Standardization", "pooled_within_residuals"]
@@ -165,7 +165,7 @@ class Standardization:
         ValueError
             If X is not a finite 2-D matrix, ``y_index`` does not hold one index in
             ``0 .. n_classes - 1`` per row, ``n_classes`` is not a positive int, a class has
-            no case, or (``"within"``) n <= G.
+            no case, (``"within"``) n <= G, or (``"total"``) n < 2.
         TypeError
             If X is not numeric (a ``y_index`` that does not hold integers is a ValueError).
         """
@@ -177,7 +177,7 @@ class Standardization:
         # in each column's power-of-2 unit (exact): the variance of values near 1e200
         # overflowed, or near 1e-200 underflowed, and the feature was left unscaled
         unit = column_units(X)
-        Xs = X / unit
+        Xs = X if np.all(unit == 1.0) else X / unit
         mean_s = Xs.mean(axis=0)
         if self.scale == "within":
             if n <= n_classes:
@@ -194,7 +194,8 @@ class Standardization:
         # either way); dividing by zero would make NaNs, and dividing by the rounding residue
         # that a constant feature's computed sd often is (about 1e-17) would give a test case
         # off the constant a value of 1e16 or more
-        self.scale_ = np.where(varies(var, mean_s, n), np.sqrt(var) * unit, 1.0)
+        sd = np.sqrt(var) * unit
+        self.scale_ = np.where(varies(var, mean_s, n) & normal_scale(sd), sd, 1.0)
         return self
 
     def transform(self, X: np.ndarray) -> np.ndarray:
@@ -319,10 +320,10 @@ class Decorrelation:
         Raises
         ------
         ValueError
-            If p exceeds ``MAX_FEATURES`` (Cholesky), a feature has zero within-class variance,
-            the shrunk covariance is singular, X is not a finite 2-D matrix, ``y_index`` does
-            not hold one index in ``0 .. n_classes - 1`` per row, ``n_classes`` is not a
-            positive int, a class has no case, or n <= G.
+            If p exceeds ``MAX_FEATURES`` (Cholesky), a feature has zero within-class variance
+            (Cholesky) or one that overflows, the shrunk covariance is singular, X is not a
+            finite 2-D matrix, ``y_index`` does not hold one index in ``0 .. n_classes - 1``
+            per row, ``n_classes`` is not a positive int, a class has no case, or n <= G.
         TypeError
             If X is not numeric (a ``y_index`` that does not hold integers is a ValueError).
 

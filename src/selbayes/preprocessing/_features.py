@@ -13,6 +13,7 @@ import numpy as np
 
 from .._validation import check_flag
 from ._decorrelation import (
+    MIN_SYMMETRIC_LAMBDA,
     Decorrelation,
     Standardization,
     _check_fit_input,
@@ -39,7 +40,8 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
     decorrelate : float or None
         lambda of the decorrelation (:class:`selbayes.preprocessing.Decorrelation`), or None.
     method : {"symmetric", "cholesky"}
-        Whitening of the decorrelation ("cholesky" is used whenever lambda = 0).
+        Whitening of the decorrelation ("cholesky" is used whenever lambda is below
+        ``MIN_SYMMETRIC_LAMBDA``, 1e-12, 0 included).
 
     Returns
     -------
@@ -79,7 +81,10 @@ def prepare_features(X, y_index, n_classes, *, standardize=True, decorrelate=Non
         Z = st._transform(X)
     dec = None
     if decorrelate is not None:
-        dec = Decorrelation(decorrelate, method=method if decorrelate > 0 else "cholesky")
+        # below the symmetric route's precision (0 included) the dense Cholesky route, which
+        # has no such limit (decorrelate=1e-13 failed inside the inner cross-validation)
+        dec = Decorrelation(decorrelate, method=method if decorrelate >= MIN_SYMMETRIC_LAMBDA
+                            else "cholesky")
         dec = dec._fit(Z, y_index, n_classes)
         Z = dec._transform(Z)
     return Z, AffineFeatures(mean, scale, dec)

@@ -345,11 +345,35 @@ def _callable_settings(f):
     import functools
 
     if dataclasses.is_dataclass(f) and not isinstance(f, type):
-        return jsonable(dataclasses.asdict(f))
+        return _plain_setting(f)
     if isinstance(f, functools.partial):
-        return jsonable({"args": list(f.args), "keywords": dict(f.keywords),
-                         "func": _callable_settings(f.func)})
+        return {"args": _plain_setting(list(f.args)),
+                "keywords": _plain_setting(dict(f.keywords)),
+                "func": _callable_settings(f.func)}
     return None
+
+
+def _plain_setting(value):
+    """One setting as JSON for the run's fingerprint: numbers, text, lists and dicts as they
+    are, a dataclass by its fields (read, not deep-copied: a lock or a model in a field is
+    fine), a numeric array by its shape, dtype and a hash of its values, anything else by
+    its type (never its str, whose memory address would change every run)."""
+    import dataclasses
+    import hashlib
+
+    if value is None or isinstance(value, bool | int | float | str | np.generic):
+        return jsonable(value)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        digest = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()[:16]
+        return {"array": list(value.shape), "dtype": str(value.dtype), "sha256": digest}
+    if isinstance(value, Mapping):
+        return {str(k): _plain_setting(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_setting(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {fl.name: _plain_setting(getattr(value, fl.name))
+                for fl in dataclasses.fields(value)}
+    return f"<{type(value).__module__}.{type(value).__qualname__}>"
 
 
 def _rep_id(index: int) -> str:
@@ -969,7 +993,7 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     ValueError
         If ``out_dir`` holds a run with other params, seed, thinning, simulator or fitter
         (their class, and the fields of a dataclass simulator or fitter: design, priors,
-        sampler settings).
+        sampler settings), or ``out_dir`` is a file.
         Also for bad ``n_replicates``, ``params``, ``n_jobs``, ``thin_to`` or
         ``random_state``, both ``client`` and ``scheduler``, a ``thin_to`` above the number of
         draws, or a simulator/fitter output that lacks a parameter or holds non-finite draws.
@@ -979,6 +1003,12 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
         ``out_dir`` that is not a path.
     ImportError
         If a cluster is requested and ``distributed`` is not installed.
+
+    Warns
+    -----
+    UserWarning
+        When ``out_dir`` holds a run stored before the simulator's and fitter's settings were
+        recorded (their settings cannot be compared; the stored replicates are reused).
 
     Examples
     --------
@@ -996,7 +1026,7 @@ def run_sbc(simulator: Callable, fitter: Callable, n_replicates: int, params, *,
     """
     params, thin_to = _check_args(simulator, fitter, n_replicates, params, n_jobs, thin_to)
     check_flag(progressbar, "progressbar")
-    out_dir = None if out_dir is None else check_path(out_dir, "out_dir")
+    out_dir = None if out_dir is None else make_folder(out_dir, "out_dir")
     if client is not None and scheduler is not None:
         raise ValueError("give either client or scheduler, not both")
     if scheduler is not None and not isinstance(scheduler, str):
