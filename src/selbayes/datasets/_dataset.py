@@ -91,8 +91,8 @@ class Dataset:
             # benchmark) agree
             aligned = align_by_sample(self.y, self.X.index,
                                       f"data set {self.name!r}: y" if self.name else "y",
-                                      stacklevel=5)
-            self.y = pd.Series(np.asarray(aligned), index=self.X.index, name=self.y.name)
+                                      stacklevel=4)
+            self.y = aligned.set_axis(self.X.index).rename(self.y.name)
         # what the file readers refuse, refused here too: a Dataset built in Python with a
         # missing label gave numpy's "'<' not supported between 'str' and 'float'" in
         # classes and in the benchmark, and one with repeated sample ids ambiguous per-sample
@@ -210,7 +210,9 @@ def align_by_sample(values, index: pd.Index, what: str, stacklevel: int = 4):
                          + (", or an id twice" if keys.has_duplicates else ""))
     warnings.warn(f"{what} lists the samples of X in another order: aligned by sample id",
                   UserWarning, stacklevel=stacklevel)
-    return pd.Series(values.to_numpy(), index=keys).reindex(ids).set_axis(index)
+    # set_axis, not a new Series: a categorical y keeps its categories
+    return values.set_axis(keys).reindex(ids).set_axis(index)
+
 
 def _names(items, limit: int = 5) -> str:
     items = [str(i) for i in items]

@@ -111,8 +111,8 @@ def _check_draws(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None, pi0=
     (..., k) and ``lambda_mu`` (..., k) must be finite and > 0, ``tau_mu`` finite and > 0,
     ``tau_nu`` finite and >= 0 (0: a flat prior on nu), ``pi0`` in [0, 1], ``xbar`` (k, G)
     finite, ``class_counts`` (G,) finite and >= 0 (``tau_mu=None``: not used, not checked).
-    ``draws_2d``: ``tau_x`` must be (S, k)
-    and the scalars per draw (S,), as the predictive moments index them.
+    ``draws_2d``: ``tau_x`` must be (S, k) and the scalars per draw (S,), as the predictive
+    moments index them.
     """
     out = {"tau_x": np.asarray(tau_x, dtype=np.float64),
            "xbar": np.asarray(xbar, dtype=np.float64),

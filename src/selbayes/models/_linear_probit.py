@@ -348,9 +348,10 @@ def standardise_features(X):
     ([True, False], [-0.707, 0.707])
     """
     X = np.asarray(X, dtype=np.float64)
-    # Each column divided by the power of 2 at its largest magnitude: the variance of values
-    # near 1e154 overflowed and of values near 1e-200 underflowed, and either read as "no
-    # feature varies". A power of 2 scales exactly, so Z is bit for bit what it was.
+    # Outside the ordinary range each column is divided by a power of 2 near its largest
+    # magnitude (column_units): the variance of values near 1e154 overflowed and of values
+    # near 1e-200 underflowed, and either read as "no feature varies". A power of 2 scales
+    # exactly, so Z is bit for bit what it was wherever it was computable.
     unit = column_units(X)
     Xs = X if np.all(unit == 1.0) else X / unit
     mean_s = Xs.mean(axis=0)
@@ -367,8 +368,8 @@ def standardise_features(X):
 
 def standardise_test(X, mean, sd, keep) -> np.ndarray:
     """Test cases' kept features standardised as the training ones (the probit fits'
-    ``standardise``), checked so that their squares add up: a value 1e154 training SDs out
-    overflowed there and gave NaN probabilities.
+    ``standardise``), checked so that the predictive can square them: a value 1e153
+    training SDs out overflowed there and gave NaN probabilities.
 
     Parameters
     ----------
