@@ -233,6 +233,7 @@ def test_paper_loader_downloads_the_same_dataset(paper_server, name):
     bench = datasets.load_dataset(name, preprocess=False)
     assert bench.X.equals(ref.X)
     assert _download.load_rdata(name).X.equals(ref.X)
+    assert _download.load_rdata(f" {name.upper()}").X.equals(ref.X)   # as load_dataset reads names
 
 
 def test_paper_loader_checksum_mismatch_names_selbayes_data(paper_server):

@@ -393,7 +393,7 @@ _D = binary_naive_bayes(20, 3, random_state=0)
         # take(): NumPy's IndexError named no argument
         (lambda: _D.take("x"), ValueError, "rows must be 1-D"),
         (lambda: _D.take(np.ones(5, dtype=bool)), ValueError, "boolean mask must have length"),
-        (lambda: _D.take([0, 25]), ValueError, r"rows must be indices in 0\.\.19"),
+        (lambda: _D.take([0, 25]), ValueError, r"rows must be indices in -20\.\.19"),
         (lambda: _D.take([0.5]), TypeError, "rows must be integer indices"),
     ],
 )

@@ -73,11 +73,17 @@ def default_download_dir() -> Path:
     return Path(platformdirs.user_data_dir("selbayes")) / "rdata"
 
 
-def _entry(name: str) -> dict[str, str]:
+def _name(name) -> str:
+    """A registered data set's name as load_dataset reads it ("GOLUB " is golub)."""
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, a name from registry(); got "
                         f"{type(name).__name__} {name!r}")
+    return name.strip().lower()
+
+
+def _entry(name: str) -> dict[str, str]:
     reg = registry()
+    name = _name(name)
     if name not in reg:
         raise ValueError(f"unknown data set {name!r}; available: {', '.join(sorted(reg))}")
     return reg[name]
@@ -118,6 +124,7 @@ def fetch(name: str, *, data_home=None, base_url: str | None = None,
     from .._validation import check_flag, check_path
     from ._dataset import _check_text
 
+    name = _name(name)
     entry = _entry(name)
     if data_home is not None:
         data_home = check_path(data_home, "data_home")
@@ -190,6 +197,7 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
     from ._dataset import _check_drop, _validated, reading_data_file
 
     _check_drop(drop_missing)
+    name = _name(name)
     path = fetch(name, data_home=data_home, base_url=base_url)
     from ._loaders import _SOURCES, _paper_dataset, _read_paper_rda
 

@@ -87,7 +87,8 @@ class _Cases:
         Parameters
         ----------
         rows : array-like of int or bool
-            Row indices, or a boolean mask of shape (n,).
+            Row indices (numpy's: -n..n-1, negative ones counting from the end), or a
+            boolean mask of shape (n,).
 
         Returns
         -------
@@ -113,8 +114,9 @@ class _Cases:
         elif rows.dtype.kind in "iu" or rows.size == 0:
             rows = rows.astype(np.int64)
             if rows.size and (rows.min() < -n or rows.max() >= n):
-                raise ValueError(f"rows must be indices in 0..{n - 1}; got values from "
-                                 f"{rows.min()} to {rows.max()}")
+                raise ValueError(f"rows must be indices in -{n}..{n - 1} (negative ones count "
+                                 f"from the end); got values from {rows.min()} to "
+                                 f"{rows.max()}")
         else:
             raise TypeError(f"rows must be integer indices or a boolean mask; got dtype "
                             f"{rows.dtype}")
