@@ -263,3 +263,19 @@ def test_bad_arguments_are_named_before_any_download(tmp_path, call, exc, phrase
     (tmp_path / "a_file").write_text("x")
     with pytest.raises(exc, match=phrase):
         call(tmp_path)
+
+
+def test_an_r_data_frame_keeps_its_gene_names(monkeypatch):
+    """gravier's x is an R data.frame: its column names (g2E09, ...) were replaced by
+    g1..gP, against the docstring's "the file's gene names as columns"."""
+    import warnings
+
+    import rdata
+
+    monkeypatch.setenv("SELBAYES_DATA", str(RDATA.parents[1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = rdata.read_rda(RDATA / "gravier.RData")["gravier"]["x"]
+    ds = _download.load_rdata("gravier")
+    assert ds.X.columns.tolist() == list(map(str, x.columns))
+    assert ds.X.columns[0] == "g2E09"

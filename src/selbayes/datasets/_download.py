@@ -212,12 +212,16 @@ def load_rdata(name: str, *, data_home=None, base_url: str | None = None,
         raise ValueError(f"{path}: expected a list with elements x and y")
     x = obj["x"]
     values = np.asarray(getattr(x, "values", x), dtype=np.float64)
-    cols = (list(map(str, x.coords[x.dims[1]].values))
-            if hasattr(x, "coords") and x.dims[1] in x.coords
-            else [f"g{j + 1}" for j in range(values.shape[1])])
-    index = (list(map(str, x.coords[x.dims[0]].values))
-             if hasattr(x, "coords") and x.dims[0] in x.coords
-             else [str(i + 1) for i in range(values.shape[0])])
+    if isinstance(x, pd.DataFrame):
+        # an R data.frame (gravier's, singh's): its names were dropped for g1..gP before
+        cols, index = list(map(str, x.columns)), list(map(str, x.index))
+    else:
+        cols = (list(map(str, x.coords[x.dims[1]].values))
+                if hasattr(x, "coords") and x.dims[1] in x.coords
+                else [f"g{j + 1}" for j in range(values.shape[1])])
+        index = (list(map(str, x.coords[x.dims[0]].values))
+                 if hasattr(x, "coords") and x.dims[0] in x.coords
+                 else [str(i + 1) for i in range(values.shape[0])])
     frame = pd.DataFrame(values, index=pd.Index(index, name="sample"), columns=cols)
     y = pd.Series(np.asarray(pd.Series(obj["y"]).astype(object)), index=frame.index, name="y")
     entry = _entry(name)
