@@ -772,6 +772,21 @@ def check_random_state(random_state, name: str = "random_state") -> np.random.Ge
                     f"{random_state!r}")
 
 
+def whole_numbers_as_int(y: np.ndarray) -> np.ndarray:
+    """``y`` as int64 where it is a float array of finite whole numbers (class indices read
+    from a file or computed as floats), else as given.
+
+    Examples
+    --------
+    >>> whole_numbers_as_int(np.array([0.0, 2.0])).dtype.kind, whole_numbers_as_int(
+    ...     np.array([0.5])).dtype.kind
+    ('i', 'f')
+    """
+    if y.dtype.kind == "f" and np.isfinite(y).all() and np.all(y == np.round(y)):
+        return y.astype(np.int64)
+    return y
+
+
 def check_class_index(y_index, n: int, n_classes: int, *, name: str = "y_index",
                       all_present: bool = True) -> np.ndarray:
     """Class indices 0..G-1, one per row of the training matrix, as an int64 array.
@@ -811,8 +826,7 @@ def check_class_index(y_index, n: int, n_classes: int, *, name: str = "y_index",
     if y.shape[0] != n:
         raise ValueError(f"{name} has {y.shape[0]} entries but X has {n} rows; they must "
                          "match (one class index per training case)")
-    if y.dtype.kind == "f" and np.isfinite(y).all() and np.all(y == np.round(y)):
-        y = y.astype(np.int64)
+    y = whole_numbers_as_int(y)
     if y.dtype.kind not in "iu":
         raise ValueError(f"{name} must hold integer class indices 0..{n_classes - 1}; got "
                          f"dtype {y.dtype} (encode the labels first, e.g. with "

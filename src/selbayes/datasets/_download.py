@@ -82,8 +82,8 @@ def _name(name) -> str:
 
 
 def _entry(name: str) -> dict[str, str]:
+    """The registry's row of ``name``, read by :func:`_name` by the caller."""
     reg = registry()
-    name = _name(name)
     if name not in reg:
         raise ValueError(f"unknown data set {name!r}; available: {', '.join(sorted(reg))}")
     return reg[name]

@@ -138,22 +138,18 @@ def _check_draws(tau_x, tau_mu, tau_nu, xbar, class_counts, lambda_mu=None, pi0=
         if draws_2d and out[name].shape != lead:
             raise ValueError(f"{name} must have shape (n_draws,) = {lead}; got "
                              f"{out[name].shape}")
-    rules = [("tau_x", tx, 0.0, True), ("tau_nu", out["tau_nu"], 0.0, False),
-             ("class_counts", out["class_counts"], 0.0, False)]
+    rules = [("tau_x", tx, True), ("tau_nu", out["tau_nu"], False),
+             ("class_counts", out["class_counts"], False)]
     if tau_mu is not None:
-        rules.insert(1, ("tau_mu", out["tau_mu"], 0.0, True))
+        rules.insert(1, ("tau_mu", out["tau_mu"], True))
     if lambda_mu is not None:
         out["lambda_mu"] = np.asarray(lambda_mu, dtype=np.float64)
         if out["lambda_mu"].shape != tx.shape:
             raise ValueError(f"lambda_mu must have the shape of tau_x {tx.shape}; got "
                              f"{out['lambda_mu'].shape}")
-        rules.append(("lambda_mu", out["lambda_mu"], 0.0, True))
-    for name, arr, low, strict in rules:
-        bad = ~np.isfinite(arr) | ((arr <= low) if strict else (arr < low))
-        if bad.any():
-            raise ValueError(f"{name} must be finite and {'>' if strict else '>='} {low:g} "
-                             f"(a precision, scale or count); {int(bad.sum())} of its "
-                             f"{arr.size} value(s) are not, e.g. {float(arr[bad].flat[0])}")
+        rules.append(("lambda_mu", out["lambda_mu"], True))
+    for name, arr, strict in rules:
+        _require_positive(name, arr, strict, "a precision, scale or count")
     if not np.isfinite(xbar).all():
         raise ValueError("xbar (training class means) contains NaN or infinite values")
     if pi0 is not None:
@@ -575,10 +571,18 @@ def _check_mean_and_precision(mean, precision, prefix: str = "") -> None:
     two-groups prior's null moments)."""
     if not np.isfinite(mean).all():
         raise ValueError(f"{prefix}mean contains NaN or infinite values")
-    if not (np.isfinite(precision).all() and (precision > 0).all()):
-        raise ValueError(f"{prefix}precision must be finite and > 0 (1 / variance); it holds "
-                         f"{int(np.sum(~(np.isfinite(precision) & (precision > 0))))} other "
-                         "value(s)")
+    _require_positive(f"{prefix}precision", precision, True, "1 / variance")
+
+
+def _require_positive(name: str, arr, strict: bool, what: str) -> None:
+    """``arr`` finite and > 0 (``strict``) or >= 0, or a ValueError naming ``name``, what it
+    is, and how many of its values are not (the draws' and the predictive moments' check)."""
+    arr = np.asarray(arr)
+    bad = ~np.isfinite(arr) | ((arr <= 0) if strict else (arr < 0))
+    if bad.any():
+        raise ValueError(f"{name} must be finite and {'>' if strict else '>='} 0 ({what}); "
+                         f"{int(bad.sum())} of its {arr.size} value(s) are not, e.g. "
+                         f"{float(arr[bad].flat[0])}")
 
 
 def _check_prior_and_columns(class_log_prior_, G: int, X: np.ndarray, k: int) -> np.ndarray:

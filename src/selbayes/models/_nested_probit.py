@@ -41,6 +41,7 @@ from .._validation import (
     check_int,
     check_positive_int,
     check_random_state,
+    whole_numbers_as_int,
 )
 from ._linear_probit import (
     LOG_S_GRID,
@@ -284,9 +285,8 @@ def fit_nested_probit(X, y, *, max_trees: int = MAX_TREES, random_state=None,
     (15, 25)
     """
     X, y = _check_training_data(X, y)
-    if y.dtype.kind == "b" or (y.dtype.kind == "f" and np.isfinite(y).all()
-                               and (y == np.round(y)).all()):
-        y = y.astype(np.int64)      # 0.0, 1.0, ... and False/True are class indices too
+    # 0.0, 1.0, ... and False/True are class indices too, as for fit_linear_probit
+    y = y.astype(np.int64) if y.dtype.kind == "b" else whole_numbers_as_int(y)
     classes = np.unique(y)
     if (classes.size < 2 or not np.issubdtype(y.dtype, np.integer)
             or not np.array_equal(classes, np.arange(classes.size))):
