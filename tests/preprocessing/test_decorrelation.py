@@ -115,6 +115,14 @@ def test_standardization_at_the_ends_of_the_double_range(scale):
     assert np.all(np.isfinite(st.transform(big)))
     tiny = np.column_stack([X, np.r_[np.zeros(11), 5e-324]])
     assert Standardization(scale).fit(tiny, y, G).scale_[2] == 1.0
+    # a level of 2^-499 (6e-151) with a spread of 1e-9 of it: its squared deviations (1e-318)
+    # are subnormal unless the column is rescaled (they were, with 2^-500 as the lower end of
+    # the range left unscaled: 8 digits lost). Reference: the same column at unit level,
+    # scaled by the power of 2 exactly, so the SDs agree to rounding (1e-15)
+    unit = np.column_stack([X, 1.0 + 1e-9 * np.arange(12.0)])
+    low = unit * np.r_[1.0, 1.0, 2.0 ** -499]
+    np.testing.assert_allclose(Standardization(scale).fit(low, y, G).scale_[2] * 2.0 ** 499,
+                               Standardization(scale).fit(unit, y, G).scale_[2], rtol=1e-14)
 
 
 def test_decorrelation_names_an_overflowing_variance():
