@@ -19,6 +19,7 @@ from pytensor.link.numba.dispatch.basic import numba_funcify, numba_njit
 
 from .._base import SelectionAdjustment
 from .._mixture_nb import _ALPHA_MAX, _ALPHA_MIN, lattice_kernel, log_factorials
+from ._numpy_kernels import LOG_MU_MAX
 
 __all__ = ["numba_selection_adjustment"]
 
@@ -78,9 +79,16 @@ def _mc_nb(x, terms, log_half_pool, derivative):
     D, K = log_half_pool.shape[0], terms.shape[1]
     L = np.empty(D)
     Ek = np.empty(D)
+    Lm = np.empty(D)
     for i in range(xf.size):
         for d in range(D):
+            # clamped as the NumPy kernel clamps it (exp(lm) finite; NaN x stays NaN)
             lm = log_half_pool[d] - xf[i]
+            if lm > LOG_MU_MAX:
+                lm = LOG_MU_MAX
+            elif lm < -LOG_MU_MAX:
+                lm = -LOG_MU_MAX
+            Lm[d] = lm
             md = terms[0, 0]
             for k in range(1, K):
                 md = max(md, terms[1, k] * lm + terms[0, k])
@@ -100,7 +108,7 @@ def _mc_nb(x, terms, log_half_pool, derivative):
         for d in range(D):
             w = math.exp(L[d] - lmax)
             tot += w
-            tot1 += w * (math.exp(log_half_pool[d] - xf[i]) - Ek[d])
+            tot1 += w * (math.exp(Lm[d]) - Ek[d])
         of[i] = tot1 / tot if derivative else lmax + math.log(tot) - math.log(D)
     return out.reshape(x.shape)
 

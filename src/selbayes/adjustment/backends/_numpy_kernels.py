@@ -149,12 +149,19 @@ def _logsumexp_weights(lt, xp):
     return (m + xp.log(tot)).reshape(lt.shape[0]), w / tot
 
 
+#: |log mu| of the Monte Carlo kernel's Poisson means is clamped here (exp stays finite).
+LOG_MU_MAX = 700.0
+
+
 def _eval_mc(x, terms, log_half_pool, spacing, derivative, xp=np):
     """log mean_d sum_k Pois(k; mu_d) f_k, mu_d = exp(log_half_pool_d - x); terms = (log f_k -
     log k!, k)."""
     shape = x.shape
     xf = x.reshape(-1)
-    log_mu = log_half_pool[None, :, None] - xf[:, None, None]           # (nx, D, 1)
+    # log mu clamped to +-LOG_MU_MAX, as the numba kernel clamps it: beyond, exp(log mu) is
+    # 0 or inf and 0 * inf made the value and slope NaN (x below -745 or at +inf)
+    log_mu = xp.clip(log_half_pool[None, :, None] - xf[:, None, None], -LOG_MU_MAX,
+                     LOG_MU_MAX)                                         # (nx, D, 1)
     mu = xp.exp(log_mu)
     kk = terms[1][None, None, :]
     lt = -mu + kk * log_mu + terms[0][None, None, :]                    # (nx, D, K)
