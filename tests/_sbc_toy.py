@@ -20,10 +20,7 @@ N_DRAWS = 199
 
 
 def simulate(rng):
-    mu = rng.normal(0.0, MU_PRIOR_SD)
-    lam = rng.gamma(LAM_SHAPE, 1.0 / LAM_RATE)
-    data = {"y": rng.normal(mu, 1.0, size=N_OBS), "c": rng.poisson(lam, size=N_OBS)}
-    return data, {"mu": mu, "lam": lam}
+    return simulate_n(rng)
 
 
 def posterior(data):

@@ -205,27 +205,36 @@ def test_dataset_matches_labels_to_rows_by_id():
         Dataset(X=X, y=pd.Series(list("aabb"), index=["s1", "s2", "s3", "x4"]))
 
 
-def test_a_missing_label_in_a_csv_copy_is_missing_not_a_class(tmp_path):
-    """astype(str) turned an empty cell into the class "nan" on pandas 2 (pyproject allows
-    it; pandas 3's string dtype kept the NaN, so this guards the older pandas)."""
-    rng = np.random.default_rng(0)
+def _golub_copy(tmp_path, *, labels=("ALL", "ALL", "AML", "AML", "AML", "ALL"),
+                x_bytes=None):
+    """A small CSV copy of golub in ``tmp_path/microarray`` (6 cases x 3 genes), or X's file
+    with the given bytes."""
     folder = tmp_path / "microarray"
     folder.mkdir()
-    pd.DataFrame(rng.uniform(100, 1000, size=(6, 3)), columns=["g1", "g2", "g3"]).to_csv(
-        folder / "golub_X.csv.gz", index=False)
-    pd.DataFrame({"y": ["ALL", "ALL", None, "AML", "AML", "ALL"]}).to_csv(
-        folder / "golub_y.csv.gz", index=False)
-    with pytest.raises(ValueError, match="1 missing label"):
-        datasets.load_dataset("golub", data_home=tmp_path)
+    if x_bytes is None:
+        values = np.random.default_rng(0).uniform(100, 1000, size=(len(labels), 3))
+        pd.DataFrame(values, columns=["g1", "g2", "g3"]).to_csv(folder / "golub_X.csv.gz",
+                                                               index=False)
+    else:
+        (folder / "golub_X.csv.gz").write_bytes(x_bytes)
+    pd.DataFrame({"y": list(labels)}).to_csv(folder / "golub_y.csv.gz", index=False)
+
+
+def test_a_missing_label_in_a_csv_copy_is_missing_not_a_class(tmp_path):
+    """astype(str) turned an empty cell into the class "nan" with pandas 2's object strings
+    (pyproject allows pandas 2); run with them (future.infer_string off, as pandas 2 reads),
+    where the old code fails this test, and with the installed default."""
+    _golub_copy(tmp_path, labels=("ALL", "ALL", None, "AML", "AML", "ALL"))
+    for pandas2_strings in (True, False):
+        with pd.option_context("future.infer_string", not pandas2_strings), \
+                pytest.raises(ValueError, match="1 missing label"):
+            datasets.load_dataset("golub", data_home=tmp_path)
 
 
 @pytest.mark.parametrize("content", [b"\x00\x01 not gzip", b""])
 def test_a_damaged_csv_copy_is_named_with_its_data_set(tmp_path, content):
     """gzip's "Not a gzipped file" or pandas' EmptyDataError named neither file nor set."""
-    folder = tmp_path / "microarray"
-    folder.mkdir()
-    (folder / "golub_X.csv.gz").write_bytes(content)
-    pd.DataFrame({"y": ["ALL", "AML"]}).to_csv(folder / "golub_y.csv.gz", index=False)
+    _golub_copy(tmp_path, labels=("ALL", "AML"), x_bytes=content)
     with pytest.raises(ValueError, match=r"golub_X.csv.gz: not a readable copy of the golub "
                                          r"data .*delete it, or replace it"):
         datasets.load_dataset("golub", data_home=tmp_path)

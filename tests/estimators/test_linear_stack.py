@@ -1081,7 +1081,7 @@ def test_frame_after_array_fit_warns_naming_the_stack(stacked, sparse, log_poole
     assert_frame_after_array_fit_warns_once_as(log_pooled[2], log_pooled[0])
 
 
-def test_a_gene_without_spread_in_an_inner_fold_alone_is_not_an_error():
+def test_a_gene_without_spread_in_an_inner_fold_alone_is_not_an_error(monkeypatch):
     """A gene that separates the classes except in one case: the whole X has within-class
     spread there (the Gaussian model fits it), but an inner fold that leaves that case out
     has none. The stack's inner refits called select_features on the fold, whose error
@@ -1095,17 +1095,29 @@ def test_a_gene_without_spread_in_an_inner_fold_alone_is_not_an_error():
     X[:, 0] = np.where(y == 1, 5.0, 0.0)
     X[15, 0] = 0.0                              # the one case that spreads gene 0
     X[:, 1] += y
+    # which training cases each inner refit saw: the refits are the fits given a ranking
+    refits, original = [], HierarchicalGaussianClassifier._fit
+
+    def spy(self, X_, y_, *args, **kwargs):
+        if "ranking" in kwargs:
+            refits.append(bool(np.all(X_ == X[15], axis=1).any()))
+        return original(self, X_, y_, *args, **kwargs)
+
+    monkeypatch.setattr(HierarchicalGaussianClassifier, "_fit", spy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # case 15's label looks implausible, rightly
         stack = LinearStackedClassifier(_base(k_grid=(1, 2, 5)), l1_gate=None,
                                         random_state=0).fit(X, y)
     proba = stack.predict_proba(X[:4])
     assert np.all(np.isfinite(proba)) and np.all(proba[:, 0] > 0.5)
-    # the plug-in predictions kept for the folds with gene 0 unspread are the inner CV's
+    folds = stack.estimator_.k_choice_.extra["folds"]
+    unspread = [te for _, te in folds if 15 in te]
+    # no refit ran on a training fold without case 15 (gene 0 unspread there); the others ran
+    assert unspread and refits and all(refits)
+    assert len(refits) == len(folds) - len(unspread)
+    # the folds not refitted keep the inner CV's plug-in predictions
     plugin = stack.estimator_.k_choice_._chosen_case_log_proba()
-    unspread = [te for _, te in stack.estimator_.k_choice_.extra["folds"] if 15 in te]
-    assert unspread and np.array_equal(stack.inner_log_proba_[0][unspread[0]],
-                                       plugin[unspread[0]])
+    assert np.array_equal(stack.inner_log_proba_[0][unspread[0]], plugin[unspread[0]])
 
 
 @pytest.mark.parametrize("stacked", ["linear", "stacked"])

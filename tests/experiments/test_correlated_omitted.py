@@ -175,3 +175,4 @@ def test_main_refuses_bad_designs_before_running(args, match, tmp_path, capsys):
         main(["--quick", "--out", str(tmp_path / "out"), *args])
     assert exc.value.code == 2
     assert re.search(match, capsys.readouterr().err)
+    assert not (tmp_path / "out").exists()

@@ -238,11 +238,16 @@ def test_resume_detects_changed_fitter_and_simulator_settings(tmp_path):
     import functools
     import threading
 
+    def stored(folder):             # the replicates' files as written: a resume rewrites none
+        return {f.name: f.stat().st_mtime_ns for f in folder.glob("rep_*.json")}
+
     run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    first = stored(tmp_path)
     with pytest.raises(ValueError, match="different settings.*fitter_settings"):
         run_sbc(toy.simulate, toy.ShiftedFitter(3.0), 3, PARAMS, **args)
-    # the same settings resume
+    # the same settings resume: nothing fitted again
     run_sbc(toy.simulate, toy.ShiftedFitter(0.0), 3, PARAMS, **args)
+    assert len(first) == 3 and stored(tmp_path) == first
     # a simulator's partial arguments are settings too
     other = dict(args, out_dir=args["out_dir"] / "partial")
     run_sbc(functools.partial(toy.simulate_n, n_obs=10), toy.fit_exact, 3, PARAMS, **other)
@@ -251,7 +256,9 @@ def test_resume_detects_changed_fitter_and_simulator_settings(tmp_path):
     # a field that is neither copied nor written as JSON (a lock): recorded by its type
     locked = dict(args, out_dir=args["out_dir"] / "locked")
     run_sbc(toy.simulate, toy.LockedFitter(threading.Lock()), 3, PARAMS, **locked)
+    first = stored(locked["out_dir"])
     run_sbc(toy.simulate, toy.LockedFitter(threading.Lock()), 3, PARAMS, **locked)
+    assert len(first) == 3 and stored(locked["out_dir"]) == first
 
 
 def test_resume_of_a_store_without_recorded_settings_warns(tmp_path):
